@@ -1,0 +1,3 @@
+"""neardup: near-duplicate and plagiarism screening of local document collections."""
+
+__version__ = "0.1.0"

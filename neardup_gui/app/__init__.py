@@ -1,0 +1,1 @@
+"""PySide6 front end: windows, views, models and the task bridge to core."""

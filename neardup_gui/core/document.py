@@ -1,0 +1,45 @@
+"""The records that extraction produces: an extracted document or the reason it was skipped."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# A half-open character range ``[start, end)`` into a document's extracted ``text``.
+CharSpan = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Document:
+    """The plain text of one file, as every later step sees it.
+
+    ``text`` is the body: paragraphs in reading order separated by a single ``"\\n"``.
+    ``paragraphs`` are the character spans of those paragraphs in ``text``.
+    ``furniture`` are spans of ``text`` recognised as page furniture (running headers, footers,
+    page numbers of a PDF); they stay in the text so offsets hold, and are treated as template.
+    ``margins`` holds text kept apart from the body (docx headers and footers), not compared.
+    ``meta`` carries format details: ``encoding`` for text files, ``pages`` for PDFs, ``title``,
+    ``author`` where the file says so.
+    """
+
+    path: str
+    format: str
+    text: str
+    paragraphs: tuple[CharSpan, ...] = ()
+    furniture: tuple[CharSpan, ...] = ()
+    margins: str = ""
+    meta: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A file that could not be used, with a reason an examiner can read.
+
+    ``code`` is stable and machine-readable (``scanned-pdf``, ``encrypted``, ``legacy-doc``,
+    ``empty``, ``corrupt``, ``timeout``, ``memory``, ``too-large``, ``unsupported``,
+    ``unreadable``, ``binary``, ``no-text``, ``zip-bomb``, ``changed``, ``vanished``);
+    ``reason`` is the sentence shown to the user, e.g. ``"scanned PDF: no text layer"``.
+    """
+
+    path: str
+    code: str
+    reason: str

@@ -1,0 +1,55 @@
+"""The unit contract: CJK characters and letter/digit runs, NFKC + lower-case, exact offsets."""
+
+from __future__ import annotations
+
+from hypothesis import given, strategies as st
+
+from neardup_gui.core.units import cjk_share, paragraphs, sentences, tokenize, unit_id
+
+
+def test_mixed_text_units_and_offsets():
+    text = "研究背景：本项目研究ＡＢＣ算法。The ﬁrst-order model, v2.0!"
+    u = tokenize(text)
+    assert u.tokens == (
+        "研", "究", "背", "景", "本", "项", "目", "研", "究", "abc", "算", "法",
+        "the", "first", "order", "model", "v2", "0",
+    )
+    assert [text[s:e] for s, e in zip(u.starts, u.ends)][9] == "ＡＢＣ"
+    assert text[u.starts[13]:u.ends[13]] == "ﬁrst"
+    # the same word in another form is the same unit
+    assert u.ids[9] == unit_id("abc") == tokenize("abc").ids[0]
+
+
+def test_punctuation_and_space_are_not_units():
+    assert len(tokenize("，。！？ ,.;:()[]  \n\t—")) == 0
+    assert tokenize("a_b").tokens == ("a", "b")
+
+
+def test_cjk_never_glued_to_latin():
+    assert tokenize("GPU加速x86").tokens == ("gpu", "加", "速", "x86")
+
+
+def test_sentences_chinese_and_english():
+    text = "第一句。第二句！“第三句？”第四句；\nFirst one. Second? Third e.g. fine\nlast"
+    got = [text[a:b] for a, b in sentences(text)]
+    assert got == ["第一句。", "第二句！", "“第三句？”", "第四句；", "First one.", "Second?", "Third e.g.", "fine", "last"]
+
+
+def test_paragraph_spans():
+    text = "one\n\n  two  \nthree"
+    assert [text[a:b] for a, b in paragraphs(text)] == ["one", "two", "three"]
+
+
+def test_cjk_share():
+    assert cjk_share("中文 text") == 2 / 3
+    assert cjk_share("...") == 0.0
+
+
+@given(st.text(max_size=200))
+def test_offsets_always_point_at_the_unit(text):
+    u = tokenize(text)
+    assert len(u.tokens) == len(u.ids) == len(u.starts) == len(u.ends)
+    for tok, s, e in zip(u.tokens, u.starts, u.ends):
+        assert 0 <= s < e <= len(text)
+        assert tok  # never empty
+    assert list(u.starts) == sorted(u.starts)
