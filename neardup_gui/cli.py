@@ -74,6 +74,268 @@ def command(name: str, help: str, add_arguments: Callable[[argparse.ArgumentPars
 # (each subcommand lives in its own block below; add new ones as new blocks)
 
 
+# --- extract ----------------------------------------------------------------------------------
+
+
+def _extract_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("files", nargs="+", metavar="FILE", help="documents to extract")
+    p.add_argument("--json", action="store_true", help="machine-readable output on stdout")
+    p.add_argument("--workers", type=int, default=0, metavar="N", help="extraction processes (default: number of cores)")
+    p.add_argument("--timeout", type=float, metavar="S", help="time limit per file in seconds (default 60)")
+
+
+@command("extract", "Print the text extracted from each file (a skipped file's reason goes to stderr).", _extract_args)
+def run_extract(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from neardup_gui.core.document import Skipped
+    from neardup_gui.core.settings import ExtractLimits
+    from neardup_gui.core.workers import extract_many
+
+    limits = ExtractLimits()
+    if args.timeout:
+        limits = replace(limits, time_limit_s=args.timeout)
+    results = dict(extract_many(list(dict.fromkeys(args.files)), limits, args.workers))
+    ordered = [(path, results[path]) for path in dict.fromkeys(args.files)]
+    skipped = any(isinstance(r, Skipped) for _, r in ordered)
+    if args.json:
+        print_json([
+            {"path": path, "status": "skipped", "reason": r.reason, "code": r.code, "format": None, "meta": {}, "text": None}
+            if isinstance(r, Skipped)
+            else {"path": path, "status": "extracted", "reason": None, "code": None, "format": r.format,
+                  "meta": r.meta, "text": r.text}
+            for path, r in ordered
+        ])
+        return EXIT_SKIPPED if skipped else EXIT_OK
+    several = len(ordered) > 1
+    for path, r in ordered:
+        if isinstance(r, Skipped):
+            sys.stderr.write(f"{path}: skipped: {r.reason}\n")
+            continue
+        if several:
+            sys.stdout.write(f"==> {path} <==\n")
+        sys.stdout.write(r.text + "\n")
+    return EXIT_SKIPPED if skipped else EXIT_OK
+
+
+
+# --- index / check / pairs / clusters / compare ------------------------------------------------
+
+
+def _settings(args: argparse.Namespace):
+    """Settings from the command line's options (defaults for what is not given)."""
+    from neardup_gui.core.settings import FingerprintParams, Settings
+
+    s = Settings()
+    changes: dict[str, Any] = {}
+    for name in ("threshold", "min_run", "strategy", "workers"):
+        value = getattr(args, name, None)
+        if value is not None:
+            changes[name] = value
+    if getattr(args, "template", None):
+        changes["template_files"] = tuple(args.template)
+    if getattr(args, "exclude_quotes", False):
+        changes["exclude_quotes"] = True
+    if getattr(args, "exclude_bibliography", False):
+        changes["exclude_bibliography"] = True
+    if getattr(args, "bits", None):
+        changes["fingerprints"] = FingerprintParams(**{**s.fingerprints.to_dict(), "minhash_bits": args.bits})
+    return s.with_(**changes)
+
+
+def _common_options(p: argparse.ArgumentParser, *, db: bool = True, threshold: bool = True) -> None:
+    if db:
+        p.add_argument("--db", required=True, metavar="F", help="the index file of the collection")
+    if threshold:
+        p.add_argument("--threshold", type=float, metavar="T", help="similarity to report, 0..1 (default 0.7)")
+    p.add_argument("--min-run", type=int, dest="min_run", metavar="N", help="minimum units in a matched passage (default 8)")
+    p.add_argument("--template", action="append", metavar="FILE", help="a template file whose text never counts (repeatable)")
+    p.add_argument("--exclude-quotes", action="store_true", help="do not count quoted text")
+    p.add_argument("--exclude-bibliography", action="store_true", help="do not count the bibliography")
+    p.add_argument("--json", action="store_true", help="machine-readable output on stdout")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+
+
+def _open(args: argparse.Namespace, *, create: bool = False):
+    from neardup_gui.core.collection import Collection
+
+    return Collection.open(args.db, create=create)
+
+
+def _index_problem(exc) -> int:
+    sys.stderr.write(f"neardup: {exc}\n")
+    return EXIT_INDEX
+
+
+def _span_json(comp) -> list[dict[str, Any]]:
+    return [{"a": list(s.a), "b": list(s.b), "units": s.units} for s in comp.spans]
+
+
+def _index_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("folder", metavar="DIR", help="the folder of submissions")
+    p.add_argument("--db", required=True, metavar="F", help="the index file (created if missing)")
+    p.add_argument("--workers", type=int, metavar="N", help="extraction processes (default: number of cores)")
+    p.add_argument("--bits", type=int, metavar="K", help="size of the 1-bit minwise fingerprint (64..1024)")
+    p.add_argument("--json", action="store_true", help="machine-readable summary on stdout")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+
+
+@command("index", "Index a folder (incremental: only new and changed files are read).", _index_args)
+def run_index(args: argparse.Namespace) -> int:
+    from neardup_gui.core.store import IndexProblem
+
+    settings = _settings(args)
+    try:
+        with _open(args, create=True) as coll:
+            report = coll.index_folder(args.folder, settings, StderrProgress(args.quiet))
+            stats = coll.stats()
+    except IndexProblem as exc:
+        return _index_problem(exc)
+    if args.json:
+        print_json({
+            "folder": args.folder, "db": args.db, "documents": stats["documents"], "indexed": stats["indexed"],
+            "added": report.added, "updated": report.updated, "moved": report.moved, "removed": report.removed,
+            "unchanged": report.unchanged, "refingerprinted": report.refingerprinted,
+            "skipped": [{"path": s.path, "code": s.code, "reason": s.reason} for s in report.skipped],
+            "elapsed_s": round(report.elapsed_s, 3),
+        })
+    else:
+        print(f"{stats['indexed']} documents indexed in {args.db} ({report.added} added, {report.updated} updated, "
+              f"{report.moved} moved, {report.removed} removed, {report.unchanged} unchanged) in {report.elapsed_s:.1f} s")
+        if report.skipped:
+            print(f"{len(report.skipped)} skipped:")
+            for s in report.skipped:
+                print(f"  {s.path}: {s.reason}")
+    return EXIT_SKIPPED if report.skipped else EXIT_OK
+
+
+def _check_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("files", nargs="+", metavar="FILE", help="submissions to check")
+    p.add_argument("--top", type=int, default=10, metavar="N", help="sources to list per submission (default 10)")
+    _common_options(p)
+
+
+@command("check", "Check submissions against an indexed collection: ranked sources, best first.", _check_args)
+def run_check(args: argparse.Namespace) -> int:
+    from neardup_gui.core.store import IndexProblem
+
+    settings = _settings(args)
+    try:
+        with _open(args) as coll:
+            results = coll.check(args.files, settings, StderrProgress(args.quiet))
+    except IndexProblem as exc:
+        return _index_problem(exc)
+    threshold = args.threshold
+    out = []
+    for r in results:
+        matches = [m for m in r.matches if threshold is None or max(m.comparison.similarity, m.comparison.containment_a) >= threshold]
+        out.append({
+            "path": r.path, "units": r.units, "skipped_reason": r.skipped_reason or None,
+            "summary": {
+                "copied_ratio": r.summary.copied_ratio,
+                "copied_ratio_without_quotes": r.summary.copied_ratio_without_quotes,
+                "copied_ratio_without_template": r.summary.copied_ratio_without_template,
+                "largest_source_ratio": r.summary.largest_source_ratio,
+                "largest_source": r.summary.largest_source or None,
+                "template_share": r.summary.template_share,
+            },
+            "matches": [{
+                "path": m.source.path, "similarity": m.comparison.similarity,
+                "containment": m.comparison.containment_a, "source_containment": m.comparison.containment_b,
+                "common_units": m.comparison.common_units, "template_share": m.comparison.template_share_b,
+                "estimate": m.estimate, "found_by": list(m.found_by), "spans": _span_json(m.comparison),
+            } for m in matches[: args.top]],
+        })
+    if args.json:
+        print_json(out)
+    else:
+        for r in out:
+            if r["skipped_reason"]:
+                print(f"{r['path']}: skipped: {r['skipped_reason']}")
+                continue
+            s = r["summary"]
+            print(f"{r['path']}: copied {s['copied_ratio_without_template']:.1%} (template excluded), "
+                  f"largest source {s['largest_source_ratio']:.1%}")
+            if not r["matches"]:
+                print("  no source found")
+            for m in r["matches"]:
+                print(f"  {m['similarity']:.3f} similarity  {m['containment']:.3f} contained  {m['path']}")
+    return EXIT_SKIPPED if any(r.skipped_reason for r in results) else EXIT_OK
+
+
+def _pairs_args(p: argparse.ArgumentParser) -> None:
+    _common_options(p)
+
+
+@command("pairs", "List the verified near-duplicate pairs of a collection, best first.", _pairs_args)
+def run_pairs(args: argparse.Namespace) -> int:
+    from neardup_gui.core.store import IndexProblem
+
+    settings = _settings(args)
+    try:
+        with _open(args) as coll:
+            pairs = coll.pairs(settings, StderrProgress(args.quiet))
+    except IndexProblem as exc:
+        return _index_problem(exc)
+    if args.json:
+        print_json([{"a": p.a.path, "b": p.b.path, "similarity": p.similarity, "containment_a": p.containment_a,
+                     "containment_b": p.containment_b, "common_units": p.common_units} for p in pairs])
+    else:
+        for p in pairs:
+            print(f"{p.similarity:.3f}  {p.a.rel}  ~  {p.b.rel}")
+        print(f"{len(pairs)} pairs at or above {settings.threshold}", file=sys.stderr)
+    return EXIT_OK
+
+
+@command("clusters", "Group the collection's near-duplicates (no chaining: each member is similar to the first).", _pairs_args)
+def run_clusters(args: argparse.Namespace) -> int:
+    from neardup_gui.core.store import IndexProblem
+
+    settings = _settings(args)
+    try:
+        with _open(args) as coll:
+            clusters = coll.clusters(settings, StderrProgress(args.quiet))
+    except IndexProblem as exc:
+        return _index_problem(exc)
+    if args.json:
+        print_json([{"representative": c.representative.path,
+                     "members": [{"path": m.path, "similarity": s} for m, s in zip(c.members, c.similarities)]}
+                    for c in clusters])
+    else:
+        for i, c in enumerate(clusters, 1):
+            print(f"cluster {i} ({len(c.members)} documents)")
+            for m, s in zip(c.members, c.similarities):
+                print(f"  {s:.3f}  {m.rel}")
+    return EXIT_OK
+
+
+def _compare_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("a", metavar="A")
+    p.add_argument("b", metavar="B")
+    _common_options(p, db=False, threshold=False)
+
+
+@command("compare", "Compare two files exactly (no index needed): similarity, containment, passages.", _compare_args)
+def run_compare(args: argparse.Namespace) -> int:
+    from neardup_gui.core.collection import compare_files
+
+    try:
+        comp, text_a, text_b = compare_files(args.a, args.b, _settings(args))
+    except ValueError as exc:
+        sys.stderr.write(f"neardup: {exc}\n")
+        return EXIT_SKIPPED
+    if args.json:
+        print_json({"a": args.a, "b": args.b, "similarity": comp.similarity, "containment_a": comp.containment_a,
+                    "containment_b": comp.containment_b, "common_units": comp.common_units,
+                    "units_a": comp.units_a, "units_b": comp.units_b, "spans": _span_json(comp)})
+    else:
+        print(f"similarity {comp.similarity:.3f}; {comp.containment_a:.1%} of A is in B; {comp.containment_b:.1%} of B is in A")
+        for s in comp.spans:
+            quote = text_a[s.a[0]:s.a[1]].replace("\n", " ")
+            print(f"  [{s.units} units] {quote[:100]}{'…' if len(quote) > 100 else ''}")
+    return EXIT_OK
+
+
 # --- entry point ------------------------------------------------------------------------------
 
 

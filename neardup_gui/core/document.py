@@ -36,7 +36,10 @@ class Skipped:
 
     ``code`` is stable and machine-readable (``scanned-pdf``, ``encrypted``, ``legacy-doc``,
     ``empty``, ``corrupt``, ``timeout``, ``memory``, ``too-large``, ``unsupported``,
-    ``unreadable``, ``binary``, ``no-text``, ``zip-bomb``, ``changed``, ``vanished``);
+    ``unreadable``, ``binary``, ``no-text``, ``zip-bomb``, ``changed``, ``vanished``,
+    ``wrong-format`` (content of another type than the name says), ``unsafe-xml`` (a DTD or
+    entity declaration in a docx/odt), ``crash``; from scanning: ``link-loop``, ``broken-link``,
+    ``duplicate-link``);
     ``reason`` is the sentence shown to the user, e.g. ``"scanned PDF: no text layer"``.
     """
 

@@ -1,0 +1,238 @@
+"""Extract the plain text of one file: dispatch by format, sniff the content, never crash.
+
+``extract_file`` reads a file's bytes once, records their SHA-256, checks that the file did
+not change while it was read, recognises files whose content does not match their name, and
+hands the bytes to one module per format. Every outcome is a :class:`Document` with text in
+it or a :class:`Skipped` with a specific reason: an empty or unreadable file never becomes an
+empty document that would match every other empty document.
+
+This runs in the calling process; ``neardup_gui.core.workers`` runs it in killable children.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import stat as stat_mod
+
+from neardup_gui.core.document import Document, Skipped
+from neardup_gui.core.extract.common import (
+    ExtractError,
+    build_document,
+    describe_content,
+    sniff,
+)
+from neardup_gui.core.settings import ExtractLimits
+
+log = logging.getLogger(__name__)
+
+# Suffix → format name. ``.doc`` is listed so a legacy Word file is reported, not ignored.
+FORMATS: dict[str, str] = {
+    ".txt": "txt",
+    ".md": "txt",
+    ".docx": "docx",
+    ".pdf": "pdf",
+    ".html": "html",
+    ".htm": "html",
+    ".odt": "odt",
+    ".rtf": "rtf",
+    ".doc": "doc",
+}
+SUPPORTED_SUFFIXES: frozenset[str] = frozenset(FORMATS)
+
+# What each format's content must look like (see ``common.sniff``).
+_EXPECTED_KIND = {
+    "pdf": {"pdf"},
+    "docx": {"zip"},
+    "odt": {"zip"},
+    "rtf": {"rtf"},
+}
+
+__all__ = [
+    "FORMATS",
+    "SUPPORTED_SUFFIXES",
+    "extract_file",
+    "extract_bytes",
+    "format_of",
+    "read_snapshot",
+]
+
+
+def format_of(path: str) -> str | None:
+    """The format name for a path's suffix, or None when the suffix is not supported."""
+    return FORMATS.get(os.path.splitext(path)[1].lower())
+
+
+def read_snapshot(path: str, limits: ExtractLimits) -> tuple[bytes, os.stat_result] | Skipped:
+    """Read a file's bytes once, refusing files over the size cap before reading them.
+
+    Returns the bytes and the ``stat`` taken before reading, or the reason the file cannot be
+    used. The caller compares that ``stat`` with one taken afterwards (see ``extract_file``).
+    """
+    try:
+        before = os.stat(path)
+    except FileNotFoundError:
+        return Skipped(path, "vanished", "file no longer exists")
+    except PermissionError:
+        return Skipped(path, "unreadable", "file cannot be read: permission denied")
+    except OSError as exc:
+        return Skipped(path, "unreadable", f"file cannot be read: {exc.strerror or exc}")
+    if not stat_mod.S_ISREG(before.st_mode):
+        return Skipped(path, "unsupported", "not a regular file")
+    cap = limits.size_limit_mb * 1024 * 1024
+    if before.st_size > cap:
+        return Skipped(
+            path,
+            "too-large",
+            f"file is {before.st_size / 1048576:.1f} MB, over the {limits.size_limit_mb} MB limit",
+        )
+    try:
+        with open(path, "rb") as handle:
+            # Read one byte past the cap so a file that grew past it is caught too.
+            data = handle.read(cap + 1)
+    except FileNotFoundError:
+        return Skipped(path, "vanished", "file no longer exists")
+    except PermissionError:
+        return Skipped(path, "unreadable", "file cannot be read: permission denied")
+    except OSError as exc:
+        return Skipped(path, "unreadable", f"file cannot be read: {exc.strerror or exc}")
+    if len(data) > cap:
+        return Skipped(path, "too-large", f"file is over the {limits.size_limit_mb} MB limit")
+    return data, before
+
+
+def extract_file(path: str, limits: ExtractLimits = ExtractLimits()) -> Document | Skipped:
+    """Extract one file in this process: a Document with text, or the reason it was skipped."""
+    fmt = format_of(path)
+    if fmt is None:
+        return Skipped(path, "unsupported", f"unsupported file type {os.path.splitext(path)[1]!r}")
+    snapshot = read_snapshot(path, limits)
+    if isinstance(snapshot, Skipped):
+        return snapshot
+    data, before = snapshot
+    try:
+        after = os.stat(path)
+    except FileNotFoundError:
+        return Skipped(path, "vanished", "file was deleted while it was read")
+    except OSError as exc:
+        return Skipped(path, "unreadable", f"file cannot be read: {exc.strerror or exc}")
+    if (
+        after.st_size != before.st_size
+        or after.st_mtime_ns != before.st_mtime_ns
+        or after.st_ino != before.st_ino
+        or len(data) != before.st_size
+    ):
+        return Skipped(path, "changed", "file changed while it was read; try again")
+    meta = {
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "size": str(len(data)),
+        "mtime_ns": str(before.st_mtime_ns),
+    }
+    return extract_bytes(path, fmt, data, limits, meta)
+
+
+def extract_bytes(
+    path: str, fmt: str, data: bytes, limits: ExtractLimits, meta: dict[str, str]
+) -> Document | Skipped:
+    """Extract already-read bytes of the given format (``meta`` is copied into the result)."""
+    if not data:
+        return Skipped(path, "empty", "empty file (0 bytes)")
+    kind = sniff(data)
+    if fmt == "doc":
+        if kind in ("rtf", "zip", "html", "text"):
+            # RTF, docx, HTML or plain text renamed .doc (as some systems export them) are
+            # extracted for what they are; a real Word 97-2003 file is an OLE file.
+            fmt = {"rtf": "rtf", "zip": "docx", "html": "html", "text": "txt"}[kind]
+        else:
+            return Skipped(path, "legacy-doc", "legacy Word .doc: save it as .docx")
+    expected = _EXPECTED_KIND.get(fmt)
+    if expected is not None and kind not in expected:
+        if fmt == "docx" and kind == "ole":
+            # Office stores a password-protected .docx as an OLE compound file.
+            return Skipped(path, "encrypted", "encrypted Word document: remove the password")
+        if fmt == "odt" and kind == "ole":
+            return Skipped(path, "wrong-format", "file is an OLE (legacy Office) file, not an .odt")
+        if kind == "blank":
+            return Skipped(path, "empty", "file holds only white space")
+        if kind in ("binary", "text"):
+            # Not another known format: a damaged file (a truncated download, a broken copy).
+            return Skipped(path, "corrupt", f"damaged {_FORMAT_NOUNS[fmt]}: the file holds {describe_content(kind)}")
+        return Skipped(
+            path,
+            "wrong-format",
+            f"file is {describe_content(kind)}, not {_FORMAT_NAMES[fmt]}",
+        )
+    if fmt in ("txt", "html") and kind in _BINARY_KINDS:
+        return Skipped(
+            path,
+            "binary" if kind == "binary" else "wrong-format",
+            f"file is {describe_content(kind)}, not text",
+        )
+    try:
+        result = _dispatch(path, fmt, data, limits)
+    except ExtractError as exc:
+        return Skipped(path, exc.code, exc.reason)
+    except MemoryError:
+        raise
+    except RecursionError:
+        return Skipped(path, "corrupt", f"damaged {_FORMAT_NOUNS[fmt]}: structure nests too deeply")
+    except Exception as exc:  # noqa: BLE001 — a damaged file must never stop a run
+        log.info("extraction of %s failed: %r", path, exc)
+        return Skipped(path, "corrupt", f"damaged {_FORMAT_NOUNS[fmt]}: {_short(exc)}")
+    return build_document(path, fmt, result, {**meta, **result.meta})
+
+
+_FORMAT_NAMES = {
+    "txt": "a text file",
+    "docx": "a Word .docx document",
+    "pdf": "a PDF",
+    "html": "an HTML page",
+    "odt": "an OpenDocument text",
+    "rtf": "an RTF document",
+    "doc": "a Word .doc document",
+}
+_FORMAT_NOUNS = {
+    "txt": "text file",
+    "docx": "Word document",
+    "pdf": "PDF",
+    "html": "HTML page",
+    "odt": "OpenDocument text",
+    "rtf": "RTF document",
+    "doc": "Word document",
+}
+_BINARY_KINDS = {"binary", "jpeg", "png", "gif", "zip", "ole", "pdf", "gzip"}
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return text[:160]
+
+
+def _dispatch(path: str, fmt: str, data: bytes, limits: ExtractLimits):
+    # Format modules are imported on use: a text-only run never loads pdfminer.
+    if fmt == "txt":
+        from neardup_gui.core.extract import text
+
+        return text.extract(data)
+    if fmt == "docx":
+        from neardup_gui.core.extract import docx
+
+        return docx.extract(data, limits)
+    if fmt == "pdf":
+        from neardup_gui.core.extract import pdf
+
+        return pdf.extract(data, limits)
+    if fmt == "html":
+        from neardup_gui.core.extract import html
+
+        return html.extract(data)
+    if fmt == "odt":
+        from neardup_gui.core.extract import odt
+
+        return odt.extract(data, limits)
+    if fmt == "rtf":
+        from neardup_gui.core.extract import rtf
+
+        return rtf.extract(data)
+    raise ExtractError("unsupported", f"unsupported format {fmt!r}")

@@ -1,0 +1,294 @@
+"""Shared pieces of the format extractors: content sniffing, archive and XML guards, assembly."""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+import zipfile
+import zlib
+from dataclasses import dataclass, field
+
+from neardup_gui.core.document import CharSpan, Document, Skipped
+from neardup_gui.core.settings import ExtractLimits
+
+log = logging.getLogger(__name__)
+
+
+class ExtractError(Exception):
+    """A file that cannot be used; ``code`` and ``reason`` become its :class:`Skipped`."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(f"{code}: {reason}")
+        self.code = code
+        self.reason = reason
+
+
+@dataclass
+class Extracted:
+    """What a format module returns: body paragraphs in reading order, and extras.
+
+    ``furniture`` holds indices into ``paragraphs`` of page furniture (PDF running headers,
+    footers, page numbers).
+    """
+
+    paragraphs: list[str]
+    furniture: set[int] = field(default_factory=set)
+    margins: list[str] = field(default_factory=list)
+    meta: dict[str, str] = field(default_factory=dict)
+    # Set when the file has no text for a known reason (scanned PDF); overrides "no-text".
+    empty_code: str = ""
+    empty_reason: str = ""
+
+
+_SPACE_RE = re.compile(r"[ \t\r\f\v\u00a0\u2000-\u200b\u3000\u202f\u205f\ufeff]+")
+
+
+def clean_paragraph(text: str) -> str:
+    """One paragraph on one line: runs of white space become one space, ends trimmed.
+
+    Line breaks inside a paragraph become spaces so ``Document.text`` separates paragraphs
+    by exactly one ``"\\n"``; control characters (except tab, kept as space) are removed.
+    """
+    text = text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+    if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in text):
+        text = "".join(c if c == "\t" or not (ord(c) < 32 or 0x7F <= ord(c) < 0xA0) else " " for c in text)
+    return _SPACE_RE.sub(" ", text).strip()
+
+
+def has_text(text: str) -> bool:
+    """True when the text holds at least one letter or digit (one unit)."""
+    return any(c.isalnum() for c in text)
+
+
+def build_document(path: str, fmt: str, result: Extracted, meta: dict[str, str]) -> Document | Skipped:
+    """Join cleaned paragraphs with ``"\\n"``, record their spans, refuse a document without text."""
+    parts: list[str] = []
+    spans: list[CharSpan] = []
+    furniture: list[CharSpan] = []
+    offset = 0
+    for index, raw in enumerate(result.paragraphs):
+        para = clean_paragraph(raw)
+        if not para:
+            continue
+        if parts:
+            offset += 1  # the "\n" between paragraphs
+        spans.append((offset, offset + len(para)))
+        if index in result.furniture:
+            furniture.append((offset, offset + len(para)))
+        parts.append(para)
+        offset += len(para)
+    text = "\n".join(parts)
+    body_has_text = any(
+        has_text(text[s:e]) for s, e in spans if (s, e) not in set(furniture)
+    )
+    if not body_has_text:
+        if result.empty_code:
+            return Skipped(path, result.empty_code, result.empty_reason)
+        if not text.strip():
+            return Skipped(path, "empty", f"no text in this {fmt} file")
+        return Skipped(path, "no-text", "no words in the file: only punctuation, numbers of pages or symbols")
+    margins = "\n".join(p for p in (clean_paragraph(m) for m in result.margins) if p)
+    return Document(
+        path=path,
+        format=fmt,
+        text=text,
+        paragraphs=tuple(spans),
+        furniture=tuple(furniture),
+        margins=margins,
+        meta=dict(meta),
+    )
+
+
+# --- sniffing -------------------------------------------------------------------------------
+
+_MAGIC = (
+    (b"%PDF-", "pdf"),
+    (b"PK\x03\x04", "zip"),
+    (b"PK\x05\x06", "zip"),  # an empty archive
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "ole"),
+    (b"\xff\xd8\xff", "jpeg"),
+    (b"\x89PNG\r\n\x1a\n", "png"),
+    (b"GIF87a", "gif"),
+    (b"GIF89a", "gif"),
+    (b"\x1f\x8b", "gzip"),
+    (b"{\\rtf", "rtf"),
+)
+_HTML_RE = re.compile(rb"^\s*(<!doctype\s+html|<html|<head|<body|<meta|<!--|<title|<div|<p[ >])", re.I)
+_TEXT_BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
+
+
+def sniff(data: bytes) -> str:
+    """What the bytes look like: pdf, zip, ole, jpeg, png, gif, gzip, rtf, html, blank, text, binary."""
+    head = data[:1024]
+    for magic, kind in _MAGIC:
+        if head.startswith(magic):
+            return kind
+    # PDF allows junk before the header within the first kilobyte.
+    if b"%PDF-" in head:
+        return "pdf"
+    body = head
+    for bom in _TEXT_BOMS:
+        if head.startswith(bom):
+            body = head[len(bom):]
+            if bom != _TEXT_BOMS[0]:
+                try:
+                    body = head[len(bom): len(bom) + (len(head) - len(bom)) // 2 * 2].decode(
+                        "utf-16-le" if bom == b"\xff\xfe" else "utf-16-be"
+                    ).encode("utf-8")
+                except UnicodeDecodeError:
+                    return "binary"
+            break
+    if not body.strip():
+        return "blank" if not data[1024:].strip() else "text"
+    if _HTML_RE.match(body):
+        return "html"
+    if body.lstrip().startswith(b"{\\rtf"):
+        return "rtf"
+    if body is head and looks_binary(data[:8192]):
+        return "binary"
+    return "text"
+
+
+def looks_binary(sample: bytes) -> bool:
+    """Binary unless the sample is plausibly text in some 8-bit or UTF-16 encoding."""
+    if not sample:
+        return False
+    nul = sample.count(0)
+    if nul:
+        # UTF-16 without a BOM: NULs on one parity only, text on the other.
+        even = sample[0::2].count(0)
+        odd = sample[1::2].count(0)
+        half = len(sample) / 2
+        if (even > 0.3 * half and odd < 0.02 * half) or (odd > 0.3 * half and even < 0.02 * half):
+            return False
+        return True
+    controls = sum(1 for b in sample if b < 32 and b not in (9, 10, 12, 13, 27))
+    return controls > 0.05 * len(sample)
+
+
+_DESCRIPTIONS = {
+    "pdf": "a PDF",
+    "zip": "a zip archive",
+    "ole": "an OLE (legacy Office) file",
+    "jpeg": "a JPEG image",
+    "png": "a PNG image",
+    "gif": "a GIF image",
+    "gzip": "a gzip archive",
+    "rtf": "an RTF document",
+    "html": "an HTML page",
+    "text": "plain text",
+    "binary": "binary data",
+    "blank": "white space",
+}
+
+
+def describe_content(kind: str) -> str:
+    """The words for a sniffed kind, for reasons such as "file is a JPEG image, not a PDF"."""
+    return _DESCRIPTIONS.get(kind, kind)
+
+
+# --- archives and XML ------------------------------------------------------------------------
+
+# DOCTYPE declarations in UTF-8 and UTF-16: Office and LibreOffice never write them, and a
+# DTD is how external entities and "billion laughs" expansions get in.
+_DTD_MARKERS = tuple(
+    marker.encode(enc) for marker in ("<!DOCTYPE", "<!ENTITY") for enc in ("utf-8", "utf-16-le", "utf-16-be")
+)
+
+
+def open_zip(data: bytes, limits: ExtractLimits, what: str) -> zipfile.ZipFile:
+    """Open a docx/odt archive after checking its declared sizes against the zip-bomb limits.
+
+    Raises ExtractError("corrupt" | "zip-bomb"). Read its XML with :func:`read_xml_part`.
+    """
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        infos = archive.infolist()
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError) as exc:
+        raise ExtractError("corrupt", f"damaged {what}: not a readable zip archive ({exc})") from exc
+    total = 0
+    cap = limits.max_unzipped_mb * 1024 * 1024
+    for info in infos:
+        total += info.file_size
+        ratio = info.file_size / max(info.compress_size, 1)
+        # Small members compress well legitimately; only large expansions are suspicious.
+        if info.file_size > 1024 * 1024 and ratio > limits.max_zip_ratio:
+            raise ExtractError(
+                "zip-bomb",
+                f"{what} looks like a zip bomb: {info.filename} expands {ratio:.0f}-fold",
+            )
+    if total > cap:
+        raise ExtractError(
+            "zip-bomb",
+            f"{what} expands to {total / 1048576:.0f} MB, over the {limits.max_unzipped_mb} MB limit",
+        )
+    return archive
+
+
+def read_xml_part(archive: zipfile.ZipFile, name: str, what: str) -> bytes:
+    """The bytes of one XML member, refused if it declares a DTD or entities.
+
+    The declared size bounds the read (checked by ``open_zip``) and zipfile checks the CRC.
+    Raises ExtractError("corrupt" | "unsafe-xml"); KeyError when the member is missing.
+    """
+    try:
+        content = archive.read(name)
+    except KeyError:
+        raise
+    except (zipfile.BadZipFile, zlib.error, EOFError, ValueError, NotImplementedError, OSError) as exc:
+        raise ExtractError("corrupt", f"damaged {what}: {name}: {exc}") from exc
+    if any(marker in content for marker in _DTD_MARKERS):
+        raise ExtractError(
+            "unsafe-xml", f"{what} contains an XML DTD or entity declaration ({name}); refused for safety"
+        )
+    return content
+
+
+def parse_xml(content: bytes, name: str, what: str):
+    """Parse XML with lxml, never loading DTDs, resolving entities or touching the network."""
+    from lxml import etree
+
+    parser = etree.XMLParser(
+        resolve_entities=False, load_dtd=False, no_network=True, huge_tree=False, remove_comments=True
+    )
+    try:
+        return etree.fromstring(content, parser)
+    except etree.XMLSyntaxError as exc:
+        raise ExtractError("corrupt", f"damaged {what}: {name}: {exc}") from exc
+
+
+# --- wrapped lines ---------------------------------------------------------------------------
+
+_CJK_RE = re.compile(
+    "[\u2e80-\u2fff\u3000-\u303f\u3040-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
+    "\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\U00020000-\U0003134f]"
+)
+_HYPHENS = "-\u00ad\u2010"
+
+
+def join_wrapped(lines: list[str]) -> str:
+    """Join the wrapped lines of one paragraph.
+
+    No space where both sides of the break are CJK (Chinese text has no spaces between
+    words); a hyphen at a line end followed by a lower-case letter is a broken word and is
+    removed; otherwise one space.
+    """
+    out = ""
+    for line in lines:
+        line = line.strip()
+        if not line:
+            continue
+        if not out:
+            out = line
+            continue
+        last, first = out[-1], line[0]
+        if last in _HYPHENS and len(out) >= 2 and out[-2].isalpha() and first.islower():
+            out = out[:-1] + line
+        elif last == "\u00ad":
+            out = out[:-1] + line
+        elif _CJK_RE.match(last) and _CJK_RE.match(first):
+            out += line
+        else:
+            out += " " + line
+    return out

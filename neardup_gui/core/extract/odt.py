@@ -1,0 +1,73 @@
+"""OpenDocument text (.odt): paragraphs, headings, lists and tables of content.xml."""
+
+from __future__ import annotations
+
+import logging
+import xml.etree.ElementTree as ET
+
+from neardup_gui.core.extract.common import ExtractError, Extracted, open_zip, read_xml_part
+from neardup_gui.core.settings import ExtractLimits
+
+log = logging.getLogger(__name__)
+
+_TEXT = "{urn:oasis:names:tc:opendocument:xmlns:text:1.0}"
+_TABLE = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
+_OFFICE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}"
+_MANIFEST = "{urn:oasis:names:tc:opendocument:xmlns:manifest:1.0}"
+_WHAT = "OpenDocument text"
+_PARAGRAPHS = {f"{_TEXT}p", f"{_TEXT}h"}
+# Inside a paragraph: notes and annotations are not body text; change-tracking deletions neither.
+_SKIP_INLINE = {f"{_TEXT}note", f"{_OFFICE}annotation", f"{_TEXT}tracked-changes", f"{_TEXT}bookmark-ref"}
+_SKIP_BLOCK = {f"{_TEXT}tracked-changes", f"{_TEXT}sequence-decls", f"{_TEXT}variable-decls", f"{_OFFICE}forms"}
+
+
+def _inline_text(element, out: list[str]) -> None:
+    if element.text:
+        out.append(element.text)
+    for child in element:
+        tag = child.tag
+        if tag == f"{_TEXT}s":
+            out.append(" " * int(child.get(f"{_TEXT}c", "1") or 1))
+        elif tag == f"{_TEXT}tab":
+            out.append("\t")
+        elif tag == f"{_TEXT}line-break":
+            out.append(" ")
+        elif tag not in _SKIP_INLINE:
+            _inline_text(child, out)
+        if child.tail:
+            out.append(child.tail)
+
+
+def _blocks(element, out: list[str]) -> None:
+    for child in element:
+        tag = child.tag
+        if tag in _PARAGRAPHS:
+            parts: list[str] = []
+            _inline_text(child, parts)
+            out.append("".join(parts))
+        elif tag not in _SKIP_BLOCK:
+            # lists, sections, tables, rows and cells hold paragraphs in document order
+            _blocks(child, out)
+
+
+def extract(data: bytes, limits: ExtractLimits) -> Extracted:
+    """Extract an .odt after the archive checks (``read_xml_part`` refuses DTDs before parsing)."""
+    archive = open_zip(data, limits, _WHAT)
+    names = set(archive.namelist())
+    if "META-INF/manifest.xml" in names:
+        manifest = ET.fromstring(read_xml_part(archive, "META-INF/manifest.xml", _WHAT))
+        if manifest.find(f".//{_MANIFEST}encryption-data") is not None:
+            raise ExtractError("encrypted", "password-protected OpenDocument file: remove the password")
+    if "content.xml" not in names:
+        raise ExtractError("corrupt", "damaged OpenDocument text: no content.xml")
+    try:
+        root = ET.fromstring(read_xml_part(archive, "content.xml", _WHAT))
+    except ET.ParseError as exc:
+        raise ExtractError("corrupt", f"damaged OpenDocument text: {exc}") from exc
+    body = root.find(f"{_OFFICE}body")
+    text_root = body.find(f"{_OFFICE}text") if body is not None else None
+    if text_root is None:
+        raise ExtractError("wrong-format", "OpenDocument file without text body (a spreadsheet or drawing?)")
+    paragraphs: list[str] = []
+    _blocks(text_root, paragraphs)
+    return Extracted(paragraphs=paragraphs)

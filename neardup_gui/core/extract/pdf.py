@@ -1,0 +1,596 @@
+"""PDF: text in reading order with pdfminer.six, wraps mended, page furniture recognised."""
+
+from __future__ import annotations
+
+import io
+import logging
+import math
+import re
+import zlib
+from collections import Counter
+from dataclasses import dataclass
+
+from neardup_gui.core.extract.common import ExtractError, Extracted, join_wrapped
+from neardup_gui.core.settings import ExtractLimits
+
+log = logging.getLogger(__name__)
+
+_LIGATURES = str.maketrans(
+    {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl", "\ufb05": "st", "\ufb06": "st"}
+)
+# Glyphs without a Unicode mapping come out as "(cid:123)": noise, not text.
+_CID_RE = re.compile(r"\(cid:\d+\)")
+_PAGE_NUMBER_RE = re.compile(
+    r"^(?:"
+    r"(?:page|p\.|pp\.|seite|página)?\s*[-–—(\[]?\s*\d{1,4}\s*[-–—)\]]?"
+    r"|(?:page\s*)?\d{1,4}\s*(?:/|of|von|de)\s*\d{1,4}"
+    r"|第\s*[\d一二三四五六七八九十百]+\s*页(?:\s*[,，/]?\s*共\s*\d+\s*页)?"
+    r"|[-–—]?\s*(?=[ivxlcdm])m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})\s*[-–—]?"
+    r")$",
+    re.I,
+)
+_DIGITS_RE = re.compile(r"\d+")
+# Furniture is short: a title, an author, a date, a page number.
+_MAX_FURNITURE_CHARS = 160
+_STREAM_CHUNK = 1 << 20
+_CJK_CHAR_RE = re.compile("[\u3000-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
+
+
+@dataclass
+class _Box:
+    paragraphs: list[str]
+    top: float  # distance of the box's top from the page top
+    bottom: float  # distance of the box's bottom from the page bottom
+    lines: int
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.paragraphs)
+
+
+# --- visual lines ----------------------------------------------------------------------------
+#
+# pdfminer's own layout analysis groups glyphs into lines in content-stream order and lines
+# into boxes by proximity. LibreOffice draws the Latin runs, the CJK runs and the spaces of
+# one visual line as separate strokes in separate fonts, so those boxes hold fragments of
+# lines and come out in the wrong order (sentences split, neighbouring paragraphs
+# interleaved). The page's glyphs are therefore read without pdfminer's analysis and set
+# into visual lines here: glyphs on one baseline, left to right.
+
+# Glyphs whose baselines differ by less than this share of their size are on one line
+# (covers mixed fonts and sub-/superscripts; line pitches are at least about one em).
+_BASELINE_TOLERANCE = 0.45
+# A space is read between glyphs further apart than this share of the glyph's size (as
+# pdfminer's word_margin does).
+_WORD_GAP = 0.1
+# A horizontal gap wider than this many ems splits a visual line into cells (table cells,
+# columns, a header's left and right parts); a lone line needs the wider gap, so a
+# justified line with loose spacing stays whole.
+_CELL_GAP = 1.2
+_LONE_CELL_GAP = 2.5
+
+
+@dataclass
+class _Glyph:
+    text: str
+    x0: float
+    x1: float
+    y0: float
+    y1: float
+    base: float
+    size: float
+
+
+@dataclass
+class _Line:
+    """A run of glyphs on one baseline without a cell-sized gap: text left to right."""
+
+    text: str
+    x0: float
+    x1: float
+    y0: float
+    y1: float
+    base: float
+    size: float
+    first_word: float  # width of the first word (first character for CJK)
+
+
+def _glyphs(layout, out: list[_Glyph], stats: dict[str, int]) -> None:
+    from pdfminer.layout import LTChar, LTFigure, LTImage
+
+    for obj in layout:
+        if isinstance(obj, LTChar):
+            text = obj.get_text()
+            if text.startswith("(cid:"):
+                text = _CID_RE.sub("", text)
+                if not text:
+                    continue
+            size = obj.size if obj.size > 0 else obj.height
+            if obj.upright:
+                base = obj.matrix[5]
+            else:
+                # Rotated glyphs have no horizontal baseline; their box centre stands in.
+                base = (obj.y0 + obj.y1) / 2
+            out.append(_Glyph(text.translate(_LIGATURES), obj.x0, obj.x1, obj.y0, obj.y1, base, max(size, 0.1)))
+        elif isinstance(obj, LTImage):
+            stats["images"] += 1
+        elif isinstance(obj, LTFigure):
+            _glyphs(obj, out, stats)
+
+
+def _baseline_rows(glyphs: list[_Glyph]) -> list[list[_Glyph]]:
+    """Glyphs grouped by baseline, top row first."""
+    rows: list[list[_Glyph]] = []
+    ref = 0.0
+    ref_size = 0.0
+    for g in sorted(glyphs, key=lambda g: -g.base):
+        if rows and ref - g.base <= _BASELINE_TOLERANCE * max(ref_size, g.size):
+            rows[-1].append(g)
+            if not g.text.isspace() and g.size > ref_size:
+                ref_size = g.size
+            continue
+        rows.append([g])
+        ref = g.base
+        ref_size = g.size
+    return rows
+
+
+def _split_row(row: list[_Glyph], gap_ems: float) -> list[_Line]:
+    """A baseline row as lines: glyphs left to right, split at gaps wider than ``gap_ems``."""
+    row = sorted(row, key=lambda g: g.x0)
+    ink = [g for g in row if not g.text.isspace()]
+    if not ink:
+        return []
+    size = Counter(round(g.size, 1) for g in ink).most_common(1)[0][0]
+    lines: list[_Line] = []
+    parts: list[str] = []
+    first: _Glyph | None = None
+    last_x1 = 0.0
+    y0 = y1 = 0.0
+    word_end = 0.0
+    word_done = False
+
+    def close() -> None:
+        text = "".join(parts).strip()
+        if text and first is not None:
+            lines.append(_Line(text, first.x0, last_x1, y0, y1, first.base, size, word_end - first.x0))
+
+    for g in row:
+        if g.text.isspace():
+            if parts and parts[-1] != " ":
+                parts.append(" ")
+            word_done = word_done or first is not None
+            continue
+        if first is not None:
+            gap = g.x0 - last_x1
+            if gap > gap_ems * size:
+                close()
+                parts, first = [], None
+            elif gap > _WORD_GAP * max(g.x1 - g.x0, g.size) and parts[-1] != " ":
+                parts.append(" ")
+                word_done = True
+        if first is None:
+            first, last_x1, y0, y1 = g, g.x1, g.y0, g.y1
+            word_end, word_done = g.x1, bool(_CJK_CHAR_RE.match(g.text))
+            parts.append(g.text)
+            continue
+        if not word_done:
+            if parts[-1] == " ":
+                word_done = True
+            else:
+                word_end = g.x1
+                word_done = bool(_CJK_CHAR_RE.match(g.text))
+        parts.append(g.text)
+        last_x1 = max(last_x1, g.x1)
+        y0, y1 = min(y0, g.y0), max(y1, g.y1)
+    close()
+    return lines
+
+
+def _page_rows(glyphs: list[_Glyph]) -> list[list[_Line]]:
+    """Visual lines of a page, top first; a row with several cells has several lines."""
+    rows = [_split_row(row, _CELL_GAP) for row in _baseline_rows(glyphs)]
+    rows = [row for row in rows if row]
+    out: list[list[_Line]] = []
+    for index, row in enumerate(rows):
+        if len(row) > 1:
+            neighbours = [rows[j] for j in (index - 1, index + 1) if 0 <= j < len(rows)]
+            if not any(len(other) > 1 for other in neighbours):
+                # A lone multi-cell row needs the wider gap (a loosely justified line is one line).
+                lone = _split_row_lines(row)
+                if len(lone) == 1:
+                    row = lone
+        out.append(row)
+    return out
+
+
+def _split_row_lines(row: list[_Line]) -> list[_Line]:
+    """Rejoin cells of one row separated by less than the lone-row gap."""
+    merged = [row[0]]
+    for line in row[1:]:
+        prev = merged[-1]
+        if line.x0 - prev.x1 <= _LONE_CELL_GAP * prev.size:
+            merged[-1] = _Line(
+                prev.text + " " + line.text,
+                prev.x0,
+                line.x1,
+                min(prev.y0, line.y0),
+                max(prev.y1, line.y1),
+                prev.base,
+                prev.size,
+                prev.first_word,
+            )
+        else:
+            merged.append(line)
+    return merged
+
+
+def _flows(rows: list[list[_Line]]) -> list[list[_Line]]:
+    """Reading order: single-cell rows flow in order; a run of multi-cell rows (a table, two
+    columns on a shared baseline grid) is read column by column.
+
+    A single-cell row right after a multi-cell run stays in the run when it lies inside one of
+    the run's columns (a cell or column with more lines than its neighbours).
+    """
+    flows: list[list[_Line]] = []
+    current: list[_Line] = []
+    block: list[list[_Line]] = []
+    columns: list[list[float]] = []
+
+    def flush_block() -> None:
+        if not block:
+            return
+        ordered: list[list[_Line]] = [[] for _ in columns]
+        for row in block:
+            for line in row:
+                ordered[_column_of(columns, line)].append(line)
+        flows.extend(column for column in ordered if column)
+        block.clear()
+        columns.clear()
+
+    for row in rows:
+        if len(row) > 1 or (block and all(_column_of(columns, line, strict=True) >= 0 for line in row)):
+            if not block and current:
+                flows.append(current)
+                current = []
+            block.append(row)
+            for line in row:
+                at = _column_of(columns, line, strict=True)
+                if at < 0:
+                    columns.append([line.x0, line.x1])
+                    columns.sort()
+                else:
+                    columns[at][0] = min(columns[at][0], line.x0)
+                    columns[at][1] = max(columns[at][1], line.x1)
+            continue
+        flush_block()
+        current.append(row[0])
+    flush_block()
+    if current:
+        flows.append(current)
+    return flows
+
+
+def _column_of(columns: list[list[float]], line: _Line, strict: bool = False) -> int:
+    """Index of the column interval ``line`` overlaps most; -1 when none (or, ``strict``, when
+    the line reaches into another column too)."""
+    best, best_overlap = -1, 0.0
+    hits = 0
+    for index, (x0, x1) in enumerate(columns):
+        overlap = min(x1, line.x1) - max(x0, line.x0)
+        if overlap > 0:
+            hits += 1
+            if overlap > best_overlap:
+                best, best_overlap = index, overlap
+    if strict and hits != 1:
+        return -1
+    if best < 0 and not strict:
+        best = min(range(len(columns)), key=lambda i: abs(columns[i][0] - line.x0))
+    return best
+
+
+def _flow_paragraphs(lines: list[_Line], pitch: float, page_width: float) -> list[tuple[list[str], _Line, _Line, int]]:
+    """Paragraphs of one flow: (texts of the lines, first line, last line, line count).
+
+    A line ends a paragraph when the vertical step to the next line is clearly wider than the
+    document's line pitch, when the next line's first word would have fitted in the room left
+    at its end (a wrapped line never leaves that much room), or when the next line starts
+    indented (first-line indent) or outdented (next list item) against its own continuation.
+    """
+    left = min(line.x0 for line in lines)
+    right = max(line.x1 for line in lines)
+    if len(lines) < 6 and left < 0.25 * page_width:
+        # Too few lines to find the column's edge (all may end paragraphs): assume the right
+        # margin mirrors the left one.
+        right = max(right, page_width - left - 2.0)
+    out: list[tuple[list[str], _Line, _Line, int]] = []
+    texts: list[str] = []
+    start = lines[0]
+    count = 0
+    for index, line in enumerate(lines):
+        texts.append(line.text)
+        count += 1
+        if index == len(lines) - 1:
+            break
+        following = lines[index + 1]
+        step = line.base - following.base
+        em = max(line.size, following.size)
+        breaks = (
+            step > 1.3 * max(pitch, 0.8 * em)
+            or step < 0.3 * em  # overlapping rows: never one paragraph
+            or right - line.x1 > following.first_word + 0.5 * em
+            or following.x0 < line.x0 - em
+            or (
+                following.x0 > line.x0 + em
+                and index + 2 < len(lines)
+                and lines[index + 2].x0 < following.x0 - em
+            )
+            or abs(line.size - following.size) > 0.15 * em
+        )
+        if breaks:
+            out.append((texts, start, line, count))
+            texts, start, count = [], following, 0
+    out.append((texts, start, lines[-1], count))
+    return out
+
+
+def _page_boxes(rows: list[list[_Line]], page_height: float, page_width: float, pitch: float) -> list[_Box]:
+    """A page's paragraphs in reading order, each with its place on the page (for furniture)."""
+    boxes: list[_Box] = []
+    for flow in _flows(rows):
+        for texts, first, last, count in _flow_paragraphs(flow, pitch, page_width):
+            text = join_wrapped(texts)
+            if text:
+                boxes.append(_Box([text], page_height - first.y1, last.y0, count))
+    return boxes
+
+
+def _line_pitch(pages_rows: list[list[list[_Line]]]) -> float:
+    """The document's usual baseline-to-baseline step of consecutive lines in one paragraph:
+    a low quantile of the steps (paragraph gaps only make steps larger)."""
+    steps: list[float] = []
+    for rows in pages_rows:
+        for above, below in zip(rows, rows[1:]):
+            step = above[0].base - below[0].base
+            if step >= 0.8 * above[0].size and step <= 3 * above[0].size:
+                steps.append(step)
+    if not steps:
+        return 0.0
+    steps.sort()
+    return steps[len(steps) // 10]
+
+
+def _stream_size_ok(stream, cap: int) -> bool:
+    """False when a Flate stream expands beyond ``cap`` bytes (checked without keeping the output)."""
+    from pdfminer.pdftypes import LITERALS_FLATE_DECODE
+
+    raw = getattr(stream, "rawdata", None)
+    if raw is None:
+        return True
+    filters = stream.get_filters()
+    if not filters or filters[0][0] not in LITERALS_FLATE_DECODE:
+        return True
+    if stream.decipher is not None and stream.objid is not None:
+        raw = stream.decipher(stream.objid, stream.genno, raw, stream.attrs)
+    inflater = zlib.decompressobj()
+    total = 0
+    pending = raw
+    try:
+        while pending:
+            total += len(inflater.decompress(pending, _STREAM_CHUNK))
+            if total > cap:
+                return False
+            pending = inflater.unconsumed_tail
+    except zlib.error:
+        return True  # pdfminer has its own recovery for damaged streams
+    return True
+
+
+def _check_page_streams(page, cap: int, checked: set[int]) -> None:
+    """Refuse compression bombs in a page's content streams and form XObjects before decoding."""
+    from pdfminer.pdftypes import PDFStream, resolve1
+
+    todo = list(page.contents or [])
+    resources = resolve1(page.resources) or {}
+    xobjects = resolve1(resources.get("XObject")) if isinstance(resources, dict) else None
+    if isinstance(xobjects, dict):
+        todo.extend(xobjects.values())
+    while todo:
+        item = todo.pop()
+        objid = getattr(item, "objid", None)
+        stream = resolve1(item)
+        if not isinstance(stream, PDFStream):
+            continue
+        key = objid if objid is not None else id(stream)
+        if key in checked:
+            continue
+        checked.add(key)
+        if stream.get("Subtype") is not None and getattr(stream.get("Subtype"), "name", "") == "Image":
+            continue  # images are never decoded for text
+        if not _stream_size_ok(stream, cap):
+            raise ExtractError(
+                "zip-bomb",
+                f"PDF stream expands beyond {cap // 1048576} MB (compression bomb); refused",
+            )
+        inner = resolve1(stream.get("Resources"))
+        if isinstance(inner, dict):
+            more = resolve1(inner.get("XObject"))
+            if isinstance(more, dict):
+                todo.extend(more.values())
+
+
+def _margin_groups(boxes: list[_Box], height: float, pitch: float) -> list[int]:
+    """Indices of the boxes set apart at the page's top and bottom edges.
+
+    Walking in from an edge, boxes belong to the edge's group until the first gap that is
+    clearly wider than the spacing of the body (1.5 line pitches, and 1.5 times the page's
+    usual gap between boxes). Without such a gap within the first three boxes, the edge has
+    no group: text that merely happens to be first or last on a page is body text.
+    """
+    wide = 1.5 * (pitch or 12.0)
+    order = sorted(range(len(boxes)), key=lambda i: boxes[i].top)
+    gaps = sorted(boxes[b].top - (height - boxes[a].bottom) for a, b in zip(order, order[1:]))
+    if len(gaps) >= 3:
+        wide = max(wide, 1.5 * gaps[len(gaps) // 2])
+    found: list[int] = []
+    for reach, position in (
+        (lambda i: height - boxes[i].bottom, lambda i: boxes[i].top),  # from the top
+        (lambda i: height - boxes[i].top, lambda i: boxes[i].bottom),  # from the bottom
+    ):
+        ranked = sorted(range(len(boxes)), key=position)
+        edge = -1e9
+        for k, i in enumerate(ranked[:4]):
+            if k and position(i) - edge > wide:
+                found.extend(ranked[:k])
+                break
+            edge = max(edge, reach(i))
+    return found
+
+
+def _furniture(pages: list[list[_Box]], heights: list[float], pitch: float) -> set[tuple[int, int]]:
+    """(page, box) indices of running headers, footers and page numbers.
+
+    A candidate is a short box set apart at the top or bottom edge of a page (see
+    ``_margin_groups``). It is furniture when it looks like a page number, or when its text
+    (digits ignored) recurs at the top or bottom of at least half of the pages (and at least two).
+    """
+    candidates: list[tuple[int, int, str]] = []
+    for p, boxes in enumerate(pages):
+        short = [i for i, b in enumerate(boxes) if len(b.text) <= _MAX_FURNITURE_CHARS and b.lines <= 2]
+        if not short or len(boxes) < 2:
+            continue
+        for i in dict.fromkeys(_margin_groups(boxes, heights[p], pitch)):
+            if i in short:
+                key = _DIGITS_RE.sub("#", " ".join(boxes[i].text.lower().split()))
+                candidates.append((p, i, key))
+    pages_with = Counter()
+    for key, page_set in _group_pages(candidates).items():
+        pages_with[key] = len(page_set)
+    need = max(2, math.ceil(0.5 * len(pages)))
+    found: set[tuple[int, int]] = set()
+    for p, i, key in candidates:
+        text = pages[p][i].text.strip()
+        outermost = i in (
+            min(range(len(pages[p])), key=lambda j: pages[p][j].top),
+            min(range(len(pages[p])), key=lambda j: pages[p][j].bottom),
+        )
+        if (_PAGE_NUMBER_RE.match(text) and outermost) or (len(pages) >= 2 and pages_with[key] >= need):
+            found.add((p, i))
+    return found
+
+
+_TERMINAL = set(".!?。！？:：;；\"”’)）]】」』…")
+
+
+def _continues(previous: str, following: str) -> bool:
+    """True when ``following`` (first on a page) carries on ``previous`` (last on the page before)."""
+    if not previous or not following or previous[-1] in _TERMINAL:
+        return False
+    first = following[0]
+    if first.islower() or previous[-1] in "-\u00ad\u2010,，、":
+        return True
+    return bool(_CJK_CHAR_RE.match(previous[-1]) and _CJK_CHAR_RE.match(first) and first not in "第")
+
+
+def _group_pages(candidates: list[tuple[int, int, str]]) -> dict[str, set[int]]:
+    groups: dict[str, set[int]] = {}
+    for p, _, key in candidates:
+        groups.setdefault(key, set()).add(p)
+    return groups
+
+
+def extract(data: bytes, limits: ExtractLimits) -> Extracted:
+    """Extract a PDF's text; raises ExtractError for encrypted, scanned or damaged files."""
+    from pdfminer.converter import PDFPageAggregator
+    from pdfminer.pdfdocument import PDFDocument, PDFEncryptionError, PDFPasswordIncorrect
+    from pdfminer.pdfinterp import PDFPageInterpreter, PDFResourceManager
+    from pdfminer.pdfpage import PDFPage
+    from pdfminer.pdfparser import PDFParser
+    from pdfminer.psexceptions import PSException
+
+    parser = PDFParser(io.BytesIO(data))
+    try:
+        # The empty user password opens files that only have an owner password (print/copy
+        # restrictions): their text is extracted like any other.
+        document = PDFDocument(parser, password="")
+    except PDFPasswordIncorrect as exc:
+        raise ExtractError("encrypted", "password-protected PDF: remove the password") from exc
+    except PDFEncryptionError as exc:
+        raise ExtractError("encrypted", f"encrypted PDF this program cannot open ({exc})") from exc
+    except (PSException, ValueError, KeyError, TypeError) as exc:
+        raise ExtractError("corrupt", f"damaged PDF: {exc or type(exc).__name__}") from exc
+    manager = PDFResourceManager(caching=True)
+    # No layout analysis by pdfminer (laparams=None): its line and box grouping breaks up the
+    # lines of LibreOffice PDFs that mix Chinese and Latin text; visual lines are rebuilt from
+    # the glyphs below (see _baseline_rows).
+    device = PDFPageAggregator(manager, laparams=None)
+    interpreter = PDFPageInterpreter(manager, device)
+    cap = limits.max_unzipped_mb * 1024 * 1024
+    page_rows: list[tuple[list[list[_Line]], float, float]] = []
+    stats = {"images": 0}
+    checked: set[int] = set()
+    try:
+        for page in PDFPage.create_pages(document):
+            _check_page_streams(page, cap, checked)
+            interpreter.process_page(page)
+            layout = device.get_result()
+            glyphs: list[_Glyph] = []
+            _glyphs(layout, glyphs, stats)
+            page_rows.append((_page_rows(glyphs), layout.height, layout.width))
+    except ExtractError:
+        raise
+    except PSException as exc:
+        if not page_rows:
+            raise ExtractError("corrupt", f"damaged PDF: {exc or type(exc).__name__}") from exc
+        log.info("PDF damaged after page %d: %r", len(page_rows), exc)
+    if not page_rows:
+        raise ExtractError("corrupt", "damaged PDF: no pages found")
+    pitch = _line_pitch([rows for rows, _, _ in page_rows])
+    pages = [_page_boxes(rows, height, width, pitch) for rows, height, width in page_rows]
+    furniture_at = _furniture(pages, [height for _, height, _ in page_rows], pitch)
+    paragraphs: list[str] = []
+    furniture: set[int] = set()
+    last_body = -1  # index in ``paragraphs`` of the latest body paragraph
+    for p, boxes in enumerate(pages):
+        first_on_page = True
+        for i, box in enumerate(boxes):
+            for paragraph in box.paragraphs:
+                if (p, i) in furniture_at:
+                    furniture.add(len(paragraphs))
+                    paragraphs.append(paragraph)
+                    continue
+                if first_on_page and p > 0 and last_body >= 0 and _continues(paragraphs[last_body], paragraph):
+                    # A paragraph broken by the page end: rejoin it; the page's furniture
+                    # follows the whole paragraph.
+                    paragraphs[last_body] = join_wrapped([paragraphs[last_body], paragraph])
+                else:
+                    last_body = len(paragraphs)
+                    paragraphs.append(paragraph)
+                first_on_page = False
+    meta = {"pages": str(len(pages))}
+    info = document.info[0] if document.info else {}
+    for key, name in (("Title", "title"), ("Author", "author")):
+        value = _info_text(info.get(key))
+        if value:
+            meta[name] = value
+    result = Extracted(paragraphs=paragraphs, furniture=furniture, meta=meta)
+    if stats["images"]:
+        # Used only when the body has no words (build_document): pages that are pictures.
+        result.empty_code = "scanned-pdf"
+        result.empty_reason = "scanned PDF: no text layer"
+    return result
+
+
+def _info_text(value) -> str:
+    from pdfminer.pdftypes import resolve1
+    from pdfminer.utils import decode_text
+
+    value = resolve1(value)
+    if isinstance(value, bytes):
+        try:
+            return decode_text(value).strip()
+        except Exception:  # noqa: BLE001 — metadata is optional
+            return ""
+    if isinstance(value, str):
+        return value.strip()
+    return ""

@@ -1,0 +1,278 @@
+"""Incremental indexing of a folder: scan → extract (worker processes) → units → fingerprints → store.
+
+Only new and changed files are extracted (size and mtime first, then sha256); a file that moved
+is recognised by its hash and keeps its text and fingerprints; a deleted file is removed. A
+change of the fingerprint parameters re-fingerprints from the stored text without
+re-extracting. Each document is written in its own transaction, so a cancelled or killed run
+resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Iterable
+
+import numpy as np
+
+from neardup_gui.core.document import Document, Skipped
+from neardup_gui.core.fingerprints import fingerprint
+from neardup_gui.core.progress import Cancelled, ProgressFn, no_progress, wrap_progress
+from neardup_gui.core.scan import FileEntry, scan_folder
+from neardup_gui.core.settings import FingerprintParams, Settings
+from neardup_gui.core.store import Store
+from neardup_gui.core.templates import sentence_keys
+from neardup_gui.core.units import tokenize
+from neardup_gui.core.workers import extract_many, process_many
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class IndexReport:
+    """What an indexing run did."""
+
+    added: int = 0
+    updated: int = 0
+    moved: int = 0
+    removed: int = 0
+    unchanged: int = 0
+    skipped: tuple[Skipped, ...] = ()
+    refingerprinted: int = 0
+    elapsed_s: float = 0.0
+    changed_ids: tuple[int, ...] = field(default=(), repr=False)
+
+
+def params_key(params: FingerprintParams) -> str:
+    """The canonical text of the fingerprint parameters, stored beside every fingerprint."""
+    return json.dumps(params.to_dict(), sort_keys=True)
+
+
+def file_sha256(path: str) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A document's units and fingerprints, ready to be written."""
+
+    units: int
+    simhash: int
+    minhash: np.ndarray
+    lsh_keys: np.ndarray
+    sentence_fps: np.ndarray
+    anchors: np.ndarray
+    sentence_hashes: np.ndarray
+
+
+def prepare(text: str, params: FingerprintParams) -> Prepared:
+    """Units and every fingerprint of one extracted text."""
+    units = tokenize(text)
+    fp = fingerprint(text, units, params)
+    keys = np.array([k for _, k in sentence_keys(text)], dtype=np.int64)
+    return Prepared(
+        units=len(units),
+        simhash=int(fp.simhash),
+        minhash=fp.minhash_bits,
+        lsh_keys=fp.lsh_keys,
+        sentence_fps=fp.sentence_fps,
+        anchors=fp.anchors,
+        sentence_hashes=keys,
+    )
+
+
+def prepare_document(doc: Document, params: FingerprintParams) -> Prepared:
+    """:func:`prepare` for a worker process (module-level, so it can be sent by name)."""
+    return prepare(doc.text, params)
+
+
+def write_indexed(
+    store: Store,
+    entry: FileEntry,
+    doc: Document,
+    params: FingerprintParams,
+    replace_id: int | None = None,
+    prep: Prepared | None = None,
+) -> int:
+    """Write one extracted document with its text, fingerprints and search rows: one transaction."""
+    if prep is None:
+        prep = prepare(doc.text, params)
+    meta = {k: v for k, v in doc.meta.items() if k != "sha256"}
+    with store.transaction() as conn:
+        doc_id = store.write_document(
+            conn, rel=entry.rel, path=entry.path, size=entry.size, mtime_ns=entry.mtime_ns,
+            sha256=doc.meta.get("sha256", ""), status="indexed", fmt=doc.format, units=prep.units,
+            meta=meta, replace_id=replace_id,
+        )
+        store.write_text(conn, doc_id, doc.text, doc.paragraphs, doc.furniture, doc.margins)
+        store.write_fingerprints(
+            conn, doc_id, params_json=params_key(params), simhash=prep.simhash, minhash_words=prep.minhash,
+            lsh_keys=prep.lsh_keys, sentence_fps=prep.sentence_fps, anchors=prep.anchors,
+            sentence_hashes=prep.sentence_hashes,
+        )
+    return doc_id
+
+
+def write_skipped(store: Store, entry: FileEntry, skipped: Skipped, replace_id: int | None = None) -> int:
+    """Record a file that could not be used, with its reason, so it is listed, never dropped."""
+    try:
+        sha = file_sha256(entry.path)
+    except OSError:
+        sha = ""
+    with store.transaction() as conn:
+        return store.write_document(
+            conn, rel=entry.rel, path=entry.path, size=entry.size, mtime_ns=entry.mtime_ns, sha256=sha,
+            status="skipped", code=skipped.code, reason=skipped.reason, replace_id=replace_id,
+        )
+
+
+def refingerprint(store: Store, params: FingerprintParams, progress: ProgressFn = no_progress) -> list[int]:
+    """Recompute fingerprints whose parameters differ from ``params``, from the stored text."""
+    key = params_key(params)
+    stale = [r[0] for r in store.conn.execute("SELECT doc_id FROM fingerprints WHERE params != ?", (key,))]
+    for i, doc_id in enumerate(stale):
+        progress(i / max(len(stale), 1), f"Re-fingerprinting {i + 1} of {len(stale)}")
+        stored = store.text(doc_id)
+        prep = prepare(stored.text, params)
+        with store.transaction() as conn:
+            store.write_fingerprints(
+                conn, doc_id, params_json=key, simhash=prep.simhash, minhash_words=prep.minhash,
+                lsh_keys=prep.lsh_keys, sentence_fps=prep.sentence_fps, anchors=prep.anchors,
+                sentence_hashes=prep.sentence_hashes,
+            )
+    progress(1.0, "")
+    return stale
+
+
+def index_folder(store: Store, folder: str, settings: Settings, progress: ProgressFn = no_progress) -> IndexReport:
+    """Bring the index of ``folder`` up to date; raises :class:`Cancelled` when cancelled."""
+    started = time.monotonic()
+    folder = os.path.abspath(folder)
+    params = settings.fingerprints
+    store.set_meta("folder", folder)
+
+    progress(0.0, "Scanning the folder")
+    scan = scan_folder(folder, wrap_progress(progress, 0.0, 0.05))
+    existing = {d.rel: d for d in store.documents()}
+    seen = {f.rel for f in scan.files}
+
+    new: list[FileEntry] = []
+    changed: list[FileEntry] = []
+    unchanged = 0
+    for f in scan.files:
+        old = existing.get(f.rel)
+        if old is None:
+            new.append(f)
+        elif old.size == f.size and old.mtime_ns == f.mtime_ns:
+            unchanged += 1
+        else:
+            changed.append(f)
+    gone = [d for rel, d in existing.items() if rel not in seen]
+
+    # A changed mtime with the same content is not a change; a new file with the hash of a
+    # vanished one is a move: keep its text and fingerprints.
+    moved = 0
+    gone_by_sha = {}
+    for d in gone:
+        gone_by_sha.setdefault((d.size, d.sha256), d)
+    to_extract: list[FileEntry] = []
+    for f in changed + new:
+        old = existing.get(f.rel)
+        candidates_move = old is None and any(size == f.size for size, _ in gone_by_sha)
+        if old is None and not candidates_move:
+            to_extract.append(f)
+            continue
+        try:
+            sha = file_sha256(f.path)
+        except OSError:
+            to_extract.append(f)  # extraction will report why it cannot be read
+            continue
+        if old is not None and old.sha256 == sha:
+            with store.transaction() as conn:
+                conn.execute("UPDATE documents SET mtime_ns = ?, size = ? WHERE id = ?", (f.mtime_ns, f.size, old.id))
+            unchanged += 1
+            continue
+        twin = gone_by_sha.pop((f.size, sha), None) if old is None else None
+        if twin is not None:
+            with store.transaction() as conn:
+                conn.execute("UPDATE documents SET rel = ?, path = ?, mtime_ns = ? WHERE id = ?",
+                             (f.rel, f.path, f.mtime_ns, twin.id))
+            gone.remove(twin)
+            moved += 1
+            continue
+        to_extract.append(f)
+
+    for d in gone:
+        with store.transaction() as conn:
+            store.remove(conn, d.id)
+
+    # Extract in worker processes, write each document as it arrives.
+    by_path = {f.path: f for f in to_extract}
+    added = updated = 0
+    skipped: list[Skipped] = list(scan.problems)
+    changed_ids: list[int] = []
+    extract_progress = wrap_progress(progress, 0.05, 0.95)
+    total = len(to_extract)
+    done = 0
+    if to_extract:
+        runs = process_many(list(by_path), settings.limits, settings.workers, extract_progress,
+                            prepare=(prepare_document, params))
+        for path, result, prep in runs:
+            entry = by_path[path]
+            old = existing.get(entry.rel)
+            if isinstance(result, Skipped):
+                skipped.append(result)
+                doc_id = write_skipped(store, entry, result, replace_id=old.id if old else None)
+            else:
+                doc_id = write_indexed(store, entry, result, params, replace_id=old.id if old else None, prep=prep)
+                changed_ids.append(doc_id)
+            if old is None:
+                added += 1
+            else:
+                updated += 1
+            done += 1
+            extract_progress(done / total, f"Indexed {done} of {total}: {entry.rel}")
+
+    # Files skipped in earlier runs stay listed with their reason.
+    known_skips = {s.path for s in skipped}
+    for d in store.documents():
+        if d.status == "skipped" and d.path not in known_skips:
+            skipped.append(Skipped(d.path, d.code, d.reason))
+
+    stale = refingerprint(store, params, wrap_progress(progress, 0.95, 1.0))
+    store.set_meta("params", params_key(params))
+    report = IndexReport(
+        added=added, updated=updated, moved=moved, removed=len(gone), unchanged=unchanged,
+        skipped=tuple(skipped), refingerprinted=len(stale), elapsed_s=time.monotonic() - started,
+        changed_ids=tuple(changed_ids + stale),
+    )
+    progress(1.0, f"Indexed {store.count('indexed')} documents ({len(skipped)} skipped)")
+    log.info("indexed %s: %s", folder, report)
+    return report
+
+
+def index_files(store: Store, entries: Iterable[FileEntry], settings: Settings, progress: ProgressFn = no_progress) -> list[int]:
+    """Add or update individual files (a checked submission added to the collection)."""
+    entries = list(entries)
+    by_path = {e.path: e for e in entries}
+    ids = []
+    for n, (path, result) in enumerate(extract_many(list(by_path), settings.limits, settings.workers, no_progress), 1):
+        entry = by_path[path]
+        old = store.conn.execute("SELECT id FROM documents WHERE rel = ?", (entry.rel,)).fetchone()
+        if isinstance(result, Skipped):
+            ids.append(write_skipped(store, entry, result, replace_id=old[0] if old else None))
+        else:
+            ids.append(write_indexed(store, entry, result, settings.fingerprints, replace_id=old[0] if old else None))
+        progress(n / len(entries), f"Added {n} of {len(entries)}: {entry.rel}")
+    return ids
+
+
+__all__ = ["IndexReport", "index_folder", "index_files", "prepare", "refingerprint", "params_key", "Cancelled"]

@@ -1,0 +1,416 @@
+"""The report document model: what was compared, with which settings, what was found, and the passages.
+
+One :class:`Report` is built from a scope — a check of submissions against the collection, the
+collection's near-duplicate pairs, or its clusters — and every output format (HTML, PDF, CSV,
+JSON) renders that same model, so the four files always say the same thing.
+
+Each reported pair quotes its matched passages side by side: the matched text of A and of B with
+some surrounding context, cut into :class:`Segment` runs that say whether a character is part of
+match ``i`` (coloured ``i`` on both sides), template text or excluded text (shown muted, never
+counted), or plain context.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Sequence
+
+from neardup_gui import __version__
+from neardup_gui.core.document import CharSpan
+from neardup_gui.core.progress import ProgressFn, no_progress, wrap_progress
+from neardup_gui.core.results import CheckResult, Cluster, Comparison, DocumentInfo, Pair
+from neardup_gui.core.settings import Settings
+from neardup_gui.core.units import cjk_share
+
+log = logging.getLogger(__name__)
+
+SCOPES = ("check", "pairs", "clusters")
+
+# Characters of context shown before and after each matched passage.
+CONTEXT_CHARS = 80
+# A matched passage longer than this is quoted by its beginning and end with the middle elided
+# (the offsets of the whole passage stay in the report): a whole-document copy would otherwise
+# repeat both documents in full for every pair.
+MAX_QUOTE_CHARS = 1600
+
+# Segment kinds
+PLAIN = "plain"
+MATCH = "match"
+TEMPLATE = "template"
+EXCLUDED = "excluded"
+ELIDED = "elided"
+
+
+@dataclass(frozen=True)
+class DocRef:
+    """A document as the report names it: where it is and which exact file it was."""
+
+    path: str  # absolute path as indexed or as given
+    name: str  # relative to the collection folder, or the file name for a submission
+    size: int  # bytes; -1 when the file could not be read
+    sha256: str  # of the file's bytes; "" when the file could not be read
+    units: int = 0
+    format: str = ""
+    submission: bool = False  # a checked file, not a document of the collection
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A run of quoted text with one kind: plain, match (with its index), template, excluded, elided."""
+
+    text: str
+    kind: str = PLAIN
+    match: int = -1  # index of the match span (its colour) when kind == "match"
+
+
+@dataclass(frozen=True)
+class Passage:
+    """One matched passage, quoted from both documents with context."""
+
+    index: int  # index of the match span in the comparison: colour ``index`` on both sides
+    units: int  # aligned units in this passage
+    span_a: CharSpan
+    span_b: CharSpan
+    a: tuple[Segment, ...]
+    b: tuple[Segment, ...]
+    cjk_a: bool = False  # mostly Chinese: the renderer tags it so CJK glyphs are chosen
+    cjk_b: bool = False
+
+
+@dataclass(frozen=True)
+class ReportPair:
+    """One reported pair: both documents, the exact comparison figures, the passages."""
+
+    rank: int  # 1-based, in report order (best first within the scope's grouping)
+    group: str  # what the pair belongs to: the submission's name, "cluster N" or ""
+    a: DocRef
+    b: DocRef
+    similarity: float
+    containment_a: float  # share of A found in B
+    containment_b: float  # share of B found in A
+    common_units: int
+    units_a: int
+    units_b: int
+    template_share_a: float
+    template_share_b: float
+    excluded_share_a: float
+    excluded_share_b: float
+    raw_lcs: int
+    passages: tuple[Passage, ...]
+    estimate: float | None = None  # fingerprint estimate that made it a candidate (check only)
+    found_by: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SubmissionSummary:
+    """The CNKI-style figures of one checked submission."""
+
+    document: DocRef
+    units: int
+    copied_ratio: float
+    copied_ratio_without_quotes: float
+    copied_ratio_without_template: float
+    largest_source_ratio: float
+    largest_source: str
+    template_share: float
+    quoted_share: float
+    sources: int
+    skipped_reason: str = ""
+
+
+@dataclass(frozen=True)
+class ClusterSummary:
+    """One cluster: its representative first, each member's similarity to it."""
+
+    number: int
+    members: tuple[DocRef, ...]
+    similarities: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class ReportSummary:
+    """What was compared and how: enough to reproduce the finding."""
+
+    title: str
+    scope: str
+    created: str  # ISO 8601, UTC
+    app_version: str
+    collection_folder: str
+    index_path: str
+    index_size: int  # bytes of the index file
+    settings: dict[str, Any]  # every field of Settings, FingerprintParams and ExtractLimits, nested
+    counts: dict[str, int]
+
+
+@dataclass(frozen=True)
+class Report:
+    """The whole report document; every format renders this."""
+
+    summary: ReportSummary
+    pairs: tuple[ReportPair, ...]
+    submissions: tuple[SubmissionSummary, ...] = ()
+    clusters: tuple[ClusterSummary, ...] = field(default=())
+
+
+# --- building ---------------------------------------------------------------------------------
+
+
+def file_identity(path: str) -> tuple[int, str]:
+    """Size and sha256 of a file's bytes; (-1, "") when it cannot be read any more."""
+    h = hashlib.sha256()
+    try:
+        size = 0
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+                size += len(block)
+    except OSError as exc:
+        log.warning("cannot read %s for the report: %s", path, exc)
+        return -1, ""
+    return size, h.hexdigest()
+
+
+def doc_ref(info: DocumentInfo) -> DocRef:
+    return DocRef(path=info.path, name=info.rel or os.path.basename(info.path), size=info.size,
+                  sha256=info.sha256, units=info.units, format=info.format)
+
+
+def submission_ref(result: CheckResult) -> DocRef:
+    size, sha = file_identity(result.path)
+    ext = os.path.splitext(result.path)[1].lstrip(".").lower()
+    return DocRef(path=result.path, name=os.path.basename(result.path), size=size, sha256=sha,
+                  units=result.units, format=ext, submission=True)
+
+
+def segments(text: str, window: CharSpan, spans: Sequence[CharSpan], template: Sequence[CharSpan],
+             excluded: Sequence[CharSpan]) -> tuple[Segment, ...]:
+    """Cut ``text[window]`` into runs of one kind each.
+
+    A match outranks template and excluded text (the diff view paints matches last, too), and
+    each match keeps its own index, so a neighbouring match inside the context shows its colour.
+    """
+    lo, hi = window
+    if hi <= lo:
+        return ()
+    marks: list[tuple[int, int, int, str, int]] = []  # start, end, priority, kind, match index
+    for kind, prio, group in ((EXCLUDED, 1, excluded), (TEMPLATE, 2, template)):
+        for s, e in group:
+            if e > lo and s < hi:
+                marks.append((max(s, lo), min(e, hi), prio, kind, -1))
+    for i, (s, e) in enumerate(spans):
+        if e > lo and s < hi:
+            marks.append((max(s, lo), min(e, hi), 3, MATCH, i))
+    cuts = sorted({lo, hi, *(m[0] for m in marks), *(m[1] for m in marks)})
+    out: list[Segment] = []
+    for start, end in zip(cuts, cuts[1:]):
+        best = max((m for m in marks if m[0] <= start and m[1] >= end), key=lambda m: m[2], default=None)
+        kind, idx = (best[3], best[4]) if best else (PLAIN, -1)
+        piece = text[start:end]
+        if out and out[-1].kind == kind and out[-1].match == idx:
+            out[-1] = Segment(out[-1].text + piece, kind, idx)
+        else:
+            out.append(Segment(piece, kind, idx))
+    return tuple(out)
+
+
+def quote(text: str, span: CharSpan, spans: Sequence[CharSpan], template: Sequence[CharSpan],
+          excluded: Sequence[CharSpan], context: int = CONTEXT_CHARS,
+          max_chars: int = MAX_QUOTE_CHARS) -> tuple[Segment, ...]:
+    """The passage ``span`` of ``text`` with its context, a long middle elided and marked as such."""
+    start, end = span
+    lo = _snap(text, max(0, start - context), forward=True, limit=start)
+    hi = _snap(text, min(len(text), end + context), forward=False, limit=end)
+    args = (spans, template, excluded)
+    if end - start <= max_chars:
+        return segments(text, (lo, hi), *args)
+    half = max_chars // 2
+    cut_a = _snap(text, start + half, forward=False, limit=start + half // 2)
+    cut_b = _snap(text, end - half, forward=True, limit=end - half // 2)
+    head = segments(text, (lo, cut_a), *args)
+    tail = segments(text, (cut_b, hi), *args)
+    gap = Segment(f" [… {cut_b - cut_a} characters of this passage not shown …] ", ELIDED)
+    return head + (gap,) + tail
+
+
+def _snap(text: str, pos: int, *, forward: bool, limit: int, reach: int = 24) -> int:
+    """Move a cut to the nearest white space (within ``reach``, not past ``limit``): no half words.
+
+    Chinese text has no spaces, so there the cut simply stays where it was.
+    """
+    if pos <= 0 or pos >= len(text) or text[pos - 1].isspace() or text[pos].isspace():
+        return pos
+    step = 1 if forward else -1
+    for i in range(1, reach + 1):
+        q = pos + step * i
+        if (forward and q > limit) or (not forward and q < limit) or q <= 0 or q >= len(text):
+            break
+        if text[q - 1].isspace():
+            return q
+    return pos
+
+
+def passages(text_a: str, text_b: str, comp: Comparison, *, context: int = CONTEXT_CHARS,
+             max_chars: int = MAX_QUOTE_CHARS) -> tuple[Passage, ...]:
+    """Every match span of ``comp`` quoted from both texts."""
+    spans_a = [s.a for s in comp.spans]
+    spans_b = [s.b for s in comp.spans]
+    out = []
+    for i, s in enumerate(comp.spans):
+        qa = quote(text_a, s.a, spans_a, comp.template_a, comp.excluded_a, context, max_chars)
+        qb = quote(text_b, s.b, spans_b, comp.template_b, comp.excluded_b, context, max_chars)
+        out.append(Passage(index=i, units=s.units, span_a=tuple(s.a), span_b=tuple(s.b), a=qa, b=qb,
+                           cjk_a=cjk_share(text_a[s.a[0]:s.a[1]]) > 0.3,
+                           cjk_b=cjk_share(text_b[s.b[0]:s.b[1]]) > 0.3))
+    return tuple(out)
+
+
+def report_pair(rank: int, group: str, a: DocRef, b: DocRef, comp: Comparison, text_a: str, text_b: str,
+                *, estimate: float | None = None, found_by: Sequence[str] = ()) -> ReportPair:
+    return ReportPair(
+        rank=rank, group=group, a=a, b=b, similarity=comp.similarity, containment_a=comp.containment_a,
+        containment_b=comp.containment_b, common_units=comp.common_units, units_a=comp.units_a,
+        units_b=comp.units_b, template_share_a=comp.template_share_a, template_share_b=comp.template_share_b,
+        excluded_share_a=comp.excluded_share_a, excluded_share_b=comp.excluded_share_b, raw_lcs=comp.raw_lcs,
+        passages=passages(text_a, text_b, comp), estimate=estimate, found_by=tuple(found_by),
+    )
+
+
+def settings_dict(settings: Settings) -> dict[str, Any]:
+    """Every setting, nested as in :class:`Settings` (tuples as lists, so JSON keeps them)."""
+
+    def plain(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: plain(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [plain(v) for v in value]
+        return value
+
+    return plain(asdict(settings))
+
+
+def flat_settings(settings: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
+    """``settings_dict`` as dotted names and values (``fingerprints.minhash_bits``), in field order."""
+    rows: list[tuple[str, Any]] = []
+    for key, value in settings.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            rows.extend(flat_settings(value, name + "."))
+        else:
+            rows.append((name, value))
+    return rows
+
+
+class _Texts:
+    """Stored texts of the collection, each read once while the report is built."""
+
+    def __init__(self, collection) -> None:  # noqa: ANN001 - a Collection (no import cycle)
+        self._collection = collection
+        self._cache: dict[int, str] = {}
+
+    def __call__(self, doc_id: int) -> str:
+        if doc_id not in self._cache:
+            if len(self._cache) > 256:
+                self._cache.clear()
+            self._cache[doc_id] = self._collection.document_text(doc_id)
+        return self._cache[doc_id]
+
+
+def build_report(collection, scope: str, settings: Settings, *, items: Sequence[Any] | None = None,
+                 progress: ProgressFn = no_progress, title: str = "") -> Report:
+    """Build the report of ``scope`` over ``collection`` (a :class:`Collection`).
+
+    ``items`` chooses what is reported: for ``"check"`` the :class:`CheckResult` list (required);
+    for ``"pairs"`` a list of :class:`Pair` and for ``"clusters"`` a list of :class:`Cluster`
+    (default: the collection's own at ``settings.threshold``, computed here).
+    """
+    if scope not in SCOPES:
+        raise ValueError(f"unknown report scope {scope!r} (one of {', '.join(SCOPES)})")
+    texts = _Texts(collection)
+    pairs: list[ReportPair] = []
+    submissions: list[SubmissionSummary] = []
+    clusters: list[ClusterSummary] = []
+    if scope == "check":
+        if items is None:
+            raise ValueError("a check report needs the check results")
+        results: list[CheckResult] = list(items)
+        total = sum(len(r.matches) for r in results) or 1
+        done = 0
+        for r in results:
+            sub = submission_ref(r)
+            s = r.summary
+            submissions.append(SubmissionSummary(
+                document=sub, units=r.units, copied_ratio=s.copied_ratio,
+                copied_ratio_without_quotes=s.copied_ratio_without_quotes,
+                copied_ratio_without_template=s.copied_ratio_without_template,
+                largest_source_ratio=s.largest_source_ratio, largest_source=s.largest_source,
+                template_share=s.template_share, quoted_share=s.quoted_share, sources=len(r.matches),
+                skipped_reason=r.skipped_reason))
+            for m in r.matches:
+                progress(done / total, f"Quoting {m.source.rel}")
+                pairs.append(report_pair(len(pairs) + 1, sub.name, sub, doc_ref(m.source), m.comparison,
+                                         r.text, texts(m.source.doc_id), estimate=m.estimate, found_by=m.found_by))
+                done += 1
+    elif scope == "pairs":
+        chosen: list[Pair] = list(items) if items is not None else collection.pairs(settings, wrap_progress(progress, 0.0, 0.5))
+        quoting = wrap_progress(progress, 0.0 if items is not None else 0.5, 1.0)
+        for n, p in enumerate(chosen):
+            quoting(n / max(len(chosen), 1), f"Comparing {p.a.rel} and {p.b.rel}")
+            comp = collection.compare(p.a.doc_id, p.b.doc_id, settings)
+            pairs.append(report_pair(n + 1, "", doc_ref(p.a), doc_ref(p.b), comp,
+                                     texts(p.a.doc_id), texts(p.b.doc_id)))
+    else:
+        chosen_c: list[Cluster] = list(items) if items is not None else collection.clusters(settings, wrap_progress(progress, 0.0, 0.5))
+        quoting = wrap_progress(progress, 0.0 if items is not None else 0.5, 1.0)
+        total = sum(len(c.members) - 1 for c in chosen_c) or 1
+        done = 0
+        for number, c in enumerate(chosen_c, 1):
+            clusters.append(ClusterSummary(number, tuple(doc_ref(m) for m in c.members), tuple(c.similarities)))
+            rep = c.representative
+            for m in c.members:
+                if m.doc_id == rep.doc_id:
+                    continue
+                quoting(done / total, f"Comparing {rep.rel} and {m.rel}")
+                comp = collection.compare(rep.doc_id, m.doc_id, settings)
+                pairs.append(report_pair(len(pairs) + 1, f"cluster {number}", doc_ref(rep), doc_ref(m), comp,
+                                         texts(rep.doc_id), texts(m.doc_id)))
+                done += 1
+    progress(1.0, "Report ready")
+    stats = collection.stats()
+    counts = {
+        "documents": stats.get("documents", 0),
+        "indexed": stats.get("indexed", 0),
+        "skipped": stats.get("skipped", 0),
+        "pairs": len(pairs),
+        "passages": sum(len(p.passages) for p in pairs),
+        "submissions": len(submissions),
+        "clusters": len(clusters),
+    }
+    db = str(collection.db_path)
+    try:
+        index_size = os.path.getsize(db)
+    except OSError:
+        index_size = -1
+    summary = ReportSummary(
+        title=title or _default_title(scope),
+        scope=scope,
+        created=datetime.now(timezone.utc).replace(microsecond=0).isoformat(),
+        app_version=__version__,
+        collection_folder=collection.folder or "",
+        index_path=db,
+        index_size=index_size,
+        settings=settings_dict(settings),
+        counts=counts,
+    )
+    return Report(summary=summary, pairs=tuple(pairs), submissions=tuple(submissions), clusters=tuple(clusters))
+
+
+def _default_title(scope: str) -> str:
+    return {
+        "check": "Duplicate report: submissions checked against the collection",
+        "pairs": "Duplicate report: near-duplicate pairs of the collection",
+        "clusters": "Duplicate report: near-duplicate clusters of the collection",
+    }[scope]

@@ -1,0 +1,159 @@
+"""Walk a folder for documents: supported files with size and mtime, and every problem met.
+
+Hidden files and folders and Office lock files (``~$x.docx``) are ignored; symbolic links are
+followed, but a link loop, a broken link or a folder that cannot be read becomes a
+:class:`Skipped` with its reason rather than an error.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+import stat as stat_mod
+from dataclasses import dataclass
+
+from neardup_gui.core.document import Skipped
+from neardup_gui.core.extract import SUPPORTED_SUFFIXES
+from neardup_gui.core.progress import ProgressFn, no_progress
+
+log = logging.getLogger(__name__)
+
+__all__ = ["FileEntry", "ScanResult", "SUPPORTED_SUFFIXES", "scan_folder", "is_ignored"]
+
+
+@dataclass(frozen=True)
+class FileEntry:
+    """One document found by a scan."""
+
+    path: str  # absolute
+    rel: str  # relative to the scanned root, '/'-separated
+    size: int
+    mtime_ns: int
+
+
+@dataclass(frozen=True)
+class ScanResult:
+    """The documents of a folder, sorted by ``rel``, and what could not be listed."""
+
+    files: tuple[FileEntry, ...]
+    problems: tuple[Skipped, ...]
+
+
+def is_ignored(name: str) -> bool:
+    """Hidden entries and Office lock files (``~$report.docx``) are never documents."""
+    return name.startswith(".") or name.startswith("~$")
+
+
+def _is_supported(name: str) -> bool:
+    return os.path.splitext(name)[1].lower() in SUPPORTED_SUFFIXES
+
+
+def _reason(exc: OSError) -> tuple[str, str]:
+    if exc.errno == errno.ELOOP:
+        return "link-loop", "symbolic link loop"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return "unreadable", "permission denied"
+    if exc.errno == errno.ENAMETOOLONG:
+        return "unreadable", "path too long for the system"
+    return "unreadable", exc.strerror or str(exc)
+
+
+def scan_folder(root: str, progress: ProgressFn = no_progress) -> ScanResult:
+    """List the supported documents under ``root`` (recursively, links followed, loops cut).
+
+    ``progress`` gets the number of folders done over folders seen so far (a fraction that
+    only approaches 1 when the walk ends); raising ``Cancelled`` from it stops the scan.
+    """
+    root = os.path.abspath(root)
+    files: list[FileEntry] = []
+    problems: list[Skipped] = []
+    try:
+        root_stat = os.stat(root)
+    except OSError as exc:
+        code, why = _reason(exc)
+        if exc.errno == errno.ENOENT:
+            code = "vanished"
+        return ScanResult((), (Skipped(root, code, f"folder cannot be read: {why}"),))
+    if not stat_mod.S_ISDIR(root_stat.st_mode):
+        return ScanResult((), (Skipped(root, "unsupported", "not a folder"),))
+    seen_dirs: dict[tuple[int, int], str] = {(root_stat.st_dev, root_stat.st_ino): ""}
+    seen_files: dict[tuple[int, int], str] = {}
+    found: list[tuple[bool, str, tuple[int, int], FileEntry]] = []
+    stack: list[tuple[str, str]] = [(root, "")]
+    done = 0
+    while stack:
+        folder, rel_folder = stack.pop()
+        progress(done / (done + len(stack) + 1), f"scanning {rel_folder or '.'}")
+        done += 1
+        try:
+            with os.scandir(folder) as entries:
+                # Real entries before links, then by name: the walk is deterministic and a
+                # file reached both directly and through a link is listed under its own name.
+                listing = sorted(entries, key=lambda e: (_is_link(e), e.name))
+        except OSError as exc:
+            code, why = _reason(exc)
+            problems.append(Skipped(folder, code, f"folder cannot be read: {why}"))
+            continue
+        for entry in listing:
+            name = entry.name
+            if is_ignored(name):
+                continue
+            rel = f"{rel_folder}/{name}" if rel_folder else name
+            try:
+                is_link = entry.is_symlink()
+                info = entry.stat(follow_symlinks=True)
+            except OSError as exc:
+                if exc.errno == errno.ENOENT and is_link:
+                    if _is_supported(name) or _link_target_is_folderish(entry.path):
+                        problems.append(Skipped(entry.path, "broken-link", "broken symbolic link: its target does not exist"))
+                    continue
+                code, why = _reason(exc)
+                problems.append(Skipped(entry.path, code, f"cannot be read: {why}"))
+                continue
+            key = (info.st_dev, info.st_ino)
+            if stat_mod.S_ISDIR(info.st_mode):
+                if key in seen_dirs:
+                    if is_link:
+                        problems.append(Skipped(
+                            entry.path, "link-loop",
+                            f"symbolic link loop: leads back to folder '{seen_dirs[key] or '.'}', already scanned",
+                        ))
+                    continue
+                seen_dirs[key] = rel
+                stack.append((entry.path, rel))
+            elif stat_mod.S_ISREG(info.st_mode) and _is_supported(name):
+                found.append((is_link, rel, key, FileEntry(entry.path, rel, info.st_size, info.st_mtime_ns)))
+    # One file reached several ways (links) is listed once, preferably under its real name.
+    found.sort(key=lambda item: (item[0], item[1]))
+    for _, rel, key, entry in found:
+        if key in seen_files:
+            problems.append(Skipped(
+                entry.path, "duplicate-link", f"same file as '{seen_files[key]}' (a link to it); listed once",
+            ))
+            continue
+        seen_files[key] = rel
+        if not os.access(entry.path, os.R_OK):
+            problems.append(Skipped(entry.path, "unreadable", "file cannot be read: permission denied"))
+            continue
+        files.append(entry)
+    progress(1.0, f"found {len(files)} documents")
+    files.sort(key=lambda f: f.rel)
+    problems.sort(key=lambda s: s.path)
+    return ScanResult(tuple(files), tuple(problems))
+
+
+def _is_link(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_symlink()
+    except OSError:
+        return True
+
+
+def _link_target_is_folderish(path: str) -> bool:
+    """A broken link whose target name has no suffix may have pointed at a folder of documents."""
+    try:
+        target = os.readlink(path)
+    except OSError:
+        return False
+    return not os.path.splitext(target)[1]

@@ -1,0 +1,435 @@
+"""The persistent index: one SQLite file per collection, written one document per transaction.
+
+The file holds documents (path, size, mtime_ns, sha256, status, reason), their extracted text
+(zlib-compressed), their fingerprints, the per-document search rows (LSH band keys, anchors,
+seed-004 sentence fingerprints, sentence hashes for template detection), the parameters that
+shaped them, and the verified-pairs cache. WAL journal, ``synchronous=FULL``; the schema
+version lives in ``PRAGMA user_version`` and a file from a newer version is refused.
+
+A document is written in ONE transaction with everything derived from it, so a crash or a kill
+at any moment leaves it either fully indexed or absent.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import time
+import zlib
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator, Sequence
+
+import numpy as np
+
+from neardup_gui import __version__
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 1
+APPLICATION_ID = 0x4E445550  # "NDUP": marks the file as ours in the SQLite header
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE documents (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,  -- ids are never reused: results may outlive a document
+    rel TEXT NOT NULL UNIQUE,
+    path TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    sha256 TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('indexed', 'skipped')),
+    code TEXT NOT NULL DEFAULT '',
+    reason TEXT NOT NULL DEFAULT '',
+    format TEXT NOT NULL DEFAULT '',
+    units INTEGER NOT NULL DEFAULT 0,
+    meta TEXT NOT NULL DEFAULT '{}',
+    indexed_at REAL NOT NULL
+);
+CREATE INDEX documents_sha ON documents (sha256);
+CREATE TABLE texts (
+    doc_id INTEGER PRIMARY KEY REFERENCES documents (id) ON DELETE CASCADE,
+    body BLOB NOT NULL,
+    paragraphs BLOB NOT NULL,
+    furniture BLOB NOT NULL,
+    margins BLOB NOT NULL
+);
+CREATE TABLE fingerprints (
+    doc_id INTEGER PRIMARY KEY REFERENCES documents (id) ON DELETE CASCADE,
+    params TEXT NOT NULL,
+    simhash INTEGER NOT NULL,
+    minhash BLOB NOT NULL,
+    lsh BLOB NOT NULL,
+    sentence_fps BLOB NOT NULL,
+    anchors BLOB NOT NULL
+);
+CREATE TABLE lsh_keys (key INTEGER NOT NULL, doc_id INTEGER NOT NULL, PRIMARY KEY (key, doc_id)) WITHOUT ROWID;
+CREATE TABLE anchors (hash INTEGER NOT NULL, doc_id INTEGER NOT NULL, PRIMARY KEY (hash, doc_id)) WITHOUT ROWID;
+CREATE TABLE sentence_fps (fp INTEGER NOT NULL, doc_id INTEGER NOT NULL, PRIMARY KEY (fp, doc_id)) WITHOUT ROWID;
+CREATE TABLE sentences (hash INTEGER NOT NULL, doc_id INTEGER NOT NULL, PRIMARY KEY (hash, doc_id)) WITHOUT ROWID;
+CREATE INDEX lsh_keys_doc ON lsh_keys (doc_id);
+CREATE INDEX anchors_doc ON anchors (doc_id);
+CREATE INDEX sentence_fps_doc ON sentence_fps (doc_id);
+CREATE INDEX sentences_doc ON sentences (doc_id);
+CREATE TABLE pairs (
+    a INTEGER NOT NULL REFERENCES documents (id) ON DELETE CASCADE,
+    b INTEGER NOT NULL REFERENCES documents (id) ON DELETE CASCADE,
+    similarity REAL NOT NULL,
+    containment_a REAL NOT NULL,
+    containment_b REAL NOT NULL,
+    common INTEGER NOT NULL,
+    PRIMARY KEY (a, b)
+) WITHOUT ROWID;
+CREATE INDEX pairs_b ON pairs (b);
+CREATE TABLE paired (doc_id INTEGER PRIMARY KEY REFERENCES documents (id) ON DELETE CASCADE);
+"""
+
+
+class IndexProblem(Exception):
+    """An index file that cannot be used, with a sentence the examiner can act on.
+
+    ``kind`` is one of ``corrupt``, ``too-new``, ``not-an-index``, ``busy``, ``disk-full``,
+    ``read-only``, ``io``.
+    """
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+def to_signed(values: np.ndarray) -> list[int]:
+    """uint64 → the signed 64-bit integers SQLite stores (same bits)."""
+    return np.asarray(values, dtype=np.uint64).view(np.int64).tolist()
+
+
+def to_unsigned(value: int) -> int:
+    return value & 0xFFFF_FFFF_FFFF_FFFF
+
+
+def _pack_spans(spans: Sequence[tuple[int, int]]) -> bytes:
+    return np.asarray(spans, dtype="<i8").reshape(-1, 2).tobytes()
+
+
+def _unpack_spans(blob: bytes) -> tuple[tuple[int, int], ...]:
+    arr = np.frombuffer(blob, dtype="<i8").reshape(-1, 2)
+    return tuple((int(a), int(b)) for a, b in arr)
+
+
+@dataclass(frozen=True)
+class StoredDocument:
+    """A row of the documents table."""
+
+    id: int
+    rel: str
+    path: str
+    size: int
+    mtime_ns: int
+    sha256: str
+    status: str
+    code: str
+    reason: str
+    format: str
+    units: int
+    meta: dict
+
+
+@dataclass(frozen=True)
+class StoredText:
+    text: str
+    paragraphs: tuple[tuple[int, int], ...]
+    furniture: tuple[tuple[int, int], ...]
+    margins: str
+
+
+def _translate_error(exc: sqlite3.Error, path: Path) -> IndexProblem:
+    msg = str(exc).lower()
+    if "database disk image is malformed" in msg or "file is not a database" in msg or "malformed" in msg:
+        return IndexProblem(
+            "corrupt",
+            f"The index file {path} is damaged ({exc}). It was left untouched; rebuild the index "
+            "to a new file (the documents themselves are not affected).",
+        )
+    if "locked" in msg or "busy" in msg:
+        return IndexProblem("busy", f"The index {path} is being written by another neardup window or command; try again when it has finished.")
+    if "disk is full" in msg or "database or disk is full" in msg:
+        return IndexProblem("disk-full", f"The disk holding {path} is full. Nothing was lost: the last change was rolled back. Free some space and try again.")
+    if "readonly" in msg or "read-only" in msg:
+        return IndexProblem("read-only", f"The index {path} cannot be written (read-only location). Choose a writable location for the index.")
+    return IndexProblem("io", f"The index {path} could not be used: {exc}")
+
+
+class Store:
+    """An open index file. One connection, used by the thread that opened it."""
+
+    def __init__(self, path: str | Path, *, create: bool = True, timeout_s: float = 30.0) -> None:
+        self.path = Path(path)
+        exists = self.path.exists() and self.path.stat().st_size > 0
+        if not exists and not create:
+            raise IndexProblem("not-an-index", f"There is no index at {self.path}.")
+        if exists:
+            self._check_header()
+        else:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.conn = sqlite3.connect(self.path, timeout=timeout_s, isolation_level=None, check_same_thread=True)
+            self.conn.execute("PRAGMA foreign_keys = ON")
+            self.conn.execute(f"PRAGMA busy_timeout = {int(timeout_s * 1000)}")
+            if exists:
+                self._check_version()
+                self.conn.execute("PRAGMA journal_mode = WAL")
+            else:
+                self.conn.execute("PRAGMA journal_mode = WAL")
+                self._create()
+            self.conn.execute("PRAGMA synchronous = FULL")
+        except sqlite3.Error as exc:
+            raise _translate_error(exc, self.path) from exc
+
+    # --- opening -------------------------------------------------------------------------------
+
+    def _check_header(self) -> None:
+        with open(self.path, "rb") as fh:
+            head = fh.read(100)
+        if not head.startswith(b"SQLite format 3\x00"):
+            raise IndexProblem(
+                "not-an-index",
+                f"{self.path} is not a neardup index (not an SQLite file). It was left untouched.",
+            )
+        if len(head) < 100:
+            raise IndexProblem("corrupt", f"The index file {self.path} is truncated. It was left untouched; rebuild the index to a new file.")
+        app_id = int.from_bytes(head[68:72], "big")
+        if app_id not in (0, APPLICATION_ID):
+            raise IndexProblem("not-an-index", f"{self.path} is an SQLite file of another program, not a neardup index. It was left untouched.")
+
+    def _check_version(self) -> None:
+        version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise IndexProblem(
+                "too-new",
+                f"The index {self.path} was written by a newer neardup (schema {version}; this is "
+                f"{__version__}, schema {SCHEMA_VERSION}). Update neardup to open it.",
+            )
+        tables = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if version < 1 or "documents" not in tables:
+            raise IndexProblem("not-an-index", f"{self.path} is an SQLite file but not a neardup index. It was left untouched.")
+
+    def _create(self) -> None:
+        with self.transaction():
+            for stmt in _SCHEMA.split(";"):
+                if stmt.strip():
+                    self.conn.execute(stmt)
+            self.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            self.set_meta("created_by", f"neardup {__version__}")
+            self.set_meta("created_at", str(time.time()))
+
+    def close(self) -> None:
+        try:
+            self.conn.close()
+        except sqlite3.Error:  # closing never raises to the examiner
+            log.exception("closing %s", self.path)
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """``BEGIN IMMEDIATE`` … ``COMMIT``; rolled back on any exception (one writer at a time)."""
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise _translate_error(exc, self.path) from exc
+        try:
+            yield self.conn
+            self.conn.execute("COMMIT")
+        except BaseException as exc:
+            try:
+                self.conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                log.exception("rollback failed on %s", self.path)
+            if isinstance(exc, sqlite3.Error):
+                raise _translate_error(exc, self.path) from exc
+            raise
+
+    def integrity_check(self) -> list[str]:
+        """``PRAGMA integrity_check``: an empty list when the file is sound."""
+        rows = [r[0] for r in self.conn.execute("PRAGMA integrity_check")]
+        return [] if rows == ["ok"] else rows
+
+    # --- meta ----------------------------------------------------------------------------------
+
+    def get_meta(self, key: str, default: str | None = None) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else default
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    # --- documents -----------------------------------------------------------------------------
+
+    _DOC_COLS = "id, rel, path, size, mtime_ns, sha256, status, code, reason, format, units, meta"
+
+    def _doc(self, row) -> StoredDocument:
+        return StoredDocument(*row[:11], meta=json.loads(row[11]))
+
+    def documents(self) -> list[StoredDocument]:
+        return [self._doc(r) for r in self.conn.execute(f"SELECT {self._DOC_COLS} FROM documents ORDER BY rel")]
+
+    def document(self, doc_id: int) -> StoredDocument | None:
+        row = self.conn.execute(f"SELECT {self._DOC_COLS} FROM documents WHERE id = ?", (doc_id,)).fetchone()
+        return self._doc(row) if row else None
+
+    def count(self, status: str | None = None) -> int:
+        if status is None:
+            return self.conn.execute("SELECT COUNT(*) FROM documents").fetchone()[0]
+        return self.conn.execute("SELECT COUNT(*) FROM documents WHERE status = ?", (status,)).fetchone()[0]
+
+    def text(self, doc_id: int) -> StoredText:
+        row = self.conn.execute(
+            "SELECT body, paragraphs, furniture, margins FROM texts WHERE doc_id = ?", (doc_id,)
+        ).fetchone()
+        if row is None:
+            raise KeyError(doc_id)
+        return StoredText(
+            text=zlib.decompress(row[0]).decode("utf-8"),
+            paragraphs=_unpack_spans(row[1]),
+            furniture=_unpack_spans(row[2]),
+            margins=zlib.decompress(row[3]).decode("utf-8"),
+        )
+
+    def remove(self, conn: sqlite3.Connection, doc_id: int) -> None:
+        """Delete a document and everything derived from it (inside the caller's transaction)."""
+        for table, col in (("lsh_keys", "doc_id"), ("anchors", "doc_id"), ("sentence_fps", "doc_id"), ("sentences", "doc_id")):
+            conn.execute(f"DELETE FROM {table} WHERE {col} = ?", (doc_id,))
+        conn.execute("DELETE FROM pairs WHERE a = ? OR b = ?", (doc_id, doc_id))
+        conn.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
+
+    def write_document(
+        self,
+        conn: sqlite3.Connection,
+        *,
+        rel: str,
+        path: str,
+        size: int,
+        mtime_ns: int,
+        sha256: str,
+        status: str,
+        code: str = "",
+        reason: str = "",
+        fmt: str = "",
+        units: int = 0,
+        meta: dict | None = None,
+        replace_id: int | None = None,
+    ) -> int:
+        """Insert (or replace) a documents row inside the caller's transaction; returns its id."""
+        if replace_id is not None:
+            self.remove(conn, replace_id)
+        old = conn.execute("SELECT id FROM documents WHERE rel = ?", (rel,)).fetchone()
+        if old:
+            self.remove(conn, old[0])
+        cur = conn.execute(
+            "INSERT INTO documents (rel, path, size, mtime_ns, sha256, status, code, reason, format, units, meta, indexed_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (rel, path, size, mtime_ns, sha256, status, code, reason, fmt, units,
+             json.dumps(meta or {}, ensure_ascii=False), time.time()),
+        )
+        return int(cur.lastrowid)
+
+    def write_text(self, conn: sqlite3.Connection, doc_id: int, text: str, paragraphs, furniture, margins: str) -> None:
+        conn.execute(
+            "INSERT OR REPLACE INTO texts (doc_id, body, paragraphs, furniture, margins) VALUES (?, ?, ?, ?, ?)",
+            (doc_id, zlib.compress(text.encode("utf-8"), 6), _pack_spans(paragraphs),
+             _pack_spans(furniture), zlib.compress(margins.encode("utf-8"), 6)),
+        )
+
+    def write_fingerprints(
+        self,
+        conn: sqlite3.Connection,
+        doc_id: int,
+        *,
+        params_json: str,
+        simhash: int,
+        minhash_words: np.ndarray,
+        lsh_keys: np.ndarray,
+        sentence_fps: np.ndarray,
+        anchors: np.ndarray,
+        sentence_hashes: np.ndarray,
+    ) -> None:
+        """Fingerprints and every search row of one document (inside the caller's transaction)."""
+        for table in ("lsh_keys", "anchors", "sentence_fps", "sentences"):
+            conn.execute(f"DELETE FROM {table} WHERE doc_id = ?", (doc_id,))
+        conn.execute(
+            "INSERT OR REPLACE INTO fingerprints (doc_id, params, simhash, minhash, lsh, sentence_fps, anchors)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (doc_id, params_json, to_signed(np.array([simhash], dtype=np.uint64))[0],
+             np.asarray(minhash_words, dtype="<u8").tobytes(), np.asarray(lsh_keys, dtype="<u8").tobytes(),
+             np.asarray(sentence_fps, dtype="<u8").tobytes(), np.asarray(anchors, dtype="<u8").tobytes()),
+        )
+        conn.executemany("INSERT OR IGNORE INTO lsh_keys (key, doc_id) VALUES (?, ?)",
+                         [(k, doc_id) for k in to_signed(np.unique(lsh_keys))])
+        conn.executemany("INSERT OR IGNORE INTO anchors (hash, doc_id) VALUES (?, ?)",
+                         [(k, doc_id) for k in to_signed(np.unique(anchors))])
+        fps = np.unique(sentence_fps[sentence_fps != 0]) if len(sentence_fps) else sentence_fps
+        conn.executemany("INSERT OR IGNORE INTO sentence_fps (fp, doc_id) VALUES (?, ?)",
+                         [(k, doc_id) for k in to_signed(fps)])
+        conn.executemany("INSERT OR IGNORE INTO sentences (hash, doc_id) VALUES (?, ?)",
+                         [(k, doc_id) for k in np.unique(np.asarray(sentence_hashes, dtype=np.int64)).tolist()])
+        conn.execute("DELETE FROM paired WHERE doc_id = ?", (doc_id,))
+        conn.execute("DELETE FROM pairs WHERE a = ? OR b = ?", (doc_id, doc_id))
+
+    def fingerprint_matrix(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """All indexed documents' (doc_ids, simhashes uint64, minhash words (n, k/64) uint64)."""
+        rows = self.conn.execute("SELECT doc_id, simhash, minhash FROM fingerprints ORDER BY doc_id").fetchall()
+        if not rows:
+            return np.zeros(0, np.int64), np.zeros(0, np.uint64), np.zeros((0, 0), np.uint64)
+        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+        sims = np.fromiter((r[1] for r in rows), dtype=np.int64, count=len(rows)).view(np.uint64)
+        words = np.frombuffer(b"".join(r[2] for r in rows), dtype="<u8").astype(np.uint64)
+        return ids, sims, words.reshape(len(rows), -1)
+
+    def fingerprints_of(self, doc_id: int):  # -> Fingerprints | None
+        """The stored fingerprints of one document."""
+        from neardup_gui.core.fingerprints import Fingerprints
+
+        row = self.conn.execute(
+            "SELECT simhash, minhash, lsh, sentence_fps, anchors FROM fingerprints WHERE doc_id = ?", (doc_id,)
+        ).fetchone()
+        if row is None:
+            return None
+
+        def arr(blob: bytes) -> np.ndarray:
+            return np.frombuffer(blob, dtype="<u8").astype(np.uint64)
+
+        return Fingerprints(simhash=to_unsigned(row[0]), minhash_bits=arr(row[1]), lsh_keys=arr(row[2]),
+                            sentence_fps=arr(row[3]), anchors=arr(row[4]))
+
+    def stored_params(self) -> set[str]:
+        return {r[0] for r in self.conn.execute("SELECT DISTINCT params FROM fingerprints")}
+
+    def anchors_of(self, doc_id: int) -> np.ndarray:
+        row = self.conn.execute("SELECT anchors FROM fingerprints WHERE doc_id = ?", (doc_id,)).fetchone()
+        return np.frombuffer(row[0], dtype="<u8").astype(np.uint64) if row else np.zeros(0, np.uint64)
+
+    def lookup_counts(self, table: str, column: str, keys: np.ndarray) -> dict[int, int]:
+        """For each document, how many of ``keys`` it has in ``table`` (anchors, lsh_keys, …)."""
+        assert table in ("anchors", "lsh_keys", "sentence_fps", "sentences")
+        counts: dict[int, int] = {}
+        keys = to_signed(np.unique(np.asarray(keys, dtype=np.uint64)))
+        for i in range(0, len(keys), 500):
+            chunk = keys[i:i + 500]
+            q = f"SELECT doc_id, COUNT(*) FROM {table} WHERE {column} IN ({','.join('?' * len(chunk))}) GROUP BY doc_id"
+            for doc_id, n in self.conn.execute(q, chunk):
+                counts[doc_id] = counts.get(doc_id, 0) + n
+        return counts
+
+    def frequent_sentences(self, min_docs: int) -> np.ndarray:
+        """Sentence keys (signed, see ``templates.sentence_key``) present in at least ``min_docs``
+        documents: the collection's template sentences."""
+        rows = self.conn.execute(
+            "SELECT hash FROM sentences GROUP BY hash HAVING COUNT(*) >= ?", (min_docs,)
+        ).fetchall()
+        return np.array([r[0] for r in rows], dtype=np.int64)

@@ -1,0 +1,284 @@
+"""Extraction in worker processes that can be killed: time limit, memory cap, crash isolation.
+
+A pool of long-lived child processes (started with ``spawn``: the GUI process has threads and
+must not be forked) extracts one file at a time each. As with any ``spawn`` start, a script that
+calls these functions must guard its entry point with ``if __name__ == "__main__":``. A child that overruns the time limit is
+killed and replaced; a child that runs out of its address-space cap reports ``memory``; a child
+that dies reports ``crash``. One file's failure never stops the others.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import signal
+import time
+from collections import deque
+from collections.abc import Iterator, Sequence
+from multiprocessing.connection import Connection, wait
+from typing import Any, Callable
+
+from neardup_gui.core.document import Document, Skipped
+from neardup_gui.core.extract import extract_file, format_of
+from neardup_gui.core.progress import ProgressFn, no_progress
+from neardup_gui.core.settings import ExtractLimits
+
+log = logging.getLogger(__name__)
+
+__all__ = ["extract_isolated", "extract_many", "process_many"]
+
+# (function, argument): run as function(document, argument) in the worker after extraction.
+Prepare = tuple[Callable[[Document, Any], Any], Any]
+
+_READY = "ready"
+# How often the parent wakes to check deadlines and let ``progress`` cancel.
+_TICK_S = 0.2
+# A fresh child imports the extractors before it says it is ready; allow it this long.
+_STARTUP_S = 60.0
+
+
+def _child_main(conn: Connection, limits: ExtractLimits, prepare: Prepare | None = None) -> None:
+    """Body of a worker process: extract the paths it is sent until told to stop.
+
+    With ``prepare = (function, argument)``, each extracted document is also passed through
+    ``function(document, argument)`` here (fingerprinting: it uses every core, and jieba's
+    dictionary is loaded once per worker) and the result travels back with the document.
+    """
+    try:
+        import resource
+
+        cap = limits.memory_limit_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    except (ImportError, ValueError, OSError) as exc:  # no RLIMIT_AS on this system
+        log.warning("no memory cap for extraction workers: %s", exc)
+    # The parent handles Ctrl+C and cancellation; a child must not die of the shared SIGINT.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    conn.send(_READY)
+    while True:
+        try:
+            path = conn.recv()
+        except (EOFError, OSError):
+            return
+        if path is None:
+            return
+        extra = None
+        try:
+            result: Document | Skipped = extract_file(path, limits)
+            if prepare is not None and isinstance(result, Document):
+                extra = prepare[0](result, prepare[1])
+        except MemoryError:
+            result = Skipped(path, "memory", f"needs more than {limits.memory_limit_mb} MB of memory")
+            conn.send((result, None))
+            os._exit(0)  # the heap may be in a poor state: the parent starts a fresh child
+        except BaseException as exc:  # noqa: BLE001 — report, never take the run down
+            result = Skipped(path, "crash", f"extraction failed: {type(exc).__name__}: {exc}"[:300])
+            extra = None
+        try:
+            conn.send((result, extra))
+        except MemoryError:
+            conn.send((Skipped(path, "memory", f"needs more than {limits.memory_limit_mb} MB of memory"), None))
+            os._exit(0)
+
+
+class _Worker:
+    """One child process and the file it is working on."""
+
+    def __init__(self, context, limits: ExtractLimits, prepare: Prepare | None = None) -> None:
+        self.conn, child_conn = context.Pipe()
+        self.process = context.Process(
+            target=_child_main, args=(child_conn, limits, prepare), daemon=True, name="neardup-extract"
+        )
+        self.process.start()
+        child_conn.close()
+        self.ready = False
+        self.path: str | None = None
+        self.deadline = time.monotonic() + _STARTUP_S
+
+    def submit(self, path: str, time_limit_s: float) -> None:
+        self.conn.send(path)
+        self.path = path
+        self.deadline = time.monotonic() + time_limit_s
+
+    def kill(self) -> None:
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join(5)
+        self.conn.close()
+
+    def stop(self) -> None:
+        """Ask an idle child to exit; kill it if it does not."""
+        try:
+            self.conn.send(None)
+        except (OSError, ValueError):
+            pass
+        self.process.join(2)
+        self.kill()
+
+
+def _precheck(path: str, limits: ExtractLimits) -> Skipped | None:
+    """Reasons decided without a child: unsupported type, missing file, over the size cap."""
+    if format_of(path) is None:
+        return Skipped(path, "unsupported", f"unsupported file type {os.path.splitext(path)[1]!r}")
+    try:
+        size = os.stat(path).st_size
+    except FileNotFoundError:
+        return Skipped(path, "vanished", "file no longer exists")
+    except OSError:
+        return None  # the child reports the exact reason
+    if size > limits.size_limit_mb * 1024 * 1024:
+        return Skipped(
+            path, "too-large", f"file is {size / 1048576:.1f} MB, over the {limits.size_limit_mb} MB limit"
+        )
+    return None
+
+
+def _death_reason(worker: _Worker, limits: ExtractLimits) -> Skipped:
+    assert worker.path is not None
+    code = worker.process.exitcode
+    if code == -signal.SIGKILL:
+        # Killed by someone else, most often the kernel's out-of-memory killer.
+        return Skipped(worker.path, "memory", "worker was killed, most likely out of memory")
+    if code is not None and code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        return Skipped(worker.path, "crash", f"extraction crashed ({name})")
+    return Skipped(worker.path, "crash", f"extraction worker exited unexpectedly (status {code})")
+
+
+def extract_many(
+    paths: Sequence[str],
+    limits: ExtractLimits = ExtractLimits(),
+    workers: int = 0,
+    progress: ProgressFn = no_progress,
+) -> Iterator[tuple[str, Document | Skipped]]:
+    """Extract files in ``workers`` child processes; yield ``(path, result)`` as each finishes.
+
+    Every path is yielded exactly once, in completion order. ``workers`` <= 0 means one per
+    core. ``progress`` is called after each file and several times a second while waiting;
+    raising ``Cancelled`` from it kills the children and propagates. Closing the iterator
+    early also kills them.
+    """
+    inner = process_many(paths, limits, workers, progress)
+    try:
+        for path, result, _ in inner:
+            yield path, result
+    finally:
+        inner.close()  # kills the children at once when the caller stops early
+
+
+def process_many(
+    paths: Sequence[str],
+    limits: ExtractLimits = ExtractLimits(),
+    workers: int = 0,
+    progress: ProgressFn = no_progress,
+    prepare: Prepare | None = None,
+) -> Iterator[tuple[str, Document | Skipped, Any]]:
+    """:func:`extract_many` that also runs ``prepare = (function, argument)`` on each document
+    in the worker; yields ``(path, result, prepared)`` (``prepared`` is None for a Skipped).
+
+    ``function`` must be a module-level function (it is sent to the workers by name).
+    """
+    total = len(paths)
+    done = 0
+    queue: deque[str] = deque()
+    for path in paths:
+        early = _precheck(path, limits)
+        if early is not None:
+            done += 1
+            progress(done / max(total, 1), os.path.basename(path))
+            yield path, early, None
+        else:
+            queue.append(path)
+    if not queue:
+        return
+    count = max(1, min(workers if workers > 0 else (os.cpu_count() or 1), len(queue)))
+    context = multiprocessing.get_context("spawn")
+    pool: list[_Worker | None] = []  # None: a slot whose child ended when no work was left
+    try:
+        for _ in range(count):
+            pool.append(_Worker(context, limits, prepare))
+        while queue or any(w.path is not None for w in pool):
+            for worker in pool:
+                if worker.ready and worker.path is None and queue:
+                    path = queue.popleft()
+                    try:
+                        worker.submit(path, limits.time_limit_s)
+                    except OSError:
+                        # The child died while idle; its sentinel reports it below.
+                        queue.appendleft(path)
+                        worker.path = None
+            now = time.monotonic()
+            timeout = max(0.0, min([_TICK_S] + [w.deadline - now for w in pool]))
+            ready = set(wait([w.conn for w in pool] + [w.process.sentinel for w in pool], timeout))
+            finished: list[tuple[str, Document | Skipped, Any]] = []
+            for index, worker in enumerate(pool):
+                replace = False
+                exited = worker.process.sentinel in ready
+                if worker.conn in ready or exited:
+                    # Read everything the child sent before it (possibly) exited; EOF means gone.
+                    while True:
+                        try:
+                            if not worker.conn.poll():
+                                break
+                            message = worker.conn.recv()
+                        except (EOFError, OSError):
+                            exited = True
+                            break
+                        if message == _READY:
+                            worker.ready = True
+                        else:
+                            result, extra = message
+                            finished.append((worker.path or result.path, result, extra))
+                            worker.path = None
+                            if isinstance(result, Skipped) and result.code == "memory":
+                                # The child ends itself after a MemoryError; give it no more work.
+                                replace = True
+                if exited and not replace:
+                    worker.process.join(1)
+                    if worker.path is not None:
+                        finished.append((worker.path, _death_reason(worker, limits), None))
+                        worker.path = None
+                    elif not worker.ready:
+                        raise RuntimeError(
+                            f"extraction worker failed to start (status {worker.process.exitcode}); "
+                            "is the memory limit too low?"
+                        )
+                    replace = True
+                elif worker.path is not None and time.monotonic() > worker.deadline:
+                    finished.append((
+                        worker.path,
+                        Skipped(worker.path, "timeout", f"extraction took longer than {limits.time_limit_s:g} s"),
+                        None,
+                    ))
+                    worker.path = None
+                    replace = True
+                elif not worker.ready and time.monotonic() > worker.deadline:
+                    raise RuntimeError("extraction worker did not start in time")
+                if replace:
+                    worker.kill()
+                    pool[index] = _Worker(context, limits, prepare) if queue else None  # type: ignore[call-overload]
+            pool = [w for w in pool if w is not None]
+            for path, result, extra in finished:
+                done += 1
+                progress(done / total, os.path.basename(path))
+                yield path, result, extra
+            if not finished:
+                progress(done / total, "")
+    finally:
+        for worker in pool:
+            if worker is None:
+                continue
+            if worker.process.is_alive() and worker.path is None and worker.ready:
+                worker.stop()
+            else:
+                worker.kill()
+
+
+def extract_isolated(path: str, limits: ExtractLimits = ExtractLimits()) -> Document | Skipped:
+    """Extract one file in a child process under the time and memory limits."""
+    for _, result in extract_many([path], limits, 1):
+        return result
+    raise AssertionError("extract_many yielded nothing")  # every path is yielded once

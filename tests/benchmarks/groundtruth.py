@@ -1,0 +1,187 @@
+"""Ground-truth similarity by brute force: exact LCS by dynamic programming, independent of core.
+
+This is the reference the evaluation scores the product against, so it shares nothing with
+``neardup_gui.core.compare`` except the unit definition (``neardup_gui.core.units.tokenize``)
+and the definition of the numbers in ARCHITECTURE.md:
+
+- the LCS of the two unit sequences (units compared by their 64-bit ids);
+- of the aligned unit pairs, keep only maximal runs of at least ``min_run`` units that are
+  consecutive in both sequences (the match spans); ``common`` = units in those runs;
+- ``similarity = common / (|A| + |B| - common)``, ``containment_a = common / |A|``,
+  ``containment_b = common / |B|``.
+
+The LCS is computed by the textbook O(N·M) recurrence, vectorised over one row at a time:
+with ``t[j] = max(L[i-1][j], L[i-1][j-1] + [a_i == b_j])`` the row is
+``L[i] = maximum.accumulate(t)``, because unrolling ``L[i][j] = max(t[j], L[i][j-1])`` gives
+the running maximum. The whole table is kept (uint16 while lengths allow) for the traceback.
+
+Tie-breaking (an LCS alignment is not unique, and which runs survive ``min_run`` can depend
+on it): the traceback starts at (N, M) and walks back; whenever ``a_i == b_j`` it takes the
+diagonal (always optimal: equal last units are matched in some LCS), otherwise it moves up
+(drops ``a_i``) when ``L[i-1][j] >= L[i][j-1]`` and left (drops ``b_j``) otherwise. So matches
+are taken as late as possible in both sequences. This is deterministic; a product that uses
+another diff (Myers, rapidfuzz's Indel opcodes) may pick another alignment and keep slightly
+different runs, which is why the evaluation compares at thresholds rather than digit by digit.
+
+Exact prefilter: every kept run is a common substring of at least ``min_run`` units, so it
+contains a ``min_run``-gram present in both texts. Two texts without a shared ``min_run``-gram
+therefore have ``common = 0`` and similarity exactly 0, and the DP can be skipped. Grams are
+compared by a 64-bit hash; a hash collision only costs a needless DP, never a wrong answer.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from neardup_gui.core.units import tokenize
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MIN_RUN = 8
+
+
+@dataclass(frozen=True)
+class Run:
+    """A maximal aligned run: units ``a_start..a_start+length`` of A equal those of B."""
+
+    a_start: int
+    b_start: int
+    length: int
+
+
+@dataclass(frozen=True)
+class Truth:
+    """Exact similarity of two unit sequences under the product's definition."""
+
+    len_a: int
+    len_b: int
+    lcs: int  # raw LCS length, before the min_run filter
+    common: int  # units inside kept runs
+    runs: tuple[Run, ...]
+
+    @property
+    def similarity(self) -> float:
+        denom = self.len_a + self.len_b - self.common
+        return self.common / denom if denom else 0.0
+
+    @property
+    def containment_a(self) -> float:
+        """Share of A inside the kept runs (A contained in B)."""
+        return self.common / self.len_a if self.len_a else 0.0
+
+    @property
+    def containment_b(self) -> float:
+        return self.common / self.len_b if self.len_b else 0.0
+
+
+def lcs_table(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The full (N+1)×(M+1) LCS length table of two id sequences."""
+    n, m = len(a), len(b)
+    dtype = np.uint16 if min(n, m) < np.iinfo(np.uint16).max else np.uint32
+    table = np.zeros((n + 1, m + 1), dtype=dtype)
+    b = np.asarray(b)
+    for i in range(1, n + 1):
+        prev = table[i - 1]
+        t = prev.copy()
+        # diagonal step where a_i == b_j
+        diag = prev[:-1] + (b == a[i - 1]).astype(dtype)
+        np.maximum(t[1:], diag, out=t[1:])
+        np.maximum.accumulate(t, out=table[i])
+    return table
+
+
+def lcs_pairs(a: Sequence[int] | np.ndarray, b: Sequence[int] | np.ndarray) -> list[tuple[int, int]]:
+    """Aligned index pairs (i, j) of one LCS, ascending, with the tie-breaking in the module doc."""
+    a = np.asarray(a)
+    b = np.asarray(b)
+    if len(a) == 0 or len(b) == 0:
+        return []
+    table = lcs_table(a, b)
+    al = a.tolist()
+    bl = b.tolist()
+    pairs: list[tuple[int, int]] = []
+    i, j = len(al), len(bl)
+    while i > 0 and j > 0:
+        if al[i - 1] == bl[j - 1]:
+            pairs.append((i - 1, j - 1))
+            i -= 1
+            j -= 1
+        elif table[i - 1, j] >= table[i, j - 1]:
+            i -= 1
+        else:
+            j -= 1
+    pairs.reverse()
+    return pairs
+
+
+def runs_of(pairs: Sequence[tuple[int, int]]) -> list[Run]:
+    """Maximal runs of pairs consecutive in both sequences."""
+    runs: list[Run] = []
+    start = 0
+    for k in range(1, len(pairs) + 1):
+        if k == len(pairs) or pairs[k] != (pairs[k - 1][0] + 1, pairs[k - 1][1] + 1):
+            runs.append(Run(pairs[start][0], pairs[start][1], k - start))
+            start = k
+    return runs
+
+
+def truth_of_ids(a: np.ndarray, b: np.ndarray, min_run: int = DEFAULT_MIN_RUN) -> Truth:
+    """Exact similarity of two unit-id sequences (no prefilter)."""
+    pairs = lcs_pairs(a, b)
+    kept = tuple(r for r in runs_of(pairs) if r.length >= min_run)
+    return Truth(len(a), len(b), len(pairs), sum(r.length for r in kept), kept)
+
+
+def truth_of_texts(text_a: str, text_b: str, min_run: int = DEFAULT_MIN_RUN) -> Truth:
+    """Exact similarity of two texts, units from ``neardup_gui.core.units.tokenize``."""
+    return truth_of_ids(tokenize(text_a).ids, tokenize(text_b).ids, min_run)
+
+
+def gram_hashes(ids: np.ndarray, n: int) -> np.ndarray:
+    """Sorted unique hashes of the ``n``-grams of an id sequence (empty if shorter than n)."""
+    ids = np.asarray(ids, dtype=np.uint64)
+    if len(ids) < n:
+        return np.zeros(0, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        h = np.zeros(len(ids) - n + 1, dtype=np.uint64)
+        for k in range(n):
+            # polynomial rolling combination; wrap-around is intended
+            h = h * np.uint64(0x100000001B3) + ids[k : len(ids) - n + 1 + k]
+    return np.unique(h)
+
+
+def candidate_pairs(grams: Sequence[np.ndarray]) -> set[tuple[int, int]]:
+    """Index pairs (i < j) of documents sharing at least one gram hash: a superset of truth > 0."""
+    owners: dict[int, list[int]] = defaultdict(list)
+    for doc, g in enumerate(grams):
+        for h in g.tolist():
+            owners[h].append(doc)
+    pairs: set[tuple[int, int]] = set()
+    for docs in owners.values():
+        if len(docs) > 1:
+            for x in range(len(docs)):
+                for y in range(x + 1, len(docs)):
+                    pairs.add((docs[x], docs[y]))
+    return pairs
+
+
+def all_pairs(
+    id_seqs: Sequence[np.ndarray],
+    min_run: int = DEFAULT_MIN_RUN,
+    on_pair: Callable[[int, int], None] | None = None,
+) -> dict[tuple[int, int], Truth]:
+    """Exact truth for every pair (i < j) with similarity > 0; all other pairs are exactly 0."""
+    grams = [gram_hashes(ids, min_run) for ids in id_seqs]
+    out: dict[tuple[int, int], Truth] = {}
+    for i, j in sorted(candidate_pairs(grams)):
+        if on_pair:
+            on_pair(i, j)
+        t = truth_of_ids(id_seqs[i], id_seqs[j], min_run)
+        if t.common:
+            out[(i, j)] = t
+    return out

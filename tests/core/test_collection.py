@@ -1,0 +1,128 @@
+"""The collection end to end on real files: index, pairs, check, clusters, incremental updates."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import docx
+import pytest
+
+from neardup_gui.core.collection import Collection, compare_files
+from neardup_gui.core.settings import FingerprintParams, Settings
+
+SETTINGS = Settings(workers=2, threshold=0.5)
+
+
+def _edit_lightly(text: str) -> str:
+    """A resubmission: every 25th word replaced, a sentence added, the title changed."""
+    words = text.split(" ")
+    for i in range(0, len(words), 25):
+        words[i] = "revised"
+    return "Revised proposal\n" + " ".join(words) + "\nWe also thank the reviewers of the first round."
+
+
+@pytest.fixture(scope="module")
+def corpus_texts(corpus_dir):
+    en = sorted((corpus_dir / "debian-reference-en").glob("*.txt"))
+    zh = sorted((corpus_dir / "debian-reference-zh-cn").glob("*.txt"))
+    pick = [p for p in en if 2500 < p.stat().st_size < 6000][:6] + [p for p in zh if 2500 < p.stat().st_size < 6000][:4]
+    return {p.stem + ("-zh" if "zh" in p.parent.name else "-en"): p.read_text(encoding="utf-8") for p in pick}
+
+
+@pytest.fixture
+def folder(tmp_path, corpus_texts):
+    """A collection with a light-edit resubmission (as docx), a partial copy and clean documents."""
+    root = tmp_path / "submissions"
+    root.mkdir()
+    names = sorted(corpus_texts)
+    for name in names:
+        (root / f"{name}.txt").write_text(corpus_texts[name], encoding="utf-8")
+    original = corpus_texts[names[0]]
+    d = docx.Document()
+    for para in _edit_lightly(original).split("\n"):
+        d.add_paragraph(para)
+    d.save(root / "resubmission.docx")
+    # A partial copy: half of another document's text inside new material of a different source.
+    src = corpus_texts[names[1]]
+    (root / "partial.txt").write_text(corpus_texts[names[7]][:400] + "\n" + src[: len(src) // 2], encoding="utf-8")
+    return root, names
+
+
+def test_index_pairs_check_and_clusters(tmp_path, folder):
+    root, names = folder
+    with Collection.open(tmp_path / "c.ndx") as coll:
+        report = coll.index_folder(str(root), SETTINGS)
+        assert report.added == len(names) + 2 and not report.skipped
+        docs = {d.rel: d for d in coll.documents()}
+        assert all(d.status == "indexed" and d.units > 100 for d in docs.values())
+
+        pairs = coll.pairs(SETTINGS)
+        found = {(p.a.rel, p.b.rel) for p in pairs}
+        assert tuple(sorted([f"{names[0]}.txt", "resubmission.docx"])) in {tuple(sorted(x)) for x in found}
+        resub = next(p for p in pairs if "resubmission.docx" in (p.a.rel, p.b.rel))
+        assert 0.8 < resub.similarity < 1.0
+
+        # The partial copy is found by check with its source ranked first, high containment.
+        [result] = coll.check([str(root / "partial.txt")], SETTINGS)
+        top = result.matches[0]
+        assert top.source.rel == f"{names[1]}.txt"
+        assert top.comparison.containment_a > 0.4
+        assert "anchors" in top.found_by
+        # the file itself (indexed in the collection) is never its own source
+        assert all(m.source.rel != "partial.txt" for m in result.matches)
+        assert result.summary.largest_source_ratio == pytest.approx(top.comparison.containment_a)
+
+        clusters = coll.clusters(SETTINGS)
+        assert any({m.rel for m in c.members} >= {f"{names[0]}.txt", "resubmission.docx"} for c in clusters)
+        for c in clusters:  # no chaining: every member is similar to the representative
+            assert all(s >= SETTINGS.threshold for s in c.similarities)
+
+
+def test_incremental_reindex_moves_changes_and_deletions(tmp_path, folder):
+    root, names = folder
+    db = tmp_path / "c.ndx"
+    with Collection.open(db) as coll:
+        coll.index_folder(str(root), SETTINGS)
+        before = {d.rel: d for d in coll.documents()}
+
+        again = coll.index_folder(str(root), SETTINGS)
+        assert (again.added, again.updated, again.removed, again.unchanged) == (0, 0, 0, len(before))
+
+        (root / "sub").mkdir()
+        shutil.move(root / f"{names[2]}.txt", root / "sub" / "moved.txt")  # moved: same content
+        (root / f"{names[3]}.txt").write_text("完全不同的新内容。" * 50, encoding="utf-8")  # changed
+        os.remove(root / f"{names[4]}.txt")  # deleted
+        os.utime(root / f"{names[5]}.txt", ns=(1, 1))  # touched only: same content
+        report = coll.index_folder(str(root), SETTINGS)
+        assert (report.added, report.updated, report.moved, report.removed) == (0, 1, 1, 1)
+        after = {d.rel: d for d in coll.documents()}
+        assert after["sub/moved.txt"].doc_id == before[f"{names[2]}.txt"].doc_id
+        assert f"{names[4]}.txt" not in after
+        assert after[f"{names[3]}.txt"].doc_id != before[f"{names[3]}.txt"].doc_id
+        assert after[f"{names[5]}.txt"].doc_id == before[f"{names[5]}.txt"].doc_id
+
+
+def test_parameter_change_refingerprints_without_extracting(tmp_path, folder):
+    root, names = folder
+    with Collection.open(tmp_path / "c.ndx") as coll:
+        coll.index_folder(str(root), SETTINGS)
+        changed = SETTINGS.with_(fingerprints=FingerprintParams(minhash_bits=128))
+        (root / "resubmission.docx").write_bytes(b"not a docx any more")  # would fail if re-extracted
+        os.utime(root / "resubmission.docx", ns=(os.stat(root / f"{names[0]}.txt").st_mtime_ns,) * 2)
+        report = coll.index_folder(str(root), changed)
+        assert report.refingerprinted == len(names) + 1  # every indexed document but the changed file
+        _, _, words = coll.store.fingerprint_matrix()
+        assert words.shape[1] == 2  # 128 bits = two 64-bit words
+
+
+def test_compare_two_files_without_an_index(tmp_path, corpus_texts):
+    name = sorted(corpus_texts)[0]
+    a = tmp_path / "a.txt"
+    b = tmp_path / "b.txt"
+    a.write_text(corpus_texts[name], encoding="utf-8")
+    b.write_text(_edit_lightly(corpus_texts[name]), encoding="utf-8")
+    comp, text_a, _ = compare_files(str(a), str(b), SETTINGS)
+    assert 0.8 < comp.similarity < 1.0
+    assert comp.spans and all(text_a[s.a[0]:s.a[1]] for s in comp.spans)

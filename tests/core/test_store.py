@@ -1,0 +1,107 @@
+"""The SQLite index file: schema, one transaction per document, refusal of files it must not touch."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import numpy as np
+import pytest
+
+from neardup_gui.core.store import SCHEMA_VERSION, IndexProblem, Store
+
+
+def _write(store: Store, rel: str, text: str = "正文 text") -> int:
+    with store.transaction() as conn:
+        doc_id = store.write_document(conn, rel=rel, path="/c/" + rel, size=10, mtime_ns=5, sha256="ab" * 32,
+                                      status="indexed", fmt="txt", units=3, meta={"encoding": "utf-8"})
+        store.write_text(conn, doc_id, text, [(0, 2), (3, len(text))], [(0, 2)], "页眉")
+        store.write_fingerprints(
+            conn, doc_id, params_json="{}", simhash=2**64 - 1, minhash_words=np.array([1, 2**63], dtype=np.uint64),
+            lsh_keys=np.array([7, 2**64 - 2], dtype=np.uint64), sentence_fps=np.array([0, 9], dtype=np.uint64),
+            anchors=np.array([11, 12, 12], dtype=np.uint64), sentence_hashes=np.array([5], dtype=np.uint64),
+        )
+    return doc_id
+
+
+def test_round_trip_of_a_document(tmp_path):
+    db = tmp_path / "c.ndx"
+    with Store(db) as store:
+        doc_id = _write(store, "a.txt")
+    with Store(db, create=False) as store:
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        [doc] = store.documents()
+        assert (doc.id, doc.rel, doc.status, doc.meta) == (doc_id, "a.txt", "indexed", {"encoding": "utf-8"})
+        stored = store.text(doc_id)
+        assert stored.text == "正文 text" and stored.paragraphs == ((0, 2), (3, 7)) and stored.margins == "页眉"
+        ids, sims, words = store.fingerprint_matrix()
+        assert ids.tolist() == [doc_id] and sims.tolist() == [2**64 - 1]
+        assert words.tolist() == [[1, 2**63]]
+        assert store.lookup_counts("anchors", "hash", np.array([12, 11, 99], dtype=np.uint64)) == {doc_id: 2}
+        assert store.lookup_counts("lsh_keys", "key", np.array([2**64 - 2], dtype=np.uint64)) == {doc_id: 1}
+        assert store.integrity_check() == []
+
+
+def test_replacing_a_document_removes_its_old_rows(tmp_path):
+    with Store(tmp_path / "c.ndx") as store:
+        first = _write(store, "a.txt")
+        second = _write(store, "a.txt", "新的")
+        assert first != second
+        assert [d.id for d in store.documents()] == [second]
+        assert store.conn.execute("SELECT COUNT(*) FROM anchors").fetchone()[0] == 2
+        with pytest.raises(KeyError):
+            store.text(first)
+
+
+def test_failed_transaction_leaves_nothing_behind(tmp_path):
+    with Store(tmp_path / "c.ndx") as store:
+        with pytest.raises(RuntimeError):
+            with store.transaction() as conn:
+                store.write_document(conn, rel="x", path="/x", size=1, mtime_ns=1, sha256="", status="indexed")
+                raise RuntimeError("crash in the middle")
+        assert store.count() == 0
+
+
+def test_refuses_a_file_that_is_not_sqlite_and_leaves_it_alone(tmp_path):
+    db = tmp_path / "notes.ndx"
+    db.write_bytes(b"my thesis draft, not an index" * 10)
+    before = db.read_bytes()
+    with pytest.raises(IndexProblem) as err:
+        Store(db)
+    assert err.value.kind == "not-an-index"
+    assert db.read_bytes() == before
+
+
+def test_refuses_a_newer_schema(tmp_path):
+    db = tmp_path / "c.ndx"
+    Store(db).close()
+    conn = sqlite3.connect(db)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    conn.close()
+    with pytest.raises(IndexProblem) as err:
+        Store(db)
+    assert err.value.kind == "too-new" and "newer neardup" in str(err.value)
+
+
+def test_refuses_another_programs_sqlite_file(tmp_path):
+    db = tmp_path / "other.sqlite"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE t (x)")
+    conn.execute("PRAGMA application_id = 1234")
+    conn.commit()
+    conn.close()
+    with pytest.raises(IndexProblem) as err:
+        Store(db)
+    assert err.value.kind == "not-an-index"
+
+
+def test_truncated_file_is_detected(tmp_path):
+    db = tmp_path / "c.ndx"
+    with Store(db) as store:
+        _write(store, "a.txt")
+        store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    data = db.read_bytes()
+    db.write_bytes(data[:60])
+    with pytest.raises(IndexProblem) as err:
+        Store(db)
+    assert err.value.kind == "corrupt"
