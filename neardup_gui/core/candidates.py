@@ -19,15 +19,19 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from neardup_gui.core.fingerprints import Fingerprints, anchors, estimate_similarity, hamming_radius
-from neardup_gui.core.search import make_search
+from neardup_gui.core.indexer import params_key
+from neardup_gui.core.search import deserialise, make_search, serialise
 from neardup_gui.core.settings import Settings
 from neardup_gui.core.store import Store
 
 log = logging.getLogger(__name__)
 
-# Estimated shingle resemblance below which the minhash search does not look: the LCS ratio we
-# report is far above the 4-shingle resemblance for lightly edited text, so the floor is low.
-ESTIMATE_FLOOR = 0.3
+# Estimated shingle resemblance from which the 1-bit minhash search proposes a document: seed 000's
+# lowest threshold (r = 0.7, where it needs k ≥ 256). Below it, seed 000's alg.H does more work
+# than brute force (measured at 1M fingerprints, k = 256: 13 ms vs 34 ms at r = 0.7, but 53 ms vs
+# 32 ms at r = 0.6); lower resemblance is the LSH channel's (band threshold 0.5) and copied
+# passages are the anchors' (any common run of anchor_guarantee units, whatever the estimate).
+ESTIMATE_FLOOR = 0.7
 SIMHASH_RADIUS = 3
 MAX_ANCHOR_CANDIDATES = 200
 
@@ -51,24 +55,67 @@ def strategy_names(strategy: str) -> tuple[str, str]:
     raise ValueError(f"unknown search strategy {strategy!r}")
 
 
+# Search tables are stored in the index once a collection has this many documents (smaller ones
+# build faster than they load) and rewritten when this share of documents changed since.
+SNAPSHOT_MIN_DOCS = 5000
+SNAPSHOT_STALE_SHARE = 0.02
+
+
 class CandidateFinder:
-    """Search tables over an index's fingerprints, built once per open collection state."""
+    """Search tables over an index's fingerprints.
+
+    Loaded from the snapshot stored in the index when there is one (then brought up to date with
+    the documents added or removed since, so a stale or interrupted snapshot is never wrong),
+    otherwise built from the fingerprints.
+    """
 
     def __init__(self, store: Store, settings: Settings) -> None:
         self.store = store
         self.settings = settings
         self.params = settings.fingerprints
-        ids, sims, words = store.fingerprint_matrix()
-        self.doc_ids = ids
+        self.params_json = params_key(self.params)
         minhash_name, simhash_name = strategy_names(settings.strategy)
         k = self.params.minhash_bits
         self.radius = hamming_radius(k, ESTIMATE_FLOOR)
-        self.minhash = make_search(minhash_name, bits=k, max_radius=self.radius)
-        self.simhash = make_search(simhash_name, bits=64, max_radius=SIMHASH_RADIUS)
-        if len(ids):
-            self.minhash.build(ids, words)
-            self.simhash.build(ids, sims.reshape(-1, 1))
-        self.words_by_id = {int(i): w for i, w in zip(ids, words)}
+        current = store.fingerprint_ids(self.params_json)
+        self.delta = 0  # documents applied on top of a stored snapshot
+        self.minhash = self._load(f"minhash:{minhash_name}", current, 2,
+                                  lambda: make_search(minhash_name, bits=k, max_radius=self.radius))
+        self.simhash = self._load(f"simhash:{simhash_name}", current, 1,
+                                  lambda: make_search(simhash_name, bits=64, max_radius=SIMHASH_RADIUS))
+        self.count = len(current)
+
+    def _load(self, name: str, current: np.ndarray, column: int, new):  # noqa: ANN001
+        data = self.store.load_search_table(name, self.params_json)
+        if data is not None:
+            search = deserialise(data)
+            have = search.doc_ids()
+            gone = np.setdiff1d(have, current, assume_unique=True)
+            missing = np.setdiff1d(current, have, assume_unique=True)
+            if len(gone):
+                search.remove(gone)
+            if len(missing):
+                ids, sims, words = self.store.fingerprint_rows(missing)
+                search.add(ids, words if column == 2 else sims.reshape(-1, 1))
+            self.delta = max(self.delta, len(gone) + len(missing))
+            return search
+        search = new()
+        if len(current):
+            ids, sims, words = self.store.fingerprint_matrix()
+            keep = np.isin(ids, current)
+            search.build(ids[keep], words[keep] if column == 2 else sims[keep].reshape(-1, 1))
+        self.delta = max(self.delta, len(current))
+        return search
+
+    def save(self) -> bool:
+        """Store the search tables in the index when that pays off (large, changed collections)."""
+        if self.count < SNAPSHOT_MIN_DOCS or self.delta < max(1, SNAPSHOT_STALE_SHARE * self.count):
+            return False
+        minhash_name, simhash_name = strategy_names(self.settings.strategy)
+        self.store.save_search_table(f"minhash:{minhash_name}", self.params_json, serialise(self.minhash))
+        self.store.save_search_table(f"simhash:{simhash_name}", self.params_json, serialise(self.simhash))
+        self.delta = 0
+        return True
 
     def find(self, fp: Fingerprints, countable_ids: np.ndarray, *, exclude: set[int] = frozenset()) -> dict[int, Candidate]:
         """All candidates for a document with fingerprints ``fp`` (``countable_ids``: its countable unit ids)."""
@@ -93,7 +140,7 @@ class CandidateFinder:
             if c:
                 c.shared_anchors = n
 
-        if len(self.doc_ids):
+        if self.count:
             ids, _ = self.minhash.query(fp.minhash_bits, self.radius)
             for doc_id in ids:
                 add(doc_id, "minhash")
@@ -108,8 +155,8 @@ class CandidateFinder:
                 add(doc_id, "sentences")
 
         k = self.params.minhash_bits
-        for c in found.values():
-            words = self.words_by_id.get(c.doc_id)
-            if words is not None:
-                c.estimate = estimate_similarity(fp.minhash_bits, words, k)
+        if found:
+            ids, _, words = self.store.fingerprint_rows(np.fromiter(found, dtype=np.int64))
+            for doc_id, w in zip(ids, words):
+                found[int(doc_id)].estimate = estimate_similarity(fp.minhash_bits, w, k)
         return found

@@ -114,9 +114,12 @@ class Collection:
     def index_folder(self, folder: str, settings: Settings, progress: ProgressFn = no_progress) -> IndexReport:
         """Index ``folder`` incrementally (see :mod:`neardup_gui.core.indexer`)."""
         try:
-            return indexer.index_folder(self.store, folder, settings, progress)
+            report = indexer.index_folder(self.store, folder, settings, progress)
         finally:
             self._changed()
+        progress(1.0, "Saving the search tables")
+        self.finder(settings).save()
+        return report
 
     def add_files(self, paths: Sequence[str], settings: Settings, progress: ProgressFn = no_progress) -> list[int]:
         """Add checked submissions to the collection (they are listed under ``added/``)."""
@@ -224,7 +227,8 @@ class Collection:
         units = tokenize(doc.text)
         sub = v.mark(doc.text, doc.furniture, units)
         fp = fingerprint(doc.text, units, settings.fingerprints)
-        same_file = {d.id for d in self.store.documents() if d.path == os.path.abspath(doc.path)}
+        same_file = {r[0] for r in self.store.conn.execute(
+            "SELECT id FROM documents WHERE path = ?", (os.path.abspath(doc.path),))}
         countable = sub.countable_mask()
         candidates = self.finder(settings).find(fp, units.ids[countable], exclude=same_file)
         matches: list[SourceMatch] = []

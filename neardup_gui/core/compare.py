@@ -356,25 +356,29 @@ def _run_starts(pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
 def _match_spans(
     a: Units, b: Units, pa: np.ndarray, pb: np.ndarray, pos_a: np.ndarray, pos_b: np.ndarray, min_run: int
 ) -> tuple[list[MatchSpan], int]:
-    """Keep runs of ≥ ``min_run`` aligned countable units; split them at removed units."""
-    starts = _run_starts(pa, pb)
+    """Keep the maximal aligned runs of ≥ ``min_run`` units, consecutive in both ORIGINAL texts.
+
+    A run is broken wherever removed (template/excluded) units lie between two aligned units,
+    before the length test: a piece of a passage that template text interrupts must reach
+    ``min_run`` on its own, so no highlight is shorter than the minimum match length and no
+    count leans on text the examiner was told does not count.
+    """
+    oa_all, ob_all = pos_a[pa], pos_b[pb]  # original unit positions of the aligned pairs
+    starts = _run_starts(oa_all, ob_all)
     if len(starts) == 0:
         return [], 0
     lengths = np.diff(np.concatenate([starts, [len(pa)]]))
-    keep = np.repeat(lengths >= min_run, lengths)
-    common = int(lengths[lengths >= min_run].sum())
+    long_enough = lengths >= min_run
+    common = int(lengths[long_enough].sum())
     if common == 0:
         return [], 0
-    run_id = np.repeat(np.arange(len(starts)), lengths)[keep]
-    oa, ob = pos_a[pa[keep]], pos_b[pb[keep]]  # original unit positions
-    # a highlight starts where a run starts or where removed (template) units interrupt it
-    new = np.ones(len(oa), dtype=bool)
-    new[1:] = (run_id[1:] != run_id[:-1]) | (np.diff(oa) != 1) | (np.diff(ob) != 1)
-    first = np.flatnonzero(new)
-    last = np.concatenate([first[1:], [len(oa)]]) - 1
-    a0, a1 = a.starts[oa[first]].tolist(), a.ends[oa[last]].tolist()
-    b0, b1 = b.starts[ob[first]].tolist(), b.ends[ob[last]].tolist()
-    units = (last - first + 1).tolist()
+    first = starts[long_enough]
+    last = first + lengths[long_enough] - 1
+    oa_first, oa_last = oa_all[first], oa_all[last]
+    ob_first, ob_last = ob_all[first], ob_all[last]
+    a0, a1 = a.starts[oa_first].tolist(), a.ends[oa_last].tolist()
+    b0, b1 = b.starts[ob_first].tolist(), b.ends[ob_last].tolist()
+    units = lengths[long_enough].tolist()
     spans = [MatchSpan(a=(a0[t], a1[t]), b=(b0[t], b1[t]), units=units[t]) for t in range(len(first))]
     return spans, common
 

@@ -8,6 +8,7 @@ followed, but a link loop, a broken link or a folder that cannot be read becomes
 from __future__ import annotations
 
 import errno
+import fnmatch
 import logging
 import os
 import stat as stat_mod
@@ -59,8 +60,33 @@ def _reason(exc: OSError) -> tuple[str, str]:
     return "unreadable", exc.strerror or str(exc)
 
 
+IGNORE_FILE = ".neardupignore"
+
+
+def read_ignore_patterns(root: str) -> tuple[str, ...]:
+    """Glob patterns of files the examiner keeps out of the collection (``.neardupignore``).
+
+    One pattern a line, matched against the path relative to the folder ('/'-separated) and
+    against the bare file name; blank lines and lines starting with ``#`` are ignored.
+    """
+    try:
+        with open(os.path.join(root, IGNORE_FILE), encoding="utf-8") as fh:
+            lines = fh.read().splitlines()
+    except (OSError, UnicodeDecodeError):
+        return ()
+    return tuple(line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#"))
+
+
+def _ignored_by(rel: str, patterns: tuple[str, ...]) -> bool:
+    name = rel.rsplit("/", 1)[-1]
+    return any(fnmatch.fnmatchcase(rel, p) or fnmatch.fnmatchcase(name, p) for p in patterns)
+
+
 def scan_folder(root: str, progress: ProgressFn = no_progress) -> ScanResult:
     """List the supported documents under ``root`` (recursively, links followed, loops cut).
+
+    Files matching a pattern of ``root/.neardupignore`` are left out (see
+    :func:`read_ignore_patterns`).
 
     ``progress`` gets the number of folders done over folders seen so far (a fraction that
     only approaches 1 when the walk ends); raising ``Cancelled`` from it stops the scan.
@@ -77,6 +103,7 @@ def scan_folder(root: str, progress: ProgressFn = no_progress) -> ScanResult:
         return ScanResult((), (Skipped(root, code, f"folder cannot be read: {why}"),))
     if not stat_mod.S_ISDIR(root_stat.st_mode):
         return ScanResult((), (Skipped(root, "unsupported", "not a folder"),))
+    ignore = read_ignore_patterns(root)
     seen_dirs: dict[tuple[int, int], str] = {(root_stat.st_dev, root_stat.st_ino): ""}
     seen_files: dict[tuple[int, int], str] = {}
     found: list[tuple[bool, str, tuple[int, int], FileEntry]] = []
@@ -100,6 +127,8 @@ def scan_folder(root: str, progress: ProgressFn = no_progress) -> ScanResult:
             if is_ignored(name):
                 continue
             rel = f"{rel_folder}/{name}" if rel_folder else name
+            if ignore and _ignored_by(rel, ignore):
+                continue
             try:
                 is_link = entry.is_symlink()
                 info = entry.stat(follow_symlinks=True)

@@ -49,6 +49,7 @@ CREATE TABLE documents (
     indexed_at REAL NOT NULL
 );
 CREATE INDEX documents_sha ON documents (sha256);
+CREATE INDEX documents_path ON documents (path);
 CREATE TABLE texts (
     doc_id INTEGER PRIMARY KEY REFERENCES documents (id) ON DELETE CASCADE,
     body BLOB NOT NULL,
@@ -84,6 +85,12 @@ CREATE TABLE pairs (
 ) WITHOUT ROWID;
 CREATE INDEX pairs_b ON pairs (b);
 CREATE TABLE paired (doc_id INTEGER PRIMARY KEY REFERENCES documents (id) ON DELETE CASCADE);
+CREATE TABLE search_tables (
+    name TEXT PRIMARY KEY,
+    params TEXT NOT NULL,
+    data BLOB NOT NULL,
+    built_at REAL NOT NULL
+);
 """
 
 
@@ -406,6 +413,54 @@ class Store:
 
         return Fingerprints(simhash=to_unsigned(row[0]), minhash_bits=arr(row[1]), lsh_keys=arr(row[2]),
                             sentence_fps=arr(row[3]), anchors=arr(row[4]))
+
+    def fingerprint_ids(self, params_json: str) -> np.ndarray:
+        """Sorted ids of the documents fingerprinted with these parameters."""
+        rows = self.conn.execute("SELECT doc_id FROM fingerprints WHERE params = ? ORDER BY doc_id", (params_json,))
+        return np.fromiter((r[0] for r in rows), dtype=np.int64)
+
+    def fingerprint_rows(self, doc_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(doc_ids, simhashes, minhash words) of the given documents, in doc_id order."""
+        ids = sorted(int(i) for i in doc_ids)
+        found: list[tuple] = []
+        for i in range(0, len(ids), 500):
+            chunk = ids[i:i + 500]
+            found.extend(self.conn.execute(
+                f"SELECT doc_id, simhash, minhash FROM fingerprints WHERE doc_id IN ({','.join('?' * len(chunk))}) ORDER BY doc_id",
+                chunk))
+        if not found:
+            return np.zeros(0, np.int64), np.zeros(0, np.uint64), np.zeros((0, 0), np.uint64)
+        out_ids = np.array([r[0] for r in found], dtype=np.int64)
+        sims = np.array([r[1] for r in found], dtype=np.int64).view(np.uint64)
+        words = np.frombuffer(b"".join(r[2] for r in found), dtype="<u8").astype(np.uint64)
+        return out_ids, sims, words.reshape(len(found), -1)
+
+    def load_search_table(self, name: str, params_json: str) -> bytearray | None:
+        """The stored bytes of a built search structure, if built with these parameters.
+
+        Read in chunks into one buffer: a plain SELECT would hold the blob twice (SQLite's copy
+        and Python's), doubling the peak memory of opening a large index.
+        """
+        row = self.conn.execute(
+            "SELECT rowid, length(data) FROM search_tables WHERE name = ? AND params = ?", (name, params_json)
+        ).fetchone()
+        if row is None:
+            return None
+        rowid, size = row
+        buf = bytearray(size)
+        view = memoryview(buf)
+        with self.conn.blobopen("search_tables", "data", rowid, readonly=True) as blob:
+            pos = 0
+            while pos < size:
+                chunk = blob.read(min(16 << 20, size - pos))
+                view[pos:pos + len(chunk)] = chunk
+                pos += len(chunk)
+        return buf
+
+    def save_search_table(self, name: str, params_json: str, data: bytes) -> None:
+        with self.transaction() as conn:
+            conn.execute("INSERT OR REPLACE INTO search_tables (name, params, data, built_at) VALUES (?, ?, ?, ?)",
+                         (name, params_json, data, time.time()))
 
     def stored_params(self) -> set[str]:
         return {r[0] for r in self.conn.execute("SELECT DISTINCT params FROM fingerprints")}

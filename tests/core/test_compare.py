@@ -367,3 +367,20 @@ def test_many_distinct_units_skip_the_surrogate_range() -> None:
     assert lcs_length(ids, ids) == 60_000
     assert lcs_length(ids, ids[::-1][:5].copy()) == 1
     assert align(ids, ids[-4:].copy()) == [(59_996, 0, 4)]
+
+
+def test_template_text_inside_a_run_splits_it_before_the_length_test():
+    """Regression (seen in the sample's side-by-side view): a 4-unit piece before a template
+    heading was kept as a match span because the run it joined across the heading was long."""
+    from neardup_gui.core.compare import compare_documents
+
+    shared_tail = "我国水稻种植面积约三千万公顷其中相当一部分分布在降水季节分配不均的丘陵和雨养地区"
+    a = "锌指转录因子调控机制与育种应用\n研究背景\n" + shared_tail
+    b = "关键基因的功能解析与分子育种应用\n研究背景\n" + shared_tail
+    heading = (a.index("研究背景"), a.index("研究背景") + 4)
+    heading_b = (b.index("研究背景"), b.index("研究背景") + 4)
+    comp = compare_documents(a, b, min_run=8, template_a=[heading], template_b=[heading_b])
+    assert [s.units for s in comp.spans] == [len(shared_tail)]
+    assert comp.common_units == len(shared_tail)
+    assert all(s.units >= 8 for s in comp.spans)
+    assert a[comp.spans[0].a[0]:comp.spans[0].a[1]] == shared_tail

@@ -155,3 +155,20 @@ def _run_unprivileged(root: Path) -> dict:
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0, data
     return json.loads(data)
+
+
+def test_neardupignore_keeps_listed_files_out(tmp_path):
+    from neardup_gui.core.scan import scan_folder
+
+    (tmp_path / "notes").mkdir()
+    for rel in ("a.txt", "EXPECTED.md", "notes/b.txt", "notes/draft.docx"):
+        (tmp_path / rel).write_text("x", encoding="utf-8")
+    (tmp_path / ".neardupignore").write_text("# answer keys\nEXPECTED.md\n\nnotes/*.docx\n", encoding="utf-8")
+    assert [f.rel for f in scan_folder(str(tmp_path)).files] == ["a.txt", "notes/b.txt"]
+
+
+def test_the_sample_collections_answer_key_is_not_a_document(sample_dir):
+    from neardup_gui.core.scan import scan_folder
+
+    rels = [f.rel for f in scan_folder(str(sample_dir)).files]
+    assert len(rels) == 30 and "EXPECTED.md" not in rels

@@ -1,0 +1,502 @@
+"""The side-by-side view: two texts, their matched passages in matching colours, kept in step."""
+
+from __future__ import annotations
+
+import bisect
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, QUrl, Signal
+from PySide6.QtGui import (
+    QColor,
+    QDesktopServices,
+    QKeySequence,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QShortcut,
+    QTextCharFormat,
+    QTextCursor,
+    QTextFormat,
+)
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from neardup_gui.app.models import percent
+from neardup_gui.core.document import CharSpan
+from neardup_gui.core.results import Comparison, MatchSpan
+
+log = logging.getLogger(__name__)
+
+# Light backgrounds that stay readable under black text and tell neighbours apart.
+PALETTE = (
+    "#ffd8a8", "#b2f2bb", "#a5d8ff", "#fcc2d7", "#ffec99", "#d0bfff", "#99e9f2", "#e9fac8",
+)
+MUTED_FOREGROUND = "#8c8c8c"
+MUTED_BACKGROUND = "#f1f1f1"
+
+
+@dataclass(frozen=True)
+class DiffInput:
+    """What the view shows: the two texts and their exact comparison (A left, B right)."""
+
+    text_a: str
+    text_b: str
+    comparison: Comparison
+    title_a: str
+    title_b: str
+    path_a: str = ""
+    path_b: str = ""
+
+
+def colour_for(index: int) -> QColor:
+    return QColor(PALETTE[index % len(PALETTE)])
+
+
+class Alignment:
+    """Maps a character position in one text to the matching position in the other.
+
+    The match spans are order-preserving (they come from one LCS alignment), so their ends are
+    anchor points of a monotone piecewise-linear map; between anchors the position is
+    interpolated, which keeps the unmatched stretches roughly level too.
+    """
+
+    def __init__(self, spans: Sequence[MatchSpan], len_a: int, len_b: int) -> None:
+        anchors = [(0, 0)]
+        for span in sorted(spans, key=lambda s: s.a[0]):
+            for a, b in ((span.a[0], span.b[0]), (span.a[1], span.b[1])):
+                if a >= anchors[-1][0] and b >= anchors[-1][1]:
+                    anchors.append((a, b))
+        if len_a >= anchors[-1][0] and len_b >= anchors[-1][1]:
+            anchors.append((len_a, len_b))
+        self._a = [a for a, _ in anchors]
+        self._b = [b for _, b in anchors]
+
+    @staticmethod
+    def _map(pos: int, xs: list[int], ys: list[int]) -> int:
+        if pos <= xs[0]:
+            return ys[0]
+        if pos >= xs[-1]:
+            return ys[-1]
+        i = bisect.bisect_right(xs, pos) - 1
+        x0, x1, y0, y1 = xs[i], xs[i + 1], ys[i], ys[i + 1]
+        if x1 == x0:
+            return y1
+        return int(round(y0 + (pos - x0) * (y1 - y0) / (x1 - x0)))
+
+    def a_to_b(self, pos: int) -> int:
+        return self._map(pos, self._a, self._b)
+
+    def b_to_a(self, pos: int) -> int:
+        return self._map(pos, self._b, self._a)
+
+
+class OverviewBar(QWidget):
+    """A thin bar showing where in a text the matches (coloured) and template (grey) lie."""
+
+    jump_requested = Signal(float)  # fraction of the text
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._length = 1
+        self._marks: list[tuple[CharSpan, QColor]] = []
+        self._muted: list[CharSpan] = []
+        self._view = (0.0, 0.0)
+        self.setFixedWidth(14)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+
+    def sizeHint(self) -> QSize:
+        return QSize(14, 200)
+
+    def set_content(self, length: int, marks: list[tuple[CharSpan, QColor]], muted: list[CharSpan]) -> None:
+        self._length = max(1, length)
+        self._marks = marks
+        self._muted = muted
+        self.update()
+
+    def set_view(self, top: float, bottom: float) -> None:
+        self._view = (top, bottom)
+        self.update()
+
+    def mark_count(self) -> int:
+        return len(self._marks)
+
+    def _y(self, pos: int) -> int:
+        return int(pos / self._length * (self.height() - 1))
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.fillRect(self.rect(), QColor("#fafafa"))
+        w = self.width()
+        for start, end in self._muted:
+            y0, y1 = self._y(start), self._y(end)
+            painter.fillRect(QRect(2, y0, w - 4, max(1, y1 - y0)), QColor("#cfcfcf"))
+        for (start, end), colour in self._marks:
+            y0, y1 = self._y(start), self._y(end)
+            painter.fillRect(QRect(1, y0, w - 2, max(2, y1 - y0)), colour.darker(115))
+        top, bottom = self._view
+        if bottom > top:
+            painter.setPen(QColor("#555555"))
+            h = self.height() - 1
+            painter.drawRect(QRect(0, int(top * h), w - 1, max(3, int((bottom - top) * h))))
+        painter.end()
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton and self.height() > 1:
+            self.jump_requested.emit(min(max(event.position().y() / (self.height() - 1), 0.0), 1.0))
+
+
+class TextPane(QPlainTextEdit):
+    """A read-only text with highlighted passages; scrolls to a character position on request."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setReadOnly(True)
+        self.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.match_count = 0
+
+    def show_text(self, text: str, matches: list[tuple[CharSpan, QColor]], muted: list[CharSpan]) -> None:
+        self.setPlainText(text)
+        selections: list[QTextEdit.ExtraSelection] = []
+        muted_format = QTextCharFormat()
+        muted_format.setForeground(QColor(MUTED_FOREGROUND))
+        muted_format.setBackground(QColor(MUTED_BACKGROUND))
+        muted_format.setFontItalic(True)
+        for span in muted:
+            selections.append(self._selection(span, muted_format))
+        for span, colour in matches:
+            fmt = QTextCharFormat()
+            fmt.setBackground(colour)
+            fmt.setForeground(QColor("#000000"))
+            selections.append(self._selection(span, fmt))
+        self.setExtraSelections(selections)
+        self.match_count = len(matches)
+
+    def _selection(self, span: CharSpan, fmt: QTextCharFormat) -> QTextEdit.ExtraSelection:
+        selection = QTextEdit.ExtraSelection()
+        cursor = QTextCursor(self.document())
+        n = self.document().characterCount() - 1
+        cursor.setPosition(min(max(span[0], 0), n))
+        cursor.setPosition(min(max(span[1], 0), n), QTextCursor.MoveMode.KeepAnchor)
+        selection.cursor = cursor
+        selection.format = fmt
+        selection.format.setProperty(QTextFormat.Property.FullWidthSelection, False)
+        return selection
+
+    def centre_position(self) -> int:
+        """The character position at the middle of the visible area."""
+        return self.cursorForPosition(QPoint(4, self.viewport().height() // 2)).position()
+
+    def visible_fraction(self) -> tuple[float, float]:
+        n = max(1, self.document().characterCount())
+        top = self.cursorForPosition(QPoint(0, 0)).position()
+        bottom = self.cursorForPosition(QPoint(self.viewport().width() - 1, self.viewport().height() - 1)).position()
+        return top / n, bottom / n
+
+    def scroll_to_position(self, pos: int, at: float = 0.5) -> None:
+        """Scroll so that character ``pos`` sits at height ``at`` (0 top, 1 bottom) of the view.
+
+        The scroll bar of a plain text edit counts lines, and lines of blocks not laid out yet
+        are only estimated, so measure where the position landed and correct a few times.
+        """
+        doc = self.document()
+        cursor = QTextCursor(doc)
+        cursor.setPosition(min(max(pos, 0), max(0, doc.characterCount() - 1)))
+        spacing = max(1, self.fontMetrics().lineSpacing())
+        bar = self.verticalScrollBar()
+        middle = int(self.viewport().height() * at)
+        for _ in range(6):
+            offset = self.cursorRect(cursor).center().y() - middle
+            lines = int(offset / spacing)
+            if lines == 0:
+                break
+            target = max(bar.minimum(), min(bar.maximum(), bar.value() + lines))
+            if target == bar.value():
+                break
+            bar.setValue(target)
+
+    def select_span(self, span: CharSpan) -> None:
+        cursor = QTextCursor(self.document())
+        n = self.document().characterCount() - 1
+        cursor.setPosition(min(max(span[0], 0), n))
+        cursor.setPosition(min(max(span[1], 0), n), QTextCursor.MoveMode.KeepAnchor)
+        self.setTextCursor(cursor)
+
+
+class DiffView(QDialog):
+    """Two texts side by side with their matched passages; opened from any result."""
+
+    def __init__(self, diff: DiffInput, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("diffView")
+        self.setWindowFlag(Qt.WindowType.WindowMaximizeButtonHint, True)
+        self.setSizeGripEnabled(True)
+        self.diff = diff
+        self.spans: tuple[MatchSpan, ...] = tuple(sorted(diff.comparison.spans, key=lambda s: (s.a[0], s.b[0])))
+        self.alignment = Alignment(self.spans, len(diff.text_a), len(diff.text_b))
+        self.current_match = -1
+        self._syncing = False
+
+        self.header = QLabel()
+        self.header.setObjectName("diffHeader")
+        self.header.setWordWrap(True)
+        self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.title_a = QLabel()
+        self.title_b = QLabel()
+        for label in (self.title_a, self.title_b):
+            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            label.setObjectName("paneTitle")
+
+        self.previous_button = QPushButton()
+        self.next_button = QPushButton()
+        self.position_label = QLabel()
+        self.sync_box = QCheckBox()
+        self.sync_box.setChecked(True)
+        self.open_a_button = QPushButton()
+        self.open_b_button = QPushButton()
+        self.previous_button.clicked.connect(self.previous_match)
+        self.next_button.clicked.connect(self.next_match)
+        self.open_a_button.clicked.connect(lambda: self.open_original(self.diff.path_a))
+        self.open_b_button.clicked.connect(lambda: self.open_original(self.diff.path_b))
+        self.open_a_button.setEnabled(bool(diff.path_a) and Path(diff.path_a).exists())
+        self.open_b_button.setEnabled(bool(diff.path_b) and Path(diff.path_b).exists())
+
+        self.passages = QListWidget()
+        self.passages.setObjectName("passageList")
+        self.passages.setWordWrap(True)
+        self.passages.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.passages.setMinimumWidth(200)
+        self.passages.currentRowChanged.connect(self._passage_chosen)
+        self.pane_a = TextPane()
+        self.pane_b = TextPane()
+        self.pane_a.setObjectName("paneA")
+        self.pane_b.setObjectName("paneB")
+        self.overview_a = OverviewBar()
+        self.overview_b = OverviewBar()
+        self.overview_a.jump_requested.connect(lambda f: self._jump_fraction(self.pane_a, f))
+        self.overview_b.jump_requested.connect(lambda f: self._jump_fraction(self.pane_b, f))
+
+        # Shortcuts: F3 / Shift+F3 as in find-next, and Ctrl+Down / Ctrl+Up.
+        for keys, slot in (
+            ((QKeySequence(Qt.Key.Key_F3), QKeySequence("Ctrl+Down")), self.next_match),
+            ((QKeySequence("Shift+F3"), QKeySequence("Ctrl+Up")), self.previous_match),
+        ):
+            for key in keys:
+                shortcut = QShortcut(key, self)
+                shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+                shortcut.activated.connect(slot)
+
+        nav = QHBoxLayout()
+        nav.addWidget(self.previous_button)
+        nav.addWidget(self.next_button)
+        nav.addWidget(self.position_label)
+        nav.addStretch(1)
+        nav.addWidget(self.sync_box)
+        nav.addWidget(self.open_a_button)
+        nav.addWidget(self.open_b_button)
+
+        def column(title: QLabel, pane: TextPane, bar: OverviewBar, bar_left: bool) -> QWidget:
+            box = QWidget()
+            v = QVBoxLayout(box)
+            v.setContentsMargins(0, 0, 0, 0)
+            v.addWidget(title)
+            h = QHBoxLayout()
+            h.setSpacing(2)
+            if bar_left:
+                h.addWidget(bar)
+            h.addWidget(pane, 1)
+            if not bar_left:
+                h.addWidget(bar)
+            v.addLayout(h, 1)
+            return box
+
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(self.passages)
+        splitter.addWidget(column(self.title_a, self.pane_a, self.overview_a, False))
+        splitter.addWidget(column(self.title_b, self.pane_b, self.overview_b, True))
+        splitter.setStretchFactor(0, 0)
+        splitter.setStretchFactor(1, 3)
+        splitter.setStretchFactor(2, 3)
+        splitter.setSizes([260, 600, 600])
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.header)
+        layout.addLayout(nav)
+        layout.addWidget(splitter, 1)
+
+        self._fill()
+        self.pane_a.verticalScrollBar().valueChanged.connect(lambda _v: self._pane_scrolled(self.pane_a))
+        self.pane_b.verticalScrollBar().valueChanged.connect(lambda _v: self._pane_scrolled(self.pane_b))
+        self.retranslate_ui()
+        self.resize(1400, 860)
+
+    # -- content ---------------------------------------------------------------------------------
+
+    def _fill(self) -> None:
+        c = self.diff.comparison
+        marks_a = [(s.a, colour_for(i)) for i, s in enumerate(self.spans)]
+        marks_b = [(s.b, colour_for(i)) for i, s in enumerate(self.spans)]
+        muted_a = list(c.template_a) + list(c.excluded_a)
+        muted_b = list(c.template_b) + list(c.excluded_b)
+        self.pane_a.show_text(self.diff.text_a, marks_a, muted_a)
+        self.pane_b.show_text(self.diff.text_b, marks_b, muted_b)
+        self.overview_a.set_content(len(self.diff.text_a), marks_a, muted_a)
+        self.overview_b.set_content(len(self.diff.text_b), marks_b, muted_b)
+
+    def _fill_passages(self) -> None:
+        current = self.passages.currentRow()
+        self.passages.blockSignals(True)
+        self.passages.clear()
+        for i, span in enumerate(self.spans):
+            snippet = " ".join(self.diff.text_a[span.a[0]:span.a[1]].split())
+            if len(snippet) > 48:
+                snippet = snippet[:47] + "…"
+            item = QListWidgetItem(self.tr("{n}. {units} units: {snippet}").format(n=i + 1, units=span.units, snippet=snippet))
+            item.setBackground(colour_for(i))
+            item.setForeground(QColor("#000000"))
+            item.setToolTip(" ".join(self.diff.text_a[span.a[0]:span.a[1]].split())[:600])
+            self.passages.addItem(item)
+        self.passages.setCurrentRow(current)
+        self.passages.blockSignals(False)
+
+    def highlight_counts(self) -> tuple[int, int]:
+        """The number of highlighted matched passages in pane A and pane B."""
+        return self.pane_a.match_count, self.pane_b.match_count
+
+    # -- navigation -----------------------------------------------------------------------------
+
+    def go_to_match(self, index: int) -> None:
+        """Select match ``index`` in both panes and bring it to the middle of both."""
+        if not self.spans:
+            return
+        index = index % len(self.spans)
+        self.current_match = index
+        span = self.spans[index]
+        self._syncing = True
+        try:
+            self.pane_a.select_span(span.a)
+            self.pane_b.select_span(span.b)
+            # a quarter down, so that a long passage shows as much of itself as fits
+            self.pane_a.scroll_to_position(span.a[0], 0.25)
+            self.pane_b.scroll_to_position(span.b[0], 0.25)
+        finally:
+            self._syncing = False
+        self._update_overview_views()
+        self.passages.blockSignals(True)
+        self.passages.setCurrentRow(index)
+        self.passages.blockSignals(False)
+        self._update_position_label()
+
+    def next_match(self) -> None:
+        self.go_to_match(self.current_match + 1 if self.current_match >= 0 else 0)
+
+    def previous_match(self) -> None:
+        self.go_to_match(self.current_match - 1 if self.current_match >= 0 else len(self.spans) - 1)
+
+    def _passage_chosen(self, row: int) -> None:
+        if row >= 0:
+            self.go_to_match(row)
+
+    def _jump_fraction(self, pane: TextPane, fraction: float) -> None:
+        pane.scroll_to_position(int(fraction * max(0, pane.document().characterCount() - 1)))
+
+    def _pane_scrolled(self, pane: TextPane) -> None:
+        self._update_overview_views()
+        if self._syncing or not self.sync_box.isChecked():
+            return
+        self._syncing = True
+        try:
+            pos = pane.centre_position()
+            if pane is self.pane_a:
+                self.pane_b.scroll_to_position(self.alignment.a_to_b(pos))
+            else:
+                self.pane_a.scroll_to_position(self.alignment.b_to_a(pos))
+        finally:
+            self._syncing = False
+        self._update_overview_views()
+
+    def _update_overview_views(self) -> None:
+        self.overview_a.set_view(*self.pane_a.visible_fraction())
+        self.overview_b.set_view(*self.pane_b.visible_fraction())
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._update_overview_views()
+
+    def open_original(self, path: str) -> bool:
+        if not path or not Path(path).exists():
+            return False
+        return QDesktopServices.openUrl(QUrl.fromLocalFile(path))
+
+    # -- language -------------------------------------------------------------------------------
+
+    def _update_position_label(self) -> None:
+        if not self.spans:
+            self.position_label.setText(self.tr("No matched passages"))
+        elif self.current_match < 0:
+            self.position_label.setText(self.tr("{n} matched passages").format(n=len(self.spans)))
+        else:
+            self.position_label.setText(
+                self.tr("Passage {i} of {n}").format(i=self.current_match + 1, n=len(self.spans))
+            )
+
+    def retranslate_ui(self) -> None:
+        c = self.diff.comparison
+        self.setWindowTitle(self.tr("Side by side: {a} ↔ {b}").format(a=self.diff.title_a, b=self.diff.title_b))
+        self.header.setText(
+            self.tr(
+                "<b>Similarity {sim}</b> &nbsp;·&nbsp; A in B {ca} &nbsp;·&nbsp; B in A {cb} &nbsp;·&nbsp; "
+                "common units {common} &nbsp;·&nbsp; template share A {ta}, B {tb}"
+            ).format(
+                sim=percent(c.similarity), ca=percent(c.containment_a), cb=percent(c.containment_b),
+                common=c.common_units, ta=percent(c.template_share_a), tb=percent(c.template_share_b),
+            )
+        )
+        self.header.setToolTip(
+            self.tr("Similarity is the LCS ratio common / (A + B − common) over countable units; "
+                    "containment is the share of one text found in the other. Template text is not counted.")
+        )
+        self.title_a.setText(self.tr("A: {title}").format(title=self.diff.title_a))
+        self.title_b.setText(self.tr("B: {title}").format(title=self.diff.title_b))
+        self.title_a.setToolTip(self.diff.path_a)
+        self.title_b.setToolTip(self.diff.path_b)
+        self.previous_button.setText(self.tr("◀ Previous"))
+        self.previous_button.setToolTip(self.tr("Previous matched passage (Shift+F3, Ctrl+Up)"))
+        self.next_button.setText(self.tr("Next ▶"))
+        self.next_button.setToolTip(self.tr("Next matched passage (F3, Ctrl+Down)"))
+        self.sync_box.setText(self.tr("Scroll together"))
+        self.sync_box.setToolTip(self.tr("Keep both texts at the matching place while scrolling"))
+        self.open_a_button.setText(self.tr("Open A"))
+        self.open_a_button.setToolTip(self.tr("Open the original file of A in its usual application"))
+        self.open_b_button.setText(self.tr("Open B"))
+        self.open_b_button.setToolTip(self.tr("Open the original file of B in its usual application"))
+        self.passages.setAccessibleName(self.tr("Matched passages"))
+        self.passages.setToolTip(self.tr("Matched passages; choose one to show it in both texts"))
+        self.pane_a.setAccessibleName(self.tr("Text A"))
+        self.pane_b.setAccessibleName(self.tr("Text B"))
+        self.overview_a.setToolTip(self.tr("Where the matches lie in A; click to jump"))
+        self.overview_b.setToolTip(self.tr("Where the matches lie in B; click to jump"))
+        self._fill_passages()
+        self._update_position_label()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate_ui()
+        super().changeEvent(event)

@@ -1,0 +1,80 @@
+"""Interface language: loads our Qt translations (and Qt's own) and switches them live."""
+
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+from PySide6.QtGui import QFont, QFontDatabase
+from PySide6.QtWidgets import QApplication
+
+from neardup_gui.app.paths import resources_dir
+
+log = logging.getLogger(__name__)
+
+CJK_FAMILIES = ("Noto Sans CJK SC", "Source Han Sans SC", "WenQuanYi Micro Hei", "Microsoft YaHei", "PingFang SC")
+
+
+def resolve_language(setting: str, system: QLocale | None = None) -> str:
+    """The language to show: the setting, or the system locale when the setting is empty."""
+    if setting:
+        return setting
+    locale = system or QLocale.system()
+    if locale.language() == QLocale.Language.Chinese:
+        return "zh_CN"
+    return "en"
+
+
+class Translations:
+    """The installed translators of one application; ``switch`` replaces them.
+
+    Installing a translator makes Qt send a LanguageChange event to every widget, which our
+    widgets answer by re-translating themselves, so the switch is live.
+    """
+
+    def __init__(self, app: QCoreApplication) -> None:
+        self._app = app
+        self._installed: list[QTranslator] = []
+        self.language = "en"
+
+    def switch(self, language: str) -> bool:
+        """Show the interface in ``language`` ("en" or "zh_CN"); False if no translation was found."""
+        for translator in self._installed:
+            self._app.removeTranslator(translator)
+        self._installed = []
+        self.language = language
+        if language == "en":
+            QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
+            # Removing translators already sends LanguageChange when there were any.
+            return True
+        ours = QTranslator(self._app)
+        path = resources_dir() / "translations"
+        if not ours.load(f"neardup_{language}", str(path)):
+            log.warning("no translation for %s in %s", language, path)
+            self.language = "en"
+            return False
+        qt = QTranslator(self._app)
+        if qt.load(f"qtbase_{language}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+            self._app.installTranslator(qt)
+            self._installed.append(qt)
+        self._app.installTranslator(ours)
+        self._installed.append(ours)
+        QLocale.setDefault(QLocale(language))
+        return True
+
+
+def install_cjk_font_fallback(app: QApplication) -> str:
+    """Make Chinese render with a real CJK font (not boxes) next to the default Latin font.
+
+    Returns the CJK family used, or "" when none is installed.
+    """
+    families = set(QFontDatabase.families())
+    chosen = next((f for f in CJK_FAMILIES if f in families), "")
+    if chosen:
+        font = QFont(app.font())
+        base = font.families() or [font.family()]
+        font.setFamilies([f for f in base if f != chosen] + [chosen])
+        app.setFont(font)
+    else:
+        log.info("no CJK font found; Chinese text may not render")
+    return chosen

@@ -1,0 +1,112 @@
+"""The work the window hands to the task runner: plain functions, each opening its own Collection.
+
+Each runs in a worker thread and opens the index there, because an SQLite connection belongs
+to the thread that made it. They take ``progress`` last, as the task runner passes it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from neardup_gui.app.diffview import DiffInput
+from neardup_gui.core.collection import Collection, IndexReport
+from neardup_gui.core.progress import ProgressFn, wrap_progress
+from neardup_gui.core.results import CheckResult, Cluster, DocumentInfo, Pair, SourceMatch
+from neardup_gui.core.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class CollectionState:
+    """What the window shows of a collection after loading or indexing it."""
+
+    folder: str
+    db_path: str
+    documents: tuple[DocumentInfo, ...]
+    report: IndexReport | None = None  # None when loaded from the saved index
+
+
+@dataclass(frozen=True)
+class Duplicates:
+    pairs: tuple[Pair, ...]
+    clusters: tuple[Cluster, ...]
+    documents: tuple[DocumentInfo, ...]  # re-read: template shares are filled in while pairing
+
+
+def load_collection(db_path: str, folder: str, progress: ProgressFn) -> CollectionState:
+    """Open a saved index without re-indexing."""
+    progress(0.0, "")
+    with Collection.open(db_path, create=False) as collection:
+        documents = tuple(collection.documents())
+    progress(1.0, "")
+    return CollectionState(folder, db_path, documents)
+
+
+def index_collection(db_path: str, folder: str, settings: Settings, progress: ProgressFn) -> CollectionState:
+    """Index (or incrementally refresh) ``folder`` into ``db_path``."""
+    Path(db_path).parent.mkdir(parents=True, exist_ok=True)
+    with Collection.open(db_path) as collection:
+        report = collection.index_folder(folder, settings, progress)
+        documents = tuple(collection.documents())
+    return CollectionState(folder, db_path, documents, report)
+
+
+def rebuild_collection(db_path: str, folder: str, settings: Settings, progress: ProgressFn) -> CollectionState:
+    """Index ``folder`` into a fresh file, keeping the unusable one beside it as a backup."""
+    path = Path(db_path)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for suffix in ("", "-wal", "-shm"):
+        old = Path(str(path) + suffix)
+        if old.exists():
+            old.rename(Path(f"{path}.unusable-{stamp}{suffix}"))
+    log.warning("index %s set aside as %s.unusable-%s", path, path, stamp)
+    return index_collection(db_path, folder, settings, progress)
+
+
+def find_duplicates(db_path: str, settings: Settings, progress: ProgressFn) -> Duplicates:
+    """Verified pairs above the threshold and their clusters."""
+    with Collection.open(db_path, create=False) as collection:
+        pairs = tuple(collection.pairs(settings, wrap_progress(progress, 0.0, 0.9)))
+        clusters = tuple(collection.clusters(settings, wrap_progress(progress, 0.9, 1.0)))
+        documents = tuple(collection.documents())
+    return Duplicates(pairs, clusters, documents)
+
+
+def check_files(db_path: str, paths: Sequence[str], settings: Settings, progress: ProgressFn) -> list[CheckResult]:
+    with Collection.open(db_path, create=False) as collection:
+        return collection.check(list(paths), settings, progress)
+
+
+def add_files(db_path: str, folder: str, paths: Sequence[str], settings: Settings, progress: ProgressFn) -> CollectionState:
+    """Add checked submissions to the collection's index."""
+    with Collection.open(db_path, create=False) as collection:
+        collection.add_files(list(paths), settings, progress)
+        documents = tuple(collection.documents())
+    return CollectionState(folder, db_path, documents)
+
+
+def pair_diff(db_path: str, doc_a: int, doc_b: int, settings: Settings, progress: ProgressFn) -> DiffInput:
+    """The side-by-side input of two documents of the collection."""
+    progress(0.0, "")
+    with Collection.open(db_path, create=False) as collection:
+        comparison = collection.compare(doc_a, doc_b, settings)
+        a, b = collection.document(doc_a), collection.document(doc_b)
+        text_a, text_b = collection.document_text(doc_a), collection.document_text(doc_b)
+    return DiffInput(text_a, text_b, comparison, a.rel or a.path, b.rel or b.path, a.path, b.path)
+
+
+def source_diff(db_path: str, result: CheckResult, match: SourceMatch, progress: ProgressFn) -> DiffInput:
+    """The side-by-side input of a checked submission (A) and one of its sources (B)."""
+    progress(0.0, "")
+    with Collection.open(db_path, create=False) as collection:
+        text_b = collection.document_text(match.source.doc_id)
+    return DiffInput(
+        result.text, text_b, match.comparison, os.path.basename(result.path),
+        match.source.rel or match.source.path, result.path, match.source.path,
+    )

@@ -1,0 +1,99 @@
+"""`neardup-gui`: starts the desktop application (logging, language, fonts, the main window)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import multiprocessing
+import os
+import sys
+from typing import Sequence
+
+from neardup_gui import __version__
+
+log = logging.getLogger(__name__)
+
+APP_ID = "io.github.neardup.NearDup"
+
+
+def configure_logging(verbose: int = 0) -> None:
+    """Configure logging once, for the window (stderr)."""
+    level = logging.WARNING - 10 * min(verbose, 2)
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    logging.getLogger("jieba").setLevel(logging.ERROR)
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="neardup-gui", description="Near-duplicate and plagiarism screening (window).")
+    parser.add_argument("--version", action="version", version=f"neardup {__version__}")
+    parser.add_argument("--sample", action="store_true", help="open the bundled sample collection")
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output (-vv for debug)")
+    parser.add_argument("folder", nargs="?", help="a collection folder to open")
+    args, _qt_args = parser.parse_known_args(list(sys.argv[1:] if argv is None else argv))
+    return args
+
+
+def create_application(qt_argv: list[str]) -> "QApplication":  # noqa: F821 - imported lazily
+    """The QApplication with our ids, high-DPI policy, icon, CJK font fallback and style sheet."""
+    from PySide6.QtCore import QCoreApplication, Qt
+    from PySide6.QtGui import QGuiApplication, QIcon
+    from PySide6.QtWidgets import QApplication
+
+    from neardup_gui.app.i18n import install_cjk_font_fallback
+    from neardup_gui.app.paths import resources_dir
+
+    QCoreApplication.setOrganizationName("neardup")
+    QCoreApplication.setApplicationName("neardup")
+    QCoreApplication.setApplicationVersion(__version__)
+    app = QApplication.instance()
+    if app is None:
+        # Fractional scale factors (150 %) pass through rather than being rounded: crisp on
+        # high-DPI. Qt takes this only before the application object exists.
+        QGuiApplication.setHighDpiScaleFactorRoundingPolicy(Qt.HighDpiScaleFactorRoundingPolicy.PassThrough)
+        app = QApplication(qt_argv)
+    QGuiApplication.setDesktopFileName(APP_ID)
+    QGuiApplication.setApplicationDisplayName("neardup")
+    icon = resources_dir() / "icons" / "neardup.svg"
+    if icon.exists():
+        app.setWindowIcon(QIcon(str(icon)))
+    install_cjk_font_fallback(app)
+    style = resources_dir() / "style" / "neardup.qss"
+    if style.exists():
+        app.setStyleSheet(style.read_text(encoding="utf-8"))
+    return app
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the application; returns the exit code."""
+    # Extraction runs in worker processes; a frozen (PyInstaller) build needs this first.
+    multiprocessing.freeze_support()
+    args = parse_args(argv)
+    configure_logging(args.verbose)
+
+    from PySide6.QtCore import QTimer
+
+    from neardup_gui.app.appsettings import load_language, open_store
+    from neardup_gui.app.errors import install_exception_hook
+    from neardup_gui.app.i18n import Translations, resolve_language
+    from neardup_gui.app.mainwindow import MainWindow
+
+    app = create_application([sys.argv[0]] if argv is not None else list(sys.argv))
+    store = open_store()
+    translations = Translations(app)
+    translations.switch(resolve_language(load_language(store)))
+    window = MainWindow(translations, store)
+    install_exception_hook(lambda: window)
+    window.show()
+    if args.sample:
+        QTimer.singleShot(0, window.open_sample)
+    elif args.folder:
+        folder = os.path.abspath(args.folder)
+        QTimer.singleShot(0, lambda: window.open_folder(folder))
+    log.info("neardup %s started", __version__)
+    code = app.exec()
+    window.runner.shutdown()
+    return code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

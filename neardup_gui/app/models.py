@@ -1,0 +1,288 @@
+"""Qt item models over core records: documents, duplicate pairs, sources of a checked submission."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Callable, Generic, Sequence, TypeVar
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QCoreApplication,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
+
+from neardup_gui.core.results import DocumentInfo, Pair, SourceMatch
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+RECORD_ROLE = Qt.ItemDataRole.UserRole + 2
+_Index = QModelIndex | QPersistentModelIndex
+
+
+def percent(x: float) -> str:
+    return f"{x * 100:.1f}%"
+
+
+def _t(context: str, text: str) -> str:
+    return QCoreApplication.translate(context, text)
+
+
+class Column(Generic[T]):
+    """One column: its header (translated at display time), shown text and sort value."""
+
+    def __init__(
+        self,
+        context: str,
+        header: str,
+        text: Callable[[T], str],
+        sort: Callable[[T], Any] | None = None,
+        numeric: bool = False,
+        tooltip: str = "",
+    ) -> None:
+        self.context = context
+        self.header = header
+        self.text = text
+        self.sort = sort or text
+        self.numeric = numeric
+        self.tooltip = tooltip
+
+
+class RecordTableModel(QAbstractTableModel, Generic[T]):
+    """A read-only table of records; each column says how to show and sort its value."""
+
+    def __init__(self, columns: Sequence[Column[T]], parent=None) -> None:
+        super().__init__(parent)
+        self._columns = list(columns)
+        self._rows: list[T] = []
+        self._sort: tuple[int, Qt.SortOrder] | None = None
+        self._haystacks: dict[int, str] = {}
+
+    def set_records(self, records: Sequence[T]) -> None:
+        self.beginResetModel()
+        self._rows = self._sorted(list(records))
+        self._haystacks = {}
+        self.endResetModel()
+
+    def _sorted(self, rows: list[T]) -> list[T]:
+        if self._sort is None:
+            return rows
+        column, order = self._sort
+        key = self._columns[column].sort
+        return sorted(rows, key=key, reverse=order == Qt.SortOrder.DescendingOrder)
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Sort in Python with one key per row: a proxy would call back into Python per comparison."""
+        if not 0 <= column < len(self._columns):
+            return
+        self._sort = (column, order)
+        # A reset (not a layout change) keeps every view and proxy simply consistent.
+        self.beginResetModel()
+        self._rows = self._sorted(self._rows)
+        self.endResetModel()
+
+    def records(self) -> list[T]:
+        return list(self._rows)
+
+    def haystack(self, row: int) -> str:
+        """Every shown text of a row, case-folded, for the filter box (kept until the rows change)."""
+        record = self._rows[row]
+        cached = self._haystacks.get(id(record))  # by record, so sorting keeps the cache
+        if cached is None:
+            cached = "\x1f".join(c.text(record) for c in self._columns).casefold()
+            self._haystacks[id(record)] = cached
+        return cached
+
+    def record(self, row: int) -> T:
+        return self._rows[row]
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._columns)
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        record = self._rows[index.row()]
+        column = self._columns[index.column()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return column.text(record)
+        if role == SORT_ROLE:
+            return column.sort(record)
+        if role == RECORD_ROLE:
+            return record
+        if role == Qt.ItemDataRole.TextAlignmentRole and column.numeric:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self.tooltip(record, index.column())
+        return None
+
+    def tooltip(self, record: T, column: int) -> str | None:
+        return None
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self._columns):
+            return None
+        column = self._columns[section]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return _t(column.context, column.header)
+        if role == Qt.ItemDataRole.ToolTipRole and column.tooltip:
+            return _t(column.context, column.tooltip)
+        return None
+
+    def retranslate(self) -> None:
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, max(0, len(self._columns) - 1))
+        if self._rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, len(self._columns) - 1))
+
+
+def status_text(info: DocumentInfo) -> str:
+    if info.status == "indexed":
+        return QCoreApplication.translate("DocumentsModel", "indexed")
+    if info.status == "skipped":
+        return QCoreApplication.translate("DocumentsModel", "skipped")
+    return info.status
+
+
+class DocumentsModel(RecordTableModel[DocumentInfo]):
+    """Every file of the collection with its status."""
+
+    def __init__(self, parent=None) -> None:
+        c = "DocumentsModel"
+        # The strings are marked for translation here and translated when shown.
+        QCoreApplication.translate("DocumentsModel", "File"), QCoreApplication.translate("DocumentsModel", "Format")
+        QCoreApplication.translate("DocumentsModel", "Status"), QCoreApplication.translate("DocumentsModel", "Reason")
+        QCoreApplication.translate("DocumentsModel", "Units"), QCoreApplication.translate("DocumentsModel", "Template share")
+        QCoreApplication.translate("DocumentsModel", "Countable units: CJK characters and words")
+        QCoreApplication.translate("DocumentsModel", "Share of the document that is template text (not counted)")
+        super().__init__(
+            [
+                Column(c, "File", lambda d: d.rel or d.path, lambda d: (d.rel or d.path).lower()),
+                Column(c, "Format", lambda d: d.format),
+                Column(c, "Status", status_text),
+                Column(c, "Reason", lambda d: d.reason),
+                Column(c, "Units", lambda d: str(d.units), lambda d: d.units, numeric=True,
+                       tooltip="Countable units: CJK characters and words"),
+                Column(c, "Template share", lambda d: percent(d.template_share), lambda d: d.template_share,
+                       numeric=True, tooltip="Share of the document that is template text (not counted)"),
+            ],
+            parent,
+        )
+
+    def tooltip(self, record: DocumentInfo, column: int) -> str | None:
+        return record.path
+
+
+class PairsModel(RecordTableModel[Pair]):
+    """Near-duplicate pairs, ranked by similarity."""
+
+    def __init__(self, parent=None) -> None:
+        c = "PairsModel"
+        QCoreApplication.translate("PairsModel", "Document A"), QCoreApplication.translate("PairsModel", "Document B")
+        QCoreApplication.translate("PairsModel", "Similarity"), QCoreApplication.translate("PairsModel", "A in B")
+        QCoreApplication.translate("PairsModel", "B in A"), QCoreApplication.translate("PairsModel", "Common units")
+        QCoreApplication.translate("PairsModel", "Share of A's countable units found in B (containment)")
+        QCoreApplication.translate("PairsModel", "Share of B's countable units found in A (containment)")
+        QCoreApplication.translate("PairsModel", "LCS ratio of the two texts, template text left out")
+        super().__init__(
+            [
+                Column(c, "Similarity", lambda p: percent(p.similarity), lambda p: p.similarity, numeric=True,
+                       tooltip="LCS ratio of the two texts, template text left out"),
+                Column(c, "Document A", lambda p: p.a.rel or p.a.path, lambda p: (p.a.rel or p.a.path).lower()),
+                Column(c, "Document B", lambda p: p.b.rel or p.b.path, lambda p: (p.b.rel or p.b.path).lower()),
+                Column(c, "A in B", lambda p: percent(p.containment_a), lambda p: p.containment_a, numeric=True,
+                       tooltip="Share of A's countable units found in B (containment)"),
+                Column(c, "B in A", lambda p: percent(p.containment_b), lambda p: p.containment_b, numeric=True,
+                       tooltip="Share of B's countable units found in A (containment)"),
+                Column(c, "Common units", lambda p: str(p.common_units), lambda p: p.common_units, numeric=True),
+            ],
+            parent,
+        )
+
+    def tooltip(self, record: Pair, column: int) -> str | None:
+        return f"{record.a.path}\n{record.b.path}"
+
+
+def source_score(match: SourceMatch) -> float:
+    """What the check tab ranks and filters by: the larger of similarity and containment."""
+    return max(match.comparison.similarity, match.comparison.containment_a)
+
+
+class SourcesModel(RecordTableModel[SourceMatch]):
+    """The sources found for one checked submission, best first."""
+
+    def __init__(self, parent=None) -> None:
+        c = "SourcesModel"
+        QCoreApplication.translate("SourcesModel", "Source"), QCoreApplication.translate("SourcesModel", "Similarity")
+        QCoreApplication.translate("SourcesModel", "Containment"), QCoreApplication.translate("SourcesModel", "Template share")
+        QCoreApplication.translate("SourcesModel", "Common units")
+        QCoreApplication.translate("SourcesModel", "Share of the submission found in this source")
+        QCoreApplication.translate("SourcesModel", "LCS ratio of the two texts, template text left out")
+        super().__init__(
+            [
+                Column(c, "Source", lambda m: m.source.rel or m.source.path, lambda m: (m.source.rel or m.source.path).lower()),
+                Column(c, "Similarity", lambda m: percent(m.comparison.similarity),
+                       lambda m: m.comparison.similarity, numeric=True,
+                       tooltip="LCS ratio of the two texts, template text left out"),
+                Column(c, "Containment", lambda m: percent(m.comparison.containment_a),
+                       lambda m: m.comparison.containment_a, numeric=True,
+                       tooltip="Share of the submission found in this source"),
+                Column(c, "Template share", lambda m: percent(m.comparison.template_share_b),
+                       lambda m: m.comparison.template_share_b, numeric=True),
+                Column(c, "Common units", lambda m: str(m.comparison.common_units),
+                       lambda m: m.comparison.common_units, numeric=True),
+            ],
+            parent,
+        )
+
+    def tooltip(self, record: SourceMatch, column: int) -> str | None:
+        return record.source.path
+
+
+class FilterProxy(QSortFilterProxyModel):
+    """Filters a :class:`RecordTableModel` by text (any column) and a minimum score.
+
+    Works on the records directly (one Python call per row), and leaves sorting to the source
+    model: a proxy would call back into Python for every comparison.
+    """
+
+    def __init__(self, score: Callable[[Any], float] | None = None, parent=None) -> None:
+        super().__init__(parent)
+        self._score = score
+        self._minimum = 0.0
+        self._needle = ""
+
+    def _change_filter(self, change: Callable[[], None]) -> None:
+        if hasattr(self, "beginFilterChange"):  # Qt ≥ 6.9; invalidateFilter is deprecated there
+            self.beginFilterChange()
+            change()
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        else:
+            change()
+            self.invalidateFilter()
+
+    def set_minimum(self, minimum: float) -> None:
+        self._change_filter(lambda: setattr(self, "_minimum", minimum))
+
+    def set_text(self, text: str) -> None:
+        self._change_filter(lambda: setattr(self, "_needle", text.strip().casefold()))
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Sorting is the source model's (fast, in Python); this proxy only filters."""
+        self.sourceModel().sort(column, order)
+
+    def filterAcceptsRow(self, source_row: int, source_parent: _Index) -> bool:
+        model = self.sourceModel()
+        if self._score is not None and self._minimum > 0:
+            if self._score(model.record(source_row)) < self._minimum - 1e-12:
+                return False
+        return not self._needle or self._needle in model.haystack(source_row)
+
+    def record_at(self, index: _Index) -> Any:
+        return self.mapToSource(self.index(index.row(), 0)).data(RECORD_ROLE) if index.isValid() else None

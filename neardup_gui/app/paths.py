@@ -1,0 +1,67 @@
+"""Where the app finds its bundled resources and keeps its index files and settings."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QStandardPaths
+
+log = logging.getLogger(__name__)
+
+APP_DIR_NAME = "neardup"
+
+
+def resources_dir() -> Path:
+    """The bundled ``resources/`` folder (source tree, or the PyInstaller bundle)."""
+    override = os.environ.get("NEARDUP_RESOURCES")
+    if override:
+        return Path(override)
+    bundle = getattr(sys, "_MEIPASS", None)
+    if bundle:
+        return Path(bundle) / "resources"
+    return Path(__file__).resolve().parent.parent.parent / "resources"
+
+
+def sample_folder() -> Path:
+    """The bundled sample collection."""
+    return resources_dir() / "sample"
+
+
+def config_file() -> Path:
+    """The settings file.
+
+    Built from the generic config location on every call (not QSettings' default path, which
+    Qt caches for the whole process) so that a changed XDG_CONFIG_HOME is honoured.
+    """
+    base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.GenericConfigLocation)
+    return Path(base) / APP_DIR_NAME / "neardup.ini"
+
+
+def data_dir() -> Path:
+    """The application data folder that holds the index files."""
+    base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.GenericDataLocation)
+    return Path(base) / APP_DIR_NAME
+
+
+def index_path_for(folder: str | Path) -> Path:
+    """The index file of a collection folder: one per folder, named so a person can tell which.
+
+    The collection folder itself may be read-only, so the index lives in the data folder.
+    """
+    resolved = str(Path(folder).expanduser().resolve())
+    digest = hashlib.sha256(resolved.encode("utf-8")).hexdigest()[:12]
+    name = "".join(c if c.isalnum() or c in "-_" else "_" for c in Path(resolved).name)[:40] or "root"
+    return data_dir() / "collections" / f"{name}-{digest}.sqlite"
+
+
+def display_path(path: str | Path) -> str:
+    """A path as the examiner reads it: the home folder shortened to ``~``."""
+    text = str(path)
+    home = os.path.expanduser("~")
+    if home and home != "/" and (text == home or text.startswith(home + os.sep)):
+        return "~" + text[len(home):]
+    return text

@@ -1,0 +1,242 @@
+"""The settings dialog: matching, fingerprints, search, templates, exclusions, language, workers."""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import replace
+
+from PySide6.QtCore import QEvent
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from neardup_gui.app.appsettings import needs_refingerprint
+from neardup_gui.core.settings import Settings
+
+log = logging.getLogger(__name__)
+
+FINGERPRINT_SIZES = (64, 128, 256, 512, 1024)
+STRATEGIES = ("auto", "brute", "permuted", "grouped", "lsh")
+
+
+class SettingsDialog(QDialog):
+    """Edits a :class:`Settings` and the interface language; ``result_settings()`` gives them back."""
+
+    def __init__(self, settings: Settings, language: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("settingsDialog")
+        self.original = settings
+        self.original_language = language
+
+        self.threshold = QDoubleSpinBox()
+        self.threshold.setRange(5.0, 100.0)
+        self.threshold.setDecimals(0)
+        self.threshold.setSingleStep(5.0)
+        self.threshold.setSuffix(" %")
+        self.threshold.setValue(round(settings.threshold * 100))
+        self.min_run = QSpinBox()
+        self.min_run.setRange(2, 200)
+        self.min_run.setValue(settings.min_run)
+        self.fingerprint_size = QComboBox()
+        for bits in FINGERPRINT_SIZES:
+            self.fingerprint_size.addItem(str(bits), bits)
+        size_index = self.fingerprint_size.findData(settings.fingerprints.minhash_bits)
+        if size_index < 0:
+            self.fingerprint_size.addItem(str(settings.fingerprints.minhash_bits), settings.fingerprints.minhash_bits)
+            size_index = self.fingerprint_size.count() - 1
+        self.fingerprint_size.setCurrentIndex(size_index)
+        self.strategy = QComboBox()
+        for key in STRATEGIES:
+            self.strategy.addItem(key, key)
+        self.strategy.setCurrentIndex(max(0, self.strategy.findData(settings.strategy)))
+        self.template_min_docs = QSpinBox()
+        self.template_min_docs.setRange(2, 10000)
+        self.template_min_docs.setValue(settings.template_min_docs)
+        self.template_min_share = QDoubleSpinBox()
+        self.template_min_share.setRange(0.0, 100.0)
+        self.template_min_share.setDecimals(1)
+        self.template_min_share.setSuffix(" %")
+        self.template_min_share.setValue(settings.template_min_share * 100)
+        self.template_files = QListWidget()
+        self.template_files.addItems(list(settings.template_files))
+        self.template_files.setMaximumHeight(80)
+        self.add_template = QPushButton()
+        self.remove_template = QPushButton()
+        self.add_template.clicked.connect(self._add_template)
+        self.remove_template.clicked.connect(self._remove_template)
+        self.exclude_quotes = QCheckBox()
+        self.exclude_quotes.setChecked(settings.exclude_quotes)
+        self.exclude_bibliography = QCheckBox()
+        self.exclude_bibliography.setChecked(settings.exclude_bibliography)
+        self.language = QComboBox()
+        for key in ("", "en", "zh_CN"):
+            self.language.addItem("", key)
+        self.language.setCurrentIndex(max(0, self.language.findData(language)))
+        self.workers = QSpinBox()
+        self.workers.setRange(1, max(64, os.cpu_count() or 1))
+        self.workers.setValue(settings.workers)
+        self.refingerprint_note = QLabel()
+        self.refingerprint_note.setObjectName("refingerprintNote")
+        self.refingerprint_note.setWordWrap(True)
+        self.refingerprint_note.setVisible(False)
+        self.fingerprint_size.currentIndexChanged.connect(self._update_note)
+
+        self._labels: dict[QWidget, QLabel] = {}
+        self.matching_box = QGroupBox()
+        self.matching_form = QFormLayout(self.matching_box)
+        self._row(self.matching_form, self.threshold)
+        self._row(self.matching_form, self.min_run)
+        self._row(self.matching_form, self.exclude_quotes)
+        self._row(self.matching_form, self.exclude_bibliography)
+        self.index_box = QGroupBox()
+        self.index_form = QFormLayout(self.index_box)
+        self._row(self.index_form, self.fingerprint_size)
+        self._row(self.index_form, self.strategy)
+        self._row(self.index_form, self.workers)
+        self.index_form.addRow(self.refingerprint_note)
+        self.template_box = QGroupBox()
+        self.template_form = QFormLayout(self.template_box)
+        self._row(self.template_form, self.template_min_docs)
+        self._row(self.template_form, self.template_min_share)
+        files_row = QHBoxLayout()
+        files_row.addWidget(self.template_files, 1)
+        files_buttons = QVBoxLayout()
+        files_buttons.addWidget(self.add_template)
+        files_buttons.addWidget(self.remove_template)
+        files_buttons.addStretch(1)
+        files_row.addLayout(files_buttons)
+        self.template_files_label = QLabel()
+        self.template_form.addRow(self.template_files_label, files_row)
+        self.interface_box = QGroupBox()
+        self.interface_form = QFormLayout(self.interface_box)
+        self._row(self.interface_form, self.language)
+
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.matching_box)
+        layout.addWidget(self.index_box)
+        layout.addWidget(self.template_box)
+        layout.addWidget(self.interface_box)
+        layout.addWidget(self.buttons)
+        self.retranslate_ui()
+
+    def _row(self, form: QFormLayout, field: QWidget) -> None:
+        label = QLabel()
+        label.setBuddy(field)
+        form.addRow(label, field)
+        self._labels[field] = label
+
+    def _label(self, form: QFormLayout, field: QWidget, text: str, tip: str) -> None:
+        label = self._labels[field]
+        label.setText(text)
+        label.setToolTip(tip)
+        field.setToolTip(tip)
+        field.setAccessibleName(text.rstrip(":："))
+
+    def retranslate_ui(self) -> None:
+        self.setWindowTitle(self.tr("Settings"))
+        self.matching_box.setTitle(self.tr("Matching"))
+        self.index_box.setTitle(self.tr("Index and search"))
+        self.template_box.setTitle(self.tr("Template text"))
+        self.interface_box.setTitle(self.tr("Interface"))
+        self._label(self.matching_form, self.threshold, self.tr("Report pairs from similarity:"),
+                    self.tr("Pairs of the collection at or above this similarity are listed as duplicates"))
+        self._label(self.matching_form, self.min_run, self.tr("Minimum match length (units):"),
+                    self.tr("A common passage counts only if it is at least this many characters or words long"))
+        self._label(self.matching_form, self.exclude_quotes, self.tr("Quotations:"),
+                    self.tr("Leave text in quotation marks out of the similarity"))
+        self._label(self.matching_form, self.exclude_bibliography, self.tr("Bibliography:"),
+                    self.tr("Leave the reference list out of the similarity"))
+        self.exclude_quotes.setText(self.tr("Exclude quoted text"))
+        self.exclude_bibliography.setText(self.tr("Exclude the bibliography"))
+        self._label(self.index_form, self.fingerprint_size, self.tr("Fingerprint size (bits):"),
+                    self.tr("Larger fingerprints estimate similarity more precisely but take more space"))
+        self._label(self.index_form, self.strategy, self.tr("Search strategy:"),
+                    self.tr("How candidates are found; every strategy finds the same pairs"))
+        self._label(self.index_form, self.workers, self.tr("Worker processes:"),
+                    self.tr("How many documents are read and fingerprinted at the same time"))
+        names = {
+            "auto": self.tr("Automatic"),
+            "brute": self.tr("Brute force (reference)"),
+            "permuted": self.tr("Permuted tables"),
+            "grouped": self.tr("Group merging"),
+            "lsh": self.tr("LSH buckets"),
+        }
+        for i in range(self.strategy.count()):
+            self.strategy.setItemText(i, names.get(self.strategy.itemData(i), self.strategy.itemData(i)))
+        self._label(self.template_form, self.template_min_docs, self.tr("Template if in at least (documents):"),
+                    self.tr("A sentence found in at least this many documents is treated as template"))
+        self._label(self.template_form, self.template_min_share, self.tr("and at least (share of collection):"),
+                    self.tr("... and in at least this share of all documents"))
+        self.template_files_label.setText(self.tr("Template files:"))
+        self.template_files.setAccessibleName(self.tr("Template files"))
+        self.template_files.setToolTip(self.tr("Files whose sentences are template wherever they occur (e.g. the blank application form)"))
+        self.add_template.setText(self.tr("Add…"))
+        self.remove_template.setText(self.tr("Remove"))
+        self._label(self.interface_form, self.language, self.tr("Language:"),
+                    self.tr("The language of the interface; the change applies at once"))
+        self.language.setItemText(0, self.tr("System default"))
+        self.language.setItemText(1, "English")
+        self.language.setItemText(2, "简体中文")
+        self._update_note()
+
+    def _update_note(self) -> None:
+        changed = needs_refingerprint(self.original, self.result_settings())
+        self.refingerprint_note.setText(
+            self.tr("Changing the fingerprint size re-fingerprints every document from its stored "
+                    "text. This runs in the background after you press OK; the files are not read again.")
+        )
+        self.refingerprint_note.setVisible(changed)
+
+    def _add_template(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(
+            self, self.tr("Choose template files"), "", self.tr("Documents (*.docx *.pdf *.txt *.odt);;All files (*)")
+        )
+        existing = {self.template_files.item(i).text() for i in range(self.template_files.count())}
+        self.template_files.addItems([p for p in paths if p not in existing])
+
+    def _remove_template(self) -> None:
+        for item in self.template_files.selectedItems():
+            self.template_files.takeItem(self.template_files.row(item))
+
+    def result_settings(self) -> Settings:
+        s = self.original
+        return s.with_(
+            threshold=round(self.threshold.value()) / 100.0,
+            min_run=self.min_run.value(),
+            strategy=self.strategy.currentData(),
+            template_min_docs=self.template_min_docs.value(),
+            template_min_share=self.template_min_share.value() / 100.0,
+            template_files=tuple(self.template_files.item(i).text() for i in range(self.template_files.count())),
+            exclude_quotes=self.exclude_quotes.isChecked(),
+            exclude_bibliography=self.exclude_bibliography.isChecked(),
+            workers=self.workers.value(),
+            fingerprints=replace(s.fingerprints, minhash_bits=int(self.fingerprint_size.currentData())),
+        )
+
+    def result_language(self) -> str:
+        return str(self.language.currentData())
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate_ui()
+        super().changeEvent(event)
+

@@ -1,0 +1,55 @@
+"""App test fixtures: no dialog blocks; a real text pair for the side-by-side view."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QMessageBox
+
+# The offscreen platform plugin says this on every top-level window it shows; it is about the
+# plugin, not about our code.
+OFFSCREEN_NOISE = r"This plugin does not support propagateSizeHints\(\)"
+
+
+def pytest_collection_modifyitems(items):
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.qt_log_ignore(OFFSCREEN_NOISE))
+
+
+@pytest.fixture(autouse=True)
+def no_blocking_dialogs(monkeypatch):
+    """Every message box answers at once (as novelWriter's conftest does); record what was asked."""
+    asked: list[tuple[str, str]] = []
+
+    def answer(kind, default):
+        def fake(parent, title, text, *args, **kwargs):
+            asked.append((kind, text))
+            return default
+        return staticmethod(fake)
+
+    monkeypatch.setattr(QMessageBox, "question", answer("question", QMessageBox.StandardButton.Yes))
+    monkeypatch.setattr(QMessageBox, "information", answer("information", QMessageBox.StandardButton.Ok))
+    monkeypatch.setattr(QMessageBox, "warning", answer("warning", QMessageBox.StandardButton.Ok))
+    monkeypatch.setattr(QMessageBox, "critical", answer("critical", QMessageBox.StandardButton.Ok))
+    monkeypatch.setattr(QMessageBox, "exec", lambda self: QMessageBox.StandardButton.Ok)
+    yield asked
+
+
+@pytest.fixture
+def text_pair(corpus_dir: Path) -> tuple[str, str]:
+    """A long English text and an edited copy: a paragraph dropped, others inserted, lines changed."""
+    original = (corpus_dir / "debian-reference-en" / "ch06-007.txt").read_text(encoding="utf-8")
+    other = (corpus_dir / "debian-reference-en" / "ch02-004.txt").read_text(encoding="utf-8")
+    paras = original.split("\n")
+    third = len(paras) // 3
+    edited = (
+        "\n".join(paras[:third])
+        + "\n" + "\n".join(other.split("\n")[:15]) + "\n"
+        + "\n".join(paras[third + 10 : 2 * third])
+        + "\nAn inserted sentence that the source does not have, written by the resubmitter.\n"
+        + "\n".join(paras[2 * third + 5 :])
+    )
+    return original, edited

@@ -1,0 +1,117 @@
+"""The side-by-side view: highlighted passages, next/previous in both panes, scrolling in step."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from neardup_gui.app.diffview import Alignment, DiffInput, DiffView
+from neardup_gui.core.document import CharSpan
+from neardup_gui.core.results import MatchSpan
+from tests.app.records import exact_comparison
+
+
+def _view(qtbot, text_a: str, text_b: str, **extra) -> DiffView:
+    comparison = exact_comparison(text_a, text_b)
+    if extra:
+        from dataclasses import replace
+        comparison = replace(comparison, **extra)
+    view = DiffView(DiffInput(text_a, text_b, comparison, "original.txt", "edited.txt"))
+    qtbot.addWidget(view)
+    view.resize(1200, 700)
+    view.show()
+    qtbot.waitExposed(view)
+    return view
+
+
+def test_every_span_is_highlighted_in_both_panes(qtbot, text_pair):
+    original, edited = text_pair
+    view = _view(qtbot, original, edited)
+    spans = view.diff.comparison.spans
+    assert len(spans) >= 3
+    assert view.highlight_counts() == (len(spans), len(spans))
+    assert view.passages.count() == len(spans)
+    assert view.overview_a.mark_count() == len(spans) == view.overview_b.mark_count()
+    # the highlighted text is the same passage on both sides (same units)
+    for span in spans:
+        assert original[span.a[0]:span.a[1]].split() == edited[span.b[0]:span.b[1]].split()
+
+
+def test_next_and_previous_move_both_panes(qtbot, text_pair):
+    original, edited = text_pair
+    view = _view(qtbot, original, edited)
+    spans = view.spans
+    assert view.current_match == -1
+    qtbot.mouseClick(view.next_button, Qt.MouseButton.LeftButton)
+    assert view.current_match == 0
+    assert view.pane_a.textCursor().selectionStart() == spans[0].a[0]
+    assert view.pane_b.textCursor().selectionStart() == spans[0].b[0]
+    last = len(spans) - 1
+    qtbot.mouseClick(view.previous_button, Qt.MouseButton.LeftButton)  # wraps to the last
+    assert view.current_match == last
+    a_bar, b_bar = view.pane_a.verticalScrollBar().value(), view.pane_b.verticalScrollBar().value()
+    assert a_bar > 0 and b_bar > 0  # the last passage is far down in both texts
+    assert view.pane_a.textCursor().selectedText().split() == original[spans[last].a[0]:spans[last].a[1]].split()
+    assert view.pane_b.textCursor().selectionStart() == spans[last].b[0]
+    # the passage is visible in both panes
+    for pane, pos in ((view.pane_a, spans[last].a[0]), (view.pane_b, spans[last].b[0])):
+        cursor = pane.textCursor()
+        cursor.setPosition(pos)
+        assert 0 <= pane.cursorRect(cursor).top() <= pane.viewport().height() // 2
+    # keyboard: Ctrl+Up goes back one, F3 forward
+    view.activateWindow()
+    qtbot.waitUntil(view.isActiveWindow)
+    qtbot.keyClick(view, Qt.Key.Key_Up, Qt.KeyboardModifier.ControlModifier)
+    assert view.current_match == last - 1
+    qtbot.keyClick(view, Qt.Key.Key_F3)
+    assert view.current_match == last
+    assert view.position_label.text() == f"Passage {last + 1} of {len(spans)}"
+    # choosing a passage in the list shows it in both panes
+    view.passages.setCurrentRow(1)
+    assert view.current_match == 1
+    assert view.pane_b.textCursor().selectionStart() == spans[1].b[0]
+
+
+def test_scrolling_one_pane_keeps_the_other_in_step(qtbot, text_pair):
+    original, edited = text_pair
+    view = _view(qtbot, original, edited)
+    bar = view.pane_a.verticalScrollBar()
+    bar.setValue(bar.maximum() // 2)
+    mapped = view.alignment.a_to_b(view.pane_a.centre_position())
+    centre_b = view.pane_b.centre_position()
+    block_a = view.pane_b.document().findBlock(mapped).blockNumber()
+    block_b = view.pane_b.document().findBlock(centre_b).blockNumber()
+    assert view.pane_b.verticalScrollBar().value() > 0
+    assert abs(block_a - block_b) <= 3
+    view.sync_box.setChecked(False)
+    before = view.pane_b.verticalScrollBar().value()
+    bar.setValue(0)
+    assert view.pane_b.verticalScrollBar().value() == before
+
+
+def test_template_text_is_muted_not_counted_as_a_match(qtbot, text_pair):
+    original, edited = text_pair
+    template: tuple[CharSpan, ...] = ((0, 40),)
+    view = _view(qtbot, original, edited, template_a=template, template_b=template)
+    selections = view.pane_a.extraSelections()
+    assert len(selections) == len(view.spans) + 1
+    muted = selections[0]
+    assert (muted.cursor.selectionStart(), muted.cursor.selectionEnd()) == (0, 40)
+    assert muted.format.fontItalic()
+    assert view.highlight_counts() == (len(view.spans), len(view.spans))
+
+
+def test_alignment_maps_span_ends_and_interpolates_between():
+    spans = [MatchSpan(a=(10, 20), b=(110, 120), units=3), MatchSpan(a=(50, 60), b=(130, 140), units=3)]
+    al = Alignment(spans, 100, 200)
+    assert al.a_to_b(10) == 110 and al.a_to_b(15) == 115 and al.a_to_b(60) == 140
+    assert al.a_to_b(35) == 125  # halfway between the two spans
+    assert al.a_to_b(100) == 200 and al.b_to_a(200) == 100 and al.b_to_a(0) == 0
+    assert al.b_to_a(135) == 55
+
+
+def test_no_matches_shows_plain_texts(qtbot):
+    view = _view(qtbot, "one text about apples", "另一个关于梨的文本")
+    assert view.highlight_counts() == (0, 0)
+    view.next_match()
+    assert view.current_match == -1
+    assert view.position_label.text() == "No matched passages"

@@ -1,0 +1,208 @@
+"""The examiner's flows on the bundled sample collection: index, duplicates, check, side by side, cancel."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+
+from neardup_gui.app.diffview import DiffView
+from neardup_gui.app.mainwindow import MainWindow
+from neardup_gui.app.models import source_score
+from neardup_gui.app.paths import index_path_for
+from neardup_gui.core.collection import Collection
+from neardup_gui.core.settings import Settings
+
+RESUBMISSIONS = {
+    frozenset({"en-01-coastal-erosion.docx", "en-02-shoreline-retreat.pdf"}),
+    frozenset({"zh-01-水稻抗旱基因.docx", "zh-02-水稻干旱响应调控.pdf"}),
+}
+
+
+@pytest.fixture(scope="session")
+def indexed_sample(tmp_path_factory, sample_dir: Path) -> Path:
+    """The sample collection indexed once (with its pairs computed), to copy into each test."""
+    if not (sample_dir / "EXPECTED.md").is_file():
+        pytest.skip("sample collection not written yet")
+    db = tmp_path_factory.mktemp("sample-index") / "sample.sqlite"
+    with Collection.open(db) as collection:
+        collection.index_folder(str(sample_dir.resolve()), Settings())
+        collection.pairs(Settings())
+    return db
+
+
+@pytest.fixture
+def saved_sample(indexed_sample: Path, sample_dir: Path) -> Path:
+    """Put the saved index where the window looks for the sample's index."""
+    target = index_path_for(sample_dir)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    for suffix in ("", "-wal", "-shm"):
+        src = Path(str(indexed_sample) + suffix)
+        if src.exists():
+            shutil.copy(src, str(target) + suffix)
+    return target
+
+
+@pytest.fixture
+def window(qtbot):
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    yield w
+    w.close()
+
+
+def pair_names(window: MainWindow) -> list[frozenset[str]]:
+    return [frozenset({p.a.rel, p.b.rel}) for p in window.pairs]
+
+
+def test_open_the_sample_collection_indexes_it_and_shows_duplicate_pairs(qtbot, window, sample_dir):
+    assert window.stack.currentWidget() is window.welcome
+    with qtbot.waitSignal(window.duplicates_ready, timeout=120_000):
+        qtbot.mouseClick(window.welcome.sample_button, Qt.MouseButton.LeftButton)
+    assert window.stack.currentWidget() is window.workspace
+    names = {d.rel for d in window.documents_model.records()}
+    assert names >= {p.name for p in sample_dir.iterdir() if p.suffix in (".docx", ".pdf", ".txt")}
+    assert RESUBMISSIONS <= set(pair_names(window))
+    # ranked: best first in the table
+    shown = [window.pairs_proxy.record_at(window.pairs_proxy.index(r, 0)).similarity
+             for r in range(window.pairs_proxy.rowCount())]
+    assert shown == sorted(shown, reverse=True) and len(shown) == len(window.pairs)
+    assert window.clusters_model.rowCount() == len(window.clusters) >= 2
+    assert index_path_for(sample_dir).is_file()
+    assert window.recent_list.count() == 1
+    assert "indexed" in window.counts_label.text()
+    # the documents table filters as one types
+    window.documents_filter.setText("zh-0")
+    assert window.documents_proxy.rowCount() == sum(1 for n in names if "zh-0" in n) == 9
+
+
+def test_reopening_loads_the_saved_index_and_offers_a_refresh(qtbot, window, saved_sample, sample_dir):
+    with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
+        drop(window, [str(sample_dir)])  # a folder dropped on the window opens as the collection
+    assert window.notice.isVisible() and window.notice_refresh.isVisible()
+    assert RESUBMISSIONS <= set(pair_names(window))
+    # an incremental refresh finds nothing new
+    with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
+        qtbot.mouseClick(window.notice_refresh, Qt.MouseButton.LeftButton)
+    assert "0 added" in window.statusBar().currentMessage() or not window.notice.isVisible()
+    assert not window.notice.isVisible()
+
+
+def drop(window: MainWindow, paths: list[str]) -> None:
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(p) for p in paths])
+    event = QDropEvent(QPointF(200, 200), Qt.DropAction.CopyAction, mime,
+                       Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    window.dropEvent(event)
+
+
+def test_dropping_a_file_ranks_its_sources_and_the_threshold_filters_live(qtbot, window, saved_sample, sample_dir, tmp_path):
+    with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
+        window.open_sample()
+    submission = tmp_path / "resubmitted.docx"
+    shutil.copy(sample_dir / "en-01-coastal-erosion.docx", submission)
+    with qtbot.waitSignal(window.check_ready, timeout=60_000):
+        drop(window, [str(submission)])
+    assert window.tabs.currentWidget() is window.check_tab
+    result = window.current_check_result()
+    assert result is not None and result.path == str(submission)
+    sources = window.visible_sources()
+    assert [s.source.rel for s in sources[:2]] == ["en-01-coastal-erosion.docx", "en-02-shoreline-retreat.pdf"]
+    assert sources[0].comparison.containment_a > 0.95
+    containments = [s.comparison.containment_a for s in sources]
+    assert containments == sorted(containments, reverse=True)
+    assert "Copied:" in window.summary_label.text()
+    # live threshold: the sources scoring below it go at once
+    cut = int(source_score(sources[1]) * 100) + 1
+    assert cut <= 100 * source_score(sources[0])
+    window.threshold_spin.setValue(cut)
+    assert window.threshold_slider.value() == cut
+    kept = [s.source.rel for s in window.visible_sources()]
+    assert kept == [s.source.rel for s in sources if source_score(s) >= cut / 100]
+    assert kept[0] == "en-01-coastal-erosion.docx" and "en-02-shoreline-retreat.pdf" not in kept
+    window.threshold_slider.setValue(0)
+    assert len(window.visible_sources()) == len(result.matches)
+    # add the checked submission to the collection
+    before = window.documents_model.rowCount()
+    with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
+        qtbot.mouseClick(window.add_button, Qt.MouseButton.LeftButton)
+    assert window.documents_model.rowCount() == before + 1
+
+
+def test_side_by_side_highlights_every_span_and_moves_both_panes(qtbot, window, saved_sample):
+    with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
+        window.open_sample()
+    window.tabs.setCurrentWidget(window.pairs_tab)
+    view_index = window.pairs_proxy.index(0, 0)
+    pair = window.pairs_proxy.record_at(view_index)
+    window.pairs_view.setCurrentIndex(view_index)
+    window.pairs_view.setFocus()
+    with qtbot.waitSignal(window.diff_opened, timeout=30_000) as opened:
+        qtbot.keyClick(window.pairs_view, Qt.Key.Key_Return)
+    view: DiffView = opened.args[0]
+    with Collection.open(saved_sample, create=False) as collection:
+        comparison = collection.compare(pair.a.doc_id, pair.b.doc_id, window.settings)
+    assert len(comparison.spans) >= 2
+    assert view.highlight_counts() == (len(comparison.spans), len(comparison.spans))
+    assert view.current_match == 0
+    view.next_match()
+    span = view.spans[1]
+    assert view.current_match == 1
+    assert view.pane_a.textCursor().selectionStart() == span.a[0]
+    assert view.pane_b.textCursor().selectionStart() == span.b[0]
+    view.previous_match()
+    assert view.current_match == 0
+    assert view.pane_b.textCursor().selectionStart() == view.spans[0].b[0]
+    view.close()
+
+
+def test_cancelling_indexing_keeps_what_was_done(qtbot, window, corpus_dir):
+    folder = corpus_dir / "debian-reference-en"
+    total = len(list(folder.glob("*.txt")))
+    window.open_folder(str(folder))
+    task = window.main_task
+    assert task is not None and task.name == "index"
+    qtbot.waitUntil(lambda: task.fraction > 0.05, timeout=60_000)
+    with qtbot.waitSignal(window.collection_loaded, timeout=60_000):
+        qtbot.mouseClick(window.progress_panel.cancel_button, Qt.MouseButton.LeftButton)
+    assert task.outcome == "cancelled"
+    shown = window.documents_model.rowCount()
+    assert shown < total
+    assert window.notice.isVisible() and "cancelled" in window.notice.text()
+    with Collection.open(index_path_for(folder), create=False) as collection:
+        assert len(collection.documents()) == shown  # every document whole, or absent
+    window.runner.shutdown(30)
+
+
+def test_closing_during_indexing_stops_cleanly(qtbot, corpus_dir):
+    folder = corpus_dir / "debian-reference-zh-cn"
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.show()
+    w.open_folder(str(folder))
+    task = w.main_task
+    qtbot.waitUntil(lambda: task.fraction > 0.02, timeout=60_000)
+    w.close()
+    assert task.wait(0)  # the worker has returned before the window went
+    with Collection.open(index_path_for(folder), create=False) as collection:
+        assert len(collection.documents()) < len(list(folder.glob("*.txt")))
+
+
+def test_a_fingerprint_size_change_refingerprints_in_the_background(qtbot, window, saved_sample):
+    with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
+        window.open_sample()
+    new = window.settings.with_(fingerprints=window.settings.fingerprints.__class__(minhash_bits=512))
+    window.apply_settings(new, window.language_setting)
+    assert window.main_task is not None and window.main_task.name == "index"
+    with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
+        pass
+    with Collection.open(saved_sample, create=False) as collection:
+        n = sum(1 for d in collection.documents() if d.status == "indexed")
+    report = window.last_report
+    assert n > 0 and report.refingerprinted == n  # from the stored texts ...
+    assert report.added == report.updated == 0  # ... without reading a file again

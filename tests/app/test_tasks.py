@@ -1,0 +1,114 @@
+"""The task runner: work in a worker thread, progress and outcome on the GUI thread, cancellation."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from neardup_gui.app.tasks import TaskRunner
+from neardup_gui.core.progress import Cancelled
+
+
+def count_words(words: list[str], progress) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for i, w in enumerate(words):
+        counts[w] = counts.get(w, 0) + 1
+        progress((i + 1) / len(words), w)
+    return counts
+
+
+def slow_steps(n: int, progress, started: threading.Event | None = None) -> int:
+    done = 0
+    for i in range(n):
+        if started is not None:
+            started.set()
+        progress(i / n, f"step {i}")
+        time.sleep(0.01)
+        done += 1
+    return done
+
+
+@pytest.fixture
+def runner(qtbot):
+    r = TaskRunner()
+    yield r
+    r.shutdown(5)
+
+
+def test_result_and_progress_arrive_on_the_gui_thread(qtbot, runner):
+    gui = threading.get_ident()
+    seen: dict[str, object] = {}
+    progress: list[tuple[float, str]] = []
+
+    def done(result):
+        seen["result"] = result
+        seen["thread"] = threading.get_ident()
+
+    def worker_thread(progress):
+        seen["worker"] = threading.get_ident()
+        return count_words("a b a c a".split(), progress)
+
+    task = runner.start("count", worker_thread, on_done=done)
+    task.progress.connect(lambda f, m: progress.append((f, m)))
+    with qtbot.waitSignal(task.finished, timeout=5000):
+        pass
+    assert seen["result"] == {"a": 3, "b": 1, "c": 1}
+    assert seen["thread"] == gui
+    assert seen["worker"] != gui
+    assert progress[-1] == (1.0, "a")  # the last report always arrives
+    assert task.outcome == "done"
+    assert not runner.is_busy()
+
+
+def test_cancel_stops_the_work_at_its_next_progress_report(qtbot, runner):
+    started = threading.Event()
+    outcome: list[str] = []
+    task = runner.start("slow", slow_steps, 1000, started=started,
+                        on_done=lambda r: outcome.append(f"done {r}"), on_cancelled=lambda: outcome.append("cancelled"))
+    assert started.wait(5)
+    task.cancel()
+    with qtbot.waitSignal(task.finished, timeout=5000):
+        pass
+    assert outcome == ["cancelled"]
+    assert task.outcome == "cancelled"
+    assert task.elapsed_s() < 5
+
+
+def test_an_exception_reaches_the_gui_with_its_details(qtbot, runner):
+    errors: list[tuple[BaseException, str]] = []
+
+    def broken(progress):
+        progress(0.5, "halfway")
+        raise ValueError("the file is not what it claims")
+
+    task = runner.start("broken", broken, on_error=lambda e, d: errors.append((e, d)))
+    with qtbot.waitSignal(task.finished, timeout=5000):
+        pass
+    assert len(errors) == 1
+    exc, detail = errors[0]
+    assert isinstance(exc, ValueError) and "not what it claims" in str(exc)
+    assert "Traceback" in detail and "broken" in detail
+
+
+def test_shutdown_cancels_and_waits_for_every_worker(qtbot):
+    runner = TaskRunner()
+    started = threading.Event()
+    task = runner.start("slow", slow_steps, 10000, started=started)
+    assert started.wait(5)
+    t0 = time.monotonic()
+    assert runner.shutdown(10)
+    assert time.monotonic() - t0 < 2
+    assert task.wait(0)  # the worker has returned
+    with pytest.raises(RuntimeError):
+        runner.start("late", slow_steps, 1)
+
+
+def test_the_progress_callable_raises_cancelled_once_cancelled(qtbot, runner):
+    task = runner.start("noop", lambda progress: 1)
+    with qtbot.waitSignal(task.finished, timeout=5000):
+        pass
+    task.cancel()
+    with pytest.raises(Cancelled):
+        task.report(0.5, "x")
