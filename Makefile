@@ -4,6 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
+STAMP_PACKAGE := $(VENV)/.installed-package
 
 .PHONY: run test bench package package-test screenshots deps-run deps-test translations clean
 
@@ -33,6 +34,21 @@ test: deps-test $(STAMP_TEST)
 
 bench: deps-test $(STAMP_TEST)
 	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/run_all.py
+
+$(STAMP_PACKAGE): pyproject.toml | $(PY)
+	$(PY) -m pip install -q -e '.[package]'
+	touch $@ $(STAMP_RUN)
+
+# The one-folder bundle dist/neardup/ (neardup-gui and neardup) and its .tar.gz; takes minutes.
+package: $(STAMP_PACKAGE)
+	@scripts/install-deps.sh package
+	packaging/build.sh $(PY)
+
+# Builds the bundle, then runs its command line and its window offscreen (not part of `make test`).
+package-test: package
+	desktop-file-validate packaging/io.github.neardup.NearDup.desktop
+	appstreamcli validate --no-net packaging/io.github.neardup.NearDup.metainfo.xml
+	$(PY) packaging/smoke_test.py dist/neardup
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info tests/benchmarks/out

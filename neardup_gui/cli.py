@@ -336,6 +336,70 @@ def run_compare(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# --- report -----------------------------------------------------------------------------------
+
+
+def _report_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--out", required=True, metavar="R", help="the report file: .html, .csv, .json or .pdf")
+    p.add_argument("--scope", choices=("check", "pairs", "clusters"),
+                   help="what to report (default: check when --check is given, else pairs)")
+    p.add_argument("--check", nargs="+", metavar="FILE", default=[], help="submissions to check and report")
+    _common_options(p)
+
+
+@command("report", "Write a duplicate report (HTML, PDF, CSV or JSON) of a check, the pairs or the clusters.", _report_args)
+def run_report(args: argparse.Namespace) -> int:
+    import os
+    from dataclasses import replace
+
+    from neardup_gui.core.report import build_report, format_for, write_report
+    from neardup_gui.core.store import IndexProblem
+
+    scope = args.scope or ("check" if args.check else "pairs")
+    try:
+        fmt = format_for(args.out)
+    except ValueError as exc:
+        sys.stderr.write(f"neardup: {exc}\n")
+        return EXIT_USAGE
+    if scope == "check" and not args.check:
+        sys.stderr.write("neardup: a check report needs the submissions: --check FILE…\n")
+        return EXIT_USAGE
+    settings = _settings(args)
+    progress = StderrProgress(args.quiet)
+    try:
+        with _open(args) as coll:
+            items = None
+            skipped = False
+            if scope == "check":
+                results = coll.check(args.check, settings, progress)
+                skipped = any(r.skipped_reason for r in results)
+                if args.threshold is not None:  # as `check` does: keep sources at or above T
+                    results = [replace(r, matches=tuple(
+                        m for m in r.matches
+                        if max(m.comparison.similarity, m.comparison.containment_a) >= args.threshold))
+                        for r in results]
+                items = results
+            report = build_report(coll, scope, settings, items=items, progress=progress)
+    except IndexProblem as exc:
+        return _index_problem(exc)
+    pages = None
+    if fmt == "pdf":
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # no window is ever shown
+        from neardup_gui.qtpdf import write_pdf
+
+        pages = write_pdf(report, args.out)
+    else:
+        write_report(report, args.out, fmt)
+    counts = report.summary.counts
+    if args.json:
+        print_json({"out": args.out, "format": fmt, "scope": scope, "pairs": counts["pairs"],
+                    "passages": counts["passages"], "pages": pages})
+    else:
+        print(f"wrote {args.out}: {counts['pairs']} pairs, {counts['passages']} matched passages"
+              + (f", {pages} pages" if pages else ""))
+    return EXIT_SKIPPED if skipped else EXIT_OK
+
+
 # --- entry point ------------------------------------------------------------------------------
 
 

@@ -279,6 +279,7 @@ class MainWindow(QMainWindow):
         self.sample_action = action(None, self.open_sample)
         self.check_action = action("Ctrl+K", self.choose_files_to_check)
         self.refresh_action = action(QKeySequence.StandardKey.Refresh, self.refresh)
+        self.export_action = action("Ctrl+E", self.export_current)
         self.settings_action = action("Ctrl+,", self.open_settings)
         self.quit_action = action(QKeySequence.StandardKey.Quit, self.close)
         self.about_action = action(None, self.show_about)
@@ -293,6 +294,7 @@ class MainWindow(QMainWindow):
         self.file_menu.addSeparator()
         self.file_menu.addAction(self.check_action)
         self.file_menu.addAction(self.refresh_action)
+        self.file_menu.addAction(self.export_action)
         self.file_menu.addSeparator()
         self.file_menu.addAction(self.settings_action)
         self.file_menu.addSeparator()
@@ -483,6 +485,9 @@ class MainWindow(QMainWindow):
         self.check_action.setText(self.tr("&Check files…"))
         self.check_action.setToolTip(self.tr("Check one or more submissions against the collection"))
         self.refresh_action.setText(self.tr("&Refresh the collection"))
+        self.export_action.setText(self.tr("&Export a report…"))
+        self.export_action.setToolTip(self.tr(
+            "Save what the current tab shows (check results, duplicate pairs or clusters) as HTML, PDF, CSV or JSON"))
         self.settings_action.setText(self.tr("&Settings…"))
         self.quit_action.setText(self.tr("&Quit"))
         self.about_action.setText(self.tr("&About neardup"))
@@ -612,6 +617,25 @@ class MainWindow(QMainWindow):
         for w in (self.check_action, self.check_button, self.check_here_button):
             w.setEnabled(has and not busy)
         self.add_button.setEnabled(has and not busy and any(not r.skipped_reason for r in self.check_results))
+        self.export_action.setEnabled(has and not busy)
+
+    def export_scope(self) -> tuple[str, list[CheckResult] | None]:
+        """What "Export a report" saves: the check results on the Check tab, clusters on the
+        Clusters tab, otherwise the duplicate pairs."""
+        tab = self.tabs.currentIndex()
+        if tab == 1 and self.check_results:
+            return "check", list(self.check_results)
+        if tab == 3:
+            return "clusters", None
+        return "pairs", None
+
+    def export_current(self) -> None:
+        if not self.db_path:
+            return
+        from neardup_gui.app.export import export_report
+
+        scope, items = self.export_scope()
+        export_report(self, scope, self.db_path, self.settings, items)
 
     # -- opening a collection ---------------------------------------------------------------------
 

@@ -278,26 +278,41 @@ class Collection:
         done_now: set[int] = set()
         for n, doc_id in enumerate(todo, 1):
             progress((n - 1) / len(todo), f"Comparing {n} of {len(todo)}")
-            a = self.marked(doc_id, v)
+            # Another window may replace or remove documents meanwhile: those are skipped here
+            # and paired when their new rows are (they are not in ``paired``).
             fp = self.store.fingerprints_of(doc_id)
             if fp is None:
+                continue
+            try:
+                a = self.marked(doc_id, v)
+            except KeyError:
                 continue
             cands = finder.find(fp, a.units.ids[a.countable_mask()], exclude={doc_id} | done_now)
             found = []
             for cand in cands.values():
-                b = self.marked(cand.doc_id, v)
+                try:
+                    b = self.marked(cand.doc_id, v)
+                except KeyError:
+                    continue
                 comp = v.compare(a, b, min_similarity=floor)
                 if comp is not None and comp.similarity >= floor:
                     found.append((cand.doc_id, comp))
             share = float(units_share(a))
             with self.store.transaction():
+                ids = [doc_id] + [other for other, _ in found]
+                alive = {r[0] for r in conn.execute(
+                    f"SELECT id FROM documents WHERE id IN ({','.join('?' * len(ids))})", ids)}
+                if doc_id not in alive:
+                    found = []
+                found = [(other, comp) for other, comp in found if other in alive]
                 for other, comp in found:
                     lo, hi = (doc_id, other) if doc_id < other else (other, doc_id)
                     ca, cb = (comp.containment_a, comp.containment_b) if lo == doc_id else (comp.containment_b, comp.containment_a)
                     conn.execute("INSERT OR REPLACE INTO pairs VALUES (?, ?, ?, ?, ?, ?)",
                                  (lo, hi, comp.similarity, ca, cb, comp.common_units))
-                conn.execute("INSERT OR IGNORE INTO paired (doc_id) VALUES (?)", (doc_id,))
-                conn.execute("UPDATE documents SET meta = json_set(meta, '$.template_share', ?) WHERE id = ?", (share, doc_id))
+                if doc_id in alive:
+                    conn.execute("INSERT OR IGNORE INTO paired (doc_id) VALUES (?)", (doc_id,))
+                    conn.execute("UPDATE documents SET meta = json_set(meta, '$.template_share', ?) WHERE id = ?", (share, doc_id))
             done_now.add(doc_id)
         progress(1.0, "Compared")
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sqlite3
 import time
 import zlib
@@ -30,6 +31,10 @@ log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
 APPLICATION_ID = 0x4E445550  # "NDUP": marks the file as ours in the SQLite header
+# Files up to this size get a full ``PRAGMA quick_check`` at open (measured: 0.01 s for 300
+# documents, 0.24 s for a 61 MB file of 100k documents, 1.4 s for 610 MB). Larger files are
+# checked structurally (header, size) at open and report damage on the first query that meets it.
+QUICK_CHECK_MAX_BYTES = 64 << 20
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -162,7 +167,9 @@ def _translate_error(exc: sqlite3.Error, path: Path) -> IndexProblem:
         return IndexProblem("busy", f"The index {path} is being written by another neardup window or command; try again when it has finished.")
     if "disk is full" in msg or "database or disk is full" in msg:
         return IndexProblem("disk-full", f"The disk holding {path} is full. Nothing was lost: the last change was rolled back. Free some space and try again.")
-    if "readonly" in msg or "read-only" in msg:
+    if "readonly" in msg or "read-only" in msg or (
+            "unable to open" in msg and not os.access(path.parent, os.W_OK)):
+        # (SQLite cannot open a WAL file where it cannot create the -shm file beside it)
         return IndexProblem("read-only", f"The index {path} cannot be written (read-only location). Choose a writable location for the index.")
     return IndexProblem("io", f"The index {path} could not be used: {exc}")
 
@@ -183,14 +190,22 @@ class Store:
             self.conn = sqlite3.connect(self.path, timeout=timeout_s, isolation_level=None, check_same_thread=True)
             self.conn.execute("PRAGMA foreign_keys = ON")
             self.conn.execute(f"PRAGMA busy_timeout = {int(timeout_s * 1000)}")
-            if exists:
-                self._check_version()
-                self.conn.execute("PRAGMA journal_mode = WAL")
-            else:
-                self.conn.execute("PRAGMA journal_mode = WAL")
-                self._create()
+            # A run killed while creating the index leaves an SQLite file without tables: nothing
+            # to lose, so it is created again rather than refused.
+            fresh = not exists or self._check_version()
+            if fresh and not create:
+                raise IndexProblem("not-an-index", f"There is no index at {self.path}.")
+            self.conn.execute("PRAGMA journal_mode = WAL")
+            if fresh and not self._create():
+                self._check_version()  # another process created it first
+            elif not fresh and self.path.stat().st_size <= QUICK_CHECK_MAX_BYTES:
+                self._quick_check()
             self.conn.execute("PRAGMA synchronous = FULL")
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, IndexProblem) as exc:
+            if hasattr(self, "conn"):
+                self.conn.close()
+            if isinstance(exc, IndexProblem):
+                raise
             raise _translate_error(exc, self.path) from exc
 
     # --- opening -------------------------------------------------------------------------------
@@ -208,8 +223,21 @@ class Store:
         app_id = int.from_bytes(head[68:72], "big")
         if app_id not in (0, APPLICATION_ID):
             raise IndexProblem("not-an-index", f"{self.path} is an SQLite file of another program, not a neardup index. It was left untouched.")
+        # A file cut short: not a whole number of pages, or fewer pages than its header counts
+        # (that count is valid when its "version-valid-for" matches the change counter; a WAL
+        # with frames may legitimately hold pages the main file does not have yet).
+        page_size = int.from_bytes(head[16:18], "big")
+        page_size = 65536 if page_size == 1 else page_size
+        size = self.path.stat().st_size
+        pages = int.from_bytes(head[28:32], "big")
+        wal = Path(f"{self.path}-wal")
+        has_wal = wal.exists() and wal.stat().st_size > 0
+        if page_size >= 512 and (size % page_size or (
+                head[24:28] == head[92:96] and size < pages * page_size and not has_wal)):
+            raise IndexProblem("corrupt", f"The index file {self.path} is truncated. It was left untouched; rebuild the index to a new file.")
 
-    def _check_version(self) -> None:
+    def _check_version(self) -> bool:
+        """Refuse a newer schema or another program's file; True for an SQLite file with no tables."""
         version = self.conn.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
             raise IndexProblem(
@@ -218,11 +246,27 @@ class Store:
                 f"{__version__}, schema {SCHEMA_VERSION}). Update neardup to open it.",
             )
         tables = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if version == 0 and not tables:
+            return True
         if version < 1 or "documents" not in tables:
             raise IndexProblem("not-an-index", f"{self.path} is an SQLite file but not a neardup index. It was left untouched.")
+        return False
 
-    def _create(self) -> None:
+    def _quick_check(self) -> None:
+        """``PRAGMA quick_check``: damage anywhere in the file is reported at open, not mid-task."""
+        rows = [r[0] for r in self.conn.execute("PRAGMA quick_check(5)")]
+        if rows != ["ok"]:
+            raise IndexProblem(
+                "corrupt",
+                f"The index file {self.path} is damaged ({rows[0]}). It was left untouched; rebuild the "
+                "index to a new file (the documents themselves are not affected).",
+            )
+
+    def _create(self) -> bool:
+        """Create the schema; False if another process did so while this one waited for the lock."""
         with self.transaction():
+            if self.conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
+                return False
             for stmt in _SCHEMA.split(";"):
                 if stmt.strip():
                     self.conn.execute(stmt)
@@ -230,6 +274,7 @@ class Store:
             self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             self.set_meta("created_by", f"neardup {__version__}")
             self.set_meta("created_at", str(time.time()))
+        return True
 
     def close(self) -> None:
         try:
@@ -274,7 +319,10 @@ class Store:
         return row[0] if row else default
 
     def set_meta(self, key: str, value: str) -> None:
-        self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+        try:  # also called outside a transaction: a full, locked or read-only file says so plainly
+            self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+        except sqlite3.Error as exc:
+            raise _translate_error(exc, self.path) from exc
 
     # --- documents -----------------------------------------------------------------------------
 
@@ -284,7 +332,10 @@ class Store:
         return StoredDocument(*row[:11], meta=json.loads(row[11]))
 
     def documents(self) -> list[StoredDocument]:
-        return [self._doc(r) for r in self.conn.execute(f"SELECT {self._DOC_COLS} FROM documents ORDER BY rel")]
+        try:  # the first full read of every task: damage the open-time checks missed surfaces here
+            return [self._doc(r) for r in self.conn.execute(f"SELECT {self._DOC_COLS} FROM documents ORDER BY rel")]
+        except sqlite3.DatabaseError as exc:
+            raise _translate_error(exc, self.path) from exc
 
     def document(self, doc_id: int) -> StoredDocument | None:
         row = self.conn.execute(f"SELECT {self._DOC_COLS} FROM documents WHERE id = ?", (doc_id,)).fetchone()

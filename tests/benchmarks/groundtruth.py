@@ -4,7 +4,11 @@ This is the reference the evaluation scores the product against, so it shares no
 ``neardup_gui.core.compare`` except the unit definition (``neardup_gui.core.units.tokenize``)
 and the definition of the numbers in ARCHITECTURE.md:
 
-- the LCS of the two unit sequences (units compared by their 64-bit ids);
+- the LCS of the two unit sequences (units compared by their 64-bit ids), taken over the units
+  that lie inside a ``min_run``-gram occurring in both texts (``docs/similarity.md``, "Which
+  LCS": other units can never be in a counted run, and letting them compete for LCS ties only
+  cuts copied passages short); their positions are kept, so no run bridges a dropped unit.
+  ``restrict=False`` gives the literal LCS of all units instead;
 - of the aligned unit pairs, keep only maximal runs of at least ``min_run`` units that are
   consecutive in both sequences (the match spans); ``common`` = units in those runs;
 - ``similarity = common / (|A| + |B| - common)``, ``containment_a = common / |A|``,
@@ -130,9 +134,35 @@ def runs_of(pairs: Sequence[tuple[int, int]]) -> list[Run]:
     return runs
 
 
-def truth_of_ids(a: np.ndarray, b: np.ndarray, min_run: int = DEFAULT_MIN_RUN) -> Truth:
-    """Exact similarity of two unit-id sequences (no prefilter)."""
-    pairs = lcs_pairs(a, b)
+def shared_gram_masks(a: Sequence[int], b: Sequence[int], n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Units inside an ``n``-gram that occurs in both sequences, by exact tuple comparison."""
+    a, b = [int(x) for x in a], [int(x) for x in b]
+    grams_a = {tuple(a[i:i + n]) for i in range(len(a) - n + 1)}
+    grams_b = {tuple(b[i:i + n]) for i in range(len(b) - n + 1)}
+    shared = grams_a & grams_b
+    masks = []
+    for seq in (a, b):
+        mask = np.zeros(len(seq), dtype=bool)
+        for i in range(len(seq) - n + 1):
+            if tuple(seq[i:i + n]) in shared:
+                mask[i:i + n] = True
+        masks.append(mask)
+    return masks[0], masks[1]
+
+
+def truth_of_ids(a: np.ndarray, b: np.ndarray, min_run: int = DEFAULT_MIN_RUN, restrict: bool = True) -> Truth:
+    """Exact similarity of two unit-id sequences (no prefilter).
+
+    With ``restrict`` (the product's definition), ``lcs`` is the LCS length of the units inside
+    shared ``min_run``-grams; without it, of all units.
+    """
+    a, b = np.asarray(a), np.asarray(b)
+    if restrict:
+        mask_a, mask_b = shared_gram_masks(a, b, min_run)
+        ia, ib = np.flatnonzero(mask_a), np.flatnonzero(mask_b)
+        pairs = [(int(ia[i]), int(ib[j])) for i, j in lcs_pairs(a[ia], b[ib])]
+    else:
+        pairs = lcs_pairs(a, b)
     kept = tuple(r for r in runs_of(pairs) if r.length >= min_run)
     return Truth(len(a), len(b), len(pairs), sum(r.length for r in kept), kept)
 

@@ -61,7 +61,10 @@ def test_min_run_keeps_only_long_runs() -> None:
     a = shared8 + [1, 2, 3, 4, 5] + shared3
     b = [9, 9] + shared8 + [7] + shared3 + [8]
     t8 = gt.truth_of_ids(_ids(a), _ids(b), min_run=8)
-    assert (t8.lcs, t8.common) == (11, 8)
+    # the LCS is taken over units of shared 8-grams only: the 3-unit run never competes
+    assert (t8.lcs, t8.common) == (8, 8)
+    literal = gt.truth_of_ids(_ids(a), _ids(b), min_run=8, restrict=False)
+    assert (literal.lcs, literal.common) == (11, 8)
     assert t8.runs == (gt.Run(0, 2, 8),)
     assert t8.similarity == pytest.approx(8 / (16 + 15 - 8))
     assert t8.containment_a == pytest.approx(8 / 16)
@@ -214,3 +217,14 @@ def test_strip_form_removes_exactly_the_form_units() -> None:
         form = ec.FORM[lang]
         text = "\n".join(form["head"] + [content] + form["tail"])
         assert tokenize(ec.strip_form(text, lang)).tokens == tokenize(content).tokens
+
+
+def test_restricted_lcs_keeps_a_copied_passage_whole() -> None:
+    """A passage copied into a host whose earlier units match it by chance: the literal LCS may
+    spend the passage's first units on the chance matches; the product's definition may not."""
+    passage = list(range(500, 520))
+    host_a = [1, 500, 501, 2] + passage
+    host_b = passage + [3]
+    restricted = gt.truth_of_ids(_ids(host_a), _ids(host_b), min_run=8)
+    assert restricted.common == 20
+    assert restricted.runs == (gt.Run(4, 0, 20),)

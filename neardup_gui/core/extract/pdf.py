@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import io
 import logging
 import math
@@ -42,6 +43,7 @@ class _Box:
     top: float  # distance of the box's top from the page top
     bottom: float  # distance of the box's bottom from the page bottom
     lines: int
+    column_top: bool = False  # first paragraph of a right-hand column: may carry one on
 
     @property
     def text(self) -> str:
@@ -68,6 +70,9 @@ _WORD_GAP = 0.1
 # justified line with loose spacing stays whole.
 _CELL_GAP = 1.2
 _LONE_CELL_GAP = 2.5
+# Characters a line never starts with (CJK and Latin closing punctuation): the word before
+# them moves to the next line with them.
+_NO_LINE_START = frozenset("，。、；：？！）」』】〉》”’…・,.;:?!)]}%")
 
 
 @dataclass
@@ -95,7 +100,9 @@ class _Line:
     first_word: float  # width of the first word (first character for CJK)
 
 
-def _glyphs(layout, out: list[_Glyph], stats: dict[str, int]) -> None:
+def _glyphs(layout, out: list[_Glyph], rotated: list[_Glyph], stats: dict[str, int]) -> None:
+    """The page's glyphs: upright ones into ``out``, rotated ones (in drawing order) into
+    ``rotated``; images are counted."""
     from pdfminer.layout import LTChar, LTFigure, LTImage
 
     for obj in layout:
@@ -103,19 +110,51 @@ def _glyphs(layout, out: list[_Glyph], stats: dict[str, int]) -> None:
             text = obj.get_text()
             if text.startswith("(cid:"):
                 text = _CID_RE.sub("", text)
-                if not text:
-                    continue
-            size = obj.size if obj.size > 0 else obj.height
+            if not text:
+                continue
+            size = max(obj.size if obj.size > 0 else obj.height, 0.1)
+            text = text.translate(_LIGATURES)
             if obj.upright:
-                base = obj.matrix[5]
+                out.append(_Glyph(text, obj.x0, obj.x1, obj.y0, obj.y1, obj.matrix[5], size))
             else:
-                # Rotated glyphs have no horizontal baseline; their box centre stands in.
-                base = (obj.y0 + obj.y1) / 2
-            out.append(_Glyph(text.translate(_LIGATURES), obj.x0, obj.x1, obj.y0, obj.y1, base, max(size, 0.1)))
+                rotated.append(_Glyph(text, obj.x0, obj.x1, obj.y0, obj.y1, (obj.y0 + obj.y1) / 2, size))
         elif isinstance(obj, LTImage):
             stats["images"] += 1
         elif isinstance(obj, LTFigure):
-            _glyphs(obj, out, stats)
+            _glyphs(obj, out, rotated, stats)
+
+
+def _rotated_boxes(glyphs: list[_Glyph], page_height: float) -> list[_Box]:
+    """Rotated text (a margin stamp, a turned table heading) as paragraphs after the page's
+    body: runs of glyphs in drawing order, a new run where the next glyph is not adjacent."""
+    boxes: list[_Box] = []
+    run: list[_Glyph] = []
+
+    def close() -> None:
+        parts: list[str] = []
+        for index, g in enumerate(run):
+            if index:
+                before = run[index - 1]
+                gap = max(g.x0 - before.x1, before.x0 - g.x1, g.y0 - before.y1, before.y0 - g.y1)
+                if gap > _WORD_GAP * g.size and not (_CJK_CHAR_RE.match(g.text) or _CJK_CHAR_RE.match(before.text)):
+                    parts.append(" ")
+            parts.append(" " if g.text.isspace() else g.text)
+        text = " ".join("".join(parts).split())
+        if text:
+            top = page_height - max(g.y1 for g in run)
+            boxes.append(_Box([text], top, min(g.y0 for g in run), 1))
+
+    for g in glyphs:
+        if run:
+            before = run[-1]
+            near = max(g.x0 - before.x1, before.x0 - g.x1, g.y0 - before.y1, before.y0 - g.y1) <= 1.5 * g.size
+            if not near:
+                close()
+                run = []
+        run.append(g)
+    if run:
+        close()
+    return boxes
 
 
 def _baseline_rows(glyphs: list[_Glyph]) -> list[list[_Glyph]]:
@@ -148,38 +187,60 @@ def _split_row(row: list[_Glyph], gap_ems: float) -> list[_Line]:
     last_x1 = 0.0
     y0 = y1 = 0.0
     word_end = 0.0
-    word_done = False
+    # Measuring the first word: 0 in a word, 1 after a CJK character (closing punctuation
+    # still belongs to it: it cannot start a line), 2 done.
+    word_state = 0
 
     def close() -> None:
         text = "".join(parts).strip()
         if text and first is not None:
             lines.append(_Line(text, first.x0, last_x1, y0, y1, first.base, size, word_end - first.x0))
 
+    previous: _Glyph | None = None
     for g in row:
+        if previous is not None and g.text == previous.text and abs(g.x0 - previous.x0) < 0.15 * g.size:
+            continue  # a glyph drawn twice, slightly offset (fake bold): read once
+        previous = g
         if g.text.isspace():
             if parts and parts[-1] != " ":
                 parts.append(" ")
-            word_done = word_done or first is not None
+            if first is not None:
+                word_state = 2
             continue
         if first is not None:
             gap = g.x0 - last_x1
             if gap > gap_ems * size:
                 close()
                 parts, first = [], None
-            elif gap > _WORD_GAP * max(g.x1 - g.x0, g.size) and parts[-1] != " ":
+            elif (
+                gap > _WORD_GAP * max(g.x1 - g.x0, g.size)
+                and parts[-1] != " "
+                and not _CJK_CHAR_RE.match(g.text)
+                and not _CJK_CHAR_RE.match(parts[-1][-1])
+            ):
+                # A space only between Latin words: the gap a word processor leaves between
+                # CJK and Latin text (autospacing) is typography, not a space in the text.
                 parts.append(" ")
-                word_done = True
+                word_state = 2
         if first is None:
             first, last_x1, y0, y1 = g, g.x1, g.y0, g.y1
-            word_end, word_done = g.x1, bool(_CJK_CHAR_RE.match(g.text))
+            word_end, word_state = g.x1, 1 if _CJK_CHAR_RE.match(g.text) else 0
             parts.append(g.text)
             continue
-        if not word_done:
-            if parts[-1] == " ":
-                word_done = True
+        if word_state == 0:
+            if _CJK_CHAR_RE.match(g.text) and g.text not in _NO_LINE_START:
+                word_state = 2  # a line may break between Latin and CJK text
             else:
                 word_end = g.x1
-                word_done = bool(_CJK_CHAR_RE.match(g.text))
+        elif word_state == 1:
+            if g.text in _NO_LINE_START:
+                word_end = g.x1
+            elif g.text in "\"'":
+                # No line break on either side of a straight quote (Unicode line breaking,
+                # class QU): the quoted word goes with the character before it.
+                word_end, word_state = g.x1, 0
+            else:
+                word_state = 2
         parts.append(g.text)
         last_x1 = max(last_x1, g.x1)
         y0, y1 = min(y0, g.y0), max(y1, g.y1)
@@ -197,9 +258,7 @@ def _page_rows(glyphs: list[_Glyph]) -> list[list[_Line]]:
             neighbours = [rows[j] for j in (index - 1, index + 1) if 0 <= j < len(rows)]
             if not any(len(other) > 1 for other in neighbours):
                 # A lone multi-cell row needs the wider gap (a loosely justified line is one line).
-                lone = _split_row_lines(row)
-                if len(lone) == 1:
-                    row = lone
+                row = _split_row_lines(row)
         out.append(row)
     return out
 
@@ -210,8 +269,9 @@ def _split_row_lines(row: list[_Line]) -> list[_Line]:
     for line in row[1:]:
         prev = merged[-1]
         if line.x0 - prev.x1 <= _LONE_CELL_GAP * prev.size:
+            cjk = _CJK_CHAR_RE.match(prev.text[-1]) and _CJK_CHAR_RE.match(line.text[0])
             merged[-1] = _Line(
-                prev.text + " " + line.text,
+                prev.text + ("" if cjk else " ") + line.text,
                 prev.x0,
                 line.x1,
                 min(prev.y0, line.y0),
@@ -225,12 +285,84 @@ def _split_row_lines(row: list[_Line]) -> list[_Line]:
     return merged
 
 
+def _gutter_order(rows: list[list[_Line]]) -> list[tuple[list[list[_Line]], str]]:
+    """Rows in reading order for a page with two side-by-side columns of text.
+
+    Columns whose baselines do not line up give rows holding a line of one column only, so
+    top-to-bottom order would interleave them. A gutter is recognised at the most common left
+    edge ``c`` in the middle of the text width when at least three lines start there, most
+    of them have a line entirely left of ``c`` beside them, and fewer lines cross ``c`` than
+    start right of it. Rows with a line crossing ``c``
+    (a title over both columns) split the page into bands; in each band the left column's
+    rows come before the right column's. Three or more columns are read as two (the right
+    part row by row), a documented limit. Returns groups of rows in reading order, each
+    with its side: "left" or "right" for one column's part of a band, "" otherwise.
+    """
+    lines = [line for row in rows for line in row]
+    if len(lines) < 6:
+        return [(rows, "")]
+    left = min(line.x0 for line in lines)
+    width = max(line.x1 for line in lines) - left
+    starts = Counter(
+        round(line.x0 / 2) for line in lines if left + 0.25 * width < line.x0 < left + 0.75 * width
+    )
+    if not starts:
+        return [(rows, "")]
+    bucket, count = starts.most_common(1)[0]
+    if count < 3:
+        return [(rows, "")]
+    cut = min(line.x0 for line in lines if round(line.x0 / 2) == bucket) - 1.0
+    left_bases = sorted(line.base for line in lines if line.x1 <= cut)
+    right_lines = [line for line in lines if line.x0 >= cut]
+    if len(left_bases) < 3:
+        return [(rows, "")]
+    beside = 0
+    for line in right_lines:
+        at = bisect.bisect_left(left_bases, line.base - line.size)
+        if at < len(left_bases) and left_bases[at] <= line.base + line.size:
+            beside += 1
+    if beside < max(3, 0.5 * len(right_lines)):
+        return [(rows, "")]
+    if sum(1 for line in lines if line.x0 < cut < line.x1) > len(right_lines):
+        # More text across the gutter than in the right column: a single column with a
+        # two-part list or table in it (read as a table by _flows), not two columns.
+        return [(rows, "")]
+    out: list[tuple[list[list[_Line]], str]] = []
+    spanning: list[list[_Line]] = []
+    band_left: list[list[_Line]] = []
+    band_right: list[list[_Line]] = []
+
+    def close_band() -> None:
+        out.extend((part, side) for part, side in ((band_left, "left"), (band_right, "right")) if part)
+
+    for row in rows:
+        if any(line.x0 < cut < line.x1 for line in row):
+            close_band()
+            band_left, band_right = [], []
+            spanning.append(row)
+            continue
+        if spanning:
+            out.append((spanning, ""))
+            spanning = []
+        on_left = [line for line in row if line.x1 <= cut]
+        on_right = [line for line in row if line.x0 >= cut]
+        if on_left:
+            band_left.append(on_left)
+        if on_right:
+            band_right.append(on_right)
+    close_band()
+    if spanning:
+        out.append((spanning, ""))
+    return out
+
+
 def _flows(rows: list[list[_Line]]) -> list[list[_Line]]:
     """Reading order: single-cell rows flow in order; a run of multi-cell rows (a table, two
     columns on a shared baseline grid) is read column by column.
 
-    A single-cell row right after a multi-cell run stays in the run when it lies inside one of
-    the run's columns (a cell or column with more lines than its neighbours).
+    A single-cell row right after a multi-cell run (within three lines' height) stays in the
+    run when it lies inside one of the run's columns (a cell or column with more lines than
+    its neighbours).
     """
     flows: list[list[_Line]] = []
     current: list[_Line] = []
@@ -249,7 +381,8 @@ def _flows(rows: list[list[_Line]]) -> list[list[_Line]]:
         columns.clear()
 
     for row in rows:
-        if len(row) > 1 or (block and all(_column_of(columns, line, strict=True) >= 0 for line in row)):
+        near = bool(block) and block[-1][0].base - row[0].base <= 3 * row[0].size
+        if len(row) > 1 or (near and all(_column_of(columns, line, strict=True) >= 0 for line in row)):
             if not block and current:
                 flows.append(current)
                 current = []
@@ -289,7 +422,11 @@ def _column_of(columns: list[list[float]], line: _Line, strict: bool = False) ->
     return best
 
 
-def _flow_paragraphs(lines: list[_Line], pitch: float, page_width: float) -> list[tuple[list[str], _Line, _Line, int]]:
+def _flow_paragraphs(
+    lines: list[_Line],
+    pitch: tuple[float, dict[tuple[int, int], float]],
+    page: tuple[float, dict[tuple[int, int], tuple[float, int]]] | None,
+) -> list[tuple[list[str], _Line, _Line, int]]:
     """Paragraphs of one flow: (texts of the lines, first line, last line, line count).
 
     A line ends a paragraph when the vertical step to the next line is clearly wider than the
@@ -299,10 +436,23 @@ def _flow_paragraphs(lines: list[_Line], pitch: float, page_width: float) -> lis
     """
     left = min(line.x0 for line in lines)
     right = max(line.x1 for line in lines)
-    if len(lines) < 6 and left < 0.25 * page_width:
-        # Too few lines to find the column's edge (all may end paragraphs): assume the right
-        # margin mirrors the left one.
-        right = max(right, page_width - left - 2.0)
+    if page is not None:
+        # The column's right edge: the widest line of the document starting at this left
+        # edge in this size (a page of short paragraphs may have no line that reaches it).
+        # ``page`` is None inside one of two columns: there only the column's lines count.
+        page_width, edges = page
+        key = round(left)
+        size = round(Counter(line.size for line in lines).most_common(1)[0][0])
+        same_left = [edges[k, size] for k in range(key - 1, key + 2) if (k, size) in edges]
+        right = max([right] + [x1 for x1, _ in same_left])
+        if sum(n for _, n in same_left) < 6 and left < 0.25 * page_width:
+            # Too few lines to find the column's edge (all may end paragraphs): assume the
+            # right margin mirrors the left one.
+            right = max(right, page_width - left - 2.0)
+    # The pitch of this column by font size (see _line_pitches).
+    default, by_key = pitch
+    key = round(left)
+    pitches = {sz: value for (x, sz), value in by_key.items() if abs(x - key) <= 1}
     out: list[tuple[list[str], _Line, _Line, int]] = []
     texts: list[str] = []
     start = lines[0]
@@ -316,10 +466,10 @@ def _flow_paragraphs(lines: list[_Line], pitch: float, page_width: float) -> lis
         step = line.base - following.base
         em = max(line.size, following.size)
         breaks = (
-            step > 1.3 * max(pitch, 0.8 * em)
+            step > 1.3 * max(pitches.get(round(line.size), default), 0.8 * em)
             or step < 0.3 * em  # overlapping rows: never one paragraph
             or right - line.x1 > following.first_word + 0.5 * em
-            or following.x0 < line.x0 - em
+            or (following.x0 < line.x0 - em and count > 1)  # not after a first-line indent
             or (
                 following.x0 > line.x0 + em
                 and index + 2 < len(lines)
@@ -334,30 +484,85 @@ def _flow_paragraphs(lines: list[_Line], pitch: float, page_width: float) -> lis
     return out
 
 
-def _page_boxes(rows: list[list[_Line]], page_height: float, page_width: float, pitch: float) -> list[_Box]:
+def _page_boxes(
+    rows: list[list[_Line]],
+    page_height: float,
+    page_width: float,
+    pitch: tuple[float, dict[tuple[int, int], float]],
+    edges: dict[tuple[int, int], tuple[float, int]],
+) -> list[_Box]:
     """A page's paragraphs in reading order, each with its place on the page (for furniture)."""
     boxes: list[_Box] = []
-    for flow in _flows(rows):
-        for texts, first, last, count in _flow_paragraphs(flow, pitch, page_width):
-            text = join_wrapped(texts)
-            if text:
-                boxes.append(_Box([text], page_height - first.y1, last.y0, count))
+    for group, side in _gutter_order(rows):
+        column_top = side == "right"
+        for flow in _flows(group):
+            # Inside a column the document's other lines say nothing about the right edge.
+            for texts, first, last, count in _flow_paragraphs(flow, pitch, None if side else (page_width, edges)):
+                text = join_wrapped(texts)
+                if text:
+                    boxes.append(_Box([text], page_height - first.y1, last.y0, count, column_top))
+                    column_top = False
     return boxes
 
 
-def _line_pitch(pages_rows: list[list[list[_Line]]]) -> float:
-    """The document's usual baseline-to-baseline step of consecutive lines in one paragraph:
-    a low quantile of the steps (paragraph gaps only make steps larger)."""
+def _line_edges(page_rows: list[tuple[list[list[_Line]], float, float]]) -> dict[tuple[int, int], tuple[float, int]]:
+    """Where a column's wrapped lines end, by left edge and font size (rounded to a point),
+    over the document, and the number of lines.
+
+    Justified text ends most lines at the same point: the widest line end shared by at
+    least three lines (to half a point) is the edge, so an overfull line does not move it.
+    Ragged text rarely shares line ends: there the widest line sets the edge. Lines running
+    into the right margin beyond half the left margin's width (an unbreakable URL) are left
+    out.
+    """
+    ends: dict[tuple[int, int], Counter[float]] = {}
+    for rows, _, width in page_rows:
+        for row in rows:
+            line = row[0]
+            if len(row) == 1 and line.x1 <= width - 0.5 * line.x0:
+                ends.setdefault((round(line.x0), round(line.size)), Counter())[round(line.x1 * 2) / 2] += 1
+    edges: dict[tuple[int, int], tuple[float, int]] = {}
+    for key, counts in ends.items():
+        widest = max(counts)
+        shared = [end for end, n in counts.items() if n >= 3 and end >= 0.9 * widest]
+        edges[key] = (max(shared) if shared else widest, sum(counts.values()))
+    return edges
+
+
+def _line_pitches(
+    pages_rows: list[list[list[_Line]]], edges: dict[tuple[int, int], tuple[float, int]]
+) -> tuple[float, dict[tuple[int, int], float]]:
+    """The baseline-to-baseline step of consecutive lines inside one paragraph: a document
+    default, and one by (left edge, font size) of the line above.
+
+    A step below a full line (one reaching its column's right edge) is a step inside a
+    paragraph unless that line was a paragraph of its own that happened to fill the line;
+    so the smallest such step (to half a point, averaged) is the pitch, kept per left edge and
+    size so that single-spaced quotations do not set the pitch of a double-spaced body. The
+    default, for text without full lines, is a low quantile of all steps (paragraph gaps only
+    make steps larger).
+    """
     steps: list[float] = []
+    full: dict[tuple[int, int], dict[float, list[float]]] = {}
     for rows in pages_rows:
         for above, below in zip(rows, rows[1:]):
-            step = above[0].base - below[0].base
-            if step >= 0.8 * above[0].size and step <= 3 * above[0].size:
-                steps.append(step)
+            line = above[0]
+            step = line.base - below[0].base
+            if not 0.8 * line.size <= step <= 3 * line.size:
+                continue
+            steps.append(step)
+            key = (round(line.x0), round(line.size))
+            right = edges.get(key, (0.0, 0))[0]
+            if len(above) == 1 and len(below) == 1 and line.x1 >= right - line.size:
+                full.setdefault(key, {}).setdefault(round(step * 2) / 2, []).append(step)
+    by_key = {}
+    for key, buckets in full.items():
+        smallest = buckets[min(buckets)]
+        by_key[key] = sum(smallest) / len(smallest)
     if not steps:
-        return 0.0
+        return 0.0, by_key
     steps.sort()
-    return steps[len(steps) // 10]
+    return steps[len(steps) // 10], by_key
 
 
 def _stream_size_ok(stream, cap: int) -> bool:
@@ -450,31 +655,55 @@ def _margin_groups(boxes: list[_Box], height: float, pitch: float) -> list[int]:
 def _furniture(pages: list[list[_Box]], heights: list[float], pitch: float) -> set[tuple[int, int]]:
     """(page, box) indices of running headers, footers and page numbers.
 
-    A candidate is a short box set apart at the top or bottom edge of a page (see
-    ``_margin_groups``). It is furniture when it looks like a page number, or when its text
-    (digits ignored) recurs at the top or bottom of at least half of the pages (and at least two).
+    A candidate is one of the two highest or two lowest short boxes of a page. Each paragraph
+    is a box, so the first and last lines of a page's body are candidates too; a candidate is
+    furniture when
+
+    - its exact text recurs at the same place among the candidates of at least half of the
+      pages (and at least three: two pages often start with the same words by chance), or
+    - it is set apart from the body at the page edge (``_margin_groups``) and its text, digits
+      ignored, recurs among such candidates of at least half of the pages (and two), or
+    - it is outermost and looks like a page number, and it is set apart from the body or its
+      number minus the page's index is shared with another page (numbers counting pages).
     """
-    candidates: list[tuple[int, int, str]] = []
+    candidates: list[tuple[int, int, str, str, bool]] = []
     for p, boxes in enumerate(pages):
         short = [i for i, b in enumerate(boxes) if len(b.text) <= _MAX_FURNITURE_CHARS and b.lines <= 2]
         if not short or len(boxes) < 2:
             continue
-        for i in dict.fromkeys(_margin_groups(boxes, heights[p], pitch)):
+        apart = set(_margin_groups(boxes, heights[p], pitch))
+        by_top = sorted(range(len(boxes)), key=lambda i: boxes[i].top)[:2]
+        by_bottom = sorted(range(len(boxes)), key=lambda i: boxes[i].bottom)[:2]
+        for i in dict.fromkeys(by_top + by_bottom):
             if i in short:
-                key = _DIGITS_RE.sub("#", " ".join(boxes[i].text.lower().split()))
-                candidates.append((p, i, key))
-    pages_with = Counter()
-    for key, page_set in _group_pages(candidates).items():
-        pages_with[key] = len(page_set)
-    need = max(2, math.ceil(0.5 * len(pages)))
-    found: set[tuple[int, int]] = set()
-    for p, i, key in candidates:
-        text = pages[p][i].text.strip()
+                text = " ".join(boxes[i].text.lower().split())
+                # Where it stands (to 3 pt) is part of the exact text's identity.
+                place = f"t{round(boxes[i].top / 3)}" if i in by_top else f"b{round(boxes[i].bottom / 3)}"
+                candidates.append((p, i, f"{place} {text}", _DIGITS_RE.sub("#", text), i in apart))
+    exact_pages: dict[str, set[int]] = {}
+    apart_pages: dict[str, set[int]] = {}
+    for p, _, exact, key, apart in candidates:
+        exact_pages.setdefault(exact, set()).add(p)
+        if apart:
+            apart_pages.setdefault(key, set()).add(p)
+    numbered: list[tuple[int, int, int | None, bool]] = []
+    for p, i, exact, _, apart in candidates:
         outermost = i in (
             min(range(len(pages[p])), key=lambda j: pages[p][j].top),
             min(range(len(pages[p])), key=lambda j: pages[p][j].bottom),
         )
-        if (_PAGE_NUMBER_RE.match(text) and outermost) or (len(pages) >= 2 and pages_with[key] >= need):
+        if outermost and _PAGE_NUMBER_RE.match(pages[p][i].text.strip()):
+            digits = _DIGITS_RE.search(pages[p][i].text)
+            numbered.append((p, i, int(digits.group()) - p if digits else None, apart))
+    offsets = Counter(offset for _, _, offset, _ in numbered if offset is not None)
+    need = max(2, math.ceil(0.5 * len(pages)))
+    found: set[tuple[int, int]] = set()
+    if len(pages) >= 2:
+        for p, i, exact, key, apart in candidates:
+            if len(exact_pages[exact]) >= max(3, need) or (apart and len(apart_pages[key]) >= need):
+                found.add((p, i))
+    for p, i, offset, apart in numbered:
+        if apart or (offset is not None and offsets[offset] >= 2):
             found.add((p, i))
     return found
 
@@ -490,13 +719,6 @@ def _continues(previous: str, following: str) -> bool:
     if first.islower() or previous[-1] in "-\u00ad\u2010,，、":
         return True
     return bool(_CJK_CHAR_RE.match(previous[-1]) and _CJK_CHAR_RE.match(first) and first not in "第")
-
-
-def _group_pages(candidates: list[tuple[int, int, str]]) -> dict[str, set[int]]:
-    groups: dict[str, set[int]] = {}
-    for p, _, key in candidates:
-        groups.setdefault(key, set()).add(p)
-    return groups
 
 
 def extract(data: bytes, limits: ExtractLimits) -> Extracted:
@@ -527,6 +749,7 @@ def extract(data: bytes, limits: ExtractLimits) -> Extracted:
     interpreter = PDFPageInterpreter(manager, device)
     cap = limits.max_unzipped_mb * 1024 * 1024
     page_rows: list[tuple[list[list[_Line]], float, float]] = []
+    page_rotated: list[list[_Box]] = []
     stats = {"images": 0}
     checked: set[int] = set()
     try:
@@ -535,8 +758,10 @@ def extract(data: bytes, limits: ExtractLimits) -> Extracted:
             interpreter.process_page(page)
             layout = device.get_result()
             glyphs: list[_Glyph] = []
-            _glyphs(layout, glyphs, stats)
+            rotated: list[_Glyph] = []
+            _glyphs(layout, glyphs, rotated, stats)
             page_rows.append((_page_rows(glyphs), layout.height, layout.width))
+            page_rotated.append(_rotated_boxes(rotated, layout.height))
     except ExtractError:
         raise
     except PSException as exc:
@@ -545,9 +770,13 @@ def extract(data: bytes, limits: ExtractLimits) -> Extracted:
         log.info("PDF damaged after page %d: %r", len(page_rows), exc)
     if not page_rows:
         raise ExtractError("corrupt", "damaged PDF: no pages found")
-    pitch = _line_pitch([rows for rows, _, _ in page_rows])
-    pages = [_page_boxes(rows, height, width, pitch) for rows, height, width in page_rows]
-    furniture_at = _furniture(pages, [height for _, height, _ in page_rows], pitch)
+    edges = _line_edges(page_rows)
+    pitch = _line_pitches([rows for rows, _, _ in page_rows], edges)
+    pages = [
+        _page_boxes(rows, height, width, pitch, edges) + rotated
+        for (rows, height, width), rotated in zip(page_rows, page_rotated)
+    ]
+    furniture_at = _furniture(pages, [height for _, height, _ in page_rows], pitch[0])
     paragraphs: list[str] = []
     furniture: set[int] = set()
     last_body = -1  # index in ``paragraphs`` of the latest body paragraph
@@ -559,9 +788,10 @@ def extract(data: bytes, limits: ExtractLimits) -> Extracted:
                     furniture.add(len(paragraphs))
                     paragraphs.append(paragraph)
                     continue
-                if first_on_page and p > 0 and last_body >= 0 and _continues(paragraphs[last_body], paragraph):
-                    # A paragraph broken by the page end: rejoin it; the page's furniture
-                    # follows the whole paragraph.
+                carried = (first_on_page and p > 0) or box.column_top
+                if carried and last_body >= 0 and _continues(paragraphs[last_body], paragraph):
+                    # A paragraph broken by the page or column end: rejoin it; the page's
+                    # furniture follows the whole paragraph.
                     paragraphs[last_body] = join_wrapped([paragraphs[last_body], paragraph])
                 else:
                     last_body = len(paragraphs)

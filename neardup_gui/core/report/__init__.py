@@ -34,19 +34,23 @@ def write_report(report: Report, path: str | Path, fmt: str | None = None) -> No
     The file appears complete or not at all: it is written beside the target and renamed.
     """
     fmt = fmt or format_for(path)
-    tmp = Path(str(path) + ".part")
-    if fmt == "html":
-        from neardup_gui.core.report.html import render_html
-
-        tmp.write_text(render_html(report), encoding="utf-8", newline="\n")
-    elif fmt == "csv":
-        from neardup_gui.core.report.csv import write_csv
-
-        write_csv(report, tmp)
-    elif fmt == "json":
-        from neardup_gui.core.report.jsonout import write_json
-
-        write_json(report, tmp)
-    else:
+    if fmt not in ("html", "csv", "json"):
         raise ValueError(f"{fmt!r} reports are written by neardup_gui.qtpdf, not by core")
-    os.replace(tmp, path)
+    tmp = Path(str(path) + ".part")
+    try:
+        if fmt == "html":
+            from neardup_gui.core.report.html import render_html
+
+            tmp.write_text(render_html(report), encoding="utf-8", newline="\n")
+        elif fmt == "csv":
+            from neardup_gui.core.report.csv import write_csv
+
+            write_csv(report, tmp)
+        else:
+            from neardup_gui.core.report.jsonout import write_json
+
+            write_json(report, tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise

@@ -38,6 +38,12 @@ ELEMENTS = frozenset({
     "code", "br",
 })
 
+EXPLANATION = (
+    "Similarity is the share of the two texts' countable units in common matched passages (longest common "
+    "subsequence over runs of at least the minimum length); containment is the share of one text found in "
+    "the other. Template and excluded text is shown grey and never counted."
+)
+
 SETTING_LABELS = {
     "threshold": "similarity reported at or above",
     "min_run": "minimum units in a matched passage",
@@ -62,11 +68,16 @@ p {{ margin: 4px 0; }}
 a {{ color: #1c5fb8; text-decoration: none; }}
 code {{ font-family: {MONO_FAMILY}; font-size: 8.5pt; overflow-wrap: anywhere; }}
 table {{ border-collapse: collapse; width: 100%; margin: 6px 0 10px 0; }}
-th, td {{ border: 1px solid #d0d4d9; padding: 4px 6px; vertical-align: top; text-align: left;
-         overflow-wrap: anywhere; }}
+th, td {{ border: 1px solid #d0d4d9; padding: 4px 6px; vertical-align: top; text-align: left; }}
+td {{ overflow-wrap: anywhere; }}
+thead th {{ overflow-wrap: normal; }}
 thead th {{ background: #eef1f4; }}
 .lead {{ color: #555; }}
 .kv th {{ width: 32%; background: #f6f7f8; font-weight: 600; }}
+.settings {{ font-size: 9pt; }}
+.settings th {{ width: 30%; font-weight: 600; }}
+.settings td {{ width: 20%; }}
+.settings .units {{ font-weight: 400; }}
 .num {{ text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }}
 .rank td.num:first-child {{ width: 2.5em; }}
 .legend span {{ padding: 1px 6px; margin-right: 6px; }}
@@ -76,7 +87,6 @@ thead th {{ background: #eef1f4; }}
 .docs th:first-child {{ width: 7em; }}
 .passages td.q {{ white-space: pre-wrap; width: 47%; font-size: 10pt; }}
 .passages td.n {{ width: 4.5em; text-align: center; white-space: nowrap; }}
-.passages tr {{ break-inside: avoid; page-break-inside: avoid; }}
 .swatch {{ display: inline-block; min-width: 1.6em; border-radius: 3px; font-weight: 700; }}
 .units {{ display: block; color: #555; font-size: 8.5pt; }}
 .tpl {{ color: {MUTED_FOREGROUND}; background: {MUTED_BACKGROUND}; }}
@@ -96,6 +106,8 @@ footer {{ margin-top: 30px; color: #666; font-size: 9pt; border-top: 1px solid #
 # Inline styles standing in for the classes in Qt's rich-text engine.
 _QT_STYLES = {
     "lead": "color:#555555;",
+    "th": "text-align:left;",
+    "doc": "",
     "kv": "",
     "rank": "",
     "num": "text-align:right;",
@@ -199,15 +211,10 @@ def render_html(report: Report, *, flavour: str = "browser") -> str:
     if report.clusters:
         _clusters(w, report)
     _ranking(w, report)
+    _settings(w, report)
     _details(w, report)
-    w(f"<footer><p>neardup {esc(s.app_version)} · {esc(s.created)} · "
-      "Similarity is the share of the two texts' countable units in common matched passages "
-      "(longest common subsequence over runs of at least the minimum length); containment is the "
-      "share of one text found in the other. Template and excluded text is shown grey and never counted."
-      "</p></footer>\n" if not w.qt else
-      f"<p{w.attr('group')}>neardup {esc(s.app_version)} · {esc(s.created)} · Similarity is the share of "
-      "the two texts' countable units in common matched passages; containment is the share of one text "
-      "found in the other. Template and excluded text is shown grey and never counted.</p>\n")
+    note = f"neardup {esc(s.app_version)} · {esc(s.created)} · {esc(EXPLANATION)}"
+    w(f"<p{w.attr('group')}>{note}</p>\n" if w.qt else f"<footer><p>{note}</p></footer>\n")
     w("</body>\n</html>\n")
     return "".join(w.parts)
 
@@ -223,7 +230,7 @@ def _kv(w: _Writer, rows: list[tuple[str, str]], *, code_values: bool = False) -
     w(w.table("kv"), "<tbody>\n")
     for key, value in rows:
         shown = f"<code>{esc(value)}</code>" if code_values else esc(value)
-        w(f"<tr><th{w.attr()}>{esc(key)}</th><td>{shown}</td></tr>\n")
+        w(f"<tr><th{w.attr('th')}>{esc(key)}</th><td>{shown}</td></tr>\n")
     w("</tbody></table>\n")
 
 
@@ -242,9 +249,7 @@ def _summary(w: _Writer, report: Report) -> None:
         ("Index file", s.index_path),
         ("Index size", size_text(s.index_size)),
         ("Documents in the collection", f"{c.get('documents', 0)} ({c.get('indexed', 0)} indexed, {c.get('skipped', 0)} skipped)"),
-        ("Submissions checked", str(c.get("submissions", 0))) if s.scope == "check" else
-        ("Clusters", str(c.get("clusters", 0))) if s.scope == "clusters" else
-        ("Similarity threshold", str(s.settings.get("threshold", ""))),
+        _scope_count(s.scope, c, s.settings),
         ("Pairs reported", str(c.get("pairs", 0))),
         ("Matched passages", str(c.get("passages", 0))),
     ])
@@ -253,13 +258,36 @@ def _summary(w: _Writer, report: Report) -> None:
         w(f"<span{w.attr(f'm{i}')}>match {i + 1}</span> ")
     w(f"… each matched passage has the same colour on both sides; <span{w.attr('tpl')}>template text</span> "
       f"and <span{w.attr('exc')}>excluded text</span> are grey and never counted.</p>\n")
-    w("<h3>Settings</h3>\n")
-    rows = []
-    for name, value in flat_settings(s.settings):
-        label = SETTING_LABELS.get(name, "")
-        rows.append((f"{name}" + (f" ({label})" if label else ""), setting_value(value)))
-    _kv(w, rows)
     w(f"</{sec}>\n")
+
+
+def _settings(w: _Writer, report: Report) -> None:
+    """Every setting, two to a row: name (with what it means) and value."""
+    sec = "div" if w.qt else "section"
+    w(f'<{sec} id="settings"><h2>Settings</h2>\n', w.table("kv", "settings"), "<tbody>\n")
+    rows = flat_settings(report.summary.settings)
+    half = (len(rows) + 1) // 2
+    for left, right in zip(rows[:half], rows[half:] + [None] * (2 * half - len(rows))):
+        cells = []
+        for item in (left, right):
+            if item is None:
+                cells.append("<th></th><td></td>")
+                continue
+            name, value = item
+            label = SETTING_LABELS.get(name, "")
+            hint = f"{'<br>' if w.qt else ''}<span{w.attr('units')}>{esc(label)}</span>" if label else ""
+            cells.append(f"<th{w.attr('th')}>{esc(name)}{hint}</th><td>{esc(setting_value(value))}</td>")
+        w(f"<tr>{''.join(cells)}</tr>\n")
+    w(f"</tbody></table></{sec}>\n")
+
+
+def _scope_count(scope: str, counts: dict[str, int], settings: dict[str, Any]) -> tuple[str, str]:
+    """The summary line that depends on the scope: submissions, clusters, or the threshold of pairs."""
+    if scope == "check":
+        return "Submissions checked", str(counts.get("submissions", 0))
+    if scope == "clusters":
+        return "Clusters", str(counts.get("clusters", 0))
+    return "Similarity threshold", str(settings.get("threshold", ""))
 
 
 def _submissions(w: _Writer, report: Report) -> None:
@@ -297,8 +325,9 @@ def _ranking(w: _Writer, report: Report) -> None:
         w(f"<p{w.attr('none')}>Nothing to report: no pair reached the threshold.</p></{sec}>\n")
         return
     head_a, head_b = ("Submission", "Source") if check else ("Document A", "Document B")
+    dw = ' width="19%"' if w.qt else ""
     w(w.table("rank"),
-      f"<thead><tr><th>#</th><th>{head_a}</th><th>{head_b}</th><th>Similarity</th><th>A in B</th><th>B in A</th>"
+      f"<thead><tr><th>#</th><th{dw}>{head_a}</th><th{dw}>{head_b}</th><th>Similarity</th><th>A in B</th><th>B in A</th>"
       "<th>Common units</th><th>Template A / B</th><th>Passages</th></tr></thead><tbody>\n")
     n = w.attr("num")
     for p in report.pairs:
@@ -359,7 +388,7 @@ def _docs(w: _Writer, a: DocRef, b: DocRef, check: bool) -> None:
         ("Units", lambda d: str(d.units)),
     ]
     for label, cell in rows:
-        w(f"<tr><th>{label}</th><td>{cell(a)}</td><td>{cell(b)}</td></tr>\n")
+        w(f"<tr><th{w.attr('th')}>{label}</th><td>{cell(a)}</td><td>{cell(b)}</td></tr>\n")
     w("</tbody></table>\n")
 
 

@@ -12,6 +12,7 @@ counted), or plain context.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import logging
 import os
@@ -186,8 +187,27 @@ def submission_ref(result: CheckResult) -> DocRef:
                   units=result.units, format=ext, submission=True)
 
 
+class _Marks:
+    """The spans that colour a text, sorted, so a window finds the few it overlaps by bisection."""
+
+    def __init__(self, spans: Sequence[CharSpan], template: Sequence[CharSpan], excluded: Sequence[CharSpan]) -> None:
+        marks = [(s, e, 1, EXCLUDED, -1) for s, e in excluded]
+        marks += [(s, e, 2, TEMPLATE, -1) for s, e in template]
+        marks += [(s, e, 3, MATCH, i) for i, (s, e) in enumerate(spans)]
+        marks.sort()
+        self.marks = marks
+        self.starts = [m[0] for m in marks]
+        # the longest mark bounds how far left of a window an overlapping mark can start
+        self.longest = max((m[1] - m[0] for m in marks), default=0)
+
+    def overlapping(self, lo: int, hi: int) -> list[tuple[int, int, int, str, int]]:
+        first = bisect.bisect_left(self.starts, lo - self.longest)
+        last = bisect.bisect_left(self.starts, hi)
+        return [(max(s, lo), min(e, hi), p, k, i) for s, e, p, k, i in self.marks[first:last] if e > lo and s < hi]
+
+
 def segments(text: str, window: CharSpan, spans: Sequence[CharSpan], template: Sequence[CharSpan],
-             excluded: Sequence[CharSpan]) -> tuple[Segment, ...]:
+             excluded: Sequence[CharSpan], *, marks: _Marks | None = None) -> tuple[Segment, ...]:
     """Cut ``text[window]`` into runs of one kind each.
 
     A match outranks template and excluded text (the diff view paints matches last, too), and
@@ -196,18 +216,11 @@ def segments(text: str, window: CharSpan, spans: Sequence[CharSpan], template: S
     lo, hi = window
     if hi <= lo:
         return ()
-    marks: list[tuple[int, int, int, str, int]] = []  # start, end, priority, kind, match index
-    for kind, prio, group in ((EXCLUDED, 1, excluded), (TEMPLATE, 2, template)):
-        for s, e in group:
-            if e > lo and s < hi:
-                marks.append((max(s, lo), min(e, hi), prio, kind, -1))
-    for i, (s, e) in enumerate(spans):
-        if e > lo and s < hi:
-            marks.append((max(s, lo), min(e, hi), 3, MATCH, i))
-    cuts = sorted({lo, hi, *(m[0] for m in marks), *(m[1] for m in marks)})
+    found = (marks or _Marks(spans, template, excluded)).overlapping(lo, hi)
+    cuts = sorted({lo, hi, *(m[0] for m in found), *(m[1] for m in found)})
     out: list[Segment] = []
     for start, end in zip(cuts, cuts[1:]):
-        best = max((m for m in marks if m[0] <= start and m[1] >= end), key=lambda m: m[2], default=None)
+        best = max((m for m in found if m[0] <= start and m[1] >= end), key=lambda m: m[2], default=None)
         kind, idx = (best[3], best[4]) if best else (PLAIN, -1)
         piece = text[start:end]
         if out and out[-1].kind == kind and out[-1].match == idx:
@@ -219,19 +232,30 @@ def segments(text: str, window: CharSpan, spans: Sequence[CharSpan], template: S
 
 def quote(text: str, span: CharSpan, spans: Sequence[CharSpan], template: Sequence[CharSpan],
           excluded: Sequence[CharSpan], context: int = CONTEXT_CHARS,
-          max_chars: int = MAX_QUOTE_CHARS) -> tuple[Segment, ...]:
-    """The passage ``span`` of ``text`` with its context, a long middle elided and marked as such."""
+          max_chars: int = MAX_QUOTE_CHARS, bounds: CharSpan | None = None,
+          marks: _Marks | None = None) -> tuple[Segment, ...]:
+    """The passage ``span`` of ``text`` with its context, a long middle elided and marked as such.
+
+    ``bounds`` keeps the context inside the gap between the neighbouring passages: the text that
+    differs is shown, the neighbours are not quoted again (they have their own rows).
+    """
     start, end = span
-    lo = _snap(text, max(0, start - context), forward=True, limit=start)
-    hi = _snap(text, min(len(text), end + context), forward=False, limit=end)
+    floor, ceiling = bounds if bounds is not None else (0, len(text))
+    lo = _snap(text, max(floor, start - context), forward=True, limit=start)
+    hi = _snap(text, min(ceiling, end + context), forward=False, limit=end)
+    while lo < start and text[lo].isspace():  # no blank first or last line in the quote
+        lo += 1
+    while hi > end and text[hi - 1].isspace():
+        hi -= 1
     args = (spans, template, excluded)
+    marks = marks or _Marks(spans, template, excluded)
     if end - start <= max_chars:
-        return segments(text, (lo, hi), *args)
+        return segments(text, (lo, hi), *args, marks=marks)
     half = max_chars // 2
     cut_a = _snap(text, start + half, forward=False, limit=start + half // 2)
     cut_b = _snap(text, end - half, forward=True, limit=end - half // 2)
-    head = segments(text, (lo, cut_a), *args)
-    tail = segments(text, (cut_b, hi), *args)
+    head = segments(text, (lo, cut_a), *args, marks=marks)
+    tail = segments(text, (cut_b, hi), *args, marks=marks)
     gap = Segment(f" [… {cut_b - cut_a} characters of this passage not shown …] ", ELIDED)
     return head + (gap,) + tail
 
@@ -256,16 +280,32 @@ def _snap(text: str, pos: int, *, forward: bool, limit: int, reach: int = 24) ->
 def passages(text_a: str, text_b: str, comp: Comparison, *, context: int = CONTEXT_CHARS,
              max_chars: int = MAX_QUOTE_CHARS) -> tuple[Passage, ...]:
     """Every match span of ``comp`` quoted from both texts."""
-    spans_a = [s.a for s in comp.spans]
-    spans_b = [s.b for s in comp.spans]
+    spans_a = [tuple(s.a) for s in comp.spans]
+    spans_b = [tuple(s.b) for s in comp.spans]
+    marks_a = _Marks(spans_a, comp.template_a, comp.excluded_a)
+    marks_b = _Marks(spans_b, comp.template_b, comp.excluded_b)
+    gaps_a = _gaps(spans_a, len(text_a))
+    gaps_b = _gaps(spans_b, len(text_b))
     out = []
     for i, s in enumerate(comp.spans):
-        qa = quote(text_a, s.a, spans_a, comp.template_a, comp.excluded_a, context, max_chars)
-        qb = quote(text_b, s.b, spans_b, comp.template_b, comp.excluded_b, context, max_chars)
+        qa = quote(text_a, s.a, spans_a, comp.template_a, comp.excluded_a, context, max_chars, gaps_a[i], marks_a)
+        qb = quote(text_b, s.b, spans_b, comp.template_b, comp.excluded_b, context, max_chars, gaps_b[i], marks_b)
         out.append(Passage(index=i, units=s.units, span_a=tuple(s.a), span_b=tuple(s.b), a=qa, b=qb,
                            cjk_a=cjk_share(text_a[s.a[0]:s.a[1]]) > 0.3,
                            cjk_b=cjk_share(text_b[s.b[0]:s.b[1]]) > 0.3))
     return tuple(out)
+
+
+def _gaps(spans: Sequence[CharSpan], length: int) -> list[CharSpan]:
+    """For each span, the room its context may use: from the end of the passage before it (in text
+    order) to the start of the one after, so neighbours are not quoted again (they have their rows)."""
+    order = sorted(range(len(spans)), key=lambda i: spans[i])
+    room: list[CharSpan] = [(0, length)] * len(spans)
+    for k, i in enumerate(order):
+        before = spans[order[k - 1]][1] if k > 0 else 0
+        after = spans[order[k + 1]][0] if k + 1 < len(order) else length
+        room[i] = (min(before, spans[i][0]), max(after, spans[i][1]))
+    return room
 
 
 def report_pair(rank: int, group: str, a: DocRef, b: DocRef, comp: Comparison, text_a: str, text_b: str,
@@ -390,10 +430,8 @@ def build_report(collection, scope: str, settings: Settings, *, items: Sequence[
         "clusters": len(clusters),
     }
     db = str(collection.db_path)
-    try:
-        index_size = os.path.getsize(db)
-    except OSError:
-        index_size = -1
+    # SQLite in WAL mode keeps recent pages beside the file: the index is both
+    index_size = sum(os.path.getsize(f) for f in (db, db + "-wal") if os.path.exists(f)) if os.path.exists(db) else -1
     summary = ReportSummary(
         title=title or _default_title(scope),
         scope=scope,

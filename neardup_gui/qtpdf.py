@@ -1,0 +1,112 @@
+"""The report as a paginated PDF (A4, page numbers, CJK fonts embedded), drawn by Qt's text engine.
+
+The report model is rendered to the ``"qt"`` flavour of the report HTML (inline styles, which Qt's
+rich-text engine understands), laid out by :class:`QTextDocument` on the PDF writer's own
+resolution, and painted page by page with a footer. Works headless (``QT_QPA_PLATFORM=offscreen``)
+and in a worker thread; a :class:`QGuiApplication` is created only when none exists (the fonts
+need one).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+from PySide6.QtCore import QMarginsF, QRectF, QSizeF, Qt
+from PySide6.QtGui import (
+    QFont, QGuiApplication, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument,
+)
+
+from neardup_gui.core.report.html import render_html
+from neardup_gui.core.report.model import Report
+
+log = logging.getLogger(__name__)
+
+RESOLUTION_DPI = 300
+MARGINS_MM = QMarginsF(14.0, 14.0, 14.0, 12.0)
+FOOTER_MM = 8.0
+BODY_FONT_PT = 9.0
+# Latin text in DejaVu/Noto Sans, Chinese in Noto Sans CJK SC (the families Qt falls back through).
+FONT_FAMILIES = ["Noto Sans", "DejaVu Sans", "Noto Sans CJK SC", "Source Han Sans SC", "WenQuanYi Micro Hei"]
+
+
+def ensure_gui_application() -> QGuiApplication:
+    """The running Qt application, or a new QGuiApplication when there is none (command line).
+
+    The caller keeps the returned object alive for as long as it draws.
+    """
+    app = QGuiApplication.instance()
+    if app is None:
+        app = QGuiApplication(["neardup"])
+    return app  # type: ignore[return-value]
+
+
+def write_pdf(report: Report, path: str | Path, *, title: str = "") -> int:
+    """Write ``report`` as a PDF at ``path``; returns the number of pages.
+
+    The file appears complete or not at all: it is written beside the target and renamed.
+    From a worker thread, call it only while the application exists (the app's export does);
+    from the command line it makes its own.
+    """
+    app = ensure_gui_application()  # noqa: F841 - kept alive while we draw
+    tmp = str(path) + ".part"
+    try:
+        pages = _paint(report, tmp, title)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    log.info("wrote %s (%d pages)", path, pages)
+    return pages
+
+
+def _paint(report: Report, tmp: str, title: str) -> int:
+    """Lay the report out on A4 pages and paint them, with a footer, into a new PDF at ``tmp``."""
+    writer = QPdfWriter(tmp)
+    writer.setResolution(RESOLUTION_DPI)
+    writer.setTitle(title or report.summary.title)
+    writer.setCreator(f"neardup {report.summary.app_version}")
+    writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Portrait,
+                                     MARGINS_MM, QPageLayout.Unit.Millimeter))
+    paint_rect = writer.pageLayout().paintRectPixels(RESOLUTION_DPI)
+    footer_px = FOOTER_MM / 25.4 * RESOLUTION_DPI
+    body = QSizeF(paint_rect.width(), paint_rect.height() - footer_px)
+
+    doc = QTextDocument()
+    # Lay out with the writer's metrics, so the text measured is the text drawn.
+    doc.documentLayout().setPaintDevice(writer)
+    font = QFont()
+    font.setFamilies(FONT_FAMILIES)
+    font.setPointSizeF(BODY_FONT_PT)
+    doc.setDefaultFont(font)
+    doc.setDocumentMargin(0)
+    doc.setHtml(render_html(report, flavour="qt"))
+    doc.setPageSize(body)
+    pages = doc.pageCount()
+
+    painter = QPainter()
+    if not painter.begin(writer):
+        raise OSError(f"cannot write the PDF file {tmp}")
+    try:
+        footer_font = QFont(font)
+        footer_font.setPointSizeF(7.5)
+        for page in range(pages):
+            if page:
+                writer.newPage()
+            painter.save()
+            painter.translate(0, -page * body.height())
+            doc.drawContents(painter, QRectF(0, page * body.height(), body.width(), body.height()))
+            painter.restore()
+            painter.setFont(footer_font)
+            painter.setPen(Qt.GlobalColor.darkGray)
+            footer = QRectF(0, body.height(), body.width(), footer_px)
+            painter.drawText(footer, Qt.AlignmentFlag.AlignBottom | Qt.AlignmentFlag.AlignLeft,
+                             f"neardup {report.summary.app_version} · {report.summary.created}")
+            painter.drawText(footer, Qt.AlignmentFlag.AlignBottom | Qt.AlignmentFlag.AlignRight,
+                             f"page {page + 1} of {pages}")
+    finally:
+        painter.end()
+    del painter, writer  # closes the file before it is renamed
+    return pages

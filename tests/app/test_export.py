@@ -1,0 +1,92 @@
+"""Report export from the window: the four formats written in a worker thread, outcome on the GUI thread."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+from PySide6.QtCore import QThread
+from PySide6.QtWidgets import QFileDialog, QMainWindow
+
+from neardup_gui.app import diffview
+from neardup_gui.app.export import FILTERS, start_export, with_extension, export_report
+from neardup_gui.core.collection import Collection
+from neardup_gui.core.report import html as report_html
+from report_corpus import SETTINGS, shared_collection
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory, corpus_dir):
+    return shared_collection(tmp_path_factory, corpus_dir)
+
+
+def test_report_colours_are_the_diff_views():
+    assert report_html.PALETTE == diffview.PALETTE
+    assert (report_html.MUTED_FOREGROUND, report_html.MUTED_BACKGROUND) == (diffview.MUTED_FOREGROUND, diffview.MUTED_BACKGROUND)
+
+
+def test_the_chosen_format_gives_the_extension():
+    assert with_extension("/x/report", "PDF document (*.pdf)") == "/x/report.pdf"
+    assert with_extension("/x/report.csv", "PDF document (*.pdf)") == "/x/report.csv"
+    assert with_extension("/x/report.v2", "JSON data (*.json)") == "/x/report.v2.json"
+    assert [ext for _, ext in FILTERS] == ["html", "pdf", "csv", "json"]
+
+
+@pytest.mark.parametrize("ext", ["html", "pdf", "csv", "json"])
+def test_export_writes_in_the_background(qtbot, qapp, db, tmp_path, ext):
+    planted, path = db
+    out = tmp_path / f"report.{ext}"
+    threads = []
+    job = start_export(None, "pairs", str(path), SETTINGS, str(out))
+    job.progress.connect(lambda f, m: threads.append(QThread.currentThread() is qapp.thread()))
+    with qtbot.waitSignal(job.done, timeout=60000) as blocker:
+        pass
+    assert blocker.args == [str(out)] and job.outcome == "done"
+    assert threads and all(threads)  # progress arrived on the GUI thread
+    data = out.read_bytes()
+    if ext == "html":
+        assert b"Content-Security-Policy" in data and "重新提交.txt".encode() in data
+    elif ext == "pdf":
+        assert data.startswith(b"%PDF")
+        fonts = subprocess.run(["pdffonts", str(out)], capture_output=True, text=True, check=True).stdout
+        assert "NotoSansCJK" in fonts and all(" yes " in line for line in fonts.splitlines()[2:])
+    elif ext == "csv":
+        assert data.startswith(b"\xef\xbb\xbf") and data.count(b"\r\n") >= 5
+    else:
+        assert json.loads(data)["summary"]["scope"] == "pairs"
+
+
+def test_check_export_of_given_results_and_a_failure_reported(qtbot, db, tmp_path):
+    planted, path = db
+    with Collection.open(path, create=False) as coll:
+        results = coll.check([str(planted.submission)], SETTINGS)
+    out = tmp_path / "check.json"
+    job = start_export(None, "check", str(path), SETTINGS, str(out), items=results)
+    with qtbot.waitSignal(job.done, timeout=60000):
+        pass
+    assert json.loads(out.read_text(encoding="utf-8"))["submissions"][0]["document"]["path"] == str(planted.submission)
+    failing = start_export(None, "check", str(path), SETTINGS, str(tmp_path / "none.html"))  # no results given
+    with qtbot.waitSignal(failing.failed, timeout=60000) as blocker:
+        pass
+    assert "check results" in blocker.args[0] and failing.outcome == "failed"
+    assert not (tmp_path / "none.html").exists()
+
+
+def test_export_report_asks_for_a_file_and_writes_it(qtbot, db, tmp_path, monkeypatch):
+    planted, path = db
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    target = tmp_path / "from-dialog"
+    asked = []
+
+    def choose(parent, caption, directory, filters, selected):
+        asked.append((caption, directory, filters))
+        return str(target), "PDF document (*.pdf)"
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(choose))
+    export_report(window, "clusters", str(path), SETTINGS)
+    assert asked and asked[0][1].endswith("duplicate-clusters.html") and "*.pdf" in asked[0][2]
+    written = tmp_path / "from-dialog.pdf"
+    qtbot.waitUntil(lambda: "Report written" in window.statusBar().currentMessage(), timeout=60000)
+    assert written.read_bytes().startswith(b"%PDF")
