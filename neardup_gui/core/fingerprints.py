@@ -21,6 +21,7 @@ machines; arrays are serialised little-endian.
 from __future__ import annotations
 
 import functools
+from collections import Counter
 import logging
 import math
 import re
@@ -301,7 +302,8 @@ def stop_words() -> frozenset[str]:
 
 
 @functools.lru_cache(maxsize=1)
-def _pos_tokenizer():  # type: ignore[no-untyped-def]
+@functools.lru_cache(maxsize=None)
+def _jieba_posseg():  # type: ignore[no-untyped-def]
     """jieba's part-of-speech tokenizer, initialised once, its chatter silenced."""
     import jieba
     import jieba.posseg
@@ -311,32 +313,55 @@ def _pos_tokenizer():  # type: ignore[no-untyped-def]
     return jieba.posseg.dt
 
 
-def simhash_weights(text: str, params: FingerprintParams) -> dict[str, float]:
+def _tag_jieba(text: str) -> list[tuple[str, str]]:
+    return [(p.word, p.flag) for p in _jieba_posseg().cut(text, HMM=False)]
+
+
+def _tag_rjieba(text: str) -> list[tuple[str, str]]:
+    import rjieba
+
+    return rjieba.tag(text, False)
+
+
+def pos_tagger():  # type: ignore[no-untyped-def]
+    """``text -> [(word, tag)]``: jieba's dictionary segmentation with part of speech, no HMM.
+
+    rjieba (the Rust port of jieba, the same dictionary) when installed: 26× faster than
+    ``jieba.posseg`` on the development corpus and no 2.6 s dictionary load per process; on all
+    119 Chinese sections its words and noun tags are identical to jieba's
+    (``test_rjieba_and_jieba_give_the_same_simhash``). jieba itself otherwise.
+    """
+    try:
+        import rjieba  # noqa: F401
+    except ImportError:
+        return _tag_jieba
+    return _tag_rjieba
+
+
+def simhash_weights(text: str, params: FingerprintParams, tagger=None) -> dict[str, float]:  # noqa: ANN001
     """Seed 002's word weights W = Score / max Score, Score = tf + λ(Len + Pos).
 
-    Chinese words come from ``jieba.posseg`` (dictionary segmentation without the HMM: 4.5×
-    faster on our corpus and it still tags every dictionary word); Pos = 1 for nouns (tags
+    Chinese words come from jieba's dictionary segmentation with part of speech, without the HMM
+    (4.5× faster on our corpus and it still tags every dictionary word; see :func:`pos_tagger`); Pos = 1 for nouns (tags
     starting with ``n``). Other text contributes its units (letters/digit runs) with Pos = 0,
     as we have no English tagger. Len = 1 for words of at least 4 characters. Stop words
     are removed before counting.
     """
+    tagger = tagger or pos_tagger()
     norm = normalise_token(text)
     stops = stop_words()
-    tf: dict[str, int] = {}
-    noun: dict[str, bool] = {}
     runs = _CJK_RUN_RE.findall(norm)
-    if runs:
-        for pair in _pos_tokenizer().cut("\n".join(runs), HMM=False):
-            word, flag = pair.word, pair.flag
-            if word in stops or not _CJK_CHAR_RE.match(word):
-                continue
-            tf[word] = tf.get(word, 0) + 1
-            noun[word] = noun.get(word, False) or flag.startswith("n")
-    for word in _OTHER_WORD_RE.findall(norm):
-        if word in stops:
-            continue
-        tf[word] = tf.get(word, 0) + 1
-        noun.setdefault(word, False)
+    tagged = tagger("\n".join(runs)) if runs else []
+    # counted in C (Counter, set comprehensions): a Python step per word cost more than jieba
+    tf = Counter(w for w, _ in tagged)
+    nouns = {w for w, flag in tagged if flag[:1] == "n"}
+    for word in [w for w in tf if w in stops or not _CJK_CHAR_RE.match(w)]:
+        del tf[word]
+    others = Counter(_OTHER_WORD_RE.findall(norm))
+    for word in [w for w in others if w in stops]:
+        del others[word]
+    tf.update(others)
+    noun = {w: w in nouns for w in tf}
     lam = params.simhash_lambda
     scores = {w: n + lam * ((len(w) >= 4) + noun[w]) for w, n in tf.items()}
     if not scores:

@@ -324,3 +324,18 @@ def test_same_seed_same_fingerprints_across_processes(corpus_dir, tmp_path):
     other = fingerprint(text, tokenize(text), FingerprintParams(seed=8))
     assert other.simhash != mine.simhash
     assert not np.array_equal(other.minhash_bits, mine.minhash_bits)
+
+
+def test_rjieba_and_jieba_give_the_same_simhash(corpus_dir):
+    """The fast tagger must not change a fingerprint: same words, same noun tags as jieba."""
+    from neardup_gui.core import fingerprints as fpm
+    from neardup_gui.core.settings import FingerprintParams
+
+    params = FingerprintParams()
+    files = sorted((corpus_dir / "debian-reference-zh-cn").glob("*.txt"))[:12]
+    assert fpm.pos_tagger() is fpm._tag_rjieba
+    for f in files:
+        text = f.read_text(encoding="utf-8")
+        fast = fpm.simhash_weights(text, params, tagger=fpm._tag_rjieba)
+        reference = fpm.simhash_weights(text, params, tagger=fpm._tag_jieba)
+        assert fast == reference
