@@ -11,7 +11,8 @@ pkgs_run=(libxkbcommon-x11-0 libegl1 libgl1 libxcb-cursor0 libxcb-icccm4 libxcb-
 pkgs_test=("${pkgs_run[@]}" libreoffice-writer-nogui poppler-utils qpdf xvfb xauth chromium)
 case "$what" in
   run) pkgs=("${pkgs_run[@]}") ;;
-  test|package) pkgs=("${pkgs_test[@]}") ;;
+  test) pkgs=("${pkgs_test[@]}") ;;
+  package) pkgs=("${pkgs_run[@]}" binutils appstream desktop-file-utils) ;;  # PyInstaller needs objdump
   *) echo "usage: $0 run|test|package" >&2; exit 2 ;;
 esac
 
