@@ -257,7 +257,8 @@ class Collection:
             "SELECT a, b, similarity, containment_a, containment_b, common FROM pairs WHERE similarity >= ? "
             "ORDER BY similarity DESC, a, b", (settings.threshold,)).fetchall()
         infos = {d.doc_id: d for d in self.documents()}
-        return [Pair(infos[a], infos[b], s, ca, cb, c) for a, b, s, ca, cb, c in rows]
+        # (a pair whose document another window removed in between is left out)
+        return [Pair(infos[a], infos[b], s, ca, cb, c) for a, b, s, ca, cb, c in rows if a in infos and b in infos]
 
     def _update_pairs(self, settings: Settings, progress: ProgressFn) -> None:
         v = self.verifier(settings)

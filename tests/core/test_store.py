@@ -105,3 +105,16 @@ def test_truncated_file_is_detected(tmp_path):
     with pytest.raises(IndexProblem) as err:
         Store(db)
     assert err.value.kind == "corrupt"
+
+
+def test_damage_inside_a_text_blob_is_reported_as_a_damaged_index(tmp_path):
+    """SQLite's checks cannot see inside the compressed text: reading it must still say "damaged"."""
+    db = tmp_path / "c.ndx"
+    with Store(db) as store:
+        doc_id = _write(store, "a.txt")
+        with store.transaction() as conn:
+            conn.execute("UPDATE texts SET body = ? WHERE doc_id = ?", (b"\x78\x9c not zlib at all", doc_id))
+    with Store(db, create=False) as store:
+        with pytest.raises(IndexProblem) as err:
+            store.text(doc_id)
+    assert err.value.kind == "corrupt" and "cannot be read" in str(err.value)

@@ -1,0 +1,127 @@
+"""The window on a few thousand real documents: does it stay responsive? (issue 6)
+
+Builds a folder of ~3,000 documents from the development corpus (every section, its halves and
+light edits of them, Chinese and English, as txt; cached under tests/benchmarks/out/), opens it
+in the real MainWindow (offscreen), and measures the gaps between ticks of a 10 ms QTimer on
+the GUI thread while the window indexes the folder, lists the duplicate pairs, checks a
+submission and opens the side-by-side view. A frozen window would show gaps of seconds.
+The peer: the same timer in an idle window, in the same run.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+CORPUS = Path(os.environ.get("NEARDUP_CORPUS", ROOT.parent / "shared" / "corpus"))
+OUT = ROOT / "tests" / "benchmarks" / "out" / "gui-folder"
+
+
+def build_folder(target: int = 3000) -> list[Path]:
+    if OUT.is_dir() and len(list(OUT.glob("*.txt"))) >= target:
+        return sorted(OUT.glob("*.txt"))
+    OUT.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(11)
+    sections = sorted(CORPUS.glob("debian-reference-*/*.txt"))
+    made = 0
+    while made < target:
+        for src in sections:
+            text = src.read_text(encoding="utf-8")
+            lang = "zh" if "zh" in src.parent.name else "en"
+            variant = made // len(sections)
+            if variant == 0:
+                body = text
+            else:
+                lines = text.split("\n")
+                rng.shuffle(lines)  # a different document made of the same section's lines
+                keep = lines[: max(3, len(lines) * rng.randint(4, 9) // 10)]
+                body = "\n".join(keep)
+            (OUT / f"{lang}-{src.stem}-v{variant}.txt").write_text(body, encoding="utf-8")
+            made += 1
+            if made >= target:
+                break
+    return sorted(OUT.glob("*.txt"))
+
+
+def main() -> int:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    home = ROOT / "tests" / "benchmarks" / "out" / "gui-home"
+    os.environ["HOME"] = str(home)
+    os.environ["XDG_DATA_HOME"] = str(home / "data")
+    os.environ["XDG_CONFIG_HOME"] = str(home / "config")
+    files = build_folder()
+    from PySide6.QtCore import QElapsedTimer, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from neardup_gui.app.mainwindow import MainWindow
+
+    app = QApplication.instance() or QApplication([])
+    window = MainWindow()
+    window.show()
+    gaps: list[float] = []
+    clock = QElapsedTimer()
+    clock.start()
+    last = [clock.elapsed()]
+
+    def tick() -> None:
+        now = clock.elapsed()
+        gaps.append(now - last[0])
+        last[0] = now
+
+    timer = QTimer()
+    timer.setInterval(10)
+    timer.timeout.connect(tick)
+    timer.start()
+
+    def run_until(predicate, limit_s: float) -> float:
+        started = time.monotonic()
+        while not predicate():
+            app.processEvents()
+            time.sleep(0.001)
+            if time.monotonic() - started > limit_s:
+                raise TimeoutError
+        return time.monotonic() - started
+
+    def measure(name: str, start, done, limit_s: float = 3600) -> None:
+        gaps.clear()
+        last[0] = clock.elapsed()
+        start()
+        elapsed = run_until(done, limit_s)
+        g = sorted(gaps) or [0.0]
+        print(f"| {name} | {elapsed:.1f} s | {len(g)} | {g[len(g) // 2]:.0f} ms | {g[int(len(g) * 0.99)]:.0f} ms | {g[-1]:.0f} ms |",
+              flush=True)
+
+    print(f"{len(files)} documents in {OUT.name}/ ({sum(f.stat().st_size for f in files) / 2**20:.1f} MB)")
+    print("| step | took | timer ticks | median gap | p99 gap | worst gap |")
+    print("|---|---:|---:|---:|---:|---:|")
+    measure("idle window (peer)", lambda: None, lambda: len(gaps) >= 300)
+    loaded = []
+    window.collection_loaded.connect(lambda: loaded.append(1))
+    dup = []
+    window.duplicates_ready.connect(lambda: dup.append(1))
+    measure("index the folder, then list pairs", lambda: window.open_folder(str(OUT)),
+            lambda: loaded and dup and not window.is_busy())
+    print(f"documents: {window.documents_model.rowCount()}, pairs: {window.pairs_model.rowCount()}")
+    checked = []
+    window.check_ready.connect(lambda: checked.append(1))
+    submission = files[len(files) // 2]
+    measure("check a submission", lambda: window.check_files([str(submission)]),
+            lambda: checked and not window.is_busy())
+    opened = []
+    window.diff_opened.connect(lambda view: opened.append(view))
+    first = window.pairs[0] if window.pairs else None
+    if first is not None:
+        measure("open the side-by-side view", lambda: window.open_pair_diff(first.a.doc_id, first.b.doc_id),
+                lambda: opened and not window.is_busy())
+    measure("refresh (nothing changed)", window.refresh, lambda: not window.is_busy() and len(gaps) > 5)
+    window.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
