@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-CORPUS = Path(os.environ.get("NEARDUP_CORPUS", ROOT.parent / "shared" / "corpus"))
+from tests.corpus import ROOT
+from tests.corpus import corpus_dir as _corpus_dir
+
 SAMPLE = ROOT / "resources" / "sample"
 
 
@@ -37,9 +38,7 @@ def isolated_home(tmp_path_factory, monkeypatch):
 @pytest.fixture(scope="session")
 def corpus_dir() -> Path:
     """The shared development corpus of real Chinese and English text."""
-    if not (CORPUS / "debian-reference-en").is_dir():
-        pytest.skip(f"development corpus not found at {CORPUS}")
-    return CORPUS
+    return _corpus_dir()
 
 
 @pytest.fixture(scope="session")

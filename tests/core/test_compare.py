@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz.distance import LCSseq
 
+from tests.corpus import corpus_dir
 from neardup_gui.core import compare as compare_module
 from neardup_gui.core.compare import (
     align,
@@ -30,12 +31,6 @@ from neardup_gui.core.units import cjk_share, paragraphs, tokenize
 MIN_RUN = Settings().min_run
 
 
-def corpus_dir() -> Path:
-    root = Path(__file__).resolve().parents[2]
-    path = Path(os.environ.get("NEARDUP_CORPUS", root.parent / "shared" / "corpus"))
-    if not path.is_dir():
-        pytest.skip(f"development corpus not found at {path} (set NEARDUP_CORPUS)")
-    return path
 
 
 def corpus_texts(lang: str) -> list[str]:

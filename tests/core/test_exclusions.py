@@ -7,16 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.corpus import corpus_dir
 from neardup_gui.core.compare import compare_documents
 from neardup_gui.core.exclusions import MAX_QUOTE_CHARS, bibliography_spans, quoted_spans
 
 
-def corpus_dir() -> Path:
-    root = Path(__file__).resolve().parents[2]
-    path = Path(os.environ.get("NEARDUP_CORPUS", root.parent / "shared" / "corpus"))
-    if not path.is_dir():
-        pytest.skip(f"development corpus not found at {path} (set NEARDUP_CORPUS)")
-    return path
 
 
 def texts_of(text: str, spans: tuple[tuple[int, int], ...]) -> list[str]:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.corpus import corpus_dir
 from neardup_gui.core.compare import compare_documents, merge_spans
 from neardup_gui.core.settings import Settings
 from neardup_gui.core.templates import (
@@ -52,12 +53,6 @@ FORM_EN = [
 ]
 
 
-def corpus_dir() -> Path:
-    root = Path(__file__).resolve().parents[2]
-    path = Path(os.environ.get("NEARDUP_CORPUS", root.parent / "shared" / "corpus"))
-    if not path.is_dir():
-        pytest.skip(f"development corpus not found at {path} (set NEARDUP_CORPUS)")
-    return path
 
 
 def content_paragraphs(lang: str, chinese_only: bool, lo: int = 20, hi: int = 50) -> list[str]:
