@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 # passages are the anchors' (any common run of anchor_guarantee units, whatever the estimate).
 ESTIMATE_FLOOR = 0.7
 SIMHASH_RADIUS = 3
+SIMHASH_ONLY_MIN_ESTIMATE = 0.3
 MAX_ANCHOR_CANDIDATES = 200
 
 
@@ -159,4 +160,11 @@ class CandidateFinder:
             ids, _, words = self.store.fingerprint_rows(np.fromiter(found, dtype=np.int64))
             for doc_id, w in zip(ids, words):
                 found[int(doc_id)].estimate = estimate_similarity(fp.minhash_bits, w, k)
+        # A 64-bit simhash within 3 bits is a near-duplicate claim the 1-bit minhash can check for
+        # free: documents proposed by simhash alone whose estimate is low were never near
+        # duplicates (measured on 15,000 documents: ~0.7 per 1,000 indexed, estimates −0.09…0.14,
+        # none verified, 25 ms each). They are dropped before the exact verification.
+        for doc_id in [d for d, c in found.items()
+                       if c.found_by == {"simhash"} and (c.estimate is None or c.estimate < SIMHASH_ONLY_MIN_ESTIMATE)]:
+            del found[doc_id]
         return found

@@ -77,7 +77,7 @@ def prepare(text: str, params: FingerprintParams) -> Prepared:
     """Units and every fingerprint of one extracted text."""
     units = tokenize(text)
     fp = fingerprint(text, units, params)
-    keys = np.array([k for _, k in sentence_keys(text)], dtype=np.int64)
+    keys = np.array([k for _, k in sentence_keys(text, units)], dtype=np.int64)
     return Prepared(
         units=len(units),
         simhash=int(fp.simhash),

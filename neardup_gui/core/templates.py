@@ -24,7 +24,7 @@ import numpy as np
 from neardup_gui.core.compare import merge_spans
 from neardup_gui.core.document import CharSpan
 from neardup_gui.core.settings import Settings
-from neardup_gui.core.units import sentences, tokenize
+from neardup_gui.core.units import Units, sentences, tokenize
 
 log = logging.getLogger(__name__)
 
@@ -39,9 +39,12 @@ def sentence_key(tokens: Iterable[str]) -> int:
     return mmh3.hash64("\x1f".join(tokens), SENTENCE_KEY_SEED, signed=True)[0]
 
 
-def sentence_keys(text: str) -> list[tuple[CharSpan, int]]:
-    """``(span, key)`` of every sentence of ``text`` with at least ``MIN_SENTENCE_UNITS`` units."""
-    units = tokenize(text)
+def sentence_keys(text: str, units: Units | None = None) -> list[tuple[CharSpan, int]]:
+    """``(span, key)`` of every sentence of ``text`` with at least ``MIN_SENTENCE_UNITS`` units.
+
+    ``units`` may pass ``tokenize(text)`` when the caller has it already.
+    """
+    units = units if units is not None else tokenize(text)
     out: list[tuple[CharSpan, int]] = []
     if len(units) == 0:
         return out
@@ -184,9 +187,11 @@ def template_spans(
     model: TemplateModel | None,
     user_template_keys: frozenset[int] = frozenset(),
     furniture: Iterable[CharSpan] = (),
+    units: Units | None = None,
 ) -> tuple[CharSpan, ...]:
     """Template spans of ``text``: collection template sentences, user template sentences and
-    page furniture, merged and sorted."""
+    page furniture, merged and sorted (``units``: ``tokenize(text)`` if the caller has it)."""
     collection = model.template_keys() if model is not None else frozenset()
-    spans = [span for span, key in sentence_keys(text) if key in collection or key in user_template_keys]
+    keys = sentence_keys(text, units) if (collection or user_template_keys) else []
+    spans = [span for span, key in keys if key in collection or key in user_template_keys]
     return merge_spans([*spans, *furniture])

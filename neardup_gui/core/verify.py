@@ -45,7 +45,8 @@ class Verifier:
 
     def mark(self, text: str, furniture: Iterable[CharSpan] = (), units: Units | None = None) -> Marked:
         units = units if units is not None else tokenize(text)
-        template = template_spans(text, None, self.template_keys | self.user_template_keys, furniture=tuple(furniture))
+        template = template_spans(text, None, self.template_keys | self.user_template_keys, furniture=tuple(furniture),
+                                  units=units)
         quoted = quoted_spans(text)
         excluded: list[CharSpan] = []
         if self.settings.exclude_quotes:

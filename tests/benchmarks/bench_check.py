@@ -12,7 +12,7 @@ The collection (cached under ``tests/benchmarks/out/bench_check/``, git-ignored)
 Documents are written straight into the index (``Store`` + ``indexer.prepare`` in a pool of two
 processes, one transaction per 500 documents) — extraction of files is measured elsewhere and
 the fingerprinting is the product's own. A copy of the index is kept at each checkpoint size
-(5k, 10k, 20k, …) so check time can be measured at several sizes and extrapolated to 100k when
+(2k, 5k, 10k, 20k, …, and the size reached when the budget ran out) so check time can be measured at several sizes and extrapolated to 100k when
 the build budget does not reach it.
 
 The queries: one English (~15k words) and one Chinese (~30k characters) docx written with

@@ -148,6 +148,11 @@ def consistency_problems(db: Path, sentence_cache: dict[str, set[int]] | None = 
             orphans = set(by_doc) - set(rows)
             if orphans:
                 problems.append(f"{table} rows of missing documents {sorted(orphans)[:5]}")
+        # the template document frequencies move with the sentences rows, in the same transaction
+        df = dict(conn.execute("SELECT hash, docs FROM sentence_df WHERE docs > 0"))
+        counted = dict(conn.execute("SELECT hash, COUNT(*) FROM sentences GROUP BY hash"))
+        if df != counted:
+            problems.append(f"sentence_df differs from the sentences rows for {len(set(df.items()) ^ set(counted.items()))} keys")
         for doc_id, (_, rel, status, sha, units) in rows.items():
             if status == "skipped":
                 if doc_id in texts or doc_id in fps or any(doc_id in s for s in side.values()):

@@ -118,3 +118,42 @@ def test_damage_inside_a_text_blob_is_reported_as_a_damaged_index(tmp_path):
         with pytest.raises(IndexProblem) as err:
             store.text(doc_id)
     assert err.value.kind == "corrupt" and "cannot be read" in str(err.value)
+
+
+def _df_matches_sentences(store: Store) -> bool:
+    kept = dict(store.conn.execute("SELECT hash, docs FROM sentence_df WHERE docs > 0"))
+    counted = dict(store.conn.execute("SELECT hash, COUNT(*) FROM sentences GROUP BY hash"))
+    return kept == counted
+
+
+def test_sentence_document_frequencies_follow_writes_replacements_and_removals(tmp_path):
+    with Store(tmp_path / "c.ndx") as store:
+        ids = [_write(store, f"{n}.txt") for n in "abc"]  # each has sentence hash 5
+        assert store.frequent_sentences(3).tolist() == [5]
+        with store.transaction() as conn:
+            store.write_fingerprints(conn, ids[0], params_json="{}", simhash=1, minhash_words=np.zeros(4, np.uint64),
+                                     lsh_keys=np.zeros(0, np.uint64), sentence_fps=np.zeros(0, np.uint64),
+                                     anchors=np.zeros(0, np.uint64), sentence_hashes=np.array([6, -7], dtype=np.int64))
+        assert store.frequent_sentences(3).tolist() == [] and store.frequent_sentences(2).tolist() == [5]
+        with store.transaction() as conn:
+            store.remove(conn, ids[1])
+        assert _df_matches_sentences(store)
+        assert sorted(store.frequent_sentences(1).tolist()) == [-7, 5, 6]
+
+
+def test_an_index_of_schema_1_is_migrated(tmp_path):
+    import sqlite3
+
+    db = tmp_path / "c.ndx"
+    with Store(db) as store:
+        _write(store, "a.txt")
+        _write(store, "b.txt")
+    conn = sqlite3.connect(db)
+    conn.execute("DROP TABLE sentence_df")
+    conn.execute("PRAGMA user_version = 1")
+    conn.commit()
+    conn.close()
+    with Store(db, create=False) as store:
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert store.frequent_sentences(2).tolist() == [5]
+        assert _df_matches_sentences(store)
