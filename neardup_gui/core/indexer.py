@@ -225,21 +225,26 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
     if to_extract:
         runs = process_many(list(by_path), settings.limits, settings.workers, extract_progress,
                             prepare=(prepare_document, params))
-        for path, result, prep in runs:
-            entry = by_path[path]
-            old = existing.get(entry.rel)
-            if isinstance(result, Skipped):
-                skipped.append(result)
-                doc_id = write_skipped(store, entry, result, replace_id=old.id if old else None)
-            else:
-                doc_id = write_indexed(store, entry, result, params, replace_id=old.id if old else None, prep=prep)
-                changed_ids.append(doc_id)
-            if old is None:
-                added += 1
-            else:
-                updated += 1
-            done += 1
-            extract_progress(done / total, f"Indexed {done} of {total}: {entry.rel}")
+        # Closed explicitly: an error while writing (a full disk) must not leave the workers
+        # running for as long as something holds the traceback (the app shows it to the examiner).
+        try:
+            for path, result, prep in runs:
+                entry = by_path[path]
+                old = existing.get(entry.rel)
+                if isinstance(result, Skipped):
+                    skipped.append(result)
+                    doc_id = write_skipped(store, entry, result, replace_id=old.id if old else None)
+                else:
+                    doc_id = write_indexed(store, entry, result, params, replace_id=old.id if old else None, prep=prep)
+                    changed_ids.append(doc_id)
+                if old is None:
+                    added += 1
+                else:
+                    updated += 1
+                done += 1
+                extract_progress(done / total, f"Indexed {done} of {total}: {entry.rel}")
+        finally:
+            runs.close()
 
     # Files skipped in earlier runs stay listed with their reason.
     known_skips = {s.path for s in skipped}
@@ -264,14 +269,18 @@ def index_files(store: Store, entries: Iterable[FileEntry], settings: Settings, 
     entries = list(entries)
     by_path = {e.path: e for e in entries}
     ids = []
-    for n, (path, result) in enumerate(extract_many(list(by_path), settings.limits, settings.workers, no_progress), 1):
-        entry = by_path[path]
-        old = store.conn.execute("SELECT id FROM documents WHERE rel = ?", (entry.rel,)).fetchone()
-        if isinstance(result, Skipped):
-            ids.append(write_skipped(store, entry, result, replace_id=old[0] if old else None))
-        else:
-            ids.append(write_indexed(store, entry, result, settings.fingerprints, replace_id=old[0] if old else None))
-        progress(n / len(entries), f"Added {n} of {len(entries)}: {entry.rel}")
+    runs = extract_many(list(by_path), settings.limits, settings.workers, no_progress)
+    try:  # closed explicitly, as in index_folder: a failed write must not leave workers running
+        for n, (path, result) in enumerate(runs, 1):
+            entry = by_path[path]
+            old = store.conn.execute("SELECT id FROM documents WHERE rel = ?", (entry.rel,)).fetchone()
+            if isinstance(result, Skipped):
+                ids.append(write_skipped(store, entry, result, replace_id=old[0] if old else None))
+            else:
+                ids.append(write_indexed(store, entry, result, settings.fingerprints, replace_id=old[0] if old else None))
+            progress(n / len(entries), f"Added {n} of {len(entries)}: {entry.rel}")
+    finally:
+        runs.close()
     return ids
 
 

@@ -279,6 +279,10 @@ def process_many(
 
 def extract_isolated(path: str, limits: ExtractLimits = ExtractLimits()) -> Document | Skipped:
     """Extract one file in a child process under the time and memory limits."""
-    for _, result in extract_many([path], limits, 1):
-        return result
+    runs = extract_many([path], limits, 1)
+    try:
+        for _, result in runs:
+            return result
+    finally:
+        runs.close()  # the worker goes now, not when the generator is collected
     raise AssertionError("extract_many yielded nothing")  # every path is yielded once

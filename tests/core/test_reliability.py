@@ -10,6 +10,7 @@ under test.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import random
 import select
@@ -400,6 +401,9 @@ def test_full_disk_rolls_back_and_keeps_the_earlier_index(small, corpus_dir, tmp
                 coll.index_folder(str(docs), settings)
         assert problem.value.kind == "disk-full"
         assert "full" in str(problem.value) and "rolled back" in str(problem.value)
+        # Regression: the failed write used to leave the extraction workers running for as long
+        # as the traceback (held here, and by the app to show it) kept the generator alive.
+        assert multiprocessing.active_children() == []
         # The earlier documents are intact; whatever was added before the disk filled is whole.
         assert rh.integrity(db) == ["ok"]
         assert rh.consistency_problems(db) == []
