@@ -206,3 +206,42 @@ def test_a_fingerprint_size_change_refingerprints_in_the_background(qtbot, windo
     report = window.last_report
     assert n > 0 and report.refingerprinted == n  # from the stored texts ...
     assert report.added == report.updated == 0  # ... without reading a file again
+
+
+def test_a_cluster_member_opens_side_by_side_with_its_representative_and_the_original(
+        qtbot, window, saved_sample, sample_dir, monkeypatch):
+    from PySide6.QtGui import QDesktopServices
+
+    from neardup_gui.app.models import RECORD_ROLE
+
+    with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
+        window.open_folder(str(sample_dir))
+    model = window.clusters_model
+    member = None
+    for row in range(model.rowCount()):
+        parent = model.index(row, 0)
+        for child in range(model.rowCount(parent)):
+            index = model.index(child, 0, parent)
+            data = index.data(RECORD_ROLE)
+            if data and data[0] == "member" and data[2] != window.clusters[data[1]].representative.doc_id:
+                member = (index, window.clusters[data[1]], data[2])
+                break
+        if member:
+            break
+    assert member is not None
+    index, cluster, member_id = member
+    window.tabs.setCurrentIndex(3)
+    with qtbot.waitSignal(window.diff_opened, timeout=60_000) as opened:
+        window.clusters_view.activated.emit(index)
+    view = opened.args[0]
+    rep_path = cluster.representative.path
+    member_path = next(m.path for m in cluster.members if m.doc_id == member_id)
+    assert (view.diff.path_a, view.diff.path_b) == (rep_path, member_path)
+    assert view.highlight_counts()[0] > 0
+    # "Open A": the original file is handed to the desktop (recorded here: no desktop offscreen)
+    asked = []
+    monkeypatch.setattr(QDesktopServices, "openUrl", staticmethod(lambda url: asked.append(url.toLocalFile()) or True))
+    assert view.open_a_button.isEnabled()
+    qtbot.mouseClick(view.open_a_button, Qt.MouseButton.LeftButton)
+    assert asked == [rep_path]
+    view.close()
