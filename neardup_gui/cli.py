@@ -167,6 +167,16 @@ def _index_problem(exc) -> int:
     return EXIT_INDEX
 
 
+def _on_collection(args: argparse.Namespace, work: Callable[[Any, Any], Any], *, create: bool = False) -> Any:
+    """Open the index of ``--db``, run ``work(collection, settings)`` and close it again.
+
+    Raises ``IndexProblem`` (damaged, too new, busy, full, read-only) for the caller to report.
+    """
+    settings = _settings(args)
+    with _open(args, create=create) as coll:
+        return work(coll, settings)
+
+
 def _span_json(comp) -> list[dict[str, Any]]:
     return [{"a": list(s.a), "b": list(s.b), "units": s.units} for s in comp.spans]
 
@@ -219,10 +229,8 @@ def _check_args(p: argparse.ArgumentParser) -> None:
 def run_check(args: argparse.Namespace) -> int:
     from neardup_gui.core.store import IndexProblem
 
-    settings = _settings(args)
     try:
-        with _open(args) as coll:
-            results = coll.check(args.files, settings, StderrProgress(args.quiet))
+        results = _on_collection(args, lambda coll, s: coll.check(args.files, s, StderrProgress(args.quiet)))
     except IndexProblem as exc:
         return _index_problem(exc)
     threshold = args.threshold
@@ -273,8 +281,7 @@ def run_pairs(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     try:
-        with _open(args) as coll:
-            pairs = coll.pairs(settings, StderrProgress(args.quiet))
+        pairs = _on_collection(args, lambda coll, s: coll.pairs(s, StderrProgress(args.quiet)))
     except IndexProblem as exc:
         return _index_problem(exc)
     if args.json:
@@ -291,10 +298,8 @@ def run_pairs(args: argparse.Namespace) -> int:
 def run_clusters(args: argparse.Namespace) -> int:
     from neardup_gui.core.store import IndexProblem
 
-    settings = _settings(args)
     try:
-        with _open(args) as coll:
-            clusters = coll.clusters(settings, StderrProgress(args.quiet))
+        clusters = _on_collection(args, lambda coll, s: coll.clusters(s, StderrProgress(args.quiet)))
     except IndexProblem as exc:
         return _index_problem(exc)
     if args.json:

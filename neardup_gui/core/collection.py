@@ -8,6 +8,7 @@ that opened them): the app opens one per task.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
@@ -20,8 +21,8 @@ import numpy as np
 
 from neardup_gui.core import indexer
 from neardup_gui.core.candidates import CandidateFinder
+from neardup_gui.core.compare import units_in_spans
 from neardup_gui.core.document import Document, Skipped
-from neardup_gui.core.extract import extract_file
 from neardup_gui.core.fingerprints import fingerprint
 from neardup_gui.core.indexer import IndexReport
 from neardup_gui.core.progress import ProgressFn, no_progress, wrap_progress
@@ -59,16 +60,35 @@ def _info(d) -> DocumentInfo:  # noqa: ANN001 - a store.StoredDocument
     )
 
 
-def user_template_keys(settings: Settings) -> frozenset[int]:
-    """Sentence keys of the user's own template files: template wherever they occur."""
+def _file_stamp(path: str) -> tuple[str, int, int]:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return (path, -1, -1)
+    return (path, st.st_size, st.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=8)
+def _template_file_keys(stamps: tuple[tuple[str, int, int], ...], limits) -> frozenset[int]:  # noqa: ANN001
     keys: set[int] = set()
-    for path in settings.template_files:
-        result = extract_file(path, settings.limits)
+    for path, _, _ in stamps:
+        result = read_submission(path, Settings(limits=limits))
         if isinstance(result, Document):
             keys.update(k for _, k in sentence_keys(result.text))
         else:
             log.warning("template file %s skipped: %s", path, result.reason)
     return frozenset(keys)
+
+
+def user_template_keys(settings: Settings) -> frozenset[int]:
+    """Sentence keys of the user's own template files: template wherever they occur.
+
+    Extracted in a killable worker like any submission, and once per version of the files (keyed
+    by size and mtime), not on every check.
+    """
+    if not settings.template_files:
+        return frozenset()
+    return _template_file_keys(tuple(_file_stamp(p) for p in settings.template_files), settings.limits)
 
 
 class Collection:
@@ -349,8 +369,6 @@ class Collection:
 
 def units_share(m: Marked) -> float:
     """Share of a marked text's units that are template."""
-    from neardup_gui.core.compare import units_in_spans
-
     n = len(m.units)
     return float(units_in_spans(m.units, m.template).sum()) / n if n else 0.0
 
@@ -364,8 +382,6 @@ def summarise(sub: Marked, matches: Sequence[SourceMatch]) -> CheckSummary:
     - without quotes: as above with quoted units also removed from both;
     - largest source: the single source covering the most units (its containment).
     """
-    from neardup_gui.core.compare import units_in_spans
-
     units = sub.units
     n = len(units)
     if n == 0:

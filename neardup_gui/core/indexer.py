@@ -123,10 +123,12 @@ def write_indexed(
 
 def write_skipped(store: Store, entry: FileEntry, skipped: Skipped, replace_id: int | None = None) -> int:
     """Record a file that could not be used, with its reason, so it is listed, never dropped."""
-    try:
-        sha = file_sha256(entry.path)
-    except OSError:
-        sha = ""
+    sha = ""
+    if skipped.code != "too-large":  # over the size cap: not read at all, not even to hash it
+        try:
+            sha = file_sha256(entry.path)
+        except OSError:
+            pass
     with store.transaction() as conn:
         return store.write_document(
             conn, rel=entry.rel, path=entry.path, size=entry.size, mtime_ns=entry.mtime_ns, sha256=sha,

@@ -126,3 +126,29 @@ def test_compare_two_files_without_an_index(tmp_path, corpus_texts):
     comp, text_a, _ = compare_files(str(a), str(b), SETTINGS)
     assert 0.8 < comp.similarity < 1.0
     assert comp.spans and all(text_a[s.a[0]:s.a[1]] for s in comp.spans)
+
+
+def test_a_user_template_file_stops_form_text_counting_and_is_read_once_per_version(tmp_path):
+    from neardup_gui.core import collection as coll_mod
+
+    form = ("Section one describes the scientific question and why it matters to the field. "
+            "Section two lists the methods, the data and the schedule of the work in detail. "
+            "Section three explains the budget and the role of every member of the team here.\n")
+    a = tmp_path / "a.txt"
+    b = tmp_path / "b.txt"
+    a.write_text(form + "Coastal erosion is measured with drones along three beaches every month.", encoding="utf-8")
+    b.write_text(form + "Rice drought tolerance is studied through a zinc finger transcription factor.", encoding="utf-8")
+    template = tmp_path / "form.txt"
+    template.write_text(form, encoding="utf-8")
+    plain, _, _ = compare_files(str(a), str(b), SETTINGS)
+    assert plain.similarity > 0.5
+    with_form = SETTINGS.with_(template_files=(str(template),))
+    coll_mod._template_file_keys.cache_clear()
+    masked, _, _ = compare_files(str(a), str(b), with_form)
+    assert masked.similarity == 0.0 and masked.template_share_a > 0.5
+    compare_files(str(a), str(b), with_form)
+    assert coll_mod._template_file_keys.cache_info().hits >= 1  # not extracted again
+    template.write_text("An unrelated line that no submission contains at all, for sure.\n", encoding="utf-8")
+    os.utime(template, ns=(1, 1))
+    changed, _, _ = compare_files(str(a), str(b), with_form)
+    assert changed.similarity > 0.5  # the edited template file was read again
