@@ -26,31 +26,36 @@ import logging
 import math
 import re
 import struct
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
 import mmh3
 import numpy as np
 
+from neardup_gui.core.arrays import distinct, distinct_first_counts
 from neardup_gui.core.settings import FingerprintParams
-from neardup_gui.core.units import CJK_CLASS, Units, normalise_token, sentences, tokenize
+from neardup_gui.core.units import CJK_CLASS, Units, normalise_token, sentences, tokenize, unit_id
 
 log = logging.getLogger(__name__)
+
+# The version of the fingerprint algorithms, stored with every fingerprint (indexer.params_key):
+# 1 = k permutations, simhash over the NFKC text; 2 = one permutation hashing with densification,
+# simhash from the units. A change here re-fingerprints every index from its stored text.
+FINGERPRINT_ALGORITHM = 2
 
 _U64 = np.uint64
 _MASK64 = (1 << 64) - 1
 _EMPTY_MIN = np.iinfo(np.uint64).max  # the "min" of an empty shingle set, as datasketch does
 _POLY = _U64(0x9E3779B97F4A7C15)  # odd multiplier of the rolling k-gram combination
 _SHIFTS = np.arange(64, dtype=np.uint64)
-_CHUNK = 4096  # shingles per block of the (shingles × permutations) matrix: bounds memory
+_PROBES = 32  # densification probes per round (vectorised)
 
 # purposes of the derived seeds: one independent hash family each
-_P_SHINGLE, _P_PERM, _P_BIT, _P_BAND, _P_SIMHASH, _P_SENTENCE, _P_BUCKET, _P_ANCHOR = range(1, 9)
+_P_SHINGLE, _P_PERM, _P_BIT, _P_BAND, _P_SIMHASH, _P_SENTENCE, _P_BUCKET, _P_ANCHOR, _P_DENSIFY = range(1, 10)
 
 _RESOURCES = Path(__file__).resolve().parents[2] / "resources" / "stopwords"
-_CJK_RUN_RE = re.compile(rf"[{CJK_CLASS}]+")
 _CJK_CHAR_RE = re.compile(rf"[{CJK_CLASS}]")
-_OTHER_WORD_RE = re.compile(rf"[^\W_{CJK_CLASS}]+")
 
 
 # ---------------------------------------------------------------------------------- records
@@ -167,46 +172,63 @@ def _kgram_hashes(ids: np.ndarray, k: int, seed: int) -> np.ndarray:
 
 def shingle_hashes(unit_ids: np.ndarray, params: FingerprintParams) -> np.ndarray:
     """Distinct hashes of the ``params.shingle_units``-unit shingles (the set Jaccard is over)."""
-    return np.unique(_kgram_hashes(unit_ids, params.shingle_units, _derived_seed(params.seed, _P_SHINGLE)))
-
-
-@functools.lru_cache(maxsize=16)
-def _permutations(seed: int, count: int) -> tuple[np.ndarray, np.ndarray]:
-    """``count`` seeded universal hash functions x ↦ a·x + b (mod 2⁶⁴), a odd: bijections."""
-    rng = np.random.Generator(np.random.PCG64(_derived_seed(seed, _P_PERM)))
-    a = rng.integers(0, _MASK64, size=count, dtype=np.uint64, endpoint=True) | _U64(1)
-    b = rng.integers(0, _MASK64, size=count, dtype=np.uint64, endpoint=True)
-    a.flags.writeable = False
-    b.flags.writeable = False
-    return a, b
+    return distinct(_kgram_hashes(unit_ids, params.shingle_units, _derived_seed(params.seed, _P_SHINGLE)))
 
 
 def signature_length(params: FingerprintParams) -> int:
-    """Permutations in a signature: the 1-bit fingerprint and the LSH share a prefix."""
+    """Values in a signature: the 1-bit fingerprint and the LSH keys share one signature."""
     return max(params.minhash_bits, params.lsh_perms)
 
 
 # ------------------------------------------------------------------------------- minhash
 
 
-def minhash_signature(unit_ids: np.ndarray, params: FingerprintParams) -> np.ndarray:
-    """MinHash signature (uint64) of the unit shingles, ``signature_length(params)`` values.
+def minhash_signature(unit_ids: np.ndarray, params: FingerprintParams, count: int | None = None) -> np.ndarray:
+    """MinHash signature (uint64) of the unit shingles: ``count`` values (default
+    ``signature_length(params)``), each equal in two documents with probability = their Jaccard.
 
-    Each of the k permutations is simulated by a seeded universal hash a·x + b (mod 2⁶⁴) over
-    the mixed shingle hashes; the work is a (shingles × k) numpy product in blocks, with no
-    Python step per shingle. An empty document gets the maximum value everywhere.
+    **One permutation hashing with optimal densification** (Li, Owen, Zhang 2012; Shrivastava
+    2017) — our improvement on the k independent permutations of seeds 000 and 001. The seeded
+    64-bit shingle hash is the one random permutation; its range is cut into ``count`` equal
+    bins and each bin keeps its smallest hash. A bin that no shingle fell into borrows the value
+    of the first non-empty bin along its own seeded probe sequence, the same sequence in every
+    document, so Pr[sig_A[i] = sig_B[i]] = J(A, B) for every bin i, as with k permutations, and
+    seed 000's R̂ = 2·E_b − 1 and seed 001's banding apply unchanged. The cost is one sort of the
+    shingle hashes instead of a (shingles × k) product (``docs/fingerprints.md`` has the speed
+    and the seed-000 tables measured with it). An empty document gets the maximum value
+    everywhere.
     """
-    count = signature_length(params)
-    a, b = _permutations(params.seed, count)
-    shingles = shingle_hashes(unit_ids, params)
+    count = count or signature_length(params)
+    shingles = shingle_hashes(unit_ids, params)  # sorted ascending, distinct
+    return one_permutation_signature(shingles, count, params.seed)
+
+
+def one_permutation_signature(hashes: np.ndarray, count: int, seed: int) -> np.ndarray:
+    """OPH signature of a *sorted, distinct* uint64 hash set (see :func:`minhash_signature`)."""
+    if not 1 <= count <= 1 << 31:
+        raise ValueError(f"a signature has 1 to 2^31 values, not {count}")
     sig = np.full(count, _EMPTY_MIN, dtype=np.uint64)
-    buf = np.empty((min(_CHUNK, max(len(shingles), 1)), count), dtype=np.uint64)
-    for start in range(0, len(shingles), _CHUNK):
-        block = shingles[start : start + _CHUNK]
-        out = buf[: len(block)]
-        np.multiply(block[:, None], a[None, :], out=out)
-        out += b
-        np.minimum(sig, out.min(axis=0), out=sig)
+    if len(hashes) == 0:
+        return sig
+    # bin = ⌊h · count / 2⁶⁴⌋, from the top 32 bits: monotone in h, so in the sorted hashes each
+    # bin is one contiguous stretch and its first element is its minimum
+    bins = ((hashes >> _U64(32)) * _U64(count)) >> _U64(32)
+    first = np.flatnonzero(np.concatenate(([True], bins[1:] != bins[:-1])))
+    filled = np.zeros(count, dtype=bool)
+    filled[bins[first]] = True
+    sig[bins[first]] = hashes[first]
+    pending = np.flatnonzero(~filled).astype(np.uint64)
+    dseed = _U64(_derived_seed(seed, _P_DENSIFY))
+    attempt = 0
+    while len(pending):  # each round probes _PROBES bins per empty bin at once
+        tries = np.arange(attempt, attempt + _PROBES, dtype=np.uint64)
+        probes = _mix((pending[:, None] << _U64(32)) ^ tries[None, :] ^ dseed) % _U64(count)
+        ok = filled[probes]
+        hit = ok.any(axis=1)
+        src = probes[np.arange(len(pending)), ok.argmax(axis=1)]
+        sig[pending[hit]] = sig[src[hit]]  # sources are filled bins, never written here
+        pending = pending[~hit]
+        attempt += _PROBES
     return sig
 
 
@@ -302,7 +324,12 @@ def stop_words() -> frozenset[str]:
 
 
 @functools.lru_cache(maxsize=1)
-@functools.lru_cache(maxsize=None)
+def _stop_unit_ids() -> np.ndarray:
+    """Sorted unit ids of the stop words (a stop word that is one unit is matched by its id)."""
+    return distinct(np.array([unit_id(w) for w in stop_words()], dtype=np.uint64))
+
+
+@functools.lru_cache(maxsize=1)
 def _jieba_posseg():  # type: ignore[no-untyped-def]
     """jieba's part-of-speech tokenizer, initialised once, its chatter silenced."""
     import jieba
@@ -323,70 +350,151 @@ def _tag_rjieba(text: str) -> list[tuple[str, str]]:
     return rjieba.tag(text, False)
 
 
-def pos_tagger():  # type: ignore[no-untyped-def]
-    """``text -> [(word, tag)]``: jieba's dictionary segmentation with part of speech, no HMM.
+def _count_jieba(runs: str) -> Counter:
+    return Counter(p.word for p in _jieba_posseg().cut(runs, HMM=False))
 
-    rjieba (the Rust port of jieba, the same dictionary) when installed: 26× faster than
-    ``jieba.posseg`` on the development corpus and no 2.6 s dictionary load per process; on all
-    119 Chinese sections its words and noun tags are identical to jieba's
-    (``test_rjieba_and_jieba_give_the_same_simhash``). jieba itself otherwise.
-    """
+
+def _count_rjieba(runs: str) -> Counter:
+    import rjieba
+
+    return Counter(rjieba.cut(runs, False))
+
+
+def _has_rjieba() -> bool:
     try:
         import rjieba  # noqa: F401
     except ImportError:
-        return _tag_jieba
-    return _tag_rjieba
+        return False
+    return True
 
 
-def simhash_weights(text: str, params: FingerprintParams, tagger=None) -> dict[str, float]:  # noqa: ANN001
-    """Seed 002's word weights W = Score / max Score, Score = tf + λ(Len + Pos).
+def _count_words(runs: str) -> Counter:
+    """Word counts of jieba's dictionary segmentation (no HMM) of ``runs``: rjieba (the Rust
+    port of jieba, the same dictionary) when installed — 26× faster than jieba and no 2.6 s
+    dictionary load per process; on all 119 Chinese sections its words and noun tags equal
+    jieba's (``test_rjieba_and_jieba_give_the_same_simhash``) — jieba itself otherwise."""
+    return (_count_rjieba if _has_rjieba() else _count_jieba)(runs)
+
+
+_WORD_CACHES: dict[tuple[int, object], dict[str, tuple[bool, int]]] = {}
+_WORD_CACHE_MAX = 500_000
+
+
+def _word_cache(hseed: int, counter) -> dict[str, tuple[bool, int]]:  # noqa: ANN001
+    """word -> (is a noun, hash) learnt so far in this process, per seed (and test counter)."""
+    key = (hseed, counter)
+    cache = _WORD_CACHES.get(key)
+    if cache is None or len(cache) > _WORD_CACHE_MAX:
+        cache = _WORD_CACHES[key] = {}
+    return cache
+
+
+def _learn_words(words: list[str], cache: dict[str, tuple[bool, int]], hseed: int, counter) -> None:  # noqa: ANN001
+    """Tag new words, one per line. Without the HMM a word's flag is its dictionary tag whatever
+    surrounds it, so a word tagged on its own line gets the flag it has in the text; should one
+    segment differently on its own line, each word is tagged alone (and one that still splits
+    is not a dictionary word: not a noun)."""
+    tag = _tag_jieba if counter is _count_jieba else (_tag_rjieba if _has_rjieba() else _tag_jieba)
+    tagged = [(w, f) for w, f in tag("\n".join(words)) if w != "\n"]
+    if [w for w, _ in tagged] != words:
+        tagged = [(w, t[0][1] if len(t) == 1 else "x") for w in words for t in [tag(w)]]
+    h32 = hseed & 0xFFFFFFFF
+    for w, flag in tagged:
+        cache[w] = (flag[:1] == "n", mmh3.hash64(w, h32, signed=False)[0])
+
+
+def _cjk_runs_text(units: Units) -> str:
+    """The text's CJK units, one line per run of consecutive ones: what jieba segments."""
+    idx = np.flatnonzero(units.cjk)
+    if len(idx) == 0:
+        return ""
+    codes = np.frombuffer(units.text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+    starts = units.starts[idx]
+    chars = codes[starts]
+    breaks = np.flatnonzero(starts[1:] != starts[:-1] + 1) + 1
+    out = np.insert(chars, breaks, np.uint32(10)).astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
+    # CJK units are NFKC-normalised one by one; ideographs almost never change (compatibility
+    # ideographs do), and the quick check costs nothing when nothing does
+    return out if unicodedata.is_normalized("NFKC", out) else unicodedata.normalize("NFKC", out)
+
+
+@dataclass(frozen=True)
+class SimhashFeatures:
+    """The weighted features of a simhash: jieba's Chinese words, then the other words."""
+
+    cjk_words: tuple[str, ...]
+    other_first: np.ndarray  # for each other word, the index of its first unit
+    hashes: np.ndarray  # uint64 feature hashes, CJK words first
+    weights: np.ndarray  # float64 W = Score / max Score, same order
+
+
+def simhash_features(units: Units, params: FingerprintParams, counter=None) -> SimhashFeatures:  # noqa: ANN001
+    """Seed 002's weighted words: W = Score / max Score, Score = tf + λ(Len + Pos).
 
     Chinese words come from jieba's dictionary segmentation with part of speech, without the HMM
-    (4.5× faster on our corpus and it still tags every dictionary word; see :func:`pos_tagger`); Pos = 1 for nouns (tags
-    starting with ``n``). Other text contributes its units (letters/digit runs) with Pos = 0,
-    as we have no English tagger. Len = 1 for words of at least 4 characters. Stop words
-    are removed before counting.
+    (4.5× faster on our corpus and it still tags every dictionary word; see :func:`word_counter`),
+    run over the text's CJK units; Pos = 1 for nouns (tags starting with ``n``). The other words
+    are the text's other units (runs of letters/digits, normalised as units are), with Pos = 0,
+    as we have no English tagger; they are counted by unit id in numpy, never word by word in
+    Python. Len = 1 for words of at least 4 characters. Stop words are removed before counting.
+    A word's hash is seeded mmh3: of the word for Chinese words, of the normalised token (the
+    unit id, mixed with the seed) for the others.
     """
-    tagger = tagger or pos_tagger()
-    norm = normalise_token(text)
-    stops = stop_words()
-    runs = _CJK_RUN_RE.findall(norm)
-    tagged = tagger("\n".join(runs)) if runs else []
-    # counted in C (Counter, set comprehensions): a Python step per word cost more than jieba
-    tf = Counter(w for w, _ in tagged)
-    nouns = {w for w, flag in tagged if flag[:1] == "n"}
-    for word in [w for w in tf if w in stops or not _CJK_CHAR_RE.match(w)]:
-        del tf[word]
-    others = Counter(_OTHER_WORD_RE.findall(norm))
-    for word in [w for w in others if w in stops]:
-        del others[word]
-    tf.update(others)
-    noun = {w: w in nouns for w in tf}
     lam = params.simhash_lambda
-    scores = {w: n + lam * ((len(w) >= 4) + noun[w]) for w, n in tf.items()}
-    if not scores:
-        return {}
-    top = max(scores.values())
-    return {w: s / top for w, s in scores.items()}
+    hseed = _derived_seed(params.seed, _P_SIMHASH)
+    stops = stop_words()
+    # Chinese words: counted in C; a word's flag is its dictionary tag without the HMM, so its
+    # (is a noun, hash) is looked up in a per-process cache and only new words are tagged
+    runs = _cjk_runs_text(units)
+    tf: Counter = (counter or _count_words)(runs) if runs else Counter()
+    tf.pop("\n", None)  # the only token of the runs text that is not a word
+    cjk_words = [w for w in tf if w not in stops]
+    known = _word_cache(hseed, counter)
+    info = list(map(known.get, cjk_words))
+    if None in info:
+        new = [w for w, i in zip(cjk_words, info) if i is None]
+        _learn_words(new, known, hseed, counter)
+        info = list(map(known.__getitem__, cjk_words))
+    cjk_scores = np.fromiter(map(tf.__getitem__, cjk_words), dtype=np.float64, count=len(cjk_words))
+    cjk_scores += lam * np.fromiter((noun for noun, _h in info), dtype=np.float64, count=len(info))
+    cjk_scores += lam * (np.fromiter(map(len, cjk_words), dtype=np.int64, count=len(cjk_words)) >= 4)
+    cjk_hashes = np.fromiter((h for _n, h in info), dtype=np.uint64, count=len(info))
+    # other words: by unit id
+    other = np.flatnonzero(~units.cjk)
+    ids = units.ids[other]
+    uniq, first, counts = distinct_first_counts(ids)
+    stop_ids = _stop_unit_ids()  # sorted: membership by binary search (np.isin costs more here)
+    keep = stop_ids[np.minimum(np.searchsorted(stop_ids, uniq), len(stop_ids) - 1)] != uniq
+    uniq, first, counts = uniq[keep], other[first[keep]], counts[keep]
+    lengths = units.ends[first] - units.starts[first]
+    other_scores = counts + lam * (lengths >= 4)
+    other_hashes = _mix(uniq ^ _U64(hseed))
+    scores = np.concatenate([cjk_scores, other_scores.astype(np.float64)])
+    top = scores.max() if len(scores) else 1.0
+    return SimhashFeatures(tuple(cjk_words), first, np.concatenate([cjk_hashes, other_hashes]), scores / top)
 
 
-def simhash_from_weights(weights: dict[str, float], seed: int) -> int:
+def simhash_weights(text: str, params: FingerprintParams, counter=None) -> dict[str, float]:  # noqa: ANN001
+    """The features of :func:`simhash_features` as ``{word: W}`` (for reading and tests)."""
+    units = tokenize(text)
+    f = simhash_features(units, params, counter)
+    others = [normalise_token(text[s:e]) for s, e in zip(units.starts[f.other_first].tolist(), units.ends[f.other_first].tolist())]
+    return dict(zip([*f.cjk_words, *others], f.weights.tolist()))
+
+
+def simhash_from_features(hashes: np.ndarray, weights: np.ndarray) -> int:
     """Charikar's simhash of weighted features: bit i is 1 where Σ ±W is positive."""
-    if not weights:
+    if len(hashes) == 0:
         return 0
-    hseed = _derived_seed(seed, _P_SIMHASH) & 0xFFFFFFFF
-    hashes = np.fromiter(
-        (mmh3.hash64(w, hseed, signed=False)[0] for w in weights), dtype=np.uint64, count=len(weights)
-    )
-    w = np.fromiter(weights.values(), dtype=np.float64, count=len(weights))
-    bits = ((hashes[:, None] >> _SHIFTS) & _U64(1)).astype(np.float64)
-    v = w @ (2.0 * bits - 1.0)
-    return int(np.bitwise_or.reduce((v > 0).astype(np.uint64) << _SHIFTS))
+    bits = np.unpackbits(np.ascontiguousarray(hashes, dtype="<u8").view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
+    v = 2.0 * (weights @ bits) - weights.sum()  # Σ w·(+1 if bit else −1)
+    return int(np.packbits(v > 0, bitorder="little").view("<u8")[0])
 
 
-def simhash64(text: str, params: FingerprintParams) -> int:
+def simhash64(text: str, params: FingerprintParams, units: Units | None = None) -> int:
     """64-bit simhash of ``text`` with seed 002's word weighting (unsigned)."""
-    return simhash_from_weights(simhash_weights(text, params), params.seed)
+    f = simhash_features(tokenize(text) if units is None else units, params)
+    return simhash_from_features(f.hashes, f.weights)
 
 
 # ------------------------------------------------------------------- sentence fingerprints
@@ -400,7 +508,7 @@ def sentence_hashes(text: str, params: FingerprintParams, units: Units | None = 
     """
     if units is None:
         units = tokenize(text)
-    spans = sentences(text)
+    spans = units.sentence_spans if units.text == text else sentences(text)
     if not spans or len(units) == 0:
         return np.empty(0, dtype=np.uint64)
     bounds = np.array(spans, dtype=np.int64)
@@ -409,7 +517,7 @@ def sentence_hashes(text: str, params: FingerprintParams, units: Units | None = 
     ids = np.ascontiguousarray(units.ids, dtype="<u8")
     hseed = _derived_seed(params.seed, _P_SENTENCE) & 0xFFFFFFFF
     out = [mmh3.hash64(ids[a:b].tobytes(), hseed, signed=False)[0] for a, b in zip(lo.tolist(), hi.tolist()) if b > a]
-    return np.unique(np.array(out, dtype=np.uint64))
+    return distinct(np.array(out, dtype=np.uint64))
 
 
 def sentence_fingerprints(text: str, params: FingerprintParams, units: Units | None = None) -> np.ndarray:
@@ -457,8 +565,8 @@ def anchors(unit_ids: np.ndarray, params: FingerprintParams) -> np.ndarray:
     w = min(params.anchor_window, len(h))
     windows = np.lib.stride_tricks.sliding_window_view(h, w)
     pick = (w - 1) - np.argmin(windows[:, ::-1], axis=1)
-    positions = np.unique(np.arange(len(windows)) + pick)
-    return np.unique(h[positions])
+    positions = distinct(np.arange(len(windows)) + pick)
+    return distinct(h[positions])
 
 
 # ------------------------------------------------------------------------------- together
@@ -468,7 +576,7 @@ def fingerprint(text: str, units: Units, params: FingerprintParams) -> Fingerpri
     """Every fingerprint of one document (``units`` must be ``tokenize(text)``)."""
     signature = minhash_signature(units.ids, params)
     return Fingerprints(
-        simhash=simhash64(text, params),
+        simhash=simhash64(text, params, units),
         minhash_bits=one_bit_fingerprint(signature[: params.minhash_bits]),
         lsh_keys=lsh_band_keys(signature, params),
         sentence_fps=sentence_fingerprints(text, params, units),

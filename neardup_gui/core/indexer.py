@@ -20,7 +20,7 @@ from typing import Iterable
 import numpy as np
 
 from neardup_gui.core.document import Document, Skipped
-from neardup_gui.core.fingerprints import fingerprint
+from neardup_gui.core.fingerprints import FINGERPRINT_ALGORITHM, fingerprint
 from neardup_gui.core.progress import Cancelled, ProgressFn, no_progress, wrap_progress
 from neardup_gui.core.scan import FileEntry, scan_folder
 from neardup_gui.core.settings import FingerprintParams, Settings
@@ -48,8 +48,9 @@ class IndexReport:
 
 
 def params_key(params: FingerprintParams) -> str:
-    """The canonical text of the fingerprint parameters, stored beside every fingerprint."""
-    return json.dumps(params.to_dict(), sort_keys=True)
+    """The canonical text of the fingerprint parameters and of the algorithm version, stored
+    beside every fingerprint: fingerprints made by an older version are recomputed."""
+    return json.dumps({**params.to_dict(), "algorithm": FINGERPRINT_ALGORITHM}, sort_keys=True)
 
 
 def file_sha256(path: str) -> str:

@@ -25,6 +25,8 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
+from neardup_gui.core.arrays import distinct
+
 from neardup_gui import __version__
 
 log = logging.getLogger(__name__)
@@ -479,14 +481,14 @@ class Store:
              np.asarray(sentence_fps, dtype="<u8").tobytes(), np.asarray(anchors, dtype="<u8").tobytes()),
         )
         conn.executemany("INSERT OR IGNORE INTO lsh_keys (key, doc_id) VALUES (?, ?)",
-                         [(k, doc_id) for k in to_signed(np.unique(lsh_keys))])
+                         [(k, doc_id) for k in to_signed(distinct(lsh_keys))])
         conn.executemany("INSERT OR IGNORE INTO anchors (hash, doc_id) VALUES (?, ?)",
-                         [(k, doc_id) for k in to_signed(np.unique(anchors))])
-        fps = np.unique(sentence_fps[sentence_fps != 0]) if len(sentence_fps) else sentence_fps
+                         [(k, doc_id) for k in to_signed(distinct(anchors))])
+        fps = distinct(sentence_fps[sentence_fps != 0]) if len(sentence_fps) else sentence_fps
         conn.executemany("INSERT OR IGNORE INTO sentence_fps (fp, doc_id) VALUES (?, ?)",
                          [(k, doc_id) for k in to_signed(fps)])
         conn.executemany("INSERT OR IGNORE INTO sentences (hash, doc_id) VALUES (?, ?)",
-                         [(k, doc_id) for k in np.unique(np.asarray(sentence_hashes, dtype=np.int64)).tolist()])
+                         [(k, doc_id) for k in distinct(np.asarray(sentence_hashes, dtype=np.int64)).tolist()])
         conn.execute("INSERT INTO sentence_df (hash, docs) SELECT hash, 1 FROM sentences WHERE doc_id = ? "
                      "ON CONFLICT (hash) DO UPDATE SET docs = docs + 1", (doc_id,))
         conn.execute("DELETE FROM paired WHERE doc_id = ?", (doc_id,))
@@ -577,7 +579,7 @@ class Store:
         """For each document, how many of ``keys`` it has in ``table`` (anchors, lsh_keys, …)."""
         assert table in ("anchors", "lsh_keys", "sentence_fps", "sentences")
         counts: dict[int, int] = {}
-        keys = to_signed(np.unique(np.asarray(keys, dtype=np.uint64)))
+        keys = to_signed(distinct(np.asarray(keys, dtype=np.uint64)))
         for i in range(0, len(keys), 500):
             chunk = keys[i:i + 500]
             q = f"SELECT doc_id, COUNT(*) FROM {table} WHERE {column} IN ({','.join('?' * len(chunk))}) GROUP BY doc_id"

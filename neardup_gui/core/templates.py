@@ -21,6 +21,7 @@ from typing import Iterable, Iterator
 import mmh3
 import numpy as np
 
+from neardup_gui.core.arrays import distinct
 from neardup_gui.core.compare import merge_spans
 from neardup_gui.core.document import CharSpan
 from neardup_gui.core.settings import Settings
@@ -45,15 +46,18 @@ def sentence_keys(text: str, units: Units | None = None) -> list[tuple[CharSpan,
     ``units`` may pass ``tokenize(text)`` when the caller has it already.
     """
     units = units if units is not None else tokenize(text)
-    out: list[tuple[CharSpan, int]] = []
-    if len(units) == 0:
-        return out
-    for start, end in sentences(text):
-        lo = int(np.searchsorted(units.starts, start, side="left"))
-        hi = int(np.searchsorted(units.starts, end, side="left"))
-        if hi - lo >= MIN_SENTENCE_UNITS:
-            out.append(((start, end), sentence_key(units.tokens[lo:hi])))
-    return out
+    spans = units.sentence_spans if units.text == text else sentences(text)
+    if len(units) == 0 or not spans:
+        return []
+    bounds = np.array(spans, dtype=np.int64)
+    lo = np.searchsorted(units.starts, bounds[:, 0], side="left").tolist()
+    hi = np.searchsorted(units.starts, bounds[:, 1], side="left").tolist()
+    tokens = units.tokens
+    return [
+        (span, sentence_key(tokens[a:b]))
+        for span, a, b in zip(spans, lo, hi)
+        if b - a >= MIN_SENTENCE_UNITS
+    ]
 
 
 def template_file_keys(texts: Iterable[str]) -> frozenset[int]:
@@ -88,7 +92,7 @@ class TemplateModel:
 
     def add(self, keys: Iterable[int]) -> None:
         """Count one document, given its sentence keys."""
-        self._pending.append((np.unique(np.fromiter(keys, dtype=np.int64)), 1))
+        self._pending.append((distinct(np.fromiter(keys, dtype=np.int64)), 1))
         self.documents += 1
         self._cached = None
 
@@ -96,7 +100,7 @@ class TemplateModel:
         """Un-count one document previously added with the same keys."""
         if self.documents == 0:
             raise ValueError("no document to remove")
-        self._pending.append((np.unique(np.fromiter(keys, dtype=np.int64)), -1))
+        self._pending.append((distinct(np.fromiter(keys, dtype=np.int64)), -1))
         self.documents -= 1
         self._cached = None
 

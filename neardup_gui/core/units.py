@@ -8,13 +8,15 @@ highlighted in the text the examiner reads.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import mmh3
 import numpy as np
 
+from neardup_gui.core.arrays import distinct
 from neardup_gui.core.document import CharSpan
 
 # Ideographs (URO, Ext. A–H, compatibility), kana, Hangul syllables, 々 and 〇: one unit each.
@@ -37,15 +39,33 @@ UNIT_HASH_SEED = 0x6E64  # fixed: unit ids are stored in indexes and must never 
 
 @dataclass(frozen=True, eq=False)
 class Units:
-    """The unit sequence of a text: normalised tokens, 64-bit ids, and character offsets."""
+    """The unit sequence of a text: 64-bit ids, character offsets, and the normalised tokens."""
 
-    tokens: tuple[str, ...]
     ids: np.ndarray  # uint64, one per unit: a seeded mmh3 hash of the normalised token
     starts: np.ndarray  # int64 character offsets into the text
     ends: np.ndarray
+    text: str = field(default="", repr=False)  # the text the offsets point into
+    cjk: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]  # bool: a CJK unit
 
     def __len__(self) -> int:
-        return len(self.tokens)
+        return len(self.ids)
+
+    @functools.cached_property
+    def tokens(self) -> tuple[str, ...]:
+        """The normalised token of each unit (built on first use: most callers need only ids)."""
+        text = self.text
+        raw = list(map(text.__getitem__, map(slice, self.starts.tolist(), self.ends.tolist())))
+        got = list(map(_NORMALISED.get, raw))  # C loops; only unseen tokens take a Python step
+        if None in got:
+            if len(_NORMALISED) > _RUN_CACHE_MAX:
+                _NORMALISED.clear()
+            got = [_normalised(t) if v is None else v for t, v in zip(raw, got)]
+        return tuple(got)
+
+    @functools.cached_property
+    def sentence_spans(self) -> list[CharSpan]:
+        """:func:`sentences` of the text (computed once for every fingerprint that needs them)."""
+        return sentences(self.text)
 
     def span(self, i: int, j: int) -> CharSpan:
         """Character span covering units ``i`` to ``j - 1`` (``i < j``)."""
@@ -59,33 +79,112 @@ def normalise_token(token: str) -> str:
     return unicodedata.normalize("NFKC", token).lower()
 
 
+_NORMALISED: dict[str, str] = {}  # raw token -> normalised token, per process (bounded)
+
+
+def _normalised(raw: str) -> str:
+    tok = _NORMALISED[raw] = normalise_token(raw)
+    return tok
+
+
 def unit_id(token: str) -> int:
     """The stable 64-bit id of a normalised token."""
     return mmh3.hash64(token, UNIT_HASH_SEED, signed=False)[0]
 
 
+# Class of every code point, filled lazily from the regexes themselves (so it can never disagree
+# with them): 0 not part of a unit, 1 a unit on its own (CJK), 2 part of a run, 255 unknown yet.
+_CLASS = np.full(0x110000, 255, dtype=np.uint8)
+_CJK_ONE_RE = re.compile(rf"[{CJK_CLASS}]")
+_RUN_CHAR_RE = re.compile(rf"[^\W_{CJK_CLASS}]")
+
+
+def _classes(codes: np.ndarray) -> np.ndarray:
+    """The unit class of each code point in ``codes`` (uint32), learning the new ones."""
+    cls = _CLASS[codes]
+    if (cls == 255).any():
+        for c in distinct(codes[cls == 255]).tolist():
+            ch = chr(c)
+            _CLASS[c] = 1 if _CJK_ONE_RE.match(ch) else 2 if _RUN_CHAR_RE.match(ch) else 0
+        cls = _CLASS[codes]
+    return cls
+
+
+def _unit_spans(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``[start, end)`` of every unit, as ``_UNIT_RE.finditer`` gives them, without a Python
+    step per unit: a CJK code point is a unit; a maximal run of other word characters is one."""
+    cls = _classes(codes)
+    run = cls == 2
+    prev_run = np.empty_like(run)
+    prev_run[:1] = False
+    prev_run[1:] = run[:-1]
+    starts = np.flatnonzero((cls == 1) | (run & ~prev_run))
+    # a run ends where the next code point is not a run character; a CJK unit after one character
+    next_run = np.empty_like(run)
+    next_run[-1:] = False
+    next_run[:-1] = run[1:]
+    run_ends = np.flatnonzero(run & ~next_run) + 1
+    ends = np.empty_like(starts)
+    is_run = run[starts]
+    ends[~is_run] = starts[~is_run] + 1
+    ends[is_run] = run_ends
+    return starts.astype(np.int64), ends.astype(np.int64)
+
+
+# unit ids learnt so far, per process: of CJK code points (a table over every code point, 0 =
+# not learnt yet) and of runs (bounded: emptied when it grows past _RUN_CACHE_MAX)
+_CJK_ID_TABLE = np.zeros(0x110000, dtype=np.uint64)
+_RUN_IDS: dict[str, int] = {}
+_RUN_CACHE_MAX = 500_000
+
+
+def _cjk_ids(codes: np.ndarray) -> np.ndarray:
+    ids = _CJK_ID_TABLE[codes]
+    missing = ids == 0
+    if missing.any():
+        for c in distinct(codes[missing]).tolist():
+            # an id of 0 is re-learnt each time, which is only slower, never wrong
+            _CJK_ID_TABLE[c] = unit_id(normalise_token(chr(c)))
+        ids = _CJK_ID_TABLE[codes]
+    return ids
+
+
+def _run_id(raw: str) -> int:
+    uid = _RUN_IDS.get(raw)
+    if uid is None:
+        if len(_RUN_IDS) >= _RUN_CACHE_MAX:
+            _RUN_IDS.clear()
+        uid = _RUN_IDS[raw] = unit_id(normalise_token(raw))
+    return uid
+
+
 def tokenize(text: str) -> Units:
-    """Split ``text`` into units with their offsets and ids."""
-    tokens: list[str] = []
-    starts: list[int] = []
-    ends: list[int] = []
-    ids_cache: dict[str, int] = {}
-    ids: list[int] = []
-    for m in _UNIT_RE.finditer(text):
-        tok = normalise_token(m.group())
-        tokens.append(tok)
-        starts.append(m.start())
-        ends.append(m.end())
-        uid = ids_cache.get(tok)
-        if uid is None:
-            uid = ids_cache[tok] = unit_id(tok)
-        ids.append(uid)
-    return Units(
-        tokens=tuple(tokens),
-        ids=np.array(ids, dtype=np.uint64),
-        starts=np.array(starts, dtype=np.int64),
-        ends=np.array(ends, dtype=np.int64),
-    )
+    """Split ``text`` into units with their offsets and ids.
+
+    Vectorised: the unit boundaries come from a class per code point (numpy); a CJK unit's id is
+    looked up by its code point, and only the runs of other letters are sliced out as strings, each
+    distinct one normalised and hashed once. ``tests/core/test_units.py`` checks the result
+    against the plain definition (one ``_UNIT_RE.finditer`` step per unit).
+    """
+    if not text:
+        empty = np.empty(0, dtype=np.int64)
+        return Units(ids=np.empty(0, dtype=np.uint64), starts=empty, ends=empty.copy(), text=text,
+                     cjk=np.empty(0, dtype=bool))
+    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+    starts, ends = _unit_spans(codes)
+    ids = np.empty(len(starts), dtype=np.uint64)
+    single = ends - starts == 1
+    cjk = single & (_CLASS[codes[starts]] == 1)
+    if cjk.any():
+        ids[cjk] = _cjk_ids(codes[starts[cjk]])
+    runs = ~cjk
+    if runs.any():
+        raw = [text[a:b] for a, b in zip(starts[runs].tolist(), ends[runs].tolist())]
+        got = list(map(_RUN_IDS.get, raw))  # a C loop; only the unseen runs take a Python step
+        if None in got:
+            got = [_run_id(t) if v is None else v for t, v in zip(raw, got)]
+        ids[runs] = np.array(got, dtype=np.uint64)
+    return Units(ids=ids, starts=starts, ends=ends, text=text, cjk=cjk)
 
 
 def is_cjk(char: str) -> bool:

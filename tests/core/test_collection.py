@@ -117,6 +117,27 @@ def test_parameter_change_refingerprints_without_extracting(tmp_path, folder):
         assert words.shape[1] == 2  # 128 bits = two 64-bit words
 
 
+def test_fingerprints_of_an_older_algorithm_are_recomputed(tmp_path, folder):
+    """An index written before the one-permutation minhash (no algorithm version in the stored
+    parameters) gets today's fingerprints on the next run, from its stored text."""
+    import json
+
+    from neardup_gui.core import indexer
+
+    root, names = folder
+    with Collection.open(tmp_path / "c.ndx") as coll:
+        coll.index_folder(str(root), SETTINGS)
+        fresh = {r[0]: r[1] for r in coll.store.conn.execute("SELECT doc_id, minhash FROM fingerprints")}
+        old_key = json.dumps(SETTINGS.fingerprints.to_dict(), sort_keys=True)  # version 1 wrote this
+        with coll.store.transaction() as conn:
+            conn.execute("UPDATE fingerprints SET params = ?, minhash = zeroblob(length(minhash))", (old_key,))
+        report = coll.index_folder(str(root), SETTINGS)
+        assert report.refingerprinted == len(fresh)
+        rows = coll.store.conn.execute("SELECT doc_id, minhash, params FROM fingerprints").fetchall()
+        assert {r[0]: r[1] for r in rows} == fresh
+        assert {r[2] for r in rows} == {indexer.params_key(SETTINGS.fingerprints)}
+
+
 def test_compare_two_files_without_an_index(tmp_path, corpus_texts):
     name = sorted(corpus_texts)[0]
     a = tmp_path / "a.txt"

@@ -30,7 +30,7 @@ from neardup_gui.core.fingerprints import (
     sentence_fingerprints,
     shingle_hashes,
     simhash64,
-    simhash_from_weights,
+    simhash_from_features,
     simhash_from_sqlite,
     simhash_to_sqlite,
     simhash_weights,
@@ -77,14 +77,27 @@ def test_simhash_weights_follow_lambda():
 
 
 def test_simhash_bits_are_signs_of_weighted_sums():
-    weights = {"alpha": 1.0, "beta": 0.7, "gamma": 0.2}
-    seed = fpm._derived_seed(PARAMS.seed, fpm._P_SIMHASH) & 0xFFFFFFFF
+    rng = np.random.default_rng(4)
+    hashes = rng.integers(0, 2**64, size=5, dtype=np.uint64)
+    weights = np.array([1.0, 0.7, 0.2, 0.45, 0.3])
     expected = 0
     for bit in range(64):
-        total = sum(w if mmh3.hash64(word, seed, signed=False)[0] >> bit & 1 else -w for word, w in weights.items())
-        expected |= (total > 0) << bit
-    assert simhash_from_weights(weights, PARAMS.seed) == expected
-    assert simhash_from_weights({}, PARAMS.seed) == 0
+        total = sum(w if int(h) >> bit & 1 else -w for h, w in zip(hashes, weights))
+        expected |= int(total > 0) << bit
+    assert simhash_from_features(hashes, weights) == expected
+    assert simhash_from_features(np.empty(0, np.uint64), np.empty(0)) == 0
+
+
+def test_simhash_features_hash_words_with_the_seed():
+    """Chinese words by seeded mmh3 of the word; other words by their unit id mixed with the seed."""
+    from neardup_gui.core.units import unit_id
+
+    f = fpm.simhash_features(tokenize("计算机 database"), PARAMS)
+    seed = fpm._derived_seed(PARAMS.seed, fpm._P_SIMHASH)
+    assert f.cjk_words == ("计算机",)
+    assert int(f.hashes[0]) == mmh3.hash64("计算机", seed & 0xFFFFFFFF, signed=False)[0]
+    mixed = fpm._mix(np.array([unit_id("database") ^ seed], dtype=np.uint64))[0]
+    assert int(f.hashes[1]) == int(mixed)
 
 
 def test_simhash_of_light_edit_is_near(corpus_dir):
@@ -106,17 +119,54 @@ def test_simhash_sqlite_round_trip():
 # ------------------------------------------------------------------------- minhash and 1 bit
 
 
-def test_minhash_matches_reference_permutations():
-    rng = np.random.default_rng(5)
-    ids = rng.integers(0, 2**64, size=fpm._CHUNK + 500, dtype=np.uint64)  # spans two blocks
+def _oph_reference(hashes, count, seed):
+    """One permutation hashing with optimal densification, one plain Python step at a time."""
+    hashes = [int(h) for h in hashes]
+    bins = {}
+    for h in hashes:
+        b = (h >> 32) * count >> 32
+        bins[b] = min(bins.get(b, h), h)
+    dseed = fpm._derived_seed(seed, fpm._P_DENSIFY)
+    out = []
+    for i in range(count):
+        if i in bins:
+            out.append(bins[i])
+            continue
+        t = 0
+        while True:
+            probe = int(fpm._mix(np.array([((i << 32) ^ t ^ dseed) & (2**64 - 1)], dtype=np.uint64))[0]) % count
+            if probe in bins:
+                out.append(bins[probe])
+                break
+            t += 1
+    return out
+
+
+@pytest.mark.parametrize("n,count", [(1, 64), (3, 256), (40, 256), (5000, 256), (900, 1024), (300, 400)])
+def test_minhash_matches_the_one_permutation_reference(n, count):
+    rng = np.random.default_rng(n + count)
+    ids = rng.integers(0, 2**64, size=n + 3, dtype=np.uint64)
     params = FingerprintParams(minhash_bits=64, lsh_perms=64)
-    sig = minhash_signature(ids, params)
-    shingles = [int(x) for x in shingle_hashes(ids, params)]
-    a, b = fpm._permutations(params.seed, 64)
-    for i in (0, 17, 63):
-        ref = min((int(a[i]) * x + int(b[i])) % 2**64 for x in shingles)
-        assert int(sig[i]) == ref
-    assert len(sig) == 64
+    sig = minhash_signature(ids, params, count)
+    assert sig.tolist() == _oph_reference(shingle_hashes(ids, params), count, params.seed)
+
+
+def test_minhash_bins_collide_with_probability_jaccard():
+    """Every bin, densified or not, agrees in two documents with probability J (unbiased)."""
+    rng = np.random.default_rng(11)
+    for size, overlap in ((30, 10), (400, 300), (2000, 500)):  # sparse to dense, J = o/(2s − o)
+        j = overlap / (2 * size - overlap)
+        agree = []
+        for trial in range(60):
+            common = rng.integers(0, 2**64, size=overlap, dtype=np.uint64)
+            a = np.unique(np.concatenate([common, rng.integers(0, 2**64, size=size - overlap, dtype=np.uint64)]))
+            b = np.unique(np.concatenate([common, rng.integers(0, 2**64, size=size - overlap, dtype=np.uint64)]))
+            seed = int(rng.integers(1, 2**31))
+            sa = fpm.one_permutation_signature(a, 256, seed)
+            sb = fpm.one_permutation_signature(b, 256, seed)
+            agree.append((sa == sb).mean())
+        # mean of 60 × 256 bin agreements; densified bins are correlated, so a loose 5 % band
+        assert abs(np.mean(agree) - j) < 0.05, (size, overlap, np.mean(agree), j)
 
 
 def test_empty_text_has_max_signature_and_no_anchors():
@@ -326,16 +376,37 @@ def test_same_seed_same_fingerprints_across_processes(corpus_dir, tmp_path):
     assert not np.array_equal(other.minhash_bits, mine.minhash_bits)
 
 
-def test_rjieba_and_jieba_give_the_same_simhash(corpus_dir):
-    """The fast tagger must not change a fingerprint: same words, same noun tags as jieba."""
-    from neardup_gui.core import fingerprints as fpm
-    from neardup_gui.core.settings import FingerprintParams
+def _reference_weights(text, params):
+    """Seed 002's weights by the letter: jieba.posseg over each run of CJK characters in context,
+    the other units as words, Score = tf + λ(Len + Pos), W = Score / max Score."""
+    import re
+    from collections import Counter
 
+    from neardup_gui.core.units import CJK_CLASS
+
+    units = tokenize(text)
+    stops = fpm.stop_words()
+    runs = re.findall(rf"[{CJK_CLASS}]+", text)
+    tagged = [(p.word, p.flag) for p in fpm._jieba_posseg().cut("\n".join(runs), HMM=False) if p.word != "\n"]
+    tf = Counter(w for w, _ in tagged if w not in stops)
+    nouns = {w for w, f in tagged if f.startswith("n")}
+    others = Counter(t for t, c in zip(units.tokens, units.cjk) if not c and t not in stops)
+    lam = params.simhash_lambda
+    scores = {w: n + lam * ((len(w) >= 4) + (w in nouns)) for w, n in tf.items()}
+    scores.update({w: n + lam * (len(w) >= 4) for w, n in others.items()})
+    top = max(scores.values())
+    return {w: v / top for w, v in scores.items()}
+
+
+def test_rjieba_and_jieba_give_the_same_simhash(corpus_dir):
+    """The fast path (rjieba, words tagged once per process) must not change a fingerprint: the
+    same weights as jieba.posseg tagging each text in context, on every Chinese section."""
     params = FingerprintParams()
-    files = sorted((corpus_dir / "debian-reference-zh-cn").glob("*.txt"))[:12]
-    assert fpm.pos_tagger() is fpm._tag_rjieba
+    files = sorted((corpus_dir / "debian-reference-zh-cn").glob("*.txt"))  # all 119 sections
+    assert fpm._has_rjieba()
     for f in files:
         text = f.read_text(encoding="utf-8")
-        fast = fpm.simhash_weights(text, params, tagger=fpm._tag_rjieba)
-        reference = fpm.simhash_weights(text, params, tagger=fpm._tag_jieba)
-        assert fast == reference
+        reference = _reference_weights(text, params)
+        assert fpm.simhash_weights(text, params) == pytest.approx(reference)
+        assert fpm.simhash_weights(text, params, counter=fpm._count_jieba) == pytest.approx(reference)
+

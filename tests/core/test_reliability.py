@@ -31,7 +31,7 @@ from neardup_gui.core.store import IndexProblem, Store
 N_TXT, N_DOCX = 185, 15
 KILLS = 32  # planned per round
 KILLS_REQUIRED = 30  # kills that must really land (issue 8)
-MAX_ROUNDS = 3
+MAX_ROUNDS = 4
 SEED = 20261122
 # A child that has not finished in this long is stuck: the test fails instead of hanging.
 RUN_BOUND_S = 120.0
@@ -153,7 +153,7 @@ class KilledRun:
             self.proc.stderr.close()
 
 
-def kill_plans(rng: random.Random, n_docs: int) -> list[tuple]:
+def kill_plans(rng: random.Random, n_docs: int, run_s: float) -> list[tuple]:
     """Where to kill each run, as (kind, target, delay): spread over one whole indexing job.
 
     Write kills stop the job when the index holds a random number of documents (sorted, the
@@ -164,9 +164,11 @@ def kill_plans(rng: random.Random, n_docs: int) -> list[tuple]:
     n_time = 5
     n_write = KILLS - n_end - n_time
     targets = [1] + sorted(rng.sample(range(2, n_docs), n_write - 1))
-    plans: list[tuple] = [("writes", t, rng.uniform(0.0, 0.03)) for t in targets]
-    for _ in range(n_time):
-        plans.insert(rng.randrange(0, len(plans) + 1), ("time", rng.uniform(0.05, 1.5), 0.0))
+    # a document takes a few milliseconds: a longer delay would let a run overshoot its target
+    # by so much that the index is complete before the round's plans are
+    plans: list[tuple] = [("writes", t, rng.uniform(0.0, 0.004)) for t in targets]
+    for _ in range(n_time):  # within the uninterrupted run's duration (``run_s``)
+        plans.insert(rng.randrange(0, len(plans) + 1), ("time", rng.uniform(0.05, max(0.1, 0.9 * run_s)), 0.0))
     plans += [("end", rng.uniform(0.0, 0.25), 0.0) for _ in range(n_end)]
     return plans
 
@@ -200,7 +202,7 @@ def test_kill_loop_leaves_every_document_whole_or_absent(collection_dir, referen
         rounds += 1
         db = tmp_path / f"killed-{rounds}.ndx"
         previous: set[str] = set()
-        for plan in kill_plans(rng, len(ref.documents)):
+        for plan in kill_plans(rng, len(ref.documents), ref_elapsed):
             if plan[0] == "writes":
                 # The target counts documents in the index; this run writes what is missing.
                 plan = ("writes", max(1, plan[1] - len(previous)), plan[2])

@@ -53,3 +53,43 @@ def test_offsets_always_point_at_the_unit(text):
         assert 0 <= s < e <= len(text)
         assert tok  # never empty
     assert list(u.starts) == sorted(u.starts)
+
+
+def _tokenize_reference(text):
+    """The plain definition: one ``finditer`` step per unit, normalised and hashed one by one."""
+    from neardup_gui.core.units import _UNIT_RE, normalise_token
+
+    spans = [m.span() for m in _UNIT_RE.finditer(text)]
+    tokens = tuple(normalise_token(text[a:b]) for a, b in spans)
+    return tokens, [unit_id(t) for t in tokens], [a for a, _ in spans], [b for _, b in spans]
+
+
+_MIXED = st.text(
+    alphabet=st.one_of(
+        st.characters(),  # anything, astral planes and lone surrogates included
+        st.sampled_from("中文字々〇かカ한ｱＡＢ１２ﬁ²_- \n。，.é\U00020000\U0002a700"),
+    ),
+    max_size=300,
+)
+
+
+@given(_MIXED)
+def test_vectorised_tokenize_equals_the_plain_definition(text):
+    u = tokenize(text)
+    tokens, ids, starts, ends = _tokenize_reference(text)
+    assert u.tokens == tokens
+    assert u.ids.tolist() == ids
+    assert u.starts.tolist() == starts
+    assert u.ends.tolist() == ends
+
+
+def test_vectorised_tokenize_on_real_text():
+    from tests.corpus import corpus_dir
+
+    files = sorted(corpus_dir().glob("*/*.txt"))
+    for path in files[:: max(1, len(files) // 40)]:
+        text = path.read_text(encoding="utf-8")
+        u = tokenize(text)
+        tokens, ids, starts, ends = _tokenize_reference(text)
+        assert u.tokens == tokens and u.ids.tolist() == ids
+        assert u.starts.tolist() == starts and u.ends.tolist() == ends

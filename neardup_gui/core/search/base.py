@@ -17,6 +17,8 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 
+from neardup_gui.core.arrays import distinct
+
 log = logging.getLogger(__name__)
 
 _MAGIC = b"NDSX"
@@ -141,7 +143,7 @@ class DeltaStore:
         rows = as_rows(fps, self.width)
         if len(ids) != len(rows):
             raise ValueError(f"{len(ids)} doc ids for {len(rows)} fingerprints")
-        if len(np.unique(ids)) != len(ids):
+        if len(distinct(ids)) != len(ids):
             raise ValueError("doc ids must be unique")
         self._ids, self._rows = ids, rows
         self._pending_ids = np.empty(0, dtype=np.int64)
@@ -155,7 +157,7 @@ class DeltaStore:
         rows = as_rows(fps, self.width)
         if len(ids) != len(rows):
             raise ValueError(f"{len(ids)} doc ids for {len(rows)} fingerprints")
-        if len(np.unique(ids)) != len(ids):
+        if len(distinct(ids)) != len(ids):
             raise ValueError("doc ids must be unique")
         self.remove(ids)
         self._pending_ids = np.concatenate([self._pending_ids, ids])

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from neardup_gui.core.arrays import distinct
 from neardup_gui.core.search.base import HammingBase, bit_field, index_dtype, key_dtype, query_int
 
 log = logging.getLogger(__name__)
@@ -102,7 +103,7 @@ class GroupedSearch(HammingBase):
             return np.empty(0, dtype=np.int64)
         hits = np.concatenate(pieces)
         if need <= 1:
-            return np.unique(hits)
+            return distinct(hits)
         hits.sort()  # the default (SIMD introsort) beats a merge of the m ascending runs
         starts = np.flatnonzero(np.concatenate(([True], hits[1:] != hits[:-1])))
         counts = np.diff(np.append(starts, len(hits)))

@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from neardup_gui.core.arrays import distinct
 from neardup_gui.core.search.base import HammingBase, bit_field, index_dtype, key_dtype, query_int
 
 log = logging.getLogger(__name__)
@@ -162,7 +163,7 @@ class PermutedSearch(HammingBase):
                 found.append(order[lo:hi])
         if not found:
             return np.empty(0, dtype=np.int64)
-        return np.unique(np.concatenate(found))
+        return distinct(np.concatenate(found))
 
     def _query_key(self, q: int, table: int) -> int:
         """:func:`table_keys` of one query held as a Python integer (no array round trips)."""

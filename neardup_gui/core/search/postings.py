@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from neardup_gui.core.arrays import distinct
 from neardup_gui.core.search.base import _MIN_PENDING
 
 log = logging.getLogger(__name__)
@@ -28,9 +29,9 @@ def _flatten(doc_ids: np.ndarray, hash_lists: Sequence[np.ndarray]) -> tuple[np.
     ids = np.asarray(doc_ids, dtype=np.int64).reshape(-1)
     if len(ids) != len(hash_lists):
         raise ValueError(f"{len(ids)} doc ids for {len(hash_lists)} hash lists")
-    if len(np.unique(ids)) != len(ids):
+    if len(distinct(ids)) != len(ids):
         raise ValueError("doc ids must be unique")
-    uniq = [np.unique(np.asarray(h, dtype=np.uint64)) for h in hash_lists]
+    uniq = [distinct(np.asarray(h, dtype=np.uint64)) for h in hash_lists]
     uniq = [h[h != 0] for h in uniq]  # 0 is "no value" (an empty sentence bucket)
     lengths = np.array([len(h) for h in uniq], dtype=np.int64)
     keys = np.concatenate(uniq) if uniq else np.empty(0, dtype=np.uint64)
@@ -108,7 +109,7 @@ class PostingIndex:
         ``max_docs_per_hash`` skips hashes stored for more documents than that (template text
         found everywhere says nothing about copying).
         """
-        q = np.unique(np.asarray(query_hashes, dtype=np.uint64))
+        q = distinct(np.asarray(query_hashes, dtype=np.uint64))
         q = q[q != 0]
         lo = np.searchsorted(self._keys, q, side="left")
         hi = np.searchsorted(self._keys, q, side="right")
