@@ -35,7 +35,7 @@ from neardup_gui.core.store import IndexProblem, Store
 from neardup_gui.core.templates import sentence_keys
 from neardup_gui.core.units import tokenize
 from neardup_gui.core.verify import Marked, Verifier
-from neardup_gui.core.workers import extract_isolated
+from neardup_gui.core.workers import extract_isolated, extract_many
 
 log = logging.getLogger(__name__)
 
@@ -227,19 +227,44 @@ class Collection:
     # --- checking submissions ------------------------------------------------------------------
 
     def check(self, paths: Sequence[str], settings: Settings, progress: ProgressFn = no_progress) -> list[CheckResult]:
-        """Check each submission against the collection: verified sources, best first."""
-        results = []
-        for i, path in enumerate(paths):
-            sub = wrap_progress(progress, i / len(paths), (i + 1) / len(paths))
-            sub(0.0, f"Reading {os.path.basename(path)}")
-            doc = read_submission(path, settings)
-            if isinstance(doc, Skipped):
-                results.append(CheckResult(path=os.path.abspath(path), units=0, matches=(),
-                                           summary=CheckSummary(0, 0, 0, 0), skipped_reason=doc.reason))
-                continue
-            results.append(self.check_document(doc, settings, sub))
+        """Check each submission against the collection: verified sources, best first.
+
+        The submissions are extracted in killable worker processes while this process loads
+        the template model and the search tables (a cold ``neardup check`` overlaps the two).
+        """
+        paths = [os.path.abspath(p) for p in paths]
+        if not paths:
+            return []
+        results: dict[int, CheckResult] = {}
+        extracted: dict[str, Document | Skipped] = {}
+        progress(0.0, f"Reading {os.path.basename(paths[0])}")
+
+        def warm_up() -> None:
+            self.finder(settings)
+            self.verifier(settings)
+
+        workers = max(1, min(settings.workers, len(paths)))
+        def reading(_fraction: float, _name: str) -> None:  # ticks while waiting: lets a cancel through
+            progress(len(results) / len(paths), "Reading the submissions")
+
+        runs = extract_many(list(dict.fromkeys(paths)), settings.limits, workers, reading, started=warm_up)
+        try:
+            for i, path in enumerate(paths):
+                while path not in extracted:
+                    done, result = next(runs)
+                    extracted[done] = result
+                doc = extracted[path]
+                if isinstance(doc, Skipped):
+                    results[i] = CheckResult(path=path, units=0, matches=(), summary=CheckSummary(0, 0, 0, 0),
+                                             skipped_reason=doc.reason)
+                    continue
+                sub = wrap_progress(progress, i / len(paths), (i + 1) / len(paths))
+                sub(0.0, f"Checking {os.path.basename(path)}")
+                results[i] = self.check_document(doc, settings, sub)
+        finally:
+            runs.close()  # no worker outlives the check (cancelled or not)
         progress(1.0, "Checked")
-        return results
+        return [results[i] for i in range(len(paths))]
 
     def check_document(self, doc: Document, settings: Settings, progress: ProgressFn = no_progress) -> CheckResult:
         """Check one extracted submission; the collection's copy of the same file is not a source."""

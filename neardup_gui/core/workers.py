@@ -153,15 +153,17 @@ def extract_many(
     limits: ExtractLimits = ExtractLimits(),
     workers: int = 0,
     progress: ProgressFn = no_progress,
+    started: Callable[[], None] | None = None,
 ) -> Iterator[tuple[str, Document | Skipped]]:
     """Extract files in ``workers`` child processes; yield ``(path, result)`` as each finishes.
 
     Every path is yielded exactly once, in completion order. ``workers`` <= 0 means one per
     core. ``progress`` is called after each file and several times a second while waiting;
     raising ``Cancelled`` from it kills the children and propagates. Closing the iterator
-    early also kills them.
+    early also kills them. ``started`` is called once the children have their first files:
+    work done there overlaps their start-up and extraction.
     """
-    inner = process_many(paths, limits, workers, progress)
+    inner = process_many(paths, limits, workers, progress, started=started)
     try:
         for path, result, _ in inner:
             yield path, result
@@ -175,6 +177,7 @@ def process_many(
     workers: int = 0,
     progress: ProgressFn = no_progress,
     prepare: Prepare | None = None,
+    started: Callable[[], None] | None = None,
 ) -> Iterator[tuple[str, Document | Skipped, Any]]:
     """:func:`extract_many` that also runs ``prepare = (function, argument)`` on each document
     in the worker; yields ``(path, result, prepared)`` (``prepared`` is None for a Skipped).
@@ -199,7 +202,13 @@ def process_many(
     pool: list[_Worker | None] = []  # None: a slot whose child ended when no work was left
     try:
         for _ in range(count):
-            pool.append(_Worker(context, limits, prepare))
+            worker = _Worker(context, limits, prepare)
+            pool.append(worker)
+            # the first file goes down the pipe at once: the child reads it as soon as it has
+            # started, and the time limit counts from now (start-up included)
+            worker.submit(queue.popleft(), limits.time_limit_s)
+        if started is not None:
+            started()
         while queue or any(w.path is not None for w in pool):
             for worker in pool:
                 if worker.ready and worker.path is None and queue:
@@ -238,14 +247,14 @@ def process_many(
                                 replace = True
                 if exited and not replace:
                     worker.process.join(1)
-                    if worker.path is not None:
-                        finished.append((worker.path, _death_reason(worker, limits), None))
-                        worker.path = None
-                    elif not worker.ready:
+                    if not worker.ready:  # died before it could read its file: not the file's fault
                         raise RuntimeError(
                             f"extraction worker failed to start (status {worker.process.exitcode}); "
                             "is the memory limit too low?"
                         )
+                    if worker.path is not None:
+                        finished.append((worker.path, _death_reason(worker, limits), None))
+                        worker.path = None
                     replace = True
                 elif worker.path is not None and time.monotonic() > worker.deadline:
                     finished.append((

@@ -50,6 +50,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import groundtruth as gt  # noqa: E402
 
+from neardup_gui.core.settings import Settings  # noqa: E402
 from neardup_gui.core.units import sentences, tokenize  # noqa: E402
 
 log = logging.getLogger(__name__)
@@ -414,6 +415,42 @@ def strip_form(text: str, lang: str) -> str:
     return " ".join(t for t in joined.split(sep) if t)
 
 
+def drop_recurring_sentences(texts: list[str], min_docs: int) -> tuple[list[str], int]:
+    """The texts without the sentences that recur in ``min_docs`` or more of them.
+
+    The product's template rule (``docs/similarity.md``): a sentence of at least
+    ``MIN_SENTENCE_UNITS`` units whose normalised units occur as a sentence of ``min_docs``
+    documents is template, wherever it comes from — the planted form, or a sentence a real
+    corpus repeats across its sections. Counted here by brute force on the whole unit tuples
+    (no hashing), independently of ``neardup_gui/core/templates.py``.
+    """
+    from neardup_gui.core.templates import MIN_SENTENCE_UNITS
+
+    def keyed(text: str) -> list[tuple[tuple[int, int], tuple[str, ...]]]:
+        out = []
+        for s, e in sentences(text):
+            toks = tokenize(text[s:e]).tokens
+            out.append(((s, e), toks if len(toks) >= MIN_SENTENCE_UNITS else ()))
+        return out
+
+    per_doc = [keyed(t) for t in texts]
+    df: dict[tuple[str, ...], int] = {}
+    for sents in per_doc:
+        for k in {k for _, k in sents if k}:
+            df[k] = df.get(k, 0) + 1
+    recurring = {k for k, n in df.items() if n >= min_docs}
+    out = []
+    for text, sents in zip(texts, per_doc):
+        keep, pos = [], 0
+        for (s, e), k in sents:
+            if k in recurring:
+                keep.append(text[pos:s] + "\n")  # removed, as the planted form is
+                pos = e
+        keep.append(text[pos:])
+        out.append("".join(keep))
+    return out, len(recurring)
+
+
 def compute_truth(names: list[str], full: list[str], no_template: list[str], min_run: int) -> list[dict]:
     ids_full = [tokenize(t).ids for t in full]
     ids_nt = [tokenize(t).ids for t in no_template]
@@ -457,6 +494,8 @@ def build(out: Path, langs: Sequence[str], small: bool, seed: int = 5, min_run: 
     else:
         full = [d.text for d in docs]
         no_t = [d.text_no_template() for d in docs]
+    # template text by the product's rule too: sentences recurring in template_min_docs documents
+    no_t, n_recurring = drop_recurring_sentences(no_t, Settings().template_min_docs)
     pairs = compute_truth([path_of[d.name] for d in docs], full, no_t, min_run)
     t_truth = time.perf_counter()
     units = {d.name: n_units(t) for d, t in zip(docs, full)}
@@ -494,6 +533,8 @@ def build(out: Path, langs: Sequence[str], small: bool, seed: int = 5, min_run: 
     print(f"documents: {len(docs)} ({formats}); planted: {len(planted)} + "
           f"{sum(d.kind == 'template' for d in docs)} template-only; pairs with similarity > 0: "
           f"{len(pairs)}")
+    print(f"template by document frequency: {n_recurring} distinct sentences recur in "
+          f"≥ {Settings().template_min_docs} documents")
     print(f"time: plant {t_plant - t0:.1f} s, write {t_write - t_plant:.1f} s, "
           f"truth ({truth_from}) {t_truth - t_write:.1f} s, total {t_truth - t0:.1f} s")
     return truth

@@ -31,8 +31,8 @@ sys.path.insert(0, str(ROOT))
 
 from neardup_gui.core.fingerprints import (  # noqa: E402
     hamming_radius,
-    minhash_signature,
     one_bit_fingerprint,
+    one_permutation_signature,
     shingle_hashes,
 )
 from neardup_gui.core.search import BruteSearch, GroupedSearch, PermutedSearch  # noqa: E402
@@ -66,29 +66,41 @@ def jaccard(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def make_pairs(rng: np.random.Generator, params: FingerprintParams):
-    """(exact Jaccard, 1024-permutation signatures of both sides) for every pair."""
+    """(exact Jaccard, shingle hash sets of both sides) for every pair."""
     pairs = []
     for lang in ("zh-cn", "en"):
         texts = [f.read_text(encoding="utf-8") for f in sorted(CORPUS.glob(f"debian-reference-{lang}/*.txt"))]
         ids = [tokenize(t).ids for t in texts]
         shingles = [shingle_hashes(u, params) for u in ids]
-        sigs = [minhash_signature(u, params) for u in ids]
         for i, text in enumerate(texts):
             pool = texts[:i] + texts[i + 1 :]
             for _ in range(3):
                 edited = tokenize(resubmission(text, pool, float(rng.uniform(0, 0.45)), rng)).ids
-                pairs.append((jaccard(shingles[i], shingle_hashes(edited, params)), sigs[i], minhash_signature(edited, params)))
+                other = shingle_hashes(edited, params)
+                pairs.append((jaccard(shingles[i], other), shingles[i], other))
             j = int(rng.integers(0, len(texts)))
             if j != i:
-                pairs.append((jaccard(shingles[i], shingles[j]), sigs[i], sigs[j]))
+                pairs.append((jaccard(shingles[i], shingles[j]), shingles[i], shingles[j]))
     return pairs
 
 
-def precision_recall(pairs, k: int, r: float) -> tuple[float, float, int, int]:
+_BITS: dict[tuple[int, int], np.ndarray] = {}
+
+
+def bits(shingles: np.ndarray, k: int, seed: int) -> np.ndarray:
+    """The k-bit fingerprint of a shingle set: a k-value one-permutation signature, 1 bit each
+    (as the product computes it for minhash_bits = k; a k-signature is not a prefix of a larger one)."""
+    key = (id(shingles), k)
+    if key not in _BITS:
+        _BITS[key] = one_bit_fingerprint(one_permutation_signature(shingles, k, seed))
+    return _BITS[key]
+
+
+def precision_recall(pairs, k: int, r: float, seed: int) -> tuple[float, float, int, int]:
     rh = hamming_radius(k, r)
     detected = truth = both = 0
     for exact, sa, sb in pairs:
-        d = int(np.bitwise_count(one_bit_fingerprint(sa[:k]) ^ one_bit_fingerprint(sb[:k])).sum())
+        d = int(np.bitwise_count(bits(sa, k, seed) ^ bits(sb, k, seed)).sum())
         hit, real = d <= rh, exact >= r
         detected += hit
         truth += real
@@ -157,10 +169,10 @@ def main() -> None:
     for k in KS:
         cells = []
         for r in RS:
-            prec, rec, _, _ = precision_recall(pairs, k, r)
+            prec, rec, _, _ = precision_recall(pairs, k, r, params.seed)
             cells.append(f"{hamming_radius(k, r)}, {prec:.2f}, {rec:.2f}")
         print(f"| {k} | " + " | ".join(cells) + " |", flush=True)
-    real_bits = {k: np.stack([one_bit_fingerprint(p[1][:k]) for p in pairs] + [one_bit_fingerprint(p[2][:k]) for p in pairs])
+    real_bits = {k: np.stack([bits(p[1], k, params.seed) for p in pairs] + [bits(p[2], k, params.seed) for p in pairs])
                  for k in KS}
     query_costs(real_bits, args.size, args.queries, rng)
 

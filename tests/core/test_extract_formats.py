@@ -9,7 +9,7 @@ import pytest
 
 from neardup_gui.core.document import Document
 from neardup_gui.core.extract import extract_file
-from neardup_gui.core.extract.common import join_wrapped
+from neardup_gui.core.extract.common import join_wrapped, resolve_line_hyphens
 from neardup_gui.core.units import tokenize
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "ingest"
@@ -132,8 +132,10 @@ def test_pdf_ligatures_hyphens_and_wrapped_paragraphs(tmp_path):
     path = tmp_path / "ligatures.pdf"
     path.write_bytes(mf.simple_pdf([lines], ligature_font=True))
     doc = extract_file(str(path))
+    # "para-graph" is rejoined: the document writes "paragraph" elsewhere; "exam-ple" keeps its
+    # hyphen: nothing in the document says it is one word (resolve_line_hyphens)
     assert body_paragraphs(doc) == [
-        "The first line of this paragraph is long enough to reach the right edge of the example column, "
+        "The first line of this paragraph is long enough to reach the right edge of the exam-ple column, "
         "and the flow of text goes on and on, line after line, to the end of the paragraph, which is short. "
         "Word processors set the text of a paragraph in lines of equal length: only the last line of a "
         "paragraph is shorter.",
@@ -160,7 +162,10 @@ def test_pdf_repeated_footer_lines_are_furniture(tmp_path):
 def test_join_wrapped_rules():
     assert join_wrapped(["研究方法", "的选择"]) == "研究方法的选择"
     assert join_wrapped(["near", "duplicate"]) == "near duplicate"
-    assert join_wrapped(["exam-", "ple"]) == "example"
+    assert resolve_line_hyphens([join_wrapped(["exam-", "ple"])]) == ["exam-ple"]  # no evidence: kept
+    assert resolve_line_hyphens([join_wrapped(["an exam-", "ple"]), "One example."]) == ["an example", "One example."]
+    assert resolve_line_hyphens([join_wrapped(["iptables-", "restore reads"]), "restore"]) == ["iptables-restore reads", "restore"]
+    assert join_wrapped(["exam\u00ad", "ple"]) == "example"  # a soft hyphen always goes
     assert join_wrapped(["Jean-", "Paul"]) == "Jean- Paul"  # a capital after the hyphen: kept
     assert join_wrapped(["使用 Python", "编写"]) == "使用 Python 编写"
 

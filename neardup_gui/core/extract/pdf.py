@@ -11,7 +11,7 @@ import zlib
 from collections import Counter
 from dataclasses import dataclass
 
-from neardup_gui.core.extract.common import ExtractError, Extracted, join_wrapped
+from neardup_gui.core.extract.common import ExtractError, Extracted, join_wrapped, resolve_line_hyphens
 from neardup_gui.core.settings import ExtractLimits
 
 log = logging.getLogger(__name__)
@@ -803,7 +803,7 @@ def extract(data: bytes, limits: ExtractLimits) -> Extracted:
         value = _info_text(info.get(key))
         if value:
             meta[name] = value
-    result = Extracted(paragraphs=paragraphs, furniture=furniture, meta=meta)
+    result = Extracted(paragraphs=resolve_line_hyphens(paragraphs), furniture=furniture, meta=meta)
     if stats["images"]:
         # Used only when the body has no words (build_document): pages that are pictures.
         result.empty_code = "scanned-pdf"

@@ -9,7 +9,7 @@ import unicodedata
 
 from charset_normalizer import from_bytes
 
-from neardup_gui.core.extract.common import ExtractError, Extracted, join_wrapped
+from neardup_gui.core.extract.common import ExtractError, Extracted, join_wrapped, resolve_line_hyphens
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +101,7 @@ def split_paragraphs(text: str) -> list[str]:
             out.append(join_wrapped(lines))
         else:
             out.extend(lines)
-    return out
+    return resolve_line_hyphens(out)
 
 
 def _display_width(line: str) -> int:
