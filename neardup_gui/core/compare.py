@@ -275,7 +275,12 @@ def shared_kgram_mask(a_ids: np.ndarray, b_ids: np.ndarray, k: int) -> tuple[np.
     return _shared_mask_codes(ca, cb, k)
 
 
-def _shared_mask_codes(ca: np.ndarray, cb: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+def _shared_mask_codes(
+    ca: np.ndarray, cb: np.ndarray, k: int, gaps_a: np.ndarray | None = None, gaps_b: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`shared_kgram_mask` on dense codes. ``gaps_a[i]`` True: removed (template or
+    excluded) text lies between units i and i + 1 of A; a k-gram across it does not count, as
+    no run may cross it."""
     na, nb = len(ca), len(cb)
     if k < 1 or na < k or nb < k:
         return np.zeros(na, dtype=bool), np.zeros(nb, dtype=bool)
@@ -284,12 +289,22 @@ def _shared_mask_codes(ca: np.ndarray, cb: np.ndarray, k: int) -> tuple[np.ndarr
     windows = np.concatenate([wa, wb])
     labels = _window_labels(windows)
     la, lb = labels[: len(wa)], labels[len(wa) :]
+    ok_a, ok_b = _whole_windows(gaps_a, len(wa), k), _whole_windows(gaps_b, len(wb), k)
     n_labels = int(labels.max()) + 1
     in_a = np.zeros(n_labels, dtype=bool)
     in_b = np.zeros(n_labels, dtype=bool)
-    in_a[la] = True
-    in_b[lb] = True
-    return _cover(np.flatnonzero(in_b[la]), na, k), _cover(np.flatnonzero(in_a[lb]), nb, k)
+    in_a[la[ok_a]] = True
+    in_b[lb[ok_b]] = True
+    return _cover(np.flatnonzero(in_b[la] & ok_a), na, k), _cover(np.flatnonzero(in_a[lb] & ok_b), nb, k)
+
+
+def _whole_windows(gaps: np.ndarray | None, windows: int, k: int) -> np.ndarray:
+    """True for each k-window that crosses no gap (all True without gaps)."""
+    if gaps is None or k < 2 or not gaps.any():
+        return np.ones(windows, dtype=bool)
+    crossed = np.concatenate([[0], np.cumsum(gaps, dtype=np.int64)])  # gaps before unit i
+    starts = np.arange(windows)
+    return crossed[starts + k - 1] == crossed[starts]
 
 
 _HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
@@ -446,7 +461,7 @@ def compare_units(
 
     codes_a, codes_b, distinct = _dense_codes(ids_a, ids_b)  # once, for every step below
     if alignment == "shared-kgrams" or min_similarity is not None or min_containment is not None:
-        mask_a, mask_b = _shared_mask_codes(codes_a, codes_b, min_run)
+        mask_a, mask_b = _shared_mask_codes(codes_a, codes_b, min_run, np.diff(pos_a) > 1, np.diff(pos_b) > 1)
         sel_a = np.flatnonzero(mask_a).astype(np.int64)
         sel_b = np.flatnonzero(mask_b).astype(np.int64)
         if min_similarity is not None or min_containment is not None:
@@ -457,10 +472,24 @@ def compare_units(
         sel_a = np.arange(n_a, dtype=np.int64)
         sel_b = np.arange(n_b, dtype=np.int64)
 
-    blocks = _align_sequences(*_codes_as_sequences(codes_a[sel_a], codes_b[sel_b], distinct))
+    seq_a, seq_b = codes_a[sel_a], codes_b[sel_b]
+    blocks = _align_sequences(*_codes_as_sequences(seq_a, seq_b, distinct))
     # Aligned pairs in countable coordinates; a run must be consecutive there in both texts.
     pa, pb = _aligned_pairs(blocks, sel_a, sel_b)
     spans, common = _match_spans(a, b, pa, pb, pos_a, pos_b, min_run)
+    if common < len(pa):
+        # Some aligned units fell outside the runs: an LCS is not unique, and which runs reach
+        # min_run depends on the tie-breaks. Align once more with the opposite tie-breaks (the
+        # reversed sequences) and keep the more coherent of the two LCSs (seed 004 counts only
+        # the coherent part). Measured: one resubmission in the evaluation collection kept 282
+        # of its 283 aligned units this way against 280.
+        n_a_sel, n_b_sel = len(seq_a), len(seq_b)
+        back = _align_sequences(*_codes_as_sequences(seq_a[::-1].copy(), seq_b[::-1].copy(), distinct))
+        back = [(n_a_sel - i - n, n_b_sel - j - n, n) for i, j, n in reversed(back)]
+        qa, qb = _aligned_pairs(back, sel_a, sel_b)
+        spans_back, common_back = _match_spans(a, b, qa, qb, pos_a, pos_b, min_run)
+        if common_back > common:
+            spans, common = spans_back, common_back
 
     if not with_raw_lcs:
         raw = 0

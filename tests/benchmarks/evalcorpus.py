@@ -32,6 +32,7 @@ Usage: ``python tests/benchmarks/evalcorpus.py --out DIR [--langs zh,en] [--smal
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import logging
 import os
@@ -49,6 +50,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import groundtruth as gt  # noqa: E402
+import numpy as np  # noqa: E402
 
 from neardup_gui.core.settings import Settings  # noqa: E402
 from neardup_gui.core.units import sentences, tokenize  # noqa: E402
@@ -415,8 +417,28 @@ def strip_form(text: str, lang: str) -> str:
     return " ".join(t for t in joined.split(sep) if t)
 
 
+CUT = "\x1e"  # where template text was removed: see ids_with_cuts
+
+
+def ids_with_cuts(text: str, doc: int) -> tuple[np.ndarray, int]:
+    """Unit ids of ``text`` with a barrier id at each ``CUT``, and the number of barriers.
+
+    The product splits a run at template text (``docs/similarity.md``), so the truth must not
+    let the units before and after a removed sentence join into one run. A barrier id is unique
+    to its document, so it never matches a unit of another; it is not counted in the lengths.
+    """
+    pieces = text.split(CUT)
+    barrier = np.array([np.uint64(2**64 - 1 - doc)], dtype=np.uint64)
+    parts = []
+    for k, piece in enumerate(pieces):
+        if k:
+            parts.append(barrier)
+        parts.append(tokenize(piece).ids)
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.uint64), len(pieces) - 1
+
+
 def drop_recurring_sentences(texts: list[str], min_docs: int) -> tuple[list[str], int]:
-    """The texts without the sentences that recur in ``min_docs`` or more of them.
+    """The texts with ``CUT`` in place of each sentence that recurs in ``min_docs`` or more of them.
 
     The product's template rule (``docs/similarity.md``): a sentence of at least
     ``MIN_SENTENCE_UNITS`` units whose normalised units occur as a sentence of ``min_docs``
@@ -444,7 +466,7 @@ def drop_recurring_sentences(texts: list[str], min_docs: int) -> tuple[list[str]
         keep, pos = [], 0
         for (s, e), k in sents:
             if k in recurring:
-                keep.append(text[pos:s] + "\n")  # removed, as the planted form is
+                keep.append(text[pos:s] + CUT)  # a cut: no run goes across template text
                 pos = e
         keep.append(text[pos:])
         out.append("".join(keep))
@@ -453,13 +475,16 @@ def drop_recurring_sentences(texts: list[str], min_docs: int) -> tuple[list[str]
 
 def compute_truth(names: list[str], full: list[str], no_template: list[str], min_run: int) -> list[dict]:
     ids_full = [tokenize(t).ids for t in full]
-    ids_nt = [tokenize(t).ids for t in no_template]
+    with_cuts = [ids_with_cuts(t, i) for i, t in enumerate(no_template)]
+    ids_nt = [ids for ids, _ in with_cuts]
+    units_nt = [len(ids) - cuts for ids, cuts in with_cuts]
     t_full = gt.all_pairs(ids_full, min_run)
     t_nt = gt.all_pairs(ids_nt, min_run)
     pairs = []
     for i, j in sorted(set(t_full) | set(t_nt)):
         f = t_full.get((i, j)) or gt.Truth(len(ids_full[i]), len(ids_full[j]), 0, 0, ())
-        n = t_nt.get((i, j)) or gt.Truth(len(ids_nt[i]), len(ids_nt[j]), 0, 0, ())
+        n = t_nt.get((i, j)) or gt.Truth(units_nt[i], units_nt[j], 0, 0, ())
+        n = dataclasses.replace(n, len_a=units_nt[i], len_b=units_nt[j])  # barriers do not count
         pairs.append({
             "a": names[i], "b": names[j],
             "similarity": round(f.similarity, 6),

@@ -379,3 +379,25 @@ def test_template_text_inside_a_run_splits_it_before_the_length_test():
     assert comp.common_units == len(shared_tail)
     assert all(s.units >= 8 for s in comp.spans)
     assert a[comp.spans[0].a[0]:comp.spans[0].a[1]] == shared_tail
+
+
+def test_the_more_coherent_of_two_lcs_tie_breaks_is_kept():
+    """Two LCSs of equal length can keep different runs of min_run; the compare keeps the one
+    with more units in runs (found by search; the forward tie-break alone keeps no run here)."""
+    from neardup_gui.core import compare as C
+    from neardup_gui.core.units import Units
+
+    def units(ids):
+        pos = np.arange(len(ids), dtype=np.int64)
+        return Units(ids=np.array(ids, dtype=np.uint64), starts=pos, ends=pos + 1, text="x" * len(ids),
+                     cjk=np.zeros(len(ids), dtype=bool))
+
+    a = units([1, 3, 3, 3, 1, 1, 3, 1, 2, 1, 1, 2])
+    b = units([2, 2, 1, 1, 1, 1, 3, 2, 2, 1])
+    ca, cb, distinct = C._dense_codes(a.ids, b.ids)
+    forward = C._align_sequences(*C._codes_as_sequences(ca, cb, distinct))
+    pa, pb = C._aligned_pairs(forward, np.arange(12), np.arange(10))
+    assert C._match_spans(a, b, pa, pb, np.arange(12), np.arange(10), 3)[1] == 0
+    comp = C.compare_units(a, b, min_run=3, alignment="full")
+    assert comp.common_units == 3
+    assert [s.units for s in comp.spans] == [3]
