@@ -14,6 +14,7 @@ import json
 import logging
 import math
 import os
+import time
 from pathlib import Path
 from typing import Sequence
 
@@ -45,6 +46,9 @@ PAIR_FLOOR = 0.2
 SOURCE_FLOOR = 0.01
 
 __all__ = ["Collection", "IndexProblem", "IndexReport", "compare_files", "read_submission"]
+
+
+_PAIR_BATCH = 200  # documents per transaction when pairs are computed
 
 
 def read_submission(path: str, settings: Settings) -> Document | Skipped:
@@ -322,6 +326,8 @@ class Collection:
             return
         finder = self.finder(settings)
         done_now: set[int] = set()
+        batch: list[tuple[int, list[tuple[int, Comparison]], float]] = []
+        flushed = time.monotonic()
         for n, doc_id in enumerate(todo, 1):
             progress((n - 1) / len(todo), f"Comparing {n} of {len(todo)}")
             # Another window may replace or remove documents meanwhile: those are skipped here
@@ -343,24 +349,40 @@ class Collection:
                 comp = v.compare(a, b, min_similarity=floor)
                 if comp is not None and comp.similarity >= floor:
                     found.append((cand.doc_id, comp))
-            share = float(units_share(a))
-            with self.store.transaction():
-                ids = [doc_id] + [other for other, _ in found]
-                alive = {r[0] for r in conn.execute(
-                    f"SELECT id FROM documents WHERE id IN ({','.join('?' * len(ids))})", ids)}
+            batch.append((doc_id, found, float(units_share(a))))
+            done_now.add(doc_id)
+            # one transaction per batch, not per document: a commit is a disk sync, and the
+            # pairs are a cache (an interrupted run resumes from the ``paired`` table)
+            if len(batch) >= _PAIR_BATCH or time.monotonic() - flushed > 1.0:
+                self._write_pairs(batch)
+                batch, flushed = [], time.monotonic()
+        self._write_pairs(batch)
+        progress(1.0, "Compared")
+
+    def _write_pairs(self, batch: list[tuple[int, list[tuple[int, Comparison]], float]]) -> None:
+        """Store the verified pairs of a batch of documents, and mark those documents paired."""
+        if not batch:
+            return
+        conn = self.store.conn
+        with self.store.transaction():
+            ids = sorted({d for doc_id, found, _ in batch for d in [doc_id, *(o for o, _ in found)]})
+            alive: set[int] = set()
+            for i in range(0, len(ids), 500):
+                chunk = ids[i:i + 500]
+                alive.update(r[0] for r in conn.execute(
+                    f"SELECT id FROM documents WHERE id IN ({','.join('?' * len(chunk))})", chunk))
+            for doc_id, found, share in batch:
                 if doc_id not in alive:
-                    found = []
-                found = [(other, comp) for other, comp in found if other in alive]
+                    continue
                 for other, comp in found:
+                    if other not in alive:
+                        continue
                     lo, hi = (doc_id, other) if doc_id < other else (other, doc_id)
                     ca, cb = (comp.containment_a, comp.containment_b) if lo == doc_id else (comp.containment_b, comp.containment_a)
                     conn.execute("INSERT OR REPLACE INTO pairs VALUES (?, ?, ?, ?, ?, ?)",
                                  (lo, hi, comp.similarity, ca, cb, comp.common_units))
-                if doc_id in alive:
-                    conn.execute("INSERT OR IGNORE INTO paired (doc_id) VALUES (?)", (doc_id,))
-                    conn.execute("UPDATE documents SET meta = json_set(meta, '$.template_share', ?) WHERE id = ?", (share, doc_id))
-            done_now.add(doc_id)
-        progress(1.0, "Compared")
+                conn.execute("INSERT OR IGNORE INTO paired (doc_id) VALUES (?)", (doc_id,))
+                conn.execute("UPDATE documents SET meta = json_set(meta, '$.template_share', ?) WHERE id = ?", (share, doc_id))
 
     def clusters(self, settings: Settings, progress: ProgressFn = no_progress) -> list[Cluster]:
         """Near-duplicate clusters that do not chain: every member is similar to its representative.

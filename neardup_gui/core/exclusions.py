@@ -21,6 +21,9 @@ MAX_QUOTE_CHARS = 1000
 # Paired marks: opening → closing. Straight double quotes open and close alike.
 _PAIRS = {"“": "”", "「": "」", "『": "』", "‘": "’", '"': '"'}
 
+_OPENERS_RE = re.compile("[" + re.escape("".join(_PAIRS)) + "]")
+_MARKS_OF = {mark: re.compile("[" + re.escape(mark + close) + "]") for mark, close in _PAIRS.items()}
+
 # A bibliography starts in the latter part of the text: a "References" line near the top is a
 # table of contents entry or a heading of the form, not the list itself.
 BIBLIOGRAPHY_MIN_POSITION = 0.4
@@ -67,19 +70,24 @@ def quoted_spans(text: str) -> tuple[CharSpan, ...]:
     """
     spans: list[CharSpan] = []
     i, n = 0, len(text)
-    while i < n:
+    while True:
+        # jump to the next mark (a Python step per character cost 11 ms per proposal)
+        found = _OPENERS_RE.search(text, i)
+        if found is None:
+            break
+        i = found.start()
         mark = text[i]
-        closing = _PAIRS.get(mark)
-        if closing is None or not _can_open(text, i, mark):
+        closing = _PAIRS[mark]
+        if not _can_open(text, i, mark):
             i += 1
             continue
         limit = min(n, i + 1 + MAX_QUOTE_CHARS)
         newline = text.find("\n", i + 1, limit)
         if newline != -1:
             limit = newline
-        depth, j, end = 0, i + 1, -1
-        while j < limit:
-            ch = text[j]
+        depth, end = 0, -1
+        for m in _MARKS_OF[mark].finditer(text, i + 1, limit):
+            j, ch = m.start(), m.group()
             if ch == closing and _can_close(text, j, ch):
                 if depth == 0:
                     end = j + 1
@@ -87,7 +95,6 @@ def quoted_spans(text: str) -> tuple[CharSpan, ...]:
                 depth -= 1
             elif ch == mark and mark != closing and _can_open(text, j, ch):
                 depth += 1  # the same kind nested: “ … “ … ” … ”
-            j += 1
         if end == -1:
             i += 1
             continue

@@ -55,12 +55,14 @@ class Units:
         """The normalised token of each unit (built on first use: most callers need only ids)."""
         text = self.text
         raw = list(map(text.__getitem__, map(slice, self.starts.tolist(), self.ends.tolist())))
-        got = list(map(_NORMALISED.get, raw))  # C loops; only unseen tokens take a Python step
-        if None in got:
-            if len(_NORMALISED) > _RUN_CACHE_MAX:
+        unseen = set(raw).difference(_NORMALISED)  # C loops; only unseen tokens take a Python step
+        if unseen:
+            if len(_NORMALISED) + len(unseen) > _RUN_CACHE_MAX:
                 _NORMALISED.clear()
-            got = [_normalised(t) if v is None else v for t, v in zip(raw, got)]
-        return tuple(got)
+                unseen = set(raw)
+            for tok in unseen:
+                _NORMALISED[tok] = normalise_token(tok)
+        return tuple(map(_NORMALISED.__getitem__, raw))
 
     @functools.cached_property
     def sentence_spans(self) -> list[CharSpan]:
@@ -80,11 +82,6 @@ def normalise_token(token: str) -> str:
 
 
 _NORMALISED: dict[str, str] = {}  # raw token -> normalised token, per process (bounded)
-
-
-def _normalised(raw: str) -> str:
-    tok = _NORMALISED[raw] = normalise_token(raw)
-    return tok
 
 
 def unit_id(token: str) -> int:
@@ -212,14 +209,14 @@ def sentences(text: str) -> list[CharSpan]:
     """Character spans of the sentences of ``text``, white space trimmed, in order."""
     spans: list[CharSpan] = []
     pos = 0
-    for m in _SENTENCE_END_RE.finditer(text):
-        span = _trimmed(text, pos, m.end())
-        if span:
-            spans.append(span)
-        pos = m.end()
-    span = _trimmed(text, pos, len(text))
-    if span:
-        spans.append(span)
+    # trimmed with str.strip (C) rather than a Python step per white-space character
+    for end in [m.end() for m in _SENTENCE_END_RE.finditer(text)] + [len(text)]:
+        piece = text[pos:end]
+        stripped = piece.strip()
+        if stripped:
+            start = pos + len(piece) - len(piece.lstrip())
+            spans.append((start, start + len(stripped)))
+        pos = end
     return spans
 
 

@@ -6,7 +6,10 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+import neardup_gui.core.exclusions as ex
 from tests.corpus import corpus_dir
 from neardup_gui.core.compare import compare_documents
 from neardup_gui.core.exclusions import MAX_QUOTE_CHARS, bibliography_spans, quoted_spans
@@ -87,3 +90,48 @@ def test_excluding_a_shared_bibliography() -> None:
     excluded = compare_documents(a, b, min_run=8, excluded_a=bibliography_spans(a), excluded_b=bibliography_spans(b))
     assert excluded.common_units == 0
     assert excluded.excluded_share_a == pytest.approx(1 - excluded.units_a / plain.units_a)
+
+
+# --- the searching quoted_spans equals the plain character-by-character scan --------------------
+
+def _quoted_spans_reference(text):
+    """Spans of quoted passages, marks included; sorted, nested quotations inside the outer one.
+
+    A quotation closes within its paragraph and ``ex.MAX_QUOTE_CHARS``; an opening mark without a
+    closing one there is ignored.
+    """
+    spans = []
+    i, n = 0, len(text)
+    while i < n:
+        mark = text[i]
+        closing = ex._PAIRS.get(mark)
+        if closing is None or not ex._can_open(text, i, mark):
+            i += 1
+            continue
+        limit = min(n, i + 1 + ex.MAX_QUOTE_CHARS)
+        newline = text.find("\n", i + 1, limit)
+        if newline != -1:
+            limit = newline
+        depth, j, end = 0, i + 1, -1
+        while j < limit:
+            ch = text[j]
+            if ch == closing and ex._can_close(text, j, ch):
+                if depth == 0:
+                    end = j + 1
+                    break
+                depth -= 1
+            elif ch == mark and mark != closing and ex._can_open(text, j, ch):
+                depth += 1  # the same kind nested: “ … “ … ” … ”
+            j += 1
+        if end == -1:
+            i += 1
+            continue
+        if end - i > 2:  # something between the marks
+            spans.append((i, end))
+        i = end
+    return tuple(spans)
+
+
+@given(st.text(alphabet=st.sampled_from(list('ab c\n“”「」『』‘’"\'x1 ')), max_size=80))
+def test_quoted_spans_equal_the_plain_scan(text):
+    assert ex.quoted_spans(text) == _quoted_spans_reference(text)

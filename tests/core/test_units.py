@@ -93,3 +93,31 @@ def test_vectorised_tokenize_on_real_text():
         tokens, ids, starts, ends = _tokenize_reference(text)
         assert u.tokens == tokens and u.ids.tolist() == ids
         assert u.starts.tolist() == starts and u.ends.tolist() == ends
+
+
+def _sentences_reference(text):
+    """The plain definition: cut after each end mark, trim white space one character at a time."""
+    from neardup_gui.core.units import _SENTENCE_END_RE
+
+    def trimmed(start, end):
+        while start < end and text[start].isspace():
+            start += 1
+        while end > start and text[end - 1].isspace():
+            end -= 1
+        return (start, end) if start < end else None
+
+    spans, pos = [], 0
+    for m in _SENTENCE_END_RE.finditer(text):
+        span = trimmed(pos, m.end())
+        if span:
+            spans.append(span)
+        pos = m.end()
+    span = trimmed(pos, len(text))
+    if span:
+        spans.append(span)
+    return spans
+
+
+@given(st.text(alphabet=st.sampled_from(list("ab 中文\n\t。！？；.!?…”」)\u3000\u00a0")), max_size=120))
+def test_sentences_equal_the_plain_definition(text):
+    assert sentences(text) == _sentences_reference(text)
