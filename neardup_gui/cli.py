@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from typing import Any, Callable, Sequence
 
@@ -229,10 +230,20 @@ def _check_args(p: argparse.ArgumentParser) -> None:
 def run_check(args: argparse.Namespace) -> int:
     from neardup_gui.core.store import IndexProblem
 
+    from neardup_gui.core.workers import start_extraction
+
+    settings = _settings(args)
+    progress = StderrProgress(args.quiet)
+    # the files are read in worker processes from now on, while the index opens and loads
+    runs = start_extraction(list(dict.fromkeys(os.path.abspath(f) for f in args.files)), settings.limits,
+                            max(1, min(settings.workers, len(args.files))))
     try:
-        results = _on_collection(args, lambda coll, s: coll.check(args.files, s, StderrProgress(args.quiet)))
+        with _open(args) as coll:
+            results = coll.check(args.files, settings, progress, extraction=runs)
     except IndexProblem as exc:
         return _index_problem(exc)
+    finally:
+        runs.close()
     threshold = args.threshold
     out = []
     for r in results:

@@ -16,7 +16,7 @@ import math
 import os
 import time
 from pathlib import Path
-from typing import Sequence
+from typing import Iterator, Sequence
 
 import numpy as np
 
@@ -24,7 +24,7 @@ from neardup_gui.core import indexer
 from neardup_gui.core.candidates import CandidateFinder
 from neardup_gui.core.compare import units_in_spans
 from neardup_gui.core.document import Document, Skipped
-from neardup_gui.core.fingerprints import fingerprint
+from neardup_gui.core.fingerprints import fingerprint, warm_up as warm_up_fingerprints
 from neardup_gui.core.indexer import IndexReport
 from neardup_gui.core.progress import ProgressFn, no_progress, wrap_progress
 from neardup_gui.core.results import (
@@ -36,7 +36,7 @@ from neardup_gui.core.store import IndexProblem, Store
 from neardup_gui.core.templates import sentence_keys
 from neardup_gui.core.units import tokenize
 from neardup_gui.core.verify import Marked, Verifier
-from neardup_gui.core.workers import extract_isolated, extract_many
+from neardup_gui.core.workers import extract_isolated, start_extraction
 
 log = logging.getLogger(__name__)
 
@@ -230,33 +230,42 @@ class Collection:
 
     # --- checking submissions ------------------------------------------------------------------
 
-    def check(self, paths: Sequence[str], settings: Settings, progress: ProgressFn = no_progress) -> list[CheckResult]:
+    def check(
+        self,
+        paths: Sequence[str],
+        settings: Settings,
+        progress: ProgressFn = no_progress,
+        extraction: Iterator[tuple[str, Document | Skipped]] | None = None,
+    ) -> list[CheckResult]:
         """Check each submission against the collection: verified sources, best first.
 
         The submissions are extracted in killable worker processes while this process loads
-        the template model and the search tables (a cold ``neardup check`` overlaps the two).
+        the template model, the search tables and the word segmenter (a cold ``neardup check``
+        overlaps the two). ``extraction``: the submissions' extraction started by the caller
+        (:func:`workers.start_extraction` over the absolute paths), consumed and closed here.
         """
         paths = [os.path.abspath(p) for p in paths]
-        if not paths:
-            return []
         results: dict[int, CheckResult] = {}
         extracted: dict[str, Document | Skipped] = {}
-        progress(0.0, f"Reading {os.path.basename(paths[0])}")
+        if paths:
+            progress(0.0, f"Reading {os.path.basename(paths[0])}")
 
-        def warm_up() -> None:
+        def reading(_fraction: float, _name: str) -> None:  # ticks while waiting: lets a cancel through
+            progress(len(results) / max(len(paths), 1), "Reading the submissions")
+
+        runs = extraction
+        try:
+            if runs is None:
+                runs = start_extraction(list(dict.fromkeys(paths)), settings.limits,
+                                        max(1, min(settings.workers, len(paths))), reading)
+            # while the workers read the files
             self.finder(settings)
             self.verifier(settings)
-
-        workers = max(1, min(settings.workers, len(paths)))
-        def reading(_fraction: float, _name: str) -> None:  # ticks while waiting: lets a cancel through
-            progress(len(results) / len(paths), "Reading the submissions")
-
-        runs = extract_many(list(dict.fromkeys(paths)), settings.limits, workers, reading, started=warm_up)
-        try:
+            warm_up_fingerprints()
             for i, path in enumerate(paths):
                 while path not in extracted:
                     done, result = next(runs)
-                    extracted[done] = result
+                    extracted[os.path.abspath(done)] = result
                 doc = extracted[path]
                 if isinstance(doc, Skipped):
                     results[i] = CheckResult(path=path, units=0, matches=(), summary=CheckSummary(0, 0, 0, 0),
@@ -266,7 +275,8 @@ class Collection:
                 sub(0.0, f"Checking {os.path.basename(path)}")
                 results[i] = self.check_document(doc, settings, sub)
         finally:
-            runs.close()  # no worker outlives the check (cancelled or not)
+            if runs is not None:
+                runs.close()  # no worker outlives the check (cancelled or not)
         progress(1.0, "Checked")
         return [results[i] for i in range(len(paths))]
 

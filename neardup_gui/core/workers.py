@@ -154,6 +154,7 @@ def extract_many(
     workers: int = 0,
     progress: ProgressFn = no_progress,
     started: Callable[[], None] | None = None,
+    announce: bool = False,
 ) -> Iterator[tuple[str, Document | Skipped]]:
     """Extract files in ``workers`` child processes; yield ``(path, result)`` as each finishes.
 
@@ -161,12 +162,13 @@ def extract_many(
     core. ``progress`` is called after each file and several times a second while waiting;
     raising ``Cancelled`` from it kills the children and propagates. Closing the iterator
     early also kills them. ``started`` is called once the children have their first files:
-    work done there overlaps their start-up and extraction.
+    work done there overlaps their start-up and extraction. With ``announce`` the first item is
+    ``(None, None)``, yielded as soon as the children are started (see :func:`start_extraction`).
     """
-    inner = process_many(paths, limits, workers, progress, started=started)
+    inner = process_many(paths, limits, workers, progress, started=started, announce=announce)
     try:
         for path, result, _ in inner:
-            yield path, result
+            yield path, result  # type: ignore[misc]
     finally:
         inner.close()  # kills the children at once when the caller stops early
 
@@ -178,6 +180,7 @@ def process_many(
     progress: ProgressFn = no_progress,
     prepare: Prepare | None = None,
     started: Callable[[], None] | None = None,
+    announce: bool = False,
 ) -> Iterator[tuple[str, Document | Skipped, Any]]:
     """:func:`extract_many` that also runs ``prepare = (function, argument)`` on each document
     in the worker; yields ``(path, result, prepared)`` (``prepared`` is None for a Skipped).
@@ -187,17 +190,14 @@ def process_many(
     total = len(paths)
     done = 0
     queue: deque[str] = deque()
+    decided: list[tuple[str, Skipped]] = []
     for path in paths:
         early = _precheck(path, limits)
         if early is not None:
-            done += 1
-            progress(done / max(total, 1), os.path.basename(path))
-            yield path, early, None
+            decided.append((path, early))
         else:
             queue.append(path)
-    if not queue:
-        return
-    count = max(1, min(workers if workers > 0 else (os.cpu_count() or 1), len(queue)))
+    count = max(1, min(workers if workers > 0 else (os.cpu_count() or 1), len(queue))) if queue else 0
     context = multiprocessing.get_context("spawn")
     pool: list[_Worker | None] = []  # None: a slot whose child ended when no work was left
     try:
@@ -207,8 +207,14 @@ def process_many(
             # the first file goes down the pipe at once: the child reads it as soon as it has
             # started, and the time limit counts from now (start-up included)
             worker.submit(queue.popleft(), limits.time_limit_s)
+        if announce:
+            yield None, None, None  # type: ignore[misc]
         if started is not None:
             started()
+        for path, early in decided:
+            done += 1
+            progress(done / max(total, 1), os.path.basename(path))
+            yield path, early, None
         while queue or any(w.path is not None for w in pool):
             for worker in pool:
                 if worker.ready and worker.path is None and queue:
@@ -284,6 +290,22 @@ def process_many(
                 worker.stop()
             else:
                 worker.kill()
+
+
+def start_extraction(
+    paths: Sequence[str],
+    limits: ExtractLimits = ExtractLimits(),
+    workers: int = 0,
+    progress: ProgressFn = no_progress,
+) -> Iterator[tuple[str, Document | Skipped]]:
+    """:func:`extract_many`, returned once its children are started and have their first files.
+
+    The caller goes on with other work (opening the index, loading its tables) while the files
+    are extracted, then reads the results; closing the iterator kills the children.
+    """
+    runs = extract_many(paths, limits, workers, progress, announce=True)
+    next(runs)  # the announcement
+    return runs
 
 
 def extract_isolated(path: str, limits: ExtractLimits = ExtractLimits()) -> Document | Skipped:

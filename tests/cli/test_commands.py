@@ -1,0 +1,97 @@
+"""`neardup index / check / pairs / clusters / compare` in this process, on the bundled sample
+collection: the JSON the README documents, and the exit codes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from neardup_gui.cli import EXIT_INDEX, EXIT_OK, EXIT_SKIPPED, EXIT_USAGE, main
+
+SAMPLE = Path(__file__).resolve().parents[2] / "resources" / "sample"
+EN_SOURCE, EN_RESUB = "en-01-coastal-erosion.docx", "en-02-shoreline-retreat.pdf"
+ZH_SOURCE, ZH_RESUB = "zh-01-水稻抗旱基因.docx", "zh-02-水稻干旱响应调控.pdf"
+
+
+def run(capsys, *args: str) -> tuple[int, str]:
+    capsys.readouterr()
+    code = main(list(args))
+    return code, capsys.readouterr().out
+
+
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory) -> tuple[Path, Path]:
+    """(folder, index): the sample collection indexed by `neardup index`."""
+    base = tmp_path_factory.mktemp("cli")
+    folder = base / "sample"
+    shutil.copytree(SAMPLE, folder)
+    db = base / "sample.ndx"
+    assert main(["index", str(folder), "--db", str(db), "-q"]) == EXIT_OK
+    return folder, db
+
+
+def test_index_json_reports_the_run(indexed, capsys):
+    folder, db = indexed
+    code, out = run(capsys, "index", str(folder), "--db", str(db), "--json", "-q")  # again: nothing new
+    assert code == EXIT_OK
+    report = json.loads(out)
+    assert report["indexed"] == 30 and report["added"] == 0 and report["unchanged"] == 30
+    assert report["skipped"] == []
+
+
+def test_check_json_ranks_the_source_first(indexed, capsys, tmp_path):
+    folder, db = indexed
+    # the resubmissions (their own entries in the index are not sources) and an unreadable
+    # file: exit 1, the others still checked
+    en, zh = folder / EN_RESUB, folder / ZH_RESUB
+    broken = tmp_path / "broken.docx"
+    broken.write_bytes(b"not a zip")
+    code, out = run(capsys, "check", str(en), str(broken), str(zh), "--db", str(db), "--json", "-q", "--top", "3")
+    assert code == EXIT_SKIPPED
+    results = json.loads(out)
+    assert [Path(r["path"]).name for r in results] == [EN_RESUB, "broken.docx", ZH_RESUB]  # the order given
+    for r, source in ((results[0], EN_SOURCE), (results[2], ZH_SOURCE)):
+        matches = r["matches"]
+        assert Path(matches[0]["path"]).name == source
+        assert matches[0]["similarity"] > 0.7 and matches[0]["containment"] > 0.8
+        assert len(matches) <= 3
+        keys = [(m["containment"], m["similarity"]) for m in matches]
+        assert keys == sorted(keys, reverse=True)  # best first
+    assert results[1]["matches"] == [] and "damaged Word document" in results[1]["skipped_reason"]
+
+
+def test_pairs_and_clusters_json(indexed, capsys):
+    _, db = indexed
+    code, out = run(capsys, "pairs", "--db", str(db), "--threshold", "0.5", "--json", "-q")
+    assert code == EXIT_OK
+    pairs = {frozenset((Path(p["a"]).name, Path(p["b"]).name)): p["similarity"] for p in json.loads(out)}
+    assert set(pairs) == {frozenset((EN_SOURCE, EN_RESUB)), frozenset((ZH_SOURCE, ZH_RESUB))}
+    assert all(0.7 < s < 1.0 for s in pairs.values())
+    code, out = run(capsys, "clusters", "--db", str(db), "--threshold", "0.5", "--json", "-q")
+    assert code == EXIT_OK
+    clusters = json.loads(out)
+    members = sorted(sorted(Path(m["path"]).name for m in c["members"]) + [Path(c["representative"]).name] for c in clusters)
+    assert len(clusters) == 2 and all(EN_SOURCE in m or ZH_SOURCE in m for m in members)
+
+
+def test_compare_two_files_without_an_index(indexed, capsys):
+    folder, _ = indexed
+    code, out = run(capsys, "compare", str(folder / EN_SOURCE), str(folder / EN_RESUB), "--json")
+    assert code == EXIT_OK
+    comp = json.loads(out)
+    assert 0.8 < comp["similarity"] < 1.0 and comp["spans"]
+
+
+def test_exit_codes_for_a_damaged_index_and_usage(indexed, capsys, tmp_path):
+    folder, db = indexed
+    damaged = tmp_path / "damaged.ndx"
+    damaged.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4096)
+    code, _ = run(capsys, "check", str(folder / EN_RESUB), "--db", str(damaged), "-q")
+    assert code == EXIT_INDEX
+    assert damaged.read_bytes().startswith(b"SQLite format 3\x00\xff")  # detected, not overwritten
+    with pytest.raises(SystemExit) as exc:
+        main(["check", "--db", str(db)])  # no file given
+    assert exc.value.code == EXIT_USAGE
