@@ -283,17 +283,26 @@ def lsh_layout(threshold: float, num_perm: int) -> tuple[int, int]:
     """
     if not 0.0 < threshold < 1.0:
         raise ValueError(f"LSH threshold must be in (0, 1), not {threshold}")
+    if (threshold, num_perm) in KNOWN_LSH_LAYOUTS:  # the defaults: 50 ms saved in every process
+        return KNOWN_LSH_LAYOUTS[(threshold, num_perm)]
+    return _lsh_layout_computed(threshold, num_perm)
+
+
+# computed by _lsh_layout_computed (test_known_lsh_layouts_are_the_computed_ones)
+KNOWN_LSH_LAYOUTS = {(0.5, 128): (25, 5)}
+
+
+def _lsh_layout_computed(threshold: float, num_perm: int) -> tuple[int, int]:
     grid_fp = np.linspace(0.0, threshold, 2001)
     grid_fn = np.linspace(threshold, 1.0, 2001)
-    best, best_err = (1, 1), math.inf
-    for bands in range(1, num_perm + 1):
-        for rows in range(1, num_perm // bands + 1):
-            fp = np.trapezoid(1.0 - (1.0 - grid_fp**rows) ** bands, grid_fp)
-            fn = np.trapezoid((1.0 - grid_fn**rows) ** bands, grid_fn)
-            err = 0.5 * fp + 0.5 * fn
-            if err < best_err:
-                best, best_err = (bands, rows), err
-    return best
+    # every (bands, rows) with bands·rows ≤ num_perm at once, in the loop order bands → rows, so
+    # argmin (the first minimum) picks what the nested loops would
+    pairs = np.array([(b, r) for b in range(1, num_perm + 1) for r in range(1, num_perm // b + 1)], dtype=np.float64)
+    bands, rows = pairs[:, :1], pairs[:, 1:]
+    fp = np.trapezoid(1.0 - (1.0 - grid_fp[None, :] ** rows) ** bands, grid_fp, axis=1)
+    fn = np.trapezoid((1.0 - grid_fn[None, :] ** rows) ** bands, grid_fn, axis=1)
+    best = int(np.argmin(0.5 * fp + 0.5 * fn))
+    return int(pairs[best, 0]), int(pairs[best, 1])
 
 
 def lsh_band_keys(signature: np.ndarray, params: FingerprintParams) -> np.ndarray:

@@ -242,7 +242,12 @@ def test_estimate_tracks_exact_jaccard_on_planted_edits(corpus_dir):
 def test_lsh_layout_matches_datasketch(threshold, num_perm):
     from datasketch.lsh import _optimal_param
 
-    assert lsh_layout(threshold, num_perm) == _optimal_param(threshold, num_perm, 0.5, 0.5)
+    assert lsh_layout(threshold, num_perm) == fpm._lsh_layout_computed(threshold, num_perm) == _optimal_param(threshold, num_perm, 0.5, 0.5)
+
+
+def test_known_lsh_layouts_are_the_computed_ones():
+    for (threshold, perms), layout in fpm.KNOWN_LSH_LAYOUTS.items():
+        assert fpm._lsh_layout_computed(threshold, perms) == layout
 
 
 def test_lsh_band_keys_change_only_with_their_band():
