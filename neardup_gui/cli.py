@@ -230,13 +230,15 @@ def _check_args(p: argparse.ArgumentParser) -> None:
 def run_check(args: argparse.Namespace) -> int:
     from neardup_gui.core.store import IndexProblem
 
-    from neardup_gui.core.workers import start_extraction
+    from neardup_gui.core.workers import SUBMISSION_PREPARE, start_extraction
 
     settings = _settings(args)
     progress = StderrProgress(args.quiet)
-    # the files are read in worker processes from now on, while the index opens and loads
+    # the files are read (and fingerprinted) in worker processes from now on, while the index
+    # opens and loads
     runs = start_extraction(list(dict.fromkeys(os.path.abspath(f) for f in args.files)), settings.limits,
-                            max(1, min(settings.workers, len(args.files))))
+                            max(1, min(settings.workers, len(args.files))),
+                            prepare=(SUBMISSION_PREPARE, settings.fingerprints))
     try:
         with _open(args) as coll:
             results = coll.check(args.files, settings, progress, extraction=runs)

@@ -78,18 +78,28 @@ class CandidateFinder:
         minhash_name, simhash_name = strategy_names(settings.strategy)
         k = self.params.minhash_bits
         self.radius = hamming_radius(k, ESTIMATE_FLOOR)
-        current = store.fingerprint_ids(self.params_json)
         self.delta = 0  # documents applied on top of a stored snapshot
-        self.minhash = self._load(f"minhash:{minhash_name}", current, 2,
-                                  lambda: make_search(minhash_name, bits=k, max_radius=self.radius))
-        self.simhash = self._load(f"simhash:{simhash_name}", current, 1,
-                                  lambda: make_search(simhash_name, bits=64, max_radius=SIMHASH_RADIUS))
-        self.count = len(current)
+        names = (f"minhash:{minhash_name}", f"simhash:{simhash_name}")
+        # Read in one transaction, so the generation and the tables are of the same moment.
+        with store.reading():
+            self.generation = store.fingerprint_generation()
+            stamped = [store.search_table_generation(n, self.params_json) for n in names]
+            # Snapshots saved at this very generation are exact: no scan of the fingerprints
+            # (0.15-0.2 s at 100,000 documents). Otherwise they are brought up to date.
+            current = None if stamped == [self.generation] * 2 else store.fingerprint_ids(self.params_json)
+            self.minhash = self._load(names[0], current, 2,
+                                      lambda: make_search(minhash_name, bits=k, max_radius=self.radius))
+            self.simhash = self._load(names[1], current, 1,
+                                      lambda: make_search(simhash_name, bits=64, max_radius=SIMHASH_RADIUS))
+        self.count = len(current) if current is not None else len(self.minhash)
 
-    def _load(self, name: str, current: np.ndarray, column: int, new):  # noqa: ANN001
+    def _load(self, name: str, current: np.ndarray | None, column: int, new):  # noqa: ANN001
+        """The stored snapshot brought up to ``current`` (None: it is exact already), or built."""
         data = self.store.load_search_table(name, self.params_json)
         if data is not None:
             search = deserialise(data)
+            if current is None:
+                return search
             have = search.doc_ids()
             gone = np.setdiff1d(have, current, assume_unique=True)
             missing = np.setdiff1d(current, have, assume_unique=True)
@@ -113,8 +123,11 @@ class CandidateFinder:
         if self.count < SNAPSHOT_MIN_DOCS or self.delta < max(1, SNAPSHOT_STALE_SHARE * self.count):
             return False
         minhash_name, simhash_name = strategy_names(self.settings.strategy)
-        self.store.save_search_table(f"minhash:{minhash_name}", self.params_json, serialise(self.minhash))
-        self.store.save_search_table(f"simhash:{simhash_name}", self.params_json, serialise(self.simhash))
+        # Stamped with the generation the tables were loaded at: if fingerprints changed since
+        # (another process, or this one after loading), the stamp no longer matches and the next
+        # load checks the snapshot in full, as for a snapshot without a stamp.
+        self.store.save_search_table(f"minhash:{minhash_name}", self.params_json, serialise(self.minhash), self.generation)
+        self.store.save_search_table(f"simhash:{simhash_name}", self.params_json, serialise(self.simhash), self.generation)
         self.delta = 0
         return True
 

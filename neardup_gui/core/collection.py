@@ -16,7 +16,7 @@ import math
 import os
 import time
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 
@@ -24,17 +24,17 @@ from neardup_gui.core import indexer
 from neardup_gui.core.candidates import CandidateFinder
 from neardup_gui.core.compare import units_in_spans
 from neardup_gui.core.document import Document, Skipped
-from neardup_gui.core.fingerprints import fingerprint, warm_up as warm_up_fingerprints
+from neardup_gui.core.fingerprints import Fingerprints, fingerprint
 from neardup_gui.core.indexer import IndexReport
 from neardup_gui.core.progress import ProgressFn, no_progress, wrap_progress
 from neardup_gui.core.results import (
     CheckResult, CheckSummary, Cluster, Comparison, DocumentInfo, Pair, SourceMatch,
 )
 from neardup_gui.core.scan import FileEntry
-from neardup_gui.core.settings import Settings
+from neardup_gui.core.settings import FingerprintParams, Settings
 from neardup_gui.core.store import IndexProblem, Store
 from neardup_gui.core.templates import sentence_keys
-from neardup_gui.core.units import tokenize
+from neardup_gui.core.units import Units, tokenize
 from neardup_gui.core.verify import Marked, Verifier
 from neardup_gui.core.workers import extract_isolated, start_extraction
 
@@ -49,6 +49,13 @@ __all__ = ["Collection", "IndexProblem", "IndexReport", "compare_files", "read_s
 
 
 _PAIR_BATCH = 200  # documents per transaction when pairs are computed
+
+
+def prepare_submission(doc: Document, params: FingerprintParams) -> tuple[Units, Fingerprints]:
+    """A submission's units and fingerprints, computed in its extraction worker (module-level,
+    so it can be sent by name): the worker's core does this while the index loads."""
+    units = tokenize(doc.text)
+    return units, fingerprint(doc.text, units, params)
 
 
 def read_submission(path: str, settings: Settings) -> Document | Skipped:
@@ -201,7 +208,8 @@ class Collection:
         h = hashlib.sha256()
         h.update(json.dumps([settings.min_run, settings.exclude_quotes, settings.exclude_bibliography,
                              indexer.params_key(settings.fingerprints)]).encode())
-        h.update(np.array(sorted(v.template_keys | v.user_template_keys), dtype=np.int64).tobytes())
+        keys = v.template_keys | v.user_template_keys
+        h.update(np.sort(np.fromiter(keys, dtype=np.int64, count=len(keys))).tobytes())
         return h.hexdigest()
 
     def marked(self, doc_id: int, v: Verifier) -> Marked:
@@ -235,18 +243,20 @@ class Collection:
         paths: Sequence[str],
         settings: Settings,
         progress: ProgressFn = no_progress,
-        extraction: Iterator[tuple[str, Document | Skipped]] | None = None,
+        extraction: Iterator[tuple[str, Document | Skipped, Any]] | None = None,
     ) -> list[CheckResult]:
         """Check each submission against the collection: verified sources, best first.
 
         The submissions are extracted in killable worker processes while this process loads
-        the template model, the search tables and the word segmenter (a cold ``neardup check``
-        overlaps the two). ``extraction``: the submissions' extraction started by the caller
-        (:func:`workers.start_extraction` over the absolute paths), consumed and closed here.
+        the template model and the search tables; the workers also tokenize and fingerprint
+        them (:func:`prepare_submission`), so a cold ``neardup check`` overlaps the two.
+        ``extraction``: that extraction started by the caller (:func:`workers.start_extraction`
+        over the absolute paths, with ``prepare=(SUBMISSION_PREPARE, settings.fingerprints)``),
+        consumed and closed here.
         """
         paths = [os.path.abspath(p) for p in paths]
         results: dict[int, CheckResult] = {}
-        extracted: dict[str, Document | Skipped] = {}
+        extracted: dict[str, tuple[Document | Skipped, Any]] = {}
         if paths:
             progress(0.0, f"Reading {os.path.basename(paths[0])}")
 
@@ -257,35 +267,39 @@ class Collection:
         try:
             if runs is None:
                 runs = start_extraction(list(dict.fromkeys(paths)), settings.limits,
-                                        max(1, min(settings.workers, len(paths))), reading)
+                                        max(1, min(settings.workers, len(paths))), reading,
+                                        prepare=(prepare_submission, settings.fingerprints))
             # while the workers read the files
             self.finder(settings)
-            self.verifier(settings)
-            warm_up_fingerprints()
+            v = self.verifier(settings)
             for i, path in enumerate(paths):
                 while path not in extracted:
-                    done, result = next(runs)
-                    extracted[os.path.abspath(done)] = result
-                doc = extracted[path]
+                    done, result, prepared = next(runs)
+                    extracted[os.path.abspath(done)] = (result, prepared)
+                doc, prepared = extracted[path]
                 if isinstance(doc, Skipped):
                     results[i] = CheckResult(path=path, units=0, matches=(), summary=CheckSummary(0, 0, 0, 0),
                                              skipped_reason=doc.reason)
                     continue
                 sub = wrap_progress(progress, i / len(paths), (i + 1) / len(paths))
                 sub(0.0, f"Checking {os.path.basename(path)}")
-                results[i] = self.check_document(doc, settings, sub)
+                results[i] = self.check_document(doc, settings, sub, verifier=v, prepared=prepared)
         finally:
             if runs is not None:
                 runs.close()  # no worker outlives the check (cancelled or not)
         progress(1.0, "Checked")
         return [results[i] for i in range(len(paths))]
 
-    def check_document(self, doc: Document, settings: Settings, progress: ProgressFn = no_progress) -> CheckResult:
-        """Check one extracted submission; the collection's copy of the same file is not a source."""
-        v = self.verifier(settings)
-        units = tokenize(doc.text)
+    def check_document(self, doc: Document, settings: Settings, progress: ProgressFn = no_progress,
+                       verifier: Verifier | None = None,
+                       prepared: tuple[Units, Fingerprints] | None = None) -> CheckResult:
+        """Check one extracted submission; the collection's copy of the same file is not a source.
+
+        ``verifier``: ``self.verifier(settings)`` when the caller has it already; ``prepared``:
+        :func:`prepare_submission` of ``doc`` with ``settings.fingerprints``, when done already."""
+        v = verifier or self.verifier(settings)
+        units, fp = prepared if prepared is not None else prepare_submission(doc, settings.fingerprints)
         sub = v.mark(doc.text, doc.furniture, units)
-        fp = fingerprint(doc.text, units, settings.fingerprints)
         same_file = {r[0] for r in self.store.conn.execute(
             "SELECT id FROM documents WHERE path = ?", (os.path.abspath(doc.path),))}
         countable = sub.countable_mask()

@@ -412,13 +412,6 @@ def _learn_words(words: list[str], cache: dict[str, tuple[bool, int]], hseed: in
         cache[w] = (flag[:1] == "n", mmh3.hash64(w, h32, signed=False)[0])
 
 
-def warm_up() -> None:
-    """Load what the first fingerprint would (the segmenter's dictionary, the stop words), so a
-    caller can do it while waiting for something else."""
-    _has_rjieba()
-    _stop_unit_ids()
-
-
 def _cjk_runs_text(units: Units) -> str:
     """The text's CJK units, one line per run of consecutive ones: what jieba segments."""
     idx = np.flatnonzero(units.cjk)

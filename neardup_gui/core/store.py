@@ -12,6 +12,7 @@ at any moment leaves it either fully indexed or absent.
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import os
@@ -31,7 +32,9 @@ from neardup_gui import __version__
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 2  # 2: sentence_df (document frequency of each sentence, for templates)
+# 2: sentence_df (document frequency of each sentence, for templates)
+# 3: counters + triggers: a generation of the fingerprints, stamped on search-table snapshots
+SCHEMA_VERSION = 3
 APPLICATION_ID = 0x4E445550  # "NDUP": marks the file as ours in the SQLite header
 # Files up to this size get a full ``PRAGMA quick_check`` at open: about 4 ms per MB (measured:
 # 0.01 s for 300 documents, 0.24 s for a 61 MB file, 1.4 s for 610 MB), and the app opens the
@@ -99,9 +102,31 @@ CREATE TABLE search_tables (
     name TEXT PRIMARY KEY,
     params TEXT NOT NULL,
     data BLOB NOT NULL,
-    built_at REAL NOT NULL
+    built_at REAL NOT NULL,
+    generation INTEGER
 );
+CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
 """
+
+# Any change to the fingerprints table (a cascade from documents included) moves its generation
+# on, inside the same transaction. A search-table snapshot stamped with the current generation
+# is therefore exactly up to date, and opening the index needs no scan of the fingerprints.
+_TRIGGERS = [
+    f"CREATE TRIGGER IF NOT EXISTS fingerprints_{event.lower()} AFTER {event} ON fingerprints "
+    "BEGIN UPDATE counters SET value = value + 1 WHERE name = 'fingerprints'; END"
+    for event in ("INSERT", "UPDATE", "DELETE")
+]
+
+
+def _add_generation(conn: sqlite3.Connection) -> None:
+    """Schema 3's additions (new files and migrated ones alike)."""
+    conn.execute("CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)")
+    conn.execute("INSERT OR IGNORE INTO counters (name, value) VALUES ('fingerprints', 0)")
+    for trigger in _TRIGGERS:
+        conn.execute(trigger)
+    columns = {r[1] for r in conn.execute("PRAGMA table_info(search_tables)")}
+    if "generation" not in columns:
+        conn.execute("ALTER TABLE search_tables ADD COLUMN generation INTEGER")
 
 
 class IndexProblem(Exception):
@@ -288,6 +313,8 @@ class Store:
                 conn.execute("CREATE INDEX IF NOT EXISTS sentence_df_docs ON sentence_df (docs)")
                 conn.execute("DELETE FROM sentence_df")
                 conn.execute("INSERT INTO sentence_df (hash, docs) SELECT hash, COUNT(*) FROM sentences GROUP BY hash")
+            if version < 3:
+                _add_generation(conn)  # snapshots saved before carry no generation: checked in full
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         log.info("migrated %s from schema %d to %d", self.path, version, SCHEMA_VERSION)
 
@@ -309,6 +336,7 @@ class Store:
             for stmt in _SCHEMA.split(";"):
                 if stmt.strip():
                     self.conn.execute(stmt)
+            _add_generation(self.conn)
             self.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             self.set_meta("created_by", f"neardup {__version__}")
@@ -345,6 +373,25 @@ class Store:
             if isinstance(exc, sqlite3.Error):
                 raise _translate_error(exc, self.path) from exc
             raise
+
+    @contextmanager
+    def reading(self) -> Iterator[sqlite3.Connection]:
+        """A read transaction (``BEGIN`` … ``COMMIT``): every SELECT inside sees the same moment,
+        whatever other processes commit meanwhile; takes no write lock."""
+        if self.conn.in_transaction:  # inside the caller's transaction already
+            yield self.conn
+            return
+        try:
+            self.conn.execute("BEGIN")
+        except sqlite3.Error as exc:
+            raise _translate_error(exc, self.path) from exc
+        try:
+            yield self.conn
+        finally:
+            try:
+                self.conn.execute("COMMIT")
+            except sqlite3.Error:
+                log.exception("ending a read transaction failed on %s", self.path)
 
     def integrity_check(self) -> list[str]:
         """``PRAGMA integrity_check``: an empty list when the file is sound."""
@@ -523,7 +570,7 @@ class Store:
     def fingerprint_ids(self, params_json: str) -> np.ndarray:
         """Sorted ids of the documents fingerprinted with these parameters."""
         rows = self.conn.execute("SELECT doc_id FROM fingerprints WHERE params = ? ORDER BY doc_id", (params_json,))
-        return np.fromiter((r[0] for r in rows), dtype=np.int64)
+        return np.fromiter(itertools.chain.from_iterable(rows), dtype=np.int64)  # no Python step per row
 
     def fingerprint_rows(self, doc_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(doc_ids, simhashes, minhash words) of the given documents, in doc_id order."""
@@ -540,6 +587,17 @@ class Store:
         sims = np.array([r[1] for r in found], dtype=np.int64).view(np.uint64)
         words = np.frombuffer(b"".join(r[2] for r in found), dtype="<u8").astype(np.uint64)
         return out_ids, sims, words.reshape(len(found), -1)
+
+    def fingerprint_generation(self) -> int:
+        """A number that changes whenever any fingerprint is written or removed (schema 3)."""
+        row = self.conn.execute("SELECT value FROM counters WHERE name = 'fingerprints'").fetchone()
+        return int(row[0]) if row else -1
+
+    def search_table_generation(self, name: str, params_json: str) -> int | None:
+        """The fingerprint generation a stored search structure was saved at (None: unknown)."""
+        row = self.conn.execute(
+            "SELECT generation FROM search_tables WHERE name = ? AND params = ?", (name, params_json)).fetchone()
+        return None if row is None or row[0] is None else int(row[0])
 
     def load_search_table(self, name: str, params_json: str) -> bytearray | None:
         """The stored bytes of a built search structure, if built with these parameters.
@@ -563,10 +621,12 @@ class Store:
                 pos += len(chunk)
         return buf
 
-    def save_search_table(self, name: str, params_json: str, data: bytes) -> None:
+    def save_search_table(self, name: str, params_json: str, data: bytes, generation: int | None = None) -> None:
+        """Store a built search structure; ``generation``: the fingerprint generation it reflects
+        exactly (None when it may not: it is then checked against the fingerprints at load)."""
         with self.transaction() as conn:
-            conn.execute("INSERT OR REPLACE INTO search_tables (name, params, data, built_at) VALUES (?, ?, ?, ?)",
-                         (name, params_json, data, time.time()))
+            conn.execute("INSERT OR REPLACE INTO search_tables (name, params, data, built_at, generation) "
+                         "VALUES (?, ?, ?, ?, ?)", (name, params_json, data, time.time(), generation))
 
     def stored_params(self) -> set[str]:
         return {r[0] for r in self.conn.execute("SELECT DISTINCT params FROM fingerprints")}
@@ -593,5 +653,5 @@ class Store:
         # sentence_df is kept in step with ``sentences`` in every document's transaction, so this
         # is an index range scan, not a GROUP BY over every sentence of the collection (1.2 s at
         # 15,000 documents, measured by tests/benchmarks/bench_check.py).
-        rows = self.conn.execute("SELECT hash FROM sentence_df WHERE docs >= ?", (min_docs,)).fetchall()
-        return np.array([r[0] for r in rows], dtype=np.int64)
+        rows = self.conn.execute("SELECT hash FROM sentence_df WHERE docs >= ?", (min_docs,))
+        return np.fromiter(itertools.chain.from_iterable(rows), dtype=np.int64)

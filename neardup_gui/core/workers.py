@@ -29,7 +29,12 @@ log = logging.getLogger(__name__)
 __all__ = ["extract_isolated", "extract_many", "process_many"]
 
 # (function, argument): run as function(document, argument) in the worker after extraction.
-Prepare = tuple[Callable[[Document, Any], Any], Any]
+# what Collection.check has its submissions prepared with, by name (see Prepare)
+SUBMISSION_PREPARE = "neardup_gui.core.collection:prepare_submission"
+
+# (function, argument); the function may be given by name, "package.module:function", so that
+# the parent need not import it (and what it imports) before the children start
+Prepare = tuple[Callable[[Document, Any], Any] | str, Any]
 
 _READY = "ready"
 # How often the parent wakes to check deadlines and let ``progress`` cancel.
@@ -54,6 +59,11 @@ def _child_main(conn: Connection, limits: ExtractLimits, prepare: Prepare | None
         log.warning("no memory cap for extraction workers: %s", exc)
     # The parent handles Ctrl+C and cancellation; a child must not die of the shared SIGINT.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if prepare is not None and isinstance(prepare[0], str):
+        import importlib
+
+        module, _, name = prepare[0].partition(":")
+        prepare = (getattr(importlib.import_module(module), name), prepare[1])
     conn.send(_READY)
     while True:
         try:
@@ -297,13 +307,15 @@ def start_extraction(
     limits: ExtractLimits = ExtractLimits(),
     workers: int = 0,
     progress: ProgressFn = no_progress,
-) -> Iterator[tuple[str, Document | Skipped]]:
-    """:func:`extract_many`, returned once its children are started and have their first files.
+    prepare: Prepare | None = None,
+) -> Iterator[tuple[str, Document | Skipped, Any]]:
+    """:func:`process_many`, returned once its children are started and have their first files.
 
     The caller goes on with other work (opening the index, loading its tables) while the files
-    are extracted, then reads the results; closing the iterator kills the children.
+    are extracted (and ``prepare``-d) in the children, then reads the ``(path, result,
+    prepared)`` triples; closing the iterator kills the children.
     """
-    runs = extract_many(paths, limits, workers, progress, announce=True)
+    runs = process_many(paths, limits, workers, progress, prepare=prepare, announce=True)
     next(runs)  # the announcement
     return runs
 

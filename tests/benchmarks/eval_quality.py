@@ -153,7 +153,9 @@ def markdown(truth: Mapping, pair_scores: Sequence[PairScore], ranks: Sequence[R
         f"{len(truth['planted'])} planted near-duplicates and copies, "
         f"{sum(len(g) for g in truth['template_groups'].values())} template-only documents. "
         f"Truth: exact brute-force LCS (min_run {truth['min_run']}, text {truth['truth_from']}), "
-        "template text excluded. Produced by `tests/benchmarks/eval_quality.py`.",
+        "template text excluded by the product's rule (the planted form, and every sentence found in "
+        "at least `template_min_docs` = 5 documents), no run crossing it. "
+        "Produced by `tests/benchmarks/eval_quality.py`.",
         "",
         "| measure | value | target |",
         "|---|---|---|",

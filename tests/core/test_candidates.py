@@ -76,3 +76,58 @@ def test_stored_search_tables_are_brought_up_to_date(indexed, monkeypatch, corpu
     assert rebuilt.delta == rebuilt.count
     assert _found(loaded, coll) == _found(rebuilt, coll) == _found(fresh, coll)
     assert np.array_equal(loaded.minhash.doc_ids(), rebuilt.minhash.doc_ids())
+
+
+def test_a_snapshot_stamped_with_the_current_generation_opens_without_a_scan(indexed, monkeypatch, corpus_dir):
+    """Schema 3: every fingerprint write or removal (a cascade included) moves the generation on;
+    a snapshot saved at the current generation is used as it is, any other is checked in full."""
+    coll, root = indexed
+    monkeypatch.setattr(candidates, "SNAPSHOT_MIN_DOCS", 1)
+    store = coll.store
+    before = store.fingerprint_generation()
+    finder = CandidateFinder(store, SETTINGS)
+    assert finder.save()
+    assert store.search_table_generation("minhash:grouped", finder.params_json) == before
+
+    def no_scan(*_args):
+        raise AssertionError("the fingerprints were scanned")
+
+    with monkeypatch.context() as m:
+        m.setattr(store, "fingerprint_ids", no_scan)
+        exact = CandidateFinder(store, SETTINGS)
+    assert exact.count == finder.count and exact.delta == 0
+    assert _found(exact, coll) == _found(finder, coll)
+
+    # a removal (cascading from documents) and an addition each move the generation on
+    victim = sorted(root.glob("ch01-*.txt"))[-1]
+    victim.unlink()
+    shutil.copy(sorted((corpus_dir / "debian-reference-en").glob("ch03-*.txt"))[0], root / "new.txt")
+    monkeypatch.setattr(candidates, "SNAPSHOT_STALE_SHARE", 1.0)  # keep the old snapshot
+    coll.index_folder(str(root), SETTINGS)
+    assert store.fingerprint_generation() > before
+    checked = CandidateFinder(store, SETTINGS)  # stale stamp: brought up to date, not trusted
+    assert checked.delta == 2
+    store.conn.execute("DELETE FROM search_tables")
+    assert _found(checked, coll) == _found(CandidateFinder(store, SETTINGS), coll)
+
+
+def test_schema_2_index_is_migrated_to_the_generation_counter(indexed):
+    coll, _ = indexed
+    path = coll.store.path
+    conn = coll.store.conn
+    for event in ("insert", "update", "delete"):
+        conn.execute(f"DROP TRIGGER fingerprints_{event}")
+    conn.execute("DROP TABLE counters")
+    conn.execute("ALTER TABLE search_tables DROP COLUMN generation")
+    conn.execute("PRAGMA user_version = 2")
+    n = conn.execute("SELECT COUNT(*) FROM fingerprints").fetchone()[0]
+    coll.close()
+    from neardup_gui.core.store import Store
+
+    with Store(path) as store:
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == 3
+        g = store.fingerprint_generation()
+        with store.transaction() as c:
+            c.execute("DELETE FROM documents WHERE id = (SELECT MIN(doc_id) FROM fingerprints)")
+        assert store.fingerprint_generation() == g + 1
+        assert store.conn.execute("SELECT COUNT(*) FROM fingerprints").fetchone()[0] == n - 1
