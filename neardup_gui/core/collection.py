@@ -24,7 +24,7 @@ from neardup_gui.core import indexer
 from neardup_gui.core.candidates import CandidateFinder
 from neardup_gui.core.compare import units_in_spans
 from neardup_gui.core.document import Document, Skipped
-from neardup_gui.core.fingerprints import Fingerprints, fingerprint
+from neardup_gui.core.fingerprints import Fingerprints, fingerprint, fingerprint_document
 from neardup_gui.core.indexer import IndexReport
 from neardup_gui.core.progress import ProgressFn, no_progress, wrap_progress
 from neardup_gui.core.results import (
@@ -51,11 +51,6 @@ __all__ = ["Collection", "IndexProblem", "IndexReport", "compare_files", "read_s
 _PAIR_BATCH = 200  # documents per transaction when pairs are computed
 
 
-def prepare_submission(doc: Document, params: FingerprintParams) -> tuple[Units, Fingerprints]:
-    """A submission's units and fingerprints, computed in its extraction worker (module-level,
-    so it can be sent by name): the worker's core does this while the index loads."""
-    units = tokenize(doc.text)
-    return units, fingerprint(doc.text, units, params)
 
 
 def read_submission(path: str, settings: Settings) -> Document | Skipped:
@@ -197,7 +192,7 @@ class Collection:
 
     def verifier(self, settings: Settings) -> Verifier:
         keys = self.template_keys(settings)
-        v = Verifier(settings, keys.tolist(), user_template_keys(settings))
+        v = Verifier(settings, keys, user_template_keys(settings))
         key = self._verify_key(settings, v)
         if key != self._verifier_key:
             self._marked.clear()
@@ -208,7 +203,7 @@ class Collection:
         h = hashlib.sha256()
         h.update(json.dumps([settings.min_run, settings.exclude_quotes, settings.exclude_bibliography,
                              indexer.params_key(settings.fingerprints)]).encode())
-        keys = v.template_keys | v.user_template_keys
+        keys = v.all_template_keys
         h.update(np.sort(np.fromiter(keys, dtype=np.int64, count=len(keys))).tobytes())
         return h.hexdigest()
 
@@ -249,7 +244,8 @@ class Collection:
 
         The submissions are extracted in killable worker processes while this process loads
         the template model and the search tables; the workers also tokenize and fingerprint
-        them (:func:`prepare_submission`), so a cold ``neardup check`` overlaps the two.
+        them (:func:`fingerprints.fingerprint_document`), so a cold ``neardup check`` overlaps
+        the two.
         ``extraction``: that extraction started by the caller (:func:`workers.start_extraction`
         over the absolute paths, with ``prepare=(SUBMISSION_PREPARE, settings.fingerprints)``),
         consumed and closed here.
@@ -268,7 +264,7 @@ class Collection:
             if runs is None:
                 runs = start_extraction(list(dict.fromkeys(paths)), settings.limits,
                                         max(1, min(settings.workers, len(paths))), reading,
-                                        prepare=(prepare_submission, settings.fingerprints))
+                                        prepare=(fingerprint_document, settings.fingerprints))
             # while the workers read the files
             self.finder(settings)
             v = self.verifier(settings)
@@ -296,9 +292,9 @@ class Collection:
         """Check one extracted submission; the collection's copy of the same file is not a source.
 
         ``verifier``: ``self.verifier(settings)`` when the caller has it already; ``prepared``:
-        :func:`prepare_submission` of ``doc`` with ``settings.fingerprints``, when done already."""
+        :func:`fingerprints.fingerprint_document` of ``doc``, when done already."""
         v = verifier or self.verifier(settings)
-        units, fp = prepared if prepared is not None else prepare_submission(doc, settings.fingerprints)
+        units, fp = prepared if prepared is not None else fingerprint_document(doc, settings.fingerprints)
         sub = v.mark(doc.text, doc.furniture, units)
         same_file = {r[0] for r in self.store.conn.execute(
             "SELECT id FROM documents WHERE path = ?", (os.path.abspath(doc.path),))}

@@ -591,3 +591,11 @@ def fingerprint(text: str, units: Units, params: FingerprintParams) -> Fingerpri
         sentence_fps=sentence_fingerprints(text, params, units),
         anchors=anchors(units.ids, params),
     )
+
+
+def fingerprint_document(doc, params: FingerprintParams) -> tuple[Units, Fingerprints]:  # noqa: ANN001
+    """A document's units and fingerprints. Module-level and light to import, so an extraction
+    worker can be told to run it by name (``workers.SUBMISSION_PREPARE``): ``neardup check``
+    has each submission fingerprinted on the worker's core while the index loads."""
+    units = tokenize(doc.text)
+    return units, fingerprint(doc.text, units, params)

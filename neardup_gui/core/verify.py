@@ -40,12 +40,15 @@ class Verifier:
 
     def __init__(self, settings: Settings, template_keys: Iterable[int] = (), user_template_keys: Iterable[int] = ()) -> None:
         self.settings = settings
-        self.template_keys = frozenset(int(k) for k in template_keys)
-        self.user_template_keys = frozenset(int(k) for k in user_template_keys)
+        # (a numpy array of keys goes through tolist(): a C loop, 89,000 keys in a few ms)
+        self.template_keys = frozenset(template_keys.tolist() if isinstance(template_keys, np.ndarray)
+                                       else map(int, template_keys))
+        self.user_template_keys = frozenset(map(int, user_template_keys))
+        self.all_template_keys = self.template_keys | self.user_template_keys
 
     def mark(self, text: str, furniture: Iterable[CharSpan] = (), units: Units | None = None) -> Marked:
         units = units if units is not None else tokenize(text)
-        template = template_spans(text, None, self.template_keys | self.user_template_keys, furniture=tuple(furniture),
+        template = template_spans(text, None, self.all_template_keys, furniture=tuple(furniture),
                                   units=units)
         quoted = quoted_spans(text)
         excluded: list[CharSpan] = []

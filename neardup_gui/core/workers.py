@@ -30,7 +30,7 @@ __all__ = ["extract_isolated", "extract_many", "process_many"]
 
 # (function, argument): run as function(document, argument) in the worker after extraction.
 # what Collection.check has its submissions prepared with, by name (see Prepare)
-SUBMISSION_PREPARE = "neardup_gui.core.collection:prepare_submission"
+SUBMISSION_PREPARE = "neardup_gui.core.fingerprints:fingerprint_document"
 
 # (function, argument); the function may be given by name, "package.module:function", so that
 # the parent need not import it (and what it imports) before the children start
