@@ -35,6 +35,13 @@ ESTIMATE_FLOOR = 0.7
 SIMHASH_RADIUS = 3
 SIMHASH_ONLY_MIN_ESTIMATE = 0.3
 MAX_ANCHOR_CANDIDATES = 200
+# For whole-collection pairs (similarity ≥ 0.2 at the least), a document proposed by the anchors
+# alone must share two: in a large collection almost every document shares one 12-unit phrase
+# with some twenty others by chance (measured at 100,000 documents: 24 such candidates per
+# document, 99 % sharing exactly one anchor, similarity ≤ 0.005), and verifying them made pairs
+# cost 0.26 s per document. A pair at similarity 0.2 has thousands of common units, dozens of
+# anchors when its runs reach G = 59 units. ``eval_quality.py`` measures what this costs.
+PAIR_MIN_SHARED_ANCHORS = 2
 
 
 @dataclass
@@ -131,8 +138,14 @@ class CandidateFinder:
         self.delta = 0
         return True
 
-    def find(self, fp: Fingerprints, countable_ids: np.ndarray, *, exclude: set[int] = frozenset()) -> dict[int, Candidate]:
-        """All candidates for a document with fingerprints ``fp`` (``countable_ids``: its countable unit ids)."""
+    def find(self, fp: Fingerprints, countable_ids: np.ndarray, *, exclude: set[int] = frozenset(),
+             min_shared_anchors: int = 1) -> dict[int, Candidate]:
+        """All candidates for a document with fingerprints ``fp`` (``countable_ids``: its countable unit ids).
+
+        ``min_shared_anchors``: documents proposed by the anchors must share at least this many
+        (``check`` takes every one: a single copied paragraph shares one; ``pairs`` asks for
+        ``PAIR_MIN_SHARED_ANCHORS``).
+        """
         found: dict[int, Candidate] = {}
 
         def add(doc_id: int, how: str) -> Candidate | None:
@@ -149,7 +162,7 @@ class CandidateFinder:
         query_anchors = anchors(countable_ids, self.params)
         counts = self.store.lookup_counts("anchors", "hash", query_anchors) if len(query_anchors) else {}
         ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-        for doc_id, n in ranked[:MAX_ANCHOR_CANDIDATES]:
+        for doc_id, n in [kv for kv in ranked if kv[1] >= min_shared_anchors][:MAX_ANCHOR_CANDIDATES]:
             c = add(doc_id, "anchors")
             if c:
                 c.shared_anchors = n

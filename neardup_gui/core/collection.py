@@ -21,7 +21,7 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 
 from neardup_gui.core import indexer
-from neardup_gui.core.candidates import CandidateFinder
+from neardup_gui.core.candidates import PAIR_MIN_SHARED_ANCHORS, CandidateFinder
 from neardup_gui.core.compare import units_in_spans
 from neardup_gui.core.document import Document, Skipped
 from neardup_gui.core.fingerprints import Fingerprints, fingerprint, fingerprint_document
@@ -359,7 +359,8 @@ class Collection:
                 a = self.marked(doc_id, v)
             except KeyError:
                 continue
-            cands = finder.find(fp, a.units.ids[a.countable_mask()], exclude={doc_id} | done_now)
+            cands = finder.find(fp, a.units.ids[a.countable_mask()], exclude={doc_id} | done_now,
+                                min_shared_anchors=PAIR_MIN_SHARED_ANCHORS)
             found = []
             for cand in cands.values():
                 try:

@@ -131,3 +131,33 @@ def test_schema_2_index_is_migrated_to_the_generation_counter(indexed):
             c.execute("DELETE FROM documents WHERE id = (SELECT MIN(doc_id) FROM fingerprints)")
         assert store.fingerprint_generation() == g + 1
         assert store.conn.execute("SELECT COUNT(*) FROM fingerprints").fetchone()[0] == n - 1
+
+
+def test_pairs_ask_anchor_only_candidates_for_two_shared_anchors(indexed, corpus_dir):
+    """check takes a document sharing a single anchor (one copied paragraph can be that);
+    pairs, looking for whole near-duplicates, asks for two (candidates.PAIR_MIN_SHARED_ANCHORS)."""
+    coll, root = indexed
+    # unrelated texts, each with a run of exactly G = 59 words of an indexed document in it:
+    # the run holds one whole winnowing window, so the two share an anchor
+    words = sorted(root.glob("ch01-*.txt"))[0].read_text(encoding="utf-8").split()
+    hosts = sorted((corpus_dir / "debian-reference-en").glob("ch09-*.txt"))[:6]
+    for i, host in enumerate(hosts):
+        text = host.read_text(encoding="utf-8").split()
+        run = words[40 * i + 20 : 40 * i + 79]
+        (root / f"host-{i}.txt").write_text(" ".join(text[:150] + run + text[150:]), encoding="utf-8")
+    coll.index_folder(str(root), SETTINGS)
+    finder = coll.finder(SETTINGS)
+    v = coll.verifier(SETTINGS)
+    seen_single = 0
+    for d in coll.documents():
+        units = coll.marked(d.doc_id, v).units
+        fp = coll.store.fingerprints_of(d.doc_id)
+        every = finder.find(fp, units.ids, exclude={d.doc_id})
+        strict = finder.find(fp, units.ids, exclude={d.doc_id}, min_shared_anchors=candidates.PAIR_MIN_SHARED_ANCHORS)
+        for doc_id, c in every.items():
+            if c.found_by == {"anchors"} and c.shared_anchors < candidates.PAIR_MIN_SHARED_ANCHORS:
+                seen_single += 1
+                assert doc_id not in strict
+            else:
+                assert doc_id in strict
+    assert seen_single  # the corpus has chance single-anchor neighbours: the rule was exercised
