@@ -2,8 +2,9 @@
 
 Builds index files of 100k and 1M documents (synthetic 256-bit minhash and simhash fingerprints:
 real ones for distribution are in bench_search.py; here only the size matters), stores their
-search tables, then opens each in a fresh process and times open → ready → one query. The peer,
-measured in the same run, is opening the same file without stored tables (tables built at open).
+search tables (stamped with the fingerprint generation, schema 3), then opens each in a fresh
+process and times open → ready → one query. The peer, measured in the same run, is opening the
+same file without stored tables (tables built at open).
 Files are cached under tests/benchmarks/out/.
 """
 
@@ -83,6 +84,24 @@ def build(path: Path, n: int) -> None:
           f"{path.stat().st_size / 2**20:.0f} MB", flush=True)
 
 
+def restamp(path: Path) -> None:
+    """A cached file whose snapshot predates schema 3 (no generation): save the snapshot again."""
+    from neardup_gui.core import candidates as c
+    from neardup_gui.core.candidates import CandidateFinder
+    from neardup_gui.core.settings import Settings
+    from neardup_gui.core.store import Store
+
+    with Store(path) as store:
+        finder = CandidateFinder(store, Settings())
+        if store.search_table_generation("minhash:grouped", finder.params_json) == store.fingerprint_generation():
+            return
+        with store.transaction() as conn:
+            conn.execute("DELETE FROM search_tables")
+        c.SNAPSHOT_MIN_DOCS = 0
+        CandidateFinder(store, Settings()).save()
+        print(f"  re-saved the snapshot of {path.name} with its generation", flush=True)
+
+
 def probe(path: Path) -> dict:
     out = subprocess.run([sys.executable, "-c", PROBE, str(path)], capture_output=True, text=True, check=True, cwd=ROOT)
     return json.loads(out.stdout)
@@ -97,6 +116,7 @@ def main() -> int:
         path = OUT / f"open-{n}.ndx"
         if not path.exists():
             build(path, n)
+        restamp(path)
         with_tables = probe(path)
         bare = OUT / f"open-{n}-bare.ndx"
         subprocess.run(["cp", str(path), str(bare)], check=True)
