@@ -84,6 +84,17 @@ def build(path: Path, n: int) -> None:
           f"{path.stat().st_size / 2**20:.0f} MB", flush=True)
 
 
+def current(path: Path) -> bool:
+    """Whether a cached file holds fingerprints under today's parameters and algorithm version."""
+    from neardup_gui.core.indexer import params_key
+    from neardup_gui.core.settings import Settings
+    from neardup_gui.core.store import Store
+
+    with Store(path) as store:
+        key = params_key(Settings().fingerprints)
+        return store.conn.execute("SELECT 1 FROM fingerprints WHERE params = ? LIMIT 1", (key,)).fetchone() is not None
+
+
 def restamp(path: Path) -> None:
     """A cached file whose snapshot predates schema 3 (no generation): save the snapshot again."""
     from neardup_gui.core import candidates as c
@@ -114,6 +125,8 @@ def main() -> int:
     print("|---:|---:|---:|---:|---:|---:|")
     for n in sizes:
         path = OUT / f"open-{n}.ndx"
+        if path.exists() and not current(path):
+            path.unlink()  # written by an older fingerprint algorithm: its key no longer matches
         if not path.exists():
             build(path, n)
         restamp(path)
