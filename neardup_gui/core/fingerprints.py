@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
+import itertools
 import logging
 import math
 import re
@@ -420,8 +421,12 @@ def _cjk_runs_text(units: Units) -> str:
     codes = np.frombuffer(units.text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
     starts = units.starts[idx]
     chars = codes[starts]
-    breaks = np.flatnonzero(starts[1:] != starts[:-1] + 1) + 1
-    out = np.insert(chars, breaks, np.uint32(10)).astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
+    # a line feed before every unit that does not follow its predecessor directly
+    shift = np.zeros(len(chars), dtype=np.int64)
+    np.cumsum(starts[1:] != starts[:-1] + 1, out=shift[1:])
+    lines = np.full(len(chars) + int(shift[-1]), 10, dtype="<u4")
+    lines[np.arange(len(chars)) + shift] = chars
+    out = lines.tobytes().decode("utf-32-le", "surrogatepass")
     # CJK units are NFKC-normalised one by one; ideographs almost never change (compatibility
     # ideographs do), and the quick check costs nothing when nothing does
     return out if unicodedata.is_normalized("NFKC", out) else unicodedata.normalize("NFKC", out)
@@ -457,17 +462,19 @@ def simhash_features(units: Units, params: FingerprintParams, counter=None) -> S
     runs = _cjk_runs_text(units)
     tf: Counter = (counter or _count_words)(runs) if runs else Counter()
     tf.pop("\n", None)  # the only token of the runs text that is not a word
-    cjk_words = [w for w in tf if w not in stops]
+    cjk_words = list(itertools.filterfalse(stops.__contains__, tf))  # C loops from here on
     known = _word_cache(hseed, counter)
     info = list(map(known.get, cjk_words))
     if None in info:
         new = [w for w, i in zip(cjk_words, info) if i is None]
         _learn_words(new, known, hseed, counter)
         info = list(map(known.__getitem__, cjk_words))
-    cjk_scores = np.fromiter(map(tf.__getitem__, cjk_words), dtype=np.float64, count=len(cjk_words))
-    cjk_scores += lam * np.fromiter((noun for noun, _h in info), dtype=np.float64, count=len(info))
-    cjk_scores += lam * (np.fromiter(map(len, cjk_words), dtype=np.int64, count=len(cjk_words)) >= 4)
-    cjk_hashes = np.fromiter((h for _n, h in info), dtype=np.uint64, count=len(info))
+    nouns, word_hashes = zip(*info) if info else ((), ())
+    n_cjk = len(cjk_words)
+    cjk_scores = np.fromiter(map(tf.__getitem__, cjk_words), dtype=np.float64, count=n_cjk)
+    cjk_scores += lam * np.fromiter(nouns, dtype=np.float64, count=n_cjk)
+    cjk_scores += lam * (np.fromiter(map(len, cjk_words), dtype=np.int64, count=n_cjk) >= 4)
+    cjk_hashes = np.fromiter(word_hashes, dtype=np.uint64, count=n_cjk)
     # other words: by unit id
     other = np.flatnonzero(~units.cjk)
     ids = units.ids[other]

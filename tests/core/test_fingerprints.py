@@ -415,3 +415,9 @@ def test_rjieba_and_jieba_give_the_same_simhash(corpus_dir):
         assert fpm.simhash_weights(text, params) == pytest.approx(reference)
         assert fpm.simhash_weights(text, params, counter=fpm._count_jieba) == pytest.approx(reference)
 
+
+
+def test_cjk_runs_text_puts_each_run_on_its_own_line():
+    assert fpm._cjk_runs_text(tokenize("中文 abc 字符，再见")) == "中文\n字符\n再见"
+    assert fpm._cjk_runs_text(tokenize("abc")) == ""
+    assert fpm._cjk_runs_text(tokenize("字")) == "字"
