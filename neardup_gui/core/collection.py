@@ -24,17 +24,17 @@ from neardup_gui.core import indexer
 from neardup_gui.core.candidates import PAIR_MIN_SHARED_ANCHORS, CandidateFinder
 from neardup_gui.core.compare import units_in_spans
 from neardup_gui.core.document import Document, Skipped
-from neardup_gui.core.fingerprints import Fingerprints, fingerprint, fingerprint_document
+from neardup_gui.core.fingerprints import Fingerprints, fingerprint_document
 from neardup_gui.core.indexer import IndexReport
 from neardup_gui.core.progress import ProgressFn, no_progress, wrap_progress
 from neardup_gui.core.results import (
     CheckResult, CheckSummary, Cluster, Comparison, DocumentInfo, Pair, SourceMatch,
 )
 from neardup_gui.core.scan import FileEntry
-from neardup_gui.core.settings import FingerprintParams, Settings
+from neardup_gui.core.settings import Settings
 from neardup_gui.core.store import IndexProblem, Store
 from neardup_gui.core.templates import sentence_keys
-from neardup_gui.core.units import Units, tokenize
+from neardup_gui.core.units import Units
 from neardup_gui.core.verify import Marked, Verifier
 from neardup_gui.core.workers import extract_isolated, start_extraction
 
@@ -49,8 +49,6 @@ __all__ = ["Collection", "IndexProblem", "IndexReport", "compare_files", "read_s
 
 
 _PAIR_BATCH = 200  # documents per transaction when pairs are computed
-
-
 
 
 def read_submission(path: str, settings: Settings) -> Document | Skipped:

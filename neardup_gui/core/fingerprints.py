@@ -53,6 +53,7 @@ _SHIFTS = np.arange(64, dtype=np.uint64)
 _PROBES = 32  # densification probes per round (vectorised)
 
 # purposes of the derived seeds: one independent hash family each
+# (_P_PERM served the k-permutation minhash of algorithm 1; it keeps its number so the others keep theirs)
 _P_SHINGLE, _P_PERM, _P_BIT, _P_BAND, _P_SIMHASH, _P_SENTENCE, _P_BUCKET, _P_ANCHOR, _P_DENSIFY = range(1, 10)
 
 _RESOURCES = Path(__file__).resolve().parents[2] / "resources" / "stopwords"

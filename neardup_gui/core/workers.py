@@ -20,7 +20,7 @@ from multiprocessing.connection import Connection, wait
 from typing import Any, Callable
 
 from neardup_gui.core.document import Document, Skipped
-from neardup_gui.core.extract import extract_file, format_of
+from neardup_gui.core.extract import extract_file, format_of, os_failure, too_large_reason, unsupported
 from neardup_gui.core.progress import ProgressFn, no_progress
 from neardup_gui.core.settings import ExtractLimits
 
@@ -129,17 +129,15 @@ class _Worker:
 def _precheck(path: str, limits: ExtractLimits) -> Skipped | None:
     """Reasons decided without a child: unsupported type, missing file, over the size cap."""
     if format_of(path) is None:
-        return Skipped(path, "unsupported", f"unsupported file type {os.path.splitext(path)[1]!r}")
+        return unsupported(path)
     try:
         size = os.stat(path).st_size
-    except FileNotFoundError:
-        return Skipped(path, "vanished", "file no longer exists")
+    except FileNotFoundError as exc:
+        return os_failure(path, exc)
     except OSError:
         return None  # the child reports the exact reason
     if size > limits.size_limit_mb * 1024 * 1024:
-        return Skipped(
-            path, "too-large", f"file is {size / 1048576:.1f} MB, over the {limits.size_limit_mb} MB limit"
-        )
+        return Skipped(path, "too-large", too_large_reason(size, limits))
     return None
 
 
@@ -163,22 +161,18 @@ def extract_many(
     limits: ExtractLimits = ExtractLimits(),
     workers: int = 0,
     progress: ProgressFn = no_progress,
-    started: Callable[[], None] | None = None,
-    announce: bool = False,
 ) -> Iterator[tuple[str, Document | Skipped]]:
     """Extract files in ``workers`` child processes; yield ``(path, result)`` as each finishes.
 
     Every path is yielded exactly once, in completion order. ``workers`` <= 0 means one per
     core. ``progress`` is called after each file and several times a second while waiting;
     raising ``Cancelled`` from it kills the children and propagates. Closing the iterator
-    early also kills them. ``started`` is called once the children have their first files:
-    work done there overlaps their start-up and extraction. With ``announce`` the first item is
-    ``(None, None)``, yielded as soon as the children are started (see :func:`start_extraction`).
+    early also kills them.
     """
-    inner = process_many(paths, limits, workers, progress, started=started, announce=announce)
+    inner = process_many(paths, limits, workers, progress)
     try:
         for path, result, _ in inner:
-            yield path, result  # type: ignore[misc]
+            yield path, result
     finally:
         inner.close()  # kills the children at once when the caller stops early
 
@@ -189,13 +183,14 @@ def process_many(
     workers: int = 0,
     progress: ProgressFn = no_progress,
     prepare: Prepare | None = None,
-    started: Callable[[], None] | None = None,
     announce: bool = False,
 ) -> Iterator[tuple[str, Document | Skipped, Any]]:
     """:func:`extract_many` that also runs ``prepare = (function, argument)`` on each document
     in the worker; yields ``(path, result, prepared)`` (``prepared`` is None for a Skipped).
 
-    ``function`` must be a module-level function (it is sent to the workers by name).
+    ``function`` must be a module-level function (it is sent to the workers by name). With
+    ``announce`` the first item is ``(None, None, None)``, yielded as soon as the children are
+    started and have their first files (see :func:`start_extraction`).
     """
     total = len(paths)
     done = 0
@@ -219,8 +214,6 @@ def process_many(
             worker.submit(queue.popleft(), limits.time_limit_s)
         if announce:
             yield None, None, None  # type: ignore[misc]
-        if started is not None:
-            started()
         for path, early in decided:
             done += 1
             progress(done / max(total, 1), os.path.basename(path))

@@ -375,14 +375,19 @@ def child_pairs(db: str) -> dict:
 
 
 def ensure_search_tables(db: Path) -> float:
-    """Save the search tables in the index (as ``index_folder`` does at ≥ SNAPSHOT_MIN_DOCS)."""
+    """Save the search tables in the index (as ``index_folder`` does at ≥ SNAPSHOT_MIN_DOCS),
+    stamped with the fingerprint generation."""
     from neardup_gui.core import candidates as cand_mod
     from neardup_gui.core.collection import Collection
 
     coll = Collection.open(db, create=False)
     try:
-        if coll.store.conn.execute("SELECT COUNT(*) FROM search_tables").fetchone()[0]:
-            return 0.0
+        store = coll.store
+        stamps = {r[0] for r in store.conn.execute("SELECT generation FROM search_tables")}
+        if stamps == {store.fingerprint_generation()}:
+            return 0.0  # saved already, at today's generation (schema 3): opened without a scan
+        with store.transaction() as conn:
+            conn.execute("DELETE FROM search_tables")  # none, or saved before schema 3
         cand_mod.SNAPSHOT_MIN_DOCS = 0  # small checkpoints too, so every size is measured alike
         t = time.perf_counter()
         coll.finder(Settings()).save()

@@ -55,13 +55,34 @@ __all__ = [
     "extract_file",
     "extract_bytes",
     "format_of",
+    "os_failure",
     "read_snapshot",
+    "too_large_reason",
+    "unsupported",
 ]
 
 
 def format_of(path: str) -> str | None:
     """The format name for a path's suffix, or None when the suffix is not supported."""
     return FORMATS.get(os.path.splitext(path)[1].lower())
+
+
+def unsupported(path: str) -> Skipped:
+    """The reason for a file whose suffix is not a supported format."""
+    return Skipped(path, "unsupported", f"unsupported file type {os.path.splitext(path)[1]!r}")
+
+
+def too_large_reason(size: int, limits: ExtractLimits) -> str:
+    return f"file is {size / 1048576:.1f} MB, over the {limits.size_limit_mb} MB limit"
+
+
+def os_failure(path: str, exc: OSError) -> Skipped:
+    """The reason for a file that could not be stat'ed or read."""
+    if isinstance(exc, FileNotFoundError):
+        return Skipped(path, "vanished", "file no longer exists")
+    if isinstance(exc, PermissionError):
+        return Skipped(path, "unreadable", "file cannot be read: permission denied")
+    return Skipped(path, "unreadable", f"file cannot be read: {exc.strerror or exc}")
 
 
 def read_snapshot(path: str, limits: ExtractLimits) -> tuple[bytes, os.stat_result] | Skipped:
@@ -72,31 +93,19 @@ def read_snapshot(path: str, limits: ExtractLimits) -> tuple[bytes, os.stat_resu
     """
     try:
         before = os.stat(path)
-    except FileNotFoundError:
-        return Skipped(path, "vanished", "file no longer exists")
-    except PermissionError:
-        return Skipped(path, "unreadable", "file cannot be read: permission denied")
     except OSError as exc:
-        return Skipped(path, "unreadable", f"file cannot be read: {exc.strerror or exc}")
+        return os_failure(path, exc)
     if not stat_mod.S_ISREG(before.st_mode):
         return Skipped(path, "unsupported", "not a regular file")
     cap = limits.size_limit_mb * 1024 * 1024
     if before.st_size > cap:
-        return Skipped(
-            path,
-            "too-large",
-            f"file is {before.st_size / 1048576:.1f} MB, over the {limits.size_limit_mb} MB limit",
-        )
+        return Skipped(path, "too-large", too_large_reason(before.st_size, limits))
     try:
         with open(path, "rb") as handle:
             # Read one byte past the cap so a file that grew past it is caught too.
             data = handle.read(cap + 1)
-    except FileNotFoundError:
-        return Skipped(path, "vanished", "file no longer exists")
-    except PermissionError:
-        return Skipped(path, "unreadable", "file cannot be read: permission denied")
     except OSError as exc:
-        return Skipped(path, "unreadable", f"file cannot be read: {exc.strerror or exc}")
+        return os_failure(path, exc)
     if len(data) > cap:
         return Skipped(path, "too-large", f"file is over the {limits.size_limit_mb} MB limit")
     return data, before
@@ -106,7 +115,7 @@ def extract_file(path: str, limits: ExtractLimits = ExtractLimits()) -> Document
     """Extract one file in this process: a Document with text, or the reason it was skipped."""
     fmt = format_of(path)
     if fmt is None:
-        return Skipped(path, "unsupported", f"unsupported file type {os.path.splitext(path)[1]!r}")
+        return unsupported(path)
     snapshot = read_snapshot(path, limits)
     if isinstance(snapshot, Skipped):
         return snapshot

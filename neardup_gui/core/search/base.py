@@ -137,14 +137,19 @@ class DeltaStore:
         return {"width": self.width}
 
     # -- updates
-    def build(self, doc_ids: np.ndarray, fps: np.ndarray) -> None:
-        """Replace everything with these documents and build the structure over them."""
+    def _checked(self, doc_ids: np.ndarray, fps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(ids, rows) of a build or add, after checking they pair up and the ids are unique."""
         ids = np.asarray(doc_ids, dtype=np.int64).reshape(-1)
         rows = as_rows(fps, self.width)
         if len(ids) != len(rows):
             raise ValueError(f"{len(ids)} doc ids for {len(rows)} fingerprints")
         if len(distinct(ids)) != len(ids):
             raise ValueError("doc ids must be unique")
+        return ids, rows
+
+    def build(self, doc_ids: np.ndarray, fps: np.ndarray) -> None:
+        """Replace everything with these documents and build the structure over them."""
+        ids, rows = self._checked(doc_ids, fps)
         self._ids, self._rows = ids, rows
         self._pending_ids = np.empty(0, dtype=np.int64)
         self._pending_rows = np.empty((0, self.width), dtype=np.uint64)
@@ -153,12 +158,7 @@ class DeltaStore:
 
     def add(self, doc_ids: np.ndarray, fps: np.ndarray) -> None:
         """Add documents; a doc id already stored is replaced."""
-        ids = np.asarray(doc_ids, dtype=np.int64).reshape(-1)
-        rows = as_rows(fps, self.width)
-        if len(ids) != len(rows):
-            raise ValueError(f"{len(ids)} doc ids for {len(rows)} fingerprints")
-        if len(distinct(ids)) != len(ids):
-            raise ValueError("doc ids must be unique")
+        ids, rows = self._checked(doc_ids, fps)
         self.remove(ids)
         self._pending_ids = np.concatenate([self._pending_ids, ids])
         self._pending_rows = np.concatenate([self._pending_rows, rows])
