@@ -14,14 +14,13 @@ import json
 import logging
 import math
 import os
-import time
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from neardup_gui.core import indexer
-from neardup_gui.core.candidates import PAIR_MIN_SHARED_ANCHORS, CandidateFinder
+from neardup_gui.core import indexer, pairpass
+from neardup_gui.core.candidates import CandidateFinder
 from neardup_gui.core.compare import units_in_spans
 from neardup_gui.core.document import Document, Skipped
 from neardup_gui.core.fingerprints import Fingerprints, fingerprint_document
@@ -40,15 +39,10 @@ from neardup_gui.core.workers import extract_isolated, start_extraction
 
 log = logging.getLogger(__name__)
 
-# Pairs below both of these are not kept in the verified-pairs cache.
-PAIR_FLOOR = 0.2
 # A source is listed for a checked submission when at least this share of it is copied.
 SOURCE_FLOOR = 0.01
 
 __all__ = ["Collection", "IndexProblem", "IndexReport", "compare_files", "read_submission"]
-
-
-_PAIR_BATCH = 200  # documents per transaction when pairs are computed
 
 
 def read_submission(path: str, settings: Settings) -> Document | Skipped:
@@ -317,91 +311,86 @@ class Collection:
 
     # --- collection-wide ------------------------------------------------------------------------
 
-    def pairs(self, settings: Settings, progress: ProgressFn = no_progress) -> list[Pair]:
-        """Verified pairs with similarity ≥ ``settings.threshold``, best first (incremental)."""
-        self._update_pairs(settings, progress)
+    def pairs(self, settings: Settings, progress: ProgressFn = no_progress, *,
+              min_containment: float | None = None) -> list[Pair]:
+        """Verified pairs with similarity ≥ ``settings.threshold``, best first (incremental).
+
+        With ``min_containment``, also the pairs where either document lies in the other at
+        least that much (containment), whatever their similarity."""
+        self._update_pairs(settings, progress, min_containment)
         rows = self.store.conn.execute(
-            "SELECT a, b, similarity, containment_a, containment_b, common FROM pairs WHERE similarity >= ? "
-            "ORDER BY similarity DESC, a, b", (settings.threshold,)).fetchall()
+            "SELECT a, b, similarity, containment_a, containment_b, common FROM pairs "
+            "WHERE similarity >= ? OR MAX(containment_a, containment_b) >= ? "
+            "ORDER BY similarity DESC, a, b",
+            (settings.threshold, 2.0 if min_containment is None else min_containment)).fetchall()
         infos = {d.doc_id: d for d in self.documents()}
         # (a pair whose document another window removed in between is left out)
         return [Pair(infos[a], infos[b], s, ca, cb, c) for a, b, s, ca, cb, c in rows if a in infos and b in infos]
 
-    def _update_pairs(self, settings: Settings, progress: ProgressFn) -> None:
+    def pass_spec(self, settings: Settings, min_containment: float | None = None) -> pairpass.PassSpec:
+        """What the collection-wide pass needs to pair the documents not paired yet.
+
+        Resets the pairs cache first when it was made under other settings or with lower
+        cut-offs than asked now."""
         v = self.verifier(settings)
         key = self._verify_key(settings, v)
-        floor = min(PAIR_FLOOR, settings.threshold)
+        # Verified down to the threshold asked, not below: a lower floor kept for a later, lower
+        # threshold made every pass verify far more (docs/speed.md measures it); a lower
+        # threshold asked later re-pairs the collection.
+        floor = settings.threshold
+        stored_cfloor = self.store.get_meta("pairs_containment_floor", "")
+        cfloor_ok = min_containment is None or (stored_cfloor != "" and float(stored_cfloor) <= min_containment)
         conn = self.store.conn
-        if self.store.get_meta("pairs_key") != key or float(self.store.get_meta("pairs_floor", "1")) > floor:
+        if (self.store.get_meta("pairs_key") != key or float(self.store.get_meta("pairs_floor", "1")) > floor
+                or not cfloor_ok):
             with self.store.transaction():
                 conn.execute("DELETE FROM pairs")
                 conn.execute("DELETE FROM paired")
                 self.store.set_meta("pairs_key", key)
                 self.store.set_meta("pairs_floor", repr(floor))
-        todo = [r[0] for r in conn.execute(
-            "SELECT id FROM documents WHERE status = 'indexed' AND id NOT IN (SELECT doc_id FROM paired) ORDER BY id")]
-        if not todo:
-            return
-        finder = self.finder(settings)
-        done_now: set[int] = set()
-        batch: list[tuple[int, list[tuple[int, Comparison]], float]] = []
-        flushed = time.monotonic()
-        for n, doc_id in enumerate(todo, 1):
-            progress((n - 1) / len(todo), f"Comparing {n} of {len(todo)}")
-            # Another window may replace or remove documents meanwhile: those are skipped here
-            # and paired when their new rows are (they are not in ``paired``).
-            fp = self.store.fingerprints_of(doc_id)
-            if fp is None:
-                continue
-            try:
-                a = self.marked(doc_id, v)
-            except KeyError:
-                continue
-            cands = finder.find(fp, a.units.ids[a.countable_mask()], exclude={doc_id} | done_now,
-                                min_shared_anchors=PAIR_MIN_SHARED_ANCHORS)
-            found = []
-            for cand in cands.values():
-                try:
-                    b = self.marked(cand.doc_id, v)
-                except KeyError:
-                    continue
-                comp = v.compare(a, b, min_similarity=floor)
-                if comp is not None and comp.similarity >= floor:
-                    found.append((cand.doc_id, comp))
-            batch.append((doc_id, found, float(units_share(a))))
-            done_now.add(doc_id)
-            # one transaction per batch, not per document: a commit is a disk sync, and the
-            # pairs are a cache (an interrupted run resumes from the ``paired`` table)
-            if len(batch) >= _PAIR_BATCH or time.monotonic() - flushed > 1.0:
-                self._write_pairs(batch)
-                batch, flushed = [], time.monotonic()
-        self._write_pairs(batch)
-        progress(1.0, "Compared")
+                self.store.set_meta("pairs_containment_floor", "" if min_containment is None else repr(min_containment))
+        stored_cfloor = self.store.get_meta("pairs_containment_floor", "")
+        todo = np.fromiter((r[0] for r in conn.execute(
+            "SELECT id FROM documents WHERE status = 'indexed' AND id NOT IN (SELECT doc_id FROM paired) ORDER BY id")),
+            dtype=np.int64)
+        return pairpass.PassSpec(
+            db_path=str(self.store.path), settings=settings, template_keys=self.template_keys(settings),
+            user_template_keys=frozenset(v.user_template_keys), todo=todo, min_similarity=floor,
+            min_containment=None if stored_cfloor == "" else float(stored_cfloor),
+        )
 
-    def _write_pairs(self, batch: list[tuple[int, list[tuple[int, Comparison]], float]]) -> None:
+    def _update_pairs(self, settings: Settings, progress: ProgressFn, min_containment: float | None = None,
+                      executor: pairpass.Executor | None = None) -> None:
+        spec = self.pass_spec(settings, min_containment)
+        if len(spec.todo):
+            pairpass.run_pass(spec, self._write_pairs, progress, executor)
+
+    def _write_pairs(self, batch: list[pairpass.DocumentPairs]) -> None:
         """Store the verified pairs of a batch of documents, and mark those documents paired."""
         if not batch:
             return
         conn = self.store.conn
         with self.store.transaction():
-            ids = sorted({d for doc_id, found, _ in batch for d in [doc_id, *(o for o, _ in found)]})
+            ids = sorted({d for r in batch for d in [r.doc_id, *(f.other for f in r.found)]})
             alive: set[int] = set()
             for i in range(0, len(ids), 500):
                 chunk = ids[i:i + 500]
                 alive.update(r[0] for r in conn.execute(
                     f"SELECT id FROM documents WHERE id IN ({','.join('?' * len(chunk))})", chunk))
-            for doc_id, found, share in batch:
+            for r in batch:
+                doc_id = r.doc_id
                 if doc_id not in alive:
                     continue
-                for other, comp in found:
-                    if other not in alive:
+                for f in r.found:
+                    if f.other not in alive:
                         continue
-                    lo, hi = (doc_id, other) if doc_id < other else (other, doc_id)
-                    ca, cb = (comp.containment_a, comp.containment_b) if lo == doc_id else (comp.containment_b, comp.containment_a)
+                    lo, hi = (doc_id, f.other) if doc_id < f.other else (f.other, doc_id)
+                    ca, cb = (f.containment_a, f.containment_b) if lo == doc_id else (f.containment_b, f.containment_a)
                     conn.execute("INSERT OR REPLACE INTO pairs VALUES (?, ?, ?, ?, ?, ?)",
-                                 (lo, hi, comp.similarity, ca, cb, comp.common_units))
+                                 (lo, hi, f.similarity, ca, cb, f.common_units))
                 conn.execute("INSERT OR IGNORE INTO paired (doc_id) VALUES (?)", (doc_id,))
-                conn.execute("UPDATE documents SET meta = json_set(meta, '$.template_share', ?) WHERE id = ?", (share, doc_id))
+                conn.execute("UPDATE documents SET meta = json_set(meta, '$.template_share', ?) WHERE id = ?",
+                             (r.template_share, doc_id))
 
     def clusters(self, settings: Settings, progress: ProgressFn = no_progress) -> list[Cluster]:
         """Near-duplicate clusters that do not chain: every member is similar to its representative.
@@ -431,12 +420,6 @@ class Collection:
             clusters.append(Cluster(infos[rep], tuple(infos[d] for d in [rep] + members),
                                     tuple([1.0] + [sim[rep][d] for d in members])))
         return clusters
-
-
-def units_share(m: Marked) -> float:
-    """Share of a marked text's units that are template."""
-    n = len(m.units)
-    return float(units_in_spans(m.units, m.template).sum()) / n if n else 0.0
 
 
 def summarise(sub: Marked, matches: Sequence[SourceMatch]) -> CheckSummary:

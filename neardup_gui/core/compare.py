@@ -29,7 +29,7 @@ look-up serves most of them. ``docs/similarity.md`` gives the measured figures.
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
 import numpy as np
@@ -471,7 +471,31 @@ def compare_units(
     if alignment == "full":
         sel_a = np.arange(n_a, dtype=np.int64)
         sel_b = np.arange(n_b, dtype=np.int64)
+    return _aligned_comparison(a, b, pos_a, pos_b, codes_a, codes_b, distinct, sel_a, sel_b,
+                               min_run=min_run, with_raw_lcs=with_raw_lcs, full=alignment == "full")
 
+
+def _aligned_comparison(
+    a: Units,
+    b: Units,
+    pos_a: np.ndarray,
+    pos_b: np.ndarray,
+    codes_a: np.ndarray,
+    codes_b: np.ndarray,
+    distinct: int,
+    sel_a: np.ndarray,
+    sel_b: np.ndarray,
+    *,
+    min_run: int,
+    with_raw_lcs: bool,
+    full: bool,
+) -> Comparison:
+    """Align the selected units, find the trustable runs and count them (both paths end here).
+
+    ``pos_*``: original positions of the countable units; ``codes_*``: their codes (equal units
+    ↔ equal codes, ``distinct`` > every code); ``sel_*``: which countable units are aligned.
+    """
+    n_a, n_b = len(codes_a), len(codes_b)
     seq_a, seq_b = codes_a[sel_a], codes_b[sel_b]
     blocks = _align_sequences(*_codes_as_sequences(seq_a, seq_b, distinct))
     # Aligned pairs in countable coordinates; a run must be consecutive there in both texts.
@@ -493,7 +517,7 @@ def compare_units(
 
     if not with_raw_lcs:
         raw = 0
-    elif alignment == "full":
+    elif full:
         raw = sum(n for _, _, n in blocks)  # the full alignment is an LCS already
     else:
         raw = _lcs_length_sequences(*_codes_as_sequences(codes_a, codes_b, distinct))
@@ -604,4 +628,199 @@ def compare_documents(
         template_share_b=_ratio(int(t_mask_b.sum()), len(ub)),
         excluded_share_a=_ratio(int(e_mask_a.sum()), len(ua)),
         excluded_share_b=_ratio(int(e_mask_b.sum()), len(ub)),
+    )
+
+
+# ----------------------------------------------------------------------------------------------
+# Prepared documents: what a comparison needs of a document, computed once per pass
+# ----------------------------------------------------------------------------------------------
+
+
+class UnitCodes:
+    """Small integer codes for unit ids, shared by every document prepared in one pass.
+
+    The alignment only asks which units are equal, so any injective coding gives the same
+    answer as the per-pair dense codes of :func:`compare_units`; a shared one costs one sort per
+    document instead of one per pair. Codes are given in order of first sight, so the units of
+    the first documents (the commonest words and characters) get codes below 256, the ones
+    rapidfuzz looks up in a table. Owned by one pass in one process (never shared state).
+    """
+
+    def __init__(self) -> None:
+        self._codes: dict[int, int] = {}
+
+    def __len__(self) -> int:
+        return len(self._codes)
+
+    def encode(self, ids: np.ndarray) -> np.ndarray:
+        if len(ids) == 0:
+            return np.zeros(0, dtype=np.uint32)
+        uniq, inverse = np.unique(np.asarray(ids, dtype=np.uint64), return_inverse=True)
+        known = self._codes
+        codes = np.fromiter((known.setdefault(u, len(known)) for u in uniq.tolist()), dtype=np.uint32, count=len(uniq))
+        return codes[inverse.reshape(-1)]
+
+
+@dataclass(frozen=True, eq=False)
+class PreparedDocument:
+    """A document ready to be compared many times: countable units coded, ``min_run``-grams hashed.
+
+    Built by :func:`prepare_document`; compared by :func:`compare_prepared`, which returns
+    exactly what :func:`compare_documents` returns for the same texts, marks and ``min_run``.
+    """
+
+    units: Units
+    min_run: int
+    pos: np.ndarray  # original positions of the countable units
+    codes: np.ndarray  # uint32 pass-wide codes of the countable units
+    gaps: np.ndarray  # bool: removed text lies between countable units i and i + 1
+    # the min_run-windows of the countable units that cross no gap (the only ones that count):
+    ok_hashes: np.ndarray  # their distinct 64-bit hashes, sorted
+    ok_windows: np.ndarray  # one window (codes) per distinct hash, to check a match unit by unit
+    ok_starts: np.ndarray  # start of every such window
+    ok_inverse: np.ndarray  # index of its hash in ok_hashes
+    collided: bool  # two different windows of this document share a hash (then compared exactly)
+    template: tuple[CharSpan, ...] = ()
+    excluded: tuple[CharSpan, ...] = ()
+    template_share: float = 0.0
+    excluded_share: float = 0.0
+
+    @property
+    def nbytes(self) -> int:
+        """Approximate memory held (for the caches of a pass)."""
+        arrays = (self.units.ids, self.units.starts, self.units.ends, self.pos, self.codes, self.gaps,
+                  self.ok_hashes, self.ok_windows, self.ok_starts, self.ok_inverse)
+        return sum(x.nbytes for x in arrays) + 2 * len(self.units.text) + 200
+
+
+def prepare_document(
+    units: Units,
+    *,
+    min_run: int,
+    codes: UnitCodes,
+    template: Iterable[CharSpan] = (),
+    excluded: Iterable[CharSpan] = (),
+) -> PreparedDocument:
+    """The per-document part of :func:`compare_documents`, done once (see :class:`PreparedDocument`)."""
+    if min_run < 1:
+        raise ValueError("min_run must be at least 1")
+    tpl, exc = merge_spans(template), merge_spans(excluded)
+    t_mask = units_in_spans(units, tpl)
+    e_mask = units_in_spans(units, exc) & ~t_mask
+    pos = np.flatnonzero(~(t_mask | e_mask)).astype(np.int64)
+    coded = codes.encode(units.ids[pos])
+    gaps = np.diff(pos) > 1
+    n, k = len(pos), min_run
+    collided = False
+    if n >= k:
+        windows = np.lib.stride_tricks.sliding_window_view(coded, k)
+        h = np.zeros(len(windows), dtype=np.uint64)
+        with np.errstate(over="ignore"):
+            for col in range(k):
+                h = h * _HASH_MULTIPLIER + windows[:, col].astype(np.uint64) + np.uint64(1)
+        ok_starts = np.flatnonzero(_whole_windows(gaps, len(windows), k))
+        ok_hashes, first, ok_inverse = np.unique(h[ok_starts], return_index=True, return_inverse=True)
+        ok_inverse = ok_inverse.reshape(-1)
+        ok_windows = np.ascontiguousarray(windows[ok_starts[first]])
+        collided = not np.array_equal(windows[ok_starts], ok_windows[ok_inverse])
+    else:
+        ok_hashes = np.zeros(0, dtype=np.uint64)
+        ok_windows = np.zeros((0, k), dtype=np.uint32)
+        ok_starts = ok_inverse = np.zeros(0, dtype=np.int64)
+    return PreparedDocument(
+        units=units, min_run=min_run, pos=pos, codes=coded, gaps=gaps, ok_hashes=ok_hashes,
+        ok_windows=ok_windows, ok_starts=ok_starts, ok_inverse=ok_inverse, collided=collided,
+        template=tpl, excluded=exc, template_share=_ratio(int(t_mask.sum()), len(units)),
+        excluded_share=_ratio(int(e_mask.sum()), len(units)),
+    )
+
+
+def _shared_mask_prepared(a: PreparedDocument, b: PreparedDocument) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`shared_kgram_mask` of two prepared documents (gaps respected), from their hashes.
+
+    One search of A's sorted distinct window hashes in B's; every hash found in both is checked
+    unit by unit on one window each (the windows of one hash within a document were checked
+    equal when it was prepared). On any collision the exact labels decide."""
+    k = a.min_run
+    na, nb = len(a.codes), len(b.codes)
+    if na < k or nb < k or len(a.ok_hashes) == 0 or len(b.ok_hashes) == 0:
+        return np.zeros(na, dtype=bool), np.zeros(nb, dtype=bool)
+    if a.collided or b.collided:
+        return _shared_mask_codes(a.codes, b.codes, k, a.gaps, b.gaps)
+    idx = np.searchsorted(b.ok_hashes, a.ok_hashes)
+    np.minimum(idx, len(b.ok_hashes) - 1, out=idx)
+    hit_a = b.ok_hashes[idx] == a.ok_hashes
+    if not hit_a.any():
+        return np.zeros(na, dtype=bool), np.zeros(nb, dtype=bool)
+    pair_b = idx[hit_a]
+    if not np.array_equal(a.ok_windows[hit_a], b.ok_windows[pair_b]):
+        log.warning("k-gram hash collision: comparing k-grams unit by unit")
+        return _shared_mask_codes(a.codes, b.codes, k, a.gaps, b.gaps)
+    hit_b = np.zeros(len(b.ok_hashes), dtype=bool)
+    hit_b[pair_b] = True
+    return (_cover(a.ok_starts[hit_a[a.ok_inverse]], na, k), _cover(b.ok_starts[hit_b[b.ok_inverse]], nb, k))
+
+
+def _multiset_overlap_sparse(ca: np.ndarray, cb: np.ndarray) -> int:
+    """:func:`_multiset_overlap` for codes of any size (pass-wide codes are not dense per pair)."""
+    if len(ca) == 0 or len(cb) == 0:
+        return 0
+    top = int(max(ca.max(), cb.max())) + 1
+    if top <= 4 * (len(ca) + len(cb)) + 1024:
+        return _multiset_overlap(ca, cb, top)
+    ua, na = np.unique(ca, return_counts=True)
+    ub, nb = np.unique(cb, return_counts=True)
+    _, ia, ib = np.intersect1d(ua, ub, assume_unique=True, return_indices=True)
+    return int(np.minimum(na[ia], nb[ib]).sum())
+
+
+# The bit-parallel LCS length (a tighter bound than the bag of units) is computed before the
+# alignment only when the selected sequences are this large (N·M cells): below it the alignment
+# itself is about as cheap as the bound.
+LCS_BOUND_MIN_CELLS = 4_000_000
+
+
+def compare_prepared(
+    a: PreparedDocument,
+    b: PreparedDocument,
+    *,
+    min_similarity: float | None = None,
+    min_containment: float | None = None,
+    with_raw_lcs: bool = False,
+) -> Comparison | None:
+    """:func:`compare_documents` of two prepared documents: the same Comparison, computed faster.
+
+    Cut-offs as in :func:`compare_units`, with more exact upper bounds of the trustable count
+    tried before the alignment, cheapest first: the shorter length, the units inside shared
+    ``min_run``-grams, their multiset overlap and (for long selections) their LCS length. A
+    returned Comparison is always exact; ``None`` means a bound proved both cut-offs missed.
+    """
+    if a.min_run != b.min_run:
+        raise ValueError("both documents must be prepared with the same min_run")
+    n_a, n_b = len(a.codes), len(b.codes)
+    cut = min_similarity is not None or min_containment is not None
+    if cut and _below_cutoffs(min(n_a, n_b), n_a, n_b, min_similarity, min_containment):
+        return None
+    mask_a, mask_b = _shared_mask_prepared(a, b)
+    sel_a = np.flatnonzero(mask_a).astype(np.int64)
+    sel_b = np.flatnonzero(mask_b).astype(np.int64)
+    if cut:
+        if _below_cutoffs(min(len(sel_a), len(sel_b)), n_a, n_b, min_similarity, min_containment):
+            return None
+        seq_a, seq_b = a.codes[sel_a], b.codes[sel_b]
+        if _below_cutoffs(_multiset_overlap_sparse(seq_a, seq_b), n_a, n_b, min_similarity, min_containment):
+            return None
+        if len(seq_a) * len(seq_b) >= LCS_BOUND_MIN_CELLS:
+            distinct = int(max(seq_a.max(), seq_b.max())) + 1
+            lcs = _lcs_length_sequences(*_codes_as_sequences(seq_a, seq_b, distinct))
+            if _below_cutoffs(lcs, n_a, n_b, min_similarity, min_containment):
+                return None
+    distinct = int(max(a.codes.max(initial=0), b.codes.max(initial=0))) + 1
+    result = _aligned_comparison(a.units, b.units, a.pos, b.pos, a.codes, b.codes, distinct, sel_a, sel_b,
+                                 min_run=a.min_run, with_raw_lcs=with_raw_lcs, full=False)
+    return replace(
+        result,
+        template_a=a.template, template_b=b.template, excluded_a=a.excluded, excluded_b=b.excluded,
+        template_share_a=a.template_share, template_share_b=b.template_share,
+        excluded_share_a=a.excluded_share, excluded_share_b=b.excluded_share,
     )

@@ -1,0 +1,297 @@
+"""The collection-wide pass: partitions of documents → candidates → exact verification → the index.
+
+The documents to pair (those not yet in the ``paired`` table) are cut into partitions. A
+partition task opens the index read-only, finds each document's candidates and verifies them
+exactly; it returns only the pairs that reach the pass's cut-offs. The tasks run in this process,
+in local worker processes, or on a Dask cluster (:mod:`neardup_gui.core.cluster`): the same
+function everywhere, so the answers are identical; only the caller writes the index.
+
+Which pair is verified where: pair (d, c) is verified while pairing d when c is a candidate of
+d and c is not itself to be paired before d in this pass (id order) — exactly what the serial
+loop did with its set of documents done so far, so the partitions need not talk to each other.
+
+Per-document work is done once per task: a document's marks (template, exclusions), its
+tokens, codes and window hashes (:class:`~neardup_gui.core.compare.PreparedDocument`) are kept in
+a cache bounded in bytes, and reused for every comparison it takes part in.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import time
+from collections import OrderedDict
+from contextlib import closing
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Iterator, Sequence
+
+import numpy as np
+
+from neardup_gui.core.candidates import PAIR_MIN_SHARED_ANCHORS, CandidateFinder
+from neardup_gui.core.compare import PreparedDocument, UnitCodes, units_in_spans
+from neardup_gui.core.progress import ProgressFn, no_progress
+from neardup_gui.core.settings import Settings
+from neardup_gui.core.store import Store
+from neardup_gui.core.verify import Marked, Verifier
+
+log = logging.getLogger(__name__)
+
+__all__ = ["DocumentPairs", "FoundPair", "PassSpec", "PartitionWorker", "run_pass", "partitions"]
+
+# Memory a partition task may hold in prepared documents (a document of 5,000 units takes about
+# 250 KB): bounded whatever the collection's size; documents evicted are prepared again if needed.
+PREPARED_CACHE_BYTES = 256 * 1024 * 1024
+# Documents per partition task: small enough for progress, cancel and load balance, large enough
+# that a task's start-up (opening the index, loading the search tables) is paid rarely.
+LOCAL_PARTITION_DOCS = 64
+# Below this many documents to pair, worker processes cost more to start than they save.
+PARALLEL_MIN_DOCS = 200
+# How often the caller wakes while waiting for results (lets ``progress`` cancel).
+_TICK_S = 0.2
+
+
+@dataclass(frozen=True)
+class PassSpec:
+    """Everything a partition task needs (picklable: sent once to every worker)."""
+
+    db_path: str
+    settings: Settings
+    template_keys: np.ndarray  # the collection's template sentence keys
+    user_template_keys: frozenset[int]
+    todo: np.ndarray  # sorted ids of the documents paired in this pass
+    min_similarity: float
+    min_containment: float | None = None
+
+    def keeps(self, similarity: float, containment_a: float, containment_b: float) -> bool:
+        """True for a pair the pass keeps: at or above either cut-off."""
+        if similarity >= self.min_similarity:
+            return True
+        return self.min_containment is not None and max(containment_a, containment_b) >= self.min_containment
+
+
+@dataclass(frozen=True)
+class FoundPair:
+    """A verified pair, A = the document being paired."""
+
+    other: int
+    similarity: float
+    containment_a: float
+    containment_b: float
+    common_units: int
+
+
+@dataclass(frozen=True)
+class DocumentPairs:
+    """What pairing one document gave: its kept pairs and its template share."""
+
+    doc_id: int
+    found: tuple[FoundPair, ...]
+    template_share: float
+    comparisons: int = 0  # candidates verified (for the figures)
+
+
+@dataclass
+class _Entry:
+    marked: Marked
+    prepared: PreparedDocument
+    nbytes: int = field(default=0)
+
+
+class PartitionWorker:
+    """Pairs documents of one pass, in one process: its index connection, search tables and caches."""
+
+    def __init__(self, spec: PassSpec, cache_bytes: int = PREPARED_CACHE_BYTES) -> None:
+        self.spec = spec
+        self.store = Store(spec.db_path, create=False)
+        self.verifier = Verifier(spec.settings, spec.template_keys, spec.user_template_keys)
+        self.finder = CandidateFinder(self.store, spec.settings)
+        self.codes = UnitCodes()
+        self._cache: OrderedDict[int, _Entry] = OrderedDict()
+        self._cache_bytes = 0
+        self._cache_limit = cache_bytes
+        self._todo = frozenset(spec.todo.tolist())
+
+    def close(self) -> None:
+        self.store.close()
+
+    def _entry(self, doc_id: int) -> _Entry:
+        e = self._cache.get(doc_id)
+        if e is not None:
+            self._cache.move_to_end(doc_id)
+            return e
+        stored = self.store.text(doc_id)  # KeyError when the document is gone
+        marked = self.verifier.mark(stored.text, stored.furniture)
+        prepared = self.verifier.prepare(marked, self.codes)
+        e = _Entry(marked, prepared, prepared.nbytes)
+        self._cache[doc_id] = e
+        self._cache_bytes += e.nbytes
+        while self._cache_bytes > self._cache_limit and len(self._cache) > 1:
+            _, old = self._cache.popitem(last=False)
+            self._cache_bytes -= old.nbytes
+        return e
+
+    def pair(self, doc_id: int) -> DocumentPairs | None:
+        """Candidates of one document verified exactly; None if it vanished from the index."""
+        spec = self.spec
+        fp = self.store.fingerprints_of(doc_id)
+        if fp is None:
+            return None
+        try:
+            a = self._entry(doc_id)
+        except KeyError:
+            return None
+        m = a.marked
+        cands = self.finder.find(fp, m.units.ids[m.countable_mask()], exclude=_PairedBefore(doc_id, self._todo),
+                                 min_shared_anchors=PAIR_MIN_SHARED_ANCHORS)
+        others = sorted(cands)
+        found = []
+        for other in others:
+            try:
+                b = self._entry(other)
+            except KeyError:
+                continue
+            comp = self.verifier.compare_prepared(a.prepared, b.prepared, min_similarity=spec.min_similarity,
+                                                  min_containment=spec.min_containment)
+            if comp is not None and spec.keeps(comp.similarity, comp.containment_a, comp.containment_b):
+                found.append(FoundPair(other, comp.similarity, comp.containment_a, comp.containment_b, comp.common_units))
+        share = template_share(m)
+        return DocumentPairs(doc_id, tuple(found), share, len(others))
+
+    def run(self, doc_ids: Iterable[int]) -> list[DocumentPairs]:
+        return [r for r in map(self.pair, doc_ids) if r is not None]
+
+
+class _PairedBefore:
+    """The documents a candidate search for ``doc_id`` leaves out: itself, and those paired
+    before it in this pass (they verified their pair with it already)."""
+
+    def __init__(self, doc_id: int, todo: frozenset[int]) -> None:
+        self.doc_id = doc_id
+        self.todo = todo
+
+    def __contains__(self, other: int) -> bool:
+        return other == self.doc_id or (other < self.doc_id and other in self.todo)
+
+
+def template_share(m: Marked) -> float:
+    """Share of a marked text's units that are template."""
+    n = len(m.units)
+    return float(units_in_spans(m.units, m.template).sum()) / n if n else 0.0
+
+
+def partitions(todo: Sequence[int], size: int) -> list[list[int]]:
+    """``todo`` cut into consecutive partitions of at most ``size`` documents."""
+    todo = [int(d) for d in todo]
+    return [todo[i:i + size] for i in range(0, len(todo), max(1, size))]
+
+
+# --- local worker processes -------------------------------------------------------------------
+
+_worker: PartitionWorker | None = None  # one per worker process, set by its initializer
+
+
+def _init_worker(spec: PassSpec) -> None:
+    global _worker  # noqa: PLW0603 - the state of a pool worker process, never of the caller
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl+C and cancels
+    _worker = PartitionWorker(spec)
+
+
+def _run_partition(doc_ids: list[int]) -> tuple[int, list[DocumentPairs]]:
+    assert _worker is not None
+    return len(doc_ids), _worker.run(doc_ids)
+
+
+def run_partition(spec: PassSpec, doc_ids: list[int]) -> list[DocumentPairs]:
+    """One self-contained partition task (what a Dask worker runs)."""
+    worker = PartitionWorker(spec)
+    try:
+        return worker.run(doc_ids)
+    finally:
+        worker.close()
+
+
+# runs the partitions; yields (documents in the partition, its results) as each one finishes
+Executor = Callable[[PassSpec, list[list[int]], ProgressFn], Iterator[tuple[int, list[DocumentPairs]]]]
+
+
+def serial_results(spec: PassSpec, parts: list[list[int]], tick: ProgressFn) -> Iterator[tuple[int, list[DocumentPairs]]]:
+    """The partitions in this process, one after the other."""
+    worker = PartitionWorker(spec)
+    try:
+        for part in parts:
+            tick(0.0, "")
+            yield len(part), worker.run(part)
+    finally:
+        worker.close()
+
+
+def process_results(workers: int) -> Executor:
+    """The partitions in ``workers`` local processes (``spawn``: the GUI process has threads)."""
+
+    def run(spec: PassSpec, parts: list[list[int]], tick: ProgressFn) -> Iterator[tuple[int, list[DocumentPairs]]]:
+        ctx = multiprocessing.get_context("spawn")
+        # the context manager terminates the workers on any exit: a cancel stops them at once
+        with ctx.Pool(workers, initializer=_init_worker, initargs=(spec,)) as pool:
+            results = pool.imap_unordered(_run_partition, parts)
+            for _ in parts:
+                while True:
+                    tick(0.0, "")
+                    try:
+                        got = results.next(timeout=_TICK_S)
+                    except multiprocessing.TimeoutError:
+                        continue
+                    break
+                yield got
+
+    return run
+
+
+def choose_executor(settings: Settings, n_todo: int) -> Executor:
+    workers = max(1, int(settings.workers))
+    if workers == 1 or n_todo < PARALLEL_MIN_DOCS:
+        return serial_results
+    return process_results(workers)
+
+
+def run_pass(
+    spec: PassSpec,
+    write: Callable[[list[DocumentPairs]], None],
+    progress: ProgressFn = no_progress,
+    executor: Executor | None = None,
+    partition_docs: int = LOCAL_PARTITION_DOCS,
+) -> int:
+    """Pair every document of ``spec.todo``; results go to ``write`` in batches as they arrive.
+
+    ``write`` is called in this thread only (the one writer), with the results of at least one
+    partition at a time, at most about a second apart. Returns the number of documents paired.
+    ``progress`` may raise :class:`Cancelled`; the workers are stopped and what was written stays
+    (the ``paired`` table lets the next pass resume).
+    """
+    todo = spec.todo
+    if len(todo) == 0:
+        return 0
+    parts = partitions(todo.tolist(), partition_docs)
+    run = executor or choose_executor(spec.settings, len(todo))
+    done = 0
+    batch: list[DocumentPairs] = []
+    flushed = time.monotonic()
+    total = len(todo)
+
+    def tick(_f: float, _m: str) -> None:
+        progress(done / total, f"Comparing {min(done + 1, total)} of {total}")
+
+    progress(0.0, f"Comparing 1 of {total}")
+    # closed on any exit (a cancel, a failed write): no worker outlives the pass
+    with closing(run(spec, parts, tick)) as results:
+        for size, result in results:
+            batch.extend(result)
+            done += size
+            if len(batch) >= 200 or time.monotonic() - flushed > 1.0:
+                write(batch)
+                batch, flushed = [], time.monotonic()
+            progress(done / total, f"Compared {done} of {total}")
+    write(batch)
+    progress(1.0, "Compared")
+    return done
