@@ -29,7 +29,7 @@ import numpy as np
 
 from neardup_gui.core.candidates import PAIR_MIN_SHARED_ANCHORS, CandidateFinder
 from neardup_gui.core.compare import PreparedDocument, UnitCodes, units_in_spans
-from neardup_gui.core.progress import ProgressFn, no_progress
+from neardup_gui.core.progress import Cancelled, ProgressFn, no_progress
 from neardup_gui.core.settings import Settings
 from neardup_gui.core.store import Store
 from neardup_gui.core.verify import Marked, Verifier
@@ -285,13 +285,17 @@ def run_pass(
     progress(0.0, f"Comparing 1 of {total}")
     # closed on any exit (a cancel, a failed write): no worker outlives the pass
     with closing(run(spec, parts, tick)) as results:
-        for size, result in results:
-            batch.extend(result)
-            done += size
-            if len(batch) >= 200 or time.monotonic() - flushed > 1.0:
-                write(batch)
-                batch, flushed = [], time.monotonic()
-            progress(done / total, f"Compared {done} of {total}")
+        try:
+            for size, result in results:
+                batch.extend(result)
+                done += size
+                if len(batch) >= 200 or time.monotonic() - flushed > 1.0:
+                    write(batch)
+                    batch, flushed = [], time.monotonic()
+                progress(done / total, f"Compared {done} of {total}")
+        except Cancelled:
+            write(batch)  # what was verified is kept: the next pass resumes after it
+            raise
     write(batch)
     progress(1.0, "Compared")
     return done
