@@ -657,8 +657,11 @@ class UnitCodes:
             return np.zeros(0, dtype=np.uint32)
         uniq, inverse = np.unique(np.asarray(ids, dtype=np.uint64), return_inverse=True)
         known = self._codes
-        codes = np.fromiter((known.setdefault(u, len(known)) for u in uniq.tolist()), dtype=np.uint32, count=len(uniq))
-        return codes[inverse.reshape(-1)]
+        keys = uniq.tolist()
+        got = list(map(known.get, keys))  # a C loop; only units not seen before take a Python step
+        if None in got:
+            got = [known.setdefault(u, len(known)) if c is None else c for u, c in zip(keys, got)]
+        return np.array(got, dtype=np.uint32)[inverse.reshape(-1)]
 
 
 @dataclass(frozen=True, eq=False)
