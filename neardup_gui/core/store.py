@@ -357,7 +357,13 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """``BEGIN IMMEDIATE`` … ``COMMIT``; rolled back on any exception (one writer at a time)."""
+        """``BEGIN IMMEDIATE`` … ``COMMIT``; rolled back on any exception (one writer at a time).
+
+        Inside a transaction already (a caller grouping several documents in one commit), this
+        joins it: everything commits or rolls back with the outer one."""
+        if self.conn.in_transaction:
+            yield self.conn
+            return
         try:
             self.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:

@@ -391,7 +391,7 @@ def test_full_disk_rolls_back_and_keeps_the_earlier_index(small, corpus_dir, tmp
     folder, source, ref = small
     docs = tmp_path / "docs"
     shutil.copytree(folder, docs)
-    big_documents(corpus_dir, docs, 6)
+    big_documents(corpus_dir, docs, 18)  # enough to fill the disk even when documents share commits
     with tmpfs(tmp_path / "disk", "4m") as disk:
         db = copy_index(source, disk)
         free = os.statvfs(disk)
@@ -412,15 +412,15 @@ def test_full_disk_rolls_back_and_keeps_the_earlier_index(small, corpus_dir, tmp
         snap = rh.snapshot(db)
         for rel, row in ref.documents.items():
             assert snap.documents[rel] == row and snap.fingerprints[rel] == ref.fingerprints[rel]
-        assert len(snap.documents) < 13 + 6  # the disk really filled up
+        assert len(snap.documents) < 13 + 18  # the disk really filled up
         done = run_index(docs, db, "--workers", "1", timeout=60)
         assert done.returncode == 3 and "full" in done.stderr, done.stderr[-500:]
         # Space again: the same run completes from where it stopped.
         filler.unlink()
         with Collection.open(db) as coll:
             report = coll.index_folder(str(docs), settings)
-            assert coll.stats()["indexed"] == 13 + 6
-        assert report.added == 13 + 6 - len(snap.documents)
+            assert coll.stats()["indexed"] == 13 + 18
+        assert report.added == 13 + 18 - len(snap.documents)
         assert rh.integrity(db) == ["ok"] and rh.consistency_problems(db) == []
 
 
