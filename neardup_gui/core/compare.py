@@ -679,7 +679,7 @@ class PreparedDocument:
     gaps: np.ndarray  # bool: removed text lies between countable units i and i + 1
     # the min_run-windows of the countable units that cross no gap (the only ones that count):
     ok_hashes: np.ndarray  # their distinct 64-bit hashes, sorted
-    ok_windows: np.ndarray  # one window (codes) per distinct hash, to check a match unit by unit
+    ok_first: np.ndarray  # start of one window per distinct hash, to check a match unit by unit
     ok_starts: np.ndarray  # start of every such window
     ok_inverse: np.ndarray  # index of its hash in ok_hashes
     collided: bool  # two different windows of this document share a hash (then compared exactly)
@@ -692,7 +692,7 @@ class PreparedDocument:
     def nbytes(self) -> int:
         """Approximate memory held (for the caches of a pass)."""
         arrays = (self.units.ids, self.units.starts, self.units.ends, self.pos, self.codes, self.gaps,
-                  self.ok_hashes, self.ok_windows, self.ok_starts, self.ok_inverse)
+                  self.ok_hashes, self.ok_first, self.ok_starts, self.ok_inverse)
         return sum(x.nbytes for x in arrays) + 2 * len(self.units.text) + 200
 
 
@@ -723,16 +723,18 @@ def prepare_document(
                 h = h * _HASH_MULTIPLIER + windows[:, col].astype(np.uint64) + np.uint64(1)
         ok_starts = np.flatnonzero(_whole_windows(gaps, len(windows), k))
         ok_hashes, first, ok_inverse = np.unique(h[ok_starts], return_index=True, return_inverse=True)
-        ok_inverse = ok_inverse.reshape(-1)
-        ok_windows = np.ascontiguousarray(windows[ok_starts[first]])
-        collided = not np.array_equal(windows[ok_starts], ok_windows[ok_inverse])
+        ok_inverse = ok_inverse.reshape(-1).astype(np.int32)
+        ok_first = ok_starts[first]
+        collided = not np.array_equal(windows[ok_starts], windows[ok_first[ok_inverse]])
     else:
         ok_hashes = np.zeros(0, dtype=np.uint64)
-        ok_windows = np.zeros((0, k), dtype=np.uint32)
-        ok_starts = ok_inverse = np.zeros(0, dtype=np.int64)
+        ok_first = ok_starts = np.zeros(0, dtype=np.int64)
+        ok_inverse = np.zeros(0, dtype=np.int32)
+    # the offsets are all a comparison needs of the units (the text stays with the caller)
+    units = Units(ids=units.ids, starts=units.starts, ends=units.ends, cjk=units.cjk)
     return PreparedDocument(
         units=units, min_run=min_run, pos=pos, codes=coded, gaps=gaps, ok_hashes=ok_hashes,
-        ok_windows=ok_windows, ok_starts=ok_starts, ok_inverse=ok_inverse, collided=collided,
+        ok_first=ok_first, ok_starts=ok_starts, ok_inverse=ok_inverse, collided=collided,
         template=tpl, excluded=exc, template_share=_ratio(int(t_mask.sum()), len(units)),
         excluded_share=_ratio(int(e_mask.sum()), len(units)),
     )
@@ -756,7 +758,9 @@ def _shared_mask_prepared(a: PreparedDocument, b: PreparedDocument) -> tuple[np.
     if not hit_a.any():
         return np.zeros(na, dtype=bool), np.zeros(nb, dtype=bool)
     pair_b = idx[hit_a]
-    if not np.array_equal(a.ok_windows[hit_a], b.ok_windows[pair_b]):
+    window_a = np.lib.stride_tricks.sliding_window_view(a.codes, k)[a.ok_first[hit_a]]
+    window_b = np.lib.stride_tricks.sliding_window_view(b.codes, k)[b.ok_first[pair_b]]
+    if not np.array_equal(window_a, window_b):
         log.warning("k-gram hash collision: comparing k-grams unit by unit")
         return _shared_mask_codes(a.codes, b.codes, k, a.gaps, b.gaps)
     hit_b = np.zeros(len(b.ok_hashes), dtype=bool)

@@ -22,17 +22,17 @@ import multiprocessing
 import time
 from collections import OrderedDict
 from contextlib import closing
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from neardup_gui.core.candidates import PAIR_MIN_SHARED_ANCHORS, CandidateFinder
-from neardup_gui.core.compare import PreparedDocument, UnitCodes, units_in_spans
+from neardup_gui.core.candidates import PAIR_MIN_SHARED_ANCHORS, AnchorPostings, CandidateFinder
+from neardup_gui.core.compare import PreparedDocument, UnitCodes
 from neardup_gui.core.progress import Cancelled, ProgressFn, no_progress
 from neardup_gui.core.settings import Settings
 from neardup_gui.core.store import Store
-from neardup_gui.core.verify import Marked, Verifier
+from neardup_gui.core.verify import Verifier
 
 log = logging.getLogger(__name__)
 
@@ -90,13 +90,6 @@ class DocumentPairs:
     comparisons: int = 0  # candidates verified (for the figures)
 
 
-@dataclass
-class _Entry:
-    marked: Marked
-    prepared: PreparedDocument
-    nbytes: int = field(default=0)
-
-
 class PartitionWorker:
     """Pairs documents of one pass, in one process: its index connection, search tables and caches."""
 
@@ -105,8 +98,9 @@ class PartitionWorker:
         self.store = Store(spec.db_path, create=False)
         self.verifier = Verifier(spec.settings, spec.template_keys, spec.user_template_keys)
         self.finder = CandidateFinder(self.store, spec.settings)
+        self.finder.anchor_postings = AnchorPostings.load(self.store)
         self.codes = UnitCodes()
-        self._cache: OrderedDict[int, _Entry] = OrderedDict()
+        self._cache: OrderedDict[int, PreparedDocument] = OrderedDict()
         self._cache_bytes = 0
         self._cache_limit = cache_bytes
         self._todo = frozenset(spec.todo.tolist())
@@ -114,21 +108,20 @@ class PartitionWorker:
     def close(self) -> None:
         self.store.close()
 
-    def _entry(self, doc_id: int) -> _Entry:
-        e = self._cache.get(doc_id)
-        if e is not None:
+    def prepared(self, doc_id: int) -> PreparedDocument:
+        """A document marked and prepared once, then kept while the cache allows."""
+        p = self._cache.get(doc_id)
+        if p is not None:
             self._cache.move_to_end(doc_id)
-            return e
+            return p
         stored = self.store.text(doc_id)  # KeyError when the document is gone
-        marked = self.verifier.mark(stored.text, stored.furniture)
-        prepared = self.verifier.prepare(marked, self.codes)
-        e = _Entry(marked, prepared, prepared.nbytes)
-        self._cache[doc_id] = e
-        self._cache_bytes += e.nbytes
+        p = self.verifier.prepare(self.verifier.mark(stored.text, stored.furniture), self.codes)
+        self._cache[doc_id] = p
+        self._cache_bytes += p.nbytes
         while self._cache_bytes > self._cache_limit and len(self._cache) > 1:
             _, old = self._cache.popitem(last=False)
             self._cache_bytes -= old.nbytes
-        return e
+        return p
 
     def pair(self, doc_id: int) -> DocumentPairs | None:
         """Candidates of one document verified exactly; None if it vanished from the index."""
@@ -137,25 +130,22 @@ class PartitionWorker:
         if fp is None:
             return None
         try:
-            a = self._entry(doc_id)
+            a = self.prepared(doc_id)
         except KeyError:
             return None
-        m = a.marked
-        cands = self.finder.find(fp, m.units.ids[m.countable_mask()], exclude=_PairedBefore(doc_id, self._todo),
+        cands = self.finder.find(fp, a.units.ids[a.pos], exclude=_PairedBefore(doc_id, self._todo),
                                  min_shared_anchors=PAIR_MIN_SHARED_ANCHORS)
-        others = sorted(cands)
         found = []
-        for other in others:
+        for other in sorted(cands):
             try:
-                b = self._entry(other)
+                b = self.prepared(other)
             except KeyError:
                 continue
-            comp = self.verifier.compare_prepared(a.prepared, b.prepared, min_similarity=spec.min_similarity,
+            comp = self.verifier.compare_prepared(a, b, min_similarity=spec.min_similarity,
                                                   min_containment=spec.min_containment)
             if comp is not None and spec.keeps(comp.similarity, comp.containment_a, comp.containment_b):
                 found.append(FoundPair(other, comp.similarity, comp.containment_a, comp.containment_b, comp.common_units))
-        share = template_share(m)
-        return DocumentPairs(doc_id, tuple(found), share, len(others))
+        return DocumentPairs(doc_id, tuple(found), a.template_share, len(cands))
 
     def run(self, doc_ids: Iterable[int]) -> list[DocumentPairs]:
         return [r for r in map(self.pair, doc_ids) if r is not None]
@@ -171,12 +161,6 @@ class _PairedBefore:
 
     def __contains__(self, other: int) -> bool:
         return other == self.doc_id or (other < self.doc_id and other in self.todo)
-
-
-def template_share(m: Marked) -> float:
-    """Share of a marked text's units that are template."""
-    n = len(m.units)
-    return float(units_in_spans(m.units, m.template).sum()) / n if n else 0.0
 
 
 def partitions(todo: Sequence[int], size: int) -> list[list[int]]:
