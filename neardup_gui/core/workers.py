@@ -218,7 +218,7 @@ def process_many(
             done += 1
             progress(done / max(total, 1), os.path.basename(path))
             yield path, early, None
-        while queue or any(w.path is not None for w in pool):
+        def feed() -> None:
             for worker in pool:
                 if worker.ready and worker.path is None and queue:
                     path = queue.popleft()
@@ -228,6 +228,9 @@ def process_many(
                         # The child died while idle; its sentinel reports it below.
                         queue.appendleft(path)
                         worker.path = None
+
+        while queue or any(w.path is not None for w in pool):
+            feed()
             now = time.monotonic()
             timeout = max(0.0, min([_TICK_S] + [w.deadline - now for w in pool]))
             ready = set(wait([w.conn for w in pool] + [w.process.sentinel for w in pool], timeout))
@@ -279,6 +282,9 @@ def process_many(
                     worker.kill()
                     pool[index] = _Worker(context, limits, prepare) if queue else None  # type: ignore[call-overload]
             pool = [w for w in pool if w is not None]
+            # the children get their next files before the caller takes these results (it
+            # writes them to the index meanwhile): both run at once
+            feed()
             for path, result, extra in finished:
                 done += 1
                 progress(done / total, os.path.basename(path))
