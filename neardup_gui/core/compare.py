@@ -28,6 +28,7 @@ look-up serves most of them. ``docs/similarity.md`` gives the measured figures.
 
 from __future__ import annotations
 
+import bisect
 import logging
 from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
@@ -121,15 +122,123 @@ def align(a_ids: np.ndarray, b_ids: np.ndarray) -> list[Block]:
     return _align_sequences(*_as_sequences(a_ids, b_ids))
 
 
+# Bounded memory. rapidfuzz's alignment keeps one bit per cell of the N×M matrix: two 320,000-unit
+# copies of one highly repetitive text (a 2 MB licence collection, where nearly every unit is in a
+# shared k-gram) needed 12.6 GB and 70 s. Above this many cells (256 MB of bits) the alignment is
+# split at unique anchors first (patience diff); Myers' diff is tried before that only within the
+# edit distance it covers in about a second, so a long resubmission stays exact.
+SPLIT_MIN_CELLS = 2_000_000_000
+SPLIT_MYERS_MAX_D = 800
+# Anchors: runs of this many units that occur exactly once in each sequence.
+ANCHOR_UNITS = 12
+
+
 def _align_sequences(sa: Sequence, sb: Sequence) -> list[Block]:
     if len(sa) == 0 or len(sb) == 0:
         return []
-    blocks = myers_blocks(sa, sb, max_d=myers_budget(len(sa), len(sb)))
+    large = len(sa) * len(sb) > SPLIT_MIN_CELLS
+    budget = myers_budget(len(sa), len(sb))
+    blocks = myers_blocks(sa, sb, max_d=min(budget, SPLIT_MYERS_MAX_D) if large else budget)
     if blocks is not None:
         return blocks
+    if large:
+        return _anchored_blocks(sa, sb)
     if _Indel is None:  # pragma: no cover - rapidfuzz is a declared dependency
         return myers_blocks(sa, sb) or []
     return _rapidfuzz_blocks(sa, sb)
+
+
+def _sequence_codes(seq: Sequence) -> np.ndarray:
+    if isinstance(seq, str):
+        return np.frombuffer(seq.encode("utf-32-le", "surrogatepass"), dtype="<u4").astype(np.int64)
+    return np.asarray(seq, dtype=np.int64)
+
+
+def unique_anchors(ca: np.ndarray, cb: np.ndarray, k: int = ANCHOR_UNITS) -> list[tuple[int, int]]:
+    """Start positions ``(i, j)`` of k-unit runs found exactly once in A and once in B, equal,
+    forming the longest chain increasing in both (patience diff), and not overlapping."""
+    if len(ca) < k or len(cb) < k:
+        return []
+    wa = np.lib.stride_tricks.sliding_window_view(ca, k)
+    wb = np.lib.stride_tricks.sliding_window_view(cb, k)
+    labels = _window_labels(np.concatenate([wa, wb]))
+    la, lb = labels[: len(wa)], labels[len(wa):]
+    n_labels = int(labels.max()) + 1
+    count_a = np.bincount(la, minlength=n_labels)
+    count_b = np.bincount(lb, minlength=n_labels)
+    once = (count_a == 1) & (count_b == 1)
+    pos_b = np.full(n_labels, -1, dtype=np.int64)
+    pos_b[lb] = np.arange(len(lb))
+    ia = np.flatnonzero(once[la])  # ascending in A
+    jb = pos_b[la[ia]]
+    # longest increasing subsequence of jb (patience sorting), O(n log n)
+    tails: list[int] = []
+    tail_at: list[int] = []
+    back = np.full(len(ia), -1, dtype=np.int64)
+    for t, j in enumerate(jb.tolist()):
+        h = bisect.bisect_left(tails, j)
+        if h == len(tails):
+            tails.append(j)
+            tail_at.append(t)
+        else:
+            tails[h] = j
+            tail_at[h] = t
+        back[t] = tail_at[h - 1] if h > 0 else -1
+    chain: list[int] = []
+    t = tail_at[-1] if tail_at else -1
+    while t >= 0:
+        chain.append(t)
+        t = int(back[t])
+    chain.reverse()
+    out: list[tuple[int, int]] = []
+    end_a = end_b = 0
+    for t in chain:
+        i, j = int(ia[t]), int(jb[t])
+        if i >= end_a and j >= end_b:
+            out.append((i, j))
+            end_a, end_b = i + k, j + k
+    return out
+
+
+def _anchored_blocks(sa: Sequence, sb: Sequence) -> list[Block]:
+    """Matching blocks of two long sequences aligned piecewise between unique anchors.
+
+    Each piece is aligned by :func:`_align_sequences` (so split again while it is large, with
+    the anchors unique within it). An LCS through every anchor: equal to the unsplit LCS
+    whenever the anchors lie on one (as in a copy with scattered edits), at most a little
+    shorter otherwise. Without any anchor a large piece is cut into bounded windows.
+    """
+    k = ANCHOR_UNITS
+    anchors = unique_anchors(_sequence_codes(sa), _sequence_codes(sb), k)
+    if not anchors:
+        return _windowed_blocks(sa, sb)
+    blocks: list[Block] = []
+    pi = pj = 0
+    for i, j in [*anchors, (len(sa), len(sb))]:
+        blocks.extend((x + pi, y + pj, n) for x, y, n in _align_sequences(sa[pi:i], sb[pj:j]))
+        if i < len(sa):
+            blocks.append((i, j, k))
+        pi, pj = i + k, j + k
+    return _merge_blocks(blocks)
+
+
+def _windowed_blocks(sa: Sequence, sb: Sequence) -> list[Block]:
+    """Last resort for a long piece without a unique anchor: aligned in windows along the diagonal
+    (each at most SPLIT_MIN_CELLS cells), so memory stays bounded; an approximation of the LCS."""
+    n, m = len(sa), len(sb)
+    pieces = max(2, int(np.ceil((n * m / SPLIT_MIN_CELLS) ** 0.5)))
+    blocks: list[Block] = []
+    for p in range(pieces):
+        a0, a1 = n * p // pieces, n * (p + 1) // pieces
+        b0, b1 = m * p // pieces, m * (p + 1) // pieces
+        sub_a, sub_b = sa[a0:a1], sb[b0:b1]
+        if len(sub_a) * len(sub_b) > SPLIT_MIN_CELLS:  # cannot happen with the sizes above
+            continue
+        inner = myers_blocks(sub_a, sub_b, max_d=myers_budget(len(sub_a), len(sub_b)))
+        if inner is None:
+            inner = _rapidfuzz_blocks(sub_a, sub_b) if _Indel is not None else (myers_blocks(sub_a, sub_b) or [])
+        blocks.extend((x + a0, y + b0, ln) for x, y, ln in inner)
+    return _merge_blocks(blocks)
 
 
 def _rapidfuzz_blocks(sa: Sequence, sb: Sequence) -> list[Block]:
