@@ -139,6 +139,8 @@ def _settings(args: argparse.Namespace):
         changes["exclude_quotes"] = True
     if getattr(args, "exclude_bibliography", False):
         changes["exclude_bibliography"] = True
+    if getattr(args, "dask", None):
+        changes["dask_address"] = args.dask
     if getattr(args, "bits", None):
         changes["fingerprints"] = FingerprintParams(**{**s.fingerprints.to_dict(), "minhash_bits": args.bits})
     return s.with_(**changes)
@@ -187,12 +189,14 @@ def _index_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", required=True, metavar="F", help="the index file (created if missing)")
     p.add_argument("--workers", type=int, metavar="N", help="extraction processes (default: number of cores)")
     p.add_argument("--bits", type=int, metavar="K", help="size of the 1-bit minwise fingerprint (64..1024)")
+    _dask_option(p)
     p.add_argument("--json", action="store_true", help="machine-readable summary on stdout")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
 
 
 @command("index", "Index a folder (incremental: only new and changed files are read).", _index_args)
 def run_index(args: argparse.Namespace) -> int:
+    from neardup_gui.core.cluster import ClusterUnavailable
     from neardup_gui.core.store import IndexProblem
 
     settings = _settings(args)
@@ -202,6 +206,8 @@ def run_index(args: argparse.Namespace) -> int:
             stats = coll.stats()
     except IndexProblem as exc:
         return _index_problem(exc)
+    except ClusterUnavailable as exc:
+        return _cluster_problem(exc)
     if args.json:
         print_json({
             "folder": args.folder, "db": args.db, "documents": stats["documents"], "indexed": stats["indexed"],
@@ -284,12 +290,25 @@ def run_check(args: argparse.Namespace) -> int:
     return EXIT_SKIPPED if any(r.skipped_reason for r in results) else EXIT_OK
 
 
+def _dask_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--dask", metavar="ADDRESS",
+                   help="run on a Dask cluster, e.g. tcp://host:8786 (needs neardup[cluster]; see docs/scale.md)")
+
+
+def _cluster_problem(exc) -> int:
+    sys.stderr.write(f"neardup: {exc}\n")
+    return EXIT_USAGE
+
+
 def _pairs_args(p: argparse.ArgumentParser) -> None:
     _common_options(p)
+    p.add_argument("--workers", type=int, metavar="N", help="worker processes for the pass (default: number of cores)")
+    _dask_option(p)
 
 
 @command("pairs", "List the verified near-duplicate pairs of a collection, best first.", _pairs_args)
 def run_pairs(args: argparse.Namespace) -> int:
+    from neardup_gui.core.cluster import ClusterUnavailable
     from neardup_gui.core.store import IndexProblem
 
     settings = _settings(args)
@@ -297,6 +316,8 @@ def run_pairs(args: argparse.Namespace) -> int:
         pairs = _on_collection(args, lambda coll, s: coll.pairs(s, StderrProgress(args.quiet)))
     except IndexProblem as exc:
         return _index_problem(exc)
+    except ClusterUnavailable as exc:
+        return _cluster_problem(exc)
     if args.json:
         print_json([{"a": p.a.path, "b": p.b.path, "similarity": p.similarity, "containment_a": p.containment_a,
                      "containment_b": p.containment_b, "common_units": p.common_units} for p in pairs])
@@ -309,12 +330,15 @@ def run_pairs(args: argparse.Namespace) -> int:
 
 @command("clusters", "Group the collection's near-duplicates (no chaining: each member is similar to the first).", _pairs_args)
 def run_clusters(args: argparse.Namespace) -> int:
+    from neardup_gui.core.cluster import ClusterUnavailable
     from neardup_gui.core.store import IndexProblem
 
     try:
         clusters = _on_collection(args, lambda coll, s: coll.clusters(s, StderrProgress(args.quiet)))
     except IndexProblem as exc:
         return _index_problem(exc)
+    except ClusterUnavailable as exc:
+        return _cluster_problem(exc)
     if args.json:
         print_json([{"representative": c.representative.path,
                      "members": [{"path": m.path, "similarity": s} for m, s in zip(c.members, c.similarities)]}

@@ -142,6 +142,9 @@ class CandidateFinder:
                                       lambda: make_search(simhash_name, bits=64, max_radius=SIMHASH_RADIUS))
         self.count = len(current) if current is not None else len(self.minhash)
         self.anchor_postings: AnchorPostings | None = None  # set by a pass: see AnchorPostings
+        # set by a pass: a rank per document id (by path) breaking ties between documents that
+        # share as many anchors, so the candidates do not depend on the order ids were given in
+        self.tie_rank: np.ndarray | None = None
 
     def _load(self, name: str, current: np.ndarray | None, column: int, new):  # noqa: ANN001
         """The stored snapshot brought up to ``current`` (None: it is exact already), or built."""
@@ -215,7 +218,8 @@ class CandidateFinder:
         ids, counts = ids[keep], counts[keep]
         # most shared anchors first, then lower id; in numpy: text shared by every document (a
         # licence notice) makes every document share an anchor with thousands of others
-        best = np.lexsort((ids, -counts))[:MAX_ANCHOR_CANDIDATES]
+        ties = ids if self.tie_rank is None else self.tie_rank[np.minimum(ids, len(self.tie_rank) - 1)]
+        best = np.lexsort((ids, ties, -counts))[:MAX_ANCHOR_CANDIDATES]
         for doc_id, n in zip(ids[best].tolist(), counts[best].tolist()):
             c = add(doc_id, "anchors")
             if c:

@@ -131,8 +131,13 @@ class Collection:
 
     def index_folder(self, folder: str, settings: Settings, progress: ProgressFn = no_progress) -> IndexReport:
         """Index ``folder`` incrementally (see :mod:`neardup_gui.core.indexer`)."""
+        extraction = None
+        if settings.dask_address:
+            from neardup_gui.core.cluster import dask_extraction
+
+            extraction = dask_extraction(settings.dask_address)
         try:
-            report = indexer.index_folder(self.store, folder, settings, progress)
+            report = indexer.index_folder(self.store, folder, settings, progress, extraction)
         finally:
             self._changed()
         progress(1.0, "Saving the search tables")
@@ -362,6 +367,10 @@ class Collection:
     def _update_pairs(self, settings: Settings, progress: ProgressFn, min_containment: float | None = None,
                       executor: pairpass.Executor | None = None) -> None:
         spec = self.pass_spec(settings, min_containment)
+        if executor is None and settings.dask_address:
+            from neardup_gui.core.cluster import dask_pass
+
+            executor = dask_pass(settings.dask_address)
         if len(spec.todo):
             pairpass.run_pass(spec, self._write_pairs, progress, executor)
 

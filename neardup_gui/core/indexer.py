@@ -195,8 +195,12 @@ class _CommitGroups:
                 pass
 
 
-def index_folder(store: Store, folder: str, settings: Settings, progress: ProgressFn = no_progress) -> IndexReport:
-    """Bring the index of ``folder`` up to date; raises :class:`Cancelled` when cancelled."""
+def index_folder(store: Store, folder: str, settings: Settings, progress: ProgressFn = no_progress,
+                 extraction=None) -> IndexReport:  # noqa: ANN001
+    """Bring the index of ``folder`` up to date; raises :class:`Cancelled` when cancelled.
+
+    ``extraction``: what extracts and fingerprints the files, with the signature of
+    :func:`workers.process_many` (default; a Dask cluster's: :func:`cluster.dask_extraction`)."""
     started = time.monotonic()
     folder = os.path.abspath(folder)
     params = settings.fingerprints
@@ -266,8 +270,8 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
     total = len(to_extract)
     done = 0
     if to_extract:
-        runs = process_many(list(by_path), settings.limits, settings.workers, extract_progress,
-                            prepare=(prepare_document, params))
+        runs = (extraction or process_many)(list(by_path), settings.limits, settings.workers, extract_progress,
+                                            prepare=(prepare_document, params))
         # Closed explicitly: an error while writing (a full disk) must not leave the workers
         # running for as long as something holds the traceback (the app shows it to the examiner).
         group = _CommitGroups(store)

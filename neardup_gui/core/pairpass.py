@@ -7,8 +7,8 @@ in local worker processes, or on a Dask cluster (:mod:`neardup_gui.core.cluster`
 function everywhere, so the answers are identical; only the caller writes the index.
 
 Which pair is verified where: pair (d, c) is verified while pairing d when c is a candidate of
-d and c is not itself to be paired before d in this pass (id order) — exactly what the serial
-loop did with its set of documents done so far, so the partitions need not talk to each other.
+d and c is not itself to be paired before d in this pass (in path order), so the partitions need
+not talk to each other, and the answers do not depend on how the documents were numbered.
 
 Per-document work is done once per task: a document's marks (template, exclusions), its
 tokens, codes and window hashes (:class:`~neardup_gui.core.compare.PreparedDocument`) are kept in
@@ -104,9 +104,22 @@ class PartitionWorker:
         self._cache_bytes = 0
         self._cache_limit = cache_bytes
         self._todo = frozenset(spec.todo.tolist())
+        # Documents are ordered by relative path wherever an order decides something: which of
+        # two documents pairs the other, which is A in their comparison (an LCS is not unique,
+        # and which one the alignment picks may depend on the order of the two texts), which of
+        # equally good anchor candidates are kept. So the answers do not depend on the ids the
+        # index gave (they follow the order files finished extracting: local, parallel or Dask).
+        by_path = sorted(self.store.conn.execute("SELECT rel, id FROM documents"))
+        top = max((i for _, i in by_path), default=0)
+        self._rank = np.full(top + 2, len(by_path), dtype=np.int64)  # unknown (new) ids: last
+        self._rank[[i for _, i in by_path]] = np.arange(len(by_path))
+        self.finder.tie_rank = self._rank
 
     def close(self) -> None:
         self.store.close()
+
+    def _rank_of(self, doc_id: int) -> int:
+        return int(self._rank[min(doc_id, len(self._rank) - 1)])
 
     def prepared(self, doc_id: int) -> PreparedDocument:
         """A document marked and prepared once, then kept while the cache allows."""
@@ -133,7 +146,7 @@ class PartitionWorker:
             a = self.prepared(doc_id)
         except KeyError:
             return None
-        cands = self.finder.find(fp, a.units.ids[a.pos], exclude=_PairedBefore(doc_id, self._todo),
+        cands = self.finder.find(fp, a.units.ids[a.pos], exclude=_PairedBefore(doc_id, self._todo, self._rank_of),
                                  min_shared_anchors=PAIR_MIN_SHARED_ANCHORS)
         found = []
         for other in sorted(cands):
@@ -141,10 +154,14 @@ class PartitionWorker:
                 b = self.prepared(other)
             except KeyError:
                 continue
-            comp = self.verifier.compare_prepared(a, b, min_similarity=spec.min_similarity,
+            swap = self._rank_of(other) < self._rank_of(doc_id)
+            first, second = (b, a) if swap else (a, b)
+            comp = self.verifier.compare_prepared(first, second, min_similarity=spec.min_similarity,
                                                   min_containment=spec.min_containment)
-            if comp is not None and spec.keeps(comp.similarity, comp.containment_a, comp.containment_b):
-                found.append(FoundPair(other, comp.similarity, comp.containment_a, comp.containment_b, comp.common_units))
+            if comp is None or not spec.keeps(comp.similarity, comp.containment_a, comp.containment_b):
+                continue
+            ca, cb = (comp.containment_b, comp.containment_a) if swap else (comp.containment_a, comp.containment_b)
+            found.append(FoundPair(other, comp.similarity, ca, cb, comp.common_units))
         return DocumentPairs(doc_id, tuple(found), a.template_share, len(cands))
 
     def run(self, doc_ids: Iterable[int]) -> list[DocumentPairs]:
@@ -152,15 +169,17 @@ class PartitionWorker:
 
 
 class _PairedBefore:
-    """The documents a candidate search for ``doc_id`` leaves out: itself, and those paired
-    before it in this pass (they verified their pair with it already)."""
+    """The documents a candidate search for ``doc_id`` leaves out: itself, and those of this
+    pass before it in path order (they pair with it themselves, if it is their candidate)."""
 
-    def __init__(self, doc_id: int, todo: frozenset[int]) -> None:
+    def __init__(self, doc_id: int, todo: frozenset[int], rank_of: Callable[[int], int]) -> None:
         self.doc_id = doc_id
         self.todo = todo
+        self.rank_of = rank_of
+        self.rank = rank_of(doc_id)
 
     def __contains__(self, other: int) -> bool:
-        return other == self.doc_id or (other < self.doc_id and other in self.todo)
+        return other == self.doc_id or (other in self.todo and self.rank_of(other) < self.rank)
 
 
 def partitions(todo: Sequence[int], size: int) -> list[list[int]]:

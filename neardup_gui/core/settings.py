@@ -65,6 +65,8 @@ class Settings:
     exclude_quotes: bool = False
     exclude_bibliography: bool = False
     workers: int = field(default_factory=lambda: os.cpu_count() or 1)
+    # a Dask scheduler ("tcp://host:8786") to run the index build and the pairs pass on; "" = here
+    dask_address: str = ""
     limits: ExtractLimits = field(default_factory=ExtractLimits)
     fingerprints: FingerprintParams = field(default_factory=FingerprintParams)
 
