@@ -56,11 +56,16 @@ class Settings:
     threshold: float = 0.7  # similarity at or above which a pair is reported
     min_run: int = 8  # minimum units in an aligned run for it to count as a match span
     strategy: str = "auto"  # brute | permuted | grouped | lsh | auto
-    template_min_docs: int = 5  # a sentence in at least this many documents is template ...
-    # ... and in at least this share of the collection (0: off). A share makes a form used by a
-    # fixed number of applicants stop counting as template as the collection grows (measured:
-    # 6 forms in 341 documents missed at 2 %), so the count alone decides by default.
-    template_min_share: float = 0.0
+    # Automatic template text: a sentence in at least ``template_min_docs`` documents AND in at
+    # least ``template_min_share`` of the collection. Frequency alone never decides: the more
+    # widely a passage was copied, the more it matters, so only a sentence in at least half the
+    # collection (a call's form, kept by nearly every applicant) is taken out without being
+    # asked. A ring of 7 in 525 documents (1.3 %) or a passage copied into 1-2 % of the
+    # documents always counts; several forms in one folder are each one click in the
+    # common-passages list (docs/quality.md, "What counts as template").
+    template_min_docs: int = 5
+    template_min_share: float = 0.5
+    auto_template: bool = True  # False: only the examiner's template files and marks are template
     template_files: tuple[str, ...] = ()
     exclude_quotes: bool = False
     exclude_bibliography: bool = False
