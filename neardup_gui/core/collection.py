@@ -15,6 +15,7 @@ import logging
 import math
 import os
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
@@ -28,12 +29,12 @@ from neardup_gui.core.fingerprints import Fingerprints, fingerprint_document
 from neardup_gui.core.indexer import IndexReport
 from neardup_gui.core.progress import ProgressFn, no_progress, wrap_progress
 from neardup_gui.core.results import (
-    CheckResult, CheckSummary, Cluster, Comparison, DocumentInfo, Pair, SourceMatch,
+    CheckResult, CheckSummary, Cluster, Comparison, DocumentInfo, Exclusions, Pair, SourceMatch,
 )
 from neardup_gui.core.scan import FileEntry
 from neardup_gui.core.settings import Settings
 from neardup_gui.core.store import IndexProblem, Store
-from neardup_gui.core.templates import sentence_keys
+from neardup_gui.core.templates import MIN_SENTENCE_UNITS, sentence_keys
 from neardup_gui.core.units import Units
 from neardup_gui.core.verify import Marked, Verifier
 from neardup_gui.core.workers import extract_isolated, start_extraction
@@ -44,6 +45,9 @@ log = logging.getLogger(__name__)
 PAIR_FLOOR = 0.2
 # A source is listed for a checked submission when at least this share of it is copied.
 SOURCE_FLOOR = 0.01
+# Clusters up to this size get the similarity of every pair of members, compared exactly where
+# the pairs cache has none (below its floor); larger ones show the cached pairs only.
+RING_MAX_COMPARE = 40
 
 __all__ = ["Collection", "IndexProblem", "IndexReport", "compare_files", "read_submission"]
 
@@ -60,7 +64,7 @@ def _info(d) -> DocumentInfo:  # noqa: ANN001 - a store.StoredDocument
     return DocumentInfo(
         doc_id=d.id, path=d.path, rel=d.rel, size=d.size, sha256=d.sha256, status=d.status,
         reason=d.reason, units=d.units, template_share=float(d.meta.get("template_share", 0.0)),
-        format=d.format,
+        format=d.format, exclusions=Exclusions.from_dict(d.meta.get("exclusions") or {}),
     )
 
 
@@ -182,20 +186,60 @@ class Collection:
 
     # --- templates and verification ------------------------------------------------------------
 
-    def template_keys(self, settings: Settings) -> np.ndarray:
-        """Sentences frequent enough in this collection to be template (the application form)."""
+    def template_min_frequency(self, settings: Settings) -> int:
+        """Documents a sentence must be in to be template by the automatic rule (both tests)."""
         n = self.store.count("indexed")
-        min_docs = max(settings.template_min_docs, math.ceil(settings.template_min_share * n), 2)
-        return self.store.frequent_sentences(min_docs)
+        return max(settings.template_min_docs, math.ceil(settings.template_min_share * n - 1e-9), 2)
+
+    def template_keys(self, settings: Settings) -> np.ndarray:
+        """Sentences template by the automatic rule: in at least ``template_min_docs`` documents
+        and at least ``template_min_share`` of the collection (the call's form), minus those the
+        examiner chose to count. Empty with ``auto_template`` off."""
+        if not settings.auto_template:
+            return np.zeros(0, dtype=np.int64)
+        keys = self.store.frequent_sentences(self.template_min_frequency(settings))
+        _, counted = self.store.marked_keys()
+        if counted and len(keys):
+            keys = keys[~np.isin(keys, np.fromiter(counted, dtype=np.int64, count=len(counted)))]
+        return keys
 
     def verifier(self, settings: Settings) -> Verifier:
+        """The one template model of this collection under ``settings``: checks, pairs, clusters,
+        comparisons and reports all mark texts through it."""
         keys = self.template_keys(settings)
-        v = Verifier(settings, keys, user_template_keys(settings))
+        marked, _ = self.store.marked_keys()
+        v = Verifier(settings, keys, user_template_keys(settings), marked)
         key = self._verify_key(settings, v)
         if key != self._verifier_key:
             self._marked.clear()
             self._verifier_key = key
         return v
+
+    # --- text the examiner marks -----------------------------------------------------------------
+
+    def mark_template(self, text: str, action: str = "exclude") -> int:
+        """Mark the sentences of ``text`` as template (``exclude``) or to be counted (``count``),
+        stored in the index; returns the mark's id (``unmark`` undoes it). Results derived
+        afterwards (pairs, clusters, checks) use it: the pairs cache is keyed by the template."""
+        keys = sorted({k for _, k in sentence_keys(text)})
+        if not keys:
+            raise ValueError("the text holds no sentence long enough to mark "
+                             f"(at least {MIN_SENTENCE_UNITS} words or characters)")
+        mark_id = self.store.add_template_mark(action, text, keys)
+        self._changed()
+        return mark_id
+
+    def mark_keys(self, keys: Sequence[int], text: str, action: str = "exclude") -> int:
+        """Mark given sentence keys (a common passage's) with its text; see :meth:`mark_template`."""
+        mark_id = self.store.add_template_mark(action, text, list(keys))
+        self._changed()
+        return mark_id
+
+    def unmark(self, mark_id: int) -> bool:
+        """Undo a mark of the examiner; False when there was none with this id."""
+        done = self.store.remove_template_mark(mark_id)
+        self._changed()
+        return done
 
     def _verify_key(self, settings: Settings, v: Verifier) -> str:
         h = hashlib.sha256()
@@ -313,7 +357,7 @@ class Collection:
             matches.append(SourceMatch(_info(info), comp, cand.estimate, tuple(sorted(cand.found_by))))
         matches.sort(key=lambda m: (-m.comparison.containment_a, -m.comparison.similarity, m.source.rel))
         return CheckResult(path=doc.path, units=len(units), matches=tuple(matches),
-                           summary=summarise(sub, matches), text=doc.text)
+                           summary=summarise(sub, matches), text=doc.text, exclusions=sub.exclusions)
 
     # --- collection-wide ------------------------------------------------------------------------
 
@@ -344,7 +388,7 @@ class Collection:
             return
         finder = self.finder(settings)
         done_now: set[int] = set()
-        batch: list[tuple[int, list[tuple[int, Comparison]], float]] = []
+        batch: list[tuple[int, list[tuple[int, Comparison]], float, Exclusions]] = []
         flushed = time.monotonic()
         for n, doc_id in enumerate(todo, 1):
             progress((n - 1) / len(todo), f"Comparing {n} of {len(todo)}")
@@ -368,7 +412,7 @@ class Collection:
                 comp = v.compare(a, b, min_similarity=floor)
                 if comp is not None and comp.similarity >= floor:
                     found.append((cand.doc_id, comp))
-            batch.append((doc_id, found, float(units_share(a))))
+            batch.append((doc_id, found, float(units_share(a)), a.exclusions))
             done_now.add(doc_id)
             # one transaction per batch, not per document: a commit is a disk sync, and the
             # pairs are a cache (an interrupted run resumes from the ``paired`` table)
@@ -378,19 +422,19 @@ class Collection:
         self._write_pairs(batch)
         progress(1.0, "Compared")
 
-    def _write_pairs(self, batch: list[tuple[int, list[tuple[int, Comparison]], float]]) -> None:
+    def _write_pairs(self, batch: list[tuple[int, list[tuple[int, Comparison]], float, Exclusions]]) -> None:
         """Store the verified pairs of a batch of documents, and mark those documents paired."""
         if not batch:
             return
         conn = self.store.conn
         with self.store.transaction():
-            ids = sorted({d for doc_id, found, _ in batch for d in [doc_id, *(o for o, _ in found)]})
+            ids = sorted({d for doc_id, found, *_ in batch for d in [doc_id, *(o for o, _ in found)]})
             alive: set[int] = set()
             for i in range(0, len(ids), 500):
                 chunk = ids[i:i + 500]
                 alive.update(r[0] for r in conn.execute(
                     f"SELECT id FROM documents WHERE id IN ({','.join('?' * len(chunk))})", chunk))
-            for doc_id, found, share in batch:
+            for doc_id, found, share, exclusions in batch:
                 if doc_id not in alive:
                     continue
                 for other, comp in found:
@@ -401,7 +445,8 @@ class Collection:
                     conn.execute("INSERT OR REPLACE INTO pairs VALUES (?, ?, ?, ?, ?, ?)",
                                  (lo, hi, comp.similarity, ca, cb, comp.common_units))
                 conn.execute("INSERT OR IGNORE INTO paired (doc_id) VALUES (?)", (doc_id,))
-                conn.execute("UPDATE documents SET meta = json_set(meta, '$.template_share', ?) WHERE id = ?", (share, doc_id))
+                conn.execute("UPDATE documents SET meta = json_set(meta, '$.template_share', ?, '$.exclusions', json(?)) "
+                             "WHERE id = ?", (share, json.dumps(exclusions.as_dict()), doc_id))
 
     def clusters(self, settings: Settings, progress: ProgressFn = no_progress) -> list[Cluster]:
         """Near-duplicate clusters that do not chain: every member is similar to its representative.
@@ -430,7 +475,38 @@ class Collection:
             assigned.update(members)
             clusters.append(Cluster(infos[rep], tuple(infos[d] for d in [rep] + members),
                                     tuple([1.0] + [sim[rep][d] for d in members])))
-        return clusters
+        return [self._with_pairwise(c, settings) for c in clusters]
+
+    def _with_pairwise(self, cluster: Cluster, settings: Settings) -> Cluster:
+        """The cluster with every pair of its members' similarity, and ``ring`` set when it has 3
+        or more members all pairwise at or above the threshold.
+
+        Pairs come from the verified-pairs cache (kept from ``PAIR_FLOOR`` up); a pair missing
+        there is compared exactly when the cluster is small enough (``RING_MAX_COMPARE``
+        members), else left unknown (``None``: below the cache's floor).
+        """
+        ids = [m.doc_id for m in cluster.members]
+        n = len(ids)
+        if n < 3:
+            return cluster
+        known: dict[tuple[int, int], float] = {}
+        for i in range(0, n, 400):
+            chunk = ids[i:i + 400]
+            marks = ",".join("?" * len(chunk))
+            for a, b, sim in self.store.conn.execute(
+                    f"SELECT a, b, similarity FROM pairs WHERE a IN ({marks}) OR b IN ({marks})", chunk + chunk):
+                known[(a, b)] = sim
+        matrix: list[list[float | None]] = [[1.0 if i == j else None for j in range(n)] for i in range(n)]
+        for i in range(n):
+            for j in range(i + 1, n):
+                lo, hi = sorted((ids[i], ids[j]))
+                sim = known.get((lo, hi))
+                if sim is None and n <= RING_MAX_COMPARE:
+                    sim = self.compare(lo, hi, settings).similarity
+                matrix[i][j] = matrix[j][i] = sim
+        ring = all(matrix[i][j] is not None and matrix[i][j] >= settings.threshold
+                   for i in range(n) for j in range(i + 1, n))
+        return replace(cluster, pairwise=tuple(tuple(row) for row in matrix), ring=ring)
 
 
 def units_share(m: Marked) -> float:

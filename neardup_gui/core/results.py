@@ -13,6 +13,39 @@ from neardup_gui.core.document import CharSpan
 
 
 @dataclass(frozen=True)
+class Exclusions:
+    """How many units of a text each kind of exclusion removed (each unit counted once).
+
+    A unit removed for several reasons is counted under the first that applies, in this order:
+    the examiner's template files, text the examiner marked as template, the automatic rule
+    (a sentence in nearly every document), PDF page furniture, quotations, the bibliography.
+    """
+
+    template_files: int = 0
+    marked: int = 0
+    automatic: int = 0
+    furniture: int = 0
+    quotes: int = 0
+    bibliography: int = 0
+
+    KINDS = ("template_files", "marked", "automatic", "furniture", "quotes", "bibliography")
+
+    @property
+    def total(self) -> int:
+        return sum(self.as_dict().values())
+
+    def as_dict(self) -> dict[str, int]:
+        return {kind: getattr(self, kind) for kind in self.KINDS}
+
+    def __add__(self, other: "Exclusions") -> "Exclusions":
+        return Exclusions(**{k: getattr(self, k) + getattr(other, k) for k in self.KINDS})
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Exclusions":
+        return cls(**{k: int(data.get(k, 0)) for k in cls.KINDS})
+
+
+@dataclass(frozen=True)
 class MatchSpan:
     """One matched passage: a maximal aligned run of at least ``min_run`` units."""
 
@@ -46,6 +79,8 @@ class Comparison:
     template_share_b: float = 0.0
     excluded_share_a: float = 0.0
     excluded_share_b: float = 0.0
+    exclusions_a: Exclusions = field(default_factory=Exclusions)  # units each exclusion removed
+    exclusions_b: Exclusions = field(default_factory=Exclusions)
 
 
 @dataclass(frozen=True)
@@ -62,6 +97,7 @@ class DocumentInfo:
     units: int = 0
     template_share: float = 0.0
     format: str = ""
+    exclusions: Exclusions = field(default_factory=Exclusions)  # units not counted (set by the pairs pass)
 
 
 @dataclass(frozen=True)
@@ -97,6 +133,7 @@ class CheckResult:
     summary: CheckSummary
     skipped_reason: str = ""  # set when the submission itself could not be read
     text: str = ""  # the submission's extracted text, for the side-by-side view and reports
+    exclusions: Exclusions = field(default_factory=Exclusions)  # units of the submission not counted
 
 
 @dataclass(frozen=True)
@@ -118,3 +155,8 @@ class Cluster:
     representative: DocumentInfo
     members: tuple[DocumentInfo, ...]  # representative first
     similarities: tuple[float, ...] = field(default=())  # of each member to the representative
+    # similarity of every pair of members (members' order; None: below the pairs cache's floor
+    # and not computed), and whether the group is a ring: 3 or more documents, every pair of
+    # them at or above the threshold (one text and its light edits: a proposal mill's pattern)
+    pairwise: tuple[tuple[float | None, ...], ...] = field(default=())
+    ring: bool = False

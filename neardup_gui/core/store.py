@@ -34,7 +34,8 @@ log = logging.getLogger(__name__)
 
 # 2: sentence_df (document frequency of each sentence, for templates)
 # 3: counters + triggers: a generation of the fingerprints, stamped on search-table snapshots
-SCHEMA_VERSION = 3
+# 4: template_marks + template_mark_keys (text the examiner marked as template or as counted)
+SCHEMA_VERSION = 4
 APPLICATION_ID = 0x4E445550  # "NDUP": marks the file as ours in the SQLite header
 # Files up to this size get a full ``PRAGMA quick_check`` at open: about 4 ms per MB (measured:
 # 0.01 s for 300 documents, 0.24 s for a 61 MB file, 1.4 s for 610 MB), and the app opens the
@@ -127,6 +128,39 @@ def _add_generation(conn: sqlite3.Connection) -> None:
     columns = {r[1] for r in conn.execute("PRAGMA table_info(search_tables)")}
     if "generation" not in columns:
         conn.execute("ALTER TABLE search_tables ADD COLUMN generation INTEGER")
+
+
+def _schema4_template(conn: sqlite3.Connection) -> None:
+    """Schema 4's additions for examiner-marked template text (new files and migrated ones alike).
+
+    A mark is one action of the examiner on a passage: ``exclude`` (it is template: never
+    counted) or ``count`` (count it even though the automatic rule would take it out). Its
+    sentence keys are what the comparison uses; its text is what the examiner is shown. For a
+    key in several marks the latest mark decides; removing a mark undoes it.
+    """
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS template_marks ("
+        " id INTEGER PRIMARY KEY AUTOINCREMENT,"
+        " action TEXT NOT NULL CHECK (action IN ('exclude', 'count')),"
+        " text TEXT NOT NULL,"
+        " created_at REAL NOT NULL)")
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS template_mark_keys ("
+        " key INTEGER NOT NULL,"
+        " mark_id INTEGER NOT NULL REFERENCES template_marks (id) ON DELETE CASCADE,"
+        " PRIMARY KEY (mark_id, key)) WITHOUT ROWID")
+    conn.execute("CREATE INDEX IF NOT EXISTS template_mark_keys_key ON template_mark_keys (key)")
+
+
+@dataclass(frozen=True)
+class TemplateMark:
+    """Text the examiner marked: ``action`` ``exclude`` (template) or ``count``."""
+
+    id: int
+    action: str
+    text: str
+    keys: tuple[int, ...]
+    created_at: float
 
 
 class IndexProblem(Exception):
@@ -315,6 +349,8 @@ class Store:
                 conn.execute("INSERT INTO sentence_df (hash, docs) SELECT hash, COUNT(*) FROM sentences GROUP BY hash")
             if version < 3:
                 _add_generation(conn)  # snapshots saved before carry no generation: checked in full
+            if version < 4:
+                _schema4_template(conn)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         log.info("migrated %s from schema %d to %d", self.path, version, SCHEMA_VERSION)
 
@@ -337,6 +373,7 @@ class Store:
                 if stmt.strip():
                     self.conn.execute(stmt)
             _add_generation(self.conn)
+            _schema4_template(self.conn)
             self.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             self.set_meta("created_by", f"neardup {__version__}")
@@ -655,3 +692,58 @@ class Store:
         # 15,000 documents, measured by tests/benchmarks/bench_check.py).
         rows = self.conn.execute("SELECT hash FROM sentence_df WHERE docs >= ?", (min_docs,))
         return np.fromiter(itertools.chain.from_iterable(rows), dtype=np.int64)
+
+    # --- text the examiner marked (schema 4) ------------------------------------------------
+
+    def add_template_mark(self, action: str, text: str, keys: Sequence[int]) -> int:
+        """Store one mark of the examiner (``exclude`` or ``count``) and return its id."""
+        if action not in ("exclude", "count"):
+            raise ValueError(f"a mark is 'exclude' or 'count', not {action!r}")
+        with self.transaction() as conn:
+            cur = conn.execute("INSERT INTO template_marks (action, text, created_at) VALUES (?, ?, ?)",
+                               (action, text, time.time()))
+            mark_id = int(cur.lastrowid)
+            conn.executemany("INSERT OR IGNORE INTO template_mark_keys (key, mark_id) VALUES (?, ?)",
+                             [(int(k), mark_id) for k in keys])
+        return mark_id
+
+    def remove_template_mark(self, mark_id: int) -> bool:
+        """Undo a mark; False when there is no such mark."""
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM template_mark_keys WHERE mark_id = ?", (mark_id,))
+            return conn.execute("DELETE FROM template_marks WHERE id = ?", (mark_id,)).rowcount > 0
+
+    def template_marks(self) -> list[TemplateMark]:
+        """Every mark, oldest first."""
+        keys: dict[int, list[int]] = {}
+        for key, mark_id in self.conn.execute("SELECT key, mark_id FROM template_mark_keys ORDER BY mark_id, key"):
+            keys.setdefault(mark_id, []).append(key)
+        return [TemplateMark(i, action, text, tuple(keys.get(i, ())), created)
+                for i, action, text, created in self.conn.execute(
+                    "SELECT id, action, text, created_at FROM template_marks ORDER BY id")]
+
+    def marked_keys(self) -> tuple[frozenset[int], frozenset[int]]:
+        """(keys marked as template, keys marked to be counted); the latest mark of a key decides."""
+        latest: dict[int, str] = {}
+        for key, action in self.conn.execute(
+                "SELECT k.key, m.action FROM template_mark_keys k JOIN template_marks m ON m.id = k.mark_id "
+                "ORDER BY m.id"):
+            latest[key] = action
+        return (frozenset(k for k, a in latest.items() if a == "exclude"),
+                frozenset(k for k, a in latest.items() if a == "count"))
+
+    def sentence_documents(self, keys: Sequence[int]) -> dict[int, list[int]]:
+        """For each sentence key, the ids of the documents holding it (ascending)."""
+        out: dict[int, list[int]] = {}
+        keys = [int(k) for k in keys]
+        for i in range(0, len(keys), 500):
+            chunk = keys[i:i + 500]
+            for key, doc_id in self.conn.execute(
+                    f"SELECT hash, doc_id FROM sentences WHERE hash IN ({','.join('?' * len(chunk))}) "
+                    "ORDER BY hash, doc_id", chunk):
+                out.setdefault(key, []).append(doc_id)
+        return out
+
+    def sentence_frequencies(self, min_docs: int) -> dict[int, int]:
+        """Document frequency of every sentence key in at least ``min_docs`` documents."""
+        return dict(self.conn.execute("SELECT hash, docs FROM sentence_df WHERE docs >= ?", (min_docs,)))
