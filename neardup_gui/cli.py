@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import sys
+from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from neardup_gui import __version__
@@ -139,6 +140,8 @@ def _settings(args: argparse.Namespace):
         changes["exclude_quotes"] = True
     if getattr(args, "exclude_bibliography", False):
         changes["exclude_bibliography"] = True
+    if getattr(args, "no_auto_template", False):
+        changes["auto_template"] = False
     if getattr(args, "bits", None):
         changes["fingerprints"] = FingerprintParams(**{**s.fingerprints.to_dict(), "minhash_bits": args.bits})
     return s.with_(**changes)
@@ -153,6 +156,9 @@ def _common_options(p: argparse.ArgumentParser, *, db: bool = True, threshold: b
     p.add_argument("--template", action="append", metavar="FILE", help="a template file whose text never counts (repeatable)")
     p.add_argument("--exclude-quotes", action="store_true", help="do not count quoted text")
     p.add_argument("--exclude-bibliography", action="store_true", help="do not count the bibliography")
+    p.add_argument("--no-auto-template", action="store_true", dest="no_auto_template",
+                   help="count all text except your template files and the passages you marked "
+                        "(no sentence is taken out for being in most documents)")
     p.add_argument("--json", action="store_true", help="machine-readable output on stdout")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
 
@@ -176,6 +182,18 @@ def _on_collection(args: argparse.Namespace, work: Callable[[Any, Any], Any], *,
     settings = _settings(args)
     with _open(args, create=create) as coll:
         return work(coll, settings)
+
+
+def _rules_json(coll, settings) -> dict[str, Any]:
+    from neardup_gui.core.common import exclusion_rules
+
+    return exclusion_rules(coll, settings)
+
+
+def _exclusions_line(units: dict[str, int]) -> str:
+    """``not counted: 120 units (template files 80, automatic 40)`` for the plain output."""
+    parts = [f"{k.replace('_', ' ')} {v}" for k, v in units.items() if v]
+    return f"not counted: {sum(units.values())} units" + (f" ({', '.join(parts)})" if parts else "")
 
 
 def _span_json(comp) -> list[dict[str, Any]]:
@@ -242,6 +260,7 @@ def run_check(args: argparse.Namespace) -> int:
     try:
         with _open(args) as coll:
             results = coll.check(args.files, settings, progress, extraction=runs)
+            rules = _rules_json(coll, settings)
     except IndexProblem as exc:
         return _index_problem(exc)
     finally:
@@ -260,10 +279,12 @@ def run_check(args: argparse.Namespace) -> int:
                 "largest_source": r.summary.largest_source or None,
                 "template_share": r.summary.template_share,
             },
+            "exclusions": {"applied": _applied(rules), "rules": rules, "units": r.exclusions.as_dict()},
             "matches": [{
                 "path": m.source.path, "similarity": m.comparison.similarity,
                 "containment": m.comparison.containment_a, "source_containment": m.comparison.containment_b,
                 "common_units": m.comparison.common_units, "template_share": m.comparison.template_share_b,
+                "source_exclusions": m.comparison.exclusions_b.as_dict(),
                 "estimate": m.estimate, "found_by": list(m.found_by), "spans": _span_json(m.comparison),
             } for m in matches[: args.top]],
         })
@@ -276,7 +297,7 @@ def run_check(args: argparse.Namespace) -> int:
                 continue
             s = r["summary"]
             print(f"{r['path']}: copied {s['copied_ratio_without_template']:.1%} (template excluded), "
-                  f"largest source {s['largest_source_ratio']:.1%}")
+                  f"largest source {s['largest_source_ratio']:.1%}; {_exclusions_line(r['exclusions']['units'])}")
             if not r["matches"]:
                 print("  no source found")
             for m in r["matches"]:
@@ -294,17 +315,36 @@ def run_pairs(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     try:
-        pairs = _on_collection(args, lambda coll, s: coll.pairs(s, StderrProgress(args.quiet)))
+        pairs, rules = _on_collection(args, lambda coll, s: (coll.pairs(s, StderrProgress(args.quiet)),
+                                                             _rules_json(coll, s)))
     except IndexProblem as exc:
         return _index_problem(exc)
     if args.json:
+        applied = _applied(rules)
         print_json([{"a": p.a.path, "b": p.b.path, "similarity": p.similarity, "containment_a": p.containment_a,
-                     "containment_b": p.containment_b, "common_units": p.common_units} for p in pairs])
+                     "containment_b": p.containment_b, "common_units": p.common_units,
+                     "exclusions": {"applied": applied, "units_a": p.a.exclusions.as_dict(),
+                                    "units_b": p.b.exclusions.as_dict()}} for p in pairs])
     else:
         for p in pairs:
             print(f"{p.similarity:.3f}  {p.a.rel}  ~  {p.b.rel}")
-        print(f"{len(pairs)} pairs at or above {settings.threshold}", file=sys.stderr)
+        print(f"{len(pairs)} pairs at or above {settings.threshold}; {_auto_words(rules)}", file=sys.stderr)
     return EXIT_OK
+
+
+def _applied(rules: dict[str, Any]) -> list[str]:
+    """The kinds of exclusion in effect, by name (as in ``Exclusions``)."""
+    kinds = [("template_files", bool(rules["template_files"])), ("marked", rules["marked"] > 0),
+             ("automatic", rules["automatic"]), ("furniture", rules["furniture"]), ("quotes", rules["quotes"]),
+             ("bibliography", rules["bibliography"])]
+    return [name for name, on in kinds if on]
+
+
+def _auto_words(rules: dict[str, Any]) -> str:
+    if not rules["automatic"]:
+        return "automatic template off (--no-auto-template)"
+    return (f"automatic template: sentences in at least {rules['automatic_min_frequency']} documents "
+            f"(see `neardup common`)")
 
 
 @command("clusters", "Group the collection's near-duplicates (no chaining: each member is similar to the first).", _pairs_args)
@@ -317,13 +357,19 @@ def run_clusters(args: argparse.Namespace) -> int:
         return _index_problem(exc)
     if args.json:
         print_json([{"representative": c.representative.path,
-                     "members": [{"path": m.path, "similarity": s} for m, s in zip(c.members, c.similarities)]}
+                     "members": [{"path": m.path, "similarity": s} for m, s in zip(c.members, c.similarities)],
+                     "ring": c.ring, "pairwise": [list(row) for row in c.pairwise]}
                     for c in clusters])
     else:
         for i, c in enumerate(clusters, 1):
-            print(f"cluster {i} ({len(c.members)} documents)")
+            ring = ": a ring, every pair near-identical" if c.ring else ""
+            print(f"cluster {i} ({len(c.members)} documents{ring})")
             for m, s in zip(c.members, c.similarities):
                 print(f"  {s:.3f}  {m.rel}")
+            if c.ring:
+                print("  pairwise: " + "; ".join(
+                    f"{c.members[x].rel} ~ {c.members[y].rel} {c.pairwise[x][y]:.3f}"
+                    for x in range(len(c.members)) for y in range(x + 1, len(c.members))))
     return EXIT_OK
 
 
@@ -345,12 +391,95 @@ def run_compare(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"a": args.a, "b": args.b, "similarity": comp.similarity, "containment_a": comp.containment_a,
                     "containment_b": comp.containment_b, "common_units": comp.common_units,
-                    "units_a": comp.units_a, "units_b": comp.units_b, "spans": _span_json(comp)})
+                    "units_a": comp.units_a, "units_b": comp.units_b, "spans": _span_json(comp),
+                    "exclusions": {"applied": _applied(_rules_json(None, _settings(args))),
+                                   "rules": _rules_json(None, _settings(args)),
+                                   "units_a": comp.exclusions_a.as_dict(), "units_b": comp.exclusions_b.as_dict()}})
     else:
         print(f"similarity {comp.similarity:.3f}; {comp.containment_a:.1%} of A is in B; {comp.containment_b:.1%} of B is in A")
+        print(f"A {_exclusions_line(comp.exclusions_a.as_dict())}; B {_exclusions_line(comp.exclusions_b.as_dict())}")
         for s in comp.spans:
             quote = text_a[s.a[0]:s.a[1]].replace("\n", " ")
             print(f"  [{s.units} units] {quote[:100]}{'…' if len(quote) > 100 else ''}")
+    return EXIT_OK
+
+
+# --- common passages -------------------------------------------------------------------------
+
+
+def _common_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--min-docs", type=int, dest="min_docs", metavar="N",
+                   help="list passages found in at least N documents (default 5)")
+    action = p.add_mutually_exclusive_group()
+    action.add_argument("--exclude", metavar="ID", help="mark the passage ID as template (stored in the index)")
+    action.add_argument("--count", metavar="ID", help="count the passage ID even if the automatic rule takes it out")
+    action.add_argument("--mark", metavar="FILE", help="mark the sentences of a text file as template (stored)")
+    action.add_argument("--unmark", type=int, metavar="MARK", help="undo your mark number MARK")
+    _common_options(p, threshold=False)
+
+
+@command("common", "List the passages found in many documents and what is done with them; exclude or count one.",
+         _common_args)
+def run_common(args: argparse.Namespace) -> int:
+    from neardup_gui.core.common import common_passages, find_passage, set_passage
+    from neardup_gui.core.store import IndexProblem
+
+    settings = _settings(args)
+    message = ""
+    try:
+        with _open(args) as coll:
+            passages = common_passages(coll, settings, min_docs=args.min_docs)
+            if args.exclude or args.count:
+                wanted = args.exclude or args.count
+                try:
+                    passage = find_passage(passages, wanted)
+                except KeyError:
+                    sys.stderr.write(f"neardup: no common passage has the id {wanted} (see `neardup common`)\n")
+                    return EXIT_USAGE
+                mark = set_passage(coll, passage, "exclude" if args.exclude else "count")
+                message = f"mark {mark}: passage {passage.id} {'excluded' if args.exclude else 'counted'}"
+            elif args.mark:
+                try:
+                    text = Path(args.mark).read_text(encoding="utf-8", errors="replace")
+                    mark = coll.mark_template(text, "exclude")
+                except (OSError, ValueError) as exc:
+                    sys.stderr.write(f"neardup: {args.mark}: {exc}\n")
+                    return EXIT_USAGE
+                message = f"mark {mark}: the sentences of {args.mark} are template"
+            elif args.unmark is not None:
+                if not coll.unmark(args.unmark):
+                    sys.stderr.write(f"neardup: there is no mark {args.unmark}\n")
+                    return EXIT_USAGE
+                message = f"mark {args.unmark} undone"
+            if message:
+                passages = common_passages(coll, settings, min_docs=args.min_docs)
+            marks = coll.store.template_marks()
+            rules = _rules_json(coll, settings)
+    except IndexProblem as exc:
+        return _index_problem(exc)
+    if message:
+        print(message, file=sys.stderr)
+    if args.json:
+        print_json({
+            "rules": rules,
+            "passages": [{"id": p.id, "status": p.status, "by_examiner": p.by_examiner, "documents": p.documents,
+                          "share": p.share, "names": list(p.names), "sentences": len(p.keys), "text": p.text,
+                          "marks": list(p.mark_ids)} for p in passages],
+            "marks": [{"id": m.id, "action": m.action, "sentences": len(m.keys), "text": m.text} for m in marks],
+        })
+        return EXIT_OK
+    print(f"{len(passages)} passages in at least {args.min_docs or settings.template_min_docs} documents; "
+          f"{_auto_words(rules)}")
+    for p in passages:
+        status = p.status + (" (your choice)" if p.by_examiner else "")
+        text = " ".join(p.text.split())
+        print(f"{p.id}  {p.documents:5d} docs ({p.share:.0%})  {status:<24}  {text[:70]}{'…' if len(text) > 70 else ''}")
+        print(f"{'':18}e.g. {', '.join(p.names[:3])}")
+    if marks:
+        print("your marks (undo with --unmark MARK):")
+        for m in marks:
+            text = " ".join(m.text.split())
+            print(f"  {m.id:4d}  {m.action:<7}  {len(m.keys)} sentences  {text[:60]}{'…' if len(text) > 60 else ''}")
     return EXIT_OK
 
 
