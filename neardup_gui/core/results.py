@@ -62,6 +62,8 @@ class DocumentInfo:
     units: int = 0
     template_share: float = 0.0
     format: str = ""
+    # set when the document was read only in part or leniently (status stays "indexed")
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,7 @@ class CheckResult:
     summary: CheckSummary
     skipped_reason: str = ""  # set when the submission itself could not be read
     text: str = ""  # the submission's extracted text, for the side-by-side view and reports
+    warnings: tuple[str, ...] = ()  # the submission was read only in part or leniently
 
 
 @dataclass(frozen=True)

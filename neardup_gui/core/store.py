@@ -34,7 +34,8 @@ log = logging.getLogger(__name__)
 
 # 2: sentence_df (document frequency of each sentence, for templates)
 # 3: counters + triggers: a generation of the fingerprints, stamped on search-table snapshots
-SCHEMA_VERSION = 3
+# 4: documents.warnings (indexed with warnings: decoded leniently, salvaged from a damaged file)
+SCHEMA_VERSION = 4
 APPLICATION_ID = 0x4E445550  # "NDUP": marks the file as ours in the SQLite header
 # Files up to this size get a full ``PRAGMA quick_check`` at open: about 4 ms per MB (measured:
 # 0.01 s for 300 documents, 0.24 s for a 61 MB file, 1.4 s for 610 MB), and the app opens the
@@ -118,6 +119,14 @@ _TRIGGERS = [
 ]
 
 
+def _schema4_intake(conn: sqlite3.Connection) -> None:
+    """Schema 4 (intake): the warnings of a document indexed with warnings, a JSON list of
+    sentences ('[]' for a clean one); the status stays 'indexed'."""
+    columns = {r[1] for r in conn.execute("PRAGMA table_info(documents)")}
+    if "warnings" not in columns:
+        conn.execute("ALTER TABLE documents ADD COLUMN warnings TEXT NOT NULL DEFAULT '[]'")
+
+
 def _add_generation(conn: sqlite3.Connection) -> None:
     """Schema 3's additions (new files and migrated ones alike)."""
     conn.execute("CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)")
@@ -175,6 +184,7 @@ class StoredDocument:
     format: str
     units: int
     meta: dict
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -315,6 +325,8 @@ class Store:
                 conn.execute("INSERT INTO sentence_df (hash, docs) SELECT hash, COUNT(*) FROM sentences GROUP BY hash")
             if version < 3:
                 _add_generation(conn)  # snapshots saved before carry no generation: checked in full
+            if version < 4:
+                _schema4_intake(conn)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         log.info("migrated %s from schema %d to %d", self.path, version, SCHEMA_VERSION)
 
@@ -337,6 +349,7 @@ class Store:
                 if stmt.strip():
                     self.conn.execute(stmt)
             _add_generation(self.conn)
+            _schema4_intake(self.conn)
             self.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             self.set_meta("created_by", f"neardup {__version__}")
@@ -412,10 +425,10 @@ class Store:
 
     # --- documents -----------------------------------------------------------------------------
 
-    _DOC_COLS = "id, rel, path, size, mtime_ns, sha256, status, code, reason, format, units, meta"
+    _DOC_COLS = "id, rel, path, size, mtime_ns, sha256, status, code, reason, format, units, meta, warnings"
 
     def _doc(self, row) -> StoredDocument:
-        return StoredDocument(*row[:11], meta=json.loads(row[11]))
+        return StoredDocument(*row[:11], meta=json.loads(row[11]), warnings=tuple(json.loads(row[12])))
 
     def documents(self) -> list[StoredDocument]:
         try:  # the first full read of every task: damage the open-time checks missed surfaces here
@@ -431,6 +444,11 @@ class Store:
         if status is None:
             return self.conn.execute("SELECT COUNT(*) FROM documents").fetchone()[0]
         return self.conn.execute("SELECT COUNT(*) FROM documents WHERE status = ?", (status,)).fetchone()[0]
+
+    def count_with_warnings(self) -> int:
+        """Indexed documents that carry warnings (read leniently or salvaged)."""
+        return self.conn.execute(
+            "SELECT COUNT(*) FROM documents WHERE status = 'indexed' AND warnings != '[]'").fetchone()[0]
 
     def text(self, doc_id: int) -> StoredText:
         """A document's stored text; damage SQLite cannot see (inside the compressed blob) is
@@ -481,6 +499,7 @@ class Store:
         units: int = 0,
         meta: dict | None = None,
         replace_id: int | None = None,
+        warnings: Sequence[str] = (),
     ) -> int:
         """Insert (or replace) a documents row inside the caller's transaction; returns its id."""
         if replace_id is not None:
@@ -489,10 +508,10 @@ class Store:
         if old:
             self.remove(conn, old[0])
         cur = conn.execute(
-            "INSERT INTO documents (rel, path, size, mtime_ns, sha256, status, code, reason, format, units, meta, indexed_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO documents (rel, path, size, mtime_ns, sha256, status, code, reason, format, units, meta,"
+            " indexed_at, warnings) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (rel, path, size, mtime_ns, sha256, status, code, reason, fmt, units,
-             json.dumps(meta or {}, ensure_ascii=False), time.time()),
+             json.dumps(meta or {}, ensure_ascii=False), time.time(), json.dumps(list(warnings), ensure_ascii=False)),
         )
         return int(cur.lastrowid)
 

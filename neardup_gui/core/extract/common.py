@@ -39,6 +39,9 @@ class Extracted:
     # Set when the file has no text for a known reason (scanned PDF); overrides "no-text".
     empty_code: str = ""
     empty_reason: str = ""
+    # What the examiner must know about a text that was read only in part or leniently
+    # (invalid bytes replaced, a damaged container salvaged); the document is still indexed.
+    warnings: list[str] = field(default_factory=list)
 
 
 _SPACE_RE = re.compile(r"[ \t\r\f\v\u00a0\u2000-\u200b\u3000\u202f\u205f\ufeff]+")
@@ -97,6 +100,7 @@ def build_document(path: str, fmt: str, result: Extracted, meta: dict[str, str])
         furniture=tuple(furniture),
         margins=margins,
         meta=dict(meta),
+        warnings=tuple(result.warnings),
     )
 
 
