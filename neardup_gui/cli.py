@@ -45,9 +45,15 @@ class StderrProgress:
     def __init__(self, quiet: bool = False) -> None:
         self.quiet = quiet
         self._last = ""
+        self._message = ""
 
     def __call__(self, fraction: float, message: str = "") -> None:
         if self.quiet:
+            return
+        # An empty message only moves the bar: the previous message stands (never "[  5.0%] ").
+        message = message or self._message
+        self._message = message
+        if not message:
             return
         line = f"[{fraction * 100:5.1f}%] {message}"
         if line != self._last:
@@ -102,10 +108,11 @@ def run_extract(args: argparse.Namespace) -> int:
     skipped = any(isinstance(r, Skipped) for _, r in ordered)
     if args.json:
         print_json([
-            {"path": path, "status": "skipped", "reason": r.reason, "code": r.code, "format": None, "meta": {}, "text": None}
+            {"path": path, "status": "skipped", "reason": r.reason, "code": r.code, "format": None, "meta": {},
+             "warnings": [], "text": None}
             if isinstance(r, Skipped)
             else {"path": path, "status": "extracted", "reason": None, "code": None, "format": r.format,
-                  "meta": r.meta, "text": r.text}
+                  "meta": r.meta, "warnings": list(r.warnings), "text": r.text}
             for path, r in ordered
         ])
         return EXIT_SKIPPED if skipped else EXIT_OK
@@ -114,6 +121,8 @@ def run_extract(args: argparse.Namespace) -> int:
         if isinstance(r, Skipped):
             sys.stderr.write(f"{path}: skipped: {r.reason}\n")
             continue
+        for warning in r.warnings:
+            sys.stderr.write(f"{path}: warning: {warning}\n")
         if several:
             sys.stdout.write(f"==> {path} <==\n")
         sys.stdout.write(r.text + "\n")
@@ -211,6 +220,7 @@ def _index_args(p: argparse.ArgumentParser) -> None:
 
 @command("index", "Index a folder (incremental: only new and changed files are read).", _index_args)
 def run_index(args: argparse.Namespace) -> int:
+    from neardup_gui.core.progress import count_noun
     from neardup_gui.core.store import IndexProblem
 
     settings = _settings(args)
@@ -225,12 +235,19 @@ def run_index(args: argparse.Namespace) -> int:
             "folder": args.folder, "db": args.db, "documents": stats["documents"], "indexed": stats["indexed"],
             "added": report.added, "updated": report.updated, "moved": report.moved, "removed": report.removed,
             "unchanged": report.unchanged, "refingerprinted": report.refingerprinted,
+            "with_warnings": [{"path": path, "warnings": list(warnings)} for path, warnings in report.warned],
             "skipped": [{"path": s.path, "code": s.code, "reason": s.reason} for s in report.skipped],
             "elapsed_s": round(report.elapsed_s, 3),
         })
     else:
-        print(f"{stats['indexed']} documents indexed in {args.db} ({report.added} added, {report.updated} updated, "
-              f"{report.moved} moved, {report.removed} removed, {report.unchanged} unchanged) in {report.elapsed_s:.1f} s")
+        print(f"{count_noun(stats['indexed'], 'document')} indexed in {args.db}, {len(report.warned)} with warnings, "
+              f"{len(report.skipped)} skipped ({report.added} added, {report.updated} updated, {report.moved} moved, "
+              f"{report.removed} removed, {report.unchanged} unchanged) in {report.elapsed_s:.1f} s")
+        if report.warned:
+            print(f"{count_noun(len(report.warned), 'document')} indexed with warnings:")
+            for path, warnings in report.warned:
+                for warning in warnings:
+                    print(f"  {path}: {warning}")
         if report.skipped:
             print(f"{len(report.skipped)} skipped:")
             for s in report.skipped:
@@ -271,6 +288,7 @@ def run_check(args: argparse.Namespace) -> int:
         matches = [m for m in r.matches if threshold is None or max(m.comparison.similarity, m.comparison.containment_a) >= threshold]
         out.append({
             "path": r.path, "units": r.units, "skipped_reason": r.skipped_reason or None,
+            "warnings": list(r.warnings),
             "summary": {
                 "copied_ratio": r.summary.copied_ratio,
                 "copied_ratio_without_quotes": r.summary.copied_ratio_without_quotes,
@@ -295,6 +313,8 @@ def run_check(args: argparse.Namespace) -> int:
             if r["skipped_reason"]:
                 print(f"{r['path']}: skipped: {r['skipped_reason']}")
                 continue
+            for warning in r["warnings"]:
+                print(f"{r['path']}: warning: {warning}")
             s = r["summary"]
             print(f"{r['path']}: copied {s['copied_ratio_without_template']:.1%} (template excluded), "
                   f"largest source {s['largest_source_ratio']:.1%}; {_exclusions_line(r['exclusions']['units'])}")
@@ -328,7 +348,10 @@ def run_pairs(args: argparse.Namespace) -> int:
     else:
         for p in pairs:
             print(f"{p.similarity:.3f}  {p.a.rel}  ~  {p.b.rel}")
-        print(f"{len(pairs)} pairs at or above {settings.threshold}; {_auto_words(rules)}", file=sys.stderr)
+        from neardup_gui.core.progress import count_noun
+
+        print(f"{count_noun(len(pairs), 'pair')} at or above {settings.threshold}; {_auto_words(rules)}",
+              file=sys.stderr)
     return EXIT_OK
 
 

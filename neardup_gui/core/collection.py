@@ -65,6 +65,7 @@ def _info(d) -> DocumentInfo:  # noqa: ANN001 - a store.StoredDocument
         doc_id=d.id, path=d.path, rel=d.rel, size=d.size, sha256=d.sha256, status=d.status,
         reason=d.reason, units=d.units, template_share=float(d.meta.get("template_share", 0.0)),
         format=d.format, exclusions=Exclusions.from_dict(d.meta.get("exclusions") or {}),
+        warnings=tuple(d.warnings),
     )
 
 
@@ -182,7 +183,8 @@ class Collection:
         return self.store.text(doc_id).text
 
     def stats(self) -> dict[str, int]:
-        return {"documents": self.store.count(), "indexed": self.store.count("indexed"), "skipped": self.store.count("skipped")}
+        return {"documents": self.store.count(), "indexed": self.store.count("indexed"),
+                "with_warnings": self.store.count_with_warnings(), "skipped": self.store.count("skipped")}
 
     # --- templates and verification ------------------------------------------------------------
 
@@ -357,7 +359,8 @@ class Collection:
             matches.append(SourceMatch(_info(info), comp, cand.estimate, tuple(sorted(cand.found_by))))
         matches.sort(key=lambda m: (-m.comparison.containment_a, -m.comparison.similarity, m.source.rel))
         return CheckResult(path=doc.path, units=len(units), matches=tuple(matches),
-                           summary=summarise(sub, matches), text=doc.text, exclusions=sub.exclusions)
+                           summary=summarise(sub, matches), text=doc.text, exclusions=sub.exclusions,
+                           warnings=doc.warnings)
 
     # --- collection-wide ------------------------------------------------------------------------
 

@@ -98,6 +98,8 @@ class DocumentInfo:
     template_share: float = 0.0
     format: str = ""
     exclusions: Exclusions = field(default_factory=Exclusions)  # units not counted (set by the pairs pass)
+    # set when the document was read only in part or leniently (status stays "indexed")
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -134,6 +136,7 @@ class CheckResult:
     skipped_reason: str = ""  # set when the submission itself could not be read
     text: str = ""  # the submission's extracted text, for the side-by-side view and reports
     exclusions: Exclusions = field(default_factory=Exclusions)  # units of the submission not counted
+    warnings: tuple[str, ...] = ()  # the submission was read only in part or leniently
 
 
 @dataclass(frozen=True)

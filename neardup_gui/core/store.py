@@ -34,7 +34,8 @@ log = logging.getLogger(__name__)
 
 # 2: sentence_df (document frequency of each sentence, for templates)
 # 3: counters + triggers: a generation of the fingerprints, stamped on search-table snapshots
-# 4: template_marks + template_mark_keys (text the examiner marked as template or as counted)
+# 4: template_marks + template_mark_keys (text the examiner marked as template or as counted);
+#    documents.warnings (indexed with warnings: decoded leniently, salvaged from a damaged file)
 SCHEMA_VERSION = 4
 APPLICATION_ID = 0x4E445550  # "NDUP": marks the file as ours in the SQLite header
 # Files up to this size get a full ``PRAGMA quick_check`` at open: about 4 ms per MB (measured:
@@ -117,6 +118,14 @@ _TRIGGERS = [
     "BEGIN UPDATE counters SET value = value + 1 WHERE name = 'fingerprints'; END"
     for event in ("INSERT", "UPDATE", "DELETE")
 ]
+
+
+def _schema4_intake(conn: sqlite3.Connection) -> None:
+    """Schema 4 (intake): the warnings of a document indexed with warnings, a JSON list of
+    sentences ('[]' for a clean one); the status stays 'indexed'."""
+    columns = {r[1] for r in conn.execute("PRAGMA table_info(documents)")}
+    if "warnings" not in columns:
+        conn.execute("ALTER TABLE documents ADD COLUMN warnings TEXT NOT NULL DEFAULT '[]'")
 
 
 def _add_generation(conn: sqlite3.Connection) -> None:
@@ -209,6 +218,7 @@ class StoredDocument:
     format: str
     units: int
     meta: dict
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -351,6 +361,7 @@ class Store:
                 _add_generation(conn)  # snapshots saved before carry no generation: checked in full
             if version < 4:
                 _schema4_template(conn)
+                _schema4_intake(conn)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         log.info("migrated %s from schema %d to %d", self.path, version, SCHEMA_VERSION)
 
@@ -374,6 +385,7 @@ class Store:
                     self.conn.execute(stmt)
             _add_generation(self.conn)
             _schema4_template(self.conn)
+            _schema4_intake(self.conn)
             self.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             self.set_meta("created_by", f"neardup {__version__}")
@@ -449,10 +461,10 @@ class Store:
 
     # --- documents -----------------------------------------------------------------------------
 
-    _DOC_COLS = "id, rel, path, size, mtime_ns, sha256, status, code, reason, format, units, meta"
+    _DOC_COLS = "id, rel, path, size, mtime_ns, sha256, status, code, reason, format, units, meta, warnings"
 
     def _doc(self, row) -> StoredDocument:
-        return StoredDocument(*row[:11], meta=json.loads(row[11]))
+        return StoredDocument(*row[:11], meta=json.loads(row[11]), warnings=tuple(json.loads(row[12])))
 
     def documents(self) -> list[StoredDocument]:
         try:  # the first full read of every task: damage the open-time checks missed surfaces here
@@ -468,6 +480,11 @@ class Store:
         if status is None:
             return self.conn.execute("SELECT COUNT(*) FROM documents").fetchone()[0]
         return self.conn.execute("SELECT COUNT(*) FROM documents WHERE status = ?", (status,)).fetchone()[0]
+
+    def count_with_warnings(self) -> int:
+        """Indexed documents that carry warnings (read leniently or salvaged)."""
+        return self.conn.execute(
+            "SELECT COUNT(*) FROM documents WHERE status = 'indexed' AND warnings != '[]'").fetchone()[0]
 
     def text(self, doc_id: int) -> StoredText:
         """A document's stored text; damage SQLite cannot see (inside the compressed blob) is
@@ -518,6 +535,7 @@ class Store:
         units: int = 0,
         meta: dict | None = None,
         replace_id: int | None = None,
+        warnings: Sequence[str] = (),
     ) -> int:
         """Insert (or replace) a documents row inside the caller's transaction; returns its id."""
         if replace_id is not None:
@@ -526,10 +544,10 @@ class Store:
         if old:
             self.remove(conn, old[0])
         cur = conn.execute(
-            "INSERT INTO documents (rel, path, size, mtime_ns, sha256, status, code, reason, format, units, meta, indexed_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO documents (rel, path, size, mtime_ns, sha256, status, code, reason, format, units, meta,"
+            " indexed_at, warnings) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (rel, path, size, mtime_ns, sha256, status, code, reason, fmt, units,
-             json.dumps(meta or {}, ensure_ascii=False), time.time()),
+             json.dumps(meta or {}, ensure_ascii=False), time.time(), json.dumps(list(warnings), ensure_ascii=False)),
         )
         return int(cur.lastrowid)
 
