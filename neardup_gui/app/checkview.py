@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from neardup_gui.app.appsettings import load_check_minimum, save_check_minimum
 from neardup_gui.app.models import FilterProxy, SourcesModel, percent, source_score
 from neardup_gui.app.widgets import make_table
 from neardup_gui.core.results import CheckResult, SourceMatch
@@ -84,7 +85,7 @@ class CheckView(QWidget):
         layout.addLayout(trow)
         layout.addWidget(self.empty_hint)
         layout.addWidget(self.sources_view, 1)
-        self.threshold_spin.setValue(int(self.store.value("check/minimum", 10)))
+        self.threshold_spin.setValue(load_check_minimum(self.store))
         self.retranslate_ui()
 
     # -- results -----------------------------------------------------------------------------------
@@ -137,7 +138,7 @@ class CheckView(QWidget):
 
     def _threshold_changed(self, value: int) -> None:
         self.sources_proxy.set_minimum(value / 100.0)
-        self.store.setValue("check/minimum", value)
+        save_check_minimum(self.store, value)
 
     def _activated(self, index: QModelIndex) -> None:
         match = self.sources_proxy.record_at(index)
