@@ -14,7 +14,9 @@ import json
 import logging
 import math
 import os
+import shutil
 import time
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
@@ -31,7 +33,7 @@ from neardup_gui.core.results import (
     CheckResult, CheckSummary, Cluster, Comparison, DocumentInfo, Pair, SourceMatch,
 )
 from neardup_gui.core.scan import FileEntry
-from neardup_gui.core.settings import Settings
+from neardup_gui.core.settings import COLLECTION_FIELDS, Settings, collection_values, with_values
 from neardup_gui.core.store import IndexProblem, Store
 from neardup_gui.core.templates import sentence_keys
 from neardup_gui.core.units import Units
@@ -45,7 +47,7 @@ PAIR_FLOOR = 0.2
 # A source is listed for a checked submission when at least this share of it is copied.
 SOURCE_FLOOR = 0.01
 
-__all__ = ["Collection", "IndexProblem", "IndexReport", "compare_files", "read_submission"]
+__all__ = ["AddedFile", "Collection", "IndexProblem", "IndexReport", "compare_files", "copy_target", "read_submission"]
 
 
 _PAIR_BATCH = 200  # documents per transaction when pairs are computed
@@ -95,6 +97,36 @@ def user_template_keys(settings: Settings) -> frozenset[int]:
     return _template_file_keys(tuple(_file_stamp(p) for p in settings.template_files), settings.limits)
 
 
+@dataclass(frozen=True)
+class AddedFile:
+    """A file added to the collection: where it came from, the member's path, and how it was kept.
+
+    ``how``: "copied" (into the collection's folder), "external" (stays where it is; a refresh
+    keeps it), "inside" (it was in the folder already)."""
+
+    source: str
+    member: str
+    how: str
+    doc_id: int = 0
+
+
+def _inside(folder: str, path: str) -> bool:
+    return os.path.commonpath([folder, path]) == folder
+
+
+def copy_target(folder: str, name: str, on_clash: str = "rename") -> str:
+    """Where a file called ``name`` is copied into ``folder``: its name, or when taken and
+    ``on_clash`` is "rename", the first free ``stem (n).ext`` (n = 2, 3, …)."""
+    target = os.path.join(folder, name)
+    if on_clash == "replace" or not os.path.exists(target):
+        return target
+    stem, ext = os.path.splitext(name)
+    n = 2
+    while os.path.exists(os.path.join(folder, f"{stem} ({n}){ext}")):
+        n += 1
+    return os.path.join(folder, f"{stem} ({n}){ext}")
+
+
 class Collection:
     """An open index file (SQLite) of one collection folder."""
 
@@ -129,6 +161,19 @@ class Collection:
     def folder(self) -> str | None:
         return self.store.get_meta("folder")
 
+    def settings_for(self, defaults: Settings) -> Settings:
+        """``defaults`` with this collection's own values (threshold, exclusions, template files,
+        …) where it has them; an unusable stored value keeps the default, with a warning."""
+        stored = {k: v for k, v in self.store.collection_settings().items() if k in COLLECTION_FIELDS}
+        return with_values(defaults, stored, where=str(self.db_path))
+
+    def has_own_settings(self) -> bool:
+        return bool(self.store.collection_settings())
+
+    def save_settings(self, settings: Settings) -> None:
+        """Keep ``settings``' per-collection values with this collection (in its index)."""
+        self.store.set_collection_settings(collection_values(settings))
+
     def _changed(self) -> None:
         self._finder = None
         self._marked.clear()
@@ -145,21 +190,48 @@ class Collection:
         self.finder(settings).save()
         return report
 
-    def add_files(self, paths: Sequence[str], settings: Settings, progress: ProgressFn = no_progress) -> list[int]:
-        """Add checked submissions to the collection (they are listed under ``added/``)."""
-        entries = []
+    def add_files(self, paths: Sequence[str], settings: Settings, progress: ProgressFn = no_progress,
+                  *, keep: str = "external", on_clash: str = "rename") -> list[AddedFile]:
+        """Make checked submissions members of the collection, so a refresh keeps them.
+
+        ``keep="copy"``: each file is copied into the collection's folder (a file of the same name
+        there is kept and the copy renamed ``name (2).ext``, or, with ``on_clash="replace"``,
+        replaced); ``keep="external"``: the file stays where it is and is remembered as an
+        external member. A file already inside the folder is simply indexed. Returns what was
+        done with each file, in order.
+        """
+        if keep not in ("copy", "external") or on_clash not in ("rename", "replace"):
+            raise ValueError(f"keep={keep!r}, on_clash={on_clash!r}")
+        folder = self.folder
+        if not folder:
+            raise ValueError("this index has no collection folder; index a folder first")
+        done: list[AddedFile] = []
         for p in paths:
             p = os.path.abspath(p)
-            st = os.stat(p)
-            entries.append(FileEntry(path=p, rel=self._rel_for(p), size=st.st_size, mtime_ns=st.st_mtime_ns))
+            if _inside(folder, p):
+                done.append(AddedFile(p, p, "inside"))
+            elif keep == "copy":
+                target = copy_target(folder, os.path.basename(p), on_clash)
+                shutil.copy2(p, target)
+                done.append(AddedFile(p, target, "copied"))
+            else:
+                with self.store.transaction() as conn:
+                    self.store.add_external_member(conn, p)
+                done.append(AddedFile(p, p, "external"))
+        entries = []
+        for added in done:
+            st = os.stat(added.member)
+            entries.append(FileEntry(path=added.member, rel=self._rel_for(added.member), size=st.st_size,
+                                     mtime_ns=st.st_mtime_ns))
         try:
-            return indexer.index_files(self.store, entries, settings, progress)
+            ids = indexer.index_files(self.store, entries, settings, progress)
         finally:
             self._changed()
+        return [replace(a, doc_id=i) for a, i in zip(done, ids)]
 
     def _rel_for(self, path: str) -> str:
         folder = self.folder
-        if folder and os.path.commonpath([folder, path]) == folder:
+        if folder and _inside(folder, path):
             return os.path.relpath(path, folder).replace(os.sep, "/")
         return path  # a file outside the folder is listed by its absolute path
 
