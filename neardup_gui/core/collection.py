@@ -25,7 +25,7 @@ import numpy as np
 from neardup_gui.core import indexer
 from neardup_gui.core.candidates import PAIR_MIN_SHARED_ANCHORS, CandidateFinder
 from neardup_gui.core.compare import units_in_spans
-from neardup_gui.core.document import Document, Skipped
+from neardup_gui.core.document import CharSpan, Document, Skipped
 from neardup_gui.core.fingerprints import Fingerprints, fingerprint_document
 from neardup_gui.core.indexer import IndexReport
 from neardup_gui.core.progress import ProgressFn, no_progress, wrap_progress
@@ -511,39 +511,53 @@ def units_share(m: Marked) -> float:
     return float(units_in_spans(m.units, m.template).sum()) / n if n else 0.0
 
 
-def summarise(sub: Marked, matches: Sequence[SourceMatch]) -> CheckSummary:
-    """CNKI-style figures for one submission.
+def covered_spans(match: SourceMatch) -> tuple[CharSpan, ...]:
+    """The submission-side (A) spans a source covers: what counts as copied from it."""
+    return tuple(s.a for s in match.comparison.spans)
 
-    - overall copied ratio: units covered by any source's match spans, plus template units, over
-      all units (what the submission shares with the collection, form text included);
-    - without template: covered units over countable units (template removed from both);
-    - without quotes: as above with quoted units also removed from both;
-    - largest source: the single source covering the most units (its containment).
+
+def summarise(sub: Marked, matches: Sequence[SourceMatch]) -> CheckSummary:
+    """CNKI-style figures for one submission, every one over its countable text.
+
+    - copied: countable units inside any source's covered spans;
+    - without quotations: the same, quoted units left out of the count (the denominator stays);
+    - without template: equal to copied (template text never counts, in any figure);
+    - largest single source: countable units inside one source's covered spans, the largest.
+
+    Sharing one denominator, copied ≥ largest single source ≥ 0 and copied ≥ each "without".
     """
     units = sub.units
     n = len(units)
-    if n == 0:
-        return CheckSummary(0.0, 0.0, 0.0, 0.0)
-    covered = np.zeros(n, dtype=bool)
-    for m in matches:
-        covered |= units_in_spans(units, [s.a for s in m.comparison.spans])
     template = units_in_spans(units, sub.template)
-    excluded = units_in_spans(units, sub.excluded)
+    excluded = units_in_spans(units, sub.excluded) & ~template
     quoted = units_in_spans(units, sub.quoted)
     countable = ~(template | excluded)
-    overall = float((covered | template).sum()) / n
-    without_template = float((covered & countable).sum()) / max(int(countable.sum()), 1)
-    nq = countable & ~quoted
-    without_quotes = float((covered & nq).sum()) / max(int(nq.sum()), 1)
-    best = max(matches, key=lambda m: m.comparison.containment_a, default=None)
+    total = int(countable.sum())
+    covered = np.zeros(n, dtype=bool)
+    largest, best = 0, None
+    for m in matches:
+        mine = units_in_spans(units, covered_spans(m)) & countable
+        covered |= mine
+        count = int(mine.sum())
+        if best is None or count > largest:
+            largest, best = count, m
+    copied = int(covered.sum())
+
+    def share(k: int) -> float:
+        return k / total if total else 0.0
+
     return CheckSummary(
-        copied_ratio=overall,
-        copied_ratio_without_quotes=without_quotes,
-        copied_ratio_without_template=without_template,
-        largest_source_ratio=best.comparison.containment_a if best else 0.0,
-        largest_source=best.source.path if best else "",
-        template_share=float(template.sum()) / n,
-        quoted_share=float(quoted.sum()) / n,
+        copied_ratio=share(copied),
+        copied_ratio_without_quotes=share(int((covered & ~quoted).sum())),
+        copied_ratio_without_template=share(copied),
+        largest_source_ratio=share(largest),
+        largest_source=best.source.path if best is not None and largest else "",
+        template_share=float(template.sum()) / n if n else 0.0,
+        quoted_share=float(quoted.sum()) / n if n else 0.0,
+        countable_units=total,
+        template_units=int(template.sum()),
+        excluded_units=int(excluded.sum()),
+        sources=len(matches),
     )
 
 
