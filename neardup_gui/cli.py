@@ -133,11 +133,11 @@ def run_extract(args: argparse.Namespace) -> int:
 # --- index / check / pairs / clusters / compare ------------------------------------------------
 
 
-def _settings(args: argparse.Namespace):
-    """Settings from the command line's options (defaults for what is not given)."""
+def _settings(args: argparse.Namespace, base=None):  # noqa: ANN001, ANN202 - a core Settings
+    """Settings from the command line's options (``base``, else the defaults, for what is not given)."""
     from neardup_gui.core.settings import FingerprintParams, Settings
 
-    s = Settings()
+    s = base or Settings()
     changes: dict[str, Any] = {}
     for name in ("threshold", "min_run", "strategy", "workers"):
         value = getattr(args, name, None)
@@ -186,11 +186,14 @@ def _index_problem(exc) -> int:
 def _on_collection(args: argparse.Namespace, work: Callable[[Any, Any], Any], *, create: bool = False) -> Any:
     """Open the index of ``--db``, run ``work(collection, settings)`` and close it again.
 
-    Raises ``IndexProblem`` (damaged, too new, busy, full, read-only) for the caller to report.
+    The collection's own settings (saved by the app: threshold, exclusions, template files)
+    apply where no option is given. Raises ``IndexProblem`` (damaged, too new, busy, full,
+    read-only) for the caller to report.
     """
-    settings = _settings(args)
+    from neardup_gui.core.settings import Settings
+
     with _open(args, create=create) as coll:
-        return work(coll, settings)
+        return work(coll, _settings(args, coll.settings_for(Settings())))
 
 
 def _rules_json(coll, settings) -> dict[str, Any]:
@@ -255,6 +258,51 @@ def run_index(args: argparse.Namespace) -> int:
     return EXIT_SKIPPED if report.skipped else EXIT_OK
 
 
+def _add_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("files", nargs="+", metavar="FILE", help="files to make members of the collection")
+    p.add_argument("--db", required=True, metavar="F", help="the index file of the collection")
+    p.add_argument("--copy", action="store_true",
+                   help="copy the files into the collection's folder (default: keep them where they are, "
+                        "as external members that a refresh keeps)")
+    p.add_argument("--replace", action="store_true",
+                   help="with --copy: replace a file of the same name in the folder (default: rename the copy)")
+    p.add_argument("--json", action="store_true", help="machine-readable summary on stdout")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+
+
+@command("add", "Add files to an indexed collection (copied into its folder, or kept as external members).", _add_args)
+def run_add(args: argparse.Namespace) -> int:
+    from neardup_gui.core.store import IndexProblem
+
+    missing = [f for f in args.files if not os.path.isfile(f)]
+    if missing:
+        sys.stderr.write("neardup: not a file: " + ", ".join(missing) + "\n")
+        return EXIT_USAGE
+    try:
+        with _open(args) as coll:
+            if not coll.folder:
+                sys.stderr.write(f"neardup: {args.db} has no collection folder; run `neardup index DIR --db F` first\n")
+                return EXIT_USAGE
+            added = coll.add_files(args.files, _settings(args), StderrProgress(args.quiet),
+                                   keep="copy" if args.copy else "external",
+                                   on_clash="replace" if args.replace else "rename")
+            skipped = {d.doc_id: d.reason for d in coll.documents() if d.status == "skipped"}
+    except IndexProblem as exc:
+        return _index_problem(exc)
+    except OSError as exc:
+        sys.stderr.write(f"neardup: {exc.filename or ''}: {exc.strerror or exc}\n")
+        return EXIT_SKIPPED
+    if args.json:
+        print_json([{"file": a.source, "member": a.member, "how": a.how, "skipped_reason": skipped.get(a.doc_id)}
+                    for a in added])
+    else:
+        words = {"copied": "copied into the folder as", "external": "kept where it is, as an external member:",
+                 "inside": "already in the folder:"}
+        for a in added:
+            print(f"{a.source}: {words[a.how]} {a.member}" + (f" (skipped: {skipped[a.doc_id]})" if a.doc_id in skipped else ""))
+    return EXIT_SKIPPED if any(a.doc_id in skipped for a in added) else EXIT_OK
+
+
 def _check_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("files", nargs="+", metavar="FILE", help="submissions to check")
     p.add_argument("--top", type=int, default=10, metavar="N", help="sources to list per submission (default 10)")
@@ -276,6 +324,7 @@ def run_check(args: argparse.Namespace) -> int:
                             prepare=(SUBMISSION_PREPARE, settings.fingerprints))
     try:
         with _open(args) as coll:
+            settings = _settings(args, coll.settings_for(settings))  # the collection's own values
             results = coll.check(args.files, settings, progress, extraction=runs)
             rules = _rules_json(coll, settings)
     except IndexProblem as exc:
@@ -538,6 +587,7 @@ def run_report(args: argparse.Namespace) -> int:
     progress = StderrProgress(args.quiet)
     try:
         with _open(args) as coll:
+            settings = _settings(args, coll.settings_for(settings))  # the collection's own values
             items = None
             skipped = False
             if scope == "check":

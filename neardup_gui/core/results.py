@@ -114,15 +114,26 @@ class SourceMatch:
 
 @dataclass(frozen=True)
 class CheckSummary:
-    """CNKI-style figures for one submission (all shares of the submission's units)."""
+    """CNKI-style figures for one submission, all over ONE denominator: its countable text.
 
-    copied_ratio: float  # units of the submission covered by any source's match spans
-    copied_ratio_without_quotes: float
-    copied_ratio_without_template: float
-    largest_source_ratio: float  # containment in the single largest source
+    The countable text is every unit of the submission except what does not count (template
+    text and, when the examiner excludes them, quotations and the bibliography): the same
+    units a source's containment is counted over. So ``copied_ratio`` ≥ each single source's
+    share, and each "without X" ≤ ``copied_ratio``. What was left out is given in units, not as
+    a share of something else.
+    """
+
+    copied_ratio: float  # countable units inside any source's matched passages / countable units
+    copied_ratio_without_quotes: float  # as above, leaving quoted units out of the numerator
+    copied_ratio_without_template: float  # template never counts: equal to copied_ratio (kept for readers)
+    largest_source_ratio: float  # countable units inside the largest single source's passages / countable units
     largest_source: str = ""  # its path
-    template_share: float = 0.0
-    quoted_share: float = 0.0
+    template_share: float = 0.0  # template units / all units of the submission (not counted)
+    quoted_share: float = 0.0  # quoted units / all units (quotations, counted or not)
+    countable_units: int = 0  # the denominator
+    template_units: int = 0  # left out as template
+    excluded_units: int = 0  # left out by the examiner's exclusions (quotations, bibliography), not template
+    sources: int = 0  # sources found (every one counts in copied_ratio, whatever a view filter hides)
 
 
 @dataclass(frozen=True)

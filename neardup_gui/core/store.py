@@ -35,7 +35,8 @@ log = logging.getLogger(__name__)
 # 2: sentence_df (document frequency of each sentence, for templates)
 # 3: counters + triggers: a generation of the fingerprints, stamped on search-table snapshots
 # 4: template_marks + template_mark_keys (text the examiner marked as template or as counted);
-#    documents.warnings (indexed with warnings: decoded leniently, salvaged from a damaged file)
+#    documents.warnings (indexed with warnings: decoded leniently, salvaged from a damaged file);
+#    the collection's own settings; external members (files kept from outside the folder)
 SCHEMA_VERSION = 4
 APPLICATION_ID = 0x4E445550  # "NDUP": marks the file as ours in the SQLite header
 # Files up to this size get a full ``PRAGMA quick_check`` at open: about 4 ms per MB (measured:
@@ -170,6 +171,11 @@ class TemplateMark:
     text: str
     keys: tuple[int, ...]
     created_at: float
+def _schema4_appday(conn: sqlite3.Connection) -> None:
+    """Schema 4 (issue 18): the examiner's settings for this collection (one JSON value per
+    name), and files added from outside the folder that a refresh keeps."""
+    conn.execute("CREATE TABLE IF NOT EXISTS collection_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    conn.execute("CREATE TABLE IF NOT EXISTS external_members (path TEXT PRIMARY KEY, added_at REAL NOT NULL)")
 
 
 class IndexProblem(Exception):
@@ -362,6 +368,7 @@ class Store:
             if version < 4:
                 _schema4_template(conn)
                 _schema4_intake(conn)
+                _schema4_appday(conn)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         log.info("migrated %s from schema %d to %d", self.path, version, SCHEMA_VERSION)
 
@@ -386,6 +393,7 @@ class Store:
             _add_generation(self.conn)
             _schema4_template(self.conn)
             _schema4_intake(self.conn)
+            _schema4_appday(self.conn)
             self.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             self.set_meta("created_by", f"neardup {__version__}")
@@ -458,6 +466,36 @@ class Store:
             self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
         except sqlite3.Error as exc:
             raise _translate_error(exc, self.path) from exc
+
+    # --- the collection's settings and external members ------------------------------------------
+
+    def collection_settings(self) -> dict[str, object]:
+        """The settings stored for this collection (name → value); a value that is not JSON is
+        logged and left out (the caller falls back to its default)."""
+        values: dict[str, object] = {}
+        for name, text in self.conn.execute("SELECT name, value FROM collection_settings"):
+            try:
+                values[name] = json.loads(text)
+            except (TypeError, ValueError):
+                log.warning("collection setting %s in %s is not readable (%r); using the default", name, self.path, text)
+        return values
+
+    def set_collection_settings(self, values: dict[str, object]) -> None:
+        """Store ``values`` as this collection's settings (replacing the stored ones), one transaction."""
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM collection_settings")
+            conn.executemany("INSERT INTO collection_settings (name, value) VALUES (?, ?)",
+                             [(k, json.dumps(v, ensure_ascii=False)) for k, v in values.items()])
+
+    def external_members(self) -> list[str]:
+        """Files from outside the collection folder that belong to the collection."""
+        return [r[0] for r in self.conn.execute("SELECT path FROM external_members ORDER BY path")]
+
+    def add_external_member(self, conn: sqlite3.Connection, path: str) -> None:
+        conn.execute("INSERT OR IGNORE INTO external_members (path, added_at) VALUES (?, ?)", (path, time.time()))
+
+    def forget_external_member(self, conn: sqlite3.Connection, path: str) -> None:
+        conn.execute("DELETE FROM external_members WHERE path = ?", (path,))
 
     # --- documents -----------------------------------------------------------------------------
 
