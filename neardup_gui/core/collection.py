@@ -454,7 +454,7 @@ def summarise(sub: Marked, matches: Sequence[SourceMatch]) -> CheckSummary:
         return CheckSummary(0.0, 0.0, 0.0, 0.0)
     covered = np.zeros(n, dtype=bool)
     for m in matches:
-        covered |= units_in_spans(units, [s.a for s in m.comparison.spans])
+        covered |= units_in_spans(units, [p.a for p in m.comparison.passages])  # edited passages (issue 15)
     template = units_in_spans(units, sub.template)
     excluded = units_in_spans(units, sub.excluded)
     quoted = units_in_spans(units, sub.quoted)

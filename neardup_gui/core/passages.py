@@ -126,6 +126,11 @@ def find_passages(
         k = int(np.searchsorted(cuts, pos)) - 1  # last cut before unit pos
         return max(limit, int(cuts[k]) + 1) if k >= 0 else limit
 
+    def crosses(cuts: np.ndarray, end: int, start: int) -> bool:
+        """True when removed text lies anywhere between unit ``end - 1`` and unit ``start``."""
+        k = int(np.searchsorted(cuts, end - 1))
+        return k < len(cuts) and int(cuts[k]) <= start - 1
+
     def chain_forward(seeds: list[Run], ea: int, eb: int) -> list[Run]:
         taken = []
         for i, j, n in seeds:
@@ -149,41 +154,64 @@ def find_passages(
         taken.reverse()
         return taken
 
+    def extend_forward(ea: int, eb: int, lim_a: int, lim_b: int) -> list[Run]:
+        """Seeds chained from (ea, eb) towards (lim_a, lim_b), one window at a time."""
+        taken: list[Run] = []
+        while True:
+            wa, wb = min(lim_a, ea + w), min(lim_b, eb + w)
+            more = chain_forward(seeds_between(ea, wa, eb, wb), ea, eb)
+            if not more:
+                return taken
+            taken.extend(more)
+            ea, eb = more[-1][0] + more[-1][2], more[-1][1] + more[-1][2]
+            if (wa == lim_a and wb == lim_b) or (wa - ea > h and wb - eb > h):
+                return taken  # the chain stopped inside the window, not at its edge
+
+    def extend_backward(sa: int, sb: int, lim_a: int, lim_b: int) -> list[Run]:
+        """Seeds chained from (sa, sb) back towards (lim_a, lim_b), one window at a time."""
+        taken: list[Run] = []
+        while True:
+            wa, wb = max(lim_a, sa - w), max(lim_b, sb - w)
+            more = chain_backward(seeds_between(wa, sa, wb, sb), sa, sb)
+            if not more:
+                return taken
+            taken[:0] = more
+            sa, sb = more[0][0], more[0][1]
+            if (wa == lim_a and wb == lim_b) or (sa - wa > h and sb - wb > h):
+                return taken
+
+    def end_of(seeds: Sequence[Run], a0: int, b0: int) -> tuple[int, int]:
+        return (seeds[-1][0] + seeds[-1][2], seeds[-1][1] + seeds[-1][2]) if seeds else (a0, b0)
+
     # Left edge of the first anchor, then every region between anchors, then the right edge.
-    groups: list[list[Run]] = [[runs[0]]]
     first = runs[0]
-    lo_a = free_before(cut_a, first[0], max(0, first[0] - w))
-    lo_b = free_before(cut_b, first[1], max(0, first[1] - w))
-    lead = chain_backward(seeds_between(lo_a, first[0], lo_b, first[1]), first[0], first[1])
-    groups[0] = lead + groups[0]
+    groups: list[list[Run]] = [extend_backward(first[0], first[1], free_before(cut_a, first[0], 0),
+                                               free_before(cut_b, first[1], 0)) + [first]]
     for prev, nxt in zip(runs, runs[1:]):
         ea, eb = prev[0] + prev[2], prev[1] + prev[2]
         sa, sb = nxt[0], nxt[1]
         fa, fb = free_after(cut_a, ea, sa), free_after(cut_b, eb, sb)
-        whole = fa == sa and fb == sb  # no removed text in between
-        if whole and sa - ea <= rules.max_region and sb - eb <= rules.max_region:
-            seeds = seeds_between(ea, sa, eb, sb)
+        open_between = not crosses(cut_a, ea, sa) and not crosses(cut_b, eb, sb)
+        if open_between and sa - ea <= rules.max_region and sb - eb <= rules.max_region:
+            seeds = seeds_between(ea, sa, eb, sb)  # a small region without removed text: align it whole
             fwd = chain_forward(seeds, ea, eb)
-            end_a, end_b = (fwd[-1][0] + fwd[-1][2], fwd[-1][1] + fwd[-1][2]) if fwd else (ea, eb)
-            if sa - end_a <= h and sb - end_b <= h:
-                groups[-1].extend(fwd)
-                groups[-1].append(nxt)
-                continue
-            groups[-1].extend(fwd)
-            back = chain_backward(seeds, sa, sb)
         else:
-            groups[-1].extend(chain_forward(seeds_between(ea, min(fa, ea + w), eb, min(fb, eb + w)), ea, eb))
-            ba = free_before(cut_a, sa, max(ea, sa - w))
-            bb = free_before(cut_b, sb, max(eb, sb - w))
-            back = chain_backward(seeds_between(ba, sa, bb, sb), sa, sb)
-        # chain_forward of the previous group stopped at a hole the backward chain cannot cross
-        last = groups[-1][-1]
-        back = [r for r in back if r[0] >= last[0] + last[2] and r[1] >= last[1] + last[2]]
+            seeds = []
+            fwd = extend_forward(ea, eb, fa, fb)
+        groups[-1].extend(fwd)
+        end_a, end_b = end_of(fwd, ea, eb)
+        if sa - end_a <= h and sb - end_b <= h and open_between:
+            groups[-1].append(nxt)  # the chain reached the next anchor: one passage
+            continue
+        if seeds:
+            back = [r for r in chain_backward(seeds, sa, sb) if r[0] >= end_a and r[1] >= end_b]
+        else:
+            back = extend_backward(sa, sb, max(end_a, free_before(cut_a, sa, end_a)),
+                                   max(end_b, free_before(cut_b, sb, end_b)))
         groups.append(back + [nxt])
     last = runs[-1]
     ea, eb = last[0] + last[2], last[1] + last[2]
-    hi_a, hi_b = free_after(cut_a, ea, min(na, ea + w)), free_after(cut_b, eb, min(nb, eb + w))
-    groups[-1].extend(chain_forward(seeds_between(ea, hi_a, eb, hi_b), ea, eb))
+    groups[-1].extend(extend_forward(ea, eb, free_after(cut_a, ea, na), free_after(cut_b, eb, nb)))
 
     # Chains that stopped short of each other are one passage when the gap between them is
     # small beside both (a cluster of edits inside one copied section).
@@ -191,12 +219,12 @@ def find_passages(
     merged: list[list[Run]] = [groups[0]]
     for group in groups[1:]:
         prev = merged[-1]
-        ea, eb = prev[-1][0] + prev[-1][2], prev[-1][1] + prev[-1][2]
+        ea, eb = end_of(prev, 0, 0)
         sa, sb = group[0][0], group[0][1]
         joint = (ea - prev[0][0]) + (group[-1][0] + group[-1][2] - sa)
         allowed = max(h, int(rules.gap_share * joint))
         if (sa - ea <= allowed and sb - eb <= allowed
-                and free_after(cut_a, ea, sa) == sa and free_after(cut_b, eb, sb) == sb
+                and not crosses(cut_a, ea, sa) and not crosses(cut_b, eb, sb)
                 and _dense_enough(prev + group, anchor_set, rules)):
             prev.extend(group)
         else:
@@ -204,11 +232,16 @@ def find_passages(
 
     out = []
     for seeds in merged:
-        if _dense_enough(seeds, anchor_set, rules):
-            out.append((seeds[0][0], seeds[-1][0] + seeds[-1][2], seeds[0][1], seeds[-1][1] + seeds[-1][2], tuple(seeds)))
-        else:  # the chain is too thin to call one passage: its anchors stand alone
-            log.debug("chain of %d seeds rejected", len(seeds))
-            out.extend((i, i + n, j, j + n, ((i, j, n),)) for i, j, n in seeds if (i, j, n) in anchor_set)
+        if not _dense_enough(seeds, anchor_set, rules):
+            # Too thin to call one passage: first drop what lies beyond the outer anchors,
+            # then, if still too thin, let the anchors stand alone.
+            at = [k for k, r in enumerate(seeds) if r in anchor_set]
+            seeds = seeds[at[0] : at[-1] + 1]
+            if not _dense_enough(seeds, anchor_set, rules):
+                log.debug("chain of %d seeds rejected", len(seeds))
+                out.extend((i, i + n, j, j + n, ((i, j, n),)) for i, j, n in seeds if (i, j, n) in anchor_set)
+                continue
+        out.append((seeds[0][0], seeds[-1][0] + seeds[-1][2], seeds[0][1], seeds[-1][1] + seeds[-1][2], tuple(seeds)))
     return out
 
 
