@@ -590,8 +590,9 @@ def units_share(m: Marked) -> float:
 
 
 def covered_spans(match: SourceMatch) -> tuple[CharSpan, ...]:
-    """The submission-side (A) spans a source covers: what counts as copied from it."""
-    return tuple(s.a for s in match.comparison.spans)
+    """The submission-side (A) spans a source covers: what counts as copied from it — its edited
+    passages (issue 15: exact runs merged across small edits), gaps inside them included."""
+    return tuple(p.a for p in match.comparison.passages)
 
 
 def summarise(sub: Marked, matches: Sequence[SourceMatch]) -> CheckSummary:

@@ -55,12 +55,32 @@ class MatchSpan:
 
 
 @dataclass(frozen=True)
+class Passage:
+    """One copied-then-edited passage: exact runs merged across small edits (core/passages.py).
+
+    The spans run from the first to the last exact run inside; what lies between the runs (the
+    substituted, inserted or dropped words) is part of the passage but not of ``runs``.
+    """
+
+    a: CharSpan  # character offsets in A's extracted text
+    b: CharSpan  # character offsets in B's extracted text
+    units_a: int  # countable units of A the passage covers, gaps included
+    units_b: int
+    matched_units: int  # units inside the exact runs below
+    runs: tuple[MatchSpan, ...]  # the exact runs inside (≥ min_run, and shorter seeds between them)
+
+
+@dataclass(frozen=True)
 class Comparison:
     """The exact comparison of document A with document B.
 
     ``similarity`` = common / (units_a + units_b − common), where ``common`` counts only LCS
     units inside match spans, and ``units_*`` only countable units (template and excluded text
-    removed). ``containment_a`` = common / units_a: how much of A lies in B.
+    removed): seed 004's ratio, unchanged by edited passages.
+
+    ``containment_a`` = passage_units_a / units_a: how much of A lies in B, counted over the
+    edited passages (exact runs merged across small edits, gaps included), so an edited copy
+    reads as copied. ``passage_units_a ≥ common``: every match span lies in a passage.
     """
 
     similarity: float
@@ -81,6 +101,9 @@ class Comparison:
     excluded_share_b: float = 0.0
     exclusions_a: Exclusions = field(default_factory=Exclusions)  # units each exclusion removed
     exclusions_b: Exclusions = field(default_factory=Exclusions)
+    passages: tuple[Passage, ...] = ()  # edited passages, in order in both texts
+    passage_units_a: int = 0  # countable units of A inside passages (the containment's numerator)
+    passage_units_b: int = 0
 
 
 @dataclass(frozen=True)
