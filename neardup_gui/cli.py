@@ -354,6 +354,70 @@ def run_compare(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# --- screen -----------------------------------------------------------------------------------
+
+
+def _screen_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("folder", metavar="FOLDER", help="the folder of new submissions (a call)")
+    p.add_argument("--name", metavar="N", help="the screening's name, kept in the index (default: the folder's name); "
+                   "the same name again resumes or refreshes it")
+    p.add_argument("--flag", type=float, default=None, metavar="S",
+                   help="flag a submission whose copied share (template excluded) reaches S, 0..1 (default 0.3)")
+    p.add_argument("--top", type=int, default=0, metavar="N", help="rows to print (default: all)")
+    p.add_argument("--workers", type=int, metavar="N", help="extraction processes (default: number of cores)")
+    _common_options(p, threshold=False)
+
+
+@command("screen", "Screen a folder of new submissions against the collection and each other: a ranked table.",
+         _screen_args)
+def run_screen(args: argparse.Namespace) -> int:
+    from neardup_gui.core.progress import Cancelled
+    from neardup_gui.core.screening import DEFAULT_FLAG, screen_folder
+    from neardup_gui.core.store import IndexProblem
+
+    if not os.path.isdir(args.folder):
+        sys.stderr.write(f"neardup: {args.folder} is not a folder\n")
+        return EXIT_USAGE
+    flag = DEFAULT_FLAG if args.flag is None else args.flag
+    if not 0.0 <= flag <= 1.0:
+        sys.stderr.write("neardup: --flag is a share between 0 and 1\n")
+        return EXIT_USAGE
+    try:
+        screening = _on_collection(args, lambda coll, s: screen_folder(
+            coll, args.folder, s, name=args.name, flag=flag, progress=StderrProgress(args.quiet)), create=True)
+    except IndexProblem as exc:
+        return _index_problem(exc)
+    except Cancelled:
+        return EXIT_INTERRUPTED
+    rows = screening.rows[: args.top] if args.top else screening.rows
+    if args.json:
+        print_json({
+            "name": screening.info.name, "folder": screening.info.folder, "flag": screening.info.flag,
+            "submissions": [{
+                "rank": i, "path": r.path, "rel": r.rel, "status": r.status, "reason": r.reason or None,
+                "units": r.units, "copied": r.copied, "copied_overall": r.copied_overall,
+                "copied_without_quotes": r.copied_without_quotes, "largest_source_ratio": r.largest,
+                "largest_source": r.largest_source or None, "sources": r.sources,
+                "template_share": r.template_share, "flagged": r.flagged(screening.info.flag),
+                "warnings": list(r.warnings), "sha256": r.sha256,
+            } for i, r in enumerate(rows, 1)],
+        })
+    else:
+        print(f"{'rank':>4}  {'copied':>7}  {'largest':>7}  {'sources':>7}  submission  (largest source)")
+        for i, r in enumerate(rows, 1):
+            if r.status != "done":
+                print(f"{i:>4}  {'':>7}  {'':>7}  {'':>7}  {r.rel}: skipped: {r.reason}")
+                continue
+            mark = " !" if r.flagged(screening.info.flag) else "  "
+            largest = os.path.basename(r.largest_source) if r.largest_source else "-"
+            warn = f"  [{'; '.join(r.warnings)}]" if r.warnings else ""
+            print(f"{i:>4}{mark}{r.copied:>7.1%}  {r.largest:>7.1%}  {r.sources:>7}  {r.rel}  ({largest}){warn}")
+        flagged = len(screening.flagged())
+        print(f"{len(screening.rows)} submissions screened as {screening.info.name!r}; {flagged} flagged at "
+              f"{screening.info.flag:.0%} copied or more (!)", file=sys.stderr)
+    return EXIT_SKIPPED if any(r.status != "done" for r in screening.rows) else EXIT_OK
+
+
 # --- report -----------------------------------------------------------------------------------
 
 

@@ -34,7 +34,8 @@ log = logging.getLogger(__name__)
 
 # 2: sentence_df (document frequency of each sentence, for templates)
 # 3: counters + triggers: a generation of the fingerprints, stamped on search-table snapshots
-SCHEMA_VERSION = 3
+# 4: screenings of a call (screen): screenings, screening_rows, screening_sources, source_exclusions
+SCHEMA_VERSION = 4
 APPLICATION_ID = 0x4E445550  # "NDUP": marks the file as ours in the SQLite header
 # Files up to this size get a full ``PRAGMA quick_check`` at open: about 4 ms per MB (measured:
 # 0.01 s for 300 documents, 0.24 s for a 61 MB file, 1.4 s for 610 MB), and the app opens the
@@ -127,6 +128,69 @@ def _add_generation(conn: sqlite3.Connection) -> None:
     columns = {r[1] for r in conn.execute("PRAGMA table_info(search_tables)")}
     if "generation" not in columns:
         conn.execute("ALTER TABLE search_tables ADD COLUMN generation INTEGER")
+
+
+def _schema4_screen(conn: sqlite3.Connection) -> None:
+    """Schema 4, screening a call: named screenings of a folder of submissions, one row per
+    submission with its figures, its verified sources (with their passages), and the sources the
+    examiner excluded for a submission (by the submission's sha256, so it holds in any screening)."""
+    conn.execute("""CREATE TABLE IF NOT EXISTS screenings (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        name TEXT NOT NULL UNIQUE,
+        folder TEXT NOT NULL,
+        state TEXT NOT NULL DEFAULT 'running',  -- running (or interrupted) | done
+        created REAL NOT NULL,
+        updated REAL NOT NULL,
+        flag REAL NOT NULL DEFAULT 0.3,
+        run_key TEXT NOT NULL DEFAULT '',  -- settings and template model the rows were computed under
+        settings TEXT NOT NULL DEFAULT '{}'
+    )""")
+    conn.execute("""CREATE TABLE IF NOT EXISTS screening_rows (
+        screening_id INTEGER NOT NULL REFERENCES screenings (id) ON DELETE CASCADE,
+        rel TEXT NOT NULL,
+        path TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        mtime_ns INTEGER NOT NULL,
+        sha256 TEXT NOT NULL DEFAULT '',
+        batch_id INTEGER NOT NULL DEFAULT 0,  -- the submission's id in the screening's own index
+        status TEXT NOT NULL,  -- done | skipped
+        reason TEXT NOT NULL DEFAULT '',
+        warnings TEXT NOT NULL DEFAULT '[]',
+        units INTEGER NOT NULL DEFAULT 0,
+        copied REAL NOT NULL DEFAULT 0,  -- copied share, template excluded (the ranking figure)
+        copied_overall REAL NOT NULL DEFAULT 0,
+        copied_without_quotes REAL NOT NULL DEFAULT 0,
+        largest REAL NOT NULL DEFAULT 0,
+        largest_source TEXT NOT NULL DEFAULT '',
+        sources INTEGER NOT NULL DEFAULT 0,
+        template_share REAL NOT NULL DEFAULT 0,
+        quoted_share REAL NOT NULL DEFAULT 0,
+        marks BLOB NOT NULL DEFAULT x'',  -- the submission's template / excluded / quoted spans
+        PRIMARY KEY (screening_id, rel)
+    ) WITHOUT ROWID""")
+    conn.execute("""CREATE TABLE IF NOT EXISTS screening_sources (
+        screening_id INTEGER NOT NULL REFERENCES screenings (id) ON DELETE CASCADE,
+        rel TEXT NOT NULL,  -- the submission
+        rank INTEGER NOT NULL,
+        kind TEXT NOT NULL,  -- collection | submission
+        doc_id INTEGER NOT NULL,  -- in the collection's index or in the screening's own
+        path TEXT NOT NULL,
+        name TEXT NOT NULL,
+        similarity REAL NOT NULL,
+        containment REAL NOT NULL,
+        source_containment REAL NOT NULL,
+        common INTEGER NOT NULL,
+        units_a INTEGER NOT NULL,
+        units_b INTEGER NOT NULL,
+        spans BLOB NOT NULL,
+        PRIMARY KEY (screening_id, rel, rank)
+    ) WITHOUT ROWID""")
+    conn.execute("""CREATE TABLE IF NOT EXISTS source_exclusions (
+        submission_sha256 TEXT NOT NULL,
+        source_path TEXT NOT NULL,
+        created REAL NOT NULL,
+        PRIMARY KEY (submission_sha256, source_path)
+    ) WITHOUT ROWID""")
 
 
 class IndexProblem(Exception):
@@ -315,6 +379,8 @@ class Store:
                 conn.execute("INSERT INTO sentence_df (hash, docs) SELECT hash, COUNT(*) FROM sentences GROUP BY hash")
             if version < 3:
                 _add_generation(conn)  # snapshots saved before carry no generation: checked in full
+            if version < 4:
+                _schema4_screen(conn)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         log.info("migrated %s from schema %d to %d", self.path, version, SCHEMA_VERSION)
 
@@ -337,6 +403,7 @@ class Store:
                 if stmt.strip():
                     self.conn.execute(stmt)
             _add_generation(self.conn)
+            _schema4_screen(self.conn)
             self.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             self.set_meta("created_by", f"neardup {__version__}")
