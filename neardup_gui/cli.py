@@ -288,13 +288,23 @@ def _pairs_args(p: argparse.ArgumentParser) -> None:
     _common_options(p)
 
 
-@command("pairs", "List the verified near-duplicate pairs of a collection, best first.", _pairs_args)
+def _pairs_by_args(p: argparse.ArgumentParser) -> None:
+    _common_options(p)
+    p.add_argument("--by", choices=("similarity", "containment"), default="similarity",
+                   help="rank and cut by the similarity r (default) or by the larger containment "
+                        "max(A in B, B in A), r beside it; --threshold is then the containment cut (default 0.3)")
+
+
+@command("pairs", "List the verified near-duplicate pairs of a collection, best first.", _pairs_by_args)
 def run_pairs(args: argparse.Namespace) -> int:
+    from neardup_gui.core.collection import CONTAINMENT_CUT
     from neardup_gui.core.store import IndexProblem
 
     settings = _settings(args)
+    by = getattr(args, "by", "similarity")
+    cut = args.threshold if args.threshold is not None else (settings.threshold if by == "similarity" else CONTAINMENT_CUT)
     try:
-        pairs = _on_collection(args, lambda coll, s: coll.pairs(s, StderrProgress(args.quiet)))
+        pairs = _on_collection(args, lambda coll, s: coll.pairs(s, StderrProgress(args.quiet), by=by, cut=cut))
     except IndexProblem as exc:
         return _index_problem(exc)
     if args.json:
@@ -302,8 +312,14 @@ def run_pairs(args: argparse.Namespace) -> int:
                      "containment_b": p.containment_b, "common_units": p.common_units} for p in pairs])
     else:
         for p in pairs:
-            print(f"{p.similarity:.3f}  {p.a.rel}  ~  {p.b.rel}")
-        print(f"{len(pairs)} pairs at or above {settings.threshold}", file=sys.stderr)
+            if by == "containment":
+                inner, outer = (p.a, p.b) if p.containment_a >= p.containment_b else (p.b, p.a)
+                print(f"{max(p.containment_a, p.containment_b):.3f} contained  (r {p.similarity:.3f})  "
+                      f"{inner.rel}  in  {outer.rel}")
+            else:
+                print(f"{p.similarity:.3f}  {p.a.rel}  ~  {p.b.rel}")
+        print(f"{len(pairs)} pairs with {'similarity' if by == 'similarity' else 'containment'} at or above {cut}",
+              file=sys.stderr)
     return EXIT_OK
 
 
