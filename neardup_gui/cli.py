@@ -442,6 +442,10 @@ def _report_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scope", choices=("check", "pairs", "clusters"),
                    help="what to report (default: check when --check is given, else pairs)")
     p.add_argument("--check", nargs="+", metavar="FILE", default=[], help="submissions to check and report")
+    p.add_argument("--screening", metavar="N", help="report a screening kept in the index (see `screen`): its "
+                   "ranked table, or with --submission one submission's committee report")
+    p.add_argument("--submission", metavar="REL", help="with --screening: the submission (its name in the folder)")
+    p.add_argument("--lang", choices=("en", "zh_CN"), default="en", help="the report's language (default en)")
     _common_options(p)
 
 
@@ -459,6 +463,11 @@ def run_report(args: argparse.Namespace) -> int:
     except ValueError as exc:
         sys.stderr.write(f"neardup: {exc}\n")
         return EXIT_USAGE
+    if args.submission and not args.screening:
+        sys.stderr.write("neardup: --submission needs the screening it belongs to: --screening N\n")
+        return EXIT_USAGE
+    if args.screening:
+        return _committee_report(args, fmt)
     if scope == "check" and not args.check:
         sys.stderr.write("neardup: a check report needs the submissions: --check FILE…\n")
         return EXIT_USAGE
@@ -496,6 +505,40 @@ def run_report(args: argparse.Namespace) -> int:
         print(f"wrote {args.out}: {counts['pairs']} pairs, {counts['passages']} matched passages"
               + (f", {pages} pages" if pages else ""))
     return EXIT_SKIPPED if skipped else EXIT_OK
+
+
+def _committee_report(args: argparse.Namespace, fmt: str) -> int:
+    """`report --screening N [--submission REL]`: the committee's report of a screening."""
+    from neardup_gui.core.report import write_report
+    from neardup_gui.core.report.committee import build_screening_report, build_submission_report
+    from neardup_gui.core.store import IndexProblem
+
+    def build(coll, settings):  # noqa: ANN001, ANN202
+        if args.submission:
+            return build_submission_report(coll.store, args.screening, args.submission, settings, lang=args.lang)
+        return build_screening_report(coll.store, args.screening, settings, lang=args.lang)
+
+    try:
+        report = _on_collection(args, build)
+    except IndexProblem as exc:
+        return _index_problem(exc)
+    except KeyError as exc:
+        sys.stderr.write(f"neardup: {exc.args[0] if exc.args else exc}\n")
+        return EXIT_USAGE
+    pages = None
+    if fmt == "pdf":
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        from neardup_gui.qtpdf import write_pdf
+
+        pages = write_pdf(report, args.out)
+    else:
+        write_report(report, args.out, fmt)
+    if args.json:
+        print_json({"out": args.out, "format": fmt, "scope": "submission" if args.submission else "screening",
+                    "pages": pages})
+    else:
+        print(f"wrote {args.out}" + (f", {pages} pages" if pages else ""))
+    return EXIT_OK
 
 
 # --- entry point ------------------------------------------------------------------------------
