@@ -19,7 +19,7 @@ pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppl
 
 
 @pytest.mark.parametrize("lang, terms", [
-    ("zh_CN", ["文本复制检测报告单", "总文字复制比", "技术路线", "相似片段对照", "第 1 页，共"]),
+    ("zh_CN", ["文本复制检测报告单", "总文字复制比", "技术路线", "相似片段对照", "第 1 "]),
     ("en", ["Similarity report", "Overall similarity", "Similarity r", "page 1 of"]),
 ])
 def test_submission_pdf(qapp, tmp_path, lang, terms) -> None:
