@@ -28,7 +28,7 @@ import math
 import os
 import time
 import zlib
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -475,7 +475,11 @@ def _screen_one(main: Collection, batch: Collection, d, settings: Settings, v: V
     prepared = (units, fp) if fp is not None else None
     in_collection = main.check_document(doc, settings, wrap_progress(progress, 0.0, 0.5), verifier=v, prepared=prepared)
     in_call = batch.check_document(doc, settings, wrap_progress(progress, 0.5, 1.0), verifier=v, prepared=prepared)
-    found = [(COLLECTION, m) for m in in_collection.matches] + [(SUBMISSION, m) for m in in_call.matches]
+    # A submission that is also in the collection (the same file, e.g. the call's folder indexed as
+    # the collection) is one source, not two: the collection's copy is kept.
+    in_archive = {m.source.sha256 for m in in_collection.matches if m.source.sha256}
+    found = [(COLLECTION, m) for m in in_collection.matches] + [
+        (SUBMISSION, m) for m in in_call.matches if not (m.source.sha256 and m.source.sha256 in in_archive)]
     found.sort(key=lambda km: (-km[1].comparison.containment_a, -km[1].comparison.similarity, km[1].source.rel))
     excluded_paths = excluded_sources(main.store, d.sha256)
     sources = [ScreenedSource(rank=i, kind=kind, doc_id=m.source.doc_id, path=m.source.path, name=m.source.rel,

@@ -222,3 +222,13 @@ def test_schema_3_index_gains_the_screening_tables(tmp_path: Path) -> None:
         call.mkdir()
         shutil.copy(SAMPLE / "en-10-glacier-hydrology.txt", call)
         assert len(screen_folder(coll, str(call), SETTINGS).rows) == 1
+
+
+def test_a_call_also_in_the_collection_lists_each_source_once(tmp_path: Path) -> None:
+    """The sample indexed as the collection and screened as the call: zh-04's source is zh-03, once."""
+    with Collection.open(tmp_path / "i.ndx") as coll:
+        coll.index_folder(str(SAMPLE), SETTINGS)
+        screening = screen_folder(coll, str(SAMPLE), SETTINGS)
+        assert {r.rel for r in screening.rows[:8]} == PLANTED
+        detail = submission_detail(coll.store, screening.info.name, "zh-04-山区滑坡监测.txt")
+    assert [(s.kind, s.name) for s in detail.sources] == [(COLLECTION, "zh-03-城市内涝预警.docx")]
