@@ -378,13 +378,23 @@ def _pairs_args(p: argparse.ArgumentParser) -> None:
     _common_options(p)
 
 
-@command("pairs", "List the verified near-duplicate pairs of a collection, best first.", _pairs_args)
+def _pairs_by_args(p: argparse.ArgumentParser) -> None:
+    _common_options(p)
+    p.add_argument("--by", choices=("similarity", "containment"), default="similarity",
+                   help="rank and cut by the similarity r (default) or by the larger containment "
+                        "max(A in B, B in A), r beside it; --threshold is then the containment cut (default 0.3)")
+
+
+@command("pairs", "List the verified near-duplicate pairs of a collection, best first.", _pairs_by_args)
 def run_pairs(args: argparse.Namespace) -> int:
+    from neardup_gui.core.collection import CONTAINMENT_CUT
     from neardup_gui.core.store import IndexProblem
 
     settings = _settings(args)
+    by = getattr(args, "by", "similarity")
+    cut = args.threshold if args.threshold is not None else (settings.threshold if by == "similarity" else CONTAINMENT_CUT)
     try:
-        pairs, rules = _on_collection(args, lambda coll, s: (coll.pairs(s, StderrProgress(args.quiet)),
+        pairs, rules = _on_collection(args, lambda coll, s: (coll.pairs(s, StderrProgress(args.quiet), by=by, cut=cut),
                                                              _rules_json(coll, s)))
     except IndexProblem as exc:
         return _index_problem(exc)
@@ -396,10 +406,16 @@ def run_pairs(args: argparse.Namespace) -> int:
                                     "units_b": p.b.exclusions.as_dict()}} for p in pairs])
     else:
         for p in pairs:
-            print(f"{p.similarity:.3f}  {p.a.rel}  ~  {p.b.rel}")
+            if by == "containment":
+                inner, outer = (p.a, p.b) if p.containment_a >= p.containment_b else (p.b, p.a)
+                print(f"{max(p.containment_a, p.containment_b):.3f} contained  (r {p.similarity:.3f})  "
+                      f"{inner.rel}  in  {outer.rel}")
+            else:
+                print(f"{p.similarity:.3f}  {p.a.rel}  ~  {p.b.rel}")
         from neardup_gui.core.progress import count_noun
 
-        print(f"{count_noun(len(pairs), 'pair')} at or above {settings.threshold}; {_auto_words(rules)}",
+        print(f"{count_noun(len(pairs), 'pair')} with {'similarity' if by == 'similarity' else 'containment'} "
+              f"at or above {cut}; {_auto_words(rules)}",
               file=sys.stderr)
     return EXIT_OK
 
@@ -553,6 +569,68 @@ def run_common(args: argparse.Namespace) -> int:
             text = " ".join(m.text.split())
             print(f"  {m.id:4d}  {m.action:<7}  {len(m.keys)} sentences  {text[:60]}{'…' if len(text) > 60 else ''}")
     return EXIT_OK
+# --- screen -----------------------------------------------------------------------------------
+
+
+def _screen_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("folder", metavar="FOLDER", help="the folder of new submissions (a call)")
+    p.add_argument("--name", metavar="N", help="the screening's name, kept in the index (default: the folder's name); "
+                   "the same name again resumes or refreshes it")
+    p.add_argument("--flag", type=float, default=None, metavar="S",
+                   help="flag a submission whose copied share (template excluded) reaches S, 0..1 (default 0.3)")
+    p.add_argument("--top", type=int, default=0, metavar="N", help="rows to print (default: all)")
+    p.add_argument("--workers", type=int, metavar="N", help="extraction processes (default: number of cores)")
+    _common_options(p, threshold=False)
+
+
+@command("screen", "Screen a folder of new submissions against the collection and each other: a ranked table.",
+         _screen_args)
+def run_screen(args: argparse.Namespace) -> int:
+    from neardup_gui.core.progress import Cancelled
+    from neardup_gui.core.screening import DEFAULT_FLAG, screen_folder
+    from neardup_gui.core.store import IndexProblem
+
+    if not os.path.isdir(args.folder):
+        sys.stderr.write(f"neardup: {args.folder} is not a folder\n")
+        return EXIT_USAGE
+    flag = DEFAULT_FLAG if args.flag is None else args.flag
+    if not 0.0 <= flag <= 1.0:
+        sys.stderr.write("neardup: --flag is a share between 0 and 1\n")
+        return EXIT_USAGE
+    try:
+        screening = _on_collection(args, lambda coll, s: screen_folder(
+            coll, args.folder, s, name=args.name, flag=flag, progress=StderrProgress(args.quiet)), create=True)
+    except IndexProblem as exc:
+        return _index_problem(exc)
+    except Cancelled:
+        return EXIT_INTERRUPTED
+    rows = screening.rows[: args.top] if args.top else screening.rows
+    if args.json:
+        print_json({
+            "name": screening.info.name, "folder": screening.info.folder, "flag": screening.info.flag,
+            "submissions": [{
+                "rank": i, "path": r.path, "rel": r.rel, "status": r.status, "reason": r.reason or None,
+                "units": r.units, "copied": r.copied, "copied_overall": r.copied_overall,
+                "copied_without_quotes": r.copied_without_quotes, "largest_source_ratio": r.largest,
+                "largest_source": r.largest_source or None, "sources": r.sources,
+                "template_share": r.template_share, "flagged": r.flagged(screening.info.flag),
+                "warnings": list(r.warnings), "sha256": r.sha256,
+            } for i, r in enumerate(rows, 1)],
+        })
+    else:
+        print(f"{'rank':>4}  {'copied':>7}  {'largest':>7}  {'sources':>7}  submission  (largest source)")
+        for i, r in enumerate(rows, 1):
+            if r.status != "done":
+                print(f"{i:>4}  {'':>7}  {'':>7}  {'':>7}  {r.rel}: skipped: {r.reason}")
+                continue
+            mark = " !" if r.flagged(screening.info.flag) else "  "
+            largest = os.path.basename(r.largest_source) if r.largest_source else "-"
+            warn = f"  [{'; '.join(r.warnings)}]" if r.warnings else ""
+            print(f"{i:>4}{mark}{r.copied:>7.1%}  {r.largest:>7.1%}  {r.sources:>7}  {r.rel}  ({largest}){warn}")
+        flagged = len(screening.flagged())
+        print(f"{len(screening.rows)} submissions screened as {screening.info.name!r}; {flagged} flagged at "
+              f"{screening.info.flag:.0%} copied or more (!)", file=sys.stderr)
+    return EXIT_SKIPPED if any(r.status != "done" for r in screening.rows) else EXIT_OK
 
 
 # --- report -----------------------------------------------------------------------------------
@@ -563,6 +641,10 @@ def _report_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scope", choices=("check", "pairs", "clusters"),
                    help="what to report (default: check when --check is given, else pairs)")
     p.add_argument("--check", nargs="+", metavar="FILE", default=[], help="submissions to check and report")
+    p.add_argument("--screening", metavar="N", help="report a screening kept in the index (see `screen`): its "
+                   "ranked table, or with --submission one submission's committee report")
+    p.add_argument("--submission", metavar="REL", help="with --screening: the submission (its name in the folder)")
+    p.add_argument("--lang", choices=("en", "zh_CN"), default="en", help="the report's language (default en)")
     _common_options(p)
 
 
@@ -580,6 +662,11 @@ def run_report(args: argparse.Namespace) -> int:
     except ValueError as exc:
         sys.stderr.write(f"neardup: {exc}\n")
         return EXIT_USAGE
+    if args.submission and not args.screening:
+        sys.stderr.write("neardup: --submission needs the screening it belongs to: --screening N\n")
+        return EXIT_USAGE
+    if args.screening:
+        return _committee_report(args, fmt)
     if scope == "check" and not args.check:
         sys.stderr.write("neardup: a check report needs the submissions: --check FILE…\n")
         return EXIT_USAGE
@@ -618,6 +705,40 @@ def run_report(args: argparse.Namespace) -> int:
         print(f"wrote {args.out}: {counts['pairs']} pairs, {counts['passages']} matched passages"
               + (f", {pages} pages" if pages else ""))
     return EXIT_SKIPPED if skipped else EXIT_OK
+
+
+def _committee_report(args: argparse.Namespace, fmt: str) -> int:
+    """`report --screening N [--submission REL]`: the committee's report of a screening."""
+    from neardup_gui.core.report import write_report
+    from neardup_gui.core.report.committee import build_screening_report, build_submission_report
+    from neardup_gui.core.store import IndexProblem
+
+    def build(coll, settings):  # noqa: ANN001, ANN202
+        if args.submission:
+            return build_submission_report(coll.store, args.screening, args.submission, settings, lang=args.lang)
+        return build_screening_report(coll.store, args.screening, settings, lang=args.lang)
+
+    try:
+        report = _on_collection(args, build)
+    except IndexProblem as exc:
+        return _index_problem(exc)
+    except KeyError as exc:
+        sys.stderr.write(f"neardup: {exc.args[0] if exc.args else exc}\n")
+        return EXIT_USAGE
+    pages = None
+    if fmt == "pdf":
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        from neardup_gui.qtpdf import write_pdf
+
+        pages = write_pdf(report, args.out)
+    else:
+        write_report(report, args.out, fmt)
+    if args.json:
+        print_json({"out": args.out, "format": fmt, "scope": "submission" if args.submission else "screening",
+                    "pages": pages})
+    else:
+        print(f"wrote {args.out}" + (f", {pages} pages" if pages else ""))
+    return EXIT_OK
 
 
 # --- entry point ------------------------------------------------------------------------------

@@ -44,6 +44,11 @@ log = logging.getLogger(__name__)
 
 # Pairs below both of these are not kept in the verified-pairs cache.
 PAIR_FLOOR = 0.2
+# screen (issue 19): pairs whose larger containment reaches this are kept too, whatever their r
+PAIR_CONTAINMENT_FLOOR = 0.2
+# The default cut of pairs ranked by containment (the screening's default flag line).
+CONTAINMENT_CUT = 0.3
+PAIR_ORDERS = ("similarity", "containment")
 # A source is listed for a checked submission when at least this share of it is copied.
 SOURCE_FLOOR = 0.01
 # Clusters up to this size get the similarity of every pair of members, compared exactly where
@@ -435,27 +440,51 @@ class Collection:
 
     # --- collection-wide ------------------------------------------------------------------------
 
-    def pairs(self, settings: Settings, progress: ProgressFn = no_progress) -> list[Pair]:
-        """Verified pairs with similarity ≥ ``settings.threshold``, best first (incremental)."""
+    def pairs(self, settings: Settings, progress: ProgressFn = no_progress, *, by: str = "similarity",
+              cut: float | None = None) -> list[Pair]:
+        """Verified pairs, best first (incremental), each oriented: A the smaller document (or, equal
+        in size, the newer one), so "A in B" reads "how much of the one found in the other".
+
+        ``by="similarity"``: ranked and cut by r (``cut`` default: ``settings.threshold``);
+        ``by="containment"``: ranked and cut by the larger containment max(A in B, B in A) (``cut``
+        default :data:`CONTAINMENT_CUT`), r beside it: a section copied into a long proposal has a
+        low r but most of the copier is found in the source.
+        """
+        if by not in PAIR_ORDERS:
+            raise ValueError(f"pairs are ranked by one of {', '.join(PAIR_ORDERS)}, not {by!r}")
         self._update_pairs(settings, progress)
-        rows = self.store.conn.execute(
-            "SELECT a, b, similarity, containment_a, containment_b, common FROM pairs WHERE similarity >= ? "
-            "ORDER BY similarity DESC, a, b", (settings.threshold,)).fetchall()
+        if by == "similarity":
+            rows = self.store.conn.execute(
+                "SELECT a, b, similarity, containment_a, containment_b, common FROM pairs WHERE similarity >= ? "
+                "ORDER BY similarity DESC, a, b", (settings.threshold if cut is None else cut,)).fetchall()
+        else:
+            rows = self.store.conn.execute(
+                "SELECT a, b, similarity, containment_a, containment_b, common FROM pairs "
+                "WHERE max(containment_a, containment_b) >= ? "
+                "ORDER BY max(containment_a, containment_b) DESC, similarity DESC, a, b",
+                (CONTAINMENT_CUT if cut is None else cut,)).fetchall()
         infos = {d.doc_id: d for d in self.documents()}
         # (a pair whose document another window removed in between is left out)
-        return [Pair(infos[a], infos[b], s, ca, cb, c) for a, b, s, ca, cb, c in rows if a in infos and b in infos]
+        return [oriented(Pair(infos[a], infos[b], s, ca, cb, c))
+                for a, b, s, ca, cb, c in rows if a in infos and b in infos]
 
     def _update_pairs(self, settings: Settings, progress: ProgressFn) -> None:
         v = self.verifier(settings)
         key = self._verify_key(settings, v)
         floor = min(PAIR_FLOOR, settings.threshold)
         conn = self.store.conn
-        if self.store.get_meta("pairs_key") != key or float(self.store.get_meta("pairs_floor", "1")) > floor:
+        # --- screen (issue 19): the cache also keeps pairs at or above a containment floor; a cache
+        # made before it (no pairs_containment_floor) lacks them and is computed again.
+        cfloor = PAIR_CONTAINMENT_FLOOR
+        if (self.store.get_meta("pairs_key") != key or float(self.store.get_meta("pairs_floor", "1")) > floor
+                or float(self.store.get_meta("pairs_containment_floor", "1")) > cfloor):
             with self.store.transaction():
                 conn.execute("DELETE FROM pairs")
                 conn.execute("DELETE FROM paired")
                 self.store.set_meta("pairs_key", key)
                 self.store.set_meta("pairs_floor", repr(floor))
+                self.store.set_meta("pairs_containment_floor", repr(cfloor))
+        # --- end screen
         todo = [r[0] for r in conn.execute(
             "SELECT id FROM documents WHERE status = 'indexed' AND id NOT IN (SELECT doc_id FROM paired) ORDER BY id")]
         if not todo:
@@ -483,8 +512,9 @@ class Collection:
                     b = self.marked(cand.doc_id, v)
                 except KeyError:
                     continue
-                comp = v.compare(a, b, min_similarity=floor)
-                if comp is not None and comp.similarity >= floor:
+                comp = v.compare(a, b, min_similarity=floor, min_containment=cfloor)  # screen: + containment
+                if comp is not None and (comp.similarity >= floor
+                                         or max(comp.containment_a, comp.containment_b) >= cfloor):
                     found.append((cand.doc_id, comp))
             batch.append((doc_id, found, float(units_share(a)), a.exclusions))
             done_now.add(doc_id)
@@ -581,6 +611,13 @@ class Collection:
         ring = all(matrix[i][j] is not None and matrix[i][j] >= settings.threshold
                    for i in range(n) for j in range(i + 1, n))
         return replace(cluster, pairwise=tuple(tuple(row) for row in matrix), ring=ring)
+
+
+def oriented(p: Pair) -> Pair:
+    """The pair with the smaller document as A (by units; equal in size, the newer, higher id)."""
+    if (p.a.units, -p.a.doc_id) <= (p.b.units, -p.b.doc_id):
+        return p
+    return Pair(p.b, p.a, p.similarity, p.containment_b, p.containment_a, p.common_units)
 
 
 def units_share(m: Marked) -> float:

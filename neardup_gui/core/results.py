@@ -175,7 +175,7 @@ class CheckResult:
 
 @dataclass(frozen=True)
 class Pair:
-    """A verified near-duplicate pair of the collection (a.doc_id < b.doc_id)."""
+    """A verified near-duplicate pair of the collection: A the smaller document (equal in size: the newer)."""
 
     a: DocumentInfo
     b: DocumentInfo

@@ -36,7 +36,8 @@ log = logging.getLogger(__name__)
 # 3: counters + triggers: a generation of the fingerprints, stamped on search-table snapshots
 # 4: template_marks + template_mark_keys (text the examiner marked as template or as counted);
 #    documents.warnings (indexed with warnings: decoded leniently, salvaged from a damaged file);
-#    the collection's own settings; external members (files kept from outside the folder)
+#    the collection's own settings; external members (files kept from outside the folder);
+#    screenings of a call: screenings, screening_rows, screening_sources, source_exclusions
 SCHEMA_VERSION = 4
 APPLICATION_ID = 0x4E445550  # "NDUP": marks the file as ours in the SQLite header
 # Files up to this size get a full ``PRAGMA quick_check`` at open: about 4 ms per MB (measured:
@@ -176,6 +177,67 @@ def _schema4_appday(conn: sqlite3.Connection) -> None:
     name), and files added from outside the folder that a refresh keeps."""
     conn.execute("CREATE TABLE IF NOT EXISTS collection_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
     conn.execute("CREATE TABLE IF NOT EXISTS external_members (path TEXT PRIMARY KEY, added_at REAL NOT NULL)")
+def _schema4_screen(conn: sqlite3.Connection) -> None:
+    """Schema 4, screening a call: named screenings of a folder of submissions, one row per
+    submission with its figures, its verified sources (with their passages), and the sources the
+    examiner excluded for a submission (by the submission's sha256, so it holds in any screening)."""
+    conn.execute("""CREATE TABLE IF NOT EXISTS screenings (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        name TEXT NOT NULL UNIQUE,
+        folder TEXT NOT NULL,
+        state TEXT NOT NULL DEFAULT 'running',  -- running (or interrupted) | done
+        created REAL NOT NULL,
+        updated REAL NOT NULL,
+        flag REAL NOT NULL DEFAULT 0.3,
+        run_key TEXT NOT NULL DEFAULT '',  -- settings and template model the rows were computed under
+        settings TEXT NOT NULL DEFAULT '{}'
+    )""")
+    conn.execute("""CREATE TABLE IF NOT EXISTS screening_rows (
+        screening_id INTEGER NOT NULL REFERENCES screenings (id) ON DELETE CASCADE,
+        rel TEXT NOT NULL,
+        path TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        mtime_ns INTEGER NOT NULL,
+        sha256 TEXT NOT NULL DEFAULT '',
+        batch_id INTEGER NOT NULL DEFAULT 0,  -- the submission's id in the screening's own index
+        status TEXT NOT NULL,  -- done | skipped
+        reason TEXT NOT NULL DEFAULT '',
+        warnings TEXT NOT NULL DEFAULT '[]',
+        units INTEGER NOT NULL DEFAULT 0,
+        copied REAL NOT NULL DEFAULT 0,  -- copied share, template excluded (the ranking figure)
+        copied_overall REAL NOT NULL DEFAULT 0,
+        copied_without_quotes REAL NOT NULL DEFAULT 0,
+        largest REAL NOT NULL DEFAULT 0,
+        largest_source TEXT NOT NULL DEFAULT '',
+        sources INTEGER NOT NULL DEFAULT 0,
+        template_share REAL NOT NULL DEFAULT 0,
+        quoted_share REAL NOT NULL DEFAULT 0,
+        marks BLOB NOT NULL DEFAULT x'',  -- the submission's template / excluded / quoted spans
+        PRIMARY KEY (screening_id, rel)
+    ) WITHOUT ROWID""")
+    conn.execute("""CREATE TABLE IF NOT EXISTS screening_sources (
+        screening_id INTEGER NOT NULL REFERENCES screenings (id) ON DELETE CASCADE,
+        rel TEXT NOT NULL,  -- the submission
+        rank INTEGER NOT NULL,
+        kind TEXT NOT NULL,  -- collection | submission
+        doc_id INTEGER NOT NULL,  -- in the collection's index or in the screening's own
+        path TEXT NOT NULL,
+        name TEXT NOT NULL,
+        similarity REAL NOT NULL,
+        containment REAL NOT NULL,
+        source_containment REAL NOT NULL,
+        common INTEGER NOT NULL,
+        units_a INTEGER NOT NULL,
+        units_b INTEGER NOT NULL,
+        spans BLOB NOT NULL,
+        PRIMARY KEY (screening_id, rel, rank)
+    ) WITHOUT ROWID""")
+    conn.execute("""CREATE TABLE IF NOT EXISTS source_exclusions (
+        submission_sha256 TEXT NOT NULL,
+        source_path TEXT NOT NULL,
+        created REAL NOT NULL,
+        PRIMARY KEY (submission_sha256, source_path)
+    ) WITHOUT ROWID""")
 
 
 class IndexProblem(Exception):
@@ -369,6 +431,7 @@ class Store:
                 _schema4_template(conn)
                 _schema4_intake(conn)
                 _schema4_appday(conn)
+                _schema4_screen(conn)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         log.info("migrated %s from schema %d to %d", self.path, version, SCHEMA_VERSION)
 
@@ -394,6 +457,7 @@ class Store:
             _schema4_template(self.conn)
             _schema4_intake(self.conn)
             _schema4_appday(self.conn)
+            _schema4_screen(self.conn)
             self.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             self.set_meta("created_by", f"neardup {__version__}")
