@@ -628,8 +628,12 @@ def units_share(m: Marked) -> float:
 
 def covered_spans(match: SourceMatch) -> tuple[CharSpan, ...]:
     """The submission-side (A) spans a source covers: what counts as copied from it — its edited
-    passages (issue 15: exact runs merged across small edits), gaps inside them included."""
-    return tuple(p.a for p in match.comparison.passages)
+    passages (issue 15: exact runs merged across small edits), gaps inside them included; a
+    comparison made without passages (a hand-made or older record) counts its exact runs."""
+    comparison = match.comparison
+    if comparison.passages:
+        return tuple(p.a for p in comparison.passages)
+    return tuple(s.a for s in comparison.spans)
 
 
 def summarise(sub: Marked, matches: Sequence[SourceMatch]) -> CheckSummary:
