@@ -22,13 +22,14 @@ import multiprocessing
 import time
 from collections import OrderedDict
 from contextlib import closing
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
 from neardup_gui.core.candidates import PAIR_MIN_SHARED_ANCHORS, AnchorPostings, CandidateFinder
 from neardup_gui.core.compare import PreparedDocument, UnitCodes
+from neardup_gui.core.results import Exclusions
 from neardup_gui.core.progress import Cancelled, ProgressFn, no_progress
 from neardup_gui.core.settings import Settings
 from neardup_gui.core.store import Store
@@ -58,6 +59,7 @@ class PassSpec:
     settings: Settings
     template_keys: np.ndarray  # the collection's template sentence keys
     user_template_keys: frozenset[int]
+    marked_keys: frozenset[int]  # sentences the examiner marked as template in the index
     todo: np.ndarray  # sorted ids of the documents paired in this pass
     min_similarity: float
     min_containment: float | None = None
@@ -87,6 +89,7 @@ class DocumentPairs:
     doc_id: int
     found: tuple[FoundPair, ...]
     template_share: float
+    exclusions: Exclusions = field(default_factory=Exclusions)  # units each exclusion removed
     comparisons: int = 0  # candidates verified (for the figures)
 
 
@@ -96,7 +99,7 @@ class PartitionWorker:
     def __init__(self, spec: PassSpec, cache_bytes: int = PREPARED_CACHE_BYTES) -> None:
         self.spec = spec
         self.store = Store(spec.db_path, create=False)
-        self.verifier = Verifier(spec.settings, spec.template_keys, spec.user_template_keys)
+        self.verifier = Verifier(spec.settings, spec.template_keys, spec.user_template_keys, spec.marked_keys)
         self.finder = CandidateFinder(self.store, spec.settings)
         self.finder.anchor_postings = AnchorPostings.load(self.store)
         self.codes = UnitCodes()
@@ -162,7 +165,7 @@ class PartitionWorker:
                 continue
             ca, cb = (comp.containment_b, comp.containment_a) if swap else (comp.containment_a, comp.containment_b)
             found.append(FoundPair(other, comp.similarity, ca, cb, comp.common_units))
-        return DocumentPairs(doc_id, tuple(found), a.template_share, len(cands))
+        return DocumentPairs(doc_id, tuple(found), a.template_share, a.exclusions, len(cands))
 
     def run(self, doc_ids: Iterable[int]) -> list[DocumentPairs]:
         return [r for r in map(self.pair, doc_ids) if r is not None]
