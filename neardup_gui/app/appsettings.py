@@ -64,7 +64,9 @@ def load_settings(store: QSettings) -> Settings:
         min_run=max(1, _int(store, "match/min_run", d.min_run)),
         strategy=strategy,
         template_min_docs=max(2, _int(store, "template/min_docs", d.template_min_docs)),
-        template_min_share=_float(store, "template/min_share", d.template_min_share),
+        # (issue 14: a new key, so a share of 0 saved under the old frequency-only rule is not kept)
+        template_min_share=_float(store, "template/automatic_share", d.template_min_share),
+        auto_template=_bool(store, "template/automatic", d.auto_template),
         template_files=tuple(str(f) for f in files),
         exclude_quotes=_bool(store, "exclude/quotes", d.exclude_quotes),
         exclude_bibliography=_bool(store, "exclude/bibliography", d.exclude_bibliography),
@@ -78,7 +80,8 @@ def save_settings(store: QSettings, settings: Settings) -> None:
     store.setValue("match/min_run", settings.min_run)
     store.setValue("search/strategy", settings.strategy)
     store.setValue("template/min_docs", settings.template_min_docs)
-    store.setValue("template/min_share", settings.template_min_share)
+    store.setValue("template/automatic_share", settings.template_min_share)
+    store.setValue("template/automatic", settings.auto_template)
     store.setValue("template/files", list(settings.template_files))
     store.setValue("exclude/quotes", settings.exclude_quotes)
     store.setValue("exclude/bibliography", settings.exclude_bibliography)

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from neardup_gui.app.commonview import exclusions_text
 from neardup_gui.app.models import FilterProxy, SourcesModel, percent, source_score
 from neardup_gui.app.widgets import make_table
 from neardup_gui.core.results import CheckResult, SourceMatch
@@ -133,6 +134,7 @@ class CheckView(QWidget):
                 nt=percent(s.copied_ratio_without_template), largest_ratio=percent(s.largest_source_ratio),
                 largest=largest, template=percent(s.template_share), quoted=percent(s.quoted_share),
                 n=len(result.matches))
+            + "<br>" + exclusions_text(result.exclusions)  # issue 14: what was left out, and how much
         )
 
     def _threshold_changed(self, value: int) -> None:

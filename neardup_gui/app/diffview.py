@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from neardup_gui.app.commonview import exclusions_text  # issue 14
 from neardup_gui.app.models import percent
 from neardup_gui.core.document import CharSpan
 from neardup_gui.core.results import Comparison, MatchSpan
@@ -468,6 +469,9 @@ class DiffView(QDialog):
                 sim=percent(c.similarity), ca=percent(c.containment_a), cb=percent(c.containment_b),
                 common=c.common_units, ta=percent(c.template_share_a), tb=percent(c.template_share_b),
             )
+            # issue 14: which exclusions applied on each side, and how many units each removed
+            + "<br>" + self.tr("A: {a}<br>B: {b}").format(a=exclusions_text(c.exclusions_a),
+                                                          b=exclusions_text(c.exclusions_b))
         )
         self.header.setToolTip(
             self.tr("Similarity is the LCS ratio common / (A + B − common) over countable units; "

@@ -41,6 +41,7 @@ from neardup_gui.app.appsettings import (
 )
 from neardup_gui.app.checkview import CheckView
 from neardup_gui.app.clustersview import ClustersView
+from neardup_gui.app.commonview import CommonView
 from neardup_gui.app.diffview import DiffInput, DiffView
 from neardup_gui.app.documentsview import DocumentsView
 from neardup_gui.app.duplicatesview import DuplicatesView
@@ -209,6 +210,8 @@ class MainWindow(QMainWindow):
         self.duplicates_page.pair_activated.connect(self.open_pair_diff)
         self.clusters_page = ClustersView()
         self.clusters_page.member_activated.connect(self.open_pair_diff)
+        self.common_page = CommonView()
+        self.common_page.action_requested.connect(self.act_on_passage)
 
         self.tabs = QTabWidget()
         self.tabs.setObjectName("resultTabs")
@@ -218,6 +221,8 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.check_page, "")
         self.tabs.addTab(self.duplicates_page, "")
         self.tabs.addTab(self.clusters_page, "")
+        self.tabs.addTab(self.common_page, "")
+        self.common_tab = self.common_page
 
         right = QWidget()
         r = QVBoxLayout(right)
@@ -268,6 +273,8 @@ class MainWindow(QMainWindow):
         self.tabs.setTabToolTip(1, self.tr("Sources found for checked submissions"))
         self.tabs.setTabToolTip(2, self.tr("Pairs of the collection at or above the similarity threshold"))
         self.tabs.setTabToolTip(3, self.tr("Groups of near-duplicates"))
+        self.tabs.setTabText(4, self.tr("Common passages"))
+        self.tabs.setTabToolTip(4, self.tr("Passages found in many documents: which are left out as template, and why"))
         for page in (self.documents_page, self.check_page, self.duplicates_page, self.clusters_page):
             page.retranslate_ui()
         self._update_counts()
@@ -398,7 +405,7 @@ class MainWindow(QMainWindow):
         self.folder = folder
         self.db_path = str(index_path_for(folder))
         self.check_results = []
-        for page in (self.documents_page, self.duplicates_page, self.clusters_page):
+        for page in (self.documents_page, self.duplicates_page, self.clusters_page, self.common_page):
             page.reset()
         self._set_documents(())
         self._set_duplicates((), ())
@@ -465,7 +472,20 @@ class MainWindow(QMainWindow):
     def _duplicates_found(self, found: jobs.Duplicates) -> None:
         self._set_documents(found.documents)
         self._set_duplicates(found.pairs, found.clusters)
+        self.common_page.set_busy(False)
+        self.common_page.set_passages(found.passages, found.rules)
         self.duplicates_ready.emit()
+
+    def act_on_passage(self, passage, action: str) -> None:  # noqa: ANN001 - a CommonPassage
+        """Exclude, count or undo a common passage (stored in the index), then derive every result
+        again under it."""
+        if not self.db_path:
+            return
+        task = self._start("duplicates", jobs.mark_passage, self.db_path, passage, action, self.settings,
+                           on_done=self._duplicates_found)
+        if task is not None:
+            self.common_page.set_busy(True)
+            task.finished.connect(lambda: self.common_page.set_busy(False))
 
     def _update_notice_text(self, partial: bool = False) -> None:
         saved = getattr(self, "_loaded_from_saved", False)
@@ -609,9 +629,9 @@ class MainWindow(QMainWindow):
                                     self.tr("The fingerprints are being rebuilt from the stored texts in the background."))
             self.refresh()
         elif (old.threshold, old.min_run, old.template_min_docs, old.template_min_share, old.template_files,
-              old.exclude_quotes, old.exclude_bibliography) != (
+              old.exclude_quotes, old.exclude_bibliography, old.auto_template) != (
                 new.threshold, new.min_run, new.template_min_docs, new.template_min_share, new.template_files,
-                new.exclude_quotes, new.exclude_bibliography):
+                new.exclude_quotes, new.exclude_bibliography, new.auto_template):
             self._find_duplicates()
 
     def show_about(self) -> None:
