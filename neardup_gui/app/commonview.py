@@ -37,14 +37,19 @@ PREVIEW_CHARS = 160  # characters of a passage shown in its row (the whole text 
 def exclusions_text(exclusions: Exclusions) -> str:
     """"Not counted: 120 units (template files 80, automatic template 40)" in the interface's
     language, for the check header and the side-by-side header."""
-    t = lambda text: QCoreApplication.translate("Exclusions", text)  # noqa: E731
-    names = {"template_files": t("template files"), "marked": t("marked by you"),
-             "automatic": t("automatic template"), "furniture": t("page headers and footers"),
-             "quotes": t("quotations"), "bibliography": t("bibliography")}
+    names = {
+        "template_files": QCoreApplication.translate("Exclusions", "template files"),
+        "marked": QCoreApplication.translate("Exclusions", "marked by you"),
+        "automatic": QCoreApplication.translate("Exclusions", "automatic template"),
+        "furniture": QCoreApplication.translate("Exclusions", "page headers and footers"),
+        "quotes": QCoreApplication.translate("Exclusions", "quotations"),
+        "bibliography": QCoreApplication.translate("Exclusions", "bibliography"),
+    }
     parts = [f"{names[k]} {v}" for k, v in exclusions.as_dict().items() if v]
     if not parts:
-        return t("Nothing left out: every unit counts")
-    return t("Not counted: {n} units ({parts})").format(n=exclusions.total, parts=", ".join(parts))
+        return QCoreApplication.translate("Exclusions", "Nothing left out: every unit counts")
+    return QCoreApplication.translate("Exclusions", "Not counted: {n} units ({parts})").format(
+        n=exclusions.total, parts=", ".join(parts))
 
 
 class CommonView(QWidget):
