@@ -147,6 +147,16 @@ def ring_collection(tmp: Path, documents: int = 300) -> RingCase:
         texts[file] = insert_middle(text, passage)
         host_files.append(file)
     n_fill = documents - len(texts)
+    if len(fillers) < n_fill:  # more documents than sections: the longer sections in two halves
+        halves = []
+        for name, text in fillers:
+            paras = text.split("\n")
+            if len(text) >= 3000 and len(paras) >= 4:
+                mid = len(paras) // 2
+                halves += [(f"{name}-a", "\n".join(paras[:mid])), (f"{name}-b", "\n".join(paras[mid:]))]
+            else:
+                halves.append((name, text))
+        fillers = halves
     assert len(fillers) >= n_fill, "the corpus is too small for this many documents"
     for name, text in fillers[:n_fill]:
         texts[f"{name}.txt"] = text
