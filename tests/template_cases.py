@@ -151,7 +151,7 @@ def ring_collection(tmp: Path, documents: int = 300) -> RingCase:
         halves = []
         for name, text in fillers:
             paras = text.split("\n")
-            if len(text) >= 3000 and len(paras) >= 4:
+            if len(text) >= 1200 and len(paras) >= 2:
                 mid = len(paras) // 2
                 halves += [(f"{name}-a", "\n".join(paras[:mid])), (f"{name}-b", "\n".join(paras[mid:]))]
             else:

@@ -95,9 +95,11 @@ class ClustersView(QWidget):
             model.appendRow([top, blank])
         self.view.expandAll()
         self.view.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        first_ring = next((i for i, c in enumerate(self.clusters) if c.ring), None)
-        if first_ring is not None:
-            self.view.setCurrentIndex(model.index(first_ring, 0))
+        # the first ring, else the first cluster with every pair known, is shown below at once
+        first = next((i for i, c in enumerate(self.clusters) if c.ring),
+                     next((i for i, c in enumerate(self.clusters) if c.pairwise), None))
+        if first is not None:
+            self.view.setCurrentIndex(model.index(first, 0))
         self._show_pairwise()
 
     def current_cluster(self) -> Cluster | None:
