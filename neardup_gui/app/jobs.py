@@ -96,6 +96,14 @@ def mark_passage(db_path: str, passage: CommonPassage, action: str, settings: Se
     return find_duplicates(db_path, settings, progress)
 
 
+def mark_text(db_path: str, text: str, settings: Settings, progress: ProgressFn) -> Duplicates:
+    """Mark the sentences of a text the examiner selected as template (stored in the index),
+    then derive every result again. Raises ValueError when it holds no whole sentence."""
+    with Collection.open(db_path, create=False) as collection:
+        collection.mark_template(text, "exclude")
+    return find_duplicates(db_path, settings, progress)
+
+
 def check_files(db_path: str, paths: Sequence[str], settings: Settings, progress: ProgressFn) -> list[CheckResult]:
     with Collection.open(db_path, create=False) as collection:
         return collection.check(list(paths), settings, progress)

@@ -476,6 +476,19 @@ class MainWindow(QMainWindow):
         self.common_page.set_passages(found.passages, found.rules)
         self.duplicates_ready.emit()
 
+    def mark_text_as_template(self, text: str) -> None:
+        """Text selected in a side-by-side view becomes template (stored; undone in Common passages)."""
+        from neardup_gui.core.templates import MIN_SENTENCE_UNITS, sentence_keys
+
+        if not sentence_keys(text):  # a selection is short: this costs nothing on the GUI thread
+            self.statusBar().showMessage(self.tr(
+                "Select at least one whole sentence ({n} words or characters) to mark it as template.").format(
+                n=MIN_SENTENCE_UNITS), 8000)
+            return
+        if self.db_path:
+            self._start("duplicates", jobs.mark_text, self.db_path, text, self.settings,
+                        on_done=self._duplicates_found)
+
     def act_on_passage(self, passage, action: str) -> None:  # noqa: ANN001 - a CommonPassage
         """Exclude, count or undo a common passage (stored in the index), then derive every result
         again under it."""
@@ -596,6 +609,7 @@ class MainWindow(QMainWindow):
 
     def _show_diff(self, diff: DiffInput) -> None:
         view = DiffView(diff, self)
+        view.mark_template_requested.connect(self.mark_text_as_template)
         view.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
         self.diff_views.append(view)
         view.destroyed.connect(lambda _o=None, v=view: self.diff_views.remove(v) if v in self.diff_views else None)

@@ -93,8 +93,6 @@ def common_passages(collection, settings: Settings, *, min_docs: int | None = No
     floor = max(2, min_docs if min_docs is not None else settings.template_min_docs)
     indexed = store.count("indexed")
     frequency = store.sentence_frequencies(floor)
-    if not frequency:
-        return []
     progress(0.0, "Finding common passages")
     holders = {k: frozenset(v) for k, v in store.sentence_documents(list(frequency)).items()}
     file_keys = user_template_keys(settings)
@@ -168,6 +166,20 @@ def common_passages(collection, settings: Settings, *, min_docs: int | None = No
             status=status, by_examiner=by_examiner,
             mark_ids=tuple(sorted({m for k in keys for m in marks_of.get(k, ())})),
         ))
+    # The examiner's marks are always listed (and can be undone here), however few documents
+    # hold their text.
+    listed = {k for p in passages for k in p.keys}
+    for mark in store.template_marks():
+        keys = tuple(k for k in mark.keys if k not in listed)
+        if not keys:
+            continue
+        docs = frozenset().union(*(frozenset(v) for v in store.sentence_documents(list(keys)).values()))
+        passages.append(CommonPassage(
+            id=f"{keys[0] & 0xFFFFFFFFFFFFFFFF:016x}", text=mark.text, keys=keys, documents=len(docs),
+            share=len(docs) / indexed if indexed else 0.0,
+            names=tuple(sorted(rel.get(d, str(d)) for d in docs)[:NAMES_SHOWN]),
+            status="marked" if mark.action == "exclude" else "counted", by_examiner=True, mark_ids=(mark.id,)))
+        listed.update(keys)
     passages.sort(key=lambda p: (-p.documents, -len(p.text), p.id))
     progress(1.0, "Common passages found")
     return passages

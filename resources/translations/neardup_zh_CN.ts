@@ -103,32 +103,32 @@
         <translation>代表文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="115" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="117" />
         <source>Select a cluster of three or more documents to see every pair.</source>
         <translation>选择一个含三篇或更多文档的簇，即可查看每一对的相似度。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="133" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="135" />
         <source>Ring: every pair of these {n} documents is at or above the threshold</source>
         <translation>团伙：这 {n} 篇文档两两之间都达到阈值</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="134" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="136" />
         <source>Every pair of this cluster's {n} documents</source>
         <translation>本簇 {n} 篇文档两两之间的相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="137" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="139" />
         <source>Similarity of every pair of the selected cluster</source>
         <translation>所选簇中每一对文档的相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="138" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="140" />
         <source>Clusters</source>
         <translation>聚类</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="139" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="141" />
         <source>Double-click a member or press Enter to compare it with the representative</source>
         <translation>双击成员或按回车键，与代表文档进行对照比较</translation>
     </message>
@@ -244,132 +244,142 @@
 <context>
     <name>DiffView</name>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="372" />
+        <location filename="../../neardup_gui/app/diffview.py" line="382" />
         <source>{n}. {units} units: {snippet}</source>
         <translation>{n}. {units} 个单元：{snippet}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="453" />
+        <location filename="../../neardup_gui/app/diffview.py" line="463" />
         <source>No matched passages</source>
         <translation>没有相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="455" />
+        <location filename="../../neardup_gui/app/diffview.py" line="465" />
         <source>{n} matched passages</source>
         <translation>共 {n} 处相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="458" />
+        <location filename="../../neardup_gui/app/diffview.py" line="468" />
         <source>Passage {i} of {n}</source>
         <translation>第 {i} 处，共 {n} 处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="463" />
+        <location filename="../../neardup_gui/app/diffview.py" line="490" />
+        <source>Mark selection as template</source>
+        <translation>将所选文字标为模板</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/diffview.py" line="492" />
+        <source>Never count the selected sentences in any comparison of this collection (listed and undone in Common passages)</source>
+        <translation>在本文档集的任何比对中都不计入所选句子（可在“常见段落”中查看和撤销）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/diffview.py" line="494" />
         <source>Side by side: {a} ↔ {b}</source>
         <translation>对照：{a} ↔ {b}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="466" />
+        <location filename="../../neardup_gui/app/diffview.py" line="497" />
         <source>&lt;b&gt;Similarity {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A in B {ca} &amp;nbsp;·&amp;nbsp; B in A {cb} &amp;nbsp;·&amp;nbsp; common units {common} &amp;nbsp;·&amp;nbsp; template share A {ta}, B {tb}</source>
         <translation>&lt;b&gt;相似度 {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A 在 B 中 {ca} &amp;nbsp;·&amp;nbsp; B 在 A 中 {cb} &amp;nbsp;·&amp;nbsp; 相同单元 {common} &amp;nbsp;·&amp;nbsp; 模板占比 A {ta}，B {tb}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="473" />
+        <location filename="../../neardup_gui/app/diffview.py" line="504" />
         <source>A: {a}&lt;br&gt;B: {b}</source>
         <translation>A：{a}&lt;br&gt;B：{b}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="477" />
+        <location filename="../../neardup_gui/app/diffview.py" line="508" />
         <source>Similarity is the LCS ratio common / (A + B − common) over countable units; containment is the share of one text found in the other. Template text is not counted.</source>
         <translation>相似度为按可计数单元计算的最长公共子序列比率：相同 / (A + B − 相同)；包含度为一篇文本出现在另一篇中的比例。模板文字不计入。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="480" />
+        <location filename="../../neardup_gui/app/diffview.py" line="511" />
         <source>A: {title}</source>
         <translation>A：{title}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="481" />
+        <location filename="../../neardup_gui/app/diffview.py" line="512" />
         <source>B: {title}</source>
         <translation>B：{title}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="484" />
+        <location filename="../../neardup_gui/app/diffview.py" line="515" />
         <source>◀ Previous</source>
         <translation>◀ 上一处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="485" />
+        <location filename="../../neardup_gui/app/diffview.py" line="516" />
         <source>Previous matched passage (Shift+F3, Ctrl+Up)</source>
         <translation>上一处相同段落（Shift+F3，Ctrl+↑）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="486" />
+        <location filename="../../neardup_gui/app/diffview.py" line="517" />
         <source>Next ▶</source>
         <translation>下一处 ▶</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="487" />
+        <location filename="../../neardup_gui/app/diffview.py" line="518" />
         <source>Next matched passage (F3, Ctrl+Down)</source>
         <translation>下一处相同段落（F3，Ctrl+↓）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="488" />
+        <location filename="../../neardup_gui/app/diffview.py" line="519" />
         <source>Scroll together</source>
         <translation>同步滚动</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="489" />
+        <location filename="../../neardup_gui/app/diffview.py" line="520" />
         <source>Keep both texts at the matching place while scrolling</source>
         <translation>滚动时让两篇文本保持在对应位置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="490" />
+        <location filename="../../neardup_gui/app/diffview.py" line="521" />
         <source>Open A</source>
         <translation>打开 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="491" />
+        <location filename="../../neardup_gui/app/diffview.py" line="522" />
         <source>Open the original file of A in its usual application</source>
         <translation>用默认程序打开 A 的原始文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="492" />
+        <location filename="../../neardup_gui/app/diffview.py" line="523" />
         <source>Open B</source>
         <translation>打开 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="493" />
+        <location filename="../../neardup_gui/app/diffview.py" line="524" />
         <source>Open the original file of B in its usual application</source>
         <translation>用默认程序打开 B 的原始文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="494" />
+        <location filename="../../neardup_gui/app/diffview.py" line="525" />
         <source>Matched passages</source>
         <translation>相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="495" />
+        <location filename="../../neardup_gui/app/diffview.py" line="526" />
         <source>Matched passages; choose one to show it in both texts</source>
         <translation>相同段落；选择一处即可在两篇文本中同时显示</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="496" />
+        <location filename="../../neardup_gui/app/diffview.py" line="527" />
         <source>Text A</source>
         <translation>文本 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="497" />
+        <location filename="../../neardup_gui/app/diffview.py" line="528" />
         <source>Text B</source>
         <translation>文本 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="498" />
+        <location filename="../../neardup_gui/app/diffview.py" line="529" />
         <source>Where the matches lie in A; click to jump</source>
         <translation>A 中相同段落的位置；点击即可跳转</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="499" />
+        <location filename="../../neardup_gui/app/diffview.py" line="530" />
         <source>Where the matches lie in B; click to jump</source>
         <translation>B 中相同段落的位置；点击即可跳转</translation>
     </message>
@@ -829,10 +839,10 @@
         <location filename="../../neardup_gui/app/mainwindow.py" line="341" />
         <location filename="../../neardup_gui/app/mainwindow.py" line="391" />
         <location filename="../../neardup_gui/app/mainwindow.py" line="402" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="549" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="559" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="628" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="675" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="562" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="572" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="642" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="689" />
         <source>neardup</source>
         <translation>neardup</translation>
     </message>
@@ -862,67 +872,72 @@
         <translation>索引完成：新增 {added}，更新 {updated}，移动 {moved}，删除 {removed}，未变 {unchanged}，跳过 {skipped}（{seconds:.1f} 秒）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="493" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="485" />
+        <source>Select at least one whole sentence ({n} words or characters) to mark it as template.</source>
+        <translation>请至少选择一个完整的句子（{n} 个字或词）才能标为模板。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="506" />
         <source>Indexing was cancelled: the documents indexed so far are shown. Refresh to continue where it stopped.</source>
         <translation>索引已取消：这里显示的是已建立索引的文档。点击刷新可从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="496" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="509" />
         <source>This is the saved index; files may have changed since. Refresh to pick up new, changed and deleted files.</source>
         <translation>这是已保存的索引，文件之后可能有变化。点击刷新可纳入新增、修改和删除的文件。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="528" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="541" />
         <source>{total} documents: {indexed} indexed, {skipped} skipped</source>
         <translation>共 {total} 个文档：已索引 {indexed}，跳过 {skipped}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="542" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="555" />
         <source>Choose submissions to check</source>
         <translation>选择要检测的送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="543" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="556" />
         <source>Documents (*.docx *.pdf *.txt *.odt *.md *.html);;All files (*)</source>
         <translation>文档 (*.docx *.pdf *.txt *.odt *.md *.html);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="550" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="563" />
         <source>Open a collection first (a folder of documents), then check files against it.</source>
         <translation>请先打开一个文档集（一个文档文件夹），再将文件与它比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="559" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="572" />
         <source>Some files could not be read:</source>
         <translation>有些文件无法读取：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="582" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="595" />
         <source>The checked submissions are now part of the collection.</source>
         <translation>已检测的送检文档已加入文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="629" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="643" />
         <source>The fingerprints are being rebuilt from the stored texts in the background.</source>
         <translation>正在后台根据已保存的文本重建指纹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="639" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="653" />
         <source>About neardup</source>
         <translation>关于 neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="640" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="654" />
         <source>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;Near-duplicate and plagiarism screening of local document collections, in Chinese and English. Similarity is the LCS ratio of the two texts with template text left out. No document leaves this computer.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;对本地中英文文档集进行近似重复与抄袭筛查。相似度为两篇文本的最长公共子序列比率，不计模板文字。所有文档都不会离开这台电脑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="676" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="690" />
         <source>Drop one folder to open it as a collection, or files to check them.</source>
         <translation>拖入一个文件夹即可作为文档集打开，拖入文件即可检测它们。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="684" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="698" />
         <source>Stopping the running task…</source>
         <translation>正在停止当前任务…</translation>
     </message>

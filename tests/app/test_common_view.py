@@ -117,3 +117,32 @@ def test_the_automatic_template_switch_is_kept(qtbot, tmp_path) -> None:
     save_settings(store, settings)
     again = load_settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     assert again.auto_template is False and again.template_min_share == Settings().template_min_share
+
+
+def test_text_selected_side_by_side_is_marked_as_template(qtbot, window, tmp_path) -> None:
+    from PySide6.QtGui import QTextCursor
+
+    root, _ = tc.two_forms_collection(tmp_path, a=7, b=5)
+    _open(qtbot, window, root, 0.3)
+    pair = next(p for p in window.pairs if "call-b" in p.a.rel and "call-b" in p.b.rel)
+    with qtbot.waitSignal(window.diff_opened, timeout=60_000) as opened:
+        window.open_pair_diff(pair.a.doc_id, pair.b.doc_id)
+    view = opened.args[0]
+    text = view.pane_a.toPlainText()
+    start = text.index(tc.FORM_B[1])
+    cursor = view.pane_a.textCursor()
+    cursor.setPosition(start)
+    cursor.setPosition(start + len(tc.FORM_B[1]), QTextCursor.MoveMode.KeepAnchor)
+    view.pane_a.setTextCursor(cursor)
+    assert view.mark_template_button.isEnabled() and view.selected_text() == tc.FORM_B[1]
+    with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
+        qtbot.mouseClick(view.mark_template_button, Qt.MouseButton.LeftButton)
+    # the mark is listed (with the form it belongs to) and can be undone there; the pair lost it
+    holder = [p for p in window.common_page.passages if tc.FORM_B[1] in p.text]
+    assert len(holder) == 1 and len(holder[0].mark_ids) == 1
+    with Collection.open(window.db_path, create=False) as coll:
+        marks = coll.store.template_marks()
+        assert [(m.action, m.text) for m in marks] == [("exclude", tc.FORM_B[1])]
+    after = next(p for p in window.pairs if {p.a.doc_id, p.b.doc_id} == {pair.a.doc_id, pair.b.doc_id})
+    assert after.similarity < pair.similarity
+    view.close()
