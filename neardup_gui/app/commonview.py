@@ -35,7 +35,7 @@ PREVIEW_CHARS = 160  # characters of a passage shown in its row (the whole text 
 
 
 def exclusions_text(exclusions: Exclusions) -> str:
-    """"Not counted: 120 units (template files 80, automatic template 40)" in the interface's
+    """"Left out, by reason: template files 80, automatic template 40 (120 units in all)" in the interface's
     language, for the check header and the side-by-side header."""
     names = {
         "template_files": QCoreApplication.translate("Exclusions", "template files"),
@@ -48,7 +48,7 @@ def exclusions_text(exclusions: Exclusions) -> str:
     parts = [f"{names[k]} {v}" for k, v in exclusions.as_dict().items() if v]
     if not parts:
         return QCoreApplication.translate("Exclusions", "Nothing left out: every unit counts")
-    return QCoreApplication.translate("Exclusions", "Not counted: {n} units ({parts})").format(
+    return QCoreApplication.translate("Exclusions", "Left out, by reason: {parts} ({n} units in all)").format(
         n=exclusions.total, parts=", ".join(parts))
 
 

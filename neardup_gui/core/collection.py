@@ -14,8 +14,9 @@ import json
 import logging
 import math
 import os
+import shutil
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
@@ -24,7 +25,7 @@ import numpy as np
 from neardup_gui.core import indexer
 from neardup_gui.core.candidates import PAIR_MIN_SHARED_ANCHORS, CandidateFinder
 from neardup_gui.core.compare import units_in_spans
-from neardup_gui.core.document import Document, Skipped
+from neardup_gui.core.document import CharSpan, Document, Skipped
 from neardup_gui.core.fingerprints import Fingerprints, fingerprint_document
 from neardup_gui.core.indexer import IndexReport
 from neardup_gui.core.progress import ProgressFn, no_progress, wrap_progress
@@ -32,7 +33,7 @@ from neardup_gui.core.results import (
     CheckResult, CheckSummary, Cluster, Comparison, DocumentInfo, Exclusions, Pair, SourceMatch,
 )
 from neardup_gui.core.scan import FileEntry
-from neardup_gui.core.settings import Settings
+from neardup_gui.core.settings import COLLECTION_FIELDS, Settings, collection_values, with_values
 from neardup_gui.core.store import IndexProblem, Store
 from neardup_gui.core.templates import MIN_SENTENCE_UNITS, sentence_keys
 from neardup_gui.core.units import Units
@@ -43,13 +44,18 @@ log = logging.getLogger(__name__)
 
 # Pairs below both of these are not kept in the verified-pairs cache.
 PAIR_FLOOR = 0.2
+# screen (issue 19): pairs whose larger containment reaches this are kept too, whatever their r
+PAIR_CONTAINMENT_FLOOR = 0.2
+# The default cut of pairs ranked by containment (the screening's default flag line).
+CONTAINMENT_CUT = 0.3
+PAIR_ORDERS = ("similarity", "containment")
 # A source is listed for a checked submission when at least this share of it is copied.
 SOURCE_FLOOR = 0.01
 # Clusters up to this size get the similarity of every pair of members, compared exactly where
 # the pairs cache has none (below its floor); larger ones show the cached pairs only.
 RING_MAX_COMPARE = 40
 
-__all__ = ["Collection", "IndexProblem", "IndexReport", "compare_files", "read_submission"]
+__all__ = ["AddedFile", "Collection", "IndexProblem", "IndexReport", "compare_files", "copy_target", "read_submission"]
 
 
 _PAIR_BATCH = 200  # documents per transaction when pairs are computed
@@ -65,6 +71,7 @@ def _info(d) -> DocumentInfo:  # noqa: ANN001 - a store.StoredDocument
         doc_id=d.id, path=d.path, rel=d.rel, size=d.size, sha256=d.sha256, status=d.status,
         reason=d.reason, units=d.units, template_share=float(d.meta.get("template_share", 0.0)),
         format=d.format, exclusions=Exclusions.from_dict(d.meta.get("exclusions") or {}),
+        warnings=tuple(d.warnings),
     )
 
 
@@ -97,6 +104,36 @@ def user_template_keys(settings: Settings) -> frozenset[int]:
     if not settings.template_files:
         return frozenset()
     return _template_file_keys(tuple(_file_stamp(p) for p in settings.template_files), settings.limits)
+
+
+@dataclass(frozen=True)
+class AddedFile:
+    """A file added to the collection: where it came from, the member's path, and how it was kept.
+
+    ``how``: "copied" (into the collection's folder), "external" (stays where it is; a refresh
+    keeps it), "inside" (it was in the folder already)."""
+
+    source: str
+    member: str
+    how: str
+    doc_id: int = 0
+
+
+def _inside(folder: str, path: str) -> bool:
+    return os.path.commonpath([folder, path]) == folder
+
+
+def copy_target(folder: str, name: str, on_clash: str = "rename") -> str:
+    """Where a file called ``name`` is copied into ``folder``: its name, or when taken and
+    ``on_clash`` is "rename", the first free ``stem (n).ext`` (n = 2, 3, …)."""
+    target = os.path.join(folder, name)
+    if on_clash == "replace" or not os.path.exists(target):
+        return target
+    stem, ext = os.path.splitext(name)
+    n = 2
+    while os.path.exists(os.path.join(folder, f"{stem} ({n}){ext}")):
+        n += 1
+    return os.path.join(folder, f"{stem} ({n}){ext}")
 
 
 class Collection:
@@ -133,6 +170,19 @@ class Collection:
     def folder(self) -> str | None:
         return self.store.get_meta("folder")
 
+    def settings_for(self, defaults: Settings) -> Settings:
+        """``defaults`` with this collection's own values (threshold, exclusions, template files,
+        …) where it has them; an unusable stored value keeps the default, with a warning."""
+        stored = {k: v for k, v in self.store.collection_settings().items() if k in COLLECTION_FIELDS}
+        return with_values(defaults, stored, where=str(self.db_path))
+
+    def has_own_settings(self) -> bool:
+        return bool(self.store.collection_settings())
+
+    def save_settings(self, settings: Settings) -> None:
+        """Keep ``settings``' per-collection values with this collection (in its index)."""
+        self.store.set_collection_settings(collection_values(settings))
+
     def _changed(self) -> None:
         self._finder = None
         self._marked.clear()
@@ -149,21 +199,48 @@ class Collection:
         self.finder(settings).save()
         return report
 
-    def add_files(self, paths: Sequence[str], settings: Settings, progress: ProgressFn = no_progress) -> list[int]:
-        """Add checked submissions to the collection (they are listed under ``added/``)."""
-        entries = []
+    def add_files(self, paths: Sequence[str], settings: Settings, progress: ProgressFn = no_progress,
+                  *, keep: str = "external", on_clash: str = "rename") -> list[AddedFile]:
+        """Make checked submissions members of the collection, so a refresh keeps them.
+
+        ``keep="copy"``: each file is copied into the collection's folder (a file of the same name
+        there is kept and the copy renamed ``name (2).ext``, or, with ``on_clash="replace"``,
+        replaced); ``keep="external"``: the file stays where it is and is remembered as an
+        external member. A file already inside the folder is simply indexed. Returns what was
+        done with each file, in order.
+        """
+        if keep not in ("copy", "external") or on_clash not in ("rename", "replace"):
+            raise ValueError(f"keep={keep!r}, on_clash={on_clash!r}")
+        folder = self.folder
+        if not folder:
+            raise ValueError("this index has no collection folder; index a folder first")
+        done: list[AddedFile] = []
         for p in paths:
             p = os.path.abspath(p)
-            st = os.stat(p)
-            entries.append(FileEntry(path=p, rel=self._rel_for(p), size=st.st_size, mtime_ns=st.st_mtime_ns))
+            if _inside(folder, p):
+                done.append(AddedFile(p, p, "inside"))
+            elif keep == "copy":
+                target = copy_target(folder, os.path.basename(p), on_clash)
+                shutil.copy2(p, target)
+                done.append(AddedFile(p, target, "copied"))
+            else:
+                with self.store.transaction() as conn:
+                    self.store.add_external_member(conn, p)
+                done.append(AddedFile(p, p, "external"))
+        entries = []
+        for added in done:
+            st = os.stat(added.member)
+            entries.append(FileEntry(path=added.member, rel=self._rel_for(added.member), size=st.st_size,
+                                     mtime_ns=st.st_mtime_ns))
         try:
-            return indexer.index_files(self.store, entries, settings, progress)
+            ids = indexer.index_files(self.store, entries, settings, progress)
         finally:
             self._changed()
+        return [replace(a, doc_id=i) for a, i in zip(done, ids)]
 
     def _rel_for(self, path: str) -> str:
         folder = self.folder
-        if folder and os.path.commonpath([folder, path]) == folder:
+        if folder and _inside(folder, path):
             return os.path.relpath(path, folder).replace(os.sep, "/")
         return path  # a file outside the folder is listed by its absolute path
 
@@ -182,7 +259,8 @@ class Collection:
         return self.store.text(doc_id).text
 
     def stats(self) -> dict[str, int]:
-        return {"documents": self.store.count(), "indexed": self.store.count("indexed"), "skipped": self.store.count("skipped")}
+        return {"documents": self.store.count(), "indexed": self.store.count("indexed"),
+                "with_warnings": self.store.count_with_warnings(), "skipped": self.store.count("skipped")}
 
     # --- templates and verification ------------------------------------------------------------
 
@@ -357,31 +435,56 @@ class Collection:
             matches.append(SourceMatch(_info(info), comp, cand.estimate, tuple(sorted(cand.found_by))))
         matches.sort(key=lambda m: (-m.comparison.containment_a, -m.comparison.similarity, m.source.rel))
         return CheckResult(path=doc.path, units=len(units), matches=tuple(matches),
-                           summary=summarise(sub, matches), text=doc.text, exclusions=sub.exclusions)
+                           summary=summarise(sub, matches), text=doc.text, exclusions=sub.exclusions,
+                           warnings=doc.warnings)
 
     # --- collection-wide ------------------------------------------------------------------------
 
-    def pairs(self, settings: Settings, progress: ProgressFn = no_progress) -> list[Pair]:
-        """Verified pairs with similarity ≥ ``settings.threshold``, best first (incremental)."""
+    def pairs(self, settings: Settings, progress: ProgressFn = no_progress, *, by: str = "similarity",
+              cut: float | None = None) -> list[Pair]:
+        """Verified pairs, best first (incremental), each oriented: A the smaller document (or, equal
+        in size, the newer one), so "A in B" reads "how much of the one found in the other".
+
+        ``by="similarity"``: ranked and cut by r (``cut`` default: ``settings.threshold``);
+        ``by="containment"``: ranked and cut by the larger containment max(A in B, B in A) (``cut``
+        default :data:`CONTAINMENT_CUT`), r beside it: a section copied into a long proposal has a
+        low r but most of the copier is found in the source.
+        """
+        if by not in PAIR_ORDERS:
+            raise ValueError(f"pairs are ranked by one of {', '.join(PAIR_ORDERS)}, not {by!r}")
         self._update_pairs(settings, progress)
-        rows = self.store.conn.execute(
-            "SELECT a, b, similarity, containment_a, containment_b, common FROM pairs WHERE similarity >= ? "
-            "ORDER BY similarity DESC, a, b", (settings.threshold,)).fetchall()
+        if by == "similarity":
+            rows = self.store.conn.execute(
+                "SELECT a, b, similarity, containment_a, containment_b, common FROM pairs WHERE similarity >= ? "
+                "ORDER BY similarity DESC, a, b", (settings.threshold if cut is None else cut,)).fetchall()
+        else:
+            rows = self.store.conn.execute(
+                "SELECT a, b, similarity, containment_a, containment_b, common FROM pairs "
+                "WHERE max(containment_a, containment_b) >= ? "
+                "ORDER BY max(containment_a, containment_b) DESC, similarity DESC, a, b",
+                (CONTAINMENT_CUT if cut is None else cut,)).fetchall()
         infos = {d.doc_id: d for d in self.documents()}
         # (a pair whose document another window removed in between is left out)
-        return [Pair(infos[a], infos[b], s, ca, cb, c) for a, b, s, ca, cb, c in rows if a in infos and b in infos]
+        return [oriented(Pair(infos[a], infos[b], s, ca, cb, c))
+                for a, b, s, ca, cb, c in rows if a in infos and b in infos]
 
     def _update_pairs(self, settings: Settings, progress: ProgressFn) -> None:
         v = self.verifier(settings)
         key = self._verify_key(settings, v)
         floor = min(PAIR_FLOOR, settings.threshold)
         conn = self.store.conn
-        if self.store.get_meta("pairs_key") != key or float(self.store.get_meta("pairs_floor", "1")) > floor:
+        # --- screen (issue 19): the cache also keeps pairs at or above a containment floor; a cache
+        # made before it (no pairs_containment_floor) lacks them and is computed again.
+        cfloor = PAIR_CONTAINMENT_FLOOR
+        if (self.store.get_meta("pairs_key") != key or float(self.store.get_meta("pairs_floor", "1")) > floor
+                or float(self.store.get_meta("pairs_containment_floor", "1")) > cfloor):
             with self.store.transaction():
                 conn.execute("DELETE FROM pairs")
                 conn.execute("DELETE FROM paired")
                 self.store.set_meta("pairs_key", key)
                 self.store.set_meta("pairs_floor", repr(floor))
+                self.store.set_meta("pairs_containment_floor", repr(cfloor))
+        # --- end screen
         todo = [r[0] for r in conn.execute(
             "SELECT id FROM documents WHERE status = 'indexed' AND id NOT IN (SELECT doc_id FROM paired) ORDER BY id")]
         if not todo:
@@ -409,8 +512,9 @@ class Collection:
                     b = self.marked(cand.doc_id, v)
                 except KeyError:
                     continue
-                comp = v.compare(a, b, min_similarity=floor)
-                if comp is not None and comp.similarity >= floor:
+                comp = v.compare(a, b, min_similarity=floor, min_containment=cfloor)  # screen: + containment
+                if comp is not None and (comp.similarity >= floor
+                                         or max(comp.containment_a, comp.containment_b) >= cfloor):
                     found.append((cand.doc_id, comp))
             batch.append((doc_id, found, float(units_share(a)), a.exclusions))
             done_now.add(doc_id)
@@ -509,45 +613,71 @@ class Collection:
         return replace(cluster, pairwise=tuple(tuple(row) for row in matrix), ring=ring)
 
 
+def oriented(p: Pair) -> Pair:
+    """The pair with the smaller document as A (by units; equal in size, the newer, higher id)."""
+    if (p.a.units, -p.a.doc_id) <= (p.b.units, -p.b.doc_id):
+        return p
+    return Pair(p.b, p.a, p.similarity, p.containment_b, p.containment_a, p.common_units)
+
+
 def units_share(m: Marked) -> float:
     """Share of a marked text's units that are template."""
     n = len(m.units)
     return float(units_in_spans(m.units, m.template).sum()) / n if n else 0.0
 
 
-def summarise(sub: Marked, matches: Sequence[SourceMatch]) -> CheckSummary:
-    """CNKI-style figures for one submission.
+def covered_spans(match: SourceMatch) -> tuple[CharSpan, ...]:
+    """The submission-side (A) spans a source covers: what counts as copied from it — its edited
+    passages (issue 15: exact runs merged across small edits), gaps inside them included; a
+    comparison made without passages (a hand-made or older record) counts its exact runs."""
+    comparison = match.comparison
+    if comparison.passages:
+        return tuple(p.a for p in comparison.passages)
+    return tuple(s.a for s in comparison.spans)
 
-    - overall copied ratio: units covered by any source's match spans, plus template units, over
-      all units (what the submission shares with the collection, form text included);
-    - without template: covered units over countable units (template removed from both);
-    - without quotes: as above with quoted units also removed from both;
-    - largest source: the single source covering the most units (its containment).
+
+def summarise(sub: Marked, matches: Sequence[SourceMatch]) -> CheckSummary:
+    """CNKI-style figures for one submission, every one over its countable text.
+
+    - copied: countable units inside any source's covered spans;
+    - without quotations: the same, quoted units left out of the count (the denominator stays);
+    - without template: equal to copied (template text never counts, in any figure);
+    - largest single source: countable units inside one source's covered spans, the largest.
+
+    Sharing one denominator, copied ≥ largest single source ≥ 0 and copied ≥ each "without".
     """
     units = sub.units
     n = len(units)
-    if n == 0:
-        return CheckSummary(0.0, 0.0, 0.0, 0.0)
-    covered = np.zeros(n, dtype=bool)
-    for m in matches:
-        covered |= units_in_spans(units, [s.a for s in m.comparison.spans])
     template = units_in_spans(units, sub.template)
-    excluded = units_in_spans(units, sub.excluded)
+    excluded = units_in_spans(units, sub.excluded) & ~template
     quoted = units_in_spans(units, sub.quoted)
     countable = ~(template | excluded)
-    overall = float((covered | template).sum()) / n
-    without_template = float((covered & countable).sum()) / max(int(countable.sum()), 1)
-    nq = countable & ~quoted
-    without_quotes = float((covered & nq).sum()) / max(int(nq.sum()), 1)
-    best = max(matches, key=lambda m: m.comparison.containment_a, default=None)
+    total = int(countable.sum())
+    covered = np.zeros(n, dtype=bool)
+    largest, best = 0, None
+    for m in matches:
+        mine = units_in_spans(units, covered_spans(m)) & countable
+        covered |= mine
+        count = int(mine.sum())
+        if best is None or count > largest:
+            largest, best = count, m
+    copied = int(covered.sum())
+
+    def share(k: int) -> float:
+        return k / total if total else 0.0
+
     return CheckSummary(
-        copied_ratio=overall,
-        copied_ratio_without_quotes=without_quotes,
-        copied_ratio_without_template=without_template,
-        largest_source_ratio=best.comparison.containment_a if best else 0.0,
-        largest_source=best.source.path if best else "",
-        template_share=float(template.sum()) / n,
-        quoted_share=float(quoted.sum()) / n,
+        copied_ratio=share(copied),
+        copied_ratio_without_quotes=share(int((covered & ~quoted).sum())),
+        copied_ratio_without_template=share(copied),
+        largest_source_ratio=share(largest),
+        largest_source=best.source.path if best is not None and largest else "",
+        template_share=float(template.sum()) / n if n else 0.0,
+        quoted_share=float(quoted.sum()) / n if n else 0.0,
+        countable_units=total,
+        template_units=int(template.sum()),
+        excluded_units=int(excluded.sum()),
+        sources=len(matches),
     )
 
 

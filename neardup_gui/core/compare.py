@@ -37,6 +37,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from neardup_gui.core.document import CharSpan
+from neardup_gui.core.passages import coverage_bound, passages_of
 from neardup_gui.core.results import Comparison, MatchSpan
 from neardup_gui.core.units import Units, tokenize
 
@@ -552,16 +553,28 @@ def compare_units(
         raw = sum(n for _, _, n in blocks)  # the full alignment is an LCS already
     else:
         raw = _lcs_length_sequences(*_codes_as_sequences(codes_a, codes_b, distinct))
+    # Edited passages (issue 15): the runs merged across small edits; containment counts them.
+    found, cover_a, cover_b = passages_of(a, b, spans, pos_a, pos_b, codes_a, codes_b, _align_codes)
     return Comparison(
         similarity=_ratio(common, n_a + n_b - common),
-        containment_a=_ratio(common, n_a),
-        containment_b=_ratio(common, n_b),
+        containment_a=_ratio(cover_a, n_a),
+        containment_b=_ratio(cover_b, n_b),
         common_units=common,
         units_a=n_a,
         units_b=n_b,
         spans=tuple(spans),
         raw_lcs=raw,
+        passages=found,
+        passage_units_a=cover_a,
+        passage_units_b=cover_b,
     )
+
+
+def _align_codes(ca: np.ndarray, cb: np.ndarray) -> list[Block]:
+    """:func:`align` on codes that are already dense (the local alignments inside passages)."""
+    if len(ca) == 0 or len(cb) == 0:
+        return []
+    return _align_sequences(*_codes_as_sequences(ca, cb, int(max(ca.max(), cb.max())) + 1))
 
 
 def _below_cutoffs(
@@ -572,7 +585,8 @@ def _below_cutoffs(
     if min_similarity is not None:
         below = below and _ratio(bound, n_a + n_b - bound) < min_similarity
     if min_containment is not None:
-        below = below and max(_ratio(bound, n_a), _ratio(bound, n_b)) < min_containment
+        cover = coverage_bound(bound)  # containment counts passages (core/passages.py)
+        below = below and max(_ratio(cover, n_a), _ratio(cover, n_b)) < min_containment
     return below
 
 

@@ -87,7 +87,7 @@ def test_check_header_states_what_was_left_out(qtbot, window, tmp_path) -> None:
     with qtbot.waitSignal(window.check_ready, timeout=60_000):
         window.check_files([str(root / "proposal-03.txt")])
     text = window.check_page.summary_label.text()
-    assert "Not counted:" in text and "automatic template" in text
+    assert "Left out, by reason:" in text and "automatic template" in text
 
 
 def test_a_ring_is_flagged_with_every_pair(qtbot, window, tmp_path) -> None:
