@@ -27,7 +27,8 @@ def window(qtbot):
 
 
 def _open(qtbot, window: MainWindow, folder: Path, threshold: float) -> None:
-    window.settings = window.settings.with_(threshold=threshold, workers=2)
+    # a new collection starts from the window's defaults
+    window.defaults = window.settings = window.defaults.with_(threshold=threshold, workers=2)
     with qtbot.waitSignal(window.duplicates_ready, timeout=120_000):
         window.open_folder(str(folder))
 
