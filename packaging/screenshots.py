@@ -6,7 +6,9 @@ Run under a virtual X server, from the project folder:
 
 It starts the real application with a fresh, temporary home (so it begins at the welcome
 view), opens the bundled sample collection, checks a submission, opens the side-by-side view
-and the settings, and saves each window with ``QWidget.grab()`` into ``docs/screenshots/``.
+and the settings, the common passages, and a ring in the clusters tab (a copy of the sample with
+six light edits of one proposal), and saves each window with ``QWidget.grab()`` into
+``docs/screenshots/``.
 """
 
 from __future__ import annotations
@@ -34,6 +36,21 @@ def isolate_home() -> Path:
         (home / sub).mkdir(parents=True, exist_ok=True)
         os.environ[var] = str(home / sub)
     return home
+
+
+def light_edit(text: str, seed: int) -> str:
+    """Two words changed: a variant of the same proposal, as a mill sends it to a call."""
+    import random
+    import re
+
+    rng = random.Random(seed)
+    sentences = re.split(r"(?<=[.!?])\s+", text)
+    for _ in range(2):
+        k = rng.randrange(len(sentences))
+        words = sentences[k].split(" ")
+        words[rng.randrange(len(words))] = f"variant{seed}"
+        sentences[k] = " ".join(words)
+    return " ".join(sentences)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -133,6 +150,26 @@ def main(argv: list[str] | None = None) -> int:
         settle(300)
         save(window.settings_dialog, f"{language}-7-settings")
         window.settings_dialog.reject()
+
+        # Common passages: the sample's two forms (each in 5 of 30 proposals) are listed, and
+        # counted, since 5 of 30 is far below the automatic rule's half of the collection.
+        window.tabs.setCurrentWidget(window.common_tab)
+        page = window.common_tab
+        form = next((r for r, p in enumerate(page.passages) if p.documents == 5 and len(p.text) > 500), 0)
+        if page.passages:
+            page.view.setCurrentIndex(page.model.index(form, 0))
+        save(window, f"{language}-9-common-passages")
+
+        # A ring: a proposal and six light edits of it, added to the collection (a mill's pattern).
+        mill = home / "Documents" / "call-with-a-ring"
+        shutil.copytree(collection, mill)
+        original = (mill / "en-10-glacier-hydrology.txt").read_text(encoding="utf-8")
+        for k in range(1, 7):
+            (mill / f"en-10-glacier-hydrology-v{k}.txt").write_text(light_edit(original, k), encoding="utf-8")
+        window.open_folder(str(mill))
+        wait_for(window.duplicates_ready)
+        window.tabs.setCurrentWidget(window.clusters_tab)
+        save(window, f"{language}-10-ring")
         window.close()
         settle(200)
 

@@ -43,6 +43,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from neardup_gui.app.commonview import exclusions_text  # issue 14
 from neardup_gui.app.models import percent
 from neardup_gui.core.document import CharSpan
 from neardup_gui.core.results import Comparison, MatchSpan, Passage
@@ -298,6 +299,9 @@ class TextPane(QPlainTextEdit):
 class DiffView(QDialog):
     """Two texts side by side with their matched passages; opened from any result."""
 
+    # issue 14: the examiner marks the selected text as template (the window stores it)
+    mark_template_requested = Signal(str)
+
     def __init__(self, diff: DiffInput, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("diffView")
@@ -368,6 +372,11 @@ class DiffView(QDialog):
         nav.addWidget(self.sync_box)
         nav.addWidget(self.open_a_button)
         nav.addWidget(self.open_b_button)
+        self.mark_template_button = QPushButton()  # issue 14
+        self.mark_template_button.setObjectName("markTemplate")
+        self.mark_template_button.clicked.connect(self._mark_selection)
+        self.mark_template_button.setEnabled(False)
+        nav.addWidget(self.mark_template_button)
 
         def column(title: QLabel, pane: TextPane, bar: OverviewBar, bar_left: bool) -> QWidget:
             box = QWidget()
@@ -399,6 +408,8 @@ class DiffView(QDialog):
         layout.addWidget(splitter, 1)
 
         self._fill()
+        for pane in (self.pane_a, self.pane_b):  # issue 14: a selection can be marked as template
+            pane.selectionChanged.connect(self._selection_changed)
         self.pane_a.verticalScrollBar().valueChanged.connect(lambda _v: self._pane_scrolled(self.pane_a))
         self.pane_b.verticalScrollBar().valueChanged.connect(lambda _v: self._pane_scrolled(self.pane_b))
         self.retranslate_ui()
@@ -525,8 +536,29 @@ class DiffView(QDialog):
                 self.tr("Passage {i} of {n}").format(i=self.current_match + 1, n=len(self.matches))
             )
 
+    def selected_text(self) -> str:
+        """The text selected in the focused pane, else in either (issue 14)."""
+        panes = sorted((self.pane_a, self.pane_b), key=lambda p: not p.hasFocus())
+        for pane in panes:
+            text = pane.textCursor().selectedText().replace("\u2029", "\n")
+            if text.strip():
+                return text
+        return ""
+
+    def _selection_changed(self) -> None:
+        self.mark_template_button.setEnabled(bool(self.selected_text()))
+
+    def _mark_selection(self) -> None:
+        text = self.selected_text()
+        if text:
+            self.mark_template_requested.emit(text)
+
     def retranslate_ui(self) -> None:
         c = self.diff.comparison
+        self.mark_template_button.setText(self.tr("Mark selection as template"))
+        self.mark_template_button.setToolTip(
+            self.tr("Never count the selected sentences in any comparison of this collection "
+                    "(listed and undone in Common passages)"))
         self.setWindowTitle(self.tr("Side by side: {a} ↔ {b}").format(a=self.diff.title_a, b=self.diff.title_b))
         self.header.setText(
             self.tr(
@@ -536,6 +568,9 @@ class DiffView(QDialog):
                 sim=percent(c.similarity), ca=percent(c.containment_a), cb=percent(c.containment_b),
                 common=c.common_units, ta=percent(c.template_share_a), tb=percent(c.template_share_b),
             )
+            # issue 14: which exclusions applied on each side, and how many units each removed
+            + "<br>" + self.tr("A: {a}<br>B: {b}").format(a=exclusions_text(c.exclusions_a),
+                                                          b=exclusions_text(c.exclusions_b))
         )
         self.header.setToolTip(
             self.tr("Similarity is the LCS ratio common / (A + B − common) over countable units; "

@@ -43,6 +43,7 @@ from neardup_gui.app.appsettings import (
 )
 from neardup_gui.app.checkview import CheckView
 from neardup_gui.app.clustersview import ClustersView
+from neardup_gui.app.commonview import CommonView
 from neardup_gui.app.diffview import DiffInput, DiffView
 from neardup_gui.app.documentsview import DocumentsView
 from neardup_gui.app.duplicatesview import DuplicatesView
@@ -221,6 +222,8 @@ class MainWindow(QMainWindow):
         self.duplicates_page.pair_activated.connect(self.open_pair_diff)
         self.clusters_page = ClustersView()
         self.clusters_page.member_activated.connect(self.open_pair_diff)
+        self.common_page = CommonView()
+        self.common_page.action_requested.connect(self.act_on_passage)
 
         self.tabs = QTabWidget()
         self.tabs.setObjectName("resultTabs")
@@ -230,6 +233,8 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.check_page, "")
         self.tabs.addTab(self.duplicates_page, "")
         self.tabs.addTab(self.clusters_page, "")
+        self.tabs.addTab(self.common_page, "")
+        self.common_tab = self.common_page
 
         right = QWidget()
         r = QVBoxLayout(right)
@@ -283,6 +288,8 @@ class MainWindow(QMainWindow):
         self.tabs.setTabToolTip(1, self.tr("Sources found for checked submissions"))
         self.tabs.setTabToolTip(2, self.tr("Pairs of the collection at or above the similarity threshold"))
         self.tabs.setTabToolTip(3, self.tr("Groups of near-duplicates"))
+        self.tabs.setTabText(4, self.tr("Common passages"))
+        self.tabs.setTabToolTip(4, self.tr("Passages found in many documents: which are left out as template, and why"))
         for page in (self.documents_page, self.check_page, self.duplicates_page, self.clusters_page):
             page.retranslate_ui()
         self._update_counts()
@@ -421,7 +428,7 @@ class MainWindow(QMainWindow):
         self._update_pending = False
         self._set_updating(False)
         self.check_results = []
-        for page in (self.documents_page, self.duplicates_page, self.clusters_page):
+        for page in (self.documents_page, self.duplicates_page, self.clusters_page, self.common_page):
             page.reset()
         self._set_documents(())
         self._set_duplicates((), ())
@@ -492,7 +499,36 @@ class MainWindow(QMainWindow):
     def _duplicates_found(self, found: jobs.Duplicates) -> None:
         self._set_documents(found.documents)
         self._set_duplicates(found.pairs, found.clusters)
+        self.common_page.set_busy(False)
+        self.common_page.set_passages(found.passages, found.rules)
         self.duplicates_ready.emit()
+
+    def mark_text_as_template(self, text: str) -> None:
+        """Text selected in a side-by-side view becomes template (stored; undone in Common passages)."""
+        from neardup_gui.core.templates import MIN_SENTENCE_UNITS, sentence_keys
+
+        if not sentence_keys(text):  # a selection is short: this costs nothing on the GUI thread
+            self.statusBar().showMessage(self.tr(
+                "Select at least one whole sentence ({n} words or characters) to mark it as template.").format(
+                n=MIN_SENTENCE_UNITS), 8000)
+            return
+        if self.db_path:
+            self._start("update", jobs.mark_text, self.db_path, text, self._shown_check_paths(), self.settings,
+                        on_done=self._results_updated)
+
+    def _shown_check_paths(self) -> list[str]:
+        return [r.path for r in self.check_results if not r.skipped_reason]
+
+    def act_on_passage(self, passage, action: str) -> None:  # noqa: ANN001 - a CommonPassage
+        """Exclude, count or undo a common passage (stored in the index), then derive every result
+        again under it."""
+        if not self.db_path:
+            return
+        task = self._start("update", jobs.mark_passage, self.db_path, passage, action, self._shown_check_paths(),
+                           self.settings, on_done=self._results_updated)
+        if task is not None:
+            self.common_page.set_busy(True)
+            task.finished.connect(lambda: self.common_page.set_busy(False))
 
     def _update_notice_text(self, partial: bool = False) -> None:
         saved = getattr(self, "_loaded_from_saved", False)
@@ -664,6 +700,7 @@ class MainWindow(QMainWindow):
 
     def _show_diff(self, diff: DiffInput) -> None:
         view = DiffView(diff, self)
+        view.mark_template_requested.connect(self.mark_text_as_template)
         view.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
         self.diff_views.append(view)
         view.destroyed.connect(lambda _o=None, v=view: self.diff_views.remove(v) if v in self.diff_views else None)
