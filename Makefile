@@ -54,8 +54,7 @@ clean:
 	rm -rf $(VENV) build dist *.egg-info tests/benchmarks/out
 
 translations: $(STAMP_RUN)
-	$(VENV)/bin/pyside6-lupdate neardup_gui/app/*.py -ts resources/translations/neardup_zh_CN.ts -no-obsolete
-	$(VENV)/bin/pyside6-lrelease resources/translations/neardup_zh_CN.ts -qm resources/translations/neardup_zh_CN.qm
+	$(PY) scripts/ts_fill.py $(PY)
 
 screenshots: deps-test $(STAMP_RUN)
 	xvfb-run -a -s "-screen 0 1600x1000x24" $(PY) packaging/screenshots.py

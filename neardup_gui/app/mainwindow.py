@@ -1,46 +1,28 @@
-"""The main window: a collection panel, results (documents, check, duplicates, clusters), progress."""
+"""The main window: assembles the collection panel, the tab views and the progress panel; runs the work."""
 
 from __future__ import annotations
 
 import logging
 import os
-import re
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from PySide6.QtCore import QCoreApplication, QEvent, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import (
-    QAction,
-    QCloseEvent,
-    QDragEnterEvent,
-    QDropEvent,
-    QKeySequence,
-    QStandardItem,
-    QStandardItemModel,
-)
+from PySide6.QtCore import QEvent, QSettings, Qt, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QApplication,
-    QComboBox,
     QFileDialog,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
-    QLineEdit,
     QListWidget,
     QListWidgetItem,
     QMainWindow,
     QMenu,
     QMessageBox,
-    QProgressBar,
     QPushButton,
-    QSlider,
-    QSpinBox,
     QSplitter,
     QStackedWidget,
-    QTableView,
     QTabWidget,
-    QTreeView,
     QVBoxLayout,
     QWidget,
 )
@@ -57,159 +39,24 @@ from neardup_gui.app.appsettings import (
     save_language,
     save_settings,
 )
+from neardup_gui.app.checkview import CheckView
+from neardup_gui.app.clustersview import ClustersView
 from neardup_gui.app.diffview import DiffInput, DiffView
+from neardup_gui.app.documentsview import DocumentsView
+from neardup_gui.app.duplicatesview import DuplicatesView
 from neardup_gui.app.errors import ErrorDialog, explain, is_index_problem
 from neardup_gui.app.i18n import Translations, resolve_language
-from neardup_gui.app.models import (
-    RECORD_ROLE,
-    DocumentsModel,
-    FilterProxy,
-    PairsModel,
-    SourcesModel,
-    percent,
-    source_score,
-)
 from neardup_gui.app.paths import display_path, index_path_for, sample_folder
 from neardup_gui.app.settingsdialog import SettingsDialog
 from neardup_gui.app.tasks import Task, TaskRunner
 from neardup_gui.app.welcome import WelcomeView
+from neardup_gui.app.widgets import ProgressPanel
 from neardup_gui.core.results import CheckResult, Cluster, Pair, SourceMatch
 from neardup_gui.core.settings import Settings
 
 log = logging.getLogger(__name__)
 
 DOCUMENT_SUFFIXES = {".docx", ".pdf", ".txt", ".odt", ".md", ".rtf", ".doc", ".html", ".htm"}
-
-
-def format_duration(seconds: float) -> str:
-    seconds = int(round(seconds))
-    h, rest = divmod(seconds, 3600)
-    m, s = divmod(rest, 60)
-    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
-
-
-def _progress_patterns() -> list[tuple[re.Pattern[str], str]]:
-    return [
-        (re.compile(r"^Indexed (?P<done>\d+) of (?P<total>\d+): (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Indexed {done} of {total}: {file}")),
-        (re.compile(r"^Added (?P<done>\d+) of (?P<total>\d+): (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Added {done} of {total}: {file}")),
-        (re.compile(r"^Re-fingerprinting (?P<done>\d+) of (?P<total>\d+)$"), QCoreApplication.translate("ProgressMessages", "Re-fingerprinting {done} of {total}")),
-        (re.compile(r"^Comparing (?P<done>\d+) of (?P<total>\d+)$"), QCoreApplication.translate("ProgressMessages", "Comparing {done} of {total}")),
-        (re.compile(r"^Verifying (?P<done>\d+) of (?P<total>\d+) candidates$"), QCoreApplication.translate("ProgressMessages", "Verifying {done} of {total} candidates")),
-        (re.compile(r"^Reading (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Reading {file}")),
-        (re.compile(r"^[Ss]canning (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Scanning {file}")),
-        (re.compile(r"^found (?P<total>\d+) documents$"), QCoreApplication.translate("ProgressMessages", "Found {total} documents")),
-        (re.compile(r"^Indexed (?P<total>\d+) documents \((?P<skipped>\d+) skipped\)$"),
-         QCoreApplication.translate("ProgressMessages", "Indexed {total} documents ({skipped} skipped)")),
-    ]
-
-
-def localise_progress(message: str) -> str:
-    """The core's progress message in the interface language (core itself never imports Qt)."""
-    for pattern, template in _progress_patterns():
-        match = pattern.match(message)
-        if match:
-            return template.format(**match.groupdict())
-    return message
-
-
-def make_table(model_proxy: FilterProxy, name: str, stretch: tuple[int, ...] = (0,)) -> QTableView:
-    view = QTableView()
-    view.setObjectName(name)
-    view.setModel(model_proxy)
-    view.setSortingEnabled(True)
-    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    view.setAlternatingRowColors(True)
-    view.verticalHeader().setVisible(False)
-    view.horizontalHeader().setStretchLastSection(False)
-    # Size columns from the first rows only: measuring thousands of rows would stall the GUI.
-    view.horizontalHeader().setResizeContentsPrecision(40)
-    view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 8)
-    view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-    for column in stretch:  # the file names take the spare width
-        view.horizontalHeader().setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
-    view.setTabKeyNavigation(False)
-    return view
-
-
-class ProgressPanel(QWidget):
-    """Progress of the running task: bar, current file, elapsed and remaining time, Cancel."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("progressPanel")
-        self.task: Task | None = None
-        self.what = QLabel()
-        self.what.setObjectName("progressWhat")
-        self.bar = QProgressBar()
-        self.bar.setRange(0, 1000)
-        self.bar.setTextVisible(True)
-        self.message = QLabel()
-        self.message.setObjectName("progressMessage")
-        self.message.setMinimumWidth(200)
-        self.times = QLabel()
-        self.cancel_button = QPushButton()
-        self.cancel_button.setObjectName("cancelButton")
-        self.cancel_button.clicked.connect(self.cancel)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(8, 4, 8, 4)
-        layout.addWidget(self.what)
-        layout.addWidget(self.bar, 2)
-        layout.addWidget(self.message, 3)
-        layout.addWidget(self.times)
-        layout.addWidget(self.cancel_button)
-        self._timer = QTimer(self)
-        self._timer.setInterval(500)
-        self._timer.timeout.connect(self._tick)
-        self.setVisible(False)
-        self.retranslate_ui()
-
-    def follow(self, task: Task, what: str) -> None:
-        self.task = task
-        self.what.setText(what)
-        self.bar.setValue(0)
-        self.message.setText("")
-        self.cancel_button.setEnabled(True)
-        task.progress.connect(self._progress)
-        task.finished.connect(self._finished)
-        self._tick()
-        self._timer.start()
-        self.setVisible(True)
-
-    def cancel(self) -> None:
-        if self.task is not None and self.task.is_running():
-            self.task.cancel()
-            self.cancel_button.setEnabled(False)
-            self.message.setText(self.tr("Stopping…"))
-
-    def _progress(self, fraction: float, message: str) -> None:
-        self.bar.setValue(int(fraction * 1000))
-        if message and not (self.task and self.task.cancel_requested):
-            message = localise_progress(message)
-            metrics = self.message.fontMetrics()
-            self.message.setText(metrics.elidedText(message, Qt.TextElideMode.ElideMiddle, max(200, self.message.width())))
-            self.message.setToolTip(message)
-
-    def _tick(self) -> None:
-        if self.task is None:
-            return
-        remaining = self.task.remaining_s()
-        text = self.tr("Elapsed {elapsed}").format(elapsed=format_duration(self.task.elapsed_s()))
-        if remaining is not None:
-            text += "  ·  " + self.tr("about {remaining} left").format(remaining=format_duration(remaining))
-        self.times.setText(text)
-
-    def _finished(self) -> None:
-        self._timer.stop()
-        self.task = None
-        self.setVisible(False)
-
-    def retranslate_ui(self) -> None:
-        self.cancel_button.setText(self.tr("Cancel"))
-        self.cancel_button.setToolTip(self.tr("Stop the running task; everything done so far is kept (Esc)"))
-        self.bar.setAccessibleName(self.tr("Progress"))
-        self._tick()
 
 
 class MainWindow(QMainWindow):
@@ -352,112 +199,25 @@ class MainWindow(QMainWindow):
         notice_row.addWidget(self.notice, 1)
         notice_row.addWidget(self.notice_refresh)
 
-        # Documents tab
-        self.documents_model = DocumentsModel(self)
-        self.documents_proxy = FilterProxy(parent=self)
-        self.documents_proxy.setSourceModel(self.documents_model)
-        self.documents_view = make_table(self.documents_proxy, "documentsView")
-        self.documents_view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
-        self.documents_filter = QLineEdit()
-        self.documents_filter.setClearButtonEnabled(True)
-        self.documents_filter.textChanged.connect(self.documents_proxy.set_text)
-        documents_tab = QWidget()
-        d = QVBoxLayout(documents_tab)
-        d.addWidget(self.documents_filter)
-        d.addWidget(self.documents_view, 1)
-
-        # Check tab
-        self.submission_label = QLabel()
-        self.submission_combo = QComboBox()
-        self.submission_combo.setMinimumContentsLength(30)
-        self.submission_combo.currentIndexChanged.connect(self._show_check_result)
-        self.submission_label.setBuddy(self.submission_combo)
-        self.check_here_button = QPushButton()
-        self.check_here_button.clicked.connect(self.choose_files_to_check)
-        self.add_button = QPushButton()
-        self.add_button.setObjectName("addToCollectionButton")
-        self.add_button.clicked.connect(self.add_checked_to_collection)
-        self.summary_label = QLabel()
-        self.summary_label.setObjectName("checkSummary")
-        self.summary_label.setWordWrap(True)
-        self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.threshold_label = QLabel()
-        self.threshold_slider = QSlider(Qt.Orientation.Horizontal)
-        self.threshold_slider.setRange(0, 100)
-        self.threshold_spin = QSpinBox()
-        self.threshold_spin.setRange(0, 100)
-        self.threshold_spin.setSuffix(" %")
-        self.threshold_label.setBuddy(self.threshold_spin)
-        self.threshold_slider.valueChanged.connect(self.threshold_spin.setValue)
-        self.threshold_spin.valueChanged.connect(self.threshold_slider.setValue)
-        self.threshold_spin.valueChanged.connect(self._check_threshold_changed)
-        self.sources_model = SourcesModel(self)
-        self.sources_proxy = FilterProxy(score=source_score, parent=self)
-        self.sources_proxy.setSourceModel(self.sources_model)
-        self.sources_view = make_table(self.sources_proxy, "sourcesView")
-        self.sources_view.sortByColumn(2, Qt.SortOrder.DescendingOrder)
-        self.sources_view.activated.connect(self._source_activated)
-        self.check_empty = QLabel()
-        self.check_empty.setObjectName("emptyHint")
-        self.check_empty.setWordWrap(True)
-        self.check_empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        check_tab = QWidget()
-        c = QVBoxLayout(check_tab)
-        row = QHBoxLayout()
-        row.addWidget(self.submission_label)
-        row.addWidget(self.submission_combo, 1)
-        row.addWidget(self.check_here_button)
-        row.addWidget(self.add_button)
-        c.addLayout(row)
-        c.addWidget(self.summary_label)
-        trow = QHBoxLayout()
-        trow.addWidget(self.threshold_label)
-        trow.addWidget(self.threshold_slider, 1)
-        trow.addWidget(self.threshold_spin)
-        c.addLayout(trow)
-        c.addWidget(self.check_empty)
-        c.addWidget(self.sources_view, 1)
-        self.threshold_spin.setValue(int(self.store.value("check/minimum", 10)))
-
-        # Duplicates tab
-        self.pairs_model = PairsModel(self)
-        self.pairs_proxy = FilterProxy(parent=self)
-        self.pairs_proxy.setSourceModel(self.pairs_model)
-        self.pairs_view = make_table(self.pairs_proxy, "pairsView", stretch=(1, 2))
-        self.pairs_view.sortByColumn(0, Qt.SortOrder.DescendingOrder)
-        self.pairs_view.activated.connect(self._pair_activated)
-        self.pairs_filter = QLineEdit()
-        self.pairs_filter.setClearButtonEnabled(True)
-        self.pairs_filter.textChanged.connect(self.pairs_proxy.set_text)
-        self.pairs_summary = QLabel()
-        pairs_tab = QWidget()
-        pl = QVBoxLayout(pairs_tab)
-        prow = QHBoxLayout()
-        prow.addWidget(self.pairs_summary, 1)
-        prow.addWidget(self.pairs_filter, 1)
-        pl.addLayout(prow)
-        pl.addWidget(self.pairs_view, 1)
-
-        # Clusters tab
-        self.clusters_model = QStandardItemModel(self)
-        self.clusters_view = QTreeView()
-        self.clusters_view.setObjectName("clustersView")
-        self.clusters_view.setModel(self.clusters_model)
-        self.clusters_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.clusters_view.setAlternatingRowColors(True)
-        self.clusters_view.activated.connect(self._cluster_activated)
-        clusters_tab = QWidget()
-        cl = QVBoxLayout(clusters_tab)
-        cl.addWidget(self.clusters_view, 1)
+        # One view module per tab; the window only assembles them and runs the work.
+        self.documents_page = DocumentsView()
+        self.check_page = CheckView(self.store)
+        self.check_page.check_requested.connect(self.choose_files_to_check)
+        self.check_page.add_requested.connect(self.add_checked_to_collection)
+        self.check_page.source_activated.connect(self._source_activated)
+        self.duplicates_page = DuplicatesView()
+        self.duplicates_page.pair_activated.connect(self.open_pair_diff)
+        self.clusters_page = ClustersView()
+        self.clusters_page.member_activated.connect(self.open_pair_diff)
 
         self.tabs = QTabWidget()
         self.tabs.setObjectName("resultTabs")
         self.documents_tab, self.check_tab, self.pairs_tab, self.clusters_tab = (
-            documents_tab, check_tab, pairs_tab, clusters_tab)
-        self.tabs.addTab(documents_tab, "")
-        self.tabs.addTab(check_tab, "")
-        self.tabs.addTab(pairs_tab, "")
-        self.tabs.addTab(clusters_tab, "")
+            self.documents_page, self.check_page, self.duplicates_page, self.clusters_page)
+        self.tabs.addTab(self.documents_page, "")
+        self.tabs.addTab(self.check_page, "")
+        self.tabs.addTab(self.duplicates_page, "")
+        self.tabs.addTab(self.clusters_page, "")
 
         right = QWidget()
         r = QVBoxLayout(right)
@@ -508,36 +268,9 @@ class MainWindow(QMainWindow):
         self.tabs.setTabToolTip(1, self.tr("Sources found for checked submissions"))
         self.tabs.setTabToolTip(2, self.tr("Pairs of the collection at or above the similarity threshold"))
         self.tabs.setTabToolTip(3, self.tr("Groups of near-duplicates"))
-        self.documents_filter.setPlaceholderText(self.tr("Filter documents…"))
-        self.documents_filter.setAccessibleName(self.tr("Filter documents"))
-        self.documents_view.setAccessibleName(self.tr("Documents"))
-        self.pairs_filter.setPlaceholderText(self.tr("Filter pairs…"))
-        self.pairs_filter.setAccessibleName(self.tr("Filter pairs"))
-        self.pairs_view.setAccessibleName(self.tr("Duplicate pairs"))
-        self.pairs_view.setToolTip(self.tr("Double-click or press Enter to compare side by side"))
-        self.sources_view.setAccessibleName(self.tr("Sources"))
-        self.sources_view.setToolTip(self.tr("Double-click or press Enter to compare side by side"))
-        self.clusters_view.setAccessibleName(self.tr("Clusters"))
-        self.clusters_view.setToolTip(self.tr("Double-click a member or press Enter to compare it with the representative"))
-        self.submission_label.setText(self.tr("Submission:"))
-        self.submission_combo.setAccessibleName(self.tr("Checked submission"))
-        self.check_here_button.setText(self.tr("Check a file…"))
-        self.add_button.setText(self.tr("Add to collection"))
-        self.add_button.setToolTip(self.tr("Index the checked submissions as part of the collection"))
-        self.threshold_label.setText(self.tr("Show sources from:"))
-        tip = self.tr("Hide sources whose similarity and containment are both below this value")
-        for w in (self.threshold_label, self.threshold_slider, self.threshold_spin):
-            w.setToolTip(tip)
-        self.threshold_slider.setAccessibleName(self.tr("Minimum score shown"))
-        self.threshold_spin.setAccessibleName(self.tr("Minimum score shown"))
-        self.check_empty.setText(self.tr("Drop one or more files anywhere on this window, or use “Check a file…”, "
-                                         "to check a submission against the collection."))
-        for model in (self.documents_model, self.sources_model, self.pairs_model):
-            model.retranslate()
-        self._fill_clusters()
+        for page in (self.documents_page, self.check_page, self.duplicates_page, self.clusters_page):
+            page.retranslate_ui()
         self._update_counts()
-        self._update_pairs_summary()
-        self._show_check_result()
         self._update_notice_text()
         if self.runner.is_busy() and self.progress_panel.task is not None:
             self.progress_panel.what.setText(self._task_title(self.progress_panel.task.name))
@@ -614,9 +347,10 @@ class MainWindow(QMainWindow):
         has = self.db_path is not None
         for w in (self.refresh_action, self.refresh_button, self.notice_refresh):
             w.setEnabled(has and not busy)
-        for w in (self.check_action, self.check_button, self.check_here_button):
+        for w in (self.check_action, self.check_button):
             w.setEnabled(has and not busy)
-        self.add_button.setEnabled(has and not busy and any(not r.skipped_reason for r in self.check_results))
+        self.check_page.set_enabled_actions(
+            has and not busy, has and not busy and any(not r.skipped_reason for r in self.check_results))
         self.export_action.setEnabled(has and not busy)
 
     def export_scope(self) -> tuple[str, list[CheckResult] | None]:
@@ -664,6 +398,8 @@ class MainWindow(QMainWindow):
         self.folder = folder
         self.db_path = str(index_path_for(folder))
         self.check_results = []
+        for page in (self.documents_page, self.duplicates_page, self.clusters_page):
+            page.reset()
         self._set_documents(())
         self._set_duplicates((), ())
         self._show_check_results([])
@@ -759,16 +495,13 @@ class MainWindow(QMainWindow):
     # -- documents, pairs, clusters -----------------------------------------------------------------
 
     def _set_documents(self, documents: Sequence) -> None:
-        first = self.documents_model.rowCount() == 0
-        self.documents_model.set_records(documents)
-        if first and documents:  # size the columns once, not on every refresh
-            self.documents_view.resizeColumnsToContents()
+        self.documents_page.set_documents(documents)
         self._update_counts()
 
     def _update_counts(self) -> None:
         self.folder_label.setText(display_path(self.folder) if self.folder else "")
         self.folder_label.setToolTip(self.folder or "")
-        docs = self.documents_model.records()
+        docs = self.documents_page.records()
         indexed = sum(1 for d in docs if d.status == "indexed")
         skipped = sum(1 for d in docs if d.status == "skipped")
         self.counts_label.setText(
@@ -779,37 +512,8 @@ class MainWindow(QMainWindow):
     def _set_duplicates(self, pairs: Sequence[Pair], clusters: Sequence[Cluster]) -> None:
         self.pairs = list(pairs)
         self.clusters = list(clusters)
-        self.pairs_model.set_records(self.pairs)
-        self.pairs_view.resizeColumnsToContents()
-        self._update_pairs_summary()
-        self._fill_clusters()
-
-    def _update_pairs_summary(self) -> None:
-        self.pairs_summary.setText(
-            self.tr("{n} pairs with similarity of at least {threshold}").format(
-                n=len(self.pairs), threshold=percent(self.settings.threshold))
-        )
-
-    def _fill_clusters(self) -> None:
-        model = self.clusters_model
-        model.clear()
-        model.setHorizontalHeaderLabels([self.tr("Cluster / document"), self.tr("Similarity to representative")])
-        for i, cluster in enumerate(self.clusters, 1):
-            rep = cluster.representative
-            top = QStandardItem(self.tr("Cluster {i}: {n} documents, around {name}").format(
-                i=i, n=len(cluster.members), name=rep.rel or rep.path))
-            top.setData(("cluster", i - 1), RECORD_ROLE)
-            blank = QStandardItem("")
-            for member, sim in zip(cluster.members, cluster.similarities or (1.0,) * len(cluster.members)):
-                name = QStandardItem(member.rel or member.path)
-                name.setToolTip(member.path)
-                name.setData(("member", i - 1, member.doc_id), RECORD_ROLE)
-                score = QStandardItem(self.tr("representative") if member.doc_id == rep.doc_id else percent(sim))
-                score.setData(("member", i - 1, member.doc_id), RECORD_ROLE)
-                top.appendRow([name, score])
-            model.appendRow([top, blank])
-        self.clusters_view.expandAll()
-        self.clusters_view.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.duplicates_page.set_pairs(self.pairs, self.settings.threshold)
+        self.clusters_page.set_clusters(self.clusters)
 
     # -- checking submissions ---------------------------------------------------------------------
 
@@ -838,54 +542,15 @@ class MainWindow(QMainWindow):
 
     def _show_check_results(self, results: list[CheckResult]) -> None:
         self.check_results = list(results)
-        self.submission_combo.blockSignals(True)
-        self.submission_combo.clear()
-        for r in results:
-            self.submission_combo.addItem(os.path.basename(r.path), r.path)
-        self.submission_combo.blockSignals(False)
-        self.submission_combo.setCurrentIndex(0 if results else -1)
-        self._show_check_result()
+        self.check_page.set_results(self.check_results)
         self._update_actions()
 
     def current_check_result(self) -> CheckResult | None:
-        i = self.submission_combo.currentIndex()
-        return self.check_results[i] if 0 <= i < len(self.check_results) else None
-
-    def _show_check_result(self, *_args: Any) -> None:
-        result = self.current_check_result()
-        has = result is not None
-        self.check_empty.setVisible(not has)
-        self.sources_view.setVisible(has)
-        self.submission_combo.setVisible(has)
-        self.submission_label.setVisible(has)
-        if result is None:
-            self.sources_model.set_records([])
-            self.summary_label.setText("")
-            return
-        self.sources_model.set_records(result.matches)
-        self.sources_view.resizeColumnsToContents()
-        if result.skipped_reason:
-            self.summary_label.setText(self.tr("This file could not be read: {reason}").format(reason=result.skipped_reason))
-            return
-        s = result.summary
-        largest = os.path.basename(s.largest_source) if s.largest_source else self.tr("none")
-        self.summary_label.setText(
-            self.tr("<b>Copied: {copied}</b> of {units} units &nbsp;·&nbsp; without quotations {nq} &nbsp;·&nbsp; "
-                    "without template {nt} &nbsp;·&nbsp; largest single source {largest_ratio} ({largest}) "
-                    "&nbsp;·&nbsp; template {template} &nbsp;·&nbsp; quoted {quoted} &nbsp;·&nbsp; {n} sources found").format(
-                copied=percent(s.copied_ratio), units=result.units, nq=percent(s.copied_ratio_without_quotes),
-                nt=percent(s.copied_ratio_without_template), largest_ratio=percent(s.largest_source_ratio),
-                largest=largest, template=percent(s.template_share), quoted=percent(s.quoted_share),
-                n=len(result.matches))
-        )
-
-    def _check_threshold_changed(self, value: int) -> None:
-        self.sources_proxy.set_minimum(value / 100.0)
-        self.store.setValue("check/minimum", value)
+        return self.check_page.current_result()
 
     def visible_sources(self) -> list[SourceMatch]:
-        """The sources the table shows now, in its order."""
-        return [self.sources_proxy.record_at(self.sources_proxy.index(r, 0)) for r in range(self.sources_proxy.rowCount())]
+        """The sources the Check tab shows now, in its order."""
+        return self.check_page.visible_sources()
 
     def add_checked_to_collection(self) -> None:
         paths = [r.path for r in self.check_results if not r.skipped_reason]
@@ -899,25 +564,10 @@ class MainWindow(QMainWindow):
 
     # -- side by side --------------------------------------------------------------------------------
 
-    def _pair_activated(self, index) -> None:
-        pair = self.pairs_proxy.record_at(index)
-        if pair is not None:
-            self.open_pair_diff(pair.a.doc_id, pair.b.doc_id)
-
-    def _source_activated(self, index) -> None:
-        match = self.sources_proxy.record_at(index)
-        result = self.current_check_result()
-        if match is not None and result is not None and self.db_path and not self._closing:
+    def _source_activated(self, result: CheckResult, match: SourceMatch) -> None:
+        if self.db_path and not self._closing:
             self.runner.start("diff", jobs.source_diff, self.db_path, result, match,
                               on_done=self._show_diff, on_error=self._task_error)
-
-    def _cluster_activated(self, index) -> None:
-        data = index.data(RECORD_ROLE)
-        if not data or data[0] != "member":
-            return
-        cluster = self.clusters[data[1]]
-        if data[2] != cluster.representative.doc_id:
-            self.open_pair_diff(cluster.representative.doc_id, data[2])
 
     def open_pair_diff(self, doc_a: int, doc_b: int) -> None:
         if self.db_path and not self._closing:

@@ -2,129 +2,236 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>CheckView</name>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="124" />
+        <source>This file could not be read: {reason}</source>
+        <translation>无法读取此文件：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="127" />
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="129" />
+        <source>&lt;b&gt;Copied: {copied}&lt;/b&gt; of {units} units &amp;nbsp;·&amp;nbsp; without quotations {nq} &amp;nbsp;·&amp;nbsp; without template {nt} &amp;nbsp;·&amp;nbsp; largest single source {largest_ratio} ({largest}) &amp;nbsp;·&amp;nbsp; template {template} &amp;nbsp;·&amp;nbsp; quoted {quoted} &amp;nbsp;·&amp;nbsp; {n} sources found</source>
+        <translation>&lt;b&gt;总文字复制比：{copied}&lt;/b&gt;（共 {units} 个单元） &amp;nbsp;·&amp;nbsp; 去除引用 {nq} &amp;nbsp;·&amp;nbsp; 去除模板 {nt} &amp;nbsp;·&amp;nbsp; 单篇最大文字复制比 {largest_ratio}（{largest}） &amp;nbsp;·&amp;nbsp; 模板 {template} &amp;nbsp;·&amp;nbsp; 引用 {quoted} &amp;nbsp;·&amp;nbsp; 找到 {n} 个来源</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="153" />
+        <source>Sources</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="154" />
+        <source>Double-click or press Enter to compare side by side</source>
+        <translation>双击或按回车键进行对照比较</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="155" />
+        <source>Submission:</source>
+        <translation>送检文档：</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="156" />
+        <source>Checked submission</source>
+        <translation>送检文档</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="157" />
+        <source>Check a file…</source>
+        <translation>检测文件…</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="158" />
+        <source>Add to collection</source>
+        <translation>加入文档集</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="159" />
+        <source>Index the checked submissions as part of the collection</source>
+        <translation>将已检测的送检文档建立索引并加入文档集</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="160" />
+        <source>Show sources from:</source>
+        <translation>显示来源，最低：</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="161" />
+        <source>Hide sources whose similarity and containment are both below this value</source>
+        <translation>隐藏相似度和包含度都低于此值的来源</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="164" />
+        <location filename="../../neardup_gui/app/checkview.py" line="165" />
+        <source>Minimum score shown</source>
+        <translation>显示的最低分值</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="166" />
+        <source>Drop one or more files anywhere on this window, or use “Check a file…”, to check a submission against the collection.</source>
+        <translation>把一个或多个文件拖到窗口任意位置，或点击“检测文件…”，即可将送检文档与文档集比对。</translation>
+    </message>
+</context>
+<context>
+    <name>ClustersView</name>
+    <message>
+        <location filename="../../neardup_gui/app/clustersview.py" line="53" />
+        <source>Cluster / document</source>
+        <translation>聚类 / 文档</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/clustersview.py" line="53" />
+        <source>Similarity to representative</source>
+        <translation>与代表文档的相似度</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/clustersview.py" line="56" />
+        <source>Cluster {i}: {n} documents, around {name}</source>
+        <translation>聚类 {i}：{n} 个文档，代表文档 {name}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/clustersview.py" line="64" />
+        <source>representative</source>
+        <translation>代表文档</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/clustersview.py" line="72" />
+        <source>Clusters</source>
+        <translation>聚类</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/clustersview.py" line="73" />
+        <source>Double-click a member or press Enter to compare it with the representative</source>
+        <translation>双击成员或按回车键，与代表文档进行对照比较</translation>
+    </message>
+</context>
+<context>
     <name>DiffView</name>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="371"/>
+        <location filename="../../neardup_gui/app/diffview.py" line="371" />
         <source>{n}. {units} units: {snippet}</source>
         <translation>{n}. {units} 个单元：{snippet}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="452"/>
+        <location filename="../../neardup_gui/app/diffview.py" line="452" />
         <source>No matched passages</source>
         <translation>没有相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="454"/>
+        <location filename="../../neardup_gui/app/diffview.py" line="454" />
         <source>{n} matched passages</source>
         <translation>共 {n} 处相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="457"/>
+        <location filename="../../neardup_gui/app/diffview.py" line="457" />
         <source>Passage {i} of {n}</source>
         <translation>第 {i} 处，共 {n} 处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="462"/>
+        <location filename="../../neardup_gui/app/diffview.py" line="462" />
         <source>Side by side: {a} ↔ {b}</source>
         <translation>对照：{a} ↔ {b}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="465"/>
+        <location filename="../../neardup_gui/app/diffview.py" line="465" />
         <source>&lt;b&gt;Similarity {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A in B {ca} &amp;nbsp;·&amp;nbsp; B in A {cb} &amp;nbsp;·&amp;nbsp; common units {common} &amp;nbsp;·&amp;nbsp; template share A {ta}, B {tb}</source>
         <translation>&lt;b&gt;相似度 {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A 在 B 中 {ca} &amp;nbsp;·&amp;nbsp; B 在 A 中 {cb} &amp;nbsp;·&amp;nbsp; 相同单元 {common} &amp;nbsp;·&amp;nbsp; 模板占比 A {ta}，B {tb}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="473"/>
+        <location filename="../../neardup_gui/app/diffview.py" line="473" />
         <source>Similarity is the LCS ratio common / (A + B − common) over countable units; containment is the share of one text found in the other. Template text is not counted.</source>
         <translation>相似度为按可计数单元计算的最长公共子序列比率：相同 / (A + B − 相同)；包含度为一篇文本出现在另一篇中的比例。模板文字不计入。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="476"/>
+        <location filename="../../neardup_gui/app/diffview.py" line="476" />
         <source>A: {title}</source>
         <translation>A：{title}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="477"/>
+        <location filename="../../neardup_gui/app/diffview.py" line="477" />
         <source>B: {title}</source>
         <translation>B：{title}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="480"/>
+        <location filename="../../neardup_gui/app/diffview.py" line="480" />
         <source>◀ Previous</source>
         <translation>◀ 上一处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="481"/>
+        <location filename="../../neardup_gui/app/diffview.py" line="481" />
         <source>Previous matched passage (Shift+F3, Ctrl+Up)</source>
         <translation>上一处相同段落（Shift+F3，Ctrl+↑）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="482"/>
+        <location filename="../../neardup_gui/app/diffview.py" line="482" />
         <source>Next ▶</source>
         <translation>下一处 ▶</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="483"/>
+        <location filename="../../neardup_gui/app/diffview.py" line="483" />
         <source>Next matched passage (F3, Ctrl+Down)</source>
         <translation>下一处相同段落（F3，Ctrl+↓）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="484"/>
+        <location filename="../../neardup_gui/app/diffview.py" line="484" />
         <source>Scroll together</source>
         <translation>同步滚动</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="485"/>
+        <location filename="../../neardup_gui/app/diffview.py" line="485" />
         <source>Keep both texts at the matching place while scrolling</source>
         <translation>滚动时让两篇文本保持在对应位置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="486"/>
+        <location filename="../../neardup_gui/app/diffview.py" line="486" />
         <source>Open A</source>
         <translation>打开 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="487"/>
+        <location filename="../../neardup_gui/app/diffview.py" line="487" />
         <source>Open the original file of A in its usual application</source>
         <translation>用默认程序打开 A 的原始文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="488"/>
+        <location filename="../../neardup_gui/app/diffview.py" line="488" />
         <source>Open B</source>
         <translation>打开 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="489"/>
+        <location filename="../../neardup_gui/app/diffview.py" line="489" />
         <source>Open the original file of B in its usual application</source>
         <translation>用默认程序打开 B 的原始文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="490"/>
+        <location filename="../../neardup_gui/app/diffview.py" line="490" />
         <source>Matched passages</source>
         <translation>相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="491"/>
+        <location filename="../../neardup_gui/app/diffview.py" line="491" />
         <source>Matched passages; choose one to show it in both texts</source>
         <translation>相同段落；选择一处即可在两篇文本中同时显示</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="492"/>
+        <location filename="../../neardup_gui/app/diffview.py" line="492" />
         <source>Text A</source>
         <translation>文本 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="493"/>
+        <location filename="../../neardup_gui/app/diffview.py" line="493" />
         <source>Text B</source>
         <translation>文本 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="494"/>
+        <location filename="../../neardup_gui/app/diffview.py" line="494" />
         <source>Where the matches lie in A; click to jump</source>
         <translation>A 中相同段落的位置；点击即可跳转</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="495"/>
+        <location filename="../../neardup_gui/app/diffview.py" line="495" />
         <source>Where the matches lie in B; click to jump</source>
         <translation>B 中相同段落的位置；点击即可跳转</translation>
     </message>
@@ -132,75 +239,121 @@
 <context>
     <name>DocumentsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="147"/>
+        <location filename="../../neardup_gui/app/models.py" line="147" />
         <source>indexed</source>
         <translation>已索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="149"/>
+        <location filename="../../neardup_gui/app/models.py" line="149" />
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="159"/>
+        <location filename="../../neardup_gui/app/models.py" line="159" />
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="159"/>
+        <location filename="../../neardup_gui/app/models.py" line="159" />
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="160"/>
+        <location filename="../../neardup_gui/app/models.py" line="160" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="160"/>
+        <location filename="../../neardup_gui/app/models.py" line="160" />
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="161"/>
+        <location filename="../../neardup_gui/app/models.py" line="161" />
         <source>Units</source>
         <translation>单元数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="161"/>
+        <location filename="../../neardup_gui/app/models.py" line="161" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="162"/>
+        <location filename="../../neardup_gui/app/models.py" line="162" />
         <source>Countable units: CJK characters and words</source>
         <translation>可计数单元：汉字和单词</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="163"/>
+        <location filename="../../neardup_gui/app/models.py" line="163" />
         <source>Share of the document that is template text (not counted)</source>
         <translation>文档中模板文字所占比例（不计入）</translation>
     </message>
 </context>
 <context>
+    <name>DocumentsView</name>
+    <message>
+        <location filename="../../neardup_gui/app/documentsview.py" line="50" />
+        <source>Filter documents…</source>
+        <translation>筛选文档…</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/documentsview.py" line="51" />
+        <source>Filter documents</source>
+        <translation>筛选文档</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/documentsview.py" line="52" />
+        <source>Documents</source>
+        <translation>文档</translation>
+    </message>
+</context>
+<context>
+    <name>DuplicatesView</name>
+    <message>
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="62" />
+        <source>{n} pairs with similarity of at least {threshold}</source>
+        <translation>相似度不低于 {threshold} 的文档对：{n} 对</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="66" />
+        <source>Filter pairs…</source>
+        <translation>筛选文档对…</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="67" />
+        <source>Filter pairs</source>
+        <translation>筛选文档对</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="68" />
+        <source>Duplicate pairs</source>
+        <translation>重复文档对</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="69" />
+        <source>Double-click or press Enter to compare side by side</source>
+        <translation>双击或按回车键进行对照比较</translation>
+    </message>
+</context>
+<context>
     <name>ErrorDialog</name>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="78"/>
+        <location filename="../../neardup_gui/app/errors.py" line="78" />
         <source>neardup: problem</source>
         <translation>neardup：出现问题</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="87"/>
+        <location filename="../../neardup_gui/app/errors.py" line="87" />
         <source>Error details</source>
         <translation>错误详情</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="91"/>
+        <location filename="../../neardup_gui/app/errors.py" line="91" />
         <source>Copy details</source>
         <translation>复制详情</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="92"/>
+        <location filename="../../neardup_gui/app/errors.py" line="92" />
         <source>Copy the technical details to the clipboard</source>
         <translation>将技术详情复制到剪贴板</translation>
     </message>
@@ -208,72 +361,72 @@
 <context>
     <name>Errors</name>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="41"/>
+        <location filename="../../neardup_gui/app/errors.py" line="41" />
         <source>The index of this collection cannot be used.</source>
         <translation>此文档集的索引无法使用。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="42"/>
+        <location filename="../../neardup_gui/app/errors.py" line="42" />
         <source>The index file may be damaged or was made by a newer version. You can rebuild it from the documents; the old file is kept beside it as a backup.</source>
         <translation>索引文件可能已损坏，或由更新的版本创建。可以根据文档重建索引；旧文件会作为备份保留在旁边。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="47"/>
+        <location filename="../../neardup_gui/app/errors.py" line="47" />
         <source>The index is busy.</source>
         <translation>索引正忙。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="48"/>
+        <location filename="../../neardup_gui/app/errors.py" line="48" />
         <source>Another program (perhaps the command line) is writing to it. Wait until it finishes, then try again.</source>
         <translation>另一个程序（可能是命令行）正在写入索引。请等它完成后再试。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="52"/>
+        <location filename="../../neardup_gui/app/errors.py" line="52" />
         <source>The disk is full.</source>
         <translation>磁盘已满。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="52"/>
+        <location filename="../../neardup_gui/app/errors.py" line="52" />
         <source>Nothing was lost. Free some space, then try again.</source>
         <translation>没有丢失任何内容。请释放一些空间后再试。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="55"/>
+        <location filename="../../neardup_gui/app/errors.py" line="55" />
         <source>A file or folder could not be read or written.</source>
         <translation>无法读取或写入某个文件或文件夹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="56"/>
+        <location filename="../../neardup_gui/app/errors.py" line="56" />
         <source>Check that you have permission to read the collection folder and to write to your application data folder.</source>
         <translation>请检查你是否有权读取文档集文件夹，并有权写入应用数据文件夹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="61"/>
+        <location filename="../../neardup_gui/app/errors.py" line="61" />
         <source>A file or folder was not found.</source>
         <translation>找不到某个文件或文件夹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="62"/>
+        <location filename="../../neardup_gui/app/errors.py" line="62" />
         <source>It may have been moved or deleted. Refresh the collection or choose it again.</source>
         <translation>它可能已被移动或删除。请刷新文档集或重新选择。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="65"/>
+        <location filename="../../neardup_gui/app/errors.py" line="65" />
         <source>The index could not be used.</source>
         <translation>无法使用索引。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="65"/>
+        <location filename="../../neardup_gui/app/errors.py" line="65" />
         <source>Try again; if it keeps happening, copy the details below.</source>
         <translation>请重试；如果问题反复出现，请复制下面的详情。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="67"/>
+        <location filename="../../neardup_gui/app/errors.py" line="67" />
         <source>Something went wrong.</source>
         <translation>出现了问题。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="68"/>
+        <location filename="../../neardup_gui/app/errors.py" line="68" />
         <source>This is a bug in neardup. Copy the details below and send them to the developers; your documents are not affected.</source>
         <translation>这是 neardup 的程序错误。请复制下面的详情发给开发者；你的文档不受影响。</translation>
     </message>
@@ -281,429 +434,304 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="479"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="239" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="480"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="240" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="481"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="241" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="482"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="242" />
         <source>&amp;Open a folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="483"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="243" />
         <source>Choose a folder of documents to index as a collection</source>
         <translation>选择一个文档文件夹，将其建立索引作为文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="484"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="244" />
         <source>Open the &amp;sample collection</source>
         <translation>打开示例文档集(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="485"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="245" />
         <source>&amp;Check files…</source>
         <translation>检测文件(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="486"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="246" />
         <source>Check one or more submissions against the collection</source>
         <translation>将一份或多份送检文档与文档集比对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="487"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="247" />
         <source>&amp;Refresh the collection</source>
         <translation>刷新文档集(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="488"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="248" />
         <source>&amp;Export a report…</source>
         <translation>导出报告(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="490"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="250" />
         <source>Save what the current tab shows (check results, duplicate pairs or clusters) as HTML, PDF, CSV or JSON</source>
         <translation>将当前标签页的内容（检测结果、重复文档对或聚类）保存为 HTML、PDF、CSV 或 JSON</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="491"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="251" />
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="492"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="252" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="493"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="253" />
         <source>&amp;About neardup</source>
         <translation>关于 neardup(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="494"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="254" />
         <source>&lt;b&gt;Collection&lt;/b&gt;</source>
         <translation>&lt;b&gt;文档集&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="495"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="255" />
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="496"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="256" />
         <source>Pick up new, changed and deleted files (only those are read) (F5)</source>
         <translation>纳入新增、修改和删除的文件（只读取这些文件）（F5）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="497"/>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="524"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="257" />
         <source>Check a file…</source>
         <translation>检测文件…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="498"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="258" />
         <source>Check one or more submissions against the collection (Ctrl+K); you can also drop files on the window</source>
         <translation>将一份或多份送检文档与文档集比对（Ctrl+K）；也可以把文件拖到窗口上</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="499"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="259" />
         <source>Open another folder…</source>
         <translation>打开其他文件夹…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="500"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="260" />
         <source>Recent collections:</source>
         <translation>最近的文档集：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="501"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="261" />
         <source>Recent collections</source>
         <translation>最近的文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="502"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="262" />
         <source>Refresh now</source>
         <translation>立即刷新</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="503"/>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="513"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="263" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="504"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="264" />
         <source>Check</source>
         <translation>检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="505"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="265" />
         <source>Duplicates</source>
         <translation>重复对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="506"/>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="520"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="266" />
         <source>Clusters</source>
         <translation>聚类</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="507"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="267" />
         <source>Every file of the collection and its status</source>
         <translation>文档集中的每个文件及其状态</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="508"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="268" />
         <source>Sources found for checked submissions</source>
         <translation>为送检文档找到的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="509"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="269" />
         <source>Pairs of the collection at or above the similarity threshold</source>
         <translation>文档集中相似度达到阈值的文档对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="510"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="270" />
         <source>Groups of near-duplicates</source>
         <translation>近似重复文档的分组</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="511"/>
-        <source>Filter documents…</source>
-        <translation>筛选文档…</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="512"/>
-        <source>Filter documents</source>
-        <translation>筛选文档</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="514"/>
-        <source>Filter pairs…</source>
-        <translation>筛选文档对…</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="515"/>
-        <source>Filter pairs</source>
-        <translation>筛选文档对</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="516"/>
-        <source>Duplicate pairs</source>
-        <translation>重复文档对</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="517"/>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="519"/>
-        <source>Double-click or press Enter to compare side by side</source>
-        <translation>双击或按回车键进行对照比较</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="518"/>
-        <source>Sources</source>
-        <translation>来源</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="521"/>
-        <source>Double-click a member or press Enter to compare it with the representative</source>
-        <translation>双击成员或按回车键，与代表文档进行对照比较</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="522"/>
-        <source>Submission:</source>
-        <translation>送检文档：</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="523"/>
-        <source>Checked submission</source>
-        <translation>送检文档</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="525"/>
-        <source>Add to collection</source>
-        <translation>加入文档集</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="526"/>
-        <source>Index the checked submissions as part of the collection</source>
-        <translation>将已检测的送检文档建立索引并加入文档集</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="527"/>
-        <source>Show sources from:</source>
-        <translation>显示来源，最低：</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="528"/>
-        <source>Hide sources whose similarity and containment are both below this value</source>
-        <translation>隐藏相似度和包含度都低于此值的来源</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="531"/>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="532"/>
-        <source>Minimum score shown</source>
-        <translation>显示的最低分值</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="533"/>
-        <source>Drop one or more files anywhere on this window, or use “Check a file…”, to check a submission against the collection.</source>
-        <translation>把一个或多个文件拖到窗口任意位置，或点击“检测文件…”，即可将送检文档与文档集比对。</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="552"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="285" />
         <source>{name} — neardup</source>
         <translation>{name} — neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="557"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="290" />
         <source>Indexing</source>
         <translation>正在建立索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="558"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="291" />
         <source>Rebuilding the index</source>
         <translation>正在重建索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="559"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="292" />
         <source>Opening</source>
         <translation>正在打开</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="560"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="293" />
         <source>Finding duplicates</source>
         <translation>正在查找重复</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="561"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="294" />
         <source>Checking</source>
         <translation>正在检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="562"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="295" />
         <source>Adding to the collection</source>
         <translation>正在加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="575"/>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="657"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="308" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="391" />
         <source>Please wait for the current task to finish, or cancel it.</source>
         <translation>请等待当前任务完成，或取消它。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="590"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="323" />
         <source>Cancelled. Everything finished before cancelling is kept.</source>
         <translation>已取消。取消前已完成的内容都已保留。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="601"/>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="650"/>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="661"/>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="825"/>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="835"/>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="958"/>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1005"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="334" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="384" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="395" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="529" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="539" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="608" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="655" />
         <source>neardup</source>
         <translation>neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="602"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="335" />
         <source>Rebuild the index now?</source>
         <translation>现在重建索引吗？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="643"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="377" />
         <source>Choose the folder of the collection</source>
         <translation>选择文档集所在的文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="650"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="384" />
         <source>The sample collection is missing from this installation.</source>
         <translation>此安装中缺少示例文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="662"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="396" />
         <source>The folder {folder} does not exist any more. Choose it again from where it is now.</source>
         <translation>文件夹 {folder} 已不存在。请从它现在的位置重新选择。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="716"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="452" />
         <source>Indexed: {added} added, {updated} updated, {moved} moved, {removed} removed, {unchanged} unchanged, {skipped} skipped ({seconds:.1f} s)</source>
         <translation>索引完成：新增 {added}，更新 {updated}，移动 {moved}，删除 {removed}，未变 {unchanged}，跳过 {skipped}（{seconds:.1f} 秒）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="737"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="473" />
         <source>Indexing was cancelled: the documents indexed so far are shown. Refresh to continue where it stopped.</source>
         <translation>索引已取消：这里显示的是已建立索引的文档。点击刷新可从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="740"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="476" />
         <source>This is the saved index; files may have changed since. Refresh to pick up new, changed and deleted files.</source>
         <translation>这是已保存的索引，文件之后可能有变化。点击刷新可纳入新增、修改和删除的文件。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="775"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="508" />
         <source>{total} documents: {indexed} indexed, {skipped} skipped</source>
         <translation>共 {total} 个文档：已索引 {indexed}，跳过 {skipped}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="789"/>
-        <source>{n} pairs with similarity of at least {threshold}</source>
-        <translation>相似度不低于 {threshold} 的文档对：{n} 对</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="796"/>
-        <source>Cluster / document</source>
-        <translation>聚类 / 文档</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="796"/>
-        <source>Similarity to representative</source>
-        <translation>与代表文档的相似度</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="799"/>
-        <source>Cluster {i}: {n} documents, around {name}</source>
-        <translation>聚类 {i}：{n} 个文档，代表文档 {name}</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="807"/>
-        <source>representative</source>
-        <translation>代表文档</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="818"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="522" />
         <source>Choose submissions to check</source>
         <translation>选择要检测的送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="819"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="523" />
         <source>Documents (*.docx *.pdf *.txt *.odt *.md *.html);;All files (*)</source>
         <translation>文档 (*.docx *.pdf *.txt *.odt *.md *.html);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="826"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="530" />
         <source>Open a collection first (a folder of documents), then check files against it.</source>
         <translation>请先打开一个文档集（一个文档文件夹），再将文件与它比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="835"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="539" />
         <source>Some files could not be read:</source>
         <translation>有些文件无法读取：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="868"/>
-        <source>This file could not be read: {reason}</source>
-        <translation>无法读取此文件：{reason}</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="871"/>
-        <source>none</source>
-        <translation>无</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="873"/>
-        <source>&lt;b&gt;Copied: {copied}&lt;/b&gt; of {units} units &amp;nbsp;·&amp;nbsp; without quotations {nq} &amp;nbsp;·&amp;nbsp; without template {nt} &amp;nbsp;·&amp;nbsp; largest single source {largest_ratio} ({largest}) &amp;nbsp;·&amp;nbsp; template {template} &amp;nbsp;·&amp;nbsp; quoted {quoted} &amp;nbsp;·&amp;nbsp; {n} sources found</source>
-        <translation>&lt;b&gt;总文字复制比：{copied}&lt;/b&gt;（共 {units} 个单元） &amp;nbsp;·&amp;nbsp; 去除引用 {nq} &amp;nbsp;·&amp;nbsp; 去除模板 {nt} &amp;nbsp;·&amp;nbsp; 单篇最大文字复制比 {largest_ratio}（{largest}） &amp;nbsp;·&amp;nbsp; 模板 {template} &amp;nbsp;·&amp;nbsp; 引用 {quoted} &amp;nbsp;·&amp;nbsp; 找到 {n} 个来源</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="897"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="562" />
         <source>The checked submissions are now part of the collection.</source>
         <translation>已检测的送检文档已加入文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="959"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="609" />
         <source>The fingerprints are being rebuilt from the stored texts in the background.</source>
         <translation>正在后台根据已保存的文本重建指纹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="969"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="619" />
         <source>About neardup</source>
         <translation>关于 neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="970"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="620" />
         <source>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;Near-duplicate and plagiarism screening of local document collections, in Chinese and English. Similarity is the LCS ratio of the two texts with template text left out. No document leaves this computer.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;对本地中英文文档集进行近似重复与抄袭筛查。相似度为两篇文本的最长公共子序列比率，不计模板文字。所有文档都不会离开这台电脑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1006"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="656" />
         <source>Drop one folder to open it as a collection, or files to check them.</source>
         <translation>拖入一个文件夹即可作为文档集打开，拖入文件即可检测它们。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1014"/>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="664" />
         <source>Stopping the running task…</source>
         <translation>正在停止当前任务…</translation>
     </message>
@@ -711,47 +739,47 @@
 <context>
     <name>PairsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="187"/>
+        <location filename="../../neardup_gui/app/models.py" line="187" />
         <source>Document A</source>
         <translation>文档 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="187"/>
+        <location filename="../../neardup_gui/app/models.py" line="187" />
         <source>Document B</source>
         <translation>文档 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="188"/>
+        <location filename="../../neardup_gui/app/models.py" line="188" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="188"/>
+        <location filename="../../neardup_gui/app/models.py" line="188" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="189"/>
+        <location filename="../../neardup_gui/app/models.py" line="189" />
         <source>B in A</source>
         <translation>B 在 A 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="189"/>
+        <location filename="../../neardup_gui/app/models.py" line="189" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="190"/>
-        <source>Share of A&apos;s countable units found in B (containment)</source>
+        <location filename="../../neardup_gui/app/models.py" line="190" />
+        <source>Share of A's countable units found in B (containment)</source>
         <translation>A 的可计数单元出现在 B 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="191"/>
-        <source>Share of B&apos;s countable units found in A (containment)</source>
+        <location filename="../../neardup_gui/app/models.py" line="191" />
+        <source>Share of B's countable units found in A (containment)</source>
         <translation>B 的可计数单元出现在 A 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="192"/>
+        <location filename="../../neardup_gui/app/models.py" line="192" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
@@ -759,47 +787,47 @@
 <context>
     <name>ProgressMessages</name>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="93"/>
+        <location filename="../../neardup_gui/app/widgets.py" line="32" />
         <source>Indexed {done} of {total}: {file}</source>
         <translation>已索引 {done}/{total}：{file}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="94"/>
+        <location filename="../../neardup_gui/app/widgets.py" line="33" />
         <source>Added {done} of {total}: {file}</source>
         <translation>已加入 {done}/{total}：{file}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="95"/>
+        <location filename="../../neardup_gui/app/widgets.py" line="34" />
         <source>Re-fingerprinting {done} of {total}</source>
         <translation>正在重新计算指纹 {done}/{total}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="96"/>
+        <location filename="../../neardup_gui/app/widgets.py" line="35" />
         <source>Comparing {done} of {total}</source>
         <translation>正在比对 {done}/{total}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="97"/>
+        <location filename="../../neardup_gui/app/widgets.py" line="36" />
         <source>Verifying {done} of {total} candidates</source>
         <translation>正在核验候选文档 {done}/{total}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="98"/>
+        <location filename="../../neardup_gui/app/widgets.py" line="37" />
         <source>Reading {file}</source>
         <translation>正在读取 {file}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="99"/>
+        <location filename="../../neardup_gui/app/widgets.py" line="38" />
         <source>Scanning {file}</source>
         <translation>正在扫描 {file}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="100"/>
+        <location filename="../../neardup_gui/app/widgets.py" line="39" />
         <source>Found {total} documents</source>
         <translation>找到 {total} 个文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="102"/>
+        <location filename="../../neardup_gui/app/widgets.py" line="41" />
         <source>Indexed {total} documents ({skipped} skipped)</source>
         <translation>已索引 {total} 个文档（跳过 {skipped} 个）</translation>
     </message>
@@ -807,32 +835,32 @@
 <context>
     <name>ProgressPanel</name>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="184"/>
+        <location filename="../../neardup_gui/app/widgets.py" line="123" />
         <source>Stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="198"/>
+        <location filename="../../neardup_gui/app/widgets.py" line="137" />
         <source>Elapsed {elapsed}</source>
         <translation>已用 {elapsed}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="200"/>
+        <location filename="../../neardup_gui/app/widgets.py" line="139" />
         <source>about {remaining} left</source>
         <translation>约剩 {remaining}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="209"/>
+        <location filename="../../neardup_gui/app/widgets.py" line="148" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="210"/>
+        <location filename="../../neardup_gui/app/widgets.py" line="149" />
         <source>Stop the running task; everything done so far is kept (Esc)</source>
         <translation>停止当前任务；已完成的内容都会保留（Esc）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="211"/>
+        <location filename="../../neardup_gui/app/widgets.py" line="150" />
         <source>Progress</source>
         <translation>进度</translation>
     </message>
@@ -840,207 +868,207 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="155"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="155" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="156"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="156" />
         <source>Matching</source>
         <translation>比对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="157"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="157" />
         <source>Index and search</source>
         <translation>索引与检索</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="158"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="158" />
         <source>Template text</source>
         <translation>模板文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="159"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="159" />
         <source>Interface</source>
         <translation>界面</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="160"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="160" />
         <source>Report pairs from similarity:</source>
         <translation>报告文档对的最低相似度：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="161"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="161" />
         <source>Pairs of the collection at or above this similarity are listed as duplicates</source>
         <translation>相似度达到此值的文档对列为重复</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="162"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="162" />
         <source>Minimum match length (units):</source>
         <translation>最短匹配长度（单元）：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="163"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="163" />
         <source>A common passage counts only if it is at least this many characters or words long</source>
         <translation>相同段落至少达到这么多个字或词才计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="164"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="164" />
         <source>Quotations:</source>
         <translation>引文：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="165"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="165" />
         <source>Leave text in quotation marks out of the similarity</source>
         <translation>计算相似度时不计引号内的文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="166"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="166" />
         <source>Bibliography:</source>
         <translation>参考文献：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="167"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="167" />
         <source>Leave the reference list out of the similarity</source>
         <translation>计算相似度时不计参考文献列表</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="168"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="168" />
         <source>Exclude quoted text</source>
         <translation>排除引文</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="169"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="169" />
         <source>Exclude the bibliography</source>
         <translation>排除参考文献</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="170"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="170" />
         <source>Fingerprint size (bits):</source>
         <translation>指纹长度（位）：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="171"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="171" />
         <source>Larger fingerprints estimate similarity more precisely but take more space</source>
         <translation>指纹越长，相似度估计越准确，但占用空间更多</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="172"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="172" />
         <source>Search strategy:</source>
         <translation>检索策略：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="173"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="173" />
         <source>How candidates are found; every strategy finds the same pairs</source>
         <translation>查找候选文档的方式；每种策略找到的文档对都相同</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="174"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="174" />
         <source>Worker processes:</source>
         <translation>工作进程数：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="175"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="175" />
         <source>How many documents are read and fingerprinted at the same time</source>
         <translation>同时读取并计算指纹的文档数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="177"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="177" />
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="178"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="178" />
         <source>Brute force (reference)</source>
         <translation>穷举（基准）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="179"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="179" />
         <source>Permuted tables</source>
         <translation>置换表</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="180"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="180" />
         <source>Group merging</source>
         <translation>分组合并</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="181"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="181" />
         <source>LSH buckets</source>
         <translation>LSH 分桶</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="185"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="185" />
         <source>Template if in at least (documents):</source>
         <translation>出现在至少多少个文档中视为模板：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="186"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="186" />
         <source>A sentence found in at least this many documents is treated as template</source>
         <translation>出现在至少这么多个文档中的句子视为模板</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="187"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="187" />
         <source>and at least (share of collection):</source>
         <translation>且至少占文档集的比例：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="188"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="188" />
         <source>... and in at least this share of all documents</source>
         <translation>……并且出现在至少这个比例的文档中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="189"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="189" />
         <source>Template files:</source>
         <translation>模板文件：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="190"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="190" />
         <source>Template files</source>
         <translation>模板文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="191"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="191" />
         <source>Files whose sentences are template wherever they occur (e.g. the blank application form)</source>
         <translation>其中的句子无论出现在哪里都视为模板的文件（例如空白申请书）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="192"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="192" />
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="193"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="193" />
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="194"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="194" />
         <source>Language:</source>
         <translation>语言：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="195"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="195" />
         <source>The language of the interface; the change applies at once</source>
         <translation>界面语言；更改立即生效</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="196"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="196" />
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="204"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="204" />
         <source>Changing the fingerprint size re-fingerprints every document from its stored text. This runs in the background after you press OK; the files are not read again.</source>
         <translation>更改指纹长度会根据已保存的文本重新计算每个文档的指纹。按“确定”后在后台进行，不会重新读取文件。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="211"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="211" />
         <source>Choose template files</source>
         <translation>选择模板文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="211"/>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="211" />
         <source>Documents (*.docx *.pdf *.txt *.odt);;All files (*)</source>
         <translation>文档 (*.docx *.pdf *.txt *.odt);;所有文件 (*)</translation>
     </message>
@@ -1048,37 +1076,37 @@
 <context>
     <name>SourcesModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="222"/>
+        <location filename="../../neardup_gui/app/models.py" line="222" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="222"/>
+        <location filename="../../neardup_gui/app/models.py" line="222" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="223"/>
+        <location filename="../../neardup_gui/app/models.py" line="223" />
         <source>Containment</source>
         <translation>包含度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="223"/>
+        <location filename="../../neardup_gui/app/models.py" line="223" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="224"/>
+        <location filename="../../neardup_gui/app/models.py" line="224" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="225"/>
+        <location filename="../../neardup_gui/app/models.py" line="225" />
         <source>Share of the submission found in this source</source>
         <translation>送检文档出现在此来源中的比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="226"/>
+        <location filename="../../neardup_gui/app/models.py" line="226" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
@@ -1086,47 +1114,47 @@
 <context>
     <name>WelcomeView</name>
     <message>
-        <location filename="../../neardup_gui/app/welcome.py" line="97"/>
+        <location filename="../../neardup_gui/app/welcome.py" line="97" />
         <source>&lt;h1&gt;neardup&lt;/h1&gt;</source>
         <translation>&lt;h1&gt;neardup 文档查重&lt;/h1&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/welcome.py" line="100"/>
+        <location filename="../../neardup_gui/app/welcome.py" line="100" />
         <source>neardup finds near-duplicate and copied passages in a folder of documents (Word, PDF and text files, in Chinese and English) and shows the matching text side by side. Everything stays on this computer: open a folder to index it, then drop a new submission on the window to check it against the collection.</source>
         <translation>neardup 在一个文档文件夹（Word、PDF 和文本文件，中英文均可）中查找近似重复和抄袭的段落，并把相同的文字左右对照显示。所有内容都留在这台电脑上：打开一个文件夹为其建立索引，再把新的送检文档拖到窗口上，即可与文档集比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/welcome.py" line="106"/>
+        <location filename="../../neardup_gui/app/welcome.py" line="106" />
         <source>Open a folder…</source>
         <translation>打开文件夹…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/welcome.py" line="107"/>
+        <location filename="../../neardup_gui/app/welcome.py" line="107" />
         <source>Choose a folder of documents to index as a collection (Ctrl+O)</source>
         <translation>选择一个文档文件夹，将其建立索引作为文档集（Ctrl+O）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/welcome.py" line="108"/>
+        <location filename="../../neardup_gui/app/welcome.py" line="108" />
         <source>Try the sample collection</source>
         <translation>试用示例文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/welcome.py" line="109"/>
+        <location filename="../../neardup_gui/app/welcome.py" line="109" />
         <source>Open the bundled sample of funding proposals with planted duplicates</source>
         <translation>打开内置的基金申请书示例，其中预置了重复案例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/welcome.py" line="110"/>
+        <location filename="../../neardup_gui/app/welcome.py" line="110" />
         <source>Recent collections:</source>
         <translation>最近的文档集：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/welcome.py" line="111"/>
+        <location filename="../../neardup_gui/app/welcome.py" line="111" />
         <source>Recent collections</source>
         <translation>最近的文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/welcome.py" line="112"/>
+        <location filename="../../neardup_gui/app/welcome.py" line="112" />
         <source>You can also drag a folder onto this window.</source>
         <translation>也可以把文件夹拖到这个窗口上。</translation>
     </message>
@@ -1134,18 +1162,18 @@
 <context>
     <name>parent</name>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="157"/>
-        <location filename="../../neardup_gui/app/export.py" line="175"/>
+        <location filename="../../neardup_gui/app/export.py" line="157" />
+        <location filename="../../neardup_gui/app/export.py" line="175" />
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="170"/>
+        <location filename="../../neardup_gui/app/export.py" line="170" />
         <source>Report written to {0}</source>
         <translation>报告已保存到 {0}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="176"/>
+        <location filename="../../neardup_gui/app/export.py" line="176" />
         <source>The report could not be written: {0}</source>
         <translation>无法写入报告：{0}</translation>
     </message>

@@ -65,20 +65,20 @@ def test_open_the_sample_collection_indexes_it_and_shows_duplicate_pairs(qtbot, 
     with qtbot.waitSignal(window.duplicates_ready, timeout=120_000):
         qtbot.mouseClick(window.welcome.sample_button, Qt.MouseButton.LeftButton)
     assert window.stack.currentWidget() is window.workspace
-    names = {d.rel for d in window.documents_model.records()}
+    names = {d.rel for d in window.documents_page.model.records()}
     assert names >= {p.name for p in sample_dir.iterdir() if p.suffix in (".docx", ".pdf", ".txt")}
     assert RESUBMISSIONS <= set(pair_names(window))
     # ranked: best first in the table
-    shown = [window.pairs_proxy.record_at(window.pairs_proxy.index(r, 0)).similarity
-             for r in range(window.pairs_proxy.rowCount())]
+    shown = [window.duplicates_page.proxy.record_at(window.duplicates_page.proxy.index(r, 0)).similarity
+             for r in range(window.duplicates_page.proxy.rowCount())]
     assert shown == sorted(shown, reverse=True) and len(shown) == len(window.pairs)
-    assert window.clusters_model.rowCount() == len(window.clusters) >= 2
+    assert window.clusters_page.model.rowCount() == len(window.clusters) >= 2
     assert index_path_for(sample_dir).is_file()
     assert window.recent_list.count() == 1
     assert "indexed" in window.counts_label.text()
     # the documents table filters as one types
-    window.documents_filter.setText("zh-0")
-    assert window.documents_proxy.rowCount() == sum(1 for n in names if "zh-0" in n) == 9
+    window.documents_page.filter.setText("zh-0")
+    assert window.documents_page.proxy.rowCount() == sum(1 for n in names if "zh-0" in n) == 9
 
 
 def test_reopening_loads_the_saved_index_and_offers_a_refresh(qtbot, window, saved_sample, sample_dir):
@@ -116,34 +116,34 @@ def test_dropping_a_file_ranks_its_sources_and_the_threshold_filters_live(qtbot,
     assert sources[0].comparison.containment_a > 0.95
     containments = [s.comparison.containment_a for s in sources]
     assert containments == sorted(containments, reverse=True)
-    assert "Copied:" in window.summary_label.text()
+    assert "Copied:" in window.check_page.summary_label.text()
     # live threshold: the sources scoring below it go at once
     cut = int(source_score(sources[1]) * 100) + 1
     assert cut <= 100 * source_score(sources[0])
-    window.threshold_spin.setValue(cut)
-    assert window.threshold_slider.value() == cut
+    window.check_page.threshold_spin.setValue(cut)
+    assert window.check_page.threshold_slider.value() == cut
     kept = [s.source.rel for s in window.visible_sources()]
     assert kept == [s.source.rel for s in sources if source_score(s) >= cut / 100]
     assert kept[0] == "en-01-coastal-erosion.docx" and "en-02-shoreline-retreat.pdf" not in kept
-    window.threshold_slider.setValue(0)
+    window.check_page.threshold_slider.setValue(0)
     assert len(window.visible_sources()) == len(result.matches)
     # add the checked submission to the collection
-    before = window.documents_model.rowCount()
+    before = window.documents_page.model.rowCount()
     with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
-        qtbot.mouseClick(window.add_button, Qt.MouseButton.LeftButton)
-    assert window.documents_model.rowCount() == before + 1
+        qtbot.mouseClick(window.check_page.add_button, Qt.MouseButton.LeftButton)
+    assert window.documents_page.model.rowCount() == before + 1
 
 
 def test_side_by_side_highlights_every_span_and_moves_both_panes(qtbot, window, saved_sample):
     with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
         window.open_sample()
     window.tabs.setCurrentWidget(window.pairs_tab)
-    view_index = window.pairs_proxy.index(0, 0)
-    pair = window.pairs_proxy.record_at(view_index)
-    window.pairs_view.setCurrentIndex(view_index)
-    window.pairs_view.setFocus()
+    view_index = window.duplicates_page.proxy.index(0, 0)
+    pair = window.duplicates_page.proxy.record_at(view_index)
+    window.duplicates_page.view.setCurrentIndex(view_index)
+    window.duplicates_page.view.setFocus()
     with qtbot.waitSignal(window.diff_opened, timeout=30_000) as opened:
-        qtbot.keyClick(window.pairs_view, Qt.Key.Key_Return)
+        qtbot.keyClick(window.duplicates_page.view, Qt.Key.Key_Return)
     view: DiffView = opened.args[0]
     with Collection.open(saved_sample, create=False) as collection:
         comparison = collection.compare(pair.a.doc_id, pair.b.doc_id, window.settings)
@@ -171,7 +171,7 @@ def test_cancelling_indexing_keeps_what_was_done(qtbot, window, corpus_dir):
     with qtbot.waitSignal(window.collection_loaded, timeout=60_000):
         qtbot.mouseClick(window.progress_panel.cancel_button, Qt.MouseButton.LeftButton)
     assert task.outcome == "cancelled"
-    shown = window.documents_model.rowCount()
+    shown = window.documents_page.model.rowCount()
     assert shown < total
     assert window.notice.isVisible() and "cancelled" in window.notice.text()
     with Collection.open(index_path_for(folder), create=False) as collection:
@@ -216,7 +216,7 @@ def test_a_cluster_member_opens_side_by_side_with_its_representative_and_the_ori
 
     with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
         window.open_folder(str(sample_dir))
-    model = window.clusters_model
+    model = window.clusters_page.model
     member = None
     for row in range(model.rowCount()):
         parent = model.index(row, 0)
@@ -232,7 +232,7 @@ def test_a_cluster_member_opens_side_by_side_with_its_representative_and_the_ori
     index, cluster, member_id = member
     window.tabs.setCurrentIndex(3)
     with qtbot.waitSignal(window.diff_opened, timeout=60_000) as opened:
-        window.clusters_view.activated.emit(index)
+        window.clusters_page.view.activated.emit(index)
     view = opened.args[0]
     rep_path = cluster.representative.path
     member_path = next(m.path for m in cluster.members if m.doc_id == member_id)

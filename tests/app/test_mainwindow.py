@@ -8,7 +8,8 @@ from PySide6.QtWidgets import QApplication
 
 from neardup_gui.app.appsettings import load_language, load_settings, open_store
 from neardup_gui.app.errors import ErrorDialog, explain
-from neardup_gui.app.mainwindow import MainWindow, localise_progress
+from neardup_gui.app.mainwindow import MainWindow
+from neardup_gui.app.widgets import localise_progress
 from neardup_gui.app.settingsdialog import SettingsDialog
 from neardup_gui.core.collection import IndexProblem
 
@@ -68,7 +69,7 @@ def test_switching_language_retranslates_the_open_window(qtbot):
         qtbot.waitUntil(lambda: window.tabs.tabText(2) == "重复对", timeout=2000)
         assert window.welcome.open_button.text() == "打开文件夹…"
         assert window.welcome.sample_button.text() == "试用示例文档集"
-        assert window.documents_model.headerData(0, Qt.Orientation.Horizontal) == "文件"
+        assert window.documents_page.model.headerData(0, Qt.Orientation.Horizontal) == "文件"
         assert load_language(open_store()) == "zh_CN"
         # the core's progress messages are shown in Chinese too
         assert localise_progress("Indexed 3 of 30: zh-01.docx") == "已索引 3/30：zh-01.docx"
@@ -182,5 +183,5 @@ def test_a_damaged_index_is_set_aside_and_rebuilt_never_deleted(qtbot, no_blocki
     assert any(kind == "question" and "Rebuild" in text for kind, text in no_blocking_dialogs)
     backups = list(damaged.parent.glob(damaged.name + ".unusable-*"))
     assert len(backups) == 1 and backups[0].read_bytes().startswith(b"SQLite format 3")
-    assert {d.rel for d in window.documents_model.records()} == {"a.txt", "b.txt"}
+    assert {d.rel for d in window.documents_page.model.records()} == {"a.txt", "b.txt"}
     window.close()

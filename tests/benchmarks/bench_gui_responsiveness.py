@@ -106,7 +106,7 @@ def main() -> int:
     window.duplicates_ready.connect(lambda: dup.append(1))
     measure("index the folder, then list pairs", lambda: window.open_folder(str(OUT)),
             lambda: loaded and dup and not window.is_busy())
-    print(f"documents: {window.documents_model.rowCount()}, pairs: {window.pairs_model.rowCount()}")
+    print(f"documents: {window.documents_page.model.rowCount()}, pairs: {window.duplicates_page.model.rowCount()}")
     checked = []
     window.check_ready.connect(lambda: checked.append(1))
     submission = files[len(files) // 2]

@@ -1,0 +1,169 @@
+"""The Check tab: the sources found for each checked submission, with the CNKI-style summary."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Sequence
+
+from PySide6.QtCore import QModelIndex, QSettings, Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSlider,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from neardup_gui.app.models import FilterProxy, SourcesModel, percent, source_score
+from neardup_gui.app.widgets import make_table
+from neardup_gui.core.results import CheckResult, SourceMatch
+
+
+class CheckView(QWidget):
+    """A submission chooser, its summary, a live minimum-score filter and the table of sources."""
+
+    check_requested = Signal()  # "Check a file…"
+    add_requested = Signal()  # "Add to collection"
+    source_activated = Signal(object, object)  # CheckResult, SourceMatch: open side by side
+
+    def __init__(self, store: QSettings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("checkTab")
+        self.store = store
+        self.results: list[CheckResult] = []
+        self.submission_label = QLabel()
+        self.submission_combo = QComboBox()
+        self.submission_combo.setObjectName("submissionCombo")
+        self.submission_combo.setMinimumContentsLength(30)
+        self.submission_combo.currentIndexChanged.connect(self.show_current)
+        self.submission_label.setBuddy(self.submission_combo)
+        self.check_here_button = QPushButton()
+        self.check_here_button.clicked.connect(self.check_requested)
+        self.add_button = QPushButton()
+        self.add_button.setObjectName("addToCollectionButton")
+        self.add_button.clicked.connect(self.add_requested)
+        self.summary_label = QLabel()
+        self.summary_label.setObjectName("checkSummary")
+        self.summary_label.setWordWrap(True)
+        self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.threshold_label = QLabel()
+        self.threshold_slider = QSlider(Qt.Orientation.Horizontal)
+        self.threshold_slider.setRange(0, 100)
+        self.threshold_spin = QSpinBox()
+        self.threshold_spin.setRange(0, 100)
+        self.threshold_spin.setSuffix(" %")
+        self.threshold_label.setBuddy(self.threshold_spin)
+        self.threshold_slider.valueChanged.connect(self.threshold_spin.setValue)
+        self.threshold_spin.valueChanged.connect(self.threshold_slider.setValue)
+        self.threshold_spin.valueChanged.connect(self._threshold_changed)
+        self.sources_model = SourcesModel(self)
+        self.sources_proxy = FilterProxy(score=source_score, parent=self)
+        self.sources_proxy.setSourceModel(self.sources_model)
+        self.sources_view = make_table(self.sources_proxy, "sourcesView")
+        self.sources_view.sortByColumn(2, Qt.SortOrder.DescendingOrder)
+        self.sources_view.activated.connect(self._activated)
+        self.empty_hint = QLabel()
+        self.empty_hint.setObjectName("emptyHint")
+        self.empty_hint.setWordWrap(True)
+        self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        layout = QVBoxLayout(self)
+        row = QHBoxLayout()
+        row.addWidget(self.submission_label)
+        row.addWidget(self.submission_combo, 1)
+        row.addWidget(self.check_here_button)
+        row.addWidget(self.add_button)
+        layout.addLayout(row)
+        layout.addWidget(self.summary_label)
+        trow = QHBoxLayout()
+        trow.addWidget(self.threshold_label)
+        trow.addWidget(self.threshold_slider, 1)
+        trow.addWidget(self.threshold_spin)
+        layout.addLayout(trow)
+        layout.addWidget(self.empty_hint)
+        layout.addWidget(self.sources_view, 1)
+        self.threshold_spin.setValue(int(self.store.value("check/minimum", 10)))
+        self.retranslate_ui()
+
+    # -- results -----------------------------------------------------------------------------------
+
+    def set_results(self, results: Sequence[CheckResult]) -> None:
+        self.results = list(results)
+        self.submission_combo.blockSignals(True)
+        self.submission_combo.clear()
+        for r in self.results:
+            self.submission_combo.addItem(os.path.basename(r.path), r.path)
+        self.submission_combo.blockSignals(False)
+        self.submission_combo.setCurrentIndex(0 if self.results else -1)
+        self.show_current()
+
+    def current_result(self) -> CheckResult | None:
+        i = self.submission_combo.currentIndex()
+        return self.results[i] if 0 <= i < len(self.results) else None
+
+    def visible_sources(self) -> list[SourceMatch]:
+        """The sources the table shows now, in its order."""
+        return [self.sources_proxy.record_at(self.sources_proxy.index(r, 0)) for r in range(self.sources_proxy.rowCount())]
+
+    def show_current(self, *_args: Any) -> None:
+        result = self.current_result()
+        has = result is not None
+        self.empty_hint.setVisible(not has)
+        self.sources_view.setVisible(has)
+        self.submission_combo.setVisible(has)
+        self.submission_label.setVisible(has)
+        if result is None:
+            self.sources_model.set_records([])
+            self.summary_label.setText("")
+            return
+        self.sources_model.set_records(result.matches)
+        self.sources_view.resizeColumnsToContents()
+        if result.skipped_reason:
+            self.summary_label.setText(self.tr("This file could not be read: {reason}").format(reason=result.skipped_reason))
+            return
+        s = result.summary
+        largest = os.path.basename(s.largest_source) if s.largest_source else self.tr("none")
+        self.summary_label.setText(
+            self.tr("<b>Copied: {copied}</b> of {units} units &nbsp;·&nbsp; without quotations {nq} &nbsp;·&nbsp; "
+                    "without template {nt} &nbsp;·&nbsp; largest single source {largest_ratio} ({largest}) "
+                    "&nbsp;·&nbsp; template {template} &nbsp;·&nbsp; quoted {quoted} &nbsp;·&nbsp; {n} sources found").format(
+                copied=percent(s.copied_ratio), units=result.units, nq=percent(s.copied_ratio_without_quotes),
+                nt=percent(s.copied_ratio_without_template), largest_ratio=percent(s.largest_source_ratio),
+                largest=largest, template=percent(s.template_share), quoted=percent(s.quoted_share),
+                n=len(result.matches))
+        )
+
+    def _threshold_changed(self, value: int) -> None:
+        self.sources_proxy.set_minimum(value / 100.0)
+        self.store.setValue("check/minimum", value)
+
+    def _activated(self, index: QModelIndex) -> None:
+        match = self.sources_proxy.record_at(index)
+        result = self.current_result()
+        if match is not None and result is not None:
+            self.source_activated.emit(result, match)
+
+    def set_enabled_actions(self, can_check: bool, can_add: bool) -> None:
+        self.check_here_button.setEnabled(can_check)
+        self.add_button.setEnabled(can_add)
+
+    def retranslate_ui(self) -> None:
+        self.sources_view.setAccessibleName(self.tr("Sources"))
+        self.sources_view.setToolTip(self.tr("Double-click or press Enter to compare side by side"))
+        self.submission_label.setText(self.tr("Submission:"))
+        self.submission_combo.setAccessibleName(self.tr("Checked submission"))
+        self.check_here_button.setText(self.tr("Check a file…"))
+        self.add_button.setText(self.tr("Add to collection"))
+        self.add_button.setToolTip(self.tr("Index the checked submissions as part of the collection"))
+        self.threshold_label.setText(self.tr("Show sources from:"))
+        tip = self.tr("Hide sources whose similarity and containment are both below this value")
+        for w in (self.threshold_label, self.threshold_slider, self.threshold_spin):
+            w.setToolTip(tip)
+        self.threshold_slider.setAccessibleName(self.tr("Minimum score shown"))
+        self.threshold_spin.setAccessibleName(self.tr("Minimum score shown"))
+        self.empty_hint.setText(self.tr("Drop one or more files anywhere on this window, or use “Check a file…”, "
+                                        "to check a submission against the collection."))
+        self.sources_model.retranslate()
+        self.show_current()

@@ -1,0 +1,71 @@
+"""The Duplicates tab: verified pairs of the collection at or above the threshold, best first."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
+
+from neardup_gui.app.models import FilterProxy, PairsModel, percent
+from neardup_gui.app.widgets import make_table
+from neardup_gui.core.results import Pair
+
+
+class DuplicatesView(QWidget):
+    """The pairs table, its filter box and a one-line summary."""
+
+    pair_activated = Signal(int, int)  # doc_a, doc_b: open them side by side
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("duplicatesTab")
+        self.pairs: list[Pair] = []
+        self.threshold = 0.0
+        self.model = PairsModel(self)
+        self.proxy = FilterProxy(parent=self)
+        self.proxy.setSourceModel(self.model)
+        self.view = make_table(self.proxy, "pairsView", stretch=(1, 2))
+        self.view.sortByColumn(0, Qt.SortOrder.DescendingOrder)
+        self.view.activated.connect(self._activated)
+        self.filter = QLineEdit()
+        self.filter.setObjectName("pairsFilter")
+        self.filter.setClearButtonEnabled(True)
+        self.filter.textChanged.connect(self.proxy.set_text)
+        self.summary = QLabel()
+        self.summary.setObjectName("pairsSummary")
+        layout = QVBoxLayout(self)
+        row = QHBoxLayout()
+        row.addWidget(self.summary, 1)
+        row.addWidget(self.filter, 1)
+        layout.addLayout(row)
+        layout.addWidget(self.view, 1)
+        self.retranslate_ui()
+
+    def set_pairs(self, pairs: Sequence[Pair], threshold: float) -> None:
+        self.pairs = list(pairs)
+        self.threshold = threshold
+        self.model.set_records(self.pairs)
+        self.view.resizeColumnsToContents()
+        self._update_summary()
+
+    def reset(self) -> None:
+        self.filter.clear()
+        self.set_pairs((), self.threshold)
+
+    def _activated(self, index: QModelIndex) -> None:
+        pair = self.proxy.record_at(index)
+        if pair is not None:
+            self.pair_activated.emit(pair.a.doc_id, pair.b.doc_id)
+
+    def _update_summary(self) -> None:
+        self.summary.setText(self.tr("{n} pairs with similarity of at least {threshold}").format(
+            n=len(self.pairs), threshold=percent(self.threshold)))
+
+    def retranslate_ui(self) -> None:
+        self.filter.setPlaceholderText(self.tr("Filter pairs…"))
+        self.filter.setAccessibleName(self.tr("Filter pairs"))
+        self.view.setAccessibleName(self.tr("Duplicate pairs"))
+        self.view.setToolTip(self.tr("Double-click or press Enter to compare side by side"))
+        self.model.retranslate()
+        self._update_summary()

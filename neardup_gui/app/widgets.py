@@ -1,0 +1,151 @@
+"""Widgets the tab views share: the results table, the progress panel and its wording."""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtCore import QCoreApplication, Qt, QTimer
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QTableView,
+    QWidget,
+)
+
+from neardup_gui.app.models import FilterProxy
+from neardup_gui.app.tasks import Task
+
+
+def format_duration(seconds: float) -> str:
+    seconds = int(round(seconds))
+    h, rest = divmod(seconds, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+def _progress_patterns() -> list[tuple[re.Pattern[str], str]]:
+    return [
+        (re.compile(r"^Indexed (?P<done>\d+) of (?P<total>\d+): (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Indexed {done} of {total}: {file}")),
+        (re.compile(r"^Added (?P<done>\d+) of (?P<total>\d+): (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Added {done} of {total}: {file}")),
+        (re.compile(r"^Re-fingerprinting (?P<done>\d+) of (?P<total>\d+)$"), QCoreApplication.translate("ProgressMessages", "Re-fingerprinting {done} of {total}")),
+        (re.compile(r"^Comparing (?P<done>\d+) of (?P<total>\d+)$"), QCoreApplication.translate("ProgressMessages", "Comparing {done} of {total}")),
+        (re.compile(r"^Verifying (?P<done>\d+) of (?P<total>\d+) candidates$"), QCoreApplication.translate("ProgressMessages", "Verifying {done} of {total} candidates")),
+        (re.compile(r"^Reading (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Reading {file}")),
+        (re.compile(r"^[Ss]canning (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Scanning {file}")),
+        (re.compile(r"^found (?P<total>\d+) documents$"), QCoreApplication.translate("ProgressMessages", "Found {total} documents")),
+        (re.compile(r"^Indexed (?P<total>\d+) documents \((?P<skipped>\d+) skipped\)$"),
+         QCoreApplication.translate("ProgressMessages", "Indexed {total} documents ({skipped} skipped)")),
+    ]
+
+
+def localise_progress(message: str) -> str:
+    """The core's progress message in the interface language (core itself never imports Qt)."""
+    for pattern, template in _progress_patterns():
+        match = pattern.match(message)
+        if match:
+            return template.format(**match.groupdict())
+    return message
+
+
+def make_table(model_proxy: FilterProxy, name: str, stretch: tuple[int, ...] = (0,)) -> QTableView:
+    view = QTableView()
+    view.setObjectName(name)
+    view.setModel(model_proxy)
+    view.setSortingEnabled(True)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    view.setAlternatingRowColors(True)
+    view.verticalHeader().setVisible(False)
+    view.horizontalHeader().setStretchLastSection(False)
+    # Size columns from the first rows only: measuring thousands of rows would stall the GUI.
+    view.horizontalHeader().setResizeContentsPrecision(40)
+    view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 8)
+    view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    for column in stretch:  # the file names take the spare width
+        view.horizontalHeader().setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
+    view.setTabKeyNavigation(False)
+    return view
+
+
+class ProgressPanel(QWidget):
+    """Progress of the running task: bar, current file, elapsed and remaining time, Cancel."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("progressPanel")
+        self.task: Task | None = None
+        self.what = QLabel()
+        self.what.setObjectName("progressWhat")
+        self.bar = QProgressBar()
+        self.bar.setRange(0, 1000)
+        self.bar.setTextVisible(True)
+        self.message = QLabel()
+        self.message.setObjectName("progressMessage")
+        self.message.setMinimumWidth(200)
+        self.times = QLabel()
+        self.cancel_button = QPushButton()
+        self.cancel_button.setObjectName("cancelButton")
+        self.cancel_button.clicked.connect(self.cancel)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(8, 4, 8, 4)
+        layout.addWidget(self.what)
+        layout.addWidget(self.bar, 2)
+        layout.addWidget(self.message, 3)
+        layout.addWidget(self.times)
+        layout.addWidget(self.cancel_button)
+        self._timer = QTimer(self)
+        self._timer.setInterval(500)
+        self._timer.timeout.connect(self._tick)
+        self.setVisible(False)
+        self.retranslate_ui()
+
+    def follow(self, task: Task, what: str) -> None:
+        self.task = task
+        self.what.setText(what)
+        self.bar.setValue(0)
+        self.message.setText("")
+        self.cancel_button.setEnabled(True)
+        task.progress.connect(self._progress)
+        task.finished.connect(self._finished)
+        self._tick()
+        self._timer.start()
+        self.setVisible(True)
+
+    def cancel(self) -> None:
+        if self.task is not None and self.task.is_running():
+            self.task.cancel()
+            self.cancel_button.setEnabled(False)
+            self.message.setText(self.tr("Stopping…"))
+
+    def _progress(self, fraction: float, message: str) -> None:
+        self.bar.setValue(int(fraction * 1000))
+        if message and not (self.task and self.task.cancel_requested):
+            message = localise_progress(message)
+            metrics = self.message.fontMetrics()
+            self.message.setText(metrics.elidedText(message, Qt.TextElideMode.ElideMiddle, max(200, self.message.width())))
+            self.message.setToolTip(message)
+
+    def _tick(self) -> None:
+        if self.task is None:
+            return
+        remaining = self.task.remaining_s()
+        text = self.tr("Elapsed {elapsed}").format(elapsed=format_duration(self.task.elapsed_s()))
+        if remaining is not None:
+            text += "  ·  " + self.tr("about {remaining} left").format(remaining=format_duration(remaining))
+        self.times.setText(text)
+
+    def _finished(self) -> None:
+        self._timer.stop()
+        self.task = None
+        self.setVisible(False)
+
+    def retranslate_ui(self) -> None:
+        self.cancel_button.setText(self.tr("Cancel"))
+        self.cancel_button.setToolTip(self.tr("Stop the running task; everything done so far is kept (Esc)"))
+        self.bar.setAccessibleName(self.tr("Progress"))
+        self._tick()

@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Update the Chinese translation file from the source, keeping every translation already made.
+
+`pyside6-lupdate` keys a translation by (context, source); when a string moves to another class
+(a tab split into its own view module) its context changes and lupdate would drop the work.
+This runs lupdate, then fills each unfinished message from any earlier translation of the same
+source text (in any context, including the extra .ts files given, e.g. from other branches), and
+compiles the .qm. Usage: scripts/ts_fill.py [PYTHON] [EXTRA.ts ...]
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TS = ROOT / "resources" / "translations" / "neardup_zh_CN.ts"
+QM = TS.with_suffix(".qm")
+
+
+def known(paths: list[Path]) -> tuple[dict[tuple[str, str], str], dict[str, str]]:
+    """Finished translations by (context, source) and by source alone."""
+    by_key: dict[tuple[str, str], str] = {}
+    by_source: dict[str, str] = {}
+    for path in paths:
+        for context in ET.parse(path).getroot().iter("context"):
+            name = context.find("name").text
+            for message in context.iter("message"):
+                tr = message.find("translation")
+                if tr is None or tr.get("type") in ("unfinished", "vanished", "obsolete") or not tr.text:
+                    continue
+                source = message.find("source").text
+                by_key[(name, source)] = tr.text
+                by_source.setdefault(source, tr.text)
+    return by_key, by_source
+
+
+def main() -> int:
+    bindir = Path(sys.argv[1]).parent if len(sys.argv) > 1 else Path(sys.executable).parent
+    extra = [Path(p) for p in sys.argv[2:]]
+    by_key, by_source = known([TS, *extra])
+    sources = sorted(str(p) for p in (ROOT / "neardup_gui" / "app").glob("*.py"))
+    subprocess.run([str(bindir / "pyside6-lupdate"), *sources, "-ts", str(TS), "-no-obsolete"], check=True)
+    text = TS.read_text(encoding="utf-8")
+    tree = ET.parse(TS)
+    missing = 0
+    for context in tree.getroot().iter("context"):
+        name = context.find("name").text
+        for message in context.iter("message"):
+            tr = message.find("translation")
+            if tr.get("type") != "unfinished" and tr.text:
+                continue
+            source = message.find("source").text
+            found = by_key.get((name, source)) or by_source.get(source)
+            if found:
+                tr.text = found
+                tr.attrib.pop("type", None)
+            else:
+                missing += 1
+                print(f"untranslated: [{name}] {source}")
+    head = text[: text.index("<TS")]
+    body = ET.tostring(tree.getroot(), encoding="unicode")
+    TS.write_text(head + body + "\n", encoding="utf-8")
+    subprocess.run([str(bindir / "pyside6-lrelease"), str(TS), "-qm", str(QM)], check=True)
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
