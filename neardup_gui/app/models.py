@@ -121,9 +121,14 @@ class RecordTableModel(QAbstractTableModel, Generic[T]):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole:
             return self.tooltip(record, index.column())
+        if role == Qt.ItemDataRole.DecorationRole:
+            return self.decoration(record, index.column())
         return None
 
     def tooltip(self, record: T, column: int) -> str | None:
+        return None
+
+    def decoration(self, record: T, column: int) -> Any:
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -143,6 +148,8 @@ class RecordTableModel(QAbstractTableModel, Generic[T]):
 
 
 def status_text(info: DocumentInfo) -> str:
+    if info.status == "indexed" and info.warnings:
+        return QCoreApplication.translate("DocumentsModel", "indexed with warnings")
     if info.status == "indexed":
         return QCoreApplication.translate("DocumentsModel", "indexed")
     if info.status == "skipped":
@@ -166,7 +173,7 @@ class DocumentsModel(RecordTableModel[DocumentInfo]):
                 Column(c, "File", lambda d: d.rel or d.path, lambda d: (d.rel or d.path).lower()),
                 Column(c, "Format", lambda d: d.format),
                 Column(c, "Status", status_text),
-                Column(c, "Reason", lambda d: d.reason),
+                Column(c, "Reason", reason_text),
                 Column(c, "Units", lambda d: str(d.units), lambda d: d.units, numeric=True,
                        tooltip="Countable units: CJK characters and words"),
                 Column(c, "Template share", lambda d: percent(d.template_share), lambda d: d.template_share,
@@ -176,7 +183,23 @@ class DocumentsModel(RecordTableModel[DocumentInfo]):
         )
 
     def tooltip(self, record: DocumentInfo, column: int) -> str | None:
+        if column in (self.STATUS, self.REASON) and (record.reason or record.warnings):
+            return reason_text(record, "\n")
         return record.path
+
+    def decoration(self, record: DocumentInfo, column: int) -> Any:
+        if column == self.STATUS and record.warnings:
+            from PySide6.QtWidgets import QApplication, QStyle
+
+            return QApplication.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
+        return None
+
+    STATUS, REASON = 2, 3
+
+
+def reason_text(info: DocumentInfo, separator: str = "; ") -> str:
+    """Why a document was skipped, or what its warnings say (the core's English sentences)."""
+    return info.reason if info.status == "skipped" else separator.join(info.warnings)
 
 
 class PairsModel(RecordTableModel[Pair]):
@@ -257,6 +280,7 @@ class FilterProxy(QSortFilterProxyModel):
         self._score = score
         self._minimum = 0.0
         self._needle = ""
+        self._accept: Callable[[Any], bool] | None = None
 
     def _change_filter(self, change: Callable[[], None]) -> None:
         if hasattr(self, "beginFilterChange"):  # Qt ≥ 6.9; invalidateFilter is deprecated there
@@ -273,12 +297,18 @@ class FilterProxy(QSortFilterProxyModel):
     def set_text(self, text: str) -> None:
         self._change_filter(lambda: setattr(self, "_needle", text.strip().casefold()))
 
+    def set_condition(self, accept: Callable[[Any], bool] | None) -> None:
+        """Keep only the records ``accept`` is true of (None: all)."""
+        self._change_filter(lambda: setattr(self, "_accept", accept))
+
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         """Sorting is the source model's (fast, in Python); this proxy only filters."""
         self.sourceModel().sort(column, order)
 
     def filterAcceptsRow(self, source_row: int, source_parent: _Index) -> bool:
         model = self.sourceModel()
+        if self._accept is not None and not self._accept(model.record(source_row)):
+            return False
         if self._score is not None and self._minimum > 0:
             if self._score(model.record(source_row)) < self._minimum - 1e-12:
                 return False

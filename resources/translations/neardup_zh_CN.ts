@@ -239,52 +239,57 @@
 <context>
     <name>DocumentsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="147" />
+        <location filename="../../neardup_gui/app/models.py" line="152" />
+        <source>indexed with warnings</source>
+        <translation>已索引（有警告）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="154" />
         <source>indexed</source>
         <translation>已索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="149" />
+        <location filename="../../neardup_gui/app/models.py" line="156" />
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="159" />
+        <location filename="../../neardup_gui/app/models.py" line="166" />
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="159" />
+        <location filename="../../neardup_gui/app/models.py" line="166" />
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="160" />
+        <location filename="../../neardup_gui/app/models.py" line="167" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="160" />
+        <location filename="../../neardup_gui/app/models.py" line="167" />
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="161" />
+        <location filename="../../neardup_gui/app/models.py" line="168" />
         <source>Units</source>
         <translation>单元数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="161" />
+        <location filename="../../neardup_gui/app/models.py" line="168" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="162" />
+        <location filename="../../neardup_gui/app/models.py" line="169" />
         <source>Countable units: CJK characters and words</source>
         <translation>可计数单元：汉字和单词</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="163" />
+        <location filename="../../neardup_gui/app/models.py" line="170" />
         <source>Share of the document that is template text (not counted)</source>
         <translation>文档中模板文字所占比例（不计入）</translation>
     </message>
@@ -292,19 +297,29 @@
 <context>
     <name>DocumentsView</name>
     <message>
-        <location filename="../../neardup_gui/app/documentsview.py" line="50" />
+        <location filename="../../neardup_gui/app/documentsview.py" line="62" />
         <source>Filter documents…</source>
         <translation>筛选文档…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/documentsview.py" line="51" />
+        <location filename="../../neardup_gui/app/documentsview.py" line="63" />
         <source>Filter documents</source>
         <translation>筛选文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/documentsview.py" line="52" />
+        <location filename="../../neardup_gui/app/documentsview.py" line="64" />
         <source>Documents</source>
         <translation>文档</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/documentsview.py" line="65" />
+        <source>Only documents with warnings</source>
+        <translation>只看有警告的文档</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/documentsview.py" line="66" />
+        <source>Documents read only in part or leniently: invalid bytes replaced, or recovered from a damaged file</source>
+        <translation>仅部分读取或宽容读取的文档：无效字节已替换，或从损坏的文件中恢复</translation>
     </message>
 </context>
 <context>
@@ -638,10 +653,10 @@
         <location filename="../../neardup_gui/app/mainwindow.py" line="334" />
         <location filename="../../neardup_gui/app/mainwindow.py" line="384" />
         <location filename="../../neardup_gui/app/mainwindow.py" line="395" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="529" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="539" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="608" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="655" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="533" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="543" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="612" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="659" />
         <source>neardup</source>
         <translation>neardup</translation>
     </message>
@@ -667,71 +682,80 @@
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="452" />
-        <source>Indexed: {added} added, {updated} updated, {moved} moved, {removed} removed, {unchanged} unchanged, {skipped} skipped ({seconds:.1f} s)</source>
-        <translation>索引完成：新增 {added}，更新 {updated}，移动 {moved}，删除 {removed}，未变 {unchanged}，跳过 {skipped}（{seconds:.1f} 秒）</translation>
+        <source>Indexed: {added} added, {updated} updated, {moved} moved, {removed} removed, {unchanged} unchanged, {warned} with warnings, {skipped} skipped ({seconds:.1f} s)</source>
+        <translation>索引完成：新增 {added}，更新 {updated}，移动 {moved}，删除 {removed}，未变 {unchanged}，有警告 {warned}，跳过 {skipped}（{seconds:.1f} 秒）</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/mainwindow.py" line="510" />
+        <source>%n document: {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
+        <translation>
+            <numerusform>共 %n 个文档：已索引 {indexed}，有警告 {warned}，跳过 {skipped}</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/mainwindow.py" line="512" />
+        <source>%n documents: {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
+        <translation>
+            <numerusform>共 %n 个文档：已索引 {indexed}，有警告 {warned}，跳过 {skipped}</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="473" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="474" />
         <source>Indexing was cancelled: the documents indexed so far are shown. Refresh to continue where it stopped.</source>
         <translation>索引已取消：这里显示的是已建立索引的文档。点击刷新可从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="476" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="477" />
         <source>This is the saved index; files may have changed since. Refresh to pick up new, changed and deleted files.</source>
         <translation>这是已保存的索引，文件之后可能有变化。点击刷新可纳入新增、修改和删除的文件。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="508" />
-        <source>{total} documents: {indexed} indexed, {skipped} skipped</source>
-        <translation>共 {total} 个文档：已索引 {indexed}，跳过 {skipped}</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="522" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="526" />
         <source>Choose submissions to check</source>
         <translation>选择要检测的送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="523" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="527" />
         <source>Documents (*.docx *.pdf *.txt *.odt *.md *.html);;All files (*)</source>
         <translation>文档 (*.docx *.pdf *.txt *.odt *.md *.html);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="530" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="534" />
         <source>Open a collection first (a folder of documents), then check files against it.</source>
         <translation>请先打开一个文档集（一个文档文件夹），再将文件与它比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="539" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="543" />
         <source>Some files could not be read:</source>
         <translation>有些文件无法读取：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="562" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="566" />
         <source>The checked submissions are now part of the collection.</source>
         <translation>已检测的送检文档已加入文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="609" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="613" />
         <source>The fingerprints are being rebuilt from the stored texts in the background.</source>
         <translation>正在后台根据已保存的文本重建指纹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="619" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="623" />
         <source>About neardup</source>
         <translation>关于 neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="620" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="624" />
         <source>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;Near-duplicate and plagiarism screening of local document collections, in Chinese and English. Similarity is the LCS ratio of the two texts with template text left out. No document leaves this computer.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;对本地中英文文档集进行近似重复与抄袭筛查。相似度为两篇文本的最长公共子序列比率，不计模板文字。所有文档都不会离开这台电脑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="656" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="660" />
         <source>Drop one folder to open it as a collection, or files to check them.</source>
         <translation>拖入一个文件夹即可作为文档集打开，拖入文件即可检测它们。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="664" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="668" />
         <source>Stopping the running task…</source>
         <translation>正在停止当前任务…</translation>
     </message>
@@ -739,47 +763,47 @@
 <context>
     <name>PairsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="187" />
+        <location filename="../../neardup_gui/app/models.py" line="210" />
         <source>Document A</source>
         <translation>文档 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="187" />
+        <location filename="../../neardup_gui/app/models.py" line="210" />
         <source>Document B</source>
         <translation>文档 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="188" />
+        <location filename="../../neardup_gui/app/models.py" line="211" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="188" />
+        <location filename="../../neardup_gui/app/models.py" line="211" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="189" />
+        <location filename="../../neardup_gui/app/models.py" line="212" />
         <source>B in A</source>
         <translation>B 在 A 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="189" />
+        <location filename="../../neardup_gui/app/models.py" line="212" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="190" />
+        <location filename="../../neardup_gui/app/models.py" line="213" />
         <source>Share of A's countable units found in B (containment)</source>
         <translation>A 的可计数单元出现在 B 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="191" />
+        <location filename="../../neardup_gui/app/models.py" line="214" />
         <source>Share of B's countable units found in A (containment)</source>
         <translation>B 的可计数单元出现在 A 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="192" />
+        <location filename="../../neardup_gui/app/models.py" line="215" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
@@ -787,80 +811,100 @@
 <context>
     <name>ProgressMessages</name>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="32" />
+        <location filename="../../neardup_gui/app/widgets.py" line="43" />
         <source>Indexed {done} of {total}: {file}</source>
         <translation>已索引 {done}/{total}：{file}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="33" />
+        <location filename="../../neardup_gui/app/widgets.py" line="44" />
         <source>Added {done} of {total}: {file}</source>
         <translation>已加入 {done}/{total}：{file}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="34" />
+        <location filename="../../neardup_gui/app/widgets.py" line="45" />
         <source>Re-fingerprinting {done} of {total}</source>
         <translation>正在重新计算指纹 {done}/{total}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="35" />
+        <location filename="../../neardup_gui/app/widgets.py" line="46" />
         <source>Comparing {done} of {total}</source>
         <translation>正在比对 {done}/{total}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="36" />
+        <location filename="../../neardup_gui/app/widgets.py" line="47" />
         <source>Verifying {done} of {total} candidates</source>
         <translation>正在核验候选文档 {done}/{total}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="37" />
+        <location filename="../../neardup_gui/app/widgets.py" line="48" />
         <source>Reading {file}</source>
         <translation>正在读取 {file}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="38" />
+        <location filename="../../neardup_gui/app/widgets.py" line="49" />
         <source>Scanning {file}</source>
         <translation>正在扫描 {file}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="39" />
-        <source>Found {total} documents</source>
-        <translation>找到 {total} 个文档</translation>
+        <location filename="../../neardup_gui/app/widgets.py" line="53" />
+        <source>Found %n document</source>
+        <translation>找到 %n 个文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="41" />
-        <source>Indexed {total} documents ({skipped} skipped)</source>
-        <translation>已索引 {total} 个文档（跳过 {skipped} 个）</translation>
+        <location filename="../../neardup_gui/app/widgets.py" line="53" />
+        <source>Found %n documents</source>
+        <translation>找到 %n 个文档</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/widgets.py" line="55" />
+        <source>Re-fingerprinted %n document</source>
+        <translation>已重新计算 %n 个文档的指纹</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/widgets.py" line="55" />
+        <source>Re-fingerprinted %n documents</source>
+        <translation>已重新计算 %n 个文档的指纹</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/widgets.py" line="58" />
+        <source>Indexed %n document ({warned} with warnings, {skipped} skipped)</source>
+        <translation>已索引 %n 个文档（有警告 {warned}，跳过 {skipped}）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/widgets.py" line="59" />
+        <source>Indexed %n documents ({warned} with warnings, {skipped} skipped)</source>
+        <translation>已索引 %n 个文档（有警告 {warned}，跳过 {skipped}）</translation>
     </message>
 </context>
 <context>
     <name>ProgressPanel</name>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="123" />
+        <location filename="../../neardup_gui/app/widgets.py" line="141" />
         <source>Stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="137" />
+        <location filename="../../neardup_gui/app/widgets.py" line="155" />
         <source>Elapsed {elapsed}</source>
         <translation>已用 {elapsed}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="139" />
+        <location filename="../../neardup_gui/app/widgets.py" line="157" />
         <source>about {remaining} left</source>
         <translation>约剩 {remaining}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="148" />
+        <location filename="../../neardup_gui/app/widgets.py" line="166" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="149" />
+        <location filename="../../neardup_gui/app/widgets.py" line="167" />
         <source>Stop the running task; everything done so far is kept (Esc)</source>
         <translation>停止当前任务；已完成的内容都会保留（Esc）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="150" />
+        <location filename="../../neardup_gui/app/widgets.py" line="168" />
         <source>Progress</source>
         <translation>进度</translation>
     </message>
@@ -1076,37 +1120,37 @@
 <context>
     <name>SourcesModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="222" />
+        <location filename="../../neardup_gui/app/models.py" line="245" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="222" />
+        <location filename="../../neardup_gui/app/models.py" line="245" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="223" />
+        <location filename="../../neardup_gui/app/models.py" line="246" />
         <source>Containment</source>
         <translation>包含度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="223" />
+        <location filename="../../neardup_gui/app/models.py" line="246" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="224" />
+        <location filename="../../neardup_gui/app/models.py" line="247" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="225" />
+        <location filename="../../neardup_gui/app/models.py" line="248" />
         <source>Share of the submission found in this source</source>
         <translation>送检文档出现在此来源中的比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="226" />
+        <location filename="../../neardup_gui/app/models.py" line="249" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
