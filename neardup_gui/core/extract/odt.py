@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import xml.etree.ElementTree as ET
 
-from neardup_gui.core.extract.common import ExtractError, Extracted, open_package, parse_xml, read_xml_part
+from neardup_gui.core.extract.common import ExtractError, Extracted, has_text, open_package, parse_xml, read_xml_part
 from neardup_gui.core.settings import ExtractLimits
 
 log = logging.getLogger(__name__)
@@ -74,8 +74,12 @@ def extract(data: bytes, limits: ExtractLimits) -> Extracted:
             raise ExtractError("corrupt", f"damaged OpenDocument text: {exc}") from exc
     body = root.find(f"{_OFFICE}body")
     text_root = body.find(f"{_OFFICE}text") if body is not None else None
+    if text_root is None and salvaged:
+        raise ExtractError("corrupt", "damaged OpenDocument text: content.xml is cut short before its text")
     if text_root is None:
         raise ExtractError("wrong-format", "OpenDocument file without text body (a spreadsheet or drawing?)")
     paragraphs: list[str] = []
     _blocks(text_root, paragraphs)
+    if salvaged and not any(has_text(p) for p in paragraphs):
+        raise ExtractError("corrupt", "damaged OpenDocument text: content.xml is cut short before any text")
     return Extracted(paragraphs=paragraphs, warnings=warnings)
