@@ -48,10 +48,14 @@ MIN_INVALID_ALLOWED = 4
 
 # Encodings tried leniently when nothing fits strictly (UTF-16 is tried by its NUL bytes).
 _LENIENT_CANDIDATES = ("utf-8", "gb18030", "big5hkscs")
-# Lenient UTF-8 comes before the detector only with evidence: valid multi-byte sequences
-# outnumbering the invalid bytes this many times (text in a legacy code page read as UTF-8
-# has at least as many invalid bytes as valid sequences; "café" in cp1252 has none valid).
-_UTF8_EVIDENCE = 8
+# Lenient UTF-8 comes before the detector only with evidence: at least as many valid
+# multi-byte characters as invalid bytes (Latin text in a legacy code page read as UTF-8 has
+# next to no valid ones: "café" in cp1252 has none; Chinese in GBK is far over the allowance).
+_UTF8_EVIDENCE = 1
+# ... or invalid bytes so rare (at most one per this many bytes) that they are strays in UTF-8
+# text, not the letters of a legacy code page: a page of English in cp1252 that uses one
+# accented letter is read as UTF-8 with that letter replaced and a warning saying where.
+_STRAY_SPACING = 2000
 _SHOWN_OFFSETS = 5
 
 _invalid_spans: ContextVar[list[tuple[int, int]] | None] = ContextVar("neardup_invalid_spans", default=None)
@@ -154,7 +158,8 @@ def decode(data: bytes) -> Decoded:
             raise ExtractError("binary", "binary data, not text")
         return decoded
     utf8 = decode_leniently(data, "utf-8")
-    if utf8 is not None and _multibyte(utf8) >= _UTF8_EVIDENCE * max(utf8.invalid_bytes, 1):
+    if utf8 is not None and (_multibyte(utf8) >= _UTF8_EVIDENCE * max(utf8.invalid_bytes, 1)
+                             or utf8.invalid_bytes * _STRAY_SPACING <= len(data)):
         return utf8
     best = _choose(from_bytes(data))
     if best is not None:
