@@ -57,6 +57,8 @@ _UTF8_EVIDENCE = 1
 # accented letter is read as UTF-8 with that letter replaced and a warning saying where.
 _STRAY_SPACING = 2000
 _SHOWN_OFFSETS = 5
+_CHUNK_CHAOS = 0.5
+_MEAN_CHAOS = 0.2
 
 _invalid_spans: ContextVar[list[tuple[int, int]] | None] = ContextVar("neardup_invalid_spans", default=None)
 _ERRORS = "neardup-record-invalid"
@@ -197,8 +199,11 @@ def _lenient_guess(data: bytes) -> Decoded | None:
             kept += data[pos:start]
             pos = end
         kept += data[pos:]
-        match = from_bytes(bytes(kept), cp_isolation=[name]).best()
-        if match is None:
+        # The detector gives up on an encoding at the first chunk past its chaos threshold; a
+        # byte pair lost mid-character garbles a line (until the decoder finds its step again),
+        # so the chunks are allowed more and the mean is held to the usual bound.
+        match = from_bytes(bytes(kept), cp_isolation=[name], threshold=_CHUNK_CHAOS).best()
+        if match is None or match.chaos > _MEAN_CHAOS:
             continue
         fits.append((match.chaos, -match.coherence, rank, decoded))
     if not fits:
