@@ -343,3 +343,13 @@ def test_fuzzed_office_files_never_crash_or_hang_and_keep_what_survives(office_f
                 assert body(result) == expected, path
                 read_whole += 1
     assert read_whole >= 10
+
+
+def test_english_utf16_without_a_bom_is_text(corpus_dir):
+    # It is valid UTF-8 too, NULs and all: it used to be read so, then refused as binary.
+    text = section(corpus_dir, "debian-reference-en", 4, 3000)
+    for encoding in ("utf-16-le", "utf-16-be"):
+        doc = read(text.encode(encoding), "txt")
+        assert isinstance(doc, Document), doc
+        assert body(doc) == paragraphs_of(text) or doc.text.split("\n")[0] == paragraphs_of(text)[0]
+        assert doc.meta["encoding"] == encoding and doc.warnings == ()
