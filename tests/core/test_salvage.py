@@ -262,19 +262,37 @@ def test_docx_with_a_damaged_header_is_read_without_it(office_files):
     assert "word/header1.xml" in result.warnings[0]
 
 
-def test_docx_whose_directory_entry_for_the_body_is_damaged(office_files):
-    data, paragraphs = office_files["lo-zh.docx"]
+@pytest.mark.parametrize(("name", "part", "what"), [
+    ("lo-zh.docx", b"word/document.xml", "Word document"),
+    ("lo-en.odt", b"content.xml", "OpenDocument text"),
+])
+def test_package_whose_directory_entry_for_the_body_is_damaged(office_files, name, part, what):
+    data, _ = office_files[name]
+    fmt = name.rsplit(".", 1)[1]
+    full = read(data, fmt)
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         directory = archive.start_dir
     entry = data.find(b"PK\x01\x02", directory)
-    while data[entry + 46: entry + 46 + len(b"word/document.xml")] != b"word/document.xml":
+    while data[entry + 46: entry + 46 + len(part)] != part:
         entry = data.find(b"PK\x01\x02", entry + 4)
     damaged = bytearray(data)
     damaged[entry + 16: entry + 20] = b"\x00\x00\x00\x00"  # its CRC-32: reading it through the directory fails
-    result = read(bytes(damaged), "docx")
+    result = read(bytes(damaged), fmt)
     assert isinstance(result, Document), result
-    assert body(result) == paragraphs
-    assert result.warnings[0].startswith("recovered from a damaged file: damaged Word document")
+    assert body(result) == body(full)
+    assert result.warnings[0].startswith(f"recovered from a damaged file: damaged {what}")
+
+
+def test_odt_with_a_damaged_manifest_is_read_without_it(office_files):
+    data, _ = office_files["lo-zh.odt"]
+    full = read(data, "odt")
+    start, end = _member_end(data, "META-INF/manifest.xml")
+    damaged = bytearray(data)
+    damaged[(start + end) // 2] ^= 0x55
+    result = read(bytes(damaged), "odt")
+    assert isinstance(result, Document), result
+    assert body(result) == body(full)
+    assert result.warnings[0].startswith("recovered from a damaged file: META-INF/manifest.xml left out")
 
 
 @pytest.mark.parametrize("name", ["lo-en.pdf", "lo-zh.pdf"])

@@ -53,11 +53,36 @@ def _blocks(element, out: list[str]) -> None:
 def extract(data: bytes, limits: ExtractLimits) -> Extracted:
     """Extract an .odt after the archive checks (``read_xml_part`` refuses DTDs before parsing)."""
     archive, warnings = open_package(data, limits, _WHAT)
-    salvaged = bool(warnings)
+    try:
+        return _read(archive, warnings, salvaged=bool(warnings))
+    except ExtractError as exc:
+        if exc.code != "corrupt" or warnings:
+            raise
+        # The directory opened, but content.xml cannot be read through it (a damaged entry, a
+        # bad checksum): read the parts from their own headers instead, up to the damage.
+        try:
+            archive, warnings = open_package(data, limits, _WHAT, damaged=exc.reason)
+            return _read(archive, warnings, salvaged=True)
+        except ExtractError as again:
+            if again.code != "corrupt":
+                raise
+            raise exc from None
+
+
+def _read(archive, warnings: list[str], salvaged: bool) -> Extracted:
+    """The text of an opened (or salvaged) package; ``warnings`` gathers what was left out."""
     names = set(archive.namelist())
     if "META-INF/manifest.xml" in names:
-        manifest = ET.fromstring(read_xml_part(archive, "META-INF/manifest.xml", _WHAT))
-        if manifest.find(f".//{_MANIFEST}encryption-data") is not None:
+        try:
+            manifest = ET.fromstring(read_xml_part(archive, "META-INF/manifest.xml", _WHAT))
+        except (ExtractError, ET.ParseError) as exc:
+            if isinstance(exc, ExtractError) and exc.code != "corrupt":
+                raise
+            # Only the encryption mark is read from it; an encrypted content.xml fails to parse.
+            detail = exc.reason if isinstance(exc, ExtractError) else str(exc)
+            warnings.append(f"recovered from a damaged file: META-INF/manifest.xml left out ({detail})")
+            manifest = None
+        if manifest is not None and manifest.find(f".//{_MANIFEST}encryption-data") is not None:
             raise ExtractError("encrypted", "password-protected OpenDocument file: remove the password")
     if "content.xml" not in names:
         raise ExtractError("corrupt", "damaged OpenDocument text: no content.xml")
