@@ -22,7 +22,7 @@ import numpy as np
 from neardup_gui.core.document import Document, Skipped
 from neardup_gui.core.fingerprints import FINGERPRINT_ALGORITHM, fingerprint
 from neardup_gui.core.progress import Cancelled, ProgressFn, count_noun, no_progress, wrap_progress
-from neardup_gui.core.scan import FileEntry, scan_folder
+from neardup_gui.core.scan import FileEntry, ScanResult, scan_folder
 from neardup_gui.core.settings import FingerprintParams, Settings
 from neardup_gui.core.store import Store
 from neardup_gui.core.templates import sentence_keys
@@ -167,6 +167,8 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
 
     progress(0.0, "Scanning the folder")
     scan = scan_folder(folder, wrap_progress(progress, 0.0, 0.05))
+    # files added from outside the folder stay members while they exist (issue 18)
+    scan = ScanResult(files=scan.files + tuple(external_entries(store, folder)), problems=scan.problems)
     existing = {d.rel: d for d in store.documents()}
     seen = {f.rel for f in scan.files}
 
@@ -219,6 +221,7 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
     for d in gone:
         with store.transaction() as conn:
             store.remove(conn, d.id)
+            store.forget_external_member(conn, d.path)
 
     # Extract in worker processes, write each document as it arrives.
     by_path = {f.path: f for f in to_extract}
@@ -278,6 +281,21 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
 def index_summary(indexed: int, warned: int, skipped: int) -> str:
     """"Indexed 512 documents (3 with warnings, 2 skipped)": the end of every indexing run."""
     return f"Indexed {count_noun(indexed, 'document')} ({warned} with warnings, {skipped} skipped)"
+
+
+def external_entries(store: Store, folder: str) -> list[FileEntry]:
+    """The collection's external members (files added from outside its folder) that still
+    exist, listed by their absolute path; one that is gone drops out like a deleted file."""
+    entries = []
+    for path in store.external_members():
+        if os.path.commonpath([folder, path]) == folder:
+            continue  # (the folder's own scan lists it)
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        entries.append(FileEntry(path=path, rel=path, size=st.st_size, mtime_ns=st.st_mtime_ns))
+    return entries
 
 
 def index_files(store: Store, entries: Iterable[FileEntry], settings: Settings, progress: ProgressFn = no_progress) -> list[int]:

@@ -11,6 +11,7 @@ from PySide6.QtCore import QCoreApplication, Qt, QTranslator
 from PySide6.QtGui import QIcon
 
 from neardup_gui.app.documentsview import DocumentsView
+from neardup_gui.app.models import localise_warning
 from neardup_gui.app.widgets import localise_progress
 from neardup_gui.core.collection import Collection
 from neardup_gui.core.settings import Settings
@@ -92,5 +93,10 @@ def test_counted_messages_in_english_and_chinese(qapp):
             "已索引 512 个文档（有警告 3，跳过 2）"
         assert localise_progress("found 1 document") == "找到 1 个文档"
         assert QCoreApplication.translate("DocumentsModel", "indexed with warnings") == "已索引（有警告）"
+        assert localise_warning("2 of 5080 bytes are not valid UTF-8 and were replaced by \ufffd (at byte 5078); "
+                                "the rest was read normally") == \
+            "5080 字节中有 2 字节不是有效的 UTF-8 编码，已替换为 \ufffd（at byte 5078）；其余内容正常读取"
+        assert localise_warning("recovered from a damaged file: word/header1.xml left out (CRC)") == \
+            "从损坏的文件中恢复：word/header1.xml left out (CRC)"
     finally:
         QCoreApplication.removeTranslator(translator)
