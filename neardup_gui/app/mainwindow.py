@@ -484,9 +484,10 @@ class MainWindow(QMainWindow):
         if report is not None:
             self.statusBar().showMessage(
                 self.tr("Indexed: {added} added, {updated} updated, {moved} moved, {removed} removed, "
-                        "{unchanged} unchanged, {skipped} skipped ({seconds:.1f} s)").format(
+                        "{unchanged} unchanged, {warned} with warnings, {skipped} skipped ({seconds:.1f} s)").format(
                     added=report.added, updated=report.updated, moved=report.moved, removed=report.removed,
-                    unchanged=report.unchanged, skipped=len(report.skipped), seconds=report.elapsed_s),
+                    unchanged=report.unchanged, warned=len(report.warned), skipped=len(report.skipped),
+                    seconds=report.elapsed_s),
                 15000,
             )
         self.collection_loaded.emit()
@@ -566,11 +567,14 @@ class MainWindow(QMainWindow):
         self.folder_label.setToolTip(self.folder or "")
         docs = self.documents_page.records()
         indexed = sum(1 for d in docs if d.status == "indexed")
+        warned = sum(1 for d in docs if d.status == "indexed" and d.warnings)
         skipped = sum(1 for d in docs if d.status == "skipped")
+        # (intake: "512 indexed, 3 with warnings, 2 skipped"; English singular as its own string)
+        counts = (self.tr("%n document: {indexed} indexed, {warned} with warnings, {skipped} skipped", "", len(docs))
+                  if len(docs) == 1 else
+                  self.tr("%n documents: {indexed} indexed, {warned} with warnings, {skipped} skipped", "", len(docs)))
         self.counts_label.setText(
-            self.tr("{total} documents: {indexed} indexed, {skipped} skipped").format(
-                total=len(docs), indexed=indexed, skipped=skipped) if self.folder else ""
-        )
+            counts.format(indexed=indexed, warned=warned, skipped=skipped) if self.folder else "")
 
     def _set_duplicates(self, pairs: Sequence[Pair], clusters: Sequence[Cluster]) -> None:
         self.pairs = list(pairs)

@@ -16,12 +16,12 @@
     <message>
         <location filename="../../neardup_gui/app/checkview.py" line="146" />
         <source>&lt;b&gt;Copied: {copied}&lt;/b&gt; of {units} countable units &amp;nbsp;·&amp;nbsp; without quotations {nq} &amp;nbsp;·&amp;nbsp; largest single source {largest_ratio} ({largest}) &amp;nbsp;·&amp;nbsp; {n} sources found&lt;br&gt;Not counted: {template} units of template text, {excluded} units excluded (quotations, bibliography)</source>
-        <translation type="unfinished" />
+        <translation>&lt;b&gt;总文字复制比：{copied}&lt;/b&gt;（可计文字共 {units} 个单元） &amp;nbsp;·&amp;nbsp; 去除引用 {nq} &amp;nbsp;·&amp;nbsp; 单篇最大文字复制比 {largest_ratio}（{largest}） &amp;nbsp;·&amp;nbsp; 找到 {n} 个来源&lt;br&gt;未计入：模板文字 {template} 个单元，排除的文字 {excluded} 个单元（引文、参考文献）</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/checkview.py" line="164" />
         <source>{n} sources found, {hidden} hidden below {minimum} — lower “Show sources from” to see them. Hidden sources still count in the figures above.</source>
-        <translation type="unfinished" />
+        <translation>找到 {n} 个来源，其中 {hidden} 个低于 {minimum} 未显示——调低“显示来源，最低”即可看到。未显示的来源仍计入上面的各项比例。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/checkview.py" line="190" />
@@ -56,12 +56,12 @@
     <message>
         <location filename="../../neardup_gui/app/checkview.py" line="204" />
         <source>Make the checked submissions part of the collection: copied into its folder, or kept where they are as external members</source>
-        <translation type="unfinished" />
+        <translation>把已检测的文件加入文档集：复制到文档集文件夹，或保留在原处作为外部成员</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/checkview.py" line="207" />
         <source>What these figures mean: each is a share of the submission's countable text (its words and characters, without template text and excluded passages). “Copied” counts every passage found in any source once, so it is never below a single source; “without quotations” leaves quoted passages out of the count, so it is never above “copied”. Press F1 for more.</source>
-        <translation type="unfinished" />
+        <translation>各项比例的含义：都以送检文件的可计文字（其文字与词，不含模板文字和被排除的段落）为分母。“总文字复制比”把在任一来源中找到的每段文字只计一次，因此不会低于任何单篇来源；“去除引用”不计引号内的文字，因此不会高于总文字复制比。按 F1 查看更多说明。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/checkview.py" line="212" />
@@ -69,7 +69,10 @@
 Without quotations: the same, not counting text in quotation marks.
 Largest single source: share of the countable text found in the one source that holds the most.
 Countable text: every word and character of the submission except template text (the call's form, template files, page headers) and what the settings exclude (quotations, the bibliography).</source>
-        <translation type="unfinished" />
+        <translation>总文字复制比：可计文字中在文档集任一来源里找到的比例。
+去除引用：同上，但不计引号内的文字。
+单篇最大文字复制比：可计文字中在包含最多的那一篇来源里找到的比例。
+可计文字：送检文件的全部文字与词，去掉模板文字（申报书表格、模板文件、页眉页脚）和设置中排除的内容（引文、参考文献）。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/checkview.py" line="196" />
@@ -309,12 +312,12 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/diffview.py" line="446" />
         <source>{n}. {units} units, edited ({identical} identical): {snippet}</source>
-        <translation type="unfinished" />
+        <translation>{n}. {units} 个单位，有改动（{identical} 个相同）：{snippet}</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/diffview.py" line="576" />
         <source>Similarity is the LCS ratio common / (A + B − common) over countable units; containment is the share of one text found in the other, counted over copied passages (identical runs and the edited words between them, shown in a lighter shade). Template text is not counted.</source>
-        <translation type="unfinished" />
+        <translation>相似度是可计数单位上的 LCS 比率：公共 / (A + B − 公共)；包含率是一个文本在另一个文本中出现的比例，按复制段落计算（相同的连续片段及其间被改动的词，以较浅的颜色显示）。模板文本不计入。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/diffview.py" line="581" />
@@ -410,52 +413,57 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>DocumentsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="196" />
+        <location filename="../../neardup_gui/app/models.py" line="201" />
+        <source>indexed with warnings</source>
+        <translation>已索引（有警告）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="203" />
         <source>indexed</source>
         <translation>已索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="198" />
+        <location filename="../../neardup_gui/app/models.py" line="205" />
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="208" />
+        <location filename="../../neardup_gui/app/models.py" line="215" />
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="208" />
+        <location filename="../../neardup_gui/app/models.py" line="215" />
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="209" />
+        <location filename="../../neardup_gui/app/models.py" line="216" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="209" />
+        <location filename="../../neardup_gui/app/models.py" line="216" />
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="210" />
+        <location filename="../../neardup_gui/app/models.py" line="217" />
         <source>Units</source>
         <translation>单元数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="210" />
+        <location filename="../../neardup_gui/app/models.py" line="217" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="211" />
+        <location filename="../../neardup_gui/app/models.py" line="218" />
         <source>Countable units: CJK characters and words</source>
         <translation>可计数单元：汉字和单词</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="212" />
+        <location filename="../../neardup_gui/app/models.py" line="219" />
         <source>Share of the document that is template text (not counted)</source>
         <translation>文档中模板文字所占比例（不计入）</translation>
     </message>
@@ -463,19 +471,29 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>DocumentsView</name>
     <message>
-        <location filename="../../neardup_gui/app/documentsview.py" line="50" />
+        <location filename="../../neardup_gui/app/documentsview.py" line="62" />
         <source>Filter documents…</source>
         <translation>筛选文档…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/documentsview.py" line="51" />
+        <location filename="../../neardup_gui/app/documentsview.py" line="63" />
         <source>Filter documents</source>
         <translation>筛选文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/documentsview.py" line="52" />
+        <location filename="../../neardup_gui/app/documentsview.py" line="64" />
         <source>Documents</source>
         <translation>文档</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/documentsview.py" line="65" />
+        <source>Only documents with warnings</source>
+        <translation>只看有警告的文档</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/documentsview.py" line="66" />
+        <source>Documents read only in part or leniently: invalid bytes replaced, or recovered from a damaged file</source>
+        <translation>仅部分读取或宽容读取的文档：无效字节已替换，或从损坏的文件中恢复</translation>
     </message>
 </context>
 <context>
@@ -765,7 +783,7 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="281" />
         <source>Updating the results for the changed settings… The figures shown are those of the previous settings until this finishes.</source>
-        <translation type="unfinished" />
+        <translation>正在按更改后的设置更新结果……完成之前显示的仍是原设置下的数字。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="283" />
@@ -855,7 +873,7 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="318" />
         <source>Updating the results</source>
-        <translation type="unfinished" />
+        <translation>正在更新结果</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="332" />
@@ -872,10 +890,10 @@ Countable text: every word and character of the submission except template text 
         <location filename="../../neardup_gui/app/mainwindow.py" line="359" />
         <location filename="../../neardup_gui/app/mainwindow.py" line="411" />
         <location filename="../../neardup_gui/app/mainwindow.py" line="422" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="593" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="603" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="749" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="831" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="597" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="607" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="753" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="835" />
         <source>neardup</source>
         <translation>neardup</translation>
     </message>
@@ -901,141 +919,154 @@ Countable text: every word and character of the submission except template text 
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="486" />
-        <source>Indexed: {added} added, {updated} updated, {moved} moved, {removed} removed, {unchanged} unchanged, {skipped} skipped ({seconds:.1f} s)</source>
-        <translation>索引完成：新增 {added}，更新 {updated}，移动 {moved}，删除 {removed}，未变 {unchanged}，跳过 {skipped}（{seconds:.1f} 秒）</translation>
+        <source>Indexed: {added} added, {updated} updated, {moved} moved, {removed} removed, {unchanged} unchanged, {warned} with warnings, {skipped} skipped ({seconds:.1f} s)</source>
+        <translation>索引完成：新增 {added}，更新 {updated}，移动 {moved}，删除 {removed}，未变 {unchanged}，有警告 {warned}，跳过 {skipped}（{seconds:.1f} 秒）</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/mainwindow.py" line="573" />
+        <source>%n document: {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
+        <translation>
+            <numerusform>共 %n 个文档：已索引 {indexed}，有警告 {warned}，跳过 {skipped}</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/mainwindow.py" line="575" />
+        <source>%n documents: {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
+        <translation>
+            <numerusform>共 %n 个文档：已索引 {indexed}，有警告 {warned}，跳过 {skipped}</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="512" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="513" />
         <source>Select at least one whole sentence ({n} words or characters) to mark it as template.</source>
         <translation>请至少选择一个完整的句子（{n} 个字或词）才能标为模板。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="536" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="537" />
         <source>Indexing was cancelled: the documents indexed so far are shown. Refresh to continue where it stopped.</source>
         <translation>索引已取消：这里显示的是已建立索引的文档。点击刷新可从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="539" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="540" />
         <source>This is the saved index; files may have changed since. Refresh to pick up new, changed and deleted files.</source>
         <translation>这是已保存的索引，文件之后可能有变化。点击刷新可纳入新增、修改和删除的文件。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="571" />
-        <source>{total} documents: {indexed} indexed, {skipped} skipped</source>
-        <translation>共 {total} 个文档：已索引 {indexed}，跳过 {skipped}</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="585" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="589" />
         <source>Choose submissions to check</source>
         <translation>选择要检测的送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="586" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="590" />
         <source>Documents (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;All files (*)</source>
-        <translation type="unfinished" />
+        <translation>文档 (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="594" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="598" />
         <source>Open a collection first (a folder of documents), then check files against it.</source>
         <translation>请先打开一个文档集（一个文档文件夹），再将文件与它比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="603" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="607" />
         <source>Some files could not be read:</source>
         <translation>有些文件无法读取：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="642" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="658" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="646" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="662" />
         <source>Add to collection</source>
         <translation>加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="643" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="647" />
         <source>{n} checked file(s) are outside the collection's folder {folder}.
 
 Copy them into the folder, or keep them where they are as external members? An external member stays in the collection when it is refreshed; if you move or delete the file, it leaves the collection.</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="648" />
-        <source>Copy into the folder</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="649" />
-        <source>Keep where they are</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="659" />
-        <source>The collection's folder already has a file named {names}.
+        <translation>有 {n} 个已检测的文件不在文档集文件夹 {folder} 中。
 
-Rename the copy (for example “name (2).docx”), or replace the file in the folder?</source>
-        <translation type="unfinished" />
+把它们复制到该文件夹，还是保留在原处作为外部成员？外部成员在刷新时会保留在文档集中；如果移动或删除了该文件，它就会离开文档集。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="652" />
+        <source>Copy into the folder</source>
+        <translation>复制到文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="653" />
+        <source>Keep where they are</source>
+        <translation>保留在原处</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="663" />
+        <source>The collection's folder already has a file named {names}.
+
+Rename the copy (for example “name (2).docx”), or replace the file in the folder?</source>
+        <translation>文档集文件夹中已有名为 {names} 的文件。
+
+给复制的文件改名（例如“名称 (2).docx”），还是替换文件夹中的文件？</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="667" />
         <source>Rename the copy</source>
-        <translation type="unfinished" />
+        <translation>改名复制</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="664" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="668" />
         <source>Replace</source>
-        <translation type="unfinished" />
+        <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="677" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="681" />
         <source>{name}: copied into the collection's folder as {member}</source>
-        <translation type="unfinished" />
+        <translation>{name}：已复制到文档集文件夹，名为 {member}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="680" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="684" />
         <source>{name}: kept where it is, as an external member ({path})</source>
-        <translation type="unfinished" />
+        <translation>{name}：保留在原处，作为外部成员（{path}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="683" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="687" />
         <source>{name}: already in the collection's folder</source>
-        <translation type="unfinished" />
+        <translation>{name}：已在文档集文件夹中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="685" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="689" />
         <source>The checked submissions are now part of the collection.</source>
         <translation>已检测的送检文档已加入文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="686" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="690" />
         <source>Added to the collection</source>
-        <translation type="unfinished" />
+        <translation>已加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="750" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="754" />
         <source>The fingerprints are being rebuilt from the stored texts in the background.</source>
         <translation>正在后台根据已保存的文本重建指纹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="780" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="784" />
         <source>The results now follow the changed settings.</source>
-        <translation type="unfinished" />
+        <translation>结果已按更改后的设置更新。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="795" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="799" />
         <source>About neardup</source>
         <translation>关于 neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="796" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="800" />
         <source>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;Near-duplicate and plagiarism screening of local document collections, in Chinese and English. Similarity is the LCS ratio of the two texts with template text left out. No document leaves this computer.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;对本地中英文文档集进行近似重复与抄袭筛查。相似度为两篇文本的最长公共子序列比率，不计模板文字。所有文档都不会离开这台电脑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="832" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="836" />
         <source>Drop one folder to open it as a collection, or files to check them.</source>
         <translation>拖入一个文件夹即可作为文档集打开，拖入文件即可检测它们。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="840" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="844" />
         <source>Stopping the running task…</source>
         <translation>正在停止当前任务…</translation>
     </message>
@@ -1043,47 +1074,47 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>PairsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="241" />
+        <location filename="../../neardup_gui/app/models.py" line="285" />
         <source>Document A</source>
         <translation>文档 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="241" />
+        <location filename="../../neardup_gui/app/models.py" line="285" />
         <source>Document B</source>
         <translation>文档 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="242" />
+        <location filename="../../neardup_gui/app/models.py" line="286" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="242" />
+        <location filename="../../neardup_gui/app/models.py" line="286" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="243" />
+        <location filename="../../neardup_gui/app/models.py" line="287" />
         <source>B in A</source>
         <translation>B 在 A 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="243" />
+        <location filename="../../neardup_gui/app/models.py" line="287" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="244" />
+        <location filename="../../neardup_gui/app/models.py" line="288" />
         <source>Share of A's countable units found in B (containment)</source>
         <translation>A 的可计数单元出现在 B 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="245" />
+        <location filename="../../neardup_gui/app/models.py" line="289" />
         <source>Share of B's countable units found in A (containment)</source>
         <translation>B 的可计数单元出现在 A 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="246" />
+        <location filename="../../neardup_gui/app/models.py" line="290" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
@@ -1091,80 +1122,100 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>ProgressMessages</name>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="32" />
+        <location filename="../../neardup_gui/app/widgets.py" line="43" />
         <source>Indexed {done} of {total}: {file}</source>
         <translation>已索引 {done}/{total}：{file}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="33" />
+        <location filename="../../neardup_gui/app/widgets.py" line="44" />
         <source>Added {done} of {total}: {file}</source>
         <translation>已加入 {done}/{total}：{file}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="34" />
+        <location filename="../../neardup_gui/app/widgets.py" line="45" />
         <source>Re-fingerprinting {done} of {total}</source>
         <translation>正在重新计算指纹 {done}/{total}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="35" />
+        <location filename="../../neardup_gui/app/widgets.py" line="46" />
         <source>Comparing {done} of {total}</source>
         <translation>正在比对 {done}/{total}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="36" />
+        <location filename="../../neardup_gui/app/widgets.py" line="47" />
         <source>Verifying {done} of {total} candidates</source>
         <translation>正在核验候选文档 {done}/{total}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="37" />
+        <location filename="../../neardup_gui/app/widgets.py" line="48" />
         <source>Reading {file}</source>
         <translation>正在读取 {file}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="38" />
+        <location filename="../../neardup_gui/app/widgets.py" line="49" />
         <source>Scanning {file}</source>
         <translation>正在扫描 {file}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="39" />
-        <source>Found {total} documents</source>
-        <translation>找到 {total} 个文档</translation>
+        <location filename="../../neardup_gui/app/widgets.py" line="53" />
+        <source>Found %n document</source>
+        <translation>找到 %n 个文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="41" />
-        <source>Indexed {total} documents ({skipped} skipped)</source>
-        <translation>已索引 {total} 个文档（跳过 {skipped} 个）</translation>
+        <location filename="../../neardup_gui/app/widgets.py" line="53" />
+        <source>Found %n documents</source>
+        <translation>找到 %n 个文档</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/widgets.py" line="55" />
+        <source>Re-fingerprinted %n document</source>
+        <translation>已重新计算 %n 个文档的指纹</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/widgets.py" line="55" />
+        <source>Re-fingerprinted %n documents</source>
+        <translation>已重新计算 %n 个文档的指纹</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/widgets.py" line="58" />
+        <source>Indexed %n document ({warned} with warnings, {skipped} skipped)</source>
+        <translation>已索引 %n 个文档（有警告 {warned}，跳过 {skipped}）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/widgets.py" line="59" />
+        <source>Indexed %n documents ({warned} with warnings, {skipped} skipped)</source>
+        <translation>已索引 %n 个文档（有警告 {warned}，跳过 {skipped}）</translation>
     </message>
 </context>
 <context>
     <name>ProgressPanel</name>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="123" />
+        <location filename="../../neardup_gui/app/widgets.py" line="141" />
         <source>Stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="137" />
+        <location filename="../../neardup_gui/app/widgets.py" line="155" />
         <source>Elapsed {elapsed}</source>
         <translation>已用 {elapsed}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="139" />
+        <location filename="../../neardup_gui/app/widgets.py" line="157" />
         <source>about {remaining} left</source>
         <translation>约剩 {remaining}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="148" />
+        <location filename="../../neardup_gui/app/widgets.py" line="166" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="149" />
+        <location filename="../../neardup_gui/app/widgets.py" line="167" />
         <source>Stop the running task; everything done so far is kept (Esc)</source>
         <translation>停止当前任务；已完成的内容都会保留（Esc）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="150" />
+        <location filename="../../neardup_gui/app/widgets.py" line="168" />
         <source>Progress</source>
         <translation>进度</translation>
     </message>
@@ -1179,17 +1230,17 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     <message>
         <location filename="../../neardup_gui/app/settingsdialog.py" line="178" />
         <source>Matching and template text are kept with the collection “{name}”: other collections keep their own. Index and interface settings apply everywhere.</source>
-        <translation type="unfinished" />
+        <translation>匹配和模板文字设置随文档集“{name}”保存，其他文档集各有自己的设置。索引和界面设置对所有文档集生效。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/settingsdialog.py" line="182" />
         <source>No collection is open: matching and template settings set here are the defaults every new collection starts from.</source>
-        <translation type="unfinished" />
+        <translation>当前没有打开文档集：此处的匹配和模板设置是每个新文档集的默认值。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/settingsdialog.py" line="184" />
         <source>Also use these matching and template settings for new collections</source>
-        <translation type="unfinished" />
+        <translation>同时把这些匹配和模板设置作为新文档集的默认值</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/settingsdialog.py" line="185" />
@@ -1404,43 +1455,43 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     <message>
         <location filename="../../neardup_gui/app/settingsdialog.py" line="245" />
         <source>Documents (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;All files (*)</source>
-        <translation type="unfinished" />
+        <translation>文档 (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;所有文件 (*)</translation>
     </message>
 </context>
 <context>
     <name>SourcesModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="276" />
+        <location filename="../../neardup_gui/app/models.py" line="320" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="276" />
+        <location filename="../../neardup_gui/app/models.py" line="320" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="277" />
+        <location filename="../../neardup_gui/app/models.py" line="321" />
         <source>Containment</source>
         <translation>包含度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="277" />
+        <location filename="../../neardup_gui/app/models.py" line="321" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="278" />
+        <location filename="../../neardup_gui/app/models.py" line="322" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="279" />
+        <location filename="../../neardup_gui/app/models.py" line="323" />
         <source>Share of the submission found in this source</source>
         <translation>送检文档出现在此来源中的比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="280" />
+        <location filename="../../neardup_gui/app/models.py" line="324" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
@@ -1450,17 +1501,17 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="146" />
         <source>neardup could not start</source>
-        <translation type="unfinished" />
+        <translation>neardup 无法启动</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="156" />
         <source>If it started failing after a change of settings, “Reset settings” sets the settings file aside (it is kept as a backup) and starts again with the defaults. Your collections and their indexes are not touched.</source>
-        <translation type="unfinished" />
+        <translation>如果是在更改设置后开始出错，“重置设置”会把设置文件移到一旁（保留作备份），并用默认值重新启动。您的文档集及其索引不受影响。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="160" />
         <source>The log file is {path}</source>
-        <translation type="unfinished" />
+        <translation>日志文件：{path}</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="166" />
@@ -1470,7 +1521,7 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="169" />
         <source>Reset settings</source>
-        <translation type="unfinished" />
+        <translation>重置设置</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="171" />
@@ -1480,7 +1531,20 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="172" />
         <source>Quit</source>
-        <translation type="unfinished" />
+        <translation>退出</translation>
+    </message>
+</context>
+<context>
+    <name>Warnings</name>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="256" />
+        <source>{n} of {size} bytes are not valid {encoding} and were replaced by � ({where}); the rest was read normally</source>
+        <translation>{size} 字节中有 {n} 字节不是有效的 {encoding} 编码，已替换为 �（{where}）；其余内容正常读取</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="259" />
+        <source>recovered from a damaged file: {detail}</source>
+        <translation>从损坏的文件中恢复：{detail}</translation>
     </message>
 </context>
 <context>
