@@ -351,6 +351,10 @@ def run_check(args: argparse.Namespace) -> int:
                 "largest_source_ratio": r.summary.largest_source_ratio,
                 "largest_source": r.summary.largest_source or None,
                 "template_share": r.summary.template_share,
+                # the one denominator of every ratio above, and the units left out of it
+                "countable_units": r.summary.countable_units,
+                "template_units": r.summary.template_units,
+                "excluded_units": r.summary.excluded_units,
             },
             "exclusions": {"applied": _applied(rules), "rules": rules, "units": r.exclusions.as_dict()},
             "matches": [{

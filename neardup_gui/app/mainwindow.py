@@ -138,6 +138,7 @@ class MainWindow(QMainWindow):
         self.settings_action = action("Ctrl+,", self.open_settings)
         self.quit_action = action(QKeySequence.StandardKey.Quit, self.close)
         self.about_action = action(None, self.show_about)
+        self.help_action = action(QKeySequence.StandardKey.HelpContents, self.show_help)
         self.cancel_action = action("Esc", self.progress_panel_cancel)
 
     def _build_menus(self) -> None:
@@ -155,6 +156,7 @@ class MainWindow(QMainWindow):
         self.file_menu.addSeparator()
         self.file_menu.addAction(self.quit_action)
         self.help_menu = self.menuBar().addMenu("")
+        self.help_menu.addAction(self.help_action)
         self.help_menu.addAction(self.about_action)
         self.addAction(self.cancel_action)
 
@@ -269,6 +271,8 @@ class MainWindow(QMainWindow):
         self.settings_action.setText(self.tr("&Settings…"))
         self.quit_action.setText(self.tr("&Quit"))
         self.about_action.setText(self.tr("&About neardup"))
+        self.help_action.setText(self.tr("neardup &Help"))
+        self.help_action.setToolTip(self.tr("What each figure means, and the keyboard shortcuts (F1)"))
         self.collection_title.setText(self.tr("<b>Collection</b>"))
         self.refresh_button.setText(self.tr("Refresh"))
         self.refresh_button.setToolTip(self.tr("Pick up new, changed and deleted files (only those are read) (F5)"))
@@ -300,6 +304,15 @@ class MainWindow(QMainWindow):
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate_ui()
+        elif event.type() == QEvent.Type.ApplicationPaletteChange and not getattr(self, "_restyling", False):
+            # a light/dark switch of the desktop: the colours follow the new palette
+            from neardup_gui.app.main import apply_style
+
+            self._restyling = True
+            try:
+                apply_style(QApplication.instance())
+            finally:
+                self._restyling = False
         super().changeEvent(event)
 
     def _title(self) -> str:
@@ -793,6 +806,15 @@ class MainWindow(QMainWindow):
             self.update_results()
         elif self.updating and not (self.is_busy() and self.main_task.name == "update"):
             self._set_updating(False)  # done, cancelled or failed
+
+    def show_help(self) -> None:
+        from neardup_gui.app.helpview import HelpDialog
+
+        dialog = getattr(self, "help_dialog", None)
+        if dialog is None:
+            dialog = self.help_dialog = HelpDialog(self)
+        dialog.show()
+        dialog.activateWindow()
 
     def show_about(self) -> None:
         QMessageBox.about(

@@ -265,147 +265,167 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>DiffView</name>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="449" />
+        <location filename="../../neardup_gui/app/diffview.py" line="474" />
         <source>{n}. {units} units: {snippet}</source>
         <translation>{n}. {units} 个单元：{snippet}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="531" />
+        <location filename="../../neardup_gui/app/diffview.py" line="568" />
         <source>No matched passages</source>
         <translation>没有相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="533" />
+        <location filename="../../neardup_gui/app/diffview.py" line="570" />
         <source>{n} matched passages</source>
         <translation>共 {n} 处相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="536" />
+        <location filename="../../neardup_gui/app/diffview.py" line="573" />
         <source>Passage {i} of {n}</source>
         <translation>第 {i} 处，共 {n} 处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="558" />
+        <location filename="../../neardup_gui/app/diffview.py" line="595" />
         <source>Mark selection as template</source>
         <translation>将所选文字标为模板</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="560" />
+        <location filename="../../neardup_gui/app/diffview.py" line="597" />
         <source>Never count the selected sentences in any comparison of this collection (listed and undone in Common passages)</source>
         <translation>在本文档集的任何比对中都不计入所选句子（可在“常见段落”中查看和撤销）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="562" />
+        <location filename="../../neardup_gui/app/diffview.py" line="599" />
         <source>Side by side: {a} ↔ {b}</source>
         <translation>对照：{a} ↔ {b}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="565" />
+        <location filename="../../neardup_gui/app/diffview.py" line="602" />
         <source>&lt;b&gt;Similarity {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A in B {ca} &amp;nbsp;·&amp;nbsp; B in A {cb} &amp;nbsp;·&amp;nbsp; common units {common} &amp;nbsp;·&amp;nbsp; template share A {ta}, B {tb}</source>
         <translation>&lt;b&gt;相似度 {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A 在 B 中 {ca} &amp;nbsp;·&amp;nbsp; B 在 A 中 {cb} &amp;nbsp;·&amp;nbsp; 相同单元 {common} &amp;nbsp;·&amp;nbsp; 模板占比 A {ta}，B {tb}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="572" />
+        <location filename="../../neardup_gui/app/diffview.py" line="609" />
         <source>A: {a}&lt;br&gt;B: {b}</source>
         <translation>A：{a}&lt;br&gt;B：{b}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="446" />
+        <location filename="../../neardup_gui/app/diffview.py" line="471" />
         <source>{n}. {units} units, edited ({identical} identical): {snippet}</source>
         <translation>{n}. {units} 个单位，有改动（{identical} 个相同）：{snippet}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="576" />
+        <location filename="../../neardup_gui/app/diffview.py" line="613" />
         <source>Similarity is the LCS ratio common / (A + B − common) over countable units; containment is the share of one text found in the other, counted over copied passages (identical runs and the edited words between them, shown in a lighter shade). Template text is not counted.</source>
         <translation>相似度是可计数单位上的 LCS 比率：公共 / (A + B − 公共)；包含率是一个文本在另一个文本中出现的比例，按复制段落计算（相同的连续片段及其间被改动的词，以较浅的颜色显示）。模板文本不计入。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="581" />
+        <location filename="../../neardup_gui/app/diffview.py" line="618" />
         <source>A: {title}</source>
         <translation>A：{title}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="582" />
+        <location filename="../../neardup_gui/app/diffview.py" line="619" />
         <source>B: {title}</source>
         <translation>B：{title}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="585" />
+        <location filename="../../neardup_gui/app/diffview.py" line="622" />
         <source>◀ Previous</source>
         <translation>◀ 上一处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="586" />
+        <location filename="../../neardup_gui/app/diffview.py" line="623" />
         <source>Previous matched passage (Shift+F3, Ctrl+Up)</source>
         <translation>上一处相同段落（Shift+F3，Ctrl+↑）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="587" />
+        <location filename="../../neardup_gui/app/diffview.py" line="624" />
         <source>Next ▶</source>
         <translation>下一处 ▶</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="588" />
+        <location filename="../../neardup_gui/app/diffview.py" line="625" />
         <source>Next matched passage (F3, Ctrl+Down)</source>
         <translation>下一处相同段落（F3，Ctrl+↓）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="589" />
+        <location filename="../../neardup_gui/app/diffview.py" line="626" />
+        <source>Larger text in both panes (Ctrl++, Ctrl+wheel)</source>
+        <translation>两侧文字一起放大（Ctrl++、Ctrl+滚轮）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/diffview.py" line="627" />
+        <source>Smaller text in both panes (Ctrl+−, Ctrl+wheel); Ctrl+0 resets</source>
+        <translation>两侧文字一起缩小（Ctrl+−、Ctrl+滚轮）；Ctrl+0 恢复</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/diffview.py" line="628" />
+        <source>Larger text</source>
+        <translation>放大文字</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/diffview.py" line="629" />
+        <source>Smaller text</source>
+        <translation>缩小文字</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/diffview.py" line="630" />
         <source>Scroll together</source>
         <translation>同步滚动</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="590" />
+        <location filename="../../neardup_gui/app/diffview.py" line="631" />
         <source>Keep both texts at the matching place while scrolling</source>
         <translation>滚动时让两篇文本保持在对应位置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="591" />
+        <location filename="../../neardup_gui/app/diffview.py" line="632" />
         <source>Open A</source>
         <translation>打开 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="592" />
+        <location filename="../../neardup_gui/app/diffview.py" line="633" />
         <source>Open the original file of A in its usual application</source>
         <translation>用默认程序打开 A 的原始文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="593" />
+        <location filename="../../neardup_gui/app/diffview.py" line="634" />
         <source>Open B</source>
         <translation>打开 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="594" />
+        <location filename="../../neardup_gui/app/diffview.py" line="635" />
         <source>Open the original file of B in its usual application</source>
         <translation>用默认程序打开 B 的原始文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="595" />
+        <location filename="../../neardup_gui/app/diffview.py" line="636" />
         <source>Matched passages</source>
         <translation>相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="596" />
+        <location filename="../../neardup_gui/app/diffview.py" line="637" />
         <source>Matched passages; choose one to show it in both texts</source>
         <translation>相同段落；选择一处即可在两篇文本中同时显示</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="597" />
+        <location filename="../../neardup_gui/app/diffview.py" line="638" />
         <source>Text A</source>
         <translation>文本 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="598" />
+        <location filename="../../neardup_gui/app/diffview.py" line="639" />
         <source>Text B</source>
         <translation>文本 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="599" />
+        <location filename="../../neardup_gui/app/diffview.py" line="640" />
         <source>Where the matches lie in A; click to jump</source>
         <translation>A 中相同段落的位置；点击即可跳转</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="600" />
+        <location filename="../../neardup_gui/app/diffview.py" line="641" />
         <source>Where the matches lie in B; click to jump</source>
         <translation>B 中相同段落的位置；点击即可跳转</translation>
     </message>
@@ -413,57 +433,57 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>DocumentsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="201" />
+        <location filename="../../neardup_gui/app/models.py" line="200" />
         <source>indexed with warnings</source>
         <translation>已索引（有警告）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="203" />
+        <location filename="../../neardup_gui/app/models.py" line="202" />
         <source>indexed</source>
         <translation>已索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="205" />
+        <location filename="../../neardup_gui/app/models.py" line="204" />
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="215" />
+        <location filename="../../neardup_gui/app/models.py" line="214" />
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="215" />
+        <location filename="../../neardup_gui/app/models.py" line="214" />
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="216" />
+        <location filename="../../neardup_gui/app/models.py" line="215" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="216" />
+        <location filename="../../neardup_gui/app/models.py" line="215" />
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="217" />
+        <location filename="../../neardup_gui/app/models.py" line="216" />
         <source>Units</source>
         <translation>单元数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="217" />
+        <location filename="../../neardup_gui/app/models.py" line="216" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="218" />
+        <location filename="../../neardup_gui/app/models.py" line="217" />
         <source>Countable units: CJK characters and words</source>
         <translation>可计数单元：汉字和单词</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="219" />
+        <location filename="../../neardup_gui/app/models.py" line="218" />
         <source>Share of the document that is template text (not counted)</source>
         <translation>文档中模板文字所占比例（不计入）</translation>
     </message>
@@ -664,321 +684,495 @@ Countable text: every word and character of the submission except template text 
     </message>
 </context>
 <context>
+    <name>HelpDialog</name>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="30" />
+        <source>Open a folder as a collection</source>
+        <translation>打开一个文件夹作为文档集</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="31" />
+        <source>Check files against the collection (or drop them on the window)</source>
+        <translation>用文档集检测文件（也可把文件拖到窗口上）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="32" />
+        <source>Refresh the collection: read new, changed and deleted files</source>
+        <translation>刷新文档集：读取新增、修改和删除的文件</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="33" />
+        <source>Export a report of the current tab</source>
+        <translation>导出当前标签页的报告</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="34" />
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="35" />
+        <source>Cancel the running task (what is done is kept)</source>
+        <translation>取消正在运行的任务（已完成的部分会保留）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="36" />
+        <source>Open the chosen result side by side</source>
+        <translation>并排对照所选结果</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="37" />
+        <source>Side by side: next / previous matched passage (also Ctrl+Down / Ctrl+Up)</source>
+        <translation>并排对照：下一处／上一处相同段落（也可用 Ctrl+下 / Ctrl+上）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="38" />
+        <source>Side by side: larger / smaller / normal text in both panes (also Ctrl+wheel)</source>
+        <translation>并排对照：两侧文字放大／缩小／恢复（也可用 Ctrl+滚轮）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="39" />
+        <source>This help</source>
+        <translation>本帮助</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="40" />
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="45" />
+        <source>Countable text</source>
+        <translation>可计文字</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="46" />
+        <source>The words and Chinese characters of a document, without punctuation, without template text (sentences of the call's form, your template files, page headers and footers) and without what the settings exclude (quotations, the bibliography). Every figure below is a share of it.</source>
+        <translation>文档中的汉字和词，不含标点、模板文字（申报书表格中的句子、您的模板文件、页眉页脚）以及设置中排除的内容（引文、参考文献）。下面的各项比例都以它为分母。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="49" />
+        <source>Copied</source>
+        <translation>总文字复制比</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="50" />
+        <source>The share of the submission's countable text found in any document of the collection, each passage counted once however many sources hold it. It is never below a single source's share.</source>
+        <translation>送检文件的可计文字中在文档集任一文档里找到的比例；同一段文字无论出现在几个来源中都只计一次。它不会低于任何单篇来源的比例。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="52" />
+        <source>Without quotations</source>
+        <translation>去除引用</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="53" />
+        <source>Copied, not counting text inside quotation marks. Never above Copied; equal to it when quotations are excluded in the settings.</source>
+        <translation>总文字复制比中不计引号内的文字。不会高于总文字复制比；在设置中排除引文时两者相等。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="55" />
+        <source>Largest single source</source>
+        <translation>单篇最大文字复制比</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="56" />
+        <source>The share of the countable text found in the one source that holds the most (its containment).</source>
+        <translation>可计文字中在包含最多的那一篇来源里找到的比例（即它的包含度）。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="57" />
+        <source>Similarity</source>
+        <translation>相似度</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="58" />
+        <source>The LCS ratio of two texts: common / (A + B − common), counting only passages of at least the minimum match length. 100 % means the same text.</source>
+        <translation>两篇文本的 LCS 比率：相同部分 /（A + B − 相同部分），只计不短于最小匹配长度的段落。100 % 表示文本相同。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="60" />
+        <source>Containment (A in B)</source>
+        <translation>包含度（A 在 B 中）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="61" />
+        <source>The share of A's countable text found in B. A short text copied whole into a long one has a high containment and a low similarity.</source>
+        <translation>A 的可计文字中在 B 里找到的比例。一篇短文被整篇抄进长文时，包含度高而相似度低。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="63" />
+        <source>Template share</source>
+        <translation>模板占比</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="63" />
+        <source>The share of a document that is template text (shown, never counted).</source>
+        <translation>文档中模板文字所占的比例（显示但从不计入）。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="64" />
+        <source>Show sources from</source>
+        <translation>显示来源，最低</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="65" />
+        <source>Hides sources whose similarity and containment are both below the value. Hidden sources still count in Copied; the Check tab says how many are hidden.</source>
+        <translation>隐藏相似度和包含度都低于该值的来源。隐藏的来源仍计入总文字复制比；“检测”标签页会说明隐藏了几个。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="73" />
+        <source>Open a folder of submissions: it is indexed once, then only changes are read. The Duplicates and Clusters tabs list near-duplicates inside the collection; drop a new file on the window to check it against the collection. Double-click any result to see both texts side by side. Matching and template settings are kept with each collection; new collections start from the defaults.</source>
+        <translation>打开一个存放申报材料的文件夹：第一次建立索引，之后只读取有变化的文件。“重复对”和“聚类”标签页列出文档集内部的近似重复；把新文件拖到窗口上即可用文档集检测它。双击任一结果可并排对照两篇文本。匹配和模板设置随各文档集保存；新文档集从默认值开始。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="77" />
+        <location filename="../../neardup_gui/app/helpview.py" line="85" />
+        <source>neardup help</source>
+        <translation>neardup 帮助</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="78" />
+        <source>What the figures mean</source>
+        <translation>各项比例的含义</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="79" />
+        <source>Keyboard shortcuts</source>
+        <translation>快捷键</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="86" />
+        <source>Help</source>
+        <translation>帮助</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="257" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="259" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="258" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="260" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="259" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="261" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="260" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="262" />
         <source>&amp;Open a folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="261" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="263" />
         <source>Choose a folder of documents to index as a collection</source>
         <translation>选择一个文档文件夹，将其建立索引作为文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="262" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="264" />
         <source>Open the &amp;sample collection</source>
         <translation>打开示例文档集(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="263" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="265" />
         <source>&amp;Check files…</source>
         <translation>检测文件(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="264" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="266" />
         <source>Check one or more submissions against the collection</source>
         <translation>将一份或多份送检文档与文档集比对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="265" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="267" />
         <source>&amp;Refresh the collection</source>
         <translation>刷新文档集(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="266" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="268" />
         <source>&amp;Export a report…</source>
         <translation>导出报告(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="268" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="270" />
         <source>Save what the current tab shows (check results, duplicate pairs or clusters) as HTML, PDF, CSV or JSON</source>
         <translation>将当前标签页的内容（检测结果、重复文档对或聚类）保存为 HTML、PDF、CSV 或 JSON</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="269" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="271" />
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="270" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="272" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="271" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="273" />
         <source>&amp;About neardup</source>
         <translation>关于 neardup(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="272" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="274" />
+        <source>neardup &amp;Help</source>
+        <translation>neardup 帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="275" />
+        <source>What each figure means, and the keyboard shortcuts (F1)</source>
+        <translation>各项比例的含义和快捷键（F1）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="276" />
         <source>&lt;b&gt;Collection&lt;/b&gt;</source>
         <translation>&lt;b&gt;文档集&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="273" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="277" />
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="274" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="278" />
         <source>Pick up new, changed and deleted files (only those are read) (F5)</source>
         <translation>纳入新增、修改和删除的文件（只读取这些文件）（F5）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="275" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="279" />
         <source>Check a file…</source>
         <translation>检测文件…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="276" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="280" />
         <source>Check one or more submissions against the collection (Ctrl+K); you can also drop files on the window</source>
         <translation>将一份或多份送检文档与文档集比对（Ctrl+K）；也可以把文件拖到窗口上</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="277" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="281" />
         <source>Open another folder…</source>
         <translation>打开其他文件夹…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="278" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="282" />
         <source>Recent collections:</source>
         <translation>最近的文档集：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="279" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="283" />
         <source>Recent collections</source>
         <translation>最近的文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="280" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="284" />
         <source>Refresh now</source>
         <translation>立即刷新</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="281" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="285" />
         <source>Updating the results for the changed settings… The figures shown are those of the previous settings until this finishes.</source>
         <translation>正在按更改后的设置更新结果……完成之前显示的仍是原设置下的数字。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="283" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="287" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="284" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="288" />
         <source>Check</source>
         <translation>检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="285" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="289" />
         <source>Duplicates</source>
         <translation>重复对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="286" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="290" />
         <source>Clusters</source>
         <translation>聚类</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="287" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="291" />
         <source>Every file of the collection and its status</source>
         <translation>文档集中的每个文件及其状态</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="288" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="292" />
         <source>Sources found for checked submissions</source>
         <translation>为送检文档找到的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="289" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="293" />
         <source>Pairs of the collection at or above the similarity threshold</source>
         <translation>文档集中相似度达到阈值的文档对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="290" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="294" />
         <source>Groups of near-duplicates</source>
         <translation>近似重复文档的分组</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="291" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="295" />
         <source>Common passages</source>
         <translation>常见段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="292" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="296" />
         <source>Passages found in many documents: which are left out as template, and why</source>
         <translation>在许多文档中出现的段落：哪些作为模板不计入，以及原因</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="307" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="320" />
         <source>{name} — neardup</source>
         <translation>{name} — neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="312" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="325" />
         <source>Indexing</source>
         <translation>正在建立索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="313" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="326" />
         <source>Rebuilding the index</source>
         <translation>正在重建索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="314" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="327" />
         <source>Opening</source>
         <translation>正在打开</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="315" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="328" />
         <source>Finding duplicates</source>
         <translation>正在查找重复</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="316" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="329" />
         <source>Checking</source>
         <translation>正在检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="317" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="330" />
         <source>Adding to the collection</source>
         <translation>正在加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="318" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="331" />
         <source>Updating the results</source>
         <translation>正在更新结果</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="332" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="418" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="345" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="431" />
         <source>Please wait for the current task to finish, or cancel it.</source>
         <translation>请等待当前任务完成，或取消它。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="348" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="361" />
         <source>Cancelled. Everything finished before cancelling is kept.</source>
         <translation>已取消。取消前已完成的内容都已保留。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="359" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="411" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="422" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="597" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="607" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="753" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="835" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="372" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="424" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="435" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="610" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="620" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="766" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="857" />
         <source>neardup</source>
         <translation>neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="360" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="373" />
         <source>Rebuild the index now?</source>
         <translation>现在重建索引吗？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="403" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="416" />
         <source>Choose the folder of the collection</source>
         <translation>选择文档集所在的文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="411" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="424" />
         <source>The sample collection is missing from this installation.</source>
         <translation>此安装中缺少示例文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="423" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="436" />
         <source>The folder {folder} does not exist any more. Choose it again from where it is now.</source>
         <translation>文件夹 {folder} 已不存在。请从它现在的位置重新选择。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="486" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="499" />
         <source>Indexed: {added} added, {updated} updated, {moved} moved, {removed} removed, {unchanged} unchanged, {warned} with warnings, {skipped} skipped ({seconds:.1f} s)</source>
         <translation>索引完成：新增 {added}，更新 {updated}，移动 {moved}，删除 {removed}，未变 {unchanged}，有警告 {warned}，跳过 {skipped}（{seconds:.1f} 秒）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="573" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="586" />
         <source>%n document: {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
         <translation>
             <numerusform>共 %n 个文档：已索引 {indexed}，有警告 {warned}，跳过 {skipped}</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="575" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="588" />
         <source>%n documents: {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
         <translation>
             <numerusform>共 %n 个文档：已索引 {indexed}，有警告 {warned}，跳过 {skipped}</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="513" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="526" />
         <source>Select at least one whole sentence ({n} words or characters) to mark it as template.</source>
         <translation>请至少选择一个完整的句子（{n} 个字或词）才能标为模板。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="537" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="550" />
         <source>Indexing was cancelled: the documents indexed so far are shown. Refresh to continue where it stopped.</source>
         <translation>索引已取消：这里显示的是已建立索引的文档。点击刷新可从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="540" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="553" />
         <source>This is the saved index; files may have changed since. Refresh to pick up new, changed and deleted files.</source>
         <translation>这是已保存的索引，文件之后可能有变化。点击刷新可纳入新增、修改和删除的文件。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="589" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="602" />
         <source>Choose submissions to check</source>
         <translation>选择要检测的送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="590" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="603" />
         <source>Documents (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;All files (*)</source>
         <translation>文档 (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="598" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="611" />
         <source>Open a collection first (a folder of documents), then check files against it.</source>
         <translation>请先打开一个文档集（一个文档文件夹），再将文件与它比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="607" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="620" />
         <source>Some files could not be read:</source>
         <translation>有些文件无法读取：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="646" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="662" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="659" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="675" />
         <source>Add to collection</source>
         <translation>加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="647" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="660" />
         <source>{n} checked file(s) are outside the collection's folder {folder}.
 
 Copy them into the folder, or keep them where they are as external members? An external member stays in the collection when it is refreshed; if you move or delete the file, it leaves the collection.</source>
@@ -987,17 +1181,17 @@ Copy them into the folder, or keep them where they are as external members? An e
 把它们复制到该文件夹，还是保留在原处作为外部成员？外部成员在刷新时会保留在文档集中；如果移动或删除了该文件，它就会离开文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="652" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="665" />
         <source>Copy into the folder</source>
         <translation>复制到文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="653" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="666" />
         <source>Keep where they are</source>
         <translation>保留在原处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="663" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="676" />
         <source>The collection's folder already has a file named {names}.
 
 Rename the copy (for example “name (2).docx”), or replace the file in the folder?</source>
@@ -1006,67 +1200,67 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 给复制的文件改名（例如“名称 (2).docx”），还是替换文件夹中的文件？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="667" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="680" />
         <source>Rename the copy</source>
         <translation>改名复制</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="668" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="681" />
         <source>Replace</source>
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="681" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="694" />
         <source>{name}: copied into the collection's folder as {member}</source>
         <translation>{name}：已复制到文档集文件夹，名为 {member}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="684" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="697" />
         <source>{name}: kept where it is, as an external member ({path})</source>
         <translation>{name}：保留在原处，作为外部成员（{path}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="687" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="700" />
         <source>{name}: already in the collection's folder</source>
         <translation>{name}：已在文档集文件夹中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="689" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="702" />
         <source>The checked submissions are now part of the collection.</source>
         <translation>已检测的送检文档已加入文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="690" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="703" />
         <source>Added to the collection</source>
         <translation>已加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="754" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="767" />
         <source>The fingerprints are being rebuilt from the stored texts in the background.</source>
         <translation>正在后台根据已保存的文本重建指纹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="784" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="797" />
         <source>The results now follow the changed settings.</source>
         <translation>结果已按更改后的设置更新。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="799" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="821" />
         <source>About neardup</source>
         <translation>关于 neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="800" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="822" />
         <source>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;Near-duplicate and plagiarism screening of local document collections, in Chinese and English. Similarity is the LCS ratio of the two texts with template text left out. No document leaves this computer.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;对本地中英文文档集进行近似重复与抄袭筛查。相似度为两篇文本的最长公共子序列比率，不计模板文字。所有文档都不会离开这台电脑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="836" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="858" />
         <source>Drop one folder to open it as a collection, or files to check them.</source>
         <translation>拖入一个文件夹即可作为文档集打开，拖入文件即可检测它们。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="844" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="866" />
         <source>Stopping the running task…</source>
         <translation>正在停止当前任务…</translation>
     </message>
@@ -1074,47 +1268,47 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>PairsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="285" />
+        <location filename="../../neardup_gui/app/models.py" line="284" />
         <source>Document A</source>
         <translation>文档 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="285" />
+        <location filename="../../neardup_gui/app/models.py" line="284" />
         <source>Document B</source>
         <translation>文档 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="286" />
+        <location filename="../../neardup_gui/app/models.py" line="285" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="286" />
+        <location filename="../../neardup_gui/app/models.py" line="285" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="287" />
+        <location filename="../../neardup_gui/app/models.py" line="286" />
         <source>B in A</source>
         <translation>B 在 A 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="287" />
+        <location filename="../../neardup_gui/app/models.py" line="286" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="288" />
+        <location filename="../../neardup_gui/app/models.py" line="287" />
         <source>Share of A's countable units found in B (containment)</source>
         <translation>A 的可计数单元出现在 B 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="289" />
+        <location filename="../../neardup_gui/app/models.py" line="288" />
         <source>Share of B's countable units found in A (containment)</source>
         <translation>B 的可计数单元出现在 A 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="290" />
+        <location filename="../../neardup_gui/app/models.py" line="289" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
@@ -1459,39 +1653,192 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     </message>
 </context>
 <context>
+    <name>SkipReasons</name>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="154" />
+        <source>scanned PDF: no text layer</source>
+        <translation>扫描版 PDF：没有文字层</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="155" />
+        <source>legacy Word .doc: save it as .docx</source>
+        <translation>旧版 Word .doc 文件：请另存为 .docx</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="156" />
+        <source>encrypted Word document: remove the password</source>
+        <translation>加密的 Word 文档：请去掉密码</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="157" />
+        <source>password-protected PDF: remove the password</source>
+        <translation>有密码保护的 PDF：请去掉密码</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="158" />
+        <source>password-protected OpenDocument file: remove the password</source>
+        <translation>有密码保护的 OpenDocument 文件：请去掉密码</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="159" />
+        <source>encrypted PDF this program cannot open ({detail})</source>
+        <translation>本程序无法打开的加密 PDF（{detail}）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="160" />
+        <source>empty file (0 bytes)</source>
+        <translation>空文件（0 字节）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="161" />
+        <source>file holds only white space</source>
+        <translation>文件只有空白</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="162" />
+        <source>no text in this {format} file</source>
+        <translation>这个 {format} 文件中没有文字</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="164" />
+        <source>no words in the file: only punctuation, numbers of pages or symbols</source>
+        <translation>文件中没有文字：只有标点、页码或符号</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="165" />
+        <source>file no longer exists</source>
+        <translation>文件已不存在</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="166" />
+        <source>file was deleted while it was read</source>
+        <translation>读取时文件被删除</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="167" />
+        <source>file changed while it was read; try again</source>
+        <translation>读取时文件发生了变化，请重试</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="168" />
+        <source>file cannot be read: permission denied</source>
+        <translation>无法读取文件：没有权限</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="169" />
+        <source>file cannot be read: {detail}</source>
+        <translation>无法读取文件：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="170" />
+        <source>folder cannot be read: {detail}</source>
+        <translation>无法读取文件夹：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="171" />
+        <source>broken symbolic link: its target does not exist</source>
+        <translation>失效的符号链接：目标不存在</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="172" />
+        <source>file is {size} MB, over the {limit} MB limit</source>
+        <translation>文件大小 {size} MB，超过 {limit} MB 的上限</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="173" />
+        <source>file is over the {limit} MB limit</source>
+        <translation>文件超过 {limit} MB 的上限</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="174" />
+        <source>needs more than {limit} MB of memory</source>
+        <translation>需要超过 {limit} MB 的内存</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="175" />
+        <source>worker was killed, most likely out of memory</source>
+        <translation>读取进程被终止，很可能是内存不足</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="176" />
+        <source>extraction took longer than {limit} s</source>
+        <translation>读取用时超过 {limit} 秒</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="177" />
+        <source>unsupported file type {suffix}</source>
+        <translation>不支持的文件类型 {suffix}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="178" />
+        <source>damaged Word document: {detail}</source>
+        <translation>Word 文档已损坏：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="179" />
+        <source>damaged PDF: {detail}</source>
+        <translation>PDF 已损坏：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="180" />
+        <source>damaged OpenDocument text: {detail}</source>
+        <translation>OpenDocument 文本已损坏：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="181" />
+        <source>damaged RTF document: {detail}</source>
+        <translation>RTF 文档已损坏：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="182" />
+        <source>damaged {what}: {detail}</source>
+        <translation>文件已损坏（{what}）：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="183" />
+        <source>file is {what}, not {expected}</source>
+        <translation>文件实际是 {what}，不是 {expected}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="184" />
+        <source>reading the file failed{detail}</source>
+        <translation>读取文件失败{detail}</translation>
+    </message>
+</context>
+<context>
     <name>SourcesModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="320" />
+        <location filename="../../neardup_gui/app/models.py" line="319" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="320" />
+        <location filename="../../neardup_gui/app/models.py" line="319" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="321" />
+        <location filename="../../neardup_gui/app/models.py" line="320" />
         <source>Containment</source>
         <translation>包含度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="321" />
+        <location filename="../../neardup_gui/app/models.py" line="320" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="322" />
+        <location filename="../../neardup_gui/app/models.py" line="321" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="323" />
+        <location filename="../../neardup_gui/app/models.py" line="322" />
         <source>Share of the submission found in this source</source>
         <translation>送检文档出现在此来源中的比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="324" />
+        <location filename="../../neardup_gui/app/models.py" line="323" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
@@ -1502,6 +1849,11 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
         <location filename="../../neardup_gui/app/errors.py" line="146" />
         <source>neardup could not start</source>
         <translation>neardup 无法启动</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/errors.py" line="149" />
+        <source>&lt;b&gt;neardup could not start.&lt;/b&gt; {what}</source>
+        <translation>&lt;b&gt;neardup 无法启动。&lt;/b&gt;{what}</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="156" />
@@ -1537,12 +1889,12 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>Warnings</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="256" />
+        <location filename="../../neardup_gui/app/models.py" line="255" />
         <source>{n} of {size} bytes are not valid {encoding} and were replaced by � ({where}); the rest was read normally</source>
         <translation>{size} 字节中有 {n} 字节不是有效的 {encoding} 编码，已替换为 �（{where}）；其余内容正常读取</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="259" />
+        <location filename="../../neardup_gui/app/models.py" line="258" />
         <source>recovered from a damaged file: {detail}</source>
         <translation>从损坏的文件中恢复：{detail}</translation>
     </message>
