@@ -13,7 +13,7 @@ import threading
 import traceback
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, Signal, Slot
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox, QWidget
 
 from neardup_gui.core.collection import Collection
@@ -227,7 +227,7 @@ def export_report(parent: QWidget, scope: str, db_path: str, settings: Settings,
         suggested = os.path.expanduser("~")
     first = FILTERS[1][0] if suggested.endswith(".pdf") else FILTERS[0][0]
     path, selected = QFileDialog.getSaveFileName(
-        parent, parent.tr("Export report"), suggested, ";;".join(f for f, _ in FILTERS), first)
+        parent, QCoreApplication.translate("Export", "Export report"), suggested, ";;".join(f for f, _ in FILTERS), first)
     if not path:
         return
     start_export_with_feedback(parent, scope, db_path, settings, with_extension(path, selected), items)
@@ -245,14 +245,14 @@ def start_export_with_feedback(parent: QWidget, scope: str, db_path: str, settin
 
     def on_done(written: str) -> None:
         if status is not None:
-            status.showMessage(parent.tr("Report written to {0}").format(written), 10000)
+            status.showMessage(QCoreApplication.translate("Export", "Report written to {0}").format(written), 10000)
         offer_to_open(parent, written)
 
     def on_failed(message: str, detail: str) -> None:
         if status is not None:
             status.clearMessage()
-        box = QMessageBox(QMessageBox.Icon.Warning, parent.tr("Export report"),
-                          parent.tr("The report could not be written: {0}").format(message),
+        box = QMessageBox(QMessageBox.Icon.Warning, QCoreApplication.translate("Export", "Export report"),
+                          QCoreApplication.translate("Export", "The report could not be written: {0}").format(message),
                           QMessageBox.StandardButton.Ok, parent)
         box.setDetailedText(detail)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -267,12 +267,12 @@ def start_export_with_feedback(parent: QWidget, scope: str, db_path: str, settin
 
 def offer_to_open(parent: QWidget, path: str) -> QMessageBox:
     """A non-modal note that the report is written, with "Open report" and "Show folder"."""
-    box = QMessageBox(QMessageBox.Icon.Information, parent.tr("Export report"),
-                      parent.tr("The report was written to {0}").format(path), QMessageBox.StandardButton.Close, parent)
+    box = QMessageBox(QMessageBox.Icon.Information, QCoreApplication.translate("Export", "Export report"),
+                      QCoreApplication.translate("Export", "The report was written to {0}").format(path), QMessageBox.StandardButton.Close, parent)
     box.setObjectName("reportWrittenBox")
-    open_button = box.addButton(parent.tr("Open report"), QMessageBox.ButtonRole.AcceptRole)
+    open_button = box.addButton(QCoreApplication.translate("Export", "Open report"), QMessageBox.ButtonRole.AcceptRole)
     open_button.setObjectName("openReportButton")
-    folder_button = box.addButton(parent.tr("Show folder"), QMessageBox.ButtonRole.ActionRole)
+    folder_button = box.addButton(QCoreApplication.translate("Export", "Show folder"), QMessageBox.ButtonRole.ActionRole)
     open_button.clicked.connect(lambda: open_file(path))
     folder_button.clicked.connect(lambda: open_file(os.path.dirname(path)))
     box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

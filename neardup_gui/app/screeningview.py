@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from neardup_gui.app.paths import display_path
 from neardup_gui.app.models import Column, FilterProxy, RecordTableModel, percent
 from neardup_gui.app.widgets import make_table
 from neardup_gui.core.collection import Collection
@@ -74,12 +75,15 @@ class ScreeningModel(RecordTableModel[ScreeningRow]):
 
     def __init__(self, parent=None) -> None:
         c = "ScreeningModel"
-        for text in ("Rank", "Submission", "Copied", "Largest source", "Largest source share", "Sources", "Flag",
-                     "Warnings", "flagged", "not read: {reason}",
-                     "Share of the submission found in its sources, the form's text not counted",
-                     "Share of the submission found in its single largest source",
-                     "Sources counted (documents of the collection and other submissions of this call)"):
-            QCoreApplication.translate(c, text)
+        # The strings are marked for translation here and translated when shown.
+        QCoreApplication.translate("ScreeningModel", "Rank"), QCoreApplication.translate("ScreeningModel", "Submission")
+        QCoreApplication.translate("ScreeningModel", "Copied"), QCoreApplication.translate("ScreeningModel", "Flag")
+        QCoreApplication.translate("ScreeningModel", "Largest source")
+        QCoreApplication.translate("ScreeningModel", "Largest source share")
+        QCoreApplication.translate("ScreeningModel", "Sources"), QCoreApplication.translate("ScreeningModel", "Warnings")
+        QCoreApplication.translate("ScreeningModel", "Share of the submission found in its sources, the form's text not counted")
+        QCoreApplication.translate("ScreeningModel", "Share of the submission found in its single largest source")
+        QCoreApplication.translate("ScreeningModel", "Sources counted (documents of the collection and other submissions of this call)")
         self.flag = DEFAULT_FLAG
         self.rank: dict[str, int] = {}
         super().__init__(
@@ -98,7 +102,7 @@ class ScreeningModel(RecordTableModel[ScreeningRow]):
                 Column(c, "Sources", lambda r: str(r.sources) if r.status == "done" else "", lambda r: r.sources,
                        numeric=True,
                        tooltip="Sources counted (documents of the collection and other submissions of this call)"),
-                Column(c, "Flag", lambda r: QCoreApplication.translate(c, "flagged") if r.flagged(self.flag) else "",
+                Column(c, "Flag", lambda r: QCoreApplication.translate("ScreeningModel", "flagged") if r.flagged(self.flag) else "",
                        lambda r: int(r.flagged(self.flag))),
                 Column(c, "Warnings", self._warnings, lambda r: self._warnings(r).lower()),
             ],
@@ -262,7 +266,7 @@ class ScreeningView(QWidget):
         flagged = sum(1 for r in done if r.copied >= line)
         text = self.tr("<b>{n} submissions</b> in {folder}: {flagged} at or above the flag line, "
                        "{unread} could not be read").format(
-            n=len(s.rows), folder=s.info.folder, flagged=flagged, unread=len(s.rows) - len(done))
+            n=len(s.rows), folder=display_path(s.info.folder), flagged=flagged, unread=len(s.rows) - len(done))
         if s.info.state != "done":
             text += " · " + self.tr("interrupted: screen again to check the rest")
         self.summary.setText(text)
