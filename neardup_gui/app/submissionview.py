@@ -45,7 +45,7 @@ from neardup_gui.core.collection import Collection
 from neardup_gui.core.progress import ProgressFn
 from neardup_gui.core.report.model import EXCLUDED, MATCH, TEMPLATE, _Marks, segments
 from neardup_gui.core.screening import (
-    COLLECTION, ScreenedSource, SubmissionDetail, set_source_excluded, source_text, submission_detail,
+    COLLECTION, ScreenedSource, SubmissionDetail, coloured_spans, set_source_excluded, source_text, submission_detail,
 )
 from neardup_gui.core.sections import find_sections, section_figures
 from neardup_gui.core.settings import Settings
@@ -111,10 +111,9 @@ def submission_html(detail: SubmissionDetail, counted: Sequence[ScreenedSource],
     """The full text as rich text: each counted source's passages in its colour, numbered, each a
     link ``passage:<rank>:<i>`` (its source's rank and the passage's index among that source's)."""
     spans, owner = [], []
-    for s in counted:
-        for i, x in enumerate(s.spans):
-            spans.append(tuple(x.a))
-            owner.append((s.rank, i))
+    for span, rank, i in coloured_spans(counted):
+        spans.append(span)
+        owner.append((rank, i))
     marks = _Marks(spans, detail.template, detail.excluded)
     text_colour = palette.color(QPalette.ColorRole.Text).name()
     muted_fg, muted_bg = (c.name() for c in muted_colours(palette))

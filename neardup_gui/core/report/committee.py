@@ -22,7 +22,7 @@ from neardup_gui.core.report.model import (
     DocRef, Passage, Segment, _Marks, file_identity, passages, segments, settings_dict,
 )
 from neardup_gui.core.screening import (
-    COLLECTION, Screening, ScreeningInfo, ScreeningRow, SubmissionDetail, load_screening, source_text,
+    COLLECTION, Screening, ScreeningInfo, ScreeningRow, SubmissionDetail, coloured_spans, load_screening, source_text,
     submission_detail,
 )
 from neardup_gui.core.sections import find_sections, section_figures
@@ -156,10 +156,9 @@ def build_submission_report(store: Store, screening: str | int, rel: str, settin
                      for f in figs)
     # the full text: every counted source's passages, each in its source's colour
     spans, owner = [], []
-    for s in counted:
-        for x in s.spans:
-            spans.append(tuple(x.a))
-            owner.append(number[s.rank] - 1)
+    for span, rank, _ in coloured_spans(counted):
+        spans.append(span)
+        owner.append(number[rank] - 1)
     marks = _Marks(spans, detail.template, detail.excluded)
     full = tuple(Segment(seg.text, seg.kind, owner[seg.match] if seg.match >= 0 else -1)
                  for seg in segments(detail.text, (0, len(detail.text)), spans, detail.template, detail.excluded,
