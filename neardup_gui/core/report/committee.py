@@ -75,8 +75,9 @@ class SubmissionReport:
 
     lang: str
     title: str
-    created: str  # ISO 8601, UTC
+    created: str  # ISO 8601, UTC: when the report was made
     app_version: str
+    checked: str  # ISO 8601, UTC: when the screening last checked the call (CNKI's 检测时间)
     screening: str  # the call's name
     flag: float
     flagged: bool
@@ -110,6 +111,7 @@ class ScreeningReport:
     title: str
     created: str
     app_version: str
+    checked: str  # when the screening last checked the call
     info: ScreeningInfo
     rows: tuple[ScreeningRow, ...]
     collection_documents: int
@@ -119,6 +121,10 @@ class ScreeningReport:
 
 def _now() -> str:
     return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+
+
+def _iso(timestamp: float) -> str:
+    return datetime.fromtimestamp(timestamp, timezone.utc).replace(microsecond=0).isoformat()
 
 
 def _collection_documents(store: Store) -> int:
@@ -177,7 +183,7 @@ def build_submission_report(store: Store, screening: str | int, rel: str, settin
     call = load_screening(store, detail.screening.id)
     return SubmissionReport(
         lang=lang, title=t("submission_title"), created=_now(), app_version=__version__,
-        screening=detail.screening.name, flag=detail.screening.flag,
+        checked=_iso(detail.screening.updated), screening=detail.screening.name, flag=detail.screening.flag,
         flagged=summary.copied_ratio_without_template >= detail.screening.flag,
         document=document, units=row.units, copied=summary.copied_ratio_without_template,
         copied_overall=summary.copied_ratio, copied_without_quotes=summary.copied_ratio_without_quotes,
@@ -204,7 +210,7 @@ def build_screening_report(store: Store, screening: str | int, settings: Setting
 
     s: Screening = load_screening(store, screening)
     return ScreeningReport(lang=lang, title=translator(lang)("screening_title", name=s.info.name), created=_now(),
-                           app_version=__version__, info=s.info, rows=s.rows,
+                           app_version=__version__, checked=_iso(s.info.updated), info=s.info, rows=s.rows,
                            collection_documents=_collection_documents(store), settings=settings_dict(settings),
                            index_path=str(store.path))
 
