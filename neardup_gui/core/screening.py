@@ -59,7 +59,7 @@ SUBMISSION = "submission"  # a source among the call's other submissions
 __all__ = [
     "DEFAULT_FLAG", "COLLECTION", "SUBMISSION", "ScreenedSource", "ScreeningRow", "ScreeningInfo", "Screening",
     "SubmissionDetail", "screen_folder", "list_screenings", "load_screening", "delete_screening",
-    "submission_detail", "set_source_excluded", "screening_index_path", "default_name",
+    "submission_detail", "set_source_excluded", "screening_index_path", "default_name", "coloured_spans",
 ]
 
 
@@ -519,3 +519,45 @@ def set_flag(store: Store, screening: str | int, flag: float) -> None:
     info = _find(store, screening)
     with store.transaction() as conn:
         conn.execute("UPDATE screenings SET flag = ? WHERE id = ?", (float(flag), info.id))
+
+
+def coloured_spans(sources: Sequence[ScreenedSource]) -> list[tuple[CharSpan, int, int]]:
+    """The submission's text as each counted source colours it: ``(span, rank, passage index)``,
+    disjoint. Where sources overlap (a passage found in the archive and in the submission of this
+    call that copied it), the better-ranked source keeps it: the full text then reads like the
+    legend, best source first."""
+    taken: list[CharSpan] = []  # sorted, disjoint
+    out: list[tuple[CharSpan, int, int]] = []
+    for s in sorted(sources, key=lambda s: s.rank):
+        for i, x in enumerate(s.spans):
+            for piece in _subtract(tuple(x.a), taken):
+                out.append((piece, s.rank, i))
+        taken = _merge(taken + [tuple(x.a) for x in s.spans])
+    out.sort()
+    return out
+
+
+def _subtract(span: CharSpan, taken: Sequence[CharSpan]) -> list[CharSpan]:
+    start, end = span
+    pieces = []
+    for a, b in taken:
+        if b <= start or a >= end:
+            continue
+        if a > start:
+            pieces.append((start, a))
+        start = max(start, b)
+        if start >= end:
+            break
+    if start < end:
+        pieces.append((start, end))
+    return pieces
+
+
+def _merge(spans: list[CharSpan]) -> list[CharSpan]:
+    merged: list[list[int]] = []
+    for a, b in sorted(spans):
+        if merged and a <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], b)
+        else:
+            merged.append([a, b])
+    return [(a, b) for a, b in merged]

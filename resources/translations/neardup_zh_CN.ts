@@ -684,6 +684,41 @@ Countable text: every word and character of the submission except template text 
     </message>
 </context>
 <context>
+    <name>Export</name>
+    <message>
+        <location filename="../../neardup_gui/app/export.py" line="230" />
+        <location filename="../../neardup_gui/app/export.py" line="254" />
+        <location filename="../../neardup_gui/app/export.py" line="270" />
+        <source>Export report</source>
+        <translation>导出报告</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/export.py" line="248" />
+        <source>Report written to {0}</source>
+        <translation>报告已保存到 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/export.py" line="255" />
+        <source>The report could not be written: {0}</source>
+        <translation>无法写入报告：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/export.py" line="271" />
+        <source>The report was written to {0}</source>
+        <translation>报告已保存到 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/export.py" line="273" />
+        <source>Open report</source>
+        <translation>打开报告</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/export.py" line="275" />
+        <source>Show folder</source>
+        <translation>打开所在文件夹</translation>
+    </message>
+</context>
+<context>
     <name>HelpDialog</name>
     <message>
         <location filename="../../neardup_gui/app/helpview.py" line="30" />
@@ -850,329 +885,345 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="259" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="271" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="260" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="272" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="261" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="273" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="262" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="274" />
         <source>&amp;Open a folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="263" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="275" />
         <source>Choose a folder of documents to index as a collection</source>
         <translation>选择一个文档文件夹，将其建立索引作为文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="264" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="276" />
         <source>Open the &amp;sample collection</source>
         <translation>打开示例文档集(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="265" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="277" />
         <source>&amp;Check files…</source>
         <translation>检测文件(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="266" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="278" />
         <source>Check one or more submissions against the collection</source>
         <translation>将一份或多份送检文档与文档集比对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="267" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="279" />
         <source>&amp;Refresh the collection</source>
         <translation>刷新文档集(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="268" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="280" />
         <source>&amp;Export a report…</source>
         <translation>导出报告(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="270" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="282" />
         <source>Save what the current tab shows (check results, duplicate pairs or clusters) as HTML, PDF, CSV or JSON</source>
         <translation>将当前标签页的内容（检测结果、重复文档对或聚类）保存为 HTML、PDF、CSV 或 JSON</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="271" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="283" />
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="272" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="284" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="273" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="285" />
         <source>&amp;About neardup</source>
         <translation>关于 neardup(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="274" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="286" />
         <source>neardup &amp;Help</source>
         <translation>neardup 帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="275" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="287" />
         <source>What each figure means, and the keyboard shortcuts (F1)</source>
         <translation>各项比例的含义和快捷键（F1）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="276" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="288" />
         <source>&lt;b&gt;Collection&lt;/b&gt;</source>
         <translation>&lt;b&gt;文档集&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="277" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="289" />
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="278" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="290" />
         <source>Pick up new, changed and deleted files (only those are read) (F5)</source>
         <translation>纳入新增、修改和删除的文件（只读取这些文件）（F5）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="279" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="291" />
         <source>Check a file…</source>
         <translation>检测文件…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="280" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="292" />
         <source>Check one or more submissions against the collection (Ctrl+K); you can also drop files on the window</source>
         <translation>将一份或多份送检文档与文档集比对（Ctrl+K）；也可以把文件拖到窗口上</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="281" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="293" />
         <source>Open another folder…</source>
         <translation>打开其他文件夹…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="282" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="294" />
         <source>Recent collections:</source>
         <translation>最近的文档集：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="283" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="295" />
         <source>Recent collections</source>
         <translation>最近的文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="284" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="296" />
         <source>Refresh now</source>
         <translation>立即刷新</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="285" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="297" />
         <source>Updating the results for the changed settings… The figures shown are those of the previous settings until this finishes.</source>
         <translation>正在按更改后的设置更新结果……完成之前显示的仍是原设置下的数字。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="287" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="299" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="288" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="300" />
         <source>Check</source>
         <translation>检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="289" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="301" />
         <source>Duplicates</source>
         <translation>重复对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="290" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="302" />
         <source>Clusters</source>
         <translation>聚类</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="291" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="303" />
         <source>Every file of the collection and its status</source>
         <translation>文档集中的每个文件及其状态</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="292" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="304" />
         <source>Sources found for checked submissions</source>
         <translation>为送检文档找到的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="293" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="305" />
         <source>Pairs of the collection at or above the similarity threshold</source>
         <translation>文档集中相似度达到阈值的文档对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="294" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="306" />
         <source>Groups of near-duplicates</source>
         <translation>近似重复文档的分组</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="295" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="307" />
         <source>Common passages</source>
         <translation>常见段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="296" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="308" />
         <source>Passages found in many documents: which are left out as template, and why</source>
         <translation>在许多文档中出现的段落：哪些作为模板不计入，以及原因</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="320" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="309" />
+        <source>Screening</source>
+        <translation>批量检测</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="310" />
+        <source>A whole call: every new submission checked against the collection and each other, ranked by copied share</source>
+        <translation>整批申请：每份新申请书与文档集及彼此比对，按复制比排序</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="336" />
         <source>{name} — neardup</source>
         <translation>{name} — neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="325" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="341" />
         <source>Indexing</source>
         <translation>正在建立索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="326" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="342" />
         <source>Rebuilding the index</source>
         <translation>正在重建索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="327" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="343" />
         <source>Opening</source>
         <translation>正在打开</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="328" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="344" />
         <source>Finding duplicates</source>
         <translation>正在查找重复</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="329" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="345" />
         <source>Checking</source>
         <translation>正在检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="330" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="346" />
         <source>Adding to the collection</source>
         <translation>正在加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="331" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="347" />
         <source>Updating the results</source>
         <translation>正在更新结果</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="345" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="431" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="348" />
+        <source>Screening the call</source>
+        <translation>批量检测中</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="362" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="452" />
         <source>Please wait for the current task to finish, or cancel it.</source>
         <translation>请等待当前任务完成，或取消它。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="361" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="378" />
         <source>Cancelled. Everything finished before cancelling is kept.</source>
         <translation>已取消。取消前已完成的内容都已保留。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="372" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="424" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="435" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="610" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="620" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="766" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="857" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="389" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="445" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="456" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="632" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="642" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="733" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="839" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="932" />
         <source>neardup</source>
         <translation>neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="373" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="390" />
         <source>Rebuild the index now?</source>
         <translation>现在重建索引吗？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="416" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="437" />
         <source>Choose the folder of the collection</source>
         <translation>选择文档集所在的文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="424" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="445" />
         <source>The sample collection is missing from this installation.</source>
         <translation>此安装中缺少示例文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="436" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="457" />
         <source>The folder {folder} does not exist any more. Choose it again from where it is now.</source>
         <translation>文件夹 {folder} 已不存在。请从它现在的位置重新选择。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="499" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="521" />
         <source>Indexed: {added} added, {updated} updated, {moved} moved, {removed} removed, {unchanged} unchanged, {warned} with warnings, {skipped} skipped ({seconds:.1f} s)</source>
         <translation>索引完成：新增 {added}，更新 {updated}，移动 {moved}，删除 {removed}，未变 {unchanged}，有警告 {warned}，跳过 {skipped}（{seconds:.1f} 秒）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="586" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="608" />
         <source>%n document: {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
         <translation>
             <numerusform>共 %n 个文档：已索引 {indexed}，有警告 {warned}，跳过 {skipped}</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="588" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="610" />
         <source>%n documents: {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
         <translation>
             <numerusform>共 %n 个文档：已索引 {indexed}，有警告 {warned}，跳过 {skipped}</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="526" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="548" />
         <source>Select at least one whole sentence ({n} words or characters) to mark it as template.</source>
         <translation>请至少选择一个完整的句子（{n} 个字或词）才能标为模板。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="550" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="572" />
         <source>Indexing was cancelled: the documents indexed so far are shown. Refresh to continue where it stopped.</source>
         <translation>索引已取消：这里显示的是已建立索引的文档。点击刷新可从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="553" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="575" />
         <source>This is the saved index; files may have changed since. Refresh to pick up new, changed and deleted files.</source>
         <translation>这是已保存的索引，文件之后可能有变化。点击刷新可纳入新增、修改和删除的文件。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="602" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="624" />
         <source>Choose submissions to check</source>
         <translation>选择要检测的送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="603" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="625" />
         <source>Documents (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;All files (*)</source>
         <translation>文档 (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="611" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="633" />
         <source>Open a collection first (a folder of documents), then check files against it.</source>
         <translation>请先打开一个文档集（一个文档文件夹），再将文件与它比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="620" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="642" />
         <source>Some files could not be read:</source>
         <translation>有些文件无法读取：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="659" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="675" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="681" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="697" />
         <source>Add to collection</source>
         <translation>加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="660" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="682" />
         <source>{n} checked file(s) are outside the collection's folder {folder}.
 
 Copy them into the folder, or keep them where they are as external members? An external member stays in the collection when it is refreshed; if you move or delete the file, it leaves the collection.</source>
@@ -1181,17 +1232,17 @@ Copy them into the folder, or keep them where they are as external members? An e
 把它们复制到该文件夹，还是保留在原处作为外部成员？外部成员在刷新时会保留在文档集中；如果移动或删除了该文件，它就会离开文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="665" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="687" />
         <source>Copy into the folder</source>
         <translation>复制到文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="666" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="688" />
         <source>Keep where they are</source>
         <translation>保留在原处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="676" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="698" />
         <source>The collection's folder already has a file named {names}.
 
 Rename the copy (for example “name (2).docx”), or replace the file in the folder?</source>
@@ -1200,67 +1251,72 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 给复制的文件改名（例如“名称 (2).docx”），还是替换文件夹中的文件？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="680" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="702" />
         <source>Rename the copy</source>
         <translation>改名复制</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="681" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="703" />
         <source>Replace</source>
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="694" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="716" />
         <source>{name}: copied into the collection's folder as {member}</source>
         <translation>{name}：已复制到文档集文件夹，名为 {member}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="697" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="719" />
         <source>{name}: kept where it is, as an external member ({path})</source>
         <translation>{name}：保留在原处，作为外部成员（{path}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="700" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="722" />
         <source>{name}: already in the collection's folder</source>
         <translation>{name}：已在文档集文件夹中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="702" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="724" />
         <source>The checked submissions are now part of the collection.</source>
         <translation>已检测的送检文档已加入文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="703" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="725" />
         <source>Added to the collection</source>
         <translation>已加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="767" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="734" />
+        <source>Open a collection first (a folder of documents), then screen a call against it.</source>
+        <translation>请先打开一个文档集（文档文件夹），再对一批申请书进行检测。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="840" />
         <source>The fingerprints are being rebuilt from the stored texts in the background.</source>
         <translation>正在后台根据已保存的文本重建指纹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="797" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="870" />
         <source>The results now follow the changed settings.</source>
         <translation>结果已按更改后的设置更新。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="821" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="894" />
         <source>About neardup</source>
         <translation>关于 neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="822" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="895" />
         <source>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;Near-duplicate and plagiarism screening of local document collections, in Chinese and English. Similarity is the LCS ratio of the two texts with template text left out. No document leaves this computer.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;对本地中英文文档集进行近似重复与抄袭筛查。相似度为两篇文本的最长公共子序列比率，不计模板文字。所有文档都不会离开这台电脑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="858" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="933" />
         <source>Drop one folder to open it as a collection, or files to check them.</source>
         <translation>拖入一个文件夹即可作为文档集打开，拖入文件即可检测它们。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="866" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="941" />
         <source>Stopping the running task…</source>
         <translation>正在停止当前任务…</translation>
     </message>
@@ -1412,6 +1468,167 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
         <location filename="../../neardup_gui/app/widgets.py" line="168" />
         <source>Progress</source>
         <translation>进度</translation>
+    </message>
+</context>
+<context>
+    <name>ScreeningModel</name>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="79" />
+        <source>Rank</source>
+        <translation>排名</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="79" />
+        <source>Submission</source>
+        <translation>申请书</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="80" />
+        <source>Copied</source>
+        <translation>复制比</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="80" />
+        <source>Flag</source>
+        <translation>标记</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="81" />
+        <source>Largest source</source>
+        <translation>最大来源</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="82" />
+        <source>Largest source share</source>
+        <translation>单篇最大复制比</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="83" />
+        <source>Sources</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="83" />
+        <source>Warnings</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="84" />
+        <source>Share of the submission found in its sources, the form's text not counted</source>
+        <translation>申请书中与来源重复的比例（不计模板文字）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="85" />
+        <source>Share of the submission found in its single largest source</source>
+        <translation>申请书在单个最大来源中的重复比例</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="86" />
+        <source>Sources counted (documents of the collection and other submissions of this call)</source>
+        <translation>计入的来源数（文档集中的文档及本批次其他申请书）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="105" />
+        <source>flagged</source>
+        <translation>已标记</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="115" />
+        <source>not read: {reason}</source>
+        <translation>未读取：{reason}</translation>
+    </message>
+</context>
+<context>
+    <name>ScreeningView</name>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="267" />
+        <source>&lt;b&gt;{n} submissions&lt;/b&gt; in {folder}: {flagged} at or above the flag line, {unread} could not be read</source>
+        <translation>&lt;b&gt;{folder} 中共 {n} 份申请书&lt;/b&gt;：{flagged} 份达到或超过标记线，{unread} 份无法读取</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="271" />
+        <source>interrupted: screen again to check the rest</source>
+        <translation>检测中断：再次检测以完成其余部分</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="277" />
+        <source>Choose the folder of new submissions</source>
+        <translation>选择新申请书所在文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="329" />
+        <source>Screen a folder…</source>
+        <translation>检测文件夹…</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="330" />
+        <source>Check every file of a folder of new submissions against the collection and against each other; you can also drop the folder here</source>
+        <translation>将文件夹中的每份新申请书与文档集及彼此比对；也可以把文件夹拖到这里</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="332" />
+        <source>Screen again</source>
+        <translation>重新检测</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="333" />
+        <source>Pick up new and changed submissions; an interrupted screening goes on where it stopped</source>
+        <translation>纳入新增和修改的申请书；中断的检测从中断处继续</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="335" />
+        <source>Screening:</source>
+        <translation>检测批次：</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="336" />
+        <source>Screenings kept in this collection</source>
+        <translation>本文档集保存的检测批次</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="337" />
+        <source>Flag from:</source>
+        <translation>标记线：</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="338" />
+        <source>Flag a submission whose copied share (the form's text not counted) reaches this</source>
+        <translation>复制比（不计模板文字）达到此值的申请书将被标记</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="341" />
+        <source>Flag line</source>
+        <translation>标记线</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="342" />
+        <source>Flagged only</source>
+        <translation>仅显示已标记</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="343" />
+        <source>Filter submissions…</source>
+        <translation>筛选申请书…</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="344" />
+        <source>Filter submissions</source>
+        <translation>筛选申请书</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="345" />
+        <source>Screened submissions</source>
+        <translation>已检测的申请书</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="346" />
+        <source>Double-click or press Enter to open the submission with its sources coloured</source>
+        <translation>双击或按回车键打开申请书，按来源着色显示</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="347" />
+        <source>Screen a whole call: drop a folder of new submissions here, or use “Screen a folder…”. Each is checked against the collection and against the other submissions, and the table ranks them by copied share.</source>
+        <translation>检测整批申请：把新申请书所在文件夹拖到这里，或使用“检测文件夹…”。每份申请书都与文档集及其他申请书比对，表格按复制比排序。</translation>
     </message>
 </context>
 <context>
@@ -1887,6 +2104,109 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     </message>
 </context>
 <context>
+    <name>SubmissionView</name>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="259" />
+        <source>collection</source>
+        <translation>文档集</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="259" />
+        <source>this call</source>
+        <translation>本批次</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="260" />
+        <source>excluded for this submission</source>
+        <translation>已对本申请书排除</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="269" />
+        <source>&lt;b&gt;{name}&lt;/b&gt;&lt;br&gt;&lt;b&gt;Copied: {copied}&lt;/b&gt; (the form's text not counted) &amp;nbsp;·&amp;nbsp; without quotations {nq} &amp;nbsp;·&amp;nbsp; largest single source {largest} &amp;nbsp;·&amp;nbsp; {units} units &amp;nbsp;·&amp;nbsp; form text {template} &amp;nbsp;·&amp;nbsp; {n} of {total} sources counted</source>
+        <translation>&lt;b&gt;{name}&lt;/b&gt;&lt;br&gt;&lt;b&gt;总文字复制比：{copied}&lt;/b&gt;（不计模板文字） &amp;nbsp;·&amp;nbsp; 去除引用 {nq} &amp;nbsp;·&amp;nbsp; 单篇最大 {largest} &amp;nbsp;·&amp;nbsp; 共 {units} 字 &amp;nbsp;·&amp;nbsp; 模板文字 {template} &amp;nbsp;·&amp;nbsp; 计入 {n}/{total} 个来源</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="282" />
+        <source>(beginning)</source>
+        <translation>（开头）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="306" />
+        <source>Count this source again</source>
+        <translation>重新计入此来源</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="308" />
+        <source>Exclude this source</source>
+        <translation>排除此来源</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="379" />
+        <source>{name} — sources coloured</source>
+        <translation>{name} — 按来源着色</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="380" />
+        <source>Sources (untick to leave one out of the figures):</source>
+        <translation>来源（取消勾选则不计入比例）：</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="381" />
+        <source>Sources</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="382" />
+        <source>Side by side</source>
+        <translation>对照查看</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="383" />
+        <source>Open the submission beside the chosen source</source>
+        <translation>将申请书与所选来源并排对照</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="384" />
+        <source>Remember for this submission that this source does not count (for example the applicant's own earlier proposal)</source>
+        <translation>对本申请书记住不计入此来源（例如申请人本人以前的申请书）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="386" />
+        <source>Export the report…</source>
+        <translation>导出报告…</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="387" />
+        <source>Sections:</source>
+        <translation>分段：</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="388" />
+        <source>Section</source>
+        <translation>段落</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="388" />
+        <source>Units</source>
+        <translation>单元数</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="388" />
+        <source>Copied</source>
+        <translation>复制比</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="389" />
+        <source>Click a coloured passage to see it beside its source</source>
+        <translation>点击着色片段，与其来源并排查看</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="391" />
+        <source>Each source's passages have its colour and number. &lt;span style="color:{fg}; background-color:{bg};"&gt;The form's text&lt;/span&gt; and &lt;span style="color:{fg}; background-color:{bg}; text-decoration:line-through;"&gt;excluded text&lt;/span&gt; are never counted.</source>
+        <translation>每个来源的片段以其颜色和编号标出。&lt;span style="color:{fg}; background-color:{bg};"&gt;模板文字&lt;/span&gt;和&lt;span style="color:{fg}; background-color:{bg}; text-decoration:line-through;"&gt;排除文字&lt;/span&gt;均不计入。</translation>
+    </message>
+</context>
+<context>
     <name>Warnings</name>
     <message>
         <location filename="../../neardup_gui/app/models.py" line="255" />
@@ -1945,25 +2265,6 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
         <location filename="../../neardup_gui/app/welcome.py" line="112" />
         <source>You can also drag a folder onto this window.</source>
         <translation>也可以把文件夹拖到这个窗口上。</translation>
-    </message>
-</context>
-<context>
-    <name>parent</name>
-    <message>
-        <location filename="../../neardup_gui/app/export.py" line="157" />
-        <location filename="../../neardup_gui/app/export.py" line="175" />
-        <source>Export report</source>
-        <translation>导出报告</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/export.py" line="170" />
-        <source>Report written to {0}</source>
-        <translation>报告已保存到 {0}</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/export.py" line="176" />
-        <source>The report could not be written: {0}</source>
-        <translation>无法写入报告：{0}</translation>
     </message>
 </context>
 </TS>

@@ -232,3 +232,15 @@ def test_a_call_also_in_the_collection_lists_each_source_once(tmp_path: Path) ->
         assert {r.rel for r in screening.rows[:8]} == PLANTED
         detail = submission_detail(coll.store, screening.info.name, "zh-04-山区滑坡监测.txt")
     assert [(s.kind, s.name) for s in detail.sources] == [(COLLECTION, "zh-03-城市内涝预警.docx")]
+
+
+def test_overlapping_sources_colour_the_text_once_best_source_first() -> None:
+    from neardup_gui.core.results import MatchSpan
+    from neardup_gui.core.screening import ScreenedSource, coloured_spans
+
+    def source(rank: int, spans: list[tuple[int, int]]) -> ScreenedSource:
+        return ScreenedSource(rank, COLLECTION, rank, f"/s{rank}", f"s{rank}", 0.1, 0.1, 0.1, 1, 1, 1,
+                              tuple(MatchSpan(a, (0, 1), 1) for a in spans))
+
+    got = coloured_spans([source(2, [(0, 50), (60, 70)]), source(1, [(10, 20), (40, 65)])])
+    assert got == [((0, 10), 2, 0), ((10, 20), 1, 0), ((20, 40), 2, 0), ((40, 65), 1, 1), ((65, 70), 2, 1)]
