@@ -182,6 +182,15 @@ def _span_json(comp) -> list[dict[str, Any]]:
     return [{"a": list(s.a), "b": list(s.b), "units": s.units} for s in comp.spans]
 
 
+def _passage_json(comp) -> list[dict[str, Any]]:
+    """Edited passages: character spans, units covered in each text, identical units, and the
+    identical runs inside (what lies between them was edited)."""
+    return [{"a": list(p.a), "b": list(p.b), "units_a": p.units_a, "units_b": p.units_b,
+             "identical_units": p.matched_units,
+             "runs": [{"a": list(r.a), "b": list(r.b), "units": r.units} for r in p.runs]}
+            for p in comp.passages]
+
+
 def _index_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("folder", metavar="DIR", help="the folder of submissions")
     p.add_argument("--db", required=True, metavar="F", help="the index file (created if missing)")
@@ -265,6 +274,7 @@ def run_check(args: argparse.Namespace) -> int:
                 "containment": m.comparison.containment_a, "source_containment": m.comparison.containment_b,
                 "common_units": m.comparison.common_units, "template_share": m.comparison.template_share_b,
                 "estimate": m.estimate, "found_by": list(m.found_by), "spans": _span_json(m.comparison),
+                "passages": _passage_json(m.comparison),
             } for m in matches[: args.top]],
         })
     if args.json:
@@ -345,12 +355,14 @@ def run_compare(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"a": args.a, "b": args.b, "similarity": comp.similarity, "containment_a": comp.containment_a,
                     "containment_b": comp.containment_b, "common_units": comp.common_units,
-                    "units_a": comp.units_a, "units_b": comp.units_b, "spans": _span_json(comp)})
+                    "units_a": comp.units_a, "units_b": comp.units_b, "spans": _span_json(comp),
+                    "passages": _passage_json(comp)})
     else:
         print(f"similarity {comp.similarity:.3f}; {comp.containment_a:.1%} of A is in B; {comp.containment_b:.1%} of B is in A")
-        for s in comp.spans:
-            quote = text_a[s.a[0]:s.a[1]].replace("\n", " ")
-            print(f"  [{s.units} units] {quote[:100]}{'…' if len(quote) > 100 else ''}")
+        for p in comp.passages:
+            quote = text_a[p.a[0]:p.a[1]].replace("\n", " ")
+            edited = f", {p.matched_units} identical" if p.matched_units < max(p.units_a, p.units_b) else ""
+            print(f"  [{p.units_a} units{edited}] {quote[:100]}{'…' if len(quote) > 100 else ''}")
     return EXIT_OK
 
 
