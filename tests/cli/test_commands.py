@@ -105,7 +105,42 @@ def test_compare_two_files_without_an_index(indexed, capsys):
     code, out = run(capsys, "compare", str(folder / EN_SOURCE), str(folder / EN_RESUB), "--json")
     assert code == EXIT_OK
     comp = json.loads(out)
-    assert 0.8 < comp["similarity"] < 1.0 and comp["spans"]
+    assert 0.8 < comp["similarity"] < 1.0 and comp["spans"] and comp["passages"]
+
+
+def test_compare_reports_an_edited_copy_as_one_passage(capsys, tmp_path):
+    """A Chinese text copied with one word in five replaced, written as DOCX: `compare --json`
+    gives one passage whose identical runs are fewer units than it covers (issue 15)."""
+    import random
+    import sys
+
+    import docx
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import obfuscate as ob
+
+    from tests.corpus import corpus_dir
+
+    files = sorted((corpus_dir() / "debian-reference-zh-cn").glob("*.txt"))
+    source = files[30].read_text(encoding="utf-8")
+    vocab = ob.chinese_vocab([f.read_text(encoding="utf-8") for f in files[60:70]])
+    edited = ob.obfuscate(source, "zh", 0.2, vocab, random.Random(5))
+    paths = []
+    for name, text in (("source.docx", source), ("edited.docx", edited)):
+        d = docx.Document()
+        for para in text.split("\n\n"):
+            d.add_paragraph(para.strip())
+        d.save(str(tmp_path / name))
+        paths.append(str(tmp_path / name))
+    code, out = run(capsys, "compare", paths[1], paths[0], "--json")
+    assert code == EXIT_OK
+    comp = json.loads(out)
+    assert len(comp["passages"]) == 1 and len(comp["spans"]) > 5
+    passage = comp["passages"][0]
+    assert passage["identical_units"] < passage["units_a"] and len(passage["runs"]) > 5
+    assert comp["containment_a"] >= 0.9 > comp["common_units"] / comp["units_a"]
+    code, out = run(capsys, "compare", paths[1], paths[0])
+    assert out.count("identical]") == 1
 
 
 def test_exit_codes_for_a_damaged_index_and_usage(indexed, capsys, tmp_path):
