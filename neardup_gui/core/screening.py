@@ -8,9 +8,10 @@ reads only new and changed files) and each submission is checked against the oth
 same candidate search and exact verification as against the collection
 (:meth:`Collection.check_document` on both indexes).
 
-The template model of a screening counts a sentence's documents in the collection *and* in the
-call: the submissions of one call share their application form, which must not count as copying
-even when the collection does not hold five filled-in forms yet.
+The template model of a screening is the collection's (the same as checks and pairs use) plus the
+call's own form: the automatic rule applied to the call's submissions alone, so the application
+form that (nearly) every proposal of the call shares does not count as copying, while a passage a
+few applicants copied does.
 
 Resumable: each submission's row is written in its own transaction as soon as it is checked; a
 cancelled or killed run, started again with the same name, checks only the submissions that have
@@ -24,7 +25,6 @@ import functools
 import hashlib
 import json
 import logging
-import math
 import os
 import time
 import zlib
@@ -343,22 +343,21 @@ def _update_figures(conn, screening_id: int, row: ScreeningRow) -> None:  # noqa
 
 
 def _template_keys(main: Collection, batch: Collection, settings: Settings) -> frozenset[int]:
-    """Sentences in enough documents of the collection and the call together to be the form.
+    """The collection's template model (its automatic rule and the examiner's choices, the same
+    as for checks and pairs: :meth:`Collection.template_keys`), plus the call's own form.
 
-    (The document-frequency rule is the collection's, :meth:`Collection.template_keys`, applied to
-    both indexes' counts added up.)"""
-    n = main.store.count("indexed") + batch.store.count("indexed")
-    min_docs = max(settings.template_min_docs, math.ceil(settings.template_min_share * n), 2)
-    keys = set(main.store.frequent_sentences(min_docs).tolist())
-    call = dict(batch.store.conn.execute("SELECT hash, docs FROM sentence_df").fetchall())
-    hashes = list(call)
-    in_main: dict[int, int] = {}
-    for i in range(0, len(hashes), 500):
-        chunk = hashes[i:i + 500]
-        in_main.update(main.store.conn.execute(
-            f"SELECT hash, docs FROM sentence_df WHERE hash IN ({','.join('?' * len(chunk))})", chunk).fetchall())
-    keys.update(h for h, d in call.items() if d + in_main.get(h, 0) >= min_docs)
-    return frozenset(keys)
+    The call's form is found by the same rule applied to the call alone: a sentence in at least
+    ``template_min_docs`` of its submissions and at least ``template_min_share`` of them — the
+    application form shared by (nearly) every proposal of the call. A passage copied by a few
+    applicants is far below that share and keeps counting; a sentence the examiner chose to count
+    is never template. With ``auto_template`` off only the examiner's files and marks count.
+    """
+    if not settings.auto_template:
+        return frozenset()
+    keys = set(main.template_keys(settings).tolist())
+    keys.update(batch.store.frequent_sentences(batch.template_min_frequency(settings)).tolist())
+    _, counted = main.store.marked_keys()
+    return frozenset(keys - counted)
 
 
 def _run_key(main: Collection, batch: Collection, settings: Settings, v: Verifier) -> str:
@@ -431,7 +430,8 @@ def screen_folder(collection: Collection, folder: str, settings: Settings, *, na
         # A Collection of its own over the same index: its caches of marked texts belong to this
         # screening's template model only.
         main = Collection(store)
-        v = Verifier(settings, _template_keys(main, batch, settings), user_template_keys(settings))
+        v = Verifier(settings, _template_keys(main, batch, settings), user_template_keys(settings),
+                     main.store.marked_keys()[0])
         run_key = _run_key(main, batch, settings, v)
         old_key = store.conn.execute("SELECT run_key FROM screenings WHERE id = ?", (info.id,)).fetchone()[0]
         docs = batch.store.documents()
