@@ -423,12 +423,16 @@ def run_pairs(args: argparse.Namespace) -> int:
     from neardup_gui.core.collection import CONTAINMENT_CUT
     from neardup_gui.core.store import IndexProblem
 
-    settings = _settings(args)
     by = getattr(args, "by", "similarity")
-    cut = args.threshold if args.threshold is not None else (settings.threshold if by == "similarity" else CONTAINMENT_CUT)
+
+    def cut_of(s) -> float:  # noqa: ANN001 - the collection's settings with the options applied
+        if args.threshold is not None:
+            return args.threshold
+        return s.threshold if by == "similarity" else CONTAINMENT_CUT
+
     try:
-        pairs, rules = _on_collection(args, lambda coll, s: (coll.pairs(s, StderrProgress(args.quiet), by=by, cut=cut),
-                                                             _rules_json(coll, s)))
+        pairs, rules, cut = _on_collection(args, lambda coll, s: (
+            coll.pairs(s, StderrProgress(args.quiet), by=by, cut=cut_of(s)), _rules_json(coll, s), cut_of(s)))
     except IndexProblem as exc:
         return _index_problem(exc)
     except ClusterUnavailable as exc:
@@ -552,10 +556,12 @@ def run_common(args: argparse.Namespace) -> int:
     from neardup_gui.core.common import common_passages, find_passage, set_passage
     from neardup_gui.core.store import IndexProblem
 
-    settings = _settings(args)
+    from neardup_gui.core.settings import Settings
+
     message = ""
     try:
         with _open(args) as coll:
+            settings = _settings(args, coll.settings_for(Settings()))  # the collection's own, options win
             passages = common_passages(coll, settings, min_docs=args.min_docs)
             if args.exclude or args.count:
                 wanted = args.exclude or args.count

@@ -291,3 +291,28 @@ def test_property_holds_through_the_verifier_with_every_setting() -> None:
             assert comp.similarity == 1.0 and comp.containment_a == 1.0, trial
         assert comp.exclusions_a == comp.exclusions_b
         assert comp.exclusions_a.total == len(tokenize(text)) - comp.units_a
+
+
+def test_reports_say_what_was_not_counted(call, tmp_path) -> None:
+    """HTML, JSON and CSV reports state the exclusions, the units removed and the passages left out."""
+    import csv
+    import io
+    import json
+
+    from neardup_gui.core.report import build_report, write_report
+
+    root, texts, coll = call
+    settings = SETTINGS.with_(auto_template=True, threshold=0.0)
+    pair = coll.pairs(SETTINGS.with_(auto_template=False, threshold=0.2))[:1]
+    report = build_report(coll, "pairs", settings, items=pair)
+    for fmt in ("html", "json", "csv"):
+        write_report(report, tmp_path / f"r.{fmt}", fmt)
+    data = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    ex = data["exclusions"]
+    assert ex["rules"]["automatic"] and ex["units"]["automatic"] > 0
+    assert [p["status"] for p in ex["passages"]] == ["automatic"] and ex["passages"][0]["documents"] == 26
+    assert data["pairs"][0]["exclusions_a"]["automatic"] > 0
+    html = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert "What was not counted" in html and "Automatic template" in html and "26" in html
+    rows = list(csv.reader(io.StringIO((tmp_path / "r.csv").read_text(encoding="utf-8-sig"))))
+    assert rows[0][-2:] == ["not_counted_a", "not_counted_b"] and rows[1][-2].startswith("automatic:")
