@@ -363,9 +363,9 @@ class SubmissionView(QDialog):
         view.destroyed.connect(lambda _o=None, v=view: self.diff_views.remove(v) if v in self.diff_views else None)
         view.show()
         if view.spans:
-            # the passage clicked: its index among the source's spans, in the view's (text) order
-            target = diff.comparison.spans[min(passage, len(diff.comparison.spans) - 1)]
-            view.go_to_match(view.spans.index(target))
+            # the passage clicked: its index among the source's passages in text order, which is
+            # the view's order (coloured_spans numbers them the same way)
+            view.go_to_match(min(passage, len(view.spans) - 1))
         self.diff_opened.emit(view)
 
     def export(self) -> None:

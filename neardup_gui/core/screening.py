@@ -38,7 +38,7 @@ from neardup_gui.core import indexer
 from neardup_gui.core.collection import Collection, summarise, user_template_keys
 from neardup_gui.core.document import CharSpan, Document
 from neardup_gui.core.progress import ProgressFn, no_progress, wrap_progress
-from neardup_gui.core.results import CheckSummary, Comparison, DocumentInfo, MatchSpan, SourceMatch
+from neardup_gui.core.results import CheckSummary, Comparison, DocumentInfo, MatchSpan, Passage, SourceMatch
 from neardup_gui.core.settings import Settings
 from neardup_gui.core.store import Store
 from neardup_gui.core.units import Units, tokenize
@@ -80,12 +80,15 @@ class ScreenedSource:
     units_b: int
     spans: tuple[MatchSpan, ...]  # A = the submission, B = the source
     excluded: bool = False  # the examiner excluded it for this submission: not counted
+    passages: tuple[Passage, ...] = ()  # the exact runs merged across small edits: what counts
 
     def comparison(self, template_a: Sequence[CharSpan] = (), excluded_a: Sequence[CharSpan] = ()) -> Comparison:
         return Comparison(similarity=self.similarity, containment_a=self.containment,
                           containment_b=self.source_containment, common_units=self.common_units,
                           units_a=self.units_a, units_b=self.units_b, spans=self.spans,
-                          template_a=tuple(template_a), excluded_a=tuple(excluded_a))
+                          template_a=tuple(template_a), excluded_a=tuple(excluded_a), passages=self.passages,
+                          passage_units_a=sum(p.units_a for p in self.passages),
+                          passage_units_b=sum(p.units_b for p in self.passages))
 
 
 @dataclass(frozen=True)
@@ -207,6 +210,20 @@ def _unpack_spans(blob: bytes) -> tuple[MatchSpan, ...]:
     return tuple(MatchSpan((int(r[0]), int(r[1])), (int(r[2]), int(r[3])), int(r[4])) for r in arr)
 
 
+def _pack_passages(passages: Sequence[Passage]) -> bytes:
+    data = [[list(p.a), list(p.b), p.units_a, p.units_b, p.matched_units,
+             [[list(r.a), list(r.b), r.units] for r in p.runs]] for p in passages]
+    return zlib.compress(json.dumps(data, separators=(",", ":")).encode("utf-8"))
+
+
+def _unpack_passages(blob: bytes) -> tuple[Passage, ...]:
+    if not blob:  # a row written before passages were kept
+        return ()
+    return tuple(Passage(a=tuple(a), b=tuple(b), units_a=ua, units_b=ub, matched_units=m,
+                         runs=tuple(MatchSpan(tuple(ra), tuple(rb), n) for ra, rb, n in runs))
+                 for a, b, ua, ub, m, runs in json.loads(zlib.decompress(blob).decode("utf-8")))
+
+
 _ROW_COLS = ("rel, path, size, mtime_ns, sha256, batch_id, status, reason, warnings, units, copied, copied_overall, "
              "copied_without_quotes, largest, largest_source, sources, template_share, quoted_share")
 
@@ -266,8 +283,10 @@ def delete_screening(store: Store, screening: str | int) -> None:
 def _sources(store: Store, screening_id: int, rel: str, excluded_paths: set[str]) -> tuple[ScreenedSource, ...]:
     rows = store.conn.execute(
         "SELECT rank, kind, doc_id, path, name, similarity, containment, source_containment, common, units_a, "
-        "units_b, spans FROM screening_sources WHERE screening_id = ? AND rel = ? ORDER BY rank", (screening_id, rel))
-    return tuple(ScreenedSource(*r[:11], spans=_unpack_spans(r[11]), excluded=r[3] in excluded_paths) for r in rows)
+        "units_b, spans, passages FROM screening_sources WHERE screening_id = ? AND rel = ? ORDER BY rank",
+        (screening_id, rel))
+    return tuple(ScreenedSource(*r[:11], spans=_unpack_spans(r[11]), excluded=r[3] in excluded_paths,
+                                passages=_unpack_passages(r[12])) for r in rows)
 
 
 def excluded_sources(store: Store, sha256: str) -> set[str]:
@@ -486,7 +505,7 @@ def _screen_one(main: Collection, batch: Collection, d, settings: Settings, v: V
                               similarity=m.comparison.similarity, containment=m.comparison.containment_a,
                               source_containment=m.comparison.containment_b, common_units=m.comparison.common_units,
                               units_a=m.comparison.units_a, units_b=m.comparison.units_b, spans=m.comparison.spans,
-                              excluded=m.source.path in excluded_paths)
+                              excluded=m.source.path in excluded_paths, passages=m.comparison.passages)
                for i, (kind, m) in enumerate(found, 1)]
     marked = v.mark(doc.text, doc.furniture, units)
     counted = [m for (_, m), s in zip(found, sources) if not s.excluded]
@@ -508,9 +527,11 @@ def _write_row(store: Store, screening_id: int, row: ScreeningRow, marks: bytes,
         conn.execute("DELETE FROM screening_sources WHERE screening_id = ? AND rel = ?", (screening_id, row.rel))
         conn.executemany(
             "INSERT INTO screening_sources (screening_id, rel, rank, kind, doc_id, path, name, similarity, containment, "
-            "source_containment, common, units_a, units_b, spans) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "source_containment, common, units_a, units_b, spans, passages) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(screening_id, row.rel, s.rank, s.kind, s.doc_id, s.path, s.name, s.similarity, s.containment,
-              s.source_containment, s.common_units, s.units_a, s.units_b, _pack_spans(s.spans)) for s in sources])
+              s.source_containment, s.common_units, s.units_a, s.units_b, _pack_spans(s.spans),
+              _pack_passages(s.passages)) for s in sources])
         conn.execute("UPDATE screenings SET updated = ? WHERE id = ?", (time.time(), screening_id))
 
 
@@ -529,12 +550,21 @@ def coloured_spans(sources: Sequence[ScreenedSource]) -> list[tuple[CharSpan, in
     taken: list[CharSpan] = []  # sorted, disjoint
     out: list[tuple[CharSpan, int, int]] = []
     for s in sorted(sources, key=lambda s: s.rank):
-        for i, x in enumerate(s.spans):
-            for piece in _subtract(tuple(x.a), taken):
+        covered = source_passage_spans(s)
+        for i, a in enumerate(covered):
+            for piece in _subtract(a, taken):
                 out.append((piece, s.rank, i))
-        taken = _merge(taken + [tuple(x.a) for x in s.spans])
+        taken = _merge(taken + list(covered))
     out.sort()
     return out
+
+
+def source_passage_spans(source: ScreenedSource) -> tuple[CharSpan, ...]:
+    """The submission-side spans a source covers, in text order: its edited passages (what the
+    figures count, issue 15), or its exact runs for a row kept before passages were."""
+    if source.passages:
+        return tuple(sorted(tuple(p.a) for p in source.passages))
+    return tuple(sorted(tuple(x.a) for x in source.spans))
 
 
 def _subtract(span: CharSpan, taken: Sequence[CharSpan]) -> list[CharSpan]:

@@ -230,6 +230,7 @@ def _schema4_screen(conn: sqlite3.Connection) -> None:
         units_a INTEGER NOT NULL,
         units_b INTEGER NOT NULL,
         spans BLOB NOT NULL,
+        passages BLOB NOT NULL DEFAULT x'',  -- the edited passages (issue 15), zlib JSON
         PRIMARY KEY (screening_id, rel, rank)
     ) WITHOUT ROWID""")
     conn.execute("""CREATE TABLE IF NOT EXISTS source_exclusions (

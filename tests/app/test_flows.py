@@ -172,12 +172,14 @@ def test_side_by_side_highlights_every_span_and_moves_both_panes(qtbot, window, 
     view: DiffView = opened.args[0]
     with Collection.open(saved_sample, create=False) as collection:
         comparison = collection.compare(pair.a.doc_id, pair.b.doc_id, window.settings)
-    assert len(comparison.spans) >= 2
-    assert view.highlight_counts() == (len(comparison.spans), len(comparison.spans))
+    # one highlighted entry per edited passage (issue 15): a resubmission's runs merge into few
+    n = len(comparison.passages)
+    assert n >= 1 and len(comparison.spans) >= n
+    assert view.highlight_counts() == (n, n)
     assert view.current_match == 0
     view.next_match()
-    span = view.spans[1]
-    assert view.current_match == 1
+    span = view.spans[1 % n]
+    assert view.current_match == 1 % n
     assert view.pane_a.textCursor().selectionStart() == span.a[0]
     assert view.pane_b.textCursor().selectionStart() == span.b[0]
     view.previous_match()

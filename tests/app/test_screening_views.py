@@ -18,6 +18,8 @@ from neardup_gui.core.screening import load_screening
 from neardup_gui.core.settings import Settings
 from neardup_gui.core.store import Store
 
+FORMS = tuple(str(Path(__file__).resolve().parents[2] / "resources" / "sample_src" / f"_form-{lang}.md")
+              for lang in ("zh", "en"))
 PLANTED = {"zh-01-水稻抗旱基因.docx", "zh-02-水稻干旱响应调控.pdf", "en-01-coastal-erosion.docx",
            "en-02-shoreline-retreat.pdf", "zh-03-城市内涝预警.docx", "zh-04-山区滑坡监测.txt",
            "en-03-wastewater-resistance.pdf", "en-04-hospital-surfaces.docx"}
@@ -52,7 +54,12 @@ def window(qtbot, indexed_sample: Path, sample_dir: Path):
 
 @pytest.fixture
 def screened(qtbot, window: MainWindow, sample_dir: Path) -> MainWindow:
-    """The sample's submissions screened as a call against the sample collection."""
+    """The sample's submissions screened as a call against the sample collection.
+
+    The sample mixes two calls' forms (each in 5 of its 30 proposals, far from the automatic
+    template rule's "nearly every document"): the examiner gives them as template files first."""
+    with qtbot.waitSignal(window.duplicates_ready, timeout=180000):
+        window.apply_settings(window.settings.with_(template_files=FORMS), window.language_setting)
     with qtbot.waitSignal(window.screening_ready, timeout=180000):
         window.screen_folder(str(sample_dir))
     return window
@@ -102,6 +109,8 @@ def test_screenings_are_reopened_in_a_new_window(qtbot, screened: MainWindow, sa
 
 
 def test_a_cancelled_screening_is_shown_as_interrupted_and_resumes(qtbot, window: MainWindow, sample_dir: Path) -> None:
+    with qtbot.waitSignal(window.duplicates_ready, timeout=180000):  # the forms given (see ``screened``)
+        window.apply_settings(window.settings.with_(template_files=FORMS), window.language_setting)
     # cancelled at once: the worker stops at its next progress report (reading the files takes
     # worker processes, far longer than the next line of this test)
     window.screen_folder(str(sample_dir))

@@ -61,7 +61,8 @@ def test_the_call_form_is_template_not_copying(sample_call) -> None:
         if r.rel[:5] in {"zh-05", "zh-06", "zh-07", "zh-08", "zh-09", "en-05", "en-06", "en-07", "en-08", "en-09"}:
             assert r.template_share > 0.5, r.rel
             assert r.copied < 0.15, r.rel
-            assert r.copied_overall > 0.5  # CNKI's overall ratio counts the form, as CNKI does
+            # one arithmetic (issue 18): every figure is over the countable text, the form left out
+            assert r.copied_overall == pytest.approx(r.copied)
 
 
 def test_a_submission_copied_from_another_submission_names_it(sample_call) -> None:
@@ -70,7 +71,8 @@ def test_a_submission_copied_from_another_submission_names_it(sample_call) -> No
         detail = submission_detail(store, "sample call", "en-02-shoreline-retreat.pdf")
     first = detail.sources[0]
     assert first.kind == SUBMISSION and first.name == "en-01-coastal-erosion.docx"
-    assert first.containment == pytest.approx(0.89, abs=0.05)
+    # exact runs cover 0.89 of it; its edited passages (issue 15) also take in the reworded words
+    assert 0.85 <= first.containment <= 1.0
     assert first.spans and all(0 <= s.a[0] < s.a[1] <= len(detail.text) for s in first.spans)
     assert detail.summary().copied_ratio_without_template == pytest.approx(detail.row.copied)
 
