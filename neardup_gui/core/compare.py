@@ -948,8 +948,9 @@ def _shared_mask_prepared(a: PreparedDocument, b: PreparedDocument) -> tuple[np.
     if not hit_a.any():
         return np.zeros(na, dtype=bool), np.zeros(nb, dtype=bool)
     pair_b = idx[hit_a]
-    window_a = np.lib.stride_tricks.sliding_window_view(a.items, k)[a.ok_first[hit_a]]
-    window_b = np.lib.stride_tricks.sliding_window_view(b.items, k)[b.ok_first[pair_b]]
+    offsets = np.arange(k)
+    window_a = a.items[a.ok_first[hit_a][:, None] + offsets]
+    window_b = b.items[b.ok_first[pair_b][:, None] + offsets]
     if not np.array_equal(window_a, window_b):
         log.warning("k-gram hash collision: comparing k-grams unit by unit")
         return _shared_mask_codes(a.items, b.items, k)
