@@ -10,6 +10,7 @@ from PySide6.QtCore import QTimer
 
 from tests.benchmarks.copyheavy import build
 from neardup_gui.app.mainwindow import MainWindow
+from neardup_gui.core import pairpass
 
 TICK_MS = 10
 
@@ -24,7 +25,10 @@ def window(qtbot):
     w.close()
 
 
-def test_window_keeps_ticking_during_the_parallel_pairs_pass(qtbot, window, tmp_path, corpus_dir, isolated_home):
+def test_window_keeps_ticking_during_the_parallel_pairs_pass(qtbot, window, tmp_path, corpus_dir, isolated_home,
+                                                             monkeypatch):
+    # worker processes from a few hundred documents on, so that a test-sized call uses them
+    monkeypatch.setattr(pairpass, "PARALLEL_MIN_DOCS", 100)
     folder = tmp_path / "call"
     build(folder, 600, seed=3, families=150)  # light edits of real sections: a copy-heavy call
     with qtbot.waitSignal(window.duplicates_ready, timeout=300_000):
