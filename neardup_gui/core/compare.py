@@ -906,6 +906,7 @@ def prepare_document(
     coded = codes.encode(units.ids[pos])
     jumps, keys = _gap_keys(units.ids, pos)
     items, unit = _with_gaps(coded, pos, jumps, keys, codes.encode_gaps(keys))
+    unit = unit.astype(np.int32) if len(units) < 2**31 else unit
     k = min_run
     collided = False
     if len(items) >= k:
@@ -916,13 +917,17 @@ def prepare_document(
                 h = h * _HASH_MULTIPLIER + windows[:, col].astype(np.uint64) + np.uint64(1)
         ok_hashes, ok_first, ok_inverse = np.unique(h, return_index=True, return_inverse=True)
         ok_inverse = ok_inverse.reshape(-1).astype(np.int32)
+        ok_first = ok_first.astype(np.int32)
         collided = not np.array_equal(windows, windows[ok_first[ok_inverse]])
     else:
         ok_hashes = np.zeros(0, dtype=np.uint64)
-        ok_first = np.zeros(0, dtype=np.int64)
+        ok_first = np.zeros(0, dtype=np.int32)
         ok_inverse = np.zeros(0, dtype=np.int32)
+    # (offsets and positions in 32 bits: a cache of prepared documents holds a third more)
+    small = units.ends[-1] < 2**31 if len(units) else True
+    offsets = np.int32 if small else np.int64
     return PreparedDocument(
-        units=Units(ids=units.ids, starts=units.starts, ends=units.ends, cjk=units.cjk),
+        units=Units(ids=units.ids, starts=units.starts.astype(offsets), ends=units.ends.astype(offsets), cjk=units.cjk),
         min_run=min_run, pos=pos, codes=coded, items=items, unit=unit, ok_hashes=ok_hashes,
         ok_first=ok_first, ok_inverse=ok_inverse, collided=collided, template=tpl, excluded=exc,
         template_share=_ratio(int(t_mask.sum()), len(units)), excluded_share=_ratio(int(e_mask.sum()), len(units)),
