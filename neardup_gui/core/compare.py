@@ -4,7 +4,9 @@ The similarity is seed 004's r(A, B) = |LCS| / (|A| + |B| − |LCS|) over unit s
 refinements that keep chance out of the count:
 
 * template and excluded units are removed from both sequences *before* aligning, so the form a
-  fund prescribes can neither be counted nor pull the alignment towards itself;
+  fund prescribes can neither be counted nor pull the alignment towards itself; a stretch of
+  removed text that both texts hold at the aligned position does not cut the run around it
+  (an exclusion takes the same text out of both sides; identical texts stay identical);
 * only *trustable* LCS units count: those in maximal aligned runs of at least ``min_run`` units
   (consecutive in both texts). Seed 004 keeps the coherent central part of the LCS for the same
   reason; a run length is a sharper test than "head or tail of the page".
@@ -576,9 +578,11 @@ def compare_units(
     """Compare two unit sequences exactly (see the module docstring for the definition).
 
     ``a_countable``/``b_countable`` are boolean masks (True = countable); template and excluded
-    units are removed from both sequences before aligning. Match spans are the trustable runs
-    (≥ ``min_run`` aligned units, consecutive among the countable units of both texts), split
-    wherever removed units lie in between so a highlight never covers template text.
+    units are removed from both sequences before aligning; each stretch of them becomes one gap
+    item standing for the removed text. Match spans are the trustable runs (≥ ``min_run``
+    aligned units, consecutive in both texts, crossing removed text only where both texts
+    removed the same text there), highlighted piece by piece so a highlight never covers
+    template text; a run holding every countable unit of both texts counts whatever its length.
 
     Cut-offs (for verifying many candidates): with ``min_similarity`` and/or ``min_containment``
     given, ``None`` is returned when an exact upper bound proves that the similarity is below

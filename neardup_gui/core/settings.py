@@ -86,7 +86,7 @@ class Settings:
 # on them. The rest (fingerprint size, search strategy, workers) belongs to the machine.
 COLLECTION_FIELDS = (
     "threshold", "min_run", "template_min_docs", "template_min_share", "template_files",
-    "exclude_quotes", "exclude_bibliography",
+    "exclude_quotes", "exclude_bibliography", "auto_template",
 )
 
 
@@ -156,6 +156,7 @@ CHECKERS: dict[str, Any] = {
     "min_run": _whole(1, 100_000),
     "template_min_docs": _whole(2, 100_000_000),
     "template_min_share": _fraction,
+    "auto_template": _yes_no,
     "template_files": _paths,
     "exclude_quotes": _yes_no,
     "exclude_bibliography": _yes_no,

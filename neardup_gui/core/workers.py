@@ -102,13 +102,24 @@ class _Worker:
         self.process.start()
         child_conn.close()
         self.ready = False
+        self.time_limit_s = 0.0
         self.path: str | None = None
         self.deadline = time.monotonic() + _STARTUP_S
 
     def submit(self, path: str, time_limit_s: float) -> None:
         self.conn.send(path)
         self.path = path
-        self.deadline = time.monotonic() + time_limit_s
+        self.time_limit_s = time_limit_s
+        # A child still starting reads the file once it is ready, and the file's time limit
+        # counts from then (``started``): a busy machine's slow start-up is not the file's
+        # fault, and start-up has its own limit.
+        self.deadline = time.monotonic() + (time_limit_s if self.ready else _STARTUP_S + time_limit_s)
+
+    def started(self) -> None:
+        """The child said it is ready: the limit of the file it was handed counts from now."""
+        self.ready = True
+        if self.path is not None:
+            self.deadline = time.monotonic() + self.time_limit_s
 
     def kill(self) -> None:
         if self.process.is_alive():
@@ -249,7 +260,7 @@ def process_many(
                             exited = True
                             break
                         if message == _READY:
-                            worker.ready = True
+                            worker.started()
                         else:
                             result, extra = message
                             finished.append((worker.path or result.path, result, extra))
