@@ -99,3 +99,15 @@ def test_cancelled_parallel_pass_stops_its_workers_and_resumes_to_the_same_pairs
         coll.pairs(SETTINGS)  # resumes with the documents not yet paired
         rows = sorted(coll.store.conn.execute("SELECT a, b, similarity, containment_a, containment_b, common FROM pairs"))
     assert rows == expected
+
+
+def test_a_cut_below_the_threshold_pairs_down_to_the_cut(copy_heavy) -> None:
+    """Regression: the pass verified down to the threshold only, so a lower cut missed pairs."""
+    lower = pair_rows(copy_heavy, SETTINGS.with_(threshold=0.6), pairpass.serial_results)
+    assert any(r[2] < SETTINGS.threshold for r in lower)
+    with Collection.open(copy_heavy) as coll:
+        with coll.store.transaction() as conn:
+            conn.execute("DELETE FROM pairs")
+            conn.execute("DELETE FROM paired")
+        listed = coll.pairs(SETTINGS, cut=0.6)  # threshold 0.8, cut 0.6
+    assert sorted(tuple(sorted((p.a.doc_id, p.b.doc_id))) for p in listed) == sorted((r[0], r[1]) for r in lower)
