@@ -23,7 +23,7 @@ import numpy as np
 
 from neardup_gui.core import indexer, pairpass
 from neardup_gui.core.candidates import CandidateFinder
-from neardup_gui.core.compare import units_in_spans
+from neardup_gui.core.compare import PreparedDocument, UnitCodes, units_in_spans
 from neardup_gui.core.document import CharSpan, Document, Skipped
 from neardup_gui.core.fingerprints import Fingerprints, fingerprint_document
 from neardup_gui.core.indexer import IndexReport
@@ -594,12 +594,27 @@ class Collection:
                     f"SELECT a, b, similarity FROM pairs WHERE a IN ({marks}) OR b IN ({marks})", chunk + chunk):
                 known[(a, b)] = sim
         matrix: list[list[float | None]] = [[1.0 if i == j else None for j in range(n)] for i in range(n)]
+        # scale (issue 16): the pairs cache starts at the threshold, so more pairs are compared
+        # here; each member is prepared once and compared on the prepared path (the same answer
+        # as self.compare, without marking and re-coding both texts for every pair)
+        v = self.verifier(settings)
+        codes = UnitCodes()
+        prepared: dict[int, PreparedDocument] = {}
+
+        def similarity(lo: int, hi: int) -> float:
+            for d in (lo, hi):
+                if d not in prepared:
+                    prepared[d] = v.prepare(self.marked(d, v), codes)
+            comp = v.compare_prepared(prepared[lo], prepared[hi])
+            assert comp is not None  # no cut-offs given
+            return comp.similarity
+
         for i in range(n):
             for j in range(i + 1, n):
                 lo, hi = sorted((ids[i], ids[j]))
                 sim = known.get((lo, hi))
                 if sim is None and n <= RING_MAX_COMPARE:
-                    sim = self.compare(lo, hi, settings).similarity
+                    sim = similarity(lo, hi)
                 matrix[i][j] = matrix[j][i] = sim
         ring = all(matrix[i][j] is not None and matrix[i][j] >= settings.threshold
                    for i in range(n) for j in range(i + 1, n))
