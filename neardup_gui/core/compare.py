@@ -982,9 +982,11 @@ def _multiset_overlap_sparse(ca: np.ndarray, cb: np.ndarray) -> int:
 
 
 # The bit-parallel LCS length (a tighter bound than the bag of units) is computed before the
-# alignment only when the selected sequences are this large (N·M cells): below it the alignment
-# itself is about as cheap as the bound.
-LCS_BOUND_MIN_CELLS = 4_000_000
+# alignment when the selected sequences are this large (N·M cells): below it the alignment
+# itself is about as cheap as the bound. Measured on 300 documents of the 10,000-document
+# copy-heavy collection: the bound spares 542 of 1,392 alignments (and their passages), CPU time
+# 1.06 s → 1.03 s; most candidates never get here (the bag of units rejects them first).
+LCS_BOUND_MIN_CELLS = 10_000
 
 
 def compare_prepared(
