@@ -111,127 +111,132 @@
 <context>
     <name>DiffView</name>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="371" />
+        <location filename="../../neardup_gui/app/diffview.py" line="438" />
         <source>{n}. {units} units: {snippet}</source>
         <translation>{n}. {units} 个单元：{snippet}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="452" />
+        <location filename="../../neardup_gui/app/diffview.py" line="520" />
         <source>No matched passages</source>
         <translation>没有相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="454" />
+        <location filename="../../neardup_gui/app/diffview.py" line="522" />
         <source>{n} matched passages</source>
         <translation>共 {n} 处相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="457" />
+        <location filename="../../neardup_gui/app/diffview.py" line="525" />
         <source>Passage {i} of {n}</source>
         <translation>第 {i} 处，共 {n} 处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="462" />
+        <location filename="../../neardup_gui/app/diffview.py" line="530" />
         <source>Side by side: {a} ↔ {b}</source>
         <translation>对照：{a} ↔ {b}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="465" />
+        <location filename="../../neardup_gui/app/diffview.py" line="533" />
         <source>&lt;b&gt;Similarity {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A in B {ca} &amp;nbsp;·&amp;nbsp; B in A {cb} &amp;nbsp;·&amp;nbsp; common units {common} &amp;nbsp;·&amp;nbsp; template share A {ta}, B {tb}</source>
         <translation>&lt;b&gt;相似度 {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A 在 B 中 {ca} &amp;nbsp;·&amp;nbsp; B 在 A 中 {cb} &amp;nbsp;·&amp;nbsp; 相同单元 {common} &amp;nbsp;·&amp;nbsp; 模板占比 A {ta}，B {tb}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="473" />
-        <source>Similarity is the LCS ratio common / (A + B − common) over countable units; containment is the share of one text found in the other. Template text is not counted.</source>
-        <translation>相似度为按可计数单元计算的最长公共子序列比率：相同 / (A + B − 相同)；包含度为一篇文本出现在另一篇中的比例。模板文字不计入。</translation>
+        <location filename="../../neardup_gui/app/diffview.py" line="435" />
+        <source>{n}. {units} units, edited ({identical} identical): {snippet}</source>
+        <translation>{n}. {units} 个单元，经改写（{identical} 个相同）：{snippet}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="476" />
+        <location filename="../../neardup_gui/app/diffview.py" line="541" />
+        <source>Similarity is the LCS ratio common / (A + B − common) over countable units; containment is the share of one text found in the other, counted over copied passages (identical runs and the edited words between them, shown in a lighter shade). Template text is not counted.</source>
+        <translation>相似度为按可计数单元计算的最长公共子序列比率：相同 / (A + B − 相同)；包含度为一篇文本出现在另一篇中的比例，按抄袭段落计算（相同的连续片段及其间被改写的词语，后者以较浅的颜色显示）。模板文字不计入。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/diffview.py" line="546" />
         <source>A: {title}</source>
         <translation>A：{title}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="477" />
+        <location filename="../../neardup_gui/app/diffview.py" line="547" />
         <source>B: {title}</source>
         <translation>B：{title}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="480" />
+        <location filename="../../neardup_gui/app/diffview.py" line="550" />
         <source>◀ Previous</source>
         <translation>◀ 上一处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="481" />
+        <location filename="../../neardup_gui/app/diffview.py" line="551" />
         <source>Previous matched passage (Shift+F3, Ctrl+Up)</source>
         <translation>上一处相同段落（Shift+F3，Ctrl+↑）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="482" />
+        <location filename="../../neardup_gui/app/diffview.py" line="552" />
         <source>Next ▶</source>
         <translation>下一处 ▶</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="483" />
+        <location filename="../../neardup_gui/app/diffview.py" line="553" />
         <source>Next matched passage (F3, Ctrl+Down)</source>
         <translation>下一处相同段落（F3，Ctrl+↓）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="484" />
+        <location filename="../../neardup_gui/app/diffview.py" line="554" />
         <source>Scroll together</source>
         <translation>同步滚动</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="485" />
+        <location filename="../../neardup_gui/app/diffview.py" line="555" />
         <source>Keep both texts at the matching place while scrolling</source>
         <translation>滚动时让两篇文本保持在对应位置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="486" />
+        <location filename="../../neardup_gui/app/diffview.py" line="556" />
         <source>Open A</source>
         <translation>打开 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="487" />
+        <location filename="../../neardup_gui/app/diffview.py" line="557" />
         <source>Open the original file of A in its usual application</source>
         <translation>用默认程序打开 A 的原始文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="488" />
+        <location filename="../../neardup_gui/app/diffview.py" line="558" />
         <source>Open B</source>
         <translation>打开 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="489" />
+        <location filename="../../neardup_gui/app/diffview.py" line="559" />
         <source>Open the original file of B in its usual application</source>
         <translation>用默认程序打开 B 的原始文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="490" />
+        <location filename="../../neardup_gui/app/diffview.py" line="560" />
         <source>Matched passages</source>
         <translation>相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="491" />
+        <location filename="../../neardup_gui/app/diffview.py" line="561" />
         <source>Matched passages; choose one to show it in both texts</source>
         <translation>相同段落；选择一处即可在两篇文本中同时显示</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="492" />
+        <location filename="../../neardup_gui/app/diffview.py" line="562" />
         <source>Text A</source>
         <translation>文本 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="493" />
+        <location filename="../../neardup_gui/app/diffview.py" line="563" />
         <source>Text B</source>
         <translation>文本 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="494" />
+        <location filename="../../neardup_gui/app/diffview.py" line="564" />
         <source>Where the matches lie in A; click to jump</source>
         <translation>A 中相同段落的位置；点击即可跳转</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="495" />
+        <location filename="../../neardup_gui/app/diffview.py" line="565" />
         <source>Where the matches lie in B; click to jump</source>
         <translation>B 中相同段落的位置；点击即可跳转</translation>
     </message>
