@@ -74,7 +74,7 @@ def colour_for(index: int) -> QColor:
     return QColor(PALETTE[index % len(PALETTE)])
 
 
-EDITED_BLEND = 0.55  # how far the edited shade moves from the passage colour to the background
+EDITED_BLEND = 0.45  # how far the edited shade moves from the passage colour to the background
 
 
 def passage_shades(index: int, palette: QPalette | None = None) -> tuple[QColor, QColor]:
@@ -236,7 +236,16 @@ class TextPane(QPlainTextEdit):
         muted_format.setFontItalic(True)
         for span in muted:
             selections.append(self._selection(span, muted_format))
-        for span, colour in [*edited, *matches]:
+        for span, colour in edited:
+            # the edited words: the lighter shade, and a dotted underline so that they stand
+            # out from the identical text even where the shade is faint (small or bright screens)
+            fmt = QTextCharFormat()
+            fmt.setBackground(colour)
+            fmt.setForeground(QColor("#000000"))
+            fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DotLine)
+            fmt.setUnderlineColor(colour.darker(170))
+            selections.append(self._selection(span, fmt))
+        for span, colour in matches:
             fmt = QTextCharFormat()
             fmt.setBackground(colour)
             fmt.setForeground(QColor("#000000"))
