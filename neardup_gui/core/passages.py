@@ -91,6 +91,14 @@ class PassageRules:
 DEFAULT_RULES = PassageRules()
 
 
+def rules_key(rules: PassageRules | None = None) -> str:
+    """The merging rules as a stable string: results cached with other rules (or before passages
+    existed) are recomputed, because their containments were counted differently."""
+    r = rules or DEFAULT_RULES
+    return (f"passages-1:{r.short_run}:{r.max_hole}:{r.window}:{r.min_density}:{r.min_anchor_share}:"
+            f"{r.gap_share}")
+
+
 def coverage_bound(anchor_bound: int, rules: PassageRules = DEFAULT_RULES) -> int:
     """Upper bound of the units passages can cover, given an upper bound of the anchor units."""
     return int(anchor_bound / rules.min_anchor_share) if rules.min_anchor_share > 0 else 1 << 62
