@@ -29,6 +29,9 @@ CHECK_COLUMNS = (
     "source_containment", "template_share_submission", "template_share_source", "common_units",
     "units_submission", "units_source", "passages", "estimate", "size_submission", "size_source",
     "sha256_submission", "sha256_source",
+    # the submission's own figures on each of its rows: the overall copy ratio per proposal
+    "submission_copied_ratio", "submission_copied_ratio_without_template", "submission_copied_ratio_without_quotes",
+    "submission_largest_source_ratio",
 )
 
 
@@ -44,12 +47,16 @@ def _ratio(x: float) -> str:
     return f"{x:.6f}"
 
 
-def _row(p: ReportPair, check: bool) -> list[Any]:
+def _row(p: ReportPair, check: bool, subs: dict | None = None) -> list[Any]:
     if check:
+        s = (subs or {}).get(p.a.path)
+        own = ["", "", "", ""] if s is None else [
+            _ratio(s.copied_ratio), _ratio(s.copied_ratio_without_template), _ratio(s.copied_ratio_without_quotes),
+            _ratio(s.largest_source_ratio)]
         return [p.rank, p.a.name, p.a.path, p.b.path, p.b.name, _ratio(p.similarity), _ratio(p.containment_a),
                 _ratio(p.containment_b), _ratio(p.template_share_a), _ratio(p.template_share_b), p.common_units,
                 p.units_a, p.units_b, len(p.passages), "" if p.estimate is None else _ratio(p.estimate),
-                p.a.size, p.b.size, p.a.sha256, p.b.sha256]
+                p.a.size, p.b.size, p.a.sha256, p.b.sha256, *own]
     return [p.rank, p.group, p.a.path, p.b.path, p.a.name, p.b.name, _ratio(p.similarity), _ratio(p.containment_a),
             _ratio(p.containment_b), _ratio(p.template_share_a), _ratio(p.template_share_b), p.common_units,
             p.units_a, p.units_b, len(p.passages), p.a.size, p.b.size, p.a.sha256, p.b.sha256]
@@ -61,8 +68,9 @@ def render_csv(report: Report) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(CHECK_COLUMNS if check else PAIR_COLUMNS)
+    subs = {s.document.path: s for s in report.submissions}
     for p in report.pairs:
-        writer.writerow([neutralise(v) for v in _row(p, check)])
+        writer.writerow([neutralise(v) for v in _row(p, check, subs)])
     return out.getvalue()
 
 
