@@ -149,6 +149,8 @@ def _settings(args: argparse.Namespace, base=None):  # noqa: ANN001, ANN202 - a 
         changes["exclude_quotes"] = True
     if getattr(args, "exclude_bibliography", False):
         changes["exclude_bibliography"] = True
+    if getattr(args, "dask", None):
+        changes["dask_address"] = args.dask
     if getattr(args, "no_auto_template", False):
         changes["auto_template"] = False
     if getattr(args, "bits", None):
@@ -226,12 +228,14 @@ def _index_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", required=True, metavar="F", help="the index file (created if missing)")
     p.add_argument("--workers", type=int, metavar="N", help="extraction processes (default: number of cores)")
     p.add_argument("--bits", type=int, metavar="K", help="size of the 1-bit minwise fingerprint (64..1024)")
+    _dask_option(p)
     p.add_argument("--json", action="store_true", help="machine-readable summary on stdout")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
 
 
 @command("index", "Index a folder (incremental: only new and changed files are read).", _index_args)
 def run_index(args: argparse.Namespace) -> int:
+    from neardup_gui.core.cluster import ClusterUnavailable
     from neardup_gui.core.progress import count_noun
     from neardup_gui.core.store import IndexProblem
 
@@ -242,6 +246,8 @@ def run_index(args: argparse.Namespace) -> int:
             stats = coll.stats()
     except IndexProblem as exc:
         return _index_problem(exc)
+    except ClusterUnavailable as exc:
+        return _cluster_problem(exc)
     if args.json:
         print_json({
             "folder": args.folder, "db": args.db, "documents": stats["documents"], "indexed": stats["indexed"],
@@ -354,6 +360,10 @@ def run_check(args: argparse.Namespace) -> int:
                 "largest_source_ratio": r.summary.largest_source_ratio,
                 "largest_source": r.summary.largest_source or None,
                 "template_share": r.summary.template_share,
+                # the one denominator of every ratio above, and the units left out of it
+                "countable_units": r.summary.countable_units,
+                "template_units": r.summary.template_units,
+                "excluded_units": r.summary.excluded_units,
             },
             "exclusions": {"applied": _applied(rules), "rules": rules, "units": r.exclusions.as_dict()},
             "matches": [{
@@ -384,12 +394,24 @@ def run_check(args: argparse.Namespace) -> int:
     return EXIT_SKIPPED if any(r.skipped_reason for r in results) else EXIT_OK
 
 
+def _dask_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--dask", metavar="ADDRESS",
+                   help="run on a Dask cluster, e.g. tcp://host:8786 (needs neardup[cluster]; see docs/scale.md)")
+
+
+def _cluster_problem(exc) -> int:
+    sys.stderr.write(f"neardup: {exc}\n")
+    return EXIT_USAGE
+
+
 def _pairs_args(p: argparse.ArgumentParser) -> None:
     _common_options(p)
+    p.add_argument("--workers", type=int, metavar="N", help="worker processes for the pass (default: number of cores)")
+    _dask_option(p)
 
 
 def _pairs_by_args(p: argparse.ArgumentParser) -> None:
-    _common_options(p)
+    _pairs_args(p)
     p.add_argument("--by", choices=("similarity", "containment"), default="similarity",
                    help="rank and cut by the similarity r (default) or by the larger containment "
                         "max(A in B, B in A), r beside it; --threshold is then the containment cut (default 0.3)")
@@ -397,17 +419,24 @@ def _pairs_by_args(p: argparse.ArgumentParser) -> None:
 
 @command("pairs", "List the verified near-duplicate pairs of a collection, best first.", _pairs_by_args)
 def run_pairs(args: argparse.Namespace) -> int:
+    from neardup_gui.core.cluster import ClusterUnavailable
     from neardup_gui.core.collection import CONTAINMENT_CUT
     from neardup_gui.core.store import IndexProblem
 
-    settings = _settings(args)
     by = getattr(args, "by", "similarity")
-    cut = args.threshold if args.threshold is not None else (settings.threshold if by == "similarity" else CONTAINMENT_CUT)
+
+    def cut_of(s) -> float:  # noqa: ANN001 - the collection's settings with the options applied
+        if args.threshold is not None:
+            return args.threshold
+        return s.threshold if by == "similarity" else CONTAINMENT_CUT
+
     try:
-        pairs, rules = _on_collection(args, lambda coll, s: (coll.pairs(s, StderrProgress(args.quiet), by=by, cut=cut),
-                                                             _rules_json(coll, s)))
+        pairs, rules, cut = _on_collection(args, lambda coll, s: (
+            coll.pairs(s, StderrProgress(args.quiet), by=by, cut=cut_of(s)), _rules_json(coll, s), cut_of(s)))
     except IndexProblem as exc:
         return _index_problem(exc)
+    except ClusterUnavailable as exc:
+        return _cluster_problem(exc)
     if args.json:
         applied = _applied(rules)
         print_json([{"a": p.a.path, "b": p.b.path, "similarity": p.similarity, "containment_a": p.containment_a,
@@ -447,12 +476,15 @@ def _auto_words(rules: dict[str, Any]) -> str:
 
 @command("clusters", "Group the collection's near-duplicates (no chaining: each member is similar to the first).", _pairs_args)
 def run_clusters(args: argparse.Namespace) -> int:
+    from neardup_gui.core.cluster import ClusterUnavailable
     from neardup_gui.core.store import IndexProblem
 
     try:
         clusters = _on_collection(args, lambda coll, s: coll.clusters(s, StderrProgress(args.quiet)))
     except IndexProblem as exc:
         return _index_problem(exc)
+    except ClusterUnavailable as exc:
+        return _cluster_problem(exc)
     if args.json:
         print_json([{"representative": c.representative.path,
                      "members": [{"path": m.path, "similarity": s} for m, s in zip(c.members, c.similarities)],
@@ -524,10 +556,12 @@ def run_common(args: argparse.Namespace) -> int:
     from neardup_gui.core.common import common_passages, find_passage, set_passage
     from neardup_gui.core.store import IndexProblem
 
-    settings = _settings(args)
+    from neardup_gui.core.settings import Settings
+
     message = ""
     try:
         with _open(args) as coll:
+            settings = _settings(args, coll.settings_for(Settings()))  # the collection's own, options win
             passages = common_passages(coll, settings, min_docs=args.min_docs)
             if args.exclude or args.count:
                 wanted = args.exclude or args.count

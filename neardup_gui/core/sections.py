@@ -58,6 +58,9 @@ KNOWN_HEADINGS_EN = (
 _NUMBER = (r"(?:第[一二三四五六七八九十百0-9]+[章节部分篇]|[（(][一二三四五六七八九十0-9]+[)）]|"
            r"[一二三四五六七八九十]+[、.．]|[0-9]+(?:\.[0-9]+)*[.．、)]?|[IVXLC]+[.)]|[A-H][.)])")
 _NUMBERED_RE = re.compile(rf"^\s*{_NUMBER}\s*(?P<rest>.*)$")
+# A heading names something: a word of three letters or two CJK characters ("V:0, I:10", a
+# table's repeated cell, is no heading even when it recurs like the form's text).
+_WORDY_RE = re.compile(r"[^\W\d_]{3,}|[\u4e00-\u9fff]{2,}")
 _ZH_RE = re.compile("|".join(sorted(map(re.escape, KNOWN_HEADINGS_ZH), key=len, reverse=True)))
 
 
@@ -109,7 +112,7 @@ def _short(line: str) -> bool:
 def heading_kind(line: str, *, is_template: bool = False) -> str:
     """How ``line`` (one paragraph) is recognised as a heading: template, known, numbered, or ""."""
     line = line.strip()
-    if not line or line.endswith(SENTENCE_END) or not _short(line):
+    if not line or line.endswith(SENTENCE_END) or not _short(line) or not _WORDY_RE.search(line):
         return ""
     if is_template and len(line) <= MAX_TEMPLATE_HEADING_CHARS:
         return "template"

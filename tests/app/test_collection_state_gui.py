@@ -146,8 +146,6 @@ def test_the_summary_says_what_the_filter_hides(qtbot, window, tmp_path):
     assert len(result.matches) >= 2
     page.threshold_spin.setValue(0)
     assert not page.hidden_label.isVisibleTo(page)
-    # 100 %: the resubmission of the copied file is an edited copy, and counted over its edited
-    # passages (issue 15) it reaches 99 %; only the identical file itself reaches 100 %
     page.threshold_spin.setValue(100)
     hidden = len(result.matches) - len(window.visible_sources())
     assert hidden >= 1

@@ -63,18 +63,41 @@ def test_check_json_ranks_the_source_first(indexed, capsys, tmp_path):
     assert results[1]["matches"] == [] and "damaged Word document" in results[1]["skipped_reason"]
 
 
+FORMS = [str(SAMPLE.parent / "sample_src" / f"_form-{lang}.md") for lang in ("en", "zh")]
+TEMPLATE_GROUP = {f"{lang}-0{i}" for lang in ("en", "zh") for i in range(5, 10)}
+
+
 def test_pairs_and_clusters_json(indexed, capsys):
     _, db = indexed
-    code, out = run(capsys, "pairs", "--db", str(db), "--threshold", "0.5", "--json", "-q")
+    templates = [arg for form in FORMS for arg in ("--template", form)]
+    code, out = run(capsys, "pairs", "--db", str(db), "--threshold", "0.5", "--json", "-q", *templates)
     assert code == EXIT_OK
-    pairs = {frozenset((Path(p["a"]).name, Path(p["b"]).name)): p["similarity"] for p in json.loads(out)}
+    listed = json.loads(out)
+    pairs = {frozenset((Path(p["a"]).name, Path(p["b"]).name)): p["similarity"] for p in listed}
     assert set(pairs) == {frozenset((EN_SOURCE, EN_RESUB)), frozenset((ZH_SOURCE, ZH_RESUB))}
     assert all(0.7 < s < 1.0 for s in pairs.values())
-    code, out = run(capsys, "clusters", "--db", str(db), "--threshold", "0.5", "--json", "-q")
+    assert all("template_files" in p["exclusions"]["applied"] for p in listed)
+    code, out = run(capsys, "clusters", "--db", str(db), "--threshold", "0.5", "--json", "-q", *templates)
     assert code == EXIT_OK
     clusters = json.loads(out)
     members = sorted(sorted(Path(m["path"]).name for m in c["members"]) + [Path(c["representative"]).name] for c in clusters)
     assert len(clusters) == 2 and all(EN_SOURCE in m or ZH_SOURCE in m for m in members)
+    assert not any(c["ring"] for c in clusters)
+
+
+def test_a_form_in_a_sixth_of_the_collection_counts_unless_given(indexed, capsys):
+    """Issue 14: the sample's forms are each in 5 of 30 documents, far below the automatic rule
+    (half the collection): without the form files, the form-only pairs are reported at 0.5."""
+    _, db = indexed
+    code, out = run(capsys, "pairs", "--db", str(db), "--threshold", "0.5", "--json", "-q")
+    assert code == EXIT_OK
+    names = {frozenset((Path(p["a"]).name[:5], Path(p["b"]).name[:5])) for p in json.loads(out)}
+    group_pairs = {n for n in names if n <= TEMPLATE_GROUP}
+    assert len(group_pairs) == 20  # 10 per language: what the form alone makes alike (EXPECTED.md)
+    assert frozenset(("en-01", "en-02")) in names and frozenset(("zh-01", "zh-02")) in names
+    code, out = run(capsys, "pairs", "--db", str(db), "--json", "-q")  # the default threshold 0.7
+    assert {frozenset((Path(p["a"]).name[:5], Path(p["b"]).name[:5])) for p in json.loads(out)} == {
+        frozenset(("en-01", "en-02")), frozenset(("zh-01", "zh-02"))}
 
 
 def test_compare_two_files_without_an_index(indexed, capsys):

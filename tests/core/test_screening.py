@@ -21,7 +21,10 @@ from neardup_gui.core.settings import Settings
 from neardup_gui.core.store import SCHEMA_VERSION, Store
 from tests.conftest import SAMPLE
 
-SETTINGS = Settings(workers=2)
+# The call's two forms are given as template files, as an examiner gives them: each is in only
+# 5 of the sample's 30 proposals, far below the automatic template rule (issue 14).
+FORMS = tuple(str(SAMPLE.parent / "sample_src" / f"_form-{lang}.md") for lang in ("en", "zh"))
+SETTINGS = Settings(workers=2, template_files=FORMS)
 PLANTED = {"zh-01-水稻抗旱基因.docx", "zh-02-水稻干旱响应调控.pdf", "en-01-coastal-erosion.docx",
            "en-02-shoreline-retreat.pdf", "zh-03-城市内涝预警.docx", "zh-04-山区滑坡监测.txt",
            "en-03-wastewater-resistance.pdf", "en-04-hospital-surfaces.docx"}
@@ -58,7 +61,8 @@ def test_the_call_form_is_template_not_copying(sample_call) -> None:
         if r.rel[:5] in {"zh-05", "zh-06", "zh-07", "zh-08", "zh-09", "en-05", "en-06", "en-07", "en-08", "en-09"}:
             assert r.template_share > 0.5, r.rel
             assert r.copied < 0.15, r.rel
-            assert r.copied_overall > 0.5  # CNKI's overall ratio counts the form, as CNKI does
+            # one arithmetic (issue 18): every figure is over the countable text, the form left out
+            assert r.copied_overall == pytest.approx(r.copied)
 
 
 def test_a_submission_copied_from_another_submission_names_it(sample_call) -> None:
@@ -67,7 +71,8 @@ def test_a_submission_copied_from_another_submission_names_it(sample_call) -> No
         detail = submission_detail(store, "sample call", "en-02-shoreline-retreat.pdf")
     first = detail.sources[0]
     assert first.kind == SUBMISSION and first.name == "en-01-coastal-erosion.docx"
-    assert first.containment == pytest.approx(0.89, abs=0.05)
+    # exact runs cover 0.89 of it; its edited passages (issue 15) also take in the reworded words
+    assert 0.85 <= first.containment <= 1.0
     assert first.spans and all(0 <= s.a[0] < s.a[1] <= len(detail.text) for s in first.spans)
     assert detail.summary().copied_ratio_without_template == pytest.approx(detail.row.copied)
 
@@ -232,3 +237,15 @@ def test_a_call_also_in_the_collection_lists_each_source_once(tmp_path: Path) ->
         assert {r.rel for r in screening.rows[:8]} == PLANTED
         detail = submission_detail(coll.store, screening.info.name, "zh-04-山区滑坡监测.txt")
     assert [(s.kind, s.name) for s in detail.sources] == [(COLLECTION, "zh-03-城市内涝预警.docx")]
+
+
+def test_overlapping_sources_colour_the_text_once_best_source_first() -> None:
+    from neardup_gui.core.results import MatchSpan
+    from neardup_gui.core.screening import ScreenedSource, coloured_spans
+
+    def source(rank: int, spans: list[tuple[int, int]]) -> ScreenedSource:
+        return ScreenedSource(rank, COLLECTION, rank, f"/s{rank}", f"s{rank}", 0.1, 0.1, 0.1, 1, 1, 1,
+                              tuple(MatchSpan(a, (0, 1), 1) for a in spans))
+
+    got = coloured_spans([source(2, [(0, 50), (60, 70)]), source(1, [(10, 20), (40, 65)])])
+    assert got == [((0, 10), 2, 0), ((10, 20), 1, 0), ((20, 40), 2, 0), ((40, 65), 1, 1), ((65, 70), 2, 1)]

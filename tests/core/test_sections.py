@@ -26,6 +26,7 @@ def test_heading_kind(line: str, kind: str) -> None:
 def test_a_short_template_paragraph_is_a_heading_of_the_form() -> None:
     assert heading_kind("Part 3: Case for support", is_template=True) == "template"
     assert heading_kind("Part 3: Case for support") == ""
+    assert heading_kind("V:0, I:10", is_template=True) == ""  # a table's recurring cell names nothing
     # a form's long instruction is template but no heading
     assert heading_kind("Please describe the case for support in no more than two pages and attach it",
                         is_template=True) == ""

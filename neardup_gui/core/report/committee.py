@@ -22,7 +22,7 @@ from neardup_gui.core.report.model import (
     DocRef, Passage, Segment, _Marks, file_identity, passages, segments, settings_dict,
 )
 from neardup_gui.core.screening import (
-    COLLECTION, Screening, ScreeningInfo, ScreeningRow, SubmissionDetail, load_screening, source_text,
+    COLLECTION, Screening, ScreeningInfo, ScreeningRow, SubmissionDetail, coloured_spans, load_screening, source_text,
     submission_detail,
 )
 from neardup_gui.core.sections import find_sections, section_figures
@@ -75,8 +75,9 @@ class SubmissionReport:
 
     lang: str
     title: str
-    created: str  # ISO 8601, UTC
+    created: str  # ISO 8601, UTC: when the report was made
     app_version: str
+    checked: str  # ISO 8601, UTC: when the screening last checked the call (CNKI's 检测时间)
     screening: str  # the call's name
     flag: float
     flagged: bool
@@ -110,6 +111,7 @@ class ScreeningReport:
     title: str
     created: str
     app_version: str
+    checked: str  # when the screening last checked the call
     info: ScreeningInfo
     rows: tuple[ScreeningRow, ...]
     collection_documents: int
@@ -119,6 +121,10 @@ class ScreeningReport:
 
 def _now() -> str:
     return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+
+
+def _iso(timestamp: float) -> str:
+    return datetime.fromtimestamp(timestamp, timezone.utc).replace(microsecond=0).isoformat()
 
 
 def _collection_documents(store: Store) -> int:
@@ -156,10 +162,9 @@ def build_submission_report(store: Store, screening: str | int, rel: str, settin
                      for f in figs)
     # the full text: every counted source's passages, each in its source's colour
     spans, owner = [], []
-    for s in counted:
-        for x in s.spans:
-            spans.append(tuple(x.a))
-            owner.append(number[s.rank] - 1)
+    for span, rank, _ in coloured_spans(counted):
+        spans.append(span)
+        owner.append(number[rank] - 1)
     marks = _Marks(spans, detail.template, detail.excluded)
     full = tuple(Segment(seg.text, seg.kind, owner[seg.match] if seg.match >= 0 else -1)
                  for seg in segments(detail.text, (0, len(detail.text)), spans, detail.template, detail.excluded,
@@ -178,7 +183,7 @@ def build_submission_report(store: Store, screening: str | int, rel: str, settin
     call = load_screening(store, detail.screening.id)
     return SubmissionReport(
         lang=lang, title=t("submission_title"), created=_now(), app_version=__version__,
-        screening=detail.screening.name, flag=detail.screening.flag,
+        checked=_iso(detail.screening.updated), screening=detail.screening.name, flag=detail.screening.flag,
         flagged=summary.copied_ratio_without_template >= detail.screening.flag,
         document=document, units=row.units, copied=summary.copied_ratio_without_template,
         copied_overall=summary.copied_ratio, copied_without_quotes=summary.copied_ratio_without_quotes,
@@ -205,7 +210,7 @@ def build_screening_report(store: Store, screening: str | int, settings: Setting
 
     s: Screening = load_screening(store, screening)
     return ScreeningReport(lang=lang, title=translator(lang)("screening_title", name=s.info.name), created=_now(),
-                           app_version=__version__, info=s.info, rows=s.rows,
+                           app_version=__version__, checked=_iso(s.info.updated), info=s.info, rows=s.rows,
                            collection_documents=_collection_documents(store), settings=settings_dict(settings),
                            index_path=str(store.path))
 

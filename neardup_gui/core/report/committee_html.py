@@ -86,7 +86,7 @@ def render_submission_html(r: SubmissionReport, *, flavour: str = "browser") -> 
     _kv(w, [
         (t("document"), esc(r.document.name)),
         (t("call"), esc(r.screening)),
-        (t("checked_at"), esc(r.created.replace("T", " ").replace("+00:00", " UTC"))),
+        (t("checked_at"), esc(r.checked.replace("T", " ").replace("+00:00", " UTC"))),
         (t("against"), esc(t("against_value", n=r.collection_documents, m=r.call_submissions))),
     ])
     n = w.attr("num")
@@ -266,7 +266,7 @@ def render_screening_html(r: ScreeningReport, *, flavour: str = "browser") -> st
     w(f"<h1>{esc(r.title)}</h1>\n")
     _kv(w, [
         (t("folder"), f"<code>{esc(info.folder)}</code>"),
-        (t("checked_at"), esc(r.created.replace("T", " ").replace("+00:00", " UTC"))),
+        (t("checked_at"), esc(r.checked.replace("T", " ").replace("+00:00", " UTC"))),
         (t("against"), esc(t("against_value", n=r.collection_documents, m=max(len(r.rows) - 1, 0)))),
     ])
     w(f"<p><b>{esc(t('screening_summary', n=len(r.rows), f=len(flagged), line=pct(info.flag), s=len(r.rows) - len(done)))}</b></p>\n")
