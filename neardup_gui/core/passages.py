@@ -29,8 +29,9 @@ on top of the exact alignment of :mod:`neardup_gui.core.compare`:
    the upper bound the containment cut-off prunes with — exact.
 
 Passages are disjoint and in the same order in both texts (they follow one monotone alignment),
-never cross removed (template or excluded) text, and cover every anchor; so containment counted
-over passages is never below the exact containment.
+are never extended across removed (template or excluded) text — only an exact run may hold
+some, where both texts have it at the aligned place — and cover every anchor; so containment
+counted over passages is never below the exact containment.
 
 Why these bounds (``PassageRules`` defaults), measured with ``tests/benchmarks/eval_pan.py`` on
 the development corpus, both languages (figures in ``docs/quality.md``):
