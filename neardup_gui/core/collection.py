@@ -27,6 +27,7 @@ from neardup_gui.core.compare import PreparedDocument, UnitCodes, units_in_spans
 from neardup_gui.core.document import CharSpan, Document, Skipped
 from neardup_gui.core.fingerprints import Fingerprints, fingerprint_document
 from neardup_gui.core.indexer import IndexReport
+from neardup_gui.core.passages import rules_key as passage_rules_key
 from neardup_gui.core.progress import ProgressFn, no_progress, wrap_progress
 from neardup_gui.core.results import (
     CheckResult, CheckSummary, Cluster, Comparison, DocumentInfo, Exclusions, Pair, SourceMatch,
@@ -324,7 +325,8 @@ class Collection:
     def _verify_key(self, settings: Settings, v: Verifier) -> str:
         h = hashlib.sha256()
         h.update(json.dumps([settings.min_run, settings.exclude_quotes, settings.exclude_bibliography,
-                             indexer.params_key(settings.fingerprints)]).encode())
+                             indexer.params_key(settings.fingerprints),
+                             passage_rules_key()]).encode())  # cached containments count passages (issue 15)
         keys = v.all_template_keys
         h.update(np.sort(np.fromiter(keys, dtype=np.int64, count=len(keys))).tobytes())
         return h.hexdigest()

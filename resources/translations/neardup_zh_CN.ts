@@ -270,167 +270,167 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>DiffView</name>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="474" />
+        <location filename="../../neardup_gui/app/diffview.py" line="483" />
         <source>{n}. {units} units: {snippet}</source>
         <translation>{n}. {units} 个单元：{snippet}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="568" />
+        <location filename="../../neardup_gui/app/diffview.py" line="577" />
         <source>No matched passages</source>
         <translation>没有相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="570" />
+        <location filename="../../neardup_gui/app/diffview.py" line="579" />
         <source>{n} matched passages</source>
         <translation>共 {n} 处相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="573" />
+        <location filename="../../neardup_gui/app/diffview.py" line="582" />
         <source>Passage {i} of {n}</source>
         <translation>第 {i} 处，共 {n} 处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="595" />
+        <location filename="../../neardup_gui/app/diffview.py" line="604" />
         <source>Mark selection as template</source>
         <translation>将所选文字标为模板</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="597" />
+        <location filename="../../neardup_gui/app/diffview.py" line="606" />
         <source>Never count the selected sentences in any comparison of this collection (listed and undone in Common passages)</source>
         <translation>在本文档集的任何比对中都不计入所选句子（可在“常见段落”中查看和撤销）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="599" />
+        <location filename="../../neardup_gui/app/diffview.py" line="608" />
         <source>Side by side: {a} ↔ {b}</source>
         <translation>对照：{a} ↔ {b}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="602" />
+        <location filename="../../neardup_gui/app/diffview.py" line="611" />
         <source>&lt;b&gt;Similarity {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A in B {ca} &amp;nbsp;·&amp;nbsp; B in A {cb} &amp;nbsp;·&amp;nbsp; common units {common} &amp;nbsp;·&amp;nbsp; template share A {ta}, B {tb}</source>
         <translation>&lt;b&gt;相似度 {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A 在 B 中 {ca} &amp;nbsp;·&amp;nbsp; B 在 A 中 {cb} &amp;nbsp;·&amp;nbsp; 相同单元 {common} &amp;nbsp;·&amp;nbsp; 模板占比 A {ta}，B {tb}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="609" />
+        <location filename="../../neardup_gui/app/diffview.py" line="618" />
         <source>A: {a}&lt;br&gt;B: {b}</source>
         <translation>A：{a}&lt;br&gt;B：{b}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="471" />
+        <location filename="../../neardup_gui/app/diffview.py" line="480" />
         <source>{n}. {units} units, edited ({identical} identical): {snippet}</source>
         <translation>{n}. {units} 个单位，有改动（{identical} 个相同）：{snippet}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="613" />
+        <location filename="../../neardup_gui/app/diffview.py" line="622" />
         <source>Similarity is the LCS ratio common / (A + B − common) over countable units; containment is the share of one text found in the other, counted over copied passages (identical runs and the edited words between them, shown in a lighter shade). Template text is not counted.</source>
         <translation>相似度是可计数单位上的 LCS 比率：公共 / (A + B − 公共)；包含率是一个文本在另一个文本中出现的比例，按复制段落计算（相同的连续片段及其间被改动的词，以较浅的颜色显示）。模板文本不计入。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="618" />
+        <location filename="../../neardup_gui/app/diffview.py" line="627" />
         <source>A: {title}</source>
         <translation>A：{title}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="619" />
+        <location filename="../../neardup_gui/app/diffview.py" line="628" />
         <source>B: {title}</source>
         <translation>B：{title}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="622" />
+        <location filename="../../neardup_gui/app/diffview.py" line="631" />
         <source>◀ Previous</source>
         <translation>◀ 上一处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="623" />
+        <location filename="../../neardup_gui/app/diffview.py" line="632" />
         <source>Previous matched passage (Shift+F3, Ctrl+Up)</source>
         <translation>上一处相同段落（Shift+F3，Ctrl+↑）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="624" />
+        <location filename="../../neardup_gui/app/diffview.py" line="633" />
         <source>Next ▶</source>
         <translation>下一处 ▶</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="625" />
+        <location filename="../../neardup_gui/app/diffview.py" line="634" />
         <source>Next matched passage (F3, Ctrl+Down)</source>
         <translation>下一处相同段落（F3，Ctrl+↓）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="626" />
+        <location filename="../../neardup_gui/app/diffview.py" line="635" />
         <source>Larger text in both panes (Ctrl++, Ctrl+wheel)</source>
         <translation>两侧文字一起放大（Ctrl++、Ctrl+滚轮）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="627" />
+        <location filename="../../neardup_gui/app/diffview.py" line="636" />
         <source>Smaller text in both panes (Ctrl+−, Ctrl+wheel); Ctrl+0 resets</source>
         <translation>两侧文字一起缩小（Ctrl+−、Ctrl+滚轮）；Ctrl+0 恢复</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="628" />
+        <location filename="../../neardup_gui/app/diffview.py" line="637" />
         <source>Larger text</source>
         <translation>放大文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="629" />
+        <location filename="../../neardup_gui/app/diffview.py" line="638" />
         <source>Smaller text</source>
         <translation>缩小文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="630" />
+        <location filename="../../neardup_gui/app/diffview.py" line="639" />
         <source>Scroll together</source>
         <translation>同步滚动</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="631" />
+        <location filename="../../neardup_gui/app/diffview.py" line="640" />
         <source>Keep both texts at the matching place while scrolling</source>
         <translation>滚动时让两篇文本保持在对应位置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="632" />
+        <location filename="../../neardup_gui/app/diffview.py" line="641" />
         <source>Open A</source>
         <translation>打开 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="633" />
+        <location filename="../../neardup_gui/app/diffview.py" line="642" />
         <source>Open the original file of A in its usual application</source>
         <translation>用默认程序打开 A 的原始文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="634" />
+        <location filename="../../neardup_gui/app/diffview.py" line="643" />
         <source>Open B</source>
         <translation>打开 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="635" />
+        <location filename="../../neardup_gui/app/diffview.py" line="644" />
         <source>Open the original file of B in its usual application</source>
         <translation>用默认程序打开 B 的原始文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="636" />
+        <location filename="../../neardup_gui/app/diffview.py" line="645" />
         <source>Matched passages</source>
         <translation>相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="637" />
+        <location filename="../../neardup_gui/app/diffview.py" line="646" />
         <source>Matched passages; choose one to show it in both texts</source>
         <translation>相同段落；选择一处即可在两篇文本中同时显示</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="638" />
+        <location filename="../../neardup_gui/app/diffview.py" line="647" />
         <source>Text A</source>
         <translation>文本 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="639" />
+        <location filename="../../neardup_gui/app/diffview.py" line="648" />
         <source>Text B</source>
         <translation>文本 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="640" />
+        <location filename="../../neardup_gui/app/diffview.py" line="649" />
         <source>Where the matches lie in A; click to jump</source>
         <translation>A 中相同段落的位置；点击即可跳转</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="641" />
+        <location filename="../../neardup_gui/app/diffview.py" line="650" />
         <source>Where the matches lie in B; click to jump</source>
         <translation>B 中相同段落的位置；点击即可跳转</translation>
     </message>
