@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import sys
+from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from neardup_gui import __version__
@@ -44,9 +45,15 @@ class StderrProgress:
     def __init__(self, quiet: bool = False) -> None:
         self.quiet = quiet
         self._last = ""
+        self._message = ""
 
     def __call__(self, fraction: float, message: str = "") -> None:
         if self.quiet:
+            return
+        # An empty message only moves the bar: the previous message stands (never "[  5.0%] ").
+        message = message or self._message
+        self._message = message
+        if not message:
             return
         line = f"[{fraction * 100:5.1f}%] {message}"
         if line != self._last:
@@ -101,10 +108,11 @@ def run_extract(args: argparse.Namespace) -> int:
     skipped = any(isinstance(r, Skipped) for _, r in ordered)
     if args.json:
         print_json([
-            {"path": path, "status": "skipped", "reason": r.reason, "code": r.code, "format": None, "meta": {}, "text": None}
+            {"path": path, "status": "skipped", "reason": r.reason, "code": r.code, "format": None, "meta": {},
+             "warnings": [], "text": None}
             if isinstance(r, Skipped)
             else {"path": path, "status": "extracted", "reason": None, "code": None, "format": r.format,
-                  "meta": r.meta, "text": r.text}
+                  "meta": r.meta, "warnings": list(r.warnings), "text": r.text}
             for path, r in ordered
         ])
         return EXIT_SKIPPED if skipped else EXIT_OK
@@ -113,6 +121,8 @@ def run_extract(args: argparse.Namespace) -> int:
         if isinstance(r, Skipped):
             sys.stderr.write(f"{path}: skipped: {r.reason}\n")
             continue
+        for warning in r.warnings:
+            sys.stderr.write(f"{path}: warning: {warning}\n")
         if several:
             sys.stdout.write(f"==> {path} <==\n")
         sys.stdout.write(r.text + "\n")
@@ -139,6 +149,10 @@ def _settings(args: argparse.Namespace, base=None):  # noqa: ANN001, ANN202 - a 
         changes["exclude_quotes"] = True
     if getattr(args, "exclude_bibliography", False):
         changes["exclude_bibliography"] = True
+    if getattr(args, "dask", None):
+        changes["dask_address"] = args.dask
+    if getattr(args, "no_auto_template", False):
+        changes["auto_template"] = False
     if getattr(args, "bits", None):
         changes["fingerprints"] = FingerprintParams(**{**s.fingerprints.to_dict(), "minhash_bits": args.bits})
     return s.with_(**changes)
@@ -153,6 +167,9 @@ def _common_options(p: argparse.ArgumentParser, *, db: bool = True, threshold: b
     p.add_argument("--template", action="append", metavar="FILE", help="a template file whose text never counts (repeatable)")
     p.add_argument("--exclude-quotes", action="store_true", help="do not count quoted text")
     p.add_argument("--exclude-bibliography", action="store_true", help="do not count the bibliography")
+    p.add_argument("--no-auto-template", action="store_true", dest="no_auto_template",
+                   help="count all text except your template files and the passages you marked "
+                        "(no sentence is taken out for being in most documents)")
     p.add_argument("--json", action="store_true", help="machine-readable output on stdout")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
 
@@ -181,8 +198,29 @@ def _on_collection(args: argparse.Namespace, work: Callable[[Any, Any], Any], *,
         return work(coll, _settings(args, coll.settings_for(Settings())))
 
 
+def _rules_json(coll, settings) -> dict[str, Any]:
+    from neardup_gui.core.common import exclusion_rules
+
+    return exclusion_rules(coll, settings)
+
+
+def _exclusions_line(units: dict[str, int]) -> str:
+    """``not counted: 120 units (template files 80, automatic 40)`` for the plain output."""
+    parts = [f"{k.replace('_', ' ')} {v}" for k, v in units.items() if v]
+    return f"not counted: {sum(units.values())} units" + (f" ({', '.join(parts)})" if parts else "")
+
+
 def _span_json(comp) -> list[dict[str, Any]]:
     return [{"a": list(s.a), "b": list(s.b), "units": s.units} for s in comp.spans]
+
+
+def _passage_json(comp) -> list[dict[str, Any]]:
+    """Edited passages: character spans, units covered in each text, identical units, and the
+    identical runs inside (what lies between them was edited)."""
+    return [{"a": list(p.a), "b": list(p.b), "units_a": p.units_a, "units_b": p.units_b,
+             "identical_units": p.matched_units,
+             "runs": [{"a": list(r.a), "b": list(r.b), "units": r.units} for r in p.runs]}
+            for p in comp.passages]
 
 
 def _index_args(p: argparse.ArgumentParser) -> None:
@@ -190,12 +228,15 @@ def _index_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", required=True, metavar="F", help="the index file (created if missing)")
     p.add_argument("--workers", type=int, metavar="N", help="extraction processes (default: number of cores)")
     p.add_argument("--bits", type=int, metavar="K", help="size of the 1-bit minwise fingerprint (64..1024)")
+    _dask_option(p)
     p.add_argument("--json", action="store_true", help="machine-readable summary on stdout")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
 
 
 @command("index", "Index a folder (incremental: only new and changed files are read).", _index_args)
 def run_index(args: argparse.Namespace) -> int:
+    from neardup_gui.core.cluster import ClusterUnavailable
+    from neardup_gui.core.progress import count_noun
     from neardup_gui.core.store import IndexProblem
 
     settings = _settings(args)
@@ -205,17 +246,26 @@ def run_index(args: argparse.Namespace) -> int:
             stats = coll.stats()
     except IndexProblem as exc:
         return _index_problem(exc)
+    except ClusterUnavailable as exc:
+        return _cluster_problem(exc)
     if args.json:
         print_json({
             "folder": args.folder, "db": args.db, "documents": stats["documents"], "indexed": stats["indexed"],
             "added": report.added, "updated": report.updated, "moved": report.moved, "removed": report.removed,
             "unchanged": report.unchanged, "refingerprinted": report.refingerprinted,
+            "with_warnings": [{"path": path, "warnings": list(warnings)} for path, warnings in report.warned],
             "skipped": [{"path": s.path, "code": s.code, "reason": s.reason} for s in report.skipped],
             "elapsed_s": round(report.elapsed_s, 3),
         })
     else:
-        print(f"{stats['indexed']} documents indexed in {args.db} ({report.added} added, {report.updated} updated, "
-              f"{report.moved} moved, {report.removed} removed, {report.unchanged} unchanged) in {report.elapsed_s:.1f} s")
+        print(f"{count_noun(stats['indexed'], 'document')} indexed in {args.db}, {len(report.warned)} with warnings, "
+              f"{len(report.skipped)} skipped ({report.added} added, {report.updated} updated, {report.moved} moved, "
+              f"{report.removed} removed, {report.unchanged} unchanged) in {report.elapsed_s:.1f} s")
+        if report.warned:
+            print(f"{count_noun(len(report.warned), 'document')} indexed with warnings:")
+            for path, warnings in report.warned:
+                for warning in warnings:
+                    print(f"  {path}: {warning}")
         if report.skipped:
             print(f"{len(report.skipped)} skipped:")
             for s in report.skipped:
@@ -291,6 +341,7 @@ def run_check(args: argparse.Namespace) -> int:
         with _open(args) as coll:
             settings = _settings(args, coll.settings_for(settings))  # the collection's own values
             results = coll.check(args.files, settings, progress, extraction=runs)
+            rules = _rules_json(coll, settings)
     except IndexProblem as exc:
         return _index_problem(exc)
     finally:
@@ -301,6 +352,7 @@ def run_check(args: argparse.Namespace) -> int:
         matches = [m for m in r.matches if threshold is None or max(m.comparison.similarity, m.comparison.containment_a) >= threshold]
         out.append({
             "path": r.path, "units": r.units, "skipped_reason": r.skipped_reason or None,
+            "warnings": list(r.warnings),
             "summary": {
                 "copied_ratio": r.summary.copied_ratio,
                 "copied_ratio_without_quotes": r.summary.copied_ratio_without_quotes,
@@ -313,11 +365,14 @@ def run_check(args: argparse.Namespace) -> int:
                 "template_units": r.summary.template_units,
                 "excluded_units": r.summary.excluded_units,
             },
+            "exclusions": {"applied": _applied(rules), "rules": rules, "units": r.exclusions.as_dict()},
             "matches": [{
                 "path": m.source.path, "similarity": m.comparison.similarity,
                 "containment": m.comparison.containment_a, "source_containment": m.comparison.containment_b,
                 "common_units": m.comparison.common_units, "template_share": m.comparison.template_share_b,
+                "source_exclusions": m.comparison.exclusions_b.as_dict(),
                 "estimate": m.estimate, "found_by": list(m.found_by), "spans": _span_json(m.comparison),
+                "passages": _passage_json(m.comparison),
             } for m in matches[: args.top]],
         })
     if args.json:
@@ -327,9 +382,11 @@ def run_check(args: argparse.Namespace) -> int:
             if r["skipped_reason"]:
                 print(f"{r['path']}: skipped: {r['skipped_reason']}")
                 continue
+            for warning in r["warnings"]:
+                print(f"{r['path']}: warning: {warning}")
             s = r["summary"]
             print(f"{r['path']}: copied {s['copied_ratio_without_template']:.1%} (template excluded), "
-                  f"largest source {s['largest_source_ratio']:.1%}")
+                  f"largest source {s['largest_source_ratio']:.1%}; {_exclusions_line(r['exclusions']['units'])}")
             if not r["matches"]:
                 print("  no source found")
             for m in r["matches"]:
@@ -337,46 +394,112 @@ def run_check(args: argparse.Namespace) -> int:
     return EXIT_SKIPPED if any(r.skipped_reason for r in results) else EXIT_OK
 
 
+def _dask_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--dask", metavar="ADDRESS",
+                   help="run on a Dask cluster, e.g. tcp://host:8786 (needs neardup[cluster]; see docs/scale.md)")
+
+
+def _cluster_problem(exc) -> int:
+    sys.stderr.write(f"neardup: {exc}\n")
+    return EXIT_USAGE
+
+
 def _pairs_args(p: argparse.ArgumentParser) -> None:
     _common_options(p)
+    p.add_argument("--workers", type=int, metavar="N", help="worker processes for the pass (default: number of cores)")
+    _dask_option(p)
 
 
-@command("pairs", "List the verified near-duplicate pairs of a collection, best first.", _pairs_args)
+def _pairs_by_args(p: argparse.ArgumentParser) -> None:
+    _pairs_args(p)
+    p.add_argument("--by", choices=("similarity", "containment"), default="similarity",
+                   help="rank and cut by the similarity r (default) or by the larger containment "
+                        "max(A in B, B in A), r beside it; --threshold is then the containment cut (default 0.3)")
+
+
+@command("pairs", "List the verified near-duplicate pairs of a collection, best first.", _pairs_by_args)
 def run_pairs(args: argparse.Namespace) -> int:
+    from neardup_gui.core.cluster import ClusterUnavailable
+    from neardup_gui.core.collection import CONTAINMENT_CUT
     from neardup_gui.core.store import IndexProblem
 
-    settings = _settings(args)
+    by = getattr(args, "by", "similarity")
+
+    def cut_of(s) -> float:  # noqa: ANN001 - the collection's settings with the options applied
+        if args.threshold is not None:
+            return args.threshold
+        return s.threshold if by == "similarity" else CONTAINMENT_CUT
+
     try:
-        pairs = _on_collection(args, lambda coll, s: coll.pairs(s, StderrProgress(args.quiet)))
+        pairs, rules, cut = _on_collection(args, lambda coll, s: (
+            coll.pairs(s, StderrProgress(args.quiet), by=by, cut=cut_of(s)), _rules_json(coll, s), cut_of(s)))
     except IndexProblem as exc:
         return _index_problem(exc)
+    except ClusterUnavailable as exc:
+        return _cluster_problem(exc)
     if args.json:
+        applied = _applied(rules)
         print_json([{"a": p.a.path, "b": p.b.path, "similarity": p.similarity, "containment_a": p.containment_a,
-                     "containment_b": p.containment_b, "common_units": p.common_units} for p in pairs])
+                     "containment_b": p.containment_b, "common_units": p.common_units,
+                     "exclusions": {"applied": applied, "units_a": p.a.exclusions.as_dict(),
+                                    "units_b": p.b.exclusions.as_dict()}} for p in pairs])
     else:
         for p in pairs:
-            print(f"{p.similarity:.3f}  {p.a.rel}  ~  {p.b.rel}")
-        print(f"{len(pairs)} pairs at or above {settings.threshold}", file=sys.stderr)
+            if by == "containment":
+                inner, outer = (p.a, p.b) if p.containment_a >= p.containment_b else (p.b, p.a)
+                print(f"{max(p.containment_a, p.containment_b):.3f} contained  (r {p.similarity:.3f})  "
+                      f"{inner.rel}  in  {outer.rel}")
+            else:
+                print(f"{p.similarity:.3f}  {p.a.rel}  ~  {p.b.rel}")
+        from neardup_gui.core.progress import count_noun
+
+        print(f"{count_noun(len(pairs), 'pair')} with {'similarity' if by == 'similarity' else 'containment'} "
+              f"at or above {cut}; {_auto_words(rules)}",
+              file=sys.stderr)
     return EXIT_OK
+
+
+def _applied(rules: dict[str, Any]) -> list[str]:
+    """The kinds of exclusion in effect, by name (as in ``Exclusions``)."""
+    kinds = [("template_files", bool(rules["template_files"])), ("marked", rules["marked"] > 0),
+             ("automatic", rules["automatic"]), ("furniture", rules["furniture"]), ("quotes", rules["quotes"]),
+             ("bibliography", rules["bibliography"])]
+    return [name for name, on in kinds if on]
+
+
+def _auto_words(rules: dict[str, Any]) -> str:
+    if not rules["automatic"]:
+        return "automatic template off (--no-auto-template)"
+    return (f"automatic template: sentences in at least {rules['automatic_min_frequency']} documents "
+            f"(see `neardup common`)")
 
 
 @command("clusters", "Group the collection's near-duplicates (no chaining: each member is similar to the first).", _pairs_args)
 def run_clusters(args: argparse.Namespace) -> int:
+    from neardup_gui.core.cluster import ClusterUnavailable
     from neardup_gui.core.store import IndexProblem
 
     try:
         clusters = _on_collection(args, lambda coll, s: coll.clusters(s, StderrProgress(args.quiet)))
     except IndexProblem as exc:
         return _index_problem(exc)
+    except ClusterUnavailable as exc:
+        return _cluster_problem(exc)
     if args.json:
         print_json([{"representative": c.representative.path,
-                     "members": [{"path": m.path, "similarity": s} for m, s in zip(c.members, c.similarities)]}
+                     "members": [{"path": m.path, "similarity": s} for m, s in zip(c.members, c.similarities)],
+                     "ring": c.ring, "pairwise": [list(row) for row in c.pairwise]}
                     for c in clusters])
     else:
         for i, c in enumerate(clusters, 1):
-            print(f"cluster {i} ({len(c.members)} documents)")
+            ring = ": a ring, every pair near-identical" if c.ring else ""
+            print(f"cluster {i} ({len(c.members)} documents{ring})")
             for m, s in zip(c.members, c.similarities):
                 print(f"  {s:.3f}  {m.rel}")
+            if c.ring:
+                print("  pairwise: " + "; ".join(
+                    f"{c.members[x].rel} ~ {c.members[y].rel} {c.pairwise[x][y]:.3f}"
+                    for x in range(len(c.members)) for y in range(x + 1, len(c.members))))
     return EXIT_OK
 
 
@@ -398,13 +521,162 @@ def run_compare(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"a": args.a, "b": args.b, "similarity": comp.similarity, "containment_a": comp.containment_a,
                     "containment_b": comp.containment_b, "common_units": comp.common_units,
-                    "units_a": comp.units_a, "units_b": comp.units_b, "spans": _span_json(comp)})
+                    "units_a": comp.units_a, "units_b": comp.units_b, "spans": _span_json(comp),
+                    "exclusions": {"applied": _applied(_rules_json(None, _settings(args))),
+                                   "rules": _rules_json(None, _settings(args)),
+                                   "units_a": comp.exclusions_a.as_dict(), "units_b": comp.exclusions_b.as_dict()},
+                    "passages": _passage_json(comp)})
     else:
         print(f"similarity {comp.similarity:.3f}; {comp.containment_a:.1%} of A is in B; {comp.containment_b:.1%} of B is in A")
-        for s in comp.spans:
-            quote = text_a[s.a[0]:s.a[1]].replace("\n", " ")
-            print(f"  [{s.units} units] {quote[:100]}{'…' if len(quote) > 100 else ''}")
+        print(f"A {_exclusions_line(comp.exclusions_a.as_dict())}; B {_exclusions_line(comp.exclusions_b.as_dict())}")
+        for p in comp.passages:
+            quote = text_a[p.a[0]:p.a[1]].replace("\n", " ")
+            edited = f", {p.matched_units} identical" if p.matched_units < max(p.units_a, p.units_b) else ""
+            print(f"  [{p.units_a} units{edited}] {quote[:100]}{'…' if len(quote) > 100 else ''}")
     return EXIT_OK
+
+
+# --- common passages -------------------------------------------------------------------------
+
+
+def _common_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--min-docs", type=int, dest="min_docs", metavar="N",
+                   help="list passages found in at least N documents (default 5)")
+    action = p.add_mutually_exclusive_group()
+    action.add_argument("--exclude", metavar="ID", help="mark the passage ID as template (stored in the index)")
+    action.add_argument("--count", metavar="ID", help="count the passage ID even if the automatic rule takes it out")
+    action.add_argument("--mark", metavar="FILE", help="mark the sentences of a text file as template (stored)")
+    action.add_argument("--unmark", type=int, metavar="MARK", help="undo your mark number MARK")
+    _common_options(p, threshold=False)
+
+
+@command("common", "List the passages found in many documents and what is done with them; exclude or count one.",
+         _common_args)
+def run_common(args: argparse.Namespace) -> int:
+    from neardup_gui.core.common import common_passages, find_passage, set_passage
+    from neardup_gui.core.store import IndexProblem
+
+    from neardup_gui.core.settings import Settings
+
+    message = ""
+    try:
+        with _open(args) as coll:
+            settings = _settings(args, coll.settings_for(Settings()))  # the collection's own, options win
+            passages = common_passages(coll, settings, min_docs=args.min_docs)
+            if args.exclude or args.count:
+                wanted = args.exclude or args.count
+                try:
+                    passage = find_passage(passages, wanted)
+                except KeyError:
+                    sys.stderr.write(f"neardup: no common passage has the id {wanted} (see `neardup common`)\n")
+                    return EXIT_USAGE
+                mark = set_passage(coll, passage, "exclude" if args.exclude else "count")
+                message = f"mark {mark}: passage {passage.id} {'excluded' if args.exclude else 'counted'}"
+            elif args.mark:
+                try:
+                    text = Path(args.mark).read_text(encoding="utf-8", errors="replace")
+                    mark = coll.mark_template(text, "exclude")
+                except (OSError, ValueError) as exc:
+                    sys.stderr.write(f"neardup: {args.mark}: {exc}\n")
+                    return EXIT_USAGE
+                message = f"mark {mark}: the sentences of {args.mark} are template"
+            elif args.unmark is not None:
+                if not coll.unmark(args.unmark):
+                    sys.stderr.write(f"neardup: there is no mark {args.unmark}\n")
+                    return EXIT_USAGE
+                message = f"mark {args.unmark} undone"
+            if message:
+                passages = common_passages(coll, settings, min_docs=args.min_docs)
+            marks = coll.store.template_marks()
+            rules = _rules_json(coll, settings)
+    except IndexProblem as exc:
+        return _index_problem(exc)
+    if message:
+        print(message, file=sys.stderr)
+    if args.json:
+        print_json({
+            "rules": rules,
+            "passages": [{"id": p.id, "status": p.status, "by_examiner": p.by_examiner, "documents": p.documents,
+                          "share": p.share, "names": list(p.names), "sentences": len(p.keys), "text": p.text,
+                          "marks": list(p.mark_ids)} for p in passages],
+            "marks": [{"id": m.id, "action": m.action, "sentences": len(m.keys), "text": m.text} for m in marks],
+        })
+        return EXIT_OK
+    print(f"{len(passages)} passages in at least {args.min_docs or settings.template_min_docs} documents; "
+          f"{_auto_words(rules)}")
+    for p in passages:
+        status = p.status + (" (your choice)" if p.by_examiner else "")
+        text = " ".join(p.text.split())
+        print(f"{p.id}  {p.documents:5d} docs ({p.share:.0%})  {status:<24}  {text[:70]}{'…' if len(text) > 70 else ''}")
+        print(f"{'':18}e.g. {', '.join(p.names[:3])}")
+    if marks:
+        print("your marks (undo with --unmark MARK):")
+        for m in marks:
+            text = " ".join(m.text.split())
+            print(f"  {m.id:4d}  {m.action:<7}  {len(m.keys)} sentences  {text[:60]}{'…' if len(text) > 60 else ''}")
+    return EXIT_OK
+# --- screen -----------------------------------------------------------------------------------
+
+
+def _screen_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("folder", metavar="FOLDER", help="the folder of new submissions (a call)")
+    p.add_argument("--name", metavar="N", help="the screening's name, kept in the index (default: the folder's name); "
+                   "the same name again resumes or refreshes it")
+    p.add_argument("--flag", type=float, default=None, metavar="S",
+                   help="flag a submission whose copied share (template excluded) reaches S, 0..1 (default 0.3)")
+    p.add_argument("--top", type=int, default=0, metavar="N", help="rows to print (default: all)")
+    p.add_argument("--workers", type=int, metavar="N", help="extraction processes (default: number of cores)")
+    _common_options(p, threshold=False)
+
+
+@command("screen", "Screen a folder of new submissions against the collection and each other: a ranked table.",
+         _screen_args)
+def run_screen(args: argparse.Namespace) -> int:
+    from neardup_gui.core.progress import Cancelled
+    from neardup_gui.core.screening import DEFAULT_FLAG, screen_folder
+    from neardup_gui.core.store import IndexProblem
+
+    if not os.path.isdir(args.folder):
+        sys.stderr.write(f"neardup: {args.folder} is not a folder\n")
+        return EXIT_USAGE
+    flag = DEFAULT_FLAG if args.flag is None else args.flag
+    if not 0.0 <= flag <= 1.0:
+        sys.stderr.write("neardup: --flag is a share between 0 and 1\n")
+        return EXIT_USAGE
+    try:
+        screening = _on_collection(args, lambda coll, s: screen_folder(
+            coll, args.folder, s, name=args.name, flag=flag, progress=StderrProgress(args.quiet)), create=True)
+    except IndexProblem as exc:
+        return _index_problem(exc)
+    except Cancelled:
+        return EXIT_INTERRUPTED
+    rows = screening.rows[: args.top] if args.top else screening.rows
+    if args.json:
+        print_json({
+            "name": screening.info.name, "folder": screening.info.folder, "flag": screening.info.flag,
+            "submissions": [{
+                "rank": i, "path": r.path, "rel": r.rel, "status": r.status, "reason": r.reason or None,
+                "units": r.units, "copied": r.copied, "copied_overall": r.copied_overall,
+                "copied_without_quotes": r.copied_without_quotes, "largest_source_ratio": r.largest,
+                "largest_source": r.largest_source or None, "sources": r.sources,
+                "template_share": r.template_share, "flagged": r.flagged(screening.info.flag),
+                "warnings": list(r.warnings), "sha256": r.sha256,
+            } for i, r in enumerate(rows, 1)],
+        })
+    else:
+        print(f"{'rank':>4}  {'copied':>7}  {'largest':>7}  {'sources':>7}  submission  (largest source)")
+        for i, r in enumerate(rows, 1):
+            if r.status != "done":
+                print(f"{i:>4}  {'':>7}  {'':>7}  {'':>7}  {r.rel}: skipped: {r.reason}")
+                continue
+            mark = " !" if r.flagged(screening.info.flag) else "  "
+            largest = os.path.basename(r.largest_source) if r.largest_source else "-"
+            warn = f"  [{'; '.join(r.warnings)}]" if r.warnings else ""
+            print(f"{i:>4}{mark}{r.copied:>7.1%}  {r.largest:>7.1%}  {r.sources:>7}  {r.rel}  ({largest}){warn}")
+        flagged = len(screening.flagged())
+        print(f"{len(screening.rows)} submissions screened as {screening.info.name!r}; {flagged} flagged at "
+              f"{screening.info.flag:.0%} copied or more (!)", file=sys.stderr)
+    return EXIT_SKIPPED if any(r.status != "done" for r in screening.rows) else EXIT_OK
 
 
 # --- report -----------------------------------------------------------------------------------
@@ -415,6 +687,10 @@ def _report_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scope", choices=("check", "pairs", "clusters"),
                    help="what to report (default: check when --check is given, else pairs)")
     p.add_argument("--check", nargs="+", metavar="FILE", default=[], help="submissions to check and report")
+    p.add_argument("--screening", metavar="N", help="report a screening kept in the index (see `screen`): its "
+                   "ranked table, or with --submission one submission's committee report")
+    p.add_argument("--submission", metavar="REL", help="with --screening: the submission (its name in the folder)")
+    p.add_argument("--lang", choices=("en", "zh_CN"), default="en", help="the report's language (default en)")
     _common_options(p)
 
 
@@ -432,6 +708,11 @@ def run_report(args: argparse.Namespace) -> int:
     except ValueError as exc:
         sys.stderr.write(f"neardup: {exc}\n")
         return EXIT_USAGE
+    if args.submission and not args.screening:
+        sys.stderr.write("neardup: --submission needs the screening it belongs to: --screening N\n")
+        return EXIT_USAGE
+    if args.screening:
+        return _committee_report(args, fmt)
     if scope == "check" and not args.check:
         sys.stderr.write("neardup: a check report needs the submissions: --check FILE…\n")
         return EXIT_USAGE
@@ -470,6 +751,40 @@ def run_report(args: argparse.Namespace) -> int:
         print(f"wrote {args.out}: {counts['pairs']} pairs, {counts['passages']} matched passages"
               + (f", {pages} pages" if pages else ""))
     return EXIT_SKIPPED if skipped else EXIT_OK
+
+
+def _committee_report(args: argparse.Namespace, fmt: str) -> int:
+    """`report --screening N [--submission REL]`: the committee's report of a screening."""
+    from neardup_gui.core.report import write_report
+    from neardup_gui.core.report.committee import build_screening_report, build_submission_report
+    from neardup_gui.core.store import IndexProblem
+
+    def build(coll, settings):  # noqa: ANN001, ANN202
+        if args.submission:
+            return build_submission_report(coll.store, args.screening, args.submission, settings, lang=args.lang)
+        return build_screening_report(coll.store, args.screening, settings, lang=args.lang)
+
+    try:
+        report = _on_collection(args, build)
+    except IndexProblem as exc:
+        return _index_problem(exc)
+    except KeyError as exc:
+        sys.stderr.write(f"neardup: {exc.args[0] if exc.args else exc}\n")
+        return EXIT_USAGE
+    pages = None
+    if fmt == "pdf":
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        from neardup_gui.qtpdf import write_pdf
+
+        pages = write_pdf(report, args.out)
+    else:
+        write_report(report, args.out, fmt)
+    if args.json:
+        print_json({"out": args.out, "format": fmt, "scope": "submission" if args.submission else "screening",
+                    "pages": pages})
+    else:
+        print(f"wrote {args.out}" + (f", {pages} pages" if pages else ""))
+    return EXIT_OK
 
 
 # --- entry point ------------------------------------------------------------------------------

@@ -18,8 +18,8 @@ from PySide6.QtGui import (
     QFont, QGuiApplication, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument,
 )
 
-from neardup_gui.core.report.html import render_html
-from neardup_gui.core.report.model import Report
+from neardup_gui.core.report import report_html, report_title
+from neardup_gui.core.report.strings import translator
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +42,8 @@ def ensure_gui_application() -> QGuiApplication:
     return app  # type: ignore[return-value]
 
 
-def write_pdf(report: Report, path: str | Path, *, title: str = "") -> int:
-    """Write ``report`` as a PDF at ``path``; returns the number of pages.
+def write_pdf(report, path: str | Path, *, title: str = "") -> int:
+    """Write ``report`` (any report model) as a PDF at ``path``; returns the number of pages.
 
     The file appears complete or not at all: it is written beside the target and renamed.
     From a worker thread, call it only while the application exists (the app's export does);
@@ -62,12 +62,14 @@ def write_pdf(report: Report, path: str | Path, *, title: str = "") -> int:
     return pages
 
 
-def _paint(report: Report, tmp: str, title: str) -> int:
+def _paint(report, tmp: str, title: str) -> int:  # noqa: ANN001
     """Lay the report out on A4 pages and paint them, with a footer, into a new PDF at ``tmp``."""
     writer = QPdfWriter(tmp)
     writer.setResolution(RESOLUTION_DPI)
-    writer.setTitle(title or report.summary.title)
-    writer.setCreator(f"neardup {report.summary.app_version}")
+    writer.setTitle(title or report_title(report))
+    version, created = _stamp(report)
+    t = translator(getattr(report, "lang", "en"))
+    writer.setCreator(f"neardup {version}")
     writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Portrait,
                                      MARGINS_MM, QPageLayout.Unit.Millimeter))
     paint_rect = writer.pageLayout().paintRectPixels(RESOLUTION_DPI)
@@ -82,7 +84,7 @@ def _paint(report: Report, tmp: str, title: str) -> int:
     font.setPointSizeF(BODY_FONT_PT)
     doc.setDefaultFont(font)
     doc.setDocumentMargin(0)
-    doc.setHtml(render_html(report, flavour="qt"))
+    doc.setHtml(report_html(report, flavour="qt"))
     doc.setPageSize(body)
     pages = doc.pageCount()
 
@@ -103,10 +105,17 @@ def _paint(report: Report, tmp: str, title: str) -> int:
             painter.setPen(Qt.GlobalColor.darkGray)
             footer = QRectF(0, body.height(), body.width(), footer_px)
             painter.drawText(footer, Qt.AlignmentFlag.AlignBottom | Qt.AlignmentFlag.AlignLeft,
-                             f"neardup {report.summary.app_version} · {report.summary.created}")
+                             f"neardup {version} · {created}")
             painter.drawText(footer, Qt.AlignmentFlag.AlignBottom | Qt.AlignmentFlag.AlignRight,
-                             f"page {page + 1} of {pages}")
+                             t("page", n=page + 1, m=pages))
     finally:
         painter.end()
     del painter, writer  # closes the file before it is renamed
     return pages
+
+
+def _stamp(report) -> tuple[str, str]:  # noqa: ANN001
+    """(application version, creation time) of any report model, for the footer."""
+    if hasattr(report, "summary"):
+        return report.summary.app_version, report.summary.created
+    return report.app_version, report.created

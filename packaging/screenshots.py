@@ -6,7 +6,9 @@ Run under a virtual X server, from the project folder:
 
 It starts the real application with a fresh, temporary home (so it begins at the welcome
 view), opens the bundled sample collection, checks a submission, opens the side-by-side view
-and the settings, and saves each window with ``QWidget.grab()`` into ``docs/screenshots/``.
+and the settings, the common passages, and a ring in the clusters tab (a copy of the sample with
+six light edits of one proposal), and saves each window with ``QWidget.grab()`` into
+``docs/screenshots/``.
 """
 
 from __future__ import annotations
@@ -34,6 +36,104 @@ def isolate_home() -> Path:
         (home / sub).mkdir(parents=True, exist_ok=True)
         os.environ[var] = str(home / sub)
     return home
+
+
+def light_edit(text: str, seed: int) -> str:
+    """Two words changed: a variant of the same proposal, as a mill sends it to a call."""
+    import random
+    import re
+
+    rng = random.Random(seed)
+    sentences = re.split(r"(?<=[.!?])\s+", text)
+    for _ in range(2):
+        k = rng.randrange(len(sentences))
+        words = sentences[k].split(" ")
+        words[rng.randrange(len(words))] = f"variant{seed}"
+        sentences[k] = " ".join(words)
+    return " ".join(sentences)
+
+
+# Screening a call: an archive and a call made of the sample's proposals, and two mosaics whose
+# sections come from three archive proposals each (plus a paragraph of their own).
+ARCHIVE = ("zh-01", "zh-03", "en-01", "en-03", "zh-05", "zh-06", "zh-07", "zh-08", "zh-09", "en-05", "en-06",
+           "en-07", "en-08", "en-09", "zh-13", "zh-14", "zh-15", "en-13", "en-14", "en-15")
+MOSAICS = {
+    "zh": ("社区内涝与滑坡的联合监测预警", [("研究背景", "zh-01", "研究背景"), ("研究内容", None,
+            "本项目把城市社区和周边山地作为一个整体，研究降雨过程中积水与坡体失稳的共同前兆，并为基层应急管理提供一套统一的监测与预警流程。"),
+           ("技术路线", "zh-03", "技术路线"), ("研究意义", "zh-13", "研究意义")]),
+    "en": ("Drains, Shores and Batteries: A Joint Monitoring Programme", [("Background", "en-01", "Background"),
+           ("Objectives", None, "We will bring three monitoring traditions together in one programme run by a "
+            "single regional laboratory, and test whether a shared sampling calendar lowers the cost of each."),
+           ("Methods", "en-03", "Methods"), ("Expected outcomes", "en-13", "Expected outcomes")]),
+}
+
+
+def _md_section(path: Path, heading: str) -> str:
+    text = path.read_text(encoding="utf-8")
+    part = text.split(f"## {heading}\n", 1)[1]
+    return part.split("\n## ", 1)[0].strip()
+
+
+def build_call(home: Path) -> tuple[Path, Path]:
+    """(archive folder, call folder) in the temporary home, from the bundled sample."""
+    from neardup_gui.app.paths import sample_folder
+
+    sample = sample_folder()
+    src = ROOT / "resources" / "sample_src"
+    archive, call = home / "Documents" / "archive-2025", home / "Documents" / "call-2026"
+    archive.mkdir(parents=True, exist_ok=True)
+    call.mkdir(parents=True, exist_ok=True)
+    for f in sample.iterdir():
+        if f.suffix in (".docx", ".pdf", ".txt"):
+            shutil.copy(f, (archive if f.name[:5] in ARCHIVE else call) / f.name)
+    for lang, (title, parts) in MOSAICS.items():
+        lines = [title, "项目名称" if lang == "zh" else "Title", title]
+        for heading, stem, what in parts:
+            lines.append(heading)
+            if stem is None:
+                lines.append(what)
+            else:
+                md = next(src.glob(f"{stem}-*.md"))
+                lines.append(_md_section(md, what))
+        name = "zh-16-社区联合监测.txt" if lang == "zh" else "en-16-joint-monitoring.txt"
+        (call / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return archive, call
+
+
+def screening_shots(language, translations, store, home: Path, out: Path, settle, wait_for, save) -> None:  # noqa: ANN001
+    """The Screening tab, the coloured submission view, and the first and full-text pages of the PDF report."""
+    import subprocess
+
+    from neardup_gui.app.export import write_report_file
+    from neardup_gui.app.mainwindow import MainWindow
+
+    archive, call = build_call(home) if not (home / "Documents" / "call-2026").exists() else (
+        home / "Documents" / "archive-2025", home / "Documents" / "call-2026")
+    window = MainWindow(translations, store)
+    window.resize(1440, 880)
+    window.show()
+    window.open_folder(str(archive))
+    wait_for(window.duplicates_ready)
+    window.screen_folder(str(call), "call-2026")
+    wait_for(window.screening_ready)
+    save(window, f"{language}-8-screening")
+    mosaic = "zh-16-社区联合监测.txt" if language.startswith("zh") else "en-16-joint-monitoring.txt"
+    window.open_submission("call-2026", mosaic)
+    got = wait_for(window.submission_opened)
+    if got:
+        view = got[0]
+        view.resize(1500, 900)
+        save(view, f"{language}-9-submission")
+        pdf = home / f"report-{language}.pdf"
+        write_report_file(window.db_path, "submission", window.settings, str(pdf),
+                          items={"screening": "call-2026", "rel": mosaic, "lang": language})
+        for page, name in ((1, "10-report-first-page"), (2, "11-report-full-text")):
+            subprocess.run(["pdftoppm", "-r", "80", "-png", "-singlefile", "-f", str(page), "-l", str(page),
+                            str(pdf), str(out / f"{language}-{name}")], check=True)
+            log.info("saved %s", out / f"{language}-{name}.png")
+        view.close()
+    window.close()
+    settle(200)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -146,8 +246,30 @@ def main(argv: list[str] | None = None) -> int:
         settle(300)
         save(window.settings_dialog, f"{name}-7-settings")
         window.settings_dialog.reject()
+
+        # Common passages: the sample's two forms (each in 5 of 30 proposals) are listed, and
+        # counted, since 5 of 30 is far below the automatic rule's half of the collection.
+        window.tabs.setCurrentWidget(window.common_tab)
+        page = window.common_tab
+        form = next((r for r, p in enumerate(page.passages) if p.documents == 5 and len(p.text) > 500), 0)
+        if page.passages:
+            page.view.setCurrentIndex(page.model.index(form, 0))
+        save(window, f"{language}-9-common-passages")
+
+        # A ring: a proposal and six light edits of it, added to the collection (a mill's pattern).
+        mill = home / "Documents" / "call-with-a-ring"
+        shutil.copytree(collection, mill)
+        original = (mill / "en-10-glacier-hydrology.txt").read_text(encoding="utf-8")
+        for k in range(1, 7):
+            (mill / f"en-10-glacier-hydrology-v{k}.txt").write_text(light_edit(original, k), encoding="utf-8")
+        window.open_folder(str(mill))
+        wait_for(window.duplicates_ready)
+        window.tabs.setCurrentWidget(window.clusters_tab)
+        save(window, f"{language}-10-ring")
         window.close()
         settle(200)
+
+        screening_shots(language, translations, store, home, out, settle, wait_for, save)
 
     shutil.rmtree(home, ignore_errors=True)
     QApplication.processEvents()

@@ -11,9 +11,9 @@ import logging
 import os
 import threading
 import traceback
-from typing import Any, Sequence
+from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, Signal, Slot
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox, QWidget
 
 from neardup_gui.core.collection import Collection
@@ -43,14 +43,28 @@ def with_extension(path: str, selected_filter: str) -> str:
 
 
 def write_report_file(db_path: str, scope: str, settings: Settings, out_path: str, *,
-                      items: Sequence[Any] | None = None, progress: ProgressFn = no_progress) -> str:
+                      items: Any = None, progress: ProgressFn = no_progress) -> str:
     """Build the report of ``scope`` from the index at ``db_path`` and write it to ``out_path``.
 
     Runs in a worker thread; the format follows the file's extension. Returns ``out_path``.
+    ``scope`` "screening" / "submission" (the committee's reports of a screening): ``items`` is a
+    dict with ``screening``, and for a submission ``rel`` and ``enabled`` (the source ranks counted);
+    both take ``lang``.
     """
     fmt = format_for(out_path)
     with Collection.open(db_path, create=False) as coll:
-        report = build_report(coll, scope, settings, items=items, progress=wrap_progress(progress, 0.0, 0.8))
+        if scope in COMMITTEE_SCOPES:
+            from neardup_gui.core.report.committee import build_screening_report, build_submission_report
+
+            progress(0.1, "Building the report")
+            lang = items.get("lang", "en")
+            if scope == "screening":
+                report = build_screening_report(coll.store, items["screening"], settings, lang=lang)
+            else:
+                report = build_submission_report(coll.store, items["screening"], items["rel"], settings, lang=lang,
+                                                 enabled=items.get("enabled"))
+        else:
+            report = build_report(coll, scope, settings, items=items, progress=wrap_progress(progress, 0.0, 0.8))
     progress(0.85, f"Writing {os.path.basename(out_path)}")
     if fmt == "pdf":
         from neardup_gui.qtpdf import write_pdf
@@ -60,6 +74,49 @@ def write_report_file(db_path: str, scope: str, settings: Settings, out_path: st
         write_report(report, out_path, fmt)
     progress(1.0, f"Wrote {os.path.basename(out_path)}")
     return out_path
+
+
+COMMITTEE_SCOPES = ("screening", "submission")
+
+
+def _writable_folder(folder: str) -> bool:
+    return bool(folder) and os.path.isdir(folder) and os.access(folder, os.W_OK)
+
+
+def default_report_path(scope: str, db_path: str, items: Any, lang: str, ext: str = "pdf") -> str:
+    """Where a report is saved unless the examiner chooses otherwise, with a name a committee recognises.
+
+    A check: next to the (first) checked submission. A screening's reports: next to the call's
+    folder, not inside it (a report inside would be read as a submission by the next screening).
+    Pairs and clusters: the collection's folder. Never the index's own folder (hidden application
+    data); a folder that cannot be written falls back to the home folder.
+    """
+    import datetime
+
+    day = datetime.date.today().isoformat()
+    zh = lang.startswith("zh")
+    folder, stem = "", ""
+    if scope == "check" and items:
+        first = items[0].path
+        folder = os.path.dirname(first)
+        stem = f"{os.path.splitext(os.path.basename(first))[0]} - {'相似性检测报告' if zh else 'similarity report'}"
+    elif scope in COMMITTEE_SCOPES:
+        folder = os.path.dirname(os.path.normpath(items.get("folder", "")))
+        if scope == "submission":
+            name = os.path.splitext(os.path.basename(items["rel"]))[0]
+            stem = f"{name} - {'相似性检测报告' if zh else 'similarity report'}"
+        else:
+            stem = f"{items['screening']} - {'批量检测报告' if zh else 'screening report'}"
+    else:
+        with Collection.open(db_path, create=False) as coll:
+            folder = coll.folder or ""
+        base = os.path.basename(os.path.normpath(folder)) if folder else "neardup"
+        what = {"pairs": ("duplicate pairs", "重复文档对"), "clusters": ("duplicate clusters", "重复文档组")}
+        stem = f"{base} - {what.get(scope, ('report', '报告'))[1 if zh else 0]}"
+    if not _writable_folder(folder):
+        folder = os.path.expanduser("~")
+    stem = "".join("_" if c in '/\\:*?"<>|' else c for c in stem)
+    return os.path.join(folder, f"{stem} {day}.{ext}")
 
 
 class _Relay(QObject):
@@ -79,13 +136,13 @@ class ExportJob(QObject):
     finished = Signal()  # after done or failed
 
     def __init__(self, db_path: str, scope: str, settings: Settings, out_path: str,
-                 items: Sequence[Any] | None = None, parent: QObject | None = None) -> None:
+                 items: Any = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.db_path = db_path
         self.scope = scope
         self.settings = settings
         self.out_path = out_path
-        self.items = list(items) if items is not None else None
+        self.items = items if isinstance(items, dict) or items is None else list(items)
         self.outcome = ""  # "done" | "failed" once ended
         self._ended = threading.Event()
         self._relay = _Relay()
@@ -138,28 +195,49 @@ class _Runnable(QRunnable):
 
 
 def start_export(parent: QObject | None, scope: str, db_path: str, settings: Settings, out_path: str,
-                 items: Sequence[Any] | None = None) -> ExportJob:
+                 items: Any = None) -> ExportJob:
     """Write the report to ``out_path`` in the background; the job is owned by ``parent`` until it ends."""
     job = ExportJob(str(db_path), scope, settings, out_path, items, parent)
     job.finished.connect(job.deleteLater)
     return job.start()
 
 
-def export_report(parent: QWidget, scope: str, db_path: str, settings: Settings, items: Sequence[Any] | None = None) -> None:
+def report_language() -> str:
+    """The reports' language: the interface's (Chinese or English)."""
+    from PySide6.QtCore import QLocale
+
+    return "zh_CN" if QLocale().language() == QLocale.Language.Chinese else "en"
+
+
+def export_report(parent: QWidget, scope: str, db_path: str, settings: Settings, items: Any = None) -> None:
     """Ask where to save the report of ``scope`` (HTML, PDF, CSV or JSON) and write it in the background.
 
     ``items``: the check results for a ``"check"`` report, or the chosen pairs or clusters
-    (default: all of the collection's at the settings' threshold).
+    (default: all of the collection's at the settings' threshold); for a screening's reports the
+    dict :func:`write_report_file` describes. The report is in the interface's language where it
+    is a committee report; once written, the examiner is offered to open it.
     """
-    base = {"check": "check-report", "pairs": "duplicate-pairs", "clusters": "duplicate-clusters"}.get(scope, "report")
-    start_dir = os.path.dirname(str(db_path)) or os.path.expanduser("~")
+    lang = report_language()
+    if scope in COMMITTEE_SCOPES:
+        items = {**items, "lang": lang}
+    try:
+        suggested = default_report_path(scope, db_path, items, lang, "pdf" if scope in COMMITTEE_SCOPES else "html")
+    except Exception:  # noqa: BLE001 - a suggestion only: the dialog still opens
+        log.exception("no default report location")
+        suggested = os.path.expanduser("~")
+    first = FILTERS[1][0] if suggested.endswith(".pdf") else FILTERS[0][0]
     path, selected = QFileDialog.getSaveFileName(
-        parent, parent.tr("Export report"), os.path.join(start_dir, f"{base}.html"),
-        ";;".join(f for f, _ in FILTERS), FILTERS[0][0])
+        parent, QCoreApplication.translate("Export", "Export report"), suggested, ";;".join(f for f, _ in FILTERS), first)
     if not path:
         return
-    out_path = with_extension(path, selected)
-    status = parent.statusBar() if isinstance(parent, QMainWindow) else None
+    start_export_with_feedback(parent, scope, db_path, settings, with_extension(path, selected), items)
+
+
+def start_export_with_feedback(parent: QWidget, scope: str, db_path: str, settings: Settings, out_path: str,
+                               items: Any = None) -> ExportJob:
+    """Write the report in the background; progress in the status bar, then "Open report"."""
+    window = parent if isinstance(parent, QMainWindow) else parent.window()
+    status = window.statusBar() if isinstance(window, QMainWindow) else None
 
     def on_progress(fraction: float, message: str) -> None:
         if status is not None:
@@ -167,13 +245,14 @@ def export_report(parent: QWidget, scope: str, db_path: str, settings: Settings,
 
     def on_done(written: str) -> None:
         if status is not None:
-            status.showMessage(parent.tr("Report written to {0}").format(written), 10000)
+            status.showMessage(QCoreApplication.translate("Export", "Report written to {0}").format(written), 10000)
+        offer_to_open(parent, written)
 
     def on_failed(message: str, detail: str) -> None:
         if status is not None:
             status.clearMessage()
-        box = QMessageBox(QMessageBox.Icon.Warning, parent.tr("Export report"),
-                          parent.tr("The report could not be written: {0}").format(message),
+        box = QMessageBox(QMessageBox.Icon.Warning, QCoreApplication.translate("Export", "Export report"),
+                          QCoreApplication.translate("Export", "The report could not be written: {0}").format(message),
                           QMessageBox.StandardButton.Ok, parent)
         box.setDetailedText(detail)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -183,3 +262,27 @@ def export_report(parent: QWidget, scope: str, db_path: str, settings: Settings,
     job.progress.connect(on_progress)
     job.done.connect(on_done)
     job.failed.connect(on_failed)
+    return job
+
+
+def offer_to_open(parent: QWidget, path: str) -> QMessageBox:
+    """A non-modal note that the report is written, with "Open report" and "Show folder"."""
+    box = QMessageBox(QMessageBox.Icon.Information, QCoreApplication.translate("Export", "Export report"),
+                      QCoreApplication.translate("Export", "The report was written to {0}").format(path), QMessageBox.StandardButton.Close, parent)
+    box.setObjectName("reportWrittenBox")
+    open_button = box.addButton(QCoreApplication.translate("Export", "Open report"), QMessageBox.ButtonRole.AcceptRole)
+    open_button.setObjectName("openReportButton")
+    folder_button = box.addButton(QCoreApplication.translate("Export", "Show folder"), QMessageBox.ButtonRole.ActionRole)
+    open_button.clicked.connect(lambda: open_file(path))
+    folder_button.clicked.connect(lambda: open_file(os.path.dirname(path)))
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    box.open()
+    return box
+
+
+def open_file(path: str) -> bool:
+    """Open a file or folder with the desktop's default application."""
+    from PySide6.QtCore import QUrl
+    from PySide6.QtGui import QDesktopServices
+
+    return QDesktopServices.openUrl(QUrl.fromLocalFile(path))

@@ -43,6 +43,7 @@ from neardup_gui.app.appsettings import (
 )
 from neardup_gui.app.checkview import CheckView
 from neardup_gui.app.clustersview import ClustersView
+from neardup_gui.app.commonview import CommonView
 from neardup_gui.app.diffview import DiffInput, DiffView
 from neardup_gui.app.documentsview import DocumentsView
 from neardup_gui.app.duplicatesview import DuplicatesView
@@ -50,7 +51,9 @@ from neardup_gui.app.errors import ErrorDialog, explain, is_index_problem
 from neardup_gui.app.i18n import Translations, resolve_language
 from neardup_gui.app.models import localise_reason
 from neardup_gui.app.paths import display_path, index_path_for, sample_folder
+from neardup_gui.app.screeningview import ScreeningView, open_screenings, run_screening, save_flag
 from neardup_gui.app.settingsdialog import SettingsDialog
+from neardup_gui.app.submissionview import SubmissionView, load_submission
 from neardup_gui.app.tasks import Task, TaskRunner
 from neardup_gui.app.welcome import WelcomeView
 from neardup_gui.app.widgets import ProgressPanel
@@ -68,6 +71,8 @@ class MainWindow(QMainWindow):
     collection_loaded = Signal()
     duplicates_ready = Signal()
     check_ready = Signal()
+    screening_ready = Signal()
+    submission_opened = Signal(object)  # SubmissionView
     diff_opened = Signal(object)  # DiffView
     task_failed = Signal(str)  # the headline shown
 
@@ -90,6 +95,7 @@ class MainWindow(QMainWindow):
         self.pairs: list[Pair] = []
         self.clusters: list[Cluster] = []
         self.diff_views: list[DiffView] = []
+        self.submission_views: list[SubmissionView] = []
         self.last_error: tuple[str, str] | None = None
         self.last_report = None  # the IndexReport of the last indexing run
         self._error_dialogs: list[ErrorDialog] = []
@@ -223,6 +229,13 @@ class MainWindow(QMainWindow):
         self.duplicates_page.pair_activated.connect(self.open_pair_diff)
         self.clusters_page = ClustersView()
         self.clusters_page.member_activated.connect(self.open_pair_diff)
+        self.common_page = CommonView()
+        self.common_page.action_requested.connect(self.act_on_passage)
+        self.screening_page = ScreeningView()
+        self.screening_page.screen_requested.connect(self.screen_folder)
+        self.screening_page.screening_chosen.connect(self.open_screening)
+        self.screening_page.flag_changed.connect(self._flag_changed)
+        self.screening_page.submission_activated.connect(self.open_submission)
 
         self.tabs = QTabWidget()
         self.tabs.setObjectName("resultTabs")
@@ -232,6 +245,10 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.check_page, "")
         self.tabs.addTab(self.duplicates_page, "")
         self.tabs.addTab(self.clusters_page, "")
+        self.tabs.addTab(self.common_page, "")
+        self.common_tab = self.common_page
+        self.screening_tab = self.screening_page
+        self.tabs.addTab(self.screening_page, "")
 
         right = QWidget()
         r = QVBoxLayout(right)
@@ -287,7 +304,13 @@ class MainWindow(QMainWindow):
         self.tabs.setTabToolTip(1, self.tr("Sources found for checked submissions"))
         self.tabs.setTabToolTip(2, self.tr("Pairs of the collection at or above the similarity threshold"))
         self.tabs.setTabToolTip(3, self.tr("Groups of near-duplicates"))
-        for page in (self.documents_page, self.check_page, self.duplicates_page, self.clusters_page):
+        self.tabs.setTabText(4, self.tr("Common passages"))
+        self.tabs.setTabToolTip(4, self.tr("Passages found in many documents: which are left out as template, and why"))
+        self.tabs.setTabText(5, self.tr("Screening"))
+        self.tabs.setTabToolTip(5, self.tr("A whole call: every new submission checked against the collection and "
+                                           "each other, ranked by copied share"))
+        for page in (self.documents_page, self.check_page, self.duplicates_page, self.clusters_page, self.common_page,
+                     self.screening_page):
             page.retranslate_ui()
         self._update_counts()
         self._update_notice_text()
@@ -322,6 +345,7 @@ class MainWindow(QMainWindow):
             "check": self.tr("Checking"),
             "add": self.tr("Adding to the collection"),
             "update": self.tr("Updating the results"),
+            "screen": self.tr("Screening the call"),
         }.get(name, name)
 
     # -- running work ----------------------------------------------------------------------------
@@ -383,15 +407,19 @@ class MainWindow(QMainWindow):
         self.check_page.set_enabled_actions(
             has and not busy, has and not busy and any(not r.skipped_reason for r in self.check_results))
         self.export_action.setEnabled(has and not busy)
+        self.screening_page.set_enabled_actions(has and not busy)
 
     def export_scope(self) -> tuple[str, list[CheckResult] | None]:
         """What "Export a report" saves: the check results on the Check tab, clusters on the
         Clusters tab, otherwise the duplicate pairs."""
-        tab = self.tabs.currentIndex()
-        if tab == 1 and self.check_results:
+        tab = self.tabs.currentWidget()
+        if tab is self.check_page and self.check_results:
             return "check", list(self.check_results)
-        if tab == 3:
+        if tab is self.clusters_page:
             return "clusters", None
+        if tab is self.screening_page and self.screening_page.screening is not None:
+            info = self.screening_page.screening.info
+            return "screening", {"screening": info.name, "folder": info.folder}
         return "pairs", None
 
     def export_current(self) -> None:
@@ -434,7 +462,7 @@ class MainWindow(QMainWindow):
         self._update_pending = False
         self._set_updating(False)
         self.check_results = []
-        for page in (self.documents_page, self.duplicates_page, self.clusters_page):
+        for page in (self.documents_page, self.duplicates_page, self.clusters_page, self.common_page, self.screening_page):
             page.reset()
         self._set_documents(())
         self._set_duplicates((), ())
@@ -474,6 +502,7 @@ class MainWindow(QMainWindow):
         self._set_documents(state.documents)
         self._loaded_from_saved = not after_cancel
         self._update_notice_text(partial=after_cancel)
+        self.open_screening(None)
         self.collection_loaded.emit()
         self._find_duplicates()
 
@@ -490,9 +519,10 @@ class MainWindow(QMainWindow):
         if report is not None:
             self.statusBar().showMessage(
                 self.tr("Indexed: {added} added, {updated} updated, {moved} moved, {removed} removed, "
-                        "{unchanged} unchanged, {skipped} skipped ({seconds:.1f} s)").format(
+                        "{unchanged} unchanged, {warned} with warnings, {skipped} skipped ({seconds:.1f} s)").format(
                     added=report.added, updated=report.updated, moved=report.moved, removed=report.removed,
-                    unchanged=report.unchanged, skipped=len(report.skipped), seconds=report.elapsed_s),
+                    unchanged=report.unchanged, warned=len(report.warned), skipped=len(report.skipped),
+                    seconds=report.elapsed_s),
                 15000,
             )
         self.collection_loaded.emit()
@@ -505,7 +535,36 @@ class MainWindow(QMainWindow):
     def _duplicates_found(self, found: jobs.Duplicates) -> None:
         self._set_documents(found.documents)
         self._set_duplicates(found.pairs, found.clusters)
+        self.common_page.set_busy(False)
+        self.common_page.set_passages(found.passages, found.rules)
         self.duplicates_ready.emit()
+
+    def mark_text_as_template(self, text: str) -> None:
+        """Text selected in a side-by-side view becomes template (stored; undone in Common passages)."""
+        from neardup_gui.core.templates import MIN_SENTENCE_UNITS, sentence_keys
+
+        if not sentence_keys(text):  # a selection is short: this costs nothing on the GUI thread
+            self.statusBar().showMessage(self.tr(
+                "Select at least one whole sentence ({n} words or characters) to mark it as template.").format(
+                n=MIN_SENTENCE_UNITS), 8000)
+            return
+        if self.db_path:
+            self._start("update", jobs.mark_text, self.db_path, text, self._shown_check_paths(), self.settings,
+                        on_done=self._results_updated)
+
+    def _shown_check_paths(self) -> list[str]:
+        return [r.path for r in self.check_results if not r.skipped_reason]
+
+    def act_on_passage(self, passage, action: str) -> None:  # noqa: ANN001 - a CommonPassage
+        """Exclude, count or undo a common passage (stored in the index), then derive every result
+        again under it."""
+        if not self.db_path:
+            return
+        task = self._start("update", jobs.mark_passage, self.db_path, passage, action, self._shown_check_paths(),
+                           self.settings, on_done=self._results_updated)
+        if task is not None:
+            self.common_page.set_busy(True)
+            task.finished.connect(lambda: self.common_page.set_busy(False))
 
     def _update_notice_text(self, partial: bool = False) -> None:
         saved = getattr(self, "_loaded_from_saved", False)
@@ -543,11 +602,14 @@ class MainWindow(QMainWindow):
         self.folder_label.setToolTip(self.folder or "")
         docs = self.documents_page.records()
         indexed = sum(1 for d in docs if d.status == "indexed")
+        warned = sum(1 for d in docs if d.status == "indexed" and d.warnings)
         skipped = sum(1 for d in docs if d.status == "skipped")
+        # (intake: "512 indexed, 3 with warnings, 2 skipped"; English singular as its own string)
+        counts = (self.tr("%n document: {indexed} indexed, {warned} with warnings, {skipped} skipped", "", len(docs))
+                  if len(docs) == 1 else
+                  self.tr("%n documents: {indexed} indexed, {warned} with warnings, {skipped} skipped", "", len(docs)))
         self.counts_label.setText(
-            self.tr("{total} documents: {indexed} indexed, {skipped} skipped").format(
-                total=len(docs), indexed=indexed, skipped=skipped) if self.folder else ""
-        )
+            counts.format(indexed=indexed, warned=warned, skipped=skipped) if self.folder else "")
 
     def _set_duplicates(self, pairs: Sequence[Pair], clusters: Sequence[Cluster]) -> None:
         self.pairs = list(pairs)
@@ -669,6 +731,57 @@ class MainWindow(QMainWindow):
         self.added_box = box
         self._find_duplicates()
 
+    # -- screening a call ----------------------------------------------------------------------------
+
+    def screen_folder(self, folder: str, name: str = "", flag: float | None = None) -> None:
+        """Screen a folder of new submissions against the collection and each other (resumable)."""
+        if not self.db_path:
+            QMessageBox.information(self, self.tr("neardup"),
+                                    self.tr("Open a collection first (a folder of documents), then screen a call against it."))
+            return
+        if self.folder and os.path.normpath(os.path.abspath(folder)) == os.path.normpath(self.folder):
+            log.info("screening the collection's own folder %s: each file is compared with the others", folder)
+        self.tabs.setCurrentWidget(self.screening_tab)
+        line = flag if flag is not None else self.screening_page.flag_spin.value() / 100
+        self._start("screen", run_screening, self.db_path, folder, name or os.path.basename(os.path.normpath(folder)),
+                    line, self.settings, on_done=self._screened)
+
+    def _screened(self, found) -> None:  # noqa: ANN001 - (list of ScreeningInfo, Screening)
+        infos, screening = found
+        self.screening_page.set_screenings(infos, screening)
+        self.screening_ready.emit()
+
+    def open_screening(self, name: str | None) -> None:
+        """Show a screening kept in the index (``None``: the latest one)."""
+        if self.db_path and not self._closing:
+            self.runner.start("screenings", open_screenings, self.db_path, name,
+                              on_done=self._screenings_loaded, on_error=self._task_error)
+
+    def _screenings_loaded(self, found) -> None:  # noqa: ANN001
+        infos, screening = found
+        self.screening_page.set_screenings(infos, screening)
+        self.screening_ready.emit()
+
+    def _flag_changed(self, name: str, line: float) -> None:
+        if self.db_path and not self._closing and not self.is_busy():
+            self.runner.start("flag", save_flag, self.db_path, name, line, on_error=self._task_error)
+
+    def open_submission(self, name: str, rel: str) -> None:
+        """The submission's full text coloured by its sources (loaded in the background)."""
+        if self.db_path and not self._closing:
+            self.runner.start("submission", load_submission, self.db_path, name, rel,
+                              on_done=self._show_submission, on_error=self._task_error)
+
+    def _show_submission(self, detail) -> None:  # noqa: ANN001 - a SubmissionDetail
+        view = SubmissionView(detail, self.db_path, self.settings, self.runner, self)
+        view.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+        view.exclusion_changed.connect(lambda name, _rel: self.open_screening(name))
+        view.diff_opened.connect(self.diff_opened)
+        self.submission_views.append(view)
+        view.destroyed.connect(lambda _o=None, v=view: self.submission_views.remove(v) if v in self.submission_views else None)
+        view.show()
+        self.submission_opened.emit(view)
+
     # -- side by side --------------------------------------------------------------------------------
 
     def _source_activated(self, result: CheckResult, match: SourceMatch) -> None:
@@ -683,6 +796,7 @@ class MainWindow(QMainWindow):
 
     def _show_diff(self, diff: DiffInput) -> None:
         view = DiffView(diff, self)
+        view.mark_template_requested.connect(self.mark_text_as_template)
         view.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
         self.diff_views.append(view)
         view.destroyed.connect(lambda _o=None, v=view: self.diff_views.remove(v) if v in self.diff_views else None)
@@ -814,7 +928,9 @@ class MainWindow(QMainWindow):
         """A single folder opens as the collection; files are checked against the open one."""
         folders = [p for p in paths if os.path.isdir(p)]
         files = [p for p in paths if os.path.isfile(p)]
-        if len(folders) == 1 and not files:
+        if len(folders) == 1 and not files and self.tabs.currentWidget() is self.screening_tab and self.db_path:
+            self.screen_folder(folders[0])  # a folder dropped on the Screening tab is a call to screen
+        elif len(folders) == 1 and not files:
             self.open_folder(folders[0])
         elif files and not folders:
             self.check_files(files)
@@ -836,7 +952,7 @@ class MainWindow(QMainWindow):
                 QApplication.restoreOverrideCursor()
         else:
             self.runner.shutdown()
-        for view in list(self.diff_views):
+        for view in list(self.diff_views) + list(self.submission_views):
             view.close()
         self.store.sync()
         super().closeEvent(event)

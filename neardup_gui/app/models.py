@@ -122,9 +122,14 @@ class RecordTableModel(QAbstractTableModel, Generic[T]):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole:
             return self.tooltip(record, index.column())
+        if role == Qt.ItemDataRole.DecorationRole:
+            return self.decoration(record, index.column())
         return None
 
     def tooltip(self, record: T, column: int) -> str | None:
+        return None
+
+    def decoration(self, record: T, column: int) -> Any:
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -191,6 +196,8 @@ def localise_reason(reason: str) -> str:
 
 
 def status_text(info: DocumentInfo) -> str:
+    if info.status == "indexed" and info.warnings:
+        return QCoreApplication.translate("DocumentsModel", "indexed with warnings")
     if info.status == "indexed":
         return QCoreApplication.translate("DocumentsModel", "indexed")
     if info.status == "skipped":
@@ -214,7 +221,7 @@ class DocumentsModel(RecordTableModel[DocumentInfo]):
                 Column(c, "File", lambda d: d.rel or d.path, lambda d: (d.rel or d.path).lower()),
                 Column(c, "Format", lambda d: d.format),
                 Column(c, "Status", status_text),
-                Column(c, "Reason", lambda d: localise_reason(d.reason) if d.reason else ""),
+                Column(c, "Reason", reason_text),
                 Column(c, "Units", lambda d: str(d.units), lambda d: d.units, numeric=True,
                        tooltip="Countable units: CJK characters and words"),
                 Column(c, "Template share", lambda d: percent(d.template_share), lambda d: d.template_share,
@@ -224,12 +231,49 @@ class DocumentsModel(RecordTableModel[DocumentInfo]):
         )
 
     REASON_COLUMN = 3
+    STATUS_COLUMN = 2
 
     def tooltip(self, record: DocumentInfo, column: int) -> str | None:
-        # the Reason column's tooltip is the reason in full (a long one is cut in the cell)
-        if column == self.REASON_COLUMN and record.reason:
-            return localise_reason(record.reason)
+        # the Reason column's tooltip is the reason (or the warnings) in full (a long one is cut
+        # in the cell); the status of a document with warnings says them too
+        if column in (self.STATUS_COLUMN, self.REASON_COLUMN) and (record.reason or record.warnings):
+            return reason_text(record, "\n")
         return record.path
+
+    def decoration(self, record: DocumentInfo, column: int) -> Any:
+        if column == self.STATUS_COLUMN and record.warnings:
+            from PySide6.QtWidgets import QApplication, QStyle
+
+            return QApplication.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
+        return None
+
+
+def _warning_patterns() -> list[tuple[re.Pattern[str], str]]:
+    return [
+        (re.compile(r"^(?P<n>\d+) of (?P<size>\d+) bytes are not valid (?P<encoding>\S+) and were replaced by \ufffd "
+                    r"\((?P<where>.*)\); the rest was read normally$", re.S),
+         QCoreApplication.translate("Warnings", "{n} of {size} bytes are not valid {encoding} and were replaced by "
+                                                "\ufffd ({where}); the rest was read normally")),
+        (re.compile(r"^recovered from a damaged file: (?P<detail>.*)$", re.S),
+         QCoreApplication.translate("Warnings", "recovered from a damaged file: {detail}")),
+    ]
+
+
+def localise_warning(warning: str) -> str:
+    """A document's warning in the interface language (the details — byte offsets, part names,
+    the file's own error message — stay as the core wrote them)."""
+    for pattern, template in _warning_patterns():
+        match = pattern.match(warning)
+        if match:
+            return template.format(**match.groupdict())
+    return warning
+
+
+def reason_text(info: DocumentInfo, separator: str = "; ") -> str:
+    """Why a document was skipped, or what its warnings say, in the interface language."""
+    if info.status == "skipped":
+        return localise_reason(info.reason) if info.reason else ""
+    return separator.join(localise_warning(w) for w in info.warnings)
 
 
 class PairsModel(RecordTableModel[Pair]):
@@ -310,6 +354,7 @@ class FilterProxy(QSortFilterProxyModel):
         self._score = score
         self._minimum = 0.0
         self._needle = ""
+        self._accept: Callable[[Any], bool] | None = None
 
     def _change_filter(self, change: Callable[[], None]) -> None:
         if hasattr(self, "beginFilterChange"):  # Qt ≥ 6.9; invalidateFilter is deprecated there
@@ -326,12 +371,18 @@ class FilterProxy(QSortFilterProxyModel):
     def set_text(self, text: str) -> None:
         self._change_filter(lambda: setattr(self, "_needle", text.strip().casefold()))
 
+    def set_condition(self, accept: Callable[[Any], bool] | None) -> None:
+        """Keep only the records ``accept`` is true of (None: all)."""
+        self._change_filter(lambda: setattr(self, "_accept", accept))
+
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         """Sorting is the source model's (fast, in Python); this proxy only filters."""
         self.sourceModel().sort(column, order)
 
     def filterAcceptsRow(self, source_row: int, source_parent: _Index) -> bool:
         model = self.sourceModel()
+        if self._accept is not None and not self._accept(model.record(source_row)):
+            return False
         if self._score is not None and self._minimum > 0:
             if self._score(model.record(source_row)) < self._minimum - 1e-12:
                 return False

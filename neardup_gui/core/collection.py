@@ -15,42 +15,47 @@ import logging
 import math
 import os
 import shutil
-import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from neardup_gui.core import indexer
-from neardup_gui.core.candidates import PAIR_MIN_SHARED_ANCHORS, CandidateFinder
+from neardup_gui.core import indexer, pairpass
+from neardup_gui.core.candidates import CandidateFinder
 from neardup_gui.core.compare import units_in_spans
 from neardup_gui.core.document import CharSpan, Document, Skipped
 from neardup_gui.core.fingerprints import Fingerprints, fingerprint_document
 from neardup_gui.core.indexer import IndexReport
 from neardup_gui.core.progress import ProgressFn, no_progress, wrap_progress
 from neardup_gui.core.results import (
-    CheckResult, CheckSummary, Cluster, Comparison, DocumentInfo, Pair, SourceMatch,
+    CheckResult, CheckSummary, Cluster, Comparison, DocumentInfo, Exclusions, Pair, SourceMatch,
 )
 from neardup_gui.core.scan import FileEntry
 from neardup_gui.core.settings import COLLECTION_FIELDS, Settings, collection_values, with_values
 from neardup_gui.core.store import IndexProblem, Store
-from neardup_gui.core.templates import sentence_keys
+from neardup_gui.core.templates import MIN_SENTENCE_UNITS, sentence_keys
 from neardup_gui.core.units import Units
 from neardup_gui.core.verify import Marked, Verifier
 from neardup_gui.core.workers import extract_isolated, start_extraction
 
 log = logging.getLogger(__name__)
 
-# Pairs below both of these are not kept in the verified-pairs cache.
-PAIR_FLOOR = 0.2
+# The verified-pairs cache keeps the pairs at or above the threshold asked (a lower threshold
+# asked later pairs the collection again: a floor below it made every pass verify far more,
+# docs/speed.md), and, once pairs are asked by containment, those whose larger containment
+# reaches this (screen, issue 19), whatever their r.
+PAIR_CONTAINMENT_FLOOR = 0.2
+# The default cut of pairs ranked by containment (the screening's default flag line).
+CONTAINMENT_CUT = 0.3
+PAIR_ORDERS = ("similarity", "containment")
 # A source is listed for a checked submission when at least this share of it is copied.
 SOURCE_FLOOR = 0.01
+# Clusters up to this size get the similarity of every pair of members, compared exactly where
+# the pairs cache has none (below its floor); larger ones show the cached pairs only.
+RING_MAX_COMPARE = 40
 
 __all__ = ["AddedFile", "Collection", "IndexProblem", "IndexReport", "compare_files", "copy_target", "read_submission"]
-
-
-_PAIR_BATCH = 200  # documents per transaction when pairs are computed
 
 
 def read_submission(path: str, settings: Settings) -> Document | Skipped:
@@ -62,7 +67,8 @@ def _info(d) -> DocumentInfo:  # noqa: ANN001 - a store.StoredDocument
     return DocumentInfo(
         doc_id=d.id, path=d.path, rel=d.rel, size=d.size, sha256=d.sha256, status=d.status,
         reason=d.reason, units=d.units, template_share=float(d.meta.get("template_share", 0.0)),
-        format=d.format,
+        format=d.format, exclusions=Exclusions.from_dict(d.meta.get("exclusions") or {}),
+        warnings=tuple(d.warnings),
     )
 
 
@@ -182,8 +188,13 @@ class Collection:
 
     def index_folder(self, folder: str, settings: Settings, progress: ProgressFn = no_progress) -> IndexReport:
         """Index ``folder`` incrementally (see :mod:`neardup_gui.core.indexer`)."""
+        extraction = None
+        if settings.dask_address:
+            from neardup_gui.core.cluster import dask_extraction
+
+            extraction = dask_extraction(settings.dask_address)
         try:
-            report = indexer.index_folder(self.store, folder, settings, progress)
+            report = indexer.index_folder(self.store, folder, settings, progress, extraction)
         finally:
             self._changed()
         progress(1.0, "Saving the search tables")
@@ -250,24 +261,65 @@ class Collection:
         return self.store.text(doc_id).text
 
     def stats(self) -> dict[str, int]:
-        return {"documents": self.store.count(), "indexed": self.store.count("indexed"), "skipped": self.store.count("skipped")}
+        return {"documents": self.store.count(), "indexed": self.store.count("indexed"),
+                "with_warnings": self.store.count_with_warnings(), "skipped": self.store.count("skipped")}
 
     # --- templates and verification ------------------------------------------------------------
 
-    def template_keys(self, settings: Settings) -> np.ndarray:
-        """Sentences frequent enough in this collection to be template (the application form)."""
+    def template_min_frequency(self, settings: Settings) -> int:
+        """Documents a sentence must be in to be template by the automatic rule (both tests)."""
         n = self.store.count("indexed")
-        min_docs = max(settings.template_min_docs, math.ceil(settings.template_min_share * n), 2)
-        return self.store.frequent_sentences(min_docs)
+        return max(settings.template_min_docs, math.ceil(settings.template_min_share * n - 1e-9), 2)
+
+    def template_keys(self, settings: Settings) -> np.ndarray:
+        """Sentences template by the automatic rule: in at least ``template_min_docs`` documents
+        and at least ``template_min_share`` of the collection (the call's form), minus those the
+        examiner chose to count. Empty with ``auto_template`` off."""
+        if not settings.auto_template:
+            return np.zeros(0, dtype=np.int64)
+        keys = self.store.frequent_sentences(self.template_min_frequency(settings))
+        _, counted = self.store.marked_keys()
+        if counted and len(keys):
+            keys = keys[~np.isin(keys, np.fromiter(counted, dtype=np.int64, count=len(counted)))]
+        return keys
 
     def verifier(self, settings: Settings) -> Verifier:
+        """The one template model of this collection under ``settings``: checks, pairs, clusters,
+        comparisons and reports all mark texts through it."""
         keys = self.template_keys(settings)
-        v = Verifier(settings, keys, user_template_keys(settings))
+        marked, _ = self.store.marked_keys()
+        v = Verifier(settings, keys, user_template_keys(settings), marked)
         key = self._verify_key(settings, v)
         if key != self._verifier_key:
             self._marked.clear()
             self._verifier_key = key
         return v
+
+    # --- text the examiner marks -----------------------------------------------------------------
+
+    def mark_template(self, text: str, action: str = "exclude") -> int:
+        """Mark the sentences of ``text`` as template (``exclude``) or to be counted (``count``),
+        stored in the index; returns the mark's id (``unmark`` undoes it). Results derived
+        afterwards (pairs, clusters, checks) use it: the pairs cache is keyed by the template."""
+        keys = sorted({k for _, k in sentence_keys(text)})
+        if not keys:
+            raise ValueError("the text holds no sentence long enough to mark "
+                             f"(at least {MIN_SENTENCE_UNITS} words or characters)")
+        mark_id = self.store.add_template_mark(action, text, keys)
+        self._changed()
+        return mark_id
+
+    def mark_keys(self, keys: Sequence[int], text: str, action: str = "exclude") -> int:
+        """Mark given sentence keys (a common passage's) with its text; see :meth:`mark_template`."""
+        mark_id = self.store.add_template_mark(action, text, list(keys))
+        self._changed()
+        return mark_id
+
+    def unmark(self, mark_id: int) -> bool:
+        """Undo a mark of the examiner; False when there was none with this id."""
+        done = self.store.remove_template_mark(mark_id)
+        self._changed()
+        return done
 
     def _verify_key(self, settings: Settings, v: Verifier) -> str:
         h = hashlib.sha256()
@@ -385,95 +437,109 @@ class Collection:
             matches.append(SourceMatch(_info(info), comp, cand.estimate, tuple(sorted(cand.found_by))))
         matches.sort(key=lambda m: (-m.comparison.containment_a, -m.comparison.similarity, m.source.rel))
         return CheckResult(path=doc.path, units=len(units), matches=tuple(matches),
-                           summary=summarise(sub, matches), text=doc.text)
+                           summary=summarise(sub, matches), text=doc.text, exclusions=sub.exclusions,
+                           warnings=doc.warnings)
 
     # --- collection-wide ------------------------------------------------------------------------
 
-    def pairs(self, settings: Settings, progress: ProgressFn = no_progress) -> list[Pair]:
-        """Verified pairs with similarity ≥ ``settings.threshold``, best first (incremental)."""
-        self._update_pairs(settings, progress)
-        rows = self.store.conn.execute(
-            "SELECT a, b, similarity, containment_a, containment_b, common FROM pairs WHERE similarity >= ? "
-            "ORDER BY similarity DESC, a, b", (settings.threshold,)).fetchall()
+    def pairs(self, settings: Settings, progress: ProgressFn = no_progress, *, by: str = "similarity",
+              cut: float | None = None) -> list[Pair]:
+        """Verified pairs, best first (incremental), each oriented: A the smaller document (or, equal
+        in size, the newer one), so "A in B" reads "how much of the one found in the other".
+
+        ``by="similarity"``: ranked and cut by r (``cut`` default: ``settings.threshold``);
+        ``by="containment"``: ranked and cut by the larger containment max(A in B, B in A) (``cut``
+        default :data:`CONTAINMENT_CUT`), r beside it: a section copied into a long proposal has a
+        low r but most of the copier is found in the source.
+        """
+        if by not in PAIR_ORDERS:
+            raise ValueError(f"pairs are ranked by one of {', '.join(PAIR_ORDERS)}, not {by!r}")
+        cfloor = None if by == "similarity" else min(PAIR_CONTAINMENT_FLOOR, CONTAINMENT_CUT if cut is None else cut)
+        self._update_pairs(settings, progress, cfloor)
+        if by == "similarity":
+            rows = self.store.conn.execute(
+                "SELECT a, b, similarity, containment_a, containment_b, common FROM pairs WHERE similarity >= ? "
+                "ORDER BY similarity DESC, a, b", (settings.threshold if cut is None else cut,)).fetchall()
+        else:
+            rows = self.store.conn.execute(
+                "SELECT a, b, similarity, containment_a, containment_b, common FROM pairs "
+                "WHERE max(containment_a, containment_b) >= ? "
+                "ORDER BY max(containment_a, containment_b) DESC, similarity DESC, a, b",
+                (CONTAINMENT_CUT if cut is None else cut,)).fetchall()
         infos = {d.doc_id: d for d in self.documents()}
         # (a pair whose document another window removed in between is left out)
-        return [Pair(infos[a], infos[b], s, ca, cb, c) for a, b, s, ca, cb, c in rows if a in infos and b in infos]
+        return [oriented(Pair(infos[a], infos[b], s, ca, cb, c))
+                for a, b, s, ca, cb, c in rows if a in infos and b in infos]
 
-    def _update_pairs(self, settings: Settings, progress: ProgressFn) -> None:
+    def pass_spec(self, settings: Settings, min_containment: float | None = None) -> pairpass.PassSpec:
+        """What the collection-wide pass needs to pair the documents not paired yet.
+
+        Resets the pairs cache first when it was made under other settings or with higher
+        cut-offs than asked now (``min_containment``: also keep pairs whose larger containment
+        reaches it)."""
         v = self.verifier(settings)
         key = self._verify_key(settings, v)
-        floor = min(PAIR_FLOOR, settings.threshold)
+        floor = settings.threshold
+        stored_cfloor = self.store.get_meta("pairs_containment_floor", "")
+        cfloor_ok = min_containment is None or (stored_cfloor != "" and float(stored_cfloor) <= min_containment)
         conn = self.store.conn
-        if self.store.get_meta("pairs_key") != key or float(self.store.get_meta("pairs_floor", "1")) > floor:
+        if (self.store.get_meta("pairs_key") != key or float(self.store.get_meta("pairs_floor", "1")) > floor
+                or not cfloor_ok):
             with self.store.transaction():
                 conn.execute("DELETE FROM pairs")
                 conn.execute("DELETE FROM paired")
                 self.store.set_meta("pairs_key", key)
                 self.store.set_meta("pairs_floor", repr(floor))
-        todo = [r[0] for r in conn.execute(
-            "SELECT id FROM documents WHERE status = 'indexed' AND id NOT IN (SELECT doc_id FROM paired) ORDER BY id")]
-        if not todo:
-            return
-        finder = self.finder(settings)
-        done_now: set[int] = set()
-        batch: list[tuple[int, list[tuple[int, Comparison]], float]] = []
-        flushed = time.monotonic()
-        for n, doc_id in enumerate(todo, 1):
-            progress((n - 1) / len(todo), f"Comparing {n} of {len(todo)}")
-            # Another window may replace or remove documents meanwhile: those are skipped here
-            # and paired when their new rows are (they are not in ``paired``).
-            fp = self.store.fingerprints_of(doc_id)
-            if fp is None:
-                continue
-            try:
-                a = self.marked(doc_id, v)
-            except KeyError:
-                continue
-            cands = finder.find(fp, a.units.ids[a.countable_mask()], exclude={doc_id} | done_now,
-                                min_shared_anchors=PAIR_MIN_SHARED_ANCHORS)
-            found = []
-            for cand in cands.values():
-                try:
-                    b = self.marked(cand.doc_id, v)
-                except KeyError:
-                    continue
-                comp = v.compare(a, b, min_similarity=floor)
-                if comp is not None and comp.similarity >= floor:
-                    found.append((cand.doc_id, comp))
-            batch.append((doc_id, found, float(units_share(a))))
-            done_now.add(doc_id)
-            # one transaction per batch, not per document: a commit is a disk sync, and the
-            # pairs are a cache (an interrupted run resumes from the ``paired`` table)
-            if len(batch) >= _PAIR_BATCH or time.monotonic() - flushed > 1.0:
-                self._write_pairs(batch)
-                batch, flushed = [], time.monotonic()
-        self._write_pairs(batch)
-        progress(1.0, "Compared")
+                self.store.set_meta("pairs_containment_floor", "" if min_containment is None else repr(min_containment))
+        stored_cfloor = self.store.get_meta("pairs_containment_floor", "")
+        todo = np.fromiter((r[0] for r in conn.execute(
+            "SELECT id FROM documents WHERE status = 'indexed' AND id NOT IN (SELECT doc_id FROM paired) ORDER BY id")),
+            dtype=np.int64)
+        return pairpass.PassSpec(
+            db_path=str(self.store.path), settings=settings, template_keys=self.template_keys(settings),
+            user_template_keys=frozenset(v.user_template_keys), marked_keys=frozenset(v.marked_keys), todo=todo,
+            min_similarity=floor, min_containment=None if stored_cfloor == "" else float(stored_cfloor),
+        )
 
-    def _write_pairs(self, batch: list[tuple[int, list[tuple[int, Comparison]], float]]) -> None:
+    def _update_pairs(self, settings: Settings, progress: ProgressFn, min_containment: float | None = None,
+                      executor: pairpass.Executor | None = None) -> None:
+        """Pair the documents not paired yet (the collection-wide pass, :mod:`pairpass`): in
+        worker processes, or on a Dask cluster with ``settings.dask_address``; only this process
+        writes the results."""
+        spec = self.pass_spec(settings, min_containment)
+        if executor is None and settings.dask_address:
+            from neardup_gui.core.cluster import dask_pass
+
+            executor = dask_pass(settings.dask_address)
+        if len(spec.todo):
+            pairpass.run_pass(spec, self._write_pairs, progress, executor)
+
+    def _write_pairs(self, batch: list[pairpass.DocumentPairs]) -> None:
         """Store the verified pairs of a batch of documents, and mark those documents paired."""
         if not batch:
             return
         conn = self.store.conn
         with self.store.transaction():
-            ids = sorted({d for doc_id, found, _ in batch for d in [doc_id, *(o for o, _ in found)]})
+            ids = sorted({d for r in batch for d in [r.doc_id, *(f.other for f in r.found)]})
             alive: set[int] = set()
             for i in range(0, len(ids), 500):
                 chunk = ids[i:i + 500]
                 alive.update(r[0] for r in conn.execute(
                     f"SELECT id FROM documents WHERE id IN ({','.join('?' * len(chunk))})", chunk))
-            for doc_id, found, share in batch:
+            for r in batch:
+                doc_id = r.doc_id
                 if doc_id not in alive:
                     continue
-                for other, comp in found:
-                    if other not in alive:
+                for f in r.found:
+                    if f.other not in alive:
                         continue
-                    lo, hi = (doc_id, other) if doc_id < other else (other, doc_id)
-                    ca, cb = (comp.containment_a, comp.containment_b) if lo == doc_id else (comp.containment_b, comp.containment_a)
+                    lo, hi = (doc_id, f.other) if doc_id < f.other else (f.other, doc_id)
+                    ca, cb = (f.containment_a, f.containment_b) if lo == doc_id else (f.containment_b, f.containment_a)
                     conn.execute("INSERT OR REPLACE INTO pairs VALUES (?, ?, ?, ?, ?, ?)",
-                                 (lo, hi, comp.similarity, ca, cb, comp.common_units))
+                                 (lo, hi, f.similarity, ca, cb, f.common_units))
                 conn.execute("INSERT OR IGNORE INTO paired (doc_id) VALUES (?)", (doc_id,))
-                conn.execute("UPDATE documents SET meta = json_set(meta, '$.template_share', ?) WHERE id = ?", (share, doc_id))
+                conn.execute("UPDATE documents SET meta = json_set(meta, '$.template_share', ?, '$.exclusions', json(?)) "
+                             "WHERE id = ?", (r.template_share, json.dumps(r.exclusions.as_dict()), doc_id))
 
     def clusters(self, settings: Settings, progress: ProgressFn = no_progress) -> list[Cluster]:
         """Near-duplicate clusters that do not chain: every member is similar to its representative.
@@ -502,18 +568,55 @@ class Collection:
             assigned.update(members)
             clusters.append(Cluster(infos[rep], tuple(infos[d] for d in [rep] + members),
                                     tuple([1.0] + [sim[rep][d] for d in members])))
-        return clusters
+        return [self._with_pairwise(c, settings) for c in clusters]
+
+    def _with_pairwise(self, cluster: Cluster, settings: Settings) -> Cluster:
+        """The cluster with every pair of its members' similarity, and ``ring`` set when it has 3
+        or more members all pairwise at or above the threshold.
+
+        Pairs come from the verified-pairs cache (kept from the threshold up); a pair missing
+        there is compared exactly when the cluster is small enough (``RING_MAX_COMPARE``
+        members), else left unknown (``None``: below the cache's floor).
+        """
+        ids = [m.doc_id for m in cluster.members]
+        n = len(ids)
+        if n < 3:
+            return cluster
+        known: dict[tuple[int, int], float] = {}
+        for i in range(0, n, 400):
+            chunk = ids[i:i + 400]
+            marks = ",".join("?" * len(chunk))
+            for a, b, sim in self.store.conn.execute(
+                    f"SELECT a, b, similarity FROM pairs WHERE a IN ({marks}) OR b IN ({marks})", chunk + chunk):
+                known[(a, b)] = sim
+        matrix: list[list[float | None]] = [[1.0 if i == j else None for j in range(n)] for i in range(n)]
+        for i in range(n):
+            for j in range(i + 1, n):
+                lo, hi = sorted((ids[i], ids[j]))
+                sim = known.get((lo, hi))
+                if sim is None and n <= RING_MAX_COMPARE:
+                    sim = self.compare(lo, hi, settings).similarity
+                matrix[i][j] = matrix[j][i] = sim
+        ring = all(matrix[i][j] is not None and matrix[i][j] >= settings.threshold
+                   for i in range(n) for j in range(i + 1, n))
+        return replace(cluster, pairwise=tuple(tuple(row) for row in matrix), ring=ring)
 
 
-def units_share(m: Marked) -> float:
-    """Share of a marked text's units that are template."""
-    n = len(m.units)
-    return float(units_in_spans(m.units, m.template).sum()) / n if n else 0.0
+def oriented(p: Pair) -> Pair:
+    """The pair with the smaller document as A (by units; equal in size, the newer, higher id)."""
+    if (p.a.units, -p.a.doc_id) <= (p.b.units, -p.b.doc_id):
+        return p
+    return Pair(p.b, p.a, p.similarity, p.containment_b, p.containment_a, p.common_units)
 
 
 def covered_spans(match: SourceMatch) -> tuple[CharSpan, ...]:
-    """The submission-side (A) spans a source covers: what counts as copied from it."""
-    return tuple(s.a for s in match.comparison.spans)
+    """The submission-side (A) spans a source covers: what counts as copied from it — its edited
+    passages (issue 15: exact runs merged across small edits), gaps inside them included; a
+    comparison made without passages (a hand-made or older record) counts its exact runs."""
+    comparison = match.comparison
+    if comparison.passages:
+        return tuple(p.a for p in comparison.passages)
+    return tuple(s.a for s in comparison.spans)
 
 
 def summarise(sub: Marked, matches: Sequence[SourceMatch]) -> CheckSummary:

@@ -13,6 +13,39 @@ from neardup_gui.core.document import CharSpan
 
 
 @dataclass(frozen=True)
+class Exclusions:
+    """How many units of a text each kind of exclusion removed (each unit counted once).
+
+    A unit removed for several reasons is counted under the first that applies, in this order:
+    the examiner's template files, text the examiner marked as template, the automatic rule
+    (a sentence in nearly every document), PDF page furniture, quotations, the bibliography.
+    """
+
+    template_files: int = 0
+    marked: int = 0
+    automatic: int = 0
+    furniture: int = 0
+    quotes: int = 0
+    bibliography: int = 0
+
+    KINDS = ("template_files", "marked", "automatic", "furniture", "quotes", "bibliography")
+
+    @property
+    def total(self) -> int:
+        return sum(self.as_dict().values())
+
+    def as_dict(self) -> dict[str, int]:
+        return {kind: getattr(self, kind) for kind in self.KINDS}
+
+    def __add__(self, other: "Exclusions") -> "Exclusions":
+        return Exclusions(**{k: getattr(self, k) + getattr(other, k) for k in self.KINDS})
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Exclusions":
+        return cls(**{k: int(data.get(k, 0)) for k in cls.KINDS})
+
+
+@dataclass(frozen=True)
 class MatchSpan:
     """One matched passage: a maximal aligned run of at least ``min_run`` units."""
 
@@ -22,12 +55,32 @@ class MatchSpan:
 
 
 @dataclass(frozen=True)
+class Passage:
+    """One copied-then-edited passage: exact runs merged across small edits (core/passages.py).
+
+    The spans run from the first to the last exact run inside; what lies between the runs (the
+    substituted, inserted or dropped words) is part of the passage but not of ``runs``.
+    """
+
+    a: CharSpan  # character offsets in A's extracted text
+    b: CharSpan  # character offsets in B's extracted text
+    units_a: int  # countable units of A the passage covers, gaps included
+    units_b: int
+    matched_units: int  # units inside the exact runs below
+    runs: tuple[MatchSpan, ...]  # the exact runs inside (≥ min_run, and shorter seeds between them)
+
+
+@dataclass(frozen=True)
 class Comparison:
     """The exact comparison of document A with document B.
 
     ``similarity`` = common / (units_a + units_b − common), where ``common`` counts only LCS
     units inside match spans, and ``units_*`` only countable units (template and excluded text
-    removed). ``containment_a`` = common / units_a: how much of A lies in B.
+    removed): seed 004's ratio, unchanged by edited passages.
+
+    ``containment_a`` = passage_units_a / units_a: how much of A lies in B, counted over the
+    edited passages (exact runs merged across small edits, gaps included), so an edited copy
+    reads as copied. ``passage_units_a ≥ common``: every match span lies in a passage.
     """
 
     similarity: float
@@ -46,6 +99,11 @@ class Comparison:
     template_share_b: float = 0.0
     excluded_share_a: float = 0.0
     excluded_share_b: float = 0.0
+    exclusions_a: Exclusions = field(default_factory=Exclusions)  # units each exclusion removed
+    exclusions_b: Exclusions = field(default_factory=Exclusions)
+    passages: tuple[Passage, ...] = ()  # edited passages, in order in both texts
+    passage_units_a: int = 0  # countable units of A inside passages (the containment's numerator)
+    passage_units_b: int = 0
 
 
 @dataclass(frozen=True)
@@ -62,6 +120,9 @@ class DocumentInfo:
     units: int = 0
     template_share: float = 0.0
     format: str = ""
+    exclusions: Exclusions = field(default_factory=Exclusions)  # units not counted (set by the pairs pass)
+    # set when the document was read only in part or leniently (status stays "indexed")
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -108,11 +169,13 @@ class CheckResult:
     summary: CheckSummary
     skipped_reason: str = ""  # set when the submission itself could not be read
     text: str = ""  # the submission's extracted text, for the side-by-side view and reports
+    exclusions: Exclusions = field(default_factory=Exclusions)  # units of the submission not counted
+    warnings: tuple[str, ...] = ()  # the submission was read only in part or leniently
 
 
 @dataclass(frozen=True)
 class Pair:
-    """A verified near-duplicate pair of the collection (a.doc_id < b.doc_id)."""
+    """A verified near-duplicate pair of the collection: A the smaller document (equal in size: the newer)."""
 
     a: DocumentInfo
     b: DocumentInfo
@@ -129,3 +192,8 @@ class Cluster:
     representative: DocumentInfo
     members: tuple[DocumentInfo, ...]  # representative first
     similarities: tuple[float, ...] = field(default=())  # of each member to the representative
+    # similarity of every pair of members (members' order; None: below the pairs cache's floor
+    # and not computed), and whether the group is a ring: 3 or more documents, every pair of
+    # them at or above the threshold (one text and its light edits: a proposal mill's pattern)
+    pairwise: tuple[tuple[float | None, ...], ...] = field(default=())
+    ring: bool = False

@@ -59,15 +59,22 @@ class Settings:
     threshold: float = 0.7  # similarity at or above which a pair is reported
     min_run: int = 8  # minimum units in an aligned run for it to count as a match span
     strategy: str = "auto"  # brute | permuted | grouped | lsh | auto
-    template_min_docs: int = 5  # a sentence in at least this many documents is template ...
-    # ... and in at least this share of the collection (0: off). A share makes a form used by a
-    # fixed number of applicants stop counting as template as the collection grows (measured:
-    # 6 forms in 341 documents missed at 2 %), so the count alone decides by default.
-    template_min_share: float = 0.0
+    # Automatic template text: a sentence in at least ``template_min_docs`` documents AND in at
+    # least ``template_min_share`` of the collection. Frequency alone never decides: the more
+    # widely a passage was copied, the more it matters, so only a sentence in at least half the
+    # collection (a call's form, kept by nearly every applicant) is taken out without being
+    # asked. A ring of 7 in 525 documents (1.3 %) or a passage copied into 1-2 % of the
+    # documents always counts; several forms in one folder are each one click in the
+    # common-passages list (docs/quality.md, "What counts as template").
+    template_min_docs: int = 5
+    template_min_share: float = 0.5
+    auto_template: bool = True  # False: only the examiner's template files and marks are template
     template_files: tuple[str, ...] = ()
     exclude_quotes: bool = False
     exclude_bibliography: bool = False
     workers: int = field(default_factory=lambda: os.cpu_count() or 1)
+    # a Dask scheduler ("tcp://host:8786") to run the index build and the pairs pass on; "" = here
+    dask_address: str = ""
     limits: ExtractLimits = field(default_factory=ExtractLimits)
     fingerprints: FingerprintParams = field(default_factory=FingerprintParams)
 
@@ -79,7 +86,7 @@ class Settings:
 # on them. The rest (fingerprint size, search strategy, workers) belongs to the machine.
 COLLECTION_FIELDS = (
     "threshold", "min_run", "template_min_docs", "template_min_share", "template_files",
-    "exclude_quotes", "exclude_bibliography",
+    "exclude_quotes", "exclude_bibliography", "auto_template",
 )
 
 
@@ -141,6 +148,7 @@ CHECKERS: dict[str, Any] = {
     "min_run": _whole(1, 100_000),
     "template_min_docs": _whole(2, 100_000_000),
     "template_min_share": _fraction,
+    "auto_template": _yes_no,
     "template_files": _paths,
     "exclude_quotes": _yes_no,
     "exclude_bibliography": _yes_no,

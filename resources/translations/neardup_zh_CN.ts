@@ -4,67 +4,67 @@
 <context>
     <name>CheckView</name>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="139" />
+        <location filename="../../neardup_gui/app/checkview.py" line="140" />
         <source>This file could not be read: {reason}</source>
         <translation>无法读取此文件：{reason}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="143" />
+        <location filename="../../neardup_gui/app/checkview.py" line="144" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="145" />
+        <location filename="../../neardup_gui/app/checkview.py" line="146" />
         <source>&lt;b&gt;Copied: {copied}&lt;/b&gt; of {units} countable units &amp;nbsp;·&amp;nbsp; without quotations {nq} &amp;nbsp;·&amp;nbsp; largest single source {largest_ratio} ({largest}) &amp;nbsp;·&amp;nbsp; {n} sources found&lt;br&gt;Not counted: {template} units of template text, {excluded} units excluded (quotations, bibliography)</source>
         <translation>&lt;b&gt;总文字复制比：{copied}&lt;/b&gt;（可计文字共 {units} 个单元） &amp;nbsp;·&amp;nbsp; 去除引用 {nq} &amp;nbsp;·&amp;nbsp; 单篇最大文字复制比 {largest_ratio}（{largest}） &amp;nbsp;·&amp;nbsp; 找到 {n} 个来源&lt;br&gt;未计入：模板文字 {template} 个单元，排除的文字 {excluded} 个单元（引文、参考文献）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="162" />
+        <location filename="../../neardup_gui/app/checkview.py" line="164" />
         <source>{n} sources found, {hidden} hidden below {minimum} — lower “Show sources from” to see them. Hidden sources still count in the figures above.</source>
         <translation>找到 {n} 个来源，其中 {hidden} 个低于 {minimum} 未显示——调低“显示来源，最低”即可看到。未显示的来源仍计入上面的各项比例。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="188" />
+        <location filename="../../neardup_gui/app/checkview.py" line="190" />
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="189" />
+        <location filename="../../neardup_gui/app/checkview.py" line="191" />
         <source>Double-click or press Enter to compare side by side</source>
         <translation>双击或按回车键进行对照比较</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="190" />
+        <location filename="../../neardup_gui/app/checkview.py" line="192" />
         <source>Submission:</source>
         <translation>送检文档：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="191" />
+        <location filename="../../neardup_gui/app/checkview.py" line="193" />
         <source>Checked submission</source>
         <translation>送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="192" />
+        <location filename="../../neardup_gui/app/checkview.py" line="194" />
         <source>Check a file…</source>
         <translation>检测文件…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="193" />
+        <location filename="../../neardup_gui/app/checkview.py" line="195" />
         <source>Add to collection</source>
         <translation>加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="202" />
+        <location filename="../../neardup_gui/app/checkview.py" line="204" />
         <source>Make the checked submissions part of the collection: copied into its folder, or kept where they are as external members</source>
         <translation>把已检测的文件加入文档集：复制到文档集文件夹，或保留在原处作为外部成员</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="205" />
+        <location filename="../../neardup_gui/app/checkview.py" line="207" />
         <source>What these figures mean: each is a share of the submission's countable text (its words and characters, without template text and excluded passages). “Copied” counts every passage found in any source once, so it is never below a single source; “without quotations” leaves quoted passages out of the count, so it is never above “copied”. Press F1 for more.</source>
         <translation>各项比例的含义：都以送检文件的可计文字（其文字与词，不含模板文字和被排除的段落）为分母。“总文字复制比”把在任一来源中找到的每段文字只计一次，因此不会低于任何单篇来源；“去除引用”不计引号内的文字，因此不会高于总文字复制比。按 F1 查看更多说明。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="210" />
+        <location filename="../../neardup_gui/app/checkview.py" line="212" />
         <source>Copied: share of the countable text found in any source of the collection.
 Without quotations: the same, not counting text in quotation marks.
 Largest single source: share of the countable text found in the one source that holds the most.
@@ -75,23 +75,23 @@ Countable text: every word and character of the submission except template text 
 可计文字：送检文件的全部文字与词，去掉模板文字（申报书表格、模板文件、页眉页脚）和设置中排除的内容（引文、参考文献）。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="194" />
+        <location filename="../../neardup_gui/app/checkview.py" line="196" />
         <source>Show sources from:</source>
         <translation>显示来源，最低：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="195" />
+        <location filename="../../neardup_gui/app/checkview.py" line="197" />
         <source>Hide sources whose similarity and containment are both below this value</source>
         <translation>隐藏相似度和包含度都低于此值的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="198" />
-        <location filename="../../neardup_gui/app/checkview.py" line="199" />
+        <location filename="../../neardup_gui/app/checkview.py" line="200" />
+        <location filename="../../neardup_gui/app/checkview.py" line="201" />
         <source>Minimum score shown</source>
         <translation>显示的最低分值</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="200" />
+        <location filename="../../neardup_gui/app/checkview.py" line="202" />
         <source>Drop one or more files anywhere on this window, or use “Check a file…”, to check a submission against the collection.</source>
         <translation>把一个或多个文件拖到窗口任意位置，或点击“检测文件…”，即可将送检文档与文档集比对。</translation>
     </message>
@@ -99,180 +99,333 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>ClustersView</name>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="53" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="73" />
         <source>Cluster / document</source>
         <translation>聚类 / 文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="53" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="73" />
         <source>Similarity to representative</source>
         <translation>与代表文档的相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="56" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="77" />
+        <source>Ring {i}: {n} near-identical documents, every pair at or above {lowest}</source>
+        <translation>团伙 {i}：{n} 篇几乎相同的文档，每一对都不低于 {lowest}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/clustersview.py" line="84" />
         <source>Cluster {i}: {n} documents, around {name}</source>
         <translation>聚类 {i}：{n} 个文档，代表文档 {name}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="64" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="92" />
         <source>representative</source>
         <translation>代表文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="72" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="117" />
+        <source>Select a cluster of three or more documents to see every pair.</source>
+        <translation>选择一个含三篇或更多文档的簇，即可查看每一对的相似度。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/clustersview.py" line="135" />
+        <source>Ring: every pair of these {n} documents is at or above the threshold</source>
+        <translation>团伙：这 {n} 篇文档两两之间都达到阈值</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/clustersview.py" line="136" />
+        <source>Every pair of this cluster's {n} documents</source>
+        <translation>本簇 {n} 篇文档两两之间的相似度</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/clustersview.py" line="139" />
+        <source>Similarity of every pair of the selected cluster</source>
+        <translation>所选簇中每一对文档的相似度</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/clustersview.py" line="140" />
         <source>Clusters</source>
         <translation>聚类</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="73" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="141" />
         <source>Double-click a member or press Enter to compare it with the representative</source>
         <translation>双击成员或按回车键，与代表文档进行对照比较</translation>
     </message>
 </context>
 <context>
+    <name>CommonView</name>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="146" />
+        <source>template file</source>
+        <translation>模板文件</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="147" />
+        <source>marked by you: not counted</source>
+        <translation>您标记的：不计入</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="148" />
+        <source>automatic: not counted</source>
+        <translation>自动识别：不计入</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="149" />
+        <source>counted by your choice</source>
+        <translation>按您的选择计入</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="149" />
+        <source>counted</source>
+        <translation>计入</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="156" />
+        <source>Passage</source>
+        <translation>段落</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="156" />
+        <source>Documents</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="156" />
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="157" />
+        <source>Found in (a few)</source>
+        <translation>出现于（部分）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="163" />
+        <source>{n} ({share})</source>
+        <translation>{n}（{share}）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="184" />
+        <source>Automatic template: a sentence in at least {n} documents ({docs} and {share} of the collection) is left out.</source>
+        <translation>自动模板：出现在至少 {n} 篇文档（至少 {docs} 篇且占全集 {share}）中的句子不计入。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="189" />
+        <source>Automatic template is off: only your template files and marks are left out.</source>
+        <translation>自动模板已关闭：只有您的模板文件和标记不计入。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="190" />
+        <source>{n} passages recur in several documents; {k} are left out. {rule}</source>
+        <translation>{n} 个段落在多篇文档中重复出现；其中 {k} 个不计入。{rule}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="202" />
+        <source>Common passages</source>
+        <translation>常见段落</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="203" />
+        <source>Text of the selected passage</source>
+        <translation>所选段落的全文</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="204" />
+        <source>Exclude as template</source>
+        <translation>作为模板排除</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="205" />
+        <source>Never count this passage in any comparison (stored with the collection)</source>
+        <translation>在任何比对中都不计入此段落（随文档集保存）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="206" />
+        <source>Count it</source>
+        <translation>计入</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="207" />
+        <source>Count this passage even though it is in most documents</source>
+        <translation>即使此段落出现在大多数文档中，也计入</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="208" />
+        <source>Undo my choice</source>
+        <translation>撤销我的选择</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="209" />
+        <source>Forget what you chose for this passage</source>
+        <translation>取消您对此段落的选择</translation>
+    </message>
+</context>
+<context>
     <name>DiffView</name>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="396" />
+        <location filename="../../neardup_gui/app/diffview.py" line="474" />
         <source>{n}. {units} units: {snippet}</source>
         <translation>{n}. {units} 个单元：{snippet}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="489" />
+        <location filename="../../neardup_gui/app/diffview.py" line="568" />
         <source>No matched passages</source>
         <translation>没有相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="491" />
+        <location filename="../../neardup_gui/app/diffview.py" line="570" />
         <source>{n} matched passages</source>
         <translation>共 {n} 处相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="494" />
+        <location filename="../../neardup_gui/app/diffview.py" line="573" />
         <source>Passage {i} of {n}</source>
         <translation>第 {i} 处，共 {n} 处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="499" />
+        <location filename="../../neardup_gui/app/diffview.py" line="595" />
+        <source>Mark selection as template</source>
+        <translation>将所选文字标为模板</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/diffview.py" line="597" />
+        <source>Never count the selected sentences in any comparison of this collection (listed and undone in Common passages)</source>
+        <translation>在本文档集的任何比对中都不计入所选句子（可在“常见段落”中查看和撤销）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/diffview.py" line="599" />
         <source>Side by side: {a} ↔ {b}</source>
         <translation>对照：{a} ↔ {b}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="502" />
+        <location filename="../../neardup_gui/app/diffview.py" line="602" />
         <source>&lt;b&gt;Similarity {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A in B {ca} &amp;nbsp;·&amp;nbsp; B in A {cb} &amp;nbsp;·&amp;nbsp; common units {common} &amp;nbsp;·&amp;nbsp; template share A {ta}, B {tb}</source>
         <translation>&lt;b&gt;相似度 {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A 在 B 中 {ca} &amp;nbsp;·&amp;nbsp; B 在 A 中 {cb} &amp;nbsp;·&amp;nbsp; 相同单元 {common} &amp;nbsp;·&amp;nbsp; 模板占比 A {ta}，B {tb}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="510" />
-        <source>Similarity is the LCS ratio common / (A + B − common) over countable units; containment is the share of one text found in the other. Template text is not counted.</source>
-        <translation>相似度为按可计数单元计算的最长公共子序列比率：相同 / (A + B − 相同)；包含度为一篇文本出现在另一篇中的比例。模板文字不计入。</translation>
+        <location filename="../../neardup_gui/app/diffview.py" line="609" />
+        <source>A: {a}&lt;br&gt;B: {b}</source>
+        <translation>A：{a}&lt;br&gt;B：{b}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="513" />
+        <location filename="../../neardup_gui/app/diffview.py" line="471" />
+        <source>{n}. {units} units, edited ({identical} identical): {snippet}</source>
+        <translation>{n}. {units} 个单位，有改动（{identical} 个相同）：{snippet}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/diffview.py" line="613" />
+        <source>Similarity is the LCS ratio common / (A + B − common) over countable units; containment is the share of one text found in the other, counted over copied passages (identical runs and the edited words between them, shown in a lighter shade). Template text is not counted.</source>
+        <translation>相似度是可计数单位上的 LCS 比率：公共 / (A + B − 公共)；包含率是一个文本在另一个文本中出现的比例，按复制段落计算（相同的连续片段及其间被改动的词，以较浅的颜色显示）。模板文本不计入。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/diffview.py" line="618" />
         <source>A: {title}</source>
         <translation>A：{title}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="514" />
+        <location filename="../../neardup_gui/app/diffview.py" line="619" />
         <source>B: {title}</source>
         <translation>B：{title}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="517" />
+        <location filename="../../neardup_gui/app/diffview.py" line="622" />
         <source>◀ Previous</source>
         <translation>◀ 上一处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="518" />
+        <location filename="../../neardup_gui/app/diffview.py" line="623" />
         <source>Previous matched passage (Shift+F3, Ctrl+Up)</source>
         <translation>上一处相同段落（Shift+F3，Ctrl+↑）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="519" />
+        <location filename="../../neardup_gui/app/diffview.py" line="624" />
         <source>Next ▶</source>
         <translation>下一处 ▶</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="520" />
+        <location filename="../../neardup_gui/app/diffview.py" line="625" />
         <source>Next matched passage (F3, Ctrl+Down)</source>
         <translation>下一处相同段落（F3，Ctrl+↓）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="521" />
+        <location filename="../../neardup_gui/app/diffview.py" line="626" />
         <source>Larger text in both panes (Ctrl++, Ctrl+wheel)</source>
         <translation>两侧文字一起放大（Ctrl++、Ctrl+滚轮）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="522" />
+        <location filename="../../neardup_gui/app/diffview.py" line="627" />
         <source>Smaller text in both panes (Ctrl+−, Ctrl+wheel); Ctrl+0 resets</source>
         <translation>两侧文字一起缩小（Ctrl+−、Ctrl+滚轮）；Ctrl+0 恢复</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="523" />
+        <location filename="../../neardup_gui/app/diffview.py" line="628" />
         <source>Larger text</source>
         <translation>放大文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="524" />
+        <location filename="../../neardup_gui/app/diffview.py" line="629" />
         <source>Smaller text</source>
         <translation>缩小文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="525" />
+        <location filename="../../neardup_gui/app/diffview.py" line="630" />
         <source>Scroll together</source>
         <translation>同步滚动</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="526" />
+        <location filename="../../neardup_gui/app/diffview.py" line="631" />
         <source>Keep both texts at the matching place while scrolling</source>
         <translation>滚动时让两篇文本保持在对应位置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="527" />
+        <location filename="../../neardup_gui/app/diffview.py" line="632" />
         <source>Open A</source>
         <translation>打开 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="528" />
+        <location filename="../../neardup_gui/app/diffview.py" line="633" />
         <source>Open the original file of A in its usual application</source>
         <translation>用默认程序打开 A 的原始文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="529" />
+        <location filename="../../neardup_gui/app/diffview.py" line="634" />
         <source>Open B</source>
         <translation>打开 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="530" />
+        <location filename="../../neardup_gui/app/diffview.py" line="635" />
         <source>Open the original file of B in its usual application</source>
         <translation>用默认程序打开 B 的原始文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="531" />
+        <location filename="../../neardup_gui/app/diffview.py" line="636" />
         <source>Matched passages</source>
         <translation>相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="532" />
+        <location filename="../../neardup_gui/app/diffview.py" line="637" />
         <source>Matched passages; choose one to show it in both texts</source>
         <translation>相同段落；选择一处即可在两篇文本中同时显示</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="533" />
+        <location filename="../../neardup_gui/app/diffview.py" line="638" />
         <source>Text A</source>
         <translation>文本 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="534" />
+        <location filename="../../neardup_gui/app/diffview.py" line="639" />
         <source>Text B</source>
         <translation>文本 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="535" />
+        <location filename="../../neardup_gui/app/diffview.py" line="640" />
         <source>Where the matches lie in A; click to jump</source>
         <translation>A 中相同段落的位置；点击即可跳转</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="536" />
+        <location filename="../../neardup_gui/app/diffview.py" line="641" />
         <source>Where the matches lie in B; click to jump</source>
         <translation>B 中相同段落的位置；点击即可跳转</translation>
     </message>
@@ -280,52 +433,57 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>DocumentsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="195" />
+        <location filename="../../neardup_gui/app/models.py" line="200" />
+        <source>indexed with warnings</source>
+        <translation>已索引（有警告）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="202" />
         <source>indexed</source>
         <translation>已索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="197" />
+        <location filename="../../neardup_gui/app/models.py" line="204" />
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="207" />
+        <location filename="../../neardup_gui/app/models.py" line="214" />
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="207" />
+        <location filename="../../neardup_gui/app/models.py" line="214" />
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="208" />
+        <location filename="../../neardup_gui/app/models.py" line="215" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="208" />
+        <location filename="../../neardup_gui/app/models.py" line="215" />
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="209" />
+        <location filename="../../neardup_gui/app/models.py" line="216" />
         <source>Units</source>
         <translation>单元数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="209" />
+        <location filename="../../neardup_gui/app/models.py" line="216" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="210" />
+        <location filename="../../neardup_gui/app/models.py" line="217" />
         <source>Countable units: CJK characters and words</source>
         <translation>可计数单元：汉字和单词</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="211" />
+        <location filename="../../neardup_gui/app/models.py" line="218" />
         <source>Share of the document that is template text (not counted)</source>
         <translation>文档中模板文字所占比例（不计入）</translation>
     </message>
@@ -333,19 +491,29 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>DocumentsView</name>
     <message>
-        <location filename="../../neardup_gui/app/documentsview.py" line="50" />
+        <location filename="../../neardup_gui/app/documentsview.py" line="62" />
         <source>Filter documents…</source>
         <translation>筛选文档…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/documentsview.py" line="51" />
+        <location filename="../../neardup_gui/app/documentsview.py" line="63" />
         <source>Filter documents</source>
         <translation>筛选文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/documentsview.py" line="52" />
+        <location filename="../../neardup_gui/app/documentsview.py" line="64" />
         <source>Documents</source>
         <translation>文档</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/documentsview.py" line="65" />
+        <source>Only documents with warnings</source>
+        <translation>只看有警告的文档</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/documentsview.py" line="66" />
+        <source>Documents read only in part or leniently: invalid bytes replaced, or recovered from a damaged file</source>
+        <translation>仅部分读取或宽容读取的文档：无效字节已替换，或从损坏的文件中恢复</translation>
     </message>
 </context>
 <context>
@@ -470,6 +638,84 @@ Countable text: every word and character of the submission except template text 
         <location filename="../../neardup_gui/app/errors.py" line="68" />
         <source>This is a bug in neardup. Copy the details below and send them to the developers; your documents are not affected.</source>
         <translation>这是 neardup 的程序错误。请复制下面的详情发给开发者；你的文档不受影响。</translation>
+    </message>
+</context>
+<context>
+    <name>Exclusions</name>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="41" />
+        <source>template files</source>
+        <translation>模板文件</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="42" />
+        <source>marked by you</source>
+        <translation>您标记的</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="43" />
+        <source>automatic template</source>
+        <translation>自动模板</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="44" />
+        <source>page headers and footers</source>
+        <translation>页眉页脚</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="45" />
+        <source>quotations</source>
+        <translation>引文</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="46" />
+        <source>bibliography</source>
+        <translation>参考文献</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="50" />
+        <source>Nothing left out: every unit counts</source>
+        <translation>没有排除任何内容：所有字词都计入</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="51" />
+        <source>Left out, by reason: {parts} ({n} units in all)</source>
+        <translation>按原因排除：{parts}（共 {n} 个单元）</translation>
+    </message>
+</context>
+<context>
+    <name>Export</name>
+    <message>
+        <location filename="../../neardup_gui/app/export.py" line="230" />
+        <location filename="../../neardup_gui/app/export.py" line="254" />
+        <location filename="../../neardup_gui/app/export.py" line="270" />
+        <source>Export report</source>
+        <translation>导出报告</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/export.py" line="248" />
+        <source>Report written to {0}</source>
+        <translation>报告已保存到 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/export.py" line="255" />
+        <source>The report could not be written: {0}</source>
+        <translation>无法写入报告：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/export.py" line="271" />
+        <source>The report was written to {0}</source>
+        <translation>报告已保存到 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/export.py" line="273" />
+        <source>Open report</source>
+        <translation>打开报告</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/export.py" line="275" />
+        <source>Show folder</source>
+        <translation>打开所在文件夹</translation>
     </message>
 </context>
 <context>
@@ -639,305 +885,345 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="254" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="271" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="255" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="272" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="256" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="273" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="257" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="274" />
         <source>&amp;Open a folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="258" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="275" />
         <source>Choose a folder of documents to index as a collection</source>
         <translation>选择一个文档文件夹，将其建立索引作为文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="259" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="276" />
         <source>Open the &amp;sample collection</source>
         <translation>打开示例文档集(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="260" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="277" />
         <source>&amp;Check files…</source>
         <translation>检测文件(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="261" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="278" />
         <source>Check one or more submissions against the collection</source>
         <translation>将一份或多份送检文档与文档集比对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="262" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="279" />
         <source>&amp;Refresh the collection</source>
         <translation>刷新文档集(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="263" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="280" />
         <source>&amp;Export a report…</source>
         <translation>导出报告(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="265" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="282" />
         <source>Save what the current tab shows (check results, duplicate pairs or clusters) as HTML, PDF, CSV or JSON</source>
         <translation>将当前标签页的内容（检测结果、重复文档对或聚类）保存为 HTML、PDF、CSV 或 JSON</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="266" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="283" />
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="267" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="284" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="268" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="285" />
         <source>&amp;About neardup</source>
         <translation>关于 neardup(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="269" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="286" />
         <source>neardup &amp;Help</source>
         <translation>neardup 帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="270" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="287" />
         <source>What each figure means, and the keyboard shortcuts (F1)</source>
         <translation>各项比例的含义和快捷键（F1）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="271" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="288" />
         <source>&lt;b&gt;Collection&lt;/b&gt;</source>
         <translation>&lt;b&gt;文档集&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="272" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="289" />
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="273" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="290" />
         <source>Pick up new, changed and deleted files (only those are read) (F5)</source>
         <translation>纳入新增、修改和删除的文件（只读取这些文件）（F5）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="274" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="291" />
         <source>Check a file…</source>
         <translation>检测文件…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="275" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="292" />
         <source>Check one or more submissions against the collection (Ctrl+K); you can also drop files on the window</source>
         <translation>将一份或多份送检文档与文档集比对（Ctrl+K）；也可以把文件拖到窗口上</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="276" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="293" />
         <source>Open another folder…</source>
         <translation>打开其他文件夹…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="277" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="294" />
         <source>Recent collections:</source>
         <translation>最近的文档集：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="278" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="295" />
         <source>Recent collections</source>
         <translation>最近的文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="279" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="296" />
         <source>Refresh now</source>
         <translation>立即刷新</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="280" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="297" />
         <source>Updating the results for the changed settings… The figures shown are those of the previous settings until this finishes.</source>
         <translation>正在按更改后的设置更新结果……完成之前显示的仍是原设置下的数字。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="282" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="299" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="283" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="300" />
         <source>Check</source>
         <translation>检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="284" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="301" />
         <source>Duplicates</source>
         <translation>重复对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="285" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="302" />
         <source>Clusters</source>
         <translation>聚类</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="286" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="303" />
         <source>Every file of the collection and its status</source>
         <translation>文档集中的每个文件及其状态</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="287" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="304" />
         <source>Sources found for checked submissions</source>
         <translation>为送检文档找到的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="288" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="305" />
         <source>Pairs of the collection at or above the similarity threshold</source>
         <translation>文档集中相似度达到阈值的文档对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="289" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="306" />
         <source>Groups of near-duplicates</source>
         <translation>近似重复文档的分组</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="313" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="307" />
+        <source>Common passages</source>
+        <translation>常见段落</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="308" />
+        <source>Passages found in many documents: which are left out as template, and why</source>
+        <translation>在许多文档中出现的段落：哪些作为模板不计入，以及原因</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="309" />
+        <source>Screening</source>
+        <translation>批量检测</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="310" />
+        <source>A whole call: every new submission checked against the collection and each other, ranked by copied share</source>
+        <translation>整批申请：每份新申请书与文档集及彼此比对，按复制比排序</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="336" />
         <source>{name} — neardup</source>
         <translation>{name} — neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="318" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="341" />
         <source>Indexing</source>
         <translation>正在建立索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="319" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="342" />
         <source>Rebuilding the index</source>
         <translation>正在重建索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="320" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="343" />
         <source>Opening</source>
         <translation>正在打开</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="321" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="344" />
         <source>Finding duplicates</source>
         <translation>正在查找重复</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="322" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="345" />
         <source>Checking</source>
         <translation>正在检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="323" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="346" />
         <source>Adding to the collection</source>
         <translation>正在加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="324" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="347" />
         <source>Updating the results</source>
         <translation>正在更新结果</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="338" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="424" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="348" />
+        <source>Screening the call</source>
+        <translation>批量检测中</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="362" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="452" />
         <source>Please wait for the current task to finish, or cancel it.</source>
         <translation>请等待当前任务完成，或取消它。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="354" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="378" />
         <source>Cancelled. Everything finished before cancelling is kept.</source>
         <translation>已取消。取消前已完成的内容都已保留。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="365" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="417" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="428" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="570" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="580" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="725" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="816" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="389" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="445" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="456" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="632" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="642" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="733" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="839" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="932" />
         <source>neardup</source>
         <translation>neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="366" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="390" />
         <source>Rebuild the index now?</source>
         <translation>现在重建索引吗？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="409" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="437" />
         <source>Choose the folder of the collection</source>
         <translation>选择文档集所在的文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="417" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="445" />
         <source>The sample collection is missing from this installation.</source>
         <translation>此安装中缺少示例文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="429" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="457" />
         <source>The folder {folder} does not exist any more. Choose it again from where it is now.</source>
         <translation>文件夹 {folder} 已不存在。请从它现在的位置重新选择。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="492" />
-        <source>Indexed: {added} added, {updated} updated, {moved} moved, {removed} removed, {unchanged} unchanged, {skipped} skipped ({seconds:.1f} s)</source>
-        <translation>索引完成：新增 {added}，更新 {updated}，移动 {moved}，删除 {removed}，未变 {unchanged}，跳过 {skipped}（{seconds:.1f} 秒）</translation>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="521" />
+        <source>Indexed: {added} added, {updated} updated, {moved} moved, {removed} removed, {unchanged} unchanged, {warned} with warnings, {skipped} skipped ({seconds:.1f} s)</source>
+        <translation>索引完成：新增 {added}，更新 {updated}，移动 {moved}，删除 {removed}，未变 {unchanged}，有警告 {warned}，跳过 {skipped}（{seconds:.1f} 秒）</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/mainwindow.py" line="608" />
+        <source>%n document: {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
+        <translation>
+            <numerusform>共 %n 个文档：已索引 {indexed}，有警告 {warned}，跳过 {skipped}</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/mainwindow.py" line="610" />
+        <source>%n documents: {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
+        <translation>
+            <numerusform>共 %n 个文档：已索引 {indexed}，有警告 {warned}，跳过 {skipped}</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="513" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="548" />
+        <source>Select at least one whole sentence ({n} words or characters) to mark it as template.</source>
+        <translation>请至少选择一个完整的句子（{n} 个字或词）才能标为模板。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="572" />
         <source>Indexing was cancelled: the documents indexed so far are shown. Refresh to continue where it stopped.</source>
         <translation>索引已取消：这里显示的是已建立索引的文档。点击刷新可从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="516" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="575" />
         <source>This is the saved index; files may have changed since. Refresh to pick up new, changed and deleted files.</source>
         <translation>这是已保存的索引，文件之后可能有变化。点击刷新可纳入新增、修改和删除的文件。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="548" />
-        <source>{total} documents: {indexed} indexed, {skipped} skipped</source>
-        <translation>共 {total} 个文档：已索引 {indexed}，跳过 {skipped}</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="562" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="624" />
         <source>Choose submissions to check</source>
         <translation>选择要检测的送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="563" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="625" />
         <source>Documents (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;All files (*)</source>
         <translation>文档 (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="571" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="633" />
         <source>Open a collection first (a folder of documents), then check files against it.</source>
         <translation>请先打开一个文档集（一个文档文件夹），再将文件与它比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="580" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="642" />
         <source>Some files could not be read:</source>
         <translation>有些文件无法读取：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="619" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="635" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="681" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="697" />
         <source>Add to collection</source>
         <translation>加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="620" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="682" />
         <source>{n} checked file(s) are outside the collection's folder {folder}.
 
 Copy them into the folder, or keep them where they are as external members? An external member stays in the collection when it is refreshed; if you move or delete the file, it leaves the collection.</source>
@@ -946,17 +1232,17 @@ Copy them into the folder, or keep them where they are as external members? An e
 把它们复制到该文件夹，还是保留在原处作为外部成员？外部成员在刷新时会保留在文档集中；如果移动或删除了该文件，它就会离开文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="625" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="687" />
         <source>Copy into the folder</source>
         <translation>复制到文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="626" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="688" />
         <source>Keep where they are</source>
         <translation>保留在原处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="636" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="698" />
         <source>The collection's folder already has a file named {names}.
 
 Rename the copy (for example “name (2).docx”), or replace the file in the folder?</source>
@@ -965,67 +1251,72 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 给复制的文件改名（例如“名称 (2).docx”），还是替换文件夹中的文件？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="640" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="702" />
         <source>Rename the copy</source>
         <translation>改名复制</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="641" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="703" />
         <source>Replace</source>
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="654" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="716" />
         <source>{name}: copied into the collection's folder as {member}</source>
         <translation>{name}：已复制到文档集文件夹，名为 {member}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="657" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="719" />
         <source>{name}: kept where it is, as an external member ({path})</source>
         <translation>{name}：保留在原处，作为外部成员（{path}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="660" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="722" />
         <source>{name}: already in the collection's folder</source>
         <translation>{name}：已在文档集文件夹中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="662" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="724" />
         <source>The checked submissions are now part of the collection.</source>
         <translation>已检测的送检文档已加入文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="663" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="725" />
         <source>Added to the collection</source>
         <translation>已加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="726" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="734" />
+        <source>Open a collection first (a folder of documents), then screen a call against it.</source>
+        <translation>请先打开一个文档集（文档文件夹），再对一批申请书进行检测。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="840" />
         <source>The fingerprints are being rebuilt from the stored texts in the background.</source>
         <translation>正在后台根据已保存的文本重建指纹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="756" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="870" />
         <source>The results now follow the changed settings.</source>
         <translation>结果已按更改后的设置更新。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="780" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="894" />
         <source>About neardup</source>
         <translation>关于 neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="781" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="895" />
         <source>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;Near-duplicate and plagiarism screening of local document collections, in Chinese and English. Similarity is the LCS ratio of the two texts with template text left out. No document leaves this computer.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;对本地中英文文档集进行近似重复与抄袭筛查。相似度为两篇文本的最长公共子序列比率，不计模板文字。所有文档都不会离开这台电脑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="817" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="933" />
         <source>Drop one folder to open it as a collection, or files to check them.</source>
         <translation>拖入一个文件夹即可作为文档集打开，拖入文件即可检测它们。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="825" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="941" />
         <source>Stopping the running task…</source>
         <translation>正在停止当前任务…</translation>
     </message>
@@ -1033,47 +1324,47 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>PairsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="240" />
+        <location filename="../../neardup_gui/app/models.py" line="284" />
         <source>Document A</source>
         <translation>文档 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="240" />
+        <location filename="../../neardup_gui/app/models.py" line="284" />
         <source>Document B</source>
         <translation>文档 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="241" />
+        <location filename="../../neardup_gui/app/models.py" line="285" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="241" />
+        <location filename="../../neardup_gui/app/models.py" line="285" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="242" />
+        <location filename="../../neardup_gui/app/models.py" line="286" />
         <source>B in A</source>
         <translation>B 在 A 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="242" />
+        <location filename="../../neardup_gui/app/models.py" line="286" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="243" />
+        <location filename="../../neardup_gui/app/models.py" line="287" />
         <source>Share of A's countable units found in B (containment)</source>
         <translation>A 的可计数单元出现在 B 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="244" />
+        <location filename="../../neardup_gui/app/models.py" line="288" />
         <source>Share of B's countable units found in A (containment)</source>
         <translation>B 的可计数单元出现在 A 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="245" />
+        <location filename="../../neardup_gui/app/models.py" line="289" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
@@ -1081,303 +1372,499 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>ProgressMessages</name>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="32" />
+        <location filename="../../neardup_gui/app/widgets.py" line="43" />
         <source>Indexed {done} of {total}: {file}</source>
         <translation>已索引 {done}/{total}：{file}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="33" />
+        <location filename="../../neardup_gui/app/widgets.py" line="44" />
         <source>Added {done} of {total}: {file}</source>
         <translation>已加入 {done}/{total}：{file}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="34" />
+        <location filename="../../neardup_gui/app/widgets.py" line="45" />
         <source>Re-fingerprinting {done} of {total}</source>
         <translation>正在重新计算指纹 {done}/{total}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="35" />
+        <location filename="../../neardup_gui/app/widgets.py" line="46" />
         <source>Comparing {done} of {total}</source>
         <translation>正在比对 {done}/{total}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="36" />
+        <location filename="../../neardup_gui/app/widgets.py" line="47" />
         <source>Verifying {done} of {total} candidates</source>
         <translation>正在核验候选文档 {done}/{total}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="37" />
+        <location filename="../../neardup_gui/app/widgets.py" line="48" />
         <source>Reading {file}</source>
         <translation>正在读取 {file}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="38" />
+        <location filename="../../neardup_gui/app/widgets.py" line="49" />
         <source>Scanning {file}</source>
         <translation>正在扫描 {file}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="39" />
-        <source>Found {total} documents</source>
-        <translation>找到 {total} 个文档</translation>
+        <location filename="../../neardup_gui/app/widgets.py" line="53" />
+        <source>Found %n document</source>
+        <translation>找到 %n 个文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="41" />
-        <source>Indexed {total} documents ({skipped} skipped)</source>
-        <translation>已索引 {total} 个文档（跳过 {skipped} 个）</translation>
+        <location filename="../../neardup_gui/app/widgets.py" line="53" />
+        <source>Found %n documents</source>
+        <translation>找到 %n 个文档</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/widgets.py" line="55" />
+        <source>Re-fingerprinted %n document</source>
+        <translation>已重新计算 %n 个文档的指纹</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/widgets.py" line="55" />
+        <source>Re-fingerprinted %n documents</source>
+        <translation>已重新计算 %n 个文档的指纹</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/widgets.py" line="58" />
+        <source>Indexed %n document ({warned} with warnings, {skipped} skipped)</source>
+        <translation>已索引 %n 个文档（有警告 {warned}，跳过 {skipped}）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/widgets.py" line="59" />
+        <source>Indexed %n documents ({warned} with warnings, {skipped} skipped)</source>
+        <translation>已索引 %n 个文档（有警告 {warned}，跳过 {skipped}）</translation>
     </message>
 </context>
 <context>
     <name>ProgressPanel</name>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="123" />
+        <location filename="../../neardup_gui/app/widgets.py" line="141" />
         <source>Stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="137" />
+        <location filename="../../neardup_gui/app/widgets.py" line="155" />
         <source>Elapsed {elapsed}</source>
         <translation>已用 {elapsed}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="139" />
+        <location filename="../../neardup_gui/app/widgets.py" line="157" />
         <source>about {remaining} left</source>
         <translation>约剩 {remaining}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="148" />
+        <location filename="../../neardup_gui/app/widgets.py" line="166" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="149" />
+        <location filename="../../neardup_gui/app/widgets.py" line="167" />
         <source>Stop the running task; everything done so far is kept (Esc)</source>
         <translation>停止当前任务；已完成的内容都会保留（Esc）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="150" />
+        <location filename="../../neardup_gui/app/widgets.py" line="168" />
         <source>Progress</source>
         <translation>进度</translation>
     </message>
 </context>
 <context>
+    <name>ScreeningModel</name>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="79" />
+        <source>Rank</source>
+        <translation>排名</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="79" />
+        <source>Submission</source>
+        <translation>申请书</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="80" />
+        <source>Copied</source>
+        <translation>复制比</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="80" />
+        <source>Flag</source>
+        <translation>标记</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="81" />
+        <source>Largest source</source>
+        <translation>最大来源</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="82" />
+        <source>Largest source share</source>
+        <translation>单篇最大复制比</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="83" />
+        <source>Sources</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="83" />
+        <source>Warnings</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="84" />
+        <source>Share of the submission found in its sources, the form's text not counted</source>
+        <translation>申请书中与来源重复的比例（不计模板文字）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="85" />
+        <source>Share of the submission found in its single largest source</source>
+        <translation>申请书在单个最大来源中的重复比例</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="86" />
+        <source>Sources counted (documents of the collection and other submissions of this call)</source>
+        <translation>计入的来源数（文档集中的文档及本批次其他申请书）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="105" />
+        <source>flagged</source>
+        <translation>已标记</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="115" />
+        <source>not read: {reason}</source>
+        <translation>未读取：{reason}</translation>
+    </message>
+</context>
+<context>
+    <name>ScreeningView</name>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="267" />
+        <source>&lt;b&gt;{n} submissions&lt;/b&gt; in {folder}: {flagged} at or above the flag line, {unread} could not be read</source>
+        <translation>&lt;b&gt;{folder} 中共 {n} 份申请书&lt;/b&gt;：{flagged} 份达到或超过标记线，{unread} 份无法读取</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="271" />
+        <source>interrupted: screen again to check the rest</source>
+        <translation>检测中断：再次检测以完成其余部分</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="277" />
+        <source>Choose the folder of new submissions</source>
+        <translation>选择新申请书所在文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="329" />
+        <source>Screen a folder…</source>
+        <translation>检测文件夹…</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="330" />
+        <source>Check every file of a folder of new submissions against the collection and against each other; you can also drop the folder here</source>
+        <translation>将文件夹中的每份新申请书与文档集及彼此比对；也可以把文件夹拖到这里</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="332" />
+        <source>Screen again</source>
+        <translation>重新检测</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="333" />
+        <source>Pick up new and changed submissions; an interrupted screening goes on where it stopped</source>
+        <translation>纳入新增和修改的申请书；中断的检测从中断处继续</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="335" />
+        <source>Screening:</source>
+        <translation>检测批次：</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="336" />
+        <source>Screenings kept in this collection</source>
+        <translation>本文档集保存的检测批次</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="337" />
+        <source>Flag from:</source>
+        <translation>标记线：</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="338" />
+        <source>Flag a submission whose copied share (the form's text not counted) reaches this</source>
+        <translation>复制比（不计模板文字）达到此值的申请书将被标记</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="341" />
+        <source>Flag line</source>
+        <translation>标记线</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="342" />
+        <source>Flagged only</source>
+        <translation>仅显示已标记</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="343" />
+        <source>Filter submissions…</source>
+        <translation>筛选申请书…</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="344" />
+        <source>Filter submissions</source>
+        <translation>筛选申请书</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="345" />
+        <source>Screened submissions</source>
+        <translation>已检测的申请书</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="346" />
+        <source>Double-click or press Enter to open the submission with its sources coloured</source>
+        <translation>双击或按回车键打开申请书，按来源着色显示</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="347" />
+        <source>Screen a whole call: drop a folder of new submissions here, or use “Screen a folder…”. Each is checked against the collection and against the other submissions, and the table ranks them by copied share.</source>
+        <translation>检测整批申请：把新申请书所在文件夹拖到这里，或使用“检测文件夹…”。每份申请书都与文档集及其他申请书比对，表格按复制比排序。</translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="167" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="175" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="170" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="178" />
         <source>Matching and template text are kept with the collection “{name}”: other collections keep their own. Index and interface settings apply everywhere.</source>
         <translation>匹配和模板文字设置随文档集“{name}”保存，其他文档集各有自己的设置。索引和界面设置对所有文档集生效。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="174" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="182" />
         <source>No collection is open: matching and template settings set here are the defaults every new collection starts from.</source>
         <translation>当前没有打开文档集：此处的匹配和模板设置是每个新文档集的默认值。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="176" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="184" />
         <source>Also use these matching and template settings for new collections</source>
         <translation>同时把这些匹配和模板设置作为新文档集的默认值</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="177" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="185" />
         <source>Matching</source>
         <translation>比对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="178" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="186" />
         <source>Index and search</source>
         <translation>索引与检索</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="179" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="187" />
         <source>Template text</source>
         <translation>模板文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="180" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="188" />
         <source>Interface</source>
         <translation>界面</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="181" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="189" />
         <source>Report pairs from similarity:</source>
         <translation>报告文档对的最低相似度：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="182" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="190" />
         <source>Pairs of the collection at or above this similarity are listed as duplicates</source>
         <translation>相似度达到此值的文档对列为重复</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="183" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="191" />
         <source>Minimum match length (units):</source>
         <translation>最短匹配长度（单元）：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="184" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="192" />
         <source>A common passage counts only if it is at least this many characters or words long</source>
         <translation>相同段落至少达到这么多个字或词才计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="185" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="193" />
         <source>Quotations:</source>
         <translation>引文：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="186" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="194" />
         <source>Leave text in quotation marks out of the similarity</source>
         <translation>计算相似度时不计引号内的文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="187" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="195" />
         <source>Bibliography:</source>
         <translation>参考文献：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="188" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="196" />
         <source>Leave the reference list out of the similarity</source>
         <translation>计算相似度时不计参考文献列表</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="189" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="197" />
         <source>Exclude quoted text</source>
         <translation>排除引文</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="190" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="198" />
         <source>Exclude the bibliography</source>
         <translation>排除参考文献</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="191" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="199" />
         <source>Fingerprint size (bits):</source>
         <translation>指纹长度（位）：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="192" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="200" />
         <source>Larger fingerprints estimate similarity more precisely but take more space</source>
         <translation>指纹越长，相似度估计越准确，但占用空间更多</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="193" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="201" />
         <source>Search strategy:</source>
         <translation>检索策略：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="194" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="202" />
         <source>How candidates are found; every strategy finds the same pairs</source>
         <translation>查找候选文档的方式；每种策略找到的文档对都相同</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="195" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="203" />
         <source>Worker processes:</source>
         <translation>工作进程数：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="196" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="204" />
         <source>How many documents are read and fingerprinted at the same time</source>
         <translation>同时读取并计算指纹的文档数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="198" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="206" />
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="199" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="207" />
         <source>Brute force (reference)</source>
         <translation>穷举（基准）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="200" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="208" />
         <source>Permuted tables</source>
         <translation>置换表</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="201" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="209" />
         <source>Group merging</source>
         <translation>分组合并</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="202" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="210" />
         <source>LSH buckets</source>
         <translation>LSH 分桶</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="206" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="214" />
+        <source>Automatic template:</source>
+        <translation>自动模板：</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="215" />
+        <source>Off: count all text except your template files and the passages you marked</source>
+        <translation>关闭：除您的模板文件和您标记的段落外，全部文字都计入</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="216" />
+        <source>Leave out sentences found in most documents (the call's form)</source>
+        <translation>不计入大多数文档共有的句子（申报书的表格）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="217" />
         <source>Template if in at least (documents):</source>
         <translation>出现在至少多少个文档中视为模板：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="207" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="218" />
         <source>A sentence found in at least this many documents is treated as template</source>
         <translation>出现在至少这么多个文档中的句子视为模板</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="208" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="219" />
         <source>and at least (share of collection):</source>
         <translation>且至少占文档集的比例：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="209" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="220" />
         <source>... and in at least this share of all documents</source>
         <translation>……并且出现在至少这个比例的文档中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="210" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="221" />
         <source>Template files:</source>
         <translation>模板文件：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="211" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="222" />
         <source>Template files</source>
         <translation>模板文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="212" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="223" />
         <source>Files whose sentences are template wherever they occur (e.g. the blank application form)</source>
         <translation>其中的句子无论出现在哪里都视为模板的文件（例如空白申请书）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="213" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="224" />
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="214" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="225" />
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="215" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="226" />
         <source>Language:</source>
         <translation>语言：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="216" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="227" />
         <source>The language of the interface; the change applies at once</source>
         <translation>界面语言；更改立即生效</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="217" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="228" />
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="225" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="236" />
         <source>Changing the fingerprint size re-fingerprints every document from its stored text. This runs in the background after you press OK; the files are not read again.</source>
         <translation>更改指纹长度会根据已保存的文本重新计算每个文档的指纹。按“确定”后在后台进行，不会重新读取文件。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="233" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="244" />
         <source>Choose template files</source>
         <translation>选择模板文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="234" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="245" />
         <source>Documents (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;All files (*)</source>
         <translation>文档 (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;所有文件 (*)</translation>
     </message>
@@ -1385,152 +1872,152 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>SkipReasons</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="149" />
+        <location filename="../../neardup_gui/app/models.py" line="154" />
         <source>scanned PDF: no text layer</source>
         <translation>扫描版 PDF：没有文字层</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="150" />
+        <location filename="../../neardup_gui/app/models.py" line="155" />
         <source>legacy Word .doc: save it as .docx</source>
         <translation>旧版 Word .doc 文件：请另存为 .docx</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="151" />
+        <location filename="../../neardup_gui/app/models.py" line="156" />
         <source>encrypted Word document: remove the password</source>
         <translation>加密的 Word 文档：请去掉密码</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="152" />
+        <location filename="../../neardup_gui/app/models.py" line="157" />
         <source>password-protected PDF: remove the password</source>
         <translation>有密码保护的 PDF：请去掉密码</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="153" />
+        <location filename="../../neardup_gui/app/models.py" line="158" />
         <source>password-protected OpenDocument file: remove the password</source>
         <translation>有密码保护的 OpenDocument 文件：请去掉密码</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="154" />
+        <location filename="../../neardup_gui/app/models.py" line="159" />
         <source>encrypted PDF this program cannot open ({detail})</source>
         <translation>本程序无法打开的加密 PDF（{detail}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="155" />
+        <location filename="../../neardup_gui/app/models.py" line="160" />
         <source>empty file (0 bytes)</source>
         <translation>空文件（0 字节）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="156" />
+        <location filename="../../neardup_gui/app/models.py" line="161" />
         <source>file holds only white space</source>
         <translation>文件只有空白</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="157" />
+        <location filename="../../neardup_gui/app/models.py" line="162" />
         <source>no text in this {format} file</source>
         <translation>这个 {format} 文件中没有文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="159" />
+        <location filename="../../neardup_gui/app/models.py" line="164" />
         <source>no words in the file: only punctuation, numbers of pages or symbols</source>
         <translation>文件中没有文字：只有标点、页码或符号</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="160" />
+        <location filename="../../neardup_gui/app/models.py" line="165" />
         <source>file no longer exists</source>
         <translation>文件已不存在</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="161" />
+        <location filename="../../neardup_gui/app/models.py" line="166" />
         <source>file was deleted while it was read</source>
         <translation>读取时文件被删除</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="162" />
+        <location filename="../../neardup_gui/app/models.py" line="167" />
         <source>file changed while it was read; try again</source>
         <translation>读取时文件发生了变化，请重试</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="163" />
+        <location filename="../../neardup_gui/app/models.py" line="168" />
         <source>file cannot be read: permission denied</source>
         <translation>无法读取文件：没有权限</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="164" />
+        <location filename="../../neardup_gui/app/models.py" line="169" />
         <source>file cannot be read: {detail}</source>
         <translation>无法读取文件：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="165" />
+        <location filename="../../neardup_gui/app/models.py" line="170" />
         <source>folder cannot be read: {detail}</source>
         <translation>无法读取文件夹：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="166" />
+        <location filename="../../neardup_gui/app/models.py" line="171" />
         <source>broken symbolic link: its target does not exist</source>
         <translation>失效的符号链接：目标不存在</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="167" />
+        <location filename="../../neardup_gui/app/models.py" line="172" />
         <source>file is {size} MB, over the {limit} MB limit</source>
         <translation>文件大小 {size} MB，超过 {limit} MB 的上限</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="168" />
+        <location filename="../../neardup_gui/app/models.py" line="173" />
         <source>file is over the {limit} MB limit</source>
         <translation>文件超过 {limit} MB 的上限</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="169" />
+        <location filename="../../neardup_gui/app/models.py" line="174" />
         <source>needs more than {limit} MB of memory</source>
         <translation>需要超过 {limit} MB 的内存</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="170" />
+        <location filename="../../neardup_gui/app/models.py" line="175" />
         <source>worker was killed, most likely out of memory</source>
         <translation>读取进程被终止，很可能是内存不足</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="171" />
+        <location filename="../../neardup_gui/app/models.py" line="176" />
         <source>extraction took longer than {limit} s</source>
         <translation>读取用时超过 {limit} 秒</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="172" />
+        <location filename="../../neardup_gui/app/models.py" line="177" />
         <source>unsupported file type {suffix}</source>
         <translation>不支持的文件类型 {suffix}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="173" />
+        <location filename="../../neardup_gui/app/models.py" line="178" />
         <source>damaged Word document: {detail}</source>
         <translation>Word 文档已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="174" />
+        <location filename="../../neardup_gui/app/models.py" line="179" />
         <source>damaged PDF: {detail}</source>
         <translation>PDF 已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="175" />
+        <location filename="../../neardup_gui/app/models.py" line="180" />
         <source>damaged OpenDocument text: {detail}</source>
         <translation>OpenDocument 文本已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="176" />
+        <location filename="../../neardup_gui/app/models.py" line="181" />
         <source>damaged RTF document: {detail}</source>
         <translation>RTF 文档已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="177" />
+        <location filename="../../neardup_gui/app/models.py" line="182" />
         <source>damaged {what}: {detail}</source>
         <translation>文件已损坏（{what}）：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="178" />
+        <location filename="../../neardup_gui/app/models.py" line="183" />
         <source>file is {what}, not {expected}</source>
         <translation>文件实际是 {what}，不是 {expected}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="179" />
+        <location filename="../../neardup_gui/app/models.py" line="184" />
         <source>reading the file failed{detail}</source>
         <translation>读取文件失败{detail}</translation>
     </message>
@@ -1538,37 +2025,37 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>SourcesModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="275" />
+        <location filename="../../neardup_gui/app/models.py" line="319" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="275" />
+        <location filename="../../neardup_gui/app/models.py" line="319" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="276" />
+        <location filename="../../neardup_gui/app/models.py" line="320" />
         <source>Containment</source>
         <translation>包含度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="276" />
+        <location filename="../../neardup_gui/app/models.py" line="320" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="277" />
+        <location filename="../../neardup_gui/app/models.py" line="321" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="278" />
+        <location filename="../../neardup_gui/app/models.py" line="322" />
         <source>Share of the submission found in this source</source>
         <translation>送检文档出现在此来源中的比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="279" />
+        <location filename="../../neardup_gui/app/models.py" line="323" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
@@ -1617,6 +2104,122 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     </message>
 </context>
 <context>
+    <name>SubmissionView</name>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="259" />
+        <source>collection</source>
+        <translation>文档集</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="259" />
+        <source>this call</source>
+        <translation>本批次</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="260" />
+        <source>excluded for this submission</source>
+        <translation>已对本申请书排除</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="269" />
+        <source>&lt;b&gt;{name}&lt;/b&gt;&lt;br&gt;&lt;b&gt;Copied: {copied}&lt;/b&gt; (the form's text not counted) &amp;nbsp;·&amp;nbsp; without quotations {nq} &amp;nbsp;·&amp;nbsp; largest single source {largest} &amp;nbsp;·&amp;nbsp; {units} units &amp;nbsp;·&amp;nbsp; form text {template} &amp;nbsp;·&amp;nbsp; {n} of {total} sources counted</source>
+        <translation>&lt;b&gt;{name}&lt;/b&gt;&lt;br&gt;&lt;b&gt;总文字复制比：{copied}&lt;/b&gt;（不计模板文字） &amp;nbsp;·&amp;nbsp; 去除引用 {nq} &amp;nbsp;·&amp;nbsp; 单篇最大 {largest} &amp;nbsp;·&amp;nbsp; 共 {units} 字 &amp;nbsp;·&amp;nbsp; 模板文字 {template} &amp;nbsp;·&amp;nbsp; 计入 {n}/{total} 个来源</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="282" />
+        <source>(beginning)</source>
+        <translation>（开头）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="306" />
+        <source>Count this source again</source>
+        <translation>重新计入此来源</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="308" />
+        <source>Exclude this source</source>
+        <translation>排除此来源</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="379" />
+        <source>{name} — sources coloured</source>
+        <translation>{name} — 按来源着色</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="380" />
+        <source>Sources (untick to leave one out of the figures):</source>
+        <translation>来源（取消勾选则不计入比例）：</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="381" />
+        <source>Sources</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="382" />
+        <source>Side by side</source>
+        <translation>对照查看</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="383" />
+        <source>Open the submission beside the chosen source</source>
+        <translation>将申请书与所选来源并排对照</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="384" />
+        <source>Remember for this submission that this source does not count (for example the applicant's own earlier proposal)</source>
+        <translation>对本申请书记住不计入此来源（例如申请人本人以前的申请书）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="386" />
+        <source>Export the report…</source>
+        <translation>导出报告…</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="387" />
+        <source>Sections:</source>
+        <translation>分段：</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="388" />
+        <source>Section</source>
+        <translation>段落</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="388" />
+        <source>Units</source>
+        <translation>单元数</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="388" />
+        <source>Copied</source>
+        <translation>复制比</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="389" />
+        <source>Click a coloured passage to see it beside its source</source>
+        <translation>点击着色片段，与其来源并排查看</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="391" />
+        <source>Each source's passages have its colour and number. &lt;span style="color:{fg}; background-color:{bg};"&gt;The form's text&lt;/span&gt; and &lt;span style="color:{fg}; background-color:{bg}; text-decoration:line-through;"&gt;excluded text&lt;/span&gt; are never counted.</source>
+        <translation>每个来源的片段以其颜色和编号标出。&lt;span style="color:{fg}; background-color:{bg};"&gt;模板文字&lt;/span&gt;和&lt;span style="color:{fg}; background-color:{bg}; text-decoration:line-through;"&gt;排除文字&lt;/span&gt;均不计入。</translation>
+    </message>
+</context>
+<context>
+    <name>Warnings</name>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="255" />
+        <source>{n} of {size} bytes are not valid {encoding} and were replaced by � ({where}); the rest was read normally</source>
+        <translation>{size} 字节中有 {n} 字节不是有效的 {encoding} 编码，已替换为 �（{where}）；其余内容正常读取</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="258" />
+        <source>recovered from a damaged file: {detail}</source>
+        <translation>从损坏的文件中恢复：{detail}</translation>
+    </message>
+</context>
+<context>
     <name>WelcomeView</name>
     <message>
         <location filename="../../neardup_gui/app/welcome.py" line="97" />
@@ -1662,25 +2265,6 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
         <location filename="../../neardup_gui/app/welcome.py" line="112" />
         <source>You can also drag a folder onto this window.</source>
         <translation>也可以把文件夹拖到这个窗口上。</translation>
-    </message>
-</context>
-<context>
-    <name>parent</name>
-    <message>
-        <location filename="../../neardup_gui/app/export.py" line="157" />
-        <location filename="../../neardup_gui/app/export.py" line="175" />
-        <source>Export report</source>
-        <translation>导出报告</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/export.py" line="170" />
-        <source>Report written to {0}</source>
-        <translation>报告已保存到 {0}</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/export.py" line="176" />
-        <source>The report could not be written: {0}</source>
-        <translation>无法写入报告：{0}</translation>
     </message>
 </context>
 </TS>

@@ -88,7 +88,13 @@ def test_export_report_asks_for_a_file_and_writes_it(qtbot, db, tmp_path, monkey
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(choose))
     export_report(window, "clusters", str(path), SETTINGS)
-    assert asked and asked[0][1].endswith("duplicate-clusters.html") and "*.pdf" in asked[0][2]
+    # a sensible name in the collection's folder (or home), never in the index's hidden folder
+    import datetime
+    import os
+
+    suggested = asked[0][1]
+    assert suggested.endswith(f"duplicate clusters {datetime.date.today().isoformat()}.html")
+    assert os.path.dirname(suggested) != os.path.dirname(str(path)) and "*.pdf" in asked[0][2]
     written = tmp_path / "from-dialog.pdf"
     qtbot.waitUntil(lambda: "Report written" in window.statusBar().currentMessage(), timeout=60000)
     assert written.read_bytes().startswith(b"%PDF")

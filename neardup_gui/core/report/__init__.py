@@ -12,7 +12,7 @@ from pathlib import Path
 
 from neardup_gui.core.report.model import SCOPES, Report, build_report
 
-__all__ = ["FORMATS", "SCOPES", "Report", "build_report", "format_for", "write_report"]
+__all__ = ["FORMATS", "SCOPES", "Report", "build_report", "format_for", "report_html", "report_title", "write_report"]
 
 FORMATS = ("html", "csv", "json", "pdf")
 
@@ -28,20 +28,54 @@ def format_for(path: str | Path) -> str:
     return ext
 
 
-def write_report(report: Report, path: str | Path, fmt: str | None = None) -> None:
-    """Write ``report`` as HTML, CSV or JSON (``fmt`` defaults to the file's extension).
+def report_html(report, *, flavour: str = "browser") -> str:  # noqa: ANN001 - any report model
+    """The HTML of any report model: a duplicate :class:`Report`, or a committee report
+    (:mod:`neardup_gui.core.report.committee`) of a submission or a screening."""
+    from neardup_gui.core.report.committee import ScreeningReport, SubmissionReport
+
+    if isinstance(report, SubmissionReport):
+        from neardup_gui.core.report.committee_html import render_submission_html
+
+        return render_submission_html(report, flavour=flavour)
+    if isinstance(report, ScreeningReport):
+        from neardup_gui.core.report.committee_html import render_screening_html
+
+        return render_screening_html(report, flavour=flavour)
+    from neardup_gui.core.report.html import render_html
+
+    return render_html(report, flavour=flavour)
+
+
+def report_title(report) -> str:  # noqa: ANN001
+    return report.title if hasattr(report, "title") else report.summary.title
+
+
+def write_report(report, path: str | Path, fmt: str | None = None) -> None:  # noqa: ANN001
+    """Write ``report`` (any report model) as HTML, CSV or JSON (``fmt`` defaults to the file's extension).
 
     The file appears complete or not at all: it is written beside the target and renamed.
     """
+    from neardup_gui.core.report.committee import ScreeningReport, SubmissionReport
+
+    committee = isinstance(report, (SubmissionReport, ScreeningReport))
     fmt = fmt or format_for(path)
     if fmt not in ("html", "csv", "json"):
         raise ValueError(f"{fmt!r} reports are written by neardup_gui.qtpdf, not by core")
     tmp = Path(str(path) + ".part")
     try:
         if fmt == "html":
-            from neardup_gui.core.report.html import render_html
+            tmp.write_text(report_html(report), encoding="utf-8", newline="\n")
+        elif committee and fmt == "csv":
+            from neardup_gui.core.report.committee import committee_csv
 
-            tmp.write_text(render_html(report), encoding="utf-8", newline="\n")
+            with open(tmp, "w", encoding="utf-8-sig", newline="") as fh:
+                fh.write(committee_csv(report))
+        elif committee:
+            import json
+
+            from neardup_gui.core.report.committee import committee_json
+
+            tmp.write_text(json.dumps(committee_json(report), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         elif fmt == "csv":
             from neardup_gui.core.report.csv import write_csv
 

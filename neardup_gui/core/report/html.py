@@ -94,6 +94,7 @@ thead th {{ background: #eef1f4; }}
 .gap {{ color: #555; font-style: italic; background: #ffffff; }}
 .none {{ color: #555; font-style: italic; }}
 .details {{ break-before: page; page-break-before: always; }}
+.nw {{ white-space: nowrap; }}
 footer {{ margin-top: 30px; color: #666; font-size: 9pt; border-top: 1px solid #d0d4d9; padding-top: 6px; }}
 {"".join(f".m{i} {{ background: {c}; color: #000; }}" + chr(10) for i, c in enumerate(PALETTE))}
 @media print {{
@@ -125,6 +126,7 @@ _QT_STYLES = {
     "gap": "color:#555555; font-style:italic;",
     "none": "color:#555555; font-style:italic;",
     "details": "page-break-before:always;",
+    "nw": "white-space:nowrap;",
     **{f"m{i}": f"background-color:{c}; color:#000000;" for i, c in enumerate(PALETTE)},
 }
 
@@ -211,6 +213,8 @@ def render_html(report: Report, *, flavour: str = "browser") -> str:
     if report.clusters:
         _clusters(w, report)
     _ranking(w, report)
+    if report.exclusions is not None:
+        _exclusions(w, report)  # issue 14
     _settings(w, report)
     _details(w, report)
     note = f"neardup {esc(s.app_version)} · {esc(s.created)} · {esc(EXPLANATION)}"
@@ -293,8 +297,8 @@ def _scope_count(scope: str, counts: dict[str, int], settings: dict[str, Any]) -
 def _submissions(w: _Writer, report: Report) -> None:
     sec = "div" if w.qt else "section"
     w(f'<{sec} id="submissions"><h2>Submissions</h2>\n', w.table("rank"),
-      "<thead><tr><th>Submission</th><th>Units</th><th>Copied</th><th>Copied without template</th>"
-      "<th>Copied without quotes</th><th>Largest source</th><th>Sources</th></tr></thead><tbody>\n")
+      f"<thead><tr><th>Submission</th><th{w.attr('nw')}>Units</th><th{w.attr('nw')}>Copied</th><th>Copied without template</th>"
+      f"<th>Copied without quotes</th><th>Largest source</th><th{w.attr('nw')}>Sources</th></tr></thead><tbody>\n")
     for sub in report.submissions:
         if sub.skipped_reason:
             w(f"<tr><td>{esc(sub.document.name)}</td><td colspan=\"6\">skipped: {esc(sub.skipped_reason)}</td></tr>\n")
@@ -313,8 +317,38 @@ def _clusters(w: _Writer, report: Report) -> None:
     for c in report.clusters:
         for i, (m, sim) in enumerate(zip(c.members, c.similarities)):
             head = f"<td rowspan=\"{len(c.members)}\"{w.attr('num')}>{c.number}</td>" if i == 0 else ""
-            w(f"<tr>{head}<td>{esc(m.name)}</td><td{w.attr('num')}>{'representative' if i == 0 else pct(sim)}</td></tr>\n")
+            ring = " (a ring: every pair near-identical)" if i == 0 and c.ring else ""
+            w(f"<tr>{head}<td>{esc(m.name)}{esc(ring)}</td><td{w.attr('num')}>{'representative' if i == 0 else pct(sim)}</td></tr>\n")
     w(f"</tbody></table></{sec}>\n")
+
+
+def _exclusions(w: _Writer, report: Report) -> None:
+    """(issue 14) What was not counted and why: the rules, units removed, the passages left out."""
+    ex = report.exclusions
+    r = ex.rules
+    sec = "div" if w.qt else "section"
+    w(f'<{sec} id="exclusions"><h2>What was not counted</h2>\n')
+    auto = (f"on: a sentence in at least {r.get('automatic_min_frequency')} documents "
+            f"({r.get('automatic_min_docs')} and {pct(r.get('automatic_min_share') or 0)} of the collection)"
+            if r.get("automatic") else "off")
+    units = ex.units
+    _kv(w, [
+        ("Template files", f"{len(r.get('template_files', []))} files, {units.get('template_files', 0)} units"),
+        ("Passages you marked as template", f"{r.get('marked', 0)} marks, {units.get('marked', 0)} units"),
+        ("Passages you chose to count", str(r.get("counted", 0))),
+        ("Automatic template", f"{auto}; {units.get('automatic', 0)} units"),
+        ("PDF page furniture", f"{units.get('furniture', 0)} units"),
+        ("Quotations", f"{'excluded' if r.get('quotes') else 'counted'}; {units.get('quotes', 0)} units"),
+        ("Bibliography", f"{'excluded' if r.get('bibliography') else 'counted'}; {units.get('bibliography', 0)} units"),
+    ])
+    if ex.passages:
+        w(w.table("rank"), "<thead><tr><th>Passage left out</th><th>Documents</th><th>Why</th></tr></thead><tbody>\n")
+        for p in ex.passages:
+            text = " ".join(p.text.split())
+            w(f"<tr><td>{esc(text[:300])}{'…' if len(text) > 300 else ''}</td><td{w.attr('num')}>{p.documents}</td>"
+              f"<td>{esc(p.status)}</td></tr>\n")
+        w("</tbody></table>\n")
+    w(f"</{sec}>\n")
 
 
 def _ranking(w: _Writer, report: Report) -> None:
@@ -325,10 +359,17 @@ def _ranking(w: _Writer, report: Report) -> None:
         w(f"<p{w.attr('none')}>Nothing to report: no pair reached the threshold.</p></{sec}>\n")
         return
     head_a, head_b = ("Submission", "Source") if check else ("Document A", "Document B")
-    dw = ' width="19%"' if w.qt else ""
+    dw = ' width="15%"' if w.qt else ""
+
+    def cw(percent: int) -> str:
+        """A fixed column width in Qt's engine, so that a heading is never broken inside a word
+        (it broke "Similarity" as "Similarit y" in the PDF when the document columns took the room)."""
+        return f' width="{percent}%" style="white-space:nowrap;"' if w.qt else ""
+
     w(w.table("rank"),
-      f"<thead><tr><th>#</th><th{dw}>{head_a}</th><th{dw}>{head_b}</th><th>Similarity</th><th>A in B</th><th>B in A</th>"
-      "<th>Common units</th><th>Template A / B</th><th>Passages</th></tr></thead><tbody>\n")
+      f"<thead><tr><th{cw(4)}>#</th><th{dw}>{head_a}</th><th{dw}>{head_b}</th><th{cw(12)}>Similarity</th>"
+      f"<th{cw(9)}>A in B</th><th{cw(9)}>B in A</th><th{cw(10)}>Common units</th><th{cw(13)}>Template A / B</th>"
+      f"<th{cw(13)}>Passages</th></tr></thead><tbody>\n")
     n = w.attr("num")
     for p in report.pairs:
         w(f'<tr><td{n}><a href="#pair-{p.rank}">{p.rank}</a></td><td>{esc(p.a.name)}</td><td>{esc(p.b.name)}</td>'

@@ -1,0 +1,410 @@
+"""The submission view: one submission's full text with every copied passage coloured by its source.
+
+Like Turnitin's match overview and CNKI's 全文标明引文: a numbered legend (each source's colour,
+its share of the submission, whether it is in the collection or in this call), the text with each
+matched passage in its source's colour and number, the per-section figures, and the headline
+figures, which follow the sources the examiner counts: unticking a source recomputes them at
+once, and "Exclude this source" (the applicant's own earlier proposal, say) is remembered for this
+submission in the index. Clicking a passage opens it beside its source (the side-by-side view).
+
+Styles (documented in docs/screening.md): a source's passages have a background of its own hue,
+light on a light theme and dark on a dark one (derived from the palette's Base colour, text in
+the palette's Text colour, so both themes stay readable); the form's template text is in the
+palette's placeholder colour on its alternate base; excluded text (quotations, bibliography when
+the settings exclude them) likewise and struck through.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+from typing import Sequence
+
+from PySide6.QtCore import QLocale, Qt, QUrl, Signal
+from PySide6.QtGui import QBrush, QColor, QPalette
+from PySide6.QtWidgets import (
+    QDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from neardup_gui.app.diffview import DiffInput, DiffView
+from neardup_gui.app.models import percent
+from neardup_gui.app.tasks import TaskRunner
+from neardup_gui.core.collection import Collection
+from neardup_gui.core.progress import ProgressFn
+from neardup_gui.core.report.model import EXCLUDED, MATCH, TEMPLATE, _Marks, segments
+from neardup_gui.core.screening import (
+    COLLECTION, ScreenedSource, SubmissionDetail, coloured_spans, set_source_excluded, source_text, submission_detail,
+)
+from neardup_gui.core.sections import find_sections, section_figures
+from neardup_gui.core.settings import Settings
+
+log = logging.getLogger(__name__)
+
+GOLDEN = 0.618033988749895
+
+
+# --- the work (run in the task runner) ---------------------------------------------------------
+
+
+def load_submission(db_path: str, name: str, rel: str, progress: ProgressFn) -> SubmissionDetail:
+    """A submission of a screening with its text and sources (tokenized here, not on the GUI thread)."""
+    progress(0.0, "")
+    with Collection.open(db_path, create=False) as coll:
+        detail = submission_detail(coll.store, name, rel)
+    _ = detail.units
+    return detail
+
+
+def source_diff(db_path: str, detail: SubmissionDetail, rank: int, progress: ProgressFn) -> DiffInput:
+    """The side-by-side input of the submission (A) and its source ranked ``rank`` (B)."""
+    progress(0.0, "")
+    source = next(s for s in detail.sources if s.rank == rank)
+    with Collection.open(db_path, create=False) as coll:
+        text_b = source_text(coll.store, detail, source)
+    return DiffInput(detail.text, text_b, source.comparison(detail.template, detail.excluded), detail.row.rel,
+                     source.name, detail.row.path, source.path)
+
+
+def exclude_source(db_path: str, name: str, rel: str, source_path: str, excluded: bool,
+                   progress: ProgressFn) -> SubmissionDetail:
+    """Exclude a source for this submission (or count it again) and reload the submission."""
+    with Collection.open(db_path, create=False) as coll:
+        set_source_excluded(coll.store, name, rel, source_path, excluded)
+    return load_submission(db_path, name, rel, progress)
+
+
+# --- colours from the palette --------------------------------------------------------------------
+
+
+def is_dark(palette: QPalette) -> bool:
+    return palette.color(QPalette.ColorRole.Base).lightnessF() < 0.5
+
+
+def source_colour(palette: QPalette, number: int) -> QColor:
+    """The background of source ``number`` (1-based): hues spread by the golden ratio, light on a
+    light theme, dark on a dark one, so the palette's Text colour stays readable on it."""
+    hue = ((number - 1) * GOLDEN + 0.08) % 1.0
+    if is_dark(palette):
+        return QColor.fromHslF(hue, 0.55, 0.30)
+    return QColor.fromHslF(hue, 0.85, 0.82)
+
+
+def muted_colours(palette: QPalette) -> tuple[QColor, QColor]:
+    """(foreground, background) of template and excluded text."""
+    return palette.color(QPalette.ColorRole.PlaceholderText), palette.color(QPalette.ColorRole.AlternateBase)
+
+
+def submission_html(detail: SubmissionDetail, counted: Sequence[ScreenedSource], numbers: dict[int, int],
+                    palette: QPalette) -> str:
+    """The full text as rich text: each counted source's passages in its colour, numbered, each a
+    link ``passage:<rank>:<i>`` (its source's rank and the passage's index among that source's)."""
+    spans, owner = [], []
+    for span, rank, i in coloured_spans(counted):
+        spans.append(span)
+        owner.append((rank, i))
+    marks = _Marks(spans, detail.template, detail.excluded)
+    text_colour = palette.color(QPalette.ColorRole.Text).name()
+    muted_fg, muted_bg = (c.name() for c in muted_colours(palette))
+    out, previous = [], None
+    for seg in segments(detail.text, (0, len(detail.text)), spans, detail.template, detail.excluded, marks=marks):
+        text = html.escape(seg.text).replace("\n", "<br>")
+        if seg.kind == MATCH:
+            rank, i = owner[seg.match]
+            number = numbers[rank]
+            label = f"<sup><b>[{number}]</b></sup>" if previous != rank else ""
+            colour = source_colour(palette, number).name()
+            out.append(f'{label}<a href="passage:{rank}:{i}" style="text-decoration:none; color:{text_colour};">'
+                       f'<span style="background-color:{colour}; color:{text_colour};">{text}</span></a>')
+            previous = rank
+            continue
+        if seg.text.strip():
+            previous = None
+        if seg.kind == TEMPLATE:
+            out.append(f'<span style="color:{muted_fg}; background-color:{muted_bg};">{text}</span>')
+        elif seg.kind == EXCLUDED:
+            out.append(f'<span style="color:{muted_fg}; background-color:{muted_bg}; '
+                       f'text-decoration:line-through;">{text}</span>')
+        else:
+            out.append(text)
+    return "".join(out)
+
+
+# --- the view --------------------------------------------------------------------------------------
+
+
+class SubmissionView(QDialog):
+    """One screened submission: coloured full text, numbered legend, sections, figures."""
+
+    exclusion_changed = Signal(str, str)  # screening name, submission rel: its row's figures changed
+    diff_opened = Signal(object)  # DiffView
+
+    def __init__(self, detail: SubmissionDetail, db_path: str, settings: Settings, runner: TaskRunner,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("submissionView")
+        self.setWindowFlag(Qt.WindowType.WindowMaximizeButtonHint, True)
+        self.setSizeGripEnabled(True)
+        self.db_path = db_path
+        self.settings = settings
+        self.runner = runner
+        self.detail = detail
+        self.enabled: set[int] = set()
+        self.diff_views: list[DiffView] = []
+
+        self.figures = QLabel()
+        self.figures.setObjectName("submissionFigures")
+        self.figures.setWordWrap(True)
+        self.figures.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.text = QTextBrowser()
+        self.text.setObjectName("submissionText")
+        self.text.setOpenLinks(False)
+        self.text.anchorClicked.connect(self._anchor_clicked)
+        self.legend_label = QLabel()
+        self.legend = QListWidget()
+        self.legend.setObjectName("sourceLegend")
+        self.legend.setWordWrap(True)
+        self.legend.itemChanged.connect(self._item_changed)
+        self.legend.itemActivated.connect(lambda item: self.open_source(item.data(Qt.ItemDataRole.UserRole)))
+        self.legend.currentItemChanged.connect(lambda *_: self._update_buttons())
+        self.legend_label.setBuddy(self.legend)
+        self.side_button = QPushButton()
+        self.side_button.clicked.connect(lambda: self.open_source(self._current_rank()))
+        self.exclude_button = QPushButton()
+        self.exclude_button.setObjectName("excludeSourceButton")
+        self.exclude_button.clicked.connect(self._toggle_exclusion)
+        self.export_button = QPushButton()
+        self.export_button.setObjectName("exportSubmissionButton")
+        self.export_button.clicked.connect(self.export)
+        self.sections_label = QLabel()
+        self.sections = QTableWidget(0, 3)
+        self.sections.setObjectName("sectionsTable")
+        self.sections.verticalHeader().setVisible(False)
+        self.sections.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.sections.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.key = QLabel()
+        self.key.setObjectName("styleKey")
+        self.key.setWordWrap(True)
+
+        side = QWidget()
+        v = QVBoxLayout(side)
+        v.setContentsMargins(0, 0, 0, 0)
+        v.addWidget(self.legend_label)
+        v.addWidget(self.legend, 2)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.side_button)
+        buttons.addWidget(self.exclude_button)
+        v.addLayout(buttons)
+        v.addWidget(self.sections_label)
+        v.addWidget(self.sections, 1)
+        v.addWidget(self.key)
+        v.addWidget(self.export_button)
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(self.text)
+        splitter.addWidget(side)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([860, 380])
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.figures)
+        layout.addWidget(splitter, 1)
+        self.set_detail(detail)
+        self.retranslate_ui()
+        self.resize(1280, 860)
+
+    # -- content ---------------------------------------------------------------------------------
+
+    def set_detail(self, detail: SubmissionDetail) -> None:
+        self.detail = detail
+        self.numbers = {s.rank: i for i, s in enumerate(detail.sources, 1)}
+        self.enabled = {s.rank for s in detail.sources if not s.excluded}
+        self.legend.blockSignals(True)
+        self.legend.clear()
+        for s in detail.sources:
+            item = QListWidgetItem()
+            item.setData(Qt.ItemDataRole.UserRole, s.rank)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Checked if s.rank in self.enabled else Qt.CheckState.Unchecked)
+            self.legend.addItem(item)
+        self.legend.blockSignals(False)
+        if self.legend.count():
+            self.legend.setCurrentRow(0)
+        self._refresh()
+
+    def counted(self) -> list[ScreenedSource]:
+        return [s for s in self.detail.sources if s.rank in self.enabled]
+
+    def _refresh(self) -> None:
+        """Everything that follows the counted sources: text colours, legend, figures, sections."""
+        palette = self.palette()
+        bar = self.text.verticalScrollBar().value()
+        self.text.setHtml(submission_html(self.detail, self.counted(), self.numbers, palette))
+        self.text.verticalScrollBar().setValue(bar)
+        text_colour = palette.color(QPalette.ColorRole.Text)
+        for row in range(self.legend.count()):
+            item = self.legend.item(row)
+            s = self._source(item.data(Qt.ItemDataRole.UserRole))
+            n = self.numbers[s.rank]
+            where = self.tr("collection") if s.kind == COLLECTION else self.tr("this call")
+            note = "" if not s.excluded else " · " + self.tr("excluded for this submission")
+            item.setText(f"[{n}] {s.name}\n{percent(s.containment)} · {where}{note}")
+            item.setToolTip(s.path)
+            counted = s.rank in self.enabled
+            item.setBackground(QBrush(source_colour(palette, n)) if counted else QBrush())
+            item.setForeground(QBrush(text_colour))
+        summary = self.detail.summary(self.enabled)
+        self.summary = summary
+        self.figures.setText(self.tr(
+            "<b>{name}</b><br><b>Copied: {copied}</b> (the form's text not counted) &nbsp;·&nbsp; without "
+            "quotations {nq} &nbsp;·&nbsp; largest single source {largest} &nbsp;·&nbsp; {units} units &nbsp;·&nbsp; "
+            "form text {template} &nbsp;·&nbsp; {n} of {total} sources counted").format(
+            name=html.escape(self.detail.row.rel), copied=percent(summary.copied_ratio_without_template),
+            nq=percent(summary.copied_ratio_without_quotes), largest=percent(summary.largest_source_ratio),
+            units=self.detail.row.units, template=percent(summary.template_share), n=len(self.enabled),
+            total=len(self.detail.sources)))
+        secs = find_sections(self.detail.text, self.detail.template)
+        figs = section_figures(self.detail.units, secs, [(s.name, [x.a for x in s.spans]) for s in self.counted()],
+                               self.detail.template, self.detail.excluded)
+        self.section_figures = figs
+        self.sections.setRowCount(len(figs))
+        for row, f in enumerate(figs):
+            cells = [f.section.title or self.tr("(beginning)"), str(f.countable), percent(f.share)]
+            for col, value in enumerate(cells):
+                cell = QTableWidgetItem(value)
+                if col:
+                    cell.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                if f.largest_source:
+                    cell.setToolTip(f.largest_source)
+                self.sections.setItem(row, col, cell)
+        self.sections.resizeColumnsToContents()
+        self.sections.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self._update_buttons()
+
+    def _source(self, rank: int) -> ScreenedSource:
+        return next(s for s in self.detail.sources if s.rank == rank)
+
+    def _current_rank(self) -> int | None:
+        item = self.legend.currentItem()
+        return item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+
+    def _update_buttons(self) -> None:
+        rank = self._current_rank()
+        self.side_button.setEnabled(rank is not None)
+        self.exclude_button.setEnabled(rank is not None)
+        if rank is not None and self._source(rank).excluded:
+            self.exclude_button.setText(self.tr("Count this source again"))
+        else:
+            self.exclude_button.setText(self.tr("Exclude this source"))
+
+    # -- the examiner's actions ------------------------------------------------------------------
+
+    def set_source_counted(self, rank: int, counted: bool) -> None:
+        """Tick or untick a source: the figures and colours follow at once (not remembered)."""
+        row = next(i for i in range(self.legend.count()) if self.legend.item(i).data(Qt.ItemDataRole.UserRole) == rank)
+        self.legend.item(row).setCheckState(Qt.CheckState.Checked if counted else Qt.CheckState.Unchecked)
+
+    def _item_changed(self, item: QListWidgetItem) -> None:
+        rank = item.data(Qt.ItemDataRole.UserRole)
+        if item.checkState() == Qt.CheckState.Checked:
+            self.enabled.add(rank)
+        else:
+            self.enabled.discard(rank)
+        self.legend.blockSignals(True)
+        try:
+            self._refresh()
+        finally:
+            self.legend.blockSignals(False)
+
+    def _toggle_exclusion(self) -> None:
+        rank = self._current_rank()
+        if rank is None:
+            return
+        s = self._source(rank)
+        self.exclude_button.setEnabled(False)
+        self.runner.start("exclude", exclude_source, self.db_path, self.detail.screening.name, self.detail.row.rel,
+                          s.path, not s.excluded, on_done=self._excluded)
+
+    def _excluded(self, detail: SubmissionDetail) -> None:
+        current = self._current_rank()
+        self.set_detail(detail)
+        if current is not None:
+            for i in range(self.legend.count()):
+                if self.legend.item(i).data(Qt.ItemDataRole.UserRole) == current:
+                    self.legend.setCurrentRow(i)
+        self.exclusion_changed.emit(detail.screening.name, detail.row.rel)
+
+    def _anchor_clicked(self, url: QUrl) -> None:
+        parts = url.toString().split(":")
+        if len(parts) == 3 and parts[0] == "passage":
+            self.open_source(int(parts[1]), int(parts[2]))
+
+    def open_source(self, rank: int | None, passage: int = 0) -> None:
+        """The submission beside source ``rank``, at its passage ``passage``."""
+        if rank is None:
+            return
+        self.runner.start("diff", source_diff, self.db_path, self.detail, rank,
+                          on_done=lambda diff: self._show_diff(diff, passage))
+
+    def _show_diff(self, diff: DiffInput, passage: int) -> None:
+        view = DiffView(diff, self)
+        view.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+        self.diff_views.append(view)
+        view.destroyed.connect(lambda _o=None, v=view: self.diff_views.remove(v) if v in self.diff_views else None)
+        view.show()
+        if view.spans:
+            # the passage clicked: its index among the source's passages in text order, which is
+            # the view's order (coloured_spans numbers them the same way)
+            view.go_to_match(min(passage, len(view.spans) - 1))
+        self.diff_opened.emit(view)
+
+    def export(self) -> None:
+        from neardup_gui.app.export import export_report
+
+        export_report(self, "submission", self.db_path, self.settings, {
+            "screening": self.detail.screening.name, "rel": self.detail.row.rel, "enabled": set(self.enabled),
+            "path": self.detail.row.path, "folder": self.detail.screening.folder})
+
+    def retranslate_ui(self) -> None:
+        self.setWindowTitle(self.tr("{name} — sources coloured").format(name=self.detail.row.rel))
+        self.legend_label.setText(self.tr("Sources (untick to leave one out of the figures):"))
+        self.legend.setAccessibleName(self.tr("Sources"))
+        self.side_button.setText(self.tr("Side by side"))
+        self.side_button.setToolTip(self.tr("Open the submission beside the chosen source"))
+        self.exclude_button.setToolTip(self.tr("Remember for this submission that this source does not count "
+                                               "(for example the applicant's own earlier proposal)"))
+        self.export_button.setText(self.tr("Export the report…"))
+        self.sections_label.setText(self.tr("Sections:"))
+        self.sections.setHorizontalHeaderLabels([self.tr("Section"), self.tr("Units"), self.tr("Copied")])
+        self.text.setToolTip(self.tr("Click a coloured passage to see it beside its source"))
+        fg, bg = (c.name() for c in muted_colours(self.palette()))
+        self.key.setText(self.tr("Each source's passages have its colour and number. "
+                                 "<span style=\"color:{fg}; background-color:{bg};\">The form's text</span> and "
+                                 "<span style=\"color:{fg}; background-color:{bg}; text-decoration:line-through;\">"
+                                 "excluded text</span> are never counted.").format(fg=fg, bg=bg))
+        self._refresh()
+
+    def changeEvent(self, event) -> None:  # noqa: ANN001
+        from PySide6.QtCore import QEvent
+
+        if hasattr(self, "numbers"):  # (not while the constructor builds the dialog)
+            if event.type() == QEvent.Type.LanguageChange:
+                self.retranslate_ui()
+            elif event.type() == QEvent.Type.PaletteChange:
+                self._refresh()
+        super().changeEvent(event)
+
+
+def report_language() -> str:
+    """The committee report's language: the interface's (Chinese or English)."""
+    return "zh_CN" if QLocale().language() == QLocale.Language.Chinese else "en"

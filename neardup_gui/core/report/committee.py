@@ -1,0 +1,289 @@
+"""The reports a committee reads about a screening: one submission's report, and the call's ranked table.
+
+A :class:`SubmissionReport` carries what the first page shows (CNKI's figures in Chinese, the
+Turnitin-like ones in English), the per-section table, the numbered list of sources, the
+submission's full text cut into runs coloured by source, the matched passages side by side, and
+the settings and file identities for the appendix. A :class:`ScreeningReport` is the ranked table
+of a whole call. Both are built from a screening kept in the index
+(:mod:`neardup_gui.core.screening`) and rendered by :mod:`neardup_gui.core.report.committee_html`
+(HTML and, through Qt, PDF), CSV and JSON.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from neardup_gui import __version__
+from neardup_gui.core.report.model import (
+    DocRef, Passage, Segment, _Marks, file_identity, passages, segments, settings_dict,
+)
+from neardup_gui.core.screening import (
+    COLLECTION, Screening, ScreeningInfo, ScreeningRow, SubmissionDetail, coloured_spans, load_screening, source_text,
+    submission_detail,
+)
+from neardup_gui.core.sections import find_sections, section_figures
+from neardup_gui.core.settings import Settings
+from neardup_gui.core.store import Store
+from neardup_gui.core.units import cjk_share
+
+log = logging.getLogger(__name__)
+
+# Sources quoted side by side in a submission's report (the list names them all).
+MAX_SIDE_BY_SIDE_SOURCES = 10
+
+
+@dataclass(frozen=True)
+class SourceEntry:
+    """One numbered source of the submission (its number is its colour in the full text)."""
+
+    number: int  # 1-based; colour ``number - 1``
+    kind: str  # collection | submission
+    document: DocRef
+    containment: float  # share of the submission found in it
+    similarity: float
+    source_containment: float
+    common_units: int
+    excluded: bool  # excluded by the examiner: listed, not counted, not coloured
+
+
+@dataclass(frozen=True)
+class SectionRow:
+    title: str  # "" for the text before the first heading
+    units: int
+    countable: int
+    copied: int
+    share: float
+    largest_source: str
+
+
+@dataclass(frozen=True)
+class SourcePassages:
+    """The passages of one source, quoted side by side (A = the submission)."""
+
+    number: int
+    document: DocRef
+    passages: tuple[Passage, ...]
+
+
+@dataclass(frozen=True)
+class SubmissionReport:
+    """The committee's report on one submission of a screening."""
+
+    lang: str
+    title: str
+    created: str  # ISO 8601, UTC: when the report was made
+    app_version: str
+    checked: str  # ISO 8601, UTC: when the screening last checked the call (CNKI's 检测时间)
+    screening: str  # the call's name
+    flag: float
+    flagged: bool
+    document: DocRef
+    units: int
+    copied: float  # template excluded (the ranking figure): CNKI's 总文字复制比 here
+    copied_overall: float  # form text counted as matched
+    copied_without_quotes: float
+    largest: float
+    largest_source: str
+    copied_units: int
+    template_share: float
+    collection_documents: int
+    call_submissions: int
+    warnings: tuple[str, ...]
+    sections: tuple[SectionRow, ...]
+    sources: tuple[SourceEntry, ...]
+    full_text: tuple[Segment, ...]  # match segments carry the source's number - 1
+    cjk: bool  # mostly Chinese: the renderer tags it so CJK glyphs are chosen
+    side_by_side: tuple[SourcePassages, ...]
+    settings: dict[str, Any]
+    index_path: str
+    collection_folder: str
+
+
+@dataclass(frozen=True)
+class ScreeningReport:
+    """The ranked table of a call."""
+
+    lang: str
+    title: str
+    created: str
+    app_version: str
+    checked: str  # when the screening last checked the call
+    info: ScreeningInfo
+    rows: tuple[ScreeningRow, ...]
+    collection_documents: int
+    settings: dict[str, Any]
+    index_path: str
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+
+
+def _iso(timestamp: float) -> str:
+    return datetime.fromtimestamp(timestamp, timezone.utc).replace(microsecond=0).isoformat()
+
+
+def _collection_documents(store: Store) -> int:
+    return store.count("indexed")
+
+
+def build_submission_report(store: Store, screening: str | int, rel: str, settings: Settings, *,
+                            lang: str = "en", enabled: set[int] | None = None) -> SubmissionReport:
+    """The report on submission ``rel`` of a screening; ``enabled``: the source ranks counted
+    (default: every source the examiner did not exclude)."""
+    from neardup_gui.core.report.strings import translator
+
+    t = translator(lang)
+    detail: SubmissionDetail = submission_detail(store, screening, rel)
+    row = detail.row
+    counted = [s for s in detail.sources if (s.rank in enabled if enabled is not None else not s.excluded)]
+    counted_ranks = {s.rank for s in counted}
+    summary = detail.summary({s.rank for s in counted})
+    size, sha = file_identity(row.path)
+    document = DocRef(path=row.path, name=row.rel, size=size if size >= 0 else row.size, sha256=sha or row.sha256,
+                      units=row.units, format=os.path.splitext(row.path)[1].lstrip(".").lower(), submission=True)
+    # numbered in rank order: number i is colour i - 1 in the text and the side-by-side passages
+    number = {s.rank: i for i, s in enumerate(detail.sources, 1)}
+    entries = []
+    for s in detail.sources:
+        entries.append(SourceEntry(
+            number=number[s.rank], kind=s.kind,
+            document=DocRef(path=s.path, name=s.name, size=-1, sha256=_source_sha(store, detail, s), units=s.units_b),
+            containment=s.containment, similarity=s.similarity, source_containment=s.source_containment,
+            common_units=s.common_units, excluded=s.rank not in counted_ranks))
+    secs = find_sections(detail.text, detail.template)
+    figs = section_figures(detail.units, secs, [(s.name, [x.a for x in s.spans]) for s in counted],
+                           detail.template, detail.excluded)
+    sections = tuple(SectionRow(f.section.title, f.units, f.countable, f.copied, f.share, f.largest_source)
+                     for f in figs)
+    # the full text: every counted source's passages, each in its source's colour
+    spans, owner = [], []
+    for span, rank, _ in coloured_spans(counted):
+        spans.append(span)
+        owner.append(number[rank] - 1)
+    marks = _Marks(spans, detail.template, detail.excluded)
+    full = tuple(Segment(seg.text, seg.kind, owner[seg.match] if seg.match >= 0 else -1)
+                 for seg in segments(detail.text, (0, len(detail.text)), spans, detail.template, detail.excluded,
+                                     marks=marks))
+    side = []
+    for s in counted[:MAX_SIDE_BY_SIDE_SOURCES]:
+        try:
+            text_b = source_text(store, detail, s)
+        except (KeyError, OSError) as exc:  # the source left the collection since
+            log.warning("source %s of %s cannot be quoted: %s", s.path, rel, exc)
+            continue
+        comp = s.comparison(detail.template, detail.excluded)
+        side.append(SourcePassages(number[s.rank], entries[number[s.rank] - 1].document,
+                                   passages(detail.text, text_b, comp)))
+    copied_units = int(round(summary.copied_ratio_without_template * sum(f.countable for f in figs)))
+    call = load_screening(store, detail.screening.id)
+    return SubmissionReport(
+        lang=lang, title=t("submission_title"), created=_now(), app_version=__version__,
+        checked=_iso(detail.screening.updated), screening=detail.screening.name, flag=detail.screening.flag,
+        flagged=summary.copied_ratio_without_template >= detail.screening.flag,
+        document=document, units=row.units, copied=summary.copied_ratio_without_template,
+        copied_overall=summary.copied_ratio, copied_without_quotes=summary.copied_ratio_without_quotes,
+        largest=summary.largest_source_ratio, largest_source=summary.largest_source, copied_units=copied_units,
+        template_share=summary.template_share, collection_documents=_collection_documents(store),
+        call_submissions=max(len(call.rows) - 1, 0), warnings=row.warnings, sections=sections,
+        sources=tuple(entries), full_text=full, cjk=cjk_share(detail.text[:4000]) > 0.3,
+        side_by_side=tuple(side), settings=settings_dict(settings), index_path=str(store.path),
+        collection_folder=store.get_meta("folder") or "")
+
+
+def _source_sha(store: Store, detail: SubmissionDetail, s) -> str:  # noqa: ANN001
+    if s.kind == COLLECTION:
+        r = store.conn.execute("SELECT sha256 FROM documents WHERE id = ?", (s.doc_id,)).fetchone()
+        return r[0] if r else ""
+    r = store.conn.execute("SELECT sha256 FROM screening_rows WHERE screening_id = ? AND path = ?",
+                           (detail.screening.id, s.path)).fetchone()
+    return r[0] if r else ""
+
+
+def build_screening_report(store: Store, screening: str | int, settings: Settings, *, lang: str = "en") -> ScreeningReport:
+    """The ranked table of a call, in ``lang``."""
+    from neardup_gui.core.report.strings import translator
+
+    s: Screening = load_screening(store, screening)
+    return ScreeningReport(lang=lang, title=translator(lang)("screening_title", name=s.info.name), created=_now(),
+                           app_version=__version__, checked=_iso(s.info.updated), info=s.info, rows=s.rows,
+                           collection_documents=_collection_documents(store), settings=settings_dict(settings),
+                           index_path=str(store.path))
+
+
+def default_report_name(report: SubmissionReport | ScreeningReport, ext: str) -> str:
+    """A file name a committee recognises: the submission's or the call's name, what it is, the date."""
+    day = report.created[:10]
+    if isinstance(report, SubmissionReport):
+        stem = os.path.splitext(os.path.basename(report.document.name))[0]
+        what = "相似性检测报告" if report.lang.startswith("zh") else "similarity report"
+    else:
+        stem = report.info.name
+        what = "批量检测报告" if report.lang.startswith("zh") else "screening report"
+    safe = "".join("_" if c in '/\\:*?"<>|' else c for c in stem).strip() or "report"
+    return f"{safe} - {what} {day}.{ext}"
+
+
+# --- CSV and JSON -------------------------------------------------------------------------------
+
+SUBMISSION_CSV_COLUMNS = (
+    "submission", "submission_path", "submission_sha256", "units", "copied_ratio", "copied_ratio_without_quotes",
+    "copied_ratio_with_template", "largest_source_ratio", "copied_units", "template_share", "flagged",
+    "source_number", "source", "source_path", "found_in", "source_share", "similarity", "common_units",
+    "source_excluded",
+)
+SCREENING_CSV_COLUMNS = (
+    "rank", "submission", "path", "status", "reason", "units", "copied_ratio", "copied_ratio_without_quotes",
+    "copied_ratio_with_template", "largest_source_ratio", "largest_source", "sources", "template_share", "flagged",
+    "warnings", "sha256",
+)
+
+
+def committee_csv(report: SubmissionReport | ScreeningReport) -> str:
+    """CSV text: a screening's one row per submission; a submission's one row per source (its own
+    figures on every row, and one row without a source when none was found)."""
+    import csv
+    import io
+
+    from neardup_gui.core.report.csv import neutralise
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    f = "{:.6f}".format
+    if isinstance(report, ScreeningReport):
+        writer.writerow(SCREENING_CSV_COLUMNS)
+        for i, r in enumerate(report.rows, 1):
+            writer.writerow([neutralise(v) for v in (
+                i, r.rel, r.path, r.status, r.reason, r.units, f(r.copied), f(r.copied_without_quotes),
+                f(r.copied_overall), f(r.largest), r.largest_source, r.sources, f(r.template_share),
+                int(r.flagged(report.info.flag)), "; ".join(r.warnings), r.sha256)])
+        return out.getvalue()
+    writer.writerow(SUBMISSION_CSV_COLUMNS)
+    head = (report.document.name, report.document.path, report.document.sha256, report.units, f(report.copied),
+            f(report.copied_without_quotes), f(report.copied_overall), f(report.largest), report.copied_units,
+            f(report.template_share), int(report.flagged))
+    for e in report.sources or [None]:
+        tail = ("", "", "", "", "", "", "", "") if e is None else (
+            e.number, e.document.name, e.document.path, e.kind, f(e.containment), f(e.similarity), e.common_units,
+            int(e.excluded))
+        writer.writerow([neutralise(v) for v in head + tail])
+    return out.getvalue()
+
+
+COMMITTEE_SCHEMA = "neardup-committee-report/1"
+
+
+def committee_json(report: SubmissionReport | ScreeningReport) -> dict[str, Any]:
+    """The report as plain JSON data (``kind``: submission or screening)."""
+    from dataclasses import asdict
+
+    data = asdict(report)
+    if isinstance(report, ScreeningReport):
+        for row, r in zip(data["rows"], report.rows):
+            row["flagged"] = r.flagged(report.info.flag)
+    return {"schema": COMMITTEE_SCHEMA, "kind": "screening" if isinstance(report, ScreeningReport) else "submission",
+            **data}

@@ -1,0 +1,297 @@
+"""The committee reports as HTML: a first page of figures, the coloured full text, passages, an appendix.
+
+Same rules as :mod:`neardup_gui.core.report.html` (self-contained, no script, everything from a
+document escaped) and the same two flavours: ``"browser"`` (classes and print CSS) and ``"qt"``
+(inline styles for Qt's rich-text engine, which paints the PDF). Every word comes from the
+report's language (:mod:`neardup_gui.core.report.strings`).
+"""
+
+from __future__ import annotations
+
+from neardup_gui.core.report.html import (
+    _BASE_CSS, _QT_STYLES, CSP, PALETTE, _Writer, esc, pct, setting_value, size_text,
+)
+from neardup_gui.core.report.model import ELIDED, EXCLUDED, MATCH, TEMPLATE, Passage, Segment, flat_settings
+from neardup_gui.core.report.committee import ScreeningReport, SourcePassages, SubmissionReport
+from neardup_gui.core.report.strings import translator
+
+_EXTRA_CSS = """
+.figures { table-layout: fixed; }
+.figures th { background: #eef1f4; text-align: center; font-weight: 600; }
+.figures td { text-align: center; font-size: 17pt; font-weight: 700; }
+.figures td.main { color: #b3261e; }
+.flag { font-weight: 700; color: #b3261e; }
+.ok { color: #2b6a2b; }
+.fulltext { white-space: pre-wrap; font-size: 10.5pt; line-height: 1.6; }
+.fulltext sup { font-size: 7pt; font-weight: 700; }
+.page { break-before: page; page-break-before: always; }
+.sources td.sw { width: 2.5em; text-align: center; }
+.excluded-row { color: #8c8c8c; text-decoration: line-through; }
+th.nw, td.nw { white-space: nowrap; }
+"""
+
+_QT_EXTRA = {
+    "figures": "",
+    "main": "color:#b3261e;",
+    "flag": "font-weight:bold; color:#b3261e;",
+    "ok": "color:#2b6a2b;",
+    "fulltext": "line-height:160%;",
+    "page": "page-break-before:always;",
+    "sw": "text-align:center;",
+    "excluded-row": "color:#8c8c8c;",
+    "nw": "white-space:nowrap;",
+}
+
+
+class _CWriter(_Writer):
+    def attr(self, *classes: str, extra_style: str = "") -> str:
+        if self.qt:
+            style = "".join(_QT_STYLES.get(c, _QT_EXTRA.get(c, "")) for c in classes) + extra_style
+            return f' style="{style}"' if style else ""
+        return super().attr(*classes, extra_style=extra_style)
+
+
+def _head(w: _CWriter, title: str, lang: str, version: str) -> None:
+    html_lang = "zh-Hans" if lang.startswith("zh") else "en"
+    w("<!DOCTYPE html>\n" if not w.qt else "", f'<html lang="{html_lang}">\n<head>\n<meta charset="utf-8">\n')
+    if not w.qt:
+        w(f'<meta http-equiv="Content-Security-Policy" content="{esc(CSP)}">\n',
+          '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
+          f'<meta name="generator" content="neardup {esc(version)}">\n')
+    w(f"<title>{esc(title)}</title>\n")
+    if not w.qt:
+        w(f"<style>{_BASE_CSS}{_EXTRA_CSS}</style>\n")
+    w("</head>\n<body>\n")
+
+
+def _colour(number: int) -> str:
+    return f"m{(number - 1) % len(PALETTE)}"
+
+
+def _kv(w: _CWriter, rows: list[tuple[str, str]]) -> None:
+    w(w.table("kv"), "<tbody>\n")
+    for key, value in rows:
+        w(f"<tr><th{w.attr('th')}>{esc(key)}</th><td>{value}</td></tr>\n")
+    w("</tbody></table>\n")
+
+
+def render_submission_html(r: SubmissionReport, *, flavour: str = "browser") -> str:
+    """One submission's committee report as HTML."""
+    t = translator(r.lang)
+    w = _CWriter(flavour)
+    _head(w, f"{r.title} — {r.document.name}", r.lang, r.app_version)
+    sec = "div" if w.qt else "section"
+    # --- first page
+    w(f"<h1>{esc(r.title)}</h1>\n")
+    _kv(w, [
+        (t("document"), esc(r.document.name)),
+        (t("call"), esc(r.screening)),
+        (t("checked_at"), esc(r.checked.replace("T", " ").replace("+00:00", " UTC"))),
+        (t("against"), esc(t("against_value", n=r.collection_documents, m=r.call_submissions))),
+    ])
+    n = w.attr("num")
+    main = w.attr("main") if not w.qt else ' style="color:#b3261e; font-size:16pt; font-weight:bold;"'
+    big = "" if not w.qt else ' style="font-size:16pt; font-weight:bold;"'
+    centre = "" if not w.qt else ' style="text-align:center;"'
+    w(w.table("figures"), "<thead><tr>",
+      *(f"<th{centre}>{esc(t(k))}</th>" for k in ("copied", "without_quotes", "largest", "copied_units", "total_units")),
+      "</tr></thead><tbody><tr>",
+      f"<td{main}{centre if not w.qt else ''}>{pct(r.copied)}</td>",
+      f"<td{big}>{pct(r.copied_without_quotes)}</td>",
+      f"<td{big}>{pct(r.largest)}</td>",
+      f"<td{big}>{r.copied_units:,}</td>",
+      f"<td{big}>{r.units:,}</td>",
+      "</tr></tbody></table>\n")
+    flag_line = pct(r.flag)
+    flag = (f"<span{w.attr('flag')}>{esc(t('flagged', line=flag_line))}</span>" if r.flagged
+            else f"<span{w.attr('ok')}>{esc(t('not_flagged', line=flag_line))}</span>")
+    w(f"<p>{esc(t('flag'))}: {flag}</p>\n")
+    w(f"<p{w.attr('lead')}>{esc(t('copied'))}: {esc(t('copied_note'))}. {esc(t('template'))}: {pct(r.template_share)}; "
+      f"{esc(t('overall_with_template'))}: {pct(r.copied_overall)}. {esc(t('units_note'))}</p>\n")
+    if r.warnings:
+        w(f"<p{w.attr('flag')}>{esc(t('warnings'))}: {esc('; '.join(r.warnings))}</p>\n")
+    # sections
+    w(f"<{sec}><h2>{esc(t('sections'))}</h2>\n", w.table("rank"),
+      f"<thead><tr><th>{esc(t('section'))}</th><th{w.attr('nw')}>{esc(t('section_units'))}</th>"
+      f"<th{w.attr('nw')}>{esc(t('section_copied'))}</th><th{w.attr('nw')}>{esc(t('section_share'))}</th>"
+      f"<th>{esc(t('section_source'))}</th></tr></thead><tbody>\n")
+    for s in r.sections:
+        hot = w.attr("flag") if s.share >= r.flag and s.copied else ""
+        w(f"<tr><td>{esc(s.title or t('beginning'))}</td><td{n}>{s.units:,}</td><td{n}>{s.copied:,}</td>"
+          f"<td{n}><span{hot}>{pct(s.share)}</span></td><td>{esc(s.largest_source)}</td></tr>\n")
+    w(f"</tbody></table><p{w.attr('lead')}>{esc(t('sections_how'))}</p></{sec}>\n")
+    # sources
+    w(f"<{sec}><h2>{esc(t('sources'))}</h2>\n")
+    if not r.sources:
+        w(f"<p{w.attr('none')}>{esc(t('no_sources'))}</p>")
+    else:
+        w(w.table("rank", "sources"),
+          f"<thead><tr><th>#</th><th>{esc(t('source'))}</th><th{w.attr('nw')}>{esc(t('kind'))}</th>"
+          f"<th>{esc(t('share'))}</th><th{w.attr('nw')}>{esc(t('similarity'))}</th>"
+          f"<th{w.attr('nw')}>{esc(t('common'))}</th></tr></thead><tbody>\n")
+        for e in r.sources:
+            kind = t("kind_collection") if e.kind == "collection" else t("kind_submission")
+            row = w.attr("excluded-row") if e.excluded else ""
+            swatch = (f"<span{w.attr('swatch', _colour(e.number))}>&nbsp;{e.number}&nbsp;</span>"
+                      if not e.excluded else f"{e.number}")
+            note = f"<br><span{w.attr('units')}>{esc(t('excluded_source'))}</span>" if e.excluded else ""
+            w(f"<tr{row}><td{w.attr('sw')}>{swatch}</td><td>{esc(e.document.name)}{note}</td><td>{esc(kind)}</td>"
+              f"<td{n}>{pct(e.containment)}</td><td{n}>{pct(e.similarity)}</td><td{n}>{e.common_units:,}</td></tr>\n")
+        w("</tbody></table>\n")
+    w(f"</{sec}>\n")
+    # --- the full text
+    tpl = f"<span{w.attr('tpl')}>{esc(t('template_text'))}</span>"
+    exc = f"<span{w.attr('exc')}>{esc(t('excluded_text'))}</span>"
+    w(f'<{sec}{w.attr("page")}><h2>{esc(t("full_text"))}</h2>\n',
+      f"<p{w.attr('lead')}>{t('full_text_note', template=tpl, excluded=exc)}</p>\n")
+    lang = ' lang="zh-Hans"' if r.cjk else ""
+    tag = "p" if w.qt else "div"
+    w(f"<{tag}{w.attr('fulltext')}{lang}>{_full_text(w, r.full_text)}</{tag}></{sec}>\n")
+    # --- side by side
+    if r.side_by_side:
+        w(f'<{sec}{w.attr("page")}><h2>{esc(t("side_by_side"))}</h2>\n')
+        for sp in r.side_by_side:
+            _source_passages(w, r, sp, t)
+        w(f"</{sec}>\n")
+    # --- appendix
+    _appendix(w, r, t)
+    w("</body>\n</html>\n")
+    return "".join(w.parts)
+
+
+def _full_text(w: _CWriter, segs: tuple[Segment, ...]) -> str:
+    out, previous = [], None
+    for seg in segs:
+        text = w.text(seg.text)
+        if seg.kind == MATCH:
+            number = seg.match + 1
+            label = f"<sup>[{number}]</sup>" if previous != number else ""
+            out.append(f"{label}<span{w.attr(_colour(number))}>{text}</span>")
+            previous = number
+            continue
+        if seg.text.strip():
+            previous = None
+        if seg.kind == TEMPLATE:
+            out.append(f"<span{w.attr('tpl')}>{text}</span>")
+        elif seg.kind == EXCLUDED:
+            out.append(f"<span{w.attr('exc')}>{text}</span>")
+        else:
+            out.append(text)
+    return "".join(out)
+
+
+def _segments(w: _CWriter, segs: tuple[Segment, ...], colour: str, t) -> str:  # noqa: ANN001
+    out = []
+    for seg in segs:
+        text = w.text(seg.text)
+        if seg.kind == MATCH:
+            out.append(f"<span{w.attr(colour)}>{text}</span>")
+        elif seg.kind == TEMPLATE:
+            out.append(f"<span{w.attr('tpl')}>{text}</span>")
+        elif seg.kind == EXCLUDED:
+            out.append(f"<span{w.attr('exc')}>{text}</span>")
+        elif seg.kind == ELIDED:
+            n = "".join(ch for ch in seg.text if ch.isdigit())
+            out.append(f"<span{w.attr('gap')}>{esc(t('elided', n=n))}</span>")
+        else:
+            out.append(text)
+    return "".join(out)
+
+
+def _source_passages(w: _CWriter, r: SubmissionReport, sp: SourcePassages, t) -> None:  # noqa: ANN001
+    art = "div" if w.qt else "article"
+    colour = _colour(sp.number)
+    w(f"<{art}{w.attr('pair')}><h3><span{w.attr('swatch', colour)}>&nbsp;{sp.number}&nbsp;</span> "
+      f"{esc(sp.document.name)}</h3>\n")
+    nw = ' width="8%"' if w.qt else ""
+    qw = ' width="46%"' if w.qt else ""
+    w(w.table("passages"))
+    if not w.qt:
+        w('<colgroup><col class="n"><col><col></colgroup>')
+    w(f"<thead><tr><th{nw}>#</th><th{qw}>{esc(t('document'))}: {esc(r.document.name)}</th>"
+      f"<th{qw}>{esc(t('source'))} {sp.number}: {esc(sp.document.name)}</th></tr></thead><tbody>\n")
+    for i, p in enumerate(sp.passages, 1):
+        _passage(w, p, i, colour, t)
+    w(f"</tbody></table></{art}>\n")
+
+
+def _passage(w: _CWriter, p: Passage, i: int, colour: str, t) -> None:  # noqa: ANN001
+    lang_a = ' lang="zh-Hans"' if p.cjk_a else ""
+    lang_b = ' lang="zh-Hans"' if p.cjk_b else ""
+    w(f"<tr><td{w.attr('n')}>{i}<span{w.attr('units')}>{'<br>' if w.qt else ''}{esc(t('units', n=p.units))}</span></td>"
+      f"<td{w.attr('q')}{lang_a}>{_segments(w, p.a, colour, t)}</td>"
+      f"<td{w.attr('q')}{lang_b}>{_segments(w, p.b, colour, t)}</td></tr>\n")
+
+
+def _appendix(w: _CWriter, r: SubmissionReport, t) -> None:  # noqa: ANN001
+    sec = "div" if w.qt else "section"
+    w(f'<{sec}{w.attr("page")}><h2>{esc(t("appendix"))}</h2>\n<h3>{esc(t("files"))}</h3>\n', w.table("docs"),
+      f"<thead><tr><th>#</th><th>{esc(t('file'))} / {esc(t('path'))}</th><th>{esc(t('sha256'))}</th></tr></thead><tbody>\n")
+    w(f"<tr><td></td><td>{esc(r.document.name)}<br><code>{esc(r.document.path)}</code><br>"
+      f"{esc(size_text(r.document.size))}</td><td><code>{esc(r.document.sha256)}</code></td></tr>\n")
+    for e in r.sources:
+        w(f"<tr><td{w.attr('num')}>{e.number}</td><td>{esc(e.document.name)}<br><code>{esc(e.document.path)}</code></td>"
+          f"<td><code>{esc(e.document.sha256)}</code></td></tr>\n")
+    w("</tbody></table>\n")
+    _kv(w, [(t("application"), esc(f"neardup {r.app_version}")), (t("created"), esc(r.created)),
+             (t("collection_folder"), f"<code>{esc(r.collection_folder)}</code>"),
+             (t("index_file"), f"<code>{esc(r.index_path)}</code>")])
+    _settings_table(w, r.settings, t)
+    w(f"<p{w.attr('lead')}>{esc(t('definitions'))}</p></{sec}>\n")
+
+
+def _settings_table(w: _CWriter, settings: dict, t) -> None:  # noqa: ANN001
+    w(f"<h3>{esc(t('settings'))}</h3>\n", w.table("kv", "settings"), "<tbody>\n")
+    rows = flat_settings(settings)
+    half = (len(rows) + 1) // 2
+    for left, right in zip(rows[:half], rows[half:] + [None] * (2 * half - len(rows))):
+        cells = []
+        for item in (left, right):
+            if item is None:
+                cells.append("<th></th><td></td>")
+            else:
+                cells.append(f"<th{w.attr('th')}>{esc(item[0])}</th><td>{esc(setting_value(item[1]))}</td>")
+        w(f"<tr>{''.join(cells)}</tr>\n")
+    w("</tbody></table>\n")
+
+
+def render_screening_html(r: ScreeningReport, *, flavour: str = "browser") -> str:
+    """A call's ranked table as HTML."""
+    t = translator(r.lang)
+    w = _CWriter(flavour)
+    _head(w, r.title, r.lang, r.app_version)
+    info = r.info
+    done = [x for x in r.rows if x.status == "done"]
+    flagged = [x for x in done if x.flagged(info.flag)]
+    w(f"<h1>{esc(r.title)}</h1>\n")
+    _kv(w, [
+        (t("folder"), f"<code>{esc(info.folder)}</code>"),
+        (t("checked_at"), esc(r.checked.replace("T", " ").replace("+00:00", " UTC"))),
+        (t("against"), esc(t("against_value", n=r.collection_documents, m=max(len(r.rows) - 1, 0)))),
+    ])
+    w(f"<p><b>{esc(t('screening_summary', n=len(r.rows), f=len(flagged), line=pct(info.flag), s=len(r.rows) - len(done)))}</b></p>\n")
+    if info.state != "done":
+        w(f"<p{w.attr('flag')}>{esc(t('state_running'))}</p>\n")
+    n = w.attr("num")
+    w(w.table("rank"),
+      f"<thead><tr><th>{esc(t('rank'))}</th><th>{esc(t('document'))}</th><th{w.attr('nw')}>{esc(t('copied'))}</th>"
+      f"<th>{esc(t('largest'))}</th><th>{esc(t('source'))}</th><th{w.attr('nw')}>{esc(t('sources_count'))}</th>"
+      f"<th>{esc(t('warnings'))}</th></tr></thead><tbody>\n")
+    for i, x in enumerate(r.rows, 1):
+        if x.status != "done":
+            w(f"<tr><td{n}>{i}</td><td>{esc(x.rel)}</td><td colspan=\"5\">{esc(t('skipped', reason=x.reason))}</td></tr>\n")
+            continue
+        hot = w.attr("flag") if x.flagged(info.flag) else ""
+        largest = x.largest_source.rsplit("/", 1)[-1] if x.largest_source else ""
+        w(f"<tr><td{n}>{i}</td><td>{esc(x.rel)}</td><td{n}><span{hot}>{pct(x.copied)}</span></td>"
+          f"<td{n}>{pct(x.largest)}</td><td>{esc(largest)}</td><td{n}>{x.sources}</td>"
+          f"<td>{esc('; '.join(x.warnings))}</td></tr>\n")
+    w("</tbody></table>\n")
+    sec = "div" if w.qt else "section"
+    w(f'<{sec}{w.attr("page")}><h2>{esc(t("appendix"))}</h2>\n')
+    _kv(w, [(t("application"), esc(f"neardup {r.app_version}")), (t("created"), esc(r.created)),
+             (t("index_file"), f"<code>{esc(r.index_path)}</code>")])
+    _settings_table(w, r.settings, t)
+    w(f"<p{w.attr('lead')}>{esc(t('definitions'))}</p></{sec}>\n")
+    w("</body>\n</html>\n")
+    return "".join(w.parts)

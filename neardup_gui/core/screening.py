@@ -1,0 +1,593 @@
+"""Screening a call: every submission of a folder checked against the collection and against each other.
+
+A *screening* is named (a call: "NSFC 2026 youth fund") and kept in the collection's index, so
+the examiner can close the app and reopen the ranked table later. The submissions themselves are
+indexed into the screening's own index file beside the collection's (``<index>.screenings/N.ndx``):
+a plain neardup index of the submissions folder, so reading them is incremental (a second run
+reads only new and changed files) and each submission is checked against the others with the
+same candidate search and exact verification as against the collection
+(:meth:`Collection.check_document` on both indexes).
+
+The template model of a screening is the collection's (the same as checks and pairs use) plus the
+call's own form: the automatic rule applied to the call's submissions alone, so the application
+form that (nearly) every proposal of the call shares does not count as copying, while a passage a
+few applicants copied does.
+
+Resumable: each submission's row is written in its own transaction as soon as it is checked; a
+cancelled or killed run, started again with the same name, checks only the submissions that have
+no row yet, as long as the collection, the call's files and the settings are the same (the
+screening's ``run_key``); otherwise every row is computed again.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import logging
+import os
+import time
+import zlib
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from neardup_gui.core import indexer
+from neardup_gui.core.collection import Collection, summarise, user_template_keys
+from neardup_gui.core.document import CharSpan, Document
+from neardup_gui.core.progress import ProgressFn, no_progress, wrap_progress
+from neardup_gui.core.results import CheckSummary, Comparison, DocumentInfo, MatchSpan, Passage, SourceMatch
+from neardup_gui.core.settings import Settings
+from neardup_gui.core.store import Store
+from neardup_gui.core.units import Units, tokenize
+from neardup_gui.core.verify import Marked, Verifier
+
+log = logging.getLogger(__name__)
+
+# A submission whose copied share (template excluded) reaches this is flagged, unless set otherwise.
+DEFAULT_FLAG = 0.3
+# Warnings: a text this short says little whatever its figures; a text this much template has
+# little of its own to judge.
+SHORT_UNITS = 200
+MOSTLY_TEMPLATE = 0.8
+
+COLLECTION = "collection"  # a source from the collection's index
+SUBMISSION = "submission"  # a source among the call's other submissions
+
+__all__ = [
+    "DEFAULT_FLAG", "COLLECTION", "SUBMISSION", "ScreenedSource", "ScreeningRow", "ScreeningInfo", "Screening",
+    "SubmissionDetail", "screen_folder", "list_screenings", "load_screening", "delete_screening",
+    "submission_detail", "set_source_excluded", "screening_index_path", "default_name", "coloured_spans",
+]
+
+
+@dataclass(frozen=True)
+class ScreenedSource:
+    """One verified source of a submission: a document of the collection or another submission."""
+
+    rank: int  # 1-based, by containment (best first)
+    kind: str  # COLLECTION | SUBMISSION
+    doc_id: int  # in the collection's index (COLLECTION) or the screening's own (SUBMISSION)
+    path: str
+    name: str  # relative to its folder
+    similarity: float
+    containment: float  # share of the submission found in this source
+    source_containment: float  # share of the source found in the submission
+    common_units: int
+    units_a: int  # countable units of the submission
+    units_b: int
+    spans: tuple[MatchSpan, ...]  # A = the submission, B = the source
+    excluded: bool = False  # the examiner excluded it for this submission: not counted
+    passages: tuple[Passage, ...] = ()  # the exact runs merged across small edits: what counts
+
+    def comparison(self, template_a: Sequence[CharSpan] = (), excluded_a: Sequence[CharSpan] = ()) -> Comparison:
+        return Comparison(similarity=self.similarity, containment_a=self.containment,
+                          containment_b=self.source_containment, common_units=self.common_units,
+                          units_a=self.units_a, units_b=self.units_b, spans=self.spans,
+                          template_a=tuple(template_a), excluded_a=tuple(excluded_a), passages=self.passages,
+                          passage_units_a=sum(p.units_a for p in self.passages),
+                          passage_units_b=sum(p.units_b for p in self.passages))
+
+
+@dataclass(frozen=True)
+class ScreeningRow:
+    """One submission of a screening and its figures (all shares of the submission's units)."""
+
+    rel: str  # relative to the submissions folder: the row's key
+    path: str
+    size: int
+    mtime_ns: int
+    sha256: str
+    batch_id: int
+    status: str  # "done" | "skipped"
+    reason: str = ""  # why it was skipped
+    warnings: tuple[str, ...] = ()
+    units: int = 0
+    copied: float = 0.0  # covered by any counted source, template excluded: the ranking figure
+    copied_overall: float = 0.0  # CNKI's overall ratio: template counted as copied
+    copied_without_quotes: float = 0.0
+    largest: float = 0.0  # containment in the single largest counted source
+    largest_source: str = ""
+    sources: int = 0  # counted sources
+    template_share: float = 0.0
+    quoted_share: float = 0.0
+
+    def flagged(self, line: float) -> bool:
+        return self.status == "done" and self.copied >= line
+
+
+@dataclass(frozen=True)
+class ScreeningInfo:
+    id: int
+    name: str
+    folder: str
+    state: str  # "running" (also: interrupted) | "done"
+    created: float
+    updated: float
+    flag: float
+    submissions: int = 0  # rows written so far
+
+
+@dataclass(frozen=True)
+class Screening:
+    """A screening and its rows, ranked by copied share (best first), skipped files last."""
+
+    info: ScreeningInfo
+    rows: tuple[ScreeningRow, ...]
+
+    def flagged(self) -> list[ScreeningRow]:
+        return [r for r in self.rows if r.flagged(self.info.flag)]
+
+
+@dataclass(frozen=True, eq=False)
+class SubmissionDetail:
+    """What the submission view and the submission report show: the text, its marks, its sources."""
+
+    screening: ScreeningInfo
+    row: ScreeningRow
+    text: str
+    template: tuple[CharSpan, ...]
+    excluded: tuple[CharSpan, ...]
+    quoted: tuple[CharSpan, ...]
+    sources: tuple[ScreenedSource, ...]
+
+    @functools.cached_property
+    def units(self) -> Units:
+        return tokenize(self.text)
+
+    def marked(self) -> Marked:
+        return Marked(self.text, self.units, self.template, self.excluded, self.quoted)
+
+    def summary(self, enabled: Iterable[int] | None = None) -> CheckSummary:
+        """The figures counting only the sources ranked ``enabled`` (default: those not excluded)."""
+        ranks = set(enabled) if enabled is not None else {s.rank for s in self.sources if not s.excluded}
+        return summarise(self.marked(), [_as_match(s) for s in self.sources if s.rank in ranks])
+
+
+def _as_match(s: ScreenedSource) -> SourceMatch:
+    info = DocumentInfo(doc_id=s.doc_id, path=s.path, rel=s.name, size=0, sha256="", status="indexed")
+    return SourceMatch(info, s.comparison())
+
+
+# --- where things are -------------------------------------------------------------------------
+
+
+def screening_index_path(db_path: str | Path, screening_id: int) -> Path:
+    """The screening's own index of the submissions folder, beside the collection's index."""
+    db_path = Path(db_path)
+    return db_path.with_name(db_path.name + ".screenings") / f"{screening_id}.ndx"
+
+
+def default_name(folder: str) -> str:
+    """A screening's name when none is given: the submissions folder's name."""
+    return os.path.basename(os.path.normpath(os.path.abspath(folder))) or folder
+
+
+# --- (de)serialising ---------------------------------------------------------------------------
+
+
+def _pack_marks(m: Marked) -> bytes:
+    data = {"template": [list(s) for s in m.template], "excluded": [list(s) for s in m.excluded],
+            "quoted": [list(s) for s in m.quoted]}
+    return zlib.compress(json.dumps(data).encode("utf-8"))
+
+
+def _unpack_marks(blob: bytes) -> dict[str, tuple[CharSpan, ...]]:
+    if not blob:
+        return {"template": (), "excluded": (), "quoted": ()}
+    data = json.loads(zlib.decompress(blob).decode("utf-8"))
+    return {k: tuple((int(a), int(b)) for a, b in v) for k, v in data.items()}
+
+
+def _pack_spans(spans: Sequence[MatchSpan]) -> bytes:
+    return np.asarray([(s.a[0], s.a[1], s.b[0], s.b[1], s.units) for s in spans], dtype="<i8").reshape(-1, 5).tobytes()
+
+
+def _unpack_spans(blob: bytes) -> tuple[MatchSpan, ...]:
+    arr = np.frombuffer(blob, dtype="<i8").reshape(-1, 5)
+    return tuple(MatchSpan((int(r[0]), int(r[1])), (int(r[2]), int(r[3])), int(r[4])) for r in arr)
+
+
+def _pack_passages(passages: Sequence[Passage]) -> bytes:
+    data = [[list(p.a), list(p.b), p.units_a, p.units_b, p.matched_units,
+             [[list(r.a), list(r.b), r.units] for r in p.runs]] for p in passages]
+    return zlib.compress(json.dumps(data, separators=(",", ":")).encode("utf-8"))
+
+
+def _unpack_passages(blob: bytes) -> tuple[Passage, ...]:
+    if not blob:  # a row written before passages were kept
+        return ()
+    return tuple(Passage(a=tuple(a), b=tuple(b), units_a=ua, units_b=ub, matched_units=m,
+                         runs=tuple(MatchSpan(tuple(ra), tuple(rb), n) for ra, rb, n in runs))
+                 for a, b, ua, ub, m, runs in json.loads(zlib.decompress(blob).decode("utf-8")))
+
+
+_ROW_COLS = ("rel, path, size, mtime_ns, sha256, batch_id, status, reason, warnings, units, copied, copied_overall, "
+             "copied_without_quotes, largest, largest_source, sources, template_share, quoted_share")
+
+
+def _row(r: Sequence) -> ScreeningRow:
+    return ScreeningRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], tuple(json.loads(r[8])), *r[9:])
+
+
+def _info(store: Store, r: Sequence) -> ScreeningInfo:
+    n = store.conn.execute("SELECT COUNT(*) FROM screening_rows WHERE screening_id = ?", (r[0],)).fetchone()[0]
+    return ScreeningInfo(*r, submissions=n)
+
+
+_INFO_COLS = "id, name, folder, state, created, updated, flag"
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+
+def list_screenings(store: Store) -> list[ScreeningInfo]:
+    """Every screening kept in the index, most recently updated first."""
+    rows = store.conn.execute(f"SELECT {_INFO_COLS} FROM screenings ORDER BY updated DESC, id DESC").fetchall()
+    return [_info(store, r) for r in rows]
+
+
+def _find(store: Store, screening: str | int) -> ScreeningInfo:
+    col = "id" if isinstance(screening, int) else "name"
+    r = store.conn.execute(f"SELECT {_INFO_COLS} FROM screenings WHERE {col} = ?", (screening,)).fetchone()
+    if r is None:
+        raise KeyError(f"no screening named {screening!r} in this index")
+    return _info(store, r)
+
+
+def _ranked(rows: Iterable[ScreeningRow]) -> tuple[ScreeningRow, ...]:
+    return tuple(sorted(rows, key=lambda r: (r.status != "done", -r.copied, -r.largest, r.rel)))
+
+
+def load_screening(store: Store, screening: str | int) -> Screening:
+    """A screening (by name or id) with its rows ranked by copied share; KeyError if there is none."""
+    info = _find(store, screening)
+    rows = store.conn.execute(f"SELECT {_ROW_COLS} FROM screening_rows WHERE screening_id = ?", (info.id,))
+    return Screening(info, _ranked(_row(r) for r in rows))
+
+
+def delete_screening(store: Store, screening: str | int) -> None:
+    """Forget a screening: its rows, its sources and its own index file."""
+    info = _find(store, screening)
+    with store.transaction() as conn:
+        conn.execute("DELETE FROM screening_sources WHERE screening_id = ?", (info.id,))
+        conn.execute("DELETE FROM screening_rows WHERE screening_id = ?", (info.id,))
+        conn.execute("DELETE FROM screenings WHERE id = ?", (info.id,))
+    path = screening_index_path(store.path, info.id)
+    for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        p.unlink(missing_ok=True)
+
+
+def _sources(store: Store, screening_id: int, rel: str, excluded_paths: set[str]) -> tuple[ScreenedSource, ...]:
+    rows = store.conn.execute(
+        "SELECT rank, kind, doc_id, path, name, similarity, containment, source_containment, common, units_a, "
+        "units_b, spans, passages FROM screening_sources WHERE screening_id = ? AND rel = ? ORDER BY rank",
+        (screening_id, rel))
+    return tuple(ScreenedSource(*r[:11], spans=_unpack_spans(r[11]), excluded=r[3] in excluded_paths,
+                                passages=_unpack_passages(r[12])) for r in rows)
+
+
+def excluded_sources(store: Store, sha256: str) -> set[str]:
+    """The source paths the examiner excluded for the submission with this sha256."""
+    if not sha256:
+        return set()
+    return {r[0] for r in store.conn.execute(
+        "SELECT source_path FROM source_exclusions WHERE submission_sha256 = ?", (sha256,))}
+
+
+def submission_detail(store: Store, screening: str | int, rel: str) -> SubmissionDetail:
+    """One submission of a screening with its text (from the screening's own index) and sources."""
+    info = _find(store, screening)
+    r = store.conn.execute(f"SELECT {_ROW_COLS}, marks FROM screening_rows WHERE screening_id = ? AND rel = ?",
+                           (info.id, rel)).fetchone()
+    if r is None:
+        raise KeyError(f"no submission {rel!r} in the screening {info.name!r}")
+    row = _row(r[:-1])
+    marks = _unpack_marks(r[-1])
+    text = ""
+    if row.status == "done":
+        with Store(screening_index_path(store.path, info.id), create=False) as batch:
+            text = batch.text(row.batch_id).text
+    return SubmissionDetail(info, row, text, marks["template"], marks["excluded"], marks["quoted"],
+                            _sources(store, info.id, rel, excluded_sources(store, row.sha256)))
+
+
+def source_text(store: Store, detail: SubmissionDetail, source: ScreenedSource) -> str:
+    """The text of a source: from the collection's index, or another submission's from the screening's."""
+    if source.kind == COLLECTION:
+        return store.text(source.doc_id).text
+    with Store(screening_index_path(store.path, detail.screening.id), create=False) as batch:
+        return batch.text(source.doc_id).text
+
+
+def set_source_excluded(store: Store, screening: str | int, rel: str, source_path: str, excluded: bool) -> ScreeningRow:
+    """Exclude a source from a submission's figures (or count it again); remembered for the
+    submission (by its sha256) in every screening, and its row's figures are updated."""
+    detail = submission_detail(store, screening, rel)
+    sha = detail.row.sha256
+    if not sha:
+        raise ValueError(f"{rel}: the submission could not be read, it has no sources to exclude")
+    with store.transaction() as conn:
+        if excluded:
+            conn.execute("INSERT OR IGNORE INTO source_exclusions (submission_sha256, source_path, created) "
+                         "VALUES (?, ?, ?)", (sha, source_path, time.time()))
+        else:
+            conn.execute("DELETE FROM source_exclusions WHERE submission_sha256 = ? AND source_path = ?",
+                         (sha, source_path))
+    detail = submission_detail(store, screening, rel)
+    row = _with_figures(detail.row, detail.summary(), sum(1 for s in detail.sources if not s.excluded))
+    with store.transaction() as conn:
+        _update_figures(conn, detail.screening.id, row)
+    return row
+
+
+def _with_figures(row: ScreeningRow, s: CheckSummary, sources: int) -> ScreeningRow:
+    return replace(row, copied=s.copied_ratio_without_template, copied_overall=s.copied_ratio,
+                   copied_without_quotes=s.copied_ratio_without_quotes, largest=s.largest_source_ratio,
+                   largest_source=s.largest_source, sources=sources, template_share=s.template_share,
+                   quoted_share=s.quoted_share)
+
+
+def _update_figures(conn, screening_id: int, row: ScreeningRow) -> None:  # noqa: ANN001
+    conn.execute("UPDATE screening_rows SET copied = ?, copied_overall = ?, copied_without_quotes = ?, largest = ?, "
+                 "largest_source = ?, sources = ?, template_share = ?, quoted_share = ? "
+                 "WHERE screening_id = ? AND rel = ?",
+                 (row.copied, row.copied_overall, row.copied_without_quotes, row.largest, row.largest_source,
+                  row.sources, row.template_share, row.quoted_share, screening_id, row.rel))
+
+
+# --- screening ---------------------------------------------------------------------------------
+
+
+def _template_keys(main: Collection, batch: Collection, settings: Settings) -> frozenset[int]:
+    """The collection's template model (its automatic rule and the examiner's choices, the same
+    as for checks and pairs: :meth:`Collection.template_keys`), plus the call's own form.
+
+    The call's form is found by the same rule applied to the call alone: a sentence in at least
+    ``template_min_docs`` of its submissions and at least ``template_min_share`` of them — the
+    application form shared by (nearly) every proposal of the call. A passage copied by a few
+    applicants is far below that share and keeps counting; a sentence the examiner chose to count
+    is never template. With ``auto_template`` off only the examiner's files and marks count.
+    """
+    if not settings.auto_template:
+        return frozenset()
+    keys = set(main.template_keys(settings).tolist())
+    keys.update(batch.store.frequent_sentences(batch.template_min_frequency(settings)).tolist())
+    _, counted = main.store.marked_keys()
+    return frozenset(keys - counted)
+
+
+def _run_key(main: Collection, batch: Collection, settings: Settings, v: Verifier) -> str:
+    """What the rows depend on: settings, template model, the collection's and the call's documents."""
+    h = hashlib.sha256()
+    h.update(json.dumps([settings.min_run, settings.exclude_quotes, settings.exclude_bibliography, settings.strategy,
+                         indexer.params_key(settings.fingerprints)]).encode())
+    keys = v.all_template_keys
+    h.update(np.sort(np.fromiter(keys, dtype=np.int64, count=len(keys))).tobytes())
+    for store in (main.store, batch.store):
+        h.update(json.dumps(store.conn.execute(
+            "SELECT COUNT(*), COALESCE(MAX(id), 0) FROM documents").fetchone()).encode())
+        h.update(str(store.fingerprint_generation()).encode())
+    h.update(json.dumps(batch.store.conn.execute("SELECT rel, sha256 FROM documents ORDER BY rel").fetchall()).encode())
+    return h.hexdigest()
+
+
+def _warnings(doc: Document, units: int, template_share: float) -> tuple[str, ...]:
+    out = []
+    for w in doc.meta.get("warnings", []) if isinstance(doc.meta.get("warnings"), list) else []:
+        out.append(str(w))
+    if units < SHORT_UNITS:
+        out.append(f"short text ({units} units): its figures say little")
+    if template_share >= MOSTLY_TEMPLATE:
+        out.append(f"{template_share:.0%} of the text is template")
+    return tuple(out)
+
+
+def _open_screening(store: Store, name: str, folder: str, flag: float, settings: Settings) -> ScreeningInfo:
+    now = time.time()
+    with store.transaction() as conn:
+        r = conn.execute("SELECT id, folder FROM screenings WHERE name = ?", (name,)).fetchone()
+        if r is None:
+            conn.execute("INSERT INTO screenings (name, folder, state, created, updated, flag, settings) "
+                         "VALUES (?, ?, 'running', ?, ?, ?, ?)",
+                         (name, folder, now, now, flag, json.dumps(_settings_json(settings))))
+        else:
+            if r[1] != folder:  # the same name for another folder: a new call under an old name
+                conn.execute("DELETE FROM screening_sources WHERE screening_id = ?", (r[0],))
+                conn.execute("DELETE FROM screening_rows WHERE screening_id = ?", (r[0],))
+            conn.execute("UPDATE screenings SET folder = ?, state = 'running', updated = ?, flag = ?, settings = ? "
+                         "WHERE id = ?", (folder, now, flag, json.dumps(_settings_json(settings)), r[0]))
+    return _find(store, name)
+
+
+def _settings_json(settings: Settings) -> dict:
+    from neardup_gui.core.report.model import settings_dict
+
+    return settings_dict(settings)
+
+
+def screen_folder(collection: Collection, folder: str, settings: Settings, *, name: str | None = None,
+                  flag: float = DEFAULT_FLAG, progress: ProgressFn = no_progress) -> Screening:
+    """Screen every file of ``folder`` against the collection and against each other.
+
+    Kept in the index under ``name`` (default: the folder's name); running it again with the same
+    name resumes or refreshes it. Raises :class:`Cancelled` when cancelled (the rows written so
+    far stay, and the next run goes on from them).
+    """
+    folder = os.path.abspath(folder)
+    if not os.path.isdir(folder):
+        raise NotADirectoryError(f"{folder} is not a folder of submissions")
+    name = (name or default_name(folder)).strip() or default_name(folder)
+    store = collection.store
+    info = _open_screening(store, name, folder, flag, settings)
+    batch_path = screening_index_path(store.path, info.id)
+    progress(0.0, "Reading the submissions")
+    with Collection.open(batch_path) as batch:
+        indexer.index_folder(batch.store, folder, settings, wrap_progress(progress, 0.0, 0.4))
+        # A Collection of its own over the same index: its caches of marked texts belong to this
+        # screening's template model only.
+        main = Collection(store)
+        v = Verifier(settings, _template_keys(main, batch, settings), user_template_keys(settings),
+                     main.store.marked_keys()[0])
+        run_key = _run_key(main, batch, settings, v)
+        old_key = store.conn.execute("SELECT run_key FROM screenings WHERE id = ?", (info.id,)).fetchone()[0]
+        docs = batch.store.documents()
+        with store.transaction() as conn:
+            if old_key != run_key:  # anything changed: every row is computed again
+                conn.execute("DELETE FROM screening_sources WHERE screening_id = ?", (info.id,))
+                conn.execute("DELETE FROM screening_rows WHERE screening_id = ?", (info.id,))
+                conn.execute("UPDATE screenings SET run_key = ? WHERE id = ?", (run_key, info.id))
+            else:  # files that left the folder leave the table
+                keep = {d.rel for d in docs}
+                for (rel,) in conn.execute("SELECT rel FROM screening_rows WHERE screening_id = ?", (info.id,)).fetchall():
+                    if rel not in keep:
+                        conn.execute("DELETE FROM screening_sources WHERE screening_id = ? AND rel = ?", (info.id, rel))
+                        conn.execute("DELETE FROM screening_rows WHERE screening_id = ? AND rel = ?", (info.id, rel))
+        done = {r[0] for r in store.conn.execute("SELECT rel FROM screening_rows WHERE screening_id = ?", (info.id,))}
+        todo = [d for d in docs if d.rel not in done]
+        checking = wrap_progress(progress, 0.4, 1.0)
+        for n, d in enumerate(todo):
+            sub = wrap_progress(checking, n / max(len(todo), 1), (n + 1) / max(len(todo), 1))
+            sub(0.0, f"Checking {n + 1} of {len(todo)}: {d.rel}")
+            if d.status != "indexed":
+                row = ScreeningRow(d.rel, d.path, d.size, d.mtime_ns, d.sha256, d.id, "skipped", d.reason)
+                _write_row(store, info.id, row, b"", [])
+                continue
+            row, marks, sources = _screen_one(main, batch, d, settings, v, sub)
+            _write_row(store, info.id, row, marks, sources)
+    with store.transaction() as conn:
+        conn.execute("UPDATE screenings SET state = 'done', updated = ? WHERE id = ?", (time.time(), info.id))
+    progress(1.0, "Screened")
+    return load_screening(store, info.id)
+
+
+def _screen_one(main: Collection, batch: Collection, d, settings: Settings, v: Verifier,  # noqa: ANN001
+                progress: ProgressFn) -> tuple[ScreeningRow, bytes, list[ScreenedSource]]:
+    """Check one submission (``d``: its row in the screening's index) against both indexes."""
+    stored = batch.store.text(d.id)
+    doc = Document(path=d.path, format=d.format, text=stored.text, paragraphs=stored.paragraphs,
+                   furniture=stored.furniture, margins=stored.margins, meta=d.meta)
+    units = tokenize(stored.text)
+    fp = batch.store.fingerprints_of(d.id)
+    prepared = (units, fp) if fp is not None else None
+    in_collection = main.check_document(doc, settings, wrap_progress(progress, 0.0, 0.5), verifier=v, prepared=prepared)
+    in_call = batch.check_document(doc, settings, wrap_progress(progress, 0.5, 1.0), verifier=v, prepared=prepared)
+    # A submission that is also in the collection (the same file, e.g. the call's folder indexed as
+    # the collection) is one source, not two: the collection's copy is kept.
+    in_archive = {m.source.sha256 for m in in_collection.matches if m.source.sha256}
+    found = [(COLLECTION, m) for m in in_collection.matches] + [
+        (SUBMISSION, m) for m in in_call.matches if not (m.source.sha256 and m.source.sha256 in in_archive)]
+    found.sort(key=lambda km: (-km[1].comparison.containment_a, -km[1].comparison.similarity, km[1].source.rel))
+    excluded_paths = excluded_sources(main.store, d.sha256)
+    sources = [ScreenedSource(rank=i, kind=kind, doc_id=m.source.doc_id, path=m.source.path, name=m.source.rel,
+                              similarity=m.comparison.similarity, containment=m.comparison.containment_a,
+                              source_containment=m.comparison.containment_b, common_units=m.comparison.common_units,
+                              units_a=m.comparison.units_a, units_b=m.comparison.units_b, spans=m.comparison.spans,
+                              excluded=m.source.path in excluded_paths, passages=m.comparison.passages)
+               for i, (kind, m) in enumerate(found, 1)]
+    marked = v.mark(doc.text, doc.furniture, units)
+    counted = [m for (_, m), s in zip(found, sources) if not s.excluded]
+    summary = summarise(marked, counted)
+    row = ScreeningRow(d.rel, d.path, d.size, d.mtime_ns, d.sha256, d.id, "done",
+                       warnings=_warnings(doc, len(units), summary.template_share), units=len(units))
+    return _with_figures(row, summary, len(counted)), _pack_marks(marked), sources
+
+
+def _write_row(store: Store, screening_id: int, row: ScreeningRow, marks: bytes, sources: list[ScreenedSource]) -> None:
+    """One submission's row and its sources: one transaction (a kill leaves it whole or absent)."""
+    with store.transaction() as conn:
+        conn.execute(f"INSERT OR REPLACE INTO screening_rows ({_ROW_COLS}, marks, screening_id) "
+                     f"VALUES ({','.join('?' * 20)})",
+                     (row.rel, row.path, row.size, row.mtime_ns, row.sha256, row.batch_id, row.status, row.reason,
+                      json.dumps(list(row.warnings), ensure_ascii=False), row.units, row.copied, row.copied_overall,
+                      row.copied_without_quotes, row.largest, row.largest_source, row.sources, row.template_share,
+                      row.quoted_share, marks, screening_id))
+        conn.execute("DELETE FROM screening_sources WHERE screening_id = ? AND rel = ?", (screening_id, row.rel))
+        conn.executemany(
+            "INSERT INTO screening_sources (screening_id, rel, rank, kind, doc_id, path, name, similarity, containment, "
+            "source_containment, common, units_a, units_b, spans, passages) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(screening_id, row.rel, s.rank, s.kind, s.doc_id, s.path, s.name, s.similarity, s.containment,
+              s.source_containment, s.common_units, s.units_a, s.units_b, _pack_spans(s.spans),
+              _pack_passages(s.passages)) for s in sources])
+        conn.execute("UPDATE screenings SET updated = ? WHERE id = ?", (time.time(), screening_id))
+
+
+def set_flag(store: Store, screening: str | int, flag: float) -> None:
+    """Move a screening's flag line (rows are flagged when their copied share reaches it)."""
+    info = _find(store, screening)
+    with store.transaction() as conn:
+        conn.execute("UPDATE screenings SET flag = ? WHERE id = ?", (float(flag), info.id))
+
+
+def coloured_spans(sources: Sequence[ScreenedSource]) -> list[tuple[CharSpan, int, int]]:
+    """The submission's text as each counted source colours it: ``(span, rank, passage index)``,
+    disjoint. Where sources overlap (a passage found in the archive and in the submission of this
+    call that copied it), the better-ranked source keeps it: the full text then reads like the
+    legend, best source first."""
+    taken: list[CharSpan] = []  # sorted, disjoint
+    out: list[tuple[CharSpan, int, int]] = []
+    for s in sorted(sources, key=lambda s: s.rank):
+        covered = source_passage_spans(s)
+        for i, a in enumerate(covered):
+            for piece in _subtract(a, taken):
+                out.append((piece, s.rank, i))
+        taken = _merge(taken + list(covered))
+    out.sort()
+    return out
+
+
+def source_passage_spans(source: ScreenedSource) -> tuple[CharSpan, ...]:
+    """The submission-side spans a source covers, in text order: its edited passages (what the
+    figures count, issue 15), or its exact runs for a row kept before passages were."""
+    if source.passages:
+        return tuple(sorted(tuple(p.a) for p in source.passages))
+    return tuple(sorted(tuple(x.a) for x in source.spans))
+
+
+def _subtract(span: CharSpan, taken: Sequence[CharSpan]) -> list[CharSpan]:
+    start, end = span
+    pieces = []
+    for a, b in taken:
+        if b <= start or a >= end:
+            continue
+        if a > start:
+            pieces.append((start, a))
+        start = max(start, b)
+        if start >= end:
+            break
+    if start < end:
+        pieces.append((start, end))
+    return pieces
+
+
+def _merge(spans: list[CharSpan]) -> list[CharSpan]:
+    merged: list[list[int]] = []
+    for a, b in sorted(spans):
+        if merged and a <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], b)
+        else:
+            merged.append([a, b])
+    return [(a, b) for a, b in merged]

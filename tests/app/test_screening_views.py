@@ -1,0 +1,199 @@
+"""The Screening tab and the submission view, driven as the examiner drives them (pytest-qt)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt, QUrl
+from PySide6.QtGui import QColor, QPalette
+
+from neardup_gui.app.diffview import DiffView
+from neardup_gui.app.mainwindow import MainWindow
+from neardup_gui.app.paths import index_path_for
+from neardup_gui.app.submissionview import SubmissionView, muted_colours, source_colour
+from neardup_gui.core.collection import Collection
+from neardup_gui.core.screening import load_screening
+from neardup_gui.core.settings import Settings
+from neardup_gui.core.store import Store
+
+FORMS = tuple(str(Path(__file__).resolve().parents[2] / "resources" / "sample_src" / f"_form-{lang}.md")
+              for lang in ("zh", "en"))
+PLANTED = {"zh-01-水稻抗旱基因.docx", "zh-02-水稻干旱响应调控.pdf", "en-01-coastal-erosion.docx",
+           "en-02-shoreline-retreat.pdf", "zh-03-城市内涝预警.docx", "zh-04-山区滑坡监测.txt",
+           "en-03-wastewater-resistance.pdf", "en-04-hospital-surfaces.docx"}
+
+
+@pytest.fixture(scope="module")
+def indexed_sample(tmp_path_factory, sample_dir: Path) -> Path:
+    db = tmp_path_factory.mktemp("sample-index") / "sample.sqlite"
+    with Collection.open(db) as collection:
+        collection.index_folder(str(sample_dir.resolve()), Settings())
+        collection.pairs(Settings())
+    return db
+
+
+@pytest.fixture
+def window(qtbot, indexed_sample: Path, sample_dir: Path):
+    target = index_path_for(sample_dir)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    for suffix in ("", "-wal", "-shm"):
+        src = Path(str(indexed_sample) + suffix)
+        if src.exists():
+            shutil.copy(src, str(target) + suffix)
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    with qtbot.waitSignal(w.duplicates_ready, timeout=120000):
+        w.open_folder(str(sample_dir))
+    yield w
+    w.close()
+
+
+@pytest.fixture
+def screened(qtbot, window: MainWindow, sample_dir: Path) -> MainWindow:
+    """The sample's submissions screened as a call against the sample collection.
+
+    The sample mixes two calls' forms (each in 5 of its 30 proposals, far from the automatic
+    template rule's "nearly every document"): the examiner gives them as template files first."""
+    with qtbot.waitSignal(window.duplicates_ready, timeout=180000):
+        window.apply_settings(window.settings.with_(template_files=FORMS), window.language_setting)
+    with qtbot.waitSignal(window.screening_ready, timeout=180000):
+        window.screen_folder(str(sample_dir))
+    return window
+
+
+def test_the_screening_table_ranks_the_planted_copies_first(qtbot, screened: MainWindow) -> None:
+    page = screened.screening_page
+    assert screened.tabs.currentWidget() is page
+    rows = page.visible_rows()
+    assert len(rows) == 30
+    assert {r.rel for r in rows[:8]} == PLANTED
+    copied = [r.copied for r in rows]
+    assert copied == sorted(copied, reverse=True)
+    assert "30 submissions" in page.summary.text() and "8 at or above" in page.summary.text()
+    # sortable: by name, then back by copied share
+    page.view.sortByColumn(1, Qt.SortOrder.AscendingOrder)
+    names = [r.rel for r in page.visible_rows()]
+    assert names == sorted(names, key=str.lower)
+    page.view.sortByColumn(2, Qt.SortOrder.DescendingOrder)
+    assert {r.rel for r in page.visible_rows()[:8]} == PLANTED
+    # filterable: text, and the flagged ones only, at a line the examiner moves
+    page.filter.setText("zh-0")
+    assert all("zh-0" in r.rel for r in page.visible_rows()) and len(page.visible_rows()) == 9
+    page.filter.clear()
+    page.flagged_only.setChecked(True)
+    assert {r.rel for r in page.visible_rows()} == PLANTED
+    page.flag_spin.setValue(60)
+    assert {r.rel for r in page.visible_rows()} == {"zh-01-水稻抗旱基因.docx", "zh-02-水稻干旱响应调控.pdf",
+                                                   "en-01-coastal-erosion.docx", "en-02-shoreline-retreat.pdf"}
+    assert "4 at or above" in page.summary.text()
+
+
+def test_screenings_are_reopened_in_a_new_window(qtbot, screened: MainWindow, sample_dir: Path) -> None:
+    screened.screening_page.flag_spin.setValue(45)
+    qtbot.waitUntil(lambda: not screened.runner.is_busy(), timeout=30000)
+    with Store(screened.db_path) as store:  # the flag line is kept with the screening
+        assert load_screening(store, "sample").info.flag == pytest.approx(0.45)
+    screened.close()
+    w = MainWindow()
+    qtbot.addWidget(w)
+    with qtbot.waitSignal(w.screening_ready, timeout=60000):
+        w.open_folder(str(sample_dir))
+    assert w.screening_page.combo.currentText() == "sample"
+    assert {r.rel for r in w.screening_page.visible_rows()[:8]} == PLANTED
+    assert w.screening_page.flag_spin.value() == 45
+    w.close()
+
+
+def test_a_cancelled_screening_is_shown_as_interrupted_and_resumes(qtbot, window: MainWindow, sample_dir: Path) -> None:
+    with qtbot.waitSignal(window.duplicates_ready, timeout=180000):  # the forms given (see ``screened``)
+        window.apply_settings(window.settings.with_(template_files=FORMS), window.language_setting)
+    # cancelled at once: the worker stops at its next progress report (reading the files takes
+    # worker processes, far longer than the next line of this test)
+    window.screen_folder(str(sample_dir))
+    task = window.main_task
+    task.cancel()
+    qtbot.waitUntil(lambda: not window.is_busy(), timeout=120000)
+    assert task.outcome == "cancelled"
+    with qtbot.waitSignal(window.screening_ready, timeout=60000):
+        window.open_screening("sample")
+    assert "interrupted" in window.screening_page.summary.text()
+    assert len(window.screening_page.visible_rows()) < 30
+    with qtbot.waitSignal(window.screening_ready, timeout=180000):
+        window.screening_page.rescreen()
+    assert len(window.screening_page.visible_rows()) == 30
+    assert "interrupted" not in window.screening_page.summary.text()
+    assert {r.rel for r in window.screening_page.visible_rows()[:8]} == PLANTED
+
+
+def _open(qtbot, w: MainWindow, rel: str) -> SubmissionView:
+    with qtbot.waitSignal(w.submission_opened, timeout=60000) as blocker:
+        w.open_submission("sample", rel)
+    return blocker.args[0]
+
+
+def test_each_row_opens_the_submission_view(qtbot, screened: MainWindow) -> None:
+    page = screened.screening_page
+    index = page.proxy.index(0, 0)
+    with qtbot.waitSignal(screened.submission_opened, timeout=60000) as blocker:
+        page.view.activated.emit(index)
+    view = blocker.args[0]
+    assert view.detail.row.rel == page.visible_rows()[0].rel
+    assert view.legend.count() >= 1
+
+
+def test_submission_view_colours_toggles_and_excludes(qtbot, screened: MainWindow) -> None:
+    view = _open(qtbot, screened, "zh-04-山区滑坡监测.txt")
+    assert view.isVisible()
+    first = view.detail.sources[0]
+    assert first.name == "zh-03-城市内涝预警.docx"
+    colour = source_colour(view.palette(), 1).name()
+    assert colour in view.text.toHtml()
+    assert "42." in view.figures.text() or "43." in view.figures.text()
+    [hot] = [f for f in view.section_figures if f.share > 0.5]
+    assert hot.section.title == "技术路线"
+    # untick the source: the figures and colours follow at once
+    view.set_source_counted(first.rank, False)
+    assert view.summary.copied_ratio_without_template == 0.0
+    assert colour not in view.text.toHtml()
+    assert "0.0%" in view.figures.text()
+    view.set_source_counted(first.rank, True)
+    assert view.summary.copied_ratio_without_template > 0.4
+    # exclude it for this submission: remembered in the index, the screening's row follows
+    with qtbot.waitSignal(screened.screening_ready, timeout=60000):
+        view.exclude_button.click()
+    assert view.detail.sources[0].excluded and view.exclude_button.text() == "Count this source again"
+    row = {r.rel: r for r in screened.screening_page.visible_rows()}["zh-04-山区滑坡监测.txt"]
+    assert row.copied == 0.0
+    with Store(screened.db_path) as store:
+        assert load_screening(store, "sample").rows[-1].status == "done"
+    with qtbot.waitSignal(screened.screening_ready, timeout=60000):
+        view.exclude_button.click()
+    assert not view.detail.sources[0].excluded
+
+
+def test_clicking_a_passage_opens_it_beside_its_source(qtbot, screened: MainWindow) -> None:
+    view = _open(qtbot, screened, "en-04-hospital-surfaces.docx")
+    rank = view.detail.sources[0].rank
+    assert f'href="passage:{rank}:0"' in view.text.toHtml()
+    with qtbot.waitSignal(view.diff_opened, timeout=60000) as blocker:
+        view.text.anchorClicked.emit(QUrl(f"passage:{rank}:0"))
+    diff = blocker.args[0]
+    assert isinstance(diff, DiffView)
+    assert diff.diff.title_b == "en-03-wastewater-resistance.pdf" and diff.current_match >= 0
+
+
+def test_colours_follow_the_palette_light_and_dark() -> None:
+    light, dark = QPalette(), QPalette()
+    light.setColor(QPalette.ColorRole.Base, QColor("#ffffff"))
+    dark.setColor(QPalette.ColorRole.Base, QColor("#1e1e1e"))
+    for n in range(1, 9):
+        assert source_colour(light, n).lightnessF() > 0.7
+        assert source_colour(dark, n).lightnessF() < 0.4
+    hues = {source_colour(light, n).hslHue() // 20 for n in range(1, 7)}
+    assert len(hues) == 6  # neighbouring sources are told apart
+    dark.setColor(QPalette.ColorRole.PlaceholderText, QColor("#777777"))
+    assert muted_colours(dark)[0] == QColor("#777777")
