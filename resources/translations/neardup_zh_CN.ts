@@ -4,67 +4,67 @@
 <context>
     <name>CheckView</name>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="140" />
+        <location filename="../../neardup_gui/app/checkview.py" line="141" />
         <source>This file could not be read: {reason}</source>
         <translation>无法读取此文件：{reason}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="144" />
+        <location filename="../../neardup_gui/app/checkview.py" line="145" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="146" />
+        <location filename="../../neardup_gui/app/checkview.py" line="147" />
         <source>&lt;b&gt;Copied: {copied}&lt;/b&gt; of {units} countable units &amp;nbsp;·&amp;nbsp; without quotations {nq} &amp;nbsp;·&amp;nbsp; largest single source {largest_ratio} ({largest}) &amp;nbsp;·&amp;nbsp; {n} sources found&lt;br&gt;Not counted: {template} units of template text, {excluded} units excluded (quotations, bibliography)</source>
         <translation>&lt;b&gt;总文字复制比：{copied}&lt;/b&gt;（可计文字共 {units} 个单元） &amp;nbsp;·&amp;nbsp; 去除引用 {nq} &amp;nbsp;·&amp;nbsp; 单篇最大文字复制比 {largest_ratio}（{largest}） &amp;nbsp;·&amp;nbsp; 找到 {n} 个来源&lt;br&gt;未计入：模板文字 {template} 个单元，排除的文字 {excluded} 个单元（引文、参考文献）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="164" />
+        <location filename="../../neardup_gui/app/checkview.py" line="165" />
         <source>{n} sources found, {hidden} hidden below {minimum} — lower “Show sources from” to see them. Hidden sources still count in the figures above.</source>
         <translation>找到 {n} 个来源，其中 {hidden} 个低于 {minimum} 未显示——调低“显示来源，最低”即可看到。未显示的来源仍计入上面的各项比例。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="190" />
+        <location filename="../../neardup_gui/app/checkview.py" line="191" />
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="191" />
+        <location filename="../../neardup_gui/app/checkview.py" line="192" />
         <source>Double-click or press Enter to compare side by side</source>
         <translation>双击或按回车键进行对照比较</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="192" />
+        <location filename="../../neardup_gui/app/checkview.py" line="193" />
         <source>Submission:</source>
         <translation>送检文档：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="193" />
+        <location filename="../../neardup_gui/app/checkview.py" line="194" />
         <source>Checked submission</source>
         <translation>送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="194" />
+        <location filename="../../neardup_gui/app/checkview.py" line="195" />
         <source>Check a file…</source>
         <translation>检测文件…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="195" />
+        <location filename="../../neardup_gui/app/checkview.py" line="196" />
         <source>Add to collection</source>
         <translation>加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="204" />
+        <location filename="../../neardup_gui/app/checkview.py" line="205" />
         <source>Make the checked submissions part of the collection: copied into its folder, or kept where they are as external members</source>
         <translation>把已检测的文件加入文档集：复制到文档集文件夹，或保留在原处作为外部成员</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="207" />
+        <location filename="../../neardup_gui/app/checkview.py" line="208" />
         <source>What these figures mean: each is a share of the submission's countable text (its words and characters, without template text and excluded passages). “Copied” counts every passage found in any source once, so it is never below a single source; “without quotations” leaves quoted passages out of the count, so it is never above “copied”. Press F1 for more.</source>
         <translation>各项比例的含义：都以送检文件的可计文字（其文字与词，不含模板文字和被排除的段落）为分母。“总文字复制比”把在任一来源中找到的每段文字只计一次，因此不会低于任何单篇来源；“去除引用”不计引号内的文字，因此不会高于总文字复制比。按 F1 查看更多说明。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="212" />
+        <location filename="../../neardup_gui/app/checkview.py" line="213" />
         <source>Copied: share of the countable text found in any source of the collection.
 Without quotations: the same, not counting text in quotation marks.
 Largest single source: share of the countable text found in the one source that holds the most.
@@ -75,23 +75,23 @@ Countable text: every word and character of the submission except template text 
 可计文字：送检文件的全部文字与词，去掉模板文字（申报书表格、模板文件、页眉页脚）和设置中排除的内容（引文、参考文献）。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="196" />
+        <location filename="../../neardup_gui/app/checkview.py" line="197" />
         <source>Show sources from:</source>
         <translation>显示来源，最低：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="197" />
+        <location filename="../../neardup_gui/app/checkview.py" line="198" />
         <source>Hide sources whose similarity and containment are both below this value</source>
         <translation>隐藏相似度和包含度都低于此值的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="200" />
         <location filename="../../neardup_gui/app/checkview.py" line="201" />
+        <location filename="../../neardup_gui/app/checkview.py" line="202" />
         <source>Minimum score shown</source>
         <translation>显示的最低分值</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="202" />
+        <location filename="../../neardup_gui/app/checkview.py" line="203" />
         <source>Drop one or more files anywhere on this window, or use “Check a file…”, to check a submission against the collection.</source>
         <translation>把一个或多个文件拖到窗口任意位置，或点击“检测文件…”，即可将送检文档与文档集比对。</translation>
     </message>
@@ -1136,9 +1136,9 @@ Countable text: every word and character of the submission except template text 
         <location filename="../../neardup_gui/app/mainwindow.py" line="456" />
         <location filename="../../neardup_gui/app/mainwindow.py" line="632" />
         <location filename="../../neardup_gui/app/mainwindow.py" line="642" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="733" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="839" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="932" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="739" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="845" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="938" />
         <source>neardup</source>
         <translation>neardup</translation>
     </message>
@@ -1281,42 +1281,42 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
         <translation>已检测的送检文档已加入文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="725" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="726" />
         <source>Added to the collection</source>
         <translation>已加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="734" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="740" />
         <source>Open a collection first (a folder of documents), then screen a call against it.</source>
         <translation>请先打开一个文档集（文档文件夹），再对一批申请书进行检测。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="840" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="846" />
         <source>The fingerprints are being rebuilt from the stored texts in the background.</source>
         <translation>正在后台根据已保存的文本重建指纹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="870" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="876" />
         <source>The results now follow the changed settings.</source>
         <translation>结果已按更改后的设置更新。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="894" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="900" />
         <source>About neardup</source>
         <translation>关于 neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="895" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="901" />
         <source>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;Near-duplicate and plagiarism screening of local document collections, in Chinese and English. Similarity is the LCS ratio of the two texts with template text left out. No document leaves this computer.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;对本地中英文文档集进行近似重复与抄袭筛查。相似度为两篇文本的最长公共子序列比率，不计模板文字。所有文档都不会离开这台电脑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="933" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="939" />
         <source>Drop one folder to open it as a collection, or files to check them.</source>
         <translation>拖入一个文件夹即可作为文档集打开，拖入文件即可检测它们。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="941" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="947" />
         <source>Stopping the running task…</source>
         <translation>正在停止当前任务…</translation>
     </message>
