@@ -128,6 +128,7 @@ class CheckView(QWidget):
         self.sources_view.setVisible(has)
         self.submission_combo.setVisible(has)
         self.submission_label.setVisible(has)
+        self.summary_label.setVisible(has)  # (an empty framed box said nothing)
         self.meaning_label.setVisible(has and not (result and result.skipped_reason))
         if result is None:
             self.sources_model.set_records([])

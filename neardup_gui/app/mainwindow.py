@@ -722,7 +722,13 @@ class MainWindow(QMainWindow):
                 lines.append(self.tr("{name}: already in the collection's folder").format(name=name))
         self.last_added = lines
         self.statusBar().showMessage(self.tr("The checked submissions are now part of the collection."), 8000)
-        QMessageBox.information(self, self.tr("Added to the collection"), "\n".join(lines))
+        # said in a box that does not block: the pairs are brought up to date meanwhile
+        box = QMessageBox(QMessageBox.Icon.Information, self.tr("Added to the collection"), "\n".join(lines),
+                          QMessageBox.StandardButton.Ok, self)
+        box.setObjectName("addedBox")
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+        box.open()
+        self.added_box = box
         self._find_duplicates()
 
     # -- screening a call ----------------------------------------------------------------------------

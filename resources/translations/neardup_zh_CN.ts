@@ -4,72 +4,72 @@
 <context>
     <name>CheckView</name>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="141" />
+        <location filename="../../neardup_gui/app/checkview.py" line="142" />
         <source>This file could not be read: {reason}</source>
         <translation>无法读取此文件：{reason}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="145" />
+        <location filename="../../neardup_gui/app/checkview.py" line="146" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="147" />
+        <location filename="../../neardup_gui/app/checkview.py" line="148" />
         <source>&lt;b&gt;Copied: {copied}&lt;/b&gt; of {units} countable units &amp;nbsp;·&amp;nbsp; without quotations {nq} &amp;nbsp;·&amp;nbsp; largest single source {largest_ratio} ({largest}) &amp;nbsp;·&amp;nbsp; {n} sources found&lt;br&gt;Not counted: {template} units of template text, {excluded} units excluded (quotations, bibliography)</source>
         <translation>&lt;b&gt;总文字复制比：{copied}&lt;/b&gt;（可计文字共 {units} 个单元） &amp;nbsp;·&amp;nbsp; 去除引用 {nq} &amp;nbsp;·&amp;nbsp; 单篇最大文字复制比 {largest_ratio}（{largest}） &amp;nbsp;·&amp;nbsp; 找到 {n} 个来源&lt;br&gt;未计入：模板文字 {template} 个单元，排除的文字 {excluded} 个单元（引文、参考文献）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="163" />
+        <location filename="../../neardup_gui/app/checkview.py" line="164" />
         <source>Read with warnings: {warnings}</source>
         <translation>读取时有警告：{warnings}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="173" />
+        <location filename="../../neardup_gui/app/checkview.py" line="174" />
         <source>{n} sources found, {hidden} hidden below {minimum} — lower “Show sources from” to see them. Hidden sources still count in the figures above.</source>
         <translation>找到 {n} 个来源，其中 {hidden} 个低于 {minimum} 未显示——调低“显示来源，最低”即可看到。未显示的来源仍计入上面的各项比例。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="199" />
+        <location filename="../../neardup_gui/app/checkview.py" line="200" />
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="200" />
+        <location filename="../../neardup_gui/app/checkview.py" line="201" />
         <source>Double-click or press Enter to compare side by side</source>
         <translation>双击或按回车键进行对照比较</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="201" />
+        <location filename="../../neardup_gui/app/checkview.py" line="202" />
         <source>Submission:</source>
         <translation>送检文档：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="202" />
+        <location filename="../../neardup_gui/app/checkview.py" line="203" />
         <source>Checked submission</source>
         <translation>送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="203" />
+        <location filename="../../neardup_gui/app/checkview.py" line="204" />
         <source>Check a file…</source>
         <translation>检测文件…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="204" />
+        <location filename="../../neardup_gui/app/checkview.py" line="205" />
         <source>Add to collection</source>
         <translation>加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="213" />
+        <location filename="../../neardup_gui/app/checkview.py" line="214" />
         <source>Make the checked submissions part of the collection: copied into its folder, or kept where they are as external members</source>
         <translation>把已检测的文件加入文档集：复制到文档集文件夹，或保留在原处作为外部成员</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="216" />
+        <location filename="../../neardup_gui/app/checkview.py" line="217" />
         <source>What these figures mean: each is a share of the submission's countable text (its words and characters, without template text and excluded passages). “Copied” counts every passage found in any source once, so it is never below a single source; “without quotations” leaves quoted passages out of the count, so it is never above “copied”. Press F1 for more.</source>
         <translation>各项比例的含义：都以送检文件的可计文字（其文字与词，不含模板文字和被排除的段落）为分母。“总文字复制比”把在任一来源中找到的每段文字只计一次，因此不会低于任何单篇来源；“去除引用”不计引号内的文字，因此不会高于总文字复制比。按 F1 查看更多说明。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="221" />
+        <location filename="../../neardup_gui/app/checkview.py" line="222" />
         <source>Copied: share of the countable text found in any source of the collection.
 Without quotations: the same, not counting text in quotation marks.
 Largest single source: share of the countable text found in the one source that holds the most.
@@ -80,23 +80,23 @@ Countable text: every word and character of the submission except template text 
 可计文字：送检文件的全部文字与词，去掉模板文字（申报书表格、模板文件、页眉页脚）和设置中排除的内容（引文、参考文献）。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="205" />
+        <location filename="../../neardup_gui/app/checkview.py" line="206" />
         <source>Show sources from:</source>
         <translation>显示来源，最低：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="206" />
+        <location filename="../../neardup_gui/app/checkview.py" line="207" />
         <source>Hide sources whose similarity and containment are both below this value</source>
         <translation>隐藏相似度和包含度都低于此值的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="209" />
         <location filename="../../neardup_gui/app/checkview.py" line="210" />
+        <location filename="../../neardup_gui/app/checkview.py" line="211" />
         <source>Minimum score shown</source>
         <translation>显示的最低分值</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="211" />
+        <location filename="../../neardup_gui/app/checkview.py" line="212" />
         <source>Drop one or more files anywhere on this window, or use “Check a file…”, to check a submission against the collection.</source>
         <translation>把一个或多个文件拖到窗口任意位置，或点击“检测文件…”，即可将送检文档与文档集比对。</translation>
     </message>
@@ -270,167 +270,167 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>DiffView</name>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="483" />
+        <location filename="../../neardup_gui/app/diffview.py" line="476" />
         <source>{n}. {units} units: {snippet}</source>
         <translation>{n}. {units} 个单元：{snippet}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="577" />
+        <location filename="../../neardup_gui/app/diffview.py" line="570" />
         <source>No matched passages</source>
         <translation>没有相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="579" />
+        <location filename="../../neardup_gui/app/diffview.py" line="572" />
         <source>{n} matched passages</source>
         <translation>共 {n} 处相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="582" />
+        <location filename="../../neardup_gui/app/diffview.py" line="575" />
         <source>Passage {i} of {n}</source>
         <translation>第 {i} 处，共 {n} 处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="604" />
+        <location filename="../../neardup_gui/app/diffview.py" line="597" />
         <source>Mark selection as template</source>
         <translation>将所选文字标为模板</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="606" />
+        <location filename="../../neardup_gui/app/diffview.py" line="599" />
         <source>Never count the selected sentences in any comparison of this collection (listed and undone in Common passages)</source>
         <translation>在本文档集的任何比对中都不计入所选句子（可在“常见段落”中查看和撤销）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="608" />
+        <location filename="../../neardup_gui/app/diffview.py" line="601" />
         <source>Side by side: {a} ↔ {b}</source>
         <translation>对照：{a} ↔ {b}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="611" />
+        <location filename="../../neardup_gui/app/diffview.py" line="604" />
         <source>&lt;b&gt;Similarity {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A in B {ca} &amp;nbsp;·&amp;nbsp; B in A {cb} &amp;nbsp;·&amp;nbsp; common units {common} &amp;nbsp;·&amp;nbsp; template share A {ta}, B {tb}</source>
         <translation>&lt;b&gt;相似度 {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A 在 B 中 {ca} &amp;nbsp;·&amp;nbsp; B 在 A 中 {cb} &amp;nbsp;·&amp;nbsp; 相同单元 {common} &amp;nbsp;·&amp;nbsp; 模板占比 A {ta}，B {tb}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="618" />
+        <location filename="../../neardup_gui/app/diffview.py" line="611" />
         <source>A: {a}&lt;br&gt;B: {b}</source>
         <translation>A：{a}&lt;br&gt;B：{b}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="480" />
+        <location filename="../../neardup_gui/app/diffview.py" line="473" />
         <source>{n}. {units} units, edited ({identical} identical): {snippet}</source>
         <translation>{n}. {units} 个单位，有改动（{identical} 个相同）：{snippet}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="622" />
+        <location filename="../../neardup_gui/app/diffview.py" line="615" />
         <source>Similarity is the LCS ratio common / (A + B − common) over countable units; containment is the share of one text found in the other, counted over copied passages (identical runs and the edited words between them, shown in a lighter shade). Template text is not counted.</source>
         <translation>相似度是可计数单位上的 LCS 比率：公共 / (A + B − 公共)；包含率是一个文本在另一个文本中出现的比例，按复制段落计算（相同的连续片段及其间被改动的词，以较浅的颜色显示）。模板文本不计入。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="627" />
+        <location filename="../../neardup_gui/app/diffview.py" line="620" />
         <source>A: {title}</source>
         <translation>A：{title}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="628" />
+        <location filename="../../neardup_gui/app/diffview.py" line="621" />
         <source>B: {title}</source>
         <translation>B：{title}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="631" />
+        <location filename="../../neardup_gui/app/diffview.py" line="624" />
         <source>◀ Previous</source>
         <translation>◀ 上一处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="632" />
+        <location filename="../../neardup_gui/app/diffview.py" line="625" />
         <source>Previous matched passage (Shift+F3, Ctrl+Up)</source>
         <translation>上一处相同段落（Shift+F3，Ctrl+↑）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="633" />
+        <location filename="../../neardup_gui/app/diffview.py" line="626" />
         <source>Next ▶</source>
         <translation>下一处 ▶</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="634" />
+        <location filename="../../neardup_gui/app/diffview.py" line="627" />
         <source>Next matched passage (F3, Ctrl+Down)</source>
         <translation>下一处相同段落（F3，Ctrl+↓）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="635" />
+        <location filename="../../neardup_gui/app/diffview.py" line="628" />
         <source>Larger text in both panes (Ctrl++, Ctrl+wheel)</source>
         <translation>两侧文字一起放大（Ctrl++、Ctrl+滚轮）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="636" />
+        <location filename="../../neardup_gui/app/diffview.py" line="629" />
         <source>Smaller text in both panes (Ctrl+−, Ctrl+wheel); Ctrl+0 resets</source>
         <translation>两侧文字一起缩小（Ctrl+−、Ctrl+滚轮）；Ctrl+0 恢复</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="637" />
+        <location filename="../../neardup_gui/app/diffview.py" line="630" />
         <source>Larger text</source>
         <translation>放大文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="638" />
+        <location filename="../../neardup_gui/app/diffview.py" line="631" />
         <source>Smaller text</source>
         <translation>缩小文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="639" />
+        <location filename="../../neardup_gui/app/diffview.py" line="632" />
         <source>Scroll together</source>
         <translation>同步滚动</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="640" />
+        <location filename="../../neardup_gui/app/diffview.py" line="633" />
         <source>Keep both texts at the matching place while scrolling</source>
         <translation>滚动时让两篇文本保持在对应位置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="641" />
+        <location filename="../../neardup_gui/app/diffview.py" line="634" />
         <source>Open A</source>
         <translation>打开 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="642" />
+        <location filename="../../neardup_gui/app/diffview.py" line="635" />
         <source>Open the original file of A in its usual application</source>
         <translation>用默认程序打开 A 的原始文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="643" />
+        <location filename="../../neardup_gui/app/diffview.py" line="636" />
         <source>Open B</source>
         <translation>打开 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="644" />
+        <location filename="../../neardup_gui/app/diffview.py" line="637" />
         <source>Open the original file of B in its usual application</source>
         <translation>用默认程序打开 B 的原始文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="645" />
+        <location filename="../../neardup_gui/app/diffview.py" line="638" />
         <source>Matched passages</source>
         <translation>相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="646" />
+        <location filename="../../neardup_gui/app/diffview.py" line="639" />
         <source>Matched passages; choose one to show it in both texts</source>
         <translation>相同段落；选择一处即可在两篇文本中同时显示</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="647" />
+        <location filename="../../neardup_gui/app/diffview.py" line="640" />
         <source>Text A</source>
         <translation>文本 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="648" />
+        <location filename="../../neardup_gui/app/diffview.py" line="641" />
         <source>Text B</source>
         <translation>文本 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="649" />
+        <location filename="../../neardup_gui/app/diffview.py" line="642" />
         <source>Where the matches lie in A; click to jump</source>
         <translation>A 中相同段落的位置；点击即可跳转</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="650" />
+        <location filename="../../neardup_gui/app/diffview.py" line="643" />
         <source>Where the matches lie in B; click to jump</source>
         <translation>B 中相同段落的位置；点击即可跳转</translation>
     </message>
@@ -1141,9 +1141,9 @@ Countable text: every word and character of the submission except template text 
         <location filename="../../neardup_gui/app/mainwindow.py" line="456" />
         <location filename="../../neardup_gui/app/mainwindow.py" line="632" />
         <location filename="../../neardup_gui/app/mainwindow.py" line="642" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="733" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="839" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="932" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="739" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="845" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="938" />
         <source>neardup</source>
         <translation>neardup</translation>
     </message>
@@ -1286,42 +1286,42 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
         <translation>已检测的送检文档已加入文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="725" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="726" />
         <source>Added to the collection</source>
         <translation>已加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="734" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="740" />
         <source>Open a collection first (a folder of documents), then screen a call against it.</source>
         <translation>请先打开一个文档集（文档文件夹），再对一批申请书进行检测。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="840" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="846" />
         <source>The fingerprints are being rebuilt from the stored texts in the background.</source>
         <translation>正在后台根据已保存的文本重建指纹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="870" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="876" />
         <source>The results now follow the changed settings.</source>
         <translation>结果已按更改后的设置更新。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="894" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="900" />
         <source>About neardup</source>
         <translation>关于 neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="895" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="901" />
         <source>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;Near-duplicate and plagiarism screening of local document collections, in Chinese and English. Similarity is the LCS ratio of the two texts with template text left out. No document leaves this computer.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;对本地中英文文档集进行近似重复与抄袭筛查。相似度为两篇文本的最长公共子序列比率，不计模板文字。所有文档都不会离开这台电脑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="933" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="939" />
         <source>Drop one folder to open it as a collection, or files to check them.</source>
         <translation>拖入一个文件夹即可作为文档集打开，拖入文件即可检测它们。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="941" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="947" />
         <source>Stopping the running task…</source>
         <translation>正在停止当前任务…</translation>
     </message>

@@ -68,6 +68,7 @@ def test_each_collection_keeps_its_settings_and_switching_resets_filters(qtbot, 
         defaults.threshold, defaults.exclude_quotes, defaults.min_run)
     assert window.documents_page.filter.text() == "" and window.duplicates_page.filter.text() == ""
     assert window.documents_page.proxy.rowCount() == len(ZH)  # nothing hidden by a leftover filter
+    assert not window.check_page.summary_label.isVisibleTo(window.check_page)  # no empty summary box
     # the planted resubmission of the second collection is shown
     assert {frozenset({p.a.rel, p.b.rel}) for p in window.pairs} >= {frozenset(ZH[:2])}
 

@@ -151,7 +151,8 @@ def test_dropping_a_file_ranks_its_sources_and_the_threshold_filters_live(qtbot,
         qtbot.mouseClick(window.check_page.add_button, Qt.MouseButton.LeftButton)
     assert "outside the collection's folder" in answer_boxes.asked[-1][1]
     assert window.documents_page.model.rowCount() == before + 1
-    assert any("external member" in text for kind, text in no_blocking_dialogs)  # it says which
+    assert "kept where it is, as an external member" in window.added_box.text()  # it says which
+    window.added_box.accept()
     # the next Refresh keeps it (it used to say "1 removed")
     with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
         window.refresh()
