@@ -37,6 +37,7 @@ class Duplicates:
     pairs: tuple[Pair, ...]
     clusters: tuple[Cluster, ...]
     documents: tuple[DocumentInfo, ...]  # re-read: template shares are filled in while pairing
+    by_containment: tuple[Pair, ...] = ()  # screen (issue 19): ranked by the larger containment
 
 
 def load_collection(db_path: str, folder: str, progress: ProgressFn) -> CollectionState:
@@ -75,7 +76,8 @@ def find_duplicates(db_path: str, settings: Settings, progress: ProgressFn) -> D
         pairs = tuple(collection.pairs(settings, wrap_progress(progress, 0.0, 0.9)))
         clusters = tuple(collection.clusters(settings, wrap_progress(progress, 0.9, 1.0)))
         documents = tuple(collection.documents())
-    return Duplicates(pairs, clusters, documents)
+        by_containment = tuple(collection.pairs(settings, by="containment"))  # (the cache is up to date)
+    return Duplicates(pairs, clusters, documents, by_containment)
 
 
 def check_files(db_path: str, paths: Sequence[str], settings: Settings, progress: ProgressFn) -> list[CheckResult]:

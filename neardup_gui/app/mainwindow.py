@@ -485,7 +485,7 @@ class MainWindow(QMainWindow):
 
     def _duplicates_found(self, found: jobs.Duplicates) -> None:
         self._set_documents(found.documents)
-        self._set_duplicates(found.pairs, found.clusters)
+        self._set_duplicates(found.pairs, found.clusters, found.by_containment)
         self.duplicates_ready.emit()
 
     def _update_notice_text(self, partial: bool = False) -> None:
@@ -530,10 +530,11 @@ class MainWindow(QMainWindow):
                 total=len(docs), indexed=indexed, skipped=skipped) if self.folder else ""
         )
 
-    def _set_duplicates(self, pairs: Sequence[Pair], clusters: Sequence[Cluster]) -> None:
+    def _set_duplicates(self, pairs: Sequence[Pair], clusters: Sequence[Cluster],
+                        by_containment: Sequence[Pair] = ()) -> None:
         self.pairs = list(pairs)
         self.clusters = list(clusters)
-        self.duplicates_page.set_pairs(self.pairs, self.settings.threshold)
+        self.duplicates_page.set_pairs(self.pairs, self.settings.threshold, by_containment)
         self.clusters_page.set_clusters(self.clusters)
 
     # -- checking submissions ---------------------------------------------------------------------

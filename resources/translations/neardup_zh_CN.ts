@@ -310,27 +310,52 @@
 <context>
     <name>DuplicatesView</name>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="62" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="83" />
+        <source>{n} pairs in which at least {cut} of one document is found in the other</source>
+        <translation>{n} 对文档，其中一篇至少 {cut} 的内容见于另一篇</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="86" />
         <source>{n} pairs with similarity of at least {threshold}</source>
         <translation>相似度不低于 {threshold} 的文档对：{n} 对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="66" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="90" />
+        <source>Rank by:</source>
+        <translation>排序依据：</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="91" />
+        <source>similarity</source>
+        <translation>相似度</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="92" />
+        <source>containment</source>
+        <translation>包含比</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="93" />
+        <source>Containment lists partial copies too: a section copied into a long proposal has a low similarity but most of the copy is found in the source</source>
+        <translation>按包含比排序也能列出部分抄袭：一节内容被抄入长篇申请书时相似度很低，但抄袭者的大部分内容都能在来源中找到</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="95" />
         <source>Filter pairs…</source>
         <translation>筛选文档对…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="67" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="96" />
         <source>Filter pairs</source>
         <translation>筛选文档对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="68" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="97" />
         <source>Duplicate pairs</source>
         <translation>重复文档对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="69" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="98" />
         <source>Double-click or press Enter to compare side by side</source>
         <translation>双击或按回车键进行对照比较</translation>
     </message>
@@ -688,11 +713,11 @@
         <location filename="../../neardup_gui/app/mainwindow.py" line="350" />
         <location filename="../../neardup_gui/app/mainwindow.py" line="404" />
         <location filename="../../neardup_gui/app/mainwindow.py" line="415" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="550" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="560" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="591" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="680" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="729" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="551" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="561" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="592" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="681" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="730" />
         <source>neardup</source>
         <translation>neardup</translation>
     </message>
@@ -737,57 +762,57 @@
         <translation>共 {total} 个文档：已索引 {indexed}，跳过 {skipped}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="543" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="544" />
         <source>Choose submissions to check</source>
         <translation>选择要检测的送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="544" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="545" />
         <source>Documents (*.docx *.pdf *.txt *.odt *.md *.html);;All files (*)</source>
         <translation>文档 (*.docx *.pdf *.txt *.odt *.md *.html);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="551" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="552" />
         <source>Open a collection first (a folder of documents), then check files against it.</source>
         <translation>请先打开一个文档集（一个文档文件夹），再将文件与它比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="560" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="561" />
         <source>Some files could not be read:</source>
         <translation>有些文件无法读取：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="583" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="584" />
         <source>The checked submissions are now part of the collection.</source>
         <translation>已检测的送检文档已加入文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="592" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="593" />
         <source>Open a collection first (a folder of documents), then screen a call against it.</source>
         <translation>请先打开一个文档集（文档文件夹），再对一批申请书进行检测。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="681" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="682" />
         <source>The fingerprints are being rebuilt from the stored texts in the background.</source>
         <translation>正在后台根据已保存的文本重建指纹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="691" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="692" />
         <source>About neardup</source>
         <translation>关于 neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="692" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="693" />
         <source>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;Near-duplicate and plagiarism screening of local document collections, in Chinese and English. Similarity is the LCS ratio of the two texts with template text left out. No document leaves this computer.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;对本地中英文文档集进行近似重复与抄袭筛查。相似度为两篇文本的最长公共子序列比率，不计模板文字。所有文档都不会离开这台电脑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="730" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="731" />
         <source>Drop one folder to open it as a collection, or files to check them.</source>
         <translation>拖入一个文件夹即可作为文档集打开，拖入文件即可检测它们。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="738" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="739" />
         <source>Stopping the running task…</source>
         <translation>正在停止当前任务…</translation>
     </message>
@@ -838,6 +863,16 @@
         <location filename="../../neardup_gui/app/models.py" line="192" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="193" />
+        <source>Contained</source>
+        <translation>包含比</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="194" />
+        <source>The larger of A in B and B in A: how much of one is found in the other</source>
+        <translation>A 在 B 中与 B 在 A 中的较大者：一篇文档有多少内容见于另一篇</translation>
     </message>
 </context>
 <context>
@@ -1293,37 +1328,37 @@
 <context>
     <name>SourcesModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="222" />
+        <location filename="../../neardup_gui/app/models.py" line="227" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="222" />
+        <location filename="../../neardup_gui/app/models.py" line="227" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="223" />
+        <location filename="../../neardup_gui/app/models.py" line="228" />
         <source>Containment</source>
         <translation>包含度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="223" />
+        <location filename="../../neardup_gui/app/models.py" line="228" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="224" />
+        <location filename="../../neardup_gui/app/models.py" line="229" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="225" />
+        <location filename="../../neardup_gui/app/models.py" line="230" />
         <source>Share of the submission found in this source</source>
         <translation>送检文档出现在此来源中的比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="226" />
+        <location filename="../../neardup_gui/app/models.py" line="231" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
@@ -1331,102 +1366,102 @@
 <context>
     <name>SubmissionView</name>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="260" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="259" />
         <source>collection</source>
         <translation>文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="260" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="259" />
         <source>this call</source>
         <translation>本批次</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="261" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="260" />
         <source>excluded for this submission</source>
         <translation>已对本申请书排除</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="270" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="269" />
         <source>&lt;b&gt;{name}&lt;/b&gt;&lt;br&gt;&lt;b&gt;Copied: {copied}&lt;/b&gt; (the form's text not counted) &amp;nbsp;·&amp;nbsp; without quotations {nq} &amp;nbsp;·&amp;nbsp; largest single source {largest} &amp;nbsp;·&amp;nbsp; {units} units &amp;nbsp;·&amp;nbsp; form text {template} &amp;nbsp;·&amp;nbsp; {n} of {total} sources counted</source>
         <translation>&lt;b&gt;{name}&lt;/b&gt;&lt;br&gt;&lt;b&gt;总文字复制比：{copied}&lt;/b&gt;（不计模板文字） &amp;nbsp;·&amp;nbsp; 去除引用 {nq} &amp;nbsp;·&amp;nbsp; 单篇最大 {largest} &amp;nbsp;·&amp;nbsp; 共 {units} 字 &amp;nbsp;·&amp;nbsp; 模板文字 {template} &amp;nbsp;·&amp;nbsp; 计入 {n}/{total} 个来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="283" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="282" />
         <source>(beginning)</source>
         <translation>（开头）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="307" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="306" />
         <source>Count this source again</source>
         <translation>重新计入此来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="309" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="308" />
         <source>Exclude this source</source>
         <translation>排除此来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="380" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="379" />
         <source>{name} — sources coloured</source>
         <translation>{name} — 按来源着色</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="381" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="380" />
         <source>Sources (untick to leave one out of the figures):</source>
         <translation>来源（取消勾选则不计入比例）：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="382" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="381" />
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="383" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="382" />
         <source>Side by side</source>
         <translation>对照查看</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="384" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="383" />
         <source>Open the submission beside the chosen source</source>
         <translation>将申请书与所选来源并排对照</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="385" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="384" />
         <source>Remember for this submission that this source does not count (for example the applicant's own earlier proposal)</source>
         <translation>对本申请书记住不计入此来源（例如申请人本人以前的申请书）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="387" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="386" />
         <source>Export the report…</source>
         <translation>导出报告…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="388" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="387" />
         <source>Sections:</source>
         <translation>分段：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="389" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="388" />
         <source>Section</source>
         <translation>段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="389" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="388" />
         <source>Units</source>
         <translation>单元数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="389" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="388" />
         <source>Copied</source>
         <translation>复制比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="390" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="389" />
         <source>Click a coloured passage to see it beside its source</source>
         <translation>点击着色片段，与其来源并排查看</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="392" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="391" />
         <source>Each source's passages have its colour and number. &lt;span style="color:{fg}; background-color:{bg};"&gt;The form's text&lt;/span&gt; and &lt;span style="color:{fg}; background-color:{bg}; text-decoration:line-through;"&gt;excluded text&lt;/span&gt; are never counted.</source>
         <translation>每个来源的片段以其颜色和编号标出。&lt;span style="color:{fg}; background-color:{bg};"&gt;模板文字&lt;/span&gt;和&lt;span style="color:{fg}; background-color:{bg}; text-decoration:line-through;"&gt;排除文字&lt;/span&gt;均不计入。</translation>
     </message>

@@ -188,3 +188,17 @@ def test_colours_follow_the_palette_light_and_dark() -> None:
     assert len(hues) == 6  # neighbouring sources are told apart
     dark.setColor(QPalette.ColorRole.PlaceholderText, QColor("#777777"))
     assert muted_colours(dark)[0] == QColor("#777777")
+
+
+def test_duplicates_ranked_by_containment_list_the_section_copies(qtbot, window: MainWindow) -> None:
+    page = window.duplicates_page
+    by_similarity = {frozenset({p.a.rel, p.b.rel}) for p in page.model.records()}
+    section_copy = frozenset({"zh-03-城市内涝预警.docx", "zh-04-山区滑坡监测.txt"})
+    assert section_copy not in by_similarity  # r ≈ 0.27: below the similarity threshold
+    page.order.setCurrentIndex(1)
+    shown = page.model.records()
+    assert section_copy in {frozenset({p.a.rel, p.b.rel}) for p in shown}
+    assert len(shown) == 4  # the two resubmissions and the two section copies
+    contained = [max(p.containment_a, p.containment_b) for p in shown]
+    assert contained == sorted(contained, reverse=True)
+    assert "at least 30.0% of one document" in page.summary.text()
