@@ -209,6 +209,7 @@ class MainWindow(QMainWindow):
         self.check_page = CheckView(self.store)
         self.check_page.check_requested.connect(self.choose_files_to_check)
         self.check_page.add_requested.connect(self.add_checked_to_collection)
+        self.check_page.report_requested.connect(self.export_check_report)
         self.check_page.source_activated.connect(self._source_activated)
         self.duplicates_page = DuplicatesView()
         self.duplicates_page.pair_activated.connect(self.open_pair_diff)
@@ -583,6 +584,13 @@ class MainWindow(QMainWindow):
         self._set_documents(state.documents)
         self.statusBar().showMessage(self.tr("The checked submissions are now part of the collection."), 8000)
         self._find_duplicates()
+
+    def export_check_report(self, result: CheckResult) -> None:
+        """The committee's report of one checked submission (next to it, in the interface's language)."""
+        if self.db_path and not result.skipped_reason:
+            from neardup_gui.app.export import export_report
+
+            export_report(self, "check-submission", self.db_path, self.settings, {"result": result})
 
     # -- screening a call ----------------------------------------------------------------------------
 

@@ -4,73 +4,83 @@
 <context>
     <name>CheckView</name>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="124" />
+        <location filename="../../neardup_gui/app/checkview.py" line="130" />
         <source>This file could not be read: {reason}</source>
         <translation>无法读取此文件：{reason}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="127" />
+        <location filename="../../neardup_gui/app/checkview.py" line="133" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="129" />
+        <location filename="../../neardup_gui/app/checkview.py" line="135" />
         <source>&lt;b&gt;Copied: {copied}&lt;/b&gt; of {units} units &amp;nbsp;·&amp;nbsp; without quotations {nq} &amp;nbsp;·&amp;nbsp; without template {nt} &amp;nbsp;·&amp;nbsp; largest single source {largest_ratio} ({largest}) &amp;nbsp;·&amp;nbsp; template {template} &amp;nbsp;·&amp;nbsp; quoted {quoted} &amp;nbsp;·&amp;nbsp; {n} sources found</source>
         <translation>&lt;b&gt;总文字复制比：{copied}&lt;/b&gt;（共 {units} 个单元） &amp;nbsp;·&amp;nbsp; 去除引用 {nq} &amp;nbsp;·&amp;nbsp; 去除模板 {nt} &amp;nbsp;·&amp;nbsp; 单篇最大文字复制比 {largest_ratio}（{largest}） &amp;nbsp;·&amp;nbsp; 模板 {template} &amp;nbsp;·&amp;nbsp; 引用 {quoted} &amp;nbsp;·&amp;nbsp; 找到 {n} 个来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="153" />
+        <location filename="../../neardup_gui/app/checkview.py" line="160" />
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="154" />
+        <location filename="../../neardup_gui/app/checkview.py" line="161" />
         <source>Double-click or press Enter to compare side by side</source>
         <translation>双击或按回车键进行对照比较</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="155" />
+        <location filename="../../neardup_gui/app/checkview.py" line="162" />
         <source>Submission:</source>
         <translation>送检文档：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="156" />
+        <location filename="../../neardup_gui/app/checkview.py" line="163" />
         <source>Checked submission</source>
         <translation>送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="157" />
+        <location filename="../../neardup_gui/app/checkview.py" line="164" />
         <source>Check a file…</source>
         <translation>检测文件…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="158" />
+        <location filename="../../neardup_gui/app/checkview.py" line="165" />
         <source>Add to collection</source>
         <translation>加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="159" />
+        <location filename="../../neardup_gui/app/checkview.py" line="166" />
         <source>Index the checked submissions as part of the collection</source>
         <translation>将已检测的送检文档建立索引并加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="160" />
+        <location filename="../../neardup_gui/app/checkview.py" line="167" />
+        <source>Report for the committee…</source>
+        <translation>生成检测报告单…</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="168" />
+        <source>This submission's similarity report in the interface's language: figures, sections, sources, the full text coloured by source</source>
+        <translation>以界面语言生成本申请书的检测报告单：各项比例、分段结果、来源及按来源着色的全文</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="170" />
         <source>Show sources from:</source>
         <translation>显示来源，最低：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="161" />
+        <location filename="../../neardup_gui/app/checkview.py" line="171" />
         <source>Hide sources whose similarity and containment are both below this value</source>
         <translation>隐藏相似度和包含度都低于此值的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="164" />
-        <location filename="../../neardup_gui/app/checkview.py" line="165" />
+        <location filename="../../neardup_gui/app/checkview.py" line="174" />
+        <location filename="../../neardup_gui/app/checkview.py" line="175" />
         <source>Minimum score shown</source>
         <translation>显示的最低分值</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="166" />
+        <location filename="../../neardup_gui/app/checkview.py" line="176" />
         <source>Drop one or more files anywhere on this window, or use “Check a file…”, to check a submission against the collection.</source>
         <translation>把一个或多个文件拖到窗口任意位置，或点击“检测文件…”，即可将送检文档与文档集比对。</translation>
     </message>
@@ -459,34 +469,34 @@
 <context>
     <name>Export</name>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="230" />
-        <location filename="../../neardup_gui/app/export.py" line="254" />
-        <location filename="../../neardup_gui/app/export.py" line="270" />
+        <location filename="../../neardup_gui/app/export.py" line="234" />
+        <location filename="../../neardup_gui/app/export.py" line="258" />
+        <location filename="../../neardup_gui/app/export.py" line="274" />
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="248" />
+        <location filename="../../neardup_gui/app/export.py" line="252" />
         <source>Report written to {0}</source>
         <translation>报告已保存到 {0}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="255" />
+        <location filename="../../neardup_gui/app/export.py" line="259" />
         <source>The report could not be written: {0}</source>
         <translation>无法写入报告：{0}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="271" />
+        <location filename="../../neardup_gui/app/export.py" line="275" />
         <source>The report was written to {0}</source>
         <translation>报告已保存到 {0}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="273" />
+        <location filename="../../neardup_gui/app/export.py" line="277" />
         <source>Open report</source>
         <translation>打开报告</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="275" />
+        <location filename="../../neardup_gui/app/export.py" line="279" />
         <source>Show folder</source>
         <translation>打开所在文件夹</translation>
     </message>
@@ -494,325 +504,325 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="251" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="252" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="252" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="253" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="253" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="254" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="254" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="255" />
         <source>&amp;Open a folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="255" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="256" />
         <source>Choose a folder of documents to index as a collection</source>
         <translation>选择一个文档文件夹，将其建立索引作为文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="256" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="257" />
         <source>Open the &amp;sample collection</source>
         <translation>打开示例文档集(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="257" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="258" />
         <source>&amp;Check files…</source>
         <translation>检测文件(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="258" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="259" />
         <source>Check one or more submissions against the collection</source>
         <translation>将一份或多份送检文档与文档集比对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="259" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="260" />
         <source>&amp;Refresh the collection</source>
         <translation>刷新文档集(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="260" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="261" />
         <source>&amp;Export a report…</source>
         <translation>导出报告(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="262" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="263" />
         <source>Save what the current tab shows (check results, duplicate pairs or clusters) as HTML, PDF, CSV or JSON</source>
         <translation>将当前标签页的内容（检测结果、重复文档对或聚类）保存为 HTML、PDF、CSV 或 JSON</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="263" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="264" />
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="264" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="265" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="265" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="266" />
         <source>&amp;About neardup</source>
         <translation>关于 neardup(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="266" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="267" />
         <source>&lt;b&gt;Collection&lt;/b&gt;</source>
         <translation>&lt;b&gt;文档集&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="267" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="268" />
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="268" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="269" />
         <source>Pick up new, changed and deleted files (only those are read) (F5)</source>
         <translation>纳入新增、修改和删除的文件（只读取这些文件）（F5）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="269" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="270" />
         <source>Check a file…</source>
         <translation>检测文件…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="270" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="271" />
         <source>Check one or more submissions against the collection (Ctrl+K); you can also drop files on the window</source>
         <translation>将一份或多份送检文档与文档集比对（Ctrl+K）；也可以把文件拖到窗口上</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="271" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="272" />
         <source>Open another folder…</source>
         <translation>打开其他文件夹…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="272" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="273" />
         <source>Recent collections:</source>
         <translation>最近的文档集：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="273" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="274" />
         <source>Recent collections</source>
         <translation>最近的文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="274" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="275" />
         <source>Refresh now</source>
         <translation>立即刷新</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="275" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="276" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="276" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="277" />
         <source>Check</source>
         <translation>检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="277" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="278" />
         <source>Duplicates</source>
         <translation>重复对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="278" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="279" />
         <source>Clusters</source>
         <translation>聚类</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="279" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="280" />
         <source>Every file of the collection and its status</source>
         <translation>文档集中的每个文件及其状态</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="280" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="281" />
         <source>Sources found for checked submissions</source>
         <translation>为送检文档找到的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="281" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="282" />
         <source>Pairs of the collection at or above the similarity threshold</source>
         <translation>文档集中相似度达到阈值的文档对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="282" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="283" />
         <source>Groups of near-duplicates</source>
         <translation>近似重复文档的分组</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="283" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="284" />
         <source>Screening</source>
         <translation>批量检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="284" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="285" />
         <source>A whole call: every new submission checked against the collection and each other, ranked by copied share</source>
         <translation>整批申请：每份新申请书与文档集及彼此比对，按复制比排序</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="300" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="301" />
         <source>{name} — neardup</source>
         <translation>{name} — neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="305" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="306" />
         <source>Indexing</source>
         <translation>正在建立索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="306" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="307" />
         <source>Rebuilding the index</source>
         <translation>正在重建索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="307" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="308" />
         <source>Opening</source>
         <translation>正在打开</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="308" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="309" />
         <source>Finding duplicates</source>
         <translation>正在查找重复</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="309" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="310" />
         <source>Checking</source>
         <translation>正在检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="310" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="311" />
         <source>Adding to the collection</source>
         <translation>正在加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="311" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="312" />
         <source>Screening the call</source>
         <translation>批量检测中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="324" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="411" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="325" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="412" />
         <source>Please wait for the current task to finish, or cancel it.</source>
         <translation>请等待当前任务完成，或取消它。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="339" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="340" />
         <source>Cancelled. Everything finished before cancelling is kept.</source>
         <translation>已取消。取消前已完成的内容都已保留。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="350" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="404" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="415" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="551" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="561" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="592" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="681" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="730" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="351" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="405" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="416" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="552" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="562" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="600" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="689" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="738" />
         <source>neardup</source>
         <translation>neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="351" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="352" />
         <source>Rebuild the index now?</source>
         <translation>现在重建索引吗？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="397" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="398" />
         <source>Choose the folder of the collection</source>
         <translation>选择文档集所在的文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="404" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="405" />
         <source>The sample collection is missing from this installation.</source>
         <translation>此安装中缺少示例文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="416" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="417" />
         <source>The folder {folder} does not exist any more. Choose it again from where it is now.</source>
         <translation>文件夹 {folder} 已不存在。请从它现在的位置重新选择。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="473" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="474" />
         <source>Indexed: {added} added, {updated} updated, {moved} moved, {removed} removed, {unchanged} unchanged, {skipped} skipped ({seconds:.1f} s)</source>
         <translation>索引完成：新增 {added}，更新 {updated}，移动 {moved}，删除 {removed}，未变 {unchanged}，跳过 {skipped}（{seconds:.1f} 秒）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="494" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="495" />
         <source>Indexing was cancelled: the documents indexed so far are shown. Refresh to continue where it stopped.</source>
         <translation>索引已取消：这里显示的是已建立索引的文档。点击刷新可从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="497" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="498" />
         <source>This is the saved index; files may have changed since. Refresh to pick up new, changed and deleted files.</source>
         <translation>这是已保存的索引，文件之后可能有变化。点击刷新可纳入新增、修改和删除的文件。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="529" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="530" />
         <source>{total} documents: {indexed} indexed, {skipped} skipped</source>
         <translation>共 {total} 个文档：已索引 {indexed}，跳过 {skipped}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="544" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="545" />
         <source>Choose submissions to check</source>
         <translation>选择要检测的送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="545" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="546" />
         <source>Documents (*.docx *.pdf *.txt *.odt *.md *.html);;All files (*)</source>
         <translation>文档 (*.docx *.pdf *.txt *.odt *.md *.html);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="552" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="553" />
         <source>Open a collection first (a folder of documents), then check files against it.</source>
         <translation>请先打开一个文档集（一个文档文件夹），再将文件与它比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="561" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="562" />
         <source>Some files could not be read:</source>
         <translation>有些文件无法读取：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="584" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="585" />
         <source>The checked submissions are now part of the collection.</source>
         <translation>已检测的送检文档已加入文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="593" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="601" />
         <source>Open a collection first (a folder of documents), then screen a call against it.</source>
         <translation>请先打开一个文档集（文档文件夹），再对一批申请书进行检测。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="682" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="690" />
         <source>The fingerprints are being rebuilt from the stored texts in the background.</source>
         <translation>正在后台根据已保存的文本重建指纹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="692" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="700" />
         <source>About neardup</source>
         <translation>关于 neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="693" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="701" />
         <source>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;Near-duplicate and plagiarism screening of local document collections, in Chinese and English. Similarity is the LCS ratio of the two texts with template text left out. No document leaves this computer.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;对本地中英文文档集进行近似重复与抄袭筛查。相似度为两篇文本的最长公共子序列比率，不计模板文字。所有文档都不会离开这台电脑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="731" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="739" />
         <source>Drop one folder to open it as a collection, or files to check them.</source>
         <translation>拖入一个文件夹即可作为文档集打开，拖入文件即可检测它们。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="739" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="747" />
         <source>Stopping the running task…</source>
         <translation>正在停止当前任务…</translation>
     </message>

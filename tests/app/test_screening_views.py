@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QPushButton
 
 from neardup_gui.app.diffview import DiffView
 from neardup_gui.app.mainwindow import MainWindow
@@ -202,3 +203,36 @@ def test_duplicates_ranked_by_containment_list_the_section_copies(qtbot, window:
     contained = [max(p.containment_a, p.containment_b) for p in shown]
     assert contained == sorted(contained, reverse=True)
     assert "at least 30.0% of one document" in page.summary.text()
+
+
+def test_the_check_tab_writes_the_committee_report_in_the_interface_language(
+        qtbot, window: MainWindow, sample_dir: Path, tmp_path: Path, monkeypatch) -> None:
+    from PySide6.QtCore import QLocale
+    from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+    from neardup_gui.app import export
+
+    asked: list[str] = []
+
+    def choose(parent, caption, directory, filters, selected):
+        asked.append(directory)
+        return str(tmp_path / "report.html"), "HTML report (*.html)"
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(choose))
+    opened: list[str] = []
+    monkeypatch.setattr(export, "open_file", lambda p: opened.append(p) or True)
+    QLocale.setDefault(QLocale("zh_CN"))
+    try:
+        with qtbot.waitSignal(window.check_ready, timeout=60000):
+            window.check_files([str(sample_dir / "zh-04-山区滑坡监测.txt")])
+        window.check_page.report_button.click()
+        qtbot.waitUntil(lambda: window.findChild(QMessageBox, "reportWrittenBox") is not None, timeout=60000)
+    finally:
+        QLocale.setDefault(QLocale("en_US"))
+    # suggested next to the submission, with a name a committee recognises
+    assert Path(asked[0]).parent == sample_dir and Path(asked[0]).name.startswith("zh-04-山区滑坡监测 - 相似性检测报告 ")
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "总文字复制比" in page and "zh-03-城市内涝预警.docx" in page
+    box = window.findChild(QMessageBox, "reportWrittenBox")
+    box.findChild(QPushButton, "openReportButton").click()
+    assert opened == [str(tmp_path / "report.html")]

@@ -22,6 +22,7 @@ _CATALOG: dict[str, tuple[str, str]] = {
     "against": ("Compared with", "比对范围"),
     "against_value": ("{n} documents of the collection and the {m} other submissions of this call",
                       "文献库 {n} 篇文档及本批次其他 {m} 份申请书"),
+    "against_collection": ("{n} documents of the collection", "文献库 {n} 篇文档"),
     "copied": ("Overall similarity", "总文字复制比"),
     "copied_note": ("share of the text found in the sources; the application form's own text is not counted",
                     "送检文档中与来源重复的文字所占比例；申请书模板文字不计入"),
