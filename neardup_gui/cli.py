@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import sys
+from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from neardup_gui import __version__
@@ -44,9 +45,15 @@ class StderrProgress:
     def __init__(self, quiet: bool = False) -> None:
         self.quiet = quiet
         self._last = ""
+        self._message = ""
 
     def __call__(self, fraction: float, message: str = "") -> None:
         if self.quiet:
+            return
+        # An empty message only moves the bar: the previous message stands (never "[  5.0%] ").
+        message = message or self._message
+        self._message = message
+        if not message:
             return
         line = f"[{fraction * 100:5.1f}%] {message}"
         if line != self._last:
@@ -101,10 +108,11 @@ def run_extract(args: argparse.Namespace) -> int:
     skipped = any(isinstance(r, Skipped) for _, r in ordered)
     if args.json:
         print_json([
-            {"path": path, "status": "skipped", "reason": r.reason, "code": r.code, "format": None, "meta": {}, "text": None}
+            {"path": path, "status": "skipped", "reason": r.reason, "code": r.code, "format": None, "meta": {},
+             "warnings": [], "text": None}
             if isinstance(r, Skipped)
             else {"path": path, "status": "extracted", "reason": None, "code": None, "format": r.format,
-                  "meta": r.meta, "text": r.text}
+                  "meta": r.meta, "warnings": list(r.warnings), "text": r.text}
             for path, r in ordered
         ])
         return EXIT_SKIPPED if skipped else EXIT_OK
@@ -113,6 +121,8 @@ def run_extract(args: argparse.Namespace) -> int:
         if isinstance(r, Skipped):
             sys.stderr.write(f"{path}: skipped: {r.reason}\n")
             continue
+        for warning in r.warnings:
+            sys.stderr.write(f"{path}: warning: {warning}\n")
         if several:
             sys.stdout.write(f"==> {path} <==\n")
         sys.stdout.write(r.text + "\n")
@@ -123,11 +133,11 @@ def run_extract(args: argparse.Namespace) -> int:
 # --- index / check / pairs / clusters / compare ------------------------------------------------
 
 
-def _settings(args: argparse.Namespace):
-    """Settings from the command line's options (defaults for what is not given)."""
+def _settings(args: argparse.Namespace, base=None):  # noqa: ANN001, ANN202 - a core Settings
+    """Settings from the command line's options (``base``, else the defaults, for what is not given)."""
     from neardup_gui.core.settings import FingerprintParams, Settings
 
-    s = Settings()
+    s = base or Settings()
     changes: dict[str, Any] = {}
     for name in ("threshold", "min_run", "strategy", "workers"):
         value = getattr(args, name, None)
@@ -139,6 +149,8 @@ def _settings(args: argparse.Namespace):
         changes["exclude_quotes"] = True
     if getattr(args, "exclude_bibliography", False):
         changes["exclude_bibliography"] = True
+    if getattr(args, "no_auto_template", False):
+        changes["auto_template"] = False
     if getattr(args, "bits", None):
         changes["fingerprints"] = FingerprintParams(**{**s.fingerprints.to_dict(), "minhash_bits": args.bits})
     return s.with_(**changes)
@@ -153,6 +165,9 @@ def _common_options(p: argparse.ArgumentParser, *, db: bool = True, threshold: b
     p.add_argument("--template", action="append", metavar="FILE", help="a template file whose text never counts (repeatable)")
     p.add_argument("--exclude-quotes", action="store_true", help="do not count quoted text")
     p.add_argument("--exclude-bibliography", action="store_true", help="do not count the bibliography")
+    p.add_argument("--no-auto-template", action="store_true", dest="no_auto_template",
+                   help="count all text except your template files and the passages you marked "
+                        "(no sentence is taken out for being in most documents)")
     p.add_argument("--json", action="store_true", help="machine-readable output on stdout")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
 
@@ -171,11 +186,26 @@ def _index_problem(exc) -> int:
 def _on_collection(args: argparse.Namespace, work: Callable[[Any, Any], Any], *, create: bool = False) -> Any:
     """Open the index of ``--db``, run ``work(collection, settings)`` and close it again.
 
-    Raises ``IndexProblem`` (damaged, too new, busy, full, read-only) for the caller to report.
+    The collection's own settings (saved by the app: threshold, exclusions, template files)
+    apply where no option is given. Raises ``IndexProblem`` (damaged, too new, busy, full,
+    read-only) for the caller to report.
     """
-    settings = _settings(args)
+    from neardup_gui.core.settings import Settings
+
     with _open(args, create=create) as coll:
-        return work(coll, settings)
+        return work(coll, _settings(args, coll.settings_for(Settings())))
+
+
+def _rules_json(coll, settings) -> dict[str, Any]:
+    from neardup_gui.core.common import exclusion_rules
+
+    return exclusion_rules(coll, settings)
+
+
+def _exclusions_line(units: dict[str, int]) -> str:
+    """``not counted: 120 units (template files 80, automatic 40)`` for the plain output."""
+    parts = [f"{k.replace('_', ' ')} {v}" for k, v in units.items() if v]
+    return f"not counted: {sum(units.values())} units" + (f" ({', '.join(parts)})" if parts else "")
 
 
 def _span_json(comp) -> list[dict[str, Any]]:
@@ -193,6 +223,7 @@ def _index_args(p: argparse.ArgumentParser) -> None:
 
 @command("index", "Index a folder (incremental: only new and changed files are read).", _index_args)
 def run_index(args: argparse.Namespace) -> int:
+    from neardup_gui.core.progress import count_noun
     from neardup_gui.core.store import IndexProblem
 
     settings = _settings(args)
@@ -207,17 +238,69 @@ def run_index(args: argparse.Namespace) -> int:
             "folder": args.folder, "db": args.db, "documents": stats["documents"], "indexed": stats["indexed"],
             "added": report.added, "updated": report.updated, "moved": report.moved, "removed": report.removed,
             "unchanged": report.unchanged, "refingerprinted": report.refingerprinted,
+            "with_warnings": [{"path": path, "warnings": list(warnings)} for path, warnings in report.warned],
             "skipped": [{"path": s.path, "code": s.code, "reason": s.reason} for s in report.skipped],
             "elapsed_s": round(report.elapsed_s, 3),
         })
     else:
-        print(f"{stats['indexed']} documents indexed in {args.db} ({report.added} added, {report.updated} updated, "
-              f"{report.moved} moved, {report.removed} removed, {report.unchanged} unchanged) in {report.elapsed_s:.1f} s")
+        print(f"{count_noun(stats['indexed'], 'document')} indexed in {args.db}, {len(report.warned)} with warnings, "
+              f"{len(report.skipped)} skipped ({report.added} added, {report.updated} updated, {report.moved} moved, "
+              f"{report.removed} removed, {report.unchanged} unchanged) in {report.elapsed_s:.1f} s")
+        if report.warned:
+            print(f"{count_noun(len(report.warned), 'document')} indexed with warnings:")
+            for path, warnings in report.warned:
+                for warning in warnings:
+                    print(f"  {path}: {warning}")
         if report.skipped:
             print(f"{len(report.skipped)} skipped:")
             for s in report.skipped:
                 print(f"  {s.path}: {s.reason}")
     return EXIT_SKIPPED if report.skipped else EXIT_OK
+
+
+def _add_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("files", nargs="+", metavar="FILE", help="files to make members of the collection")
+    p.add_argument("--db", required=True, metavar="F", help="the index file of the collection")
+    p.add_argument("--copy", action="store_true",
+                   help="copy the files into the collection's folder (default: keep them where they are, "
+                        "as external members that a refresh keeps)")
+    p.add_argument("--replace", action="store_true",
+                   help="with --copy: replace a file of the same name in the folder (default: rename the copy)")
+    p.add_argument("--json", action="store_true", help="machine-readable summary on stdout")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+
+
+@command("add", "Add files to an indexed collection (copied into its folder, or kept as external members).", _add_args)
+def run_add(args: argparse.Namespace) -> int:
+    from neardup_gui.core.store import IndexProblem
+
+    missing = [f for f in args.files if not os.path.isfile(f)]
+    if missing:
+        sys.stderr.write("neardup: not a file: " + ", ".join(missing) + "\n")
+        return EXIT_USAGE
+    try:
+        with _open(args) as coll:
+            if not coll.folder:
+                sys.stderr.write(f"neardup: {args.db} has no collection folder; run `neardup index DIR --db F` first\n")
+                return EXIT_USAGE
+            added = coll.add_files(args.files, _settings(args), StderrProgress(args.quiet),
+                                   keep="copy" if args.copy else "external",
+                                   on_clash="replace" if args.replace else "rename")
+            skipped = {d.doc_id: d.reason for d in coll.documents() if d.status == "skipped"}
+    except IndexProblem as exc:
+        return _index_problem(exc)
+    except OSError as exc:
+        sys.stderr.write(f"neardup: {exc.filename or ''}: {exc.strerror or exc}\n")
+        return EXIT_SKIPPED
+    if args.json:
+        print_json([{"file": a.source, "member": a.member, "how": a.how, "skipped_reason": skipped.get(a.doc_id)}
+                    for a in added])
+    else:
+        words = {"copied": "copied into the folder as", "external": "kept where it is, as an external member:",
+                 "inside": "already in the folder:"}
+        for a in added:
+            print(f"{a.source}: {words[a.how]} {a.member}" + (f" (skipped: {skipped[a.doc_id]})" if a.doc_id in skipped else ""))
+    return EXIT_SKIPPED if any(a.doc_id in skipped for a in added) else EXIT_OK
 
 
 def _check_args(p: argparse.ArgumentParser) -> None:
@@ -241,7 +324,9 @@ def run_check(args: argparse.Namespace) -> int:
                             prepare=(SUBMISSION_PREPARE, settings.fingerprints))
     try:
         with _open(args) as coll:
+            settings = _settings(args, coll.settings_for(settings))  # the collection's own values
             results = coll.check(args.files, settings, progress, extraction=runs)
+            rules = _rules_json(coll, settings)
     except IndexProblem as exc:
         return _index_problem(exc)
     finally:
@@ -252,6 +337,7 @@ def run_check(args: argparse.Namespace) -> int:
         matches = [m for m in r.matches if threshold is None or max(m.comparison.similarity, m.comparison.containment_a) >= threshold]
         out.append({
             "path": r.path, "units": r.units, "skipped_reason": r.skipped_reason or None,
+            "warnings": list(r.warnings),
             "summary": {
                 "copied_ratio": r.summary.copied_ratio,
                 "copied_ratio_without_quotes": r.summary.copied_ratio_without_quotes,
@@ -260,10 +346,12 @@ def run_check(args: argparse.Namespace) -> int:
                 "largest_source": r.summary.largest_source or None,
                 "template_share": r.summary.template_share,
             },
+            "exclusions": {"applied": _applied(rules), "rules": rules, "units": r.exclusions.as_dict()},
             "matches": [{
                 "path": m.source.path, "similarity": m.comparison.similarity,
                 "containment": m.comparison.containment_a, "source_containment": m.comparison.containment_b,
                 "common_units": m.comparison.common_units, "template_share": m.comparison.template_share_b,
+                "source_exclusions": m.comparison.exclusions_b.as_dict(),
                 "estimate": m.estimate, "found_by": list(m.found_by), "spans": _span_json(m.comparison),
             } for m in matches[: args.top]],
         })
@@ -274,9 +362,11 @@ def run_check(args: argparse.Namespace) -> int:
             if r["skipped_reason"]:
                 print(f"{r['path']}: skipped: {r['skipped_reason']}")
                 continue
+            for warning in r["warnings"]:
+                print(f"{r['path']}: warning: {warning}")
             s = r["summary"]
             print(f"{r['path']}: copied {s['copied_ratio_without_template']:.1%} (template excluded), "
-                  f"largest source {s['largest_source_ratio']:.1%}")
+                  f"largest source {s['largest_source_ratio']:.1%}; {_exclusions_line(r['exclusions']['units'])}")
             if not r["matches"]:
                 print("  no source found")
             for m in r["matches"]:
@@ -304,12 +394,16 @@ def run_pairs(args: argparse.Namespace) -> int:
     by = getattr(args, "by", "similarity")
     cut = args.threshold if args.threshold is not None else (settings.threshold if by == "similarity" else CONTAINMENT_CUT)
     try:
-        pairs = _on_collection(args, lambda coll, s: coll.pairs(s, StderrProgress(args.quiet), by=by, cut=cut))
+        pairs, rules = _on_collection(args, lambda coll, s: (coll.pairs(s, StderrProgress(args.quiet), by=by, cut=cut),
+                                                             _rules_json(coll, s)))
     except IndexProblem as exc:
         return _index_problem(exc)
     if args.json:
+        applied = _applied(rules)
         print_json([{"a": p.a.path, "b": p.b.path, "similarity": p.similarity, "containment_a": p.containment_a,
-                     "containment_b": p.containment_b, "common_units": p.common_units} for p in pairs])
+                     "containment_b": p.containment_b, "common_units": p.common_units,
+                     "exclusions": {"applied": applied, "units_a": p.a.exclusions.as_dict(),
+                                    "units_b": p.b.exclusions.as_dict()}} for p in pairs])
     else:
         for p in pairs:
             if by == "containment":
@@ -318,9 +412,27 @@ def run_pairs(args: argparse.Namespace) -> int:
                       f"{inner.rel}  in  {outer.rel}")
             else:
                 print(f"{p.similarity:.3f}  {p.a.rel}  ~  {p.b.rel}")
-        print(f"{len(pairs)} pairs with {'similarity' if by == 'similarity' else 'containment'} at or above {cut}",
+        from neardup_gui.core.progress import count_noun
+
+        print(f"{count_noun(len(pairs), 'pair')} with {'similarity' if by == 'similarity' else 'containment'} "
+              f"at or above {cut}; {_auto_words(rules)}",
               file=sys.stderr)
     return EXIT_OK
+
+
+def _applied(rules: dict[str, Any]) -> list[str]:
+    """The kinds of exclusion in effect, by name (as in ``Exclusions``)."""
+    kinds = [("template_files", bool(rules["template_files"])), ("marked", rules["marked"] > 0),
+             ("automatic", rules["automatic"]), ("furniture", rules["furniture"]), ("quotes", rules["quotes"]),
+             ("bibliography", rules["bibliography"])]
+    return [name for name, on in kinds if on]
+
+
+def _auto_words(rules: dict[str, Any]) -> str:
+    if not rules["automatic"]:
+        return "automatic template off (--no-auto-template)"
+    return (f"automatic template: sentences in at least {rules['automatic_min_frequency']} documents "
+            f"(see `neardup common`)")
 
 
 @command("clusters", "Group the collection's near-duplicates (no chaining: each member is similar to the first).", _pairs_args)
@@ -333,13 +445,19 @@ def run_clusters(args: argparse.Namespace) -> int:
         return _index_problem(exc)
     if args.json:
         print_json([{"representative": c.representative.path,
-                     "members": [{"path": m.path, "similarity": s} for m, s in zip(c.members, c.similarities)]}
+                     "members": [{"path": m.path, "similarity": s} for m, s in zip(c.members, c.similarities)],
+                     "ring": c.ring, "pairwise": [list(row) for row in c.pairwise]}
                     for c in clusters])
     else:
         for i, c in enumerate(clusters, 1):
-            print(f"cluster {i} ({len(c.members)} documents)")
+            ring = ": a ring, every pair near-identical" if c.ring else ""
+            print(f"cluster {i} ({len(c.members)} documents{ring})")
             for m, s in zip(c.members, c.similarities):
                 print(f"  {s:.3f}  {m.rel}")
+            if c.ring:
+                print("  pairwise: " + "; ".join(
+                    f"{c.members[x].rel} ~ {c.members[y].rel} {c.pairwise[x][y]:.3f}"
+                    for x in range(len(c.members)) for y in range(x + 1, len(c.members))))
     return EXIT_OK
 
 
@@ -361,15 +479,96 @@ def run_compare(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"a": args.a, "b": args.b, "similarity": comp.similarity, "containment_a": comp.containment_a,
                     "containment_b": comp.containment_b, "common_units": comp.common_units,
-                    "units_a": comp.units_a, "units_b": comp.units_b, "spans": _span_json(comp)})
+                    "units_a": comp.units_a, "units_b": comp.units_b, "spans": _span_json(comp),
+                    "exclusions": {"applied": _applied(_rules_json(None, _settings(args))),
+                                   "rules": _rules_json(None, _settings(args)),
+                                   "units_a": comp.exclusions_a.as_dict(), "units_b": comp.exclusions_b.as_dict()}})
     else:
         print(f"similarity {comp.similarity:.3f}; {comp.containment_a:.1%} of A is in B; {comp.containment_b:.1%} of B is in A")
+        print(f"A {_exclusions_line(comp.exclusions_a.as_dict())}; B {_exclusions_line(comp.exclusions_b.as_dict())}")
         for s in comp.spans:
             quote = text_a[s.a[0]:s.a[1]].replace("\n", " ")
             print(f"  [{s.units} units] {quote[:100]}{'…' if len(quote) > 100 else ''}")
     return EXIT_OK
 
 
+# --- common passages -------------------------------------------------------------------------
+
+
+def _common_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--min-docs", type=int, dest="min_docs", metavar="N",
+                   help="list passages found in at least N documents (default 5)")
+    action = p.add_mutually_exclusive_group()
+    action.add_argument("--exclude", metavar="ID", help="mark the passage ID as template (stored in the index)")
+    action.add_argument("--count", metavar="ID", help="count the passage ID even if the automatic rule takes it out")
+    action.add_argument("--mark", metavar="FILE", help="mark the sentences of a text file as template (stored)")
+    action.add_argument("--unmark", type=int, metavar="MARK", help="undo your mark number MARK")
+    _common_options(p, threshold=False)
+
+
+@command("common", "List the passages found in many documents and what is done with them; exclude or count one.",
+         _common_args)
+def run_common(args: argparse.Namespace) -> int:
+    from neardup_gui.core.common import common_passages, find_passage, set_passage
+    from neardup_gui.core.store import IndexProblem
+
+    settings = _settings(args)
+    message = ""
+    try:
+        with _open(args) as coll:
+            passages = common_passages(coll, settings, min_docs=args.min_docs)
+            if args.exclude or args.count:
+                wanted = args.exclude or args.count
+                try:
+                    passage = find_passage(passages, wanted)
+                except KeyError:
+                    sys.stderr.write(f"neardup: no common passage has the id {wanted} (see `neardup common`)\n")
+                    return EXIT_USAGE
+                mark = set_passage(coll, passage, "exclude" if args.exclude else "count")
+                message = f"mark {mark}: passage {passage.id} {'excluded' if args.exclude else 'counted'}"
+            elif args.mark:
+                try:
+                    text = Path(args.mark).read_text(encoding="utf-8", errors="replace")
+                    mark = coll.mark_template(text, "exclude")
+                except (OSError, ValueError) as exc:
+                    sys.stderr.write(f"neardup: {args.mark}: {exc}\n")
+                    return EXIT_USAGE
+                message = f"mark {mark}: the sentences of {args.mark} are template"
+            elif args.unmark is not None:
+                if not coll.unmark(args.unmark):
+                    sys.stderr.write(f"neardup: there is no mark {args.unmark}\n")
+                    return EXIT_USAGE
+                message = f"mark {args.unmark} undone"
+            if message:
+                passages = common_passages(coll, settings, min_docs=args.min_docs)
+            marks = coll.store.template_marks()
+            rules = _rules_json(coll, settings)
+    except IndexProblem as exc:
+        return _index_problem(exc)
+    if message:
+        print(message, file=sys.stderr)
+    if args.json:
+        print_json({
+            "rules": rules,
+            "passages": [{"id": p.id, "status": p.status, "by_examiner": p.by_examiner, "documents": p.documents,
+                          "share": p.share, "names": list(p.names), "sentences": len(p.keys), "text": p.text,
+                          "marks": list(p.mark_ids)} for p in passages],
+            "marks": [{"id": m.id, "action": m.action, "sentences": len(m.keys), "text": m.text} for m in marks],
+        })
+        return EXIT_OK
+    print(f"{len(passages)} passages in at least {args.min_docs or settings.template_min_docs} documents; "
+          f"{_auto_words(rules)}")
+    for p in passages:
+        status = p.status + (" (your choice)" if p.by_examiner else "")
+        text = " ".join(p.text.split())
+        print(f"{p.id}  {p.documents:5d} docs ({p.share:.0%})  {status:<24}  {text[:70]}{'…' if len(text) > 70 else ''}")
+        print(f"{'':18}e.g. {', '.join(p.names[:3])}")
+    if marks:
+        print("your marks (undo with --unmark MARK):")
+        for m in marks:
+            text = " ".join(m.text.split())
+            print(f"  {m.id:4d}  {m.action:<7}  {len(m.keys)} sentences  {text[:60]}{'…' if len(text) > 60 else ''}")
+    return EXIT_OK
 # --- screen -----------------------------------------------------------------------------------
 
 
@@ -475,6 +674,7 @@ def run_report(args: argparse.Namespace) -> int:
     progress = StderrProgress(args.quiet)
     try:
         with _open(args) as coll:
+            settings = _settings(args, coll.settings_for(settings))  # the collection's own values
             items = None
             skipped = False
             if scope == "check":

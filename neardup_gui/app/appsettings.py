@@ -1,16 +1,24 @@
-"""The examiner's settings, the interface language and recent collections, kept with QSettings."""
+"""The examiner's settings, the interface language and recent collections, kept with QSettings.
+
+Every value is read back through the same checks (:mod:`neardup_gui.core.settings`): a value
+that cannot be used — an empty list QSettings wrote as ``@Invalid()``, a word where a number
+belongs, a foreign ``@Variant`` — keeps its default with a logged warning. Reading never raises:
+an application that cannot start because of its settings file is worse than a lost setting.
+These are the global values; a collection's own values live in its index.
+"""
 
 from __future__ import annotations
 
 import logging
 import os
-from dataclasses import replace
+import time
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QSettings
 
 from neardup_gui.app.paths import config_file
-from neardup_gui.core.settings import Settings
+from neardup_gui.core.settings import Settings, read_setting, with_values
 
 log = logging.getLogger(__name__)
 
@@ -22,74 +30,70 @@ def open_store() -> QSettings:
     """The settings store (an INI file in the user's config folder)."""
     path = config_file()
     path.parent.mkdir(parents=True, exist_ok=True)
-    return QSettings(str(path), QSettings.Format.IniFormat)
+    store = QSettings(str(path), QSettings.Format.IniFormat)
+    if store.status() != QSettings.Status.NoError:
+        log.warning("the settings file %s could not be read whole (%s); unreadable values use the defaults",
+                    path, store.status().name)
+    return store
 
 
-def _float(store: QSettings, key: str, default: float) -> float:
+# Where each setting lives in the INI file (names of core.settings.Settings → keys).
+KEYS = {
+    "threshold": "match/threshold",
+    "min_run": "match/min_run",
+    "strategy": "search/strategy",
+    "template_min_docs": "template/min_docs",
+    "template_min_share": "template/min_share",
+    "template_files": "template/files",
+    "exclude_quotes": "exclude/quotes",
+    "exclude_bibliography": "exclude/bibliography",
+    "workers": "run/workers",
+    "minhash_bits": "fingerprints/minhash_bits",
+}
+
+_MISSING = object()
+
+
+def _raw(store: QSettings, key: str) -> Any:
+    """The stored value of ``key`` as QSettings gives it, or ``_MISSING``; never raises.
+
+    (A value the binding cannot convert — an ``@Variant(…)`` of some foreign type — raises
+    inside ``value()``: it counts as unreadable, not as a reason to stop the application.)
+    """
     try:
-        return float(store.value(key, default))
-    except (TypeError, ValueError):
-        return default
+        if not store.contains(key):
+            return _MISSING
+        return store.value(key)
+    except Exception as exc:  # noqa: BLE001 - any conversion failure means "unreadable"
+        log.warning("setting %s in %s cannot be read (%s); using the default", key, store.fileName(), exc)
+        return _MISSING
 
 
-def _int(store: QSettings, key: str, default: int) -> int:
-    try:
-        return int(store.value(key, default))
-    except (TypeError, ValueError):
-        return default
-
-
-def _bool(store: QSettings, key: str, default: bool) -> bool:
-    value = store.value(key, default)
-    if isinstance(value, str):
-        return value.lower() in ("1", "true", "yes")
-    return bool(value)
-
-
-def load_settings(store: QSettings) -> Settings:
-    """Read the settings, falling back to the defaults for anything missing or unreadable."""
-    d = Settings()
-    files = store.value("template/files", [])
-    if isinstance(files, str):
-        files = [files] if files else []
-    fingerprints = replace(
-        d.fingerprints,
-        minhash_bits=_int(store, "fingerprints/minhash_bits", d.fingerprints.minhash_bits),
-    )
-    strategy = str(store.value("search/strategy", d.strategy))
-    if strategy not in ("auto", "brute", "permuted", "grouped", "lsh"):
-        strategy = d.strategy
-    return d.with_(
-        threshold=min(max(_float(store, "match/threshold", d.threshold), 0.0), 1.0),
-        min_run=max(1, _int(store, "match/min_run", d.min_run)),
-        strategy=strategy,
-        template_min_docs=max(2, _int(store, "template/min_docs", d.template_min_docs)),
-        template_min_share=_float(store, "template/min_share", d.template_min_share),
-        template_files=tuple(str(f) for f in files),
-        exclude_quotes=_bool(store, "exclude/quotes", d.exclude_quotes),
-        exclude_bibliography=_bool(store, "exclude/bibliography", d.exclude_bibliography),
-        workers=max(1, _int(store, "run/workers", d.workers)),
-        fingerprints=fingerprints,
-    )
+def load_settings(store: QSettings, base: Settings | None = None) -> Settings:
+    """Read the settings; anything missing keeps ``base``'s value (the defaults), anything
+    unreadable too, with a logged warning. Never raises."""
+    raw = {name: _raw(store, key) for name, key in KEYS.items()}
+    return with_values(base or Settings(), {k: v for k, v in raw.items() if v is not _MISSING},
+                       where=store.fileName())
 
 
 def save_settings(store: QSettings, settings: Settings) -> None:
-    store.setValue("match/threshold", settings.threshold)
-    store.setValue("match/min_run", settings.min_run)
-    store.setValue("search/strategy", settings.strategy)
-    store.setValue("template/min_docs", settings.template_min_docs)
-    store.setValue("template/min_share", settings.template_min_share)
-    store.setValue("template/files", list(settings.template_files))
-    store.setValue("exclude/quotes", settings.exclude_quotes)
-    store.setValue("exclude/bibliography", settings.exclude_bibliography)
-    store.setValue("run/workers", settings.workers)
-    store.setValue("fingerprints/minhash_bits", settings.fingerprints.minhash_bits)
+    values = {name: getattr(settings, name) for name in KEYS if name != "minhash_bits"}
+    values["minhash_bits"] = settings.fingerprints.minhash_bits
+    values["template_files"] = list(settings.template_files)  # (an empty list is read back as None)
+    for name, key in KEYS.items():
+        store.setValue(key, values[name])
     store.sync()
 
 
 def load_language(store: QSettings) -> str:
-    value = str(store.value("ui/language", ""))
-    return value if value in LANGUAGES else ""
+    value = _raw(store, "ui/language")
+    if value is _MISSING or value is None:
+        return ""
+    if value not in LANGUAGES:
+        log.warning("setting ui/language: %r is not a language of the interface; following the system", value)
+        return ""
+    return str(value)
 
 
 def save_language(store: QSettings, language: str) -> None:
@@ -97,11 +101,19 @@ def save_language(store: QSettings, language: str) -> None:
     store.sync()
 
 
+def _path_list(store: QSettings, key: str) -> list[str]:
+    value = _raw(store, key)
+    if value is _MISSING:
+        return []
+    try:
+        return list(read_setting("template_files", value))
+    except (TypeError, ValueError) as exc:
+        log.warning("setting %s: %r cannot be used (%s); starting it empty", key, value, exc)
+        return []
+
+
 def load_recent(store: QSettings) -> list[str]:
-    value = store.value("collections/recent", [])
-    if isinstance(value, str):
-        value = [value] if value else []
-    return [str(v) for v in value]
+    return _path_list(store, "collections/recent")[:MAX_RECENT]
 
 
 def remember_recent(store: QSettings, folder: str) -> list[str]:
@@ -112,6 +124,54 @@ def remember_recent(store: QSettings, folder: str) -> list[str]:
     store.setValue("collections/recent", recent)
     store.sync()
     return recent
+
+
+def load_check_minimum(store: QSettings, default: int = 10) -> int:
+    """The Check tab's "show sources from" filter, in percent (0–100)."""
+    value = _raw(store, "check/minimum")
+    if value is _MISSING:
+        return default
+    try:
+        number = float(value)
+        if number.is_integer() and 0 <= number <= 100:
+            return int(number)
+        raise ValueError(f"{number} is not a whole percentage")
+    except (TypeError, ValueError) as exc:
+        log.warning("setting check/minimum: %r cannot be used (%s); using %d %%", value, exc, default)
+        return default
+
+
+def save_check_minimum(store: QSettings, value: int) -> None:
+    store.setValue("check/minimum", int(value))
+
+
+def last_folder(store: QSettings, kind: str, fallback: str = "") -> str:
+    """The folder a file dialog of ``kind`` ("check", "template", "collection", "report") last
+    used, when it still exists; else ``fallback`` (e.g. the collection's folder)."""
+    value = _raw(store, f"dialogs/{kind}")
+    if isinstance(value, str) and value and os.path.isdir(value):
+        return value
+    return fallback if fallback and os.path.isdir(fallback) else ""
+
+
+def remember_folder(store: QSettings, kind: str, path: str) -> None:
+    """Remember the folder of ``path`` (a file or a folder) for the next dialog of ``kind``."""
+    if not path:
+        return
+    folder = path if os.path.isdir(path) else os.path.dirname(path)
+    store.setValue(f"dialogs/{kind}", folder)
+
+
+def reset_settings(path: Path | None = None) -> Path | None:
+    """Set the settings file aside (``….ini.reset-<time>``) so the next start uses the defaults;
+    returns where it went, or None when there was none."""
+    path = path or config_file()
+    if not path.exists():
+        return None
+    aside = path.with_name(f"{path.name}.reset-{time.strftime('%Y%m%d-%H%M%S')}")
+    path.rename(aside)
+    log.warning("settings file %s set aside as %s", path, aside)
+    return aside
 
 
 def needs_refingerprint(old: Settings, new: Settings) -> bool:

@@ -17,7 +17,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from neardup_gui.app.models import FilterProxy, SourcesModel, percent, source_score
+from neardup_gui.app.appsettings import load_check_minimum, save_check_minimum
+from neardup_gui.app.models import FilterProxy, SourcesModel, localise_reason, percent, source_score
 from neardup_gui.app.widgets import make_table
 from neardup_gui.core.results import CheckResult, SourceMatch
 
@@ -54,6 +55,15 @@ class CheckView(QWidget):
         self.summary_label.setObjectName("checkSummary")
         self.summary_label.setWordWrap(True)
         self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # Sources the "show sources from" filter hides: how many, and how to see them.
+        self.hidden_label = QLabel()
+        self.hidden_label.setObjectName("hiddenSources")
+        self.hidden_label.setWordWrap(True)
+        # What the figures mean, in words (the same for every submission).
+        self.meaning_label = QLabel()
+        self.meaning_label.setObjectName("figuresMeaning")
+        self.meaning_label.setWordWrap(True)
+        self.updating = False
         self.threshold_label = QLabel()
         self.threshold_slider = QSlider(Qt.Orientation.Horizontal)
         self.threshold_slider.setRange(0, 100)
@@ -83,14 +93,16 @@ class CheckView(QWidget):
         row.addWidget(self.report_button)
         layout.addLayout(row)
         layout.addWidget(self.summary_label)
+        layout.addWidget(self.meaning_label)
         trow = QHBoxLayout()
         trow.addWidget(self.threshold_label)
         trow.addWidget(self.threshold_slider, 1)
         trow.addWidget(self.threshold_spin)
         layout.addLayout(trow)
+        layout.addWidget(self.hidden_label)
         layout.addWidget(self.empty_hint)
         layout.addWidget(self.sources_view, 1)
-        self.threshold_spin.setValue(int(self.store.value("check/minimum", 10)))
+        self.threshold_spin.setValue(load_check_minimum(self.store))
         self.retranslate_ui()
 
     # -- results -----------------------------------------------------------------------------------
@@ -120,30 +132,53 @@ class CheckView(QWidget):
         self.sources_view.setVisible(has)
         self.submission_combo.setVisible(has)
         self.submission_label.setVisible(has)
+        self.meaning_label.setVisible(has and not (result and result.skipped_reason))
         if result is None:
             self.sources_model.set_records([])
             self.summary_label.setText("")
+            self._update_hidden()
             return
         self.sources_model.set_records(result.matches)
         self.sources_view.resizeColumnsToContents()
+        self._update_hidden()
         if result.skipped_reason:
-            self.summary_label.setText(self.tr("This file could not be read: {reason}").format(reason=result.skipped_reason))
+            self.summary_label.setText(self.tr("This file could not be read: {reason}").format(
+                reason=localise_reason(result.skipped_reason)))
             return
         s = result.summary
         largest = os.path.basename(s.largest_source) if s.largest_source else self.tr("none")
         self.summary_label.setText(
-            self.tr("<b>Copied: {copied}</b> of {units} units &nbsp;·&nbsp; without quotations {nq} &nbsp;·&nbsp; "
-                    "without template {nt} &nbsp;·&nbsp; largest single source {largest_ratio} ({largest}) "
-                    "&nbsp;·&nbsp; template {template} &nbsp;·&nbsp; quoted {quoted} &nbsp;·&nbsp; {n} sources found").format(
-                copied=percent(s.copied_ratio), units=result.units, nq=percent(s.copied_ratio_without_quotes),
-                nt=percent(s.copied_ratio_without_template), largest_ratio=percent(s.largest_source_ratio),
-                largest=largest, template=percent(s.template_share), quoted=percent(s.quoted_share),
-                n=len(result.matches))
+            self.tr("<b>Copied: {copied}</b> of {units} countable units &nbsp;·&nbsp; without quotations {nq} "
+                    "&nbsp;·&nbsp; largest single source {largest_ratio} ({largest}) &nbsp;·&nbsp; {n} sources found"
+                    "<br>Not counted: {template} units of template text, {excluded} units excluded "
+                    "(quotations, bibliography)").format(
+                copied=percent(s.copied_ratio), units=s.countable_units, nq=percent(s.copied_ratio_without_quotes),
+                largest_ratio=percent(s.largest_source_ratio), largest=largest, n=len(result.matches),
+                template=s.template_units, excluded=s.excluded_units)
         )
+
+    def _update_hidden(self) -> None:
+        """Say how many sources the filter hides, and how to see them."""
+        result = self.current_result()
+        total = len(result.matches) if result is not None else 0
+        hidden = total - self.sources_proxy.rowCount()
+        self.hidden_label.setVisible(hidden > 0)
+        if hidden > 0:
+            self.hidden_label.setText(self.tr(
+                "{n} sources found, {hidden} hidden below {minimum} — lower “Show sources from” to see them. "
+                "Hidden sources still count in the figures above.").format(
+                n=total, hidden=hidden, minimum=f"{self.threshold_spin.value()} %"))
+
+    def set_updating(self, on: bool) -> None:
+        """While results are re-derived for changed settings, the figures shown are marked as old."""
+        self.updating = on
+        self.summary_label.setEnabled(not on)
+        self.sources_view.setEnabled(not on)
 
     def _threshold_changed(self, value: int) -> None:
         self.sources_proxy.set_minimum(value / 100.0)
-        self.store.setValue("check/minimum", value)
+        save_check_minimum(self.store, value)
+        self._update_hidden()
 
     def _activated(self, index: QModelIndex) -> None:
         match = self.sources_proxy.record_at(index)
@@ -163,7 +198,6 @@ class CheckView(QWidget):
         self.submission_combo.setAccessibleName(self.tr("Checked submission"))
         self.check_here_button.setText(self.tr("Check a file…"))
         self.add_button.setText(self.tr("Add to collection"))
-        self.add_button.setToolTip(self.tr("Index the checked submissions as part of the collection"))
         self.report_button.setText(self.tr("Report for the committee…"))
         self.report_button.setToolTip(self.tr("This submission's similarity report in the interface's language: "
                                               "figures, sections, sources, the full text coloured by source"))
@@ -175,5 +209,18 @@ class CheckView(QWidget):
         self.threshold_spin.setAccessibleName(self.tr("Minimum score shown"))
         self.empty_hint.setText(self.tr("Drop one or more files anywhere on this window, or use “Check a file…”, "
                                         "to check a submission against the collection."))
+        self.add_button.setToolTip(self.tr("Make the checked submissions part of the collection: copied into its "
+                                           "folder, or kept where they are as external members"))
+        self.meaning_label.setText(self.tr(
+            "What these figures mean: each is a share of the submission's countable text (its words and "
+            "characters, without template text and excluded passages). “Copied” counts every passage found in "
+            "any source once, so it is never below a single source; “without quotations” leaves quoted "
+            "passages out of the count, so it is never above “copied”. Press F1 for more."))
+        self.summary_label.setToolTip(self.tr(
+            "Copied: share of the countable text found in any source of the collection.\n"
+            "Without quotations: the same, not counting text in quotation marks.\n"
+            "Largest single source: share of the countable text found in the one source that holds the most.\n"
+            "Countable text: every word and character of the submission except template text (the call's form, "
+            "template files, page headers) and what the settings exclude (quotations, the bibliography)."))
         self.sources_model.retranslate()
         self.show_current()

@@ -1,4 +1,9 @@
-"""The side-by-side view: two texts, their matched passages in matching colours, kept in step."""
+"""The side-by-side view: two texts, their matched passages in matching colours, kept in step.
+
+A matched passage is an edited passage of the comparison (core/passages.py): its identical runs
+in the passage's colour, the edited text between them (substituted, inserted or dropped words)
+in a lighter shade of the same colour, so one copied-then-edited section reads as one passage.
+"""
 
 from __future__ import annotations
 
@@ -16,12 +21,14 @@ from PySide6.QtGui import (
     QMouseEvent,
     QPainter,
     QPaintEvent,
+    QPalette,
     QShortcut,
     QTextCharFormat,
     QTextCursor,
     QTextFormat,
 )
 from PySide6.QtWidgets import (
+    QApplication,
     QCheckBox,
     QDialog,
     QHBoxLayout,
@@ -38,7 +45,7 @@ from PySide6.QtWidgets import (
 
 from neardup_gui.app.models import percent
 from neardup_gui.core.document import CharSpan
-from neardup_gui.core.results import Comparison, MatchSpan
+from neardup_gui.core.results import Comparison, MatchSpan, Passage
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +72,51 @@ class DiffInput:
 
 def colour_for(index: int) -> QColor:
     return QColor(PALETTE[index % len(PALETTE)])
+
+
+EDITED_BLEND = 0.55  # how far the edited shade moves from the passage colour to the background
+
+
+def passage_shades(index: int, palette: QPalette | None = None) -> tuple[QColor, QColor]:
+    """The two shades of passage ``index``: identical text, and edited text inside the passage.
+
+    The one place that chooses them: the edited shade is the passage colour blended towards the
+    text background of the palette in use, so it reads as "the same passage, fainter" on a light
+    and on a dark theme alike.
+    """
+    exact = colour_for(index)
+    base = (palette or QApplication.palette()).color(QPalette.ColorRole.Base)
+    t = EDITED_BLEND
+    edited = QColor(
+        round(exact.red() * (1 - t) + base.red() * t),
+        round(exact.green() * (1 - t) + base.green() * t),
+        round(exact.blue() * (1 - t) + base.blue() * t),
+    )
+    return exact, edited
+
+
+def passages_of(comparison: Comparison) -> tuple[Passage, ...]:
+    """The comparison's passages in text order; a comparison made without them (an older record)
+    shows each match span as a passage of its own."""
+    if comparison.passages or not comparison.spans:
+        return tuple(sorted(comparison.passages, key=lambda p: (p.a[0], p.b[0])))
+    return tuple(
+        Passage(a=s.a, b=s.b, units_a=s.units, units_b=s.units, matched_units=s.units, runs=(s,))
+        for s in sorted(comparison.spans, key=lambda s: (s.a[0], s.b[0]))
+    )
+
+
+def passage_marks(passages: Sequence[Passage], side: str, palette: QPalette | None = None
+                  ) -> tuple[list[tuple[CharSpan, QColor]], list[tuple[CharSpan, QColor]]]:
+    """For one text (``side`` "a" or "b"): (identical runs, edited gaps), each with its shade."""
+    exact_marks: list[tuple[CharSpan, QColor]] = []
+    edited_marks: list[tuple[CharSpan, QColor]] = []
+    for i, p in enumerate(passages):
+        exact, edited = passage_shades(i, palette)
+        runs = sorted(getattr(r, side) for r in p.runs)
+        exact_marks.extend((span, exact) for span in runs)
+        edited_marks.extend(((x[1], y[0]), edited) for x, y in zip(runs, runs[1:]) if y[0] > x[1])
+    return exact_marks, edited_marks
 
 
 class Alignment:
@@ -172,7 +224,10 @@ class TextPane(QPlainTextEdit):
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.match_count = 0
 
-    def show_text(self, text: str, matches: list[tuple[CharSpan, QColor]], muted: list[CharSpan]) -> None:
+    def show_text(self, text: str, matches: list[tuple[CharSpan, QColor]], muted: list[CharSpan],
+                  edited: Sequence[tuple[CharSpan, QColor]] = (), passages: int | None = None) -> None:
+        """``matches``: identical text; ``edited``: edited text inside passages (lighter shade);
+        ``passages``: how many passages these make (default: one per match)."""
         self.setPlainText(text)
         selections: list[QTextEdit.ExtraSelection] = []
         muted_format = QTextCharFormat()
@@ -181,13 +236,13 @@ class TextPane(QPlainTextEdit):
         muted_format.setFontItalic(True)
         for span in muted:
             selections.append(self._selection(span, muted_format))
-        for span, colour in matches:
+        for span, colour in [*edited, *matches]:
             fmt = QTextCharFormat()
             fmt.setBackground(colour)
             fmt.setForeground(QColor("#000000"))
             selections.append(self._selection(span, fmt))
         self.setExtraSelections(selections)
-        self.match_count = len(matches)
+        self.match_count = len(matches) if passages is None else passages
 
     def _selection(self, span: CharSpan, fmt: QTextCharFormat) -> QTextEdit.ExtraSelection:
         selection = QTextEdit.ExtraSelection()
@@ -249,8 +304,10 @@ class DiffView(QDialog):
         self.setWindowFlag(Qt.WindowType.WindowMaximizeButtonHint, True)
         self.setSizeGripEnabled(True)
         self.diff = diff
-        self.spans: tuple[MatchSpan, ...] = tuple(sorted(diff.comparison.spans, key=lambda s: (s.a[0], s.b[0])))
-        self.alignment = Alignment(self.spans, len(diff.text_a), len(diff.text_b))
+        # one entry per edited passage: the list, next/previous and the counts all go by these
+        self.matches: tuple[Passage, ...] = passages_of(diff.comparison)
+        runs = [r for p in self.matches for r in p.runs] or list(diff.comparison.spans)
+        self.alignment = Alignment(runs, len(diff.text_a), len(diff.text_b))
         self.current_match = -1
         self._syncing = False
 
@@ -349,29 +406,40 @@ class DiffView(QDialog):
 
     # -- content ---------------------------------------------------------------------------------
 
+    @property
+    def spans(self) -> tuple[Passage, ...]:
+        """The matched passages in text order (``.a`` / ``.b`` spans, as match spans have)."""
+        return self.matches
+
     def _fill(self) -> None:
         c = self.diff.comparison
-        marks_a = [(s.a, colour_for(i)) for i, s in enumerate(self.spans)]
-        marks_b = [(s.b, colour_for(i)) for i, s in enumerate(self.spans)]
+        n = len(self.matches)
+        exact_a, edited_a = passage_marks(self.matches, "a")
+        exact_b, edited_b = passage_marks(self.matches, "b")
         muted_a = list(c.template_a) + list(c.excluded_a)
         muted_b = list(c.template_b) + list(c.excluded_b)
-        self.pane_a.show_text(self.diff.text_a, marks_a, muted_a)
-        self.pane_b.show_text(self.diff.text_b, marks_b, muted_b)
-        self.overview_a.set_content(len(self.diff.text_a), marks_a, muted_a)
-        self.overview_b.set_content(len(self.diff.text_b), marks_b, muted_b)
+        self.pane_a.show_text(self.diff.text_a, exact_a, muted_a, edited_a, n)
+        self.pane_b.show_text(self.diff.text_b, exact_b, muted_b, edited_b, n)
+        self.overview_a.set_content(len(self.diff.text_a), [(p.a, passage_shades(i)[0]) for i, p in enumerate(self.matches)], muted_a)
+        self.overview_b.set_content(len(self.diff.text_b), [(p.b, passage_shades(i)[0]) for i, p in enumerate(self.matches)], muted_b)
 
     def _fill_passages(self) -> None:
         current = self.passages.currentRow()
         self.passages.blockSignals(True)
         self.passages.clear()
-        for i, span in enumerate(self.spans):
-            snippet = " ".join(self.diff.text_a[span.a[0]:span.a[1]].split())
+        for i, passage in enumerate(self.matches):
+            snippet = " ".join(self.diff.text_a[passage.a[0]:passage.a[1]].split())
             if len(snippet) > 48:
                 snippet = snippet[:47] + "…"
-            item = QListWidgetItem(self.tr("{n}. {units} units: {snippet}").format(n=i + 1, units=span.units, snippet=snippet))
-            item.setBackground(colour_for(i))
+            if passage.matched_units < max(passage.units_a, passage.units_b):
+                label = self.tr("{n}. {units} units, edited ({identical} identical): {snippet}").format(
+                    n=i + 1, units=passage.units_a, identical=passage.matched_units, snippet=snippet)
+            else:
+                label = self.tr("{n}. {units} units: {snippet}").format(n=i + 1, units=passage.units_a, snippet=snippet)
+            item = QListWidgetItem(label)
+            item.setBackground(passage_shades(i)[0])
             item.setForeground(QColor("#000000"))
-            item.setToolTip(" ".join(self.diff.text_a[span.a[0]:span.a[1]].split())[:600])
+            item.setToolTip(" ".join(self.diff.text_a[passage.a[0]:passage.a[1]].split())[:600])
             self.passages.addItem(item)
         self.passages.setCurrentRow(current)
         self.passages.blockSignals(False)
@@ -384,11 +452,11 @@ class DiffView(QDialog):
 
     def go_to_match(self, index: int) -> None:
         """Select match ``index`` in both panes and bring it to the middle of both."""
-        if not self.spans:
+        if not self.matches:
             return
-        index = index % len(self.spans)
+        index = index % len(self.matches)
         self.current_match = index
-        span = self.spans[index]
+        span = self.matches[index]
         self._syncing = True
         try:
             self.pane_a.select_span(span.a)
@@ -408,7 +476,7 @@ class DiffView(QDialog):
         self.go_to_match(self.current_match + 1 if self.current_match >= 0 else 0)
 
     def previous_match(self) -> None:
-        self.go_to_match(self.current_match - 1 if self.current_match >= 0 else len(self.spans) - 1)
+        self.go_to_match(self.current_match - 1 if self.current_match >= 0 else len(self.matches) - 1)
 
     def _passage_chosen(self, row: int) -> None:
         if row >= 0:
@@ -448,13 +516,13 @@ class DiffView(QDialog):
     # -- language -------------------------------------------------------------------------------
 
     def _update_position_label(self) -> None:
-        if not self.spans:
+        if not self.matches:
             self.position_label.setText(self.tr("No matched passages"))
         elif self.current_match < 0:
-            self.position_label.setText(self.tr("{n} matched passages").format(n=len(self.spans)))
+            self.position_label.setText(self.tr("{n} matched passages").format(n=len(self.matches)))
         else:
             self.position_label.setText(
-                self.tr("Passage {i} of {n}").format(i=self.current_match + 1, n=len(self.spans))
+                self.tr("Passage {i} of {n}").format(i=self.current_match + 1, n=len(self.matches))
             )
 
     def retranslate_ui(self) -> None:
@@ -471,7 +539,9 @@ class DiffView(QDialog):
         )
         self.header.setToolTip(
             self.tr("Similarity is the LCS ratio common / (A + B − common) over countable units; "
-                    "containment is the share of one text found in the other. Template text is not counted.")
+                    "containment is the share of one text found in the other, counted over copied passages "
+                    "(identical runs and the edited words between them, shown in a lighter shade). "
+                    "Template text is not counted.")
         )
         self.title_a.setText(self.tr("A: {title}").format(title=self.diff.title_a))
         self.title_b.setText(self.tr("B: {title}").format(title=self.diff.title_b))

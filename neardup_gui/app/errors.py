@@ -9,7 +9,7 @@ import traceback
 from types import TracebackType
 from typing import Callable
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QDialog,
@@ -129,3 +129,52 @@ def install_exception_hook(parent: Callable[[], QWidget | None]) -> list[ErrorDi
 
     sys.excepthook = hook
     return shown
+
+
+class StartupErrorDialog(QDialog):
+    """neardup could not start: the error, the log file, and a way out (reset the settings).
+
+    ``exec()`` returns :attr:`RESET` when the examiner chose to reset the settings and try again,
+    otherwise ``Rejected`` (quit).
+    """
+
+    RESET = 2
+
+    def __init__(self, exc: BaseException, details: str, log_path: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("startupErrorDialog")
+        self.setWindowTitle(self.tr("neardup could not start"))
+        headline, advice = explain(exc)
+        layout = QVBoxLayout(self)
+        self.headline = QLabel(f"<b>{self.tr('neardup could not start.')}</b> {headline}")
+        self.headline.setWordWrap(True)
+        self.message = QLabel(f"{exc.__class__.__name__}: {exc}")
+        self.message.setObjectName("startupErrorMessage")
+        self.message.setWordWrap(True)
+        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.advice = QLabel(self.tr(
+            "If it started failing after a change of settings, “Reset settings” sets the settings file "
+            "aside (it is kept as a backup) and starts again with the defaults. Your collections and "
+            "their indexes are not touched."))
+        self.advice.setWordWrap(True)
+        self.log_label = QLabel(self.tr("The log file is {path}").format(path=log_path))
+        self.log_label.setObjectName("startupLogPath")
+        self.log_label.setWordWrap(True)
+        self.log_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.details = QPlainTextEdit(details)
+        self.details.setReadOnly(True)
+        self.details.setAccessibleName(self.tr("Error details"))
+        self.details.setMinimumHeight(140)
+        buttons = QDialogButtonBox()
+        self.reset_button = buttons.addButton(self.tr("Reset settings"), QDialogButtonBox.ButtonRole.ActionRole)
+        self.reset_button.setObjectName("resetSettingsButton")
+        self.copy_button = buttons.addButton(self.tr("Copy details"), QDialogButtonBox.ButtonRole.ActionRole)
+        self.quit_button = buttons.addButton(self.tr("Quit"), QDialogButtonBox.ButtonRole.RejectRole)
+        self.reset_button.clicked.connect(lambda: self.done(self.RESET))
+        self.copy_button.clicked.connect(
+            lambda: QGuiApplication.clipboard().setText(f"{self.message.text()}\n\n{details}"))
+        buttons.rejected.connect(self.reject)
+        for w in (self.headline, self.message, self.advice, self.log_label, self.details):
+            layout.addWidget(w)
+        layout.addWidget(buttons)
+        self.resize(640, 420)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Sequence
 
 from neardup_gui.app.diffview import DiffInput
-from neardup_gui.core.collection import Collection, IndexReport
+from neardup_gui.core.collection import AddedFile, Collection, IndexReport
 from neardup_gui.core.progress import ProgressFn, wrap_progress
 from neardup_gui.core.results import CheckResult, Cluster, DocumentInfo, Pair, SourceMatch
 from neardup_gui.core.settings import Settings
@@ -30,6 +30,8 @@ class CollectionState:
     db_path: str
     documents: tuple[DocumentInfo, ...]
     report: IndexReport | None = None  # None when loaded from the saved index
+    settings: Settings | None = None  # the defaults with the collection's own values over them
+    added: tuple[AddedFile, ...] = ()  # what "Add to collection" did with each file
 
 
 @dataclass(frozen=True)
@@ -40,22 +42,35 @@ class Duplicates:
     by_containment: tuple[Pair, ...] = ()  # screen (issue 19): ranked by the larger containment
 
 
-def load_collection(db_path: str, folder: str, progress: ProgressFn) -> CollectionState:
-    """Open a saved index without re-indexing."""
+def load_collection(db_path: str, folder: str, progress: ProgressFn, defaults: Settings | None = None) -> CollectionState:
+    """Open a saved index without re-indexing; with ``defaults``, read the collection's own settings."""
     progress(0.0, "")
     with Collection.open(db_path, create=False) as collection:
         documents = tuple(collection.documents())
+        settings = collection.settings_for(defaults) if defaults is not None else None
     progress(1.0, "")
-    return CollectionState(folder, db_path, documents)
+    return CollectionState(folder, db_path, documents, settings=settings)
 
 
 def index_collection(db_path: str, folder: str, settings: Settings, progress: ProgressFn) -> CollectionState:
-    """Index (or incrementally refresh) ``folder`` into ``db_path``."""
+    """Index (or incrementally refresh) ``folder`` into ``db_path``; a new collection keeps
+    ``settings`` (the defaults) as its own from now on."""
     Path(db_path).parent.mkdir(parents=True, exist_ok=True)
     with Collection.open(db_path) as collection:
         report = collection.index_folder(folder, settings, progress)
         documents = tuple(collection.documents())
-    return CollectionState(folder, db_path, documents, report)
+        if not collection.has_own_settings():
+            collection.save_settings(settings)
+        own = collection.settings_for(settings)
+    return CollectionState(folder, db_path, documents, report, settings=own)
+
+
+def save_collection_settings(db_path: str, settings: Settings, progress: ProgressFn) -> Settings:
+    """Keep ``settings``' per-collection values in the collection's index."""
+    progress(0.0, "")
+    with Collection.open(db_path, create=False) as collection:
+        collection.save_settings(settings)
+    return settings
 
 
 def rebuild_collection(db_path: str, folder: str, settings: Settings, progress: ProgressFn) -> CollectionState:
@@ -85,12 +100,33 @@ def check_files(db_path: str, paths: Sequence[str], settings: Settings, progress
         return collection.check(list(paths), settings, progress)
 
 
-def add_files(db_path: str, folder: str, paths: Sequence[str], settings: Settings, progress: ProgressFn) -> CollectionState:
-    """Add checked submissions to the collection's index."""
+def add_files(db_path: str, folder: str, paths: Sequence[str], settings: Settings, progress: ProgressFn,
+              keep: str = "external", on_clash: str = "rename") -> CollectionState:
+    """Make checked submissions members of the collection (copied into its folder or kept as
+    external members, see :meth:`Collection.add_files`)."""
     with Collection.open(db_path, create=False) as collection:
-        collection.add_files(list(paths), settings, progress)
+        added = collection.add_files(list(paths), settings, progress, keep=keep, on_clash=on_clash)
         documents = tuple(collection.documents())
-    return CollectionState(folder, db_path, documents)
+    return CollectionState(folder, db_path, documents, added=tuple(added))
+
+
+def update_results(db_path: str, paths: Sequence[str], settings: Settings, progress: ProgressFn) -> "Updated":
+    """Results re-derived after a change of settings: pairs and clusters from the verified-pairs
+    cache (re-verified only when the exclusions or template changed), and the shown checks."""
+    with Collection.open(db_path, create=False) as collection:
+        share = 0.7 if paths else 1.0
+        pairs = tuple(collection.pairs(settings, wrap_progress(progress, 0.0, share * 0.9)))
+        clusters = tuple(collection.clusters(settings, wrap_progress(progress, share * 0.9, share)))
+        documents = tuple(collection.documents())
+        checks = tuple(collection.check(list(paths), settings, wrap_progress(progress, share, 1.0))) if paths else ()
+    return Updated(Duplicates(pairs, clusters, documents), checks, settings)
+
+
+@dataclass(frozen=True)
+class Updated:
+    duplicates: Duplicates
+    checks: tuple[CheckResult, ...]
+    settings: Settings  # what they were derived under
 
 
 def pair_diff(db_path: str, doc_a: int, doc_b: int, settings: Settings, progress: ProgressFn) -> DiffInput:

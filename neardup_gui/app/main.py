@@ -7,6 +7,8 @@ import logging
 import multiprocessing
 import os
 import sys
+import traceback
+from pathlib import Path
 from typing import Sequence
 
 from neardup_gui import __version__
@@ -16,11 +18,30 @@ log = logging.getLogger(__name__)
 APP_ID = "io.github.neardup.NearDup"
 
 
-def configure_logging(verbose: int = 0) -> None:
-    """Configure logging once, for the window (stderr)."""
+def configure_logging(verbose: int = 0, log_path: Path | None = None) -> Path | None:
+    """Configure logging once: stderr, and the log file (kept small, two old copies).
+
+    Returns the log file in use, or None when it cannot be written (stderr alone then)."""
+    import logging.handlers
+
     level = logging.WARNING - 10 * min(verbose, 2)
-    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    fmt = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+    handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
+    if log_path is not None:
+        try:
+            log_path.parent.mkdir(parents=True, exist_ok=True)
+            handlers.append(logging.handlers.RotatingFileHandler(
+                log_path, maxBytes=1 << 20, backupCount=2, encoding="utf-8"))
+        except OSError as exc:
+            print(f"neardup: cannot write the log file {log_path}: {exc}", file=sys.stderr)
+            log_path = None
+    # (INFO goes to the file even when stderr shows only warnings: it says what led to a problem)
+    handlers[0].setLevel(level)
+    for handler in handlers[1:]:
+        handler.setLevel(min(level, logging.INFO))
+    logging.basicConfig(level=min(level, logging.INFO), format=fmt, handlers=handlers, force=True)
     logging.getLogger("jieba").setLevel(logging.ERROR)
+    return log_path
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -63,32 +84,56 @@ def create_application(qt_argv: list[str]) -> "QApplication":  # noqa: F821 - im
     return app
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the application; returns the exit code."""
-    # Extraction runs in worker processes; a frozen (PyInstaller) build needs this first.
-    multiprocessing.freeze_support()
-    args = parse_args(argv)
-    configure_logging(args.verbose)
-
+def build_window(args: argparse.Namespace, translations: "Translations") -> "MainWindow":  # noqa: F821
+    """Read the settings and build the main window (everything a start-up can fail at)."""
     from PySide6.QtCore import QTimer
 
     from neardup_gui.app.appsettings import load_language, open_store
-    from neardup_gui.app.errors import install_exception_hook
-    from neardup_gui.app.i18n import Translations, resolve_language
+    from neardup_gui.app.i18n import resolve_language
     from neardup_gui.app.mainwindow import MainWindow
 
-    app = create_application([sys.argv[0]] if argv is not None else list(sys.argv))
     store = open_store()
-    translations = Translations(app)
     translations.switch(resolve_language(load_language(store)))
     window = MainWindow(translations, store)
-    install_exception_hook(lambda: window)
     window.show()
     if args.sample:
         QTimer.singleShot(0, window.open_sample)
     elif args.folder:
         folder = os.path.abspath(args.folder)
         QTimer.singleShot(0, lambda: window.open_folder(folder))
+    return window
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the application; returns the exit code."""
+    # Extraction runs in worker processes; a frozen (PyInstaller) build needs this first.
+    multiprocessing.freeze_support()
+    args = parse_args(argv)
+
+    from neardup_gui.app.appsettings import reset_settings
+    from neardup_gui.app.errors import StartupErrorDialog, install_exception_hook
+    from neardup_gui.app.i18n import Translations
+    from neardup_gui.app.paths import log_file
+
+    app = create_application([sys.argv[0]] if argv is not None else list(sys.argv))
+    log_path = configure_logging(args.verbose, log_file())
+    shown_log = str(log_path) if log_path else "(none: see the terminal)"
+    # Before the window exists: an error raised from an event while it is being built is shown too.
+    holder: list = []
+    install_exception_hook(lambda: holder[0] if holder else None)
+    translations = Translations(app)
+    while True:
+        try:
+            window = build_window(args, translations)
+            break
+        except Exception as exc:  # noqa: BLE001 - any start-up failure is shown, never a silent exit
+            details = traceback.format_exc()
+            log.error("neardup could not start:\n%s", details)
+            dialog = StartupErrorDialog(exc, details, shown_log)
+            if dialog.exec() != StartupErrorDialog.RESET:
+                return 1
+            reset_settings()
+    holder.append(window)
     log.info("neardup %s started", __version__)
     code = app.exec()
     window.runner.shutdown()

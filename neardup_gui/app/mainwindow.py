@@ -30,11 +30,13 @@ from PySide6.QtWidgets import (
 from neardup_gui import __version__
 from neardup_gui.app import jobs
 from neardup_gui.app.appsettings import (
+    last_folder,
     load_language,
     load_recent,
     load_settings,
     needs_refingerprint,
     open_store,
+    remember_folder,
     remember_recent,
     save_language,
     save_settings,
@@ -46,6 +48,7 @@ from neardup_gui.app.documentsview import DocumentsView
 from neardup_gui.app.duplicatesview import DuplicatesView
 from neardup_gui.app.errors import ErrorDialog, explain, is_index_problem
 from neardup_gui.app.i18n import Translations, resolve_language
+from neardup_gui.app.models import localise_reason
 from neardup_gui.app.paths import display_path, index_path_for, sample_folder
 from neardup_gui.app.screeningview import ScreeningView, open_screenings, run_screening, save_flag
 from neardup_gui.app.settingsdialog import SettingsDialog
@@ -54,7 +57,7 @@ from neardup_gui.app.tasks import Task, TaskRunner
 from neardup_gui.app.welcome import WelcomeView
 from neardup_gui.app.widgets import ProgressPanel
 from neardup_gui.core.results import CheckResult, Cluster, Pair, SourceMatch
-from neardup_gui.core.settings import Settings
+from neardup_gui.core.settings import Settings, collection_values
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +79,11 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.setObjectName("mainWindow")
         self.store = store or open_store()
-        self.settings: Settings = load_settings(self.store)
+        # the global defaults (new collections start from them) and the open collection's values
+        self.defaults: Settings = load_settings(self.store)
+        self.settings: Settings = self.defaults
+        self.updating = False  # results are being re-derived for changed settings
+        self._update_pending = False
         self.language_setting = load_language(self.store)
         self.translations = translations or Translations(QApplication.instance())
         self.runner = TaskRunner(self)
@@ -203,6 +210,11 @@ class MainWindow(QMainWindow):
         notice_row = QHBoxLayout()
         notice_row.addWidget(self.notice, 1)
         notice_row.addWidget(self.notice_refresh)
+        # Shown while the results are re-derived for changed settings: what is on screen is old.
+        self.updating_label = QLabel()
+        self.updating_label.setObjectName("updatingNotice")
+        self.updating_label.setWordWrap(True)
+        self.updating_label.setVisible(False)
 
         # One view module per tab; the window only assembles them and runs the work.
         self.documents_page = DocumentsView()
@@ -236,6 +248,7 @@ class MainWindow(QMainWindow):
         r = QVBoxLayout(right)
         r.setContentsMargins(0, 0, 0, 0)
         r.addLayout(notice_row)
+        r.addWidget(self.updating_label)
         r.addWidget(self.tabs, 1)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(panel)
@@ -273,6 +286,8 @@ class MainWindow(QMainWindow):
         self.recent_label.setText(self.tr("Recent collections:"))
         self.recent_list.setAccessibleName(self.tr("Recent collections"))
         self.notice_refresh.setText(self.tr("Refresh now"))
+        self.updating_label.setText(self.tr("Updating the results for the changed settings… "
+                                            "The figures shown are those of the previous settings until this finishes."))
         self.tabs.setTabText(0, self.tr("Documents"))
         self.tabs.setTabText(1, self.tr("Check"))
         self.tabs.setTabText(2, self.tr("Duplicates"))
@@ -310,6 +325,7 @@ class MainWindow(QMainWindow):
             "check": self.tr("Checking"),
             "add": self.tr("Adding to the collection"),
             "screen": self.tr("Screening the call"),
+            "update": self.tr("Updating the results"),
         }.get(name, name)
 
     # -- running work ----------------------------------------------------------------------------
@@ -317,7 +333,8 @@ class MainWindow(QMainWindow):
     def is_busy(self) -> bool:
         return self.main_task is not None and self.main_task.is_running()
 
-    def _start(self, name: str, fn: Callable[..., Any], *args: Any, on_done: Callable[[Any], None]) -> Task | None:
+    def _start(self, name: str, fn: Callable[..., Any], *args: Any, on_done: Callable[[Any], None],
+               **kwargs: Any) -> Task | None:
         """Start the one long task; the progress panel follows it."""
         if self._closing:
             return None
@@ -325,10 +342,11 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(self.tr("Please wait for the current task to finish, or cancel it."), 5000)
             return None
         task = self.runner.start(name, fn, *args, on_done=on_done, on_error=self._task_error,
-                                 on_cancelled=lambda: self._task_cancelled(name))
+                                 on_cancelled=lambda: self._task_cancelled(name), **kwargs)
         self.main_task = task
         self.progress_panel.follow(task, self._task_title(name))
         task.finished.connect(self._update_actions)
+        task.finished.connect(self._main_task_finished)
         self._update_actions()
         return task
 
@@ -395,8 +413,10 @@ class MainWindow(QMainWindow):
     # -- opening a collection ---------------------------------------------------------------------
 
     def choose_folder(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, self.tr("Choose the folder of the collection"))
+        start = last_folder(self.store, "collection", os.path.dirname(self.folder) if self.folder else "")
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Choose the folder of the collection"), start)
         if folder:
+            remember_folder(self.store, "collection", os.path.dirname(folder.rstrip(os.sep)) or folder)
             self.open_folder(folder)
 
     def open_sample(self) -> None:
@@ -418,6 +438,9 @@ class MainWindow(QMainWindow):
             return
         self.folder = folder
         self.db_path = str(index_path_for(folder))
+        self.settings = self.defaults  # until the collection's own values are read
+        self._update_pending = False
+        self._set_updating(False)
         self.check_results = []
         for page in (self.documents_page, self.duplicates_page, self.clusters_page, self.screening_page):
             page.reset()
@@ -439,7 +462,7 @@ class MainWindow(QMainWindow):
         assert self.db_path and self.folder
         if self._closing:
             return
-        self.runner.start("load", jobs.load_collection, self.db_path, self.folder,
+        self.runner.start("load", jobs.load_collection, self.db_path, self.folder, defaults=self.defaults,
                           on_done=lambda state: self._loaded(state, after_cancel), on_error=self._task_error)
 
     def refresh(self) -> None:
@@ -454,6 +477,8 @@ class MainWindow(QMainWindow):
     def _loaded(self, state: jobs.CollectionState, after_cancel: bool) -> None:
         if state.db_path != self.db_path:
             return
+        if state.settings is not None:
+            self.settings = state.settings
         self._set_documents(state.documents)
         self._loaded_from_saved = not after_cancel
         self._update_notice_text(partial=after_cancel)
@@ -464,6 +489,8 @@ class MainWindow(QMainWindow):
     def _indexed(self, state: jobs.CollectionState) -> None:
         if state.db_path != self.db_path:
             return
+        if state.settings is not None:
+            self.settings = state.settings
         self._loaded_from_saved = False
         self._set_documents(state.documents)
         self._update_notice_text()
@@ -542,9 +569,10 @@ class MainWindow(QMainWindow):
 
     def choose_files_to_check(self) -> None:
         paths, _ = QFileDialog.getOpenFileNames(
-            self, self.tr("Choose submissions to check"), "",
-            self.tr("Documents (*.docx *.pdf *.txt *.odt *.md *.html);;All files (*)"))
+            self, self.tr("Choose submissions to check"), last_folder(self.store, "check", self.folder or ""),
+            self.tr("Documents (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;All files (*)"))
         if paths:
+            remember_folder(self.store, "check", paths[0])
             self.check_files(paths)
 
     def check_files(self, paths: Sequence[str]) -> None:
@@ -560,7 +588,7 @@ class MainWindow(QMainWindow):
         skipped = [r for r in results if r.skipped_reason]
         if skipped:
             QMessageBox.warning(self, self.tr("neardup"), self.tr("Some files could not be read:") + "\n\n" +
-                                "\n".join(f"{os.path.basename(r.path)}: {r.skipped_reason}" for r in skipped))
+                                "\n".join(f"{os.path.basename(r.path)}: {localise_reason(r.skipped_reason)}" for r in skipped))
         self.check_ready.emit()
 
     def _show_check_results(self, results: list[CheckResult]) -> None:
@@ -576,13 +604,73 @@ class MainWindow(QMainWindow):
         return self.check_page.visible_sources()
 
     def add_checked_to_collection(self) -> None:
+        """Make the checked submissions members of the collection: copied into its folder, or
+        kept where they are as external members (asked), so that a refresh keeps them."""
         paths = [r.path for r in self.check_results if not r.skipped_reason]
-        if paths and self.db_path and self.folder:
-            self._start("add", jobs.add_files, self.db_path, self.folder, paths, self.settings, on_done=self._added)
+        if not (paths and self.db_path and self.folder) or self.is_busy():
+            return
+        outside = [p for p in paths if os.path.commonpath([self.folder, os.path.abspath(p)]) != self.folder]
+        keep, on_clash = "external", "rename"
+        if outside:
+            keep = self.ask_how_to_add(outside)
+            if keep is None:
+                return
+        if keep == "copy":
+            taken = [os.path.basename(p) for p in outside if os.path.exists(os.path.join(self.folder, os.path.basename(p)))]
+            if taken:
+                on_clash = self.ask_on_clash(taken)
+                if on_clash is None:
+                    return
+        self._start("add", jobs.add_files, self.db_path, self.folder, paths, self.settings, on_done=self._added,
+                    keep=keep, on_clash=on_clash)
+
+    def ask_how_to_add(self, outside: Sequence[str]) -> str | None:
+        """"copy", "external", or None (cancelled)."""
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Add to collection"), self.tr(
+            "{n} checked file(s) are outside the collection's folder {folder}.\n\n"
+            "Copy them into the folder, or keep them where they are as external members? An external "
+            "member stays in the collection when it is refreshed; if you move or delete the file, it "
+            "leaves the collection.").format(n=len(outside), folder=display_path(self.folder or "")), parent=self)
+        box.setObjectName("addHowBox")
+        copy = box.addButton(self.tr("Copy into the folder"), QMessageBox.ButtonRole.AcceptRole)
+        external = box.addButton(self.tr("Keep where they are"), QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(copy)
+        box.exec()
+        clicked = box.clickedButton()
+        return "copy" if clicked is copy else "external" if clicked is external else None
+
+    def ask_on_clash(self, names: Sequence[str]) -> str | None:
+        """"rename", "replace", or None (cancelled) for files whose names the folder has already."""
+        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Add to collection"), self.tr(
+            "The collection's folder already has a file named {names}.\n\n"
+            "Rename the copy (for example “name (2).docx”), or replace the file in the folder?").format(
+            names=", ".join(f"“{n}”" for n in names)), parent=self)
+        box.setObjectName("addClashBox")
+        rename = box.addButton(self.tr("Rename the copy"), QMessageBox.ButtonRole.AcceptRole)
+        replace = box.addButton(self.tr("Replace"), QMessageBox.ButtonRole.DestructiveRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(rename)
+        box.exec()
+        clicked = box.clickedButton()
+        return "rename" if clicked is rename else "replace" if clicked is replace else None
 
     def _added(self, state: jobs.CollectionState) -> None:
         self._set_documents(state.documents)
+        lines = []
+        for a in state.added:
+            name = os.path.basename(a.source)
+            if a.how == "copied":
+                lines.append(self.tr("{name}: copied into the collection's folder as {member}").format(
+                    name=name, member=os.path.basename(a.member)))
+            elif a.how == "external":
+                lines.append(self.tr("{name}: kept where it is, as an external member ({path})").format(
+                    name=name, path=display_path(a.member)))
+            else:
+                lines.append(self.tr("{name}: already in the collection's folder").format(name=name))
+        self.last_added = lines
         self.statusBar().showMessage(self.tr("The checked submissions are now part of the collection."), 8000)
+        QMessageBox.information(self, self.tr("Added to the collection"), "\n".join(lines))
         self._find_duplicates()
 
     def export_check_report(self, result: CheckResult) -> None:
@@ -668,32 +756,83 @@ class MainWindow(QMainWindow):
     # -- settings and language ---------------------------------------------------------------------
 
     def open_settings(self) -> None:
-        dialog = SettingsDialog(self.settings, self.language_setting, self)
-        dialog.accepted.connect(lambda: self.apply_settings(dialog.result_settings(), dialog.result_language()))
+        collection = os.path.basename(self.folder.rstrip(os.sep)) if self.folder else None
+        dialog = SettingsDialog(self.settings, self.language_setting, self, collection=collection,
+                                store=self.store)
+        dialog.accepted.connect(lambda: self.apply_settings(dialog.result_settings(), dialog.result_language(),
+                                                            as_defaults=dialog.result_as_defaults()))
         dialog.finished.connect(dialog.deleteLater)
         self.settings_dialog = dialog
         dialog.open()
 
-    def apply_settings(self, new: Settings, language: str) -> None:
-        """Keep the new settings, switch the language live, and redo the work they change."""
+    def apply_settings(self, new: Settings, language: str, as_defaults: bool = False) -> None:
+        """Keep the new settings, switch the language live, and redo the work they change.
+
+        The matching and template values belong to the open collection (kept in its index);
+        with no collection open, or ``as_defaults``, they also become the defaults for new
+        collections. The machine's values (fingerprint size, strategy, workers) are global.
+        """
         old = self.settings
         self.settings = new
-        save_settings(self.store, new)
+        if self.db_path is None or as_defaults:
+            self.defaults = new
+        else:
+            self.defaults = self.defaults.with_(strategy=new.strategy, workers=new.workers,
+                                                fingerprints=new.fingerprints)
+        save_settings(self.store, self.defaults)
         if language != self.language_setting:
             self.language_setting = language
             save_language(self.store, language)
             self.translations.switch(resolve_language(language))
         if not self.db_path:
             return
+        if collection_values(old) != collection_values(new) and not self._closing:
+            self.runner.start("save-settings", jobs.save_collection_settings, self.db_path, new,
+                              on_error=self._task_error)
         if needs_refingerprint(old, new):
             QMessageBox.information(self, self.tr("neardup"),
                                     self.tr("The fingerprints are being rebuilt from the stored texts in the background."))
             self.refresh()
-        elif (old.threshold, old.min_run, old.template_min_docs, old.template_min_share, old.template_files,
-              old.exclude_quotes, old.exclude_bibliography) != (
-                new.threshold, new.min_run, new.template_min_docs, new.template_min_share, new.template_files,
-                new.exclude_quotes, new.exclude_bibliography):
-            self._find_duplicates()
+        elif collection_values(old) != collection_values(new) or old.strategy != new.strategy:
+            self.update_results()
+
+    def update_results(self) -> None:
+        """Re-derive what is shown (pairs, clusters, the checked submissions) under the current
+        settings, showing "updating" meanwhile; waits for a running task first."""
+        if not self.db_path or self._closing:
+            return
+        self._set_updating(True)
+        if self.is_busy():
+            self._update_pending = True
+            return
+        self._update_pending = False
+        paths = [r.path for r in self.check_results if not r.skipped_reason]
+        task = self._start("update", jobs.update_results, self.db_path, paths, self.settings,
+                           on_done=self._results_updated)
+        if task is None:
+            self._set_updating(False)
+
+    def _results_updated(self, updated: jobs.Updated) -> None:
+        if updated.settings != self.settings:  # changed again meanwhile: that update follows
+            return
+        self._duplicates_found(updated.duplicates)
+        if updated.checks:
+            current = self.check_page.submission_combo.currentIndex()
+            self._show_check_results(list(updated.checks))
+            if 0 <= current < len(updated.checks):
+                self.check_page.submission_combo.setCurrentIndex(current)
+        self.statusBar().showMessage(self.tr("The results now follow the changed settings."), 8000)
+
+    def _set_updating(self, on: bool) -> None:
+        self.updating = on
+        self.updating_label.setVisible(on)
+        self.check_page.set_updating(on)
+
+    def _main_task_finished(self) -> None:
+        if self._update_pending and not self._closing:
+            self.update_results()
+        elif self.updating and not (self.is_busy() and self.main_task.name == "update"):
+            self._set_updating(False)  # done, cancelled or failed
 
     def show_about(self) -> None:
         QMessageBox.about(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any, Callable, Generic, Sequence, TypeVar
 
 from PySide6.QtCore import (
@@ -142,6 +143,54 @@ class RecordTableModel(QAbstractTableModel, Generic[T]):
             self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, len(self._columns) - 1))
 
 
+def _reason_patterns() -> list[tuple[re.Pattern[str], str]]:
+    t = QCoreApplication.translate
+    c = "SkipReasons"
+    return [(re.compile(p, re.S), t(c, m)) for p, m in (
+        (r"^scanned PDF: no text layer$", "scanned PDF: no text layer"),
+        (r"^legacy Word \.doc: save it as \.docx$", "legacy Word .doc: save it as .docx"),
+        (r"^encrypted Word document: remove the password$", "encrypted Word document: remove the password"),
+        (r"^password-protected PDF: remove the password$", "password-protected PDF: remove the password"),
+        (r"^password-protected OpenDocument file: remove the password$", "password-protected OpenDocument file: remove the password"),
+        (r"^encrypted PDF this program cannot open \((?P<detail>.*)\)$", "encrypted PDF this program cannot open ({detail})"),
+        (r"^empty file \(0 bytes\)$", "empty file (0 bytes)"),
+        (r"^file holds only white space$", "file holds only white space"),
+        (r"^no text in this (?P<format>\w+) file$", "no text in this {format} file"),
+        (r"^no words in the file: only punctuation, numbers of pages or symbols$",
+         "no words in the file: only punctuation, numbers of pages or symbols"),
+        (r"^file no longer exists$", "file no longer exists"),
+        (r"^file was deleted while it was read$", "file was deleted while it was read"),
+        (r"^file changed while it was read; try again$", "file changed while it was read; try again"),
+        (r"^file cannot be read: permission denied$", "file cannot be read: permission denied"),
+        (r"^file cannot be read: (?P<detail>.*)$", "file cannot be read: {detail}"),
+        (r"^folder cannot be read: (?P<detail>.*)$", "folder cannot be read: {detail}"),
+        (r"^broken symbolic link: its target does not exist$", "broken symbolic link: its target does not exist"),
+        (r"^file is (?P<size>[\d.]+) MB, over the (?P<limit>\d+) MB limit$", "file is {size} MB, over the {limit} MB limit"),
+        (r"^file is over the (?P<limit>\d+) MB limit$", "file is over the {limit} MB limit"),
+        (r"^needs more than (?P<limit>\d+) MB of memory$", "needs more than {limit} MB of memory"),
+        (r"^worker was killed, most likely out of memory$", "worker was killed, most likely out of memory"),
+        (r"^extraction took longer than (?P<limit>[\d.]+) s$", "extraction took longer than {limit} s"),
+        (r"^unsupported file type (?P<suffix>.*)$", "unsupported file type {suffix}"),
+        (r"^damaged Word document: (?P<detail>.*)$", "damaged Word document: {detail}"),
+        (r"^damaged PDF: (?P<detail>.*)$", "damaged PDF: {detail}"),
+        (r"^damaged OpenDocument text: (?P<detail>.*)$", "damaged OpenDocument text: {detail}"),
+        (r"^damaged RTF document: (?P<detail>.*)$", "damaged RTF document: {detail}"),
+        (r"^damaged (?P<what>[^:]+): (?P<detail>.*)$", "damaged {what}: {detail}"),
+        (r"^file is (?P<what>.+), not (?P<expected>.+)$", "file is {what}, not {expected}"),
+        (r"^extraction (?:failed|crashed)(?P<detail>.*)$", "reading the file failed{detail}"),
+    )]
+
+
+def localise_reason(reason: str) -> str:
+    """Why a file was skipped, in the interface language (the core writes it in English; the
+    details it quotes — a file's own error message — stay as they are)."""
+    for pattern, template in _reason_patterns():
+        match = pattern.match(reason)
+        if match:
+            return template.format(**match.groupdict())
+    return reason
+
+
 def status_text(info: DocumentInfo) -> str:
     if info.status == "indexed":
         return QCoreApplication.translate("DocumentsModel", "indexed")
@@ -166,7 +215,7 @@ class DocumentsModel(RecordTableModel[DocumentInfo]):
                 Column(c, "File", lambda d: d.rel or d.path, lambda d: (d.rel or d.path).lower()),
                 Column(c, "Format", lambda d: d.format),
                 Column(c, "Status", status_text),
-                Column(c, "Reason", lambda d: d.reason),
+                Column(c, "Reason", lambda d: localise_reason(d.reason) if d.reason else ""),
                 Column(c, "Units", lambda d: str(d.units), lambda d: d.units, numeric=True,
                        tooltip="Countable units: CJK characters and words"),
                 Column(c, "Template share", lambda d: percent(d.template_share), lambda d: d.template_share,
@@ -175,7 +224,12 @@ class DocumentsModel(RecordTableModel[DocumentInfo]):
             parent,
         )
 
+    REASON_COLUMN = 3
+
     def tooltip(self, record: DocumentInfo, column: int) -> str | None:
+        # the Reason column's tooltip is the reason in full (a long one is cut in the cell)
+        if column == self.REASON_COLUMN and record.reason:
+            return localise_reason(record.reason)
         return record.path
 
 

@@ -41,6 +41,14 @@ def config_file() -> Path:
     return Path(base) / APP_DIR_NAME / "neardup.ini"
 
 
+def log_file() -> Path:
+    """The application's log file (the user's state folder; shown in error dialogs)."""
+    location = getattr(QStandardPaths.StandardLocation, "GenericStateLocation", None)  # Qt ≥ 6.7
+    if location is None:
+        location = QStandardPaths.StandardLocation.GenericCacheLocation
+    return Path(QStandardPaths.writableLocation(location)) / APP_DIR_NAME / "neardup.log"
+
+
 def data_dir() -> Path:
     """The application data folder that holds the index files."""
     base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.GenericDataLocation)

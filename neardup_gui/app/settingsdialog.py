@@ -6,7 +6,7 @@ import logging
 import os
 from dataclasses import replace
 
-from PySide6.QtCore import QEvent
+from PySide6.QtCore import QEvent, QSettings
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from neardup_gui.app.appsettings import needs_refingerprint
+from neardup_gui.app.appsettings import last_folder, needs_refingerprint, remember_folder
 from neardup_gui.core.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -37,11 +37,21 @@ STRATEGIES = ("auto", "brute", "permuted", "grouped", "lsh")
 class SettingsDialog(QDialog):
     """Edits a :class:`Settings` and the interface language; ``result_settings()`` gives them back."""
 
-    def __init__(self, settings: Settings, language: str, parent: QWidget | None = None) -> None:
+    def __init__(self, settings: Settings, language: str, parent: QWidget | None = None, *,
+                 collection: str | None = None, store: QSettings | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("settingsDialog")
         self.original = settings
         self.original_language = language
+        self.collection = collection  # the open collection's name: its values are edited
+        self.store = store  # for the template files' dialog to open where it last was
+        # Which values are the collection's, and whether they also become the defaults.
+        self.scope_note = QLabel()
+        self.scope_note.setObjectName("settingsScopeNote")
+        self.scope_note.setWordWrap(True)
+        self.as_defaults = QCheckBox()
+        self.as_defaults.setObjectName("asDefaultsBox")
+        self.as_defaults.setVisible(collection is not None)
 
         self.threshold = QDoubleSpinBox()
         self.threshold.setRange(5.0, 100.0)
@@ -131,10 +141,12 @@ class SettingsDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
 
         layout = QVBoxLayout(self)
+        layout.addWidget(self.scope_note)
         layout.addWidget(self.matching_box)
         layout.addWidget(self.index_box)
         layout.addWidget(self.template_box)
         layout.addWidget(self.interface_box)
+        layout.addWidget(self.as_defaults)
         layout.addWidget(self.buttons)
         self.retranslate_ui()
 
@@ -153,6 +165,15 @@ class SettingsDialog(QDialog):
 
     def retranslate_ui(self) -> None:
         self.setWindowTitle(self.tr("Settings"))
+        if self.collection is not None:
+            self.scope_note.setText(self.tr(
+                "Matching and template text are kept with the collection “{name}”: other collections keep "
+                "their own. Index and interface settings apply everywhere.").format(name=self.collection))
+        else:
+            self.scope_note.setText(self.tr(
+                "No collection is open: matching and template settings set here are the defaults every new "
+                "collection starts from."))
+        self.as_defaults.setText(self.tr("Also use these matching and template settings for new collections"))
         self.matching_box.setTitle(self.tr("Matching"))
         self.index_box.setTitle(self.tr("Index and search"))
         self.template_box.setTitle(self.tr("Template text"))
@@ -207,9 +228,13 @@ class SettingsDialog(QDialog):
         self.refingerprint_note.setVisible(changed)
 
     def _add_template(self) -> None:
+        start = last_folder(self.store, "template") if self.store is not None else ""
         paths, _ = QFileDialog.getOpenFileNames(
-            self, self.tr("Choose template files"), "", self.tr("Documents (*.docx *.pdf *.txt *.odt);;All files (*)")
+            self, self.tr("Choose template files"), start,
+            self.tr("Documents (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;All files (*)")
         )
+        if paths and self.store is not None:
+            remember_folder(self.store, "template", paths[0])
         existing = {self.template_files.item(i).text() for i in range(self.template_files.count())}
         self.template_files.addItems([p for p in paths if p not in existing])
 
@@ -231,6 +256,10 @@ class SettingsDialog(QDialog):
             workers=self.workers.value(),
             fingerprints=replace(s.fingerprints, minhash_bits=int(self.fingerprint_size.currentData())),
         )
+
+    def result_as_defaults(self) -> bool:
+        """Whether the collection's values also become the defaults for new collections."""
+        return self.collection is None or self.as_defaults.isChecked()
 
     def result_language(self) -> str:
         return str(self.language.currentData())

@@ -14,7 +14,9 @@ import json
 import logging
 import math
 import os
+import shutil
 import time
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
@@ -23,17 +25,17 @@ import numpy as np
 from neardup_gui.core import indexer
 from neardup_gui.core.candidates import PAIR_MIN_SHARED_ANCHORS, CandidateFinder
 from neardup_gui.core.compare import units_in_spans
-from neardup_gui.core.document import Document, Skipped
+from neardup_gui.core.document import CharSpan, Document, Skipped
 from neardup_gui.core.fingerprints import Fingerprints, fingerprint_document
 from neardup_gui.core.indexer import IndexReport
 from neardup_gui.core.progress import ProgressFn, no_progress, wrap_progress
 from neardup_gui.core.results import (
-    CheckResult, CheckSummary, Cluster, Comparison, DocumentInfo, Pair, SourceMatch,
+    CheckResult, CheckSummary, Cluster, Comparison, DocumentInfo, Exclusions, Pair, SourceMatch,
 )
 from neardup_gui.core.scan import FileEntry
-from neardup_gui.core.settings import Settings
+from neardup_gui.core.settings import COLLECTION_FIELDS, Settings, collection_values, with_values
 from neardup_gui.core.store import IndexProblem, Store
-from neardup_gui.core.templates import sentence_keys
+from neardup_gui.core.templates import MIN_SENTENCE_UNITS, sentence_keys
 from neardup_gui.core.units import Units
 from neardup_gui.core.verify import Marked, Verifier
 from neardup_gui.core.workers import extract_isolated, start_extraction
@@ -49,8 +51,11 @@ CONTAINMENT_CUT = 0.3
 PAIR_ORDERS = ("similarity", "containment")
 # A source is listed for a checked submission when at least this share of it is copied.
 SOURCE_FLOOR = 0.01
+# Clusters up to this size get the similarity of every pair of members, compared exactly where
+# the pairs cache has none (below its floor); larger ones show the cached pairs only.
+RING_MAX_COMPARE = 40
 
-__all__ = ["Collection", "IndexProblem", "IndexReport", "compare_files", "read_submission"]
+__all__ = ["AddedFile", "Collection", "IndexProblem", "IndexReport", "compare_files", "copy_target", "read_submission"]
 
 
 _PAIR_BATCH = 200  # documents per transaction when pairs are computed
@@ -65,7 +70,8 @@ def _info(d) -> DocumentInfo:  # noqa: ANN001 - a store.StoredDocument
     return DocumentInfo(
         doc_id=d.id, path=d.path, rel=d.rel, size=d.size, sha256=d.sha256, status=d.status,
         reason=d.reason, units=d.units, template_share=float(d.meta.get("template_share", 0.0)),
-        format=d.format,
+        format=d.format, exclusions=Exclusions.from_dict(d.meta.get("exclusions") or {}),
+        warnings=tuple(d.warnings),
     )
 
 
@@ -98,6 +104,36 @@ def user_template_keys(settings: Settings) -> frozenset[int]:
     if not settings.template_files:
         return frozenset()
     return _template_file_keys(tuple(_file_stamp(p) for p in settings.template_files), settings.limits)
+
+
+@dataclass(frozen=True)
+class AddedFile:
+    """A file added to the collection: where it came from, the member's path, and how it was kept.
+
+    ``how``: "copied" (into the collection's folder), "external" (stays where it is; a refresh
+    keeps it), "inside" (it was in the folder already)."""
+
+    source: str
+    member: str
+    how: str
+    doc_id: int = 0
+
+
+def _inside(folder: str, path: str) -> bool:
+    return os.path.commonpath([folder, path]) == folder
+
+
+def copy_target(folder: str, name: str, on_clash: str = "rename") -> str:
+    """Where a file called ``name`` is copied into ``folder``: its name, or when taken and
+    ``on_clash`` is "rename", the first free ``stem (n).ext`` (n = 2, 3, …)."""
+    target = os.path.join(folder, name)
+    if on_clash == "replace" or not os.path.exists(target):
+        return target
+    stem, ext = os.path.splitext(name)
+    n = 2
+    while os.path.exists(os.path.join(folder, f"{stem} ({n}){ext}")):
+        n += 1
+    return os.path.join(folder, f"{stem} ({n}){ext}")
 
 
 class Collection:
@@ -134,6 +170,19 @@ class Collection:
     def folder(self) -> str | None:
         return self.store.get_meta("folder")
 
+    def settings_for(self, defaults: Settings) -> Settings:
+        """``defaults`` with this collection's own values (threshold, exclusions, template files,
+        …) where it has them; an unusable stored value keeps the default, with a warning."""
+        stored = {k: v for k, v in self.store.collection_settings().items() if k in COLLECTION_FIELDS}
+        return with_values(defaults, stored, where=str(self.db_path))
+
+    def has_own_settings(self) -> bool:
+        return bool(self.store.collection_settings())
+
+    def save_settings(self, settings: Settings) -> None:
+        """Keep ``settings``' per-collection values with this collection (in its index)."""
+        self.store.set_collection_settings(collection_values(settings))
+
     def _changed(self) -> None:
         self._finder = None
         self._marked.clear()
@@ -150,21 +199,48 @@ class Collection:
         self.finder(settings).save()
         return report
 
-    def add_files(self, paths: Sequence[str], settings: Settings, progress: ProgressFn = no_progress) -> list[int]:
-        """Add checked submissions to the collection (they are listed under ``added/``)."""
-        entries = []
+    def add_files(self, paths: Sequence[str], settings: Settings, progress: ProgressFn = no_progress,
+                  *, keep: str = "external", on_clash: str = "rename") -> list[AddedFile]:
+        """Make checked submissions members of the collection, so a refresh keeps them.
+
+        ``keep="copy"``: each file is copied into the collection's folder (a file of the same name
+        there is kept and the copy renamed ``name (2).ext``, or, with ``on_clash="replace"``,
+        replaced); ``keep="external"``: the file stays where it is and is remembered as an
+        external member. A file already inside the folder is simply indexed. Returns what was
+        done with each file, in order.
+        """
+        if keep not in ("copy", "external") or on_clash not in ("rename", "replace"):
+            raise ValueError(f"keep={keep!r}, on_clash={on_clash!r}")
+        folder = self.folder
+        if not folder:
+            raise ValueError("this index has no collection folder; index a folder first")
+        done: list[AddedFile] = []
         for p in paths:
             p = os.path.abspath(p)
-            st = os.stat(p)
-            entries.append(FileEntry(path=p, rel=self._rel_for(p), size=st.st_size, mtime_ns=st.st_mtime_ns))
+            if _inside(folder, p):
+                done.append(AddedFile(p, p, "inside"))
+            elif keep == "copy":
+                target = copy_target(folder, os.path.basename(p), on_clash)
+                shutil.copy2(p, target)
+                done.append(AddedFile(p, target, "copied"))
+            else:
+                with self.store.transaction() as conn:
+                    self.store.add_external_member(conn, p)
+                done.append(AddedFile(p, p, "external"))
+        entries = []
+        for added in done:
+            st = os.stat(added.member)
+            entries.append(FileEntry(path=added.member, rel=self._rel_for(added.member), size=st.st_size,
+                                     mtime_ns=st.st_mtime_ns))
         try:
-            return indexer.index_files(self.store, entries, settings, progress)
+            ids = indexer.index_files(self.store, entries, settings, progress)
         finally:
             self._changed()
+        return [replace(a, doc_id=i) for a, i in zip(done, ids)]
 
     def _rel_for(self, path: str) -> str:
         folder = self.folder
-        if folder and os.path.commonpath([folder, path]) == folder:
+        if folder and _inside(folder, path):
             return os.path.relpath(path, folder).replace(os.sep, "/")
         return path  # a file outside the folder is listed by its absolute path
 
@@ -183,24 +259,65 @@ class Collection:
         return self.store.text(doc_id).text
 
     def stats(self) -> dict[str, int]:
-        return {"documents": self.store.count(), "indexed": self.store.count("indexed"), "skipped": self.store.count("skipped")}
+        return {"documents": self.store.count(), "indexed": self.store.count("indexed"),
+                "with_warnings": self.store.count_with_warnings(), "skipped": self.store.count("skipped")}
 
     # --- templates and verification ------------------------------------------------------------
 
-    def template_keys(self, settings: Settings) -> np.ndarray:
-        """Sentences frequent enough in this collection to be template (the application form)."""
+    def template_min_frequency(self, settings: Settings) -> int:
+        """Documents a sentence must be in to be template by the automatic rule (both tests)."""
         n = self.store.count("indexed")
-        min_docs = max(settings.template_min_docs, math.ceil(settings.template_min_share * n), 2)
-        return self.store.frequent_sentences(min_docs)
+        return max(settings.template_min_docs, math.ceil(settings.template_min_share * n - 1e-9), 2)
+
+    def template_keys(self, settings: Settings) -> np.ndarray:
+        """Sentences template by the automatic rule: in at least ``template_min_docs`` documents
+        and at least ``template_min_share`` of the collection (the call's form), minus those the
+        examiner chose to count. Empty with ``auto_template`` off."""
+        if not settings.auto_template:
+            return np.zeros(0, dtype=np.int64)
+        keys = self.store.frequent_sentences(self.template_min_frequency(settings))
+        _, counted = self.store.marked_keys()
+        if counted and len(keys):
+            keys = keys[~np.isin(keys, np.fromiter(counted, dtype=np.int64, count=len(counted)))]
+        return keys
 
     def verifier(self, settings: Settings) -> Verifier:
+        """The one template model of this collection under ``settings``: checks, pairs, clusters,
+        comparisons and reports all mark texts through it."""
         keys = self.template_keys(settings)
-        v = Verifier(settings, keys, user_template_keys(settings))
+        marked, _ = self.store.marked_keys()
+        v = Verifier(settings, keys, user_template_keys(settings), marked)
         key = self._verify_key(settings, v)
         if key != self._verifier_key:
             self._marked.clear()
             self._verifier_key = key
         return v
+
+    # --- text the examiner marks -----------------------------------------------------------------
+
+    def mark_template(self, text: str, action: str = "exclude") -> int:
+        """Mark the sentences of ``text`` as template (``exclude``) or to be counted (``count``),
+        stored in the index; returns the mark's id (``unmark`` undoes it). Results derived
+        afterwards (pairs, clusters, checks) use it: the pairs cache is keyed by the template."""
+        keys = sorted({k for _, k in sentence_keys(text)})
+        if not keys:
+            raise ValueError("the text holds no sentence long enough to mark "
+                             f"(at least {MIN_SENTENCE_UNITS} words or characters)")
+        mark_id = self.store.add_template_mark(action, text, keys)
+        self._changed()
+        return mark_id
+
+    def mark_keys(self, keys: Sequence[int], text: str, action: str = "exclude") -> int:
+        """Mark given sentence keys (a common passage's) with its text; see :meth:`mark_template`."""
+        mark_id = self.store.add_template_mark(action, text, list(keys))
+        self._changed()
+        return mark_id
+
+    def unmark(self, mark_id: int) -> bool:
+        """Undo a mark of the examiner; False when there was none with this id."""
+        done = self.store.remove_template_mark(mark_id)
+        self._changed()
+        return done
 
     def _verify_key(self, settings: Settings, v: Verifier) -> str:
         h = hashlib.sha256()
@@ -318,7 +435,8 @@ class Collection:
             matches.append(SourceMatch(_info(info), comp, cand.estimate, tuple(sorted(cand.found_by))))
         matches.sort(key=lambda m: (-m.comparison.containment_a, -m.comparison.similarity, m.source.rel))
         return CheckResult(path=doc.path, units=len(units), matches=tuple(matches),
-                           summary=summarise(sub, matches), text=doc.text)
+                           summary=summarise(sub, matches), text=doc.text, exclusions=sub.exclusions,
+                           warnings=doc.warnings)
 
     # --- collection-wide ------------------------------------------------------------------------
 
@@ -373,7 +491,7 @@ class Collection:
             return
         finder = self.finder(settings)
         done_now: set[int] = set()
-        batch: list[tuple[int, list[tuple[int, Comparison]], float]] = []
+        batch: list[tuple[int, list[tuple[int, Comparison]], float, Exclusions]] = []
         flushed = time.monotonic()
         for n, doc_id in enumerate(todo, 1):
             progress((n - 1) / len(todo), f"Comparing {n} of {len(todo)}")
@@ -398,7 +516,7 @@ class Collection:
                 if comp is not None and (comp.similarity >= floor
                                          or max(comp.containment_a, comp.containment_b) >= cfloor):
                     found.append((cand.doc_id, comp))
-            batch.append((doc_id, found, float(units_share(a))))
+            batch.append((doc_id, found, float(units_share(a)), a.exclusions))
             done_now.add(doc_id)
             # one transaction per batch, not per document: a commit is a disk sync, and the
             # pairs are a cache (an interrupted run resumes from the ``paired`` table)
@@ -408,19 +526,19 @@ class Collection:
         self._write_pairs(batch)
         progress(1.0, "Compared")
 
-    def _write_pairs(self, batch: list[tuple[int, list[tuple[int, Comparison]], float]]) -> None:
+    def _write_pairs(self, batch: list[tuple[int, list[tuple[int, Comparison]], float, Exclusions]]) -> None:
         """Store the verified pairs of a batch of documents, and mark those documents paired."""
         if not batch:
             return
         conn = self.store.conn
         with self.store.transaction():
-            ids = sorted({d for doc_id, found, _ in batch for d in [doc_id, *(o for o, _ in found)]})
+            ids = sorted({d for doc_id, found, *_ in batch for d in [doc_id, *(o for o, _ in found)]})
             alive: set[int] = set()
             for i in range(0, len(ids), 500):
                 chunk = ids[i:i + 500]
                 alive.update(r[0] for r in conn.execute(
                     f"SELECT id FROM documents WHERE id IN ({','.join('?' * len(chunk))})", chunk))
-            for doc_id, found, share in batch:
+            for doc_id, found, share, exclusions in batch:
                 if doc_id not in alive:
                     continue
                 for other, comp in found:
@@ -431,7 +549,8 @@ class Collection:
                     conn.execute("INSERT OR REPLACE INTO pairs VALUES (?, ?, ?, ?, ?, ?)",
                                  (lo, hi, comp.similarity, ca, cb, comp.common_units))
                 conn.execute("INSERT OR IGNORE INTO paired (doc_id) VALUES (?)", (doc_id,))
-                conn.execute("UPDATE documents SET meta = json_set(meta, '$.template_share', ?) WHERE id = ?", (share, doc_id))
+                conn.execute("UPDATE documents SET meta = json_set(meta, '$.template_share', ?, '$.exclusions', json(?)) "
+                             "WHERE id = ?", (share, json.dumps(exclusions.as_dict()), doc_id))
 
     def clusters(self, settings: Settings, progress: ProgressFn = no_progress) -> list[Cluster]:
         """Near-duplicate clusters that do not chain: every member is similar to its representative.
@@ -460,7 +579,38 @@ class Collection:
             assigned.update(members)
             clusters.append(Cluster(infos[rep], tuple(infos[d] for d in [rep] + members),
                                     tuple([1.0] + [sim[rep][d] for d in members])))
-        return clusters
+        return [self._with_pairwise(c, settings) for c in clusters]
+
+    def _with_pairwise(self, cluster: Cluster, settings: Settings) -> Cluster:
+        """The cluster with every pair of its members' similarity, and ``ring`` set when it has 3
+        or more members all pairwise at or above the threshold.
+
+        Pairs come from the verified-pairs cache (kept from ``PAIR_FLOOR`` up); a pair missing
+        there is compared exactly when the cluster is small enough (``RING_MAX_COMPARE``
+        members), else left unknown (``None``: below the cache's floor).
+        """
+        ids = [m.doc_id for m in cluster.members]
+        n = len(ids)
+        if n < 3:
+            return cluster
+        known: dict[tuple[int, int], float] = {}
+        for i in range(0, n, 400):
+            chunk = ids[i:i + 400]
+            marks = ",".join("?" * len(chunk))
+            for a, b, sim in self.store.conn.execute(
+                    f"SELECT a, b, similarity FROM pairs WHERE a IN ({marks}) OR b IN ({marks})", chunk + chunk):
+                known[(a, b)] = sim
+        matrix: list[list[float | None]] = [[1.0 if i == j else None for j in range(n)] for i in range(n)]
+        for i in range(n):
+            for j in range(i + 1, n):
+                lo, hi = sorted((ids[i], ids[j]))
+                sim = known.get((lo, hi))
+                if sim is None and n <= RING_MAX_COMPARE:
+                    sim = self.compare(lo, hi, settings).similarity
+                matrix[i][j] = matrix[j][i] = sim
+        ring = all(matrix[i][j] is not None and matrix[i][j] >= settings.threshold
+                   for i in range(n) for j in range(i + 1, n))
+        return replace(cluster, pairwise=tuple(tuple(row) for row in matrix), ring=ring)
 
 
 def oriented(p: Pair) -> Pair:
@@ -476,39 +626,58 @@ def units_share(m: Marked) -> float:
     return float(units_in_spans(m.units, m.template).sum()) / n if n else 0.0
 
 
-def summarise(sub: Marked, matches: Sequence[SourceMatch]) -> CheckSummary:
-    """CNKI-style figures for one submission.
+def covered_spans(match: SourceMatch) -> tuple[CharSpan, ...]:
+    """The submission-side (A) spans a source covers: what counts as copied from it — its edited
+    passages (issue 15: exact runs merged across small edits), gaps inside them included; a
+    comparison made without passages (a hand-made or older record) counts its exact runs."""
+    comparison = match.comparison
+    if comparison.passages:
+        return tuple(p.a for p in comparison.passages)
+    return tuple(s.a for s in comparison.spans)
 
-    - overall copied ratio: units covered by any source's match spans, plus template units, over
-      all units (what the submission shares with the collection, form text included);
-    - without template: covered units over countable units (template removed from both);
-    - without quotes: as above with quoted units also removed from both;
-    - largest source: the single source covering the most units (its containment).
+
+def summarise(sub: Marked, matches: Sequence[SourceMatch]) -> CheckSummary:
+    """CNKI-style figures for one submission, every one over its countable text.
+
+    - copied: countable units inside any source's covered spans;
+    - without quotations: the same, quoted units left out of the count (the denominator stays);
+    - without template: equal to copied (template text never counts, in any figure);
+    - largest single source: countable units inside one source's covered spans, the largest.
+
+    Sharing one denominator, copied ≥ largest single source ≥ 0 and copied ≥ each "without".
     """
     units = sub.units
     n = len(units)
-    if n == 0:
-        return CheckSummary(0.0, 0.0, 0.0, 0.0)
-    covered = np.zeros(n, dtype=bool)
-    for m in matches:
-        covered |= units_in_spans(units, [s.a for s in m.comparison.spans])
     template = units_in_spans(units, sub.template)
-    excluded = units_in_spans(units, sub.excluded)
+    excluded = units_in_spans(units, sub.excluded) & ~template
     quoted = units_in_spans(units, sub.quoted)
     countable = ~(template | excluded)
-    overall = float((covered | template).sum()) / n
-    without_template = float((covered & countable).sum()) / max(int(countable.sum()), 1)
-    nq = countable & ~quoted
-    without_quotes = float((covered & nq).sum()) / max(int(nq.sum()), 1)
-    best = max(matches, key=lambda m: m.comparison.containment_a, default=None)
+    total = int(countable.sum())
+    covered = np.zeros(n, dtype=bool)
+    largest, best = 0, None
+    for m in matches:
+        mine = units_in_spans(units, covered_spans(m)) & countable
+        covered |= mine
+        count = int(mine.sum())
+        if best is None or count > largest:
+            largest, best = count, m
+    copied = int(covered.sum())
+
+    def share(k: int) -> float:
+        return k / total if total else 0.0
+
     return CheckSummary(
-        copied_ratio=overall,
-        copied_ratio_without_quotes=without_quotes,
-        copied_ratio_without_template=without_template,
-        largest_source_ratio=best.comparison.containment_a if best else 0.0,
-        largest_source=best.source.path if best else "",
-        template_share=float(template.sum()) / n,
-        quoted_share=float(quoted.sum()) / n,
+        copied_ratio=share(copied),
+        copied_ratio_without_quotes=share(int((covered & ~quoted).sum())),
+        copied_ratio_without_template=share(copied),
+        largest_source_ratio=share(largest),
+        largest_source=best.source.path if best is not None and largest else "",
+        template_share=float(template.sum()) / n if n else 0.0,
+        quoted_share=float(quoted.sum()) / n if n else 0.0,
+        countable_units=total,
+        template_units=int(template.sum()),
+        excluded_units=int(excluded.sum()),
+        sources=len(matches),
     )
 
 

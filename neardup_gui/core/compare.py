@@ -35,6 +35,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from neardup_gui.core.document import CharSpan
+from neardup_gui.core.passages import coverage_bound, passages_of
 from neardup_gui.core.results import Comparison, MatchSpan
 from neardup_gui.core.units import Units, tokenize
 
@@ -369,33 +370,70 @@ def _run_starts(pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
 
 
 def _match_spans(
-    a: Units, b: Units, pa: np.ndarray, pb: np.ndarray, pos_a: np.ndarray, pos_b: np.ndarray, min_run: int
+    a: Units, b: Units, pa: np.ndarray, pb: np.ndarray, pos_a: np.ndarray, pos_b: np.ndarray, min_run: int,
+    whole: int = 0,
 ) -> tuple[list[MatchSpan], int]:
-    """Keep the maximal aligned runs of ≥ ``min_run`` units, consecutive in both ORIGINAL texts.
+    """Keep the maximal aligned runs of ≥ ``min_run`` units, consecutive in both texts.
 
-    A run is broken wherever removed (template/excluded) units lie between two aligned units,
-    before the length test: a piece of a passage that template text interrupts must reach
-    ``min_run`` on its own, so no highlight is shorter than the minimum match length and no
-    count leans on text the examiner was told does not count.
+    ``pa``/``pb`` are aligned item indices; ``pos_a``/``pos_b`` map an item to its unit in the
+    original text, or to −1 for a *gap item* (removed template/excluded text, see
+    :func:`_with_gaps`). A run goes on across a gap only where both texts have the same removed
+    text at the aligned position (the two gap items were aligned): an exclusion takes the same
+    text out of both sides and never cuts a copied passage into pieces too short to count. Only
+    real units are counted; a run is highlighted piece by piece, so no highlight covers removed
+    text. ``whole`` > 0: a run holding this many real units (all countable units of both texts)
+    counts whatever its length — two identical texts are identical however short.
     """
-    oa_all, ob_all = pos_a[pa], pos_b[pb]  # original unit positions of the aligned pairs
-    starts = _run_starts(oa_all, ob_all)
-    if len(starts) == 0:
+    if len(pa) == 0:
         return [], 0
-    lengths = np.diff(np.concatenate([starts, [len(pa)]]))
-    long_enough = lengths >= min_run
-    common = int(lengths[long_enough].sum())
+    real = pos_a[pa] >= 0
+    starts = _run_starts(pa, pb)
+    run_of = np.repeat(np.arange(len(starts)), np.diff(np.concatenate([starts, [len(pa)]])))
+    real_len = np.bincount(run_of, weights=real, minlength=len(starts)).astype(np.int64)
+    counted = real_len >= min_run
+    if whole > 0:
+        counted |= real_len == whole
+    keep = counted[run_of] & real
+    common = int(real_len[counted].sum())
     if common == 0:
         return [], 0
-    first = starts[long_enough]
-    last = first + lengths[long_enough] - 1
-    oa_first, oa_last = oa_all[first], oa_all[last]
-    ob_first, ob_last = ob_all[first], ob_all[last]
+    ka, kb = pa[keep], pb[keep]
+    pieces = _run_starts(ka, kb)  # split at gap items: no highlight covers removed text
+    lengths = np.diff(np.concatenate([pieces, [len(ka)]]))
+    last = pieces + lengths - 1
+    oa_first, oa_last = pos_a[ka[pieces]], pos_a[ka[last]]
+    ob_first, ob_last = pos_b[kb[pieces]], pos_b[kb[last]]
     a0, a1 = a.starts[oa_first].tolist(), a.ends[oa_last].tolist()
     b0, b1 = b.starts[ob_first].tolist(), b.ends[ob_last].tolist()
-    units = lengths[long_enough].tolist()
-    spans = [MatchSpan(a=(a0[t], a1[t]), b=(b0[t], b1[t]), units=units[t]) for t in range(len(first))]
+    units = lengths.tolist()
+    spans = [MatchSpan(a=(a0[t], a1[t]), b=(b0[t], b1[t]), units=units[t]) for t in range(len(pieces))]
     return spans, common
+
+
+def _gap_keys(ids: np.ndarray, pos: np.ndarray) -> tuple[np.ndarray, list[bytes]]:
+    """Where removed text lies between two countable units, and what it is.
+
+    Returns the countable indices ``i`` with removed units between ``pos[i-1]`` and ``pos[i]``,
+    and the removed unit ids there (as bytes: equal removed text ↔ equal key).
+    """
+    if len(pos) < 2:
+        return np.zeros(0, dtype=np.int64), []
+    jumps = np.flatnonzero(np.diff(pos) > 1) + 1
+    return jumps, [ids[pos[i - 1] + 1 : pos[i]].tobytes() for i in jumps.tolist()]
+
+
+def _with_gaps(
+    codes: np.ndarray, pos: np.ndarray, jumps: np.ndarray, keys: list[bytes], gap_code: dict[bytes, int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The countable codes with one *gap item* where removed text was, and item → unit positions.
+
+    A gap item's code stands for the removed text itself, so it aligns only with the same removed
+    text in the other document; its unit position is −1 (it is never counted).
+    """
+    if len(jumps) == 0:
+        return codes, pos
+    gaps = np.array([gap_code[k] for k in keys], dtype=codes.dtype)
+    return np.insert(codes, jumps, gaps), np.insert(pos, jumps, -1)
 
 
 def _countable(mask: np.ndarray | None, n: int) -> np.ndarray:
@@ -460,53 +498,79 @@ def compare_units(
     n_a, n_b = len(ids_a), len(ids_b)
 
     codes_a, codes_b, distinct = _dense_codes(ids_a, ids_b)  # once, for every step below
-    if alignment == "shared-kgrams" or min_similarity is not None or min_containment is not None:
-        mask_a, mask_b = _shared_mask_codes(codes_a, codes_b, min_run, np.diff(pos_a) > 1, np.diff(pos_b) > 1)
-        sel_a = np.flatnonzero(mask_a).astype(np.int64)
-        sel_b = np.flatnonzero(mask_b).astype(np.int64)
+    # Removed text becomes one gap item per stretch, coded by what was removed: a run crosses
+    # it only where both texts removed the same text there (identical stays identical).
+    jumps_a, keys_a = _gap_keys(a.ids, pos_a)
+    jumps_b, keys_b = _gap_keys(b.ids, pos_b)
+    gap_code = {k: distinct + i for i, k in enumerate(dict.fromkeys(keys_a + keys_b))}
+    items_a, unit_a = _with_gaps(codes_a, pos_a, jumps_a, keys_a, gap_code)
+    items_b, unit_b = _with_gaps(codes_b, pos_b, jumps_b, keys_b, gap_code)
+    n_codes = distinct + len(gap_code)
+    identical = n_a > 0 and len(items_a) == len(items_b) and bool(np.array_equal(items_a, items_b))
+    whole = n_a if identical else 0
+
+    sel_a = np.arange(len(items_a), dtype=np.int64)
+    sel_b = np.arange(len(items_b), dtype=np.int64)
+    if not identical and (alignment == "shared-kgrams" or min_similarity is not None or min_containment is not None):
+        mask_a, mask_b = _shared_mask_codes(items_a, items_b, min_run)
+        shared_a = np.flatnonzero(mask_a).astype(np.int64)
+        shared_b = np.flatnonzero(mask_b).astype(np.int64)
         if min_similarity is not None or min_containment is not None:
-            bound = _multiset_overlap(codes_a[sel_a], codes_b[sel_b], distinct)
+            real_a, real_b = items_a[shared_a], items_b[shared_b]
+            bound = _multiset_overlap(real_a[real_a < distinct], real_b[real_b < distinct], n_codes)
             if _below_cutoffs(bound, n_a, n_b, min_similarity, min_containment):
                 return None
-    if alignment == "full":
-        sel_a = np.arange(n_a, dtype=np.int64)
-        sel_b = np.arange(n_b, dtype=np.int64)
+        if alignment == "shared-kgrams":
+            sel_a, sel_b = shared_a, shared_b
 
-    seq_a, seq_b = codes_a[sel_a], codes_b[sel_b]
-    blocks = _align_sequences(*_codes_as_sequences(seq_a, seq_b, distinct))
-    # Aligned pairs in countable coordinates; a run must be consecutive there in both texts.
+    seq_a, seq_b = items_a[sel_a], items_b[sel_b]
+    blocks = _align_sequences(*_codes_as_sequences(seq_a, seq_b, n_codes))
+    # Aligned pairs in item coordinates; a run must be consecutive there in both texts.
     pa, pb = _aligned_pairs(blocks, sel_a, sel_b)
-    spans, common = _match_spans(a, b, pa, pb, pos_a, pos_b, min_run)
-    if common < len(pa):
+    spans, common = _match_spans(a, b, pa, pb, unit_a, unit_b, min_run, whole)
+    n_real_aligned = int((unit_a[pa] >= 0).sum()) if len(pa) else 0
+    if common < n_real_aligned:
         # Some aligned units fell outside the runs: an LCS is not unique, and which runs reach
         # min_run depends on the tie-breaks. Align once more with the opposite tie-breaks (the
         # reversed sequences) and keep the more coherent of the two LCSs (seed 004 counts only
         # the coherent part). Measured: one resubmission in the evaluation collection kept 282
         # of its 283 aligned units this way against 280.
         n_a_sel, n_b_sel = len(seq_a), len(seq_b)
-        back = _align_sequences(*_codes_as_sequences(seq_a[::-1].copy(), seq_b[::-1].copy(), distinct))
+        back = _align_sequences(*_codes_as_sequences(seq_a[::-1].copy(), seq_b[::-1].copy(), n_codes))
         back = [(n_a_sel - i - n, n_b_sel - j - n, n) for i, j, n in reversed(back)]
         qa, qb = _aligned_pairs(back, sel_a, sel_b)
-        spans_back, common_back = _match_spans(a, b, qa, qb, pos_a, pos_b, min_run)
+        spans_back, common_back = _match_spans(a, b, qa, qb, unit_a, unit_b, min_run, whole)
         if common_back > common:
             spans, common = spans_back, common_back
 
     if not with_raw_lcs:
         raw = 0
-    elif alignment == "full":
+    elif alignment == "full" and not gap_code:
         raw = sum(n for _, _, n in blocks)  # the full alignment is an LCS already
     else:
         raw = _lcs_length_sequences(*_codes_as_sequences(codes_a, codes_b, distinct))
+    # Edited passages (issue 15): the runs merged across small edits; containment counts them.
+    found, cover_a, cover_b = passages_of(a, b, spans, pos_a, pos_b, codes_a, codes_b, _align_codes)
     return Comparison(
         similarity=_ratio(common, n_a + n_b - common),
-        containment_a=_ratio(common, n_a),
-        containment_b=_ratio(common, n_b),
+        containment_a=_ratio(cover_a, n_a),
+        containment_b=_ratio(cover_b, n_b),
         common_units=common,
         units_a=n_a,
         units_b=n_b,
         spans=tuple(spans),
         raw_lcs=raw,
+        passages=found,
+        passage_units_a=cover_a,
+        passage_units_b=cover_b,
     )
+
+
+def _align_codes(ca: np.ndarray, cb: np.ndarray) -> list[Block]:
+    """:func:`align` on codes that are already dense (the local alignments inside passages)."""
+    if len(ca) == 0 or len(cb) == 0:
+        return []
+    return _align_sequences(*_codes_as_sequences(ca, cb, int(max(ca.max(), cb.max())) + 1))
 
 
 def _below_cutoffs(
@@ -517,7 +581,8 @@ def _below_cutoffs(
     if min_similarity is not None:
         below = below and _ratio(bound, n_a + n_b - bound) < min_similarity
     if min_containment is not None:
-        below = below and max(_ratio(bound, n_a), _ratio(bound, n_b)) < min_containment
+        cover = coverage_bound(bound)  # containment counts passages (core/passages.py)
+        below = below and max(_ratio(cover, n_a), _ratio(cover, n_b)) < min_containment
     return below
 
 

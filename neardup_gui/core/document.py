@@ -19,6 +19,8 @@ class Document:
     ``margins`` holds text kept apart from the body (docx headers and footers), not compared.
     ``meta`` carries format details: ``encoding`` for text files, ``pages`` for PDFs, ``title``,
     ``author`` where the file says so.
+    ``warnings`` say what was read only in part or leniently (invalid bytes replaced, a damaged
+    file salvaged): such a document is "indexed with warnings", never silently partial.
     """
 
     path: str
@@ -28,6 +30,7 @@ class Document:
     furniture: tuple[CharSpan, ...] = ()
     margins: str = ""
     meta: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

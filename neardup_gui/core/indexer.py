@@ -21,8 +21,8 @@ import numpy as np
 
 from neardup_gui.core.document import Document, Skipped
 from neardup_gui.core.fingerprints import FINGERPRINT_ALGORITHM, fingerprint
-from neardup_gui.core.progress import Cancelled, ProgressFn, no_progress, wrap_progress
-from neardup_gui.core.scan import FileEntry, scan_folder
+from neardup_gui.core.progress import Cancelled, ProgressFn, count_noun, no_progress, wrap_progress
+from neardup_gui.core.scan import FileEntry, ScanResult, scan_folder
 from neardup_gui.core.settings import FingerprintParams, Settings
 from neardup_gui.core.store import Store
 from neardup_gui.core.templates import sentence_keys
@@ -42,6 +42,8 @@ class IndexReport:
     removed: int = 0
     unchanged: int = 0
     skipped: tuple[Skipped, ...] = ()
+    # (path, warnings) of every indexed document of the collection that carries warnings
+    warned: tuple[tuple[str, tuple[str, ...]], ...] = ()
     refingerprinted: int = 0
     elapsed_s: float = 0.0
     changed_ids: tuple[int, ...] = field(default=(), repr=False)
@@ -111,7 +113,7 @@ def write_indexed(
         doc_id = store.write_document(
             conn, rel=entry.rel, path=entry.path, size=entry.size, mtime_ns=entry.mtime_ns,
             sha256=doc.meta.get("sha256", ""), status="indexed", fmt=doc.format, units=prep.units,
-            meta=meta, replace_id=replace_id,
+            meta=meta, replace_id=replace_id, warnings=doc.warnings,
         )
         store.write_text(conn, doc_id, doc.text, doc.paragraphs, doc.furniture, doc.margins)
         store.write_fingerprints(
@@ -151,7 +153,8 @@ def refingerprint(store: Store, params: FingerprintParams, progress: ProgressFn 
                 lsh_keys=prep.lsh_keys, sentence_fps=prep.sentence_fps, anchors=prep.anchors,
                 sentence_hashes=prep.sentence_hashes,
             )
-    progress(1.0, "")
+    if stale:
+        progress(1.0, f"Re-fingerprinted {count_noun(len(stale), 'document')}")
     return stale
 
 
@@ -164,6 +167,8 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
 
     progress(0.0, "Scanning the folder")
     scan = scan_folder(folder, wrap_progress(progress, 0.0, 0.05))
+    # files added from outside the folder stay members while they exist (issue 18)
+    scan = ScanResult(files=scan.files + tuple(external_entries(store, folder)), problems=scan.problems)
     existing = {d.rel: d for d in store.documents()}
     seen = {f.rel for f in scan.files}
 
@@ -216,6 +221,7 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
     for d in gone:
         with store.transaction() as conn:
             store.remove(conn, d.id)
+            store.forget_external_member(conn, d.path)
 
     # Extract in worker processes, write each document as it arrives.
     by_path = {f.path: f for f in to_extract}
@@ -249,22 +255,47 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
         finally:
             runs.close()
 
-    # Files skipped in earlier runs stay listed with their reason.
+    # Files skipped in earlier runs stay listed with their reason, and documents indexed with
+    # warnings keep them.
     known_skips = {s.path for s in skipped}
+    warned: list[tuple[str, tuple[str, ...]]] = []
     for d in store.documents():
         if d.status == "skipped" and d.path not in known_skips:
             skipped.append(Skipped(d.path, d.code, d.reason))
+        elif d.status == "indexed" and d.warnings:
+            warned.append((d.path, d.warnings))
 
     stale = refingerprint(store, params, wrap_progress(progress, 0.95, 1.0))
     store.set_meta("params", params_key(params))
     report = IndexReport(
         added=added, updated=updated, moved=moved, removed=len(gone), unchanged=unchanged,
-        skipped=tuple(skipped), refingerprinted=len(stale), elapsed_s=time.monotonic() - started,
+        skipped=tuple(skipped), warned=tuple(warned), refingerprinted=len(stale),
+        elapsed_s=time.monotonic() - started,
         changed_ids=tuple(changed_ids + stale),
     )
-    progress(1.0, f"Indexed {store.count('indexed')} documents ({len(skipped)} skipped)")
+    progress(1.0, index_summary(store.count("indexed"), len(warned), len(skipped)))
     log.info("indexed %s: %s", folder, report)
     return report
+
+
+def index_summary(indexed: int, warned: int, skipped: int) -> str:
+    """"Indexed 512 documents (3 with warnings, 2 skipped)": the end of every indexing run."""
+    return f"Indexed {count_noun(indexed, 'document')} ({warned} with warnings, {skipped} skipped)"
+
+
+def external_entries(store: Store, folder: str) -> list[FileEntry]:
+    """The collection's external members (files added from outside its folder) that still
+    exist, listed by their absolute path; one that is gone drops out like a deleted file."""
+    entries = []
+    for path in store.external_members():
+        if os.path.commonpath([folder, path]) == folder:
+            continue  # (the folder's own scan lists it)
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        entries.append(FileEntry(path=path, rel=path, size=st.st_size, mtime_ns=st.st_mtime_ns))
+    return entries
 
 
 def index_files(store: Store, entries: Iterable[FileEntry], settings: Settings, progress: ProgressFn = no_progress) -> list[int]:
@@ -287,4 +318,4 @@ def index_files(store: Store, entries: Iterable[FileEntry], settings: Settings, 
     return ids
 
 
-__all__ = ["IndexReport", "index_folder", "index_files", "prepare", "refingerprint", "params_key", "Cancelled"]
+__all__ = ["IndexReport", "index_folder", "index_files", "index_summary", "prepare", "refingerprint", "params_key", "Cancelled"]

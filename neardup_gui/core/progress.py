@@ -1,7 +1,8 @@
 """Progress reporting and cancellation for long-running core functions.
 
 Core functions take ``progress(fraction, message)``; the caller cancels them by making that
-callable raise :class:`Cancelled`. No Qt here: the app wraps these in its task runner.
+callable raise :class:`Cancelled`. No Qt here: the app wraps these in its task runner. An empty
+message moves the bar (and gives a chance to cancel) without news: the previous message stands.
 """
 
 from __future__ import annotations
@@ -28,3 +29,9 @@ def wrap_progress(progress: ProgressFn, start: float, end: float) -> ProgressFn:
         progress(start + span * fraction, message)
 
     return sub
+
+
+def count_noun(n: int, singular: str, plural: str | None = None) -> str:
+    """``1 document``, ``2 documents``: the English count of a noun (messages the app translates
+    match these forms; see app/progressmessages)."""
+    return f"{n} {singular if n == 1 else (plural or singular + 's')}"

@@ -13,6 +13,39 @@ from neardup_gui.core.document import CharSpan
 
 
 @dataclass(frozen=True)
+class Exclusions:
+    """How many units of a text each kind of exclusion removed (each unit counted once).
+
+    A unit removed for several reasons is counted under the first that applies, in this order:
+    the examiner's template files, text the examiner marked as template, the automatic rule
+    (a sentence in nearly every document), PDF page furniture, quotations, the bibliography.
+    """
+
+    template_files: int = 0
+    marked: int = 0
+    automatic: int = 0
+    furniture: int = 0
+    quotes: int = 0
+    bibliography: int = 0
+
+    KINDS = ("template_files", "marked", "automatic", "furniture", "quotes", "bibliography")
+
+    @property
+    def total(self) -> int:
+        return sum(self.as_dict().values())
+
+    def as_dict(self) -> dict[str, int]:
+        return {kind: getattr(self, kind) for kind in self.KINDS}
+
+    def __add__(self, other: "Exclusions") -> "Exclusions":
+        return Exclusions(**{k: getattr(self, k) + getattr(other, k) for k in self.KINDS})
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Exclusions":
+        return cls(**{k: int(data.get(k, 0)) for k in cls.KINDS})
+
+
+@dataclass(frozen=True)
 class MatchSpan:
     """One matched passage: a maximal aligned run of at least ``min_run`` units."""
 
@@ -22,12 +55,32 @@ class MatchSpan:
 
 
 @dataclass(frozen=True)
+class Passage:
+    """One copied-then-edited passage: exact runs merged across small edits (core/passages.py).
+
+    The spans run from the first to the last exact run inside; what lies between the runs (the
+    substituted, inserted or dropped words) is part of the passage but not of ``runs``.
+    """
+
+    a: CharSpan  # character offsets in A's extracted text
+    b: CharSpan  # character offsets in B's extracted text
+    units_a: int  # countable units of A the passage covers, gaps included
+    units_b: int
+    matched_units: int  # units inside the exact runs below
+    runs: tuple[MatchSpan, ...]  # the exact runs inside (≥ min_run, and shorter seeds between them)
+
+
+@dataclass(frozen=True)
 class Comparison:
     """The exact comparison of document A with document B.
 
     ``similarity`` = common / (units_a + units_b − common), where ``common`` counts only LCS
     units inside match spans, and ``units_*`` only countable units (template and excluded text
-    removed). ``containment_a`` = common / units_a: how much of A lies in B.
+    removed): seed 004's ratio, unchanged by edited passages.
+
+    ``containment_a`` = passage_units_a / units_a: how much of A lies in B, counted over the
+    edited passages (exact runs merged across small edits, gaps included), so an edited copy
+    reads as copied. ``passage_units_a ≥ common``: every match span lies in a passage.
     """
 
     similarity: float
@@ -46,6 +99,11 @@ class Comparison:
     template_share_b: float = 0.0
     excluded_share_a: float = 0.0
     excluded_share_b: float = 0.0
+    exclusions_a: Exclusions = field(default_factory=Exclusions)  # units each exclusion removed
+    exclusions_b: Exclusions = field(default_factory=Exclusions)
+    passages: tuple[Passage, ...] = ()  # edited passages, in order in both texts
+    passage_units_a: int = 0  # countable units of A inside passages (the containment's numerator)
+    passage_units_b: int = 0
 
 
 @dataclass(frozen=True)
@@ -62,6 +120,9 @@ class DocumentInfo:
     units: int = 0
     template_share: float = 0.0
     format: str = ""
+    exclusions: Exclusions = field(default_factory=Exclusions)  # units not counted (set by the pairs pass)
+    # set when the document was read only in part or leniently (status stays "indexed")
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -76,15 +137,26 @@ class SourceMatch:
 
 @dataclass(frozen=True)
 class CheckSummary:
-    """CNKI-style figures for one submission (all shares of the submission's units)."""
+    """CNKI-style figures for one submission, all over ONE denominator: its countable text.
 
-    copied_ratio: float  # units of the submission covered by any source's match spans
-    copied_ratio_without_quotes: float
-    copied_ratio_without_template: float
-    largest_source_ratio: float  # containment in the single largest source
+    The countable text is every unit of the submission except what does not count (template
+    text and, when the examiner excludes them, quotations and the bibliography): the same
+    units a source's containment is counted over. So ``copied_ratio`` ≥ each single source's
+    share, and each "without X" ≤ ``copied_ratio``. What was left out is given in units, not as
+    a share of something else.
+    """
+
+    copied_ratio: float  # countable units inside any source's matched passages / countable units
+    copied_ratio_without_quotes: float  # as above, leaving quoted units out of the numerator
+    copied_ratio_without_template: float  # template never counts: equal to copied_ratio (kept for readers)
+    largest_source_ratio: float  # countable units inside the largest single source's passages / countable units
     largest_source: str = ""  # its path
-    template_share: float = 0.0
-    quoted_share: float = 0.0
+    template_share: float = 0.0  # template units / all units of the submission (not counted)
+    quoted_share: float = 0.0  # quoted units / all units (quotations, counted or not)
+    countable_units: int = 0  # the denominator
+    template_units: int = 0  # left out as template
+    excluded_units: int = 0  # left out by the examiner's exclusions (quotations, bibliography), not template
+    sources: int = 0  # sources found (every one counts in copied_ratio, whatever a view filter hides)
 
 
 @dataclass(frozen=True)
@@ -97,6 +169,8 @@ class CheckResult:
     summary: CheckSummary
     skipped_reason: str = ""  # set when the submission itself could not be read
     text: str = ""  # the submission's extracted text, for the side-by-side view and reports
+    exclusions: Exclusions = field(default_factory=Exclusions)  # units of the submission not counted
+    warnings: tuple[str, ...] = ()  # the submission was read only in part or leniently
 
 
 @dataclass(frozen=True)
@@ -118,3 +192,8 @@ class Cluster:
     representative: DocumentInfo
     members: tuple[DocumentInfo, ...]  # representative first
     similarities: tuple[float, ...] = field(default=())  # of each member to the representative
+    # similarity of every pair of members (members' order; None: below the pairs cache's floor
+    # and not computed), and whether the group is a ring: 3 or more documents, every pair of
+    # them at or above the threshold (one text and its light edits: a proposal mill's pattern)
+    pairwise: tuple[tuple[float | None, ...], ...] = field(default=())
+    ring: bool = False

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from neardup_gui.core.document import Skipped
 from neardup_gui.core.extract import SUPPORTED_SUFFIXES
-from neardup_gui.core.progress import ProgressFn, no_progress
+from neardup_gui.core.progress import ProgressFn, count_noun, no_progress
 
 log = logging.getLogger(__name__)
 
@@ -166,7 +166,7 @@ def scan_folder(root: str, progress: ProgressFn = no_progress) -> ScanResult:
             problems.append(Skipped(entry.path, "unreadable", "file cannot be read: permission denied"))
             continue
         files.append(entry)
-    progress(1.0, f"found {len(files)} documents")
+    progress(1.0, f"found {count_noun(len(files), 'document')}")
     files.sort(key=lambda f: f.rel)
     problems.sort(key=lambda s: s.path)
     return ScanResult(tuple(files), tuple(problems))

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import asdict, dataclass, field, fields, replace
-from typing import Any
+from typing import Any, Mapping
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -56,11 +59,16 @@ class Settings:
     threshold: float = 0.7  # similarity at or above which a pair is reported
     min_run: int = 8  # minimum units in an aligned run for it to count as a match span
     strategy: str = "auto"  # brute | permuted | grouped | lsh | auto
-    template_min_docs: int = 5  # a sentence in at least this many documents is template ...
-    # ... and in at least this share of the collection (0: off). A share makes a form used by a
-    # fixed number of applicants stop counting as template as the collection grows (measured:
-    # 6 forms in 341 documents missed at 2 %), so the count alone decides by default.
-    template_min_share: float = 0.0
+    # Automatic template text: a sentence in at least ``template_min_docs`` documents AND in at
+    # least ``template_min_share`` of the collection. Frequency alone never decides: the more
+    # widely a passage was copied, the more it matters, so only a sentence in at least half the
+    # collection (a call's form, kept by nearly every applicant) is taken out without being
+    # asked. A ring of 7 in 525 documents (1.3 %) or a passage copied into 1-2 % of the
+    # documents always counts; several forms in one folder are each one click in the
+    # common-passages list (docs/quality.md, "What counts as template").
+    template_min_docs: int = 5
+    template_min_share: float = 0.5
+    auto_template: bool = True  # False: only the examiner's template files and marks are template
     template_files: tuple[str, ...] = ()
     exclude_quotes: bool = False
     exclude_bibliography: bool = False
@@ -70,3 +78,112 @@ class Settings:
 
     def with_(self, **changes: Any) -> "Settings":
         return replace(self, **changes)
+
+
+# What an examiner sets for one collection (stored in its index): the figures of a call depend
+# on them. The rest (fingerprint size, search strategy, workers) belongs to the machine.
+COLLECTION_FIELDS = (
+    "threshold", "min_run", "template_min_docs", "template_min_share", "template_files",
+    "exclude_quotes", "exclude_bibliography",
+)
+
+
+def _fraction(raw: Any) -> float:
+    value = float(raw)
+    if not 0.0 <= value <= 1.0:  # (also refuses NaN)
+        raise ValueError(f"{value} is not between 0 and 1")
+    return value
+
+
+def _whole(low: int, high: int):  # noqa: ANN202 - a checker
+    def check(raw: Any) -> int:
+        if isinstance(raw, str):
+            value = int(raw.strip())
+        elif isinstance(raw, int) and not isinstance(raw, bool):
+            value = raw
+        elif isinstance(raw, float) and raw.is_integer():
+            value = int(raw)
+        else:
+            raise ValueError(f"{raw!r} is not a whole number")
+        if not low <= value <= high:
+            raise ValueError(f"{value} is not between {low} and {high}")
+        return value
+    return check
+
+
+def _yes_no(raw: Any) -> bool:
+    if isinstance(raw, bool):
+        return raw
+    if isinstance(raw, int) and raw in (0, 1):
+        return bool(raw)
+    if isinstance(raw, str) and raw.strip().lower() in ("true", "1", "yes", "false", "0", "no"):
+        return raw.strip().lower() in ("true", "1", "yes")
+    raise ValueError(f"{raw!r} is not yes or no")
+
+
+def _paths(raw: Any) -> tuple[str, ...]:
+    # An empty list comes back from some stores as nothing at all (QSettings: ``@Invalid()``),
+    # a one-element list as a bare string.
+    if raw is None:
+        return ()
+    if isinstance(raw, str):
+        return (raw,) if raw else ()
+    if isinstance(raw, (list, tuple)) and all(isinstance(p, str) for p in raw):
+        return tuple(p for p in raw if p)
+    raise ValueError(f"{raw!r} is not a list of file names")
+
+
+def _strategy(raw: Any) -> str:
+    if raw in ("auto", "brute", "permuted", "grouped", "lsh"):
+        return str(raw)
+    raise ValueError(f"{raw!r} is not a search strategy")
+
+
+# How each stored value is read back; a checker raises ValueError or TypeError for a value
+# that cannot be used.
+CHECKERS: dict[str, Any] = {
+    "threshold": _fraction,
+    "min_run": _whole(1, 100_000),
+    "template_min_docs": _whole(2, 100_000_000),
+    "template_min_share": _fraction,
+    "template_files": _paths,
+    "exclude_quotes": _yes_no,
+    "exclude_bibliography": _yes_no,
+    "strategy": _strategy,
+    "workers": _whole(1, 1024),
+    "minhash_bits": _whole(64, 4096),
+}
+
+
+def read_setting(name: str, raw: Any) -> Any:
+    """``raw`` as the value of setting ``name``; ValueError (or TypeError) when it is unusable."""
+    return CHECKERS[name](raw)
+
+
+def collection_values(settings: Settings) -> dict[str, Any]:
+    """The per-collection part of ``settings``, as plain JSON-able values."""
+    values = {name: getattr(settings, name) for name in COLLECTION_FIELDS}
+    values["template_files"] = list(settings.template_files)
+    return values
+
+
+def with_values(base: Settings, values: Mapping[str, Any], where: str = "") -> Settings:
+    """``base`` with every usable value of ``values`` (unknown names are ignored); an unusable
+    one keeps ``base``'s value and is logged as a warning, never raised."""
+    changes: dict[str, Any] = {}
+    for name, raw in values.items():
+        if name not in CHECKERS:
+            continue
+        try:
+            changes[name] = read_setting(name, raw)
+        except (TypeError, ValueError, OverflowError) as exc:
+            log.warning("setting %s%s: %r cannot be used (%s); keeping %r", name,
+                        f" in {where}" if where else "", raw, exc, _current(base, name))
+    bits = changes.pop("minhash_bits", None)
+    if bits is not None:
+        changes["fingerprints"] = replace(base.fingerprints, minhash_bits=bits)
+    return replace(base, **changes)
+
+
+def _current(settings: Settings, name: str) -> Any:
+    return settings.fingerprints.minhash_bits if name == "minhash_bits" else getattr(settings, name)

@@ -34,7 +34,10 @@ log = logging.getLogger(__name__)
 
 # 2: sentence_df (document frequency of each sentence, for templates)
 # 3: counters + triggers: a generation of the fingerprints, stamped on search-table snapshots
-# 4: screenings of a call (screen): screenings, screening_rows, screening_sources, source_exclusions
+# 4: template_marks + template_mark_keys (text the examiner marked as template or as counted);
+#    documents.warnings (indexed with warnings: decoded leniently, salvaged from a damaged file);
+#    the collection's own settings; external members (files kept from outside the folder);
+#    screenings of a call: screenings, screening_rows, screening_sources, source_exclusions
 SCHEMA_VERSION = 4
 APPLICATION_ID = 0x4E445550  # "NDUP": marks the file as ours in the SQLite header
 # Files up to this size get a full ``PRAGMA quick_check`` at open: about 4 ms per MB (measured:
@@ -119,6 +122,14 @@ _TRIGGERS = [
 ]
 
 
+def _schema4_intake(conn: sqlite3.Connection) -> None:
+    """Schema 4 (intake): the warnings of a document indexed with warnings, a JSON list of
+    sentences ('[]' for a clean one); the status stays 'indexed'."""
+    columns = {r[1] for r in conn.execute("PRAGMA table_info(documents)")}
+    if "warnings" not in columns:
+        conn.execute("ALTER TABLE documents ADD COLUMN warnings TEXT NOT NULL DEFAULT '[]'")
+
+
 def _add_generation(conn: sqlite3.Connection) -> None:
     """Schema 3's additions (new files and migrated ones alike)."""
     conn.execute("CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)")
@@ -130,6 +141,42 @@ def _add_generation(conn: sqlite3.Connection) -> None:
         conn.execute("ALTER TABLE search_tables ADD COLUMN generation INTEGER")
 
 
+def _schema4_template(conn: sqlite3.Connection) -> None:
+    """Schema 4's additions for examiner-marked template text (new files and migrated ones alike).
+
+    A mark is one action of the examiner on a passage: ``exclude`` (it is template: never
+    counted) or ``count`` (count it even though the automatic rule would take it out). Its
+    sentence keys are what the comparison uses; its text is what the examiner is shown. For a
+    key in several marks the latest mark decides; removing a mark undoes it.
+    """
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS template_marks ("
+        " id INTEGER PRIMARY KEY AUTOINCREMENT,"
+        " action TEXT NOT NULL CHECK (action IN ('exclude', 'count')),"
+        " text TEXT NOT NULL,"
+        " created_at REAL NOT NULL)")
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS template_mark_keys ("
+        " key INTEGER NOT NULL,"
+        " mark_id INTEGER NOT NULL REFERENCES template_marks (id) ON DELETE CASCADE,"
+        " PRIMARY KEY (mark_id, key)) WITHOUT ROWID")
+    conn.execute("CREATE INDEX IF NOT EXISTS template_mark_keys_key ON template_mark_keys (key)")
+
+
+@dataclass(frozen=True)
+class TemplateMark:
+    """Text the examiner marked: ``action`` ``exclude`` (template) or ``count``."""
+
+    id: int
+    action: str
+    text: str
+    keys: tuple[int, ...]
+    created_at: float
+def _schema4_appday(conn: sqlite3.Connection) -> None:
+    """Schema 4 (issue 18): the examiner's settings for this collection (one JSON value per
+    name), and files added from outside the folder that a refresh keeps."""
+    conn.execute("CREATE TABLE IF NOT EXISTS collection_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    conn.execute("CREATE TABLE IF NOT EXISTS external_members (path TEXT PRIMARY KEY, added_at REAL NOT NULL)")
 def _schema4_screen(conn: sqlite3.Connection) -> None:
     """Schema 4, screening a call: named screenings of a folder of submissions, one row per
     submission with its figures, its verified sources (with their passages), and the sources the
@@ -239,6 +286,7 @@ class StoredDocument:
     format: str
     units: int
     meta: dict
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -380,6 +428,9 @@ class Store:
             if version < 3:
                 _add_generation(conn)  # snapshots saved before carry no generation: checked in full
             if version < 4:
+                _schema4_template(conn)
+                _schema4_intake(conn)
+                _schema4_appday(conn)
                 _schema4_screen(conn)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         log.info("migrated %s from schema %d to %d", self.path, version, SCHEMA_VERSION)
@@ -403,6 +454,9 @@ class Store:
                 if stmt.strip():
                     self.conn.execute(stmt)
             _add_generation(self.conn)
+            _schema4_template(self.conn)
+            _schema4_intake(self.conn)
+            _schema4_appday(self.conn)
             _schema4_screen(self.conn)
             self.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -477,12 +531,42 @@ class Store:
         except sqlite3.Error as exc:
             raise _translate_error(exc, self.path) from exc
 
+    # --- the collection's settings and external members ------------------------------------------
+
+    def collection_settings(self) -> dict[str, object]:
+        """The settings stored for this collection (name → value); a value that is not JSON is
+        logged and left out (the caller falls back to its default)."""
+        values: dict[str, object] = {}
+        for name, text in self.conn.execute("SELECT name, value FROM collection_settings"):
+            try:
+                values[name] = json.loads(text)
+            except (TypeError, ValueError):
+                log.warning("collection setting %s in %s is not readable (%r); using the default", name, self.path, text)
+        return values
+
+    def set_collection_settings(self, values: dict[str, object]) -> None:
+        """Store ``values`` as this collection's settings (replacing the stored ones), one transaction."""
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM collection_settings")
+            conn.executemany("INSERT INTO collection_settings (name, value) VALUES (?, ?)",
+                             [(k, json.dumps(v, ensure_ascii=False)) for k, v in values.items()])
+
+    def external_members(self) -> list[str]:
+        """Files from outside the collection folder that belong to the collection."""
+        return [r[0] for r in self.conn.execute("SELECT path FROM external_members ORDER BY path")]
+
+    def add_external_member(self, conn: sqlite3.Connection, path: str) -> None:
+        conn.execute("INSERT OR IGNORE INTO external_members (path, added_at) VALUES (?, ?)", (path, time.time()))
+
+    def forget_external_member(self, conn: sqlite3.Connection, path: str) -> None:
+        conn.execute("DELETE FROM external_members WHERE path = ?", (path,))
+
     # --- documents -----------------------------------------------------------------------------
 
-    _DOC_COLS = "id, rel, path, size, mtime_ns, sha256, status, code, reason, format, units, meta"
+    _DOC_COLS = "id, rel, path, size, mtime_ns, sha256, status, code, reason, format, units, meta, warnings"
 
     def _doc(self, row) -> StoredDocument:
-        return StoredDocument(*row[:11], meta=json.loads(row[11]))
+        return StoredDocument(*row[:11], meta=json.loads(row[11]), warnings=tuple(json.loads(row[12])))
 
     def documents(self) -> list[StoredDocument]:
         try:  # the first full read of every task: damage the open-time checks missed surfaces here
@@ -498,6 +582,11 @@ class Store:
         if status is None:
             return self.conn.execute("SELECT COUNT(*) FROM documents").fetchone()[0]
         return self.conn.execute("SELECT COUNT(*) FROM documents WHERE status = ?", (status,)).fetchone()[0]
+
+    def count_with_warnings(self) -> int:
+        """Indexed documents that carry warnings (read leniently or salvaged)."""
+        return self.conn.execute(
+            "SELECT COUNT(*) FROM documents WHERE status = 'indexed' AND warnings != '[]'").fetchone()[0]
 
     def text(self, doc_id: int) -> StoredText:
         """A document's stored text; damage SQLite cannot see (inside the compressed blob) is
@@ -548,6 +637,7 @@ class Store:
         units: int = 0,
         meta: dict | None = None,
         replace_id: int | None = None,
+        warnings: Sequence[str] = (),
     ) -> int:
         """Insert (or replace) a documents row inside the caller's transaction; returns its id."""
         if replace_id is not None:
@@ -556,10 +646,10 @@ class Store:
         if old:
             self.remove(conn, old[0])
         cur = conn.execute(
-            "INSERT INTO documents (rel, path, size, mtime_ns, sha256, status, code, reason, format, units, meta, indexed_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO documents (rel, path, size, mtime_ns, sha256, status, code, reason, format, units, meta,"
+            " indexed_at, warnings) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (rel, path, size, mtime_ns, sha256, status, code, reason, fmt, units,
-             json.dumps(meta or {}, ensure_ascii=False), time.time()),
+             json.dumps(meta or {}, ensure_ascii=False), time.time(), json.dumps(list(warnings), ensure_ascii=False)),
         )
         return int(cur.lastrowid)
 
@@ -722,3 +812,58 @@ class Store:
         # 15,000 documents, measured by tests/benchmarks/bench_check.py).
         rows = self.conn.execute("SELECT hash FROM sentence_df WHERE docs >= ?", (min_docs,))
         return np.fromiter(itertools.chain.from_iterable(rows), dtype=np.int64)
+
+    # --- text the examiner marked (schema 4) ------------------------------------------------
+
+    def add_template_mark(self, action: str, text: str, keys: Sequence[int]) -> int:
+        """Store one mark of the examiner (``exclude`` or ``count``) and return its id."""
+        if action not in ("exclude", "count"):
+            raise ValueError(f"a mark is 'exclude' or 'count', not {action!r}")
+        with self.transaction() as conn:
+            cur = conn.execute("INSERT INTO template_marks (action, text, created_at) VALUES (?, ?, ?)",
+                               (action, text, time.time()))
+            mark_id = int(cur.lastrowid)
+            conn.executemany("INSERT OR IGNORE INTO template_mark_keys (key, mark_id) VALUES (?, ?)",
+                             [(int(k), mark_id) for k in keys])
+        return mark_id
+
+    def remove_template_mark(self, mark_id: int) -> bool:
+        """Undo a mark; False when there is no such mark."""
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM template_mark_keys WHERE mark_id = ?", (mark_id,))
+            return conn.execute("DELETE FROM template_marks WHERE id = ?", (mark_id,)).rowcount > 0
+
+    def template_marks(self) -> list[TemplateMark]:
+        """Every mark, oldest first."""
+        keys: dict[int, list[int]] = {}
+        for key, mark_id in self.conn.execute("SELECT key, mark_id FROM template_mark_keys ORDER BY mark_id, key"):
+            keys.setdefault(mark_id, []).append(key)
+        return [TemplateMark(i, action, text, tuple(keys.get(i, ())), created)
+                for i, action, text, created in self.conn.execute(
+                    "SELECT id, action, text, created_at FROM template_marks ORDER BY id")]
+
+    def marked_keys(self) -> tuple[frozenset[int], frozenset[int]]:
+        """(keys marked as template, keys marked to be counted); the latest mark of a key decides."""
+        latest: dict[int, str] = {}
+        for key, action in self.conn.execute(
+                "SELECT k.key, m.action FROM template_mark_keys k JOIN template_marks m ON m.id = k.mark_id "
+                "ORDER BY m.id"):
+            latest[key] = action
+        return (frozenset(k for k, a in latest.items() if a == "exclude"),
+                frozenset(k for k, a in latest.items() if a == "count"))
+
+    def sentence_documents(self, keys: Sequence[int]) -> dict[int, list[int]]:
+        """For each sentence key, the ids of the documents holding it (ascending)."""
+        out: dict[int, list[int]] = {}
+        keys = [int(k) for k in keys]
+        for i in range(0, len(keys), 500):
+            chunk = keys[i:i + 500]
+            for key, doc_id in self.conn.execute(
+                    f"SELECT hash, doc_id FROM sentences WHERE hash IN ({','.join('?' * len(chunk))}) "
+                    "ORDER BY hash, doc_id", chunk):
+                out.setdefault(key, []).append(doc_id)
+        return out
+
+    def sentence_frequencies(self, min_docs: int) -> dict[int, int]:
+        """Document frequency of every sentence key in at least ``min_docs`` documents."""
+        return dict(self.conn.execute("SELECT hash, docs FROM sentence_df WHERE docs >= ?", (min_docs,)))

@@ -6,17 +6,17 @@ ratio of seed 004 over countable units (template and, when set, quotes and bibli
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Iterable
 
 import numpy as np
 
-from neardup_gui.core.compare import compare_documents, units_in_spans
+from neardup_gui.core.compare import compare_documents, merge_spans, units_in_spans
 from neardup_gui.core.document import CharSpan
 from neardup_gui.core.exclusions import bibliography_spans, quoted_spans
-from neardup_gui.core.results import Comparison
+from neardup_gui.core.results import Comparison, Exclusions
 from neardup_gui.core.settings import Settings
-from neardup_gui.core.templates import template_spans
+from neardup_gui.core.templates import sentence_keys
 from neardup_gui.core.units import Units, tokenize
 
 
@@ -29,6 +29,7 @@ class Marked:
     template: tuple[CharSpan, ...]
     excluded: tuple[CharSpan, ...]
     quoted: tuple[CharSpan, ...]  # always computed, for the "without quotes" ratio
+    exclusions: Exclusions = field(default_factory=Exclusions)  # units each exclusion removed
 
     def countable_mask(self) -> np.ndarray:
         """True for units that count (neither template nor excluded)."""
@@ -36,27 +37,57 @@ class Marked:
 
 
 class Verifier:
-    """Marks texts and compares them under one set of settings and one template model."""
+    """Marks texts and compares them under one set of settings and one template model.
 
-    def __init__(self, settings: Settings, template_keys: Iterable[int] = (), user_template_keys: Iterable[int] = ()) -> None:
+    Template sentences come in three kinds (``docs/quality.md``, "What counts as template"):
+    ``user_template_keys`` from the examiner's template files, ``marked_keys`` the examiner marked
+    in the index, and ``template_keys`` found by the automatic rule (already without the
+    sentences the examiner chose to count). Every text is marked the same way, whether it is a
+    checked submission or a document of the collection, so an exclusion takes the same text out
+    of both sides of every comparison.
+    """
+
+    def __init__(self, settings: Settings, template_keys: Iterable[int] = (), user_template_keys: Iterable[int] = (),
+                 marked_keys: Iterable[int] = ()) -> None:
         self.settings = settings
         # (a numpy array of keys goes through tolist(): a C loop, 89,000 keys in a few ms)
         self.template_keys = frozenset(template_keys.tolist() if isinstance(template_keys, np.ndarray)
                                        else map(int, template_keys))
         self.user_template_keys = frozenset(map(int, user_template_keys))
-        self.all_template_keys = self.template_keys | self.user_template_keys
+        self.marked_keys = frozenset(map(int, marked_keys))
+        self.all_template_keys = self.template_keys | self.user_template_keys | self.marked_keys
 
     def mark(self, text: str, furniture: Iterable[CharSpan] = (), units: Units | None = None) -> Marked:
         units = units if units is not None else tokenize(text)
-        template = template_spans(text, None, self.all_template_keys, furniture=tuple(furniture),
-                                  units=units)
+        furniture = merge_spans(furniture)
+        files: list[CharSpan] = []
+        marked: list[CharSpan] = []
+        automatic: list[CharSpan] = []
+        if self.all_template_keys:
+            for span, key in sentence_keys(text, units):
+                if key in self.user_template_keys:
+                    files.append(span)
+                elif key in self.marked_keys:
+                    marked.append(span)
+                elif key in self.template_keys:
+                    automatic.append(span)
+        template = merge_spans([*files, *marked, *automatic, *furniture])
         quoted = quoted_spans(text)
+        bibliography = bibliography_spans(text) if self.settings.exclude_bibliography else ()
         excluded: list[CharSpan] = []
         if self.settings.exclude_quotes:
             excluded.extend(quoted)
-        if self.settings.exclude_bibliography:
-            excluded.extend(bibliography_spans(text))
-        return Marked(text, units, tuple(template), tuple(sorted(excluded)), tuple(quoted))
+        excluded.extend(bibliography)
+        kinds = {"template_files": files, "marked": marked, "automatic": automatic, "furniture": furniture,
+                 "quotes": quoted if self.settings.exclude_quotes else (), "bibliography": bibliography}
+        counts: dict[str, int] = {}
+        taken = np.zeros(len(units), dtype=bool)
+        for kind, spans in kinds.items():  # each unit counted once, under the first kind it falls in
+            if spans:
+                mask = units_in_spans(units, spans) & ~taken
+                counts[kind] = int(mask.sum())
+                taken |= mask
+        return Marked(text, units, template, tuple(sorted(excluded)), tuple(quoted), Exclusions(**counts))
 
     def compare(
         self,
@@ -67,9 +98,12 @@ class Verifier:
         min_containment: float | None = None,
     ) -> Comparison | None:
         """Exact comparison of A with B; ``None`` when a cut-off proves it cannot matter."""
-        return compare_documents(
+        result = compare_documents(
             a.text, b.text, min_run=self.settings.min_run,
             template_a=a.template, template_b=b.template, excluded_a=a.excluded, excluded_b=b.excluded,
             min_similarity=min_similarity, min_containment=min_containment, with_raw_lcs=False,
             units_a=a.units, units_b=b.units,
         )
+        if result is None:
+            return None
+        return replace(result, exclusions_a=a.exclusions, exclusions_b=b.exclusions)

@@ -4,83 +4,101 @@
 <context>
     <name>CheckView</name>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="130" />
+        <location filename="../../neardup_gui/app/checkview.py" line="145" />
         <source>This file could not be read: {reason}</source>
         <translation>无法读取此文件：{reason}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="133" />
+        <location filename="../../neardup_gui/app/checkview.py" line="149" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="135" />
-        <source>&lt;b&gt;Copied: {copied}&lt;/b&gt; of {units} units &amp;nbsp;·&amp;nbsp; without quotations {nq} &amp;nbsp;·&amp;nbsp; without template {nt} &amp;nbsp;·&amp;nbsp; largest single source {largest_ratio} ({largest}) &amp;nbsp;·&amp;nbsp; template {template} &amp;nbsp;·&amp;nbsp; quoted {quoted} &amp;nbsp;·&amp;nbsp; {n} sources found</source>
-        <translation>&lt;b&gt;总文字复制比：{copied}&lt;/b&gt;（共 {units} 个单元） &amp;nbsp;·&amp;nbsp; 去除引用 {nq} &amp;nbsp;·&amp;nbsp; 去除模板 {nt} &amp;nbsp;·&amp;nbsp; 单篇最大文字复制比 {largest_ratio}（{largest}） &amp;nbsp;·&amp;nbsp; 模板 {template} &amp;nbsp;·&amp;nbsp; 引用 {quoted} &amp;nbsp;·&amp;nbsp; 找到 {n} 个来源</translation>
+        <location filename="../../neardup_gui/app/checkview.py" line="151" />
+        <source>&lt;b&gt;Copied: {copied}&lt;/b&gt; of {units} countable units &amp;nbsp;·&amp;nbsp; without quotations {nq} &amp;nbsp;·&amp;nbsp; largest single source {largest_ratio} ({largest}) &amp;nbsp;·&amp;nbsp; {n} sources found&lt;br&gt;Not counted: {template} units of template text, {excluded} units excluded (quotations, bibliography)</source>
+        <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="160" />
+        <location filename="../../neardup_gui/app/checkview.py" line="168" />
+        <source>{n} sources found, {hidden} hidden below {minimum} — lower “Show sources from” to see them. Hidden sources still count in the figures above.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="195" />
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="161" />
+        <location filename="../../neardup_gui/app/checkview.py" line="196" />
         <source>Double-click or press Enter to compare side by side</source>
         <translation>双击或按回车键进行对照比较</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="162" />
+        <location filename="../../neardup_gui/app/checkview.py" line="197" />
         <source>Submission:</source>
         <translation>送检文档：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="163" />
+        <location filename="../../neardup_gui/app/checkview.py" line="198" />
         <source>Checked submission</source>
         <translation>送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="164" />
+        <location filename="../../neardup_gui/app/checkview.py" line="199" />
         <source>Check a file…</source>
         <translation>检测文件…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="165" />
+        <location filename="../../neardup_gui/app/checkview.py" line="200" />
         <source>Add to collection</source>
         <translation>加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="166" />
-        <source>Index the checked submissions as part of the collection</source>
-        <translation>将已检测的送检文档建立索引并加入文档集</translation>
+        <location filename="../../neardup_gui/app/checkview.py" line="212" />
+        <source>Make the checked submissions part of the collection: copied into its folder, or kept where they are as external members</source>
+        <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="167" />
+        <location filename="../../neardup_gui/app/checkview.py" line="215" />
+        <source>What these figures mean: each is a share of the submission's countable text (its words and characters, without template text and excluded passages). “Copied” counts every passage found in any source once, so it is never below a single source; “without quotations” leaves quoted passages out of the count, so it is never above “copied”. Press F1 for more.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="220" />
+        <source>Copied: share of the countable text found in any source of the collection.
+Without quotations: the same, not counting text in quotation marks.
+Largest single source: share of the countable text found in the one source that holds the most.
+Countable text: every word and character of the submission except template text (the call's form, template files, page headers) and what the settings exclude (quotations, the bibliography).</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="201" />
         <source>Report for the committee…</source>
         <translation>生成检测报告单…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="168" />
+        <location filename="../../neardup_gui/app/checkview.py" line="202" />
         <source>This submission's similarity report in the interface's language: figures, sections, sources, the full text coloured by source</source>
         <translation>以界面语言生成本申请书的检测报告单：各项比例、分段结果、来源及按来源着色的全文</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="170" />
+        <location filename="../../neardup_gui/app/checkview.py" line="204" />
         <source>Show sources from:</source>
         <translation>显示来源，最低：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="171" />
+        <location filename="../../neardup_gui/app/checkview.py" line="205" />
         <source>Hide sources whose similarity and containment are both below this value</source>
         <translation>隐藏相似度和包含度都低于此值的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="174" />
-        <location filename="../../neardup_gui/app/checkview.py" line="175" />
+        <location filename="../../neardup_gui/app/checkview.py" line="208" />
+        <location filename="../../neardup_gui/app/checkview.py" line="209" />
         <source>Minimum score shown</source>
         <translation>显示的最低分值</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="176" />
+        <location filename="../../neardup_gui/app/checkview.py" line="210" />
         <source>Drop one or more files anywhere on this window, or use “Check a file…”, to check a submission against the collection.</source>
         <translation>把一个或多个文件拖到窗口任意位置，或点击“检测文件…”，即可将送检文档与文档集比对。</translation>
     </message>
@@ -121,127 +139,132 @@
 <context>
     <name>DiffView</name>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="371" />
+        <location filename="../../neardup_gui/app/diffview.py" line="438" />
         <source>{n}. {units} units: {snippet}</source>
         <translation>{n}. {units} 个单元：{snippet}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="452" />
+        <location filename="../../neardup_gui/app/diffview.py" line="520" />
         <source>No matched passages</source>
         <translation>没有相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="454" />
+        <location filename="../../neardup_gui/app/diffview.py" line="522" />
         <source>{n} matched passages</source>
         <translation>共 {n} 处相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="457" />
+        <location filename="../../neardup_gui/app/diffview.py" line="525" />
         <source>Passage {i} of {n}</source>
         <translation>第 {i} 处，共 {n} 处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="462" />
+        <location filename="../../neardup_gui/app/diffview.py" line="530" />
         <source>Side by side: {a} ↔ {b}</source>
         <translation>对照：{a} ↔ {b}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="465" />
+        <location filename="../../neardup_gui/app/diffview.py" line="533" />
         <source>&lt;b&gt;Similarity {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A in B {ca} &amp;nbsp;·&amp;nbsp; B in A {cb} &amp;nbsp;·&amp;nbsp; common units {common} &amp;nbsp;·&amp;nbsp; template share A {ta}, B {tb}</source>
         <translation>&lt;b&gt;相似度 {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A 在 B 中 {ca} &amp;nbsp;·&amp;nbsp; B 在 A 中 {cb} &amp;nbsp;·&amp;nbsp; 相同单元 {common} &amp;nbsp;·&amp;nbsp; 模板占比 A {ta}，B {tb}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="473" />
-        <source>Similarity is the LCS ratio common / (A + B − common) over countable units; containment is the share of one text found in the other. Template text is not counted.</source>
-        <translation>相似度为按可计数单元计算的最长公共子序列比率：相同 / (A + B − 相同)；包含度为一篇文本出现在另一篇中的比例。模板文字不计入。</translation>
+        <location filename="../../neardup_gui/app/diffview.py" line="435" />
+        <source>{n}. {units} units, edited ({identical} identical): {snippet}</source>
+        <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="476" />
+        <location filename="../../neardup_gui/app/diffview.py" line="541" />
+        <source>Similarity is the LCS ratio common / (A + B − common) over countable units; containment is the share of one text found in the other, counted over copied passages (identical runs and the edited words between them, shown in a lighter shade). Template text is not counted.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/diffview.py" line="546" />
         <source>A: {title}</source>
         <translation>A：{title}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="477" />
+        <location filename="../../neardup_gui/app/diffview.py" line="547" />
         <source>B: {title}</source>
         <translation>B：{title}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="480" />
+        <location filename="../../neardup_gui/app/diffview.py" line="550" />
         <source>◀ Previous</source>
         <translation>◀ 上一处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="481" />
+        <location filename="../../neardup_gui/app/diffview.py" line="551" />
         <source>Previous matched passage (Shift+F3, Ctrl+Up)</source>
         <translation>上一处相同段落（Shift+F3，Ctrl+↑）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="482" />
+        <location filename="../../neardup_gui/app/diffview.py" line="552" />
         <source>Next ▶</source>
         <translation>下一处 ▶</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="483" />
+        <location filename="../../neardup_gui/app/diffview.py" line="553" />
         <source>Next matched passage (F3, Ctrl+Down)</source>
         <translation>下一处相同段落（F3，Ctrl+↓）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="484" />
+        <location filename="../../neardup_gui/app/diffview.py" line="554" />
         <source>Scroll together</source>
         <translation>同步滚动</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="485" />
+        <location filename="../../neardup_gui/app/diffview.py" line="555" />
         <source>Keep both texts at the matching place while scrolling</source>
         <translation>滚动时让两篇文本保持在对应位置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="486" />
+        <location filename="../../neardup_gui/app/diffview.py" line="556" />
         <source>Open A</source>
         <translation>打开 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="487" />
+        <location filename="../../neardup_gui/app/diffview.py" line="557" />
         <source>Open the original file of A in its usual application</source>
         <translation>用默认程序打开 A 的原始文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="488" />
+        <location filename="../../neardup_gui/app/diffview.py" line="558" />
         <source>Open B</source>
         <translation>打开 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="489" />
+        <location filename="../../neardup_gui/app/diffview.py" line="559" />
         <source>Open the original file of B in its usual application</source>
         <translation>用默认程序打开 B 的原始文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="490" />
+        <location filename="../../neardup_gui/app/diffview.py" line="560" />
         <source>Matched passages</source>
         <translation>相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="491" />
+        <location filename="../../neardup_gui/app/diffview.py" line="561" />
         <source>Matched passages; choose one to show it in both texts</source>
         <translation>相同段落；选择一处即可在两篇文本中同时显示</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="492" />
+        <location filename="../../neardup_gui/app/diffview.py" line="562" />
         <source>Text A</source>
         <translation>文本 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="493" />
+        <location filename="../../neardup_gui/app/diffview.py" line="563" />
         <source>Text B</source>
         <translation>文本 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="494" />
+        <location filename="../../neardup_gui/app/diffview.py" line="564" />
         <source>Where the matches lie in A; click to jump</source>
         <translation>A 中相同段落的位置；点击即可跳转</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="495" />
+        <location filename="../../neardup_gui/app/diffview.py" line="565" />
         <source>Where the matches lie in B; click to jump</source>
         <translation>B 中相同段落的位置；点击即可跳转</translation>
     </message>
@@ -249,52 +272,52 @@
 <context>
     <name>DocumentsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="147" />
+        <location filename="../../neardup_gui/app/models.py" line="196" />
         <source>indexed</source>
         <translation>已索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="149" />
+        <location filename="../../neardup_gui/app/models.py" line="198" />
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="159" />
+        <location filename="../../neardup_gui/app/models.py" line="208" />
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="159" />
+        <location filename="../../neardup_gui/app/models.py" line="208" />
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="160" />
+        <location filename="../../neardup_gui/app/models.py" line="209" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="160" />
+        <location filename="../../neardup_gui/app/models.py" line="209" />
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="161" />
+        <location filename="../../neardup_gui/app/models.py" line="210" />
         <source>Units</source>
         <translation>单元数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="161" />
+        <location filename="../../neardup_gui/app/models.py" line="210" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="162" />
+        <location filename="../../neardup_gui/app/models.py" line="211" />
         <source>Countable units: CJK characters and words</source>
         <translation>可计数单元：汉字和单词</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="163" />
+        <location filename="../../neardup_gui/app/models.py" line="212" />
         <source>Share of the document that is template text (not counted)</source>
         <translation>文档中模板文字所占比例（不计入）</translation>
     </message>
@@ -504,325 +527,400 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="252" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="265" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="253" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="266" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="254" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="267" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="255" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="268" />
         <source>&amp;Open a folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="256" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="269" />
         <source>Choose a folder of documents to index as a collection</source>
         <translation>选择一个文档文件夹，将其建立索引作为文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="257" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="270" />
         <source>Open the &amp;sample collection</source>
         <translation>打开示例文档集(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="258" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="271" />
         <source>&amp;Check files…</source>
         <translation>检测文件(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="259" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="272" />
         <source>Check one or more submissions against the collection</source>
         <translation>将一份或多份送检文档与文档集比对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="260" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="273" />
         <source>&amp;Refresh the collection</source>
         <translation>刷新文档集(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="261" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="274" />
         <source>&amp;Export a report…</source>
         <translation>导出报告(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="263" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="276" />
         <source>Save what the current tab shows (check results, duplicate pairs or clusters) as HTML, PDF, CSV or JSON</source>
         <translation>将当前标签页的内容（检测结果、重复文档对或聚类）保存为 HTML、PDF、CSV 或 JSON</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="264" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="277" />
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="265" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="278" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="266" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="279" />
         <source>&amp;About neardup</source>
         <translation>关于 neardup(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="267" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="280" />
         <source>&lt;b&gt;Collection&lt;/b&gt;</source>
         <translation>&lt;b&gt;文档集&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="268" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="281" />
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="269" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="282" />
         <source>Pick up new, changed and deleted files (only those are read) (F5)</source>
         <translation>纳入新增、修改和删除的文件（只读取这些文件）（F5）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="270" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="283" />
         <source>Check a file…</source>
         <translation>检测文件…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="271" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="284" />
         <source>Check one or more submissions against the collection (Ctrl+K); you can also drop files on the window</source>
         <translation>将一份或多份送检文档与文档集比对（Ctrl+K）；也可以把文件拖到窗口上</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="272" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="285" />
         <source>Open another folder…</source>
         <translation>打开其他文件夹…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="273" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="286" />
         <source>Recent collections:</source>
         <translation>最近的文档集：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="274" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="287" />
         <source>Recent collections</source>
         <translation>最近的文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="275" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="288" />
         <source>Refresh now</source>
         <translation>立即刷新</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="276" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="289" />
+        <source>Updating the results for the changed settings… The figures shown are those of the previous settings until this finishes.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="291" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="277" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="292" />
         <source>Check</source>
         <translation>检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="278" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="293" />
         <source>Duplicates</source>
         <translation>重复对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="279" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="294" />
         <source>Clusters</source>
         <translation>聚类</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="280" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="295" />
         <source>Every file of the collection and its status</source>
         <translation>文档集中的每个文件及其状态</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="281" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="296" />
         <source>Sources found for checked submissions</source>
         <translation>为送检文档找到的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="282" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="297" />
         <source>Pairs of the collection at or above the similarity threshold</source>
         <translation>文档集中相似度达到阈值的文档对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="283" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="298" />
         <source>Groups of near-duplicates</source>
         <translation>近似重复文档的分组</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="284" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="299" />
         <source>Screening</source>
         <translation>批量检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="285" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="300" />
         <source>A whole call: every new submission checked against the collection and each other, ranked by copied share</source>
         <translation>整批申请：每份新申请书与文档集及彼此比对，按复制比排序</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="301" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="316" />
         <source>{name} — neardup</source>
         <translation>{name} — neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="306" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="321" />
         <source>Indexing</source>
         <translation>正在建立索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="307" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="322" />
         <source>Rebuilding the index</source>
         <translation>正在重建索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="308" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="323" />
         <source>Opening</source>
         <translation>正在打开</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="309" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="324" />
         <source>Finding duplicates</source>
         <translation>正在查找重复</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="310" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="325" />
         <source>Checking</source>
         <translation>正在检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="311" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="326" />
         <source>Adding to the collection</source>
         <translation>正在加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="312" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="327" />
         <source>Screening the call</source>
         <translation>批量检测中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="325" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="412" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="328" />
+        <source>Updating the results</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="342" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="432" />
         <source>Please wait for the current task to finish, or cancel it.</source>
         <translation>请等待当前任务完成，或取消它。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="340" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="358" />
         <source>Cancelled. Everything finished before cancelling is kept.</source>
         <translation>已取消。取消前已完成的内容都已保留。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="351" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="405" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="416" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="552" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="562" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="600" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="689" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="738" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="369" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="425" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="436" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="580" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="590" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="688" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="793" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="877" />
         <source>neardup</source>
         <translation>neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="352" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="370" />
         <source>Rebuild the index now?</source>
         <translation>现在重建索引吗？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="398" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="417" />
         <source>Choose the folder of the collection</source>
         <translation>选择文档集所在的文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="405" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="425" />
         <source>The sample collection is missing from this installation.</source>
         <translation>此安装中缺少示例文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="417" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="437" />
         <source>The folder {folder} does not exist any more. Choose it again from where it is now.</source>
         <translation>文件夹 {folder} 已不存在。请从它现在的位置重新选择。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="474" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="501" />
         <source>Indexed: {added} added, {updated} updated, {moved} moved, {removed} removed, {unchanged} unchanged, {skipped} skipped ({seconds:.1f} s)</source>
         <translation>索引完成：新增 {added}，更新 {updated}，移动 {moved}，删除 {removed}，未变 {unchanged}，跳过 {skipped}（{seconds:.1f} 秒）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="495" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="522" />
         <source>Indexing was cancelled: the documents indexed so far are shown. Refresh to continue where it stopped.</source>
         <translation>索引已取消：这里显示的是已建立索引的文档。点击刷新可从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="498" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="525" />
         <source>This is the saved index; files may have changed since. Refresh to pick up new, changed and deleted files.</source>
         <translation>这是已保存的索引，文件之后可能有变化。点击刷新可纳入新增、修改和删除的文件。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="530" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="557" />
         <source>{total} documents: {indexed} indexed, {skipped} skipped</source>
         <translation>共 {total} 个文档：已索引 {indexed}，跳过 {skipped}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="545" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="572" />
         <source>Choose submissions to check</source>
         <translation>选择要检测的送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="546" />
-        <source>Documents (*.docx *.pdf *.txt *.odt *.md *.html);;All files (*)</source>
-        <translation>文档 (*.docx *.pdf *.txt *.odt *.md *.html);;所有文件 (*)</translation>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="573" />
+        <source>Documents (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;All files (*)</source>
+        <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="553" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="581" />
         <source>Open a collection first (a folder of documents), then check files against it.</source>
         <translation>请先打开一个文档集（一个文档文件夹），再将文件与它比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="562" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="590" />
         <source>Some files could not be read:</source>
         <translation>有些文件无法读取：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="585" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="629" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="645" />
+        <source>Add to collection</source>
+        <translation>加入文档集</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="630" />
+        <source>{n} checked file(s) are outside the collection's folder {folder}.
+
+Copy them into the folder, or keep them where they are as external members? An external member stays in the collection when it is refreshed; if you move or delete the file, it leaves the collection.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="635" />
+        <source>Copy into the folder</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="636" />
+        <source>Keep where they are</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="646" />
+        <source>The collection's folder already has a file named {names}.
+
+Rename the copy (for example “name (2).docx”), or replace the file in the folder?</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="650" />
+        <source>Rename the copy</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="651" />
+        <source>Replace</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="664" />
+        <source>{name}: copied into the collection's folder as {member}</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="667" />
+        <source>{name}: kept where it is, as an external member ({path})</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="670" />
+        <source>{name}: already in the collection's folder</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="672" />
         <source>The checked submissions are now part of the collection.</source>
         <translation>已检测的送检文档已加入文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="601" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="673" />
+        <source>Added to the collection</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="689" />
         <source>Open a collection first (a folder of documents), then screen a call against it.</source>
         <translation>请先打开一个文档集（文档文件夹），再对一批申请书进行检测。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="690" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="794" />
         <source>The fingerprints are being rebuilt from the stored texts in the background.</source>
         <translation>正在后台根据已保存的文本重建指纹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="700" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="824" />
+        <source>The results now follow the changed settings.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="839" />
         <source>About neardup</source>
         <translation>关于 neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="701" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="840" />
         <source>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;Near-duplicate and plagiarism screening of local document collections, in Chinese and English. Similarity is the LCS ratio of the two texts with template text left out. No document leaves this computer.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;对本地中英文文档集进行近似重复与抄袭筛查。相似度为两篇文本的最长公共子序列比率，不计模板文字。所有文档都不会离开这台电脑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="739" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="878" />
         <source>Drop one folder to open it as a collection, or files to check them.</source>
         <translation>拖入一个文件夹即可作为文档集打开，拖入文件即可检测它们。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="747" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="886" />
         <source>Stopping the running task…</source>
         <translation>正在停止当前任务…</translation>
     </message>
@@ -830,57 +928,57 @@
 <context>
     <name>PairsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="187" />
+        <location filename="../../neardup_gui/app/models.py" line="241" />
         <source>Document A</source>
         <translation>文档 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="187" />
+        <location filename="../../neardup_gui/app/models.py" line="241" />
         <source>Document B</source>
         <translation>文档 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="188" />
+        <location filename="../../neardup_gui/app/models.py" line="242" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="188" />
+        <location filename="../../neardup_gui/app/models.py" line="242" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="189" />
+        <location filename="../../neardup_gui/app/models.py" line="243" />
         <source>B in A</source>
         <translation>B 在 A 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="189" />
+        <location filename="../../neardup_gui/app/models.py" line="243" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="190" />
+        <location filename="../../neardup_gui/app/models.py" line="244" />
         <source>Share of A's countable units found in B (containment)</source>
         <translation>A 的可计数单元出现在 B 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="191" />
+        <location filename="../../neardup_gui/app/models.py" line="245" />
         <source>Share of B's countable units found in A (containment)</source>
         <translation>B 的可计数单元出现在 A 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="192" />
+        <location filename="../../neardup_gui/app/models.py" line="246" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="193" />
+        <location filename="../../neardup_gui/app/models.py" line="247" />
         <source>Contained</source>
         <translation>包含比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="194" />
+        <location filename="../../neardup_gui/app/models.py" line="248" />
         <source>The larger of A in B and B in A: how much of one is found in the other</source>
         <translation>A 在 B 中与 B 在 A 中的较大者：一篇文档有多少内容见于另一篇</translation>
     </message>
@@ -1130,247 +1228,300 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="155" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="167" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="156" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="170" />
+        <source>Matching and template text are kept with the collection “{name}”: other collections keep their own. Index and interface settings apply everywhere.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="174" />
+        <source>No collection is open: matching and template settings set here are the defaults every new collection starts from.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="176" />
+        <source>Also use these matching and template settings for new collections</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="177" />
         <source>Matching</source>
         <translation>比对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="157" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="178" />
         <source>Index and search</source>
         <translation>索引与检索</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="158" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="179" />
         <source>Template text</source>
         <translation>模板文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="159" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="180" />
         <source>Interface</source>
         <translation>界面</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="160" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="181" />
         <source>Report pairs from similarity:</source>
         <translation>报告文档对的最低相似度：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="161" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="182" />
         <source>Pairs of the collection at or above this similarity are listed as duplicates</source>
         <translation>相似度达到此值的文档对列为重复</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="162" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="183" />
         <source>Minimum match length (units):</source>
         <translation>最短匹配长度（单元）：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="163" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="184" />
         <source>A common passage counts only if it is at least this many characters or words long</source>
         <translation>相同段落至少达到这么多个字或词才计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="164" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="185" />
         <source>Quotations:</source>
         <translation>引文：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="165" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="186" />
         <source>Leave text in quotation marks out of the similarity</source>
         <translation>计算相似度时不计引号内的文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="166" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="187" />
         <source>Bibliography:</source>
         <translation>参考文献：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="167" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="188" />
         <source>Leave the reference list out of the similarity</source>
         <translation>计算相似度时不计参考文献列表</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="168" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="189" />
         <source>Exclude quoted text</source>
         <translation>排除引文</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="169" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="190" />
         <source>Exclude the bibliography</source>
         <translation>排除参考文献</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="170" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="191" />
         <source>Fingerprint size (bits):</source>
         <translation>指纹长度（位）：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="171" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="192" />
         <source>Larger fingerprints estimate similarity more precisely but take more space</source>
         <translation>指纹越长，相似度估计越准确，但占用空间更多</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="172" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="193" />
         <source>Search strategy:</source>
         <translation>检索策略：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="173" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="194" />
         <source>How candidates are found; every strategy finds the same pairs</source>
         <translation>查找候选文档的方式；每种策略找到的文档对都相同</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="174" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="195" />
         <source>Worker processes:</source>
         <translation>工作进程数：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="175" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="196" />
         <source>How many documents are read and fingerprinted at the same time</source>
         <translation>同时读取并计算指纹的文档数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="177" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="198" />
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="178" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="199" />
         <source>Brute force (reference)</source>
         <translation>穷举（基准）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="179" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="200" />
         <source>Permuted tables</source>
         <translation>置换表</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="180" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="201" />
         <source>Group merging</source>
         <translation>分组合并</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="181" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="202" />
         <source>LSH buckets</source>
         <translation>LSH 分桶</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="185" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="206" />
         <source>Template if in at least (documents):</source>
         <translation>出现在至少多少个文档中视为模板：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="186" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="207" />
         <source>A sentence found in at least this many documents is treated as template</source>
         <translation>出现在至少这么多个文档中的句子视为模板</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="187" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="208" />
         <source>and at least (share of collection):</source>
         <translation>且至少占文档集的比例：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="188" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="209" />
         <source>... and in at least this share of all documents</source>
         <translation>……并且出现在至少这个比例的文档中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="189" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="210" />
         <source>Template files:</source>
         <translation>模板文件：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="190" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="211" />
         <source>Template files</source>
         <translation>模板文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="191" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="212" />
         <source>Files whose sentences are template wherever they occur (e.g. the blank application form)</source>
         <translation>其中的句子无论出现在哪里都视为模板的文件（例如空白申请书）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="192" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="213" />
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="193" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="214" />
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="194" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="215" />
         <source>Language:</source>
         <translation>语言：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="195" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="216" />
         <source>The language of the interface; the change applies at once</source>
         <translation>界面语言；更改立即生效</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="196" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="217" />
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="204" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="225" />
         <source>Changing the fingerprint size re-fingerprints every document from its stored text. This runs in the background after you press OK; the files are not read again.</source>
         <translation>更改指纹长度会根据已保存的文本重新计算每个文档的指纹。按“确定”后在后台进行，不会重新读取文件。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="211" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="233" />
         <source>Choose template files</source>
         <translation>选择模板文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="211" />
-        <source>Documents (*.docx *.pdf *.txt *.odt);;All files (*)</source>
-        <translation>文档 (*.docx *.pdf *.txt *.odt);;所有文件 (*)</translation>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="234" />
+        <source>Documents (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;All files (*)</source>
+        <translation type="unfinished" />
     </message>
 </context>
 <context>
     <name>SourcesModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="227" />
+        <location filename="../../neardup_gui/app/models.py" line="281" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="227" />
+        <location filename="../../neardup_gui/app/models.py" line="281" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="228" />
+        <location filename="../../neardup_gui/app/models.py" line="282" />
         <source>Containment</source>
         <translation>包含度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="228" />
+        <location filename="../../neardup_gui/app/models.py" line="282" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="229" />
+        <location filename="../../neardup_gui/app/models.py" line="283" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="230" />
+        <location filename="../../neardup_gui/app/models.py" line="284" />
         <source>Share of the submission found in this source</source>
         <translation>送检文档出现在此来源中的比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="231" />
+        <location filename="../../neardup_gui/app/models.py" line="285" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
+    </message>
+</context>
+<context>
+    <name>StartupErrorDialog</name>
+    <message>
+        <location filename="../../neardup_gui/app/errors.py" line="146" />
+        <source>neardup could not start</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/errors.py" line="156" />
+        <source>If it started failing after a change of settings, “Reset settings” sets the settings file aside (it is kept as a backup) and starts again with the defaults. Your collections and their indexes are not touched.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/errors.py" line="160" />
+        <source>The log file is {path}</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/errors.py" line="166" />
+        <source>Error details</source>
+        <translation>错误详情</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/errors.py" line="169" />
+        <source>Reset settings</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/errors.py" line="171" />
+        <source>Copy details</source>
+        <translation>复制详情</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/errors.py" line="172" />
+        <source>Quit</source>
+        <translation type="unfinished" />
     </message>
 </context>
 <context>

@@ -53,3 +53,23 @@ def text_pair(corpus_dir: Path) -> tuple[str, str]:
         + "\n".join(paras[2 * third + 5 :])
     )
     return original, edited
+
+
+@pytest.fixture
+def answer_boxes(monkeypatch):
+    """Answer the next QMessageBox built by hand (``box.exec()``) by clicking the button with the
+    given text; push the texts in order. The boxes asked are recorded as (title, text)."""
+    answers: list[str] = []
+    asked: list[tuple[str, str]] = []
+
+    def exec_(box):
+        asked.append((box.windowTitle(), box.text()))
+        if answers:
+            wanted = answers.pop(0)
+            button = next(b for b in box.buttons() if b.text() == wanted)
+            button.click()
+        return 0
+
+    monkeypatch.setattr(QMessageBox, "exec", exec_)
+    answers_asked = type("Answers", (), {"push": answers.append, "asked": asked, "pending": answers})
+    return answers_asked

@@ -115,3 +115,86 @@ def test_no_matches_shows_plain_texts(qtbot):
     view.next_match()
     assert view.current_match == -1
     assert view.position_label.text() == "No matched passages"
+
+
+# --- edited passages (issue 15) -----------------------------------------------------------------
+
+
+def _edited_copy_view(qtbot, corpus_dir):
+    """A Chinese host with two sections of a source copied into it, 20 % of their words
+    substituted with words of other sections; compared with the real exact comparison."""
+    import random
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    import obfuscate as ob
+
+    from neardup_gui.core.compare import compare_documents
+
+    folder = corpus_dir / "debian-reference-zh-cn"
+    files = sorted(folder.glob("*.txt"))
+    host, source = files[10].read_text(encoding="utf-8"), files[30].read_text(encoding="utf-8")
+    vocab = ob.chinese_vocab([f.read_text(encoding="utf-8") for f in files[60:70]])
+    paras = [p for p in source.split("\n\n") if p.strip()]
+    half = len(paras) // 2
+    first = ob.obfuscate("\n\n".join(paras[:half]), "zh", 0.2, vocab, random.Random(1))
+    second = ob.obfuscate("\n\n".join(paras[half:]), "zh", 0.2, vocab, random.Random(2))
+    host_paras = host.split("\n\n")
+    cut = len(host_paras) // 2
+    suspicious = "\n\n".join(host_paras[:cut] + [first] + host_paras[cut:] + [second])
+    sections = [(suspicious.index(first), suspicious.index(first) + len(first)),
+                (suspicious.index(second), suspicious.index(second) + len(second))]
+    comparison = compare_documents(suspicious, source, min_run=8)
+    view = DiffView(DiffInput(suspicious, source, comparison, "suspicious.txt", "source.txt"))
+    qtbot.addWidget(view)
+    view.resize(1200, 700)
+    view.show()
+    qtbot.waitExposed(view)
+    return view, sections
+
+
+def test_an_edited_copy_shows_one_passage_per_copied_section(qtbot, corpus_dir):
+    view, sections = _edited_copy_view(qtbot, corpus_dir)
+    comparison = view.diff.comparison
+    assert len(comparison.spans) > 2 * len(sections)  # the exact runs alone are confetti
+    assert len(view.matches) == len(sections) == view.passages.count()
+    assert view.highlight_counts() == (2, 2)
+    assert view.overview_a.mark_count() == 2
+    for passage, (start, end) in zip(view.matches, sections):
+        inside = min(passage.a[1], end) - max(passage.a[0], start)
+        assert inside >= 0.9 * (end - start) and inside >= 0.98 * (passage.a[1] - passage.a[0])
+    # next / previous go passage by passage, and select the whole passage in both panes
+    view.next_match()
+    view.next_match()
+    second = view.matches[1]
+    assert view.current_match == 1 and view.position_label.text() == "Passage 2 of 2"
+    cursor = view.pane_a.textCursor()
+    assert (cursor.selectionStart(), cursor.selectionEnd()) == second.a
+    assert view.pane_b.textCursor().selectionStart() == second.b[0]
+    assert "edited" in view.passages.item(0).text()
+
+
+def test_edited_words_are_a_lighter_shade_inside_the_passage(qtbot, corpus_dir):
+    from neardup_gui.app.diffview import passage_shades
+
+    view, _sections = _edited_copy_view(qtbot, corpus_dir)
+    first = view.matches[0]
+    exact, edited = passage_shades(0)
+    base = view.pane_a.palette().color(view.pane_a.palette().ColorRole.Base)
+    assert edited != exact and edited.lightness() > exact.lightness()  # lighter on this (light) theme
+    assert abs(edited.lightness() - base.lightness()) > 5  # yet visibly not the background
+    shaded = {}
+    for sel in view.pane_a.extraSelections():
+        span = (sel.cursor.selectionStart(), sel.cursor.selectionEnd())
+        if first.a[0] <= span[0] and span[1] <= first.a[1]:
+            shaded.setdefault(sel.format.background().color().name(), []).append(span)
+    assert set(shaded) == {exact.name(), edited.name()}
+    # every identical run has the passage colour; the text between two runs the lighter shade
+    runs = sorted(r.a for r in first.runs)
+    assert sorted(shaded[exact.name()]) == runs
+    gaps = [(x[1], y[0]) for x, y in zip(runs, runs[1:]) if y[0] > x[1]]
+    assert sorted(shaded[edited.name()]) == gaps
+    # a substituted word lies in a gap: the text there differs from the source
+    text_a, text_b = view.diff.text_a, view.diff.text_b
+    assert any(text_a[g0:g1].strip() and text_a[g0:g1] not in text_b[first.b[0]:first.b[1]] for g0, g1 in gaps)

@@ -101,7 +101,8 @@ def drop(window: MainWindow, paths: list[str]) -> None:
     window.dropEvent(event)
 
 
-def test_dropping_a_file_ranks_its_sources_and_the_threshold_filters_live(qtbot, window, saved_sample, sample_dir, tmp_path):
+def test_dropping_a_file_ranks_its_sources_and_the_threshold_filters_live(qtbot, window, saved_sample, sample_dir, tmp_path,
+                                                                           answer_boxes, no_blocking_dialogs):
     with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
         window.open_sample()
     submission = tmp_path / "resubmitted.docx"
@@ -127,11 +128,19 @@ def test_dropping_a_file_ranks_its_sources_and_the_threshold_filters_live(qtbot,
     assert kept[0] == "en-01-coastal-erosion.docx" and "en-02-shoreline-retreat.pdf" not in kept
     window.check_page.threshold_slider.setValue(0)
     assert len(window.visible_sources()) == len(result.matches)
-    # add the checked submission to the collection
+    # add the checked submission to the collection: kept where it is, as an external member
     before = window.documents_page.model.rowCount()
+    answer_boxes.push("Keep where they are")
     with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
         qtbot.mouseClick(window.check_page.add_button, Qt.MouseButton.LeftButton)
+    assert "outside the collection's folder" in answer_boxes.asked[-1][1]
     assert window.documents_page.model.rowCount() == before + 1
+    assert any("external member" in text for kind, text in no_blocking_dialogs)  # it says which
+    # the next Refresh keeps it (it used to say "1 removed")
+    with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
+        window.refresh()
+    assert window.last_report.removed == 0
+    assert str(submission) in {d.path for d in window.documents_page.records()}
 
 
 def test_side_by_side_highlights_every_span_and_moves_both_panes(qtbot, window, saved_sample):

@@ -1,7 +1,9 @@
 """`make bench`: run every benchmark script in this folder, one process each, and keep their output.
 
-Each ``bench_*.py`` prints its figures beside a peer measured in the same run. Output is also
-written to ``tests/benchmarks/out/<name>.txt``. ``make bench ONLY=fingerprints`` runs one.
+Each ``bench_*.py`` prints its figures beside a peer measured in the same run; the evaluations
+in ``EVALUATIONS`` print quality figures against a ground truth of their own construction.
+Output is also written to ``tests/benchmarks/out/<name>.txt``. ``make bench ONLY=fingerprints``
+runs one.
 """
 
 from __future__ import annotations
@@ -13,11 +15,12 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+EVALUATIONS = ("eval_pan.py",)  # self-contained quality evaluations run with the benchmarks
 
 
 def main() -> int:
     only = os.environ.get("ONLY", "")
-    scripts = sorted(p for p in HERE.glob("bench_*.py") if only in p.stem)
+    scripts = sorted(p for p in [*HERE.glob("bench_*.py"), *(HERE / e for e in EVALUATIONS)] if only in p.stem)
     out_dir = HERE / "out"
     out_dir.mkdir(exist_ok=True)
     failed = []

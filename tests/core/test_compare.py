@@ -207,8 +207,10 @@ def test_excluded_units_are_removed_from_both_counts() -> None:
 def test_empty_and_tiny_inputs() -> None:
     result = compare_documents("", "", min_run=8)
     assert (result.similarity, result.containment_a, result.containment_b, result.common_units) == (0.0, 0.0, 0.0, 0)
+    # identical is identical: two equal texts shorter than min_run are one whole run (issue 14)
     result = compare_documents("只有几个字", "只有几个字", min_run=8)
-    assert result.common_units == 0 and result.raw_lcs == 5
+    assert result.common_units == 5 and result.similarity == 1.0 and result.raw_lcs == 5
+    assert compare_documents("只有几个字", "只有几个字呀", min_run=8).common_units == 0
     assert compare_documents("只有几个字", "只有几个字", min_run=5).similarity == 1.0
     with pytest.raises(ValueError):
         compare_documents("a", "b", min_run=0)
@@ -362,9 +364,9 @@ def test_many_distinct_units_skip_the_surrogate_range() -> None:
     assert align(ids, ids[-4:].copy()) == [(59_996, 0, 4)]
 
 
-def test_template_text_inside_a_run_splits_it_before_the_length_test():
-    """Regression (seen in the sample's side-by-side view): a 4-unit piece before a template
-    heading was kept as a match span because the run it joined across the heading was long."""
+def test_the_same_template_text_in_both_texts_does_not_cut_a_run():
+    """Issue 14: template text at the aligned position of BOTH texts is taken out of both sides
+    without cutting the copied passage around it; the highlight still skips the template."""
     from neardup_gui.core.compare import compare_documents
 
     shared_tail = "我国水稻种植面积约三千万公顷其中相当一部分分布在降水季节分配不均的丘陵和雨养地区"
@@ -373,10 +375,16 @@ def test_template_text_inside_a_run_splits_it_before_the_length_test():
     heading = (a.index("研究背景"), a.index("研究背景") + 4)
     heading_b = (b.index("研究背景"), b.index("研究背景") + 4)
     comp = compare_documents(a, b, min_run=8, template_a=[heading], template_b=[heading_b])
+    # "育种应用" + [template heading] + tail is one copied run of 44 countable units
+    assert [s.units for s in comp.spans] == [4, len(shared_tail)]
+    assert comp.common_units == 4 + len(shared_tail)
+    assert a[comp.spans[0].a[0]:comp.spans[0].a[1]] == "育种应用"
+    assert a[comp.spans[1].a[0]:comp.spans[1].a[1]] == shared_tail
+    # a different heading in B (not the same removed text) cuts the run: the 4 units are lost
+    b2 = b.replace("研究背景", "立项依据")
+    other = (b2.index("立项依据"), b2.index("立项依据") + 4)
+    comp = compare_documents(a, b2, min_run=8, template_a=[heading], template_b=[other])
     assert [s.units for s in comp.spans] == [len(shared_tail)]
-    assert comp.common_units == len(shared_tail)
-    assert all(s.units >= 8 for s in comp.spans)
-    assert a[comp.spans[0].a[0]:comp.spans[0].a[1]] == shared_tail
 
 
 def test_the_more_coherent_of_two_lcs_tie_breaks_is_kept():

@@ -1,8 +1,9 @@
 """The bad-input suite: every damaged, disguised or hostile file gets its own reason, quickly.
 
 One case per row of the issue, each with the expected ``Skipped.code`` (or the text that must
-come out) and a bound on time. Extraction runs in-process here; the worker limits (time,
-memory, crash) are tested in test_workers.py.
+come out). Extraction runs in-process here; the worker limits (time, memory, crash) are tested
+in test_workers.py, and no outcome here depends on the machine's speed (how long extraction
+takes is measured in tests/benchmarks/bench_extract.py).
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ from __future__ import annotations
 import importlib.util
 import io
 import os
-import time
 import zipfile
 from pathlib import Path
 
@@ -26,15 +26,11 @@ _spec = importlib.util.spec_from_file_location("ingest_fixtures", FIXTURES / "ma
 mf = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(mf)
 
-TIME_BOUND_S = 10.0
 JPEG = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00" + bytes(range(256)) * 4 + b"\xff\xd9"
 
 
 def run(path: Path, limits: ExtractLimits = ExtractLimits()) -> Document | Skipped:
-    start = time.monotonic()
-    result = extract_file(str(path), limits)
-    assert time.monotonic() - start < TIME_BOUND_S
-    return result
+    return extract_file(str(path), limits)
 
 
 def expect(result: Document | Skipped, code: str) -> Skipped:
@@ -151,10 +147,15 @@ def test_docx_not_a_zip(tmp_path, case, content):
     expect(run(path), "corrupt")
 
 
-def test_docx_truncated(tmp_path):
+def test_docx_truncated_is_salvaged_with_a_warning(tmp_path):
+    # Two thirds of the file: the zip directory is lost, word/document.xml is whole.
     path = tmp_path / "truncated.docx"
     path.write_bytes(EN_DOCX[: len(EN_DOCX) * 2 // 3])
-    expect(run(path), "corrupt")
+    result = run(path)
+    assert isinstance(result, Document), result
+    assert [result.text[s:e] for s, e in result.paragraphs] == mf.EN_PARAGRAPHS
+    assert len(result.warnings) == 1
+    assert result.warnings[0].startswith("recovered from a damaged file: the zip archive's directory is unreadable")
 
 
 def test_docx_bad_crc(tmp_path):

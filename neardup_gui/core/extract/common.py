@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import logging
 import re
+import struct
 import zipfile
 import zlib
 from dataclasses import dataclass, field
@@ -39,6 +40,9 @@ class Extracted:
     # Set when the file has no text for a known reason (scanned PDF); overrides "no-text".
     empty_code: str = ""
     empty_reason: str = ""
+    # What the examiner must know about a text that was read only in part or leniently
+    # (invalid bytes replaced, a damaged container salvaged); the document is still indexed.
+    warnings: list[str] = field(default_factory=list)
 
 
 _SPACE_RE = re.compile(r"[ \t\r\f\v\u00a0\u2000-\u200b\u3000\u202f\u205f\ufeff]+")
@@ -97,6 +101,7 @@ def build_document(path: str, fmt: str, result: Extracted, meta: dict[str, str])
         furniture=tuple(furniture),
         margins=margins,
         meta=dict(meta),
+        warnings=tuple(result.warnings),
     )
 
 
@@ -207,6 +212,11 @@ def open_zip(data: bytes, limits: ExtractLimits, what: str) -> zipfile.ZipFile:
         infos = archive.infolist()
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError) as exc:
         raise ExtractError("corrupt", f"damaged {what}: not a readable zip archive ({exc})") from exc
+    _check_sizes(infos, limits, what)
+    return archive
+
+
+def _check_sizes(infos: list[zipfile.ZipInfo], limits: ExtractLimits, what: str) -> None:
     total = 0
     cap = limits.max_unzipped_mb * 1024 * 1024
     for info in infos:
@@ -223,7 +233,111 @@ def open_zip(data: bytes, limits: ExtractLimits, what: str) -> zipfile.ZipFile:
             "zip-bomb",
             f"{what} expands to {total / 1048576:.0f} MB, over the {limits.max_unzipped_mb} MB limit",
         )
-    return archive
+
+
+def open_package(data: bytes, limits: ExtractLimits, what: str) -> tuple[zipfile.ZipFile, list[str]]:
+    """Open a docx/odt archive, or salvage the members before the damage of one whose central
+    directory is lost (a truncated download): returns the archive and the warnings to carry.
+
+    The salvaged members are read from their local headers (:func:`salvage_members`) and put in
+    a fresh in-memory archive, under the same zip-bomb limits. Raises ExtractError when nothing
+    can be salvaged (the original reason) or the archive breaks a limit.
+    """
+    try:
+        return open_zip(data, limits, what), []
+    except ExtractError as exc:
+        if exc.code != "corrupt":
+            raise
+        members, damage = salvage_members(data, limits, what)
+        if not members:
+            raise
+    rebuilt = io.BytesIO()
+    with zipfile.ZipFile(rebuilt, "w", zipfile.ZIP_STORED) as out:
+        for name, content in members:
+            out.writestr(name, content)
+    names = ", ".join(name for name, _ in members[:6]) + (", …" if len(members) > 6 else "")
+    note = (f"recovered from a damaged file: the zip archive's directory is unreadable; "
+            f"{len(members)} part{'s' if len(members) != 1 else ''} read up to the damage ({names}); {damage}")
+    return zipfile.ZipFile(rebuilt), [note]
+
+
+_LOCAL_HEADER = struct.Struct("<4sHHHHHIIIHH")
+_DESCRIPTOR_SIG = b"PK\x07\x08"
+
+
+def salvage_members(data: bytes, limits: ExtractLimits, what: str) -> tuple[list[tuple[str, bytes]], str]:
+    """Members read one after another from their local file headers, stopping at the damage.
+
+    Handles data descriptors (sizes written after the data, as LibreOffice does) by inflating
+    until the deflate stream ends. A member cut by the end of the file is kept as far as its
+    deflate data goes, only if it is XML (the parser recovers the paragraphs before the cut).
+    Returns the members and what stopped the reading. Raises ExtractError("zip-bomb") past the
+    limits.
+    """
+    cap = limits.max_unzipped_mb * 1024 * 1024
+    members: list[tuple[str, bytes]] = []
+    total = 0
+    pos = 0
+    while True:
+        if pos + _LOCAL_HEADER.size > len(data):
+            return members, "the file ends there" if pos >= len(data) else f"cut at byte {len(data)}"
+        (sig, _version, flags, method, _time, _date, crc, csize, usize,
+         name_len, extra_len) = _LOCAL_HEADER.unpack_from(data, pos)
+        if sig == b"PK\x01\x02":
+            return members, f"its directory, from byte {pos}, is cut short or damaged"
+        if sig != b"PK\x03\x04":
+            return members, f"no further part at byte {pos}"
+        start = pos + _LOCAL_HEADER.size + name_len + extra_len
+        name = data[pos + _LOCAL_HEADER.size: pos + _LOCAL_HEADER.size + name_len].decode(
+            "utf-8" if flags & 0x800 else "cp437", errors="replace")
+        if flags & 0x1:
+            raise ExtractError("encrypted", f"encrypted {what}: remove the password")
+        described = bool(flags & 0x8)
+        room = cap - total
+        if method == 0:
+            if described:
+                return members, f"{name}: stored part without sizes"
+            content = data[start:start + csize]
+            if len(content) < csize:
+                return members, f"{name} is cut short"
+            end = start + csize
+            complete = True
+        elif method == 8:
+            inflater = zlib.decompressobj(-15)
+            limit_in = len(data) if described else start + csize
+            try:
+                content = inflater.decompress(memoryview(data)[start:limit_in], room + 1)
+            except zlib.error:
+                return members, f"{name}: damaged compressed data"
+            if len(content) > room or (not described and usize and usize > room):
+                raise ExtractError("zip-bomb", f"{what} expands past the {limits.max_unzipped_mb} MB limit")
+            complete = inflater.eof
+            end = limit_in - len(inflater.unused_data)
+            if complete and len(content) > 1024 * 1024 and len(content) / max(end - start, 1) > limits.max_zip_ratio:
+                raise ExtractError("zip-bomb", f"{what} looks like a zip bomb: {name} expands "
+                                               f"{len(content) / max(end - start, 1):.0f}-fold")
+        else:
+            return members, f"{name}: unknown compression method {method}"
+        if not complete:
+            if name.endswith(".xml") and content:
+                members.append((name, content))
+                return members, f"{name} is cut short"
+            return members, f"{name} is cut short"
+        if zlib.crc32(content) != crc and not described:
+            return members, f"{name}: checksum mismatch"
+        if described:
+            # optional signature, CRC-32, then 4- or 8-byte sizes (Zip64)
+            tail = data[end:end + 24]
+            skip = 4 if tail.startswith(_DESCRIPTOR_SIG) else 0
+            if len(tail) >= skip + 4 and int.from_bytes(tail[skip:skip + 4], "little") != zlib.crc32(content):
+                return members, f"{name}: checksum mismatch"
+            size_len = 4
+            if len(tail) >= skip + 20 and int.from_bytes(tail[skip + 8:skip + 16], "little") == len(content):
+                size_len = 8
+            end += skip + 4 + 2 * size_len
+        total += len(content)
+        members.append((name, content))
+        pos = end
 
 
 def read_xml_part(archive: zipfile.ZipFile, name: str, what: str) -> bytes:
@@ -245,17 +359,24 @@ def read_xml_part(archive: zipfile.ZipFile, name: str, what: str) -> bytes:
     return content
 
 
-def parse_xml(content: bytes, name: str, what: str):
-    """Parse XML with lxml, never loading DTDs, resolving entities or touching the network."""
+def parse_xml(content: bytes, name: str, what: str, recover: bool = False):
+    """Parse XML with lxml, never loading DTDs, resolving entities or touching the network.
+
+    ``recover``: keep what parses of a part cut short (a salvaged file), instead of refusing it.
+    """
     from lxml import etree
 
     parser = etree.XMLParser(
-        resolve_entities=False, load_dtd=False, no_network=True, huge_tree=False, remove_comments=True
+        resolve_entities=False, load_dtd=False, no_network=True, huge_tree=False, remove_comments=True,
+        recover=recover,
     )
     try:
-        return etree.fromstring(content, parser)
+        root = etree.fromstring(content, parser)
     except etree.XMLSyntaxError as exc:
         raise ExtractError("corrupt", f"damaged {what}: {name}: {exc}") from exc
+    if root is None:
+        raise ExtractError("corrupt", f"damaged {what}: {name}: nothing readable")
+    return root
 
 
 # --- wrapped lines ---------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import posixpath
 
-from neardup_gui.core.extract.common import ExtractError, Extracted, open_zip, parse_xml, read_xml_part
+from neardup_gui.core.extract.common import ExtractError, Extracted, open_package, parse_xml, read_xml_part
 from neardup_gui.core.settings import ExtractLimits
 
 log = logging.getLogger(__name__)
@@ -108,19 +108,47 @@ def _relationships(archive, part: str) -> dict[str, tuple[str, str]]:
     return out
 
 
-def _main_part(archive) -> str:
-    for rel_type, name in _relationships(archive, "").values():
+_DEFAULT_MAIN = "word/document.xml"
+
+
+def _main_part(archive, warnings: list[str]) -> str:
+    """The main document part named by the package relationships; in a package whose
+    relationships are damaged or lost, Word's usual ``word/document.xml`` (with a warning)."""
+    try:
+        relationships = _relationships(archive, "")
+    except ExtractError as exc:
+        if exc.code != "corrupt" or _DEFAULT_MAIN not in archive.namelist():
+            raise
+        warnings.append(f"recovered from a damaged file: the package relationships are unreadable ({exc.reason})")
+        return _DEFAULT_MAIN
+    for rel_type, name in relationships.values():
         if rel_type.endswith(_OFFICE_DOCUMENT):
             return name
+    if not relationships and _DEFAULT_MAIN in archive.namelist():
+        warnings.append("recovered from a damaged file: the package relationships are missing")
+        return _DEFAULT_MAIN
     raise ExtractError("corrupt", "damaged Word document: no main document part in the archive")
 
 
-def _check_content_type(archive, part: str) -> None:
-    """A .docx whose main part is a spreadsheet or a presentation is not a Word document."""
+def _check_content_type(archive, part: str, warnings: list[str], salvaged: bool = False) -> None:
+    """A .docx whose main part is a spreadsheet or a presentation is not a Word document.
+
+    A damaged [Content_Types].xml is left out with a warning (the check falls to the main
+    part's own root, which must hold a Word body). ``salvaged``: the archive was read up to
+    its damage; LibreOffice writes [Content_Types].xml last, so its absence is expected there.
+    """
     try:
         types = parse_xml(read_xml_part(archive, "[Content_Types].xml", _WHAT), "[Content_Types].xml", _WHAT)
     except KeyError as exc:
+        if salvaged:
+            return
         raise ExtractError("corrupt", "damaged Word document: no [Content_Types].xml") from exc
+    except ExtractError as exc:
+        if exc.code != "corrupt":
+            raise
+        if not salvaged:  # (a salvaged file's warning already says it was cut short)
+            warnings.append(f"recovered from a damaged file: [Content_Types].xml left out ({exc.reason})")
+        return
     for override in types.iter(f"{_CT}Override"):
         if override.get("PartName", "").lstrip("/") == part:
             content_type = override.get("ContentType", "")
@@ -147,11 +175,13 @@ def extract(data: bytes, limits: ExtractLimits) -> Extracted:
     styles and themes included, which costs most of the time on small files), each with a
     parser that never loads a DTD or resolves an entity.
     """
-    archive = open_zip(data, limits, _WHAT)
-    main = _main_part(archive)
-    _check_content_type(archive, main)
+    archive, warnings = open_package(data, limits, _WHAT)
+    salvaged = bool(warnings)
+    main = _main_part(archive, warnings)
+    _check_content_type(archive, main, warnings, salvaged)
     try:
-        root = parse_xml(read_xml_part(archive, main, _WHAT), main, _WHAT)
+        # a salvaged body may be cut short: keep the paragraphs before the cut
+        root = parse_xml(read_xml_part(archive, main, _WHAT), main, _WHAT, recover=salvaged)
     except KeyError as exc:
         raise ExtractError("corrupt", f"damaged Word document: missing part {main}") from exc
     body = root.find(f"{_W}body")
@@ -159,8 +189,13 @@ def extract(data: bytes, limits: ExtractLimits) -> Extracted:
         raise ExtractError("corrupt", "damaged Word document: no document body")
     paragraphs: list[str] = []
     _block_items(body, paragraphs)
-    # Headers and footers in the order the sections refer to them, each once.
-    relationships = _relationships(archive, main)
+    # Headers and footers in the order the sections refer to them, each once. A damaged one
+    # is left out with a warning: the body is what is compared.
+    try:
+        relationships = _relationships(archive, main)
+    except ExtractError as exc:
+        warnings.append(f"recovered from a damaged file: headers and footers left out ({exc.reason})")
+        relationships = {}
     margins: list[str] = []
     seen: set[str] = set()
     for reference in body.iter(f"{_W}headerReference", f"{_W}footerReference"):
@@ -173,7 +208,12 @@ def extract(data: bytes, limits: ExtractLimits) -> Extracted:
         except KeyError:
             log.info("header/footer part %s missing", rel[1])
             continue
+        except ExtractError as exc:
+            if exc.code == "unsafe-xml":
+                raise
+            warnings.append(f"recovered from a damaged file: {rel[1]} left out ({exc.reason})")
+            continue
         _block_items(part, margins)
     meta: dict[str, str] = {}
     _core_properties(archive, meta)
-    return Extracted(paragraphs=paragraphs, margins=margins, meta=meta)
+    return Extracted(paragraphs=paragraphs, margins=margins, meta=meta, warnings=warnings)

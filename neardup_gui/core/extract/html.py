@@ -7,7 +7,7 @@ import re
 from html.parser import HTMLParser
 
 from neardup_gui.core.extract.common import Extracted
-from neardup_gui.core.extract.text import decode
+from neardup_gui.core.extract.text import Decoded, decode
 
 log = logging.getLogger(__name__)
 
@@ -65,12 +65,12 @@ class _TextCollector(HTMLParser):
             self.current.append(data)
 
 
-def _decode(data: bytes) -> tuple[str, str]:
+def _decode(data: bytes) -> Decoded:
     declared = _META_CHARSET_RE.search(data[:4096])
     if declared and not data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
         name = declared.group(1).decode("ascii").lower()
         try:
-            return data.decode({"gb2312": "gb18030", "gbk": "gb18030"}.get(name, name)), name
+            return Decoded(data.decode({"gb2312": "gb18030", "gbk": "gb18030"}.get(name, name)), name)
         except (UnicodeDecodeError, LookupError):
             log.debug("declared charset %s does not fit; detecting", name)
     return decode(data)
@@ -78,7 +78,8 @@ def _decode(data: bytes) -> tuple[str, str]:
 
 def extract(data: bytes) -> Extracted:
     """Extract the visible text of an HTML page, one paragraph per block element."""
-    text, encoding = _decode(data)
+    decoded = _decode(data)
+    text, encoding = decoded.text, decoded.encoding
     collector = _TextCollector()
     collector.feed(text)
     collector.close()
@@ -87,4 +88,5 @@ def extract(data: bytes) -> Extracted:
     title = " ".join("".join(collector.title).split())
     if title:
         meta["title"] = title
-    return Extracted(paragraphs=collector.paragraphs, meta=meta)
+    warning = decoded.warning(len(data))
+    return Extracted(paragraphs=collector.paragraphs, meta=meta, warnings=[warning] if warning else [])

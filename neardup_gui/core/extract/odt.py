@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import xml.etree.ElementTree as ET
 
-from neardup_gui.core.extract.common import ExtractError, Extracted, open_zip, read_xml_part
+from neardup_gui.core.extract.common import ExtractError, Extracted, open_package, parse_xml, read_xml_part
 from neardup_gui.core.settings import ExtractLimits
 
 log = logging.getLogger(__name__)
@@ -52,7 +52,8 @@ def _blocks(element, out: list[str]) -> None:
 
 def extract(data: bytes, limits: ExtractLimits) -> Extracted:
     """Extract an .odt after the archive checks (``read_xml_part`` refuses DTDs before parsing)."""
-    archive = open_zip(data, limits, _WHAT)
+    archive, warnings = open_package(data, limits, _WHAT)
+    salvaged = bool(warnings)
     names = set(archive.namelist())
     if "META-INF/manifest.xml" in names:
         manifest = ET.fromstring(read_xml_part(archive, "META-INF/manifest.xml", _WHAT))
@@ -60,14 +61,21 @@ def extract(data: bytes, limits: ExtractLimits) -> Extracted:
             raise ExtractError("encrypted", "password-protected OpenDocument file: remove the password")
     if "content.xml" not in names:
         raise ExtractError("corrupt", "damaged OpenDocument text: no content.xml")
-    try:
-        root = ET.fromstring(read_xml_part(archive, "content.xml", _WHAT))
-    except ET.ParseError as exc:
-        raise ExtractError("corrupt", f"damaged OpenDocument text: {exc}") from exc
+    content = read_xml_part(archive, "content.xml", _WHAT)
+    if salvaged:
+        # content.xml may be cut short: keep what parses (lxml's recovering parser, no DTDs)
+        from lxml import etree
+
+        root = ET.fromstring(etree.tostring(parse_xml(content, "content.xml", _WHAT, recover=True)))
+    else:
+        try:
+            root = ET.fromstring(content)
+        except ET.ParseError as exc:
+            raise ExtractError("corrupt", f"damaged OpenDocument text: {exc}") from exc
     body = root.find(f"{_OFFICE}body")
     text_root = body.find(f"{_OFFICE}text") if body is not None else None
     if text_root is None:
         raise ExtractError("wrong-format", "OpenDocument file without text body (a spreadsheet or drawing?)")
     paragraphs: list[str] = []
     _blocks(text_root, paragraphs)
-    return Extracted(paragraphs=paragraphs)
+    return Extracted(paragraphs=paragraphs, warnings=warnings)

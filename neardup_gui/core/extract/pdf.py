@@ -11,7 +11,7 @@ import zlib
 from collections import Counter
 from dataclasses import dataclass
 
-from neardup_gui.core.extract.common import ExtractError, Extracted, join_wrapped, resolve_line_hyphens
+from neardup_gui.core.extract.common import ExtractError, Extracted, has_text, join_wrapped, resolve_line_hyphens
 from neardup_gui.core.settings import ExtractLimits
 
 log = logging.getLogger(__name__)
@@ -721,8 +721,65 @@ def _continues(previous: str, following: str) -> bool:
     return bool(_CJK_CHAR_RE.match(previous[-1]) and _CJK_CHAR_RE.match(first) and first not in "第")
 
 
+_OBJ_RE = re.compile(rb"(?<![0-9])(\d{1,10})\s+(\d{1,5})\s+obj\b")
+_CATALOG_RE = re.compile(rb"(?<![0-9])(\d{1,10})\s+(\d{1,5})\s+obj\s*<<\s*/Type\s*/Catalog\b")
+
+
 def extract(data: bytes, limits: ExtractLimits) -> Extracted:
-    """Extract a PDF's text; raises ExtractError for encrypted, scanned or damaged files."""
+    """Extract a PDF's text; raises ExtractError for encrypted, scanned or damaged files.
+
+    A PDF whose end is lost (cross-reference table, trailer, a cut download) is read again from
+    the objects that survive (pdfminer's fallback parser over the complete objects, under a
+    trailer naming the surviving catalog, or a new one so that the page objects are found by
+    scanning); the result carries a warning. What has no surviving page keeps its reason.
+    """
+    try:
+        return _extract(data, limits)
+    except ExtractError as exc:
+        if exc.code != "corrupt":
+            raise
+        patched = _surviving_objects(data)
+        if patched is None:
+            raise
+        lost = ExtractError("corrupt", f"damaged PDF: {patched[1]}, and no page with text survives ({exc.reason})")
+        try:
+            result = _extract(patched[0], limits)
+        except ExtractError as again:
+            if again.code != "corrupt":
+                raise
+            raise lost from None
+        if not any(has_text(p) for p in result.paragraphs):
+            raise lost from None
+        pages = int(result.meta.get("pages", "0"))
+        result.warnings.insert(0, f"recovered from a damaged file: {patched[1]}; {pages} "
+                                  f"page{'s' if pages != 1 else ''} read from the objects that survive")
+        return result
+
+
+def _surviving_objects(data: bytes) -> tuple[bytes, str] | None:
+    """The complete objects of a damaged PDF under a new trailer, and what was lost; None when
+    no object is complete."""
+    end = data.rfind(b"endobj")
+    if end < 0 or not _OBJ_RE.search(data, 0, end):
+        return None
+    body = data[: end + len(b"endobj")]
+    catalogs = _CATALOG_RE.findall(body)
+    lost = "the end of the file (cross-reference table and trailer) is lost" if len(body) < len(data) - 64 or b"startxref" not in data[-1024:] \
+        else "the cross-reference table or trailer is damaged"
+    if catalogs:
+        number, generation = catalogs[-1]
+        tail = b"\ntrailer\n<< /Root %s %s R >>\n%%%%EOF\n" % (number, generation)
+    else:
+        # No catalog survives: a new one without a page tree makes pdfminer find the page
+        # objects by scanning.
+        number = max(int(m.group(1)) for m in _OBJ_RE.finditer(body)) + 1
+        tail = (b"\n%d 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root %d 0 R >>\n%%%%EOF\n"
+                % (number, number))
+        lost += ", with its catalog"
+    return body + tail, lost
+
+
+def _extract(data: bytes, limits: ExtractLimits) -> Extracted:
     from pdfminer.converter import PDFPageAggregator
     from pdfminer.pdfdocument import PDFDocument, PDFEncryptionError, PDFPasswordIncorrect
     from pdfminer.pdfinterp import PDFPageInterpreter, PDFResourceManager
@@ -752,6 +809,7 @@ def extract(data: bytes, limits: ExtractLimits) -> Extracted:
     page_rotated: list[list[_Box]] = []
     stats = {"images": 0}
     checked: set[int] = set()
+    warnings: list[str] = []
     try:
         for page in PDFPage.create_pages(document):
             _check_page_streams(page, cap, checked)
@@ -768,6 +826,8 @@ def extract(data: bytes, limits: ExtractLimits) -> Extracted:
         if not page_rows:
             raise ExtractError("corrupt", f"damaged PDF: {exc or type(exc).__name__}") from exc
         log.info("PDF damaged after page %d: %r", len(page_rows), exc)
+        warnings.append(f"recovered from a damaged file: the PDF is damaged after page {len(page_rows)} "
+                        f"({exc or type(exc).__name__}); the pages after it are lost")
     if not page_rows:
         raise ExtractError("corrupt", "damaged PDF: no pages found")
     edges = _line_edges(page_rows)
@@ -803,7 +863,7 @@ def extract(data: bytes, limits: ExtractLimits) -> Extracted:
         value = _info_text(info.get(key))
         if value:
             meta[name] = value
-    result = Extracted(paragraphs=resolve_line_hyphens(paragraphs), furniture=furniture, meta=meta)
+    result = Extracted(paragraphs=resolve_line_hyphens(paragraphs), furniture=furniture, meta=meta, warnings=warnings)
     if stats["images"]:
         # Used only when the body has no words (build_document): pages that are pictures.
         result.empty_code = "scanned-pdf"

@@ -57,6 +57,7 @@ class DocRef:
     units: int = 0
     format: str = ""
     submission: bool = False  # a checked file, not a document of the collection
+    warnings: tuple[str, ...] = ()  # intake: read only in part or leniently (indexed with warnings)
 
 
 @dataclass(frozen=True)
@@ -177,7 +178,7 @@ def file_identity(path: str) -> tuple[int, str]:
 
 def doc_ref(info: DocumentInfo) -> DocRef:
     return DocRef(path=info.path, name=info.rel or os.path.basename(info.path), size=info.size,
-                  sha256=info.sha256, units=info.units, format=info.format)
+                  sha256=info.sha256, units=info.units, format=info.format, warnings=tuple(info.warnings))
 
 
 def submission_ref(result: CheckResult) -> DocRef:

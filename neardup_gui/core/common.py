@@ -1,0 +1,188 @@
+"""Common passages: every run of sentences that recurs in many documents, and what is done with it.
+
+The examiner sees here everything that may be ignored and why. A passage is a run of
+consecutive sentences of one document, each found in at least ``min_docs`` documents of the
+collection, holding sentences shared by (nearly) the same documents; its status says what the
+comparison does with it:
+
+- ``template-file``: a sentence of the examiner's template files;
+- ``marked``: the examiner marked it as template (stored in the index, reversible);
+- ``automatic``: the automatic rule takes it out (in at least ``template_min_docs`` documents
+  and ``template_min_share`` of the collection: the call's form);
+- ``counted``: it counts, as copying does (below the automatic rule, or the examiner chose to
+  count it: ``by_examiner``).
+
+One action per passage: exclude it (a mark ``exclude``) or count it (a mark ``count``).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from neardup_gui.core.progress import ProgressFn, no_progress
+from neardup_gui.core.settings import Settings
+from neardup_gui.core.templates import sentence_keys
+
+log = logging.getLogger(__name__)
+
+# Consecutive frequent sentences belong to one passage when the documents holding them are
+# nearly the same (Jaccard similarity of the two sets of documents at least this): the form's
+# sentences stay one passage although a few applicants deleted one instruction or another.
+SAME_DOCUMENTS = 0.8
+NAMES_SHOWN = 5  # document names listed per passage
+
+STATUSES = ("template-file", "marked", "automatic", "counted")
+
+
+@dataclass(frozen=True)
+class CommonPassage:
+    """A passage recurring in many documents, as the common-passages list shows it."""
+
+    id: str  # stable: the hex of its first sentence's key
+    text: str  # as it stands in the first document holding it
+    keys: tuple[int, ...]  # its sentences' keys, in text order
+    documents: int  # documents holding at least one of its sentences
+    share: float  # documents / indexed documents
+    names: tuple[str, ...]  # a few of those documents (relative paths)
+    status: str  # one of STATUSES
+    by_examiner: bool = False  # the status is the examiner's choice (marked, or counted on purpose)
+    mark_ids: tuple[int, ...] = ()  # the examiner's marks deciding it (to undo them)
+
+
+def _jaccard(a: frozenset[int], b: frozenset[int]) -> float:
+    return len(a & b) / len(a | b) if a or b else 1.0
+
+
+def passage_status(keys: tuple[int, ...], *, file_keys: frozenset[int], marked: frozenset[int],
+                   counted: frozenset[int], automatic: frozenset[int]) -> tuple[str, bool]:
+    """(status, by_examiner) of a passage: the status most of its sentences have (ties go to the
+    stronger reason: template file, then the examiner's mark, then the automatic rule)."""
+    votes = {status: 0 for status in STATUSES}
+    examiner = 0
+    for k in keys:
+        if k in file_keys:
+            votes["template-file"] += 1
+        elif k in marked:
+            votes["marked"] += 1
+            examiner += 1
+        elif k in counted:
+            votes["counted"] += 1
+            examiner += 1
+        elif k in automatic:
+            votes["automatic"] += 1
+        else:
+            votes["counted"] += 1
+    status = max(STATUSES, key=lambda s: (votes[s], -STATUSES.index(s)))
+    return status, status in ("marked", "counted") and examiner * 2 >= len(keys)
+
+
+def common_passages(collection, settings: Settings, *, min_docs: int | None = None,  # noqa: ANN001
+                    progress: ProgressFn = no_progress) -> list[CommonPassage]:
+    """Every passage found in at least ``min_docs`` documents (default: ``template_min_docs``),
+    most widespread first, with its status under ``settings``.
+
+    ``collection``: an open :class:`~neardup_gui.core.collection.Collection`. Reads the
+    sentence tables of the index, and the text of just enough documents to spell every passage.
+    """
+    from neardup_gui.core.collection import user_template_keys  # (collection imports this module's users)
+
+    store = collection.store
+    floor = max(2, min_docs if min_docs is not None else settings.template_min_docs)
+    indexed = store.count("indexed")
+    frequency = store.sentence_frequencies(floor)
+    if not frequency:
+        return []
+    progress(0.0, "Finding common passages")
+    holders = {k: frozenset(v) for k, v in store.sentence_documents(list(frequency)).items()}
+    file_keys = user_template_keys(settings)
+    marked, counted = store.marked_keys()
+    automatic = frozenset(int(k) for k in collection.template_keys(settings.with_(auto_template=True))) \
+        if settings.auto_template else frozenset()
+    marks_of: dict[int, list[int]] = {}
+    for mark in store.template_marks():
+        for k in mark.keys:
+            marks_of.setdefault(k, []).append(mark.id)
+
+    # Spell the passages from the documents holding the most frequent sentences first: every
+    # sentence is placed once, in the first document read that holds it.
+    per_doc: dict[int, int] = {}
+    for docs in holders.values():
+        for d in docs:
+            per_doc[d] = per_doc.get(d, 0) + 1
+    order = sorted(per_doc, key=lambda d: (-per_doc[d], d))
+    unplaced = set(holders)
+    rel = {d.id: d.rel for d in store.documents()}
+    passages: list[CommonPassage] = []
+    for n, doc_id in enumerate(order):
+        if not unplaced:
+            break
+        progress(1.0 - len(unplaced) / max(len(holders), 1), f"Finding common passages ({n + 1} documents read)")
+        try:
+            text = store.text(doc_id).text
+        except KeyError:
+            continue
+        runs: list[list[tuple[tuple[int, int], int]]] = []
+        current: list[tuple[tuple[int, int], int]] = []
+        taken: set[int] = set()  # a sentence repeated in this document is placed once
+        for span, key in sentence_keys(text):
+            fits = key in unplaced and key not in taken
+            if fits and current and _jaccard(holders[current[0][1]], holders[key]) < SAME_DOCUMENTS:
+                runs.append(current)
+                current = []
+            if fits:
+                current.append((span, key))
+                taken.add(key)
+            elif current:
+                runs.append(current)
+                current = []
+        if current:
+            runs.append(current)
+        for run in runs:
+            keys = tuple(k for _, k in run)
+            unplaced.difference_update(keys)
+            docs = frozenset().union(*(holders[k] for k in keys))
+            status, by_examiner = passage_status(keys, file_keys=file_keys, marked=marked, counted=counted,
+                                                 automatic=automatic)
+            names = tuple(sorted(rel.get(d, str(d)) for d in docs)[:NAMES_SHOWN])
+            passages.append(CommonPassage(
+                id=f"{keys[0] & 0xFFFFFFFFFFFFFFFF:016x}", text=text[run[0][0][0]:run[-1][0][1]], keys=keys,
+                documents=len(docs), share=len(docs) / indexed if indexed else 0.0, names=names,
+                status=status, by_examiner=by_examiner,
+                mark_ids=tuple(sorted({m for k in keys for m in marks_of.get(k, ())})),
+            ))
+    passages.sort(key=lambda p: (-p.documents, -len(p.text), p.id))
+    progress(1.0, "Common passages found")
+    return passages
+
+
+def find_passage(passages: list[CommonPassage], passage_id: str) -> CommonPassage:
+    """The passage of that id (a prefix of it is enough when it is unique); KeyError otherwise."""
+    exact = [p for p in passages if p.id == passage_id]
+    found = exact or [p for p in passages if p.id.startswith(passage_id.lower())]
+    if len(found) != 1:
+        raise KeyError(passage_id)
+    return found[0]
+
+
+def set_passage(collection, passage: CommonPassage, action: str) -> int:  # noqa: ANN001
+    """Exclude (``exclude``) or count (``count``) a common passage: one mark in the index."""
+    return collection.mark_keys(passage.keys, passage.text, action)
+
+
+def exclusion_rules(collection, settings: Settings) -> dict:  # noqa: ANN001
+    """Which exclusions apply under ``settings``, in words a report can print and JSON can carry."""
+    marks = collection.store.template_marks() if collection is not None else []
+    return {
+        "template_files": list(settings.template_files),
+        "marked": sum(m.action == "exclude" for m in marks),
+        "counted": sum(m.action == "count" for m in marks),
+        "automatic": settings.auto_template,
+        "automatic_min_docs": settings.template_min_docs,
+        "automatic_min_share": settings.template_min_share,
+        "automatic_min_frequency": (collection.template_min_frequency(settings)
+                                    if collection is not None and settings.auto_template else None),
+        "quotes": settings.exclude_quotes,
+        "bibliography": settings.exclude_bibliography,
+        "furniture": True,
+    }

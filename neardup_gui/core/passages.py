@@ -1,0 +1,300 @@
+"""Edited passages: the exact aligned runs of a comparison merged across small edits.
+
+Copy-then-edit is the usual way to evade a screen: substitute a word every few words, insert or
+drop one here and there. Each edit breaks an exact run, and a run shorter than ``min_run`` does
+not count, so an edited copy reads as confetti of short runs and its containment falls with the
+edit rate (measured on Chinese text with 30 % of the words replaced: 0.49 for a wholly copied
+text). The PAN text-alignment systems (2012–2015; e.g. Sanchez-Perez et al., 2014) seed on exact
+matches, *extend* the seeds across small gaps into passages, then filter. This module does that
+on top of the exact alignment of :mod:`neardup_gui.core.compare`:
+
+1. **Anchors**: the exact runs of ≥ ``min_run`` units (the trustable runs the similarity counts).
+   Every passage holds at least one; a text that shares no such run with the other forms none.
+2. **Seeds**: between two consecutive anchors (and within ``window`` units outside the first
+   and last), the two texts are aligned locally and the aligned runs of ≥ ``short_run`` units
+   are kept. Alone they would be chance (a four-character phrase recurs in any two texts on one
+   subject); inside a copied stretch they are the words the editor left alone.
+3. **Chaining**: from an anchor, seeds are followed while the unmatched stretch ("hole") before
+   the next seed is at most ``max_hole`` units in each text — a substituted, inserted or dropped
+   word or two. When the chain reaches the next anchor the two anchors are one passage.
+4. **Filter**: a passage is kept only if its seeds cover at least ``min_density`` of it in each
+   text and its anchors at least ``min_anchor_share``; otherwise its anchors stand alone. The
+   anchor share also bounds the passage coverage by the anchors (coverage ≤ anchors / share),
+   which keeps :func:`coverage_bound` — the upper bound a cut-off may prune with — exact.
+
+Passages are disjoint and in the same order in both texts (they follow one monotone alignment),
+never cross removed (template or excluded) text, and cover every anchor; so containment counted
+over passages is never below the exact containment.
+
+The bounds (``PassageRules`` defaults) were chosen by measurement on the development corpus,
+both languages (``tests/benchmarks/eval_pan.py``; figures in ``docs/quality.md``): holes up to
+``max_hole`` = 10 units let a Chinese text with 30 % of its words replaced (a substitution every
+3–4 words, so a hole of one or two words with a short leftover run between) stay one passage,
+while on unrelated pairs of the corpus — same book, same subject, many shared characters — no
+passage grows beyond its anchors by more than a few units and no pair reaches 0.1 containment.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from neardup_gui.core.results import MatchSpan, Passage
+from neardup_gui.core.units import Units
+
+log = logging.getLogger(__name__)
+
+Run = tuple[int, int, int]  # (i in A, j in B, length), in countable-unit coordinates
+
+
+@dataclass(frozen=True)
+class PassageRules:
+    """How far exact runs may be merged into one edited passage (see the module docstring)."""
+
+    short_run: int = 3  # seeds inside a passage: aligned runs of at least this many units
+    max_hole: int = 12  # largest unmatched stretch between two seeds, in each text
+    window: int = 64  # how far beyond its outer anchors a passage may be extended
+    min_density: float = 0.4  # seed units / passage units, in each text
+    min_anchor_share: float = 0.1  # anchor units / passage units, in each text
+    gap_share: float = 0.2  # two chains join across a gap of this share of their joint length
+
+    @property
+    def max_region(self) -> int:
+        """Regions up to this size between two anchors are aligned whole; longer ones only at
+        both ends (``window`` units each), which is as far as a chain of seeds could reach."""
+        return 2 * self.window
+
+
+DEFAULT_RULES = PassageRules()
+
+
+def coverage_bound(anchor_bound: int, rules: PassageRules = DEFAULT_RULES) -> int:
+    """Upper bound of the units passages can cover, given an upper bound of the anchor units."""
+    return int(anchor_bound / rules.min_anchor_share) if rules.min_anchor_share > 0 else 1 << 62
+
+
+@dataclass(frozen=True)
+class _Chain:
+    start_a: int
+    start_b: int
+    end_a: int
+    end_b: int
+    seeds: tuple[Run, ...]  # anchors and short seeds, in order
+    anchors: tuple[Run, ...]
+
+
+def find_passages(
+    runs: Sequence[Run],
+    codes_a: np.ndarray,
+    codes_b: np.ndarray,
+    jumps_a: np.ndarray,
+    jumps_b: np.ndarray,
+    align,
+    rules: PassageRules = DEFAULT_RULES,
+) -> list[tuple[int, int, int, int, tuple[Run, ...]]]:
+    """Passages as ``(start_a, end_a, start_b, end_b, seeds)`` in countable coordinates.
+
+    ``runs``: the anchors (exact runs of ≥ min_run units), increasing in both texts.
+    ``codes_*``: the countable units' codes (equal units ↔ equal codes). ``jumps_*[k]`` is True
+    when removed text lies between countable units k and k + 1: nothing is merged across it.
+    ``align(x, y)`` returns the matching blocks ``(i, j, n)`` of an LCS of two code arrays.
+    """
+    runs = sorted(runs)
+    if not runs:
+        return []
+    na, nb = len(codes_a), len(codes_b)
+    cut_a = np.flatnonzero(jumps_a)  # after these countable units lies removed text
+    cut_b = np.flatnonzero(jumps_b)
+    w, h, s = rules.window, rules.max_hole, rules.short_run
+
+    def seeds_between(a0: int, a1: int, b0: int, b1: int) -> list[Run]:
+        if a1 - a0 < s or b1 - b0 < s:
+            return []
+        blocks = align(codes_a[a0:a1], codes_b[b0:b1])
+        return [(a0 + i, b0 + j, n) for i, j, n in blocks if n >= s]
+
+    def free_after(cuts: np.ndarray, pos: int, limit: int) -> int:
+        """Largest end ≤ limit such that [pos, end) crosses no removed text (pos: first unit)."""
+        k = int(np.searchsorted(cuts, pos - 1))  # first cut at or after unit pos - 1
+        return min(limit, int(cuts[k]) + 1) if k < len(cuts) else limit
+
+    def free_before(cuts: np.ndarray, pos: int, limit: int) -> int:
+        """Smallest start ≥ limit such that [start, pos) crosses no removed text (pos: one past)."""
+        k = int(np.searchsorted(cuts, pos)) - 1  # last cut before unit pos
+        return max(limit, int(cuts[k]) + 1) if k >= 0 else limit
+
+    def crosses(cuts: np.ndarray, end: int, start: int) -> bool:
+        """True when removed text lies anywhere between unit ``end - 1`` and unit ``start``."""
+        k = int(np.searchsorted(cuts, end - 1))
+        return k < len(cuts) and int(cuts[k]) <= start - 1
+
+    def chain_forward(seeds: list[Run], ea: int, eb: int) -> list[Run]:
+        taken = []
+        for i, j, n in seeds:
+            if i < ea or j < eb:
+                continue
+            if i - ea > h or j - eb > h:
+                break
+            taken.append((i, j, n))
+            ea, eb = i + n, j + n
+        return taken
+
+    def chain_backward(seeds: list[Run], sa: int, sb: int) -> list[Run]:
+        taken = []
+        for i, j, n in reversed(seeds):
+            if i + n > sa or j + n > sb:
+                continue
+            if sa - (i + n) > h or sb - (j + n) > h:
+                break
+            taken.append((i, j, n))
+            sa, sb = i, j
+        taken.reverse()
+        return taken
+
+    def extend_forward(ea: int, eb: int, lim_a: int, lim_b: int) -> list[Run]:
+        """Seeds chained from (ea, eb) towards (lim_a, lim_b), one window at a time."""
+        taken: list[Run] = []
+        while True:
+            wa, wb = min(lim_a, ea + w), min(lim_b, eb + w)
+            more = chain_forward(seeds_between(ea, wa, eb, wb), ea, eb)
+            if not more:
+                return taken
+            taken.extend(more)
+            ea, eb = more[-1][0] + more[-1][2], more[-1][1] + more[-1][2]
+            if (wa == lim_a and wb == lim_b) or (wa - ea > h and wb - eb > h):
+                return taken  # the chain stopped inside the window, not at its edge
+
+    def extend_backward(sa: int, sb: int, lim_a: int, lim_b: int) -> list[Run]:
+        """Seeds chained from (sa, sb) back towards (lim_a, lim_b), one window at a time."""
+        taken: list[Run] = []
+        while True:
+            wa, wb = max(lim_a, sa - w), max(lim_b, sb - w)
+            more = chain_backward(seeds_between(wa, sa, wb, sb), sa, sb)
+            if not more:
+                return taken
+            taken[:0] = more
+            sa, sb = more[0][0], more[0][1]
+            if (wa == lim_a and wb == lim_b) or (sa - wa > h and sb - wb > h):
+                return taken
+
+    def end_of(seeds: Sequence[Run], a0: int, b0: int) -> tuple[int, int]:
+        return (seeds[-1][0] + seeds[-1][2], seeds[-1][1] + seeds[-1][2]) if seeds else (a0, b0)
+
+    # Left edge of the first anchor, then every region between anchors, then the right edge.
+    first = runs[0]
+    groups: list[list[Run]] = [extend_backward(first[0], first[1], free_before(cut_a, first[0], 0),
+                                               free_before(cut_b, first[1], 0)) + [first]]
+    for prev, nxt in zip(runs, runs[1:]):
+        ea, eb = prev[0] + prev[2], prev[1] + prev[2]
+        sa, sb = nxt[0], nxt[1]
+        fa, fb = free_after(cut_a, ea, sa), free_after(cut_b, eb, sb)
+        open_between = not crosses(cut_a, ea, sa) and not crosses(cut_b, eb, sb)
+        if open_between and sa - ea <= rules.max_region and sb - eb <= rules.max_region:
+            seeds = seeds_between(ea, sa, eb, sb)  # a small region without removed text: align it whole
+            fwd = chain_forward(seeds, ea, eb)
+        else:
+            seeds = []
+            fwd = extend_forward(ea, eb, fa, fb)
+        groups[-1].extend(fwd)
+        end_a, end_b = end_of(fwd, ea, eb)
+        if sa - end_a <= h and sb - end_b <= h and open_between:
+            groups[-1].append(nxt)  # the chain reached the next anchor: one passage
+            continue
+        if seeds:
+            back = [r for r in chain_backward(seeds, sa, sb) if r[0] >= end_a and r[1] >= end_b]
+        else:
+            back = extend_backward(sa, sb, max(end_a, free_before(cut_a, sa, end_a)),
+                                   max(end_b, free_before(cut_b, sb, end_b)))
+        groups.append(back + [nxt])
+    last = runs[-1]
+    ea, eb = last[0] + last[2], last[1] + last[2]
+    groups[-1].extend(extend_forward(ea, eb, free_after(cut_a, ea, na), free_after(cut_b, eb, nb)))
+
+    # Chains that stopped short of each other are one passage when the gap between them is
+    # small beside both (a cluster of edits inside one copied section).
+    anchor_set = set(runs)
+    merged: list[list[Run]] = [groups[0]]
+    for group in groups[1:]:
+        prev = merged[-1]
+        ea, eb = end_of(prev, 0, 0)
+        sa, sb = group[0][0], group[0][1]
+        joint = (ea - prev[0][0]) + (group[-1][0] + group[-1][2] - sa)
+        allowed = max(h, int(rules.gap_share * joint))
+        if (sa - ea <= allowed and sb - eb <= allowed
+                and not crosses(cut_a, ea, sa) and not crosses(cut_b, eb, sb)
+                and _dense_enough(prev + group, anchor_set, rules)):
+            prev.extend(group)
+        else:
+            merged.append(group)
+
+    out = []
+    for seeds in merged:
+        if not _dense_enough(seeds, anchor_set, rules):
+            # Too thin to call one passage: first drop what lies beyond the outer anchors,
+            # then, if still too thin, let the anchors stand alone.
+            at = [k for k, r in enumerate(seeds) if r in anchor_set]
+            seeds = seeds[at[0] : at[-1] + 1]
+            if not _dense_enough(seeds, anchor_set, rules):
+                log.debug("chain of %d seeds rejected", len(seeds))
+                out.extend((i, i + n, j, j + n, ((i, j, n),)) for i, j, n in seeds if (i, j, n) in anchor_set)
+                continue
+        out.append((seeds[0][0], seeds[-1][0] + seeds[-1][2], seeds[0][1], seeds[-1][1] + seeds[-1][2], tuple(seeds)))
+    return out
+
+
+def _dense_enough(seeds: Sequence[Run], anchors: set[Run], rules: PassageRules) -> bool:
+    """Seeds cover ``min_density`` and anchors ``min_anchor_share`` of the chain, in each text."""
+    length = max(seeds[-1][0] + seeds[-1][2] - seeds[0][0], seeds[-1][1] + seeds[-1][2] - seeds[0][1])
+    matched = sum(r[2] for r in seeds)
+    anchored = sum(r[2] for r in seeds if r in anchors)
+    return matched >= rules.min_density * length and anchored >= rules.min_anchor_share * length
+
+
+def passages_of(
+    a: Units,
+    b: Units,
+    spans: Sequence[MatchSpan],
+    pos_a: np.ndarray,
+    pos_b: np.ndarray,
+    codes_a: np.ndarray,
+    codes_b: np.ndarray,
+    align,
+    rules: PassageRules = DEFAULT_RULES,
+) -> tuple[tuple[Passage, ...], int, int]:
+    """The edited passages of a comparison whose exact runs are ``spans``.
+
+    ``pos_*``: original unit index of each countable unit; ``codes_*``: their codes. Returns the
+    passages and the countable units they cover in A and in B (gaps inside passages included).
+    """
+    if not spans:
+        return (), 0, 0
+    runs = _runs_of_spans(a, b, spans, pos_a, pos_b)
+    found = find_passages(runs, codes_a, codes_b, np.diff(pos_a) > 1, np.diff(pos_b) > 1, align, rules)
+    passages = []
+    cover_a = cover_b = 0
+    for start_a, end_a, start_b, end_b, seeds in found:
+        cover_a += end_a - start_a
+        cover_b += end_b - start_b
+        exact = tuple(
+            MatchSpan(a=_chars(a, pos_a, i, i + n), b=_chars(b, pos_b, j, j + n), units=n) for i, j, n in seeds
+        )
+        passages.append(Passage(
+            a=_chars(a, pos_a, start_a, end_a), b=_chars(b, pos_b, start_b, end_b),
+            units_a=end_a - start_a, units_b=end_b - start_b,
+            matched_units=sum(n for _, _, n in seeds), runs=exact,
+        ))
+    return tuple(passages), cover_a, cover_b
+
+
+def _runs_of_spans(a: Units, b: Units, spans: Sequence[MatchSpan], pos_a: np.ndarray, pos_b: np.ndarray) -> list[Run]:
+    """The exact runs behind match spans, in countable coordinates (a span starts on a unit)."""
+    first_a = np.searchsorted(pos_a, np.searchsorted(a.starts, [s.a[0] for s in spans]))
+    first_b = np.searchsorted(pos_b, np.searchsorted(b.starts, [s.b[0] for s in spans]))
+    return [(int(i), int(j), s.units) for i, j, s in zip(first_a, first_b, spans)]
+
+
+def _chars(u: Units, pos: np.ndarray, start: int, end: int) -> tuple[int, int]:
+    return int(u.starts[pos[start]]), int(u.ends[pos[end - 1]])
