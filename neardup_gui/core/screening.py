@@ -38,7 +38,7 @@ from neardup_gui.core import indexer
 from neardup_gui.core.collection import Collection, summarise, user_template_keys
 from neardup_gui.core.document import CharSpan, Document
 from neardup_gui.core.progress import ProgressFn, no_progress, wrap_progress
-from neardup_gui.core.results import CheckSummary, Comparison, DocumentInfo, MatchSpan, SourceMatch
+from neardup_gui.core.results import CheckSummary, Comparison, DocumentInfo, MatchSpan, Passage, SourceMatch
 from neardup_gui.core.settings import Settings
 from neardup_gui.core.store import Store
 from neardup_gui.core.units import Units, tokenize
@@ -80,12 +80,21 @@ class ScreenedSource:
     units_b: int
     spans: tuple[MatchSpan, ...]  # A = the submission, B = the source
     excluded: bool = False  # the examiner excluded it for this submission: not counted
+    passages: tuple[Passage, ...] = ()  # the edited passages (exact runs merged across small edits)
+    passage_units_a: int = 0
+    passage_units_b: int = 0
 
     def comparison(self, template_a: Sequence[CharSpan] = (), excluded_a: Sequence[CharSpan] = ()) -> Comparison:
         return Comparison(similarity=self.similarity, containment_a=self.containment,
                           containment_b=self.source_containment, common_units=self.common_units,
                           units_a=self.units_a, units_b=self.units_b, spans=self.spans,
-                          template_a=tuple(template_a), excluded_a=tuple(excluded_a))
+                          template_a=tuple(template_a), excluded_a=tuple(excluded_a), passages=self.passages,
+                          passage_units_a=self.passage_units_a, passage_units_b=self.passage_units_b)
+
+    def covered(self) -> tuple[CharSpan, ...]:
+        """The submission's text this source covers: its passages (what counts as copied), or its
+        exact runs for a record without passages (``collection.covered_spans``)."""
+        return tuple(p.a for p in self.passages) if self.passages else tuple(s.a for s in self.spans)
 
 
 @dataclass(frozen=True)
@@ -103,7 +112,7 @@ class ScreeningRow:
     warnings: tuple[str, ...] = ()
     units: int = 0
     copied: float = 0.0  # covered by any counted source, template excluded: the ranking figure
-    copied_overall: float = 0.0  # CNKI's overall ratio: template counted as copied
+    copied_overall: float = 0.0  # the summary's copied_ratio (over the same countable text since issue 18)
     copied_without_quotes: float = 0.0
     largest: float = 0.0  # containment in the single largest counted source
     largest_source: str = ""
@@ -207,6 +216,23 @@ def _unpack_spans(blob: bytes) -> tuple[MatchSpan, ...]:
     return tuple(MatchSpan((int(r[0]), int(r[1])), (int(r[2]), int(r[3])), int(r[4])) for r in arr)
 
 
+def _pack_passages(s: "ScreenedSource") -> bytes:
+    data = {"units_a": s.passage_units_a, "units_b": s.passage_units_b, "passages": [
+        [*p.a, *p.b, p.units_a, p.units_b, p.matched_units, [[*r.a, *r.b, r.units] for r in p.runs]]
+        for p in s.passages]}
+    return zlib.compress(json.dumps(data).encode("utf-8"))
+
+
+def _unpack_passages(blob: bytes) -> tuple[tuple[Passage, ...], int, int]:
+    if not blob:
+        return (), 0, 0
+    data = json.loads(zlib.decompress(blob).decode("utf-8"))
+    passages = tuple(Passage((p[0], p[1]), (p[2], p[3]), p[4], p[5], p[6],
+                             tuple(MatchSpan((r[0], r[1]), (r[2], r[3]), r[4]) for r in p[7]))
+                     for p in data["passages"])
+    return passages, int(data["units_a"]), int(data["units_b"])
+
+
 _ROW_COLS = ("rel, path, size, mtime_ns, sha256, batch_id, status, reason, warnings, units, copied, copied_overall, "
              "copied_without_quotes, largest, largest_source, sources, template_share, quoted_share")
 
@@ -266,8 +292,14 @@ def delete_screening(store: Store, screening: str | int) -> None:
 def _sources(store: Store, screening_id: int, rel: str, excluded_paths: set[str]) -> tuple[ScreenedSource, ...]:
     rows = store.conn.execute(
         "SELECT rank, kind, doc_id, path, name, similarity, containment, source_containment, common, units_a, "
-        "units_b, spans FROM screening_sources WHERE screening_id = ? AND rel = ? ORDER BY rank", (screening_id, rel))
-    return tuple(ScreenedSource(*r[:11], spans=_unpack_spans(r[11]), excluded=r[3] in excluded_paths) for r in rows)
+        "units_b, spans, passages FROM screening_sources WHERE screening_id = ? AND rel = ? ORDER BY rank",
+        (screening_id, rel))
+    out = []
+    for r in rows:
+        passages, pa, pb = _unpack_passages(r[12])
+        out.append(ScreenedSource(*r[:11], spans=_unpack_spans(r[11]), excluded=r[3] in excluded_paths,
+                                  passages=passages, passage_units_a=pa, passage_units_b=pb))
+    return tuple(out)
 
 
 def excluded_sources(store: Store, sha256: str) -> set[str]:
@@ -342,23 +374,26 @@ def _update_figures(conn, screening_id: int, row: ScreeningRow) -> None:  # noqa
 # --- screening ---------------------------------------------------------------------------------
 
 
-def _template_keys(main: Collection, batch: Collection, settings: Settings) -> frozenset[int]:
-    """Sentences in enough documents of the collection and the call together to be the form.
-
-    (The document-frequency rule is the collection's, :meth:`Collection.template_keys`, applied to
-    both indexes' counts added up.)"""
-    n = main.store.count("indexed") + batch.store.count("indexed")
-    min_docs = max(settings.template_min_docs, math.ceil(settings.template_min_share * n), 2)
-    keys = set(main.store.frequent_sentences(min_docs).tolist())
-    call = dict(batch.store.conn.execute("SELECT hash, docs FROM sentence_df").fetchall())
-    hashes = list(call)
-    in_main: dict[int, int] = {}
-    for i in range(0, len(hashes), 500):
-        chunk = hashes[i:i + 500]
-        in_main.update(main.store.conn.execute(
-            f"SELECT hash, docs FROM sentence_df WHERE hash IN ({','.join('?' * len(chunk))})", chunk).fetchall())
-    keys.update(h for h, d in call.items() if d + in_main.get(h, 0) >= min_docs)
-    return frozenset(keys)
+def _verifier(main: Collection, batch: Collection, settings: Settings) -> Verifier:
+    """The screening's template model: the collection's rules (:meth:`Collection.template_keys`:
+    the automatic rule, the examiner's marks and the sentences marked to count, the template
+    files) with the automatic rule applied to the collection and the call counted together."""
+    marked, counted = main.store.marked_keys()
+    keys: set[int] = set()
+    if settings.auto_template:
+        n = main.store.count("indexed") + batch.store.count("indexed")
+        min_docs = max(settings.template_min_docs, math.ceil(settings.template_min_share * n - 1e-9), 2)
+        keys.update(main.store.frequent_sentences(min_docs).tolist())
+        call = dict(batch.store.conn.execute("SELECT hash, docs FROM sentence_df").fetchall())
+        hashes = list(call)
+        in_main: dict[int, int] = {}
+        for i in range(0, len(hashes), 500):
+            chunk = hashes[i:i + 500]
+            in_main.update(main.store.conn.execute(
+                f"SELECT hash, docs FROM sentence_df WHERE hash IN ({','.join('?' * len(chunk))})", chunk).fetchall())
+        keys.update(h for h, d in call.items() if d + in_main.get(h, 0) >= min_docs)
+        keys.difference_update(counted)
+    return Verifier(settings, keys, user_template_keys(settings), marked)
 
 
 def _run_key(main: Collection, batch: Collection, settings: Settings, v: Verifier) -> str:
@@ -431,7 +466,7 @@ def screen_folder(collection: Collection, folder: str, settings: Settings, *, na
         # A Collection of its own over the same index: its caches of marked texts belong to this
         # screening's template model only.
         main = Collection(store)
-        v = Verifier(settings, _template_keys(main, batch, settings), user_template_keys(settings))
+        v = _verifier(main, batch, settings)
         run_key = _run_key(main, batch, settings, v)
         old_key = store.conn.execute("SELECT run_key FROM screenings WHERE id = ?", (info.id,)).fetchone()[0]
         docs = batch.store.documents()
@@ -486,7 +521,9 @@ def _screen_one(main: Collection, batch: Collection, d, settings: Settings, v: V
                               similarity=m.comparison.similarity, containment=m.comparison.containment_a,
                               source_containment=m.comparison.containment_b, common_units=m.comparison.common_units,
                               units_a=m.comparison.units_a, units_b=m.comparison.units_b, spans=m.comparison.spans,
-                              excluded=m.source.path in excluded_paths)
+                              excluded=m.source.path in excluded_paths, passages=m.comparison.passages,
+                              passage_units_a=m.comparison.passage_units_a,
+                              passage_units_b=m.comparison.passage_units_b)
                for i, (kind, m) in enumerate(found, 1)]
     marked = v.mark(doc.text, doc.furniture, units)
     counted = [m for (_, m), s in zip(found, sources) if not s.excluded]
@@ -508,9 +545,11 @@ def _write_row(store: Store, screening_id: int, row: ScreeningRow, marks: bytes,
         conn.execute("DELETE FROM screening_sources WHERE screening_id = ? AND rel = ?", (screening_id, row.rel))
         conn.executemany(
             "INSERT INTO screening_sources (screening_id, rel, rank, kind, doc_id, path, name, similarity, containment, "
-            "source_containment, common, units_a, units_b, spans) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "source_containment, common, units_a, units_b, spans, passages) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(screening_id, row.rel, s.rank, s.kind, s.doc_id, s.path, s.name, s.similarity, s.containment,
-              s.source_containment, s.common_units, s.units_a, s.units_b, _pack_spans(s.spans)) for s in sources])
+              s.source_containment, s.common_units, s.units_a, s.units_b, _pack_spans(s.spans), _pack_passages(s))
+             for s in sources])
         conn.execute("UPDATE screenings SET updated = ? WHERE id = ?", (time.time(), screening_id))
 
 
@@ -529,10 +568,11 @@ def coloured_spans(sources: Sequence[ScreenedSource]) -> list[tuple[CharSpan, in
     taken: list[CharSpan] = []  # sorted, disjoint
     out: list[tuple[CharSpan, int, int]] = []
     for s in sorted(sources, key=lambda s: s.rank):
-        for i, x in enumerate(s.spans):
-            for piece in _subtract(tuple(x.a), taken):
+        covered = s.covered()
+        for i, span in enumerate(covered):
+            for piece in _subtract(tuple(span), taken):
                 out.append((piece, s.rank, i))
-        taken = _merge(taken + [tuple(x.a) for x in s.spans])
+        taken = _merge(taken + [tuple(span) for span in covered])
     out.sort()
     return out
 

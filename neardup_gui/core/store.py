@@ -230,8 +230,11 @@ def _schema4_screen(conn: sqlite3.Connection) -> None:
         units_a INTEGER NOT NULL,
         units_b INTEGER NOT NULL,
         spans BLOB NOT NULL,
+        passages BLOB NOT NULL DEFAULT x'',  -- the edited passages (issue 15): what counts as copied
         PRIMARY KEY (screening_id, rel, rank)
     ) WITHOUT ROWID""")
+    if "passages" not in {r[1] for r in conn.execute("PRAGMA table_info(screening_sources)")}:
+        conn.execute("ALTER TABLE screening_sources ADD COLUMN passages BLOB NOT NULL DEFAULT x''")
     conn.execute("""CREATE TABLE IF NOT EXISTS source_exclusions (
         submission_sha256 TEXT NOT NULL,
         source_path TEXT NOT NULL,

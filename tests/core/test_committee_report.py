@@ -24,7 +24,8 @@ from neardup_gui.core.settings import Settings
 from neardup_gui.core.store import Store
 from tests.conftest import SAMPLE
 
-SETTINGS = Settings(workers=2)
+FORMS = tuple(str(SAMPLE.parent / "sample_src" / f"_form-{lang}.md") for lang in ("zh", "en"))
+SETTINGS = Settings(workers=2, template_files=FORMS)  # the call's forms, as the examiner gives them
 ZH4 = "zh-04-山区滑坡监测.txt"
 
 
@@ -76,7 +77,7 @@ def test_english_report_and_its_full_text(db: Path) -> None:
             assert s.match == 0  # source number 1
             coloured.append((pos, pos + len(s.text)))
         pos += len(s.text)
-    spans = sorted(x.a for x in detail.sources[0].spans)
+    spans = sorted(detail.sources[0].covered())
     assert sum(e - b for b, e in coloured) == sum(e - b for b, e in spans)
     assert "<sup>[1]</sup>" in html
     assert r.side_by_side and r.side_by_side[0].passages

@@ -162,7 +162,9 @@ def build_check_report(collection, result: CheckResult, settings: Settings, *, l
         rank=i, kind=COLLECTION, doc_id=m.source.doc_id, path=m.source.path, name=m.source.rel or m.source.path,
         similarity=m.comparison.similarity, containment=m.comparison.containment_a,
         source_containment=m.comparison.containment_b, common_units=m.comparison.common_units,
-        units_a=m.comparison.units_a, units_b=m.comparison.units_b, spans=m.comparison.spans)
+        units_a=m.comparison.units_a, units_b=m.comparison.units_b, spans=m.comparison.spans,
+        passages=m.comparison.passages, passage_units_a=m.comparison.passage_units_a,
+        passage_units_b=m.comparison.passage_units_b)
         for i, m in enumerate(result.matches, 1))
     try:
         st = os.stat(result.path)
@@ -201,7 +203,7 @@ def _report(store: Store, detail: SubmissionDetail, settings: Settings, lang: st
             containment=s.containment, similarity=s.similarity, source_containment=s.source_containment,
             common_units=s.common_units, excluded=s.rank not in counted_ranks))
     secs = find_sections(detail.text, detail.template)
-    figs = section_figures(detail.units, secs, [(s.name, [x.a for x in s.spans]) for s in counted],
+    figs = section_figures(detail.units, secs, [(s.name, s.covered()) for s in counted],
                            detail.template, detail.excluded)
     sections = tuple(SectionRow(f.section.title, f.units, f.countable, f.copied, f.share, f.largest_source)
                      for f in figs)

@@ -105,8 +105,8 @@ def render_submission_html(r: SubmissionReport, *, flavour: str = "browser") -> 
     flag = (f"<span{w.attr('flag')}>{esc(t('flagged', line=flag_line))}</span>" if r.flagged
             else f"<span{w.attr('ok')}>{esc(t('not_flagged', line=flag_line))}</span>")
     w(f"<p>{esc(t('flag'))}: {flag}</p>\n")
-    w(f"<p{w.attr('lead')}>{esc(t('copied'))}: {esc(t('copied_note'))}. {esc(t('template'))}: {pct(r.template_share)}; "
-      f"{esc(t('overall_with_template'))}: {pct(r.copied_overall)}. {esc(t('units_note'))}</p>\n")
+    w(f"<p{w.attr('lead')}>{esc(t('copied'))}: {esc(t('copied_note'))}. {esc(t('template'))}: {pct(r.template_share)}. "
+      f"{esc(t('units_note'))}</p>\n")
     if r.warnings:
         w(f"<p{w.attr('flag')}>{esc(t('warnings'))}: {esc('; '.join(r.warnings))}</p>\n")
     # sections

@@ -31,7 +31,6 @@ _CATALOG: dict[str, tuple[str, str]] = {
     "copied_units": ("Matched units", "重复字数"),
     "total_units": ("Units in the submission", "总字数"),
     "template": ("Form (template) text, not counted", "模板文字（不计入）"),
-    "overall_with_template": ("Shared with the collection, form text included", "含模板文字的重复比例"),
     "sources_count": ("Sources", "相似文献数"),
     "flag": ("Flag", "标记"),
     "flagged": ("flagged: at or above {line}", "已标记：达到或超过 {line}"),
