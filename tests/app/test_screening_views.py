@@ -49,6 +49,7 @@ def window(qtbot, indexed_sample: Path, sample_dir: Path):
     qtbot.waitExposed(w)
     with qtbot.waitSignal(w.duplicates_ready, timeout=120000):
         w.open_folder(str(sample_dir))
+    qtbot.waitUntil(lambda: not w.runner.is_busy(), timeout=60000)  # (the kept screenings are read too)
     yield w
     w.close()
 
