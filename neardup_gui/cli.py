@@ -149,6 +149,8 @@ def _settings(args: argparse.Namespace, base=None):  # noqa: ANN001, ANN202 - a 
         changes["exclude_quotes"] = True
     if getattr(args, "exclude_bibliography", False):
         changes["exclude_bibliography"] = True
+    if getattr(args, "dask", None):
+        changes["dask_address"] = args.dask
     if getattr(args, "no_auto_template", False):
         changes["auto_template"] = False
     if getattr(args, "bits", None):
@@ -212,17 +214,28 @@ def _span_json(comp) -> list[dict[str, Any]]:
     return [{"a": list(s.a), "b": list(s.b), "units": s.units} for s in comp.spans]
 
 
+def _passage_json(comp) -> list[dict[str, Any]]:
+    """Edited passages: character spans, units covered in each text, identical units, and the
+    identical runs inside (what lies between them was edited)."""
+    return [{"a": list(p.a), "b": list(p.b), "units_a": p.units_a, "units_b": p.units_b,
+             "identical_units": p.matched_units,
+             "runs": [{"a": list(r.a), "b": list(r.b), "units": r.units} for r in p.runs]}
+            for p in comp.passages]
+
+
 def _index_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("folder", metavar="DIR", help="the folder of submissions")
     p.add_argument("--db", required=True, metavar="F", help="the index file (created if missing)")
     p.add_argument("--workers", type=int, metavar="N", help="extraction processes (default: number of cores)")
     p.add_argument("--bits", type=int, metavar="K", help="size of the 1-bit minwise fingerprint (64..1024)")
+    _dask_option(p)
     p.add_argument("--json", action="store_true", help="machine-readable summary on stdout")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
 
 
 @command("index", "Index a folder (incremental: only new and changed files are read).", _index_args)
 def run_index(args: argparse.Namespace) -> int:
+    from neardup_gui.core.cluster import ClusterUnavailable
     from neardup_gui.core.progress import count_noun
     from neardup_gui.core.store import IndexProblem
 
@@ -233,6 +246,8 @@ def run_index(args: argparse.Namespace) -> int:
             stats = coll.stats()
     except IndexProblem as exc:
         return _index_problem(exc)
+    except ClusterUnavailable as exc:
+        return _cluster_problem(exc)
     if args.json:
         print_json({
             "folder": args.folder, "db": args.db, "documents": stats["documents"], "indexed": stats["indexed"],
@@ -345,6 +360,10 @@ def run_check(args: argparse.Namespace) -> int:
                 "largest_source_ratio": r.summary.largest_source_ratio,
                 "largest_source": r.summary.largest_source or None,
                 "template_share": r.summary.template_share,
+                # the one denominator of every ratio above, and the units left out of it
+                "countable_units": r.summary.countable_units,
+                "template_units": r.summary.template_units,
+                "excluded_units": r.summary.excluded_units,
             },
             "exclusions": {"applied": _applied(rules), "rules": rules, "units": r.exclusions.as_dict()},
             "matches": [{
@@ -353,6 +372,7 @@ def run_check(args: argparse.Namespace) -> int:
                 "common_units": m.comparison.common_units, "template_share": m.comparison.template_share_b,
                 "source_exclusions": m.comparison.exclusions_b.as_dict(),
                 "estimate": m.estimate, "found_by": list(m.found_by), "spans": _span_json(m.comparison),
+                "passages": _passage_json(m.comparison),
             } for m in matches[: args.top]],
         })
     if args.json:
@@ -374,12 +394,24 @@ def run_check(args: argparse.Namespace) -> int:
     return EXIT_SKIPPED if any(r.skipped_reason for r in results) else EXIT_OK
 
 
+def _dask_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--dask", metavar="ADDRESS",
+                   help="run on a Dask cluster, e.g. tcp://host:8786 (needs neardup[cluster]; see docs/scale.md)")
+
+
+def _cluster_problem(exc) -> int:
+    sys.stderr.write(f"neardup: {exc}\n")
+    return EXIT_USAGE
+
+
 def _pairs_args(p: argparse.ArgumentParser) -> None:
     _common_options(p)
+    p.add_argument("--workers", type=int, metavar="N", help="worker processes for the pass (default: number of cores)")
+    _dask_option(p)
 
 
 def _pairs_by_args(p: argparse.ArgumentParser) -> None:
-    _common_options(p)
+    _pairs_args(p)
     p.add_argument("--by", choices=("similarity", "containment"), default="similarity",
                    help="rank and cut by the similarity r (default) or by the larger containment "
                         "max(A in B, B in A), r beside it; --threshold is then the containment cut (default 0.3)")
@@ -387,17 +419,24 @@ def _pairs_by_args(p: argparse.ArgumentParser) -> None:
 
 @command("pairs", "List the verified near-duplicate pairs of a collection, best first.", _pairs_by_args)
 def run_pairs(args: argparse.Namespace) -> int:
+    from neardup_gui.core.cluster import ClusterUnavailable
     from neardup_gui.core.collection import CONTAINMENT_CUT
     from neardup_gui.core.store import IndexProblem
 
-    settings = _settings(args)
     by = getattr(args, "by", "similarity")
-    cut = args.threshold if args.threshold is not None else (settings.threshold if by == "similarity" else CONTAINMENT_CUT)
+
+    def cut_of(s) -> float:  # noqa: ANN001 - the collection's settings with the options applied
+        if args.threshold is not None:
+            return args.threshold
+        return s.threshold if by == "similarity" else CONTAINMENT_CUT
+
     try:
-        pairs, rules = _on_collection(args, lambda coll, s: (coll.pairs(s, StderrProgress(args.quiet), by=by, cut=cut),
-                                                             _rules_json(coll, s)))
+        pairs, rules, cut = _on_collection(args, lambda coll, s: (
+            coll.pairs(s, StderrProgress(args.quiet), by=by, cut=cut_of(s)), _rules_json(coll, s), cut_of(s)))
     except IndexProblem as exc:
         return _index_problem(exc)
+    except ClusterUnavailable as exc:
+        return _cluster_problem(exc)
     if args.json:
         applied = _applied(rules)
         print_json([{"a": p.a.path, "b": p.b.path, "similarity": p.similarity, "containment_a": p.containment_a,
@@ -437,12 +476,15 @@ def _auto_words(rules: dict[str, Any]) -> str:
 
 @command("clusters", "Group the collection's near-duplicates (no chaining: each member is similar to the first).", _pairs_args)
 def run_clusters(args: argparse.Namespace) -> int:
+    from neardup_gui.core.cluster import ClusterUnavailable
     from neardup_gui.core.store import IndexProblem
 
     try:
         clusters = _on_collection(args, lambda coll, s: coll.clusters(s, StderrProgress(args.quiet)))
     except IndexProblem as exc:
         return _index_problem(exc)
+    except ClusterUnavailable as exc:
+        return _cluster_problem(exc)
     if args.json:
         print_json([{"representative": c.representative.path,
                      "members": [{"path": m.path, "similarity": s} for m, s in zip(c.members, c.similarities)],
@@ -482,13 +524,15 @@ def run_compare(args: argparse.Namespace) -> int:
                     "units_a": comp.units_a, "units_b": comp.units_b, "spans": _span_json(comp),
                     "exclusions": {"applied": _applied(_rules_json(None, _settings(args))),
                                    "rules": _rules_json(None, _settings(args)),
-                                   "units_a": comp.exclusions_a.as_dict(), "units_b": comp.exclusions_b.as_dict()}})
+                                   "units_a": comp.exclusions_a.as_dict(), "units_b": comp.exclusions_b.as_dict()},
+                    "passages": _passage_json(comp)})
     else:
         print(f"similarity {comp.similarity:.3f}; {comp.containment_a:.1%} of A is in B; {comp.containment_b:.1%} of B is in A")
         print(f"A {_exclusions_line(comp.exclusions_a.as_dict())}; B {_exclusions_line(comp.exclusions_b.as_dict())}")
-        for s in comp.spans:
-            quote = text_a[s.a[0]:s.a[1]].replace("\n", " ")
-            print(f"  [{s.units} units] {quote[:100]}{'…' if len(quote) > 100 else ''}")
+        for p in comp.passages:
+            quote = text_a[p.a[0]:p.a[1]].replace("\n", " ")
+            edited = f", {p.matched_units} identical" if p.matched_units < max(p.units_a, p.units_b) else ""
+            print(f"  [{p.units_a} units{edited}] {quote[:100]}{'…' if len(quote) > 100 else ''}")
     return EXIT_OK
 
 
@@ -512,10 +556,12 @@ def run_common(args: argparse.Namespace) -> int:
     from neardup_gui.core.common import common_passages, find_passage, set_passage
     from neardup_gui.core.store import IndexProblem
 
-    settings = _settings(args)
+    from neardup_gui.core.settings import Settings
+
     message = ""
     try:
         with _open(args) as coll:
+            settings = _settings(args, coll.settings_for(Settings()))  # the collection's own, options win
             passages = common_passages(coll, settings, min_docs=args.min_docs)
             if args.exclude or args.count:
                 wanted = args.exclude or args.count

@@ -20,6 +20,12 @@ TS = ROOT / "resources" / "translations" / "neardup_zh_CN.ts"
 QM = TS.with_suffix(".qm")
 
 
+def _text(translation: ET.Element) -> str:
+    """A translation's text; for a %n (numerus) message, its first plural form."""
+    form = translation.find("numerusform")
+    return (form.text if form is not None else translation.text) or ""
+
+
 def known(paths: list[Path]) -> tuple[dict[tuple[str, str], str], dict[str, str]]:
     """Finished translations by (context, source) and by source alone."""
     by_key: dict[tuple[str, str], str] = {}
@@ -29,11 +35,11 @@ def known(paths: list[Path]) -> tuple[dict[tuple[str, str], str], dict[str, str]
             name = context.find("name").text
             for message in context.iter("message"):
                 tr = message.find("translation")
-                if tr is None or tr.get("type") in ("unfinished", "vanished", "obsolete") or not tr.text:
+                if tr is None or tr.get("type") in ("unfinished", "vanished", "obsolete") or not _text(tr):
                     continue
                 source = message.find("source").text
-                by_key[(name, source)] = tr.text
-                by_source.setdefault(source, tr.text)
+                by_key[(name, source)] = _text(tr)
+                by_source.setdefault(source, _text(tr))
     return by_key, by_source
 
 
@@ -50,12 +56,16 @@ def main() -> int:
         name = context.find("name").text
         for message in context.iter("message"):
             tr = message.find("translation")
-            if tr.get("type") != "unfinished" and tr.text:
+            if tr.get("type") != "unfinished" and _text(tr):
                 continue
             source = message.find("source").text
             found = by_key.get((name, source)) or by_source.get(source)
             if found:
-                tr.text = found
+                forms = tr.findall("numerusform")
+                for form in forms:  # a %n message: Chinese has one plural form
+                    form.text = found
+                if not forms:
+                    tr.text = found
                 tr.attrib.pop("type", None)
             else:
                 missing += 1

@@ -147,6 +147,16 @@ def ring_collection(tmp: Path, documents: int = 300) -> RingCase:
         texts[file] = insert_middle(text, passage)
         host_files.append(file)
     n_fill = documents - len(texts)
+    if len(fillers) < n_fill:  # more documents than sections: the longer sections in two halves
+        halves = []
+        for name, text in fillers:
+            paras = text.split("\n")
+            if len(text) >= 1200 and len(paras) >= 2:
+                mid = len(paras) // 2
+                halves += [(f"{name}-a", "\n".join(paras[:mid])), (f"{name}-b", "\n".join(paras[mid:]))]
+            else:
+                halves.append((name, text))
+        fillers = halves
     assert len(fillers) >= n_fill, "the corpus is too small for this many documents"
     for name, text in fillers[:n_fill]:
         texts[f"{name}.txt"] = text
@@ -161,11 +171,13 @@ def ring_collection(tmp: Path, documents: int = 300) -> RingCase:
 
 
 def proposal(form: list[str], answers: list[str]) -> str:
-    """The form filled in: after every line of the form, one paragraph of the applicant's own."""
+    """The form filled in: after every instruction (every second line of the form), one
+    paragraph of the applicant's own."""
     lines = []
     for i, line in enumerate(form):
         lines.append(line)
-        lines.append(answers[i % len(answers)])
+        if i % 2 == 1:
+            lines.append(answers[(i // 2) % len(answers)])
     return "\n".join(lines)
 
 
@@ -173,7 +185,7 @@ def _answers(offset: int, count: int, per_doc: int) -> list[list[str]]:
     """Paragraphs of real prose, different for every proposal."""
     paras = []
     for _, text in sections("en"):
-        paras.extend(p for p in text.split("\n") if 150 <= len(p) <= 600)
+        paras.extend(p for p in text.split("\n") if 80 <= len(p) <= 200)
     assert len(paras) >= offset + count * per_doc
     return [paras[offset + d * per_doc: offset + (d + 1) * per_doc] for d in range(count)]
 
@@ -183,7 +195,7 @@ def form_collection(tmp: Path, documents: int = 26) -> tuple[Path, dict[str, str
     root = tmp / "call"
     root.mkdir(parents=True)
     texts = {}
-    for d, answers in enumerate(_answers(0, documents, len(FORM_A))):
+    for d, answers in enumerate(_answers(0, documents, len(FORM_A) // 2)):
         texts[f"proposal-{d:02d}.txt"] = proposal(FORM_A, answers)
     for name, text in texts.items():
         (root / name).write_text(text, encoding="utf-8")
@@ -195,9 +207,9 @@ def two_forms_collection(tmp: Path, a: int = 12, b: int = 8) -> tuple[Path, dict
     root = tmp / "two-calls"
     root.mkdir(parents=True)
     texts = {}
-    for d, answers in enumerate(_answers(0, a, len(FORM_A))):
+    for d, answers in enumerate(_answers(0, a, len(FORM_A) // 2)):
         texts[f"call-a-{d:02d}.txt"] = proposal(FORM_A, answers)
-    for d, answers in enumerate(_answers(a * len(FORM_A), b, len(FORM_B))):
+    for d, answers in enumerate(_answers(a * len(FORM_A) // 2, b, len(FORM_B) // 2)):
         texts[f"call-b-{d:02d}.txt"] = proposal(FORM_B, answers)
     for name, text in texts.items():
         (root / name).write_text(text, encoding="utf-8")

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from neardup_gui.app.appsettings import load_check_minimum, save_check_minimum
+from neardup_gui.app.commonview import exclusions_text
 from neardup_gui.app.models import FilterProxy, SourcesModel, localise_reason, percent, source_score
 from neardup_gui.app.widgets import make_table
 from neardup_gui.core.results import CheckResult, SourceMatch
@@ -155,6 +156,7 @@ class CheckView(QWidget):
                 copied=percent(s.copied_ratio), units=s.countable_units, nq=percent(s.copied_ratio_without_quotes),
                 largest_ratio=percent(s.largest_source_ratio), largest=largest, n=len(result.matches),
                 template=s.template_units, excluded=s.excluded_units)
+            + "<br>" + exclusions_text(result.exclusions)  # issue 14: which exclusions, how many units each
         )
 
     def _update_hidden(self) -> None:

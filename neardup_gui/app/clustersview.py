@@ -4,16 +4,20 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from PySide6.QtCore import QModelIndex, Signal
+from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QStandardItem, QStandardItemModel
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView, QHeaderView, QLabel, QSplitter, QTableWidget, QTableWidgetItem, QTreeView, QVBoxLayout, QWidget,
+)
 
 from neardup_gui.app.models import RECORD_ROLE, percent
 from neardup_gui.core.results import Cluster
 
 
 class ClustersView(QWidget):
-    """A tree: one row per cluster, its members below with their similarity to the representative."""
+    """A tree: one row per cluster, its members below with their similarity to the representative;
+    a ring (3 or more documents, every pair near-identical) is flagged, and the selected cluster's
+    pairwise similarities are shown below as a matrix."""
 
     member_activated = Signal(int, int)  # representative doc_id, member doc_id
 
@@ -28,8 +32,24 @@ class ClustersView(QWidget):
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.view.setAlternatingRowColors(True)
         self.view.activated.connect(self._activated)
+        self.view.selectionModel().currentChanged.connect(lambda *_: self._show_pairwise())
+        self.pairwise_label = QLabel()
+        self.pairwise_label.setObjectName("pairwiseLabel")
+        self.pairwise = QTableWidget()
+        self.pairwise.setObjectName("pairwiseView")
+        self.pairwise.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        below = QWidget()
+        b = QVBoxLayout(below)
+        b.setContentsMargins(0, 0, 0, 0)
+        b.addWidget(self.pairwise_label)
+        b.addWidget(self.pairwise, 1)
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(self.view)
+        splitter.addWidget(below)
+        splitter.setStretchFactor(0, 2)
+        splitter.setStretchFactor(1, 1)
         layout = QVBoxLayout(self)
-        layout.addWidget(self.view, 1)
+        layout.addWidget(splitter, 1)
         self.retranslate_ui()
 
     def set_clusters(self, clusters: Sequence[Cluster]) -> None:
@@ -53,8 +73,16 @@ class ClustersView(QWidget):
         model.setHorizontalHeaderLabels([self.tr("Cluster / document"), self.tr("Similarity to representative")])
         for i, cluster in enumerate(self.clusters, 1):
             rep = cluster.representative
-            top = QStandardItem(self.tr("Cluster {i}: {n} documents, around {name}").format(
-                i=i, n=len(cluster.members), name=rep.rel or rep.path))
+            if cluster.ring:
+                top = QStandardItem(self.tr("Ring {i}: {n} near-identical documents, every pair at or above "
+                                            "{lowest}").format(i=i, n=len(cluster.members),
+                                                               lowest=percent(_lowest(cluster))))
+                font = top.font()
+                font.setBold(True)
+                top.setFont(font)
+            else:
+                top = QStandardItem(self.tr("Cluster {i}: {n} documents, around {name}").format(
+                    i=i, n=len(cluster.members), name=rep.rel or rep.path))
             top.setData(("cluster", i - 1), RECORD_ROLE)
             blank = QStandardItem("")
             for member, sim in zip(cluster.members, cluster.similarities or (1.0,) * len(cluster.members)):
@@ -67,8 +95,53 @@ class ClustersView(QWidget):
             model.appendRow([top, blank])
         self.view.expandAll()
         self.view.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        # the first ring, else the first cluster with every pair known, is shown below at once
+        first = next((i for i, c in enumerate(self.clusters) if c.ring),
+                     next((i for i, c in enumerate(self.clusters) if c.pairwise), None))
+        if first is not None:
+            self.view.setCurrentIndex(model.index(first, 0))
+        self._show_pairwise()
+
+    def current_cluster(self) -> Cluster | None:
+        data = self.view.currentIndex().data(RECORD_ROLE)
+        return self.clusters[data[1]] if data and data[1] < len(self.clusters) else None
+
+    def _show_pairwise(self) -> None:
+        """The selected cluster's similarity of every pair of members."""
+        cluster = self.current_cluster()
+        table = self.pairwise
+        table.clear()
+        if cluster is None or not cluster.pairwise:
+            table.setRowCount(0)
+            table.setColumnCount(0)
+            self.pairwise_label.setText(self.tr("Select a cluster of three or more documents to see every pair."))
+            return
+        n = len(cluster.members)
+        names = [m.rel or m.path for m in cluster.members]
+        short = [str(k + 1) for k in range(n)]
+        table.setRowCount(n)
+        table.setColumnCount(n)
+        table.setHorizontalHeaderLabels(short)
+        table.setVerticalHeaderLabels([f"{k} {name}" for k, name in zip(short, names)])
+        for x in range(n):
+            for y in range(n):
+                value = cluster.pairwise[x][y]
+                item = QTableWidgetItem("" if x == y else (percent(value) if value is not None else "<20%"))
+                item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                item.setToolTip(f"{names[x]} ~ {names[y]}")
+                table.setItem(x, y, item)
+        table.resizeColumnsToContents()
+        self.pairwise_label.setText(
+            self.tr("Ring: every pair of these {n} documents is at or above the threshold").format(n=n)
+            if cluster.ring else self.tr("Every pair of this cluster's {n} documents").format(n=n))
 
     def retranslate_ui(self) -> None:
+        self.pairwise.setAccessibleName(self.tr("Similarity of every pair of the selected cluster"))
         self.view.setAccessibleName(self.tr("Clusters"))
         self.view.setToolTip(self.tr("Double-click a member or press Enter to compare it with the representative"))
         self._fill()
+
+
+def _lowest(cluster: Cluster) -> float:
+    values = [v for x, row in enumerate(cluster.pairwise) for y, v in enumerate(row) if x != y and v is not None]
+    return min(values) if values else 0.0

@@ -17,6 +17,7 @@ from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, QUrl, Signal
 from PySide6.QtGui import (
     QColor,
     QDesktopServices,
+    QFont,
     QKeySequence,
     QMouseEvent,
     QPainter,
@@ -43,18 +44,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from neardup_gui.app import colours
+from neardup_gui.app.commonview import exclusions_text  # issue 14
 from neardup_gui.app.models import percent
 from neardup_gui.core.document import CharSpan
 from neardup_gui.core.results import Comparison, MatchSpan, Passage
 
 log = logging.getLogger(__name__)
 
-# Light backgrounds that stay readable under black text and tell neighbours apart.
-PALETTE = (
-    "#ffd8a8", "#b2f2bb", "#a5d8ff", "#fcc2d7", "#ffec99", "#d0bfff", "#99e9f2", "#e9fac8",
-)
-MUTED_FOREGROUND = "#8c8c8c"
-MUTED_BACKGROUND = "#f1f1f1"
+# Zoom of both panes, in points added to the application's font size.
+ZOOM_RANGE = (-6, 24)
 
 
 @dataclass(frozen=True)
@@ -71,7 +70,8 @@ class DiffInput:
 
 
 def colour_for(index: int) -> QColor:
-    return QColor(PALETTE[index % len(PALETTE)])
+    """The background of matched passage ``index``, from the palette (light or dark theme)."""
+    return colours.match_colour(index)
 
 
 EDITED_BLEND = 0.55  # how far the edited shade moves from the passage colour to the background
@@ -192,17 +192,18 @@ class OverviewBar(QWidget):
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
-        painter.fillRect(self.rect(), QColor("#fafafa"))
+        painter.fillRect(self.rect(), colours.overview_background(self.palette()))
         w = self.width()
         for start, end in self._muted:
             y0, y1 = self._y(start), self._y(end)
-            painter.fillRect(QRect(2, y0, w - 4, max(1, y1 - y0)), QColor("#cfcfcf"))
+            painter.fillRect(QRect(2, y0, w - 4, max(1, y1 - y0)), colours.overview_muted(self.palette()))
         for (start, end), colour in self._marks:
             y0, y1 = self._y(start), self._y(end)
-            painter.fillRect(QRect(1, y0, w - 2, max(2, y1 - y0)), colour.darker(115))
+            marker = colour.lighter(135) if colours.is_dark(self.palette()) else colour.darker(115)
+            painter.fillRect(QRect(1, y0, w - 2, max(2, y1 - y0)), marker)
         top, bottom = self._view
         if bottom > top:
-            painter.setPen(QColor("#555555"))
+            painter.setPen(colours.overview_frame(self.palette()))
             h = self.height() - 1
             painter.drawRect(QRect(0, int(top * h), w - 1, max(3, int((bottom - top) * h))))
         painter.end()
@@ -214,6 +215,8 @@ class OverviewBar(QWidget):
 
 class TextPane(QPlainTextEdit):
     """A read-only text with highlighted passages; scrolls to a character position on request."""
+
+    zoom_requested = Signal(int)  # steps: Ctrl+wheel zooms both panes of the view, not this one alone
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -231,15 +234,15 @@ class TextPane(QPlainTextEdit):
         self.setPlainText(text)
         selections: list[QTextEdit.ExtraSelection] = []
         muted_format = QTextCharFormat()
-        muted_format.setForeground(QColor(MUTED_FOREGROUND))
-        muted_format.setBackground(QColor(MUTED_BACKGROUND))
+        muted_format.setForeground(colours.muted_foreground(self.palette()))
+        muted_format.setBackground(colours.muted_background(self.palette()))
         muted_format.setFontItalic(True)
         for span in muted:
             selections.append(self._selection(span, muted_format))
         for span, colour in [*edited, *matches]:
             fmt = QTextCharFormat()
             fmt.setBackground(colour)
-            fmt.setForeground(QColor("#000000"))
+            fmt.setForeground(colours.text(self.palette()))
             selections.append(self._selection(span, fmt))
         self.setExtraSelections(selections)
         self.match_count = len(matches) if passages is None else passages
@@ -254,6 +257,15 @@ class TextPane(QPlainTextEdit):
         selection.format = fmt
         selection.format.setProperty(QTextFormat.Property.FullWidthSelection, False)
         return selection
+
+    def wheelEvent(self, event) -> None:  # noqa: ANN001 - QWheelEvent
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            steps = event.angleDelta().y() // 120
+            if steps:
+                self.zoom_requested.emit(int(steps))
+            event.accept()
+            return
+        super().wheelEvent(event)
 
     def centre_position(self) -> int:
         """The character position at the middle of the visible area."""
@@ -298,6 +310,9 @@ class TextPane(QPlainTextEdit):
 class DiffView(QDialog):
     """Two texts side by side with their matched passages; opened from any result."""
 
+    # issue 14: the examiner marks the selected text as template (the window stores it)
+    mark_template_requested = Signal(str)
+
     def __init__(self, diff: DiffInput, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("diffView")
@@ -310,6 +325,7 @@ class DiffView(QDialog):
         self.alignment = Alignment(runs, len(diff.text_a), len(diff.text_b))
         self.current_match = -1
         self._syncing = False
+        self.zoom = 0  # points added to the text size of BOTH panes
 
         self.header = QLabel()
         self.header.setObjectName("diffHeader")
@@ -349,11 +365,22 @@ class DiffView(QDialog):
         self.overview_b = OverviewBar()
         self.overview_a.jump_requested.connect(lambda f: self._jump_fraction(self.pane_a, f))
         self.overview_b.jump_requested.connect(lambda f: self._jump_fraction(self.pane_b, f))
+        self.zoom_out_button = QPushButton("−")
+        self.zoom_in_button = QPushButton("+")
+        for button in (self.zoom_out_button, self.zoom_in_button):
+            button.setFixedWidth(button.fontMetrics().horizontalAdvance("MM") + 12)
+        self.zoom_out_button.clicked.connect(lambda: self.zoom_by(-1))
+        self.zoom_in_button.clicked.connect(lambda: self.zoom_by(1))
+        for pane in (self.pane_a, self.pane_b):
+            pane.zoom_requested.connect(self.zoom_by)
 
         # Shortcuts: F3 / Shift+F3 as in find-next, and Ctrl+Down / Ctrl+Up.
         for keys, slot in (
             ((QKeySequence(Qt.Key.Key_F3), QKeySequence("Ctrl+Down")), self.next_match),
             ((QKeySequence("Shift+F3"), QKeySequence("Ctrl+Up")), self.previous_match),
+            ((QKeySequence(QKeySequence.StandardKey.ZoomIn), QKeySequence("Ctrl+=")), lambda: self.zoom_by(1)),
+            ((QKeySequence(QKeySequence.StandardKey.ZoomOut),), lambda: self.zoom_by(-1)),
+            ((QKeySequence("Ctrl+0"),), lambda: self.zoom_by(-self.zoom)),
         ):
             for key in keys:
                 shortcut = QShortcut(key, self)
@@ -365,9 +392,16 @@ class DiffView(QDialog):
         nav.addWidget(self.next_button)
         nav.addWidget(self.position_label)
         nav.addStretch(1)
+        nav.addWidget(self.zoom_out_button)
+        nav.addWidget(self.zoom_in_button)
         nav.addWidget(self.sync_box)
         nav.addWidget(self.open_a_button)
         nav.addWidget(self.open_b_button)
+        self.mark_template_button = QPushButton()  # issue 14
+        self.mark_template_button.setObjectName("markTemplate")
+        self.mark_template_button.clicked.connect(self._mark_selection)
+        self.mark_template_button.setEnabled(False)
+        nav.addWidget(self.mark_template_button)
 
         def column(title: QLabel, pane: TextPane, bar: OverviewBar, bar_left: bool) -> QWidget:
             box = QWidget()
@@ -399,6 +433,8 @@ class DiffView(QDialog):
         layout.addWidget(splitter, 1)
 
         self._fill()
+        for pane in (self.pane_a, self.pane_b):  # issue 14: a selection can be marked as template
+            pane.selectionChanged.connect(self._selection_changed)
         self.pane_a.verticalScrollBar().valueChanged.connect(lambda _v: self._pane_scrolled(self.pane_a))
         self.pane_b.verticalScrollBar().valueChanged.connect(lambda _v: self._pane_scrolled(self.pane_b))
         self.retranslate_ui()
@@ -438,11 +474,23 @@ class DiffView(QDialog):
                 label = self.tr("{n}. {units} units: {snippet}").format(n=i + 1, units=passage.units_a, snippet=snippet)
             item = QListWidgetItem(label)
             item.setBackground(passage_shades(i)[0])
-            item.setForeground(QColor("#000000"))
+            item.setForeground(colours.text(self.palette()))
             item.setToolTip(" ".join(self.diff.text_a[passage.a[0]:passage.a[1]].split())[:600])
             self.passages.addItem(item)
         self.passages.setCurrentRow(current)
         self.passages.blockSignals(False)
+
+    def zoom_by(self, steps: int) -> None:
+        """Make the text of both panes larger (steps > 0) or smaller; they always stay the same size."""
+        zoom = min(max(self.zoom + steps, ZOOM_RANGE[0]), ZOOM_RANGE[1])
+        self.zoom = zoom
+        base = self.font().pointSizeF()
+        for pane in (self.pane_a, self.pane_b):
+            font = QFont(pane.font())
+            font.setPointSizeF(max(4.0, base + zoom))
+            pane.setFont(font)
+        if self.current_match >= 0:
+            self.go_to_match(self.current_match)
 
     def highlight_counts(self) -> tuple[int, int]:
         """The number of highlighted matched passages in pane A and pane B."""
@@ -525,8 +573,29 @@ class DiffView(QDialog):
                 self.tr("Passage {i} of {n}").format(i=self.current_match + 1, n=len(self.matches))
             )
 
+    def selected_text(self) -> str:
+        """The text selected in the focused pane, else in either (issue 14)."""
+        panes = sorted((self.pane_a, self.pane_b), key=lambda p: not p.hasFocus())
+        for pane in panes:
+            text = pane.textCursor().selectedText().replace("\u2029", "\n")
+            if text.strip():
+                return text
+        return ""
+
+    def _selection_changed(self) -> None:
+        self.mark_template_button.setEnabled(bool(self.selected_text()))
+
+    def _mark_selection(self) -> None:
+        text = self.selected_text()
+        if text:
+            self.mark_template_requested.emit(text)
+
     def retranslate_ui(self) -> None:
         c = self.diff.comparison
+        self.mark_template_button.setText(self.tr("Mark selection as template"))
+        self.mark_template_button.setToolTip(
+            self.tr("Never count the selected sentences in any comparison of this collection "
+                    "(listed and undone in Common passages)"))
         self.setWindowTitle(self.tr("Side by side: {a} ↔ {b}").format(a=self.diff.title_a, b=self.diff.title_b))
         self.header.setText(
             self.tr(
@@ -536,6 +605,9 @@ class DiffView(QDialog):
                 sim=percent(c.similarity), ca=percent(c.containment_a), cb=percent(c.containment_b),
                 common=c.common_units, ta=percent(c.template_share_a), tb=percent(c.template_share_b),
             )
+            # issue 14: which exclusions applied on each side, and how many units each removed
+            + "<br>" + self.tr("A: {a}<br>B: {b}").format(a=exclusions_text(c.exclusions_a),
+                                                          b=exclusions_text(c.exclusions_b))
         )
         self.header.setToolTip(
             self.tr("Similarity is the LCS ratio common / (A + B − common) over countable units; "
@@ -551,6 +623,10 @@ class DiffView(QDialog):
         self.previous_button.setToolTip(self.tr("Previous matched passage (Shift+F3, Ctrl+Up)"))
         self.next_button.setText(self.tr("Next ▶"))
         self.next_button.setToolTip(self.tr("Next matched passage (F3, Ctrl+Down)"))
+        self.zoom_in_button.setToolTip(self.tr("Larger text in both panes (Ctrl++, Ctrl+wheel)"))
+        self.zoom_out_button.setToolTip(self.tr("Smaller text in both panes (Ctrl+−, Ctrl+wheel); Ctrl+0 resets"))
+        self.zoom_in_button.setAccessibleName(self.tr("Larger text"))
+        self.zoom_out_button.setAccessibleName(self.tr("Smaller text"))
         self.sync_box.setText(self.tr("Scroll together"))
         self.sync_box.setToolTip(self.tr("Keep both texts at the matching place while scrolling"))
         self.open_a_button.setText(self.tr("Open A"))

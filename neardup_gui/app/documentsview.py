@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLineEdit, QVBoxLayout, QWidget
 
 from neardup_gui.app.models import DocumentsModel, FilterProxy
 from neardup_gui.app.widgets import make_table
@@ -27,8 +27,16 @@ class DocumentsView(QWidget):
         self.filter.setObjectName("documentsFilter")
         self.filter.setClearButtonEnabled(True)
         self.filter.textChanged.connect(self.proxy.set_text)
+        # Documents read only in part or leniently (invalid bytes replaced, a damaged file
+        # salvaged): what the examiner should look at before trusting their figures.
+        self.with_warnings = QCheckBox()
+        self.with_warnings.setObjectName("documentsWithWarnings")
+        self.with_warnings.toggled.connect(self._filter_warnings)
+        row = QHBoxLayout()
+        row.addWidget(self.filter, 1)
+        row.addWidget(self.with_warnings)
         layout = QVBoxLayout(self)
-        layout.addWidget(self.filter)
+        layout.addLayout(row)
         layout.addWidget(self.view, 1)
         self.retranslate_ui()
 
@@ -44,10 +52,17 @@ class DocumentsView(QWidget):
     def reset(self) -> None:
         """Another collection: no rows, no filter left over from the previous one."""
         self.filter.clear()
+        self.with_warnings.setChecked(False)
         self.model.set_records(())
+
+    def _filter_warnings(self, only: bool) -> None:
+        self.proxy.set_condition((lambda d: d.status == "indexed" and bool(d.warnings)) if only else None)
 
     def retranslate_ui(self) -> None:
         self.filter.setPlaceholderText(self.tr("Filter documents…"))
         self.filter.setAccessibleName(self.tr("Filter documents"))
         self.view.setAccessibleName(self.tr("Documents"))
+        self.with_warnings.setText(self.tr("Only documents with warnings"))
+        self.with_warnings.setToolTip(self.tr("Documents read only in part or leniently: "
+                                              "invalid bytes replaced, or recovered from a damaged file"))
         self.model.retranslate()

@@ -17,6 +17,7 @@ class DuplicatesView(QWidget):
     """The pairs table, its filter box and a one-line summary."""
 
     pair_activated = Signal(int, int)  # doc_a, doc_b: open them side by side
+    containment_requested = Signal()  # the examiner ranks by containment: the window computes those pairs
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -40,7 +41,7 @@ class DuplicatesView(QWidget):
         self.order = QComboBox()
         self.order.setObjectName("pairsOrder")
         self.order.addItems(["", ""])
-        self.order.currentIndexChanged.connect(lambda _i: self._show())
+        self.order.currentIndexChanged.connect(self._order_changed)
         self.order_label.setBuddy(self.order)
         layout = QVBoxLayout(self)
         row = QHBoxLayout()
@@ -52,11 +53,19 @@ class DuplicatesView(QWidget):
         layout.addWidget(self.view, 1)
         self.retranslate_ui()
 
-    def set_pairs(self, pairs: Sequence[Pair], threshold: float, by_containment: Sequence[Pair] = ()) -> None:
+    def set_pairs(self, pairs: Sequence[Pair], threshold: float) -> None:
         self.pairs = list(pairs)
-        self.by_containment = list(by_containment)
         self.threshold = threshold
         self._show()
+
+    def set_containment_pairs(self, pairs: Sequence[Pair]) -> None:
+        self.by_containment = list(pairs)
+        self._show()
+
+    def _order_changed(self, _index: int) -> None:
+        self._show()
+        if self.by_containment_shown():
+            self.containment_requested.emit()
 
     def by_containment_shown(self) -> bool:
         return self.order.currentIndex() == 1
@@ -71,6 +80,7 @@ class DuplicatesView(QWidget):
 
     def reset(self) -> None:
         self.filter.clear()
+        self.by_containment = []
         self.set_pairs((), self.threshold)
 
     def _activated(self, index: QModelIndex) -> None:

@@ -146,7 +146,7 @@ class StartupErrorDialog(QDialog):
         self.setWindowTitle(self.tr("neardup could not start"))
         headline, advice = explain(exc)
         layout = QVBoxLayout(self)
-        self.headline = QLabel(f"<b>{self.tr('neardup could not start.')}</b> {headline}")
+        self.headline = QLabel(self.tr("<b>neardup could not start.</b> {what}").format(what=headline))
         self.headline.setWordWrap(True)
         self.message = QLabel(f"{exc.__class__.__name__}: {exc}")
         self.message.setObjectName("startupErrorMessage")

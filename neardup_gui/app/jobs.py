@@ -15,6 +15,7 @@ from typing import Sequence
 
 from neardup_gui.app.diffview import DiffInput
 from neardup_gui.core.collection import AddedFile, Collection, IndexReport
+from neardup_gui.core.common import CommonPassage, common_passages, exclusion_rules
 from neardup_gui.core.progress import ProgressFn, wrap_progress
 from neardup_gui.core.results import CheckResult, Cluster, DocumentInfo, Pair, SourceMatch
 from neardup_gui.core.settings import Settings
@@ -39,7 +40,8 @@ class Duplicates:
     pairs: tuple[Pair, ...]
     clusters: tuple[Cluster, ...]
     documents: tuple[DocumentInfo, ...]  # re-read: template shares are filled in while pairing
-    by_containment: tuple[Pair, ...] = ()  # screen (issue 19): ranked by the larger containment
+    passages: tuple[CommonPassage, ...] = ()  # the common passages and what is done with them
+    rules: dict | None = None  # which exclusions apply (core.common.exclusion_rules)
 
 
 def load_collection(db_path: str, folder: str, progress: ProgressFn, defaults: Settings | None = None) -> CollectionState:
@@ -86,13 +88,36 @@ def rebuild_collection(db_path: str, folder: str, settings: Settings, progress: 
 
 
 def find_duplicates(db_path: str, settings: Settings, progress: ProgressFn) -> Duplicates:
-    """Verified pairs above the threshold and their clusters."""
+    """Verified pairs above the threshold, their clusters, and the common passages."""
     with Collection.open(db_path, create=False) as collection:
-        pairs = tuple(collection.pairs(settings, wrap_progress(progress, 0.0, 0.9)))
-        clusters = tuple(collection.clusters(settings, wrap_progress(progress, 0.9, 1.0)))
+        pairs = tuple(collection.pairs(settings, wrap_progress(progress, 0.0, 0.85)))
+        clusters = tuple(collection.clusters(settings, wrap_progress(progress, 0.85, 0.95)))
+        passages = tuple(common_passages(collection, settings, progress=wrap_progress(progress, 0.95, 1.0)))
         documents = tuple(collection.documents())
-        by_containment = tuple(collection.pairs(settings, by="containment"))  # (the cache is up to date)
-    return Duplicates(pairs, clusters, documents, by_containment)
+        rules = exclusion_rules(collection, settings)
+    return Duplicates(pairs, clusters, documents, passages, rules)
+
+
+def mark_passage(db_path: str, passage: CommonPassage, action: str, paths: Sequence[str], settings: Settings,
+                 progress: ProgressFn) -> "Updated":
+    """The examiner's one action on a common passage (``exclude``, ``count``, or ``undo`` its
+    marks), stored in the index; then every result (and the shown checks of ``paths``) is
+    derived again under it."""
+    with Collection.open(db_path, create=False) as collection:
+        if action == "undo":
+            for mark_id in passage.mark_ids:
+                collection.unmark(mark_id)
+        else:
+            collection.mark_keys(passage.keys, passage.text, action)
+    return update_results(db_path, paths, settings, progress)
+
+
+def mark_text(db_path: str, text: str, paths: Sequence[str], settings: Settings, progress: ProgressFn) -> "Updated":
+    """Mark the sentences of a text the examiner selected as template (stored in the index),
+    then derive every result again. Raises ValueError when it holds no whole sentence."""
+    with Collection.open(db_path, create=False) as collection:
+        collection.mark_template(text, "exclude")
+    return update_results(db_path, paths, settings, progress)
 
 
 def check_files(db_path: str, paths: Sequence[str], settings: Settings, progress: ProgressFn) -> list[CheckResult]:
@@ -118,8 +143,10 @@ def update_results(db_path: str, paths: Sequence[str], settings: Settings, progr
         pairs = tuple(collection.pairs(settings, wrap_progress(progress, 0.0, share * 0.9)))
         clusters = tuple(collection.clusters(settings, wrap_progress(progress, share * 0.9, share)))
         documents = tuple(collection.documents())
+        passages = tuple(common_passages(collection, settings))  # (issue 14: what is left out)
+        rules = exclusion_rules(collection, settings)
         checks = tuple(collection.check(list(paths), settings, wrap_progress(progress, share, 1.0))) if paths else ()
-    return Updated(Duplicates(pairs, clusters, documents), checks, settings)
+    return Updated(Duplicates(pairs, clusters, documents, passages, rules), checks, settings)
 
 
 @dataclass(frozen=True)
@@ -148,3 +175,11 @@ def source_diff(db_path: str, result: CheckResult, match: SourceMatch, progress:
         result.text, text_b, match.comparison, os.path.basename(result.path),
         match.source.rel or match.source.path, result.path, match.source.path,
     )
+
+
+def containment_pairs(db_path: str, settings: Settings, progress: ProgressFn) -> tuple[Pair, ...]:
+    """The pairs ranked and cut by the larger containment (screen, issue 19): asked for when the
+    examiner ranks the Duplicates list that way (the pass then also keeps pairs over the
+    containment floor, so it is not paid for by default)."""
+    with Collection.open(db_path, create=False) as collection:
+        return tuple(collection.pairs(settings, progress, by="containment"))

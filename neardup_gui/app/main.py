@@ -39,7 +39,15 @@ def configure_logging(verbose: int = 0, log_path: Path | None = None) -> Path | 
     handlers[0].setLevel(level)
     for handler in handlers[1:]:
         handler.setLevel(min(level, logging.INFO))
-    logging.basicConfig(level=min(level, logging.INFO), format=fmt, handlers=handlers, force=True)
+    root = logging.getLogger()
+    for old in [h for h in root.handlers if getattr(h, "neardup", False)]:  # a second main() in one process
+        root.removeHandler(old)
+        old.close()
+    for handler in handlers:
+        handler.setFormatter(logging.Formatter(fmt))
+        handler.neardup = True  # type: ignore[attr-defined]
+        root.addHandler(handler)
+    root.setLevel(min(level, logging.INFO))
     logging.getLogger("jieba").setLevel(logging.ERROR)
     return log_path
 
@@ -78,10 +86,19 @@ def create_application(qt_argv: list[str]) -> "QApplication":  # noqa: F821 - im
     if icon.exists():
         app.setWindowIcon(QIcon(str(icon)))
     install_cjk_font_fallback(app)
-    style = resources_dir() / "style" / "neardup.qss"
-    if style.exists():
-        app.setStyleSheet(style.read_text(encoding="utf-8"))
+    apply_style(app)
     return app
+
+
+def apply_style(app: "QApplication") -> None:  # noqa: F821
+    """Our style sheet (sizes, spacing) with the colours derived from the current palette; called
+    again when the palette changes (a light/dark switch of the desktop)."""
+    from neardup_gui.app import colours
+    from neardup_gui.app.paths import resources_dir
+
+    style = resources_dir() / "style" / "neardup.qss"
+    base = style.read_text(encoding="utf-8") if style.exists() else ""
+    app.setStyleSheet(base + colours.style_sheet(app.palette()))
 
 
 def build_window(args: argparse.Namespace, translations: "Translations") -> "MainWindow":  # noqa: F821

@@ -43,6 +43,7 @@ from neardup_gui.app.appsettings import (
 )
 from neardup_gui.app.checkview import CheckView
 from neardup_gui.app.clustersview import ClustersView
+from neardup_gui.app.commonview import CommonView
 from neardup_gui.app.diffview import DiffInput, DiffView
 from neardup_gui.app.documentsview import DocumentsView
 from neardup_gui.app.duplicatesview import DuplicatesView
@@ -69,6 +70,7 @@ class MainWindow(QMainWindow):
 
     collection_loaded = Signal()
     duplicates_ready = Signal()
+    containment_ready = Signal()  # the Duplicates list ranked by containment
     check_ready = Signal()
     screening_ready = Signal()
     submission_opened = Signal(object)  # SubmissionView
@@ -142,6 +144,7 @@ class MainWindow(QMainWindow):
         self.settings_action = action("Ctrl+,", self.open_settings)
         self.quit_action = action(QKeySequence.StandardKey.Quit, self.close)
         self.about_action = action(None, self.show_about)
+        self.help_action = action(QKeySequence.StandardKey.HelpContents, self.show_help)
         self.cancel_action = action("Esc", self.progress_panel_cancel)
 
     def _build_menus(self) -> None:
@@ -159,6 +162,7 @@ class MainWindow(QMainWindow):
         self.file_menu.addSeparator()
         self.file_menu.addAction(self.quit_action)
         self.help_menu = self.menuBar().addMenu("")
+        self.help_menu.addAction(self.help_action)
         self.help_menu.addAction(self.about_action)
         self.addAction(self.cancel_action)
 
@@ -225,8 +229,11 @@ class MainWindow(QMainWindow):
         self.check_page.source_activated.connect(self._source_activated)
         self.duplicates_page = DuplicatesView()
         self.duplicates_page.pair_activated.connect(self.open_pair_diff)
+        self.duplicates_page.containment_requested.connect(self._find_containment_pairs)
         self.clusters_page = ClustersView()
         self.clusters_page.member_activated.connect(self.open_pair_diff)
+        self.common_page = CommonView()
+        self.common_page.action_requested.connect(self.act_on_passage)
         self.screening_page = ScreeningView()
         self.screening_page.screen_requested.connect(self.screen_folder)
         self.screening_page.screening_chosen.connect(self.open_screening)
@@ -241,6 +248,8 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.check_page, "")
         self.tabs.addTab(self.duplicates_page, "")
         self.tabs.addTab(self.clusters_page, "")
+        self.tabs.addTab(self.common_page, "")
+        self.common_tab = self.common_page
         self.screening_tab = self.screening_page
         self.tabs.addTab(self.screening_page, "")
 
@@ -277,6 +286,8 @@ class MainWindow(QMainWindow):
         self.settings_action.setText(self.tr("&Settings…"))
         self.quit_action.setText(self.tr("&Quit"))
         self.about_action.setText(self.tr("&About neardup"))
+        self.help_action.setText(self.tr("neardup &Help"))
+        self.help_action.setToolTip(self.tr("What each figure means, and the keyboard shortcuts (F1)"))
         self.collection_title.setText(self.tr("<b>Collection</b>"))
         self.refresh_button.setText(self.tr("Refresh"))
         self.refresh_button.setToolTip(self.tr("Pick up new, changed and deleted files (only those are read) (F5)"))
@@ -296,10 +307,13 @@ class MainWindow(QMainWindow):
         self.tabs.setTabToolTip(1, self.tr("Sources found for checked submissions"))
         self.tabs.setTabToolTip(2, self.tr("Pairs of the collection at or above the similarity threshold"))
         self.tabs.setTabToolTip(3, self.tr("Groups of near-duplicates"))
-        self.tabs.setTabText(4, self.tr("Screening"))
-        self.tabs.setTabToolTip(4, self.tr("A whole call: every new submission checked against the collection and "
+        self.tabs.setTabText(4, self.tr("Common passages"))
+        self.tabs.setTabToolTip(4, self.tr("Passages found in many documents: which are left out as template, and why"))
+        self.tabs.setTabText(5, self.tr("Screening"))
+        self.tabs.setTabToolTip(5, self.tr("A whole call: every new submission checked against the collection and "
                                            "each other, ranked by copied share"))
-        for page in (self.documents_page, self.check_page, self.duplicates_page, self.clusters_page, self.screening_page):
+        for page in (self.documents_page, self.check_page, self.duplicates_page, self.clusters_page, self.common_page,
+                     self.screening_page):
             page.retranslate_ui()
         self._update_counts()
         self._update_notice_text()
@@ -309,6 +323,15 @@ class MainWindow(QMainWindow):
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate_ui()
+        elif event.type() == QEvent.Type.ApplicationPaletteChange and not getattr(self, "_restyling", False):
+            # a light/dark switch of the desktop: the colours follow the new palette
+            from neardup_gui.app.main import apply_style
+
+            self._restyling = True
+            try:
+                apply_style(QApplication.instance())
+            finally:
+                self._restyling = False
         super().changeEvent(event)
 
     def _title(self) -> str:
@@ -324,8 +347,8 @@ class MainWindow(QMainWindow):
             "duplicates": self.tr("Finding duplicates"),
             "check": self.tr("Checking"),
             "add": self.tr("Adding to the collection"),
-            "screen": self.tr("Screening the call"),
             "update": self.tr("Updating the results"),
+            "screen": self.tr("Screening the call"),
         }.get(name, name)
 
     # -- running work ----------------------------------------------------------------------------
@@ -392,12 +415,12 @@ class MainWindow(QMainWindow):
     def export_scope(self) -> tuple[str, list[CheckResult] | None]:
         """What "Export a report" saves: the check results on the Check tab, clusters on the
         Clusters tab, otherwise the duplicate pairs."""
-        tab = self.tabs.currentIndex()
-        if tab == 1 and self.check_results:
+        tab = self.tabs.currentWidget()
+        if tab is self.check_page and self.check_results:
             return "check", list(self.check_results)
-        if tab == 3:
+        if tab is self.clusters_page:
             return "clusters", None
-        if tab == 4 and self.screening_page.screening is not None:
+        if tab is self.screening_page and self.screening_page.screening is not None:
             info = self.screening_page.screening.info
             return "screening", {"screening": info.name, "folder": info.folder}
         return "pairs", None
@@ -442,7 +465,7 @@ class MainWindow(QMainWindow):
         self._update_pending = False
         self._set_updating(False)
         self.check_results = []
-        for page in (self.documents_page, self.duplicates_page, self.clusters_page, self.screening_page):
+        for page in (self.documents_page, self.duplicates_page, self.clusters_page, self.common_page, self.screening_page):
             page.reset()
         self._set_documents(())
         self._set_duplicates((), ())
@@ -499,9 +522,10 @@ class MainWindow(QMainWindow):
         if report is not None:
             self.statusBar().showMessage(
                 self.tr("Indexed: {added} added, {updated} updated, {moved} moved, {removed} removed, "
-                        "{unchanged} unchanged, {skipped} skipped ({seconds:.1f} s)").format(
+                        "{unchanged} unchanged, {warned} with warnings, {skipped} skipped ({seconds:.1f} s)").format(
                     added=report.added, updated=report.updated, moved=report.moved, removed=report.removed,
-                    unchanged=report.unchanged, skipped=len(report.skipped), seconds=report.elapsed_s),
+                    unchanged=report.unchanged, warned=len(report.warned), skipped=len(report.skipped),
+                    seconds=report.elapsed_s),
                 15000,
             )
         self.collection_loaded.emit()
@@ -513,8 +537,49 @@ class MainWindow(QMainWindow):
 
     def _duplicates_found(self, found: jobs.Duplicates) -> None:
         self._set_documents(found.documents)
-        self._set_duplicates(found.pairs, found.clusters, found.by_containment)
+        self._set_duplicates(found.pairs, found.clusters)
+        self.common_page.set_busy(False)
+        self.common_page.set_passages(found.passages, found.rules)
+        if self.duplicates_page.by_containment_shown():
+            self._find_containment_pairs()
         self.duplicates_ready.emit()
+
+    def _find_containment_pairs(self) -> None:
+        """The Duplicates list ranked by containment (screen, issue 19), asked for by the examiner."""
+        if self.db_path and not self._closing:
+            self.runner.start("containment", jobs.containment_pairs, self.db_path, self.settings,
+                              on_done=self._containment_pairs_found, on_error=self._task_error)
+
+    def _containment_pairs_found(self, pairs) -> None:  # noqa: ANN001 - tuple of Pair
+        self.duplicates_page.set_containment_pairs(pairs)
+        self.containment_ready.emit()
+
+    def mark_text_as_template(self, text: str) -> None:
+        """Text selected in a side-by-side view becomes template (stored; undone in Common passages)."""
+        from neardup_gui.core.templates import MIN_SENTENCE_UNITS, sentence_keys
+
+        if not sentence_keys(text):  # a selection is short: this costs nothing on the GUI thread
+            self.statusBar().showMessage(self.tr(
+                "Select at least one whole sentence ({n} words or characters) to mark it as template.").format(
+                n=MIN_SENTENCE_UNITS), 8000)
+            return
+        if self.db_path:
+            self._start("update", jobs.mark_text, self.db_path, text, self._shown_check_paths(), self.settings,
+                        on_done=self._results_updated)
+
+    def _shown_check_paths(self) -> list[str]:
+        return [r.path for r in self.check_results if not r.skipped_reason]
+
+    def act_on_passage(self, passage, action: str) -> None:  # noqa: ANN001 - a CommonPassage
+        """Exclude, count or undo a common passage (stored in the index), then derive every result
+        again under it."""
+        if not self.db_path:
+            return
+        task = self._start("update", jobs.mark_passage, self.db_path, passage, action, self._shown_check_paths(),
+                           self.settings, on_done=self._results_updated)
+        if task is not None:
+            self.common_page.set_busy(True)
+            task.finished.connect(lambda: self.common_page.set_busy(False))
 
     def _update_notice_text(self, partial: bool = False) -> None:
         saved = getattr(self, "_loaded_from_saved", False)
@@ -552,17 +617,19 @@ class MainWindow(QMainWindow):
         self.folder_label.setToolTip(self.folder or "")
         docs = self.documents_page.records()
         indexed = sum(1 for d in docs if d.status == "indexed")
+        warned = sum(1 for d in docs if d.status == "indexed" and d.warnings)
         skipped = sum(1 for d in docs if d.status == "skipped")
+        # (intake: "512 indexed, 3 with warnings, 2 skipped"; English singular as its own string)
+        counts = (self.tr("%n document: {indexed} indexed, {warned} with warnings, {skipped} skipped", "", len(docs))
+                  if len(docs) == 1 else
+                  self.tr("%n documents: {indexed} indexed, {warned} with warnings, {skipped} skipped", "", len(docs)))
         self.counts_label.setText(
-            self.tr("{total} documents: {indexed} indexed, {skipped} skipped").format(
-                total=len(docs), indexed=indexed, skipped=skipped) if self.folder else ""
-        )
+            counts.format(indexed=indexed, warned=warned, skipped=skipped) if self.folder else "")
 
-    def _set_duplicates(self, pairs: Sequence[Pair], clusters: Sequence[Cluster],
-                        by_containment: Sequence[Pair] = ()) -> None:
+    def _set_duplicates(self, pairs: Sequence[Pair], clusters: Sequence[Cluster]) -> None:
         self.pairs = list(pairs)
         self.clusters = list(clusters)
-        self.duplicates_page.set_pairs(self.pairs, self.settings.threshold, by_containment)
+        self.duplicates_page.set_pairs(self.pairs, self.settings.threshold)
         self.clusters_page.set_clusters(self.clusters)
 
     # -- checking submissions ---------------------------------------------------------------------
@@ -745,6 +812,7 @@ class MainWindow(QMainWindow):
 
     def _show_diff(self, diff: DiffInput) -> None:
         view = DiffView(diff, self)
+        view.mark_template_requested.connect(self.mark_text_as_template)
         view.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
         self.diff_views.append(view)
         view.destroyed.connect(lambda _o=None, v=view: self.diff_views.remove(v) if v in self.diff_views else None)
@@ -833,6 +901,15 @@ class MainWindow(QMainWindow):
             self.update_results()
         elif self.updating and not (self.is_busy() and self.main_task.name == "update"):
             self._set_updating(False)  # done, cancelled or failed
+
+    def show_help(self) -> None:
+        from neardup_gui.app.helpview import HelpDialog
+
+        dialog = getattr(self, "help_dialog", None)
+        if dialog is None:
+            dialog = self.help_dialog = HelpDialog(self)
+        dialog.show()
+        dialog.activateWindow()
 
     def show_about(self) -> None:
         QMessageBox.about(

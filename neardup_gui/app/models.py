@@ -122,9 +122,14 @@ class RecordTableModel(QAbstractTableModel, Generic[T]):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole:
             return self.tooltip(record, index.column())
+        if role == Qt.ItemDataRole.DecorationRole:
+            return self.decoration(record, index.column())
         return None
 
     def tooltip(self, record: T, column: int) -> str | None:
+        return None
+
+    def decoration(self, record: T, column: int) -> Any:
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -144,40 +149,39 @@ class RecordTableModel(QAbstractTableModel, Generic[T]):
 
 
 def _reason_patterns() -> list[tuple[re.Pattern[str], str]]:
-    t = QCoreApplication.translate
-    c = "SkipReasons"
-    return [(re.compile(p, re.S), t(c, m)) for p, m in (
-        (r"^scanned PDF: no text layer$", "scanned PDF: no text layer"),
-        (r"^legacy Word \.doc: save it as \.docx$", "legacy Word .doc: save it as .docx"),
-        (r"^encrypted Word document: remove the password$", "encrypted Word document: remove the password"),
-        (r"^password-protected PDF: remove the password$", "password-protected PDF: remove the password"),
-        (r"^password-protected OpenDocument file: remove the password$", "password-protected OpenDocument file: remove the password"),
-        (r"^encrypted PDF this program cannot open \((?P<detail>.*)\)$", "encrypted PDF this program cannot open ({detail})"),
-        (r"^empty file \(0 bytes\)$", "empty file (0 bytes)"),
-        (r"^file holds only white space$", "file holds only white space"),
-        (r"^no text in this (?P<format>\w+) file$", "no text in this {format} file"),
+    # (each message a literal translate() call, so that lupdate finds it)
+    return [(re.compile(p, re.S), m) for p, m in (
+        (r"^scanned PDF: no text layer$", QCoreApplication.translate("SkipReasons", "scanned PDF: no text layer")),
+        (r"^legacy Word \.doc: save it as \.docx$", QCoreApplication.translate("SkipReasons", "legacy Word .doc: save it as .docx")),
+        (r"^encrypted Word document: remove the password$", QCoreApplication.translate("SkipReasons", "encrypted Word document: remove the password")),
+        (r"^password-protected PDF: remove the password$", QCoreApplication.translate("SkipReasons", "password-protected PDF: remove the password")),
+        (r"^password-protected OpenDocument file: remove the password$", QCoreApplication.translate("SkipReasons", "password-protected OpenDocument file: remove the password")),
+        (r"^encrypted PDF this program cannot open \((?P<detail>.*)\)$", QCoreApplication.translate("SkipReasons", "encrypted PDF this program cannot open ({detail})")),
+        (r"^empty file \(0 bytes\)$", QCoreApplication.translate("SkipReasons", "empty file (0 bytes)")),
+        (r"^file holds only white space$", QCoreApplication.translate("SkipReasons", "file holds only white space")),
+        (r"^no text in this (?P<format>\w+) file$", QCoreApplication.translate("SkipReasons", "no text in this {format} file")),
         (r"^no words in the file: only punctuation, numbers of pages or symbols$",
-         "no words in the file: only punctuation, numbers of pages or symbols"),
-        (r"^file no longer exists$", "file no longer exists"),
-        (r"^file was deleted while it was read$", "file was deleted while it was read"),
-        (r"^file changed while it was read; try again$", "file changed while it was read; try again"),
-        (r"^file cannot be read: permission denied$", "file cannot be read: permission denied"),
-        (r"^file cannot be read: (?P<detail>.*)$", "file cannot be read: {detail}"),
-        (r"^folder cannot be read: (?P<detail>.*)$", "folder cannot be read: {detail}"),
-        (r"^broken symbolic link: its target does not exist$", "broken symbolic link: its target does not exist"),
-        (r"^file is (?P<size>[\d.]+) MB, over the (?P<limit>\d+) MB limit$", "file is {size} MB, over the {limit} MB limit"),
-        (r"^file is over the (?P<limit>\d+) MB limit$", "file is over the {limit} MB limit"),
-        (r"^needs more than (?P<limit>\d+) MB of memory$", "needs more than {limit} MB of memory"),
-        (r"^worker was killed, most likely out of memory$", "worker was killed, most likely out of memory"),
-        (r"^extraction took longer than (?P<limit>[\d.]+) s$", "extraction took longer than {limit} s"),
-        (r"^unsupported file type (?P<suffix>.*)$", "unsupported file type {suffix}"),
-        (r"^damaged Word document: (?P<detail>.*)$", "damaged Word document: {detail}"),
-        (r"^damaged PDF: (?P<detail>.*)$", "damaged PDF: {detail}"),
-        (r"^damaged OpenDocument text: (?P<detail>.*)$", "damaged OpenDocument text: {detail}"),
-        (r"^damaged RTF document: (?P<detail>.*)$", "damaged RTF document: {detail}"),
-        (r"^damaged (?P<what>[^:]+): (?P<detail>.*)$", "damaged {what}: {detail}"),
-        (r"^file is (?P<what>.+), not (?P<expected>.+)$", "file is {what}, not {expected}"),
-        (r"^extraction (?:failed|crashed)(?P<detail>.*)$", "reading the file failed{detail}"),
+         QCoreApplication.translate("SkipReasons", "no words in the file: only punctuation, numbers of pages or symbols")),
+        (r"^file no longer exists$", QCoreApplication.translate("SkipReasons", "file no longer exists")),
+        (r"^file was deleted while it was read$", QCoreApplication.translate("SkipReasons", "file was deleted while it was read")),
+        (r"^file changed while it was read; try again$", QCoreApplication.translate("SkipReasons", "file changed while it was read; try again")),
+        (r"^file cannot be read: permission denied$", QCoreApplication.translate("SkipReasons", "file cannot be read: permission denied")),
+        (r"^file cannot be read: (?P<detail>.*)$", QCoreApplication.translate("SkipReasons", "file cannot be read: {detail}")),
+        (r"^folder cannot be read: (?P<detail>.*)$", QCoreApplication.translate("SkipReasons", "folder cannot be read: {detail}")),
+        (r"^broken symbolic link: its target does not exist$", QCoreApplication.translate("SkipReasons", "broken symbolic link: its target does not exist")),
+        (r"^file is (?P<size>[\d.]+) MB, over the (?P<limit>\d+) MB limit$", QCoreApplication.translate("SkipReasons", "file is {size} MB, over the {limit} MB limit")),
+        (r"^file is over the (?P<limit>\d+) MB limit$", QCoreApplication.translate("SkipReasons", "file is over the {limit} MB limit")),
+        (r"^needs more than (?P<limit>\d+) MB of memory$", QCoreApplication.translate("SkipReasons", "needs more than {limit} MB of memory")),
+        (r"^worker was killed, most likely out of memory$", QCoreApplication.translate("SkipReasons", "worker was killed, most likely out of memory")),
+        (r"^extraction took longer than (?P<limit>[\d.]+) s$", QCoreApplication.translate("SkipReasons", "extraction took longer than {limit} s")),
+        (r"^unsupported file type (?P<suffix>.*)$", QCoreApplication.translate("SkipReasons", "unsupported file type {suffix}")),
+        (r"^damaged Word document: (?P<detail>.*)$", QCoreApplication.translate("SkipReasons", "damaged Word document: {detail}")),
+        (r"^damaged PDF: (?P<detail>.*)$", QCoreApplication.translate("SkipReasons", "damaged PDF: {detail}")),
+        (r"^damaged OpenDocument text: (?P<detail>.*)$", QCoreApplication.translate("SkipReasons", "damaged OpenDocument text: {detail}")),
+        (r"^damaged RTF document: (?P<detail>.*)$", QCoreApplication.translate("SkipReasons", "damaged RTF document: {detail}")),
+        (r"^damaged (?P<what>[^:]+): (?P<detail>.*)$", QCoreApplication.translate("SkipReasons", "damaged {what}: {detail}")),
+        (r"^file is (?P<what>.+), not (?P<expected>.+)$", QCoreApplication.translate("SkipReasons", "file is {what}, not {expected}")),
+        (r"^extraction (?:failed|crashed)(?P<detail>.*)$", QCoreApplication.translate("SkipReasons", "reading the file failed{detail}")),
     )]
 
 
@@ -192,6 +196,8 @@ def localise_reason(reason: str) -> str:
 
 
 def status_text(info: DocumentInfo) -> str:
+    if info.status == "indexed" and info.warnings:
+        return QCoreApplication.translate("DocumentsModel", "indexed with warnings")
     if info.status == "indexed":
         return QCoreApplication.translate("DocumentsModel", "indexed")
     if info.status == "skipped":
@@ -215,7 +221,7 @@ class DocumentsModel(RecordTableModel[DocumentInfo]):
                 Column(c, "File", lambda d: d.rel or d.path, lambda d: (d.rel or d.path).lower()),
                 Column(c, "Format", lambda d: d.format),
                 Column(c, "Status", status_text),
-                Column(c, "Reason", lambda d: localise_reason(d.reason) if d.reason else ""),
+                Column(c, "Reason", reason_text),
                 Column(c, "Units", lambda d: str(d.units), lambda d: d.units, numeric=True,
                        tooltip="Countable units: CJK characters and words"),
                 Column(c, "Template share", lambda d: percent(d.template_share), lambda d: d.template_share,
@@ -225,12 +231,49 @@ class DocumentsModel(RecordTableModel[DocumentInfo]):
         )
 
     REASON_COLUMN = 3
+    STATUS_COLUMN = 2
 
     def tooltip(self, record: DocumentInfo, column: int) -> str | None:
-        # the Reason column's tooltip is the reason in full (a long one is cut in the cell)
-        if column == self.REASON_COLUMN and record.reason:
-            return localise_reason(record.reason)
+        # the Reason column's tooltip is the reason (or the warnings) in full (a long one is cut
+        # in the cell); the status of a document with warnings says them too
+        if column in (self.STATUS_COLUMN, self.REASON_COLUMN) and (record.reason or record.warnings):
+            return reason_text(record, "\n")
         return record.path
+
+    def decoration(self, record: DocumentInfo, column: int) -> Any:
+        if column == self.STATUS_COLUMN and record.warnings:
+            from PySide6.QtWidgets import QApplication, QStyle
+
+            return QApplication.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
+        return None
+
+
+def _warning_patterns() -> list[tuple[re.Pattern[str], str]]:
+    return [
+        (re.compile(r"^(?P<n>\d+) of (?P<size>\d+) bytes are not valid (?P<encoding>\S+) and were replaced by \ufffd "
+                    r"\((?P<where>.*)\); the rest was read normally$", re.S),
+         QCoreApplication.translate("Warnings", "{n} of {size} bytes are not valid {encoding} and were replaced by "
+                                                "\ufffd ({where}); the rest was read normally")),
+        (re.compile(r"^recovered from a damaged file: (?P<detail>.*)$", re.S),
+         QCoreApplication.translate("Warnings", "recovered from a damaged file: {detail}")),
+    ]
+
+
+def localise_warning(warning: str) -> str:
+    """A document's warning in the interface language (the details — byte offsets, part names,
+    the file's own error message — stay as the core wrote them)."""
+    for pattern, template in _warning_patterns():
+        match = pattern.match(warning)
+        if match:
+            return template.format(**match.groupdict())
+    return warning
+
+
+def reason_text(info: DocumentInfo, separator: str = "; ") -> str:
+    """Why a document was skipped, or what its warnings say, in the interface language."""
+    if info.status == "skipped":
+        return localise_reason(info.reason) if info.reason else ""
+    return separator.join(localise_warning(w) for w in info.warnings)
 
 
 class PairsModel(RecordTableModel[Pair]):
@@ -316,6 +359,7 @@ class FilterProxy(QSortFilterProxyModel):
         self._score = score
         self._minimum = 0.0
         self._needle = ""
+        self._accept: Callable[[Any], bool] | None = None
 
     def _change_filter(self, change: Callable[[], None]) -> None:
         if hasattr(self, "beginFilterChange"):  # Qt ≥ 6.9; invalidateFilter is deprecated there
@@ -332,12 +376,18 @@ class FilterProxy(QSortFilterProxyModel):
     def set_text(self, text: str) -> None:
         self._change_filter(lambda: setattr(self, "_needle", text.strip().casefold()))
 
+    def set_condition(self, accept: Callable[[Any], bool] | None) -> None:
+        """Keep only the records ``accept`` is true of (None: all)."""
+        self._change_filter(lambda: setattr(self, "_accept", accept))
+
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         """Sorting is the source model's (fast, in Python); this proxy only filters."""
         self.sourceModel().sort(column, order)
 
     def filterAcceptsRow(self, source_row: int, source_parent: _Index) -> bool:
         model = self.sourceModel()
+        if self._accept is not None and not self._accept(model.record(source_row)):
+            return False
         if self._score is not None and self._minimum > 0:
             if self._score(model.record(source_row)) < self._minimum - 1e-12:
                 return False

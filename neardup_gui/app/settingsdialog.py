@@ -74,6 +74,9 @@ class SettingsDialog(QDialog):
         for key in STRATEGIES:
             self.strategy.addItem(key, key)
         self.strategy.setCurrentIndex(max(0, self.strategy.findData(settings.strategy)))
+        self.auto_template = QCheckBox()  # issue 14: off = only your template files and marks
+        self.auto_template.setObjectName("autoTemplate")
+        self.auto_template.setChecked(settings.auto_template)
         self.template_min_docs = QSpinBox()
         self.template_min_docs.setRange(2, 10000)
         self.template_min_docs.setValue(settings.template_min_docs)
@@ -121,8 +124,13 @@ class SettingsDialog(QDialog):
         self.index_form.addRow(self.refingerprint_note)
         self.template_box = QGroupBox()
         self.template_form = QFormLayout(self.template_box)
+        self._row(self.template_form, self.auto_template)
         self._row(self.template_form, self.template_min_docs)
         self._row(self.template_form, self.template_min_share)
+        self.auto_template.toggled.connect(self.template_min_docs.setEnabled)
+        self.auto_template.toggled.connect(self.template_min_share.setEnabled)
+        self.template_min_docs.setEnabled(settings.auto_template)
+        self.template_min_share.setEnabled(settings.auto_template)
         files_row = QHBoxLayout()
         files_row.addWidget(self.template_files, 1)
         files_buttons = QVBoxLayout()
@@ -203,6 +211,9 @@ class SettingsDialog(QDialog):
         }
         for i in range(self.strategy.count()):
             self.strategy.setItemText(i, names.get(self.strategy.itemData(i), self.strategy.itemData(i)))
+        self._label(self.template_form, self.auto_template, self.tr("Automatic template:"),
+                    self.tr("Off: count all text except your template files and the passages you marked"))
+        self.auto_template.setText(self.tr("Leave out sentences found in most documents (the call's form)"))
         self._label(self.template_form, self.template_min_docs, self.tr("Template if in at least (documents):"),
                     self.tr("A sentence found in at least this many documents is treated as template"))
         self._label(self.template_form, self.template_min_share, self.tr("and at least (share of collection):"),
@@ -250,6 +261,7 @@ class SettingsDialog(QDialog):
             strategy=self.strategy.currentData(),
             template_min_docs=self.template_min_docs.value(),
             template_min_share=self.template_min_share.value() / 100.0,
+            auto_template=self.auto_template.isChecked(),
             template_files=tuple(self.template_files.item(i).text() for i in range(self.template_files.count())),
             exclude_quotes=self.exclude_quotes.isChecked(),
             exclude_bibliography=self.exclude_bibliography.isChecked(),

@@ -274,7 +274,7 @@ class SubmissionView(QDialog):
             units=self.detail.row.units, template=percent(summary.template_share), n=len(self.enabled),
             total=len(self.detail.sources)))
         secs = find_sections(self.detail.text, self.detail.template)
-        figs = section_figures(self.detail.units, secs, [(s.name, s.covered()) for s in self.counted()],
+        figs = section_figures(self.detail.units, secs, [(s.name, [x.a for x in s.spans]) for s in self.counted()],
                                self.detail.template, self.detail.excluded)
         self.section_figures = figs
         self.sections.setRowCount(len(figs))
@@ -362,12 +362,10 @@ class SubmissionView(QDialog):
         self.diff_views.append(view)
         view.destroyed.connect(lambda _o=None, v=view: self.diff_views.remove(v) if v in self.diff_views else None)
         view.show()
-        covered = [p.a for p in diff.comparison.passages] or [s.a for s in diff.comparison.spans]
-        if view.spans and covered:
-            # the passage clicked (its index among the source's passages): the view's entry holding it
-            start = covered[min(passage, len(covered) - 1)][0]
-            index = next((k for k, p in enumerate(view.spans) if p.a[0] <= start < p.a[1]), 0)
-            view.go_to_match(index)
+        if view.spans:
+            # the passage clicked: its index among the source's passages in text order, which is
+            # the view's order (coloured_spans numbers them the same way)
+            view.go_to_match(min(passage, len(view.spans) - 1))
         self.diff_opened.emit(view)
 
     def export(self) -> None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import QCoreApplication, Qt, QTimer
+from typing import Callable
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -27,7 +29,16 @@ def format_duration(seconds: float) -> str:
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
-def _progress_patterns() -> list[tuple[re.Pattern[str], str]]:
+def _counted(match: re.Match[str], translated: str) -> str:
+    """A counted message (Qt's %n plural forms, already chosen) with its other fields filled in."""
+    return translated.format(**{k: v for k, v in match.groupdict().items() if k != "n"})
+
+
+def _tr_n(text: str, match: re.Match[str]) -> str:
+    return QCoreApplication.translate("ProgressMessages", text, None, int(match["n"]))
+
+
+def _progress_patterns() -> list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]]:
     return [
         (re.compile(r"^Indexed (?P<done>\d+) of (?P<total>\d+): (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Indexed {done} of {total}: {file}")),
         (re.compile(r"^Added (?P<done>\d+) of (?P<total>\d+): (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Added {done} of {total}: {file}")),
@@ -36,9 +47,16 @@ def _progress_patterns() -> list[tuple[re.Pattern[str], str]]:
         (re.compile(r"^Verifying (?P<done>\d+) of (?P<total>\d+) candidates$"), QCoreApplication.translate("ProgressMessages", "Verifying {done} of {total} candidates")),
         (re.compile(r"^Reading (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Reading {file}")),
         (re.compile(r"^[Ss]canning (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Scanning {file}")),
-        (re.compile(r"^found (?P<total>\d+) documents$"), QCoreApplication.translate("ProgressMessages", "Found {total} documents")),
-        (re.compile(r"^Indexed (?P<total>\d+) documents \((?P<skipped>\d+) skipped\)$"),
-         QCoreApplication.translate("ProgressMessages", "Indexed {total} documents ({skipped} skipped)")),
+        # The counted messages of core (progress.count_noun, indexer.index_summary): Qt's %n
+        # forms; English has no translator installed, so its singular is a string of its own.
+        (re.compile(r"^found (?P<n>\d+) documents?$"), lambda m: _counted(m, (
+            _tr_n(QT_TRANSLATE_NOOP("ProgressMessages", "Found %n document"), m) if m["n"] == "1" else _tr_n(QT_TRANSLATE_NOOP("ProgressMessages", "Found %n documents"), m)))),
+        (re.compile(r"^Re-fingerprinted (?P<n>\d+) documents?$"), lambda m: _counted(m, (
+            _tr_n(QT_TRANSLATE_NOOP("ProgressMessages", "Re-fingerprinted %n document"), m) if m["n"] == "1" else _tr_n(QT_TRANSLATE_NOOP("ProgressMessages", "Re-fingerprinted %n documents"), m)))),
+        (re.compile(r"^Indexed (?P<n>\d+) documents? \((?P<warned>\d+) with warnings, (?P<skipped>\d+) skipped\)$"),
+         lambda m: _counted(m, (
+             _tr_n(QT_TRANSLATE_NOOP("ProgressMessages", "Indexed %n document ({warned} with warnings, {skipped} skipped)"), m) if m["n"] == "1"
+             else _tr_n(QT_TRANSLATE_NOOP("ProgressMessages", "Indexed %n documents ({warned} with warnings, {skipped} skipped)"), m)))),
     ]
 
 
@@ -47,7 +65,7 @@ def localise_progress(message: str) -> str:
     for pattern, template in _progress_patterns():
         match = pattern.match(message)
         if match:
-            return template.format(**match.groupdict())
+            return template(match) if callable(template) else template.format(**match.groupdict())
     return message
 
 

@@ -13,6 +13,7 @@ Each strategy proposes documents; the union is verified by LCS. The strategies:
 
 from __future__ import annotations
 
+import itertools
 import logging
 from dataclasses import dataclass, field
 
@@ -69,6 +70,47 @@ SNAPSHOT_MIN_DOCS = 5000
 SNAPSHOT_STALE_SHARE = 0.02
 
 
+# Anchor rows a pass loads into memory at most (16 bytes each); above it, it asks SQLite per document.
+ANCHOR_POSTINGS_MAX_ROWS = 20_000_000
+
+
+class AnchorPostings:
+    """Every anchor row of the index in memory, sorted by hash, for the many look-ups of a pass.
+
+    Gives the counts :meth:`Store.lookup_counts` gives for the anchors table, as arrays, without
+    one SQL query per document (a pass looks up every document's anchors; in a copy-heavy
+    collection the anchors of shared boilerplate list every document)."""
+
+    def __init__(self, hashes: np.ndarray, doc_ids: np.ndarray) -> None:
+        self.hashes = hashes
+        self.doc_ids = doc_ids
+
+    @classmethod
+    def load(cls, store: Store) -> "AnchorPostings | None":
+        """The anchors of ``store`` (None when there are more than ANCHOR_POSTINGS_MAX_ROWS)."""
+        with store.reading() as conn:
+            rows = conn.execute("SELECT COUNT(*) FROM anchors").fetchone()[0]
+            if rows > ANCHOR_POSTINGS_MAX_ROWS:
+                return None
+            flat = np.fromiter(itertools.chain.from_iterable(conn.execute("SELECT hash, doc_id FROM anchors ORDER BY hash")),
+                               dtype=np.int64, count=2 * rows)
+        pairs = flat.reshape(-1, 2)
+        return cls(np.ascontiguousarray(pairs[:, 0]), np.ascontiguousarray(pairs[:, 1]))
+
+    def counts(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(doc ids, how many of ``keys`` each has), doc ids ascending."""
+        signed = np.unique(np.asarray(keys, dtype=np.uint64)).view(np.int64)
+        lo = np.searchsorted(self.hashes, signed, side="left")
+        hi = np.searchsorted(self.hashes, signed, side="right")
+        lengths = hi - lo
+        total = int(lengths.sum())
+        if total == 0:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        starts = np.repeat(lo - np.concatenate([[0], np.cumsum(lengths)[:-1]]), lengths)
+        docs = self.doc_ids[starts + np.arange(total)]
+        return np.unique(docs, return_counts=True)
+
+
 class CandidateFinder:
     """Search tables over an index's fingerprints.
 
@@ -99,6 +141,10 @@ class CandidateFinder:
             self.simhash = self._load(names[1], current, 1,
                                       lambda: make_search(simhash_name, bits=64, max_radius=SIMHASH_RADIUS))
         self.count = len(current) if current is not None else len(self.minhash)
+        self.anchor_postings: AnchorPostings | None = None  # set by a pass: see AnchorPostings
+        # set by a pass: a rank per document id (by path) breaking ties between documents that
+        # share as many anchors, so the candidates do not depend on the order ids were given in
+        self.tie_rank: np.ndarray | None = None
 
     def _load(self, name: str, current: np.ndarray | None, column: int, new):  # noqa: ANN001
         """The stored snapshot brought up to ``current`` (None: it is exact already), or built."""
@@ -160,9 +206,21 @@ class CandidateFinder:
 
         # Anchors of the countable text only: template text must not make every form a candidate.
         query_anchors = anchors(countable_ids, self.params)
-        counts = self.store.lookup_counts("anchors", "hash", query_anchors) if len(query_anchors) else {}
-        ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-        for doc_id, n in [kv for kv in ranked if kv[1] >= min_shared_anchors][:MAX_ANCHOR_CANDIDATES]:
+        if not len(query_anchors):
+            ids = counts = np.zeros(0, dtype=np.int64)
+        elif self.anchor_postings is not None:
+            ids, counts = self.anchor_postings.counts(query_anchors)
+        else:
+            looked_up = self.store.lookup_counts("anchors", "hash", query_anchors)
+            ids = np.fromiter(looked_up.keys(), dtype=np.int64, count=len(looked_up))
+            counts = np.fromiter(looked_up.values(), dtype=np.int64, count=len(looked_up))
+        keep = counts >= min_shared_anchors
+        ids, counts = ids[keep], counts[keep]
+        # most shared anchors first, then lower id; in numpy: text shared by every document (a
+        # licence notice) makes every document share an anchor with thousands of others
+        ties = ids if self.tie_rank is None else self.tie_rank[np.minimum(ids, len(self.tie_rank) - 1)]
+        best = np.lexsort((ids, ties, -counts))[:MAX_ANCHOR_CANDIDATES]
+        for doc_id, n in zip(ids[best].tolist(), counts[best].tolist()):
             c = add(doc_id, "anchors")
             if c:
                 c.shared_anchors = n

@@ -15,15 +15,14 @@ import logging
 import math
 import os
 import shutil
-import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from neardup_gui.core import indexer
-from neardup_gui.core.candidates import PAIR_MIN_SHARED_ANCHORS, CandidateFinder
+from neardup_gui.core import indexer, pairpass
+from neardup_gui.core.candidates import CandidateFinder
 from neardup_gui.core.compare import units_in_spans
 from neardup_gui.core.document import CharSpan, Document, Skipped
 from neardup_gui.core.fingerprints import Fingerprints, fingerprint_document
@@ -42,9 +41,10 @@ from neardup_gui.core.workers import extract_isolated, start_extraction
 
 log = logging.getLogger(__name__)
 
-# Pairs below both of these are not kept in the verified-pairs cache.
-PAIR_FLOOR = 0.2
-# screen (issue 19): pairs whose larger containment reaches this are kept too, whatever their r
+# The verified-pairs cache keeps the pairs at or above the threshold asked (a lower threshold
+# asked later pairs the collection again: a floor below it made every pass verify far more,
+# docs/speed.md), and, once pairs are asked by containment, those whose larger containment
+# reaches this (screen, issue 19), whatever their r.
 PAIR_CONTAINMENT_FLOOR = 0.2
 # The default cut of pairs ranked by containment (the screening's default flag line).
 CONTAINMENT_CUT = 0.3
@@ -56,9 +56,6 @@ SOURCE_FLOOR = 0.01
 RING_MAX_COMPARE = 40
 
 __all__ = ["AddedFile", "Collection", "IndexProblem", "IndexReport", "compare_files", "copy_target", "read_submission"]
-
-
-_PAIR_BATCH = 200  # documents per transaction when pairs are computed
 
 
 def read_submission(path: str, settings: Settings) -> Document | Skipped:
@@ -191,8 +188,13 @@ class Collection:
 
     def index_folder(self, folder: str, settings: Settings, progress: ProgressFn = no_progress) -> IndexReport:
         """Index ``folder`` incrementally (see :mod:`neardup_gui.core.indexer`)."""
+        extraction = None
+        if settings.dask_address:
+            from neardup_gui.core.cluster import dask_extraction
+
+            extraction = dask_extraction(settings.dask_address)
         try:
-            report = indexer.index_folder(self.store, folder, settings, progress)
+            report = indexer.index_folder(self.store, folder, settings, progress, extraction)
         finally:
             self._changed()
         progress(1.0, "Saving the search tables")
@@ -452,7 +454,8 @@ class Collection:
         """
         if by not in PAIR_ORDERS:
             raise ValueError(f"pairs are ranked by one of {', '.join(PAIR_ORDERS)}, not {by!r}")
-        self._update_pairs(settings, progress)
+        cfloor = None if by == "similarity" else min(PAIR_CONTAINMENT_FLOOR, CONTAINMENT_CUT if cut is None else cut)
+        self._update_pairs(settings, progress, cfloor)
         if by == "similarity":
             rows = self.store.conn.execute(
                 "SELECT a, b, similarity, containment_a, containment_b, common FROM pairs WHERE similarity >= ? "
@@ -468,89 +471,75 @@ class Collection:
         return [oriented(Pair(infos[a], infos[b], s, ca, cb, c))
                 for a, b, s, ca, cb, c in rows if a in infos and b in infos]
 
-    def _update_pairs(self, settings: Settings, progress: ProgressFn) -> None:
+    def pass_spec(self, settings: Settings, min_containment: float | None = None) -> pairpass.PassSpec:
+        """What the collection-wide pass needs to pair the documents not paired yet.
+
+        Resets the pairs cache first when it was made under other settings or with higher
+        cut-offs than asked now (``min_containment``: also keep pairs whose larger containment
+        reaches it)."""
         v = self.verifier(settings)
         key = self._verify_key(settings, v)
-        floor = min(PAIR_FLOOR, settings.threshold)
+        floor = settings.threshold
+        stored_cfloor = self.store.get_meta("pairs_containment_floor", "")
+        cfloor_ok = min_containment is None or (stored_cfloor != "" and float(stored_cfloor) <= min_containment)
         conn = self.store.conn
-        # --- screen (issue 19): the cache also keeps pairs at or above a containment floor; a cache
-        # made before it (no pairs_containment_floor) lacks them and is computed again.
-        cfloor = PAIR_CONTAINMENT_FLOOR
         if (self.store.get_meta("pairs_key") != key or float(self.store.get_meta("pairs_floor", "1")) > floor
-                or float(self.store.get_meta("pairs_containment_floor", "1")) > cfloor):
+                or not cfloor_ok):
             with self.store.transaction():
                 conn.execute("DELETE FROM pairs")
                 conn.execute("DELETE FROM paired")
                 self.store.set_meta("pairs_key", key)
                 self.store.set_meta("pairs_floor", repr(floor))
-                self.store.set_meta("pairs_containment_floor", repr(cfloor))
-        # --- end screen
-        todo = [r[0] for r in conn.execute(
-            "SELECT id FROM documents WHERE status = 'indexed' AND id NOT IN (SELECT doc_id FROM paired) ORDER BY id")]
-        if not todo:
-            return
-        finder = self.finder(settings)
-        done_now: set[int] = set()
-        batch: list[tuple[int, list[tuple[int, Comparison]], float, Exclusions]] = []
-        flushed = time.monotonic()
-        for n, doc_id in enumerate(todo, 1):
-            progress((n - 1) / len(todo), f"Comparing {n} of {len(todo)}")
-            # Another window may replace or remove documents meanwhile: those are skipped here
-            # and paired when their new rows are (they are not in ``paired``).
-            fp = self.store.fingerprints_of(doc_id)
-            if fp is None:
-                continue
-            try:
-                a = self.marked(doc_id, v)
-            except KeyError:
-                continue
-            cands = finder.find(fp, a.units.ids[a.countable_mask()], exclude={doc_id} | done_now,
-                                min_shared_anchors=PAIR_MIN_SHARED_ANCHORS)
-            found = []
-            for cand in cands.values():
-                try:
-                    b = self.marked(cand.doc_id, v)
-                except KeyError:
-                    continue
-                comp = v.compare(a, b, min_similarity=floor, min_containment=cfloor)  # screen: + containment
-                if comp is not None and (comp.similarity >= floor
-                                         or max(comp.containment_a, comp.containment_b) >= cfloor):
-                    found.append((cand.doc_id, comp))
-            batch.append((doc_id, found, float(units_share(a)), a.exclusions))
-            done_now.add(doc_id)
-            # one transaction per batch, not per document: a commit is a disk sync, and the
-            # pairs are a cache (an interrupted run resumes from the ``paired`` table)
-            if len(batch) >= _PAIR_BATCH or time.monotonic() - flushed > 1.0:
-                self._write_pairs(batch)
-                batch, flushed = [], time.monotonic()
-        self._write_pairs(batch)
-        progress(1.0, "Compared")
+                self.store.set_meta("pairs_containment_floor", "" if min_containment is None else repr(min_containment))
+        stored_cfloor = self.store.get_meta("pairs_containment_floor", "")
+        todo = np.fromiter((r[0] for r in conn.execute(
+            "SELECT id FROM documents WHERE status = 'indexed' AND id NOT IN (SELECT doc_id FROM paired) ORDER BY id")),
+            dtype=np.int64)
+        return pairpass.PassSpec(
+            db_path=str(self.store.path), settings=settings, template_keys=self.template_keys(settings),
+            user_template_keys=frozenset(v.user_template_keys), marked_keys=frozenset(v.marked_keys), todo=todo,
+            min_similarity=floor, min_containment=None if stored_cfloor == "" else float(stored_cfloor),
+        )
 
-    def _write_pairs(self, batch: list[tuple[int, list[tuple[int, Comparison]], float, Exclusions]]) -> None:
+    def _update_pairs(self, settings: Settings, progress: ProgressFn, min_containment: float | None = None,
+                      executor: pairpass.Executor | None = None) -> None:
+        """Pair the documents not paired yet (the collection-wide pass, :mod:`pairpass`): in
+        worker processes, or on a Dask cluster with ``settings.dask_address``; only this process
+        writes the results."""
+        spec = self.pass_spec(settings, min_containment)
+        if executor is None and settings.dask_address:
+            from neardup_gui.core.cluster import dask_pass
+
+            executor = dask_pass(settings.dask_address)
+        if len(spec.todo):
+            pairpass.run_pass(spec, self._write_pairs, progress, executor)
+
+    def _write_pairs(self, batch: list[pairpass.DocumentPairs]) -> None:
         """Store the verified pairs of a batch of documents, and mark those documents paired."""
         if not batch:
             return
         conn = self.store.conn
         with self.store.transaction():
-            ids = sorted({d for doc_id, found, *_ in batch for d in [doc_id, *(o for o, _ in found)]})
+            ids = sorted({d for r in batch for d in [r.doc_id, *(f.other for f in r.found)]})
             alive: set[int] = set()
             for i in range(0, len(ids), 500):
                 chunk = ids[i:i + 500]
                 alive.update(r[0] for r in conn.execute(
                     f"SELECT id FROM documents WHERE id IN ({','.join('?' * len(chunk))})", chunk))
-            for doc_id, found, share, exclusions in batch:
+            for r in batch:
+                doc_id = r.doc_id
                 if doc_id not in alive:
                     continue
-                for other, comp in found:
-                    if other not in alive:
+                for f in r.found:
+                    if f.other not in alive:
                         continue
-                    lo, hi = (doc_id, other) if doc_id < other else (other, doc_id)
-                    ca, cb = (comp.containment_a, comp.containment_b) if lo == doc_id else (comp.containment_b, comp.containment_a)
+                    lo, hi = (doc_id, f.other) if doc_id < f.other else (f.other, doc_id)
+                    ca, cb = (f.containment_a, f.containment_b) if lo == doc_id else (f.containment_b, f.containment_a)
                     conn.execute("INSERT OR REPLACE INTO pairs VALUES (?, ?, ?, ?, ?, ?)",
-                                 (lo, hi, comp.similarity, ca, cb, comp.common_units))
+                                 (lo, hi, f.similarity, ca, cb, f.common_units))
                 conn.execute("INSERT OR IGNORE INTO paired (doc_id) VALUES (?)", (doc_id,))
                 conn.execute("UPDATE documents SET meta = json_set(meta, '$.template_share', ?, '$.exclusions', json(?)) "
-                             "WHERE id = ?", (share, json.dumps(exclusions.as_dict()), doc_id))
+                             "WHERE id = ?", (r.template_share, json.dumps(r.exclusions.as_dict()), doc_id))
 
     def clusters(self, settings: Settings, progress: ProgressFn = no_progress) -> list[Cluster]:
         """Near-duplicate clusters that do not chain: every member is similar to its representative.
@@ -585,7 +574,7 @@ class Collection:
         """The cluster with every pair of its members' similarity, and ``ring`` set when it has 3
         or more members all pairwise at or above the threshold.
 
-        Pairs come from the verified-pairs cache (kept from ``PAIR_FLOOR`` up); a pair missing
+        Pairs come from the verified-pairs cache (kept from the threshold up); a pair missing
         there is compared exactly when the cluster is small enough (``RING_MAX_COMPARE``
         members), else left unknown (``None``: below the cache's floor).
         """
@@ -618,12 +607,6 @@ def oriented(p: Pair) -> Pair:
     if (p.a.units, -p.a.doc_id) <= (p.b.units, -p.b.doc_id):
         return p
     return Pair(p.b, p.a, p.similarity, p.containment_b, p.containment_a, p.common_units)
-
-
-def units_share(m: Marked) -> float:
-    """Share of a marked text's units that are template."""
-    n = len(m.units)
-    return float(units_in_spans(m.units, m.template).sum()) / n if n else 0.0
 
 
 def covered_spans(match: SourceMatch) -> tuple[CharSpan, ...]:

@@ -2,8 +2,9 @@
 
 The examiner sees here everything that may be ignored and why. A passage is a run of
 consecutive sentences of one document, each found in at least ``min_docs`` documents of the
-collection, holding sentences shared by (nearly) the same documents; its status says what the
-comparison does with it:
+collection, holding sentences shared by (nearly) the same documents, together with the other
+such runs held by (nearly) the same documents (a form's parts between the applicants' answers);
+its status says what the comparison does with it:
 
 - ``template-file``: a sentence of the examiner's template files;
 - ``marked``: the examiner marked it as template (stored in the index, reversible);
@@ -31,6 +32,7 @@ log = logging.getLogger(__name__)
 # sentences stay one passage although a few applicants deleted one instruction or another.
 SAME_DOCUMENTS = 0.8
 NAMES_SHOWN = 5  # document names listed per passage
+PART_SEPARATOR = "\n…\n"  # between the parts of one passage (a form between the answers)
 
 STATUSES = ("template-file", "marked", "automatic", "counted")
 
@@ -40,7 +42,7 @@ class CommonPassage:
     """A passage recurring in many documents, as the common-passages list shows it."""
 
     id: str  # stable: the hex of its first sentence's key
-    text: str  # as it stands in the first document holding it
+    text: str  # as it stands in the first document holding it (parts joined by PART_SEPARATOR)
     keys: tuple[int, ...]  # its sentences' keys, in text order
     documents: int  # documents holding at least one of its sentences
     share: float  # documents / indexed documents
@@ -91,8 +93,6 @@ def common_passages(collection, settings: Settings, *, min_docs: int | None = No
     floor = max(2, min_docs if min_docs is not None else settings.template_min_docs)
     indexed = store.count("indexed")
     frequency = store.sentence_frequencies(floor)
-    if not frequency:
-        return []
     progress(0.0, "Finding common passages")
     holders = {k: frozenset(v) for k, v in store.sentence_documents(list(frequency)).items()}
     file_keys = user_template_keys(settings)
@@ -113,7 +113,7 @@ def common_passages(collection, settings: Settings, *, min_docs: int | None = No
     order = sorted(per_doc, key=lambda d: (-per_doc[d], d))
     unplaced = set(holders)
     rel = {d.id: d.rel for d in store.documents()}
-    passages: list[CommonPassage] = []
+    raw: list[tuple[tuple[int, ...], str, frozenset[int]]] = []  # (keys, text, documents) of each run
     for n, doc_id in enumerate(order):
         if not unplaced:
             break
@@ -141,16 +141,45 @@ def common_passages(collection, settings: Settings, *, min_docs: int | None = No
         for run in runs:
             keys = tuple(k for _, k in run)
             unplaced.difference_update(keys)
-            docs = frozenset().union(*(holders[k] for k in keys))
-            status, by_examiner = passage_status(keys, file_keys=file_keys, marked=marked, counted=counted,
-                                                 automatic=automatic)
-            names = tuple(sorted(rel.get(d, str(d)) for d in docs)[:NAMES_SHOWN])
-            passages.append(CommonPassage(
-                id=f"{keys[0] & 0xFFFFFFFFFFFFFFFF:016x}", text=text[run[0][0][0]:run[-1][0][1]], keys=keys,
-                documents=len(docs), share=len(docs) / indexed if indexed else 0.0, names=names,
-                status=status, by_examiner=by_examiner,
-                mark_ids=tuple(sorted({m for k in keys for m in marks_of.get(k, ())})),
-            ))
+            raw.append((keys, text[run[0][0][0]:run[-1][0][1]], frozenset().union(*(holders[k] for k in keys))))
+
+    # The parts of one form lie between the applicants' answers; parts held by (nearly) the same
+    # documents are one entry, so that a form is one click however it is cut up.
+    groups: list[list[tuple[tuple[int, ...], str, frozenset[int]]]] = []
+    for part in raw:
+        for group in groups:
+            if _jaccard(group[0][2], part[2]) >= SAME_DOCUMENTS:
+                group.append(part)
+                break
+        else:
+            groups.append([part])
+    passages: list[CommonPassage] = []
+    for group in groups:
+        keys = tuple(k for part in group for k in part[0])
+        docs = frozenset().union(*(part[2] for part in group))
+        status, by_examiner = passage_status(keys, file_keys=file_keys, marked=marked, counted=counted,
+                                             automatic=automatic)
+        passages.append(CommonPassage(
+            id=f"{keys[0] & 0xFFFFFFFFFFFFFFFF:016x}", text=PART_SEPARATOR.join(part[1] for part in group),
+            keys=keys, documents=len(docs), share=len(docs) / indexed if indexed else 0.0,
+            names=tuple(sorted(rel.get(d, str(d)) for d in docs)[:NAMES_SHOWN]),
+            status=status, by_examiner=by_examiner,
+            mark_ids=tuple(sorted({m for k in keys for m in marks_of.get(k, ())})),
+        ))
+    # The examiner's marks are always listed (and can be undone here), however few documents
+    # hold their text.
+    listed = {k for p in passages for k in p.keys}
+    for mark in store.template_marks():
+        keys = tuple(k for k in mark.keys if k not in listed)
+        if not keys:
+            continue
+        docs = frozenset().union(*(frozenset(v) for v in store.sentence_documents(list(keys)).values()))
+        passages.append(CommonPassage(
+            id=f"{keys[0] & 0xFFFFFFFFFFFFFFFF:016x}", text=mark.text, keys=keys, documents=len(docs),
+            share=len(docs) / indexed if indexed else 0.0,
+            names=tuple(sorted(rel.get(d, str(d)) for d in docs)[:NAMES_SHOWN]),
+            status="marked" if mark.action == "exclude" else "counted", by_examiner=True, mark_ids=(mark.id,)))
+        listed.update(keys)
     passages.sort(key=lambda p: (-p.documents, -len(p.text), p.id))
     progress(1.0, "Common passages found")
     return passages

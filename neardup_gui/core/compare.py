@@ -4,7 +4,9 @@ The similarity is seed 004's r(A, B) = |LCS| / (|A| + |B| − |LCS|) over unit s
 refinements that keep chance out of the count:
 
 * template and excluded units are removed from both sequences *before* aligning, so the form a
-  fund prescribes can neither be counted nor pull the alignment towards itself;
+  fund prescribes can neither be counted nor pull the alignment towards itself; a stretch of
+  removed text that both texts hold at the aligned position does not cut the run around it
+  (an exclusion takes the same text out of both sides; identical texts stay identical);
 * only *trustable* LCS units count: those in maximal aligned runs of at least ``min_run`` units
   (consecutive in both texts). Seed 004 keeps the coherent central part of the LCS for the same
   reason; a run length is a sharper test than "head or tail of the page".
@@ -28,15 +30,16 @@ look-up serves most of them. ``docs/similarity.md`` gives the measured figures.
 
 from __future__ import annotations
 
+import bisect
 import logging
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Sequence
 
 import numpy as np
 
 from neardup_gui.core.document import CharSpan
 from neardup_gui.core.passages import coverage_bound, passages_of
-from neardup_gui.core.results import Comparison, MatchSpan
+from neardup_gui.core.results import Comparison, Exclusions, MatchSpan
 from neardup_gui.core.units import Units, tokenize
 
 try:  # the compiled fast path; the readable Myers diff below is the fallback and the cross-check
@@ -122,15 +125,123 @@ def align(a_ids: np.ndarray, b_ids: np.ndarray) -> list[Block]:
     return _align_sequences(*_as_sequences(a_ids, b_ids))
 
 
+# Bounded memory. rapidfuzz's alignment keeps one bit per cell of the N×M matrix: two 320,000-unit
+# copies of one highly repetitive text (a 2 MB licence collection, where nearly every unit is in a
+# shared k-gram) needed 12.6 GB and 70 s. Above this many cells (256 MB of bits) the alignment is
+# split at unique anchors first (patience diff); Myers' diff is tried before that only within the
+# edit distance it covers in about a second, so a long resubmission stays exact.
+SPLIT_MIN_CELLS = 2_000_000_000
+SPLIT_MYERS_MAX_D = 800
+# Anchors: runs of this many units that occur exactly once in each sequence.
+ANCHOR_UNITS = 12
+
+
 def _align_sequences(sa: Sequence, sb: Sequence) -> list[Block]:
     if len(sa) == 0 or len(sb) == 0:
         return []
-    blocks = myers_blocks(sa, sb, max_d=myers_budget(len(sa), len(sb)))
+    large = len(sa) * len(sb) > SPLIT_MIN_CELLS
+    budget = myers_budget(len(sa), len(sb))
+    blocks = myers_blocks(sa, sb, max_d=min(budget, SPLIT_MYERS_MAX_D) if large else budget)
     if blocks is not None:
         return blocks
+    if large:
+        return _anchored_blocks(sa, sb)
     if _Indel is None:  # pragma: no cover - rapidfuzz is a declared dependency
         return myers_blocks(sa, sb) or []
     return _rapidfuzz_blocks(sa, sb)
+
+
+def _sequence_codes(seq: Sequence) -> np.ndarray:
+    if isinstance(seq, str):
+        return np.frombuffer(seq.encode("utf-32-le", "surrogatepass"), dtype="<u4").astype(np.int64)
+    return np.asarray(seq, dtype=np.int64)
+
+
+def unique_anchors(ca: np.ndarray, cb: np.ndarray, k: int = ANCHOR_UNITS) -> list[tuple[int, int]]:
+    """Start positions ``(i, j)`` of k-unit runs found exactly once in A and once in B, equal,
+    forming the longest chain increasing in both (patience diff), and not overlapping."""
+    if len(ca) < k or len(cb) < k:
+        return []
+    wa = np.lib.stride_tricks.sliding_window_view(ca, k)
+    wb = np.lib.stride_tricks.sliding_window_view(cb, k)
+    labels = _window_labels(np.concatenate([wa, wb]))
+    la, lb = labels[: len(wa)], labels[len(wa):]
+    n_labels = int(labels.max()) + 1
+    count_a = np.bincount(la, minlength=n_labels)
+    count_b = np.bincount(lb, minlength=n_labels)
+    once = (count_a == 1) & (count_b == 1)
+    pos_b = np.full(n_labels, -1, dtype=np.int64)
+    pos_b[lb] = np.arange(len(lb))
+    ia = np.flatnonzero(once[la])  # ascending in A
+    jb = pos_b[la[ia]]
+    # longest increasing subsequence of jb (patience sorting), O(n log n)
+    tails: list[int] = []
+    tail_at: list[int] = []
+    back = np.full(len(ia), -1, dtype=np.int64)
+    for t, j in enumerate(jb.tolist()):
+        h = bisect.bisect_left(tails, j)
+        if h == len(tails):
+            tails.append(j)
+            tail_at.append(t)
+        else:
+            tails[h] = j
+            tail_at[h] = t
+        back[t] = tail_at[h - 1] if h > 0 else -1
+    chain: list[int] = []
+    t = tail_at[-1] if tail_at else -1
+    while t >= 0:
+        chain.append(t)
+        t = int(back[t])
+    chain.reverse()
+    out: list[tuple[int, int]] = []
+    end_a = end_b = 0
+    for t in chain:
+        i, j = int(ia[t]), int(jb[t])
+        if i >= end_a and j >= end_b:
+            out.append((i, j))
+            end_a, end_b = i + k, j + k
+    return out
+
+
+def _anchored_blocks(sa: Sequence, sb: Sequence) -> list[Block]:
+    """Matching blocks of two long sequences aligned piecewise between unique anchors.
+
+    Each piece is aligned by :func:`_align_sequences` (so split again while it is large, with
+    the anchors unique within it). An LCS through every anchor: equal to the unsplit LCS
+    whenever the anchors lie on one (as in a copy with scattered edits), at most a little
+    shorter otherwise. Without any anchor a large piece is cut into bounded windows.
+    """
+    k = ANCHOR_UNITS
+    anchors = unique_anchors(_sequence_codes(sa), _sequence_codes(sb), k)
+    if not anchors:
+        return _windowed_blocks(sa, sb)
+    blocks: list[Block] = []
+    pi = pj = 0
+    for i, j in [*anchors, (len(sa), len(sb))]:
+        blocks.extend((x + pi, y + pj, n) for x, y, n in _align_sequences(sa[pi:i], sb[pj:j]))
+        if i < len(sa):
+            blocks.append((i, j, k))
+        pi, pj = i + k, j + k
+    return _merge_blocks(blocks)
+
+
+def _windowed_blocks(sa: Sequence, sb: Sequence) -> list[Block]:
+    """Last resort for a long piece without a unique anchor: aligned in windows along the diagonal
+    (each at most SPLIT_MIN_CELLS cells), so memory stays bounded; an approximation of the LCS."""
+    n, m = len(sa), len(sb)
+    pieces = max(2, int(np.ceil((n * m / SPLIT_MIN_CELLS) ** 0.5)))
+    blocks: list[Block] = []
+    for p in range(pieces):
+        a0, a1 = n * p // pieces, n * (p + 1) // pieces
+        b0, b1 = m * p // pieces, m * (p + 1) // pieces
+        sub_a, sub_b = sa[a0:a1], sb[b0:b1]
+        if len(sub_a) * len(sub_b) > SPLIT_MIN_CELLS:  # cannot happen with the sizes above
+            continue
+        inner = myers_blocks(sub_a, sub_b, max_d=myers_budget(len(sub_a), len(sub_b)))
+        if inner is None:
+            inner = _rapidfuzz_blocks(sub_a, sub_b) if _Indel is not None else (myers_blocks(sub_a, sub_b) or [])
+        blocks.extend((x + a0, y + b0, ln) for x, y, ln in inner)
+    return _merge_blocks(blocks)
 
 
 def _rapidfuzz_blocks(sa: Sequence, sb: Sequence) -> list[Block]:
@@ -467,9 +578,11 @@ def compare_units(
     """Compare two unit sequences exactly (see the module docstring for the definition).
 
     ``a_countable``/``b_countable`` are boolean masks (True = countable); template and excluded
-    units are removed from both sequences before aligning. Match spans are the trustable runs
-    (≥ ``min_run`` aligned units, consecutive among the countable units of both texts), split
-    wherever removed units lie in between so a highlight never covers template text.
+    units are removed from both sequences before aligning; each stretch of them becomes one gap
+    item standing for the removed text. Match spans are the trustable runs (≥ ``min_run``
+    aligned units, consecutive in both texts, crossing removed text only where both texts
+    removed the same text there), highlighted piece by piece so a highlight never covers
+    template text; a run holding every countable unit of both texts counts whatever its length.
 
     Cut-offs (for verifying many candidates): with ``min_similarity`` and/or ``min_containment``
     given, ``None`` is returned when an exact upper bound proves that the similarity is below
@@ -523,6 +636,40 @@ def compare_units(
         if alignment == "shared-kgrams":
             sel_a, sel_b = shared_a, shared_b
 
+    return _aligned_comparison(
+        a, b, pos_a, pos_b, codes_a, codes_b, distinct, items_a, items_b, unit_a, unit_b, n_codes, sel_a, sel_b,
+        whole=whole, min_run=min_run, with_raw_lcs=with_raw_lcs, blocks_are_lcs=alignment == "full" and not gap_code)
+
+
+def _aligned_comparison(
+    a: Units,
+    b: Units,
+    pos_a: np.ndarray,
+    pos_b: np.ndarray,
+    codes_a: np.ndarray,
+    codes_b: np.ndarray,
+    distinct: int,
+    items_a: np.ndarray,
+    items_b: np.ndarray,
+    unit_a: np.ndarray,
+    unit_b: np.ndarray,
+    n_codes: int,
+    sel_a: np.ndarray,
+    sel_b: np.ndarray,
+    *,
+    whole: int,
+    min_run: int,
+    with_raw_lcs: bool,
+    blocks_are_lcs: bool,
+) -> Comparison:
+    """Align the selected items, keep the trustable runs, merge passages, count: where the plain
+    path (:func:`compare_units`) and the prepared one (:func:`compare_prepared`) meet.
+
+    ``codes_*``: codes of the countable units (``distinct`` > every one); ``items_*``: the same
+    with the gap items (``n_codes`` > every one), ``unit_*`` their unit positions (−1 for a gap);
+    ``sel_*``: the items aligned; ``whole``: the count when the two texts are identical.
+    """
+    n_a, n_b = len(codes_a), len(codes_b)
     seq_a, seq_b = items_a[sel_a], items_b[sel_b]
     blocks = _align_sequences(*_codes_as_sequences(seq_a, seq_b, n_codes))
     # Aligned pairs in item coordinates; a run must be consecutive there in both texts.
@@ -545,7 +692,7 @@ def compare_units(
 
     if not with_raw_lcs:
         raw = 0
-    elif alignment == "full" and not gap_code:
+    elif blocks_are_lcs:
         raw = sum(n for _, _, n in blocks)  # the full alignment is an LCS already
     else:
         raw = _lcs_length_sequences(*_codes_as_sequences(codes_a, codes_b, distinct))
@@ -669,4 +816,220 @@ def compare_documents(
         template_share_b=_ratio(int(t_mask_b.sum()), len(ub)),
         excluded_share_a=_ratio(int(e_mask_a.sum()), len(ua)),
         excluded_share_b=_ratio(int(e_mask_b.sum()), len(ub)),
+    )
+
+
+# ----------------------------------------------------------------------------------------------
+# Prepared documents: what a comparison needs of a document, computed once per pass
+# ----------------------------------------------------------------------------------------------
+
+
+class UnitCodes:
+    """Small integer codes for unit ids (and for removed text), shared by one pass's documents.
+
+    The alignment only asks which items are equal, so any injective coding gives the same
+    answer as the per-pair dense codes of :func:`compare_units`; a shared one costs one sort per
+    document instead of one per pair. Codes are given in order of first sight, so the units of
+    the first documents (the commonest words and characters) get codes below 256, the ones
+    rapidfuzz looks up in a table. A stretch of removed text (a gap item) is coded by its unit
+    ids, apart from every unit. Owned by one pass in one process (never shared state).
+    """
+
+    def __init__(self) -> None:
+        self._codes: dict[object, int] = {}
+
+    def __len__(self) -> int:
+        return len(self._codes)
+
+    def encode(self, ids: np.ndarray) -> np.ndarray:
+        if len(ids) == 0:
+            return np.zeros(0, dtype=np.uint32)
+        uniq, inverse = np.unique(np.asarray(ids, dtype=np.uint64), return_inverse=True)
+        known = self._codes
+        keys = uniq.tolist()
+        got = list(map(known.get, keys))  # a C loop; only units not seen before take a Python step
+        if None in got:
+            got = [known.setdefault(u, len(known)) if c is None else c for u, c in zip(keys, got)]
+        return np.array(got, dtype=np.uint32)[inverse.reshape(-1)]
+
+    def encode_gaps(self, keys: list[bytes]) -> dict[bytes, int]:
+        """Codes of removed stretches (by their unit ids), never equal to a unit's code."""
+        known = self._codes
+        return {k: known.setdefault(("gap", k), len(known)) for k in keys}
+
+
+@dataclass(frozen=True, eq=False)
+class PreparedDocument:
+    """A document ready to be compared many times: countable units coded, ``min_run``-grams hashed.
+
+    Built by :func:`prepare_document`; compared by :func:`compare_prepared`, which returns
+    exactly what :func:`compare_documents` returns for the same texts, marks and ``min_run``.
+    """
+
+    units: Units  # offsets only (the text stays with the caller)
+    min_run: int
+    pos: np.ndarray  # original positions of the countable units
+    codes: np.ndarray  # uint32 pass-wide codes of the countable units
+    items: np.ndarray  # the codes with one gap item where removed text lies between two of them
+    unit: np.ndarray  # the unit position of every item (−1: a gap item)
+    # the min_run-windows of the items:
+    ok_hashes: np.ndarray  # their distinct 64-bit hashes, sorted
+    ok_first: np.ndarray  # start of one window per distinct hash, to check a match item by item
+    ok_inverse: np.ndarray  # the index in ok_hashes of every window's hash
+    collided: bool  # two different windows of this document share a hash (then compared exactly)
+    template: tuple[CharSpan, ...] = ()
+    excluded: tuple[CharSpan, ...] = ()
+    template_share: float = 0.0
+    excluded_share: float = 0.0
+    exclusions: Exclusions = field(default_factory=Exclusions)  # what the marks removed, carried along
+
+    @property
+    def nbytes(self) -> int:
+        """Approximate memory held (for the caches of a pass)."""
+        arrays = (self.units.ids, self.units.starts, self.units.ends, self.pos, self.codes, self.items, self.unit,
+                  self.ok_hashes, self.ok_first, self.ok_inverse)
+        return sum(x.nbytes for x in arrays) + 200
+
+
+def prepare_document(
+    units: Units,
+    *,
+    min_run: int,
+    codes: UnitCodes,
+    template: Iterable[CharSpan] = (),
+    excluded: Iterable[CharSpan] = (),
+    exclusions: Exclusions | None = None,
+) -> PreparedDocument:
+    """The per-document part of :func:`compare_documents`, done once (see :class:`PreparedDocument`)."""
+    if min_run < 1:
+        raise ValueError("min_run must be at least 1")
+    tpl, exc = merge_spans(template), merge_spans(excluded)
+    t_mask = units_in_spans(units, tpl)
+    e_mask = units_in_spans(units, exc) & ~t_mask
+    pos = np.flatnonzero(~(t_mask | e_mask)).astype(np.int64)
+    coded = codes.encode(units.ids[pos])
+    jumps, keys = _gap_keys(units.ids, pos)
+    items, unit = _with_gaps(coded, pos, jumps, keys, codes.encode_gaps(keys))
+    k = min_run
+    collided = False
+    if len(items) >= k:
+        windows = np.lib.stride_tricks.sliding_window_view(items, k)
+        h = np.zeros(len(windows), dtype=np.uint64)
+        with np.errstate(over="ignore"):
+            for col in range(k):
+                h = h * _HASH_MULTIPLIER + windows[:, col].astype(np.uint64) + np.uint64(1)
+        ok_hashes, ok_first, ok_inverse = np.unique(h, return_index=True, return_inverse=True)
+        ok_inverse = ok_inverse.reshape(-1).astype(np.int32)
+        collided = not np.array_equal(windows, windows[ok_first[ok_inverse]])
+    else:
+        ok_hashes = np.zeros(0, dtype=np.uint64)
+        ok_first = np.zeros(0, dtype=np.int64)
+        ok_inverse = np.zeros(0, dtype=np.int32)
+    return PreparedDocument(
+        units=Units(ids=units.ids, starts=units.starts, ends=units.ends, cjk=units.cjk),
+        min_run=min_run, pos=pos, codes=coded, items=items, unit=unit, ok_hashes=ok_hashes,
+        ok_first=ok_first, ok_inverse=ok_inverse, collided=collided, template=tpl, excluded=exc,
+        template_share=_ratio(int(t_mask.sum()), len(units)), excluded_share=_ratio(int(e_mask.sum()), len(units)),
+        exclusions=exclusions if exclusions is not None else Exclusions(),
+    )
+
+
+def _shared_mask_prepared(a: PreparedDocument, b: PreparedDocument) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`shared_kgram_mask` of two prepared documents' items, from their window hashes.
+
+    One search of A's sorted distinct window hashes in B's; every hash found in both is checked
+    item by item on one window each (the windows of one hash within a document were checked
+    equal when it was prepared). On any collision the exact labels decide."""
+    k = a.min_run
+    na, nb = len(a.items), len(b.items)
+    if na < k or nb < k:
+        return np.zeros(na, dtype=bool), np.zeros(nb, dtype=bool)
+    if a.collided or b.collided:
+        return _shared_mask_codes(a.items, b.items, k)
+    idx = np.searchsorted(b.ok_hashes, a.ok_hashes)
+    np.minimum(idx, len(b.ok_hashes) - 1, out=idx)
+    hit_a = b.ok_hashes[idx] == a.ok_hashes
+    if not hit_a.any():
+        return np.zeros(na, dtype=bool), np.zeros(nb, dtype=bool)
+    pair_b = idx[hit_a]
+    window_a = np.lib.stride_tricks.sliding_window_view(a.items, k)[a.ok_first[hit_a]]
+    window_b = np.lib.stride_tricks.sliding_window_view(b.items, k)[b.ok_first[pair_b]]
+    if not np.array_equal(window_a, window_b):
+        log.warning("k-gram hash collision: comparing k-grams unit by unit")
+        return _shared_mask_codes(a.items, b.items, k)
+    hit_b = np.zeros(len(b.ok_hashes), dtype=bool)
+    hit_b[pair_b] = True
+    return _cover(np.flatnonzero(hit_a[a.ok_inverse]), na, k), _cover(np.flatnonzero(hit_b[b.ok_inverse]), nb, k)
+
+
+def _multiset_overlap_sparse(ca: np.ndarray, cb: np.ndarray) -> int:
+    """:func:`_multiset_overlap` for codes of any size (pass-wide codes are not dense per pair)."""
+    if len(ca) == 0 or len(cb) == 0:
+        return 0
+    top = int(max(ca.max(), cb.max())) + 1
+    if top <= 4 * (len(ca) + len(cb)) + 1024:
+        return _multiset_overlap(ca, cb, top)
+    ua, na = np.unique(ca, return_counts=True)
+    ub, nb = np.unique(cb, return_counts=True)
+    _, ia, ib = np.intersect1d(ua, ub, assume_unique=True, return_indices=True)
+    return int(np.minimum(na[ia], nb[ib]).sum())
+
+
+# The bit-parallel LCS length (a tighter bound than the bag of units) is computed before the
+# alignment only when the selected sequences are this large (N·M cells): below it the alignment
+# itself is about as cheap as the bound.
+LCS_BOUND_MIN_CELLS = 4_000_000
+
+
+def compare_prepared(
+    a: PreparedDocument,
+    b: PreparedDocument,
+    *,
+    min_similarity: float | None = None,
+    min_containment: float | None = None,
+    with_raw_lcs: bool = False,
+) -> Comparison | None:
+    """:func:`compare_documents` of two prepared documents: the same Comparison, computed faster.
+
+    Cut-offs as in :func:`compare_units`, with more exact upper bounds of the trustable count
+    tried before the alignment, cheapest first: the shorter length, the units inside shared
+    ``min_run``-grams, their multiset overlap and (for long selections) their LCS length. A
+    returned Comparison is always exact; ``None`` means a bound proved both cut-offs missed.
+    """
+    if a.min_run != b.min_run:
+        raise ValueError("both documents must be prepared with the same min_run")
+    n_a, n_b = len(a.codes), len(b.codes)
+    cut = min_similarity is not None or min_containment is not None
+    identical = n_a > 0 and len(a.items) == len(b.items) and bool(np.array_equal(a.items, b.items))
+    sel_a = np.arange(len(a.items), dtype=np.int64)
+    sel_b = np.arange(len(b.items), dtype=np.int64)
+    if not identical:
+        if cut and _below_cutoffs(min(n_a, n_b), n_a, n_b, min_similarity, min_containment):
+            return None
+        mask_a, mask_b = _shared_mask_prepared(a, b)
+        sel_a = np.flatnonzero(mask_a).astype(np.int64)
+        sel_b = np.flatnonzero(mask_b).astype(np.int64)
+        if cut:
+            if _below_cutoffs(min(len(sel_a), len(sel_b)), n_a, n_b, min_similarity, min_containment):
+                return None
+            real_a, real_b = sel_a[a.unit[sel_a] >= 0], sel_b[b.unit[sel_b] >= 0]
+            bound = _multiset_overlap_sparse(a.items[real_a], b.items[real_b])
+            if _below_cutoffs(bound, n_a, n_b, min_similarity, min_containment):
+                return None
+            if len(sel_a) * len(sel_b) >= LCS_BOUND_MIN_CELLS:
+                seq_a, seq_b = a.items[sel_a], b.items[sel_b]
+                top = int(max(seq_a.max(), seq_b.max())) + 1
+                if _below_cutoffs(_lcs_length_sequences(*_codes_as_sequences(seq_a, seq_b, top)),
+                                  n_a, n_b, min_similarity, min_containment):
+                    return None
+    n_codes = int(max(a.items.max(initial=0), b.items.max(initial=0))) + 1
+    result = _aligned_comparison(
+        a.units, b.units, a.pos, b.pos, a.codes, b.codes, n_codes, a.items, b.items, a.unit, b.unit, n_codes,
+        sel_a, sel_b, whole=n_a if identical else 0, min_run=a.min_run, with_raw_lcs=with_raw_lcs,
+        blocks_are_lcs=False)
+    return replace(
+        result,
+        template_a=a.template, template_b=b.template, excluded_a=a.excluded, excluded_b=b.excluded,
+        template_share_a=a.template_share, template_share_b=b.template_share,
+        excluded_share_a=a.excluded_share, excluded_share_b=b.excluded_share,
     )

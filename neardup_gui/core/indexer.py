@@ -3,8 +3,8 @@
 Only new and changed files are extracted (size and mtime first, then sha256); a file that moved
 is recognised by its hash and keeps its text and fingerprints; a deleted file is removed. A
 change of the fingerprint parameters re-fingerprints from the stored text without
-re-extracting. Each document is written in its own transaction, so a cancelled or killed run
-resumes where it stopped.
+re-extracting. Documents are written in transactions of at most half a second of work (each
+document whole), so a cancelled or killed run resumes where it stopped.
 """
 
 from __future__ import annotations
@@ -158,8 +158,52 @@ def refingerprint(store: Store, params: FingerprintParams, progress: ProgressFn 
     return stale
 
 
-def index_folder(store: Store, folder: str, settings: Settings, progress: ProgressFn = no_progress) -> IndexReport:
-    """Bring the index of ``folder`` up to date; raises :class:`Cancelled` when cancelled."""
+# A commit is a disk sync (synchronous=FULL): one per document made the writer the bottleneck
+# of an index build (1,000 text files: 1.9 s of 4.4 s in COMMIT). Documents are grouped instead,
+# each group at most this long or this large; every document is still whole or absent.
+COMMIT_EVERY_S = 0.5
+COMMIT_EVERY_DOCS = 200
+
+
+class _CommitGroups:
+    """Groups consecutive document writes into one transaction (see COMMIT_EVERY_S)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._txn = None
+        self._since = 0.0
+        self._docs = 0
+
+    def next(self) -> None:
+        """Called before each document: commits the group when it is old or large enough."""
+        if self._txn is not None and (time.monotonic() - self._since > COMMIT_EVERY_S or self._docs >= COMMIT_EVERY_DOCS):
+            self.close()
+        if self._txn is None:
+            self._txn = self.store.transaction()
+            self._txn.__enter__()
+            self._since, self._docs = time.monotonic(), 0
+        self._docs += 1
+
+    def close(self, commit: bool = True) -> None:
+        txn, self._txn = self._txn, None
+        if txn is None:
+            return
+        if commit:
+            txn.__exit__(None, None, None)
+        else:
+            err = RuntimeError("index write abandoned")
+            try:
+                txn.__exit__(RuntimeError, err, None)
+            except RuntimeError:
+                pass
+
+
+def index_folder(store: Store, folder: str, settings: Settings, progress: ProgressFn = no_progress,
+                 extraction=None) -> IndexReport:  # noqa: ANN001
+    """Bring the index of ``folder`` up to date; raises :class:`Cancelled` when cancelled.
+
+    ``extraction``: what extracts and fingerprints the files, with the signature of
+    :func:`workers.process_many` (default; a Dask cluster's: :func:`cluster.dask_extraction`)."""
     started = time.monotonic()
     folder = os.path.abspath(folder)
     params = settings.fingerprints
@@ -232,12 +276,14 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
     total = len(to_extract)
     done = 0
     if to_extract:
-        runs = process_many(list(by_path), settings.limits, settings.workers, extract_progress,
-                            prepare=(prepare_document, params))
+        runs = (extraction or process_many)(list(by_path), settings.limits, settings.workers, extract_progress,
+                                            prepare=(prepare_document, params))
         # Closed explicitly: an error while writing (a full disk) must not leave the workers
         # running for as long as something holds the traceback (the app shows it to the examiner).
+        group = _CommitGroups(store)
         try:
             for path, result, prep in runs:
+                group.next()
                 entry = by_path[path]
                 old = existing.get(entry.rel)
                 if isinstance(result, Skipped):
@@ -252,6 +298,14 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
                     updated += 1
                 done += 1
                 extract_progress(done / total, f"Indexed {done} of {total}: {entry.rel}")
+        except Cancelled:
+            group.close()  # the documents written so far are whole: kept
+            raise
+        except BaseException:
+            group.close(commit=False)
+            raise
+        else:
+            group.close()
         finally:
             runs.close()
 

@@ -8,9 +8,10 @@ reads only new and changed files) and each submission is checked against the oth
 same candidate search and exact verification as against the collection
 (:meth:`Collection.check_document` on both indexes).
 
-The template model of a screening counts a sentence's documents in the collection *and* in the
-call: the submissions of one call share their application form, which must not count as copying
-even when the collection does not hold five filled-in forms yet.
+The template model of a screening is the collection's (the same as checks and pairs use) plus the
+call's own form: the automatic rule applied to the call's submissions alone, so the application
+form that (nearly) every proposal of the call shares does not count as copying, while a passage a
+few applicants copied does.
 
 Resumable: each submission's row is written in its own transaction as soon as it is checked; a
 cancelled or killed run, started again with the same name, checks only the submissions that have
@@ -24,7 +25,6 @@ import functools
 import hashlib
 import json
 import logging
-import math
 import os
 import time
 import zlib
@@ -80,21 +80,15 @@ class ScreenedSource:
     units_b: int
     spans: tuple[MatchSpan, ...]  # A = the submission, B = the source
     excluded: bool = False  # the examiner excluded it for this submission: not counted
-    passages: tuple[Passage, ...] = ()  # the edited passages (exact runs merged across small edits)
-    passage_units_a: int = 0
-    passage_units_b: int = 0
+    passages: tuple[Passage, ...] = ()  # the exact runs merged across small edits: what counts
 
     def comparison(self, template_a: Sequence[CharSpan] = (), excluded_a: Sequence[CharSpan] = ()) -> Comparison:
         return Comparison(similarity=self.similarity, containment_a=self.containment,
                           containment_b=self.source_containment, common_units=self.common_units,
                           units_a=self.units_a, units_b=self.units_b, spans=self.spans,
                           template_a=tuple(template_a), excluded_a=tuple(excluded_a), passages=self.passages,
-                          passage_units_a=self.passage_units_a, passage_units_b=self.passage_units_b)
-
-    def covered(self) -> tuple[CharSpan, ...]:
-        """The submission's text this source covers: its passages (what counts as copied), or its
-        exact runs for a record without passages (``collection.covered_spans``)."""
-        return tuple(p.a for p in self.passages) if self.passages else tuple(s.a for s in self.spans)
+                          passage_units_a=sum(p.units_a for p in self.passages),
+                          passage_units_b=sum(p.units_b for p in self.passages))
 
 
 @dataclass(frozen=True)
@@ -112,7 +106,7 @@ class ScreeningRow:
     warnings: tuple[str, ...] = ()
     units: int = 0
     copied: float = 0.0  # covered by any counted source, template excluded: the ranking figure
-    copied_overall: float = 0.0  # the summary's copied_ratio (over the same countable text since issue 18)
+    copied_overall: float = 0.0  # CNKI's overall ratio: template counted as copied
     copied_without_quotes: float = 0.0
     largest: float = 0.0  # containment in the single largest counted source
     largest_source: str = ""
@@ -216,21 +210,18 @@ def _unpack_spans(blob: bytes) -> tuple[MatchSpan, ...]:
     return tuple(MatchSpan((int(r[0]), int(r[1])), (int(r[2]), int(r[3])), int(r[4])) for r in arr)
 
 
-def _pack_passages(s: "ScreenedSource") -> bytes:
-    data = {"units_a": s.passage_units_a, "units_b": s.passage_units_b, "passages": [
-        [*p.a, *p.b, p.units_a, p.units_b, p.matched_units, [[*r.a, *r.b, r.units] for r in p.runs]]
-        for p in s.passages]}
-    return zlib.compress(json.dumps(data).encode("utf-8"))
+def _pack_passages(passages: Sequence[Passage]) -> bytes:
+    data = [[list(p.a), list(p.b), p.units_a, p.units_b, p.matched_units,
+             [[list(r.a), list(r.b), r.units] for r in p.runs]] for p in passages]
+    return zlib.compress(json.dumps(data, separators=(",", ":")).encode("utf-8"))
 
 
-def _unpack_passages(blob: bytes) -> tuple[tuple[Passage, ...], int, int]:
-    if not blob:
-        return (), 0, 0
-    data = json.loads(zlib.decompress(blob).decode("utf-8"))
-    passages = tuple(Passage((p[0], p[1]), (p[2], p[3]), p[4], p[5], p[6],
-                             tuple(MatchSpan((r[0], r[1]), (r[2], r[3]), r[4]) for r in p[7]))
-                     for p in data["passages"])
-    return passages, int(data["units_a"]), int(data["units_b"])
+def _unpack_passages(blob: bytes) -> tuple[Passage, ...]:
+    if not blob:  # a row written before passages were kept
+        return ()
+    return tuple(Passage(a=tuple(a), b=tuple(b), units_a=ua, units_b=ub, matched_units=m,
+                         runs=tuple(MatchSpan(tuple(ra), tuple(rb), n) for ra, rb, n in runs))
+                 for a, b, ua, ub, m, runs in json.loads(zlib.decompress(blob).decode("utf-8")))
 
 
 _ROW_COLS = ("rel, path, size, mtime_ns, sha256, batch_id, status, reason, warnings, units, copied, copied_overall, "
@@ -294,12 +285,8 @@ def _sources(store: Store, screening_id: int, rel: str, excluded_paths: set[str]
         "SELECT rank, kind, doc_id, path, name, similarity, containment, source_containment, common, units_a, "
         "units_b, spans, passages FROM screening_sources WHERE screening_id = ? AND rel = ? ORDER BY rank",
         (screening_id, rel))
-    out = []
-    for r in rows:
-        passages, pa, pb = _unpack_passages(r[12])
-        out.append(ScreenedSource(*r[:11], spans=_unpack_spans(r[11]), excluded=r[3] in excluded_paths,
-                                  passages=passages, passage_units_a=pa, passage_units_b=pb))
-    return tuple(out)
+    return tuple(ScreenedSource(*r[:11], spans=_unpack_spans(r[11]), excluded=r[3] in excluded_paths,
+                                passages=_unpack_passages(r[12])) for r in rows)
 
 
 def excluded_sources(store: Store, sha256: str) -> set[str]:
@@ -374,26 +361,22 @@ def _update_figures(conn, screening_id: int, row: ScreeningRow) -> None:  # noqa
 # --- screening ---------------------------------------------------------------------------------
 
 
-def _verifier(main: Collection, batch: Collection, settings: Settings) -> Verifier:
-    """The screening's template model: the collection's rules (:meth:`Collection.template_keys`:
-    the automatic rule, the examiner's marks and the sentences marked to count, the template
-    files) with the automatic rule applied to the collection and the call counted together."""
-    marked, counted = main.store.marked_keys()
-    keys: set[int] = set()
-    if settings.auto_template:
-        n = main.store.count("indexed") + batch.store.count("indexed")
-        min_docs = max(settings.template_min_docs, math.ceil(settings.template_min_share * n - 1e-9), 2)
-        keys.update(main.store.frequent_sentences(min_docs).tolist())
-        call = dict(batch.store.conn.execute("SELECT hash, docs FROM sentence_df").fetchall())
-        hashes = list(call)
-        in_main: dict[int, int] = {}
-        for i in range(0, len(hashes), 500):
-            chunk = hashes[i:i + 500]
-            in_main.update(main.store.conn.execute(
-                f"SELECT hash, docs FROM sentence_df WHERE hash IN ({','.join('?' * len(chunk))})", chunk).fetchall())
-        keys.update(h for h, d in call.items() if d + in_main.get(h, 0) >= min_docs)
-        keys.difference_update(counted)
-    return Verifier(settings, keys, user_template_keys(settings), marked)
+def _template_keys(main: Collection, batch: Collection, settings: Settings) -> frozenset[int]:
+    """The collection's template model (its automatic rule and the examiner's choices, the same
+    as for checks and pairs: :meth:`Collection.template_keys`), plus the call's own form.
+
+    The call's form is found by the same rule applied to the call alone: a sentence in at least
+    ``template_min_docs`` of its submissions and at least ``template_min_share`` of them — the
+    application form shared by (nearly) every proposal of the call. A passage copied by a few
+    applicants is far below that share and keeps counting; a sentence the examiner chose to count
+    is never template. With ``auto_template`` off only the examiner's files and marks count.
+    """
+    if not settings.auto_template:
+        return frozenset()
+    keys = set(main.template_keys(settings).tolist())
+    keys.update(batch.store.frequent_sentences(batch.template_min_frequency(settings)).tolist())
+    _, counted = main.store.marked_keys()
+    return frozenset(keys - counted)
 
 
 def _run_key(main: Collection, batch: Collection, settings: Settings, v: Verifier) -> str:
@@ -466,7 +449,8 @@ def screen_folder(collection: Collection, folder: str, settings: Settings, *, na
         # A Collection of its own over the same index: its caches of marked texts belong to this
         # screening's template model only.
         main = Collection(store)
-        v = _verifier(main, batch, settings)
+        v = Verifier(settings, _template_keys(main, batch, settings), user_template_keys(settings),
+                     main.store.marked_keys()[0])
         run_key = _run_key(main, batch, settings, v)
         old_key = store.conn.execute("SELECT run_key FROM screenings WHERE id = ?", (info.id,)).fetchone()[0]
         docs = batch.store.documents()
@@ -521,9 +505,7 @@ def _screen_one(main: Collection, batch: Collection, d, settings: Settings, v: V
                               similarity=m.comparison.similarity, containment=m.comparison.containment_a,
                               source_containment=m.comparison.containment_b, common_units=m.comparison.common_units,
                               units_a=m.comparison.units_a, units_b=m.comparison.units_b, spans=m.comparison.spans,
-                              excluded=m.source.path in excluded_paths, passages=m.comparison.passages,
-                              passage_units_a=m.comparison.passage_units_a,
-                              passage_units_b=m.comparison.passage_units_b)
+                              excluded=m.source.path in excluded_paths, passages=m.comparison.passages)
                for i, (kind, m) in enumerate(found, 1)]
     marked = v.mark(doc.text, doc.furniture, units)
     counted = [m for (_, m), s in zip(found, sources) if not s.excluded]
@@ -548,8 +530,8 @@ def _write_row(store: Store, screening_id: int, row: ScreeningRow, marks: bytes,
             "source_containment, common, units_a, units_b, spans, passages) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(screening_id, row.rel, s.rank, s.kind, s.doc_id, s.path, s.name, s.similarity, s.containment,
-              s.source_containment, s.common_units, s.units_a, s.units_b, _pack_spans(s.spans), _pack_passages(s))
-             for s in sources])
+              s.source_containment, s.common_units, s.units_a, s.units_b, _pack_spans(s.spans),
+              _pack_passages(s.passages)) for s in sources])
         conn.execute("UPDATE screenings SET updated = ? WHERE id = ?", (time.time(), screening_id))
 
 
@@ -568,13 +550,21 @@ def coloured_spans(sources: Sequence[ScreenedSource]) -> list[tuple[CharSpan, in
     taken: list[CharSpan] = []  # sorted, disjoint
     out: list[tuple[CharSpan, int, int]] = []
     for s in sorted(sources, key=lambda s: s.rank):
-        covered = s.covered()
-        for i, span in enumerate(covered):
-            for piece in _subtract(tuple(span), taken):
+        covered = source_passage_spans(s)
+        for i, a in enumerate(covered):
+            for piece in _subtract(a, taken):
                 out.append((piece, s.rank, i))
-        taken = _merge(taken + [tuple(span) for span in covered])
+        taken = _merge(taken + list(covered))
     out.sort()
     return out
+
+
+def source_passage_spans(source: ScreenedSource) -> tuple[CharSpan, ...]:
+    """The submission-side spans a source covers, in text order: its edited passages (what the
+    figures count, issue 15), or its exact runs for a row kept before passages were."""
+    if source.passages:
+        return tuple(sorted(tuple(p.a) for p in source.passages))
+    return tuple(sorted(tuple(x.a) for x in source.spans))
 
 
 def _subtract(span: CharSpan, taken: Sequence[CharSpan]) -> list[CharSpan]:

@@ -73,6 +73,8 @@ class Settings:
     exclude_quotes: bool = False
     exclude_bibliography: bool = False
     workers: int = field(default_factory=lambda: os.cpu_count() or 1)
+    # a Dask scheduler ("tcp://host:8786") to run the index build and the pairs pass on; "" = here
+    dask_address: str = ""
     limits: ExtractLimits = field(default_factory=ExtractLimits)
     fingerprints: FingerprintParams = field(default_factory=FingerprintParams)
 
@@ -84,7 +86,7 @@ class Settings:
 # on them. The rest (fingerprint size, search strategy, workers) belongs to the machine.
 COLLECTION_FIELDS = (
     "threshold", "min_run", "template_min_docs", "template_min_share", "template_files",
-    "exclude_quotes", "exclude_bibliography",
+    "exclude_quotes", "exclude_bibliography", "auto_template",
 )
 
 
@@ -146,6 +148,7 @@ CHECKERS: dict[str, Any] = {
     "min_run": _whole(1, 100_000),
     "template_min_docs": _whole(2, 100_000_000),
     "template_min_share": _fraction,
+    "auto_template": _yes_no,
     "template_files": _paths,
     "exclude_quotes": _yes_no,
     "exclude_bibliography": _yes_no,

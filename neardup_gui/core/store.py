@@ -159,8 +159,8 @@ def _schema4_template(conn: sqlite3.Connection) -> None:
         "CREATE TABLE IF NOT EXISTS template_mark_keys ("
         " key INTEGER NOT NULL,"
         " mark_id INTEGER NOT NULL REFERENCES template_marks (id) ON DELETE CASCADE,"
-        " PRIMARY KEY (mark_id, key)) WITHOUT ROWID")
-    conn.execute("CREATE INDEX IF NOT EXISTS template_mark_keys_key ON template_mark_keys (key)")
+        " PRIMARY KEY (key, mark_id)) WITHOUT ROWID")  # (in column order: quick_check misreads others)
+    conn.execute("CREATE INDEX IF NOT EXISTS template_mark_keys_mark ON template_mark_keys (mark_id)")
 
 
 @dataclass(frozen=True)
@@ -230,11 +230,9 @@ def _schema4_screen(conn: sqlite3.Connection) -> None:
         units_a INTEGER NOT NULL,
         units_b INTEGER NOT NULL,
         spans BLOB NOT NULL,
-        passages BLOB NOT NULL DEFAULT x'',  -- the edited passages (issue 15): what counts as copied
+        passages BLOB NOT NULL DEFAULT x'',  -- the edited passages (issue 15), zlib JSON
         PRIMARY KEY (screening_id, rel, rank)
     ) WITHOUT ROWID""")
-    if "passages" not in {r[1] for r in conn.execute("PRAGMA table_info(screening_sources)")}:
-        conn.execute("ALTER TABLE screening_sources ADD COLUMN passages BLOB NOT NULL DEFAULT x''")
     conn.execute("""CREATE TABLE IF NOT EXISTS source_exclusions (
         submission_sha256 TEXT NOT NULL,
         source_path TEXT NOT NULL,
@@ -481,7 +479,13 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """``BEGIN IMMEDIATE`` … ``COMMIT``; rolled back on any exception (one writer at a time)."""
+        """``BEGIN IMMEDIATE`` … ``COMMIT``; rolled back on any exception (one writer at a time).
+
+        Inside a transaction already (a caller grouping several documents in one commit), this
+        joins it: everything commits or rolls back with the outer one."""
+        if self.conn.in_transaction:
+            yield self.conn
+            return
         try:
             self.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:

@@ -1,11 +1,15 @@
 """Template text: sentences of the collection's form, the user's template files, page furniture.
 
-Seed 004 found template text to be the main source of false alarms. Three kinds are marked:
+Seed 004 found template text to be the main source of false alarms; a frequency count alone
+hides what was copied most widely (issue 14). Template text is therefore:
 
-1. sentences that recur in many documents of the collection (the application form's headings
-   and instructions), counted by :class:`TemplateModel` over sentence keys;
-2. every sentence of a template file the user supplies, wherever it occurs;
-3. the page furniture a PDF extraction recognised (running headers, footers, page numbers).
+1. every sentence of a template file the user supplies, wherever it occurs;
+2. sentences the examiner marked (stored in the index: ``store.template_marks``);
+3. automatically, only sentences in at least ``template_min_docs`` documents AND at least
+   ``template_min_share`` (half) of the collection — the call's form — counted by
+   :class:`TemplateModel` (or the index's ``sentence_df``) over sentence keys, minus those the
+   examiner chose to count;
+4. the page furniture a PDF extraction recognised (running headers, footers, page numbers).
 
 A sentence key hashes the sentence's *normalised units*, so white space, punctuation, full-width
 forms and case do not make two copies of the form's sentence different.

@@ -11,7 +11,9 @@ from typing import Iterable
 
 import numpy as np
 
-from neardup_gui.core.compare import compare_documents, merge_spans, units_in_spans
+from neardup_gui.core.compare import (
+    PreparedDocument, UnitCodes, compare_documents, compare_prepared, merge_spans, prepare_document, units_in_spans,
+)
 from neardup_gui.core.document import CharSpan
 from neardup_gui.core.exclusions import bibliography_spans, quoted_spans
 from neardup_gui.core.results import Comparison, Exclusions
@@ -104,6 +106,25 @@ class Verifier:
             min_similarity=min_similarity, min_containment=min_containment, with_raw_lcs=False,
             units_a=a.units, units_b=b.units,
         )
+        if result is None:
+            return None
+        return replace(result, exclusions_a=a.exclusions, exclusions_b=b.exclusions)
+
+    def prepare(self, m: Marked, codes: UnitCodes) -> PreparedDocument:
+        """``m`` ready for many comparisons in one pass (``codes``: that pass's unit codes)."""
+        return prepare_document(m.units, min_run=self.settings.min_run, codes=codes, template=m.template,
+                                excluded=m.excluded, exclusions=m.exclusions)
+
+    def compare_prepared(
+        self,
+        a: PreparedDocument,
+        b: PreparedDocument,
+        *,
+        min_similarity: float | None = None,
+        min_containment: float | None = None,
+    ) -> Comparison | None:
+        """:meth:`compare` of two prepared documents: the same answer, without per-pair re-coding."""
+        result = compare_prepared(a, b, min_similarity=min_similarity, min_containment=min_containment)
         if result is None:
             return None
         return replace(result, exclusions_a=a.exclusions, exclusions_b=b.exclusions)

@@ -102,13 +102,24 @@ class _Worker:
         self.process.start()
         child_conn.close()
         self.ready = False
+        self.time_limit_s = 0.0
         self.path: str | None = None
         self.deadline = time.monotonic() + _STARTUP_S
 
     def submit(self, path: str, time_limit_s: float) -> None:
         self.conn.send(path)
         self.path = path
-        self.deadline = time.monotonic() + time_limit_s
+        self.time_limit_s = time_limit_s
+        # A child still starting reads the file once it is ready, and the file's time limit
+        # counts from then (``started``): a busy machine's slow start-up is not the file's
+        # fault, and start-up has its own limit.
+        self.deadline = time.monotonic() + (time_limit_s if self.ready else _STARTUP_S + time_limit_s)
+
+    def started(self) -> None:
+        """The child said it is ready: the limit of the file it was handed counts from now."""
+        self.ready = True
+        if self.path is not None:
+            self.deadline = time.monotonic() + self.time_limit_s
 
     def kill(self) -> None:
         if self.process.is_alive():
@@ -218,7 +229,7 @@ def process_many(
             done += 1
             progress(done / max(total, 1), os.path.basename(path))
             yield path, early, None
-        while queue or any(w.path is not None for w in pool):
+        def feed() -> None:
             for worker in pool:
                 if worker.ready and worker.path is None and queue:
                     path = queue.popleft()
@@ -228,6 +239,9 @@ def process_many(
                         # The child died while idle; its sentinel reports it below.
                         queue.appendleft(path)
                         worker.path = None
+
+        while queue or any(w.path is not None for w in pool):
+            feed()
             now = time.monotonic()
             timeout = max(0.0, min([_TICK_S] + [w.deadline - now for w in pool]))
             ready = set(wait([w.conn for w in pool] + [w.process.sentinel for w in pool], timeout))
@@ -246,7 +260,7 @@ def process_many(
                             exited = True
                             break
                         if message == _READY:
-                            worker.ready = True
+                            worker.started()
                         else:
                             result, extra = message
                             finished.append((worker.path or result.path, result, extra))
@@ -279,6 +293,9 @@ def process_many(
                     worker.kill()
                     pool[index] = _Worker(context, limits, prepare) if queue else None  # type: ignore[call-overload]
             pool = [w for w in pool if w is not None]
+            # the children get their next files before the caller takes these results (it
+            # writes them to the index meanwhile): both run at once
+            feed()
             for path, result, extra in finished:
                 done += 1
                 progress(done / total, os.path.basename(path))

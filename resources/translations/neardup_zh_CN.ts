@@ -4,101 +4,104 @@
 <context>
     <name>CheckView</name>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="145" />
+        <location filename="../../neardup_gui/app/checkview.py" line="146" />
         <source>This file could not be read: {reason}</source>
         <translation>无法读取此文件：{reason}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="149" />
+        <location filename="../../neardup_gui/app/checkview.py" line="150" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="151" />
+        <location filename="../../neardup_gui/app/checkview.py" line="152" />
         <source>&lt;b&gt;Copied: {copied}&lt;/b&gt; of {units} countable units &amp;nbsp;·&amp;nbsp; without quotations {nq} &amp;nbsp;·&amp;nbsp; largest single source {largest_ratio} ({largest}) &amp;nbsp;·&amp;nbsp; {n} sources found&lt;br&gt;Not counted: {template} units of template text, {excluded} units excluded (quotations, bibliography)</source>
-        <translation type="unfinished" />
+        <translation>&lt;b&gt;总文字复制比：{copied}&lt;/b&gt;（可计文字共 {units} 个单元） &amp;nbsp;·&amp;nbsp; 去除引用 {nq} &amp;nbsp;·&amp;nbsp; 单篇最大文字复制比 {largest_ratio}（{largest}） &amp;nbsp;·&amp;nbsp; 找到 {n} 个来源&lt;br&gt;未计入：模板文字 {template} 个单元，排除的文字 {excluded} 个单元（引文、参考文献）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="168" />
+        <location filename="../../neardup_gui/app/checkview.py" line="170" />
         <source>{n} sources found, {hidden} hidden below {minimum} — lower “Show sources from” to see them. Hidden sources still count in the figures above.</source>
-        <translation type="unfinished" />
+        <translation>找到 {n} 个来源，其中 {hidden} 个低于 {minimum} 未显示——调低“显示来源，最低”即可看到。未显示的来源仍计入上面的各项比例。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="195" />
+        <location filename="../../neardup_gui/app/checkview.py" line="197" />
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="196" />
+        <location filename="../../neardup_gui/app/checkview.py" line="198" />
         <source>Double-click or press Enter to compare side by side</source>
         <translation>双击或按回车键进行对照比较</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="197" />
+        <location filename="../../neardup_gui/app/checkview.py" line="199" />
         <source>Submission:</source>
         <translation>送检文档：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="198" />
+        <location filename="../../neardup_gui/app/checkview.py" line="200" />
         <source>Checked submission</source>
         <translation>送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="199" />
+        <location filename="../../neardup_gui/app/checkview.py" line="201" />
         <source>Check a file…</source>
         <translation>检测文件…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="200" />
+        <location filename="../../neardup_gui/app/checkview.py" line="202" />
         <source>Add to collection</source>
         <translation>加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="212" />
-        <source>Make the checked submissions part of the collection: copied into its folder, or kept where they are as external members</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="215" />
-        <source>What these figures mean: each is a share of the submission's countable text (its words and characters, without template text and excluded passages). “Copied” counts every passage found in any source once, so it is never below a single source; “without quotations” leaves quoted passages out of the count, so it is never above “copied”. Press F1 for more.</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="220" />
-        <source>Copied: share of the countable text found in any source of the collection.
-Without quotations: the same, not counting text in quotation marks.
-Largest single source: share of the countable text found in the one source that holds the most.
-Countable text: every word and character of the submission except template text (the call's form, template files, page headers) and what the settings exclude (quotations, the bibliography).</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="201" />
+        <location filename="../../neardup_gui/app/checkview.py" line="203" />
         <source>Report for the committee…</source>
         <translation>生成检测报告单…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="202" />
+        <location filename="../../neardup_gui/app/checkview.py" line="204" />
         <source>This submission's similarity report in the interface's language: figures, sections, sources, the full text coloured by source</source>
         <translation>以界面语言生成本申请书的检测报告单：各项比例、分段结果、来源及按来源着色的全文</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="204" />
+        <location filename="../../neardup_gui/app/checkview.py" line="214" />
+        <source>Make the checked submissions part of the collection: copied into its folder, or kept where they are as external members</source>
+        <translation>把已检测的文件加入文档集：复制到文档集文件夹，或保留在原处作为外部成员</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="217" />
+        <source>What these figures mean: each is a share of the submission's countable text (its words and characters, without template text and excluded passages). “Copied” counts every passage found in any source once, so it is never below a single source; “without quotations” leaves quoted passages out of the count, so it is never above “copied”. Press F1 for more.</source>
+        <translation>各项比例的含义：都以送检文件的可计文字（其文字与词，不含模板文字和被排除的段落）为分母。“总文字复制比”把在任一来源中找到的每段文字只计一次，因此不会低于任何单篇来源；“去除引用”不计引号内的文字，因此不会高于总文字复制比。按 F1 查看更多说明。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="222" />
+        <source>Copied: share of the countable text found in any source of the collection.
+Without quotations: the same, not counting text in quotation marks.
+Largest single source: share of the countable text found in the one source that holds the most.
+Countable text: every word and character of the submission except template text (the call's form, template files, page headers) and what the settings exclude (quotations, the bibliography).</source>
+        <translation>总文字复制比：可计文字中在文档集任一来源里找到的比例。
+去除引用：同上，但不计引号内的文字。
+单篇最大文字复制比：可计文字中在包含最多的那一篇来源里找到的比例。
+可计文字：送检文件的全部文字与词，去掉模板文字（申报书表格、模板文件、页眉页脚）和设置中排除的内容（引文、参考文献）。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="206" />
         <source>Show sources from:</source>
         <translation>显示来源，最低：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="205" />
+        <location filename="../../neardup_gui/app/checkview.py" line="207" />
         <source>Hide sources whose similarity and containment are both below this value</source>
         <translation>隐藏相似度和包含度都低于此值的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="208" />
-        <location filename="../../neardup_gui/app/checkview.py" line="209" />
+        <location filename="../../neardup_gui/app/checkview.py" line="210" />
+        <location filename="../../neardup_gui/app/checkview.py" line="211" />
         <source>Minimum score shown</source>
         <translation>显示的最低分值</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="210" />
+        <location filename="../../neardup_gui/app/checkview.py" line="212" />
         <source>Drop one or more files anywhere on this window, or use “Check a file…”, to check a submission against the collection.</source>
         <translation>把一个或多个文件拖到窗口任意位置，或点击“检测文件…”，即可将送检文档与文档集比对。</translation>
     </message>
@@ -106,165 +109,333 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>ClustersView</name>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="53" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="73" />
         <source>Cluster / document</source>
         <translation>聚类 / 文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="53" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="73" />
         <source>Similarity to representative</source>
         <translation>与代表文档的相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="56" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="77" />
+        <source>Ring {i}: {n} near-identical documents, every pair at or above {lowest}</source>
+        <translation>团伙 {i}：{n} 篇几乎相同的文档，每一对都不低于 {lowest}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/clustersview.py" line="84" />
         <source>Cluster {i}: {n} documents, around {name}</source>
         <translation>聚类 {i}：{n} 个文档，代表文档 {name}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="64" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="92" />
         <source>representative</source>
         <translation>代表文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="72" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="117" />
+        <source>Select a cluster of three or more documents to see every pair.</source>
+        <translation>选择一个含三篇或更多文档的簇，即可查看每一对的相似度。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/clustersview.py" line="135" />
+        <source>Ring: every pair of these {n} documents is at or above the threshold</source>
+        <translation>团伙：这 {n} 篇文档两两之间都达到阈值</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/clustersview.py" line="136" />
+        <source>Every pair of this cluster's {n} documents</source>
+        <translation>本簇 {n} 篇文档两两之间的相似度</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/clustersview.py" line="139" />
+        <source>Similarity of every pair of the selected cluster</source>
+        <translation>所选簇中每一对文档的相似度</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/clustersview.py" line="140" />
         <source>Clusters</source>
         <translation>聚类</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="73" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="141" />
         <source>Double-click a member or press Enter to compare it with the representative</source>
         <translation>双击成员或按回车键，与代表文档进行对照比较</translation>
     </message>
 </context>
 <context>
+    <name>CommonView</name>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="146" />
+        <source>template file</source>
+        <translation>模板文件</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="147" />
+        <source>marked by you: not counted</source>
+        <translation>您标记的：不计入</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="148" />
+        <source>automatic: not counted</source>
+        <translation>自动识别：不计入</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="149" />
+        <source>counted by your choice</source>
+        <translation>按您的选择计入</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="149" />
+        <source>counted</source>
+        <translation>计入</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="156" />
+        <source>Passage</source>
+        <translation>段落</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="156" />
+        <source>Documents</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="156" />
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="157" />
+        <source>Found in (a few)</source>
+        <translation>出现于（部分）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="163" />
+        <source>{n} ({share})</source>
+        <translation>{n}（{share}）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="184" />
+        <source>Automatic template: a sentence in at least {n} documents ({docs} and {share} of the collection) is left out.</source>
+        <translation>自动模板：出现在至少 {n} 篇文档（至少 {docs} 篇且占全集 {share}）中的句子不计入。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="189" />
+        <source>Automatic template is off: only your template files and marks are left out.</source>
+        <translation>自动模板已关闭：只有您的模板文件和标记不计入。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="190" />
+        <source>{n} passages recur in several documents; {k} are left out. {rule}</source>
+        <translation>{n} 个段落在多篇文档中重复出现；其中 {k} 个不计入。{rule}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="202" />
+        <source>Common passages</source>
+        <translation>常见段落</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="203" />
+        <source>Text of the selected passage</source>
+        <translation>所选段落的全文</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="204" />
+        <source>Exclude as template</source>
+        <translation>作为模板排除</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="205" />
+        <source>Never count this passage in any comparison (stored with the collection)</source>
+        <translation>在任何比对中都不计入此段落（随文档集保存）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="206" />
+        <source>Count it</source>
+        <translation>计入</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="207" />
+        <source>Count this passage even though it is in most documents</source>
+        <translation>即使此段落出现在大多数文档中，也计入</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="208" />
+        <source>Undo my choice</source>
+        <translation>撤销我的选择</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="209" />
+        <source>Forget what you chose for this passage</source>
+        <translation>取消您对此段落的选择</translation>
+    </message>
+</context>
+<context>
     <name>DiffView</name>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="438" />
+        <location filename="../../neardup_gui/app/diffview.py" line="474" />
         <source>{n}. {units} units: {snippet}</source>
         <translation>{n}. {units} 个单元：{snippet}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="520" />
+        <location filename="../../neardup_gui/app/diffview.py" line="568" />
         <source>No matched passages</source>
         <translation>没有相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="522" />
+        <location filename="../../neardup_gui/app/diffview.py" line="570" />
         <source>{n} matched passages</source>
         <translation>共 {n} 处相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="525" />
+        <location filename="../../neardup_gui/app/diffview.py" line="573" />
         <source>Passage {i} of {n}</source>
         <translation>第 {i} 处，共 {n} 处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="530" />
+        <location filename="../../neardup_gui/app/diffview.py" line="595" />
+        <source>Mark selection as template</source>
+        <translation>将所选文字标为模板</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/diffview.py" line="597" />
+        <source>Never count the selected sentences in any comparison of this collection (listed and undone in Common passages)</source>
+        <translation>在本文档集的任何比对中都不计入所选句子（可在“常见段落”中查看和撤销）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/diffview.py" line="599" />
         <source>Side by side: {a} ↔ {b}</source>
         <translation>对照：{a} ↔ {b}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="533" />
+        <location filename="../../neardup_gui/app/diffview.py" line="602" />
         <source>&lt;b&gt;Similarity {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A in B {ca} &amp;nbsp;·&amp;nbsp; B in A {cb} &amp;nbsp;·&amp;nbsp; common units {common} &amp;nbsp;·&amp;nbsp; template share A {ta}, B {tb}</source>
         <translation>&lt;b&gt;相似度 {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A 在 B 中 {ca} &amp;nbsp;·&amp;nbsp; B 在 A 中 {cb} &amp;nbsp;·&amp;nbsp; 相同单元 {common} &amp;nbsp;·&amp;nbsp; 模板占比 A {ta}，B {tb}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="435" />
+        <location filename="../../neardup_gui/app/diffview.py" line="609" />
+        <source>A: {a}&lt;br&gt;B: {b}</source>
+        <translation>A：{a}&lt;br&gt;B：{b}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/diffview.py" line="471" />
         <source>{n}. {units} units, edited ({identical} identical): {snippet}</source>
-        <translation type="unfinished" />
+        <translation>{n}. {units} 个单位，有改动（{identical} 个相同）：{snippet}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="541" />
+        <location filename="../../neardup_gui/app/diffview.py" line="613" />
         <source>Similarity is the LCS ratio common / (A + B − common) over countable units; containment is the share of one text found in the other, counted over copied passages (identical runs and the edited words between them, shown in a lighter shade). Template text is not counted.</source>
-        <translation type="unfinished" />
+        <translation>相似度是可计数单位上的 LCS 比率：公共 / (A + B − 公共)；包含率是一个文本在另一个文本中出现的比例，按复制段落计算（相同的连续片段及其间被改动的词，以较浅的颜色显示）。模板文本不计入。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="546" />
+        <location filename="../../neardup_gui/app/diffview.py" line="618" />
         <source>A: {title}</source>
         <translation>A：{title}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="547" />
+        <location filename="../../neardup_gui/app/diffview.py" line="619" />
         <source>B: {title}</source>
         <translation>B：{title}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="550" />
+        <location filename="../../neardup_gui/app/diffview.py" line="622" />
         <source>◀ Previous</source>
         <translation>◀ 上一处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="551" />
+        <location filename="../../neardup_gui/app/diffview.py" line="623" />
         <source>Previous matched passage (Shift+F3, Ctrl+Up)</source>
         <translation>上一处相同段落（Shift+F3，Ctrl+↑）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="552" />
+        <location filename="../../neardup_gui/app/diffview.py" line="624" />
         <source>Next ▶</source>
         <translation>下一处 ▶</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="553" />
+        <location filename="../../neardup_gui/app/diffview.py" line="625" />
         <source>Next matched passage (F3, Ctrl+Down)</source>
         <translation>下一处相同段落（F3，Ctrl+↓）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="554" />
+        <location filename="../../neardup_gui/app/diffview.py" line="626" />
+        <source>Larger text in both panes (Ctrl++, Ctrl+wheel)</source>
+        <translation>两侧文字一起放大（Ctrl++、Ctrl+滚轮）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/diffview.py" line="627" />
+        <source>Smaller text in both panes (Ctrl+−, Ctrl+wheel); Ctrl+0 resets</source>
+        <translation>两侧文字一起缩小（Ctrl+−、Ctrl+滚轮）；Ctrl+0 恢复</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/diffview.py" line="628" />
+        <source>Larger text</source>
+        <translation>放大文字</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/diffview.py" line="629" />
+        <source>Smaller text</source>
+        <translation>缩小文字</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/diffview.py" line="630" />
         <source>Scroll together</source>
         <translation>同步滚动</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="555" />
+        <location filename="../../neardup_gui/app/diffview.py" line="631" />
         <source>Keep both texts at the matching place while scrolling</source>
         <translation>滚动时让两篇文本保持在对应位置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="556" />
+        <location filename="../../neardup_gui/app/diffview.py" line="632" />
         <source>Open A</source>
         <translation>打开 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="557" />
+        <location filename="../../neardup_gui/app/diffview.py" line="633" />
         <source>Open the original file of A in its usual application</source>
         <translation>用默认程序打开 A 的原始文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="558" />
+        <location filename="../../neardup_gui/app/diffview.py" line="634" />
         <source>Open B</source>
         <translation>打开 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="559" />
+        <location filename="../../neardup_gui/app/diffview.py" line="635" />
         <source>Open the original file of B in its usual application</source>
         <translation>用默认程序打开 B 的原始文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="560" />
+        <location filename="../../neardup_gui/app/diffview.py" line="636" />
         <source>Matched passages</source>
         <translation>相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="561" />
+        <location filename="../../neardup_gui/app/diffview.py" line="637" />
         <source>Matched passages; choose one to show it in both texts</source>
         <translation>相同段落；选择一处即可在两篇文本中同时显示</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="562" />
+        <location filename="../../neardup_gui/app/diffview.py" line="638" />
         <source>Text A</source>
         <translation>文本 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="563" />
+        <location filename="../../neardup_gui/app/diffview.py" line="639" />
         <source>Text B</source>
         <translation>文本 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="564" />
+        <location filename="../../neardup_gui/app/diffview.py" line="640" />
         <source>Where the matches lie in A; click to jump</source>
         <translation>A 中相同段落的位置；点击即可跳转</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="565" />
+        <location filename="../../neardup_gui/app/diffview.py" line="641" />
         <source>Where the matches lie in B; click to jump</source>
         <translation>B 中相同段落的位置；点击即可跳转</translation>
     </message>
@@ -272,52 +443,57 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>DocumentsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="196" />
+        <location filename="../../neardup_gui/app/models.py" line="200" />
+        <source>indexed with warnings</source>
+        <translation>已索引（有警告）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="202" />
         <source>indexed</source>
         <translation>已索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="198" />
+        <location filename="../../neardup_gui/app/models.py" line="204" />
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="208" />
+        <location filename="../../neardup_gui/app/models.py" line="214" />
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="208" />
+        <location filename="../../neardup_gui/app/models.py" line="214" />
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="209" />
+        <location filename="../../neardup_gui/app/models.py" line="215" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="209" />
+        <location filename="../../neardup_gui/app/models.py" line="215" />
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="210" />
+        <location filename="../../neardup_gui/app/models.py" line="216" />
         <source>Units</source>
         <translation>单元数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="210" />
+        <location filename="../../neardup_gui/app/models.py" line="216" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="211" />
+        <location filename="../../neardup_gui/app/models.py" line="217" />
         <source>Countable units: CJK characters and words</source>
         <translation>可计数单元：汉字和单词</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="212" />
+        <location filename="../../neardup_gui/app/models.py" line="218" />
         <source>Share of the document that is template text (not counted)</source>
         <translation>文档中模板文字所占比例（不计入）</translation>
     </message>
@@ -325,70 +501,80 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>DocumentsView</name>
     <message>
-        <location filename="../../neardup_gui/app/documentsview.py" line="50" />
+        <location filename="../../neardup_gui/app/documentsview.py" line="62" />
         <source>Filter documents…</source>
         <translation>筛选文档…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/documentsview.py" line="51" />
+        <location filename="../../neardup_gui/app/documentsview.py" line="63" />
         <source>Filter documents</source>
         <translation>筛选文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/documentsview.py" line="52" />
+        <location filename="../../neardup_gui/app/documentsview.py" line="64" />
         <source>Documents</source>
         <translation>文档</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/documentsview.py" line="65" />
+        <source>Only documents with warnings</source>
+        <translation>只看有警告的文档</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/documentsview.py" line="66" />
+        <source>Documents read only in part or leniently: invalid bytes replaced, or recovered from a damaged file</source>
+        <translation>仅部分读取或宽容读取的文档：无效字节已替换，或从损坏的文件中恢复</translation>
     </message>
 </context>
 <context>
     <name>DuplicatesView</name>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="83" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="93" />
         <source>{n} pairs in which at least {cut} of one document is found in the other</source>
         <translation>{n} 对文档，其中一篇至少 {cut} 的内容见于另一篇</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="86" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="96" />
         <source>{n} pairs with similarity of at least {threshold}</source>
         <translation>相似度不低于 {threshold} 的文档对：{n} 对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="90" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="100" />
         <source>Rank by:</source>
         <translation>排序依据：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="91" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="101" />
         <source>similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="92" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="102" />
         <source>containment</source>
         <translation>包含比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="93" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="103" />
         <source>Containment lists partial copies too: a section copied into a long proposal has a low similarity but most of the copy is found in the source</source>
         <translation>按包含比排序也能列出部分抄袭：一节内容被抄入长篇申请书时相似度很低，但抄袭者的大部分内容都能在来源中找到</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="95" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="105" />
         <source>Filter pairs…</source>
         <translation>筛选文档对…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="96" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="106" />
         <source>Filter pairs</source>
         <translation>筛选文档对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="97" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="107" />
         <source>Duplicate pairs</source>
         <translation>重复文档对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="98" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="108" />
         <source>Double-click or press Enter to compare side by side</source>
         <translation>双击或按回车键进行对照比较</translation>
     </message>
@@ -490,6 +676,49 @@ Countable text: every word and character of the submission except template text 
     </message>
 </context>
 <context>
+    <name>Exclusions</name>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="41" />
+        <source>template files</source>
+        <translation>模板文件</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="42" />
+        <source>marked by you</source>
+        <translation>您标记的</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="43" />
+        <source>automatic template</source>
+        <translation>自动模板</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="44" />
+        <source>page headers and footers</source>
+        <translation>页眉页脚</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="45" />
+        <source>quotations</source>
+        <translation>引文</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="46" />
+        <source>bibliography</source>
+        <translation>参考文献</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="50" />
+        <source>Nothing left out: every unit counts</source>
+        <translation>没有排除任何内容：所有字词都计入</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="51" />
+        <source>Left out, by reason: {parts} ({n} units in all)</source>
+        <translation>按原因排除：{parts}（共 {n} 个单元）</translation>
+    </message>
+</context>
+<context>
     <name>Export</name>
     <message>
         <location filename="../../neardup_gui/app/export.py" line="234" />
@@ -525,402 +754,604 @@ Countable text: every word and character of the submission except template text 
     </message>
 </context>
 <context>
+    <name>HelpDialog</name>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="30" />
+        <source>Open a folder as a collection</source>
+        <translation>打开一个文件夹作为文档集</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="31" />
+        <source>Check files against the collection (or drop them on the window)</source>
+        <translation>用文档集检测文件（也可把文件拖到窗口上）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="32" />
+        <source>Refresh the collection: read new, changed and deleted files</source>
+        <translation>刷新文档集：读取新增、修改和删除的文件</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="33" />
+        <source>Export a report of the current tab</source>
+        <translation>导出当前标签页的报告</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="34" />
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="35" />
+        <source>Cancel the running task (what is done is kept)</source>
+        <translation>取消正在运行的任务（已完成的部分会保留）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="36" />
+        <source>Open the chosen result side by side</source>
+        <translation>并排对照所选结果</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="37" />
+        <source>Side by side: next / previous matched passage (also Ctrl+Down / Ctrl+Up)</source>
+        <translation>并排对照：下一处／上一处相同段落（也可用 Ctrl+下 / Ctrl+上）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="38" />
+        <source>Side by side: larger / smaller / normal text in both panes (also Ctrl+wheel)</source>
+        <translation>并排对照：两侧文字放大／缩小／恢复（也可用 Ctrl+滚轮）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="39" />
+        <source>This help</source>
+        <translation>本帮助</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="40" />
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="45" />
+        <source>Countable text</source>
+        <translation>可计文字</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="46" />
+        <source>The words and Chinese characters of a document, without punctuation, without template text (sentences of the call's form, your template files, page headers and footers) and without what the settings exclude (quotations, the bibliography). Every figure below is a share of it.</source>
+        <translation>文档中的汉字和词，不含标点、模板文字（申报书表格中的句子、您的模板文件、页眉页脚）以及设置中排除的内容（引文、参考文献）。下面的各项比例都以它为分母。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="49" />
+        <source>Copied</source>
+        <translation>总文字复制比</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="50" />
+        <source>The share of the submission's countable text found in any document of the collection, each passage counted once however many sources hold it. It is never below a single source's share.</source>
+        <translation>送检文件的可计文字中在文档集任一文档里找到的比例；同一段文字无论出现在几个来源中都只计一次。它不会低于任何单篇来源的比例。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="52" />
+        <source>Without quotations</source>
+        <translation>去除引用</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="53" />
+        <source>Copied, not counting text inside quotation marks. Never above Copied; equal to it when quotations are excluded in the settings.</source>
+        <translation>总文字复制比中不计引号内的文字。不会高于总文字复制比；在设置中排除引文时两者相等。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="55" />
+        <source>Largest single source</source>
+        <translation>单篇最大文字复制比</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="56" />
+        <source>The share of the countable text found in the one source that holds the most (its containment).</source>
+        <translation>可计文字中在包含最多的那一篇来源里找到的比例（即它的包含度）。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="57" />
+        <source>Similarity</source>
+        <translation>相似度</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="58" />
+        <source>The LCS ratio of two texts: common / (A + B − common), counting only passages of at least the minimum match length. 100 % means the same text.</source>
+        <translation>两篇文本的 LCS 比率：相同部分 /（A + B − 相同部分），只计不短于最小匹配长度的段落。100 % 表示文本相同。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="60" />
+        <source>Containment (A in B)</source>
+        <translation>包含度（A 在 B 中）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="61" />
+        <source>The share of A's countable text found in B. A short text copied whole into a long one has a high containment and a low similarity.</source>
+        <translation>A 的可计文字中在 B 里找到的比例。一篇短文被整篇抄进长文时，包含度高而相似度低。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="63" />
+        <source>Template share</source>
+        <translation>模板占比</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="63" />
+        <source>The share of a document that is template text (shown, never counted).</source>
+        <translation>文档中模板文字所占的比例（显示但从不计入）。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="64" />
+        <source>Show sources from</source>
+        <translation>显示来源，最低</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="65" />
+        <source>Hides sources whose similarity and containment are both below the value. Hidden sources still count in Copied; the Check tab says how many are hidden.</source>
+        <translation>隐藏相似度和包含度都低于该值的来源。隐藏的来源仍计入总文字复制比；“检测”标签页会说明隐藏了几个。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="73" />
+        <source>Open a folder of submissions: it is indexed once, then only changes are read. The Duplicates and Clusters tabs list near-duplicates inside the collection; drop a new file on the window to check it against the collection. Double-click any result to see both texts side by side. Matching and template settings are kept with each collection; new collections start from the defaults.</source>
+        <translation>打开一个存放申报材料的文件夹：第一次建立索引，之后只读取有变化的文件。“重复对”和“聚类”标签页列出文档集内部的近似重复；把新文件拖到窗口上即可用文档集检测它。双击任一结果可并排对照两篇文本。匹配和模板设置随各文档集保存；新文档集从默认值开始。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="77" />
+        <location filename="../../neardup_gui/app/helpview.py" line="85" />
+        <source>neardup help</source>
+        <translation>neardup 帮助</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="78" />
+        <source>What the figures mean</source>
+        <translation>各项比例的含义</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="79" />
+        <source>Keyboard shortcuts</source>
+        <translation>快捷键</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="86" />
+        <source>Help</source>
+        <translation>帮助</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="265" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="274" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="266" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="275" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="267" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="276" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="268" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="277" />
         <source>&amp;Open a folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="269" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="278" />
         <source>Choose a folder of documents to index as a collection</source>
         <translation>选择一个文档文件夹，将其建立索引作为文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="270" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="279" />
         <source>Open the &amp;sample collection</source>
         <translation>打开示例文档集(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="271" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="280" />
         <source>&amp;Check files…</source>
         <translation>检测文件(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="272" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="281" />
         <source>Check one or more submissions against the collection</source>
         <translation>将一份或多份送检文档与文档集比对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="273" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="282" />
         <source>&amp;Refresh the collection</source>
         <translation>刷新文档集(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="274" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="283" />
         <source>&amp;Export a report…</source>
         <translation>导出报告(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="276" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="285" />
         <source>Save what the current tab shows (check results, duplicate pairs or clusters) as HTML, PDF, CSV or JSON</source>
         <translation>将当前标签页的内容（检测结果、重复文档对或聚类）保存为 HTML、PDF、CSV 或 JSON</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="277" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="286" />
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="278" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="287" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="279" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="288" />
         <source>&amp;About neardup</source>
         <translation>关于 neardup(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="280" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="289" />
+        <source>neardup &amp;Help</source>
+        <translation>neardup 帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="290" />
+        <source>What each figure means, and the keyboard shortcuts (F1)</source>
+        <translation>各项比例的含义和快捷键（F1）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="291" />
         <source>&lt;b&gt;Collection&lt;/b&gt;</source>
         <translation>&lt;b&gt;文档集&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="281" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="292" />
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="282" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="293" />
         <source>Pick up new, changed and deleted files (only those are read) (F5)</source>
         <translation>纳入新增、修改和删除的文件（只读取这些文件）（F5）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="283" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="294" />
         <source>Check a file…</source>
         <translation>检测文件…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="284" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="295" />
         <source>Check one or more submissions against the collection (Ctrl+K); you can also drop files on the window</source>
         <translation>将一份或多份送检文档与文档集比对（Ctrl+K）；也可以把文件拖到窗口上</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="285" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="296" />
         <source>Open another folder…</source>
         <translation>打开其他文件夹…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="286" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="297" />
         <source>Recent collections:</source>
         <translation>最近的文档集：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="287" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="298" />
         <source>Recent collections</source>
         <translation>最近的文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="288" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="299" />
         <source>Refresh now</source>
         <translation>立即刷新</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="289" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="300" />
         <source>Updating the results for the changed settings… The figures shown are those of the previous settings until this finishes.</source>
-        <translation type="unfinished" />
+        <translation>正在按更改后的设置更新结果……完成之前显示的仍是原设置下的数字。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="291" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="302" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="292" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="303" />
         <source>Check</source>
         <translation>检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="293" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="304" />
         <source>Duplicates</source>
         <translation>重复对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="294" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="305" />
         <source>Clusters</source>
         <translation>聚类</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="295" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="306" />
         <source>Every file of the collection and its status</source>
         <translation>文档集中的每个文件及其状态</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="296" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="307" />
         <source>Sources found for checked submissions</source>
         <translation>为送检文档找到的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="297" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="308" />
         <source>Pairs of the collection at or above the similarity threshold</source>
         <translation>文档集中相似度达到阈值的文档对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="298" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="309" />
         <source>Groups of near-duplicates</source>
         <translation>近似重复文档的分组</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="299" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="310" />
+        <source>Common passages</source>
+        <translation>常见段落</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="311" />
+        <source>Passages found in many documents: which are left out as template, and why</source>
+        <translation>在许多文档中出现的段落：哪些作为模板不计入，以及原因</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="312" />
         <source>Screening</source>
         <translation>批量检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="300" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="313" />
         <source>A whole call: every new submission checked against the collection and each other, ranked by copied share</source>
         <translation>整批申请：每份新申请书与文档集及彼此比对，按复制比排序</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="316" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="339" />
         <source>{name} — neardup</source>
         <translation>{name} — neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="321" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="344" />
         <source>Indexing</source>
         <translation>正在建立索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="322" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="345" />
         <source>Rebuilding the index</source>
         <translation>正在重建索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="323" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="346" />
         <source>Opening</source>
         <translation>正在打开</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="324" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="347" />
         <source>Finding duplicates</source>
         <translation>正在查找重复</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="325" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="348" />
         <source>Checking</source>
         <translation>正在检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="326" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="349" />
         <source>Adding to the collection</source>
         <translation>正在加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="327" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="350" />
+        <source>Updating the results</source>
+        <translation>正在更新结果</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="351" />
         <source>Screening the call</source>
         <translation>批量检测中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="328" />
-        <source>Updating the results</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="342" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="432" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="365" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="455" />
         <source>Please wait for the current task to finish, or cancel it.</source>
         <translation>请等待当前任务完成，或取消它。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="358" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="381" />
         <source>Cancelled. Everything finished before cancelling is kept.</source>
         <translation>已取消。取消前已完成的内容都已保留。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="369" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="425" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="436" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="580" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="590" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="688" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="793" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="877" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="392" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="448" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="459" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="647" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="657" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="755" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="861" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="954" />
         <source>neardup</source>
         <translation>neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="370" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="393" />
         <source>Rebuild the index now?</source>
         <translation>现在重建索引吗？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="417" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="440" />
         <source>Choose the folder of the collection</source>
         <translation>选择文档集所在的文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="425" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="448" />
         <source>The sample collection is missing from this installation.</source>
         <translation>此安装中缺少示例文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="437" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="460" />
         <source>The folder {folder} does not exist any more. Choose it again from where it is now.</source>
         <translation>文件夹 {folder} 已不存在。请从它现在的位置重新选择。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="501" />
-        <source>Indexed: {added} added, {updated} updated, {moved} moved, {removed} removed, {unchanged} unchanged, {skipped} skipped ({seconds:.1f} s)</source>
-        <translation>索引完成：新增 {added}，更新 {updated}，移动 {moved}，删除 {removed}，未变 {unchanged}，跳过 {skipped}（{seconds:.1f} 秒）</translation>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="524" />
+        <source>Indexed: {added} added, {updated} updated, {moved} moved, {removed} removed, {unchanged} unchanged, {warned} with warnings, {skipped} skipped ({seconds:.1f} s)</source>
+        <translation>索引完成：新增 {added}，更新 {updated}，移动 {moved}，删除 {removed}，未变 {unchanged}，有警告 {warned}，跳过 {skipped}（{seconds:.1f} 秒）</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/mainwindow.py" line="623" />
+        <source>%n document: {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
+        <translation>
+            <numerusform>共 %n 个文档：已索引 {indexed}，有警告 {warned}，跳过 {skipped}</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/mainwindow.py" line="625" />
+        <source>%n documents: {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
+        <translation>
+            <numerusform>共 %n 个文档：已索引 {indexed}，有警告 {warned}，跳过 {skipped}</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="522" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="563" />
+        <source>Select at least one whole sentence ({n} words or characters) to mark it as template.</source>
+        <translation>请至少选择一个完整的句子（{n} 个字或词）才能标为模板。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="587" />
         <source>Indexing was cancelled: the documents indexed so far are shown. Refresh to continue where it stopped.</source>
         <translation>索引已取消：这里显示的是已建立索引的文档。点击刷新可从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="525" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="590" />
         <source>This is the saved index; files may have changed since. Refresh to pick up new, changed and deleted files.</source>
         <translation>这是已保存的索引，文件之后可能有变化。点击刷新可纳入新增、修改和删除的文件。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="557" />
-        <source>{total} documents: {indexed} indexed, {skipped} skipped</source>
-        <translation>共 {total} 个文档：已索引 {indexed}，跳过 {skipped}</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="572" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="639" />
         <source>Choose submissions to check</source>
         <translation>选择要检测的送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="573" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="640" />
         <source>Documents (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;All files (*)</source>
-        <translation type="unfinished" />
+        <translation>文档 (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="581" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="648" />
         <source>Open a collection first (a folder of documents), then check files against it.</source>
         <translation>请先打开一个文档集（一个文档文件夹），再将文件与它比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="590" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="657" />
         <source>Some files could not be read:</source>
         <translation>有些文件无法读取：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="629" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="645" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="696" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="712" />
         <source>Add to collection</source>
         <translation>加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="630" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="697" />
         <source>{n} checked file(s) are outside the collection's folder {folder}.
 
 Copy them into the folder, or keep them where they are as external members? An external member stays in the collection when it is refreshed; if you move or delete the file, it leaves the collection.</source>
-        <translation type="unfinished" />
+        <translation>有 {n} 个已检测的文件不在文档集文件夹 {folder} 中。
+
+把它们复制到该文件夹，还是保留在原处作为外部成员？外部成员在刷新时会保留在文档集中；如果移动或删除了该文件，它就会离开文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="635" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="702" />
         <source>Copy into the folder</source>
-        <translation type="unfinished" />
+        <translation>复制到文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="636" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="703" />
         <source>Keep where they are</source>
-        <translation type="unfinished" />
+        <translation>保留在原处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="646" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="713" />
         <source>The collection's folder already has a file named {names}.
 
 Rename the copy (for example “name (2).docx”), or replace the file in the folder?</source>
-        <translation type="unfinished" />
+        <translation>文档集文件夹中已有名为 {names} 的文件。
+
+给复制的文件改名（例如“名称 (2).docx”），还是替换文件夹中的文件？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="650" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="717" />
         <source>Rename the copy</source>
-        <translation type="unfinished" />
+        <translation>改名复制</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="651" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="718" />
         <source>Replace</source>
-        <translation type="unfinished" />
+        <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="664" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="731" />
         <source>{name}: copied into the collection's folder as {member}</source>
-        <translation type="unfinished" />
+        <translation>{name}：已复制到文档集文件夹，名为 {member}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="667" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="734" />
         <source>{name}: kept where it is, as an external member ({path})</source>
-        <translation type="unfinished" />
+        <translation>{name}：保留在原处，作为外部成员（{path}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="670" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="737" />
         <source>{name}: already in the collection's folder</source>
-        <translation type="unfinished" />
+        <translation>{name}：已在文档集文件夹中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="672" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="739" />
         <source>The checked submissions are now part of the collection.</source>
         <translation>已检测的送检文档已加入文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="673" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="740" />
         <source>Added to the collection</source>
-        <translation type="unfinished" />
+        <translation>已加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="689" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="756" />
         <source>Open a collection first (a folder of documents), then screen a call against it.</source>
         <translation>请先打开一个文档集（文档文件夹），再对一批申请书进行检测。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="794" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="862" />
         <source>The fingerprints are being rebuilt from the stored texts in the background.</source>
         <translation>正在后台根据已保存的文本重建指纹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="824" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="892" />
         <source>The results now follow the changed settings.</source>
-        <translation type="unfinished" />
+        <translation>结果已按更改后的设置更新。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="839" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="916" />
         <source>About neardup</source>
         <translation>关于 neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="840" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="917" />
         <source>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;Near-duplicate and plagiarism screening of local document collections, in Chinese and English. Similarity is the LCS ratio of the two texts with template text left out. No document leaves this computer.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;对本地中英文文档集进行近似重复与抄袭筛查。相似度为两篇文本的最长公共子序列比率，不计模板文字。所有文档都不会离开这台电脑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="878" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="955" />
         <source>Drop one folder to open it as a collection, or files to check them.</source>
         <translation>拖入一个文件夹即可作为文档集打开，拖入文件即可检测它们。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="886" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="963" />
         <source>Stopping the running task…</source>
         <translation>正在停止当前任务…</translation>
     </message>
@@ -928,57 +1359,57 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>PairsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="241" />
+        <location filename="../../neardup_gui/app/models.py" line="284" />
         <source>Document A</source>
         <translation>文档 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="241" />
+        <location filename="../../neardup_gui/app/models.py" line="284" />
         <source>Document B</source>
         <translation>文档 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="242" />
+        <location filename="../../neardup_gui/app/models.py" line="285" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="242" />
+        <location filename="../../neardup_gui/app/models.py" line="285" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="243" />
+        <location filename="../../neardup_gui/app/models.py" line="286" />
         <source>B in A</source>
         <translation>B 在 A 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="243" />
+        <location filename="../../neardup_gui/app/models.py" line="286" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="244" />
+        <location filename="../../neardup_gui/app/models.py" line="287" />
         <source>Share of A's countable units found in B (containment)</source>
         <translation>A 的可计数单元出现在 B 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="245" />
+        <location filename="../../neardup_gui/app/models.py" line="288" />
         <source>Share of B's countable units found in A (containment)</source>
         <translation>B 的可计数单元出现在 A 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="246" />
+        <location filename="../../neardup_gui/app/models.py" line="289" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="247" />
+        <location filename="../../neardup_gui/app/models.py" line="290" />
         <source>Contained</source>
         <translation>包含比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="248" />
+        <location filename="../../neardup_gui/app/models.py" line="291" />
         <source>The larger of A in B and B in A: how much of one is found in the other</source>
         <translation>A 在 B 中与 B 在 A 中的较大者：一篇文档有多少内容见于另一篇</translation>
     </message>
@@ -986,80 +1417,100 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>ProgressMessages</name>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="32" />
+        <location filename="../../neardup_gui/app/widgets.py" line="43" />
         <source>Indexed {done} of {total}: {file}</source>
         <translation>已索引 {done}/{total}：{file}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="33" />
+        <location filename="../../neardup_gui/app/widgets.py" line="44" />
         <source>Added {done} of {total}: {file}</source>
         <translation>已加入 {done}/{total}：{file}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="34" />
+        <location filename="../../neardup_gui/app/widgets.py" line="45" />
         <source>Re-fingerprinting {done} of {total}</source>
         <translation>正在重新计算指纹 {done}/{total}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="35" />
+        <location filename="../../neardup_gui/app/widgets.py" line="46" />
         <source>Comparing {done} of {total}</source>
         <translation>正在比对 {done}/{total}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="36" />
+        <location filename="../../neardup_gui/app/widgets.py" line="47" />
         <source>Verifying {done} of {total} candidates</source>
         <translation>正在核验候选文档 {done}/{total}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="37" />
+        <location filename="../../neardup_gui/app/widgets.py" line="48" />
         <source>Reading {file}</source>
         <translation>正在读取 {file}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="38" />
+        <location filename="../../neardup_gui/app/widgets.py" line="49" />
         <source>Scanning {file}</source>
         <translation>正在扫描 {file}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="39" />
-        <source>Found {total} documents</source>
-        <translation>找到 {total} 个文档</translation>
+        <location filename="../../neardup_gui/app/widgets.py" line="53" />
+        <source>Found %n document</source>
+        <translation>找到 %n 个文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="41" />
-        <source>Indexed {total} documents ({skipped} skipped)</source>
-        <translation>已索引 {total} 个文档（跳过 {skipped} 个）</translation>
+        <location filename="../../neardup_gui/app/widgets.py" line="53" />
+        <source>Found %n documents</source>
+        <translation>找到 %n 个文档</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/widgets.py" line="55" />
+        <source>Re-fingerprinted %n document</source>
+        <translation>已重新计算 %n 个文档的指纹</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/widgets.py" line="55" />
+        <source>Re-fingerprinted %n documents</source>
+        <translation>已重新计算 %n 个文档的指纹</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/widgets.py" line="58" />
+        <source>Indexed %n document ({warned} with warnings, {skipped} skipped)</source>
+        <translation>已索引 %n 个文档（有警告 {warned}，跳过 {skipped}）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/widgets.py" line="59" />
+        <source>Indexed %n documents ({warned} with warnings, {skipped} skipped)</source>
+        <translation>已索引 %n 个文档（有警告 {warned}，跳过 {skipped}）</translation>
     </message>
 </context>
 <context>
     <name>ProgressPanel</name>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="123" />
+        <location filename="../../neardup_gui/app/widgets.py" line="141" />
         <source>Stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="137" />
+        <location filename="../../neardup_gui/app/widgets.py" line="155" />
         <source>Elapsed {elapsed}</source>
         <translation>已用 {elapsed}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="139" />
+        <location filename="../../neardup_gui/app/widgets.py" line="157" />
         <source>about {remaining} left</source>
         <translation>约剩 {remaining}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="148" />
+        <location filename="../../neardup_gui/app/widgets.py" line="166" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="149" />
+        <location filename="../../neardup_gui/app/widgets.py" line="167" />
         <source>Stop the running task; everything done so far is kept (Esc)</source>
         <translation>停止当前任务；已完成的内容都会保留（Esc）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="150" />
+        <location filename="../../neardup_gui/app/widgets.py" line="168" />
         <source>Progress</source>
         <translation>进度</translation>
     </message>
@@ -1228,260 +1679,428 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="167" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="175" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="170" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="178" />
         <source>Matching and template text are kept with the collection “{name}”: other collections keep their own. Index and interface settings apply everywhere.</source>
-        <translation type="unfinished" />
+        <translation>匹配和模板文字设置随文档集“{name}”保存，其他文档集各有自己的设置。索引和界面设置对所有文档集生效。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="174" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="182" />
         <source>No collection is open: matching and template settings set here are the defaults every new collection starts from.</source>
-        <translation type="unfinished" />
+        <translation>当前没有打开文档集：此处的匹配和模板设置是每个新文档集的默认值。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="176" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="184" />
         <source>Also use these matching and template settings for new collections</source>
-        <translation type="unfinished" />
+        <translation>同时把这些匹配和模板设置作为新文档集的默认值</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="177" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="185" />
         <source>Matching</source>
         <translation>比对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="178" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="186" />
         <source>Index and search</source>
         <translation>索引与检索</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="179" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="187" />
         <source>Template text</source>
         <translation>模板文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="180" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="188" />
         <source>Interface</source>
         <translation>界面</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="181" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="189" />
         <source>Report pairs from similarity:</source>
         <translation>报告文档对的最低相似度：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="182" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="190" />
         <source>Pairs of the collection at or above this similarity are listed as duplicates</source>
         <translation>相似度达到此值的文档对列为重复</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="183" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="191" />
         <source>Minimum match length (units):</source>
         <translation>最短匹配长度（单元）：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="184" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="192" />
         <source>A common passage counts only if it is at least this many characters or words long</source>
         <translation>相同段落至少达到这么多个字或词才计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="185" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="193" />
         <source>Quotations:</source>
         <translation>引文：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="186" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="194" />
         <source>Leave text in quotation marks out of the similarity</source>
         <translation>计算相似度时不计引号内的文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="187" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="195" />
         <source>Bibliography:</source>
         <translation>参考文献：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="188" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="196" />
         <source>Leave the reference list out of the similarity</source>
         <translation>计算相似度时不计参考文献列表</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="189" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="197" />
         <source>Exclude quoted text</source>
         <translation>排除引文</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="190" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="198" />
         <source>Exclude the bibliography</source>
         <translation>排除参考文献</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="191" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="199" />
         <source>Fingerprint size (bits):</source>
         <translation>指纹长度（位）：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="192" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="200" />
         <source>Larger fingerprints estimate similarity more precisely but take more space</source>
         <translation>指纹越长，相似度估计越准确，但占用空间更多</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="193" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="201" />
         <source>Search strategy:</source>
         <translation>检索策略：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="194" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="202" />
         <source>How candidates are found; every strategy finds the same pairs</source>
         <translation>查找候选文档的方式；每种策略找到的文档对都相同</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="195" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="203" />
         <source>Worker processes:</source>
         <translation>工作进程数：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="196" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="204" />
         <source>How many documents are read and fingerprinted at the same time</source>
         <translation>同时读取并计算指纹的文档数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="198" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="206" />
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="199" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="207" />
         <source>Brute force (reference)</source>
         <translation>穷举（基准）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="200" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="208" />
         <source>Permuted tables</source>
         <translation>置换表</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="201" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="209" />
         <source>Group merging</source>
         <translation>分组合并</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="202" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="210" />
         <source>LSH buckets</source>
         <translation>LSH 分桶</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="206" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="214" />
+        <source>Automatic template:</source>
+        <translation>自动模板：</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="215" />
+        <source>Off: count all text except your template files and the passages you marked</source>
+        <translation>关闭：除您的模板文件和您标记的段落外，全部文字都计入</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="216" />
+        <source>Leave out sentences found in most documents (the call's form)</source>
+        <translation>不计入大多数文档共有的句子（申报书的表格）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="217" />
         <source>Template if in at least (documents):</source>
         <translation>出现在至少多少个文档中视为模板：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="207" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="218" />
         <source>A sentence found in at least this many documents is treated as template</source>
         <translation>出现在至少这么多个文档中的句子视为模板</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="208" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="219" />
         <source>and at least (share of collection):</source>
         <translation>且至少占文档集的比例：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="209" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="220" />
         <source>... and in at least this share of all documents</source>
         <translation>……并且出现在至少这个比例的文档中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="210" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="221" />
         <source>Template files:</source>
         <translation>模板文件：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="211" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="222" />
         <source>Template files</source>
         <translation>模板文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="212" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="223" />
         <source>Files whose sentences are template wherever they occur (e.g. the blank application form)</source>
         <translation>其中的句子无论出现在哪里都视为模板的文件（例如空白申请书）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="213" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="224" />
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="214" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="225" />
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="215" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="226" />
         <source>Language:</source>
         <translation>语言：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="216" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="227" />
         <source>The language of the interface; the change applies at once</source>
         <translation>界面语言；更改立即生效</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="217" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="228" />
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="225" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="236" />
         <source>Changing the fingerprint size re-fingerprints every document from its stored text. This runs in the background after you press OK; the files are not read again.</source>
         <translation>更改指纹长度会根据已保存的文本重新计算每个文档的指纹。按“确定”后在后台进行，不会重新读取文件。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="233" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="244" />
         <source>Choose template files</source>
         <translation>选择模板文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="234" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="245" />
         <source>Documents (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;All files (*)</source>
-        <translation type="unfinished" />
+        <translation>文档 (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;所有文件 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>SkipReasons</name>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="154" />
+        <source>scanned PDF: no text layer</source>
+        <translation>扫描版 PDF：没有文字层</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="155" />
+        <source>legacy Word .doc: save it as .docx</source>
+        <translation>旧版 Word .doc 文件：请另存为 .docx</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="156" />
+        <source>encrypted Word document: remove the password</source>
+        <translation>加密的 Word 文档：请去掉密码</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="157" />
+        <source>password-protected PDF: remove the password</source>
+        <translation>有密码保护的 PDF：请去掉密码</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="158" />
+        <source>password-protected OpenDocument file: remove the password</source>
+        <translation>有密码保护的 OpenDocument 文件：请去掉密码</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="159" />
+        <source>encrypted PDF this program cannot open ({detail})</source>
+        <translation>本程序无法打开的加密 PDF（{detail}）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="160" />
+        <source>empty file (0 bytes)</source>
+        <translation>空文件（0 字节）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="161" />
+        <source>file holds only white space</source>
+        <translation>文件只有空白</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="162" />
+        <source>no text in this {format} file</source>
+        <translation>这个 {format} 文件中没有文字</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="164" />
+        <source>no words in the file: only punctuation, numbers of pages or symbols</source>
+        <translation>文件中没有文字：只有标点、页码或符号</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="165" />
+        <source>file no longer exists</source>
+        <translation>文件已不存在</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="166" />
+        <source>file was deleted while it was read</source>
+        <translation>读取时文件被删除</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="167" />
+        <source>file changed while it was read; try again</source>
+        <translation>读取时文件发生了变化，请重试</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="168" />
+        <source>file cannot be read: permission denied</source>
+        <translation>无法读取文件：没有权限</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="169" />
+        <source>file cannot be read: {detail}</source>
+        <translation>无法读取文件：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="170" />
+        <source>folder cannot be read: {detail}</source>
+        <translation>无法读取文件夹：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="171" />
+        <source>broken symbolic link: its target does not exist</source>
+        <translation>失效的符号链接：目标不存在</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="172" />
+        <source>file is {size} MB, over the {limit} MB limit</source>
+        <translation>文件大小 {size} MB，超过 {limit} MB 的上限</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="173" />
+        <source>file is over the {limit} MB limit</source>
+        <translation>文件超过 {limit} MB 的上限</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="174" />
+        <source>needs more than {limit} MB of memory</source>
+        <translation>需要超过 {limit} MB 的内存</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="175" />
+        <source>worker was killed, most likely out of memory</source>
+        <translation>读取进程被终止，很可能是内存不足</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="176" />
+        <source>extraction took longer than {limit} s</source>
+        <translation>读取用时超过 {limit} 秒</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="177" />
+        <source>unsupported file type {suffix}</source>
+        <translation>不支持的文件类型 {suffix}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="178" />
+        <source>damaged Word document: {detail}</source>
+        <translation>Word 文档已损坏：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="179" />
+        <source>damaged PDF: {detail}</source>
+        <translation>PDF 已损坏：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="180" />
+        <source>damaged OpenDocument text: {detail}</source>
+        <translation>OpenDocument 文本已损坏：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="181" />
+        <source>damaged RTF document: {detail}</source>
+        <translation>RTF 文档已损坏：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="182" />
+        <source>damaged {what}: {detail}</source>
+        <translation>文件已损坏（{what}）：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="183" />
+        <source>file is {what}, not {expected}</source>
+        <translation>文件实际是 {what}，不是 {expected}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="184" />
+        <source>reading the file failed{detail}</source>
+        <translation>读取文件失败{detail}</translation>
     </message>
 </context>
 <context>
     <name>SourcesModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="281" />
+        <location filename="../../neardup_gui/app/models.py" line="324" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="281" />
+        <location filename="../../neardup_gui/app/models.py" line="324" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="282" />
+        <location filename="../../neardup_gui/app/models.py" line="325" />
         <source>Containment</source>
         <translation>包含度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="282" />
+        <location filename="../../neardup_gui/app/models.py" line="325" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="283" />
+        <location filename="../../neardup_gui/app/models.py" line="326" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="284" />
+        <location filename="../../neardup_gui/app/models.py" line="327" />
         <source>Share of the submission found in this source</source>
         <translation>送检文档出现在此来源中的比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="285" />
+        <location filename="../../neardup_gui/app/models.py" line="328" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
@@ -1491,17 +2110,22 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="146" />
         <source>neardup could not start</source>
-        <translation type="unfinished" />
+        <translation>neardup 无法启动</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/errors.py" line="149" />
+        <source>&lt;b&gt;neardup could not start.&lt;/b&gt; {what}</source>
+        <translation>&lt;b&gt;neardup 无法启动。&lt;/b&gt;{what}</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="156" />
         <source>If it started failing after a change of settings, “Reset settings” sets the settings file aside (it is kept as a backup) and starts again with the defaults. Your collections and their indexes are not touched.</source>
-        <translation type="unfinished" />
+        <translation>如果是在更改设置后开始出错，“重置设置”会把设置文件移到一旁（保留作备份），并用默认值重新启动。您的文档集及其索引不受影响。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="160" />
         <source>The log file is {path}</source>
-        <translation type="unfinished" />
+        <translation>日志文件：{path}</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="166" />
@@ -1511,7 +2135,7 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="169" />
         <source>Reset settings</source>
-        <translation type="unfinished" />
+        <translation>重置设置</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="171" />
@@ -1521,7 +2145,7 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="172" />
         <source>Quit</source>
-        <translation type="unfinished" />
+        <translation>退出</translation>
     </message>
 </context>
 <context>
@@ -1625,6 +2249,19 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
         <location filename="../../neardup_gui/app/submissionview.py" line="391" />
         <source>Each source's passages have its colour and number. &lt;span style="color:{fg}; background-color:{bg};"&gt;The form's text&lt;/span&gt; and &lt;span style="color:{fg}; background-color:{bg}; text-decoration:line-through;"&gt;excluded text&lt;/span&gt; are never counted.</source>
         <translation>每个来源的片段以其颜色和编号标出。&lt;span style="color:{fg}; background-color:{bg};"&gt;模板文字&lt;/span&gt;和&lt;span style="color:{fg}; background-color:{bg}; text-decoration:line-through;"&gt;排除文字&lt;/span&gt;均不计入。</translation>
+    </message>
+</context>
+<context>
+    <name>Warnings</name>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="255" />
+        <source>{n} of {size} bytes are not valid {encoding} and were replaced by � ({where}); the rest was read normally</source>
+        <translation>{size} 字节中有 {n} 字节不是有效的 {encoding} 编码，已替换为 �（{where}）；其余内容正常读取</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="258" />
+        <source>recovered from a damaged file: {detail}</source>
+        <translation>从损坏的文件中恢复：{detail}</translation>
     </message>
 </context>
 <context>

@@ -146,11 +146,11 @@ def test_the_summary_says_what_the_filter_hides(qtbot, window, tmp_path):
     assert len(result.matches) >= 2
     page.threshold_spin.setValue(0)
     assert not page.hidden_label.isVisibleTo(page)
-    page.threshold_spin.setValue(99)
+    page.threshold_spin.setValue(100)
     hidden = len(result.matches) - len(window.visible_sources())
     assert hidden >= 1
     assert page.hidden_label.isVisibleTo(page)
-    assert f"{len(result.matches)} sources found, {hidden} hidden below 99 %" in page.hidden_label.text()
+    assert f"{len(result.matches)} sources found, {hidden} hidden below 100 %" in page.hidden_label.text()
     assert "countable" in page.meaning_label.text() and "never below a single source" in page.meaning_label.text()
     assert "Largest single source" in page.summary_label.toolTip()
     s = result.summary

@@ -59,7 +59,7 @@ def test_next_and_previous_move_both_panes(qtbot, text_pair):
         assert 0 <= pane.cursorRect(cursor).top() <= pane.viewport().height() // 2
     # keyboard: Ctrl+Up goes back one, F3 forward
     view.activateWindow()
-    qtbot.waitUntil(view.isActiveWindow)
+    qtbot.waitUntil(view.isActiveWindow, timeout=60_000)  # a guard against a hang, not a speed test
     qtbot.keyClick(view, Qt.Key.Key_Up, Qt.KeyboardModifier.ControlModifier)
     assert view.current_match == last - 1
     qtbot.keyClick(view, Qt.Key.Key_F3)

@@ -7,9 +7,9 @@ import subprocess
 
 import pytest
 from PySide6.QtCore import QThread
-from PySide6.QtWidgets import QFileDialog, QMainWindow
+from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow
 
-from neardup_gui.app import diffview
+from neardup_gui.app import colours
 from neardup_gui.app.export import FILTERS, start_export, with_extension, export_report
 from neardup_gui.core.collection import Collection
 from neardup_gui.core.report import html as report_html
@@ -21,9 +21,11 @@ def db(tmp_path_factory, corpus_dir):
     return shared_collection(tmp_path_factory, corpus_dir)
 
 
-def test_report_colours_are_the_diff_views():
-    assert report_html.PALETTE == diffview.PALETTE
-    assert (report_html.MUTED_FOREGROUND, report_html.MUTED_BACKGROUND) == (diffview.MUTED_FOREGROUND, diffview.MUTED_BACKGROUND)
+def test_report_colours_are_the_diff_views_in_a_light_theme(qapp):
+    light = QApplication.style().standardPalette()
+    assert [colours.match_colour(i, light).name() for i in range(len(report_html.PALETTE))] == list(report_html.PALETTE)
+    assert (colours.muted_foreground(light).name(), colours.muted_background(light).name()) == (
+        report_html.MUTED_FOREGROUND, report_html.MUTED_BACKGROUND)
 
 
 def test_the_chosen_format_gives_the_extension():

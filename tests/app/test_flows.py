@@ -16,6 +16,22 @@ from neardup_gui.app.paths import index_path_for
 from neardup_gui.core.collection import Collection
 from neardup_gui.core.settings import Settings
 
+_FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "ingest"
+
+
+def folder_that_cannot_finish(source: Path, target: Path) -> Path:
+    """A copy of ``source`` with a PDF that never finishes: indexing it cannot be over before
+    the per-file time limit (60 s), so a cancel or a close always meets it still running,
+    however fast the machine."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("ingest_fixtures", _FIXTURES / "make_fixtures.py")
+    mf = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mf)
+    shutil.copytree(source, target)
+    (target / "endless.pdf").write_bytes(mf.endless_pdf())
+    return target
+
 RESUBMISSIONS = {
     frozenset({"en-01-coastal-erosion.docx", "en-02-shoreline-retreat.pdf"}),
     frozenset({"zh-01-水稻抗旱基因.docx", "zh-02-水稻干旱响应调控.pdf"}),
@@ -156,12 +172,14 @@ def test_side_by_side_highlights_every_span_and_moves_both_panes(qtbot, window, 
     view: DiffView = opened.args[0]
     with Collection.open(saved_sample, create=False) as collection:
         comparison = collection.compare(pair.a.doc_id, pair.b.doc_id, window.settings)
-    assert len(comparison.spans) >= 2
-    assert view.highlight_counts() == (len(comparison.spans), len(comparison.spans))
+    # one highlighted entry per edited passage (issue 15): a resubmission's runs merge into few
+    n = len(comparison.passages)
+    assert n >= 1 and len(comparison.spans) >= n
+    assert view.highlight_counts() == (n, n)
     assert view.current_match == 0
     view.next_match()
-    span = view.spans[1]
-    assert view.current_match == 1
+    span = view.spans[1 % n]
+    assert view.current_match == 1 % n
     assert view.pane_a.textCursor().selectionStart() == span.a[0]
     assert view.pane_b.textCursor().selectionStart() == span.b[0]
     view.previous_match()
@@ -170,9 +188,9 @@ def test_side_by_side_highlights_every_span_and_moves_both_panes(qtbot, window, 
     view.close()
 
 
-def test_cancelling_indexing_keeps_what_was_done(qtbot, window, corpus_dir):
-    folder = corpus_dir / "debian-reference-en"
-    total = len(list(folder.glob("*.txt")))
+def test_cancelling_indexing_keeps_what_was_done(qtbot, window, corpus_dir, tmp_path):
+    folder = folder_that_cannot_finish(corpus_dir / "debian-reference-en", tmp_path / "en")
+    total = len(list(folder.iterdir()))
     window.open_folder(str(folder))
     task = window.main_task
     assert task is not None and task.name == "index"
@@ -188,8 +206,8 @@ def test_cancelling_indexing_keeps_what_was_done(qtbot, window, corpus_dir):
     window.runner.shutdown(30)
 
 
-def test_closing_during_indexing_stops_cleanly(qtbot, corpus_dir):
-    folder = corpus_dir / "debian-reference-zh-cn"
+def test_closing_during_indexing_stops_cleanly(qtbot, corpus_dir, tmp_path):
+    folder = folder_that_cannot_finish(corpus_dir / "debian-reference-zh-cn", tmp_path / "zh")
     w = MainWindow()
     qtbot.addWidget(w)
     w.show()
@@ -199,7 +217,7 @@ def test_closing_during_indexing_stops_cleanly(qtbot, corpus_dir):
     w.close()
     assert task.wait(0)  # the worker has returned before the window went
     with Collection.open(index_path_for(folder), create=False) as collection:
-        assert len(collection.documents()) < len(list(folder.glob("*.txt")))
+        assert len(collection.documents()) < len(list(folder.iterdir()))
 
 
 def test_a_fingerprint_size_change_refingerprints_in_the_background(qtbot, window, saved_sample):

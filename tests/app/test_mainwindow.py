@@ -66,7 +66,7 @@ def test_switching_language_retranslates_the_open_window(qtbot):
     dialog.accept()
     try:
         assert window.translations.language == "zh_CN"
-        qtbot.waitUntil(lambda: window.tabs.tabText(2) == "重复对", timeout=2000)
+        qtbot.waitUntil(lambda: window.tabs.tabText(2) == "重复对", timeout=60_000)
         assert window.welcome.open_button.text() == "打开文件夹…"
         assert window.welcome.sample_button.text() == "试用示例文档集"
         assert window.documents_page.model.headerData(0, Qt.Orientation.Horizontal) == "文件"
@@ -75,7 +75,7 @@ def test_switching_language_retranslates_the_open_window(qtbot):
         assert localise_progress("Indexed 3 of 30: zh-01.docx") == "已索引 3/30：zh-01.docx"
     finally:
         window.translations.switch("en")
-    qtbot.waitUntil(lambda: window.tabs.tabText(2) == "Duplicates", timeout=2000)
+    qtbot.waitUntil(lambda: window.tabs.tabText(2) == "Duplicates", timeout=60_000)
     assert localise_progress("Indexed 3 of 30: zh-01.docx") == "Indexed 3 of 30: zh-01.docx"
     window.close()
 

@@ -56,9 +56,12 @@ def window(qtbot, indexed_sample: Path, sample_dir: Path):
 
 @pytest.fixture
 def screened(qtbot, window: MainWindow, sample_dir: Path) -> MainWindow:
-    """The sample's submissions screened as a call against the sample collection, with the
-    call's two forms as template files (as the examiner gives them)."""
-    window.settings = window.settings.with_(template_files=FORMS)
+    """The sample's submissions screened as a call against the sample collection.
+
+    The sample mixes two calls' forms (each in 5 of its 30 proposals, far from the automatic
+    template rule's "nearly every document"): the examiner gives them as template files first."""
+    with qtbot.waitSignal(window.duplicates_ready, timeout=180000):
+        window.apply_settings(window.settings.with_(template_files=FORMS), window.language_setting)
     with qtbot.waitSignal(window.screening_ready, timeout=180000):
         window.screen_folder(str(sample_dir))
     return window
@@ -108,9 +111,10 @@ def test_screenings_are_reopened_in_a_new_window(qtbot, screened: MainWindow, sa
 
 
 def test_a_cancelled_screening_is_shown_as_interrupted_and_resumes(qtbot, window: MainWindow, sample_dir: Path) -> None:
+    with qtbot.waitSignal(window.duplicates_ready, timeout=180000):  # the forms given (see ``screened``)
+        window.apply_settings(window.settings.with_(template_files=FORMS), window.language_setting)
     # cancelled at once: the worker stops at its next progress report (reading the files takes
     # worker processes, far longer than the next line of this test)
-    window.settings = window.settings.with_(template_files=FORMS)
     window.screen_folder(str(sample_dir))
     task = window.main_task
     task.cancel()
@@ -202,7 +206,8 @@ def test_duplicates_ranked_by_containment_list_the_section_copies(qtbot, window:
     by_similarity = {frozenset({p.a.rel, p.b.rel}) for p in page.model.records()}
     section_copy = frozenset({"zh-03-城市内涝预警.docx", "zh-04-山区滑坡监测.txt"})
     assert section_copy not in by_similarity  # r ≈ 0.27: below the similarity threshold
-    page.order.setCurrentIndex(1)
+    with qtbot.waitSignal(window.containment_ready, timeout=120000):  # computed when asked for
+        page.order.setCurrentIndex(1)
     shown = page.model.records()
     names = {frozenset({p.a.rel, p.b.rel}) for p in shown}
     assert section_copy in names

@@ -30,11 +30,21 @@ def slow_steps(n: int, progress, started: threading.Event | None = None) -> int:
     return done
 
 
+def steps_until_cancelled(started: threading.Event, progress) -> int:
+    """Work that ends only by cancellation, however fast or slow the machine is."""
+    steps = 0
+    while True:
+        started.set()
+        progress(0.5, f"step {steps}")
+        time.sleep(0.001)
+        steps += 1
+
+
 @pytest.fixture
 def runner(qtbot):
     r = TaskRunner()
     yield r
-    r.shutdown(5)
+    r.shutdown(60)
 
 
 def test_result_and_progress_arrive_on_the_gui_thread(qtbot, runner):
@@ -52,7 +62,7 @@ def test_result_and_progress_arrive_on_the_gui_thread(qtbot, runner):
 
     task = runner.start("count", worker_thread, on_done=done)
     task.progress.connect(lambda f, m: progress.append((f, m)))
-    with qtbot.waitSignal(task.finished, timeout=5000):
+    with qtbot.waitSignal(task.finished, timeout=60_000):
         pass
     assert seen["result"] == {"a": 3, "b": 1, "c": 1}
     assert seen["thread"] == gui
@@ -65,15 +75,14 @@ def test_result_and_progress_arrive_on_the_gui_thread(qtbot, runner):
 def test_cancel_stops_the_work_at_its_next_progress_report(qtbot, runner):
     started = threading.Event()
     outcome: list[str] = []
-    task = runner.start("slow", slow_steps, 1000, started=started,
+    task = runner.start("endless", steps_until_cancelled, started,
                         on_done=lambda r: outcome.append(f"done {r}"), on_cancelled=lambda: outcome.append("cancelled"))
-    assert started.wait(5)
+    assert started.wait(60)
     task.cancel()
-    with qtbot.waitSignal(task.finished, timeout=5000):
+    with qtbot.waitSignal(task.finished, timeout=60_000):  # (a guard against a hang, not a speed test)
         pass
     assert outcome == ["cancelled"]
     assert task.outcome == "cancelled"
-    assert task.elapsed_s() < 5
 
 
 def test_an_exception_reaches_the_gui_with_its_details(qtbot, runner):
@@ -84,7 +93,7 @@ def test_an_exception_reaches_the_gui_with_its_details(qtbot, runner):
         raise ValueError("the file is not what it claims")
 
     task = runner.start("broken", broken, on_error=lambda e, d: errors.append((e, d)))
-    with qtbot.waitSignal(task.finished, timeout=5000):
+    with qtbot.waitSignal(task.finished, timeout=60_000):
         pass
     assert len(errors) == 1
     exc, detail = errors[0]
@@ -95,19 +104,17 @@ def test_an_exception_reaches_the_gui_with_its_details(qtbot, runner):
 def test_shutdown_cancels_and_waits_for_every_worker(qtbot):
     runner = TaskRunner()
     started = threading.Event()
-    task = runner.start("slow", slow_steps, 10000, started=started)
-    assert started.wait(5)
-    t0 = time.monotonic()
-    assert runner.shutdown(10)
-    assert time.monotonic() - t0 < 2
-    assert task.wait(0)  # the worker has returned
+    task = runner.start("endless", steps_until_cancelled, started)
+    assert started.wait(60)
+    assert runner.shutdown(60)  # True: every worker returned (the endless one only by being cancelled)
+    assert task.wait(0)
     with pytest.raises(RuntimeError):
         runner.start("late", slow_steps, 1)
 
 
 def test_the_progress_callable_raises_cancelled_once_cancelled(qtbot, runner):
     task = runner.start("noop", lambda progress: 1)
-    with qtbot.waitSignal(task.finished, timeout=5000):
+    with qtbot.waitSignal(task.finished, timeout=60_000):
         pass
     task.cancel()
     with pytest.raises(Cancelled):

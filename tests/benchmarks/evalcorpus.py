@@ -35,6 +35,7 @@ import argparse
 import dataclasses
 import json
 import logging
+import math
 import os
 import random
 import re
@@ -417,24 +418,50 @@ def strip_form(text: str, lang: str) -> str:
     return " ".join(t for t in joined.split(sep) if t)
 
 
-CUT = "\x1e"  # where template text was removed: see ids_with_cuts
+CUT = "\x1e"  # opens the removed text's units where template text was removed: see ids_with_cuts
+CUT_END = "\x1f"
 
 
 def ids_with_cuts(text: str, doc: int) -> tuple[np.ndarray, int]:
-    """Unit ids of ``text`` with a barrier id at each ``CUT``, and the number of barriers.
+    """Unit ids of ``text`` with one barrier id for each stretch of removed text, and the number
+    of barriers.
 
-    The product splits a run at template text (``docs/similarity.md``), so the truth must not
-    let the units before and after a removed sentence join into one run. A barrier id is unique
-    to its document, so it never matches a unit of another; it is not counted in the lengths.
+    A removed stretch is written ``CUT`` + its units + ``CUT_END`` (adjacent stretches with no
+    unit between them are one). The product lets a run go on across removed text only where
+    both texts removed the same text at the aligned position (``docs/quality.md``, "What counts
+    as template"), so a barrier's id is a hash of the units it stands for: equal removed text
+    gives equal barriers, which may then align; anything else never matches a unit. A barrier
+    is not counted in the lengths. (``doc`` is kept for callers; barriers no longer depend on it.)
     """
-    pieces = text.split(CUT)
-    barrier = np.array([np.uint64(2**64 - 1 - doc)], dtype=np.uint64)
-    parts = []
-    for k, piece in enumerate(pieces):
-        if k:
-            parts.append(barrier)
-        parts.append(tokenize(piece).ids)
-    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.uint64), len(pieces) - 1
+    import hashlib
+
+    parts: list[np.ndarray] = []
+    removed: list[str] = []
+    barriers = 0
+
+    def flush() -> None:
+        nonlocal barriers
+        if removed:
+            digest = hashlib.blake2b("\x1f".join(removed).encode("utf-8"), digest_size=8).digest()
+            parts.append(np.array([np.uint64(int.from_bytes(digest, "little") | (1 << 63))], dtype=np.uint64))
+            removed.clear()
+            barriers += 1
+
+    pos = 0
+    while True:
+        start = text.find(CUT, pos)
+        piece = text[pos:] if start == -1 else text[pos:start]
+        ids = tokenize(piece).ids
+        if len(ids):
+            flush()
+            parts.append(ids)
+        if start == -1:
+            break
+        end = text.index(CUT_END, start)
+        removed.append(text[start + 1:end])
+        pos = end + 1
+    flush()
+    return (np.concatenate(parts) if parts else np.zeros(0, dtype=np.uint64)), barriers
 
 
 def drop_recurring_sentences(texts: list[str], min_docs: int) -> tuple[list[str], int]:
@@ -466,7 +493,9 @@ def drop_recurring_sentences(texts: list[str], min_docs: int) -> tuple[list[str]
         keep, pos = [], 0
         for (s, e), k in sents:
             if k in recurring:
-                keep.append(text[pos:s] + CUT)  # a cut: no run goes across template text
+                # a cut, holding what it removed: a run goes across it only where the other text
+                # removed the same at the aligned position
+                keep.append(text[pos:s] + CUT + " ".join(k) + CUT_END)
                 pos = e
         keep.append(text[pos:])
         out.append("".join(keep))
@@ -519,8 +548,17 @@ def build(out: Path, langs: Sequence[str], small: bool, seed: int = 5, min_run: 
     else:
         full = [d.text for d in docs]
         no_t = [d.text_no_template() for d in docs]
-    # template text by the product's rule too: sentences recurring in template_min_docs documents
-    no_t, n_recurring = drop_recurring_sentences(no_t, Settings().template_min_docs)
+    # template text by the product's automatic rule too: sentences in at least template_min_docs
+    # documents AND template_min_share of the collection (the planted form is given to the
+    # product as a template file, as an examiner gives the call's form)
+    defaults = Settings()
+    min_docs = max(defaults.template_min_docs, math.ceil(defaults.template_min_share * len(docs) - 1e-9), 2)
+    no_t, n_recurring = drop_recurring_sentences(no_t, min_docs)
+    forms = out / "forms"
+    forms.mkdir(parents=True, exist_ok=True)
+    for lang in langs:
+        (forms / f"form-{lang}.txt").write_text("\n".join(FORM[lang]["head"] + FORM[lang]["tail"]) + "\n",
+                                                encoding="utf-8")
     pairs = compute_truth([path_of[d.name] for d in docs], full, no_t, min_run)
     t_truth = time.perf_counter()
     units = {d.name: n_units(t) for d, t in zip(docs, full)}
@@ -550,6 +588,8 @@ def build(out: Path, langs: Sequence[str], small: bool, seed: int = 5, min_run: 
                        "units": units[d.name]} for d in docs],
         "pairs": pairs,
         "planted": planted,
+        "template_files": [f"forms/form-{lang}.txt" for lang in langs],
+        "automatic_min_docs": min_docs,
         "template_groups": {lang: [path_of[d.name] for d in docs
                                    if d.kind == "template" and d.lang == lang] for lang in langs},
     }
@@ -558,8 +598,8 @@ def build(out: Path, langs: Sequence[str], small: bool, seed: int = 5, min_run: 
     print(f"documents: {len(docs)} ({formats}); planted: {len(planted)} + "
           f"{sum(d.kind == 'template' for d in docs)} template-only; pairs with similarity > 0: "
           f"{len(pairs)}")
-    print(f"template by document frequency: {n_recurring} distinct sentences recur in "
-          f"≥ {Settings().template_min_docs} documents")
+    print(f"template by the automatic rule: {n_recurring} distinct sentences recur in "
+          f"≥ {min_docs} documents")
     print(f"time: plant {t_plant - t0:.1f} s, write {t_write - t_plant:.1f} s, "
           f"truth ({truth_from}) {t_truth - t_write:.1f} s, total {t_truth - t0:.1f} s")
     return truth

@@ -63,18 +63,41 @@ def test_check_json_ranks_the_source_first(indexed, capsys, tmp_path):
     assert results[1]["matches"] == [] and "damaged Word document" in results[1]["skipped_reason"]
 
 
+FORMS = [str(SAMPLE.parent / "sample_src" / f"_form-{lang}.md") for lang in ("en", "zh")]
+TEMPLATE_GROUP = {f"{lang}-0{i}" for lang in ("en", "zh") for i in range(5, 10)}
+
+
 def test_pairs_and_clusters_json(indexed, capsys):
     _, db = indexed
-    code, out = run(capsys, "pairs", "--db", str(db), "--threshold", "0.5", "--json", "-q")
+    templates = [arg for form in FORMS for arg in ("--template", form)]
+    code, out = run(capsys, "pairs", "--db", str(db), "--threshold", "0.5", "--json", "-q", *templates)
     assert code == EXIT_OK
-    pairs = {frozenset((Path(p["a"]).name, Path(p["b"]).name)): p["similarity"] for p in json.loads(out)}
+    listed = json.loads(out)
+    pairs = {frozenset((Path(p["a"]).name, Path(p["b"]).name)): p["similarity"] for p in listed}
     assert set(pairs) == {frozenset((EN_SOURCE, EN_RESUB)), frozenset((ZH_SOURCE, ZH_RESUB))}
     assert all(0.7 < s < 1.0 for s in pairs.values())
-    code, out = run(capsys, "clusters", "--db", str(db), "--threshold", "0.5", "--json", "-q")
+    assert all("template_files" in p["exclusions"]["applied"] for p in listed)
+    code, out = run(capsys, "clusters", "--db", str(db), "--threshold", "0.5", "--json", "-q", *templates)
     assert code == EXIT_OK
     clusters = json.loads(out)
     members = sorted(sorted(Path(m["path"]).name for m in c["members"]) + [Path(c["representative"]).name] for c in clusters)
     assert len(clusters) == 2 and all(EN_SOURCE in m or ZH_SOURCE in m for m in members)
+    assert not any(c["ring"] for c in clusters)
+
+
+def test_a_form_in_a_sixth_of_the_collection_counts_unless_given(indexed, capsys):
+    """Issue 14: the sample's forms are each in 5 of 30 documents, far below the automatic rule
+    (half the collection): without the form files, the form-only pairs are reported at 0.5."""
+    _, db = indexed
+    code, out = run(capsys, "pairs", "--db", str(db), "--threshold", "0.5", "--json", "-q")
+    assert code == EXIT_OK
+    names = {frozenset((Path(p["a"]).name[:5], Path(p["b"]).name[:5])) for p in json.loads(out)}
+    group_pairs = {n for n in names if n <= TEMPLATE_GROUP}
+    assert len(group_pairs) == 20  # 10 per language: what the form alone makes alike (EXPECTED.md)
+    assert frozenset(("en-01", "en-02")) in names and frozenset(("zh-01", "zh-02")) in names
+    code, out = run(capsys, "pairs", "--db", str(db), "--json", "-q")  # the default threshold 0.7
+    assert {frozenset((Path(p["a"]).name[:5], Path(p["b"]).name[:5])) for p in json.loads(out)} == {
+        frozenset(("en-01", "en-02")), frozenset(("zh-01", "zh-02"))}
 
 
 def test_compare_two_files_without_an_index(indexed, capsys):
@@ -82,7 +105,42 @@ def test_compare_two_files_without_an_index(indexed, capsys):
     code, out = run(capsys, "compare", str(folder / EN_SOURCE), str(folder / EN_RESUB), "--json")
     assert code == EXIT_OK
     comp = json.loads(out)
-    assert 0.8 < comp["similarity"] < 1.0 and comp["spans"]
+    assert 0.8 < comp["similarity"] < 1.0 and comp["spans"] and comp["passages"]
+
+
+def test_compare_reports_an_edited_copy_as_one_passage(capsys, tmp_path):
+    """A Chinese text copied with one word in five replaced, written as DOCX: `compare --json`
+    gives one passage whose identical runs are fewer units than it covers (issue 15)."""
+    import random
+    import sys
+
+    import docx
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import obfuscate as ob
+
+    from tests.corpus import corpus_dir
+
+    files = sorted((corpus_dir() / "debian-reference-zh-cn").glob("*.txt"))
+    source = files[30].read_text(encoding="utf-8")
+    vocab = ob.chinese_vocab([f.read_text(encoding="utf-8") for f in files[60:70]])
+    edited = ob.obfuscate(source, "zh", 0.2, vocab, random.Random(5))
+    paths = []
+    for name, text in (("source.docx", source), ("edited.docx", edited)):
+        d = docx.Document()
+        for para in text.split("\n\n"):
+            d.add_paragraph(para.strip())
+        d.save(str(tmp_path / name))
+        paths.append(str(tmp_path / name))
+    code, out = run(capsys, "compare", paths[1], paths[0], "--json")
+    assert code == EXIT_OK
+    comp = json.loads(out)
+    assert len(comp["passages"]) == 1 and len(comp["spans"]) > 5
+    passage = comp["passages"][0]
+    assert passage["identical_units"] < passage["units_a"] and len(passage["runs"]) > 5
+    assert comp["containment_a"] >= 0.9 > comp["common_units"] / comp["units_a"]
+    code, out = run(capsys, "compare", paths[1], paths[0])
+    assert out.count("identical]") == 1
 
 
 def test_exit_codes_for_a_damaged_index_and_usage(indexed, capsys, tmp_path):

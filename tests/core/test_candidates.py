@@ -124,7 +124,7 @@ def test_schema_2_index_is_migrated_to_the_generation_counter(indexed):
     coll.close()
     from neardup_gui.core.store import SCHEMA_VERSION, Store
 
-    with Store(path) as store:  # (schema 3's generation counter, and whatever came after it)
+    with Store(path) as store:
         assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         g = store.fingerprint_generation()
         with store.transaction() as c:

@@ -24,8 +24,10 @@ from neardup_gui.core.settings import Settings
 from neardup_gui.core.store import Store
 from tests.conftest import SAMPLE
 
-FORMS = tuple(str(SAMPLE.parent / "sample_src" / f"_form-{lang}.md") for lang in ("zh", "en"))
-SETTINGS = Settings(workers=2, template_files=FORMS)  # the call's forms, as the examiner gives them
+# The call's two forms are given as template files, as an examiner gives them: each is in only
+# 5 of the sample's 30 proposals, far below the automatic template rule (issue 14).
+FORMS = tuple(str(SAMPLE.parent / "sample_src" / f"_form-{lang}.md") for lang in ("en", "zh"))
+SETTINGS = Settings(workers=2, template_files=FORMS)
 ZH4 = "zh-04-山区滑坡监测.txt"
 
 
@@ -77,7 +79,7 @@ def test_english_report_and_its_full_text(db: Path) -> None:
             assert s.match == 0  # source number 1
             coloured.append((pos, pos + len(s.text)))
         pos += len(s.text)
-    spans = sorted(detail.sources[0].covered())
+    spans = sorted(x.a for x in detail.sources[0].spans)
     assert sum(e - b for b, e in coloured) == sum(e - b for b, e in spans)
     assert "<sup>[1]</sup>" in html
     assert r.side_by_side and r.side_by_side[0].passages

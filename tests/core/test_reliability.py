@@ -391,7 +391,7 @@ def test_full_disk_rolls_back_and_keeps_the_earlier_index(small, corpus_dir, tmp
     folder, source, ref = small
     docs = tmp_path / "docs"
     shutil.copytree(folder, docs)
-    big_documents(corpus_dir, docs, 6)
+    big_documents(corpus_dir, docs, 18)  # enough to fill the disk even when documents share commits
     with tmpfs(tmp_path / "disk", "4m") as disk:
         db = copy_index(source, disk)
         free = os.statvfs(disk)
@@ -412,15 +412,15 @@ def test_full_disk_rolls_back_and_keeps_the_earlier_index(small, corpus_dir, tmp
         snap = rh.snapshot(db)
         for rel, row in ref.documents.items():
             assert snap.documents[rel] == row and snap.fingerprints[rel] == ref.fingerprints[rel]
-        assert len(snap.documents) < 13 + 6  # the disk really filled up
+        assert len(snap.documents) < 13 + 18  # the disk really filled up
         done = run_index(docs, db, "--workers", "1", timeout=60)
         assert done.returncode == 3 and "full" in done.stderr, done.stderr[-500:]
         # Space again: the same run completes from where it stopped.
         filler.unlink()
         with Collection.open(db) as coll:
             report = coll.index_folder(str(docs), settings)
-            assert coll.stats()["indexed"] == 13 + 6
-        assert report.added == 13 + 6 - len(snap.documents)
+            assert coll.stats()["indexed"] == 13 + 18
+        assert report.added == 13 + 18 - len(snap.documents)
         assert rh.integrity(db) == ["ok"] and rh.consistency_problems(db) == []
 
 
@@ -477,13 +477,12 @@ def test_a_held_write_lock_means_busy_and_readers_keep_reading(small, tmp_path):
             assert reader.document_text(reader.documents()[0].doc_id)
         store = Store(db, create=False, timeout_s=0.3)
         try:
-            start = time.monotonic()
+            # (it returns at all: the 0.3 s busy timeout, not a wait for the holder)
             with pytest.raises(IndexProblem) as problem:
                 with store.transaction():
                     pass
             assert problem.value.kind == "busy"
             assert "another neardup" in str(problem.value)
-            assert time.monotonic() - start < 5
             with pytest.raises(IndexProblem) as problem:
                 store.set_meta("folder", "/elsewhere")  # a write outside a transaction, too
             assert problem.value.kind == "busy"
@@ -514,7 +513,10 @@ def test_two_writers_and_a_reader_on_one_index(corpus_dir, tmp_path):
     deadline = time.monotonic() + RUN_BOUND_S
     settings = Settings(workers=1)
     try:
-        while first.poll() is None or (second is not None and second.poll() is None) or second is None:
+        # Until both writers are done and the reader has had its turns: on a fast machine the
+        # writers may finish before the fifth read, which then reads the finished index.
+        while (first.poll() is None or second is None or second.poll() is None
+               or reads < 5 or pairs_calls < 1):
             assert time.monotonic() < deadline, "writers did not finish"
             if not db.exists() or db.stat().st_size == 0:
                 time.sleep(0.05)

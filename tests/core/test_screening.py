@@ -21,8 +21,10 @@ from neardup_gui.core.settings import Settings
 from neardup_gui.core.store import SCHEMA_VERSION, Store
 from tests.conftest import SAMPLE
 
-FORMS = tuple(str(SAMPLE.parent / "sample_src" / f"_form-{lang}.md") for lang in ("zh", "en"))
-SETTINGS = Settings(workers=2, template_files=FORMS)  # the call's forms, as the examiner gives them
+# The call's two forms are given as template files, as an examiner gives them: each is in only
+# 5 of the sample's 30 proposals, far below the automatic template rule (issue 14).
+FORMS = tuple(str(SAMPLE.parent / "sample_src" / f"_form-{lang}.md") for lang in ("en", "zh"))
+SETTINGS = Settings(workers=2, template_files=FORMS)
 PLANTED = {"zh-01-水稻抗旱基因.docx", "zh-02-水稻干旱响应调控.pdf", "en-01-coastal-erosion.docx",
            "en-02-shoreline-retreat.pdf", "zh-03-城市内涝预警.docx", "zh-04-山区滑坡监测.txt",
            "en-03-wastewater-resistance.pdf", "en-04-hospital-surfaces.docx"}
@@ -53,30 +55,14 @@ def test_the_planted_copies_rank_first_by_containment(sample_call) -> None:
 
 
 def test_the_call_form_is_template_not_copying(sample_call) -> None:
-    """The five members of each template group share the form (given as template files): no
-    member is flagged for it."""
+    """The five members of each template group share the form: no member is flagged for it."""
     _, screening = sample_call
     for r in screening.rows:
         if r.rel[:5] in {"zh-05", "zh-06", "zh-07", "zh-08", "zh-09", "en-05", "en-06", "en-07", "en-08", "en-09"}:
             assert r.template_share > 0.5, r.rel
             assert r.copied < 0.15, r.rel
-
-
-def test_a_form_most_of_the_call_shares_is_template_by_itself(tmp_path: Path) -> None:
-    """No template file: the form is in five of the call's seven proposals (and in none of the
-    collection's documents), so the automatic rule counts the collection and the call together."""
-    call = tmp_path / "call"
-    call.mkdir()
-    for f in SAMPLE.iterdir():
-        if f.name[:5] in {"zh-05", "zh-06", "zh-07", "zh-08", "zh-09", "zh-10", "zh-11"}:
-            shutil.copy(f, call / f.name)
-    with Collection.open(tmp_path / "i.ndx") as coll:
-        rows = screen_folder(coll, str(call), Settings(workers=2)).rows
-        assert all(r.copied < 0.15 for r in rows)
-        assert sum(r.template_share > 0.5 for r in rows) == 5
-        # and a form in fewer than half of them counts: frequency alone does not decide
-        rows = screen_folder(coll, str(call), Settings(workers=2, template_min_share=1.0), name="strict").rows
-        assert sum(r.copied > 0.5 for r in rows) == 5
+            # one arithmetic (issue 18): every figure is over the countable text, the form left out
+            assert r.copied_overall == pytest.approx(r.copied)
 
 
 def test_a_submission_copied_from_another_submission_names_it(sample_call) -> None:
@@ -85,7 +71,8 @@ def test_a_submission_copied_from_another_submission_names_it(sample_call) -> No
         detail = submission_detail(store, "sample call", "en-02-shoreline-retreat.pdf")
     first = detail.sources[0]
     assert first.kind == SUBMISSION and first.name == "en-01-coastal-erosion.docx"
-    assert first.containment > 0.85  # (EXPECTED.md: 0.89 over exact runs; passages count the edits between)
+    # exact runs cover 0.89 of it; its edited passages (issue 15) also take in the reworded words
+    assert 0.85 <= first.containment <= 1.0
     assert first.spans and all(0 <= s.a[0] < s.a[1] <= len(detail.text) for s in first.spans)
     assert detail.summary().copied_ratio_without_template == pytest.approx(detail.row.copied)
 

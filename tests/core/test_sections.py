@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from neardup_gui.core.collection import Collection
-from neardup_gui.core.screening import screen_folder, submission_detail
+from neardup_gui.core.screening import screen_folder, source_passage_spans, submission_detail
 from neardup_gui.core.sections import find_sections, heading_kind, section_figures
 from neardup_gui.core.settings import Settings
 from neardup_gui.core.units import tokenize
@@ -64,7 +64,7 @@ def test_the_copied_methods_section_of_the_sample_is_found(tmp_path) -> None:
         for rel, heading in (("zh-04-山区滑坡监测.txt", "技术路线"), ("en-04-hospital-surfaces.docx", "Methods")):
             d = submission_detail(coll.store, "s", rel)
             figs = section_figures(d.units, find_sections(d.text, d.template),
-                                   [(s.name, s.covered()) for s in d.sources], d.template, d.excluded)
+                                   [(s.name, source_passage_spans(s)) for s in d.sources], d.template, d.excluded)
             worst = max(figs, key=lambda f: f.share)
             assert worst.section.title == heading
             assert worst.share > 0.75

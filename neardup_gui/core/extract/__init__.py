@@ -102,8 +102,10 @@ def read_snapshot(path: str, limits: ExtractLimits) -> tuple[bytes, os.stat_resu
         return Skipped(path, "too-large", too_large_reason(before.st_size, limits))
     try:
         with open(path, "rb") as handle:
-            # Read one byte past the cap so a file that grew past it is caught too.
-            data = handle.read(cap + 1)
+            # One byte past the size seen (at most past the cap) so a file that grew is caught
+            # too; never ``read(cap + 1)``, which reserves the whole cap at once (200 MB by
+            # default: a MemoryError for a 28-byte file in a worker with a lower memory cap).
+            data = handle.read(min(cap, before.st_size) + 1)
     except OSError as exc:
         return os_failure(path, exc)
     if len(data) > cap:

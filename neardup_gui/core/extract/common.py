@@ -235,15 +235,20 @@ def _check_sizes(infos: list[zipfile.ZipInfo], limits: ExtractLimits, what: str)
         )
 
 
-def open_package(data: bytes, limits: ExtractLimits, what: str) -> tuple[zipfile.ZipFile, list[str]]:
+def open_package(data: bytes, limits: ExtractLimits, what: str,
+                 damaged: str = "") -> tuple[zipfile.ZipFile, list[str]]:
     """Open a docx/odt archive, or salvage the members before the damage of one whose central
     directory is lost (a truncated download): returns the archive and the warnings to carry.
 
+    ``damaged``: why the archive, opened normally, could not be read (a damaged directory
+    entry, a bad checksum): salvage it from the local headers at once.
     The salvaged members are read from their local headers (:func:`salvage_members`) and put in
     a fresh in-memory archive, under the same zip-bomb limits. Raises ExtractError when nothing
     can be salvaged (the original reason) or the archive breaks a limit.
     """
     try:
+        if damaged:
+            raise ExtractError("corrupt", damaged)
         return open_zip(data, limits, what), []
     except ExtractError as exc:
         if exc.code != "corrupt":
@@ -256,7 +261,8 @@ def open_package(data: bytes, limits: ExtractLimits, what: str) -> tuple[zipfile
         for name, content in members:
             out.writestr(name, content)
     names = ", ".join(name for name, _ in members[:6]) + (", …" if len(members) > 6 else "")
-    note = (f"recovered from a damaged file: the zip archive's directory is unreadable; "
+    problem = damaged or "the zip archive's directory is unreadable"
+    note = (f"recovered from a damaged file: {problem}; "
             f"{len(members)} part{'s' if len(members) != 1 else ''} read up to the damage ({names}); {damage}")
     return zipfile.ZipFile(rebuilt), [note]
 

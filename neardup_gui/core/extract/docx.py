@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import posixpath
 
-from neardup_gui.core.extract.common import ExtractError, Extracted, open_package, parse_xml, read_xml_part
+from neardup_gui.core.extract.common import ExtractError, Extracted, has_text, open_package, parse_xml, read_xml_part
 from neardup_gui.core.settings import ExtractLimits
 
 log = logging.getLogger(__name__)
@@ -176,7 +176,24 @@ def extract(data: bytes, limits: ExtractLimits) -> Extracted:
     parser that never loads a DTD or resolves an entity.
     """
     archive, warnings = open_package(data, limits, _WHAT)
-    salvaged = bool(warnings)
+    try:
+        return _read(archive, warnings, salvaged=bool(warnings))
+    except ExtractError as exc:
+        if exc.code != "corrupt" or warnings:
+            raise
+        # The directory opened, but the body cannot be read through it (a damaged entry, a bad
+        # checksum): read the parts from their own headers instead, up to the damage.
+        try:
+            archive, warnings = open_package(data, limits, _WHAT, damaged=exc.reason)
+            return _read(archive, warnings, salvaged=True)
+        except ExtractError as again:
+            if again.code != "corrupt":
+                raise
+            raise exc from None
+
+
+def _read(archive, warnings: list[str], salvaged: bool) -> Extracted:
+    """The text of an opened (or salvaged) package; ``warnings`` gathers what was left out."""
     main = _main_part(archive, warnings)
     _check_content_type(archive, main, warnings, salvaged)
     try:
@@ -189,6 +206,8 @@ def extract(data: bytes, limits: ExtractLimits) -> Extracted:
         raise ExtractError("corrupt", "damaged Word document: no document body")
     paragraphs: list[str] = []
     _block_items(body, paragraphs)
+    if salvaged and not any(has_text(p) for p in paragraphs):
+        raise ExtractError("corrupt", f"damaged Word document: {main} is cut short before any text")
     # Headers and footers in the order the sections refer to them, each once. A damaged one
     # is left out with a warning: the body is what is compared.
     try:

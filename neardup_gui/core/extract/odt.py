@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import xml.etree.ElementTree as ET
 
-from neardup_gui.core.extract.common import ExtractError, Extracted, open_package, parse_xml, read_xml_part
+from neardup_gui.core.extract.common import ExtractError, Extracted, has_text, open_package, parse_xml, read_xml_part
 from neardup_gui.core.settings import ExtractLimits
 
 log = logging.getLogger(__name__)
@@ -53,11 +53,36 @@ def _blocks(element, out: list[str]) -> None:
 def extract(data: bytes, limits: ExtractLimits) -> Extracted:
     """Extract an .odt after the archive checks (``read_xml_part`` refuses DTDs before parsing)."""
     archive, warnings = open_package(data, limits, _WHAT)
-    salvaged = bool(warnings)
+    try:
+        return _read(archive, warnings, salvaged=bool(warnings))
+    except ExtractError as exc:
+        if exc.code != "corrupt" or warnings:
+            raise
+        # The directory opened, but content.xml cannot be read through it (a damaged entry, a
+        # bad checksum): read the parts from their own headers instead, up to the damage.
+        try:
+            archive, warnings = open_package(data, limits, _WHAT, damaged=exc.reason)
+            return _read(archive, warnings, salvaged=True)
+        except ExtractError as again:
+            if again.code != "corrupt":
+                raise
+            raise exc from None
+
+
+def _read(archive, warnings: list[str], salvaged: bool) -> Extracted:
+    """The text of an opened (or salvaged) package; ``warnings`` gathers what was left out."""
     names = set(archive.namelist())
     if "META-INF/manifest.xml" in names:
-        manifest = ET.fromstring(read_xml_part(archive, "META-INF/manifest.xml", _WHAT))
-        if manifest.find(f".//{_MANIFEST}encryption-data") is not None:
+        try:
+            manifest = ET.fromstring(read_xml_part(archive, "META-INF/manifest.xml", _WHAT))
+        except (ExtractError, ET.ParseError) as exc:
+            if isinstance(exc, ExtractError) and exc.code != "corrupt":
+                raise
+            # Only the encryption mark is read from it; an encrypted content.xml fails to parse.
+            detail = exc.reason if isinstance(exc, ExtractError) else str(exc)
+            warnings.append(f"recovered from a damaged file: META-INF/manifest.xml left out ({detail})")
+            manifest = None
+        if manifest is not None and manifest.find(f".//{_MANIFEST}encryption-data") is not None:
             raise ExtractError("encrypted", "password-protected OpenDocument file: remove the password")
     if "content.xml" not in names:
         raise ExtractError("corrupt", "damaged OpenDocument text: no content.xml")
@@ -74,8 +99,12 @@ def extract(data: bytes, limits: ExtractLimits) -> Extracted:
             raise ExtractError("corrupt", f"damaged OpenDocument text: {exc}") from exc
     body = root.find(f"{_OFFICE}body")
     text_root = body.find(f"{_OFFICE}text") if body is not None else None
+    if text_root is None and salvaged:
+        raise ExtractError("corrupt", "damaged OpenDocument text: content.xml is cut short before its text")
     if text_root is None:
         raise ExtractError("wrong-format", "OpenDocument file without text body (a spreadsheet or drawing?)")
     paragraphs: list[str] = []
     _blocks(text_root, paragraphs)
+    if salvaged and not any(has_text(p) for p in paragraphs):
+        raise ExtractError("corrupt", "damaged OpenDocument text: content.xml is cut short before any text")
     return Extracted(paragraphs=paragraphs, warnings=warnings)

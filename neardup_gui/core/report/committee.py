@@ -23,7 +23,7 @@ from neardup_gui.core.report.model import (
 )
 from neardup_gui.core.results import CheckResult
 from neardup_gui.core.screening import (
-    COLLECTION, DEFAULT_FLAG, ScreenedSource, Screening, ScreeningInfo, ScreeningRow, SubmissionDetail, coloured_spans, load_screening, source_text,
+    COLLECTION, DEFAULT_FLAG, ScreenedSource, Screening, source_passage_spans, ScreeningInfo, ScreeningRow, SubmissionDetail, coloured_spans, load_screening, source_text,
     submission_detail,
 )
 from neardup_gui.core.sections import find_sections, section_figures
@@ -163,8 +163,7 @@ def build_check_report(collection, result: CheckResult, settings: Settings, *, l
         similarity=m.comparison.similarity, containment=m.comparison.containment_a,
         source_containment=m.comparison.containment_b, common_units=m.comparison.common_units,
         units_a=m.comparison.units_a, units_b=m.comparison.units_b, spans=m.comparison.spans,
-        passages=m.comparison.passages, passage_units_a=m.comparison.passage_units_a,
-        passage_units_b=m.comparison.passage_units_b)
+        passages=m.comparison.passages)
         for i, m in enumerate(result.matches, 1))
     try:
         st = os.stat(result.path)
@@ -203,7 +202,7 @@ def _report(store: Store, detail: SubmissionDetail, settings: Settings, lang: st
             containment=s.containment, similarity=s.similarity, source_containment=s.source_containment,
             common_units=s.common_units, excluded=s.rank not in counted_ranks))
     secs = find_sections(detail.text, detail.template)
-    figs = section_figures(detail.units, secs, [(s.name, s.covered()) for s in counted],
+    figs = section_figures(detail.units, secs, [(s.name, source_passage_spans(s)) for s in counted],
                            detail.template, detail.excluded)
     sections = tuple(SectionRow(f.section.title, f.units, f.countable, f.copied, f.share, f.largest_source)
                      for f in figs)

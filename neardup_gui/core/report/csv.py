@@ -23,6 +23,7 @@ PAIR_COLUMNS = (
     "rank", "group", "path_a", "path_b", "name_a", "name_b", "similarity", "containment_a_in_b",
     "containment_b_in_a", "template_share_a", "template_share_b", "common_units", "units_a", "units_b",
     "passages", "size_a", "size_b", "sha256_a", "sha256_b",
+    "not_counted_a", "not_counted_b",  # issue 14: units each exclusion removed ("automatic:40; quotes:3")
 )
 CHECK_COLUMNS = (
     "rank", "submission", "submission_path", "source_path", "source", "similarity", "containment",
@@ -32,6 +33,7 @@ CHECK_COLUMNS = (
     # the submission's own figures on each of its rows: the overall copy ratio per proposal
     "submission_copied_ratio", "submission_copied_ratio_without_template", "submission_copied_ratio_without_quotes",
     "submission_largest_source_ratio",
+    "not_counted_submission", "not_counted_source",  # issue 14, as in PAIR_COLUMNS
 )
 
 
@@ -47,6 +49,11 @@ def _ratio(x: float) -> str:
     return f"{x:.6f}"
 
 
+def _not_counted(units: dict[str, int]) -> str:
+    """Units each exclusion removed, as ``kind:units`` joined by ``; `` (issue 14)."""
+    return "; ".join(f"{kind}:{n}" for kind, n in units.items() if n)
+
+
 def _row(p: ReportPair, check: bool, subs: dict | None = None) -> list[Any]:
     if check:
         s = (subs or {}).get(p.a.path)
@@ -56,10 +63,12 @@ def _row(p: ReportPair, check: bool, subs: dict | None = None) -> list[Any]:
         return [p.rank, p.a.name, p.a.path, p.b.path, p.b.name, _ratio(p.similarity), _ratio(p.containment_a),
                 _ratio(p.containment_b), _ratio(p.template_share_a), _ratio(p.template_share_b), p.common_units,
                 p.units_a, p.units_b, len(p.passages), "" if p.estimate is None else _ratio(p.estimate),
-                p.a.size, p.b.size, p.a.sha256, p.b.sha256, *own]
+                p.a.size, p.b.size, p.a.sha256, p.b.sha256, *own,
+                _not_counted(p.exclusions_a), _not_counted(p.exclusions_b)]
     return [p.rank, p.group, p.a.path, p.b.path, p.a.name, p.b.name, _ratio(p.similarity), _ratio(p.containment_a),
             _ratio(p.containment_b), _ratio(p.template_share_a), _ratio(p.template_share_b), p.common_units,
-            p.units_a, p.units_b, len(p.passages), p.a.size, p.b.size, p.a.sha256, p.b.sha256]
+            p.units_a, p.units_b, len(p.passages), p.a.size, p.b.size, p.a.sha256, p.b.sha256,
+            _not_counted(p.exclusions_a), _not_counted(p.exclusions_b)]
 
 
 def render_csv(report: Report) -> str:

@@ -213,6 +213,8 @@ def render_html(report: Report, *, flavour: str = "browser") -> str:
     if report.clusters:
         _clusters(w, report)
     _ranking(w, report)
+    if report.exclusions is not None:
+        _exclusions(w, report)  # issue 14
     _settings(w, report)
     _details(w, report)
     note = f"neardup {esc(s.app_version)} · {esc(s.created)} · {esc(EXPLANATION)}"
@@ -315,8 +317,38 @@ def _clusters(w: _Writer, report: Report) -> None:
     for c in report.clusters:
         for i, (m, sim) in enumerate(zip(c.members, c.similarities)):
             head = f"<td rowspan=\"{len(c.members)}\"{w.attr('num')}>{c.number}</td>" if i == 0 else ""
-            w(f"<tr>{head}<td>{esc(m.name)}</td><td{w.attr('num')}>{'representative' if i == 0 else pct(sim)}</td></tr>\n")
+            ring = " (a ring: every pair near-identical)" if i == 0 and c.ring else ""
+            w(f"<tr>{head}<td>{esc(m.name)}{esc(ring)}</td><td{w.attr('num')}>{'representative' if i == 0 else pct(sim)}</td></tr>\n")
     w(f"</tbody></table></{sec}>\n")
+
+
+def _exclusions(w: _Writer, report: Report) -> None:
+    """(issue 14) What was not counted and why: the rules, units removed, the passages left out."""
+    ex = report.exclusions
+    r = ex.rules
+    sec = "div" if w.qt else "section"
+    w(f'<{sec} id="exclusions"><h2>What was not counted</h2>\n')
+    auto = (f"on: a sentence in at least {r.get('automatic_min_frequency')} documents "
+            f"({r.get('automatic_min_docs')} and {pct(r.get('automatic_min_share') or 0)} of the collection)"
+            if r.get("automatic") else "off")
+    units = ex.units
+    _kv(w, [
+        ("Template files", f"{len(r.get('template_files', []))} files, {units.get('template_files', 0)} units"),
+        ("Passages you marked as template", f"{r.get('marked', 0)} marks, {units.get('marked', 0)} units"),
+        ("Passages you chose to count", str(r.get("counted", 0))),
+        ("Automatic template", f"{auto}; {units.get('automatic', 0)} units"),
+        ("PDF page furniture", f"{units.get('furniture', 0)} units"),
+        ("Quotations", f"{'excluded' if r.get('quotes') else 'counted'}; {units.get('quotes', 0)} units"),
+        ("Bibliography", f"{'excluded' if r.get('bibliography') else 'counted'}; {units.get('bibliography', 0)} units"),
+    ])
+    if ex.passages:
+        w(w.table("rank"), "<thead><tr><th>Passage left out</th><th>Documents</th><th>Why</th></tr></thead><tbody>\n")
+        for p in ex.passages:
+            text = " ".join(p.text.split())
+            w(f"<tr><td>{esc(text[:300])}{'…' if len(text) > 300 else ''}</td><td{w.attr('num')}>{p.documents}</td>"
+              f"<td>{esc(p.status)}</td></tr>\n")
+        w("</tbody></table>\n")
+    w(f"</{sec}>\n")
 
 
 def _ranking(w: _Writer, report: Report) -> None:

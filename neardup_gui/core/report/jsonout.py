@@ -19,7 +19,7 @@ def report_json(report: Report) -> dict[str, Any]:
     """The report as plain JSON data: ``schema`` first, then summary, submissions, clusters, pairs."""
     data = asdict(report)
     return {"schema": SCHEMA, "summary": data["summary"], "submissions": data["submissions"],
-            "clusters": data["clusters"], "pairs": data["pairs"]}
+            "clusters": data["clusters"], "pairs": data["pairs"], "exclusions": data["exclusions"]}
 
 
 def render_json(report: Report) -> str:

@@ -105,6 +105,9 @@ class ReportPair:
     passages: tuple[Passage, ...]
     estimate: float | None = None  # fingerprint estimate that made it a candidate (check only)
     found_by: tuple[str, ...] = ()
+    # (issue 14) units of each side that each exclusion removed (Exclusions.as_dict())
+    exclusions_a: dict[str, int] = field(default_factory=dict)
+    exclusions_b: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -131,6 +134,8 @@ class ClusterSummary:
     number: int
     members: tuple[DocRef, ...]
     similarities: tuple[float, ...]
+    ring: bool = False  # (issue 14) 3 or more members, every pair at or above the threshold
+    pairwise: tuple[tuple[float | None, ...], ...] = ()  # every pair of members, in members' order
 
 
 @dataclass(frozen=True)
@@ -149,6 +154,26 @@ class ReportSummary:
 
 
 @dataclass(frozen=True)
+class ExcludedPassage:
+    """(issue 14) A common passage the comparison leaves out, and why."""
+
+    text: str
+    documents: int
+    status: str  # template-file | marked | automatic
+    names: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ReportExclusions:
+    """(issue 14) Which exclusions applied and what they took out: the rules, the units removed
+    (summed over the documents reported, each once), and every common passage left out."""
+
+    rules: dict[str, Any]
+    units: dict[str, int]
+    passages: tuple[ExcludedPassage, ...] = ()
+
+
+@dataclass(frozen=True)
 class Report:
     """The whole report document; every format renders this."""
 
@@ -156,6 +181,7 @@ class Report:
     pairs: tuple[ReportPair, ...]
     submissions: tuple[SubmissionSummary, ...] = ()
     clusters: tuple[ClusterSummary, ...] = field(default=())
+    exclusions: ReportExclusions | None = None
 
 
 # --- building ---------------------------------------------------------------------------------
@@ -317,6 +343,7 @@ def report_pair(rank: int, group: str, a: DocRef, b: DocRef, comp: Comparison, t
         units_b=comp.units_b, template_share_a=comp.template_share_a, template_share_b=comp.template_share_b,
         excluded_share_a=comp.excluded_share_a, excluded_share_b=comp.excluded_share_b, raw_lcs=comp.raw_lcs,
         passages=passages(text_a, text_b, comp), estimate=estimate, found_by=tuple(found_by),
+        exclusions_a=comp.exclusions_a.as_dict(), exclusions_b=comp.exclusions_b.as_dict(),
     )
 
 
@@ -409,7 +436,8 @@ def build_report(collection, scope: str, settings: Settings, *, items: Sequence[
         total = sum(len(c.members) - 1 for c in chosen_c) or 1
         done = 0
         for number, c in enumerate(chosen_c, 1):
-            clusters.append(ClusterSummary(number, tuple(doc_ref(m) for m in c.members), tuple(c.similarities)))
+            clusters.append(ClusterSummary(number, tuple(doc_ref(m) for m in c.members), tuple(c.similarities),
+                                           ring=c.ring, pairwise=tuple(c.pairwise)))
             rep = c.representative
             for m in c.members:
                 if m.doc_id == rep.doc_id:
@@ -444,7 +472,25 @@ def build_report(collection, scope: str, settings: Settings, *, items: Sequence[
         settings=settings_dict(settings),
         counts=counts,
     )
-    return Report(summary=summary, pairs=tuple(pairs), submissions=tuple(submissions), clusters=tuple(clusters))
+    return Report(summary=summary, pairs=tuple(pairs), submissions=tuple(submissions), clusters=tuple(clusters),
+                  exclusions=_exclusions(collection, settings, pairs))
+
+
+def _exclusions(collection, settings: Settings, pairs: Sequence[ReportPair]) -> ReportExclusions:  # noqa: ANN001
+    """(issue 14) The exclusions section: rules, units removed, the common passages left out."""
+    from neardup_gui.core.common import common_passages, exclusion_rules
+
+    units: dict[str, int] = {}
+    seen: set[str] = set()
+    for p in pairs:
+        for ref, counts in ((p.a, p.exclusions_a), (p.b, p.exclusions_b)):
+            if ref.path not in seen:
+                seen.add(ref.path)
+                for kind, n in counts.items():
+                    units[kind] = units.get(kind, 0) + n
+    left_out = tuple(ExcludedPassage(c.text, c.documents, c.status, c.names)
+                     for c in common_passages(collection, settings) if c.status != "counted")
+    return ReportExclusions(rules=exclusion_rules(collection, settings), units=units, passages=left_out)
 
 
 def _default_title(scope: str) -> str:

@@ -1,0 +1,92 @@
+"""The help page (F1): what each figure means, how to work, and the keyboard shortcuts."""
+
+from __future__ import annotations
+
+from html import escape
+
+from PySide6.QtCore import QEvent
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
+
+
+class HelpDialog(QDialog):
+    """One page of help in the interface language; re-translated live like every window."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("helpDialog")
+        self.browser = QTextBrowser()
+        self.browser.setObjectName("helpText")
+        self.browser.setOpenExternalLinks(False)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.browser, 1)
+        layout.addWidget(buttons)
+        self.resize(760, 680)
+        self.retranslate_ui()
+
+    def shortcuts(self) -> list[tuple[str, str]]:
+        return [
+            ("Ctrl+O", self.tr("Open a folder as a collection")),
+            ("Ctrl+K", self.tr("Check files against the collection (or drop them on the window)")),
+            ("F5", self.tr("Refresh the collection: read new, changed and deleted files")),
+            ("Ctrl+E", self.tr("Export a report of the current tab")),
+            ("Ctrl+,", self.tr("Settings")),
+            ("Esc", self.tr("Cancel the running task (what is done is kept)")),
+            ("Enter", self.tr("Open the chosen result side by side")),
+            ("F3 / Shift+F3", self.tr("Side by side: next / previous matched passage (also Ctrl+Down / Ctrl+Up)")),
+            ("Ctrl++ / Ctrl+− / Ctrl+0", self.tr("Side by side: larger / smaller / normal text in both panes (also Ctrl+wheel)")),
+            ("F1", self.tr("This help")),
+            ("Ctrl+Q", self.tr("Quit")),
+        ]
+
+    def figures(self) -> list[tuple[str, str]]:
+        return [
+            (self.tr("Countable text"), self.tr(
+                "The words and Chinese characters of a document, without punctuation, without template text "
+                "(sentences of the call's form, your template files, page headers and footers) and without "
+                "what the settings exclude (quotations, the bibliography). Every figure below is a share of it.")),
+            (self.tr("Copied"), self.tr(
+                "The share of the submission's countable text found in any document of the collection, each "
+                "passage counted once however many sources hold it. It is never below a single source's share.")),
+            (self.tr("Without quotations"), self.tr(
+                "Copied, not counting text inside quotation marks. Never above Copied; equal to it when quotations "
+                "are excluded in the settings.")),
+            (self.tr("Largest single source"), self.tr(
+                "The share of the countable text found in the one source that holds the most (its containment).")),
+            (self.tr("Similarity"), self.tr(
+                "The LCS ratio of two texts: common / (A + B − common), counting only passages of at least the "
+                "minimum match length. 100 % means the same text.")),
+            (self.tr("Containment (A in B)"), self.tr(
+                "The share of A's countable text found in B. A short text copied whole into a long one has a high "
+                "containment and a low similarity.")),
+            (self.tr("Template share"), self.tr("The share of a document that is template text (shown, never counted).")),
+            (self.tr("Show sources from"), self.tr(
+                "Hides sources whose similarity and containment are both below the value. Hidden sources still "
+                "count in Copied; the Check tab says how many are hidden.")),
+        ]
+
+    def html(self) -> str:
+        rows = "".join(f"<tr><td><b>{escape(k)}</b></td><td>{escape(v)}</td></tr>" for k, v in self.shortcuts())
+        terms = "".join(f"<dt><b>{escape(k)}</b></dt><dd>{escape(v)}</dd>" for k, v in self.figures())
+        work = self.tr(
+            "Open a folder of submissions: it is indexed once, then only changes are read. The Duplicates and "
+            "Clusters tabs list near-duplicates inside the collection; drop a new file on the window to check it "
+            "against the collection. Double-click any result to see both texts side by side. Matching and template "
+            "settings are kept with each collection; new collections start from the defaults.")
+        title = self.tr("neardup help")
+        meaning = self.tr("What the figures mean")
+        keys = self.tr("Keyboard shortcuts")
+        return (f"<h2>{escape(title)}</h2><p>{escape(work)}</p>"
+                f"<h3>{escape(meaning)}</h3><dl>{terms}</dl>"
+                f"<h3>{escape(keys)}</h3><table cellspacing='0' cellpadding='4'>{rows}</table>")
+
+    def retranslate_ui(self) -> None:
+        self.setWindowTitle(self.tr("neardup help"))
+        self.browser.setAccessibleName(self.tr("Help"))
+        self.browser.setHtml(self.html())
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate_ui()
+        super().changeEvent(event)

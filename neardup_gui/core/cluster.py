@@ -1,0 +1,150 @@
+"""Running the index build and the collection-wide pass on a Dask cluster (``--dask ADDRESS``).
+
+Optional: needs the ``cluster`` extra (``pip install neardup[cluster]``, i.e. dask.distributed).
+The tasks are the same functions the local worker processes run — extraction + fingerprints of a
+partition of files (:func:`extract_partition`), candidates + exact verification of a partition
+of documents (:func:`neardup_gui.core.pairpass.run_partition`) — so the answers are identical to
+a local run. Only the examiner's process writes the index: the tasks send their results back.
+
+What the workers must see: the collection's files (for the index build) and the index file (for
+the pass, opened read-only) at the same paths as the examiner's machine — a shared folder.
+docs/scale.md says how to start a cluster and what crosses the network.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from typing import Any, Iterator, Sequence
+
+from neardup_gui.core.document import Document, Skipped
+from neardup_gui.core.pairpass import DocumentPairs, Executor, PassSpec, run_partition
+from neardup_gui.core.progress import ProgressFn, no_progress
+from neardup_gui.core.settings import ExtractLimits
+
+log = logging.getLogger(__name__)
+
+__all__ = ["ClusterUnavailable", "dask_extraction", "dask_pass", "extract_partition"]
+
+# How often the caller wakes while tasks run (lets ``progress`` cancel).
+_TICK_S = 0.2
+# Partitions per worker thread: enough for load balance, few enough that a task's start-up
+# (opening the index, loading the search tables) is paid rarely.
+PARTITIONS_PER_THREAD = 4
+# Files per extraction task.
+FILES_PER_TASK = 64
+
+
+class ClusterUnavailable(RuntimeError):
+    """dask.distributed is not installed, or the scheduler cannot be reached (a plain message)."""
+
+
+def _client(address: str):
+    try:
+        from distributed import Client
+    except ImportError as exc:
+        raise ClusterUnavailable(
+            "Running on a Dask cluster needs dask.distributed: pip install 'neardup[cluster]'.") from exc
+    try:
+        return Client(address, timeout=20, set_as_default=False)
+    except (OSError, TimeoutError) as exc:
+        raise ClusterUnavailable(f"Cannot reach the Dask scheduler at {address}: {exc}") from exc
+
+
+def _threads(client) -> int:  # noqa: ANN001 - a distributed.Client
+    return max(1, sum(client.nthreads().values()))
+
+
+def _as_completed(client, futures: list, tick: ProgressFn) -> Iterator[Any]:  # noqa: ANN001
+    """Results of ``futures`` as they finish; ``tick`` called while waiting (it may cancel)."""
+    pending = list(futures)
+    try:
+        while pending:
+            done = [f for f in pending if f.done()]
+            if not done:
+                tick(0.0, "")
+                time.sleep(_TICK_S)
+                continue
+            for f in done:
+                pending.remove(f)
+                yield f.result()  # raises the task's error here, in the examiner's process
+    finally:
+        if pending:
+            client.cancel(pending)
+
+
+# --- the collection-wide pass ----------------------------------------------------------------
+
+
+def _pass_partition(spec: PassSpec, doc_ids: list[int]) -> tuple[int, list[DocumentPairs]]:
+    return len(doc_ids), run_partition(spec, doc_ids)
+
+
+def dask_pass(address: str) -> Executor:
+    """An executor for :func:`pairpass.run_pass` that runs the partitions on a Dask cluster.
+
+    The partitions given are regrouped into a few per worker thread."""
+
+    def run(spec: PassSpec, parts: list[list[int]], tick: ProgressFn) -> Iterator[tuple[int, list[DocumentPairs]]]:
+        with _client(address) as client:
+            docs = [d for part in parts for d in part]
+            count = max(1, min(len(docs), _threads(client) * PARTITIONS_PER_THREAD))
+            size = -(-len(docs) // count)
+            groups = [docs[i:i + size] for i in range(0, len(docs), size)]
+            [spec_f] = client.scatter([spec], broadcast=True)
+            futures = [client.submit(_pass_partition, spec_f, g, pure=False) for g in groups]
+            yield from _as_completed(client, futures, tick)
+
+    return run
+
+
+# --- the index build ---------------------------------------------------------------------------
+
+
+def extract_partition(paths: Sequence[str], limits: ExtractLimits, prepare: Any) -> list[tuple[str, Any, Any]]:
+    """Extract and prepare files on a cluster worker: ``[(path, Document | Skipped, prepared)]``.
+
+    In a killable child process, as locally (time and memory limits hold), when the worker may
+    start one; a Dask worker started as a daemon may not, and then extracts in its own process."""
+    from neardup_gui.core.workers import process_many
+
+    try:
+        return list(process_many(list(paths), limits, 1, prepare=prepare))
+    except AssertionError as exc:  # "daemonic processes are not allowed to have children"
+        log.warning("extracting in the Dask worker itself (no time or memory limit): %s", exc)
+    import importlib
+
+    from neardup_gui.core.extract import extract_file
+
+    function, argument = prepare
+    if isinstance(function, str):
+        module, _, name = function.partition(":")
+        function = getattr(importlib.import_module(module), name)
+    out = []
+    for path in paths:
+        try:
+            result: Document | Skipped = extract_file(path, limits)
+        except Exception as exc:  # noqa: BLE001 - one file's failure never stops the others
+            result = Skipped(path, "crash", f"extraction failed: {type(exc).__name__}: {exc}"[:300])
+        out.append((path, result, function(result, argument) if isinstance(result, Document) else None))
+    return out
+
+
+def dask_extraction(address: str):
+    """A drop-in for :func:`workers.process_many` that extracts on a Dask cluster."""
+
+    def process(paths: Sequence[str], limits: ExtractLimits = ExtractLimits(), workers: int = 0,
+                progress: ProgressFn = no_progress, prepare: Any = None) -> Iterator[tuple[str, Any, Any]]:
+        paths = [os.path.abspath(p) for p in paths]
+        with _client(address) as client:
+            futures = [client.submit(extract_partition, paths[i:i + FILES_PER_TASK], limits, prepare, pure=False)
+                       for i in range(0, len(paths), FILES_PER_TASK)]
+            done = 0
+            for batch in _as_completed(client, futures, lambda f, m: progress(done / max(len(paths), 1), "")):
+                for item in batch:
+                    done += 1
+                    progress(done / len(paths), os.path.basename(item[0]))
+                    yield item
+
+    return process

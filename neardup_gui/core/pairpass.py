@@ -1,0 +1,307 @@
+"""The collection-wide pass: partitions of documents → candidates → exact verification → the index.
+
+The documents to pair (those not yet in the ``paired`` table) are cut into partitions. A
+partition task opens the index read-only, finds each document's candidates and verifies them
+exactly; it returns only the pairs that reach the pass's cut-offs. The tasks run in this process,
+in local worker processes, or on a Dask cluster (:mod:`neardup_gui.core.cluster`): the same
+function everywhere, so the answers are identical; only the caller writes the index.
+
+Which pair is verified where: pair (d, c) is verified while pairing d when c is a candidate of
+d and c is not itself to be paired before d in this pass (in path order), so the partitions need
+not talk to each other, and the answers do not depend on how the documents were numbered.
+
+Per-document work is done once per task: a document's marks (template, exclusions), its
+tokens, codes and window hashes (:class:`~neardup_gui.core.compare.PreparedDocument`) are kept in
+a cache bounded in bytes, and reused for every comparison it takes part in.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import time
+from collections import OrderedDict
+from contextlib import closing
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Iterator, Sequence
+
+import numpy as np
+
+from neardup_gui.core.candidates import PAIR_MIN_SHARED_ANCHORS, AnchorPostings, CandidateFinder
+from neardup_gui.core.compare import PreparedDocument, UnitCodes
+from neardup_gui.core.results import Exclusions
+from neardup_gui.core.progress import Cancelled, ProgressFn, no_progress
+from neardup_gui.core.settings import Settings
+from neardup_gui.core.store import Store
+from neardup_gui.core.verify import Verifier
+
+log = logging.getLogger(__name__)
+
+__all__ = ["DocumentPairs", "FoundPair", "PassSpec", "PartitionWorker", "run_pass", "partitions"]
+
+# Memory a partition task may hold in prepared documents (a document of 5,000 units takes about
+# 250 KB): bounded whatever the collection's size; documents evicted are prepared again if needed.
+PREPARED_CACHE_BYTES = 256 * 1024 * 1024
+# Documents per partition task: small enough for progress, cancel and load balance, large enough
+# that a task's start-up (opening the index, loading the search tables) is paid rarely.
+LOCAL_PARTITION_DOCS = 64
+# Below this many documents to pair, worker processes cost more to start than they save.
+PARALLEL_MIN_DOCS = 200
+# How often the caller wakes while waiting for results (lets ``progress`` cancel).
+_TICK_S = 0.2
+
+
+@dataclass(frozen=True)
+class PassSpec:
+    """Everything a partition task needs (picklable: sent once to every worker)."""
+
+    db_path: str
+    settings: Settings
+    template_keys: np.ndarray  # the collection's template sentence keys
+    user_template_keys: frozenset[int]
+    marked_keys: frozenset[int]  # sentences the examiner marked as template in the index
+    todo: np.ndarray  # sorted ids of the documents paired in this pass
+    min_similarity: float
+    min_containment: float | None = None
+
+    def keeps(self, similarity: float, containment_a: float, containment_b: float) -> bool:
+        """True for a pair the pass keeps: at or above either cut-off."""
+        if similarity >= self.min_similarity:
+            return True
+        return self.min_containment is not None and max(containment_a, containment_b) >= self.min_containment
+
+
+@dataclass(frozen=True)
+class FoundPair:
+    """A verified pair, A = the document being paired."""
+
+    other: int
+    similarity: float
+    containment_a: float
+    containment_b: float
+    common_units: int
+
+
+@dataclass(frozen=True)
+class DocumentPairs:
+    """What pairing one document gave: its kept pairs and its template share."""
+
+    doc_id: int
+    found: tuple[FoundPair, ...]
+    template_share: float
+    exclusions: Exclusions = field(default_factory=Exclusions)  # units each exclusion removed
+    comparisons: int = 0  # candidates verified (for the figures)
+
+
+class PartitionWorker:
+    """Pairs documents of one pass, in one process: its index connection, search tables and caches."""
+
+    def __init__(self, spec: PassSpec, cache_bytes: int = PREPARED_CACHE_BYTES) -> None:
+        self.spec = spec
+        self.store = Store(spec.db_path, create=False)
+        self.verifier = Verifier(spec.settings, spec.template_keys, spec.user_template_keys, spec.marked_keys)
+        self.finder = CandidateFinder(self.store, spec.settings)
+        self.finder.anchor_postings = AnchorPostings.load(self.store)
+        self.codes = UnitCodes()
+        self._cache: OrderedDict[int, PreparedDocument] = OrderedDict()
+        self._cache_bytes = 0
+        self._cache_limit = cache_bytes
+        self._todo = frozenset(spec.todo.tolist())
+        # Documents are ordered by relative path wherever an order decides something: which of
+        # two documents pairs the other, which is A in their comparison (an LCS is not unique,
+        # and which one the alignment picks may depend on the order of the two texts), which of
+        # equally good anchor candidates are kept. So the answers do not depend on the ids the
+        # index gave (they follow the order files finished extracting: local, parallel or Dask).
+        by_path = sorted(self.store.conn.execute("SELECT rel, id FROM documents"))
+        top = max((i for _, i in by_path), default=0)
+        self._rank = np.full(top + 2, len(by_path), dtype=np.int64)  # unknown (new) ids: last
+        self._rank[[i for _, i in by_path]] = np.arange(len(by_path))
+        self.finder.tie_rank = self._rank
+
+    def close(self) -> None:
+        self.store.close()
+
+    def _rank_of(self, doc_id: int) -> int:
+        return int(self._rank[min(doc_id, len(self._rank) - 1)])
+
+    def prepared(self, doc_id: int) -> PreparedDocument:
+        """A document marked and prepared once, then kept while the cache allows."""
+        p = self._cache.get(doc_id)
+        if p is not None:
+            self._cache.move_to_end(doc_id)
+            return p
+        stored = self.store.text(doc_id)  # KeyError when the document is gone
+        p = self.verifier.prepare(self.verifier.mark(stored.text, stored.furniture), self.codes)
+        self._cache[doc_id] = p
+        self._cache_bytes += p.nbytes
+        while self._cache_bytes > self._cache_limit and len(self._cache) > 1:
+            _, old = self._cache.popitem(last=False)
+            self._cache_bytes -= old.nbytes
+        return p
+
+    def pair(self, doc_id: int) -> DocumentPairs | None:
+        """Candidates of one document verified exactly; None if it vanished from the index."""
+        spec = self.spec
+        fp = self.store.fingerprints_of(doc_id)
+        if fp is None:
+            return None
+        try:
+            a = self.prepared(doc_id)
+        except KeyError:
+            return None
+        cands = self.finder.find(fp, a.units.ids[a.pos], exclude=_PairedBefore(doc_id, self._todo, self._rank_of),
+                                 min_shared_anchors=PAIR_MIN_SHARED_ANCHORS)
+        found = []
+        for other in sorted(cands):
+            try:
+                b = self.prepared(other)
+            except KeyError:
+                continue
+            swap = self._rank_of(other) < self._rank_of(doc_id)
+            first, second = (b, a) if swap else (a, b)
+            comp = self.verifier.compare_prepared(first, second, min_similarity=spec.min_similarity,
+                                                  min_containment=spec.min_containment)
+            if comp is None or not spec.keeps(comp.similarity, comp.containment_a, comp.containment_b):
+                continue
+            ca, cb = (comp.containment_b, comp.containment_a) if swap else (comp.containment_a, comp.containment_b)
+            found.append(FoundPair(other, comp.similarity, ca, cb, comp.common_units))
+        return DocumentPairs(doc_id, tuple(found), a.template_share, a.exclusions, len(cands))
+
+    def run(self, doc_ids: Iterable[int]) -> list[DocumentPairs]:
+        return [r for r in map(self.pair, doc_ids) if r is not None]
+
+
+class _PairedBefore:
+    """The documents a candidate search for ``doc_id`` leaves out: itself, and those of this
+    pass before it in path order (they pair with it themselves, if it is their candidate)."""
+
+    def __init__(self, doc_id: int, todo: frozenset[int], rank_of: Callable[[int], int]) -> None:
+        self.doc_id = doc_id
+        self.todo = todo
+        self.rank_of = rank_of
+        self.rank = rank_of(doc_id)
+
+    def __contains__(self, other: int) -> bool:
+        return other == self.doc_id or (other in self.todo and self.rank_of(other) < self.rank)
+
+
+def partitions(todo: Sequence[int], size: int) -> list[list[int]]:
+    """``todo`` cut into consecutive partitions of at most ``size`` documents."""
+    todo = [int(d) for d in todo]
+    return [todo[i:i + size] for i in range(0, len(todo), max(1, size))]
+
+
+# --- local worker processes -------------------------------------------------------------------
+
+_worker: PartitionWorker | None = None  # one per worker process, set by its initializer
+
+
+def _init_worker(spec: PassSpec) -> None:
+    global _worker  # noqa: PLW0603 - the state of a pool worker process, never of the caller
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl+C and cancels
+    _worker = PartitionWorker(spec)
+
+
+def _run_partition(doc_ids: list[int]) -> tuple[int, list[DocumentPairs]]:
+    assert _worker is not None
+    return len(doc_ids), _worker.run(doc_ids)
+
+
+def run_partition(spec: PassSpec, doc_ids: list[int]) -> list[DocumentPairs]:
+    """One self-contained partition task (what a Dask worker runs)."""
+    worker = PartitionWorker(spec)
+    try:
+        return worker.run(doc_ids)
+    finally:
+        worker.close()
+
+
+# runs the partitions; yields (documents in the partition, its results) as each one finishes
+Executor = Callable[[PassSpec, list[list[int]], ProgressFn], Iterator[tuple[int, list[DocumentPairs]]]]
+
+
+def serial_results(spec: PassSpec, parts: list[list[int]], tick: ProgressFn) -> Iterator[tuple[int, list[DocumentPairs]]]:
+    """The partitions in this process, one after the other."""
+    worker = PartitionWorker(spec)
+    try:
+        for part in parts:
+            tick(0.0, "")
+            yield len(part), worker.run(part)
+    finally:
+        worker.close()
+
+
+def process_results(workers: int) -> Executor:
+    """The partitions in ``workers`` local processes (``spawn``: the GUI process has threads)."""
+
+    def run(spec: PassSpec, parts: list[list[int]], tick: ProgressFn) -> Iterator[tuple[int, list[DocumentPairs]]]:
+        ctx = multiprocessing.get_context("spawn")
+        # the context manager terminates the workers on any exit: a cancel stops them at once
+        with ctx.Pool(workers, initializer=_init_worker, initargs=(spec,)) as pool:
+            results = pool.imap_unordered(_run_partition, parts)
+            for _ in parts:
+                while True:
+                    tick(0.0, "")
+                    try:
+                        got = results.next(timeout=_TICK_S)
+                    except multiprocessing.TimeoutError:
+                        continue
+                    break
+                yield got
+
+    return run
+
+
+def choose_executor(settings: Settings, n_todo: int) -> Executor:
+    workers = max(1, int(settings.workers))
+    if workers == 1 or n_todo < PARALLEL_MIN_DOCS:
+        return serial_results
+    return process_results(workers)
+
+
+def run_pass(
+    spec: PassSpec,
+    write: Callable[[list[DocumentPairs]], None],
+    progress: ProgressFn = no_progress,
+    executor: Executor | None = None,
+    partition_docs: int = LOCAL_PARTITION_DOCS,
+) -> int:
+    """Pair every document of ``spec.todo``; results go to ``write`` in batches as they arrive.
+
+    ``write`` is called in this thread only (the one writer), with the results of at least one
+    partition at a time, at most about a second apart. Returns the number of documents paired.
+    ``progress`` may raise :class:`Cancelled`; the workers are stopped and what was written stays
+    (the ``paired`` table lets the next pass resume).
+    """
+    todo = spec.todo
+    if len(todo) == 0:
+        return 0
+    parts = partitions(todo.tolist(), partition_docs)
+    run = executor or choose_executor(spec.settings, len(todo))
+    done = 0
+    batch: list[DocumentPairs] = []
+    flushed = time.monotonic()
+    total = len(todo)
+
+    def tick(_f: float, _m: str) -> None:
+        progress(done / total, f"Comparing {min(done + 1, total)} of {total}")
+
+    progress(0.0, f"Comparing 1 of {total}")
+    # closed on any exit (a cancel, a failed write): no worker outlives the pass
+    with closing(run(spec, parts, tick)) as results:
+        try:
+            for size, result in results:
+                batch.extend(result)
+                done += size
+                if len(batch) >= 200 or time.monotonic() - flushed > 1.0:
+                    write(batch)
+                    batch, flushed = [], time.monotonic()
+                progress(done / total, f"Compared {done} of {total}")
+        except Cancelled:
+            write(batch)  # what was verified is kept: the next pass resumes after it
+            raise
+    write(batch)
+    progress(1.0, "Compared")
+    return done

@@ -1,0 +1,102 @@
+"""The documents list shows documents indexed with warnings: a warning icon, the warnings as
+tooltip, a filter for them; the Reason column's tooltip is the reason; counted messages are
+worded in the singular and plural, in English and Chinese."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QCoreApplication, Qt, QTranslator
+from PySide6.QtGui import QIcon
+
+from neardup_gui.app.documentsview import DocumentsView
+from neardup_gui.app.models import localise_warning
+from neardup_gui.app.widgets import localise_progress
+from neardup_gui.core.collection import Collection
+from neardup_gui.core.settings import Settings
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ingest"
+ROOT = Path(__file__).resolve().parents[2]
+ZH = "这是一段完整的中文文本，用来检查截断的文件。第二句话也在这里。\n" * 40
+
+
+@pytest.fixture
+def documents(tmp_path):
+    """The documents of a real index: one clean, one cut in a character, one cut docx, one skipped."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "clean.txt").write_text("Clean English text that nothing is wrong with.\n" * 20, encoding="utf-8")
+    (folder / "cut.txt").write_bytes(ZH.encode("utf-8").rstrip()[:-1])
+    docx = (FIXTURES / "en.docx").read_bytes()
+    (folder / "cut.docx").write_bytes(docx[: len(docx) * 2 // 3])
+    (folder / "scan.pdf").write_bytes(b"%PDF-1.4\n%broken beyond repair\n")
+    with Collection.open(tmp_path / "c.ndx") as collection:
+        collection.index_folder(str(folder), Settings(workers=1))
+        return collection.documents()
+
+
+def _row(view: DocumentsView, rel: str) -> int:
+    proxy = view.proxy
+    return next(r for r in range(proxy.rowCount()) if proxy.record_at(proxy.index(r, 0)).rel == rel)
+
+
+def test_warned_documents_have_an_icon_a_tooltip_and_a_filter(qtbot, documents):
+    view = DocumentsView()
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    view.set_documents(documents)
+    proxy = view.proxy
+    status, reason = 2, 3
+    for rel in ("cut.txt", "cut.docx"):
+        row = _row(view, rel)
+        record = proxy.record_at(proxy.index(row, 0))
+        assert record.status == "indexed" and record.warnings
+        assert proxy.index(row, status).data() == "indexed with warnings"
+        icon = proxy.index(row, status).data(Qt.ItemDataRole.DecorationRole)
+        assert isinstance(icon, QIcon) and not icon.isNull()
+        assert proxy.index(row, status).data(Qt.ItemDataRole.ToolTipRole) == "\n".join(record.warnings)
+        assert proxy.index(row, reason).data() == "; ".join(record.warnings)
+    clean = _row(view, "clean.txt")
+    assert proxy.index(clean, status).data() == "indexed"
+    assert proxy.index(clean, status).data(Qt.ItemDataRole.DecorationRole) is None
+    skipped = _row(view, "scan.pdf")
+    record = proxy.record_at(proxy.index(skipped, 0))
+    assert record.status == "skipped"
+    # the Reason column's tooltip is the reason (it used to be the path); the file's is the path
+    assert proxy.index(skipped, reason).data(Qt.ItemDataRole.ToolTipRole) == record.reason
+    assert proxy.index(skipped, 0).data(Qt.ItemDataRole.ToolTipRole) == record.path
+
+    assert proxy.rowCount() == 4
+    qtbot.mouseClick(view.with_warnings, Qt.MouseButton.LeftButton)
+    assert view.with_warnings.isChecked()
+    assert sorted(proxy.record_at(proxy.index(r, 0)).rel for r in range(proxy.rowCount())) == ["cut.docx", "cut.txt"]
+    view.filter.setText("docx")  # both filters at once
+    assert [proxy.record_at(proxy.index(r, 0)).rel for r in range(proxy.rowCount())] == ["cut.docx"]
+    view.reset()  # another collection: no filter left over
+    assert not view.with_warnings.isChecked() and view.filter.text() == ""
+
+
+def test_counted_messages_in_english_and_chinese(qapp):
+    assert localise_progress("found 1 document") == "Found 1 document"
+    assert localise_progress("found 12 documents") == "Found 12 documents"
+    assert localise_progress("Indexed 1 document (1 with warnings, 0 skipped)") == \
+        "Indexed 1 document (1 with warnings, 0 skipped)"
+    assert localise_progress("Indexed 512 documents (3 with warnings, 2 skipped)") == \
+        "Indexed 512 documents (3 with warnings, 2 skipped)"
+    translator = QTranslator()
+    assert translator.load(str(ROOT / "resources" / "translations" / "neardup_zh_CN.qm"))
+    QCoreApplication.installTranslator(translator)
+    try:
+        assert localise_progress("Indexed 512 documents (3 with warnings, 2 skipped)") == \
+            "已索引 512 个文档（有警告 3，跳过 2）"
+        assert localise_progress("found 1 document") == "找到 1 个文档"
+        assert QCoreApplication.translate("DocumentsModel", "indexed with warnings") == "已索引（有警告）"
+        assert localise_warning("2 of 5080 bytes are not valid UTF-8 and were replaced by \ufffd (at byte 5078); "
+                                "the rest was read normally") == \
+            "5080 字节中有 2 字节不是有效的 UTF-8 编码，已替换为 \ufffd（at byte 5078）；其余内容正常读取"
+        assert localise_warning("recovered from a damaged file: word/header1.xml left out (CRC)") == \
+            "从损坏的文件中恢复：word/header1.xml left out (CRC)"
+    finally:
+        QCoreApplication.removeTranslator(translator)

@@ -1,0 +1,100 @@
+"""The collection-wide pass: serial and parallel give the same pairs, exact and complete; cancel; resume."""
+
+from __future__ import annotations
+
+import itertools
+import multiprocessing
+
+import pytest
+
+from tests.benchmarks.copyheavy import build
+from neardup_gui.core import pairpass
+from neardup_gui.core.collection import Collection
+from neardup_gui.core.compare import compare_documents
+from neardup_gui.core.progress import Cancelled
+from neardup_gui.core.settings import Settings
+
+# plain similarity: the automatic template rule off (every document shares boilerplate)
+SETTINGS = Settings(threshold=0.8, template_min_docs=10**9, workers=2)
+
+
+@pytest.fixture(scope="module")
+def copy_heavy(tmp_path_factory, corpus_dir):
+    """A copy-heavy collection of real text (light edits of corpus sections), indexed."""
+    root = tmp_path_factory.mktemp("copyheavy")
+    build(root / "docs", 240, seed=7, families=60)
+    db = root / "index.db"
+    with Collection.open(db) as coll:
+        coll.index_folder(str(root / "docs"), SETTINGS)
+    return db
+
+
+def pair_rows(db, settings: Settings, executor=None, min_containment=None, partition_docs=16):
+    with Collection.open(db) as coll:
+        with coll.store.transaction() as conn:
+            conn.execute("DELETE FROM pairs")
+            conn.execute("DELETE FROM paired")
+        spec = coll.pass_spec(settings, min_containment)
+        pairpass.run_pass(spec, coll._write_pairs, executor=executor, partition_docs=partition_docs)
+        return sorted(coll.store.conn.execute("SELECT a, b, similarity, containment_a, containment_b, common FROM pairs"))
+
+
+def test_parallel_pass_gives_exactly_the_serial_pairs(copy_heavy) -> None:
+    serial = pair_rows(copy_heavy, SETTINGS, pairpass.serial_results)
+    parallel = pair_rows(copy_heavy, SETTINGS, pairpass.process_results(2))
+    assert len(serial) > 20  # the families of light edits are found
+    assert parallel == serial  # same set, same similarities and containments, bit for bit
+
+
+def test_pass_pairs_are_exact_and_complete_against_brute_force(copy_heavy) -> None:
+    with Collection.open(copy_heavy) as coll:
+        docs = coll.documents()
+        texts = {d.doc_id: coll.document_text(d.doc_id) for d in docs}
+        found = {(p.a.doc_id, p.b.doc_id): p for p in coll.pairs(SETTINGS)}
+    truth = {}
+    for a, b in itertools.combinations(sorted(texts), 2):
+        comp = compare_documents(texts[a], texts[b], min_run=SETTINGS.min_run, with_raw_lcs=False)
+        if comp.similarity >= SETTINGS.threshold:
+            truth[(a, b)] = comp
+    assert len(truth) > 20
+    assert set(found) == set(truth)  # recall 1 and precision 1 on this collection
+    for key, comp in truth.items():
+        assert found[key].similarity == comp.similarity
+        assert found[key].common_units == comp.common_units
+
+
+def test_containment_cut_keeps_contained_pairs_below_the_similarity_cut(copy_heavy) -> None:
+    by_similarity = pair_rows(copy_heavy, SETTINGS, pairpass.serial_results)
+    with_containment = pair_rows(copy_heavy, SETTINGS, pairpass.serial_results, min_containment=0.5)
+    extra = [r for r in with_containment if r[2] < SETTINGS.threshold]
+    assert extra and all(max(r[3], r[4]) >= 0.5 for r in extra)
+    assert [r for r in with_containment if r[2] >= SETTINGS.threshold] == by_similarity
+    with Collection.open(copy_heavy) as coll:  # the public entry point lists them too
+        listed = coll.pairs(SETTINGS, min_containment=0.5)
+        assert len(listed) == len(with_containment)
+        assert len(coll.pairs(SETTINGS)) == len(by_similarity)
+
+
+def test_cancelled_parallel_pass_stops_its_workers_and_resumes_to_the_same_pairs(copy_heavy) -> None:
+    expected = pair_rows(copy_heavy, SETTINGS, pairpass.serial_results)
+    with Collection.open(copy_heavy) as coll:
+        with coll.store.transaction() as conn:
+            conn.execute("DELETE FROM pairs")
+            conn.execute("DELETE FROM paired")
+        seen = []
+
+        def progress(fraction: float, message: str) -> None:
+            seen.append(fraction)
+            if fraction > 0.3:
+                raise Cancelled()
+
+        spec = coll.pass_spec(SETTINGS)
+        with pytest.raises(Cancelled):
+            pairpass.run_pass(spec, coll._write_pairs, progress, executor=pairpass.process_results(2),
+                              partition_docs=8)
+        assert not multiprocessing.active_children()  # the pool was terminated, not left running
+        paired = coll.store.conn.execute("SELECT COUNT(*) FROM paired").fetchone()[0]
+        assert 0 < paired < 240  # what was written stays, the rest is left to resume
+        coll.pairs(SETTINGS)  # resumes with the documents not yet paired
+        rows = sorted(coll.store.conn.execute("SELECT a, b, similarity, containment_a, containment_b, common FROM pairs"))
+    assert rows == expected

@@ -1,0 +1,373 @@
+"""Damaged files that are still readable are read, with a warning; real binary data is not.
+
+Every damaged file is made from a real one: corpus text saved as UTF-8, GB18030, Big5 and
+UTF-16, LibreOffice DOCX/ODT/PDF (``soffice --convert-to``) and python-docx DOCX, then cut,
+flipped or given stray bytes. The fuzzing cases run in the killable workers with deterministic
+seeds, so a hang would be reported as a timeout instead of stopping the suite.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import random
+import shutil
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from neardup_gui.core.document import Document, Skipped
+from neardup_gui.core.extract import extract_bytes, extract_file
+from neardup_gui.core.extract.text import allowed_invalid
+from neardup_gui.core.settings import ExtractLimits
+from neardup_gui.core.workers import extract_many
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "ingest"
+_spec = importlib.util.spec_from_file_location("ingest_fixtures", FIXTURES / "make_fixtures.py")
+mf = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(mf)
+
+LIMITS = ExtractLimits()
+
+
+def section(corpus: Path, folder: str, index: int, chars: int | None = None) -> str:
+    text = sorted((corpus / folder).glob("*.txt"))[index].read_text(encoding="utf-8")
+    return text if chars is None else text[:chars]
+
+
+def paragraphs_of(text: str) -> list[str]:
+    return [" ".join(line.split()) for line in text.splitlines() if line.strip()]
+
+
+def read(data: bytes, fmt: str, name: str = "x") -> Document | Skipped:
+    return extract_bytes(f"/damaged/{name}.{fmt}", fmt, data, LIMITS, {})
+
+
+def body(doc: Document) -> list[str]:
+    return [doc.text[s:e] for s, e in doc.paragraphs]
+
+
+# --- text files -------------------------------------------------------------------------------
+
+
+def test_utf8_chinese_text_cut_in_the_middle_of_a_character(corpus_dir):
+    text = section(corpus_dir, "debian-reference-zh-cn", 3)
+    data = text.encode("utf-8").rstrip()
+    cut = data[:-1]  # the last character is Chinese: three bytes, two left
+    assert cut[-1] >= 0x80
+    doc = read(cut, "txt")
+    assert isinstance(doc, Document), doc
+    assert doc.meta["encoding"] == "utf-8"
+    assert doc.text.endswith("\ufffd")
+    assert body(doc)[:-1] == paragraphs_of(text)[:-1]
+    assert doc.warnings == (f"2 of {len(cut)} bytes are not valid UTF-8 and were replaced by \ufffd "
+                            f"(at byte {len(cut) - 2}); the rest was read normally",)
+
+
+def test_40_kb_of_utf8_with_one_stray_byte(corpus_dir):
+    text = "\n".join(section(corpus_dir, "debian-reference-zh-cn", i) for i in range(12))
+    data = text.encode("utf-8")[:40_000]
+    data = data[: data.rfind(b"\n")]
+    middle = data.find(b"\n", 20_000) + 1
+    damaged = data[:middle] + b"\xff" + data[middle:]
+    doc = read(damaged, "txt")
+    assert isinstance(doc, Document), doc
+    assert doc.meta["encoding"] == "utf-8"
+    assert paragraphs_of(doc.text.replace("\ufffd", "")) == paragraphs_of(data.decode())
+    assert len(doc.warnings) == 1 and f"1 of {len(damaged)} bytes" in doc.warnings[0]
+    assert f"at byte {middle})" in doc.warnings[0]
+
+
+def test_gb18030_text_with_one_invalid_byte_pair(corpus_dir):
+    text = section(corpus_dir, "debian-reference-zh-cn", 5)
+    data = text.encode("gb18030")
+    at = data.find("。".encode("gb18030"), len(data) // 2) + 2
+    damaged = data[:at] + b"\x81\x7f" + data[at:]  # 0x7f is never a GB18030 trail byte
+    doc = read(damaged, "txt")
+    assert isinstance(doc, Document), doc
+    assert doc.meta["encoding"] == "gb18030"
+    assert doc.text.replace("\ufffd", "").replace("\x7f", "") == "\n".join(paragraphs_of(text))
+    assert len(doc.warnings) == 1 and "not valid GB18030" in doc.warnings[0]
+    assert f"at byte {at}" in doc.warnings[0]
+
+
+def test_big5_text_with_one_invalid_byte(corpus_dir):
+    text = "".join(c for c in section(corpus_dir, "debian-reference-zh-cn", 7)
+                   if c.encode("big5", errors="ignore") or c == "\n")
+    data = text.encode("big5")
+    at = len(data) // 2
+    while data[at] >= 0x80:  # between two characters
+        at += 1
+    damaged = data[:at] + b"\xff" + data[at:]
+    doc = read(damaged, "txt")
+    assert isinstance(doc, Document), doc
+    assert doc.meta["encoding"] == "big5hkscs"
+    assert doc.text.replace("\ufffd", "") == "\n".join(paragraphs_of(text))
+    assert len(doc.warnings) == 1 and "not valid Big5" in doc.warnings[0]
+
+
+@pytest.mark.parametrize("bom", [True, False])
+def test_utf16_text_with_a_lone_surrogate(corpus_dir, bom):
+    text = section(corpus_dir, "debian-reference-zh-cn", 9)
+    data = text.encode("utf-16-le")
+    at = len(data) // 2 // 2 * 2
+    damaged = (b"\xff\xfe" if bom else b"") + data[:at] + b"\x00\xd8" + data[at:]
+    doc = read(damaged, "txt")
+    assert isinstance(doc, Document), doc
+    assert doc.text.replace("\ufffd", "") == "\n".join(paragraphs_of(text))
+    assert len(doc.warnings) == 1 and "2 of" in doc.warnings[0] and "not valid UTF-16" in doc.warnings[0]
+
+
+@pytest.mark.parametrize(("text", "encoding"), [
+    ("The café is naïve about déjà vu.\n", "cp1252"),
+    ("中文文本的编码检测，没有任何损坏。\n" * 5, "gbk"),
+    ("繁體中文的文字，完全沒有損壞。\n" * 5, "big5"),
+])
+def test_clean_text_in_a_legacy_encoding_has_no_warning(text, encoding):
+    doc = read(text.encode(encoding), "txt")
+    assert isinstance(doc, Document), doc
+    assert doc.text == text.strip()
+    assert doc.warnings == ()
+
+
+def test_damage_past_the_measured_threshold_is_not_read_as_text(corpus_dir):
+    """More invalid bytes than ``allowed_invalid`` (docs/extraction.md): no longer "text with a
+    few bad bytes" — refused rather than read as a mess of replacement characters."""
+    text = section(corpus_dir, "debian-reference-zh-cn", 2)
+    data = bytearray(text.encode("utf-8"))
+    rng = random.Random(17)
+    for at in rng.sample(range(len(data)), 4 * allowed_invalid(len(data))):
+        data[at] = 0xFF
+    result = read(bytes(data), "txt")
+    assert isinstance(result, Skipped), result
+    assert result.code == "binary"
+
+
+@pytest.mark.parametrize("name", ["program", "png", "sqlite", "zip", "high-bytes"])
+def test_real_binary_data_named_txt_is_still_refused(tmp_path, name):
+    if name == "program":
+        data = Path(shutil.which("ls") or "/bin/ls").read_bytes()[:200_000]
+    elif name == "png":
+        data = next(Path("/usr/share").rglob("*.png")).read_bytes()
+    elif name == "sqlite":
+        import sqlite3
+
+        db = tmp_path / "x.db"
+        with sqlite3.connect(db) as conn:
+            conn.execute("CREATE TABLE t (x TEXT)")
+            conn.executemany("INSERT INTO t VALUES (?)", [(f"row {i}",) for i in range(500)])
+        data = db.read_bytes()
+    elif name == "zip":
+        data = (FIXTURES / "en.docx").read_bytes()
+    else:  # compressed-looking data without a control byte: the hardest case for a detector
+        rng = random.Random(5)
+        data = bytes(rng.randrange(0x80, 0x100) for _ in range(20_000))
+    path = tmp_path / f"{name}.txt"
+    path.write_bytes(data)
+    result = extract_file(str(path))
+    assert isinstance(result, Skipped), (name, result)
+    assert result.code in ("binary", "wrong-format"), result
+
+
+# --- containers -------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def office_files(corpus_dir, tmp_path_factory) -> dict[str, tuple[bytes, list[str]]]:
+    """Real LibreOffice DOCX, ODT and PDF and a python-docx DOCX (with a header and a footer),
+    each with the paragraphs of the corpus text it was made from."""
+    if shutil.which("soffice") is None:
+        pytest.skip("LibreOffice (soffice) is needed")
+    import docx as python_docx
+
+    work = tmp_path_factory.mktemp("office")
+    texts = {
+        "en": section(corpus_dir, "debian-reference-en", 11, 3000),
+        "zh": section(corpus_dir, "debian-reference-zh-cn", 11, 1500),
+    }
+    for name, text in texts.items():
+        (work / f"{name}.txt").write_text(text.rsplit("\n", 1)[0] + "\n", encoding="utf-8")
+    sources = [work / f"{name}.txt" for name in texts]
+    infilter = "Text (encoded):UTF8,LF,,"
+    mf.soffice_convert(sources, "docx:MS Word 2007 XML", work, infilter)
+    mf.soffice_convert(sources, "pdf:writer_pdf_Export", work, infilter)
+    mf.soffice_convert(sources, "odt", work, infilter)
+    files: dict[str, tuple[bytes, list[str]]] = {}
+    for name in texts:
+        paragraphs = paragraphs_of((work / f"{name}.txt").read_text(encoding="utf-8"))
+        for ext in ("docx", "pdf", "odt"):
+            files[f"lo-{name}.{ext}"] = ((work / f"{name}.{ext}").read_bytes(), paragraphs)
+        document = python_docx.Document()
+        document.sections[0].header.paragraphs[0].text = "Running header of the call"
+        document.sections[0].footer.paragraphs[0].text = "Page footer"
+        for para in paragraphs:
+            document.add_paragraph(para)
+        out = io.BytesIO()
+        document.save(out)
+        files[f"py-{name}.docx"] = (out.getvalue(), paragraphs)
+    return files
+
+
+def _member_end(data: bytes, name: str) -> tuple[int, int]:
+    """Where a member's local header starts and where the next one (or the directory) starts."""
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        infos = sorted(archive.infolist(), key=lambda i: i.header_offset)
+        starts = [i.header_offset for i in infos] + [archive.start_dir]
+        index = next(k for k, i in enumerate(infos) if i.filename == name)
+    return starts[index], starts[index + 1]
+
+
+@pytest.mark.parametrize("name", ["lo-en.docx", "lo-zh.docx", "py-en.docx", "py-zh.docx", "lo-en.odt", "lo-zh.odt"])
+def test_a_package_cut_anywhere_gives_what_survives_with_a_warning(office_files, name):
+    data, paragraphs = office_files[name]
+    fmt = name.rsplit(".", 1)[1]
+    body_part = "word/document.xml" if fmt == "docx" else "content.xml"
+    start, end = _member_end(data, body_part)
+    full = read(data, fmt)
+    assert isinstance(full, Document) and full.warnings == ()
+    expected = body(full)
+    assert [p for p in expected if p] == [p for p in expected]
+    cuts = sorted({int(len(data) * k / 40) for k in range(1, 40)} | {end, end + 1, len(data) - 1, start + 40})
+    for cut in cuts:
+        result = read(data[:cut], fmt, name)
+        if cut >= end:  # the body is whole: all of it, recovered
+            assert isinstance(result, Document), (cut, result)
+            assert body(result) == expected, cut
+            assert result.warnings and result.warnings[0].startswith("recovered from a damaged file"), cut
+        elif cut <= start:  # no body at all: skipped with its reason
+            assert isinstance(result, Skipped) and result.code == "corrupt", (cut, result)
+        elif isinstance(result, Document):  # the body cut short: its first paragraphs, warned
+            got = body(result)
+            assert got[:-1] == expected[: len(got) - 1], cut
+            assert expected[len(got) - 1].startswith(got[-1]), cut
+            assert "is cut short" in result.warnings[0], cut
+        else:
+            assert result.code == "corrupt", (cut, result)
+
+
+def test_docx_with_a_damaged_header_is_read_without_it(office_files):
+    data, paragraphs = office_files["py-en.docx"]
+    start, end = _member_end(data, "word/header1.xml")
+    damaged = bytearray(data)
+    damaged[(start + end) // 2] ^= 0x55  # inside the header's compressed data: its CRC fails
+    result = read(bytes(damaged), "docx")
+    assert isinstance(result, Document), result
+    assert body(result) == paragraphs
+    assert "Running header" not in result.margins and "Page footer" in result.margins
+    assert result.warnings == (
+        "recovered from a damaged file: word/header1.xml left out "
+        f"({result.warnings[0].split('(', 1)[1][:-1]})",
+    )
+    assert "word/header1.xml" in result.warnings[0]
+
+
+@pytest.mark.parametrize(("name", "part", "what"), [
+    ("lo-zh.docx", b"word/document.xml", "Word document"),
+    ("lo-en.odt", b"content.xml", "OpenDocument text"),
+])
+def test_package_whose_directory_entry_for_the_body_is_damaged(office_files, name, part, what):
+    data, _ = office_files[name]
+    fmt = name.rsplit(".", 1)[1]
+    full = read(data, fmt)
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        directory = archive.start_dir
+    entry = data.find(b"PK\x01\x02", directory)
+    while data[entry + 46: entry + 46 + len(part)] != part:
+        entry = data.find(b"PK\x01\x02", entry + 4)
+    damaged = bytearray(data)
+    damaged[entry + 16: entry + 20] = b"\x00\x00\x00\x00"  # its CRC-32: reading it through the directory fails
+    result = read(bytes(damaged), fmt)
+    assert isinstance(result, Document), result
+    assert body(result) == body(full)
+    assert result.warnings[0].startswith(f"recovered from a damaged file: damaged {what}")
+
+
+def test_odt_with_a_damaged_manifest_is_read_without_it(office_files):
+    data, _ = office_files["lo-zh.odt"]
+    full = read(data, "odt")
+    start, end = _member_end(data, "META-INF/manifest.xml")
+    damaged = bytearray(data)
+    damaged[(start + end) // 2] ^= 0x55
+    result = read(bytes(damaged), "odt")
+    assert isinstance(result, Document), result
+    assert body(result) == body(full)
+    assert result.warnings[0].startswith("recovered from a damaged file: META-INF/manifest.xml left out")
+
+
+@pytest.mark.parametrize("name", ["lo-en.pdf", "lo-zh.pdf"])
+def test_pdf_whose_end_is_lost(office_files, name):
+    data, paragraphs = office_files[name]
+    full = read(data, "pdf")
+    assert isinstance(full, Document) and full.warnings == ()
+    # Cut just before the cross-reference table: every object survives, trailer and xref lost.
+    result = read(data[: data.rfind(b"xref")], "pdf")
+    assert isinstance(result, Document), result
+    assert result.text == full.text
+    assert result.warnings == ("recovered from a damaged file: the end of the file (cross-reference table "
+                               "and trailer) is lost; 1 page read from the objects that survive",) or \
+        "page" in result.warnings[0]
+    # LibreOffice writes the pages after their content: cut in the middle, no page survives.
+    lost = read(data[: len(data) // 2], "pdf")
+    assert isinstance(lost, Skipped) and lost.code == "corrupt"
+    assert "no page with text survives" in lost.reason
+
+
+def _fuzz_cases(data: bytes, rng: random.Random, n: int) -> list[tuple[str, bytes]]:
+    cases = []
+    for i in range(n):
+        kind = ("flip", "cut", "dup")[i % 3]
+        if kind == "flip":
+            out = bytearray(data)
+            for at in rng.sample(range(len(data)), rng.choice((1, 2, 8))):
+                out[at] ^= rng.randrange(1, 256)
+            cases.append((f"flip{i}", bytes(out)))
+        elif kind == "cut":
+            cases.append((f"cut{i}", data[: rng.randrange(1, len(data))]))
+        else:
+            at = rng.randrange(0, len(data) - 64)
+            run = data[at: at + rng.randrange(8, 64)]
+            cases.append((f"dup{i}", data[:at] + run + data[at:]))
+    return cases
+
+
+def test_fuzzed_office_files_never_crash_or_hang_and_keep_what_survives(office_files, tmp_path):
+    """Byte flips, truncations and duplicated runs of real LibreOffice DOCX and PDF files, with
+    fixed seeds: every case ends as a document or a reason (never a crash or a time-out), and a
+    DOCX whose body bytes were not touched is read whole."""
+    paths: dict[str, tuple[str, bytes, list[str]]] = {}
+    for seed, name in enumerate(["lo-en.docx", "lo-zh.docx", "lo-en.pdf", "lo-zh.pdf"]):
+        data, _ = office_files[name]
+        full = read(data, name.rsplit(".", 1)[1])
+        for case, damaged in _fuzz_cases(data, random.Random(1000 + seed), 45):
+            path = tmp_path / f"{case}-{name}"
+            path.write_bytes(damaged)
+            paths[str(path)] = (name, damaged, body(full))
+    results = dict(extract_many(list(paths), ExtractLimits(time_limit_s=60), workers=2))
+    assert set(results) == set(paths)
+    read_whole = 0
+    for path, result in results.items():
+        name, damaged, expected = paths[path]
+        if isinstance(result, Skipped):
+            assert result.code not in ("crash", "timeout", "memory"), (path, result)
+            assert result.reason
+            continue
+        assert result.text.strip()
+        if name.endswith(".docx"):
+            original = office_files[name][0]
+            start, end = _member_end(original, "word/document.xml")
+            # the body's bytes (header and data) are at the same place and unchanged
+            if damaged[start:end] == original[start:end] and len(damaged) >= end:
+                assert body(result) == expected, path
+                read_whole += 1
+    assert read_whole >= 10
+
+
+def test_english_utf16_without_a_bom_is_text(corpus_dir):
+    # It is valid UTF-8 too, NULs and all: it used to be read so, then refused as binary.
+    text = section(corpus_dir, "debian-reference-en", 4, 3000)
+    for encoding in ("utf-16-le", "utf-16-be"):
+        doc = read(text.encode(encoding), "txt")
+        assert isinstance(doc, Document), doc
+        assert body(doc) == paragraphs_of(text) or doc.text.split("\n")[0] == paragraphs_of(text)[0]
+        assert doc.meta["encoding"] == encoding and doc.warnings == ()
