@@ -287,6 +287,11 @@ def main(argv: list[str] | None = None) -> int:
         save(window.settings_dialog, f"{name}-7-settings")
         window.settings_dialog.reject()
 
+        if theme != "light":  # the tabs below are shown in the light theme only
+            window.close()
+            settle(200)
+            continue
+
         # Common passages: the sample's two forms (each in 5 of 30 proposals) are listed, and
         # counted, since 5 of 30 is far below the automatic rule's half of the collection.
         window.tabs.setCurrentWidget(window.common_tab)
@@ -297,7 +302,7 @@ def main(argv: list[str] | None = None) -> int:
         save(window, f"{language}-9-common-passages")
 
         # A ring: a proposal and six light edits of it, added to the collection (a mill's pattern).
-        mill = home / "Documents" / "call-with-a-ring"
+        mill = home / "Documents" / f"call-with-a-ring-{language}"
         shutil.copytree(collection, mill)
         original = (mill / "en-10-glacier-hydrology.txt").read_text(encoding="utf-8")
         for k in range(1, 7):

@@ -30,6 +30,7 @@ class CheckView(QWidget):
 
     check_requested = Signal()  # "Check a file…"
     add_requested = Signal()  # "Add to collection"
+    report_requested = Signal(object)  # CheckResult: the committee's report of this submission (screen, issue 19)
     source_activated = Signal(object, object)  # CheckResult, SourceMatch: open side by side
 
     def __init__(self, store: QSettings, parent: QWidget | None = None) -> None:
@@ -48,6 +49,10 @@ class CheckView(QWidget):
         self.add_button = QPushButton()
         self.add_button.setObjectName("addToCollectionButton")
         self.add_button.clicked.connect(self.add_requested)
+        self.report_button = QPushButton()
+        self.report_button.setObjectName("committeeReportButton")
+        self.report_button.clicked.connect(
+            lambda: self.report_requested.emit(self.current_result()) if self.current_result() else None)
         self.summary_label = QLabel()
         self.summary_label.setObjectName("checkSummary")
         self.summary_label.setWordWrap(True)
@@ -87,6 +92,7 @@ class CheckView(QWidget):
         row.addWidget(self.submission_combo, 1)
         row.addWidget(self.check_here_button)
         row.addWidget(self.add_button)
+        row.addWidget(self.report_button)
         layout.addLayout(row)
         layout.addWidget(self.summary_label)
         layout.addWidget(self.meaning_label)
@@ -195,6 +201,7 @@ class CheckView(QWidget):
     def set_enabled_actions(self, can_check: bool, can_add: bool) -> None:
         self.check_here_button.setEnabled(can_check)
         self.add_button.setEnabled(can_add)
+        self.report_button.setEnabled(can_add)
 
     def retranslate_ui(self) -> None:
         self.sources_view.setAccessibleName(self.tr("Sources"))
@@ -203,6 +210,9 @@ class CheckView(QWidget):
         self.submission_combo.setAccessibleName(self.tr("Checked submission"))
         self.check_here_button.setText(self.tr("Check a file…"))
         self.add_button.setText(self.tr("Add to collection"))
+        self.report_button.setText(self.tr("Report for the committee…"))
+        self.report_button.setToolTip(self.tr("This submission's similarity report in the interface's language: "
+                                              "figures, sections, sources, the full text coloured by source"))
         self.threshold_label.setText(self.tr("Show sources from:"))
         tip = self.tr("Hide sources whose similarity and containment are both below this value")
         for w in (self.threshold_label, self.threshold_slider, self.threshold_spin):

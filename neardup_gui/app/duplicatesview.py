@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Sequence
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from neardup_gui.app.models import FilterProxy, PairsModel, percent
 from neardup_gui.app.widgets import make_table
+from neardup_gui.core.collection import CONTAINMENT_CUT
 from neardup_gui.core.results import Pair
 
 
@@ -16,11 +17,13 @@ class DuplicatesView(QWidget):
     """The pairs table, its filter box and a one-line summary."""
 
     pair_activated = Signal(int, int)  # doc_a, doc_b: open them side by side
+    containment_requested = Signal()  # the examiner ranks by containment: the window computes those pairs
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("duplicatesTab")
         self.pairs: list[Pair] = []
+        self.by_containment: list[Pair] = []  # screen (issue 19): the same list ranked by containment
         self.threshold = 0.0
         self.model = PairsModel(self)
         self.proxy = FilterProxy(parent=self)
@@ -34,9 +37,17 @@ class DuplicatesView(QWidget):
         self.filter.textChanged.connect(self.proxy.set_text)
         self.summary = QLabel()
         self.summary.setObjectName("pairsSummary")
+        self.order_label = QLabel()
+        self.order = QComboBox()
+        self.order.setObjectName("pairsOrder")
+        self.order.addItems(["", ""])
+        self.order.currentIndexChanged.connect(self._order_changed)
+        self.order_label.setBuddy(self.order)
         layout = QVBoxLayout(self)
         row = QHBoxLayout()
         row.addWidget(self.summary, 1)
+        row.addWidget(self.order_label)
+        row.addWidget(self.order)
         row.addWidget(self.filter, 1)
         layout.addLayout(row)
         layout.addWidget(self.view, 1)
@@ -45,12 +56,31 @@ class DuplicatesView(QWidget):
     def set_pairs(self, pairs: Sequence[Pair], threshold: float) -> None:
         self.pairs = list(pairs)
         self.threshold = threshold
-        self.model.set_records(self.pairs)
+        self._show()
+
+    def set_containment_pairs(self, pairs: Sequence[Pair]) -> None:
+        self.by_containment = list(pairs)
+        self._show()
+
+    def _order_changed(self, _index: int) -> None:
+        self._show()
+        if self.by_containment_shown():
+            self.containment_requested.emit()
+
+    def by_containment_shown(self) -> bool:
+        return self.order.currentIndex() == 1
+
+    def _show(self) -> None:
+        """The pairs by similarity (at the threshold), or by containment (partial copies too)."""
+        containment = self.by_containment_shown()
+        self.model.set_records(self.by_containment if containment else self.pairs)
+        self.view.sortByColumn(6 if containment else 0, Qt.SortOrder.DescendingOrder)
         self.view.resizeColumnsToContents()
         self._update_summary()
 
     def reset(self) -> None:
         self.filter.clear()
+        self.by_containment = []
         self.set_pairs((), self.threshold)
 
     def _activated(self, index: QModelIndex) -> None:
@@ -59,10 +89,19 @@ class DuplicatesView(QWidget):
             self.pair_activated.emit(pair.a.doc_id, pair.b.doc_id)
 
     def _update_summary(self) -> None:
+        if self.by_containment_shown():
+            self.summary.setText(self.tr("{n} pairs in which at least {cut} of one document is found in the other").format(
+                n=len(self.by_containment), cut=percent(CONTAINMENT_CUT)))
+            return
         self.summary.setText(self.tr("{n} pairs with similarity of at least {threshold}").format(
             n=len(self.pairs), threshold=percent(self.threshold)))
 
     def retranslate_ui(self) -> None:
+        self.order_label.setText(self.tr("Rank by:"))
+        self.order.setItemText(0, self.tr("similarity"))
+        self.order.setItemText(1, self.tr("containment"))
+        self.order.setToolTip(self.tr("Containment lists partial copies too: a section copied into a long "
+                                      "proposal has a low similarity but most of the copy is found in the source"))
         self.filter.setPlaceholderText(self.tr("Filter pairs…"))
         self.filter.setAccessibleName(self.tr("Filter pairs"))
         self.view.setAccessibleName(self.tr("Duplicate pairs"))

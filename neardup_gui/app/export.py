@@ -60,6 +60,10 @@ def write_report_file(db_path: str, scope: str, settings: Settings, out_path: st
             lang = items.get("lang", "en")
             if scope == "screening":
                 report = build_screening_report(coll.store, items["screening"], settings, lang=lang)
+            elif scope == "check-submission":
+                from neardup_gui.core.report.committee import build_check_report
+
+                report = build_check_report(coll, items["result"], settings, lang=lang, enabled=items.get("enabled"))
             else:
                 report = build_submission_report(coll.store, items["screening"], items["rel"], settings, lang=lang,
                                                  enabled=items.get("enabled"))
@@ -76,7 +80,7 @@ def write_report_file(db_path: str, scope: str, settings: Settings, out_path: st
     return out_path
 
 
-COMMITTEE_SCOPES = ("screening", "submission")
+COMMITTEE_SCOPES = ("screening", "submission", "check-submission")
 
 
 def _writable_folder(folder: str) -> bool:
@@ -96,8 +100,8 @@ def default_report_path(scope: str, db_path: str, items: Any, lang: str, ext: st
     day = datetime.date.today().isoformat()
     zh = lang.startswith("zh")
     folder, stem = "", ""
-    if scope == "check" and items:
-        first = items[0].path
+    if scope in ("check", "check-submission") and items:
+        first = items[0].path if scope == "check" else items["result"].path
         folder = os.path.dirname(first)
         stem = f"{os.path.splitext(os.path.basename(first))[0]} - {'相似性检测报告' if zh else 'similarity report'}"
     elif scope in COMMITTEE_SCOPES:

@@ -175,3 +175,11 @@ def source_diff(db_path: str, result: CheckResult, match: SourceMatch, progress:
         result.text, text_b, match.comparison, os.path.basename(result.path),
         match.source.rel or match.source.path, result.path, match.source.path,
     )
+
+
+def containment_pairs(db_path: str, settings: Settings, progress: ProgressFn) -> tuple[Pair, ...]:
+    """The pairs ranked and cut by the larger containment (screen, issue 19): asked for when the
+    examiner ranks the Duplicates list that way (the pass then also keeps pairs over the
+    containment floor, so it is not paid for by default)."""
+    with Collection.open(db_path, create=False) as collection:
+        return tuple(collection.pairs(settings, progress, by="containment"))

@@ -70,6 +70,7 @@ class MainWindow(QMainWindow):
 
     collection_loaded = Signal()
     duplicates_ready = Signal()
+    containment_ready = Signal()  # the Duplicates list ranked by containment
     check_ready = Signal()
     screening_ready = Signal()
     submission_opened = Signal(object)  # SubmissionView
@@ -224,9 +225,11 @@ class MainWindow(QMainWindow):
         self.check_page = CheckView(self.store)
         self.check_page.check_requested.connect(self.choose_files_to_check)
         self.check_page.add_requested.connect(self.add_checked_to_collection)
+        self.check_page.report_requested.connect(self.export_check_report)
         self.check_page.source_activated.connect(self._source_activated)
         self.duplicates_page = DuplicatesView()
         self.duplicates_page.pair_activated.connect(self.open_pair_diff)
+        self.duplicates_page.containment_requested.connect(self._find_containment_pairs)
         self.clusters_page = ClustersView()
         self.clusters_page.member_activated.connect(self.open_pair_diff)
         self.common_page = CommonView()
@@ -537,7 +540,19 @@ class MainWindow(QMainWindow):
         self._set_duplicates(found.pairs, found.clusters)
         self.common_page.set_busy(False)
         self.common_page.set_passages(found.passages, found.rules)
+        if self.duplicates_page.by_containment_shown():
+            self._find_containment_pairs()
         self.duplicates_ready.emit()
+
+    def _find_containment_pairs(self) -> None:
+        """The Duplicates list ranked by containment (screen, issue 19), asked for by the examiner."""
+        if self.db_path and not self._closing:
+            self.runner.start("containment", jobs.containment_pairs, self.db_path, self.settings,
+                              on_done=self._containment_pairs_found, on_error=self._task_error)
+
+    def _containment_pairs_found(self, pairs) -> None:  # noqa: ANN001 - tuple of Pair
+        self.duplicates_page.set_containment_pairs(pairs)
+        self.containment_ready.emit()
 
     def mark_text_as_template(self, text: str) -> None:
         """Text selected in a side-by-side view becomes template (stored; undone in Common passages)."""
@@ -730,6 +745,13 @@ class MainWindow(QMainWindow):
         box.open()
         self.added_box = box
         self._find_duplicates()
+
+    def export_check_report(self, result: CheckResult) -> None:
+        """The committee's report of one checked submission (next to it, in the interface's language)."""
+        if self.db_path and not result.skipped_reason:
+            from neardup_gui.app.export import export_report
+
+            export_report(self, "check-submission", self.db_path, self.settings, {"result": result})
 
     # -- screening a call ----------------------------------------------------------------------------
 

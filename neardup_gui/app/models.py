@@ -287,6 +287,8 @@ class PairsModel(RecordTableModel[Pair]):
         QCoreApplication.translate("PairsModel", "Share of A's countable units found in B (containment)")
         QCoreApplication.translate("PairsModel", "Share of B's countable units found in A (containment)")
         QCoreApplication.translate("PairsModel", "LCS ratio of the two texts, template text left out")
+        QCoreApplication.translate("PairsModel", "Contained")
+        QCoreApplication.translate("PairsModel", "The larger of A in B and B in A: how much of one is found in the other")
         super().__init__(
             [
                 Column(c, "Similarity", lambda p: percent(p.similarity), lambda p: p.similarity, numeric=True,
@@ -298,6 +300,9 @@ class PairsModel(RecordTableModel[Pair]):
                 Column(c, "B in A", lambda p: percent(p.containment_b), lambda p: p.containment_b, numeric=True,
                        tooltip="Share of B's countable units found in A (containment)"),
                 Column(c, "Common units", lambda p: str(p.common_units), lambda p: p.common_units, numeric=True),
+                Column(c, "Contained", lambda p: percent(max(p.containment_a, p.containment_b)),
+                       lambda p: max(p.containment_a, p.containment_b), numeric=True,
+                       tooltip="The larger of A in B and B in A: how much of one is found in the other"),
             ],
             parent,
         )

@@ -4,72 +4,82 @@
 <context>
     <name>CheckView</name>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="142" />
+        <location filename="../../neardup_gui/app/checkview.py" line="148" />
         <source>This file could not be read: {reason}</source>
         <translation>无法读取此文件：{reason}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="146" />
+        <location filename="../../neardup_gui/app/checkview.py" line="152" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="148" />
+        <location filename="../../neardup_gui/app/checkview.py" line="154" />
         <source>&lt;b&gt;Copied: {copied}&lt;/b&gt; of {units} countable units &amp;nbsp;·&amp;nbsp; without quotations {nq} &amp;nbsp;·&amp;nbsp; largest single source {largest_ratio} ({largest}) &amp;nbsp;·&amp;nbsp; {n} sources found&lt;br&gt;Not counted: {template} units of template text, {excluded} units excluded (quotations, bibliography)</source>
         <translation>&lt;b&gt;总文字复制比：{copied}&lt;/b&gt;（可计文字共 {units} 个单元） &amp;nbsp;·&amp;nbsp; 去除引用 {nq} &amp;nbsp;·&amp;nbsp; 单篇最大文字复制比 {largest_ratio}（{largest}） &amp;nbsp;·&amp;nbsp; 找到 {n} 个来源&lt;br&gt;未计入：模板文字 {template} 个单元，排除的文字 {excluded} 个单元（引文、参考文献）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="164" />
+        <location filename="../../neardup_gui/app/checkview.py" line="170" />
         <source>Read with warnings: {warnings}</source>
         <translation>读取时有警告：{warnings}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="174" />
+        <location filename="../../neardup_gui/app/checkview.py" line="180" />
         <source>{n} sources found, {hidden} hidden below {minimum} — lower “Show sources from” to see them. Hidden sources still count in the figures above.</source>
         <translation>找到 {n} 个来源，其中 {hidden} 个低于 {minimum} 未显示——调低“显示来源，最低”即可看到。未显示的来源仍计入上面的各项比例。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="200" />
+        <location filename="../../neardup_gui/app/checkview.py" line="207" />
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="201" />
+        <location filename="../../neardup_gui/app/checkview.py" line="208" />
         <source>Double-click or press Enter to compare side by side</source>
         <translation>双击或按回车键进行对照比较</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="202" />
+        <location filename="../../neardup_gui/app/checkview.py" line="209" />
         <source>Submission:</source>
         <translation>送检文档：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="203" />
+        <location filename="../../neardup_gui/app/checkview.py" line="210" />
         <source>Checked submission</source>
         <translation>送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="204" />
+        <location filename="../../neardup_gui/app/checkview.py" line="211" />
         <source>Check a file…</source>
         <translation>检测文件…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="205" />
+        <location filename="../../neardup_gui/app/checkview.py" line="212" />
         <source>Add to collection</source>
         <translation>加入文档集</translation>
     </message>
     <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="213" />
+        <source>Report for the committee…</source>
+        <translation>生成检测报告单…</translation>
+    </message>
+    <message>
         <location filename="../../neardup_gui/app/checkview.py" line="214" />
+        <source>This submission's similarity report in the interface's language: figures, sections, sources, the full text coloured by source</source>
+        <translation>以界面语言生成本申请书的检测报告单：各项比例、分段结果、来源及按来源着色的全文</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="224" />
         <source>Make the checked submissions part of the collection: copied into its folder, or kept where they are as external members</source>
         <translation>把已检测的文件加入文档集：复制到文档集文件夹，或保留在原处作为外部成员</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="217" />
+        <location filename="../../neardup_gui/app/checkview.py" line="227" />
         <source>What these figures mean: each is a share of the submission's countable text (its words and characters, without template text and excluded passages). “Copied” counts every passage found in any source once, so it is never below a single source; “without quotations” leaves quoted passages out of the count, so it is never above “copied”. Press F1 for more.</source>
         <translation>各项比例的含义：都以送检文件的可计文字（其文字与词，不含模板文字和被排除的段落）为分母。“总文字复制比”把在任一来源中找到的每段文字只计一次，因此不会低于任何单篇来源；“去除引用”不计引号内的文字，因此不会高于总文字复制比。按 F1 查看更多说明。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="222" />
+        <location filename="../../neardup_gui/app/checkview.py" line="232" />
         <source>Copied: share of the countable text found in any source of the collection.
 Without quotations: the same, not counting text in quotation marks.
 Largest single source: share of the countable text found in the one source that holds the most.
@@ -80,23 +90,23 @@ Countable text: every word and character of the submission except template text 
 可计文字：送检文件的全部文字与词，去掉模板文字（申报书表格、模板文件、页眉页脚）和设置中排除的内容（引文、参考文献）。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="206" />
+        <location filename="../../neardup_gui/app/checkview.py" line="216" />
         <source>Show sources from:</source>
         <translation>显示来源，最低：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="207" />
+        <location filename="../../neardup_gui/app/checkview.py" line="217" />
         <source>Hide sources whose similarity and containment are both below this value</source>
         <translation>隐藏相似度和包含度都低于此值的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="210" />
-        <location filename="../../neardup_gui/app/checkview.py" line="211" />
+        <location filename="../../neardup_gui/app/checkview.py" line="220" />
+        <location filename="../../neardup_gui/app/checkview.py" line="221" />
         <source>Minimum score shown</source>
         <translation>显示的最低分值</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="212" />
+        <location filename="../../neardup_gui/app/checkview.py" line="222" />
         <source>Drop one or more files anywhere on this window, or use “Check a file…”, to check a submission against the collection.</source>
         <translation>把一个或多个文件拖到窗口任意位置，或点击“检测文件…”，即可将送检文档与文档集比对。</translation>
     </message>
@@ -524,27 +534,52 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>DuplicatesView</name>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="62" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="93" />
+        <source>{n} pairs in which at least {cut} of one document is found in the other</source>
+        <translation>{n} 对文档，其中一篇至少 {cut} 的内容见于另一篇</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="96" />
         <source>{n} pairs with similarity of at least {threshold}</source>
         <translation>相似度不低于 {threshold} 的文档对：{n} 对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="66" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="100" />
+        <source>Rank by:</source>
+        <translation>排序依据：</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="101" />
+        <source>similarity</source>
+        <translation>相似度</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="102" />
+        <source>containment</source>
+        <translation>包含比</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="103" />
+        <source>Containment lists partial copies too: a section copied into a long proposal has a low similarity but most of the copy is found in the source</source>
+        <translation>按包含比排序也能列出部分抄袭：一节内容被抄入长篇申请书时相似度很低，但抄袭者的大部分内容都能在来源中找到</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="105" />
         <source>Filter pairs…</source>
         <translation>筛选文档对…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="67" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="106" />
         <source>Filter pairs</source>
         <translation>筛选文档对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="68" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="107" />
         <source>Duplicate pairs</source>
         <translation>重复文档对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="69" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="108" />
         <source>Double-click or press Enter to compare side by side</source>
         <translation>双击或按回车键进行对照比较</translation>
     </message>
@@ -691,34 +726,34 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>Export</name>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="230" />
-        <location filename="../../neardup_gui/app/export.py" line="254" />
-        <location filename="../../neardup_gui/app/export.py" line="270" />
+        <location filename="../../neardup_gui/app/export.py" line="234" />
+        <location filename="../../neardup_gui/app/export.py" line="258" />
+        <location filename="../../neardup_gui/app/export.py" line="274" />
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="248" />
+        <location filename="../../neardup_gui/app/export.py" line="252" />
         <source>Report written to {0}</source>
         <translation>报告已保存到 {0}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="255" />
+        <location filename="../../neardup_gui/app/export.py" line="259" />
         <source>The report could not be written: {0}</source>
         <translation>无法写入报告：{0}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="271" />
+        <location filename="../../neardup_gui/app/export.py" line="275" />
         <source>The report was written to {0}</source>
         <translation>报告已保存到 {0}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="273" />
+        <location filename="../../neardup_gui/app/export.py" line="277" />
         <source>Open report</source>
         <translation>打开报告</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="275" />
+        <location filename="../../neardup_gui/app/export.py" line="279" />
         <source>Show folder</source>
         <translation>打开所在文件夹</translation>
     </message>
@@ -890,345 +925,345 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="271" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="274" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="272" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="275" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="273" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="276" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="274" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="277" />
         <source>&amp;Open a folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="275" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="278" />
         <source>Choose a folder of documents to index as a collection</source>
         <translation>选择一个文档文件夹，将其建立索引作为文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="276" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="279" />
         <source>Open the &amp;sample collection</source>
         <translation>打开示例文档集(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="277" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="280" />
         <source>&amp;Check files…</source>
         <translation>检测文件(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="278" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="281" />
         <source>Check one or more submissions against the collection</source>
         <translation>将一份或多份送检文档与文档集比对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="279" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="282" />
         <source>&amp;Refresh the collection</source>
         <translation>刷新文档集(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="280" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="283" />
         <source>&amp;Export a report…</source>
         <translation>导出报告(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="282" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="285" />
         <source>Save what the current tab shows (check results, duplicate pairs or clusters) as HTML, PDF, CSV or JSON</source>
         <translation>将当前标签页的内容（检测结果、重复文档对或聚类）保存为 HTML、PDF、CSV 或 JSON</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="283" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="286" />
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="284" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="287" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="285" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="288" />
         <source>&amp;About neardup</source>
         <translation>关于 neardup(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="286" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="289" />
         <source>neardup &amp;Help</source>
         <translation>neardup 帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="287" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="290" />
         <source>What each figure means, and the keyboard shortcuts (F1)</source>
         <translation>各项比例的含义和快捷键（F1）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="288" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="291" />
         <source>&lt;b&gt;Collection&lt;/b&gt;</source>
         <translation>&lt;b&gt;文档集&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="289" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="292" />
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="290" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="293" />
         <source>Pick up new, changed and deleted files (only those are read) (F5)</source>
         <translation>纳入新增、修改和删除的文件（只读取这些文件）（F5）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="291" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="294" />
         <source>Check a file…</source>
         <translation>检测文件…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="292" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="295" />
         <source>Check one or more submissions against the collection (Ctrl+K); you can also drop files on the window</source>
         <translation>将一份或多份送检文档与文档集比对（Ctrl+K）；也可以把文件拖到窗口上</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="293" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="296" />
         <source>Open another folder…</source>
         <translation>打开其他文件夹…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="294" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="297" />
         <source>Recent collections:</source>
         <translation>最近的文档集：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="295" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="298" />
         <source>Recent collections</source>
         <translation>最近的文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="296" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="299" />
         <source>Refresh now</source>
         <translation>立即刷新</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="297" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="300" />
         <source>Updating the results for the changed settings… The figures shown are those of the previous settings until this finishes.</source>
         <translation>正在按更改后的设置更新结果……完成之前显示的仍是原设置下的数字。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="299" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="302" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="300" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="303" />
         <source>Check</source>
         <translation>检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="301" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="304" />
         <source>Duplicates</source>
         <translation>重复对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="302" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="305" />
         <source>Clusters</source>
         <translation>聚类</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="303" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="306" />
         <source>Every file of the collection and its status</source>
         <translation>文档集中的每个文件及其状态</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="304" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="307" />
         <source>Sources found for checked submissions</source>
         <translation>为送检文档找到的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="305" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="308" />
         <source>Pairs of the collection at or above the similarity threshold</source>
         <translation>文档集中相似度达到阈值的文档对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="306" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="309" />
         <source>Groups of near-duplicates</source>
         <translation>近似重复文档的分组</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="307" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="310" />
         <source>Common passages</source>
         <translation>常见段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="308" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="311" />
         <source>Passages found in many documents: which are left out as template, and why</source>
         <translation>在许多文档中出现的段落：哪些作为模板不计入，以及原因</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="309" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="312" />
         <source>Screening</source>
         <translation>批量检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="310" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="313" />
         <source>A whole call: every new submission checked against the collection and each other, ranked by copied share</source>
         <translation>整批申请：每份新申请书与文档集及彼此比对，按复制比排序</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="336" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="339" />
         <source>{name} — neardup</source>
         <translation>{name} — neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="341" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="344" />
         <source>Indexing</source>
         <translation>正在建立索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="342" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="345" />
         <source>Rebuilding the index</source>
         <translation>正在重建索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="343" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="346" />
         <source>Opening</source>
         <translation>正在打开</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="344" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="347" />
         <source>Finding duplicates</source>
         <translation>正在查找重复</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="345" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="348" />
         <source>Checking</source>
         <translation>正在检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="346" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="349" />
         <source>Adding to the collection</source>
         <translation>正在加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="347" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="350" />
         <source>Updating the results</source>
         <translation>正在更新结果</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="348" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="351" />
         <source>Screening the call</source>
         <translation>批量检测中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="362" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="452" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="365" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="455" />
         <source>Please wait for the current task to finish, or cancel it.</source>
         <translation>请等待当前任务完成，或取消它。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="378" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="381" />
         <source>Cancelled. Everything finished before cancelling is kept.</source>
         <translation>已取消。取消前已完成的内容都已保留。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="389" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="445" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="456" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="632" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="642" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="739" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="845" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="938" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="392" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="448" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="459" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="647" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="657" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="761" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="867" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="960" />
         <source>neardup</source>
         <translation>neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="390" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="393" />
         <source>Rebuild the index now?</source>
         <translation>现在重建索引吗？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="437" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="440" />
         <source>Choose the folder of the collection</source>
         <translation>选择文档集所在的文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="445" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="448" />
         <source>The sample collection is missing from this installation.</source>
         <translation>此安装中缺少示例文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="457" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="460" />
         <source>The folder {folder} does not exist any more. Choose it again from where it is now.</source>
         <translation>文件夹 {folder} 已不存在。请从它现在的位置重新选择。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="521" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="524" />
         <source>Indexed: {added} added, {updated} updated, {moved} moved, {removed} removed, {unchanged} unchanged, {warned} with warnings, {skipped} skipped ({seconds:.1f} s)</source>
         <translation>索引完成：新增 {added}，更新 {updated}，移动 {moved}，删除 {removed}，未变 {unchanged}，有警告 {warned}，跳过 {skipped}（{seconds:.1f} 秒）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="608" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="623" />
         <source>%n document: {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
         <translation>
             <numerusform>共 %n 个文档：已索引 {indexed}，有警告 {warned}，跳过 {skipped}</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="610" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="625" />
         <source>%n documents: {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
         <translation>
             <numerusform>共 %n 个文档：已索引 {indexed}，有警告 {warned}，跳过 {skipped}</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="548" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="563" />
         <source>Select at least one whole sentence ({n} words or characters) to mark it as template.</source>
         <translation>请至少选择一个完整的句子（{n} 个字或词）才能标为模板。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="572" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="587" />
         <source>Indexing was cancelled: the documents indexed so far are shown. Refresh to continue where it stopped.</source>
         <translation>索引已取消：这里显示的是已建立索引的文档。点击刷新可从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="575" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="590" />
         <source>This is the saved index; files may have changed since. Refresh to pick up new, changed and deleted files.</source>
         <translation>这是已保存的索引，文件之后可能有变化。点击刷新可纳入新增、修改和删除的文件。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="624" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="639" />
         <source>Choose submissions to check</source>
         <translation>选择要检测的送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="625" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="640" />
         <source>Documents (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;All files (*)</source>
         <translation>文档 (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="633" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="648" />
         <source>Open a collection first (a folder of documents), then check files against it.</source>
         <translation>请先打开一个文档集（一个文档文件夹），再将文件与它比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="642" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="657" />
         <source>Some files could not be read:</source>
         <translation>有些文件无法读取：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="681" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="697" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="696" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="712" />
         <source>Add to collection</source>
         <translation>加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="682" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="697" />
         <source>{n} checked file(s) are outside the collection's folder {folder}.
 
 Copy them into the folder, or keep them where they are as external members? An external member stays in the collection when it is refreshed; if you move or delete the file, it leaves the collection.</source>
@@ -1237,17 +1272,17 @@ Copy them into the folder, or keep them where they are as external members? An e
 把它们复制到该文件夹，还是保留在原处作为外部成员？外部成员在刷新时会保留在文档集中；如果移动或删除了该文件，它就会离开文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="687" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="702" />
         <source>Copy into the folder</source>
         <translation>复制到文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="688" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="703" />
         <source>Keep where they are</source>
         <translation>保留在原处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="698" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="713" />
         <source>The collection's folder already has a file named {names}.
 
 Rename the copy (for example “name (2).docx”), or replace the file in the folder?</source>
@@ -1256,72 +1291,72 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 给复制的文件改名（例如“名称 (2).docx”），还是替换文件夹中的文件？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="702" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="717" />
         <source>Rename the copy</source>
         <translation>改名复制</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="703" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="718" />
         <source>Replace</source>
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="716" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="731" />
         <source>{name}: copied into the collection's folder as {member}</source>
         <translation>{name}：已复制到文档集文件夹，名为 {member}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="719" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="734" />
         <source>{name}: kept where it is, as an external member ({path})</source>
         <translation>{name}：保留在原处，作为外部成员（{path}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="722" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="737" />
         <source>{name}: already in the collection's folder</source>
         <translation>{name}：已在文档集文件夹中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="724" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="739" />
         <source>The checked submissions are now part of the collection.</source>
         <translation>已检测的送检文档已加入文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="726" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="741" />
         <source>Added to the collection</source>
         <translation>已加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="740" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="762" />
         <source>Open a collection first (a folder of documents), then screen a call against it.</source>
         <translation>请先打开一个文档集（文档文件夹），再对一批申请书进行检测。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="846" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="868" />
         <source>The fingerprints are being rebuilt from the stored texts in the background.</source>
         <translation>正在后台根据已保存的文本重建指纹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="876" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="898" />
         <source>The results now follow the changed settings.</source>
         <translation>结果已按更改后的设置更新。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="900" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="922" />
         <source>About neardup</source>
         <translation>关于 neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="901" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="923" />
         <source>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;Near-duplicate and plagiarism screening of local document collections, in Chinese and English. Similarity is the LCS ratio of the two texts with template text left out. No document leaves this computer.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;对本地中英文文档集进行近似重复与抄袭筛查。相似度为两篇文本的最长公共子序列比率，不计模板文字。所有文档都不会离开这台电脑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="939" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="961" />
         <source>Drop one folder to open it as a collection, or files to check them.</source>
         <translation>拖入一个文件夹即可作为文档集打开，拖入文件即可检测它们。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="947" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="969" />
         <source>Stopping the running task…</source>
         <translation>正在停止当前任务…</translation>
     </message>
@@ -1372,6 +1407,16 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
         <location filename="../../neardup_gui/app/models.py" line="289" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="290" />
+        <source>Contained</source>
+        <translation>包含比</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="291" />
+        <source>The larger of A in B and B in A: how much of one is found in the other</source>
+        <translation>A 在 B 中与 B 在 A 中的较大者：一篇文档有多少内容见于另一篇</translation>
     </message>
 </context>
 <context>
@@ -2040,37 +2085,37 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>SourcesModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="319" />
+        <location filename="../../neardup_gui/app/models.py" line="324" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="319" />
+        <location filename="../../neardup_gui/app/models.py" line="324" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="320" />
+        <location filename="../../neardup_gui/app/models.py" line="325" />
         <source>Containment</source>
         <translation>包含度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="320" />
+        <location filename="../../neardup_gui/app/models.py" line="325" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="321" />
+        <location filename="../../neardup_gui/app/models.py" line="326" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="322" />
+        <location filename="../../neardup_gui/app/models.py" line="327" />
         <source>Share of the submission found in this source</source>
         <translation>送检文档出现在此来源中的比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="323" />
+        <location filename="../../neardup_gui/app/models.py" line="328" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>

@@ -24,7 +24,8 @@ pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppl
 ])
 def test_submission_pdf(qapp, tmp_path, lang, terms) -> None:
     with Collection.open(tmp_path / "i.ndx") as coll:
-        screen_folder(coll, str(SAMPLE), Settings(workers=2), name="c")
+        forms = tuple(str(SAMPLE.parent / "sample_src" / f"_form-{lang}.md") for lang in ("zh", "en"))
+        screen_folder(coll, str(SAMPLE), Settings(workers=2, template_files=forms), name="c")
         report = build_submission_report(coll.store, "c", "zh-04-山区滑坡监测.txt", Settings(), lang=lang)
     out = tmp_path / "r.pdf"
     pages = write_pdf(report, out)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QPushButton
 
 from neardup_gui.app.diffview import DiffView
 from neardup_gui.app.mainwindow import MainWindow
@@ -48,6 +49,7 @@ def window(qtbot, indexed_sample: Path, sample_dir: Path):
     qtbot.waitExposed(w)
     with qtbot.waitSignal(w.duplicates_ready, timeout=120000):
         w.open_folder(str(sample_dir))
+    qtbot.waitUntil(lambda: not w.runner.is_busy(), timeout=60000)  # (the kept screenings are read too)
     yield w
     w.close()
 
@@ -197,3 +199,54 @@ def test_colours_follow_the_palette_light_and_dark() -> None:
     assert len(hues) == 6  # neighbouring sources are told apart
     dark.setColor(QPalette.ColorRole.PlaceholderText, QColor("#777777"))
     assert muted_colours(dark)[0] == QColor("#777777")
+
+
+def test_duplicates_ranked_by_containment_list_the_section_copies(qtbot, window: MainWindow) -> None:
+    page = window.duplicates_page
+    by_similarity = {frozenset({p.a.rel, p.b.rel}) for p in page.model.records()}
+    section_copy = frozenset({"zh-03-城市内涝预警.docx", "zh-04-山区滑坡监测.txt"})
+    assert section_copy not in by_similarity  # r ≈ 0.27: below the similarity threshold
+    with qtbot.waitSignal(window.containment_ready, timeout=120000):  # computed when asked for
+        page.order.setCurrentIndex(1)
+    shown = page.model.records()
+    names = {frozenset({p.a.rel, p.b.rel}) for p in shown}
+    assert section_copy in names
+    assert {frozenset({"en-03-wastewater-resistance.pdf", "en-04-hospital-surfaces.docx"}),
+            frozenset({"en-01-coastal-erosion.docx", "en-02-shoreline-retreat.pdf"})} <= names
+    assert all(max(p.containment_a, p.containment_b) >= 0.3 for p in shown)
+    contained = [max(p.containment_a, p.containment_b) for p in shown]
+    assert contained == sorted(contained, reverse=True)
+    assert "at least 30.0% of one document" in page.summary.text()
+
+
+def test_the_check_tab_writes_the_committee_report_in_the_interface_language(
+        qtbot, window: MainWindow, sample_dir: Path, tmp_path: Path, monkeypatch) -> None:
+    from PySide6.QtCore import QLocale
+    from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+    from neardup_gui.app import export
+
+    asked: list[str] = []
+
+    def choose(parent, caption, directory, filters, selected):
+        asked.append(directory)
+        return str(tmp_path / "report.html"), "HTML report (*.html)"
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(choose))
+    opened: list[str] = []
+    monkeypatch.setattr(export, "open_file", lambda p: opened.append(p) or True)
+    QLocale.setDefault(QLocale("zh_CN"))
+    try:
+        with qtbot.waitSignal(window.check_ready, timeout=60000):
+            window.check_files([str(sample_dir / "zh-04-山区滑坡监测.txt")])
+        window.check_page.report_button.click()
+        qtbot.waitUntil(lambda: window.findChild(QMessageBox, "reportWrittenBox") is not None, timeout=60000)
+    finally:
+        QLocale.setDefault(QLocale("en_US"))
+    # suggested next to the submission, with a name a committee recognises
+    assert Path(asked[0]).parent == sample_dir and Path(asked[0]).name.startswith("zh-04-山区滑坡监测 - 相似性检测报告 ")
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "总文字复制比" in page and "zh-03-城市内涝预警.docx" in page
+    box = window.findChild(QMessageBox, "reportWrittenBox")
+    box.findChild(QPushButton, "openReportButton").click()
+    assert opened == [str(tmp_path / "report.html")]

@@ -140,3 +140,18 @@ def test_cli_report_of_a_screening_in_chinese(db: Path, tmp_path: Path) -> None:
     run = subprocess.run([sys.executable, "-m", "neardup_gui.cli", "report", "--db", str(db), "--screening", "nope",
                           "--out", str(out), "-q"], capture_output=True, text=True)
     assert run.returncode == 2 and "no screening named 'nope'" in run.stderr
+
+
+def test_a_checked_submission_gets_the_same_committee_report(tmp_path: Path) -> None:
+    from neardup_gui.core.report.committee import build_check_report
+
+    with Collection.open(tmp_path / "c.ndx") as coll:
+        coll.index_folder(str(SAMPLE), SETTINGS)
+        [result] = coll.check([str(SAMPLE / ZH4)], SETTINGS)
+        r = build_check_report(coll, result, SETTINGS, lang="zh_CN")
+    html = render_submission_html(r)
+    assert "文献库 30 篇文档" in html and "检测批次" not in html
+    assert r.sources[0].document.name == "zh-03-城市内涝预警.docx" and r.sources[0].kind == "collection"
+    assert r.copied == pytest.approx(result.summary.copied_ratio_without_template)
+    assert [s.title for s in r.sections if s.share > 0.5] == ["技术路线"]
+    assert r.side_by_side and r.side_by_side[0].passages

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from neardup_gui.core.collection import Collection
-from neardup_gui.core.screening import screen_folder, submission_detail
+from neardup_gui.core.screening import screen_folder, source_passage_spans, submission_detail
 from neardup_gui.core.sections import find_sections, heading_kind, section_figures
 from neardup_gui.core.settings import Settings
 from neardup_gui.core.units import tokenize
@@ -59,11 +59,12 @@ def test_section_figures_are_exact_unit_counts() -> None:
 def test_the_copied_methods_section_of_the_sample_is_found(tmp_path) -> None:
     """zh-04 copies zh-03's whole 技术路线 section; en-04 copies en-03's Methods."""
     with Collection.open(tmp_path / "i.ndx") as coll:
-        screen_folder(coll, str(SAMPLE), Settings(workers=2), name="s")
+        forms = tuple(str(SAMPLE.parent / "sample_src" / f"_form-{lang}.md") for lang in ("zh", "en"))
+        screen_folder(coll, str(SAMPLE), Settings(workers=2, template_files=forms), name="s")
         for rel, heading in (("zh-04-山区滑坡监测.txt", "技术路线"), ("en-04-hospital-surfaces.docx", "Methods")):
             d = submission_detail(coll.store, "s", rel)
             figs = section_figures(d.units, find_sections(d.text, d.template),
-                                   [(s.name, [x.a for x in s.spans]) for s in d.sources], d.template, d.excluded)
+                                   [(s.name, source_passage_spans(s)) for s in d.sources], d.template, d.excluded)
             worst = max(figs, key=lambda f: f.share)
             assert worst.section.title == heading
             assert worst.share > 0.75

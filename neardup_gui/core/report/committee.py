@@ -21,8 +21,9 @@ from neardup_gui import __version__
 from neardup_gui.core.report.model import (
     DocRef, Passage, Segment, _Marks, file_identity, passages, segments, settings_dict,
 )
+from neardup_gui.core.results import CheckResult
 from neardup_gui.core.screening import (
-    COLLECTION, Screening, ScreeningInfo, ScreeningRow, SubmissionDetail, coloured_spans, load_screening, source_text,
+    COLLECTION, DEFAULT_FLAG, ScreenedSource, Screening, source_passage_spans, ScreeningInfo, ScreeningRow, SubmissionDetail, coloured_spans, load_screening, source_text,
     submission_detail,
 )
 from neardup_gui.core.sections import find_sections, section_figures
@@ -135,10 +136,55 @@ def build_submission_report(store: Store, screening: str | int, rel: str, settin
                             lang: str = "en", enabled: set[int] | None = None) -> SubmissionReport:
     """The report on submission ``rel`` of a screening; ``enabled``: the source ranks counted
     (default: every source the examiner did not exclude)."""
+    detail: SubmissionDetail = submission_detail(store, screening, rel)
+    call = load_screening(store, detail.screening.id)
+    return _report(store, detail, settings, lang, enabled, call_submissions=max(len(call.rows) - 1, 0))
+
+
+def build_check_report(collection, result: CheckResult, settings: Settings, *, lang: str = "en",  # noqa: ANN001
+                       enabled: set[int] | None = None) -> SubmissionReport:
+    """The committee's report on one submission checked against the collection (the Check tab):
+    the same first page, sections, coloured full text and passages as a screened submission's.
+
+    The template and excluded text are the ones the check used (carried by its comparisons), or,
+    when nothing was found, the collection's template model applied to the text again."""
+    if result.skipped_reason:
+        raise ValueError(f"{os.path.basename(result.path)} could not be read: {result.skipped_reason}")
+    if result.matches:
+        first = result.matches[0].comparison
+        template, excluded = first.template_a, first.excluded_a
+    else:
+        marked = collection.verifier(settings).mark(result.text)
+        template, excluded = marked.template, marked.excluded
+    from neardup_gui.core.exclusions import quoted_spans
+
+    sources = tuple(ScreenedSource(
+        rank=i, kind=COLLECTION, doc_id=m.source.doc_id, path=m.source.path, name=m.source.rel or m.source.path,
+        similarity=m.comparison.similarity, containment=m.comparison.containment_a,
+        source_containment=m.comparison.containment_b, common_units=m.comparison.common_units,
+        units_a=m.comparison.units_a, units_b=m.comparison.units_b, spans=m.comparison.spans,
+        passages=m.comparison.passages)
+        for i, m in enumerate(result.matches, 1))
+    try:
+        st = os.stat(result.path)
+        size, mtime = st.st_size, st.st_mtime_ns
+    except OSError:
+        size, mtime = -1, 0
+    now = datetime.now(timezone.utc).timestamp()
+    info = ScreeningInfo(id=0, name="", folder=os.path.dirname(result.path), state="done", created=now, updated=now,
+                         flag=DEFAULT_FLAG)
+    row = ScreeningRow(os.path.basename(result.path), result.path, size, mtime, "", 0, "done", units=result.units)
+    detail = SubmissionDetail(info, row, result.text, tuple(template), tuple(excluded), quoted_spans(result.text),
+                              sources)
+    return _report(collection.store, detail, settings, lang, enabled, call_submissions=0)
+
+
+def _report(store: Store, detail: SubmissionDetail, settings: Settings, lang: str, enabled: set[int] | None, *,
+            call_submissions: int) -> SubmissionReport:
     from neardup_gui.core.report.strings import translator
 
     t = translator(lang)
-    detail: SubmissionDetail = submission_detail(store, screening, rel)
+    rel = detail.row.rel
     row = detail.row
     counted = [s for s in detail.sources if (s.rank in enabled if enabled is not None else not s.excluded)]
     counted_ranks = {s.rank for s in counted}
@@ -156,7 +202,7 @@ def build_submission_report(store: Store, screening: str | int, rel: str, settin
             containment=s.containment, similarity=s.similarity, source_containment=s.source_containment,
             common_units=s.common_units, excluded=s.rank not in counted_ranks))
     secs = find_sections(detail.text, detail.template)
-    figs = section_figures(detail.units, secs, [(s.name, [x.a for x in s.spans]) for s in counted],
+    figs = section_figures(detail.units, secs, [(s.name, source_passage_spans(s)) for s in counted],
                            detail.template, detail.excluded)
     sections = tuple(SectionRow(f.section.title, f.units, f.countable, f.copied, f.share, f.largest_source)
                      for f in figs)
@@ -180,7 +226,6 @@ def build_submission_report(store: Store, screening: str | int, rel: str, settin
         side.append(SourcePassages(number[s.rank], entries[number[s.rank] - 1].document,
                                    passages(detail.text, text_b, comp)))
     copied_units = int(round(summary.copied_ratio_without_template * sum(f.countable for f in figs)))
-    call = load_screening(store, detail.screening.id)
     return SubmissionReport(
         lang=lang, title=t("submission_title"), created=_now(), app_version=__version__,
         checked=_iso(detail.screening.updated), screening=detail.screening.name, flag=detail.screening.flag,
@@ -189,7 +234,7 @@ def build_submission_report(store: Store, screening: str | int, rel: str, settin
         copied_overall=summary.copied_ratio, copied_without_quotes=summary.copied_ratio_without_quotes,
         largest=summary.largest_source_ratio, largest_source=summary.largest_source, copied_units=copied_units,
         template_share=summary.template_share, collection_documents=_collection_documents(store),
-        call_submissions=max(len(call.rows) - 1, 0), warnings=row.warnings, sections=sections,
+        call_submissions=call_submissions, warnings=row.warnings, sections=sections,
         sources=tuple(entries), full_text=full, cjk=cjk_share(detail.text[:4000]) > 0.3,
         side_by_side=tuple(side), settings=settings_dict(settings), index_path=str(store.path),
         collection_folder=store.get_meta("folder") or "")

@@ -83,12 +83,11 @@ def render_submission_html(r: SubmissionReport, *, flavour: str = "browser") -> 
     sec = "div" if w.qt else "section"
     # --- first page
     w(f"<h1>{esc(r.title)}</h1>\n")
-    _kv(w, [
-        (t("document"), esc(r.document.name)),
-        (t("call"), esc(r.screening)),
-        (t("checked_at"), esc(r.checked.replace("T", " ").replace("+00:00", " UTC"))),
-        (t("against"), esc(t("against_value", n=r.collection_documents, m=r.call_submissions))),
-    ])
+    against = (t("against_value", n=r.collection_documents, m=r.call_submissions) if r.screening
+               else t("against_collection", n=r.collection_documents))
+    _kv(w, [(t("document"), esc(r.document.name))]
+        + ([(t("call"), esc(r.screening))] if r.screening else [])
+        + [(t("checked_at"), esc(r.checked.replace("T", " ").replace("+00:00", " UTC"))), (t("against"), esc(against))])
     n = w.attr("num")
     main = w.attr("main") if not w.qt else ' style="color:#b3261e; font-size:16pt; font-weight:bold;"'
     big = "" if not w.qt else ' style="font-size:16pt; font-weight:bold;"'
@@ -106,8 +105,8 @@ def render_submission_html(r: SubmissionReport, *, flavour: str = "browser") -> 
     flag = (f"<span{w.attr('flag')}>{esc(t('flagged', line=flag_line))}</span>" if r.flagged
             else f"<span{w.attr('ok')}>{esc(t('not_flagged', line=flag_line))}</span>")
     w(f"<p>{esc(t('flag'))}: {flag}</p>\n")
-    w(f"<p{w.attr('lead')}>{esc(t('copied'))}: {esc(t('copied_note'))}. {esc(t('template'))}: {pct(r.template_share)}; "
-      f"{esc(t('overall_with_template'))}: {pct(r.copied_overall)}. {esc(t('units_note'))}</p>\n")
+    w(f"<p{w.attr('lead')}>{esc(t('copied'))}: {esc(t('copied_note'))}. {esc(t('template'))}: {pct(r.template_share)}. "
+      f"{esc(t('units_note'))}</p>\n")
     if r.warnings:
         w(f"<p{w.attr('flag')}>{esc(t('warnings'))}: {esc('; '.join(r.warnings))}</p>\n")
     # sections
