@@ -34,10 +34,11 @@ import obfuscate as ob  # noqa: E402
 from eval_pan import FOLDERS, corpus_root, paragraphs  # noqa: E402
 from neardup_gui.core import candidates  # noqa: E402
 from neardup_gui.core.collection import Collection  # noqa: E402
-from neardup_gui.core.settings import Settings  # noqa: E402
+from neardup_gui.core.fingerprints import fingerprint  # noqa: E402
+from neardup_gui.core.units import tokenize  # noqa: E402
+from neardup_gui.core.settings import FingerprintParams, Settings  # noqa: E402
 
 RATES = (0.1, 0.2, 0.3)
-SETTINGS = Settings(workers=2)
 
 
 def edited_copies(lang: str, per_lang: int, seed: int, queries: Path) -> dict[str, tuple[str, float]]:
@@ -70,15 +71,15 @@ def counting_finds(counts: list[tuple[int, bool]]):  # noqa: ANN201
     return original, find
 
 
-def run_checks(coll: Collection, wanted: dict[str, tuple[str, float]], every_kgram: bool) -> dict:
-    finder = coll.finder(SETTINGS)
+def run_checks(coll: Collection, wanted: dict[str, tuple[str, float]], every_kgram: bool, settings: Settings) -> dict:
+    finder = coll.finder(settings)
     finder.check_every_kgram = every_kgram
     calls: list = []
     original, patched = counting_finds(calls)
     candidates.CandidateFinder.find = patched
     try:
         t = time.perf_counter()
-        results = coll.check(list(wanted), SETTINGS)
+        results = coll.check(list(wanted), settings)
         secs = time.perf_counter() - t
     finally:
         candidates.CandidateFinder.find = original
@@ -99,7 +100,7 @@ def mosaics(n: int, seed: int, folder: Path, copied: set[str]) -> None:
     paras = []
     for lang in FOLDERS:
         for f in sorted((corpus_root() / FOLDERS[lang]).glob("*.txt")):
-            if f.name in copied:
+            if f"{lang}-{f.name}" in copied:
                 continue  # their paragraphs in many documents would be template text
             paras.append(paragraphs(f.read_text(encoding="utf-8")))
     for j in range(n):
@@ -127,7 +128,13 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--mosaic", type=int, default=0, help="documents in the larger index (0: skip it)")
     ap.add_argument("--langs", default="zh,en")
+    ap.add_argument("--anchor-kgram", type=int, default=FingerprintParams.anchor_kgram,
+                    help="index setting to compare with (the product's default unless given)")
+    ap.add_argument("--anchor-window", type=int, default=FingerprintParams.anchor_window)
     args = ap.parse_args()
+    settings = Settings(workers=2, fingerprints=FingerprintParams(anchor_kgram=args.anchor_kgram,
+                                                                  anchor_window=args.anchor_window))
+    print(f"anchors: k-grams of {args.anchor_kgram} units, windows of {args.anchor_window}")
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         queries = tmp / "queries"
@@ -135,33 +142,45 @@ def main() -> None:
         wanted_all = {}
         for lang in args.langs.split(","):
             wanted = edited_copies(lang, args.per_lang, args.seed, queries)
-            wanted_all.update(wanted)
+            # the two folders use the same file names: prefixed in the index of both languages
+            wanted_all.update({p: (f"{lang}-{name}", rate) for p, (name, rate) in wanted.items()})
             folder = tmp / f"coll-{lang}"
             folder.mkdir()
             for f in sorted((corpus_root() / FOLDERS[lang]).glob("*.txt")):
                 (folder / f.name).write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
             with Collection.open(tmp / f"{lang}.ndx") as coll:
-                coll.index_folder(str(folder), SETTINGS)
-                run_checks(coll, dict(list(wanted.items())[:2]), True)  # warm: search tables, template model
-                before = run_checks(coll, wanted, False)
-                after = run_checks(coll, wanted, True)
+                coll.index_folder(str(folder), settings)
+                run_checks(coll, dict(list(wanted.items())[:2]), True, settings)  # warm: search tables, template model
+                before = run_checks(coll, wanted, False, settings)
+                after = run_checks(coll, wanted, True, settings)
             report(f"{len(list(folder.iterdir()))} sections indexed", lang, before, after)
         if args.mosaic:
             folder = tmp / "coll-all"
             folder.mkdir()
             for lang in FOLDERS:
                 for f in sorted((corpus_root() / FOLDERS[lang]).glob("*.txt")):
-                    (folder / f.name).write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
+                    (folder / f"{lang}-{f.name}").write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
             mosaics(args.mosaic, args.seed, folder, {name for name, _ in wanted_all.values()})
             t = time.perf_counter()
             with Collection.open(tmp / "all.ndx") as coll:
-                coll.index_folder(str(folder), SETTINGS)
+                coll.index_folder(str(folder), settings)
                 print(f"\nindexed {len(list(folder.iterdir()))} documents in {time.perf_counter() - t:.0f} s")
-                run_checks(coll, dict(list(wanted_all.items())[:2]), True)
-                before = run_checks(coll, wanted_all, False)
-                after = run_checks(coll, wanted_all, True)
-            report(f"{len(list(folder.iterdir()))} documents (sections + mosaics)", "both", before, after)
-
+                run_checks(coll, dict(list(wanted_all.items())[:2]), True, settings)
+                before = run_checks(coll, wanted_all, False, settings)
+                after = run_checks(coll, wanted_all, True, settings)
+                report(f"{len(list(folder.iterdir()))} documents (sections + mosaics)", "both", before, after)
+                # the look-up alone for a long submission (every English section once: many k-grams)
+                en = sorted((corpus_root() / FOLDERS["en"]).glob("*.txt"))
+                text = "\n\n".join(f.read_text(encoding="utf-8") for f in en)
+                units = tokenize(text)
+                fp = fingerprint(text, units, settings.fingerprints)
+                finder = coll.finder(settings)
+                for every in (False, True, False, True):
+                    finder.check_every_kgram = every
+                    t = time.perf_counter()
+                    found = finder.find(fp, units.ids)
+                    print(f"candidates of a {len(units)}-unit submission, {'every k-gram' if every else 'winnowed'}: "
+                          f"{len(found)} in {1000 * (time.perf_counter() - t):.0f} ms")
 
 if __name__ == "__main__":
     main()
