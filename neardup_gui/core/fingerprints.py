@@ -566,6 +566,23 @@ def anchor_guarantee(params: FingerprintParams) -> int:
     return params.anchor_window + params.anchor_kgram - 1
 
 
+def _anchor_kgram_hashes(unit_ids: np.ndarray, params: FingerprintParams) -> np.ndarray:
+    return _kgram_hashes(unit_ids, params.anchor_kgram, _derived_seed(params.seed, _P_ANCHOR))
+
+
+def anchor_kgrams(unit_ids: np.ndarray, params: FingerprintParams) -> np.ndarray:
+    """Sorted distinct hashes of EVERY ``anchor_kgram``-unit k-gram, of the anchors' hash family.
+
+    A superset of :func:`anchors` of the same units: looked up among the stored anchors of
+    other documents, it finds each stored anchor whose k-gram occurs here, whether or not
+    winnowing would have picked it on this side (an edited copy keeps few k-grams whole, and
+    the windows around them differ, so the two sides rarely pick the same survivors).
+    """
+    if len(unit_ids) < params.anchor_kgram:
+        return np.empty(0, dtype=np.uint64)
+    return distinct(_anchor_kgram_hashes(unit_ids, params))
+
+
 def anchors(unit_ids: np.ndarray, params: FingerprintParams) -> np.ndarray:
     """Winnowing anchors (Schleimer, Wilkerson, Aiken 2003): sorted distinct k-gram hashes.
 
@@ -576,9 +593,9 @@ def anchors(unit_ids: np.ndarray, params: FingerprintParams) -> np.ndarray:
     section of G units or more is found whatever the overall similarity. The expected density
     on random text is 2/(window + 1), about one anchor per 24 units with the defaults.
     """
-    h = _kgram_hashes(unit_ids, params.anchor_kgram, _derived_seed(params.seed, _P_ANCHOR))
     if len(unit_ids) < params.anchor_kgram:
         return np.empty(0, dtype=np.uint64)  # no whole k-gram: nothing worth anchoring
+    h = _anchor_kgram_hashes(unit_ids, params)
     w = min(params.anchor_window, len(h))
     windows = np.lib.stride_tricks.sliding_window_view(h, w)
     pick = (w - 1) - np.argmin(windows[:, ::-1], axis=1)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import shutil
 
 import numpy as np
@@ -10,7 +11,10 @@ import pytest
 from neardup_gui.core import candidates
 from neardup_gui.core.candidates import CandidateFinder
 from neardup_gui.core.collection import Collection
+from neardup_gui.core.fingerprints import fingerprint
 from neardup_gui.core.settings import Settings
+from neardup_gui.core.units import tokenize
+from tests.benchmarks.obfuscate import english_vocab, obfuscate_en
 
 SETTINGS = Settings(workers=2)
 
@@ -152,8 +156,14 @@ def test_pairs_ask_anchor_only_candidates_for_two_shared_anchors(indexed, corpus
     for d in coll.documents():
         units = coll.marked(d.doc_id, v).units
         fp = coll.store.fingerprints_of(d.doc_id)
+        # the winnowed anchors on both sides, as pairs count them
+        finder.check_every_kgram = False
         every = finder.find(fp, units.ids, exclude={d.doc_id})
+        finder.check_every_kgram = True
         strict = finder.find(fp, units.ids, exclude={d.doc_id}, min_shared_anchors=candidates.PAIR_MIN_SHARED_ANCHORS)
+        # check's look-up (every k-gram of the query) finds all of those, sharing as many anchors or more
+        wider = finder.find(fp, units.ids, exclude={d.doc_id})
+        assert all(doc_id in wider and wider[doc_id].shared_anchors >= c.shared_anchors for doc_id, c in every.items())
         for doc_id, c in every.items():
             if c.found_by == {"anchors"} and c.shared_anchors < candidates.PAIR_MIN_SHARED_ANCHORS:
                 seen_single += 1
@@ -161,3 +171,28 @@ def test_pairs_ask_anchor_only_candidates_for_two_shared_anchors(indexed, corpus
             else:
                 assert doc_id in strict
     assert seen_single  # the corpus has chance single-anchor neighbours: the rule was exercised
+
+
+def test_check_finds_and_ranks_first_the_source_of_a_copy_edited_at_20_percent(indexed, corpus_dir, tmp_path):
+    """Issue 15: a section copied with a fifth of its words replaced keeps few whole 12-word
+    k-grams, and winnowing picks different minima around them in the copy and in the source,
+    so the two share no winnowed anchor (nor any minhash, simhash, LSH or sentence key). The
+    check looks up every k-gram of the copy among the stored anchors and finds the source."""
+    coll, root = indexed
+    source = root / "ch01-010.txt"
+    vocab = english_vocab([f.read_text(encoding="utf-8") for f in sorted((corpus_dir / "debian-reference-en").glob("ch09-*.txt"))])
+    copy = tmp_path / "edited.txt"
+    copy.write_text(obfuscate_en(source.read_text(encoding="utf-8"), 0.2, vocab, random.Random(0)), encoding="utf-8")
+    finder = coll.finder(SETTINGS)
+    units = tokenize(copy.read_text(encoding="utf-8"))
+    fp = fingerprint(copy.read_text(encoding="utf-8"), units, SETTINGS.fingerprints)
+    source_id = next(d.doc_id for d in coll.documents() if d.path == str(source))
+    finder.check_every_kgram = False
+    assert source_id not in finder.find(fp, units.ids)  # the winnowed anchors alone miss it
+    finder.check_every_kgram = True
+    assert finder.find(fp, units.ids)[source_id].found_by == {"anchors"}
+
+    [result] = coll.check([str(copy)], SETTINGS)
+    assert result.matches and result.matches[0].source.path == str(source)
+    assert "anchors" in result.matches[0].found_by
+    assert result.matches[0].comparison.containment_a > 0.5  # the passages of issue 15 see most of it

@@ -18,6 +18,7 @@ from neardup_gui.core import fingerprints as fpm
 from neardup_gui.core.fingerprints import (
     Fingerprints,
     anchor_guarantee,
+    anchor_kgrams,
     anchors,
     estimate_similarity,
     fingerprint,
@@ -307,6 +308,27 @@ def test_common_run_of_g_units_shares_an_anchor(seed, before_a, before_b, extra)
     b = np.concatenate([rng.integers(0, 2**64, size=before_b, dtype=np.uint64), run,
                         rng.integers(0, 2**64, size=50, dtype=np.uint64)])
     assert len(np.intersect1d(anchors(a, PARAMS), anchors(b, PARAMS))) >= 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), length=st.integers(0, 400))
+def test_every_kgram_look_up_finds_a_stored_anchor_from_one_common_kgram(seed, length):
+    """check's look-up: the k-grams of the query are a superset of its anchors, and any single
+    k-gram it shares with a stored text (far less than G units) is among them, so every stored
+    anchor whose k-gram survived an edit is found."""
+    rng = np.random.default_rng(seed)
+    stored = rng.integers(0, 2**64, size=300, dtype=np.uint64)
+    query = rng.integers(0, 2**64, size=length, dtype=np.uint64)
+    keys = anchor_kgrams(query, PARAMS)
+    assert np.all(keys[1:] > keys[:-1])  # sorted, distinct
+    assert np.isin(anchors(query, PARAMS), keys).all()
+    k = PARAMS.anchor_kgram
+    for p in rng.choice(len(stored) - k + 1, size=5, replace=False):
+        planted = np.concatenate([query[: length // 2], stored[p : p + k], query[length // 2 :]])
+        kgram_hash = anchor_kgrams(stored[p : p + k], PARAMS)
+        assert len(kgram_hash) == 1
+        assert kgram_hash[0] in anchor_kgrams(planted, PARAMS)
+    assert len(anchor_kgrams(query[: k - 1], PARAMS)) == 0  # no whole k-gram: no key
 
 
 def test_anchor_density_on_real_text(corpus_dir):
