@@ -246,6 +246,10 @@ def main(argv: list[str] | None = None) -> int:
         settle(300)
         save(window.settings_dialog, f"{name}-7-settings")
         window.settings_dialog.reject()
+        if theme != "light":  # the dark run shows the main screens only
+            window.close()
+            settle(200)
+            continue
 
         # Common passages: the sample's two forms (each in 5 of 30 proposals) are listed, and
         # counted, since 5 of 30 is far below the automatic rule's half of the collection.
@@ -258,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
 
         # A ring: a proposal and six light edits of it, added to the collection (a mill's pattern).
         mill = home / "Documents" / "call-with-a-ring"
-        shutil.copytree(collection, mill)
+        shutil.copytree(collection, mill, dirs_exist_ok=True)
         original = (mill / "en-10-glacier-hydrology.txt").read_text(encoding="utf-8")
         for k in range(1, 7):
             (mill / f"en-10-glacier-hydrology-v{k}.txt").write_text(light_edit(original, k), encoding="utf-8")
