@@ -239,6 +239,10 @@ def main(argv: list[str] | None = None) -> int:
             view = got[0]
             view.resize(1500, 900)
             view.go_to_match(min(1, max(0, len(view.spans) - 1)))
+            for pane in (view.pane_a, view.pane_b):  # the selection's colour would hide the passages'
+                cursor = pane.textCursor()
+                cursor.clearSelection()
+                pane.setTextCursor(cursor)
             save(view, f"{name}-6-side-by-side")
             view.close()
 
