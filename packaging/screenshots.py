@@ -38,6 +38,22 @@ def isolate_home() -> Path:
     return home
 
 
+def edited_copy(source: Path, words_from: Path, every: int = 7) -> str:
+    """The text of ``source`` with about one word in ``every`` replaced by a word of another
+    document (deterministic): what copying and then editing a proposal looks like."""
+    import random
+    import re
+
+    from neardup_gui.core.collection import read_submission
+    from neardup_gui.core.settings import Settings
+
+    texts = [read_submission(str(p), Settings()).text for p in (source, words_from)]
+    vocabulary = sorted(set(re.findall(r"[a-z]{4,}", texts[1])))
+    rng = random.Random(8)
+    return re.sub(r"[A-Za-z]{4,}", lambda m: rng.choice(vocabulary) if rng.random() < 1 / every else m.group(),
+                  texts[0])
+
+
 def light_edit(text: str, seed: int) -> str:
     """Two words changed: a variant of the same proposal, as a mill sends it to a call."""
     import random
@@ -245,6 +261,30 @@ def main(argv: list[str] | None = None) -> int:
                 pane.setTextCursor(cursor)
             save(view, f"{name}-6-side-by-side")
             view.close()
+
+        if language == "en":
+            # An edited copy: a proposal with one word in about seven replaced, checked, and its
+            # source shown side by side (identical text and edited words in two shades).
+            edited = home / "Downloads" / "edited-coastal-erosion.txt"
+            edited.write_text(edited_copy(collection / "en-01-coastal-erosion.docx",
+                                          collection / "en-10-glacier-hydrology.txt"), encoding="utf-8")
+            window.check_files([str(edited)])
+            wait_for(window.check_ready)
+            result = window.check_results[0]
+            original = next(m for m in result.matches if m.source.rel.startswith("en-01"))
+            window.check_page.source_activated.emit(result, original)
+            got = wait_for(window.diff_opened)
+            if got:
+                view = got[0]
+                view.resize(1500, 900)
+                view.go_to_match(0)
+                for pane, start in ((view.pane_a, view.matches[0].a[0]), (view.pane_b, view.matches[0].b[0])):
+                    cursor = pane.textCursor()
+                    cursor.setPosition(start)  # no selection: it would hide the two shades
+                    pane.setTextCursor(cursor)
+                    pane.scroll_to_position(start, 0.1)
+                save(view, f"{name}-8-edited-passage")
+                view.close()
 
         window.open_settings()
         settle(300)

@@ -50,6 +50,7 @@ KEYS = {
     "exclude_quotes": "exclude/quotes",
     "exclude_bibliography": "exclude/bibliography",
     "workers": "run/workers",
+    "dask_address": "run/dask_address",
     "minhash_bits": "fingerprints/minhash_bits",
 }
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from html import escape
 from typing import Any, Sequence
 
 from PySide6.QtCore import QModelIndex, QSettings, Qt, Signal
@@ -19,7 +20,7 @@ from PySide6.QtWidgets import (
 
 from neardup_gui.app.appsettings import load_check_minimum, save_check_minimum
 from neardup_gui.app.commonview import exclusions_text
-from neardup_gui.app.models import FilterProxy, SourcesModel, localise_reason, percent, source_score
+from neardup_gui.app.models import FilterProxy, SourcesModel, localise_reason, localise_warning, percent, source_score
 from neardup_gui.app.widgets import make_table
 from neardup_gui.core.results import CheckResult, SourceMatch
 
@@ -152,7 +153,15 @@ class CheckView(QWidget):
                 largest_ratio=percent(s.largest_source_ratio), largest=largest, n=len(result.matches),
                 template=s.template_units, excluded=s.excluded_units)
             + "<br>" + exclusions_text(result.exclusions)  # issue 14: which exclusions, how many units each
+            + self._warnings_html(result)
         )
+
+    def _warnings_html(self, result: CheckResult) -> str:
+        """A submission read only in part or leniently says so under its figures (intake)."""
+        if not result.warnings:
+            return ""
+        text = "; ".join(localise_warning(w) for w in result.warnings)
+        return "<br>" + self.tr("Read with warnings: {warnings}").format(warnings=escape(text))
 
     def _update_hidden(self) -> None:
         """Say how many sources the filter hides, and how to see them."""

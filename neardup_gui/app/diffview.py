@@ -29,7 +29,6 @@ from PySide6.QtGui import (
     QTextFormat,
 )
 from PySide6.QtWidgets import (
-    QApplication,
     QCheckBox,
     QDialog,
     QHBoxLayout,
@@ -74,7 +73,7 @@ def colour_for(index: int) -> QColor:
     return colours.match_colour(index)
 
 
-EDITED_BLEND = 0.55  # how far the edited shade moves from the passage colour to the background
+EDITED_BLEND = 0.45  # how far the edited shade moves from the passage colour to the background
 
 
 def passage_shades(index: int, palette: QPalette | None = None) -> tuple[QColor, QColor]:
@@ -84,15 +83,9 @@ def passage_shades(index: int, palette: QPalette | None = None) -> tuple[QColor,
     text background of the palette in use, so it reads as "the same passage, fainter" on a light
     and on a dark theme alike.
     """
-    exact = colour_for(index)
-    base = (palette or QApplication.palette()).color(QPalette.ColorRole.Base)
-    t = EDITED_BLEND
-    edited = QColor(
-        round(exact.red() * (1 - t) + base.red() * t),
-        round(exact.green() * (1 - t) + base.green() * t),
-        round(exact.blue() * (1 - t) + base.blue() * t),
-    )
-    return exact, edited
+    p = palette or colours.current()
+    exact = colours.match_colour(index, p)
+    return exact, colours.mix(exact, p.color(QPalette.ColorRole.Base), EDITED_BLEND)
 
 
 def passages_of(comparison: Comparison) -> tuple[Passage, ...]:
@@ -239,7 +232,16 @@ class TextPane(QPlainTextEdit):
         muted_format.setFontItalic(True)
         for span in muted:
             selections.append(self._selection(span, muted_format))
-        for span, colour in [*edited, *matches]:
+        for span, colour in edited:
+            # the edited words: the lighter shade, and a dotted underline so that they stand
+            # out from the identical text even where the shade is faint (small or bright screens)
+            fmt = QTextCharFormat()
+            fmt.setBackground(colour)
+            fmt.setForeground(colours.text(self.palette()))
+            fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DotLine)
+            fmt.setUnderlineColor(colours.mix(colour, colours.text(self.palette()), 0.6))
+            selections.append(self._selection(span, fmt))
+        for span, colour in matches:
             fmt = QTextCharFormat()
             fmt.setBackground(colour)
             fmt.setForeground(colours.text(self.palette()))

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QListWidget,
     QPushButton,
     QSpinBox,
@@ -103,6 +104,9 @@ class SettingsDialog(QDialog):
         self.workers = QSpinBox()
         self.workers.setRange(1, max(64, os.cpu_count() or 1))
         self.workers.setValue(settings.workers)
+        self.dask_address = QLineEdit(settings.dask_address)
+        self.dask_address.setObjectName("daskAddress")
+        self.dask_address.setPlaceholderText("tcp://host:8786")
         self.refingerprint_note = QLabel()
         self.refingerprint_note.setObjectName("refingerprintNote")
         self.refingerprint_note.setWordWrap(True)
@@ -121,6 +125,7 @@ class SettingsDialog(QDialog):
         self._row(self.index_form, self.fingerprint_size)
         self._row(self.index_form, self.strategy)
         self._row(self.index_form, self.workers)
+        self._row(self.index_form, self.dask_address)
         self.index_form.addRow(self.refingerprint_note)
         self.template_box = QGroupBox()
         self.template_form = QFormLayout(self.template_box)
@@ -202,6 +207,8 @@ class SettingsDialog(QDialog):
                     self.tr("How candidates are found; every strategy finds the same pairs"))
         self._label(self.index_form, self.workers, self.tr("Worker processes:"),
                     self.tr("How many documents are read and fingerprinted at the same time"))
+        self._label(self.index_form, self.dask_address, self.tr("Dask cluster (optional):"),
+                    self.tr("Address of a Dask scheduler to index and compare on; empty: this computer only"))
         names = {
             "auto": self.tr("Automatic"),
             "brute": self.tr("Brute force (reference)"),
@@ -266,6 +273,7 @@ class SettingsDialog(QDialog):
             exclude_quotes=self.exclude_quotes.isChecked(),
             exclude_bibliography=self.exclude_bibliography.isChecked(),
             workers=self.workers.value(),
+            dask_address=self.dask_address.text().strip(),
             fingerprints=replace(s.fingerprints, minhash_bits=int(self.fingerprint_size.currentData())),
         )
 

@@ -32,8 +32,10 @@ _TICK_S = 0.2
 # Partitions per worker thread: enough for load balance, few enough that a task's start-up
 # (opening the index, loading the search tables) is paid rarely.
 PARTITIONS_PER_THREAD = 4
-# Files per extraction task.
-FILES_PER_TASK = 64
+# Files per extraction task: each task starts one killable extraction process (about a second of
+# start-up), so a few large tasks per worker thread, within these bounds.
+TASKS_PER_THREAD = 2
+FILES_PER_TASK = (16, 1000)
 
 
 class ClusterUnavailable(RuntimeError):
@@ -138,8 +140,10 @@ def dask_extraction(address: str):
                 progress: ProgressFn = no_progress, prepare: Any = None) -> Iterator[tuple[str, Any, Any]]:
         paths = [os.path.abspath(p) for p in paths]
         with _client(address) as client:
-            futures = [client.submit(extract_partition, paths[i:i + FILES_PER_TASK], limits, prepare, pure=False)
-                       for i in range(0, len(paths), FILES_PER_TASK)]
+            low, high = FILES_PER_TASK
+            size = min(high, max(low, -(-len(paths) // (_threads(client) * TASKS_PER_THREAD))))
+            futures = [client.submit(extract_partition, paths[i:i + size], limits, prepare, pure=False)
+                       for i in range(0, len(paths), size)]
             done = 0
             for batch in _as_completed(client, futures, lambda f, m: progress(done / max(len(paths), 1), "")):
                 for item in batch:

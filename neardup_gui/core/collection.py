@@ -23,10 +23,11 @@ import numpy as np
 
 from neardup_gui.core import indexer, pairpass
 from neardup_gui.core.candidates import CandidateFinder
-from neardup_gui.core.compare import units_in_spans
+from neardup_gui.core.compare import PreparedDocument, UnitCodes, units_in_spans
 from neardup_gui.core.document import CharSpan, Document, Skipped
 from neardup_gui.core.fingerprints import Fingerprints, fingerprint_document
 from neardup_gui.core.indexer import IndexReport
+from neardup_gui.core.passages import rules_key as passage_rules_key
 from neardup_gui.core.progress import ProgressFn, no_progress, wrap_progress
 from neardup_gui.core.results import (
     CheckResult, CheckSummary, Cluster, Comparison, DocumentInfo, Exclusions, Pair, SourceMatch,
@@ -324,7 +325,8 @@ class Collection:
     def _verify_key(self, settings: Settings, v: Verifier) -> str:
         h = hashlib.sha256()
         h.update(json.dumps([settings.min_run, settings.exclude_quotes, settings.exclude_bibliography,
-                             indexer.params_key(settings.fingerprints)]).encode())
+                             indexer.params_key(settings.fingerprints),
+                             passage_rules_key()]).encode())  # cached containments count passages (issue 15)
         keys = v.all_template_keys
         h.update(np.sort(np.fromiter(keys, dtype=np.int64, count=len(keys))).tobytes())
         return h.hexdigest()
@@ -454,8 +456,11 @@ class Collection:
         """
         if by not in PAIR_ORDERS:
             raise ValueError(f"pairs are ranked by one of {', '.join(PAIR_ORDERS)}, not {by!r}")
-        cfloor = None if by == "similarity" else min(PAIR_CONTAINMENT_FLOOR, CONTAINMENT_CUT if cut is None else cut)
-        self._update_pairs(settings, progress, cfloor)
+        if by == "similarity":
+            floor, cfloor = (settings.threshold if cut is None else min(cut, settings.threshold)), None
+        else:
+            floor, cfloor = settings.threshold, min(PAIR_CONTAINMENT_FLOOR, CONTAINMENT_CUT if cut is None else cut)
+        self._update_pairs(settings, progress, cfloor, min_similarity=floor)
         if by == "similarity":
             rows = self.store.conn.execute(
                 "SELECT a, b, similarity, containment_a, containment_b, common FROM pairs WHERE similarity >= ? "
@@ -471,15 +476,16 @@ class Collection:
         return [oriented(Pair(infos[a], infos[b], s, ca, cb, c))
                 for a, b, s, ca, cb, c in rows if a in infos and b in infos]
 
-    def pass_spec(self, settings: Settings, min_containment: float | None = None) -> pairpass.PassSpec:
+    def pass_spec(self, settings: Settings, min_containment: float | None = None,
+                  min_similarity: float | None = None) -> pairpass.PassSpec:
         """What the collection-wide pass needs to pair the documents not paired yet.
 
         Resets the pairs cache first when it was made under other settings or with higher
-        cut-offs than asked now (``min_containment``: also keep pairs whose larger containment
-        reaches it)."""
+        cut-offs than asked now: pairs at or above ``min_similarity`` (default: the threshold),
+        and with ``min_containment`` also those whose larger containment reaches it."""
         v = self.verifier(settings)
         key = self._verify_key(settings, v)
-        floor = settings.threshold
+        floor = settings.threshold if min_similarity is None else min_similarity
         stored_cfloor = self.store.get_meta("pairs_containment_floor", "")
         cfloor_ok = min_containment is None or (stored_cfloor != "" and float(stored_cfloor) <= min_containment)
         conn = self.store.conn
@@ -502,11 +508,11 @@ class Collection:
         )
 
     def _update_pairs(self, settings: Settings, progress: ProgressFn, min_containment: float | None = None,
-                      executor: pairpass.Executor | None = None) -> None:
+                      executor: pairpass.Executor | None = None, *, min_similarity: float | None = None) -> None:
         """Pair the documents not paired yet (the collection-wide pass, :mod:`pairpass`): in
         worker processes, or on a Dask cluster with ``settings.dask_address``; only this process
         writes the results."""
-        spec = self.pass_spec(settings, min_containment)
+        spec = self.pass_spec(settings, min_containment, min_similarity)
         if executor is None and settings.dask_address:
             from neardup_gui.core.cluster import dask_pass
 
@@ -590,12 +596,27 @@ class Collection:
                     f"SELECT a, b, similarity FROM pairs WHERE a IN ({marks}) OR b IN ({marks})", chunk + chunk):
                 known[(a, b)] = sim
         matrix: list[list[float | None]] = [[1.0 if i == j else None for j in range(n)] for i in range(n)]
+        # scale (issue 16): the pairs cache starts at the threshold, so more pairs are compared
+        # here; each member is prepared once and compared on the prepared path (the same answer
+        # as self.compare, without marking and re-coding both texts for every pair)
+        v = self.verifier(settings)
+        codes = UnitCodes()
+        prepared: dict[int, PreparedDocument] = {}
+
+        def similarity(lo: int, hi: int) -> float:
+            for d in (lo, hi):
+                if d not in prepared:
+                    prepared[d] = v.prepare(self.marked(d, v), codes)
+            comp = v.compare_prepared(prepared[lo], prepared[hi])
+            assert comp is not None  # no cut-offs given
+            return comp.similarity
+
         for i in range(n):
             for j in range(i + 1, n):
                 lo, hi = sorted((ids[i], ids[j]))
                 sim = known.get((lo, hi))
                 if sim is None and n <= RING_MAX_COMPARE:
-                    sim = self.compare(lo, hi, settings).similarity
+                    sim = similarity(lo, hi)
                 matrix[i][j] = matrix[j][i] = sim
         ring = all(matrix[i][j] is not None and matrix[i][j] >= settings.threshold
                    for i in range(n) for j in range(i + 1, n))

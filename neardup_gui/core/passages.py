@@ -10,28 +10,48 @@ on top of the exact alignment of :mod:`neardup_gui.core.compare`:
 
 1. **Anchors**: the exact runs of ≥ ``min_run`` units (the trustable runs the similarity counts).
    Every passage holds at least one; a text that shares no such run with the other forms none.
-2. **Seeds**: between two consecutive anchors (and within ``window`` units outside the first
-   and last), the two texts are aligned locally and the aligned runs of ≥ ``short_run`` units
-   are kept. Alone they would be chance (a four-character phrase recurs in any two texts on one
-   subject); inside a copied stretch they are the words the editor left alone.
+2. **Seeds**: between two consecutive anchors, and outward from the first and the last, the two
+   texts are aligned locally and the aligned runs of ≥ ``short_run`` units are kept. Alone they
+   would be chance (a three-character phrase recurs in any two texts on one subject); inside a
+   copied stretch they are the words the editor left alone.
 3. **Chaining**: from an anchor, seeds are followed while the unmatched stretch ("hole") before
    the next seed is at most ``max_hole`` units in each text — a substituted, inserted or dropped
-   word or two. When the chain reaches the next anchor the two anchors are one passage.
-4. **Filter**: a passage is kept only if its seeds cover at least ``min_density`` of it in each
-   text and its anchors at least ``min_anchor_share``; otherwise its anchors stand alone. The
-   anchor share also bounds the passage coverage by the anchors (coverage ≤ anchors / share),
-   which keeps :func:`coverage_bound` — the upper bound a cut-off may prune with — exact.
+   word or two. When the chain reaches the next anchor the two anchors are one passage. Regions
+   longer than ``2 × window`` are aligned a window at a time from each end, for as long as the
+   chain goes on.
+4. **Joining**: two chains that stopped short of each other are one passage when the gap between
+   them is at most ``gap_share`` of their joint length (a burst of edits inside a long copied
+   section), provided the joined passage passes the filter below.
+5. **Filter**: a passage is kept only if its seeds cover at least ``min_density`` of it and its
+   anchors at least ``min_anchor_share``, in each text; otherwise it is cut back to its outer
+   anchors, and if still too thin its anchors stand alone. The anchor share also bounds what
+   passages can cover (coverage ≤ anchor units / share), which keeps :func:`coverage_bound` —
+   the upper bound the containment cut-off prunes with — exact.
 
 Passages are disjoint and in the same order in both texts (they follow one monotone alignment),
-never cross removed (template or excluded) text, and cover every anchor; so containment counted
-over passages is never below the exact containment.
+are never extended across removed (template or excluded) text — only an exact run may hold
+some, where both texts have it at the aligned place — and cover every anchor; so containment
+counted over passages is never below the exact containment.
 
-The bounds (``PassageRules`` defaults) were chosen by measurement on the development corpus,
-both languages (``tests/benchmarks/eval_pan.py``; figures in ``docs/quality.md``): holes up to
-``max_hole`` = 10 units let a Chinese text with 30 % of its words replaced (a substitution every
-3–4 words, so a hole of one or two words with a short leftover run between) stay one passage,
-while on unrelated pairs of the corpus — same book, same subject, many shared characters — no
-passage grows beyond its anchors by more than a few units and no pair reaches 0.1 containment.
+Why these bounds (``PassageRules`` defaults), measured with ``tests/benchmarks/eval_pan.py`` on
+the development corpus, both languages (figures in ``docs/quality.md``):
+
+* ``short_run`` = 3 and ``max_hole`` = 12 units: with 30 % of the Chinese words replaced,
+  clusters of two or three substituted words with a leftover run of one or two characters
+  between them are common. Measured on 10 such copies (before the joining step existed): seeds
+  of ≥ 4 units and holes of ≤ 10 gave containment 0.84 in 5.3 passages per copy; seeds of ≥ 3,
+  0.92 in 3.8; with holes of ≤ 12 and the joining step, 0.99 in 1.0. Passages start only from
+  anchors, so short seeds and wide holes add nothing between unrelated texts.
+* ``min_density`` = 0.4 and ``min_anchor_share`` = 0.1: an English copy with 30 % of its words
+  replaced keeps only about a quarter of its units in runs of ≥ 8, so an anchor share of 0.2
+  split such copies (containment 0.69); 0.1 keeps most whole (0.79), and the cut-off bound stays
+  finite (ten times the anchor bound).
+* ``gap_share`` = 0.2: joins chains across bursts of edits (a 20-unit gap between two copied
+  stretches of 50 units) but not across an inserted paragraph of other text.
+
+With these, no passage on the 1,300 unrelated pairs of the evaluation grew by more than a few
+units beyond its anchors, and no pair reaches 0.1 containment (the same count as the exact runs
+alone: zero).
 """
 
 from __future__ import annotations
@@ -70,6 +90,14 @@ class PassageRules:
 
 
 DEFAULT_RULES = PassageRules()
+
+
+def rules_key(rules: PassageRules | None = None) -> str:
+    """The merging rules as a stable string: results cached with other rules (or before passages
+    existed) are recomputed, because their containments were counted differently."""
+    r = rules or DEFAULT_RULES
+    return (f"passages-1:{r.short_run}:{r.max_hole}:{r.window}:{r.min_density}:{r.min_anchor_share}:"
+            f"{r.gap_share}")
 
 
 def coverage_bound(anchor_bound: int, rules: PassageRules = DEFAULT_RULES) -> int:

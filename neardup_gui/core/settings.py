@@ -135,6 +135,14 @@ def _paths(raw: Any) -> tuple[str, ...]:
     raise ValueError(f"{raw!r} is not a list of file names")
 
 
+def _dask_address(raw: Any) -> str:
+    if raw is None:
+        return ""
+    if isinstance(raw, str) and (raw.strip() == "" or "://" in raw.strip() or ":" in raw.strip()):
+        return raw.strip()
+    raise ValueError(f"{raw!r} is not a scheduler address such as tcp://host:8786")
+
+
 def _strategy(raw: Any) -> str:
     if raw in ("auto", "brute", "permuted", "grouped", "lsh"):
         return str(raw)
@@ -154,6 +162,7 @@ CHECKERS: dict[str, Any] = {
     "exclude_bibliography": _yes_no,
     "strategy": _strategy,
     "workers": _whole(1, 1024),
+    "dask_address": _dask_address,
     "minhash_bits": _whole(64, 4096),
 }
 

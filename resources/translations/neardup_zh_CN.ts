@@ -4,67 +4,72 @@
 <context>
     <name>CheckView</name>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="141" />
+        <location filename="../../neardup_gui/app/checkview.py" line="142" />
         <source>This file could not be read: {reason}</source>
         <translation>无法读取此文件：{reason}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="145" />
+        <location filename="../../neardup_gui/app/checkview.py" line="146" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="147" />
+        <location filename="../../neardup_gui/app/checkview.py" line="148" />
         <source>&lt;b&gt;Copied: {copied}&lt;/b&gt; of {units} countable units &amp;nbsp;·&amp;nbsp; without quotations {nq} &amp;nbsp;·&amp;nbsp; largest single source {largest_ratio} ({largest}) &amp;nbsp;·&amp;nbsp; {n} sources found&lt;br&gt;Not counted: {template} units of template text, {excluded} units excluded (quotations, bibliography)</source>
         <translation>&lt;b&gt;总文字复制比：{copied}&lt;/b&gt;（可计文字共 {units} 个单元） &amp;nbsp;·&amp;nbsp; 去除引用 {nq} &amp;nbsp;·&amp;nbsp; 单篇最大文字复制比 {largest_ratio}（{largest}） &amp;nbsp;·&amp;nbsp; 找到 {n} 个来源&lt;br&gt;未计入：模板文字 {template} 个单元，排除的文字 {excluded} 个单元（引文、参考文献）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="165" />
+        <location filename="../../neardup_gui/app/checkview.py" line="164" />
+        <source>Read with warnings: {warnings}</source>
+        <translation>读取时有警告：{warnings}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="174" />
         <source>{n} sources found, {hidden} hidden below {minimum} — lower “Show sources from” to see them. Hidden sources still count in the figures above.</source>
         <translation>找到 {n} 个来源，其中 {hidden} 个低于 {minimum} 未显示——调低“显示来源，最低”即可看到。未显示的来源仍计入上面的各项比例。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="191" />
+        <location filename="../../neardup_gui/app/checkview.py" line="200" />
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="192" />
+        <location filename="../../neardup_gui/app/checkview.py" line="201" />
         <source>Double-click or press Enter to compare side by side</source>
         <translation>双击或按回车键进行对照比较</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="193" />
+        <location filename="../../neardup_gui/app/checkview.py" line="202" />
         <source>Submission:</source>
         <translation>送检文档：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="194" />
+        <location filename="../../neardup_gui/app/checkview.py" line="203" />
         <source>Checked submission</source>
         <translation>送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="195" />
+        <location filename="../../neardup_gui/app/checkview.py" line="204" />
         <source>Check a file…</source>
         <translation>检测文件…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="196" />
+        <location filename="../../neardup_gui/app/checkview.py" line="205" />
         <source>Add to collection</source>
         <translation>加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="205" />
+        <location filename="../../neardup_gui/app/checkview.py" line="214" />
         <source>Make the checked submissions part of the collection: copied into its folder, or kept where they are as external members</source>
         <translation>把已检测的文件加入文档集：复制到文档集文件夹，或保留在原处作为外部成员</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="208" />
+        <location filename="../../neardup_gui/app/checkview.py" line="217" />
         <source>What these figures mean: each is a share of the submission's countable text (its words and characters, without template text and excluded passages). “Copied” counts every passage found in any source once, so it is never below a single source; “without quotations” leaves quoted passages out of the count, so it is never above “copied”. Press F1 for more.</source>
         <translation>各项比例的含义：都以送检文件的可计文字（其文字与词，不含模板文字和被排除的段落）为分母。“总文字复制比”把在任一来源中找到的每段文字只计一次，因此不会低于任何单篇来源；“去除引用”不计引号内的文字，因此不会高于总文字复制比。按 F1 查看更多说明。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="213" />
+        <location filename="../../neardup_gui/app/checkview.py" line="222" />
         <source>Copied: share of the countable text found in any source of the collection.
 Without quotations: the same, not counting text in quotation marks.
 Largest single source: share of the countable text found in the one source that holds the most.
@@ -75,23 +80,23 @@ Countable text: every word and character of the submission except template text 
 可计文字：送检文件的全部文字与词，去掉模板文字（申报书表格、模板文件、页眉页脚）和设置中排除的内容（引文、参考文献）。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="197" />
+        <location filename="../../neardup_gui/app/checkview.py" line="206" />
         <source>Show sources from:</source>
         <translation>显示来源，最低：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="198" />
+        <location filename="../../neardup_gui/app/checkview.py" line="207" />
         <source>Hide sources whose similarity and containment are both below this value</source>
         <translation>隐藏相似度和包含度都低于此值的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="201" />
-        <location filename="../../neardup_gui/app/checkview.py" line="202" />
+        <location filename="../../neardup_gui/app/checkview.py" line="210" />
+        <location filename="../../neardup_gui/app/checkview.py" line="211" />
         <source>Minimum score shown</source>
         <translation>显示的最低分值</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="203" />
+        <location filename="../../neardup_gui/app/checkview.py" line="212" />
         <source>Drop one or more files anywhere on this window, or use “Check a file…”, to check a submission against the collection.</source>
         <translation>把一个或多个文件拖到窗口任意位置，或点击“检测文件…”，即可将送检文档与文档集比对。</translation>
     </message>
@@ -265,167 +270,167 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>DiffView</name>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="474" />
+        <location filename="../../neardup_gui/app/diffview.py" line="476" />
         <source>{n}. {units} units: {snippet}</source>
         <translation>{n}. {units} 个单元：{snippet}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="568" />
+        <location filename="../../neardup_gui/app/diffview.py" line="570" />
         <source>No matched passages</source>
         <translation>没有相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="570" />
+        <location filename="../../neardup_gui/app/diffview.py" line="572" />
         <source>{n} matched passages</source>
         <translation>共 {n} 处相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="573" />
+        <location filename="../../neardup_gui/app/diffview.py" line="575" />
         <source>Passage {i} of {n}</source>
         <translation>第 {i} 处，共 {n} 处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="595" />
+        <location filename="../../neardup_gui/app/diffview.py" line="597" />
         <source>Mark selection as template</source>
         <translation>将所选文字标为模板</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="597" />
+        <location filename="../../neardup_gui/app/diffview.py" line="599" />
         <source>Never count the selected sentences in any comparison of this collection (listed and undone in Common passages)</source>
         <translation>在本文档集的任何比对中都不计入所选句子（可在“常见段落”中查看和撤销）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="599" />
+        <location filename="../../neardup_gui/app/diffview.py" line="601" />
         <source>Side by side: {a} ↔ {b}</source>
         <translation>对照：{a} ↔ {b}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="602" />
+        <location filename="../../neardup_gui/app/diffview.py" line="604" />
         <source>&lt;b&gt;Similarity {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A in B {ca} &amp;nbsp;·&amp;nbsp; B in A {cb} &amp;nbsp;·&amp;nbsp; common units {common} &amp;nbsp;·&amp;nbsp; template share A {ta}, B {tb}</source>
         <translation>&lt;b&gt;相似度 {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A 在 B 中 {ca} &amp;nbsp;·&amp;nbsp; B 在 A 中 {cb} &amp;nbsp;·&amp;nbsp; 相同单元 {common} &amp;nbsp;·&amp;nbsp; 模板占比 A {ta}，B {tb}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="609" />
+        <location filename="../../neardup_gui/app/diffview.py" line="611" />
         <source>A: {a}&lt;br&gt;B: {b}</source>
         <translation>A：{a}&lt;br&gt;B：{b}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="471" />
+        <location filename="../../neardup_gui/app/diffview.py" line="473" />
         <source>{n}. {units} units, edited ({identical} identical): {snippet}</source>
         <translation>{n}. {units} 个单位，有改动（{identical} 个相同）：{snippet}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="613" />
+        <location filename="../../neardup_gui/app/diffview.py" line="615" />
         <source>Similarity is the LCS ratio common / (A + B − common) over countable units; containment is the share of one text found in the other, counted over copied passages (identical runs and the edited words between them, shown in a lighter shade). Template text is not counted.</source>
         <translation>相似度是可计数单位上的 LCS 比率：公共 / (A + B − 公共)；包含率是一个文本在另一个文本中出现的比例，按复制段落计算（相同的连续片段及其间被改动的词，以较浅的颜色显示）。模板文本不计入。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="618" />
+        <location filename="../../neardup_gui/app/diffview.py" line="620" />
         <source>A: {title}</source>
         <translation>A：{title}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="619" />
+        <location filename="../../neardup_gui/app/diffview.py" line="621" />
         <source>B: {title}</source>
         <translation>B：{title}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="622" />
+        <location filename="../../neardup_gui/app/diffview.py" line="624" />
         <source>◀ Previous</source>
         <translation>◀ 上一处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="623" />
+        <location filename="../../neardup_gui/app/diffview.py" line="625" />
         <source>Previous matched passage (Shift+F3, Ctrl+Up)</source>
         <translation>上一处相同段落（Shift+F3，Ctrl+↑）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="624" />
+        <location filename="../../neardup_gui/app/diffview.py" line="626" />
         <source>Next ▶</source>
         <translation>下一处 ▶</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="625" />
+        <location filename="../../neardup_gui/app/diffview.py" line="627" />
         <source>Next matched passage (F3, Ctrl+Down)</source>
         <translation>下一处相同段落（F3，Ctrl+↓）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="626" />
+        <location filename="../../neardup_gui/app/diffview.py" line="628" />
         <source>Larger text in both panes (Ctrl++, Ctrl+wheel)</source>
         <translation>两侧文字一起放大（Ctrl++、Ctrl+滚轮）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="627" />
+        <location filename="../../neardup_gui/app/diffview.py" line="629" />
         <source>Smaller text in both panes (Ctrl+−, Ctrl+wheel); Ctrl+0 resets</source>
         <translation>两侧文字一起缩小（Ctrl+−、Ctrl+滚轮）；Ctrl+0 恢复</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="628" />
+        <location filename="../../neardup_gui/app/diffview.py" line="630" />
         <source>Larger text</source>
         <translation>放大文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="629" />
+        <location filename="../../neardup_gui/app/diffview.py" line="631" />
         <source>Smaller text</source>
         <translation>缩小文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="630" />
+        <location filename="../../neardup_gui/app/diffview.py" line="632" />
         <source>Scroll together</source>
         <translation>同步滚动</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="631" />
+        <location filename="../../neardup_gui/app/diffview.py" line="633" />
         <source>Keep both texts at the matching place while scrolling</source>
         <translation>滚动时让两篇文本保持在对应位置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="632" />
+        <location filename="../../neardup_gui/app/diffview.py" line="634" />
         <source>Open A</source>
         <translation>打开 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="633" />
+        <location filename="../../neardup_gui/app/diffview.py" line="635" />
         <source>Open the original file of A in its usual application</source>
         <translation>用默认程序打开 A 的原始文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="634" />
+        <location filename="../../neardup_gui/app/diffview.py" line="636" />
         <source>Open B</source>
         <translation>打开 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="635" />
+        <location filename="../../neardup_gui/app/diffview.py" line="637" />
         <source>Open the original file of B in its usual application</source>
         <translation>用默认程序打开 B 的原始文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="636" />
+        <location filename="../../neardup_gui/app/diffview.py" line="638" />
         <source>Matched passages</source>
         <translation>相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="637" />
+        <location filename="../../neardup_gui/app/diffview.py" line="639" />
         <source>Matched passages; choose one to show it in both texts</source>
         <translation>相同段落；选择一处即可在两篇文本中同时显示</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="638" />
+        <location filename="../../neardup_gui/app/diffview.py" line="640" />
         <source>Text A</source>
         <translation>文本 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="639" />
+        <location filename="../../neardup_gui/app/diffview.py" line="641" />
         <source>Text B</source>
         <translation>文本 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="640" />
+        <location filename="../../neardup_gui/app/diffview.py" line="642" />
         <source>Where the matches lie in A; click to jump</source>
         <translation>A 中相同段落的位置；点击即可跳转</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="641" />
+        <location filename="../../neardup_gui/app/diffview.py" line="643" />
         <source>Where the matches lie in B; click to jump</source>
         <translation>B 中相同段落的位置；点击即可跳转</translation>
     </message>
@@ -1634,237 +1639,247 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="175" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="180" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="178" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="183" />
         <source>Matching and template text are kept with the collection “{name}”: other collections keep their own. Index and interface settings apply everywhere.</source>
         <translation>匹配和模板文字设置随文档集“{name}”保存，其他文档集各有自己的设置。索引和界面设置对所有文档集生效。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="182" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="187" />
         <source>No collection is open: matching and template settings set here are the defaults every new collection starts from.</source>
         <translation>当前没有打开文档集：此处的匹配和模板设置是每个新文档集的默认值。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="184" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="189" />
         <source>Also use these matching and template settings for new collections</source>
         <translation>同时把这些匹配和模板设置作为新文档集的默认值</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="185" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="190" />
         <source>Matching</source>
         <translation>比对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="186" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="191" />
         <source>Index and search</source>
         <translation>索引与检索</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="187" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="192" />
         <source>Template text</source>
         <translation>模板文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="188" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="193" />
         <source>Interface</source>
         <translation>界面</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="189" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="194" />
         <source>Report pairs from similarity:</source>
         <translation>报告文档对的最低相似度：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="190" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="195" />
         <source>Pairs of the collection at or above this similarity are listed as duplicates</source>
         <translation>相似度达到此值的文档对列为重复</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="191" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="196" />
         <source>Minimum match length (units):</source>
         <translation>最短匹配长度（单元）：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="192" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="197" />
         <source>A common passage counts only if it is at least this many characters or words long</source>
         <translation>相同段落至少达到这么多个字或词才计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="193" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="198" />
         <source>Quotations:</source>
         <translation>引文：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="194" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="199" />
         <source>Leave text in quotation marks out of the similarity</source>
         <translation>计算相似度时不计引号内的文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="195" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="200" />
         <source>Bibliography:</source>
         <translation>参考文献：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="196" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="201" />
         <source>Leave the reference list out of the similarity</source>
         <translation>计算相似度时不计参考文献列表</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="197" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="202" />
         <source>Exclude quoted text</source>
         <translation>排除引文</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="198" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="203" />
         <source>Exclude the bibliography</source>
         <translation>排除参考文献</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="199" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="204" />
         <source>Fingerprint size (bits):</source>
         <translation>指纹长度（位）：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="200" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="205" />
         <source>Larger fingerprints estimate similarity more precisely but take more space</source>
         <translation>指纹越长，相似度估计越准确，但占用空间更多</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="201" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="206" />
         <source>Search strategy:</source>
         <translation>检索策略：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="202" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="207" />
         <source>How candidates are found; every strategy finds the same pairs</source>
         <translation>查找候选文档的方式；每种策略找到的文档对都相同</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="203" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="208" />
         <source>Worker processes:</source>
         <translation>工作进程数：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="204" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="209" />
         <source>How many documents are read and fingerprinted at the same time</source>
         <translation>同时读取并计算指纹的文档数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="206" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="210" />
+        <source>Dask cluster (optional):</source>
+        <translation>Dask 集群（可选）：</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="211" />
+        <source>Address of a Dask scheduler to index and compare on; empty: this computer only</source>
+        <translation>在其上建立索引和比对的 Dask 调度器地址；留空：仅用本机</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="213" />
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="207" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="214" />
         <source>Brute force (reference)</source>
         <translation>穷举（基准）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="208" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="215" />
         <source>Permuted tables</source>
         <translation>置换表</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="209" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="216" />
         <source>Group merging</source>
         <translation>分组合并</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="210" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="217" />
         <source>LSH buckets</source>
         <translation>LSH 分桶</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="214" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="221" />
         <source>Automatic template:</source>
         <translation>自动模板：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="215" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="222" />
         <source>Off: count all text except your template files and the passages you marked</source>
         <translation>关闭：除您的模板文件和您标记的段落外，全部文字都计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="216" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="223" />
         <source>Leave out sentences found in most documents (the call's form)</source>
         <translation>不计入大多数文档共有的句子（申报书的表格）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="217" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="224" />
         <source>Template if in at least (documents):</source>
         <translation>出现在至少多少个文档中视为模板：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="218" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="225" />
         <source>A sentence found in at least this many documents is treated as template</source>
         <translation>出现在至少这么多个文档中的句子视为模板</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="219" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="226" />
         <source>and at least (share of collection):</source>
         <translation>且至少占文档集的比例：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="220" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="227" />
         <source>... and in at least this share of all documents</source>
         <translation>……并且出现在至少这个比例的文档中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="221" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="228" />
         <source>Template files:</source>
         <translation>模板文件：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="222" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="229" />
         <source>Template files</source>
         <translation>模板文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="223" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="230" />
         <source>Files whose sentences are template wherever they occur (e.g. the blank application form)</source>
         <translation>其中的句子无论出现在哪里都视为模板的文件（例如空白申请书）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="224" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="231" />
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="225" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="232" />
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="226" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="233" />
         <source>Language:</source>
         <translation>语言：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="227" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="234" />
         <source>The language of the interface; the change applies at once</source>
         <translation>界面语言；更改立即生效</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="228" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="235" />
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="236" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="243" />
         <source>Changing the fingerprint size re-fingerprints every document from its stored text. This runs in the background after you press OK; the files are not read again.</source>
         <translation>更改指纹长度会根据已保存的文本重新计算每个文档的指纹。按“确定”后在后台进行，不会重新读取文件。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="244" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="251" />
         <source>Choose template files</source>
         <translation>选择模板文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="245" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="252" />
         <source>Documents (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;All files (*)</source>
         <translation>文档 (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;所有文件 (*)</translation>
     </message>

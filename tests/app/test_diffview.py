@@ -198,3 +198,21 @@ def test_edited_words_are_a_lighter_shade_inside_the_passage(qtbot, corpus_dir):
     # a substituted word lies in a gap: the text there differs from the source
     text_a, text_b = view.diff.text_a, view.diff.text_b
     assert any(text_a[g0:g1].strip() and text_a[g0:g1] not in text_b[first.b[0]:first.b[1]] for g0, g1 in gaps)
+
+
+def test_the_two_shades_follow_the_theme(qapp):
+    """On a light and on a dark palette the edited shade lies between the passage colour and the
+    background (fainter), and the theme's text stays readable on both shades."""
+    from PySide6.QtGui import QPalette
+
+    from neardup_gui.app import colours
+    from neardup_gui.app.diffview import passage_shades
+
+    for palette in (QPalette(colours.current()), colours.dark_fusion_palette()):
+        base = palette.color(QPalette.ColorRole.Base)
+        text = palette.color(QPalette.ColorRole.Text)
+        for i in range(8):
+            exact, edited = passage_shades(i, palette)
+            assert edited != exact
+            assert abs(edited.lightness() - base.lightness()) < abs(exact.lightness() - base.lightness())
+            assert colours.contrast(text, edited) >= 4.5 and colours.contrast(text, exact) >= 4.5

@@ -100,3 +100,18 @@ def test_counted_messages_in_english_and_chinese(qapp):
             "从损坏的文件中恢复：word/header1.xml left out (CRC)"
     finally:
         QCoreApplication.removeTranslator(translator)
+
+
+def test_a_submission_read_with_warnings_says_so_under_its_figures(qtbot, documents, tmp_path):
+    from PySide6.QtCore import QSettings
+
+    from neardup_gui.app.checkview import CheckView
+
+    folder = Path(documents[0].path).parent
+    with Collection.open(tmp_path / "c.ndx", create=False) as collection:
+        [result] = collection.check([str(folder / "cut.docx")], Settings(workers=1))
+    assert result.warnings
+    view = CheckView(QSettings(str(tmp_path / "ui.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(view)
+    view.set_results([result])
+    assert "Read with warnings: recovered from a damaged file" in view.summary_label.text()

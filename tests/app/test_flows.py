@@ -160,7 +160,7 @@ def test_dropping_a_file_ranks_its_sources_and_the_threshold_filters_live(qtbot,
     assert str(submission) in {d.path for d in window.documents_page.records()}
 
 
-def test_side_by_side_highlights_every_span_and_moves_both_panes(qtbot, window, saved_sample):
+def test_side_by_side_highlights_every_passage_and_moves_both_panes(qtbot, window, saved_sample):
     with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
         window.open_sample()
     window.tabs.setCurrentWidget(window.pairs_tab)
@@ -173,19 +173,24 @@ def test_side_by_side_highlights_every_span_and_moves_both_panes(qtbot, window, 
     view: DiffView = opened.args[0]
     with Collection.open(saved_sample, create=False) as collection:
         comparison = collection.compare(pair.a.doc_id, pair.b.doc_id, window.settings)
-    # one highlighted entry per edited passage (issue 15): a resubmission's runs merge into few
-    n = len(comparison.passages)
-    assert n >= 1 and len(comparison.spans) >= n
-    assert view.highlight_counts() == (n, n)
+    assert len(comparison.spans) >= 2
+    # one highlighted entry per edited passage (the resubmission's exact runs merged across its
+    # edits), and every exact run drawn in the passage colour inside it
+    passages = comparison.passages
+    assert 1 <= len(passages) < len(comparison.spans)
+    assert view.highlight_counts() == (len(passages), len(passages)) and view.passages.count() == len(passages)
+    runs = sorted((sel.cursor.selectionStart(), sel.cursor.selectionEnd()) for sel in view.pane_a.extraSelections())
+    assert all(s.a in runs for s in comparison.spans)
     assert view.current_match == 0
-    view.next_match()
-    span = view.spans[1 % n]
-    assert view.current_match == 1 % n
+    assert view.pane_a.textCursor().selectionStart() == passages[0].a[0]
+    assert view.pane_b.textCursor().selectionStart() == passages[0].b[0]
+    view.next_match()  # to the next passage, or round to the first when there is one
+    span = view.spans[1 % len(passages)]
+    assert view.current_match == 1 % len(passages)
     assert view.pane_a.textCursor().selectionStart() == span.a[0]
     assert view.pane_b.textCursor().selectionStart() == span.b[0]
     view.previous_match()
-    assert view.current_match == 0
-    assert view.pane_b.textCursor().selectionStart() == view.spans[0].b[0]
+    assert view.current_match == (1 % len(passages) - 1) % len(passages)
     view.close()
 
 

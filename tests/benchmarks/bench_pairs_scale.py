@@ -41,7 +41,7 @@ def child(kind: str, folder: str, db: str, workers: int) -> None:
         from neardup_gui.core.collection import Collection
         from neardup_gui.core.settings import Settings
 
-        settings = Settings(threshold=THRESHOLD, template_min_docs=10**9, workers=workers)
+        settings = Settings(threshold=THRESHOLD, auto_template=False, workers=workers)
         with Collection.open(db) as coll:
             coll.index_folder(folder, settings)
             indexed = time.monotonic()

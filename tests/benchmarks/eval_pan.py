@@ -283,6 +283,37 @@ def write_formats(sp: Split, copies: dict, queries: Path) -> dict[str, tuple[str
     return out
 
 
+def merge_cost(sp: Split, min_run: int) -> list[dict]:
+    """What merging runs into passages costs on long texts (40 sections joined), beside the same
+    comparison with the merging switched off (best of 3 each, same process)."""
+    from neardup_gui.core import compare as compare_module
+    from neardup_gui.core.units import tokenize
+
+    big = "\n\n".join(sp.texts[i] for i in sp.rest[:40])
+    other = "\n\n".join(sp.texts[i] for i in sp.rest[40:80])
+    cases = [("copy, 0 %", big, big), ("copy, 10 %", ob.obfuscate(big, sp.lang, 0.1, sp.vocab, random.Random(1)), big),
+             ("copy, 30 %", ob.obfuscate(big, sp.lang, 0.3, sp.vocab, random.Random(1)), big), ("unrelated", big, other)]
+    rows = []
+    merging = compare_module.passages_of
+    for label, a, b in cases:
+        ua, ub = tokenize(a), tokenize(b)
+        times = {}
+        for on in (True, False):
+            compare_module.passages_of = merging if on else (lambda *args, **kw: ((), 0, 0))
+            try:
+                best = float("inf")
+                for _ in range(3):
+                    t = time.perf_counter()
+                    compare_module.compare_units(ua, ub, min_run=min_run)
+                    best = min(best, time.perf_counter() - t)
+            finally:
+                compare_module.passages_of = merging
+            times[on] = best
+        rows.append(dict(lang=sp.lang, case=label, units_a=len(ua), units_b=len(ub),
+                         ms_with=1000 * times[True], ms_without=1000 * times[False]))
+    return rows
+
+
 def mean(xs: Sequence[float]) -> float:
     return sum(xs) / len(xs) if xs else 0.0
 
@@ -290,7 +321,8 @@ def mean(xs: Sequence[float]) -> float:
 # --- output ---------------------------------------------------------------------------------------
 
 
-def markdown(whole: list[dict], pan: list[dict], alarms: list, checked: list[dict], negatives: list[dict]) -> str:
+def markdown(whole: list[dict], pan: list[dict], alarms: list, checked: list[dict], negatives: list[dict],
+             cost: Sequence[dict] = ()) -> str:
     out = ["### Whole copies: containment of the true source",
            "",
            "| lang | edits | rate | copies | exact runs only | passages (mean) | passages (min) | passages per copy | ms / compare |",
@@ -327,6 +359,11 @@ def markdown(whole: list[dict], pan: list[dict], alarms: list, checked: list[dic
                 out.append(f"\nNegatives ({lang}, hosts not in the index): {len(rows)} checked, "
                            f"{sum(n['top'] >= ALARM for n in rows)} with a source ≥ 0.1 "
                            f"(largest {max(n['top'] for n in rows):.3f}).")
+    if cost:
+        out += ["", "### Cost of the merging (`compare_units`, best of 3)", "",
+                "| lang | case | units A / B | with passages (ms) | runs only (ms) |", "|---|---|---|---|---|"]
+        for r in cost:
+            out.append(f"| {r['lang']} | {r['case']} | {r['units_a']} / {r['units_b']} | {r['ms_with']:.1f} | {r['ms_without']:.1f} |")
     return "\n".join(out)
 
 
@@ -343,7 +380,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"development corpus not found (set NEARDUP_CORPUS); skipped")
         return 0
     min_run = Settings().min_run
-    whole, pan, alarms, checked, negatives = [], [], [], [], []
+    whole, pan, alarms, checked, negatives, cost = [], [], [], [], [], []
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="eval-pan-") as tmp:
         for lang in args.langs.split(","):
@@ -353,16 +390,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             rows, al = pan_alignment(sp, min_run, args.seed)
             pan += rows
             alarms += al
+            cost += merge_cost(sp, min_run)
             if not args.no_index:
                 rows, neg = through_index(sp, copies, Path(tmp), args.formats)
                 checked += rows
                 negatives += neg
-    print(markdown(whole, pan, alarms, checked, negatives))
+    print(markdown(whole, pan, alarms, checked, negatives, cost))
     print(f"\n({time.perf_counter() - started:.0f} s; per language {args.per_lang} sources and {args.per_lang} hosts, "
           f"seed {args.seed}, min_run {min_run})")
     if args.json:
         args.json.write_text(json.dumps(dict(whole=whole, pan=pan, alarms=alarms, checked=checked,
-                                             negatives=negatives), indent=1), encoding="utf-8")
+                                             negatives=negatives, cost=cost), indent=1), encoding="utf-8")
     return 0
 
 

@@ -172,3 +172,49 @@ def test_a_user_template_file_stops_form_text_counting_and_is_read_once_per_vers
     os.utime(template, ns=(1, 1))
     changed, _, _ = compare_files(str(a), str(b), with_form)
     assert changed.similarity > 0.5  # the edited template file was read again
+
+
+def test_pairs_cached_before_passages_are_recomputed(tmp_path, folder):
+    """An index whose pairs were cached when containment counted exact runs only (its cache key
+    has no passage rules) gets them recomputed, in a new process, with passage containments."""
+    import hashlib
+    import json
+    import subprocess
+    import sys
+
+    import numpy as np
+
+    from neardup_gui.core import indexer
+
+    root, names = folder
+    db = tmp_path / "c.ndx"
+    with Collection.open(db) as coll:
+        coll.index_folder(str(root), SETTINGS)
+        coll.pairs(SETTINGS)
+        v = coll.verifier(SETTINGS)
+        # the key as it was computed before passages existed, and a stale containment
+        h = hashlib.sha256()
+        h.update(json.dumps([SETTINGS.min_run, SETTINGS.exclude_quotes, SETTINGS.exclude_bibliography,
+                             indexer.params_key(SETTINGS.fingerprints)]).encode())
+        keys = v.all_template_keys
+        h.update(np.sort(np.fromiter(keys, dtype=np.int64, count=len(keys))).tobytes())
+        with coll.store.transaction():
+            coll.store.set_meta("pairs_key", h.hexdigest())
+            coll.store.conn.execute("UPDATE pairs SET containment_a = -1.0, containment_b = -1.0")
+    script = (
+        "import json, sys\n"
+        "from neardup_gui.core.collection import Collection\n"
+        "from neardup_gui.core.settings import Settings\n"
+        "with Collection.open(sys.argv[1], create=False) as coll:\n"
+        "    s = Settings(workers=2, threshold=0.5)\n"
+        "    out = []\n"
+        "    for p in coll.pairs(s):\n"
+        "        c = coll.compare(p.a.doc_id, p.b.doc_id, s)\n"
+        "        out.append([p.containment_a, c.containment_a, p.containment_b, c.containment_b])\n"
+        "    print(json.dumps(out))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(db)], capture_output=True, text=True, check=True)
+    rows = json.loads(done.stdout)
+    assert rows
+    for stored_a, fresh_a, stored_b, fresh_b in rows:
+        assert stored_a == pytest.approx(fresh_a) and stored_b == pytest.approx(fresh_b)

@@ -15,7 +15,7 @@ from neardup_gui.core.progress import Cancelled
 from neardup_gui.core.settings import Settings
 
 # plain similarity: the automatic template rule off (every document shares boilerplate)
-SETTINGS = Settings(threshold=0.8, template_min_docs=10**9, workers=2)
+SETTINGS = Settings(threshold=0.8, auto_template=False, workers=2)
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +50,7 @@ def test_pass_pairs_are_exact_and_complete_against_brute_force(copy_heavy) -> No
     with Collection.open(copy_heavy) as coll:
         docs = coll.documents()
         texts = {d.doc_id: coll.document_text(d.doc_id) for d in docs}
-        found = {(p.a.doc_id, p.b.doc_id): p for p in coll.pairs(SETTINGS)}
+        found = {tuple(sorted((p.a.doc_id, p.b.doc_id))): p for p in coll.pairs(SETTINGS)}
     truth = {}
     for a, b in itertools.combinations(sorted(texts), 2):
         comp = compare_documents(texts[a], texts[b], min_run=SETTINGS.min_run, with_raw_lcs=False)
@@ -70,8 +70,9 @@ def test_containment_cut_keeps_contained_pairs_below_the_similarity_cut(copy_hea
     assert extra and all(max(r[3], r[4]) >= 0.5 for r in extra)
     assert [r for r in with_containment if r[2] >= SETTINGS.threshold] == by_similarity
     with Collection.open(copy_heavy) as coll:  # the public entry point lists them too
-        listed = coll.pairs(SETTINGS, min_containment=0.5)
-        assert len(listed) == len(with_containment)
+        listed = coll.pairs(SETTINGS, by="containment", cut=0.5)
+        assert {tuple(sorted((p.a.doc_id, p.b.doc_id))) for p in listed} == {
+            (r[0], r[1]) for r in with_containment if max(r[3], r[4]) >= 0.5}
         assert len(coll.pairs(SETTINGS)) == len(by_similarity)
 
 
@@ -98,3 +99,15 @@ def test_cancelled_parallel_pass_stops_its_workers_and_resumes_to_the_same_pairs
         coll.pairs(SETTINGS)  # resumes with the documents not yet paired
         rows = sorted(coll.store.conn.execute("SELECT a, b, similarity, containment_a, containment_b, common FROM pairs"))
     assert rows == expected
+
+
+def test_a_cut_below_the_threshold_pairs_down_to_the_cut(copy_heavy) -> None:
+    """Regression: the pass verified down to the threshold only, so a lower cut missed pairs."""
+    lower = pair_rows(copy_heavy, SETTINGS.with_(threshold=0.6), pairpass.serial_results)
+    assert any(r[2] < SETTINGS.threshold for r in lower)
+    with Collection.open(copy_heavy) as coll:
+        with coll.store.transaction() as conn:
+            conn.execute("DELETE FROM pairs")
+            conn.execute("DELETE FROM paired")
+        listed = coll.pairs(SETTINGS, cut=0.6)  # threshold 0.8, cut 0.6
+    assert sorted(tuple(sorted((p.a.doc_id, p.b.doc_id))) for p in listed) == sorted((r[0], r[1]) for r in lower)

@@ -273,3 +273,28 @@ def test_copied_section_inside_a_host_is_one_passage(zh_texts: list[str]) -> Non
     inside = max(0, min(p.a[1], hi) - max(p.a[0], lo))
     assert inside / (hi - lo) >= 0.9  # recall
     assert inside / (p.a[1] - p.a[0]) >= 0.98  # precision
+
+
+def test_containment_cutoff_never_drops_an_edited_copy_that_reaches_it(zh_texts: list[str]) -> None:
+    """The cut-off against brute force: edited copies (exact containment far below the passage
+    containment), partial copies and unrelated pairs, at several cut-offs."""
+    vocab = ob.chinese_vocab(zh_texts[60:80])
+    rng = random.Random(4)
+    pairs = []
+    for k in range(8):
+        src, host = zh_texts[k * 7], zh_texts[k * 7 + 3]
+        edited = ob.obfuscate(src, "zh", 0.3, vocab, random.Random(k))
+        part = edited[: len(edited) // rng.choice((3, 6, 12))]
+        pairs += [(edited, src), (host + part, src), (host, src)]
+    pruned = 0
+    for a, b in pairs:
+        ua, ub = tokenize(a), tokenize(b)
+        exact = compare_units(ua, ub, min_run=MIN_RUN)
+        for cutoff in (0.02, 0.05, 0.2, 0.5):
+            fast = compare_units(ua, ub, min_run=MIN_RUN, min_containment=cutoff)
+            if fast is None:
+                pruned += 1
+                assert max(exact.containment_a, exact.containment_b) < cutoff
+            else:
+                assert fast == exact
+    assert pruned > 0
