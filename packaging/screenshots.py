@@ -255,6 +255,10 @@ def main(argv: list[str] | None = None) -> int:
             view = got[0]
             view.resize(1500, 900)
             view.go_to_match(min(1, max(0, len(view.spans) - 1)))
+            for pane in (view.pane_a, view.pane_b):  # the selection's colour would hide the passages'
+                cursor = pane.textCursor()
+                cursor.clearSelection()
+                pane.setTextCursor(cursor)
             save(view, f"{name}-6-side-by-side")
             view.close()
 
@@ -286,6 +290,10 @@ def main(argv: list[str] | None = None) -> int:
         settle(300)
         save(window.settings_dialog, f"{name}-7-settings")
         window.settings_dialog.reject()
+        if theme != "light":  # the dark run shows the main screens only
+            window.close()
+            settle(200)
+            continue
 
         if theme != "light":  # the tabs below are shown in the light theme only
             window.close()
@@ -302,8 +310,8 @@ def main(argv: list[str] | None = None) -> int:
         save(window, f"{language}-9-common-passages")
 
         # A ring: a proposal and six light edits of it, added to the collection (a mill's pattern).
-        mill = home / "Documents" / f"call-with-a-ring-{language}"
-        shutil.copytree(collection, mill)
+        mill = home / "Documents" / "call-with-a-ring"
+        shutil.copytree(collection, mill, dirs_exist_ok=True)
         original = (mill / "en-10-glacier-hydrology.txt").read_text(encoding="utf-8")
         for k in range(1, 7):
             (mill / f"en-10-glacier-hydrology-v{k}.txt").write_text(light_edit(original, k), encoding="utf-8")

@@ -66,7 +66,8 @@ def run() -> int:
                 if args.open and (not state["loaded"] or w.is_busy() or w.runner.is_busy()):
                     return
                 report["window"] = {"settings": settings_json(w.settings), "title": w.windowTitle(),
-                                    "folder": w.folder}
+                                    "folder": w.folder,
+                                    "pairs": [[p.a.rel, p.b.rel, p.similarity] for p in w.pairs]}
                 timer.stop()
                 w.close()
                 app.quit()

@@ -156,3 +156,31 @@ def test_the_summary_says_what_the_filter_hides(qtbot, window, tmp_path):
     assert "Largest single source" in page.summary_label.toolTip()
     s = result.summary
     assert s.copied_ratio >= s.largest_source_ratio and s.copied_ratio >= s.copied_ratio_without_quotes
+
+
+def test_results_changed_in_one_process_are_what_the_next_process_shows(qtbot, window, tmp_path):
+    """Live re-derivation leaves the index consistent: the next start shows the pairs of the new
+    settings, exactly as the core computes them, not a cache of the old ones."""
+    a = make_folder(tmp_path, "call-a", EN)
+    open_and_wait(qtbot, window, a)
+    before = [(p.a.rel, p.b.rel, p.similarity) for p in window.pairs]
+    changed = window.settings.with_(min_run=25, threshold=0.3)
+    with qtbot.waitSignal(window.duplicates_ready, timeout=120_000):
+        window.apply_settings(changed, "en")
+    qtbot.waitUntil(lambda: not window.runner.is_busy() and not window.updating, timeout=60_000)
+    shown = [[p.a.rel, p.b.rel, p.similarity] for p in window.pairs]
+    window.close()
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run([sys.executable, str(DRIVER), "--open", str(a)], capture_output=True, text=True,
+                          env=env, cwd=ROOT, timeout=300)
+    line = [x for x in proc.stdout.splitlines() if x.startswith("REPORT ")]
+    assert line, proc.stderr
+    report = json.loads(line[-1][7:])["window"]
+    assert report["settings"]["min_run"] == 25 and report["pairs"] == shown
+    from neardup_gui.app.paths import index_path_for
+    from neardup_gui.core.collection import Collection
+
+    with Collection.open(index_path_for(a), create=False) as coll:
+        fresh = [[p.a.rel, p.b.rel, p.similarity] for p in coll.pairs(coll.settings_for(Settings()))]
+    assert report["pairs"] == fresh
+    assert [tuple(x) for x in shown] != before  # the change did change what is shown
