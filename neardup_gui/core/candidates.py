@@ -228,6 +228,14 @@ class CandidateFinder:
             counts = np.fromiter(looked_up.values(), dtype=np.int64, count=len(looked_up))
         keep = counts >= min_shared_anchors
         ids, counts = ids[keep], counts[keep]
+        if len(ids) > MAX_ANCHOR_CANDIDATES and exclude:
+            # The excluded documents (in a pass: those paired already) go BEFORE the cap: in a
+            # copy-heavy collection every document shares a licence's anchors with hundreds of
+            # others, and the ones already paired must not take the places of those still to
+            # pair. Measured on 797 real copyright files with --no-auto-template: 104 of the 2,095
+            # pairs at r ≥ 0.5 were lost to the cap when it was applied first.
+            wanted = np.fromiter((d not in exclude for d in ids.tolist()), dtype=bool, count=len(ids))
+            ids, counts = ids[wanted], counts[wanted]
         # most shared anchors first, then lower id; in numpy: text shared by every document (a
         # licence notice) makes every document share an anchor with thousands of others
         ties = ids if self.tie_rank is None else self.tie_rank[np.minimum(ids, len(self.tie_rank) - 1)]
