@@ -1,6 +1,6 @@
 """Build the issue-14 trial collections from rendered man pages (see render_man.py).
 
-Usage: python build_man.py RAW_DIR OUT_DIR [--seed S]
+Usage: python build_man.py RAW_DIR OUT_DIR [--seed S] [--ring-rate R]
 
 OUT_DIR/coll   525 documents: 518 real pages (6 of them carry an 800-character passage of
                page SOURCE) + a ring of 7 (one page + six light edits, 1.5 % of words each)
@@ -23,6 +23,7 @@ from copyheavy import light_edit  # noqa: E402
 def main() -> None:
     raw, out = Path(sys.argv[1]), Path(sys.argv[2])
     rng = random.Random(int(sys.argv[sys.argv.index("--seed") + 1]) if "--seed" in sys.argv else 14)
+    ring_rate = float(sys.argv[sys.argv.index("--ring-rate") + 1]) if "--ring-rate" in sys.argv else 0.015
     pages = sorted(p for p in raw.glob("*.txt") if 2000 <= p.stat().st_size <= 40000)
     rng.shuffle(pages)
     if out.exists():
@@ -40,7 +41,7 @@ def main() -> None:
         (coll / n).write_text(texts[n], encoding="utf-8")
     ring = []
     for k in range(7):
-        t = texts[ring_base] if k == 0 else light_edit(texts[ring_base], 0.015, rng)
+        t = texts[ring_base] if k == 0 else light_edit(texts[ring_base], ring_rate, rng)
         name = f"ring{k}-{ring_base}"
         (coll / name).write_text(t, encoding="utf-8")
         ring.append(name)
