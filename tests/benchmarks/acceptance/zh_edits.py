@@ -1,6 +1,9 @@
 """Issue 15's acceptance trial: Chinese man pages checked after 10/20/30 % of their jieba words were replaced.
 
-Usage: python zh_edits.py ZH_RAW_DIR NEGATIVES_DIR WORK_DIR [--docx-pdf]
+Usage: python zh_edits.py ZH_RAW_DIR NEGATIVES_DIR WORK_DIR [--docx-pdf] [--holdout]
+
+With --holdout, the 20 negatives are instead 20 pages of ZH_RAW_DIR left out of the index (same
+domain and vocabulary: the harder false-alarm test); pages byte-identical to an indexed one are not used.
 
 Indexes ZH_RAW_DIR (rendered manpages-zh pages) with `neardup index`, writes 15 sources × 3 edited
 versions (tests/benchmarks/obfuscate.py, substitution by other real jieba words of the collection) and 20
@@ -42,6 +45,14 @@ def main() -> None:
     subs.mkdir()
     pages = sorted(raw.glob("*.txt"))
     texts = {p.name: p.read_text(encoding="utf-8") for p in pages}
+    held: dict[str, str] = {}
+    if "--holdout" in sys.argv:
+        counts: dict[str, int] = {}
+        for t in texts.values():
+            counts[t] = counts.get(t, 0) + 1
+        lone = [n for n, t in texts.items() if counts[t] == 1 and len(CJK.findall(t)) >= 300]
+        for n in random.Random(151).sample(lone, 20):
+            held[n] = texts.pop(n)
     for name, t in texts.items():
         (coll / name).write_text(t, encoding="utf-8")
     db = work / "zh.db"
@@ -56,11 +67,17 @@ def main() -> None:
             f.write_text(obfuscate_zh(texts[n], rate, vocab, rng), encoding="utf-8")
             files.append(f)
             truth[f.name] = (n, rate)
-    negs = sorted(neg_dir.glob("*.txt"), key=lambda p: -p.stat().st_size)[:20]
-    for p in negs:
-        f = subs / f"neg-{p.name}"
-        shutil.copyfile(p, f)
-        files.append(f)
+    if held:
+        negs = [Path(n) for n in sorted(held)]
+        for n in negs:
+            (subs / f"neg-{n.name}").write_text(held[n.name], encoding="utf-8")
+            files.append(subs / f"neg-{n.name}")
+    else:
+        negs = sorted(neg_dir.glob("*.txt"), key=lambda p: -p.stat().st_size)[:20]
+        for p in negs:
+            f = subs / f"neg-{p.name}"
+            shutil.copyfile(p, f)
+            files.append(f)
     if "--docx-pdf" in sys.argv:
         picked = [f for f in files if f.name.endswith(".r20.txt")][:3]
         for fmt in ("docx", "pdf"):
