@@ -219,7 +219,7 @@ def test_excluded_documents_do_not_take_the_places_of_the_anchor_cap(tmp_path, c
         everyone = finder.find(fp, units.ids, exclude={query}, min_shared_anchors=2)
         by_anchors = {d for d, c in everyone.items() if "anchors" in c.found_by}
         assert len(by_anchors) == 7  # every other file shares the licence's anchors
-        monkeypatch.setattr(candidates, "MAX_ANCHOR_CANDIDATES", 3)
+        monkeypatch.setattr(candidates, "MAX_PAIR_ANCHOR_CANDIDATES", 3)
         paired_already = {query} | set(sorted(by_anchors)[:5])
         left = finder.find(fp, units.ids, exclude=paired_already, min_shared_anchors=2)
         assert {d for d, c in left.items() if "anchors" in c.found_by} == by_anchors - paired_already
