@@ -15,7 +15,7 @@ import logging
 from typing import Any, Callable
 
 from neardup_gui.core.report.model import (
-    ELIDED, EXCLUDED, MATCH, TEMPLATE, DocRef, Passage, Report, ReportPair, Segment, flat_settings,
+    EDITED, ELIDED, EXCLUDED, MATCH, TEMPLATE, DocRef, Passage, Report, ReportPair, Segment, flat_settings,
 )
 
 log = logging.getLogger(__name__)
@@ -23,6 +23,17 @@ log = logging.getLogger(__name__)
 # The diff view's palette (neardup_gui.app.diffview.PALETTE; a test keeps them equal): light
 # backgrounds that stay readable under black text; match i has colour i on both sides.
 PALETTE = ("#ffd8a8", "#b2f2bb", "#a5d8ff", "#fcc2d7", "#ffec99", "#d0bfff", "#99e9f2", "#e9fac8")
+
+
+def lighter(colour: str, keep: float = 0.4) -> str:
+    """``colour`` mixed with white, ``keep`` of it left: the edited words of a passage (issue 15.2)."""
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return "#" + "".join(f"{round(255 - (255 - c) * keep):02x}" for c in (r, g, b))
+
+
+# Passage i's edited words: the same hue as its identical runs, lighter, so a copied-then-edited
+# section reads as one entry and the changed words still stand out.
+LIGHT_PALETTE = tuple(lighter(c) for c in PALETTE)
 MUTED_FOREGROUND = "#8c8c8c"
 MUTED_BACKGROUND = "#f1f1f1"
 
@@ -97,6 +108,7 @@ thead th {{ background: #eef1f4; }}
 .nw {{ white-space: nowrap; }}
 footer {{ margin-top: 30px; color: #666; font-size: 9pt; border-top: 1px solid #d0d4d9; padding-top: 6px; }}
 {"".join(f".m{i} {{ background: {c}; color: #000; }}" + chr(10) for i, c in enumerate(PALETTE))}
+{"".join(f".e{i} {{ background: {c}; color: #000; }}" + chr(10) for i, c in enumerate(LIGHT_PALETTE))}
 @media print {{
   body {{ margin: 0; max-width: none; padding: 0; font-size: 9.5pt; }}
   a {{ color: inherit; }}
@@ -128,6 +140,8 @@ _QT_STYLES = {
     "details": "page-break-before:always;",
     "nw": "white-space:nowrap;",
     **{f"m{i}": f"background-color:{c}; color:#000000;" for i, c in enumerate(PALETTE)},
+    **{f"e{i}": f"background-color:{c}; color:#000000;" for i, c in enumerate(LIGHT_PALETTE)},
+    "passage": "",
 }
 
 
@@ -262,6 +276,10 @@ def _summary(w: _Writer, report: Report) -> None:
         w(f"<span{w.attr(f'm{i}')}>match {i + 1}</span> ")
     w(f"… each matched passage has the same colour on both sides; <span{w.attr('tpl')}>template text</span> "
       f"and <span{w.attr('exc')}>excluded text</span> are grey and never counted.</p>\n")
+    w(f"<p{w.attr('legend')}>One entry is one copied section: <span{w.attr('m0')}>identical text</span> in its "
+      f"colour, <span{w.attr('e0')}>edited words</span> between the identical runs in a lighter shade of the "
+      f"same colour. Containment is counted over these passages, edits included; similarity and common "
+      f"units over the identical runs only.</p>\n")
     w(f"</{sec}>\n")
 
 
@@ -394,8 +412,9 @@ def _pair(w: _Writer, p: ReportPair, check: bool) -> None:
       f"<h3>{p.rank}. {esc(p.a.name)} ⟷ {esc(p.b.name)}</h3>\n")
     if p.group:
         w(f"<p{w.attr('group')}>{'Submission' if check else 'In'}: {esc(p.group)}</p>\n")
-    w(f"<p>Similarity {pct(p.similarity)} · "
-      f"A in B {pct(p.containment_a)} · B in A {pct(p.containment_b)} · {p.common_units} common units of "
+    w(f"<p>Similarity {pct(p.similarity)} (exact runs) · "
+      f"A in B {pct(p.containment_a)} · B in A {pct(p.containment_b)} (over passages) · "
+      f"{p.common_units} common units in exact runs of "
       f"{p.units_a} (A) and {p.units_b} (B) · template share A {pct(p.template_share_a)}, B {pct(p.template_share_b)}"
       + (f" · excluded A {pct(p.excluded_share_a)}, B {pct(p.excluded_share_b)}"
          if p.excluded_share_a or p.excluded_share_b else "")
@@ -439,6 +458,8 @@ def _segments(w: _Writer, segs: tuple[Segment, ...]) -> str:
         text = w.text(seg.text)
         if seg.kind == MATCH:
             out.append(f"<span{w.attr(f'm{seg.match % len(PALETTE)}')}>{text}</span>")
+        elif seg.kind == EDITED:
+            out.append(f"<span{w.attr(f'e{seg.match % len(PALETTE)}')}>{text}</span>")
         elif seg.kind == TEMPLATE:
             out.append(f"<span{w.attr('tpl')}>{text}</span>")
         elif seg.kind == EXCLUDED:
@@ -454,7 +475,12 @@ def _passage(w: _Writer, passage: Passage) -> None:
     colour = f"m{passage.index % len(PALETTE)}"
     lang_a = ' lang="zh-Hans"' if passage.cjk_a else ""
     lang_b = ' lang="zh-Hans"' if passage.cjk_b else ""
-    w(f"<tr><td{w.attr('n')}><span{w.attr('swatch', colour)}>&nbsp;{passage.index + 1}&nbsp;</span>"
-      f"<span{w.attr('units')}>{'<br>' if w.qt else ''}{passage.units} units</span></td>"
+    size = f"{passage.units} units"
+    if passage.runs:  # an edited passage: what it covers, and how much of it is identical
+        size = (f"{passage.units_a} / {passage.units_b} units, {passage.matched_units} identical "
+                f"in {len(passage.runs)} run{'s' if len(passage.runs) != 1 else ''}")
+    w(f'<tr id="passage-{passage.index + 1}"{w.attr("passage")}><td{w.attr("n")}>'
+      f"<span{w.attr('swatch', colour)}>&nbsp;{passage.index + 1}&nbsp;</span>"
+      f"<span{w.attr('units')}>{'<br>' if w.qt else ''}{esc(size)}</span></td>"
       f"<td{w.attr('q')}{lang_a}>{_segments(w, passage.a)}</td>"
       f"<td{w.attr('q')}{lang_b}>{_segments(w, passage.b)}</td></tr>\n")

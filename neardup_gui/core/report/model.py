@@ -44,6 +44,7 @@ MATCH = "match"
 TEMPLATE = "template"
 EXCLUDED = "excluded"
 ELIDED = "elided"
+EDITED = "edited"  # inside an edited passage, between its exact runs: the words changed (issue 15.2)
 
 
 @dataclass(frozen=True)
@@ -62,25 +63,34 @@ class DocRef:
 
 @dataclass(frozen=True)
 class Segment:
-    """A run of quoted text with one kind: plain, match (with its index), template, excluded, elided."""
+    """A run of quoted text with one kind: plain, match or edited (with its index), template, excluded, elided."""
 
     text: str
     kind: str = PLAIN
-    match: int = -1  # index of the match span (its colour) when kind == "match"
+    match: int = -1  # index of the passage (its colour) when kind is "match" or "edited"
 
 
 @dataclass(frozen=True)
 class Passage:
-    """One matched passage, quoted from both documents with context."""
+    """One matched passage — a copied section, edits included — quoted from both documents with context.
 
-    index: int  # index of the match span in the comparison: colour ``index`` on both sides
-    units: int  # aligned units in this passage
+    From a comparison with edited passages (issue 15.2) one entry is one copied section: its exact
+    runs are ``match`` segments, the edited words between them ``edited`` segments of the same index.
+    An older record without passages gives one entry per exact run and ``runs`` stays empty.
+    """
+
+    index: int  # index of the passage in the comparison: colour ``index`` on both sides
+    units: int  # units inside its exact runs (the matched units)
     span_a: CharSpan
     span_b: CharSpan
     a: tuple[Segment, ...]
     b: tuple[Segment, ...]
     cjk_a: bool = False  # mostly Chinese: the renderer tags it so CJK glyphs are chosen
     cjk_b: bool = False
+    units_a: int = 0  # countable units of A the passage covers, edits included (0: an exact run only)
+    units_b: int = 0
+    matched_units: int = 0  # = units
+    runs: tuple[tuple[CharSpan, CharSpan, int], ...] = ()  # the exact runs inside: (a span, b span, units)
 
 
 @dataclass(frozen=True)
@@ -217,10 +227,13 @@ def submission_ref(result: CheckResult) -> DocRef:
 class _Marks:
     """The spans that colour a text, sorted, so a window finds the few it overlaps by bisection."""
 
-    def __init__(self, spans: Sequence[CharSpan], template: Sequence[CharSpan], excluded: Sequence[CharSpan]) -> None:
-        marks = [(s, e, 1, EXCLUDED, -1) for s, e in excluded]
+    def __init__(self, spans: Sequence[CharSpan], template: Sequence[CharSpan], excluded: Sequence[CharSpan],
+                 owners: Sequence[int] | None = None, edited: Sequence[tuple[CharSpan, int]] = ()) -> None:
+        # an edited passage's whole span ranks lowest: its runs, template and excluded text show through
+        marks = [(s, e, 0, EDITED, i) for (s, e), i in edited]
+        marks += [(s, e, 1, EXCLUDED, -1) for s, e in excluded]
         marks += [(s, e, 2, TEMPLATE, -1) for s, e in template]
-        marks += [(s, e, 3, MATCH, i) for i, (s, e) in enumerate(spans)]
+        marks += [(s, e, 3, MATCH, i if owners is None else owners[i]) for i, (s, e) in enumerate(spans)]
         marks.sort()
         self.marks = marks
         self.starts = [m[0] for m in marks]
@@ -306,7 +319,34 @@ def _snap(text: str, pos: int, *, forward: bool, limit: int, reach: int = 24) ->
 
 def passages(text_a: str, text_b: str, comp: Comparison, *, context: int = CONTEXT_CHARS,
              max_chars: int = MAX_QUOTE_CHARS) -> tuple[Passage, ...]:
-    """Every match span of ``comp`` quoted from both texts."""
+    """Every passage of ``comp`` quoted from both texts: one entry per edited passage (its exact
+    runs and the edited words between them), or per exact run for a record without passages."""
+    if not comp.passages:
+        return _run_passages(text_a, text_b, comp, context=context, max_chars=max_chars)
+    runs = [(r, i) for i, p in enumerate(comp.passages) for r in p.runs]
+    run_a = [tuple(r.a) for r, _ in runs]
+    run_b = [tuple(r.b) for r, _ in runs]
+    owners = [i for _, i in runs]
+    spans_a = [tuple(p.a) for p in comp.passages]
+    spans_b = [tuple(p.b) for p in comp.passages]
+    marks_a = _Marks(run_a, comp.template_a, comp.excluded_a, owners, [(s, i) for i, s in enumerate(spans_a)])
+    marks_b = _Marks(run_b, comp.template_b, comp.excluded_b, owners, [(s, i) for i, s in enumerate(spans_b)])
+    gaps_a = _gaps(spans_a, len(text_a))
+    gaps_b = _gaps(spans_b, len(text_b))
+    out = []
+    for i, p in enumerate(comp.passages):
+        qa = quote(text_a, p.a, run_a, comp.template_a, comp.excluded_a, context, max_chars, gaps_a[i], marks_a)
+        qb = quote(text_b, p.b, run_b, comp.template_b, comp.excluded_b, context, max_chars, gaps_b[i], marks_b)
+        out.append(Passage(index=i, units=p.matched_units, span_a=tuple(p.a), span_b=tuple(p.b), a=qa, b=qb,
+                           cjk_a=cjk_share(text_a[p.a[0]:p.a[1]]) > 0.3,
+                           cjk_b=cjk_share(text_b[p.b[0]:p.b[1]]) > 0.3,
+                           units_a=p.units_a, units_b=p.units_b, matched_units=p.matched_units,
+                           runs=tuple((tuple(r.a), tuple(r.b), r.units) for r in p.runs)))
+    return tuple(out)
+
+
+def _run_passages(text_a: str, text_b: str, comp: Comparison, *, context: int, max_chars: int) -> tuple[Passage, ...]:
+    """Every exact run of ``comp`` quoted from both texts (records made before edited passages)."""
     spans_a = [tuple(s.a) for s in comp.spans]
     spans_b = [tuple(s.b) for s in comp.spans]
     marks_a = _Marks(spans_a, comp.template_a, comp.excluded_a)
@@ -319,7 +359,7 @@ def passages(text_a: str, text_b: str, comp: Comparison, *, context: int = CONTE
         qb = quote(text_b, s.b, spans_b, comp.template_b, comp.excluded_b, context, max_chars, gaps_b[i], marks_b)
         out.append(Passage(index=i, units=s.units, span_a=tuple(s.a), span_b=tuple(s.b), a=qa, b=qb,
                            cjk_a=cjk_share(text_a[s.a[0]:s.a[1]]) > 0.3,
-                           cjk_b=cjk_share(text_b[s.b[0]:s.b[1]]) > 0.3))
+                           cjk_b=cjk_share(text_b[s.b[0]:s.b[1]]) > 0.3, matched_units=s.units))
     return tuple(out)
 
 

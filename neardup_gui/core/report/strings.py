@@ -68,6 +68,13 @@ _CATALOG: dict[str, tuple[str, str]] = {
     "template_text": ("form (template) text", "模板文字"),
     "excluded_text": ("excluded text", "排除文字"),
     "side_by_side": ("Matched passages side by side", "相似片段对照"),
+    "edited_note": ("One entry is one copied section: {identical} in the source's colour, {edited} between the "
+                    "identical runs in a lighter shade of it. The share of the submission is counted over these "
+                    "passages, edits included; similarity and matched units over the identical runs only.",
+                    "每一条为一个被复制的段落：{identical}为来源颜色，相同片段之间的{edited}为同色浅色。"
+                    "占送检文档比例按整个段落（含改动）计算；相似度和重复字数仅按完全相同的片段计算。"),
+    "identical_text": ("identical text", "完全相同的文字"),
+    "edited_text": ("edited words", "改动的文字"),
     "passage": ("#", "#"),
     "units": ("{n} units", "{n} 字"),
     "elided": (" [… {n} characters of this passage not shown …] ", " [……此片段中 {n} 个字符未显示……] "),
