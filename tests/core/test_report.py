@@ -14,7 +14,7 @@ import pytest
 
 from neardup_gui.core.collection import Collection
 from neardup_gui.core.report import build_report, format_for, write_report
-from neardup_gui.core.report.csv import neutralise
+from neardup_gui.core.report.csv import neutralise, render_csv
 from neardup_gui.core.report.html import CSP, ELEMENTS, PALETTE, render_html
 from neardup_gui.core.report.jsonout import SCHEMA, report_json
 from neardup_gui.core.report.model import ELIDED, MATCH, PLAIN, TEMPLATE, quote, segments
@@ -427,3 +427,41 @@ def test_a_record_without_passages_falls_back_to_exact_runs(edited_check):
     quoted = passages(results[0].text, "x" * 10**6, comp)
     assert len(quoted) == len(comp.spans)
     assert not any(seg.kind == EDITED for p in quoted for seg in p.a)
+
+
+# --- issue 17.3: documents indexed with warnings ------------------------------------------------
+
+
+def test_documents_read_with_warnings_are_marked_and_counted(tmp_path, corpus_dir):
+    """A real Chinese section whose file lost its last byte is indexed with a warning; the same
+    damaged file is checked: every format names the warning and the summary counts it."""
+    texts = sorted((corpus_dir / "debian-reference-zh-cn").glob("*.txt"))
+    sized = [p for p in texts if 3000 < p.stat().st_size < 9000]
+    folder = tmp_path / "collection"
+    folder.mkdir()
+    damaged = sized[0].read_text(encoding="utf-8").encode("utf-8").rstrip()[:-1]  # a Chinese character cut
+    assert damaged[-1] >= 0x80
+    (folder / "damaged.txt").write_bytes(damaged)
+    for p in sized[1:4]:
+        (folder / p.name).write_text(p.read_text(encoding="utf-8"), encoding="utf-8")
+    submission = tmp_path / "submitted.txt"
+    submission.write_bytes(damaged)
+    settings = Settings(workers=1, threshold=0.5)
+    with Collection.open(tmp_path / "c.ndx") as coll:
+        coll.index_folder(str(folder), settings)
+        results = coll.check([str(submission)], settings)
+        report = build_report(coll, "check", settings, items=results)
+    assert results[0].warnings and results[0].matches[0].source.warnings
+    assert report.summary.counts["with_warnings"] == 1
+    pair = report.pairs[0]
+    warning = pair.b.warnings[0]
+    assert "not valid UTF-8" in warning and pair.a.warnings == results[0].warnings
+    for flavour in ("browser", "qt"):
+        page = render_html(report, flavour=flavour)
+        assert "(4 indexed, 1 with warnings, 0 skipped)" in page
+        assert page.count("⚠") >= 4  # ranking (both names), submissions table, file table
+        assert f"</span> {warning}" in page
+    rows = list(csv.DictReader(io.StringIO(render_csv(report))))
+    assert rows[0]["warnings_source"] == warning and rows[0]["warnings_submission"] == "; ".join(results[0].warnings)
+    data = report_json(report)
+    assert data["summary"]["counts"]["with_warnings"] == 1 and list(data["pairs"][0]["b"]["warnings"]) == [warning]

@@ -24,6 +24,7 @@ PAIR_COLUMNS = (
     "containment_b_in_a", "template_share_a", "template_share_b", "common_units", "units_a", "units_b",
     "passages", "size_a", "size_b", "sha256_a", "sha256_b",
     "not_counted_a", "not_counted_b",  # issue 14: units each exclusion removed ("automatic:40; quotes:3")
+    "warnings_a", "warnings_b",  # issue 17.3: how a document was read only in part or leniently ("; "-joined)
 )
 CHECK_COLUMNS = (
     "rank", "submission", "submission_path", "source_path", "source", "similarity", "containment",
@@ -34,6 +35,7 @@ CHECK_COLUMNS = (
     "submission_copied_ratio", "submission_copied_ratio_without_template", "submission_copied_ratio_without_quotes",
     "submission_largest_source_ratio",
     "not_counted_submission", "not_counted_source",  # issue 14, as in PAIR_COLUMNS
+    "warnings_submission", "warnings_source",  # issue 17.3, as in PAIR_COLUMNS
 )
 
 
@@ -64,11 +66,15 @@ def _row(p: ReportPair, check: bool, subs: dict | None = None) -> list[Any]:
                 _ratio(p.containment_b), _ratio(p.template_share_a), _ratio(p.template_share_b), p.common_units,
                 p.units_a, p.units_b, len(p.passages), "" if p.estimate is None else _ratio(p.estimate),
                 p.a.size, p.b.size, p.a.sha256, p.b.sha256, *own,
-                _not_counted(p.exclusions_a), _not_counted(p.exclusions_b)]
+                _not_counted(p.exclusions_a), _not_counted(p.exclusions_b), *_warnings(p)]
     return [p.rank, p.group, p.a.path, p.b.path, p.a.name, p.b.name, _ratio(p.similarity), _ratio(p.containment_a),
             _ratio(p.containment_b), _ratio(p.template_share_a), _ratio(p.template_share_b), p.common_units,
             p.units_a, p.units_b, len(p.passages), p.a.size, p.b.size, p.a.sha256, p.b.sha256,
-            _not_counted(p.exclusions_a), _not_counted(p.exclusions_b)]
+            _not_counted(p.exclusions_a), _not_counted(p.exclusions_b), *_warnings(p)]
+
+
+def _warnings(p: ReportPair) -> list[str]:
+    return ["; ".join(p.a.warnings), "; ".join(p.b.warnings)]
 
 
 def render_csv(report: Report) -> str:

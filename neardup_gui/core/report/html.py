@@ -106,6 +106,7 @@ thead th {{ background: #eef1f4; }}
 .none {{ color: #555; font-style: italic; }}
 .details {{ break-before: page; page-break-before: always; }}
 .nw {{ white-space: nowrap; }}
+.warn {{ color: #b35c00; font-weight: 700; }}
 footer {{ margin-top: 30px; color: #666; font-size: 9pt; border-top: 1px solid #d0d4d9; padding-top: 6px; }}
 {"".join(f".m{i} {{ background: {c}; color: #000; }}" + chr(10) for i, c in enumerate(PALETTE))}
 {"".join(f".e{i} {{ background: {c}; color: #000; }}" + chr(10) for i, c in enumerate(LIGHT_PALETTE))}
@@ -139,6 +140,7 @@ _QT_STYLES = {
     "none": "color:#555555; font-style:italic;",
     "details": "page-break-before:always;",
     "nw": "white-space:nowrap;",
+    "warn": "color:#b35c00; font-weight:bold;",
     **{f"m{i}": f"background-color:{c}; color:#000000;" for i, c in enumerate(PALETTE)},
     **{f"e{i}": f"background-color:{c}; color:#000000;" for i, c in enumerate(LIGHT_PALETTE)},
     "passage": "",
@@ -173,6 +175,18 @@ def setting_value(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return ", ".join(str(v) for v in value) if value else "none"
     return str(value)
+
+
+WARNING_MARK = "⚠"
+
+
+def warned(w: "_Writer", d: DocRef) -> str:
+    """The document's name, with a warning mark (its warnings as the tooltip) when it was indexed
+    with warnings: read only in part or leniently, so its figures may miss some of its text."""
+    name = esc(d.name)
+    if not d.warnings:
+        return name
+    return f'{name} <span{w.attr("warn")} title="{esc("; ".join(d.warnings))}">{WARNING_MARK}</span>'
 
 
 class _Writer:
@@ -266,7 +280,8 @@ def _summary(w: _Writer, report: Report) -> None:
         ("Collection folder", s.collection_folder or "(not recorded)"),
         ("Index file", s.index_path),
         ("Index size", size_text(s.index_size)),
-        ("Documents in the collection", f"{c.get('documents', 0)} ({c.get('indexed', 0)} indexed, {c.get('skipped', 0)} skipped)"),
+        ("Documents in the collection", f"{c.get('documents', 0)} ({c.get('indexed', 0)} indexed, "
+                                        f"{c.get('with_warnings', 0)} with warnings, {c.get('skipped', 0)} skipped)"),
         _scope_count(s.scope, c, s.settings),
         ("Pairs reported", str(c.get("pairs", 0))),
         ("Matched passages", str(c.get("passages", 0))),
@@ -322,7 +337,7 @@ def _submissions(w: _Writer, report: Report) -> None:
             w(f"<tr><td>{esc(sub.document.name)}</td><td colspan=\"6\">skipped: {esc(sub.skipped_reason)}</td></tr>\n")
             continue
         n = w.attr("num")
-        w(f"<tr><td>{esc(sub.document.name)}</td><td{n}>{sub.units}</td><td{n}>{pct(sub.copied_ratio)}</td>"
+        w(f"<tr><td>{warned(w, sub.document)}</td><td{n}>{sub.units}</td><td{n}>{pct(sub.copied_ratio)}</td>"
           f"<td{n}>{pct(sub.copied_ratio_without_template)}</td><td{n}>{pct(sub.copied_ratio_without_quotes)}</td>"
           f"<td>{pct(sub.largest_source_ratio)} {esc(sub.largest_source)}</td><td{n}>{sub.sources}</td></tr>\n")
     w(f"</tbody></table></{sec}>\n")
@@ -336,7 +351,7 @@ def _clusters(w: _Writer, report: Report) -> None:
         for i, (m, sim) in enumerate(zip(c.members, c.similarities)):
             head = f"<td rowspan=\"{len(c.members)}\"{w.attr('num')}>{c.number}</td>" if i == 0 else ""
             ring = " (a ring: every pair near-identical)" if i == 0 and c.ring else ""
-            w(f"<tr>{head}<td>{esc(m.name)}{esc(ring)}</td><td{w.attr('num')}>{'representative' if i == 0 else pct(sim)}</td></tr>\n")
+            w(f"<tr>{head}<td>{warned(w, m)}{esc(ring)}</td><td{w.attr('num')}>{'representative' if i == 0 else pct(sim)}</td></tr>\n")
     w(f"</tbody></table></{sec}>\n")
 
 
@@ -390,7 +405,7 @@ def _ranking(w: _Writer, report: Report) -> None:
       f"<th{cw(13)}>Passages</th></tr></thead><tbody>\n")
     n = w.attr("num")
     for p in report.pairs:
-        w(f'<tr><td{n}><a href="#pair-{p.rank}">{p.rank}</a></td><td>{esc(p.a.name)}</td><td>{esc(p.b.name)}</td>'
+        w(f'<tr><td{n}><a href="#pair-{p.rank}">{p.rank}</a></td><td>{warned(w, p.a)}</td><td>{warned(w, p.b)}</td>'
           f"<td{n}>{pct(p.similarity)}</td><td{n}>{pct(p.containment_a)}</td><td{n}>{pct(p.containment_b)}</td>"
           f"<td{n}>{p.common_units}</td><td{n}>{pct(p.template_share_a)} / {pct(p.template_share_b)}</td>"
           f"<td{n}>{len(p.passages)}</td></tr>\n")
@@ -447,6 +462,9 @@ def _docs(w: _Writer, a: DocRef, b: DocRef, check: bool) -> None:
         ("SHA-256", lambda d: f"<code>{esc(d.sha256) or 'unreadable'}</code>"),
         ("Units", lambda d: str(d.units)),
     ]
+    if a.warnings or b.warnings:
+        rows.append(("Warnings", lambda d: (f"<span{w.attr('warn')}>{WARNING_MARK}</span> " + esc("; ".join(d.warnings)))
+                     if d.warnings else "none"))
     for label, cell in rows:
         w(f"<tr><th{w.attr('th')}>{label}</th><td>{cell(a)}</td><td>{cell(b)}</td></tr>\n")
     w("</tbody></table>\n")

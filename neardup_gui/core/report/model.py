@@ -221,7 +221,7 @@ def submission_ref(result: CheckResult) -> DocRef:
     size, sha = file_identity(result.path)
     ext = os.path.splitext(result.path)[1].lstrip(".").lower()
     return DocRef(path=result.path, name=os.path.basename(result.path), size=size, sha256=sha,
-                  units=result.units, format=ext, submission=True)
+                  units=result.units, format=ext, submission=True, warnings=tuple(result.warnings))
 
 
 class _Marks:
@@ -492,6 +492,7 @@ def build_report(collection, scope: str, settings: Settings, *, items: Sequence[
     counts = {
         "documents": stats.get("documents", 0),
         "indexed": stats.get("indexed", 0),
+        "with_warnings": stats.get("with_warnings", 0),  # indexed, but read only in part or leniently
         "skipped": stats.get("skipped", 0),
         "pairs": len(pairs),
         "passages": sum(len(p.passages) for p in pairs),
