@@ -40,12 +40,22 @@ def db(tmp_path_factory) -> Path:
 
 
 def test_every_report_string_has_both_languages() -> None:
+    import string
+
     en, zh = translator("en"), translator("zh_CN")
     for k in keys():
-        assert en(k, name="x", n=1, m=2, f=0, s=0, line="30%", reason="r", template="t", excluded="e",
-                  identical="i", edited="d")
-        assert zh(k, name="x", n=1, m=2, f=0, s=0, line="30%", reason="r", template="t", excluded="e",
-                  identical="i", edited="d")
+        # every placeholder either language names, filled
+        assert en(k, **_fill(k)) and zh(k, **_fill(k))
+        assert en(k, **_fill(k)) != zh(k, **_fill(k)) or k in ("passage", "sha256", "r_a_in_b", "r_b_in_a"), k
+
+
+def _fill(key: str) -> dict[str, str]:
+    """A value for every placeholder of ``key`` in either language."""
+    import string
+
+    from neardup_gui.core.report.strings import _CATALOG
+
+    return {f: "1" for text in _CATALOG[key] for _, f, _, _ in string.Formatter().parse(text) if f}
 
 
 def test_chinese_first_page_uses_cnki_terms(db: Path) -> None:

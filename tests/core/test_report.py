@@ -465,3 +465,31 @@ def test_documents_read_with_warnings_are_marked_and_counted(tmp_path, corpus_di
     assert rows[0]["warnings_source"] == warning and rows[0]["warnings_submission"] == "; ".join(results[0].warnings)
     data = report_json(report)
     assert data["summary"]["counts"]["with_warnings"] == 1 and list(data["pairs"][0]["b"]["warnings"]) == [warning]
+
+
+# --- issues 18.6 / 19.5: the reports in the interface language ----------------------------------
+
+
+@pytest.mark.parametrize("scope", ["pairs", "check", "clusters"])
+def test_reports_in_chinese_have_chinese_headings_and_no_english_label_left(indexed, scope):
+    import re
+
+    from neardup_gui.core.report.strings import _CATALOG
+
+    planted, coll = indexed
+    items = coll.check([str(planted.submission)], SETTINGS) if scope == "check" else None
+    report = build_report(coll, scope, SETTINGS, items=items, lang="zh_CN")
+    assert report.lang == "zh_CN" and report.summary.title == _CATALOG[f"r_title_{scope}"][1]
+    for flavour in ("browser", "qt"):
+        page = render_html(report, flavour=flavour)
+        for heading in ("概要", "检测设置", "未计入的内容", "匹配片段"):
+            assert f">{heading}</h2>" in page, (flavour, heading)
+        assert "文献库文档数" in page and "已索引" in page
+        # every label of the catalog used by these reports: none left in English as a whole element
+        # or label (documents' own text, quoted inside the passages, may be English)
+        labels = [en for key, (en, zh) in _CATALOG.items() if "{" not in en and en != zh and len(en) > 2]
+        shown = set(re.findall(r">([^<>]+?):?\s*<", page))
+        left = sorted(en for en in labels if en in shown or en.strip() in shown)
+        assert not left, (flavour, left)
+    english = render_html(build_report(coll, scope, SETTINGS, items=items))
+    assert ">Summary</h2>" in english and "概要" not in english

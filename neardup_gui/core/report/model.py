@@ -192,6 +192,7 @@ class Report:
     submissions: tuple[SubmissionSummary, ...] = ()
     clusters: tuple[ClusterSummary, ...] = field(default=())
     exclusions: ReportExclusions | None = None
+    lang: str = "en"  # the language its words are written in (strings.LANGUAGES); the data is the same
 
 
 # --- building ---------------------------------------------------------------------------------
@@ -428,16 +429,24 @@ class _Texts:
 
 
 def build_report(collection, scope: str, settings: Settings, *, items: Sequence[Any] | None = None,
-                 progress: ProgressFn = no_progress, title: str = "") -> Report:
+                 progress: ProgressFn = no_progress, title: str = "", lang: str = "en") -> Report:
     """Build the report of ``scope`` over ``collection`` (a :class:`Collection`).
 
     ``items`` chooses what is reported: for ``"check"`` the :class:`CheckResult` list (required);
     for ``"pairs"`` a list of :class:`Pair` and for ``"clusters"`` a list of :class:`Cluster`
-    (default: the collection's own at ``settings.threshold``, computed here).
+    (default: the collection's own at ``settings.threshold``, computed here). ``lang``: the
+    language of the report's words (its headings, labels and default title).
     """
     if scope not in SCOPES:
         raise ValueError(f"unknown report scope {scope!r} (one of {', '.join(SCOPES)})")
+    from neardup_gui.core.report.strings import translator
+
     texts = _Texts(collection)
+    t = translator(lang)
+
+    def cluster_name(number: int) -> str:
+        return t("r_cluster_n", n=number)
+
     pairs: list[ReportPair] = []
     submissions: list[SubmissionSummary] = []
     clusters: list[ClusterSummary] = []
@@ -484,7 +493,7 @@ def build_report(collection, scope: str, settings: Settings, *, items: Sequence[
                     continue
                 quoting(done / total, f"Comparing {rep.rel} and {m.rel}")
                 comp = collection.compare(rep.doc_id, m.doc_id, settings)
-                pairs.append(report_pair(len(pairs) + 1, f"cluster {number}", doc_ref(rep), doc_ref(m), comp,
+                pairs.append(report_pair(len(pairs) + 1, cluster_name(number), doc_ref(rep), doc_ref(m), comp,
                                          texts(rep.doc_id), texts(m.doc_id)))
                 done += 1
     progress(1.0, "Report ready")
@@ -503,7 +512,7 @@ def build_report(collection, scope: str, settings: Settings, *, items: Sequence[
     # SQLite in WAL mode keeps recent pages beside the file: the index is both
     index_size = sum(os.path.getsize(f) for f in (db, db + "-wal") if os.path.exists(f)) if os.path.exists(db) else -1
     summary = ReportSummary(
-        title=title or _default_title(scope),
+        title=title or _default_title(scope, lang),
         scope=scope,
         created=datetime.now(timezone.utc).replace(microsecond=0).isoformat(),
         app_version=__version__,
@@ -514,7 +523,7 @@ def build_report(collection, scope: str, settings: Settings, *, items: Sequence[
         counts=counts,
     )
     return Report(summary=summary, pairs=tuple(pairs), submissions=tuple(submissions), clusters=tuple(clusters),
-                  exclusions=_exclusions(collection, settings, pairs))
+                  exclusions=_exclusions(collection, settings, pairs), lang=lang)
 
 
 def _exclusions(collection, settings: Settings, pairs: Sequence[ReportPair]) -> ReportExclusions:  # noqa: ANN001
@@ -534,9 +543,7 @@ def _exclusions(collection, settings: Settings, pairs: Sequence[ReportPair]) -> 
     return ReportExclusions(rules=exclusion_rules(collection, settings), units=units, passages=left_out)
 
 
-def _default_title(scope: str) -> str:
-    return {
-        "check": "Duplicate report: submissions checked against the collection",
-        "pairs": "Duplicate report: near-duplicate pairs of the collection",
-        "clusters": "Duplicate report: near-duplicate clusters of the collection",
-    }[scope]
+def _default_title(scope: str, lang: str = "en") -> str:
+    from neardup_gui.core.report.strings import translator
+
+    return translator(lang)(f"r_title_{scope}")
