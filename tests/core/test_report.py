@@ -493,3 +493,21 @@ def test_reports_in_chinese_have_chinese_headings_and_no_english_label_left(inde
         assert not left, (flavour, left)
     english = render_html(build_report(coll, scope, SETTINGS, items=items))
     assert ">Summary</h2>" in english and "概要" not in english
+
+
+@pytest.mark.parametrize("scope", ["pairs", "check"])
+def test_csv_in_chinese_has_chinese_headings_and_the_same_rows(indexed, scope):
+    from dataclasses import replace
+
+    from neardup_gui.core.report.csv import CHECK_COLUMNS, HEADINGS_ZH, PAIR_COLUMNS
+
+    planted, coll = indexed
+    items = coll.check([str(planted.submission)], SETTINGS) if scope == "check" else None
+    report = build_report(coll, scope, SETTINGS, items=items)
+    columns = CHECK_COLUMNS if scope == "check" else PAIR_COLUMNS
+    assert set(columns) <= set(HEADINGS_ZH)
+    en = list(csv.reader(io.StringIO(render_csv(report))))
+    zh = list(csv.reader(io.StringIO(render_csv(replace(report, lang="zh_CN")))))
+    assert en[0] == list(columns) and zh[0] == [HEADINGS_ZH[c] for c in columns]
+    assert "相似度" in zh[0] and len(set(zh[0])) == len(zh[0])
+    assert en[1:] == zh[1:]
