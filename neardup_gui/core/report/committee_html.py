@@ -232,7 +232,7 @@ def _appendix(w: _CWriter, r: SubmissionReport, t) -> None:  # noqa: ANN001
     w(f'<{sec}{w.attr("page")}><h2>{esc(t("appendix"))}</h2>\n<h3>{esc(t("files"))}</h3>\n', w.table("docs"),
       f"<thead><tr><th>#</th><th>{esc(t('file'))} / {esc(t('path'))}</th><th>{esc(t('sha256'))}</th></tr></thead><tbody>\n")
     w(f"<tr><td></td><td>{esc(r.document.name)}<br><code>{esc(r.document.path)}</code><br>"
-      f"{esc(size_text(r.document.size))}</td><td><code>{esc(r.document.sha256)}</code></td></tr>\n")
+      f"{esc(size_text(r.document.size, t))}</td><td><code>{esc(r.document.sha256)}</code></td></tr>\n")
     for e in r.sources:
         w(f"<tr><td{w.attr('num')}>{e.number}</td><td>{esc(e.document.name)}<br><code>{esc(e.document.path)}</code></td>"
           f"<td><code>{esc(e.document.sha256)}</code></td></tr>\n")
@@ -254,7 +254,7 @@ def _settings_table(w: _CWriter, settings: dict, t) -> None:  # noqa: ANN001
             if item is None:
                 cells.append("<th></th><td></td>")
             else:
-                cells.append(f"<th{w.attr('th')}>{esc(item[0])}</th><td>{esc(setting_value(item[1]))}</td>")
+                cells.append(f"<th{w.attr('th')}>{esc(item[0])}</th><td>{esc(setting_value(item[1], t))}</td>")
         w(f"<tr>{''.join(cells)}</tr>\n")
     w("</tbody></table>\n")
 
