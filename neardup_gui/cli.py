@@ -732,7 +732,7 @@ def run_report(args: argparse.Namespace) -> int:
                         if max(m.comparison.similarity, m.comparison.containment_a) >= args.threshold))
                         for r in results]
                 items = results
-            report = build_report(coll, scope, settings, items=items, progress=progress)
+            report = build_report(coll, scope, settings, items=items, progress=progress, lang=args.lang)
     except IndexProblem as exc:
         return _index_problem(exc)
     pages = None

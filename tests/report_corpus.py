@@ -112,3 +112,28 @@ def _planted_in(base: Path, corpus_dir: Path) -> Planted:
     zh_original = f"{[p for p in zh if 2500 < p.stat().st_size < 5000][0].stem}-zh.txt"
     outside = base / "checked" / "<script>alert(1)<" / 'script> "onload=alert(1) =HYPERLINK(x).txt'
     return Planted(base / "submissions", outside, en_original, "resubmitted.txt", zh_original, "重新提交.txt")
+
+
+def edited_copy_collection(root: Path, corpus_dir: Path, rate: float = 0.2) -> Path:
+    """(issue 15.2) A small collection of real English sections and, beside it, a submission that
+    is one of them with ``rate`` of its words replaced by words of other sections (seeded): the
+    copied-then-edited section a report must show as one passage per copied stretch.
+
+    Returns the submission's path; the collection is the folder ``root / "collection"``."""
+    import random
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "benchmarks"))
+    import obfuscate as ob
+
+    texts = sorted((corpus_dir / "debian-reference-en").glob("*.txt"))
+    sized = [p for p in texts if 8000 < p.stat().st_size < 20000]
+    coll = root / "collection"
+    coll.mkdir(parents=True)
+    for p in {sized[0], *texts[:4]}:
+        (coll / p.name).write_text(p.read_text(encoding="utf-8"), encoding="utf-8")
+    vocab = ob.english_vocab([p.read_text(encoding="utf-8") for p in texts[-20:]])
+    source = sized[0].read_text(encoding="utf-8")
+    submission = root / "edited-copy.txt"
+    submission.write_text(ob.obfuscate(source, "en", rate, vocab, random.Random(15)), encoding="utf-8")
+    return submission

@@ -43,13 +43,13 @@ def with_extension(path: str, selected_filter: str) -> str:
 
 
 def write_report_file(db_path: str, scope: str, settings: Settings, out_path: str, *,
-                      items: Any = None, progress: ProgressFn = no_progress) -> str:
+                      items: Any = None, progress: ProgressFn = no_progress, lang: str = "en") -> str:
     """Build the report of ``scope`` from the index at ``db_path`` and write it to ``out_path``.
 
     Runs in a worker thread; the format follows the file's extension. Returns ``out_path``.
     ``scope`` "screening" / "submission" (the committee's reports of a screening): ``items`` is a
     dict with ``screening``, and for a submission ``rel`` and ``enabled`` (the source ranks counted);
-    both take ``lang``.
+    both take ``lang``. ``lang``: the language of a check, pairs or clusters report's words.
     """
     fmt = format_for(out_path)
     with Collection.open(db_path, create=False) as coll:
@@ -68,7 +68,8 @@ def write_report_file(db_path: str, scope: str, settings: Settings, out_path: st
                 report = build_submission_report(coll.store, items["screening"], items["rel"], settings, lang=lang,
                                                  enabled=items.get("enabled"))
         else:
-            report = build_report(coll, scope, settings, items=items, progress=wrap_progress(progress, 0.0, 0.8))
+            report = build_report(coll, scope, settings, items=items, progress=wrap_progress(progress, 0.0, 0.8),
+                                  lang=lang)
     progress(0.85, f"Writing {os.path.basename(out_path)}")
     if fmt == "pdf":
         from neardup_gui.qtpdf import write_pdf
@@ -140,8 +141,10 @@ class ExportJob(QObject):
     finished = Signal()  # after done or failed
 
     def __init__(self, db_path: str, scope: str, settings: Settings, out_path: str,
-                 items: Any = None, parent: QObject | None = None) -> None:
+                 items: Any = None, parent: QObject | None = None, lang: str | None = None) -> None:
         super().__init__(parent)
+        # the report's words: the interface's language unless told (chosen here, on the GUI thread)
+        self.lang = lang or report_language()
         self.db_path = db_path
         self.scope = scope
         self.settings = settings
@@ -165,6 +168,7 @@ class ExportJob(QObject):
     def run_in_worker(self) -> None:
         try:
             path = write_report_file(self.db_path, self.scope, self.settings, self.out_path, items=self.items,
+                                     lang=self.lang,
                                      progress=lambda f, m="": self._relay.progress.emit(float(f), str(m)))
         except BaseException as exc:  # noqa: BLE001 - every failure must reach the GUI, not kill it
             detail = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
@@ -199,9 +203,10 @@ class _Runnable(QRunnable):
 
 
 def start_export(parent: QObject | None, scope: str, db_path: str, settings: Settings, out_path: str,
-                 items: Any = None) -> ExportJob:
-    """Write the report to ``out_path`` in the background; the job is owned by ``parent`` until it ends."""
-    job = ExportJob(str(db_path), scope, settings, out_path, items, parent)
+                 items: Any = None, lang: str | None = None) -> ExportJob:
+    """Write the report to ``out_path`` in the background; the job is owned by ``parent`` until it ends.
+    ``lang``: the report's language (default: the interface's)."""
+    job = ExportJob(str(db_path), scope, settings, out_path, items, parent, lang)
     job.finished.connect(job.deleteLater)
     return job.start()
 
@@ -218,8 +223,8 @@ def export_report(parent: QWidget, scope: str, db_path: str, settings: Settings,
 
     ``items``: the check results for a ``"check"`` report, or the chosen pairs or clusters
     (default: all of the collection's at the settings' threshold); for a screening's reports the
-    dict :func:`write_report_file` describes. The report is in the interface's language where it
-    is a committee report; once written, the examiner is offered to open it.
+    dict :func:`write_report_file` describes. The report is in the interface's language (a committee
+    report and the check, pairs and clusters reports alike); once written, the examiner is offered to open it.
     """
     lang = report_language()
     if scope in COMMITTEE_SCOPES:

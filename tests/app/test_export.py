@@ -98,3 +98,18 @@ def test_export_report_asks_for_a_file_and_writes_it(qtbot, db, tmp_path, monkey
     written = tmp_path / "from-dialog.pdf"
     qtbot.waitUntil(lambda: "Report written" in window.statusBar().currentMessage(), timeout=60000)
     assert written.read_bytes().startswith(b"%PDF")
+
+
+def test_export_writes_the_report_in_the_language_it_is_given(qtbot, qapp, db, tmp_path):
+    """(issues 18.6 / 19.5) The app passes its interface language: a Chinese export reads Chinese;
+    without one given, the job takes the interface's (report_language) on the GUI thread."""
+    from neardup_gui.app.export import ExportJob, report_language
+
+    planted, path = db
+    out = tmp_path / "pairs.html"
+    job = start_export(None, "pairs", str(path), SETTINGS, str(out), lang="zh_CN")
+    with qtbot.waitSignal(job.done, timeout=60000):
+        pass
+    page = out.read_text(encoding="utf-8")
+    assert ">概要</h2>" in page and ">文档对排序</h2>" in page and ">Summary</h2>" not in page
+    assert ExportJob(str(path), "pairs", SETTINGS, str(out)).lang == report_language()

@@ -125,3 +125,18 @@ def test_html_renders_in_headless_chromium(db, tmp_path, capsys):
     assert px.shape[:2] == (1600, 1200)
     assert non_white_share(px) > 0.03  # text, table rules, headings
     assert has_colour(px, PALETTE[0]) and has_colour(px, PALETTE[1])  # inline CSS applied (the legend)
+
+
+def test_lang_applies_to_a_check_report(db, tmp_path, capsys):
+    """(issues 18.6 / 19.5) `--lang zh_CN` writes the check report's words in Chinese, CSV headings too."""
+    planted, path = db
+    out = tmp_path / "check.html"
+    assert run(capsys, "report", "--db", str(path), "--out", str(out), "--check", str(planted.submission),
+               "--lang", "zh_CN", "-q")[0] == 0
+    page = out.read_text(encoding="utf-8")
+    assert '<html lang="zh-Hans">' in page and ">概要</h2>" in page and ">发现的来源（按相似程度排序）</h2>" in page
+    assert ">Summary</h2>" not in page and "Sources found" not in page
+    out = tmp_path / "check.csv"
+    assert run(capsys, "report", "--db", str(path), "--out", str(out), "--check", str(planted.submission),
+               "--lang", "zh_CN", "-q")[0] == 0
+    assert out.read_text(encoding="utf-8-sig").splitlines()[0].startswith("序号,送检文档,")

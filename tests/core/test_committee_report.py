@@ -40,10 +40,22 @@ def db(tmp_path_factory) -> Path:
 
 
 def test_every_report_string_has_both_languages() -> None:
+    import string
+
     en, zh = translator("en"), translator("zh_CN")
     for k in keys():
-        assert en(k, name="x", n=1, m=2, f=0, s=0, line="30%", reason="r", template="t", excluded="e")
-        assert zh(k, name="x", n=1, m=2, f=0, s=0, line="30%", reason="r", template="t", excluded="e")
+        # every placeholder either language names, filled
+        assert en(k, **_fill(k)) and zh(k, **_fill(k))
+        assert en(k, **_fill(k)) != zh(k, **_fill(k)) or k in ("passage", "sha256", "r_a_in_b", "r_b_in_a"), k
+
+
+def _fill(key: str) -> dict[str, str]:
+    """A value for every placeholder of ``key`` in either language."""
+    import string
+
+    from neardup_gui.core.report.strings import _CATALOG
+
+    return {f: "1" for text in _CATALOG[key] for _, f, _, _ in string.Formatter().parse(text) if f}
 
 
 def test_chinese_first_page_uses_cnki_terms(db: Path) -> None:
@@ -155,3 +167,30 @@ def test_a_checked_submission_gets_the_same_committee_report(tmp_path: Path) -> 
     assert r.copied == pytest.approx(result.summary.copied_ratio_without_template)
     assert [s.title for s in r.sections if s.share > 0.5] == ["技术路线"]
     assert r.side_by_side and r.side_by_side[0].passages
+
+
+def test_an_edited_copy_is_one_passage_per_copied_section_in_both_shades(tmp_path: Path, corpus_dir: Path) -> None:
+    """(issue 15.2) A real section with 20 % of its words replaced: the side-by-side quotes each
+    edited passage once, identical runs in the source's colour and the edits lighter."""
+    from report_corpus import edited_copy_collection
+
+    from neardup_gui.core.report.committee import build_check_report
+    from neardup_gui.core.report.html import LIGHT_PALETTE, PALETTE
+
+    submission = edited_copy_collection(tmp_path, corpus_dir)
+    settings = Settings(workers=1, threshold=0.05)
+    with Collection.open(tmp_path / "c.ndx") as coll:
+        coll.index_folder(str(tmp_path / "collection"), settings)
+        [result] = coll.check([str(submission)], settings)
+        r = build_check_report(coll, result, settings, lang="en")
+    comp = result.matches[0].comparison
+    assert comp.passages and len(comp.spans) > 2 * len(comp.passages)
+    assert len(r.side_by_side[0].passages) == len(comp.passages)
+    html = render_submission_html(r)
+    side = html[html.index("Matched passages side by side"):]
+    rows = side.split('<tr class="passage">')[1:]
+    assert len(rows) == len(comp.passages)
+    assert all('class="m0"' in row and 'class="e0"' in row for row in rows)
+    assert "edited words" in side
+    qt = render_submission_html(r, flavour="qt")
+    assert f"background-color:{LIGHT_PALETTE[0]}" in qt and f"background-color:{PALETTE[0]}" in qt

@@ -14,7 +14,7 @@ import pytest
 
 from neardup_gui.core.collection import Collection
 from neardup_gui.core.report import build_report, format_for, write_report
-from neardup_gui.core.report.csv import neutralise
+from neardup_gui.core.report.csv import neutralise, render_csv
 from neardup_gui.core.report.html import CSP, ELEMENTS, PALETTE, render_html
 from neardup_gui.core.report.jsonout import SCHEMA, report_json
 from neardup_gui.core.report.model import ELIDED, MATCH, PLAIN, TEMPLATE, quote, segments
@@ -80,15 +80,19 @@ def test_pairs_report_holds_the_planted_pairs_with_their_passages(indexed, repor
         docs = {d.rel: d for d in coll.documents()}
         text_a, text_b = coll.document_text(docs[p.a.name].doc_id), coll.document_text(docs[p.b.name].doc_id)
         comp = coll.compare(docs[p.a.name].doc_id, docs[p.b.name].doc_id, SETTINGS)
-        assert len(p.passages) == len(comp.spans) > 5  # a light edit: many passages
+        # a light edit: many exact runs, merged into few passages (one entry per copied section)
+        assert len(comp.spans) > 5 and len(p.passages) == len(comp.passages) < len(comp.spans)
         assert p.common_units == comp.common_units and p.similarity == pytest.approx(comp.similarity)
-        for passage, span in zip(p.passages, comp.spans):
-            # the passage's own colour covers exactly its text on both sides (no elision at this size)
-            own_a = "".join(s.text for s in passage.a if s.kind == MATCH and s.match == passage.index)
-            own_b = "".join(s.text for s in passage.b if s.kind == MATCH and s.match == passage.index)
-            assert own_a == text_a[span.a[0]:span.a[1]]
-            assert own_b == text_b[span.b[0]:span.b[1]]
-            assert passage.units == span.units
+        for passage, whole in zip(p.passages, comp.passages):
+            # the passage's own colour covers exactly its runs on both sides, the edits between them
+            # the lighter shade (a long passage by its beginning and end)
+            for side, text, pick in (("a", text_a, lambda r: r.a), ("b", text_b, lambda r: r.b)):
+                own = "".join(s.text if s.kind == MATCH else "\0" for s in getattr(passage, side)
+                              if (s.kind == MATCH and s.match == passage.index) or s.kind == ELIDED)
+                runs = "".join(text[pick(r)[0]:pick(r)[1]] for r in whole.runs)
+                head, _, tail = own.partition("\0")
+                assert runs.startswith(head) and runs.endswith(tail) and (own == runs or "\0" in own)
+            assert passage.units == whole.matched_units == sum(r.units for r in whole.runs)
         assert p.a.sha256 == docs[p.a.name].sha256 and p.a.size == docs[p.a.name].size
     zh = names[frozenset((planted.zh_original, planted.zh_resubmission))]
     assert all(ps.cjk_a and ps.cjk_b for ps in zh.passages)
@@ -205,8 +209,8 @@ def test_html_states_every_setting_and_the_summary(reports):
         assert value in page
     p = report.pairs[0]
     assert p.a.sha256 in page and p.b.sha256 in page and f'id="pair-{p.rank}"' in page
-    # match i is painted colour i on both sides
-    assert page.count('<span class="m1">') >= 2
+    # passage i is painted colour i on both sides, its edits in the lighter shade of it
+    assert page.count('<span class="m0">') >= 2 + 1 and page.count('<span class="e0">') >= 2
 
 
 def test_qt_flavour_uses_inline_styles_only(reports):
@@ -361,3 +365,149 @@ def test_passages_quote_each_span_once_with_the_changed_text_between_as_context(
         assert {seg.match for seg in p.a if seg.kind == MATCH} == {p.index}  # neighbours are not quoted
         context_b = "".join(seg.text for seg in p.b if seg.kind == PLAIN)
         assert context_b.strip() in ("", "CHANGED") or context_b.split() == ["CHANGED", "CHANGED"]
+
+
+# --- issue 15.2: edited passages ----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def edited_check(tmp_path_factory, corpus_dir):
+    """A real section copied with 20 % of its words replaced, checked against a small collection."""
+    from report_corpus import edited_copy_collection
+
+    root = tmp_path_factory.mktemp("edited")
+    submission = edited_copy_collection(root, corpus_dir)
+    settings = Settings(workers=1, threshold=0.05)  # a 20 % edited copy keeps far less than half in exact runs
+    with Collection.open(root / "c.ndx") as coll:
+        coll.index_folder(str(root / "collection"), settings)
+        results = coll.check([str(submission)], settings)
+        yield results, build_report(coll, "check", settings, items=results)
+
+
+def test_an_edited_copy_is_reported_as_passages_with_both_shades(edited_check):
+    from neardup_gui.core.report.html import LIGHT_PALETTE
+    from neardup_gui.core.report.model import EDITED
+
+    results, report = edited_check
+    comp = results[0].matches[0].comparison
+    assert comp.passages and len(comp.spans) > 2 * len(comp.passages)  # runs merged into passages
+    pair = report.pairs[0]
+    assert len(pair.passages) == len(comp.passages)  # one entry per copied section, not per run
+    for quoted, p in zip(pair.passages, comp.passages):
+        assert quoted.span_a == tuple(p.a) and quoted.units_a == p.units_a and len(quoted.runs) == len(p.runs)
+        # the whole passage, edits included, is shown (a long one by its beginning and end)
+        whole = results[0].text[p.a[0]:p.a[1]]
+        shown = "".join(seg.text if seg.kind in (MATCH, EDITED) else "\0" for seg in quoted.a
+                        if seg.kind in (MATCH, EDITED, ELIDED))
+        head, _, tail = shown.partition("\0")
+        assert whole.startswith(head) and whole.endswith(tail) and len(head) > 100
+        assert "\0" in shown or shown == whole
+    page = render_html(report)
+    article = page[page.index('id="pair-1"'):]
+    rows = article.split('<tr id="passage-')[1:]
+    assert len(rows) == len(comp.passages)
+    for i, row in enumerate(rows):
+        colour = i % len(PALETTE)
+        assert f'class="m{colour}"' in row and f'class="e{colour}"' in row, i  # identical and edited words
+    assert f".e0 {{ background: {LIGHT_PALETTE[0]};" in page
+    assert "edited words" in page and "Containment is counted over these passages" in page
+    qt = render_html(report, flavour="qt")
+    assert f"background-color:{LIGHT_PALETTE[0]}" in qt and f"background-color:{PALETTE[0]}" in qt
+    data = report_json(report)["pairs"][0]["passages"][0]
+    assert {"units_a", "units_b", "matched_units", "runs"} <= set(data) and data["runs"]
+
+
+def test_a_record_without_passages_falls_back_to_exact_runs(edited_check):
+    from dataclasses import replace
+
+    from neardup_gui.core.report.model import EDITED, passages
+
+    results, _ = edited_check
+    comp = replace(results[0].matches[0].comparison, passages=())
+    quoted = passages(results[0].text, "x" * 10**6, comp)
+    assert len(quoted) == len(comp.spans)
+    assert not any(seg.kind == EDITED for p in quoted for seg in p.a)
+
+
+# --- issue 17.3: documents indexed with warnings ------------------------------------------------
+
+
+def test_documents_read_with_warnings_are_marked_and_counted(tmp_path, corpus_dir):
+    """A real Chinese section whose file lost its last byte is indexed with a warning; the same
+    damaged file is checked: every format names the warning and the summary counts it."""
+    texts = sorted((corpus_dir / "debian-reference-zh-cn").glob("*.txt"))
+    sized = [p for p in texts if 3000 < p.stat().st_size < 9000]
+    folder = tmp_path / "collection"
+    folder.mkdir()
+    damaged = sized[0].read_text(encoding="utf-8").encode("utf-8").rstrip()[:-1]  # a Chinese character cut
+    assert damaged[-1] >= 0x80
+    (folder / "damaged.txt").write_bytes(damaged)
+    for p in sized[1:4]:
+        (folder / p.name).write_text(p.read_text(encoding="utf-8"), encoding="utf-8")
+    submission = tmp_path / "submitted.txt"
+    submission.write_bytes(damaged)
+    settings = Settings(workers=1, threshold=0.5)
+    with Collection.open(tmp_path / "c.ndx") as coll:
+        coll.index_folder(str(folder), settings)
+        results = coll.check([str(submission)], settings)
+        report = build_report(coll, "check", settings, items=results)
+    assert results[0].warnings and results[0].matches[0].source.warnings
+    assert report.summary.counts["with_warnings"] == 1
+    pair = report.pairs[0]
+    warning = pair.b.warnings[0]
+    assert "not valid UTF-8" in warning and pair.a.warnings == results[0].warnings
+    for flavour in ("browser", "qt"):
+        page = render_html(report, flavour=flavour)
+        assert "(4 indexed, 1 with warnings, 0 skipped)" in page
+        assert page.count("⚠") >= 4  # ranking (both names), submissions table, file table
+        assert f"</span> {warning}" in page
+    rows = list(csv.DictReader(io.StringIO(render_csv(report))))
+    assert rows[0]["warnings_source"] == warning and rows[0]["warnings_submission"] == "; ".join(results[0].warnings)
+    data = report_json(report)
+    assert data["summary"]["counts"]["with_warnings"] == 1 and list(data["pairs"][0]["b"]["warnings"]) == [warning]
+
+
+# --- issues 18.6 / 19.5: the reports in the interface language ----------------------------------
+
+
+@pytest.mark.parametrize("scope", ["pairs", "check", "clusters"])
+def test_reports_in_chinese_have_chinese_headings_and_no_english_label_left(indexed, scope):
+    import re
+
+    from neardup_gui.core.report.strings import _CATALOG
+
+    planted, coll = indexed
+    items = coll.check([str(planted.submission)], SETTINGS) if scope == "check" else None
+    report = build_report(coll, scope, SETTINGS, items=items, lang="zh_CN")
+    assert report.lang == "zh_CN" and report.summary.title == _CATALOG[f"r_title_{scope}"][1]
+    for flavour in ("browser", "qt"):
+        page = render_html(report, flavour=flavour)
+        for heading in ("概要", "检测设置", "未计入的内容", "匹配片段"):
+            assert f">{heading}</h2>" in page, (flavour, heading)
+        assert "文献库文档数" in page and "已索引" in page
+        # every label of the catalog used by these reports: none left in English as a whole element
+        # or label (documents' own text, quoted inside the passages, may be English)
+        labels = [en for key, (en, zh) in _CATALOG.items() if "{" not in en and en != zh and len(en) > 2]
+        shown = set(re.findall(r">([^<>]+?):?\s*<", page))
+        left = sorted(en for en in labels if en in shown or en.strip() in shown)
+        assert not left, (flavour, left)
+    english = render_html(build_report(coll, scope, SETTINGS, items=items))
+    assert ">Summary</h2>" in english and "概要" not in english
+
+
+@pytest.mark.parametrize("scope", ["pairs", "check"])
+def test_csv_in_chinese_has_chinese_headings_and_the_same_rows(indexed, scope):
+    from dataclasses import replace
+
+    from neardup_gui.core.report.csv import CHECK_COLUMNS, HEADINGS_ZH, PAIR_COLUMNS
+
+    planted, coll = indexed
+    items = coll.check([str(planted.submission)], SETTINGS) if scope == "check" else None
+    report = build_report(coll, scope, SETTINGS, items=items)
+    columns = CHECK_COLUMNS if scope == "check" else PAIR_COLUMNS
+    assert set(columns) <= set(HEADINGS_ZH)
+    en = list(csv.reader(io.StringIO(render_csv(report))))
+    zh = list(csv.reader(io.StringIO(render_csv(replace(report, lang="zh_CN")))))
+    assert en[0] == list(columns) and zh[0] == [HEADINGS_ZH[c] for c in columns]
+    assert "相似度" in zh[0] and len(set(zh[0])) == len(zh[0])
+    assert en[1:] == zh[1:]

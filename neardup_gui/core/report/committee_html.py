@@ -11,7 +11,7 @@ from __future__ import annotations
 from neardup_gui.core.report.html import (
     _BASE_CSS, _QT_STYLES, CSP, PALETTE, _Writer, esc, pct, setting_value, size_text,
 )
-from neardup_gui.core.report.model import ELIDED, EXCLUDED, MATCH, TEMPLATE, Passage, Segment, flat_settings
+from neardup_gui.core.report.model import EDITED, ELIDED, EXCLUDED, MATCH, TEMPLATE, Passage, Segment, flat_settings
 from neardup_gui.core.report.committee import ScreeningReport, SourcePassages, SubmissionReport
 from neardup_gui.core.report.strings import translator
 
@@ -149,6 +149,9 @@ def render_submission_html(r: SubmissionReport, *, flavour: str = "browser") -> 
     # --- side by side
     if r.side_by_side:
         w(f'<{sec}{w.attr("page")}><h2>{esc(t("side_by_side"))}</h2>\n')
+        same = f"<span{w.attr('m0')}>{esc(t('identical_text'))}</span>"
+        edited = f"<span{w.attr('e0')}>{esc(t('edited_text'))}</span>"
+        w(f"<p{w.attr('lead')}>{t('edited_note', identical=same, edited=edited)}</p>\n")
         for sp in r.side_by_side:
             _source_passages(w, r, sp, t)
         w(f"</{sec}>\n")
@@ -185,6 +188,8 @@ def _segments(w: _CWriter, segs: tuple[Segment, ...], colour: str, t) -> str:  #
         text = w.text(seg.text)
         if seg.kind == MATCH:
             out.append(f"<span{w.attr(colour)}>{text}</span>")
+        elif seg.kind == EDITED:  # the edited words inside a copied passage: the lighter shade
+            out.append(f"<span{w.attr('e' + colour[1:])}>{text}</span>")
         elif seg.kind == TEMPLATE:
             out.append(f"<span{w.attr('tpl')}>{text}</span>")
         elif seg.kind == EXCLUDED:
@@ -217,7 +222,7 @@ def _source_passages(w: _CWriter, r: SubmissionReport, sp: SourcePassages, t) ->
 def _passage(w: _CWriter, p: Passage, i: int, colour: str, t) -> None:  # noqa: ANN001
     lang_a = ' lang="zh-Hans"' if p.cjk_a else ""
     lang_b = ' lang="zh-Hans"' if p.cjk_b else ""
-    w(f"<tr><td{w.attr('n')}>{i}<span{w.attr('units')}>{'<br>' if w.qt else ''}{esc(t('units', n=p.units))}</span></td>"
+    w(f"<tr{w.attr('passage')}><td{w.attr('n')}>{i}<span{w.attr('units')}>{'<br>' if w.qt else ''}{esc(t('units', n=p.units))}</span></td>"
       f"<td{w.attr('q')}{lang_a}>{_segments(w, p.a, colour, t)}</td>"
       f"<td{w.attr('q')}{lang_b}>{_segments(w, p.b, colour, t)}</td></tr>\n")
 
@@ -227,7 +232,7 @@ def _appendix(w: _CWriter, r: SubmissionReport, t) -> None:  # noqa: ANN001
     w(f'<{sec}{w.attr("page")}><h2>{esc(t("appendix"))}</h2>\n<h3>{esc(t("files"))}</h3>\n', w.table("docs"),
       f"<thead><tr><th>#</th><th>{esc(t('file'))} / {esc(t('path'))}</th><th>{esc(t('sha256'))}</th></tr></thead><tbody>\n")
     w(f"<tr><td></td><td>{esc(r.document.name)}<br><code>{esc(r.document.path)}</code><br>"
-      f"{esc(size_text(r.document.size))}</td><td><code>{esc(r.document.sha256)}</code></td></tr>\n")
+      f"{esc(size_text(r.document.size, t))}</td><td><code>{esc(r.document.sha256)}</code></td></tr>\n")
     for e in r.sources:
         w(f"<tr><td{w.attr('num')}>{e.number}</td><td>{esc(e.document.name)}<br><code>{esc(e.document.path)}</code></td>"
           f"<td><code>{esc(e.document.sha256)}</code></td></tr>\n")
@@ -249,7 +254,7 @@ def _settings_table(w: _CWriter, settings: dict, t) -> None:  # noqa: ANN001
             if item is None:
                 cells.append("<th></th><td></td>")
             else:
-                cells.append(f"<th{w.attr('th')}>{esc(item[0])}</th><td>{esc(setting_value(item[1]))}</td>")
+                cells.append(f"<th{w.attr('th')}>{esc(item[0])}</th><td>{esc(setting_value(item[1], t))}</td>")
         w(f"<tr>{''.join(cells)}</tr>\n")
     w("</tbody></table>\n")
 

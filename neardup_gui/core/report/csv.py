@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from neardup_gui.core.report.model import Report, ReportPair
+from neardup_gui.core.report.strings import LANGUAGES
 
 log = logging.getLogger(__name__)
 
@@ -24,6 +25,7 @@ PAIR_COLUMNS = (
     "containment_b_in_a", "template_share_a", "template_share_b", "common_units", "units_a", "units_b",
     "passages", "size_a", "size_b", "sha256_a", "sha256_b",
     "not_counted_a", "not_counted_b",  # issue 14: units each exclusion removed ("automatic:40; quotes:3")
+    "warnings_a", "warnings_b",  # issue 17.3: how a document was read only in part or leniently ("; "-joined)
 )
 CHECK_COLUMNS = (
     "rank", "submission", "submission_path", "source_path", "source", "similarity", "containment",
@@ -34,7 +36,67 @@ CHECK_COLUMNS = (
     "submission_copied_ratio", "submission_copied_ratio_without_template", "submission_copied_ratio_without_quotes",
     "submission_largest_source_ratio",
     "not_counted_submission", "not_counted_source",  # issue 14, as in PAIR_COLUMNS
+    "warnings_submission", "warnings_source",  # issue 17.3, as in PAIR_COLUMNS
 )
+
+
+# The columns' headings in Chinese, for a report in Chinese (an English report keeps the column
+# names above, which scripts read); the rows are the same in both.
+HEADINGS_ZH: dict[str, str] = {
+    "rank": "序号",
+    "group": "所属",
+    "path_a": "A 路径",
+    "path_b": "B 路径",
+    "name_a": "A 文件名",
+    "name_b": "B 文件名",
+    "similarity": "相似度",
+    "containment_a_in_b": "A 在 B 中",
+    "containment_b_in_a": "B 在 A 中",
+    "template_share_a": "A 模板比例",
+    "template_share_b": "B 模板比例",
+    "common_units": "共同字数",
+    "units_a": "A 字数",
+    "units_b": "B 字数",
+    "passages": "片段数",
+    "size_a": "A 大小（字节）",
+    "size_b": "B 大小（字节）",
+    "sha256_a": "A SHA-256",
+    "sha256_b": "B SHA-256",
+    "not_counted_a": "A 未计入",
+    "not_counted_b": "B 未计入",
+    "warnings_a": "A 提示",
+    "warnings_b": "B 提示",
+    "submission": "送检文档",
+    "submission_path": "送检文档路径",
+    "source_path": "来源路径",
+    "source": "来源",
+    "containment": "送检文档在来源中的比例",
+    "source_containment": "来源在送检文档中的比例",
+    "template_share_submission": "送检文档模板比例",
+    "template_share_source": "来源模板比例",
+    "units_submission": "送检文档字数",
+    "units_source": "来源字数",
+    "estimate": "指纹估计值",
+    "size_submission": "送检文档大小（字节）",
+    "size_source": "来源大小（字节）",
+    "sha256_submission": "送检文档 SHA-256",
+    "sha256_source": "来源 SHA-256",
+    "submission_copied_ratio": "总文字复制比",
+    "submission_copied_ratio_without_template": "去除模板复制比",
+    "submission_copied_ratio_without_quotes": "去除引用文献复制比",
+    "submission_largest_source_ratio": "单篇最大文字复制比",
+    "not_counted_submission": "送检文档未计入",
+    "not_counted_source": "来源未计入",
+    "warnings_submission": "送检文档提示",
+    "warnings_source": "来源提示",
+}
+
+
+def headings(columns: tuple[str, ...], lang: str) -> list[str]:
+    """The header row of ``columns`` in ``lang`` (one of strings.LANGUAGES)."""
+    if lang in LANGUAGES and lang.startswith("zh"):
+        return [HEADINGS_ZH.get(c, c) for c in columns]
+    return list(columns)
 
 
 def neutralise(value: Any) -> str:
@@ -64,11 +126,15 @@ def _row(p: ReportPair, check: bool, subs: dict | None = None) -> list[Any]:
                 _ratio(p.containment_b), _ratio(p.template_share_a), _ratio(p.template_share_b), p.common_units,
                 p.units_a, p.units_b, len(p.passages), "" if p.estimate is None else _ratio(p.estimate),
                 p.a.size, p.b.size, p.a.sha256, p.b.sha256, *own,
-                _not_counted(p.exclusions_a), _not_counted(p.exclusions_b)]
+                _not_counted(p.exclusions_a), _not_counted(p.exclusions_b), *_warnings(p)]
     return [p.rank, p.group, p.a.path, p.b.path, p.a.name, p.b.name, _ratio(p.similarity), _ratio(p.containment_a),
             _ratio(p.containment_b), _ratio(p.template_share_a), _ratio(p.template_share_b), p.common_units,
             p.units_a, p.units_b, len(p.passages), p.a.size, p.b.size, p.a.sha256, p.b.sha256,
-            _not_counted(p.exclusions_a), _not_counted(p.exclusions_b)]
+            _not_counted(p.exclusions_a), _not_counted(p.exclusions_b), *_warnings(p)]
+
+
+def _warnings(p: ReportPair) -> list[str]:
+    return ["; ".join(p.a.warnings), "; ".join(p.b.warnings)]
 
 
 def render_csv(report: Report) -> str:
@@ -76,7 +142,7 @@ def render_csv(report: Report) -> str:
     check = report.summary.scope == "check"
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(CHECK_COLUMNS if check else PAIR_COLUMNS)
+    writer.writerow(headings(CHECK_COLUMNS if check else PAIR_COLUMNS, getattr(report, "lang", "en")))
     subs = {s.document.path: s for s in report.submissions}
     for p in report.pairs:
         writer.writerow([neutralise(v) for v in _row(p, check, subs)])

@@ -14,8 +14,9 @@ import html as _html
 import logging
 from typing import Any, Callable
 
+from neardup_gui.core.report.strings import translator
 from neardup_gui.core.report.model import (
-    ELIDED, EXCLUDED, MATCH, TEMPLATE, DocRef, Passage, Report, ReportPair, Segment, flat_settings,
+    EDITED, ELIDED, EXCLUDED, MATCH, TEMPLATE, DocRef, Passage, Report, ReportPair, Segment, flat_settings,
 )
 
 log = logging.getLogger(__name__)
@@ -23,6 +24,17 @@ log = logging.getLogger(__name__)
 # The diff view's palette (neardup_gui.app.diffview.PALETTE; a test keeps them equal): light
 # backgrounds that stay readable under black text; match i has colour i on both sides.
 PALETTE = ("#ffd8a8", "#b2f2bb", "#a5d8ff", "#fcc2d7", "#ffec99", "#d0bfff", "#99e9f2", "#e9fac8")
+
+
+def lighter(colour: str, keep: float = 0.4) -> str:
+    """``colour`` mixed with white, ``keep`` of it left: the edited words of a passage (issue 15.2)."""
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return "#" + "".join(f"{round(255 - (255 - c) * keep):02x}" for c in (r, g, b))
+
+
+# Passage i's edited words: the same hue as its identical runs, lighter, so a copied-then-edited
+# section reads as one entry and the changed words still stand out.
+LIGHT_PALETTE = tuple(lighter(c) for c in PALETTE)
 MUTED_FOREGROUND = "#8c8c8c"
 MUTED_BACKGROUND = "#f1f1f1"
 
@@ -38,23 +50,11 @@ ELEMENTS = frozenset({
     "code", "br",
 })
 
-EXPLANATION = (
-    "Similarity is the share of the two texts' countable units in common matched passages (longest common "
-    "subsequence over runs of at least the minimum length); containment is the share of one text found in "
-    "the other. Template and excluded text is shown grey and never counted."
-)
+EXPLANATION = translator("en")("r_explanation")
 
-SETTING_LABELS = {
-    "threshold": "similarity reported at or above",
-    "min_run": "minimum units in a matched passage",
-    "strategy": "candidate search strategy",
-    "template_min_docs": "template: sentence in at least this many documents",
-    "template_min_share": "template: and at least this share of the collection",
-    "template_files": "template files",
-    "exclude_quotes": "quoted text excluded",
-    "exclude_bibliography": "bibliography excluded",
-    "workers": "extraction processes",
-}
+# The settings explained beside their names (catalog keys r_set_<name>, in the report's language).
+SETTING_LABELS = ("threshold", "min_run", "strategy", "template_min_docs", "template_min_share", "template_files",
+                  "exclude_quotes", "exclude_bibliography", "workers")
 
 _BASE_CSS = f"""
 @page {{ size: A4; margin: 14mm 12mm 16mm 12mm; }}
@@ -95,8 +95,10 @@ thead th {{ background: #eef1f4; }}
 .none {{ color: #555; font-style: italic; }}
 .details {{ break-before: page; page-break-before: always; }}
 .nw {{ white-space: nowrap; }}
+.warn {{ color: #b35c00; font-weight: 700; }}
 footer {{ margin-top: 30px; color: #666; font-size: 9pt; border-top: 1px solid #d0d4d9; padding-top: 6px; }}
 {"".join(f".m{i} {{ background: {c}; color: #000; }}" + chr(10) for i, c in enumerate(PALETTE))}
+{"".join(f".e{i} {{ background: {c}; color: #000; }}" + chr(10) for i, c in enumerate(LIGHT_PALETTE))}
 @media print {{
   body {{ margin: 0; max-width: none; padding: 0; font-size: 9.5pt; }}
   a {{ color: inherit; }}
@@ -127,7 +129,10 @@ _QT_STYLES = {
     "none": "color:#555555; font-style:italic;",
     "details": "page-break-before:always;",
     "nw": "white-space:nowrap;",
+    "warn": "color:#b35c00; font-weight:bold;",
     **{f"m{i}": f"background-color:{c}; color:#000000;" for i, c in enumerate(PALETTE)},
+    **{f"e{i}": f"background-color:{c}; color:#000000;" for i, c in enumerate(LIGHT_PALETTE)},
+    "passage": "",
 }
 
 
@@ -140,34 +145,48 @@ def pct(x: float) -> str:
     return f"{x * 100:.1f}%"
 
 
-def size_text(n: int) -> str:
+def size_text(n: int, t: Callable[..., str] = translator("en")) -> str:
     if n < 0:
-        return "unreadable"
+        return t("r_unreadable")
     if n < 1024:
-        return f"{n:,} bytes"
+        return t("r_bytes", n=f"{n:,}")
     value, unit = n / 1024.0, "KB"
     for bigger in ("MB", "GB"):
         if value < 1024:
             break
         value, unit = value / 1024.0, bigger
-    return f"{n:,} bytes ({value:.1f} {unit})"
+    return f"{t('r_bytes', n=f'{n:,}')} ({value:.1f} {unit})"
 
 
-def setting_value(value: Any) -> str:
+def setting_value(value: Any, t: Callable[..., str] = translator("en")) -> str:
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return t("yes") if value else t("no")
     if isinstance(value, (list, tuple)):
-        return ", ".join(str(v) for v in value) if value else "none"
+        return ", ".join(str(v) for v in value) if value else t("none")
     return str(value)
+
+
+WARNING_MARK = "⚠"
+
+
+def warned(w: "_Writer", d: DocRef) -> str:
+    """The document's name, with a warning mark (its warnings as the tooltip) when it was indexed
+    with warnings: read only in part or leniently, so its figures may miss some of its text."""
+    name = esc(d.name)
+    if not d.warnings:
+        return name
+    return f'{name} <span{w.attr("warn")} title="{esc("; ".join(d.warnings))}">{WARNING_MARK}</span>'
 
 
 class _Writer:
     """Accumulates the document; ``attr(cls)`` gives a class (browser) or inline style (Qt)."""
 
-    def __init__(self, flavour: str) -> None:
+    def __init__(self, flavour: str, lang: str = "en") -> None:
         if flavour not in ("browser", "qt"):
             raise ValueError(f"unknown HTML flavour {flavour!r}")
         self.qt = flavour == "qt"
+        self.lang = lang
+        self.t = translator(lang)  # the report's words in its language
         self.parts: list[str] = []
 
     def __call__(self, *chunks: str) -> None:
@@ -194,10 +213,12 @@ class _Writer:
 
 
 def render_html(report: Report, *, flavour: str = "browser") -> str:
-    """The whole report as an HTML document (``flavour``: ``"browser"`` or ``"qt"``)."""
-    w = _Writer(flavour)
+    """The whole report as an HTML document (``flavour``: ``"browser"`` or ``"qt"``), in the
+    report's language (``report.lang``)."""
+    w = _Writer(flavour, getattr(report, "lang", "en"))
     s = report.summary
-    w("<!DOCTYPE html>\n" if not w.qt else "", '<html lang="en">\n<head>\n<meta charset="utf-8">\n')
+    html_lang = "zh-Hans" if w.lang.startswith("zh") else "en"
+    w("<!DOCTYPE html>\n" if not w.qt else "", f'<html lang="{html_lang}">\n<head>\n<meta charset="utf-8">\n')
     if not w.qt:
         w(f'<meta http-equiv="Content-Security-Policy" content="{esc(CSP)}">\n',
           '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
@@ -217,7 +238,7 @@ def render_html(report: Report, *, flavour: str = "browser") -> str:
         _exclusions(w, report)  # issue 14
     _settings(w, report)
     _details(w, report)
-    note = f"neardup {esc(s.app_version)} · {esc(s.created)} · {esc(EXPLANATION)}"
+    note = f"neardup {esc(s.app_version)} · {esc(s.created)} · {esc(w.t('r_explanation'))}"
     w(f"<p{w.attr('group')}>{note}</p>\n" if w.qt else f"<footer><p>{note}</p></footer>\n")
     w("</body>\n</html>\n")
     return "".join(w.parts)
@@ -227,7 +248,7 @@ def _header(w: _Writer, report: Report) -> None:
     s = report.summary
     tag = "div" if w.qt else "header"
     w(f"<{tag}><h1>{esc(s.title)}</h1>\n",
-      f"<p{w.attr('lead')}>Created {esc(s.created)} by neardup {esc(s.app_version)}.</p></{tag}>\n")
+      f"<p{w.attr('lead')}>{esc(w.t('r_created_by', created=s.created, version=s.app_version))}</p></{tag}>\n")
 
 
 def _kv(w: _Writer, rows: list[tuple[str, str]], *, code_values: bool = False) -> None:
@@ -242,33 +263,37 @@ def _summary(w: _Writer, report: Report) -> None:
     s = report.summary
     c = s.counts
     sec = "div" if w.qt else "section"
-    w(f'<{sec} id="summary"><h2>Summary</h2>\n')
-    scope_text = {"check": "submissions checked against the collection", "pairs": "near-duplicate pairs of the collection",
-                  "clusters": "near-duplicate clusters of the collection"}[s.scope]
+    t = w.t
+    w(f'<{sec} id="summary"><h2>{esc(t("r_summary"))}</h2>\n')
     _kv(w, [
-        ("Report", scope_text),
-        ("Created", s.created),
-        ("Application", f"neardup {s.app_version}"),
-        ("Collection folder", s.collection_folder or "(not recorded)"),
-        ("Index file", s.index_path),
-        ("Index size", size_text(s.index_size)),
-        ("Documents in the collection", f"{c.get('documents', 0)} ({c.get('indexed', 0)} indexed, {c.get('skipped', 0)} skipped)"),
-        _scope_count(s.scope, c, s.settings),
-        ("Pairs reported", str(c.get("pairs", 0))),
-        ("Matched passages", str(c.get("passages", 0))),
+        (t("r_report"), t(f"r_scope_{s.scope}")),
+        (t("r_created"), s.created),
+        (t("application"), f"neardup {s.app_version}"),
+        (t("collection_folder"), s.collection_folder or t("r_not_recorded")),
+        (t("index_file"), s.index_path),
+        (t("r_index_size"), size_text(s.index_size, t)),
+        (t("r_documents"), t("r_documents_value", d=c.get("documents", 0), i=c.get("indexed", 0),
+                             w=c.get("with_warnings", 0), k=c.get("skipped", 0))),
+        _scope_count(s.scope, c, s.settings, t),
+        (t("r_pairs_reported"), str(c.get("pairs", 0))),
+        (t("r_passages_count"), str(c.get("passages", 0))),
     ])
-    w(f"<p{w.attr('legend')}>Colours: ")
+    w(f"<p{w.attr('legend')}>{esc(t('r_colours'))} ")
     for i in range(min(4, len(PALETTE))):
-        w(f"<span{w.attr(f'm{i}')}>match {i + 1}</span> ")
-    w(f"… each matched passage has the same colour on both sides; <span{w.attr('tpl')}>template text</span> "
-      f"and <span{w.attr('exc')}>excluded text</span> are grey and never counted.</p>\n")
+        w(f"<span{w.attr(f'm{i}')}>{esc(t('r_match_n', n=i + 1))}</span> ")
+    tpl = f"<span{w.attr('tpl')}>{esc(t('r_template_text'))}</span>"
+    exc = f"<span{w.attr('exc')}>{esc(t('excluded_text'))}</span>"
+    w(f"{t('r_colours_note', template=tpl, excluded=exc)}</p>\n")
+    same = f"<span{w.attr('m0')}>{esc(t('identical_text'))}</span>"
+    edited = f"<span{w.attr('e0')}>{esc(t('edited_text'))}</span>"
+    w(f"<p{w.attr('legend')}>{t('r_edited_note', identical=same, edited=edited)}</p>\n")
     w(f"</{sec}>\n")
 
 
 def _settings(w: _Writer, report: Report) -> None:
     """Every setting, two to a row: name (with what it means) and value."""
     sec = "div" if w.qt else "section"
-    w(f'<{sec} id="settings"><h2>Settings</h2>\n', w.table("kv", "settings"), "<tbody>\n")
+    w(f'<{sec} id="settings"><h2>{esc(w.t("r_settings"))}</h2>\n', w.table("kv", "settings"), "<tbody>\n")
     rows = flat_settings(report.summary.settings)
     half = (len(rows) + 1) // 2
     for left, right in zip(rows[:half], rows[half:] + [None] * (2 * half - len(rows))):
@@ -278,33 +303,36 @@ def _settings(w: _Writer, report: Report) -> None:
                 cells.append("<th></th><td></td>")
                 continue
             name, value = item
-            label = SETTING_LABELS.get(name, "")
+            label = w.t(f"r_set_{name}") if name in SETTING_LABELS else ""
             hint = f"{'<br>' if w.qt else ''}<span{w.attr('units')}>{esc(label)}</span>" if label else ""
-            cells.append(f"<th{w.attr('th')}>{esc(name)}{hint}</th><td>{esc(setting_value(value))}</td>")
+            cells.append(f"<th{w.attr('th')}>{esc(name)}{hint}</th><td>{esc(setting_value(value, w.t))}</td>")
         w(f"<tr>{''.join(cells)}</tr>\n")
     w(f"</tbody></table></{sec}>\n")
 
 
-def _scope_count(scope: str, counts: dict[str, int], settings: dict[str, Any]) -> tuple[str, str]:
+def _scope_count(scope: str, counts: dict[str, int], settings: dict[str, Any],
+                 t: Callable[..., str] = translator("en")) -> tuple[str, str]:
     """The summary line that depends on the scope: submissions, clusters, or the threshold of pairs."""
     if scope == "check":
-        return "Submissions checked", str(counts.get("submissions", 0))
+        return t("r_submissions_checked"), str(counts.get("submissions", 0))
     if scope == "clusters":
-        return "Clusters", str(counts.get("clusters", 0))
-    return "Similarity threshold", str(settings.get("threshold", ""))
+        return t("r_clusters_count"), str(counts.get("clusters", 0))
+    return t("r_threshold"), str(settings.get("threshold", ""))
 
 
 def _submissions(w: _Writer, report: Report) -> None:
     sec = "div" if w.qt else "section"
-    w(f'<{sec} id="submissions"><h2>Submissions</h2>\n', w.table("rank"),
-      f"<thead><tr><th>Submission</th><th{w.attr('nw')}>Units</th><th{w.attr('nw')}>Copied</th><th>Copied without template</th>"
-      f"<th>Copied without quotes</th><th>Largest source</th><th{w.attr('nw')}>Sources</th></tr></thead><tbody>\n")
+    t, nw = w.t, w.attr("nw")
+    w(f'<{sec} id="submissions"><h2>{esc(t("r_submissions"))}</h2>\n', w.table("rank"),
+      f"<thead><tr><th>{esc(t('r_submission'))}</th><th{nw}>{esc(t('r_units'))}</th><th{nw}>{esc(t('r_copied'))}</th>"
+      f"<th>{esc(t('r_copied_without_template'))}</th><th>{esc(t('r_copied_without_quotes'))}</th>"
+      f"<th>{esc(t('r_largest_source'))}</th><th{nw}>{esc(t('r_sources'))}</th></tr></thead><tbody>\n")
     for sub in report.submissions:
         if sub.skipped_reason:
-            w(f"<tr><td>{esc(sub.document.name)}</td><td colspan=\"6\">skipped: {esc(sub.skipped_reason)}</td></tr>\n")
+            w(f"<tr><td>{esc(sub.document.name)}</td><td colspan=\"6\">{esc(t('r_skipped', reason=sub.skipped_reason))}</td></tr>\n")
             continue
         n = w.attr("num")
-        w(f"<tr><td>{esc(sub.document.name)}</td><td{n}>{sub.units}</td><td{n}>{pct(sub.copied_ratio)}</td>"
+        w(f"<tr><td>{warned(w, sub.document)}</td><td{n}>{sub.units}</td><td{n}>{pct(sub.copied_ratio)}</td>"
           f"<td{n}>{pct(sub.copied_ratio_without_template)}</td><td{n}>{pct(sub.copied_ratio_without_quotes)}</td>"
           f"<td>{pct(sub.largest_source_ratio)} {esc(sub.largest_source)}</td><td{n}>{sub.sources}</td></tr>\n")
     w(f"</tbody></table></{sec}>\n")
@@ -312,13 +340,15 @@ def _submissions(w: _Writer, report: Report) -> None:
 
 def _clusters(w: _Writer, report: Report) -> None:
     sec = "div" if w.qt else "section"
-    w(f'<{sec} id="clusters"><h2>Clusters</h2>\n', w.table("rank"),
-      "<thead><tr><th>Cluster</th><th>Document</th><th>Similarity to the first</th></tr></thead><tbody>\n")
+    t = w.t
+    w(f'<{sec} id="clusters"><h2>{esc(t("r_clusters"))}</h2>\n', w.table("rank"),
+      f"<thead><tr><th>{esc(t('r_cluster'))}</th><th>{esc(t('r_document'))}</th>"
+      f"<th>{esc(t('r_similarity_to_first'))}</th></tr></thead><tbody>\n")
     for c in report.clusters:
         for i, (m, sim) in enumerate(zip(c.members, c.similarities)):
             head = f"<td rowspan=\"{len(c.members)}\"{w.attr('num')}>{c.number}</td>" if i == 0 else ""
-            ring = " (a ring: every pair near-identical)" if i == 0 and c.ring else ""
-            w(f"<tr>{head}<td>{esc(m.name)}{esc(ring)}</td><td{w.attr('num')}>{'representative' if i == 0 else pct(sim)}</td></tr>\n")
+            ring = t("r_ring") if i == 0 and c.ring else ""
+            w(f"<tr>{head}<td>{warned(w, m)}{esc(ring)}</td><td{w.attr('num')}>{esc(t('r_representative')) if i == 0 else pct(sim)}</td></tr>\n")
     w(f"</tbody></table></{sec}>\n")
 
 
@@ -327,38 +357,48 @@ def _exclusions(w: _Writer, report: Report) -> None:
     ex = report.exclusions
     r = ex.rules
     sec = "div" if w.qt else "section"
-    w(f'<{sec} id="exclusions"><h2>What was not counted</h2>\n')
-    auto = (f"on: a sentence in at least {r.get('automatic_min_frequency')} documents "
-            f"({r.get('automatic_min_docs')} and {pct(r.get('automatic_min_share') or 0)} of the collection)"
-            if r.get("automatic") else "off")
+    t = w.t
+    w(f'<{sec} id="exclusions"><h2>{esc(t("r_not_counted"))}</h2>\n')
+    auto = (t("r_auto_on", f=r.get("automatic_min_frequency"), d=r.get("automatic_min_docs"),
+              s=pct(r.get("automatic_min_share") or 0)) if r.get("automatic") else t("r_off"))
     units = ex.units
+
+    def used(key: str, kind: str) -> str:
+        return t("r_excluded_value" if r.get(key) else "r_counted_value", u=units.get(kind, 0))
+
     _kv(w, [
-        ("Template files", f"{len(r.get('template_files', []))} files, {units.get('template_files', 0)} units"),
-        ("Passages you marked as template", f"{r.get('marked', 0)} marks, {units.get('marked', 0)} units"),
-        ("Passages you chose to count", str(r.get("counted", 0))),
-        ("Automatic template", f"{auto}; {units.get('automatic', 0)} units"),
-        ("PDF page furniture", f"{units.get('furniture', 0)} units"),
-        ("Quotations", f"{'excluded' if r.get('quotes') else 'counted'}; {units.get('quotes', 0)} units"),
-        ("Bibliography", f"{'excluded' if r.get('bibliography') else 'counted'}; {units.get('bibliography', 0)} units"),
+        (t("r_template_files"), t("r_template_files_value", n=len(r.get("template_files", [])),
+                                  u=units.get("template_files", 0))),
+        (t("r_marked"), t("r_marked_value", n=r.get("marked", 0), u=units.get("marked", 0))),
+        (t("r_counted"), str(r.get("counted", 0))),
+        (t("r_automatic"), t("r_auto_value", auto=auto, u=units.get("automatic", 0))),
+        (t("r_furniture"), t("r_units_value", u=units.get("furniture", 0))),
+        (t("r_quotations"), used("quotes", "quotes")),
+        (t("r_bibliography"), used("bibliography", "bibliography")),
     ])
     if ex.passages:
-        w(w.table("rank"), "<thead><tr><th>Passage left out</th><th>Documents</th><th>Why</th></tr></thead><tbody>\n")
+        w(w.table("rank"), f"<thead><tr><th>{esc(t('r_left_out'))}</th><th>{esc(t('r_documents_short'))}</th>"
+          f"<th>{esc(t('r_why'))}</th></tr></thead><tbody>\n")
         for p in ex.passages:
             text = " ".join(p.text.split())
             w(f"<tr><td>{esc(text[:300])}{'…' if len(text) > 300 else ''}</td><td{w.attr('num')}>{p.documents}</td>"
-              f"<td>{esc(p.status)}</td></tr>\n")
+              f"<td>{esc(t('r_status_' + p.status) if 'r_status_' + p.status in _STATUS_KEYS else p.status)}</td></tr>\n")
         w("</tbody></table>\n")
     w(f"</{sec}>\n")
+
+
+_STATUS_KEYS = {"r_status_template-file", "r_status_marked", "r_status_automatic"}
 
 
 def _ranking(w: _Writer, report: Report) -> None:
     sec = "div" if w.qt else "section"
     check = report.summary.scope == "check"
-    w(f'<{sec} id="ranking"><h2>{"Sources found, best first" if check else "Ranked pairs"}</h2>\n')
+    t = w.t
+    w(f'<{sec} id="ranking"><h2>{esc(t("r_ranking_check" if check else "r_ranking_pairs"))}</h2>\n')
     if not report.pairs:
-        w(f"<p{w.attr('none')}>Nothing to report: no pair reached the threshold.</p></{sec}>\n")
+        w(f"<p{w.attr('none')}>{esc(t('r_nothing'))}</p></{sec}>\n")
         return
-    head_a, head_b = ("Submission", "Source") if check else ("Document A", "Document B")
+    head_a, head_b = (t("r_submission"), t("r_source")) if check else (t("r_doc_a"), t("r_doc_b"))
     dw = ' width="15%"' if w.qt else ""
 
     def cw(percent: int) -> str:
@@ -367,12 +407,13 @@ def _ranking(w: _Writer, report: Report) -> None:
         return f' width="{percent}%" style="white-space:nowrap;"' if w.qt else ""
 
     w(w.table("rank"),
-      f"<thead><tr><th{cw(4)}>#</th><th{dw}>{head_a}</th><th{dw}>{head_b}</th><th{cw(12)}>Similarity</th>"
-      f"<th{cw(9)}>A in B</th><th{cw(9)}>B in A</th><th{cw(10)}>Common units</th><th{cw(13)}>Template A / B</th>"
-      f"<th{cw(13)}>Passages</th></tr></thead><tbody>\n")
+      f"<thead><tr><th{cw(4)}>#</th><th{dw}>{esc(head_a)}</th><th{dw}>{esc(head_b)}</th>"
+      f"<th{cw(12)}>{esc(t('r_similarity'))}</th><th{cw(9)}>{esc(t('r_a_in_b'))}</th><th{cw(9)}>{esc(t('r_b_in_a'))}</th>"
+      f"<th{cw(10)}>{esc(t('r_common_units'))}</th><th{cw(13)}>{esc(t('r_template_ab'))}</th>"
+      f"<th{cw(13)}>{esc(t('r_passages'))}</th></tr></thead><tbody>\n")
     n = w.attr("num")
     for p in report.pairs:
-        w(f'<tr><td{n}><a href="#pair-{p.rank}">{p.rank}</a></td><td>{esc(p.a.name)}</td><td>{esc(p.b.name)}</td>'
+        w(f'<tr><td{n}><a href="#pair-{p.rank}">{p.rank}</a></td><td>{warned(w, p.a)}</td><td>{warned(w, p.b)}</td>'
           f"<td{n}>{pct(p.similarity)}</td><td{n}>{pct(p.containment_a)}</td><td{n}>{pct(p.containment_b)}</td>"
           f"<td{n}>{p.common_units}</td><td{n}>{pct(p.template_share_a)} / {pct(p.template_share_b)}</td>"
           f"<td{n}>{len(p.passages)}</td></tr>\n")
@@ -383,7 +424,7 @@ def _details(w: _Writer, report: Report) -> None:
     if not report.pairs:
         return
     sec = "div" if w.qt else "section"
-    w(f'<{sec} id="passages"{w.attr("details")}><h2>Matched passages</h2>\n</{sec}>\n')
+    w(f'<{sec} id="passages"{w.attr("details")}><h2>{esc(w.t("r_matched_passages"))}</h2>\n</{sec}>\n')
     for p in report.pairs:
         _pair(w, p, report.summary.scope == "check")
 
@@ -392,44 +433,50 @@ def _pair(w: _Writer, p: ReportPair, check: bool) -> None:
     art = "div" if w.qt else "article"
     w(f'<{art} id="pair-{p.rank}"{w.attr("pair")}>\n',
       f"<h3>{p.rank}. {esc(p.a.name)} ⟷ {esc(p.b.name)}</h3>\n")
+    t = w.t
     if p.group:
-        w(f"<p{w.attr('group')}>{'Submission' if check else 'In'}: {esc(p.group)}</p>\n")
-    w(f"<p>Similarity {pct(p.similarity)} · "
-      f"A in B {pct(p.containment_a)} · B in A {pct(p.containment_b)} · {p.common_units} common units of "
-      f"{p.units_a} (A) and {p.units_b} (B) · template share A {pct(p.template_share_a)}, B {pct(p.template_share_b)}"
-      + (f" · excluded A {pct(p.excluded_share_a)}, B {pct(p.excluded_share_b)}"
+        w(f"<p{w.attr('group')}>{esc(t('r_submission' if check else 'r_in'))}: {esc(p.group)}</p>\n")
+    w("<p>" + esc(t("r_pair_figures", sim=pct(p.similarity), ab=pct(p.containment_a), ba=pct(p.containment_b),
+                    common=p.common_units, ua=p.units_a, ub=p.units_b, ta=pct(p.template_share_a),
+                    tb=pct(p.template_share_b)))
+      + (esc(t("r_pair_excluded", a=pct(p.excluded_share_a), b=pct(p.excluded_share_b)))
          if p.excluded_share_a or p.excluded_share_b else "")
-      + (f" · fingerprint estimate {p.estimate:.3f} (an estimate)" if p.estimate is not None else "")
+      + (esc(t("r_pair_estimate", e=f"{p.estimate:.3f}")) if p.estimate is not None else "")
       + "</p>\n")
     _docs(w, p.a, p.b, check)
     if not p.passages:
-        w(f"<p{w.attr('none')}>No matched passage of the minimum length.</p></{art}>\n")
+        w(f"<p{w.attr('none')}>{esc(t('r_no_passage'))}</p></{art}>\n")
         return
-    label_a = "Submission" if check else "A"
-    label_b = "Source" if check else "B"
+    label_a = t("r_submission") if check else "A"
+    label_b = t("r_source") if check else "B"
     w(w.table("passages"))
     if not w.qt:
         w('<colgroup><col class="n"><col><col></colgroup>')
     nw = ' width="8%"' if w.qt else ""
     qw = ' width="46%"' if w.qt else ""
-    w(f"<thead><tr><th{nw}>#</th><th{qw}>{label_a}: {esc(p.a.name)}</th><th{qw}>{label_b}: {esc(p.b.name)}</th></tr></thead><tbody>\n")
+    w(f"<thead><tr><th{nw}>#</th><th{qw}>{esc(label_a)}: {esc(p.a.name)}</th><th{qw}>{esc(label_b)}: {esc(p.b.name)}</th></tr></thead><tbody>\n")
     for passage in p.passages:
         _passage(w, passage)
     w(f"</tbody></table></{art}>\n")
 
 
 def _docs(w: _Writer, a: DocRef, b: DocRef, check: bool) -> None:
+    t = w.t
     w(w.table("docs"),
-      f"<thead><tr><th></th><th>{'Submission' if check else 'A'}</th><th>{'Source' if check else 'B'}</th></tr></thead><tbody>\n")
+      f"<thead><tr><th></th><th>{esc(t('r_submission')) if check else 'A'}</th>"
+      f"<th>{esc(t('r_source')) if check else 'B'}</th></tr></thead><tbody>\n")
     rows: list[tuple[str, Callable[[DocRef], str]]] = [
-        ("File", lambda d: esc(d.name)),
-        ("Path", lambda d: esc(d.path)),
-        ("Size", lambda d: esc(size_text(d.size))),
-        ("SHA-256", lambda d: f"<code>{esc(d.sha256) or 'unreadable'}</code>"),
-        ("Units", lambda d: str(d.units)),
+        (t("file"), lambda d: esc(d.name)),
+        (t("path"), lambda d: esc(d.path)),
+        (t("size"), lambda d: esc(size_text(d.size, t))),
+        ("SHA-256", lambda d: f"<code>{esc(d.sha256) or esc(t('r_unreadable'))}</code>"),
+        (t("r_units"), lambda d: str(d.units)),
     ]
+    if a.warnings or b.warnings:
+        rows.append((t("warnings"), lambda d: (f"<span{w.attr('warn')}>{WARNING_MARK}</span> " + esc("; ".join(d.warnings)))
+                     if d.warnings else esc(t("none"))))
     for label, cell in rows:
-        w(f"<tr><th{w.attr('th')}>{label}</th><td>{cell(a)}</td><td>{cell(b)}</td></tr>\n")
+        w(f"<tr><th{w.attr('th')}>{esc(label)}</th><td>{cell(a)}</td><td>{cell(b)}</td></tr>\n")
     w("</tbody></table>\n")
 
 
@@ -439,12 +486,15 @@ def _segments(w: _Writer, segs: tuple[Segment, ...]) -> str:
         text = w.text(seg.text)
         if seg.kind == MATCH:
             out.append(f"<span{w.attr(f'm{seg.match % len(PALETTE)}')}>{text}</span>")
+        elif seg.kind == EDITED:
+            out.append(f"<span{w.attr(f'e{seg.match % len(PALETTE)}')}>{text}</span>")
         elif seg.kind == TEMPLATE:
             out.append(f"<span{w.attr('tpl')}>{text}</span>")
         elif seg.kind == EXCLUDED:
             out.append(f"<span{w.attr('exc')}>{text}</span>")
-        elif seg.kind == ELIDED:
-            out.append(f"<span{w.attr('gap')}>{text}</span>")
+        elif seg.kind == ELIDED:  # the model's note, in the report's language
+            n = "".join(ch for ch in seg.text if ch.isdigit())
+            out.append(f"<span{w.attr('gap')}>{esc(w.t('elided', n=n))}</span>")
         else:
             out.append(text)
     return "".join(out)
@@ -454,7 +504,12 @@ def _passage(w: _Writer, passage: Passage) -> None:
     colour = f"m{passage.index % len(PALETTE)}"
     lang_a = ' lang="zh-Hans"' if passage.cjk_a else ""
     lang_b = ' lang="zh-Hans"' if passage.cjk_b else ""
-    w(f"<tr><td{w.attr('n')}><span{w.attr('swatch', colour)}>&nbsp;{passage.index + 1}&nbsp;</span>"
-      f"<span{w.attr('units')}>{'<br>' if w.qt else ''}{passage.units} units</span></td>"
+    size = w.t("r_passage_units", n=passage.units)
+    if passage.runs:  # an edited passage: what it covers, and how much of it is identical
+        size = w.t("r_passage_size", a=passage.units_a, b=passage.units_b, m=passage.matched_units,
+                   r=len(passage.runs))
+    w(f'<tr id="passage-{passage.index + 1}"{w.attr("passage")}><td{w.attr("n")}>'
+      f"<span{w.attr('swatch', colour)}>&nbsp;{passage.index + 1}&nbsp;</span>"
+      f"<span{w.attr('units')}>{'<br>' if w.qt else ''}{esc(size)}</span></td>"
       f"<td{w.attr('q')}{lang_a}>{_segments(w, passage.a)}</td>"
       f"<td{w.attr('q')}{lang_b}>{_segments(w, passage.b)}</td></tr>\n")

@@ -44,6 +44,7 @@ MATCH = "match"
 TEMPLATE = "template"
 EXCLUDED = "excluded"
 ELIDED = "elided"
+EDITED = "edited"  # inside an edited passage, between its exact runs: the words changed (issue 15.2)
 
 
 @dataclass(frozen=True)
@@ -62,25 +63,34 @@ class DocRef:
 
 @dataclass(frozen=True)
 class Segment:
-    """A run of quoted text with one kind: plain, match (with its index), template, excluded, elided."""
+    """A run of quoted text with one kind: plain, match or edited (with its index), template, excluded, elided."""
 
     text: str
     kind: str = PLAIN
-    match: int = -1  # index of the match span (its colour) when kind == "match"
+    match: int = -1  # index of the passage (its colour) when kind is "match" or "edited"
 
 
 @dataclass(frozen=True)
 class Passage:
-    """One matched passage, quoted from both documents with context."""
+    """One matched passage — a copied section, edits included — quoted from both documents with context.
 
-    index: int  # index of the match span in the comparison: colour ``index`` on both sides
-    units: int  # aligned units in this passage
+    From a comparison with edited passages (issue 15.2) one entry is one copied section: its exact
+    runs are ``match`` segments, the edited words between them ``edited`` segments of the same index.
+    An older record without passages gives one entry per exact run and ``runs`` stays empty.
+    """
+
+    index: int  # index of the passage in the comparison: colour ``index`` on both sides
+    units: int  # units inside its exact runs (the matched units)
     span_a: CharSpan
     span_b: CharSpan
     a: tuple[Segment, ...]
     b: tuple[Segment, ...]
     cjk_a: bool = False  # mostly Chinese: the renderer tags it so CJK glyphs are chosen
     cjk_b: bool = False
+    units_a: int = 0  # countable units of A the passage covers, edits included (0: an exact run only)
+    units_b: int = 0
+    matched_units: int = 0  # = units
+    runs: tuple[tuple[CharSpan, CharSpan, int], ...] = ()  # the exact runs inside: (a span, b span, units)
 
 
 @dataclass(frozen=True)
@@ -182,6 +192,7 @@ class Report:
     submissions: tuple[SubmissionSummary, ...] = ()
     clusters: tuple[ClusterSummary, ...] = field(default=())
     exclusions: ReportExclusions | None = None
+    lang: str = "en"  # the language its words are written in (strings.LANGUAGES); the data is the same
 
 
 # --- building ---------------------------------------------------------------------------------
@@ -211,16 +222,19 @@ def submission_ref(result: CheckResult) -> DocRef:
     size, sha = file_identity(result.path)
     ext = os.path.splitext(result.path)[1].lstrip(".").lower()
     return DocRef(path=result.path, name=os.path.basename(result.path), size=size, sha256=sha,
-                  units=result.units, format=ext, submission=True)
+                  units=result.units, format=ext, submission=True, warnings=tuple(result.warnings))
 
 
 class _Marks:
     """The spans that colour a text, sorted, so a window finds the few it overlaps by bisection."""
 
-    def __init__(self, spans: Sequence[CharSpan], template: Sequence[CharSpan], excluded: Sequence[CharSpan]) -> None:
-        marks = [(s, e, 1, EXCLUDED, -1) for s, e in excluded]
+    def __init__(self, spans: Sequence[CharSpan], template: Sequence[CharSpan], excluded: Sequence[CharSpan],
+                 owners: Sequence[int] | None = None, edited: Sequence[tuple[CharSpan, int]] = ()) -> None:
+        # an edited passage's whole span ranks lowest: its runs, template and excluded text show through
+        marks = [(s, e, 0, EDITED, i) for (s, e), i in edited]
+        marks += [(s, e, 1, EXCLUDED, -1) for s, e in excluded]
         marks += [(s, e, 2, TEMPLATE, -1) for s, e in template]
-        marks += [(s, e, 3, MATCH, i) for i, (s, e) in enumerate(spans)]
+        marks += [(s, e, 3, MATCH, i if owners is None else owners[i]) for i, (s, e) in enumerate(spans)]
         marks.sort()
         self.marks = marks
         self.starts = [m[0] for m in marks]
@@ -306,7 +320,34 @@ def _snap(text: str, pos: int, *, forward: bool, limit: int, reach: int = 24) ->
 
 def passages(text_a: str, text_b: str, comp: Comparison, *, context: int = CONTEXT_CHARS,
              max_chars: int = MAX_QUOTE_CHARS) -> tuple[Passage, ...]:
-    """Every match span of ``comp`` quoted from both texts."""
+    """Every passage of ``comp`` quoted from both texts: one entry per edited passage (its exact
+    runs and the edited words between them), or per exact run for a record without passages."""
+    if not comp.passages:
+        return _run_passages(text_a, text_b, comp, context=context, max_chars=max_chars)
+    runs = [(r, i) for i, p in enumerate(comp.passages) for r in p.runs]
+    run_a = [tuple(r.a) for r, _ in runs]
+    run_b = [tuple(r.b) for r, _ in runs]
+    owners = [i for _, i in runs]
+    spans_a = [tuple(p.a) for p in comp.passages]
+    spans_b = [tuple(p.b) for p in comp.passages]
+    marks_a = _Marks(run_a, comp.template_a, comp.excluded_a, owners, [(s, i) for i, s in enumerate(spans_a)])
+    marks_b = _Marks(run_b, comp.template_b, comp.excluded_b, owners, [(s, i) for i, s in enumerate(spans_b)])
+    gaps_a = _gaps(spans_a, len(text_a))
+    gaps_b = _gaps(spans_b, len(text_b))
+    out = []
+    for i, p in enumerate(comp.passages):
+        qa = quote(text_a, p.a, run_a, comp.template_a, comp.excluded_a, context, max_chars, gaps_a[i], marks_a)
+        qb = quote(text_b, p.b, run_b, comp.template_b, comp.excluded_b, context, max_chars, gaps_b[i], marks_b)
+        out.append(Passage(index=i, units=p.matched_units, span_a=tuple(p.a), span_b=tuple(p.b), a=qa, b=qb,
+                           cjk_a=cjk_share(text_a[p.a[0]:p.a[1]]) > 0.3,
+                           cjk_b=cjk_share(text_b[p.b[0]:p.b[1]]) > 0.3,
+                           units_a=p.units_a, units_b=p.units_b, matched_units=p.matched_units,
+                           runs=tuple((tuple(r.a), tuple(r.b), r.units) for r in p.runs)))
+    return tuple(out)
+
+
+def _run_passages(text_a: str, text_b: str, comp: Comparison, *, context: int, max_chars: int) -> tuple[Passage, ...]:
+    """Every exact run of ``comp`` quoted from both texts (records made before edited passages)."""
     spans_a = [tuple(s.a) for s in comp.spans]
     spans_b = [tuple(s.b) for s in comp.spans]
     marks_a = _Marks(spans_a, comp.template_a, comp.excluded_a)
@@ -319,7 +360,7 @@ def passages(text_a: str, text_b: str, comp: Comparison, *, context: int = CONTE
         qb = quote(text_b, s.b, spans_b, comp.template_b, comp.excluded_b, context, max_chars, gaps_b[i], marks_b)
         out.append(Passage(index=i, units=s.units, span_a=tuple(s.a), span_b=tuple(s.b), a=qa, b=qb,
                            cjk_a=cjk_share(text_a[s.a[0]:s.a[1]]) > 0.3,
-                           cjk_b=cjk_share(text_b[s.b[0]:s.b[1]]) > 0.3))
+                           cjk_b=cjk_share(text_b[s.b[0]:s.b[1]]) > 0.3, matched_units=s.units))
     return tuple(out)
 
 
@@ -388,16 +429,24 @@ class _Texts:
 
 
 def build_report(collection, scope: str, settings: Settings, *, items: Sequence[Any] | None = None,
-                 progress: ProgressFn = no_progress, title: str = "") -> Report:
+                 progress: ProgressFn = no_progress, title: str = "", lang: str = "en") -> Report:
     """Build the report of ``scope`` over ``collection`` (a :class:`Collection`).
 
     ``items`` chooses what is reported: for ``"check"`` the :class:`CheckResult` list (required);
     for ``"pairs"`` a list of :class:`Pair` and for ``"clusters"`` a list of :class:`Cluster`
-    (default: the collection's own at ``settings.threshold``, computed here).
+    (default: the collection's own at ``settings.threshold``, computed here). ``lang``: the
+    language of the report's words (its headings, labels and default title).
     """
     if scope not in SCOPES:
         raise ValueError(f"unknown report scope {scope!r} (one of {', '.join(SCOPES)})")
+    from neardup_gui.core.report.strings import translator
+
     texts = _Texts(collection)
+    t = translator(lang)
+
+    def cluster_name(number: int) -> str:
+        return t("r_cluster_n", n=number)
+
     pairs: list[ReportPair] = []
     submissions: list[SubmissionSummary] = []
     clusters: list[ClusterSummary] = []
@@ -444,7 +493,7 @@ def build_report(collection, scope: str, settings: Settings, *, items: Sequence[
                     continue
                 quoting(done / total, f"Comparing {rep.rel} and {m.rel}")
                 comp = collection.compare(rep.doc_id, m.doc_id, settings)
-                pairs.append(report_pair(len(pairs) + 1, f"cluster {number}", doc_ref(rep), doc_ref(m), comp,
+                pairs.append(report_pair(len(pairs) + 1, cluster_name(number), doc_ref(rep), doc_ref(m), comp,
                                          texts(rep.doc_id), texts(m.doc_id)))
                 done += 1
     progress(1.0, "Report ready")
@@ -452,6 +501,7 @@ def build_report(collection, scope: str, settings: Settings, *, items: Sequence[
     counts = {
         "documents": stats.get("documents", 0),
         "indexed": stats.get("indexed", 0),
+        "with_warnings": stats.get("with_warnings", 0),  # indexed, but read only in part or leniently
         "skipped": stats.get("skipped", 0),
         "pairs": len(pairs),
         "passages": sum(len(p.passages) for p in pairs),
@@ -462,7 +512,7 @@ def build_report(collection, scope: str, settings: Settings, *, items: Sequence[
     # SQLite in WAL mode keeps recent pages beside the file: the index is both
     index_size = sum(os.path.getsize(f) for f in (db, db + "-wal") if os.path.exists(f)) if os.path.exists(db) else -1
     summary = ReportSummary(
-        title=title or _default_title(scope),
+        title=title or _default_title(scope, lang),
         scope=scope,
         created=datetime.now(timezone.utc).replace(microsecond=0).isoformat(),
         app_version=__version__,
@@ -473,7 +523,7 @@ def build_report(collection, scope: str, settings: Settings, *, items: Sequence[
         counts=counts,
     )
     return Report(summary=summary, pairs=tuple(pairs), submissions=tuple(submissions), clusters=tuple(clusters),
-                  exclusions=_exclusions(collection, settings, pairs))
+                  exclusions=_exclusions(collection, settings, pairs), lang=lang)
 
 
 def _exclusions(collection, settings: Settings, pairs: Sequence[ReportPair]) -> ReportExclusions:  # noqa: ANN001
@@ -493,9 +543,7 @@ def _exclusions(collection, settings: Settings, pairs: Sequence[ReportPair]) -> 
     return ReportExclusions(rules=exclusion_rules(collection, settings), units=units, passages=left_out)
 
 
-def _default_title(scope: str) -> str:
-    return {
-        "check": "Duplicate report: submissions checked against the collection",
-        "pairs": "Duplicate report: near-duplicate pairs of the collection",
-        "clusters": "Duplicate report: near-duplicate clusters of the collection",
-    }[scope]
+def _default_title(scope: str, lang: str = "en") -> str:
+    from neardup_gui.core.report.strings import translator
+
+    return translator(lang)(f"r_title_{scope}")

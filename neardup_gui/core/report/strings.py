@@ -1,8 +1,9 @@
-"""The committee reports' words in the interface's languages (core cannot use Qt's translations).
+"""The reports' words in the interface's languages (core cannot use Qt's translations).
 
 A small catalog: each key has its English and Simplified-Chinese text; the Chinese first page uses
 CNKI's terms (送检文档, 检测时间, 总文字复制比, 去除引用文献复制比, 单篇最大文字复制比, 重复字数,
 相似文献列表) because that is what a Chinese committee reads, the English one Turnitin's.
+The duplicate reports' words (check, pairs, clusters: html.py, csv.py) have keys ``r_…``.
 The language is passed in (the app gives its interface language, the CLI ``--lang``).
 """
 
@@ -68,6 +69,13 @@ _CATALOG: dict[str, tuple[str, str]] = {
     "template_text": ("form (template) text", "模板文字"),
     "excluded_text": ("excluded text", "排除文字"),
     "side_by_side": ("Matched passages side by side", "相似片段对照"),
+    "edited_note": ("One entry is one copied section: {identical} in the source's colour, {edited} between the "
+                    "identical runs in a lighter shade of it. The share of the submission is counted over these "
+                    "passages, edits included; similarity and matched units over the identical runs only.",
+                    "每一条为一个被复制的段落：{identical}为来源颜色，相同片段之间的{edited}为同色浅色。"
+                    "占送检文档比例按整个段落（含改动）计算；相似度和重复字数仅按完全相同的片段计算。"),
+    "identical_text": ("identical text", "完全相同的文字"),
+    "edited_text": ("edited words", "改动的文字"),
     "passage": ("#", "#"),
     "units": ("{n} units", "{n} 字"),
     "elided": (" [… {n} characters of this passage not shown …] ", " [……此片段中 {n} 个字符未显示……] "),
@@ -103,6 +111,116 @@ _CATALOG: dict[str, tuple[str, str]] = {
     "yes": ("yes", "是"),
     "no": ("no", "否"),
     "none": ("none", "无"),
+    # --- the duplicate reports: check, pairs, clusters (html.py, csv.py) ---
+    "r_title_check": ("Duplicate report: submissions checked against the collection", "重复检测报告：送检文档与文献库比对"),
+    "r_title_pairs": ("Duplicate report: near-duplicate pairs of the collection", "重复检测报告：文献库中的近似重复文档对"),
+    "r_title_clusters": ("Duplicate report: near-duplicate clusters of the collection", "重复检测报告：文献库中的近似重复文档组"),
+    "r_created_by": ("Created {created} by neardup {version}.", "由 neardup {version} 于 {created} 生成。"),
+    "r_explanation": ("Similarity is the share of the two texts' countable units in common matched passages (longest "
+                      "common subsequence over runs of at least the minimum length); containment is the share of one "
+                      "text found in the other. Template and excluded text is shown grey and never counted.",
+                      "相似度为两篇文本中位于共同匹配片段内的字数所占比例（按不短于最小长度的连续片段求最长公共子序列）；"
+                      "包含度为一篇文本在另一篇中出现的比例。模板文字和排除文字以灰色显示，均不计入。"),
+    "r_summary": ("Summary", "概要"),
+    "r_report": ("Report", "报告"),
+    "r_scope_check": ("submissions checked against the collection", "送检文档与文献库比对"),
+    "r_scope_pairs": ("near-duplicate pairs of the collection", "文献库中的近似重复文档对"),
+    "r_scope_clusters": ("near-duplicate clusters of the collection", "文献库中的近似重复文档组"),
+    "r_created": ("Created", "生成时间"),
+    "r_not_recorded": ("(not recorded)", "（未记录）"),
+    "r_index_size": ("Index size", "索引大小"),
+    "r_documents": ("Documents in the collection", "文献库文档数"),
+    "r_documents_value": ("{d} ({i} indexed, {w} with warnings, {k} skipped)",
+                          "{d}（已索引 {i}，其中有提示 {w}，跳过 {k}）"),
+    "r_submissions_checked": ("Submissions checked", "送检文档数"),
+    "r_clusters_count": ("Clusters", "文档组数"),
+    "r_threshold": ("Similarity threshold", "相似度阈值"),
+    "r_pairs_reported": ("Pairs reported", "报告的文档对"),
+    "r_passages_count": ("Matched passages", "匹配片段数"),
+    "r_colours": ("Colours:", "颜色："),
+    "r_match_n": ("match {n}", "片段 {n}"),
+    "r_colours_note": ("… each matched passage has the same colour on both sides; {template} and {excluded} are "
+                       "grey and never counted.", "……每个匹配片段在两侧颜色相同；{template}和{excluded}为灰色，均不计入。"),
+    "r_template_text": ("template text", "模板文字"),
+    "r_edited_note": ("One entry is one copied section: {identical} in its colour, {edited} between the identical "
+                      "runs in a lighter shade of the same colour. Containment is counted over these passages, edits "
+                      "included; similarity and common units over the identical runs only.",
+                      "每一条为一个被复制的段落：{identical}为其颜色，相同片段之间的{edited}为同色浅色。"
+                      "包含度按整个段落（含改动）计算；相似度和共同字数仅按完全相同的片段计算。"),
+    "r_settings": ("Settings", "检测设置"),
+    "r_set_threshold": ("similarity reported at or above", "报告相似度不低于"),
+    "r_set_min_run": ("minimum units in a matched passage", "匹配片段最少字数"),
+    "r_set_strategy": ("candidate search strategy", "候选检索策略"),
+    "r_set_template_min_docs": ("template: sentence in at least this many documents", "模板：句子至少出现在这么多篇文档中"),
+    "r_set_template_min_share": ("template: and at least this share of the collection", "模板：且至少占文献库的比例"),
+    "r_set_template_files": ("template files", "模板文件"),
+    "r_set_exclude_quotes": ("quoted text excluded", "排除引文"),
+    "r_set_exclude_bibliography": ("bibliography excluded", "排除参考文献"),
+    "r_set_workers": ("extraction processes", "文本提取进程数"),
+    "r_submissions": ("Submissions", "送检文档"),
+    "r_submission": ("Submission", "送检文档"),
+    "r_units": ("Units", "字数"),
+    "r_copied": ("Copied", "复制比"),
+    "r_copied_without_template": ("Copied without template", "去除模板复制比"),
+    "r_copied_without_quotes": ("Copied without quotes", "去除引文复制比"),
+    "r_largest_source": ("Largest source", "最大来源"),
+    "r_sources": ("Sources", "来源数"),
+    "r_skipped": ("skipped: {reason}", "已跳过：{reason}"),
+    "r_clusters": ("Clusters", "文档组"),
+    "r_cluster": ("Cluster", "组"),
+    "r_cluster_n": ("cluster {n}", "第 {n} 组"),
+    "r_document": ("Document", "文档"),
+    "r_similarity_to_first": ("Similarity to the first", "与首篇的相似度"),
+    "r_ring": (" (a ring: every pair near-identical)", "（环：每两篇都近似相同）"),
+    "r_representative": ("representative", "代表文档"),
+    "r_not_counted": ("What was not counted", "未计入的内容"),
+    "r_auto_on": ("on: a sentence in at least {f} documents ({d} and {s} of the collection)",
+                  "开启：句子至少出现在 {f} 篇文档中（{d} 篇且占文献库 {s}）"),
+    "r_off": ("off", "关闭"),
+    "r_template_files": ("Template files", "模板文件"),
+    "r_template_files_value": ("{n} files, {u} units", "{n} 个文件，{u} 字"),
+    "r_marked": ("Passages you marked as template", "标记为模板的片段"),
+    "r_marked_value": ("{n} marks, {u} units", "{n} 处标记，{u} 字"),
+    "r_counted": ("Passages you chose to count", "选择计入的片段"),
+    "r_automatic": ("Automatic template", "自动识别的模板"),
+    "r_auto_value": ("{auto}; {u} units", "{auto}；{u} 字"),
+    "r_furniture": ("PDF page furniture", "PDF 页眉页脚"),
+    "r_units_value": ("{u} units", "{u} 字"),
+    "r_quotations": ("Quotations", "引文"),
+    "r_bibliography": ("Bibliography", "参考文献"),
+    "r_excluded_value": ("excluded; {u} units", "已排除；{u} 字"),
+    "r_counted_value": ("counted; {u} units", "计入；{u} 字"),
+    "r_left_out": ("Passage left out", "未计入的片段"),
+    "r_documents_short": ("Documents", "文档数"),
+    "r_why": ("Why", "原因"),
+    "r_status_template-file": ("template file", "模板文件"),
+    "r_status_marked": ("marked as template", "标记为模板"),
+    "r_status_automatic": ("automatic template", "自动识别的模板"),
+    "r_ranking_check": ("Sources found, best first", "发现的来源（按相似程度排序）"),
+    "r_ranking_pairs": ("Ranked pairs", "文档对排序"),
+    "r_nothing": ("Nothing to report: no pair reached the threshold.", "无可报告内容：没有文档对达到阈值。"),
+    "r_source": ("Source", "来源"),
+    "r_doc_a": ("Document A", "文档 A"),
+    "r_doc_b": ("Document B", "文档 B"),
+    "r_similarity": ("Similarity", "相似度"),
+    "r_a_in_b": ("A in B", "A 在 B 中"),
+    "r_b_in_a": ("B in A", "B 在 A 中"),
+    "r_common_units": ("Common units", "共同字数"),
+    "r_template_ab": ("Template A / B", "模板 A / B"),
+    "r_passages": ("Passages", "片段数"),
+    "r_matched_passages": ("Matched passages", "匹配片段"),
+    "r_in": ("In", "所属"),
+    "r_pair_figures": ("Similarity {sim} (exact runs) · A in B {ab} · B in A {ba} (over passages) · {common} common "
+                       "units in exact runs of {ua} (A) and {ub} (B) · template share A {ta}, B {tb}",
+                       "相似度 {sim}（完全相同片段）· A 在 B 中 {ab} · B 在 A 中 {ba}（按段落）· 完全相同片段中共同字数 "
+                       "{common}，A 共 {ua} 字，B 共 {ub} 字 · 模板比例 A {ta}，B {tb}"),
+    "r_pair_excluded": (" · excluded A {a}, B {b}", " · 排除比例 A {a}，B {b}"),
+    "r_pair_estimate": (" · fingerprint estimate {e} (an estimate)", " · 指纹估计值 {e}（估计值）"),
+    "r_no_passage": ("No matched passage of the minimum length.", "没有达到最小长度的匹配片段。"),
+    "r_unreadable": ("unreadable", "无法读取"),
+    "r_bytes": ("{n} bytes", "{n} 字节"),
+    "r_passage_units": ("{n} units", "{n} 字"),
+    "r_passage_size": ("{a} / {b} units, {m} identical in {r} runs", "{a} / {b} 字，其中 {m} 字完全相同（{r} 段）"),
 }
 
 
