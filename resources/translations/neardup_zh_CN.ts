@@ -726,34 +726,34 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>Export</name>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="234" />
-        <location filename="../../neardup_gui/app/export.py" line="258" />
-        <location filename="../../neardup_gui/app/export.py" line="274" />
+        <location filename="../../neardup_gui/app/export.py" line="239" />
+        <location filename="../../neardup_gui/app/export.py" line="263" />
+        <location filename="../../neardup_gui/app/export.py" line="279" />
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="252" />
+        <location filename="../../neardup_gui/app/export.py" line="257" />
         <source>Report written to {0}</source>
         <translation>报告已保存到 {0}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="259" />
+        <location filename="../../neardup_gui/app/export.py" line="264" />
         <source>The report could not be written: {0}</source>
         <translation>无法写入报告：{0}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="275" />
+        <location filename="../../neardup_gui/app/export.py" line="280" />
         <source>The report was written to {0}</source>
         <translation>报告已保存到 {0}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="277" />
+        <location filename="../../neardup_gui/app/export.py" line="282" />
         <source>Open report</source>
         <translation>打开报告</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="279" />
+        <location filename="../../neardup_gui/app/export.py" line="284" />
         <source>Show folder</source>
         <translation>打开所在文件夹</translation>
     </message>
