@@ -223,3 +223,32 @@ def test_excluded_documents_do_not_take_the_places_of_the_anchor_cap(tmp_path, c
         paired_already = {query} | set(sorted(by_anchors)[:5])
         left = finder.find(fp, units.ids, exclude=paired_already, min_shared_anchors=2)
         assert {d for d, c in left.items() if "anchors" in c.found_by} == by_anchors - paired_already
+
+
+def test_pairs_rank_anchor_candidates_by_resemblance_not_raw_count(tmp_path, corpus_dir, monkeypatch):
+    """Long files sharing a licence share more anchors with a document than its short near-
+    duplicate does; ranked by the raw count the near-duplicate falls beyond the cap (real
+    copyright files: 34 of 2,095 pairs at r >= 0.5), ranked by anchor-set resemblance it leads."""
+    root = tmp_path / "coll"
+    root.mkdir()
+    texts = [f.read_text(encoding="utf-8") for f in sorted((corpus_dir / "debian-reference-en").glob("ch0[3-9]-*.txt"))]
+    texts.sort(key=len)
+    licence, short = texts[-1], texts[len(texts) // 3]  # a long shared text, a shorter own part
+    for i in range(5):
+        (root / f"long-{i}.txt").write_text(licence + "\n" + texts[-2 - i] + "\n" + texts[-8 - i], encoding="utf-8")
+    (root / "query.txt").write_text(short + "\n" + licence[: len(licence) // 3], encoding="utf-8")
+    (root / "twin.txt").write_text(short, encoding="utf-8")
+    with Collection.open(tmp_path / "c.ndx") as coll:
+        coll.index_folder(str(root), SETTINGS)
+        ids = {d.rel: d.doc_id for d in coll.documents()}
+        query, twin = ids["query.txt"], ids["twin.txt"]
+        fp = coll.store.fingerprints_of(query)
+        units = coll.marked(query, coll.verifier(SETTINGS)).units
+        finder = CandidateFinder(coll.store, SETTINGS)
+        everyone = finder.find(fp, units.ids, exclude={query}, min_shared_anchors=2)
+        shared = {d: c.shared_anchors for d, c in everyone.items() if "anchors" in c.found_by}
+        longs = [ids[f"long-{i}.txt"] for i in range(5)]
+        assert all(shared[twin] < shared[d] for d in longs)  # by the raw count the twin comes last
+        monkeypatch.setattr(candidates, "MAX_PAIR_ANCHOR_CANDIDATES", 2)
+        capped = finder.find(fp, units.ids, exclude={query}, min_shared_anchors=2)
+        assert twin in {d for d, c in capped.items() if "anchors" in c.found_by}
