@@ -9,6 +9,7 @@ import struct
 import zipfile
 import zlib
 from dataclasses import dataclass, field
+from typing import Callable
 
 from neardup_gui.core.document import CharSpan, Document, Skipped
 from neardup_gui.core.settings import ExtractLimits
@@ -270,6 +271,29 @@ def open_package(data: bytes, limits: ExtractLimits, what: str,
 _LOCAL_HEADER = struct.Struct("<4sHHHHHIIIHH")
 _DESCRIPTOR_SIG = b"PK\x07\x08"
 
+
+
+def read_package(data: bytes, limits: ExtractLimits, what: str,
+                 read: Callable[[zipfile.ZipFile, list[str], bool], Extracted]) -> Extracted:
+    """Open a docx/odt package and read it with ``read(archive, warnings, salvaged)``.
+
+    When the directory opens but the main part cannot be read through it (a damaged entry, a bad
+    checksum), the parts are read from their own headers instead, up to the damage; the first
+    error is kept when that fails too.
+    """
+    archive, warnings = open_package(data, limits, what)
+    try:
+        return read(archive, warnings, bool(warnings))
+    except ExtractError as exc:
+        if exc.code != "corrupt" or warnings:
+            raise
+        try:
+            archive, warnings = open_package(data, limits, what, damaged=exc.reason)
+            return read(archive, warnings, True)
+        except ExtractError as again:
+            if again.code != "corrupt":
+                raise
+            raise exc from None
 
 def salvage_members(data: bytes, limits: ExtractLimits, what: str) -> tuple[list[tuple[str, bytes]], str]:
     """Members read one after another from their local file headers, stopping at the damage.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import posixpath
 
-from neardup_gui.core.extract.common import ExtractError, Extracted, has_text, open_package, parse_xml, read_xml_part
+from neardup_gui.core.extract.common import ExtractError, Extracted, has_text, parse_xml, read_package, read_xml_part
 from neardup_gui.core.settings import ExtractLimits
 
 log = logging.getLogger(__name__)
@@ -175,21 +175,7 @@ def extract(data: bytes, limits: ExtractLimits) -> Extracted:
     styles and themes included, which costs most of the time on small files), each with a
     parser that never loads a DTD or resolves an entity.
     """
-    archive, warnings = open_package(data, limits, _WHAT)
-    try:
-        return _read(archive, warnings, salvaged=bool(warnings))
-    except ExtractError as exc:
-        if exc.code != "corrupt" or warnings:
-            raise
-        # The directory opened, but the body cannot be read through it (a damaged entry, a bad
-        # checksum): read the parts from their own headers instead, up to the damage.
-        try:
-            archive, warnings = open_package(data, limits, _WHAT, damaged=exc.reason)
-            return _read(archive, warnings, salvaged=True)
-        except ExtractError as again:
-            if again.code != "corrupt":
-                raise
-            raise exc from None
+    return read_package(data, limits, _WHAT, _read)
 
 
 def _read(archive, warnings: list[str], salvaged: bool) -> Extracted:
