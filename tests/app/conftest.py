@@ -73,3 +73,16 @@ def answer_boxes(monkeypatch):
     monkeypatch.setattr(QMessageBox, "exec", exec_)
     answers_asked = type("Answers", (), {"push": answers.append, "asked": asked, "pending": answers})
     return answers_asked
+
+
+@pytest.fixture
+def window(qtbot):
+    """A real main window, shown; closed (its tasks cancelled and waited for) after the test."""
+    from neardup_gui.app.mainwindow import MainWindow
+
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    yield w
+    w.close()

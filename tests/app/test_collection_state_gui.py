@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 import docx
-import pytest
 
 from neardup_gui.app.appsettings import load_settings, open_store
 from neardup_gui.app.mainwindow import MainWindow
@@ -32,15 +31,6 @@ def make_folder(base: Path, name: str, files: tuple[str, ...]) -> Path:
         shutil.copy(SAMPLE / f, folder / f)
     return folder
 
-
-@pytest.fixture
-def window(qtbot):
-    w = MainWindow()
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitExposed(w)
-    yield w
-    w.close()
 
 
 def open_and_wait(qtbot, window: MainWindow, folder: Path) -> None:

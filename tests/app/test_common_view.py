@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from PySide6.QtCore import QSettings, Qt
 
 from neardup_gui.app.appsettings import load_settings, save_settings
@@ -15,15 +14,6 @@ from neardup_gui.core.collection import Collection
 from neardup_gui.core.settings import Settings
 from tests import template_cases as tc
 
-
-@pytest.fixture
-def window(qtbot):
-    w = MainWindow()
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitExposed(w)
-    yield w
-    w.close()
 
 
 def _open(qtbot, window: MainWindow, folder: Path, threshold: float) -> None:

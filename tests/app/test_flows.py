@@ -62,15 +62,6 @@ def saved_sample(indexed_sample: Path, sample_dir: Path) -> Path:
     return target
 
 
-@pytest.fixture
-def window(qtbot):
-    w = MainWindow()
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitExposed(w)
-    yield w
-    w.close()
-
 
 def pair_names(window: MainWindow) -> list[frozenset[str]]:
     return [frozenset({p.a.rel, p.b.rel}) for p in window.pairs]

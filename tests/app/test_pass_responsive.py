@@ -9,20 +9,10 @@ import pytest
 from PySide6.QtCore import QTimer
 
 from tests.benchmarks.copyheavy import build
-from neardup_gui.app.mainwindow import MainWindow
 from neardup_gui.core import pairpass
 
 TICK_MS = 10
 
-
-@pytest.fixture
-def window(qtbot):
-    w = MainWindow()
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitExposed(w)
-    yield w
-    w.close()
 
 
 def test_window_keeps_ticking_during_the_parallel_pairs_pass(qtbot, window, tmp_path, corpus_dir, isolated_home,
