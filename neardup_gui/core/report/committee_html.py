@@ -9,7 +9,7 @@ report's language (:mod:`neardup_gui.core.report.strings`).
 from __future__ import annotations
 
 from neardup_gui.core.report.html import (
-    _BASE_CSS, _QT_STYLES, CSP, PALETTE, _Writer, esc, pct, setting_value, size_text,
+    _BASE_CSS, _QT_STYLES, PALETTE, _Writer, document_head, esc, pct, setting_value, size_text,
 )
 from neardup_gui.core.report.model import EDITED, ELIDED, EXCLUDED, MATCH, TEMPLATE, Passage, Segment, flat_settings
 from neardup_gui.core.report.committee import ScreeningReport, SourcePassages, SubmissionReport
@@ -52,16 +52,7 @@ class _CWriter(_Writer):
 
 
 def _head(w: _CWriter, title: str, lang: str, version: str) -> None:
-    html_lang = "zh-Hans" if lang.startswith("zh") else "en"
-    w("<!DOCTYPE html>\n" if not w.qt else "", f'<html lang="{html_lang}">\n<head>\n<meta charset="utf-8">\n')
-    if not w.qt:
-        w(f'<meta http-equiv="Content-Security-Policy" content="{esc(CSP)}">\n',
-          '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
-          f'<meta name="generator" content="neardup {esc(version)}">\n')
-    w(f"<title>{esc(title)}</title>\n")
-    if not w.qt:
-        w(f"<style>{_BASE_CSS}{_EXTRA_CSS}</style>\n")
-    w("</head>\n<body>\n")
+    document_head(w, title, lang, version, _BASE_CSS + _EXTRA_CSS)
 
 
 def _colour(number: int) -> str:

@@ -212,21 +212,27 @@ class _Writer:
         return f"<table{self.attr(*classes)}>"
 
 
+def document_head(w, title: str, lang: str, version: str, css: str) -> None:  # noqa: ANN001 - a _Writer
+    """The document's start up to ``<body>``: language, and for a browser the content security
+    policy, the generator and the style sheet ``css`` (the Qt flavour styles through attributes)."""
+    html_lang = "zh-Hans" if lang.startswith("zh") else "en"
+    w("<!DOCTYPE html>\n" if not w.qt else "", f'<html lang="{html_lang}">\n<head>\n<meta charset="utf-8">\n')
+    if not w.qt:
+        w(f'<meta http-equiv="Content-Security-Policy" content="{esc(CSP)}">\n',
+          '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
+          f'<meta name="generator" content="neardup {esc(version)}">\n')
+    w(f"<title>{esc(title)}</title>\n")
+    if not w.qt:
+        w(f"<style>{css}</style>\n")
+    w("</head>\n<body>\n")
+
+
 def render_html(report: Report, *, flavour: str = "browser") -> str:
     """The whole report as an HTML document (``flavour``: ``"browser"`` or ``"qt"``), in the
     report's language (``report.lang``)."""
     w = _Writer(flavour, getattr(report, "lang", "en"))
     s = report.summary
-    html_lang = "zh-Hans" if w.lang.startswith("zh") else "en"
-    w("<!DOCTYPE html>\n" if not w.qt else "", f'<html lang="{html_lang}">\n<head>\n<meta charset="utf-8">\n')
-    if not w.qt:
-        w(f'<meta http-equiv="Content-Security-Policy" content="{esc(CSP)}">\n',
-          '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
-          f'<meta name="generator" content="neardup {esc(s.app_version)}">\n')
-    w(f"<title>{esc(s.title)}</title>\n")
-    if not w.qt:
-        w(f"<style>{_BASE_CSS}</style>\n")
-    w("</head>\n<body>\n")
+    document_head(w, s.title, w.lang, s.app_version, _BASE_CSS)
     _header(w, report)
     _summary(w, report)
     if report.submissions:
