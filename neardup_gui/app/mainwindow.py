@@ -777,12 +777,7 @@ class MainWindow(QMainWindow):
         """Show a screening kept in the index (``None``: the latest one)."""
         if self.db_path and not self._closing:
             self.runner.start("screenings", open_screenings, self.db_path, name,
-                              on_done=self._screenings_loaded, on_error=self._task_error)
-
-    def _screenings_loaded(self, found) -> None:  # noqa: ANN001
-        infos, screening = found
-        self.screening_page.set_screenings(infos, screening)
-        self.screening_ready.emit()
+                              on_done=self._screened, on_error=self._task_error)
 
     def _flag_changed(self, name: str, line: float) -> None:
         if self.db_path and not self._closing and not self.is_busy():
