@@ -18,6 +18,7 @@ from __future__ import annotations
 import itertools
 import logging
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 
@@ -228,14 +229,24 @@ class CandidateFinder:
         return np.fromiter((totals.get(d, 0) for d in listed), dtype=np.int64, count=len(listed))
 
     def find(self, fp: Fingerprints, countable_ids: np.ndarray, *, exclude: set[int] = frozenset(),
-             min_shared_anchors: int = 1) -> dict[int, Candidate]:
+             min_shared_anchors: int = 1, admit: Callable[[np.ndarray], np.ndarray] | None = None,
+             estimates: bool = True) -> dict[int, Candidate]:
         """All candidates for a document with fingerprints ``fp`` (``countable_ids``: its countable unit ids).
 
         ``min_shared_anchors``: documents proposed by the anchors must share at least this many
         (``check`` takes every one: a single copied paragraph shares one; ``pairs`` asks for
         ``PAIR_MIN_SHARED_ANCHORS``).
+
+        ``admit`` (the collection-wide pass): a vectorised test, True for the ids that may be
+        candidates at all (not paired already, and long enough to reach the threshold: an exact
+        bound); it replaces ``exclude`` and is applied to every channel, and to the anchor
+        candidates before their cap, so the places go to documents that can matter.
+        ``estimates``: False to compute the 1-bit estimate only where it decides something (for
+        documents proposed by simhash alone), not for every candidate.
         """
         found: dict[int, Candidate] = {}
+        if admit is not None:
+            return self._find_admitted(fp, countable_ids, min_shared_anchors, admit, estimates)
 
         def add(doc_id: int, how: str) -> Candidate | None:
             doc_id = int(doc_id)
@@ -313,6 +324,70 @@ class CandidateFinder:
         # free: documents proposed by simhash alone whose estimate is low were never near
         # duplicates (measured on 15,000 documents: ~0.7 per 1,000 indexed, estimates −0.09…0.14,
         # none verified, 25 ms each). They are dropped before the exact verification.
+        for doc_id in [d for d, c in found.items()
+                       if c.found_by == {"simhash"} and (c.estimate is None or c.estimate < SIMHASH_ONLY_MIN_ESTIMATE)]:
+            del found[doc_id]
+        return found
+
+    def _find_admitted(self, fp: Fingerprints, countable_ids: np.ndarray, min_shared_anchors: int,
+                       admit: Callable[[np.ndarray], np.ndarray], estimates: bool) -> dict[int, Candidate]:
+        """:meth:`find` for the collection-wide pass: each channel's ids filtered by ``admit`` in
+        numpy (a pass asks for every document's candidates; in a copy-heavy collection they are
+        hundreds, most of which an exact bound rules out), Candidate records only for the rest."""
+        found: dict[int, Candidate] = {}
+        query_anchors = anchors(countable_ids, self.params)
+        if not len(query_anchors):
+            ids = counts = np.zeros(0, dtype=np.int64)
+        elif self.anchor_postings is not None:
+            ids, counts = self.anchor_postings.counts(query_anchors)
+        else:
+            looked_up = self.store.lookup_counts("anchors", "hash", query_anchors)
+            ids = np.fromiter(looked_up.keys(), dtype=np.int64, count=len(looked_up))
+            counts = np.fromiter(looked_up.values(), dtype=np.int64, count=len(looked_up))
+        keep = counts >= min_shared_anchors
+        ids, counts = ids[keep], counts[keep]
+        if len(ids):
+            keep = admit(ids)
+            ids, counts = ids[keep], counts[keep]
+        cap = MAX_PAIR_ANCHOR_CANDIDATES if min_shared_anchors > 1 else MAX_ANCHOR_CANDIDATES
+        if len(ids) > cap:
+            ties = ids if self.tie_rank is None else self.tie_rank[np.minimum(ids, len(self.tie_rank) - 1)]
+            if min_shared_anchors > 1:  # ranked by the resemblance of the anchor sets, as in find
+                theirs = self._anchor_totals(ids)
+                resemblance = counts / np.maximum(len(query_anchors) + theirs - counts, 1)
+                best = np.lexsort((ids, ties, -counts, -resemblance))[:cap]
+            else:
+                best = np.lexsort((ids, ties, -counts))[:cap]
+            ids, counts = ids[best], counts[best]
+        for doc_id, n in zip(ids.tolist(), counts.tolist()):
+            found[doc_id] = Candidate(doc_id, {"anchors"}, n)
+
+        channels: list[tuple[str, np.ndarray]] = []
+        if self.count:
+            channels.append(("minhash", np.asarray(self.minhash.query(fp.minhash_bits, self.radius)[0], dtype=np.int64)))
+            channels.append(("simhash", np.asarray(self.simhash.query(np.array([fp.simhash], dtype=np.uint64),
+                                                                      SIMHASH_RADIUS)[0], dtype=np.int64)))
+        lsh = self.store.lookup_counts("lsh_keys", "key", fp.lsh_keys) if len(fp.lsh_keys) else {}
+        channels.append(("lsh", np.fromiter(lsh, dtype=np.int64, count=len(lsh))))
+        sent = fp.sentence_fps[fp.sentence_fps != 0]
+        if len(sent):
+            by_sentence = self.store.lookup_counts("sentence_fps", "fp", sent)
+            channels.append(("sentences", np.fromiter(by_sentence, dtype=np.int64, count=len(by_sentence))))
+        for how, got in channels:
+            if not len(got):
+                continue
+            for doc_id in got[admit(got)].tolist():
+                c = found.get(doc_id)
+                if c is None:
+                    c = found[doc_id] = Candidate(doc_id)
+                c.found_by.add(how)
+
+        k = self.params.minhash_bits
+        wanted = [d for d, c in found.items() if estimates or c.found_by == {"simhash"}]
+        if wanted:
+            ids, _, words = self.store.fingerprint_rows(np.array(wanted, dtype=np.int64))
+            for doc_id, w in zip(ids, words):
+                found[int(doc_id)].estimate = estimate_similarity(fp.minhash_bits, w, k)
         for doc_id in [d for d, c in found.items()
                        if c.found_by == {"simhash"} and (c.estimate is None or c.estimate < SIMHASH_ONLY_MIN_ESTIMATE)]:
             del found[doc_id]

@@ -31,6 +31,7 @@ look-up serves most of them. ``docs/similarity.md`` gives the measured figures.
 from __future__ import annotations
 
 import bisect
+import functools
 import logging
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Sequence
@@ -858,12 +859,33 @@ class UnitCodes:
         return {k: known.setdefault(("gap", k), len(known)) for k in keys}
 
 
+# Buckets of the bag-of-units bound (:attr:`PreparedDocument.buckets`): the units of a document are
+# counted per bucket of their code, and the sum over buckets of the smaller count is an exact
+# upper bound of the multiset overlap, so of the LCS. Measured on 797 real copyright files at a
+# threshold of 0.8: of 15,782 candidates the length bound let through, 1,024 buckets reject 14,460,
+# the exact bag of units 14,462; it costs 1,024 operations per pair, for all of a document's
+# candidates at once, instead of a search of every window.
+BAG_BUCKETS = 1024
+
+
+@dataclass(frozen=True)
+class _Windows:
+    """The ``min_run``-windows of a prepared document's items."""
+
+    hashes: np.ndarray  # their distinct 64-bit hashes, sorted
+    first: np.ndarray  # start of one window per distinct hash, to check a match item by item
+    inverse: np.ndarray  # the index in hashes of every window's hash
+    collided: bool  # two different windows of this document share a hash (then compared exactly)
+
+
 @dataclass(frozen=True, eq=False)
 class PreparedDocument:
     """A document ready to be compared many times: countable units coded, ``min_run``-grams hashed.
 
     Built by :func:`prepare_document`; compared by :func:`compare_prepared`, which returns
     exactly what :func:`compare_documents` returns for the same texts, marks and ``min_run``.
+    What only some comparisons need (the window hashes, the bag of units) is computed on first
+    use: in a copy-heavy collection most candidates are ruled out by the cheaper bounds.
     """
 
     units: Units  # offsets only (the text stays with the caller)
@@ -872,23 +894,52 @@ class PreparedDocument:
     codes: np.ndarray  # uint32 pass-wide codes of the countable units
     items: np.ndarray  # the codes with one gap item where removed text lies between two of them
     unit: np.ndarray  # the unit position of every item (−1: a gap item)
-    # the min_run-windows of the items:
-    ok_hashes: np.ndarray  # their distinct 64-bit hashes, sorted
-    ok_first: np.ndarray  # start of one window per distinct hash, to check a match item by item
-    ok_inverse: np.ndarray  # the index in ok_hashes of every window's hash
-    collided: bool  # two different windows of this document share a hash (then compared exactly)
     template: tuple[CharSpan, ...] = ()
     excluded: tuple[CharSpan, ...] = ()
     template_share: float = 0.0
     excluded_share: float = 0.0
     exclusions: Exclusions = field(default_factory=Exclusions)  # what the marks removed, carried along
 
+    @functools.cached_property
+    def windows(self) -> _Windows:
+        """The hashed ``min_run``-windows of the items (see :func:`_shared_mask_prepared`)."""
+        items, k = self.items, self.min_run
+        if len(items) < k:
+            empty = np.zeros(0, dtype=np.int32)
+            return _Windows(np.zeros(0, dtype=np.uint64), empty, empty.copy(), False)
+        windows = np.lib.stride_tricks.sliding_window_view(items, k)
+        h = np.zeros(len(windows), dtype=np.uint64)
+        with np.errstate(over="ignore"):
+            for col in range(k):
+                h = h * _HASH_MULTIPLIER + windows[:, col].astype(np.uint64) + np.uint64(1)
+        hashes, first, inverse = np.unique(h, return_index=True, return_inverse=True)
+        inverse = inverse.reshape(-1).astype(np.int32)
+        first = first.astype(np.int32)
+        collided = not np.array_equal(windows, windows[first[inverse]])
+        return _Windows(hashes, first, inverse, collided)
+
+    @functools.cached_property
+    def buckets(self) -> np.ndarray:
+        """How many countable units fall in each of BAG_BUCKETS buckets of their codes."""
+        return np.bincount(self.codes % BAG_BUCKETS, minlength=BAG_BUCKETS).astype(np.int32)
+
     @property
     def nbytes(self) -> int:
         """Approximate memory held (for the caches of a pass)."""
-        arrays = (self.units.ids, self.units.starts, self.units.ends, self.pos, self.codes, self.items, self.unit,
-                  self.ok_hashes, self.ok_first, self.ok_inverse)
-        return sum(x.nbytes for x in arrays) + 200
+        arrays = [self.units.ids, self.units.starts, self.units.ends, self.pos, self.codes, self.items, self.unit]
+        if "windows" in self.__dict__:
+            w = self.__dict__["windows"]
+            arrays += [w.hashes, w.first, w.inverse]
+        return sum(x.nbytes for x in arrays) + (4 * BAG_BUCKETS if "buckets" in self.__dict__ else 0) + 200
+
+
+def bag_bounds(a: PreparedDocument, others: Sequence[PreparedDocument]) -> np.ndarray:
+    """For each of ``others``, an exact upper bound of its common units with ``a`` (the bucketed
+    bag of units, see BAG_BUCKETS), computed for all of them at once."""
+    if not others:
+        return np.zeros(0, dtype=np.int64)
+    matrix = np.stack([o.buckets for o in others])
+    return np.minimum(matrix, a.buckets).sum(axis=1, dtype=np.int64)
 
 
 def prepare_document(
@@ -911,29 +962,12 @@ def prepare_document(
     jumps, keys = _gap_keys(units.ids, pos)
     items, unit = _with_gaps(coded, pos, jumps, keys, codes.encode_gaps(keys))
     unit = unit.astype(np.int32) if len(units) < 2**31 else unit
-    k = min_run
-    collided = False
-    if len(items) >= k:
-        windows = np.lib.stride_tricks.sliding_window_view(items, k)
-        h = np.zeros(len(windows), dtype=np.uint64)
-        with np.errstate(over="ignore"):
-            for col in range(k):
-                h = h * _HASH_MULTIPLIER + windows[:, col].astype(np.uint64) + np.uint64(1)
-        ok_hashes, ok_first, ok_inverse = np.unique(h, return_index=True, return_inverse=True)
-        ok_inverse = ok_inverse.reshape(-1).astype(np.int32)
-        ok_first = ok_first.astype(np.int32)
-        collided = not np.array_equal(windows, windows[ok_first[ok_inverse]])
-    else:
-        ok_hashes = np.zeros(0, dtype=np.uint64)
-        ok_first = np.zeros(0, dtype=np.int32)
-        ok_inverse = np.zeros(0, dtype=np.int32)
     # (offsets and positions in 32 bits: a cache of prepared documents holds a third more)
     small = units.ends[-1] < 2**31 if len(units) else True
     offsets = np.int32 if small else np.int64
     return PreparedDocument(
         units=Units(ids=units.ids, starts=units.starts.astype(offsets), ends=units.ends.astype(offsets), cjk=units.cjk),
-        min_run=min_run, pos=pos, codes=coded, items=items, unit=unit, ok_hashes=ok_hashes,
-        ok_first=ok_first, ok_inverse=ok_inverse, collided=collided, template=tpl, excluded=exc,
+        min_run=min_run, pos=pos, codes=coded, items=items, unit=unit, template=tpl, excluded=exc,
         template_share=_ratio(int(t_mask.sum()), len(units)), excluded_share=_ratio(int(e_mask.sum()), len(units)),
         exclusions=exclusions if exclusions is not None else Exclusions(),
     )
@@ -949,23 +983,24 @@ def _shared_mask_prepared(a: PreparedDocument, b: PreparedDocument) -> tuple[np.
     na, nb = len(a.items), len(b.items)
     if na < k or nb < k:
         return np.zeros(na, dtype=bool), np.zeros(nb, dtype=bool)
-    if a.collided or b.collided:
+    wa, wb = a.windows, b.windows
+    if wa.collided or wb.collided:
         return _shared_mask_codes(a.items, b.items, k)
-    idx = np.searchsorted(b.ok_hashes, a.ok_hashes)
-    np.minimum(idx, len(b.ok_hashes) - 1, out=idx)
-    hit_a = b.ok_hashes[idx] == a.ok_hashes
+    idx = np.searchsorted(wb.hashes, wa.hashes)
+    np.minimum(idx, len(wb.hashes) - 1, out=idx)
+    hit_a = wb.hashes[idx] == wa.hashes
     if not hit_a.any():
         return np.zeros(na, dtype=bool), np.zeros(nb, dtype=bool)
     pair_b = idx[hit_a]
     offsets = np.arange(k)
-    window_a = a.items[a.ok_first[hit_a][:, None] + offsets]
-    window_b = b.items[b.ok_first[pair_b][:, None] + offsets]
+    window_a = a.items[wa.first[hit_a][:, None] + offsets]
+    window_b = b.items[wb.first[pair_b][:, None] + offsets]
     if not np.array_equal(window_a, window_b):
         log.warning("k-gram hash collision: comparing k-grams unit by unit")
         return _shared_mask_codes(a.items, b.items, k)
-    hit_b = np.zeros(len(b.ok_hashes), dtype=bool)
+    hit_b = np.zeros(len(wb.hashes), dtype=bool)
     hit_b[pair_b] = True
-    return _cover(np.flatnonzero(hit_a[a.ok_inverse]), na, k), _cover(np.flatnonzero(hit_b[b.ok_inverse]), nb, k)
+    return _cover(np.flatnonzero(hit_a[wa.inverse]), na, k), _cover(np.flatnonzero(hit_b[wb.inverse]), nb, k)
 
 
 def _multiset_overlap_sparse(ca: np.ndarray, cb: np.ndarray) -> int:
@@ -1013,6 +1048,8 @@ def compare_prepared(
     sel_b = np.arange(len(b.items), dtype=np.int64)
     if not identical:
         if cut and _below_cutoffs(min(n_a, n_b), n_a, n_b, min_similarity, min_containment):
+            return None
+        if cut and _below_cutoffs(int(bag_bounds(a, [b])[0]), n_a, n_b, min_similarity, min_containment):
             return None
         mask_a, mask_b = _shared_mask_prepared(a, b)
         sel_a = np.flatnonzero(mask_a).astype(np.int64)

@@ -28,7 +28,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 import numpy as np
 
 from neardup_gui.core.candidates import PAIR_MIN_SHARED_ANCHORS, AnchorPostings, CandidateFinder
-from neardup_gui.core.compare import PreparedDocument, UnitCodes
+from neardup_gui.core.compare import PreparedDocument, UnitCodes, bag_bounds
 from neardup_gui.core.results import Exclusions
 from neardup_gui.core.progress import Cancelled, ProgressFn, no_progress
 from neardup_gui.core.settings import Settings
@@ -114,11 +114,20 @@ class PartitionWorker:
         # and which one the alignment picks may depend on the order of the two texts), which of
         # equally good anchor candidates are kept. So the answers do not depend on the ids the
         # index gave (they follow the order files finished extracting: local, parallel or Dask).
-        by_path = sorted(self.store.conn.execute("SELECT rel, id FROM documents"))
-        top = max((i for _, i in by_path), default=0)
-        self._rank = np.full(top + 2, len(by_path), dtype=np.int64)  # unknown (new) ids: last
-        self._rank[[i for _, i in by_path]] = np.arange(len(by_path))
+        rows = sorted(self.store.conn.execute("SELECT rel, id, units FROM documents"))
+        top = max((i for _, i, _ in rows), default=0)
+        # index top + 1 stands for any id unknown when the task started (a document added since)
+        self._rank = np.full(top + 2, len(rows), dtype=np.int64)  # unknown (new) ids: last
+        self._rank[[i for _, i, _ in rows]] = np.arange(len(rows))
         self.finder.tie_rank = self._rank
+        self._in_todo = np.zeros(top + 2, dtype=bool)
+        self._in_todo[spec.todo[spec.todo <= top]] = True
+        # Unit counts for the exact length bound of :meth:`_admit`: every document's total, and
+        # its countable units once it has been prepared (template and exclusions removed). An
+        # unknown document may have any length.
+        self._total = np.full(top + 2, np.iinfo(np.int64).max // 4, dtype=np.int64)
+        self._total[[i for _, i, _ in rows]] = [u or 0 for _, _, u in rows]
+        self._countable = np.full(top + 2, -1, dtype=np.int64)
 
     def close(self) -> None:
         self.store.close()
@@ -136,6 +145,8 @@ class PartitionWorker:
         p = self.verifier.prepare(self.verifier.mark(stored.text, stored.furniture), self.codes)
         self._cache[doc_id] = p
         self._cache_bytes += p.nbytes
+        if doc_id < len(self._countable) - 1:
+            self._countable[doc_id] = len(p.codes)
         while self._cache_bytes > self._cache_limit and len(self._cache) > 1:
             _, old = self._cache.popitem(last=False)
             self._cache_bytes -= old.nbytes
@@ -151,14 +162,25 @@ class PartitionWorker:
             a = self.prepared(doc_id)
         except KeyError:
             return None
-        cands = self.finder.find(fp, a.units.ids[a.pos], exclude=_PairedBefore(doc_id, self._todo, self._rank_of),
-                                 min_shared_anchors=PAIR_MIN_SHARED_ANCHORS)
-        found = []
+        cands = self.finder.find(fp, a.units.ids[a.pos], admit=self._admit(doc_id, len(a.codes)),
+                                 min_shared_anchors=PAIR_MIN_SHARED_ANCHORS, estimates=False)
+        others = []
         for other in sorted(cands):
             try:
-                b = self.prepared(other)
+                others.append((other, self.prepared(other)))
             except KeyError:
                 continue
+        if others and spec.min_containment is None:
+            # The first two bounds of compare_prepared (length, bag of units), for all candidates
+            # at once: in a copy-heavy collection they rule out nine in ten.
+            n_a = len(a.codes)
+            n_b = np.array([len(b.codes) for _, b in others], dtype=np.int64)
+            bound = np.minimum(np.minimum(n_b, n_a), bag_bounds(a, [b for _, b in others]))
+            den = n_a + n_b - bound
+            best = np.where(den > 0, bound / np.maximum(den, 1), 0.0)
+            others = [o for o, ok in zip(others, (best >= spec.min_similarity).tolist()) if ok]
+        found = []
+        for other, b in others:
             swap = self._rank_of(other) < self._rank_of(doc_id)
             first, second = (b, a) if swap else (a, b)
             comp = self.verifier.compare_prepared(first, second, min_similarity=spec.min_similarity,
@@ -169,22 +191,40 @@ class PartitionWorker:
             found.append(FoundPair(other, comp.similarity, ca, cb, comp.common_units))
         return DocumentPairs(doc_id, tuple(found), a.template_share, a.exclusions, len(cands))
 
+    def _admit(self, doc_id: int, n_a: int) -> Callable[[np.ndarray], np.ndarray]:
+        """The candidates pairing ``doc_id`` may have, as a vectorised test (``find``'s ``admit``).
+
+        Left out: the document itself and those of this pass before it in path order (they pair
+        with it themselves, if it is their candidate); and, when only similarity is asked for,
+        documents whose length alone proves the pair below the threshold. Seed 004's ratio of a
+        pair is at most min(n_a, n_b) / max(n_a, n_b) over countable units: the first bound
+        :func:`compare_prepared` tries, here computed for all of a document's candidates at once,
+        before the anchor cap (so its places go to documents that can reach the threshold) and
+        before they are prepared. A document not prepared yet has between 0 and its total units.
+        """
+        rank, in_todo = self._rank, self._in_todo
+        last = len(rank) - 1
+        my_rank = self._rank_of(doc_id)
+        t = self.spec.min_similarity
+        by_length = self.spec.min_containment is None and t > 0
+
+        def admit(ids: np.ndarray) -> np.ndarray:
+            at = np.minimum(ids, last)
+            ok = (ids != doc_id) & ~(in_todo[at] & (rank[at] < my_rank))
+            if by_length:
+                known = self._countable[at]
+                x = np.where(known >= 0, known, np.minimum(np.maximum(n_a, 0), self._total[at]))
+                m = np.minimum(x, n_a)
+                den = n_a + x - m
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    best = np.where(den > 0, m / np.maximum(den, 1), 0.0)
+                ok &= best >= t
+            return ok
+
+        return admit
+
     def run(self, doc_ids: Iterable[int]) -> list[DocumentPairs]:
         return [r for r in map(self.pair, doc_ids) if r is not None]
-
-
-class _PairedBefore:
-    """The documents a candidate search for ``doc_id`` leaves out: itself, and those of this
-    pass before it in path order (they pair with it themselves, if it is their candidate)."""
-
-    def __init__(self, doc_id: int, todo: frozenset[int], rank_of: Callable[[int], int]) -> None:
-        self.doc_id = doc_id
-        self.todo = todo
-        self.rank_of = rank_of
-        self.rank = rank_of(doc_id)
-
-    def __contains__(self, other: int) -> bool:
-        return other == self.doc_id or (other in self.todo and self.rank_of(other) < self.rank)
 
 
 def partitions(todo: Sequence[int], size: int) -> list[list[int]]:

@@ -267,8 +267,7 @@ def _pack_spans(spans: Sequence[tuple[int, int]]) -> bytes:
 
 
 def _unpack_spans(blob: bytes) -> tuple[tuple[int, int], ...]:
-    arr = np.frombuffer(blob, dtype="<i8").reshape(-1, 2)
-    return tuple((int(a), int(b)) for a, b in arr)
+    return tuple(map(tuple, np.frombuffer(blob, dtype="<i8").reshape(-1, 2).tolist()))
 
 
 @dataclass(frozen=True)
