@@ -123,3 +123,50 @@ def test_prepared_equals_plain_on_generated_sequences(a, b, min_run, cut_a, cut_
     plain, fast = both_ways(text_a, text_b, codes, min_run=min_run, template_a=tpl_a, template_b=tpl_b,
                             min_similarity=0.5)
     assert fast is None or fast == plain
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    a=st.lists(st.integers(0, 9), max_size=80),
+    b=st.lists(st.integers(0, 9), max_size=80),
+    buckets=st.sampled_from([1, 2, 3, 1024]),
+    cut_a=st.lists(st.tuples(st.integers(0, 80), st.integers(0, 8)), max_size=3),
+)
+def test_bag_bound_is_never_below_the_common_units(a, b, buckets, cut_a) -> None:
+    """The bucketed bag of units bounds the common units from above, whatever the buckets
+    (1 bucket: the shorter length; 3: every bucket shared by many units) and the removed text."""
+    words = ["alpha", "beta", "gamma", "delta", "eps", "zeta", "eta", "theta", "iota", "kappa"]
+    text_a, text_b = " ".join(words[x] for x in a), " ".join(words[x] for x in b)
+    tpl_a = [(s * 3, s * 3 + n * 3) for s, n in cut_a]
+    saved = compare_module.BAG_BUCKETS
+    compare_module.BAG_BUCKETS = buckets
+    try:
+        codes = UnitCodes()
+        pa = prepare_document(tokenize(text_a), min_run=2, codes=codes, template=tpl_a)
+        pb = prepare_document(tokenize(text_b), min_run=2, codes=codes)
+        bound = int(compare_module.bag_bounds(pa, [pb, pa])[0])
+        same = int(compare_module.bag_bounds(pa, [pb, pa])[1])
+    finally:
+        compare_module.BAG_BUCKETS = saved
+    plain = compare_documents(text_a, text_b, min_run=2, template_a=tpl_a, with_raw_lcs=False)
+    assert bound >= plain.common_units
+    assert same == len(pa.codes)  # a document shares its whole bag with itself
+
+
+def test_bag_bound_rejects_same_length_text_of_another_kind_before_alignment(monkeypatch) -> None:
+    """Two unrelated sections of about the same length pass the length bound; the bag of units
+    rules them out at 0.8 without an alignment, and a light edit still gets through."""
+    en = corpus_texts("en")
+    codes = UnitCodes()
+    base = en[30]
+    other = next(t for t in en if t is not base and abs(len(t) - len(base)) < 0.1 * len(base))
+    pa, pb = (prepare_document(tokenize(t), min_run=MIN_RUN, codes=codes) for t in (base, other))
+    edit = prepare_document(tokenize(light_edit(base, 0.02, random.Random(3))), min_run=MIN_RUN, codes=codes)
+    aligned = []
+    real = compare_module._aligned_comparison
+    monkeypatch.setattr(compare_module, "_aligned_comparison", lambda *a, **k: aligned.append(1) or real(*a, **k))
+    assert compare_prepared(pa, pb, min_similarity=0.8) is None
+    assert not aligned
+    assert "windows" not in pb.__dict__  # its window hashes were never needed
+    kept = compare_prepared(pa, edit, min_similarity=0.8)
+    assert kept is not None and kept.similarity >= 0.8 and aligned

@@ -111,3 +111,44 @@ def test_a_cut_below_the_threshold_pairs_down_to_the_cut(copy_heavy) -> None:
             conn.execute("DELETE FROM paired")
         listed = coll.pairs(SETTINGS, cut=0.6)  # threshold 0.8, cut 0.6
     assert sorted(tuple(sorted((p.a.doc_id, p.b.doc_id))) for p in listed) == sorted((r[0], r[1]) for r in lower)
+
+
+def test_length_bound_uses_countable_units_not_totals(tmp_path, corpus_dir) -> None:
+    """Regression guard for the pass's length bound: a document whose quotations are excluded is
+    far longer in total than in countable units. Its light edit must still pair with the short
+    original, whichever of the two is paired first, exactly as a brute-force comparison says; a
+    document with the same text unquoted (all of it countable) must not."""
+    from tests.benchmarks.copyheavy import light_edit
+    from neardup_gui.core.verify import Verifier
+    import random
+
+    en = [p.read_text(encoding="utf-8") for p in sorted((corpus_dir / "debian-reference-en").glob("*.txt"))]
+    base = max(en[:40], key=len)
+    marks = set("\"'()[]\u201c\u201d\u2018\u2019")
+    filler = [" ".join(s.split()) for t in en[40:60] for s in t.split(".")
+              if 40 < len(s.strip()) < 300 and not set(s) & marks][:200]
+    quoted = "\n".join(f"\u201c{s}.\u201d" for s in filler)
+    unquoted = "\n".join(f"{s}." for s in filler)
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "0_quoted.txt").write_text(light_edit(base, 0.02, random.Random(1)) + "\n" + quoted, encoding="utf-8")
+    (docs / "1_original.txt").write_text(base, encoding="utf-8")
+    (docs / "2_quoted.txt").write_text(light_edit(base, 0.02, random.Random(2)) + "\n" + quoted, encoding="utf-8")
+    (docs / "3_unquoted.txt").write_text(base + "\n" + unquoted, encoding="utf-8")
+    for i, t in enumerate(en[60:66]):
+        (docs / f"9_other{i}.txt").write_text(t, encoding="utf-8")
+    settings = Settings(threshold=0.8, auto_template=False, exclude_quotes=True, workers=1)
+    with Collection.open(tmp_path / "index.db") as coll:
+        coll.index_folder(str(docs), settings)
+        found = {tuple(sorted((p.a.path.rsplit("/", 1)[-1], p.b.path.rsplit("/", 1)[-1]))): p.similarity
+                 for p in coll.pairs(settings)}
+    verifier = Verifier(settings)
+    marked = {p.name: verifier.mark(p.read_text(encoding="utf-8")) for p in sorted(docs.iterdir())}
+    truth = {}
+    for x, y in itertools.combinations(sorted(marked), 2):
+        comp = verifier.compare(marked[x], marked[y])
+        if comp.similarity >= 0.8:
+            truth[(x, y)] = comp.similarity
+    assert {("0_quoted.txt", "1_original.txt"), ("1_original.txt", "2_quoted.txt")} <= set(truth)
+    assert not any("3_unquoted.txt" in k for k in truth)
+    assert found == truth
