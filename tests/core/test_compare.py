@@ -407,3 +407,24 @@ def test_the_more_coherent_of_two_lcs_tie_breaks_is_kept():
     comp = C.compare_units(a, b, min_run=3, alignment="full")
     assert comp.common_units == 3
     assert [s.units for s in comp.spans] == [3]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    base=st.lists(st.integers(0, 5), min_size=1, max_size=120),
+    edits=st.lists(st.tuples(st.integers(0, 119), st.integers(0, 5), st.booleans()), max_size=40),
+)
+def test_alignment_told_its_lcs_length_gives_the_same_blocks(base, edits) -> None:
+    """With the LCS length known, Myers' diff is skipped only where it would have failed: the
+    blocks are the same as without it, from near copies (Myers) to far ones (bit-parallel)."""
+    other = list(base)
+    for at, code, insert in edits:
+        at = min(at, len(other))
+        if insert:
+            other.insert(at, code)
+        elif other:
+            other[min(at, len(other) - 1)] = code
+    ca, cb = np.array(base, dtype=np.int64), np.array(other, dtype=np.int64)
+    sa, sb = compare_module._codes_as_sequences(ca, cb, 6)
+    lcs = int(LCSseq.similarity(sa, sb))
+    assert compare_module._align_sequences(sa, sb, lcs=lcs) == compare_module._align_sequences(sa, sb)
