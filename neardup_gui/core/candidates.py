@@ -230,7 +230,7 @@ class CandidateFinder:
 
     def find(self, fp: Fingerprints, countable_ids: np.ndarray, *, exclude: set[int] = frozenset(),
              min_shared_anchors: int = 1, admit: Callable[[np.ndarray], np.ndarray] | None = None,
-             estimates: bool = True) -> dict[int, Candidate]:
+             estimates: bool = True, own_anchors: np.ndarray | None = None) -> dict[int, Candidate]:
         """All candidates for a document with fingerprints ``fp`` (``countable_ids``: its countable unit ids).
 
         ``min_shared_anchors``: documents proposed by the anchors must share at least this many
@@ -242,11 +242,13 @@ class CandidateFinder:
         bound); it replaces ``exclude`` and is applied to every channel, and to the anchor
         candidates before their cap, so the places go to documents that can matter.
         ``estimates``: False to compute the 1-bit estimate only where it decides something (for
-        documents proposed by simhash alone), not for every candidate.
+        documents proposed by simhash alone), not for every candidate. ``own_anchors``: the
+        winnowed anchors of ``countable_ids`` when the caller has them (the stored ones, when
+        nothing of the document was removed), for the pass.
         """
         found: dict[int, Candidate] = {}
         if admit is not None:
-            return self._find_admitted(fp, countable_ids, min_shared_anchors, admit, estimates)
+            return self._find_admitted(fp, countable_ids, min_shared_anchors, admit, estimates, own_anchors)
 
         def add(doc_id: int, how: str) -> Candidate | None:
             doc_id = int(doc_id)
@@ -330,12 +332,13 @@ class CandidateFinder:
         return found
 
     def _find_admitted(self, fp: Fingerprints, countable_ids: np.ndarray, min_shared_anchors: int,
-                       admit: Callable[[np.ndarray], np.ndarray], estimates: bool) -> dict[int, Candidate]:
+                       admit: Callable[[np.ndarray], np.ndarray], estimates: bool,
+                       own_anchors: np.ndarray | None = None) -> dict[int, Candidate]:
         """:meth:`find` for the collection-wide pass: each channel's ids filtered by ``admit`` in
         numpy (a pass asks for every document's candidates; in a copy-heavy collection they are
         hundreds, most of which an exact bound rules out), Candidate records only for the rest."""
         found: dict[int, Candidate] = {}
-        query_anchors = anchors(countable_ids, self.params)
+        query_anchors = anchors(countable_ids, self.params) if own_anchors is None else own_anchors
         if not len(query_anchors):
             ids = counts = np.zeros(0, dtype=np.int64)
         elif self.anchor_postings is not None:

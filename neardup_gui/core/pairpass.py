@@ -162,8 +162,11 @@ class PartitionWorker:
             a = self.prepared(doc_id)
         except KeyError:
             return None
+        # Nothing removed (no template, no exclusion in it): its countable anchors are the stored ones.
+        whole = len(a.pos) == len(a.units)
         cands = self.finder.find(fp, a.units.ids[a.pos], admit=self._admit(doc_id, len(a.codes)),
-                                 min_shared_anchors=PAIR_MIN_SHARED_ANCHORS, estimates=False)
+                                 min_shared_anchors=PAIR_MIN_SHARED_ANCHORS, estimates=False,
+                                 own_anchors=fp.anchors if whole else None)
         others = []
         for other in sorted(cands):
             try:
