@@ -141,8 +141,8 @@ class PartitionWorker:
         if p is not None:
             self._cache.move_to_end(doc_id)
             return p
-        stored = self.store.text(doc_id)  # KeyError when the document is gone
-        p = self.verifier.prepare(self.verifier.mark(stored.text, stored.furniture), self.codes)
+        text, furniture = self.store.text_and_furniture(doc_id)  # KeyError when the document is gone
+        p = self.verifier.prepare(self.verifier.mark(text, furniture), self.codes)
         self._cache[doc_id] = p
         self._cache_bytes += p.nbytes
         if doc_id < len(self._countable) - 1:

@@ -619,6 +619,24 @@ class Store:
                 f"read ({exc}). It was left untouched; rebuild the index to a new file.",
             ) from exc
 
+    def text_and_furniture(self, doc_id: int) -> tuple[str, tuple[tuple[int, int], ...]]:
+        """What a comparison needs of a stored text (its body and furniture), without the rest
+        :meth:`text` decodes (a pass reads every document of the collection)."""
+        try:
+            row = self.conn.execute("SELECT body, furniture FROM texts WHERE doc_id = ?", (doc_id,)).fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise _translate_error(exc, self.path) from exc
+        if row is None:
+            raise KeyError(doc_id)
+        try:
+            return zlib.decompress(row[0]).decode("utf-8"), _unpack_spans(row[1])
+        except (zlib.error, UnicodeDecodeError, ValueError) as exc:
+            raise IndexProblem(
+                "corrupt",
+                f"The index file {self.path} is damaged: the stored text of document {doc_id} cannot be "
+                f"read ({exc}). It was left untouched; rebuild the index to a new file.",
+            ) from exc
+
     def remove(self, conn: sqlite3.Connection, doc_id: int) -> None:
         """Delete a document and everything derived from it (inside the caller's transaction)."""
         _forget_sentences(conn, doc_id)

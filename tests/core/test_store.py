@@ -34,6 +34,7 @@ def test_round_trip_of_a_document(tmp_path):
         assert (doc.id, doc.rel, doc.status, doc.meta) == (doc_id, "a.txt", "indexed", {"encoding": "utf-8"})
         stored = store.text(doc_id)
         assert stored.text == "正文 text" and stored.paragraphs == ((0, 2), (3, 7)) and stored.margins == "页眉"
+        assert store.text_and_furniture(doc_id) == ("正文 text", ((0, 2),))  # what a pass reads
         ids, sims, words = store.fingerprint_matrix()
         assert ids.tolist() == [doc_id] and sims.tolist() == [2**64 - 1]
         assert words.tolist() == [[1, 2**63]]
@@ -117,7 +118,10 @@ def test_damage_inside_a_text_blob_is_reported_as_a_damaged_index(tmp_path):
     with Store(db, create=False) as store:
         with pytest.raises(IndexProblem) as err:
             store.text(doc_id)
+        with pytest.raises(IndexProblem) as err_pass:
+            store.text_and_furniture(doc_id)
     assert err.value.kind == "corrupt" and "cannot be read" in str(err.value)
+    assert err_pass.value.kind == "corrupt"
 
 
 def _df_matches_sentences(store: Store) -> bool:
