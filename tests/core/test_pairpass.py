@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import multiprocessing
 
+import numpy as np
 import pytest
 
 from tests.benchmarks.copyheavy import build
@@ -152,3 +153,19 @@ def test_length_bound_uses_countable_units_not_totals(tmp_path, corpus_dir) -> N
     assert {("0_quoted.txt", "1_original.txt"), ("1_original.txt", "2_quoted.txt")} <= set(truth)
     assert not any("3_unquoted.txt" in k for k in truth)
     assert found == truth
+
+
+def test_stored_anchors_are_the_anchors_a_pass_would_compute(copy_heavy) -> None:
+    """The pass looks up a document's stored anchors when nothing of it was removed; they must be
+    the winnowed anchors of its units, as the index stored them."""
+    from neardup_gui.core.fingerprints import anchors
+    from neardup_gui.core.units import tokenize
+
+    with Collection.open(copy_heavy) as coll:
+        store = coll.store
+        ids = [r[0] for r in store.conn.execute("SELECT id FROM documents WHERE status = 'indexed' ORDER BY id")]
+        assert len(ids) == 240
+        for doc_id in ids[::7]:
+            text, _ = store.text_and_furniture(doc_id)
+            stored = store.fingerprints_of(doc_id).anchors
+            assert np.array_equal(np.sort(stored), anchors(tokenize(text).ids, SETTINGS.fingerprints))
