@@ -118,6 +118,26 @@ def test_character_pairs_are_not_seeds() -> None:
     assert len(c.spans) == 2 and len(c.passages) == 2 and c.passage_units_a == c.common_units
 
 
+def test_a_translation_between_identical_rows_is_not_an_edit() -> None:
+    """A translated table (Chinese descriptions) beside its original (English descriptions): the
+    package rows are identical runs of 8 units, the descriptions between them are holes small
+    enough to chain across, but written in CJK on one side and in words on the other. A
+    translation is not an edited copy: every row stays its own passage."""
+    zh = ["配置网络的图形工具", "无线网卡的驱动程序", "查看系统日志的工具", "管理软件包的前端"]
+    en = ["graphical network configuration tool", "drivers for wireless cards", "system log viewer",
+          "package management front end"]
+    rows = [f"net-tool-{k} V:{100 + k}, I:{500 + k} {900 + k}" for k in range(len(zh))]
+    a = "\n".join(f"{r}\n{d}" for r, d in zip(rows, zh))
+    b = "\n".join(f"{r}\n{d}" for r, d in zip(rows, en))
+    c = compare_documents(a, b, min_run=MIN_RUN)
+    assert len(c.spans) == len(rows) and c.common_units == 8 * len(rows)
+    assert len(c.passages) == len(rows) and c.passage_units_a == c.common_units
+    # the same table with its Chinese descriptions edited, not translated: one passage
+    edited = "\n".join(f"{r}\n{d[:2]}改动{d[4:]}" for r, d in zip(rows, zh))
+    c = compare_documents(edited, a, min_run=MIN_RUN)
+    assert len(c.passages) == 1 and c.containment_a == 1.0
+
+
 def test_insertions_and_deletions_inside_a_passage() -> None:
     src = words("w", 100)
     copy = list(src)
