@@ -203,19 +203,31 @@ def _chained_passages(
     runs = sorted(runs)
     if not runs:
         return []
-    # Seed weights (a word weighs more than a character) and CJK counts, as prefix sums.
-    weights = np.ones(len(codes_a)) if cjk_a is None or not word_pairs else np.where(cjk_a, 1.0, rules.word_weight)
-    cum = np.concatenate([[0.0], np.cumsum(weights)]).tolist()
-    min_units = max(1, math.ceil(rules.short_run / max(1.0, float(weights.max(initial=1.0))) - 1e-9))
+    # Seed weights (a word weighs more than a character), as prefix sums where A mixes scripts;
+    # a text in one script needs none (all its runs of a length weigh the same).
+    has_a = cjk_a is not None and bool(cjk_a.any())
+    only_a = cjk_a is None or bool(cjk_a.all())
+    if not word_pairs or only_a:
+        min_units, cum = rules.short_run, None
+    elif not has_a:
+        min_units, cum = max(1, math.ceil(rules.short_run / rules.word_weight - 1e-9)), None
+    else:
+        min_units = max(1, math.ceil(rules.short_run / max(1.0, rules.word_weight) - 1e-9))
+        cum = np.concatenate([[0.0], np.cumsum(np.where(cjk_a, 1.0, rules.word_weight))]).tolist()
     sure_units = rules.short_run  # this many units are a seed whatever they are (a CJK unit weighs 1)
-    cjk_sum_a = None if cjk_a is None else np.concatenate([[0], np.cumsum(cjk_a)]).tolist()
-    cjk_sum_b = None if cjk_b is None else np.concatenate([[0], np.cumsum(cjk_b)]).tolist()
+    # CJK counts as prefix sums, only where a hole can be CJK on one side and words on the other.
+    has_b = cjk_b is not None and bool(cjk_b.any())
+    only_b = cjk_b is None or bool(cjk_b.all())
+    mixed = cjk_a is not None and cjk_b is not None and ((has_a and not only_b) or (has_b and not only_a))
+    cjk_sum_a = np.concatenate([[0], np.cumsum(cjk_a)]).tolist() if mixed else None
+    cjk_sum_b = np.concatenate([[0], np.cumsum(cjk_b)]).tolist() if mixed else None
 
     def translated(a0: int, a1: int, b0: int, b1: int) -> bool:
         """A hole written in CJK on one side and in words on the other is a translation, not an edit."""
         if cjk_sum_a is None or cjk_sum_b is None or a1 - a0 < 2 or b1 - b0 < 2:
             return False
         return (2 * (cjk_sum_a[a1] - cjk_sum_a[a0]) >= a1 - a0) != (2 * (cjk_sum_b[b1] - cjk_sum_b[b0]) >= b1 - b0)
+
     na, nb = len(codes_a), len(codes_b)
     # after these countable units lies removed text (plain lists: bisect is cheaper per call)
     cut_a = np.flatnonzero(jumps_a).tolist()
@@ -226,6 +238,8 @@ def _chained_passages(
         if a1 - a0 < min_units or b1 - b0 < min_units:
             return []
         blocks = align(codes_a[a0:a1], codes_b[b0:b1])
+        if cum is None:
+            return [(a0 + i, b0 + j, n) for i, j, n in blocks if n >= min_units]
         return [(a0 + i, b0 + j, n) for i, j, n in blocks
                 if n >= sure_units or (n >= min_units and cum[a0 + i + n] - cum[a0 + i] >= s - 1e-9)]
 
