@@ -223,10 +223,14 @@ def _chained_passages(
     cjk_sum_b = np.concatenate([[0], np.cumsum(cjk_b)]).tolist() if mixed else None
 
     def translated(a0: int, a1: int, b0: int, b1: int) -> bool:
-        """A hole written in CJK on one side and in words on the other is a translation, not an edit."""
-        if cjk_sum_a is None or cjk_sum_b is None or a1 - a0 < 2 or b1 - b0 < 2:
+        """A hole written in CJK on one side and in words on the other is a translation, not an
+        edit: both holes of 3 units or more, one at least 3/4 CJK, the other at most 1/4 (an
+        edit next to an option name or a command mixes the two in a short hole on both sides)."""
+        if cjk_sum_a is None or cjk_sum_b is None or a1 - a0 < 3 or b1 - b0 < 3:
             return False
-        return (2 * (cjk_sum_a[a1] - cjk_sum_a[a0]) >= a1 - a0) != (2 * (cjk_sum_b[b1] - cjk_sum_b[b0]) >= b1 - b0)
+        share_a = (cjk_sum_a[a1] - cjk_sum_a[a0]) / (a1 - a0)
+        share_b = (cjk_sum_b[b1] - cjk_sum_b[b0]) / (b1 - b0)
+        return (share_a >= 0.75 and share_b <= 0.25) or (share_b >= 0.75 and share_a <= 0.25)
 
     na, nb = len(codes_a), len(codes_b)
     # after these countable units lies removed text (plain lists: bisect is cheaper per call)
