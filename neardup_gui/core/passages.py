@@ -163,7 +163,8 @@ def find_passages(
     that holds ``min_anchors_for_words`` anchors: a passage around a lone anchor is built again,
     between its neighbours, from seeds of ``short_run`` units (see the module docstring).
     """
-    word_pairs = cjk_a is not None and rules.word_weight * 2 >= rules.short_run
+    # lighter seeds exist when fewer than short_run words weigh short_run (1.5: two words)
+    word_pairs = cjk_a is not None and math.ceil(rules.short_run / rules.word_weight - 1e-9) < rules.short_run
     found = _chained_passages(runs, codes_a, codes_b, jumps_a, jumps_b, align, rules, cjk_a, cjk_b, word_pairs)
     if not word_pairs or rules.min_anchors_for_words <= 1:
         return found
