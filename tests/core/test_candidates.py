@@ -141,7 +141,7 @@ def test_pairs_ask_anchor_only_candidates_for_two_shared_anchors(indexed, corpus
     """check takes a document sharing a single anchor (one copied paragraph can be that);
     pairs, looking for whole near-duplicates, asks for two (candidates.PAIR_MIN_SHARED_ANCHORS)."""
     coll, root = indexed
-    # unrelated texts, each with a run of exactly G = 59 words of an indexed document in it:
+    # unrelated texts, each with a run of 59 words (>= G = 55) of an indexed document in it:
     # the run holds one whole winnowing window, so the two share an anchor
     words = sorted(root.glob("ch01-*.txt"))[0].read_text(encoding="utf-8").split()
     hosts = sorted((corpus_dir / "debian-reference-en").glob("ch09-*.txt"))[:6]
