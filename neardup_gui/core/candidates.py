@@ -49,11 +49,15 @@ MAX_ANCHOR_CANDIDATES = 200
 # pass (cap 5,000) took 715 s.
 MAX_PAIR_ANCHOR_CANDIDATES = 200
 # For whole-collection pairs (similarity ≥ 0.2 at the least), a document proposed by the anchors
-# alone must share two: in a large collection almost every document shares one 12-unit phrase
+# alone must share two: in a large collection almost every document shares one phrase of k units
 # with some twenty others by chance (measured at 100,000 documents: 24 such candidates per
 # document, 99 % sharing exactly one anchor, similarity ≤ 0.005), and verifying them made pairs
 # cost 0.26 s per document. A pair at similarity 0.2 has thousands of common units, dozens of
-# anchors when its runs reach G = 59 units. ``eval_quality.py`` measures what this costs.
+# anchors when its runs reach G = 55 units. ``eval_quality.py`` measures what this costs.
+# Re-measured for anchors of 8 units (797 real copyright files, --no-auto-template, anchor-only
+# candidate pairs sampled): one shared anchor reaches similarity 0.2 in 2 of 300 pairs (12 units:
+# 18 of 300), two shared anchors in 10 of 300 (28), none reaches 0.5: one 8-gram is still chance,
+# two are not to be dropped (docs/fingerprints.md).
 PAIR_MIN_SHARED_ANCHORS = 2
 
 
@@ -166,11 +170,11 @@ class CandidateFinder:
         self.count = len(current) if current is not None else len(self.minhash)
         self.anchor_postings: AnchorPostings | None = None  # set by a pass: see AnchorPostings
         # A check (min_shared_anchors 1) looks up every k-gram of the submission among the stored
-        # anchors, not only its winnowed ones: an edited copy keeps few 12-unit k-grams whole and
-        # the two sides' windows then pick different minima, so the anchors of a section edited at
-        # 20 % rarely coincide (eval_edited_recall.py, English sections edited at 20 / 30 %: source
-        # first 8 / 7 of 24 that way, 10 / 8 with every k-gram; 2.3 candidates per check either
-        # way in a 2,347-document index).
+        # anchors, not only its winnowed ones: an edited copy keeps few k-grams whole and the two
+        # sides' windows then pick different minima, so the anchors of a section edited at 20 %
+        # rarely coincide (eval_edited_recall.py, English sections edited at 20 / 30 %, anchors of
+        # 12 units: source first 8 / 7 of 24 that way, 10 / 8 with every k-gram; 2.3 candidates
+        # per check either way in a 2,347-document index; with anchors of 8 units, 19 / 13).
         # False only to measure the winnowed look-up beside it.
         self.check_every_kgram = True
         # set by a pass: a rank per document id (by path) breaking ties between documents that

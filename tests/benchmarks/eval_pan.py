@@ -23,7 +23,15 @@ only, never from the product.
    source; the hosts checked as negatives. With ``--formats`` a handful of Chinese copies are
    also written as DOCX (python-docx) and PDF (LibreOffice) and checked from those files.
 
-Usage: ``python tests/benchmarks/eval_pan.py [--per-lang 12] [--no-index] [--formats]``
+5. **Chance seeds**: 64-unit windows of unrelated sections aligned as passages align them: the
+   share of units in aligned runs of ≥ 1…5 units, beside windows of edited copies (30 %); the
+   measurement behind ``PassageRules.word_weight``.
+
+``--seeds 15,16,17,18,19`` repeats 1–3 on that many splits and pools the figures (the index
+checks and the cost run on the first split only): twelve copies per rate are few, one copy
+without any exact run of ``min_run`` moves a mean by 0.08.
+
+Usage: ``python tests/benchmarks/eval_pan.py [--per-lang 12] [--seeds 15] [--no-index] [--formats]``
 """
 
 from __future__ import annotations
@@ -283,6 +291,60 @@ def write_formats(sp: Split, copies: dict, queries: Path) -> dict[str, tuple[str
     return out
 
 
+def seed_chance(sp: Split, windows: int = 600, width: int = 64) -> list[dict]:
+    """Share of window units in aligned runs of ≥ s units: unrelated windows vs edited copies."""
+    from neardup_gui.core.compare import _align_codes, _dense_codes
+    from neardup_gui.core.units import tokenize
+
+    rng = random.Random(1)
+    ids = {i: tokenize(sp.texts[i]).ids for i in sp.sources + sp.hosts}
+    pools: dict[str, list] = {"unrelated": [], "copy, 30 %": []}
+    for _ in range(windows):
+        i, j = rng.sample(sp.sources + sp.hosts, 2)
+        a, b = ids[i], ids[j]
+        if len(a) > width and len(b) > width:
+            p, q = rng.randrange(len(a) - width), rng.randrange(len(b) - width)
+            pools["unrelated"].append((a[p : p + width], b[q : q + width]))
+    for k, i in enumerate(sp.sources):
+        copy = tokenize(ob.obfuscate(sp.texts[i], sp.lang, 0.3, sp.vocab, random.Random(k))).ids
+        src = ids[i]
+        for _ in range(10):
+            if len(src) <= width + 10 or len(copy) <= width:
+                break
+            p = rng.randrange(len(src) - width)
+            q = min(p * len(copy) // len(src), len(copy) - width)  # the copy's window at the same place
+            pools["copy, 30 %"].append((copy[q : q + width], src[p : p + width]))
+    rows = []
+    for label, pairs in pools.items():
+        covered = {s: 0 for s in range(1, 6)}
+        for x, y in pairs:
+            ca, cb, _ = _dense_codes(x, y)
+            blocks = _align_codes(ca, cb)
+            for s in covered:
+                covered[s] += sum(n for _, _, n in blocks if n >= s)
+        total = max(1, sum(len(x) for x, _ in pairs))
+        rows.append(dict(lang=sp.lang, case=label, windows=len(pairs), **{f"ge{s}": covered[s] / total for s in covered}))
+    return rows
+
+
+def pooled(rows: list[dict], keys: tuple[str, ...], means: tuple[str, ...], mins: tuple[str, ...] = ()) -> list[dict]:
+    """Rows of several splits pooled per ``keys``: means weighted by ``n``, minima of minima."""
+    out: dict[tuple, dict] = {}
+    for r in rows:
+        k = tuple(r[x] for x in keys)
+        o = out.setdefault(k, {**{x: r[x] for x in keys}, "n": 0, **{m: 0.0 for m in means},
+                               **{m: float("inf") for m in mins}})
+        o["n"] += r["n"]
+        for m in means:
+            o[m] += r[m] * r["n"]
+        for m in mins:
+            o[m] = min(o[m], r[m])
+    for o in out.values():
+        for m in means:
+            o[m] /= max(o["n"], 1)
+    return list(out.values())
+
+
 def merge_cost(sp: Split, min_run: int) -> list[dict]:
     """What merging runs into passages costs on long texts (40 sections joined), beside the same
     comparison with the merging switched off (best of 3 each, same process)."""
@@ -322,7 +384,7 @@ def mean(xs: Sequence[float]) -> float:
 
 
 def markdown(whole: list[dict], pan: list[dict], alarms: list, checked: list[dict], negatives: list[dict],
-             cost: Sequence[dict] = ()) -> str:
+             cost: Sequence[dict] = (), chance: Sequence[dict] = ()) -> str:
     out = ["### Whole copies: containment of the true source",
            "",
            "| lang | edits | rate | copies | exact runs only | passages (mean) | passages (min) | passages per copy | ms / compare |",
@@ -359,6 +421,11 @@ def markdown(whole: list[dict], pan: list[dict], alarms: list, checked: list[dic
                 out.append(f"\nNegatives ({lang}, hosts not in the index): {len(rows)} checked, "
                            f"{sum(n['top'] >= ALARM for n in rows)} with a source ≥ 0.1 "
                            f"(largest {max(n['top'] for n in rows):.3f}).")
+    if chance:
+        out += ["", "### Chance seeds: share of window units in aligned runs of ≥ s units (64-unit windows)", "",
+                "| lang | windows | case | ≥ 1 | ≥ 2 | ≥ 3 | ≥ 4 | ≥ 5 |", "|---|---|---|---|---|---|---|---|"]
+        for r in chance:
+            out.append(f"| {r['lang']} | {r['windows']} | {r['case']} | " + " | ".join(f"{r[f'ge{s}']:.4f}" for s in range(1, 6)) + " |")
     if cost:
         out += ["", "### Cost of the merging (`compare_units`, best of 3)", "",
                 "| lang | case | units A / B | with passages (ms) | runs only (ms) |", "|---|---|---|---|---|"]
@@ -372,6 +439,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--per-lang", type=int, default=12, help="sources (and hosts) per language")
     ap.add_argument("--langs", default="zh,en")
     ap.add_argument("--seed", type=int, default=15)
+    ap.add_argument("--seeds", default="", help="several splits pooled, e.g. 15,16,17,18,19 (overrides --seed)")
     ap.add_argument("--no-index", action="store_true", help="skip the checks through a real index")
     ap.add_argument("--formats", action="store_true", help="also check Chinese copies as DOCX and PDF (LibreOffice)")
     ap.add_argument("--json", type=Path, help="write all figures to this file")
@@ -380,24 +448,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"development corpus not found (set NEARDUP_CORPUS); skipped")
         return 0
     min_run = Settings().min_run
-    whole, pan, alarms, checked, negatives, cost = [], [], [], [], [], []
+    seeds = [int(x) for x in args.seeds.split(",")] if args.seeds else [args.seed]
+    whole, pan, alarms, checked, negatives, cost, chance = [], [], [], [], [], [], []
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="eval-pan-") as tmp:
         for lang in args.langs.split(","):
-            sp = split_language(lang, args.per_lang, args.seed)
-            rows, copies = whole_copies(sp, min_run)
-            whole += rows
-            rows, al = pan_alignment(sp, min_run, args.seed)
-            pan += rows
-            alarms += al
-            cost += merge_cost(sp, min_run)
-            if not args.no_index:
-                rows, neg = through_index(sp, copies, Path(tmp), args.formats)
-                checked += rows
-                negatives += neg
-    print(markdown(whole, pan, alarms, checked, negatives, cost))
+            for n, seed in enumerate(seeds):
+                sp = split_language(lang, args.per_lang, seed)
+                rows, copies = whole_copies(sp, min_run)
+                whole += rows
+                rows, al = pan_alignment(sp, min_run, seed)
+                pan += rows
+                alarms += al
+                if n == 0:
+                    chance += seed_chance(sp)
+                    cost += merge_cost(sp, min_run)
+                    if not args.no_index:
+                        rows, neg = through_index(sp, copies, Path(tmp), args.formats)
+                        checked += rows
+                        negatives += neg
+    if len(seeds) > 1:
+        whole = pooled(whole, ("lang", "mode", "rate"), ("exact", "containment", "passages", "ms_per_compare"),
+                       ("min_containment",))
+        pan = pooled(pan, ("lang", "mode", "rate"), ("precision", "recall", "granularity"))
+        for r in pan:  # plagdet of the pooled measures
+            r["plagdet"] = PanScore(r["precision"], r["recall"], r["granularity"]).plagdet
+    print(markdown(whole, pan, alarms, checked, negatives, cost, chance))
     print(f"\n({time.perf_counter() - started:.0f} s; per language {args.per_lang} sources and {args.per_lang} hosts, "
-          f"seed {args.seed}, min_run {min_run})")
+          f"seed{'s' if len(seeds) > 1 else ''} {','.join(map(str, seeds))}, min_run {min_run})")
     if args.json:
         args.json.write_text(json.dumps(dict(whole=whole, pan=pan, alarms=alarms, checked=checked,
                                              negatives=negatives, cost=cost), indent=1), encoding="utf-8")

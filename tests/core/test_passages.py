@@ -95,6 +95,49 @@ def test_long_passages_join_across_a_gap_that_is_small_beside_them() -> None:
     assert c.passage_units_a == c.common_units == 320
 
 
+def test_word_pairs_bridge_two_anchors_but_do_not_extend_a_lone_one() -> None:
+    """Every third word replaced leaves runs of two words: as unlikely by chance as three CJK
+    characters (word_weight), so between two anchors they chain into one passage. Around a lone
+    anchor they do not count (min_anchors_for_words): one shared phrase is not an edited copy."""
+    src = words("w", 100)
+    edited = [f"x{k}" if k % 3 == 2 else w for k, w in enumerate(src[10:90], 10)]
+    c = compare(src[:10] + edited + src[90:], src)
+    assert len(c.spans) == 2 and c.common_units == 21  # the first anchor ends at the first edit
+    assert len(c.passages) == 1 and c.containment_a == 1.0
+    assert all(r.units == 2 for r in c.passages[0].runs[1:-1])
+    lone = compare(src[:10] + edited, src[:90])
+    assert len(lone.spans) == 1 and lone.passage_units_a == lone.common_units == 11
+
+
+def test_character_pairs_are_not_seeds() -> None:
+    """The same edit in Chinese (every third character replaced): runs of two characters are
+    common by chance and weigh 2 < 3, so the two anchors stay apart."""
+    src = "".join(chr(0x4E00 + 7 * k) for k in range(100))
+    edited = "".join("乙" if k % 3 == 2 else ch for k, ch in enumerate(src[10:90], 10))
+    c = compare_documents(src[:10] + edited + src[90:], src, min_run=MIN_RUN)
+    assert len(c.spans) == 2 and len(c.passages) == 2 and c.passage_units_a == c.common_units
+
+
+def test_a_translation_between_identical_rows_is_not_an_edit() -> None:
+    """A translated table (Chinese descriptions) beside its original (English descriptions): the
+    package rows are identical runs of 8 units, the descriptions between them are holes small
+    enough to chain across, but written in CJK on one side and in words on the other. A
+    translation is not an edited copy: every row stays its own passage."""
+    zh = ["配置网络的图形工具", "无线网卡的驱动程序", "查看系统日志的工具", "管理软件包的前端"]
+    en = ["graphical network configuration tool", "drivers for wireless cards", "system log viewer",
+          "package management front end"]
+    rows = [f"net-tool-{k} V:{100 + k}, I:{500 + k} {900 + k}" for k in range(len(zh))]
+    a = "\n".join(f"{r}\n{d}" for r, d in zip(rows, zh))
+    b = "\n".join(f"{r}\n{d}" for r, d in zip(rows, en))
+    c = compare_documents(a, b, min_run=MIN_RUN)
+    assert len(c.spans) == len(rows) and c.common_units == 8 * len(rows)
+    assert len(c.passages) == len(rows) and c.passage_units_a == c.common_units
+    # the same table with its Chinese descriptions edited, not translated: one passage
+    edited = "\n".join(f"{r}\n{d[:2]}改动{d[4:]}" for r, d in zip(rows, zh))
+    c = compare_documents(edited, a, min_run=MIN_RUN)
+    assert len(c.passages) == 1 and c.containment_a == 1.0
+
+
 def test_insertions_and_deletions_inside_a_passage() -> None:
     src = words("w", 100)
     copy = list(src)
@@ -242,6 +285,33 @@ def test_edited_english_copy_is_seen_whole(en_texts: list[str], rate: float, tar
         c = compare_documents(copy, src, min_run=MIN_RUN)
         assert c.containment_a >= target, (k, c.containment_a)
         assert len(c.passages) == 1, [p.units_a for p in c.passages]
+
+
+@pytest.mark.parametrize("index", [16, 35])
+def test_english_copy_with_30_percent_substituted_is_one_passage(en_texts: list[str], index: int) -> None:
+    """A real English section with 30 % of its words replaced: found whole, in one passage.
+    With seeds of three words only (before word_weight) these read 0.31 and 0.56, in 3 and 2
+    passages: the holes between 3-word runs are often longer than max_hole."""
+    vocab = ob.english_vocab(en_texts[100:140])
+    src = en_texts[index]
+    copy = ob.obfuscate(src, "en", 0.3, vocab, random.Random(index))
+    c = compare_documents(copy, src, min_run=MIN_RUN)
+    assert c.containment_a >= 0.8, c.containment_a
+    assert len(c.passages) == 1, [p.units_a for p in c.passages]
+    assert c.common_units / c.units_a < 0.5  # the exact runs alone see less than half
+
+
+def test_parallel_english_tables_are_not_an_edited_copy() -> None:
+    """Two sections of the book with tables of the same layout and one common row (dash): one
+    exact run, and word pairs all around it ("List of", "package popcon size", "V 894"). It is
+    not a copy: the passage stays the run and its 3-word seeds, below 0.1 on both sides (0.17
+    when word pairs count around a lone anchor)."""
+    folder = corpus_dir() / LANGS["en"]
+    a, b = ((folder / name).read_text(encoding="utf-8") for name in ("ch12-007.txt", "ch12-008.txt"))
+    c = compare_documents(a, b, min_run=MIN_RUN)
+    assert c.common_units == 8 and len(c.passages) == 1
+    assert max(c.containment_a, c.containment_b) < 0.1
+    assert all(r.units >= RULES.short_run for r in c.passages[0].runs)
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
