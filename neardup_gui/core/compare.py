@@ -39,7 +39,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from neardup_gui.core.document import CharSpan
-from neardup_gui.core.passages import coverage_bound, passages_of
+from neardup_gui.core.passages import coverage_bound, passage_cover, passages_of
 from neardup_gui.core.results import Comparison, Exclusions, MatchSpan
 from neardup_gui.core.units import Units, tokenize
 
@@ -490,8 +490,8 @@ def _run_starts(pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
 
 def _match_spans(
     a: Units, b: Units, pa: np.ndarray, pb: np.ndarray, pos_a: np.ndarray, pos_b: np.ndarray, min_run: int,
-    whole: int = 0,
-) -> tuple[list[MatchSpan], int]:
+    whole: int = 0, countable: tuple[np.ndarray, np.ndarray] | None = None,
+) -> tuple[list, int]:
     """Keep the maximal aligned runs of ≥ ``min_run`` units, consecutive in both texts.
 
     ``pa``/``pb`` are aligned item indices; ``pos_a``/``pos_b`` map an item to its unit in the
@@ -502,6 +502,10 @@ def _match_spans(
     real units are counted; a run is highlighted piece by piece, so no highlight covers removed
     text. ``whole`` > 0: a run holding this many real units (all countable units of both texts)
     counts whatever its length — two identical texts are identical however short.
+
+    ``countable`` (the original unit index of every countable unit of A and of B): return the
+    pieces as runs ``(i, j, n)`` in countable coordinates instead of MatchSpans, for a caller
+    that needs only the counts (the collection-wide pass: no character offsets, no objects).
     """
     if len(pa) == 0:
         return [], 0
@@ -519,6 +523,10 @@ def _match_spans(
     ka, kb = pa[keep], pb[keep]
     pieces = _run_starts(ka, kb)  # split at gap items: no highlight covers removed text
     lengths = np.diff(np.concatenate([pieces, [len(ka)]]))
+    if countable is not None:
+        first_a = np.searchsorted(countable[0], pos_a[ka[pieces]])
+        first_b = np.searchsorted(countable[1], pos_b[kb[pieces]])
+        return list(zip(first_a.tolist(), first_b.tolist(), lengths.tolist())), common
     last = pieces + lengths - 1
     oa_first, oa_last = pos_a[ka[pieces]], pos_a[ka[last]]
     ob_first, ob_last = pos_b[kb[pieces]], pos_b[kb[last]]
@@ -670,6 +678,7 @@ def _aligned_comparison(
     with_raw_lcs: bool,
     blocks_are_lcs: bool,
     lcs: int | None = None,
+    counts_only: bool = False,
 ) -> Comparison:
     """Align the selected items, keep the trustable runs, merge passages, count: where the plain
     path (:func:`compare_units`) and the prepared one (:func:`compare_prepared`) meet.
@@ -677,13 +686,15 @@ def _aligned_comparison(
     ``codes_*``: codes of the countable units (``distinct`` > every one); ``items_*``: the same
     with the gap items (``n_codes`` > every one), ``unit_*`` their unit positions (−1 for a gap);
     ``sel_*``: the items aligned; ``whole``: the count when the two texts are identical.
+    ``counts_only``: the figures without the spans and passages (left empty).
     """
     n_a, n_b = len(codes_a), len(codes_b)
+    countable = (pos_a, pos_b) if counts_only else None
     seq_a, seq_b = items_a[sel_a], items_b[sel_b]
     blocks = _align_sequences(*_codes_as_sequences(seq_a, seq_b, n_codes), lcs=lcs)
     # Aligned pairs in item coordinates; a run must be consecutive there in both texts.
     pa, pb = _aligned_pairs(blocks, sel_a, sel_b)
-    spans, common = _match_spans(a, b, pa, pb, unit_a, unit_b, min_run, whole)
+    spans, common = _match_spans(a, b, pa, pb, unit_a, unit_b, min_run, whole, countable)
     n_real_aligned = int((unit_a[pa] >= 0).sum()) if len(pa) else 0
     if common < n_real_aligned:
         # Some aligned units fell outside the runs: an LCS is not unique, and which runs reach
@@ -698,7 +709,7 @@ def _aligned_comparison(
                                 lcs=lcs)  # (the reversed sequences have the same LCS length)
         back = [(n_a_sel - i - n, n_b_sel - j - n, n) for i, j, n in reversed(back)]
         qa, qb = _aligned_pairs(back, sel_a, sel_b)
-        spans_back, common_back = _match_spans(a, b, qa, qb, unit_a, unit_b, min_run, whole)
+        spans_back, common_back = _match_spans(a, b, qa, qb, unit_a, unit_b, min_run, whole, countable)
         if common_back > common:
             spans, common = spans_back, common_back
 
@@ -709,7 +720,11 @@ def _aligned_comparison(
     else:
         raw = _lcs_length_sequences(*_codes_as_sequences(codes_a, codes_b, distinct))
     # Edited passages (issue 15): the runs merged across small edits; containment counts them.
-    found, cover_a, cover_b = passages_of(a, b, spans, pos_a, pos_b, codes_a, codes_b, _align_codes)
+    if counts_only:
+        cover_a, cover_b = passage_cover(a, b, spans, pos_a, pos_b, codes_a, codes_b, _align_codes)
+        found, spans = (), []
+    else:
+        found, cover_a, cover_b = passages_of(a, b, spans, pos_a, pos_b, codes_a, codes_b, _align_codes)
     return Comparison(
         similarity=_ratio(common, n_a + n_b - common),
         containment_a=_ratio(cover_a, n_a),
@@ -1047,6 +1062,7 @@ def compare_prepared(
     min_similarity: float | None = None,
     min_containment: float | None = None,
     with_raw_lcs: bool = False,
+    counts_only: bool = False,
 ) -> Comparison | None:
     """:func:`compare_documents` of two prepared documents: the same Comparison, computed faster.
 
@@ -1054,6 +1070,8 @@ def compare_prepared(
     tried before the alignment, cheapest first: the shorter length, the units inside shared
     ``min_run``-grams, their multiset overlap and (for long selections) their LCS length. A
     returned Comparison is always exact; ``None`` means a bound proved both cut-offs missed.
+    ``counts_only``: the figures only (similarity, containments, common units), without the
+    spans and passages a view needs (the collection-wide pass stores the figures).
     """
     if a.min_run != b.min_run:
         raise ValueError("both documents must be prepared with the same min_run")
@@ -1090,7 +1108,7 @@ def compare_prepared(
     result = _aligned_comparison(
         a.units, b.units, a.pos, b.pos, a.codes, b.codes, n_codes, a.items, b.items, a.unit, b.unit, n_codes,
         sel_a, sel_b, whole=n_a if identical else 0, min_run=a.min_run, with_raw_lcs=with_raw_lcs,
-        blocks_are_lcs=False, lcs=lcs)
+        blocks_are_lcs=False, lcs=lcs, counts_only=counts_only)
     return replace(
         result,
         template_a=a.template, template_b=b.template, excluded_a=a.excluded, excluded_b=b.excluded,

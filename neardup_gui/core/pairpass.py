@@ -187,7 +187,7 @@ class PartitionWorker:
             swap = self._rank_of(other) < self._rank_of(doc_id)
             first, second = (b, a) if swap else (a, b)
             comp = self.verifier.compare_prepared(first, second, min_similarity=spec.min_similarity,
-                                                  min_containment=spec.min_containment)
+                                                  min_containment=spec.min_containment, counts_only=True)
             if comp is None or not spec.keeps(comp.similarity, comp.containment_a, comp.containment_b):
                 continue
             ca, cb = (comp.containment_b, comp.containment_a) if swap else (comp.containment_a, comp.containment_b)

@@ -403,10 +403,7 @@ def passages_of(
     """
     if not spans:
         return (), 0, 0
-    runs = _runs_of_spans(a, b, spans, pos_a, pos_b)
-    cjk_a = None if a.cjk is None or b.cjk is None else a.cjk[pos_a]
-    cjk_b = None if cjk_a is None else b.cjk[pos_b]
-    found = find_passages(runs, codes_a, codes_b, np.diff(pos_a) > 1, np.diff(pos_b) > 1, align, rules, cjk_a, cjk_b)
+    found = _found(a, b, _runs_of_spans(a, b, spans, pos_a, pos_b), pos_a, pos_b, codes_a, codes_b, align, rules)
     passages = []
     cover_a = cover_b = 0
     for start_a, end_a, start_b, end_b, seeds in found:
@@ -421,6 +418,33 @@ def passages_of(
             matched_units=sum(n for _, _, n in seeds), runs=exact,
         ))
     return tuple(passages), cover_a, cover_b
+
+
+def passage_cover(
+    a: Units,
+    b: Units,
+    runs: Sequence[Run],
+    pos_a: np.ndarray,
+    pos_b: np.ndarray,
+    codes_a: np.ndarray,
+    codes_b: np.ndarray,
+    align,
+    rules: PassageRules = DEFAULT_RULES,
+) -> tuple[int, int]:
+    """The countable units the passages cover in A and in B, as :func:`passages_of` counts them,
+    from the exact runs in countable coordinates and without building the passages (what the
+    collection-wide pass stores: on 2,375 copy-heavy files, building them was a tenth of it)."""
+    if not runs:
+        return 0, 0
+    found = _found(a, b, runs, pos_a, pos_b, codes_a, codes_b, align, rules)
+    return sum(e - s for s, e, _, _, _ in found), sum(e - s for _, _, s, e, _ in found)
+
+
+def _found(a: Units, b: Units, runs: Sequence[Run], pos_a: np.ndarray, pos_b: np.ndarray, codes_a: np.ndarray,
+           codes_b: np.ndarray, align, rules: PassageRules) -> list[tuple[int, int, int, int, tuple[Run, ...]]]:
+    cjk_a = None if a.cjk is None or b.cjk is None else a.cjk[pos_a]
+    cjk_b = None if cjk_a is None else b.cjk[pos_b]
+    return find_passages(runs, codes_a, codes_b, np.diff(pos_a) > 1, np.diff(pos_b) > 1, align, rules, cjk_a, cjk_b)
 
 
 def _runs_of_spans(a: Units, b: Units, spans: Sequence[MatchSpan], pos_a: np.ndarray, pos_b: np.ndarray) -> list[Run]:

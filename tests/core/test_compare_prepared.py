@@ -170,3 +170,48 @@ def test_bag_bound_rejects_same_length_text_of_another_kind_before_alignment(mon
     assert "windows" not in pb.__dict__  # its window hashes were never needed
     kept = compare_prepared(pa, edit, min_similarity=0.8)
     assert kept is not None and kept.similarity >= 0.8 and aligned
+
+
+def _figures(c):
+    return None if c is None else (c.similarity, c.containment_a, c.containment_b, c.common_units,
+                                   c.passage_units_a, c.passage_units_b)
+
+
+def test_counts_only_gives_the_figures_of_the_full_comparison() -> None:
+    """The pass asks for the figures only; they must be those of the full comparison (passages
+    counted the same way), on edited copies in both languages, with and without removed text."""
+    rng = random.Random(5)
+    codes = UnitCodes()
+    checked = 0
+    for lang in ("en", "zh-cn"):
+        texts = corpus_texts(lang)
+        for i in range(0, len(texts), 11):
+            base = texts[i]
+            for rate in (0.02, 0.1, 0.3):
+                copy = light_edit(base, rate, rng) + "\n" + texts[(i + 5) % len(texts)][:400]
+                quoted_a, quoted_b = quoted_spans(base), quoted_spans(copy)
+                pa = prepare_document(tokenize(base), min_run=MIN_RUN, codes=codes, excluded=quoted_a)
+                pb = prepare_document(tokenize(copy), min_run=MIN_RUN, codes=codes, excluded=quoted_b)
+                full = compare_prepared(pa, pb)
+                short = compare_prepared(pa, pb, counts_only=True)
+                assert _figures(short) == _figures(full)
+                assert short.spans == () and short.passages == ()
+                checked += full.passage_units_a > full.common_units  # passages reached past the runs
+    assert checked > 5
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    a=st.lists(st.integers(0, 6), max_size=60),
+    b=st.lists(st.integers(0, 6), max_size=60),
+    min_run=st.integers(1, 5),
+    cut_a=st.lists(st.tuples(st.integers(0, 60), st.integers(0, 8)), max_size=3),
+)
+def test_counts_only_equals_full_on_generated_sequences(a, b, min_run, cut_a) -> None:
+    words = ["alpha", "beta", "gamma", "delta", "eps", "zeta", "eta"]
+    text_a, text_b = " ".join(words[x] for x in a), " ".join(words[x] for x in b)
+    tpl_a = [(s * 3, s * 3 + n * 3) for s, n in cut_a]
+    codes = UnitCodes()
+    pa = prepare_document(tokenize(text_a), min_run=min_run, codes=codes, template=tpl_a)
+    pb = prepare_document(tokenize(text_b), min_run=min_run, codes=codes)
+    assert _figures(compare_prepared(pa, pb, counts_only=True)) == _figures(compare_prepared(pa, pb))
