@@ -169,3 +169,48 @@ def test_stored_anchors_are_the_anchors_a_pass_would_compute(copy_heavy) -> None
             text, _ = store.text_and_furniture(doc_id)
             stored = store.fingerprints_of(doc_id).anchors
             assert np.array_equal(np.sort(stored), anchors(tokenize(text).ids, SETTINGS.fingerprints))
+
+
+def test_byte_copies_share_their_preparation_and_give_the_brute_force_pairs(tmp_path, corpus_dir) -> None:
+    """Real archives hold byte-identical files: the pass prepares each content once and compares
+    two contents once, and the pairs are still exactly the brute-force ones, copies included."""
+    import random
+    import shutil
+
+    from tests.benchmarks.copyheavy import light_edit
+
+    en = [p.read_text(encoding="utf-8") for p in sorted((corpus_dir / "debian-reference-en").glob("*.txt"))][:12]
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    rng = random.Random(11)
+    for i, text in enumerate(en):
+        (docs / f"s{i:02d}.txt").write_text(text, encoding="utf-8")
+        if i % 2 == 0:
+            (docs / f"s{i:02d}_edit.txt").write_text(light_edit(text, 0.03, rng), encoding="utf-8")
+        if i % 3 == 0:  # byte copies, one of them of an edit
+            shutil.copy(docs / f"s{i:02d}.txt", docs / f"z{i:02d}_copy.txt")
+            if i % 2 == 0:
+                shutil.copy(docs / f"s{i:02d}_edit.txt", docs / f"t{i:02d}_copy_of_edit.txt")
+    settings = Settings(threshold=0.8, auto_template=False, workers=1)
+    db = tmp_path / "index.db"
+    with Collection.open(db) as coll:
+        coll.index_folder(str(docs), settings)
+        texts = {d.doc_id: coll.document_text(d.doc_id) for d in coll.documents()}
+        names = {d.doc_id: d.path.rsplit("/", 1)[-1] for d in coll.documents()}
+        found = {tuple(sorted((names[p.a.doc_id], names[p.b.doc_id]))): (p.similarity, p.common_units)
+                 for p in coll.pairs(settings)}
+        spec = coll.pass_spec(settings)
+    truth = {}
+    for a, b in itertools.combinations(sorted(texts), 2):
+        comp = compare_documents(texts[a], texts[b], min_run=settings.min_run, with_raw_lcs=False)
+        if comp.similarity >= settings.threshold:
+            truth[tuple(sorted((names[a], names[b])))] = (comp.similarity, comp.common_units)
+    assert found == truth
+    assert found[("s00.txt", "z00_copy.txt")] == (1.0, found[("s00.txt", "z00_copy.txt")][1])
+    worker = pairpass.PartitionWorker(spec)
+    try:
+        by_name = {n: i for i, n in names.items()}
+        assert worker.prepared(by_name["s03.txt"]) is worker.prepared(by_name["z03_copy.txt"])
+        assert worker.prepared(by_name["s03.txt"]) is not worker.prepared(by_name["s04.txt"])
+    finally:
+        worker.close()
