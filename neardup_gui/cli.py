@@ -35,8 +35,8 @@ def configure_logging(verbose: int) -> None:
 
 def print_json(data: Any) -> None:
     """Print machine-readable output on stdout, UTF-8, one document."""
-    json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
-    sys.stdout.write("\n")
+    # one write: json.dump writes every token separately (0.18 s for the pairs of 797 documents)
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
 class StderrProgress:

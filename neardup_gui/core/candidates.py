@@ -48,6 +48,8 @@ MAX_ANCHOR_CANDIDATES = 200
 # pass; on the same grown to 2,375 files at 0.8: the same 12,815 pairs in 92 s, where an uncapped
 # pass (cap 5,000) took 715 s.
 MAX_PAIR_ANCHOR_CANDIDATES = 200
+# Contents whose channel look-ups a pass keeps for their byte copies (the oldest dropped first).
+RAW_CHANNELS_KEPT = 1000
 # For whole-collection pairs (similarity ≥ 0.2 at the least), a document proposed by the anchors
 # alone must share two: in a large collection almost every document shares one phrase of k units
 # with some twenty others by chance (measured at 100,000 documents: 24 such candidates per
@@ -177,6 +179,8 @@ class CandidateFinder:
         # per check either way in a 2,347-document index; with anchors of 8 units, 19 / 13).
         # False only to measure the winnowed look-up beside it.
         self.check_every_kgram = True
+        # what the channels proposed for a content (byte copies ask again), see _find_admitted
+        self._raw_channels: dict[object, tuple] = {}
         # set by a pass: a rank per document id (by path) breaking ties between documents that
         # share as many anchors, so the candidates do not depend on the order ids were given in
         self.tie_rank: np.ndarray | None = None
@@ -234,7 +238,8 @@ class CandidateFinder:
 
     def find(self, fp: Fingerprints, countable_ids: np.ndarray, *, exclude: set[int] = frozenset(),
              min_shared_anchors: int = 1, admit: Callable[[np.ndarray], np.ndarray] | None = None,
-             estimates: bool = True, own_anchors: np.ndarray | None = None) -> dict[int, Candidate]:
+             estimates: bool = True, own_anchors: np.ndarray | None = None,
+             content_key: object = None) -> dict[int, Candidate]:
         """All candidates for a document with fingerprints ``fp`` (``countable_ids``: its countable unit ids).
 
         ``min_shared_anchors``: documents proposed by the anchors must share at least this many
@@ -248,11 +253,12 @@ class CandidateFinder:
         ``estimates``: False to compute the 1-bit estimate only where it decides something (for
         documents proposed by simhash alone), not for every candidate. ``own_anchors``: the
         winnowed anchors of ``countable_ids`` when the caller has them (the stored ones, when
-        nothing of the document was removed), for the pass.
+        nothing of the document was removed), for the pass. ``content_key`` (the pass): equal for
+        documents of equal content (byte copies), whose channels then are looked up once.
         """
         found: dict[int, Candidate] = {}
         if admit is not None:
-            return self._find_admitted(fp, countable_ids, min_shared_anchors, admit, estimates, own_anchors)
+            return self._find_admitted(fp, countable_ids, min_shared_anchors, admit, estimates, own_anchors, content_key)
 
         def add(doc_id: int, how: str) -> Candidate | None:
             doc_id = int(doc_id)
@@ -337,22 +343,19 @@ class CandidateFinder:
 
     def _find_admitted(self, fp: Fingerprints, countable_ids: np.ndarray, min_shared_anchors: int,
                        admit: Callable[[np.ndarray], np.ndarray], estimates: bool,
-                       own_anchors: np.ndarray | None = None) -> dict[int, Candidate]:
+                       own_anchors: np.ndarray | None = None, content_key: object = None) -> dict[int, Candidate]:
         """:meth:`find` for the collection-wide pass: each channel's ids filtered by ``admit`` in
         numpy (a pass asks for every document's candidates; in a copy-heavy collection they are
         hundreds, most of which an exact bound rules out), Candidate records only for the rest."""
         found: dict[int, Candidate] = {}
-        query_anchors = anchors(countable_ids, self.params) if own_anchors is None else own_anchors
-        if not len(query_anchors):
-            ids = counts = np.zeros(0, dtype=np.int64)
-        elif self.anchor_postings is not None:
-            ids, counts = self.anchor_postings.counts(query_anchors)
-        else:
-            looked_up = self.store.lookup_counts("anchors", "hash", query_anchors)
-            ids = np.fromiter(looked_up.keys(), dtype=np.int64, count=len(looked_up))
-            counts = np.fromiter(looked_up.values(), dtype=np.int64, count=len(looked_up))
-        keep = counts >= min_shared_anchors
-        ids, counts = ids[keep], counts[keep]
+        raw = self._raw_channels.get(content_key) if content_key is not None else None
+        if raw is None:
+            raw = self._channels(fp, countable_ids, min_shared_anchors, own_anchors)
+            if content_key is not None:
+                self._raw_channels[content_key] = raw
+                if len(self._raw_channels) > RAW_CHANNELS_KEPT:
+                    self._raw_channels.pop(next(iter(self._raw_channels)))
+        ids, counts, n_query, channels = raw
         if len(ids):
             keep = admit(ids)
             ids, counts = ids[keep], counts[keep]
@@ -361,25 +364,13 @@ class CandidateFinder:
             ties = ids if self.tie_rank is None else self.tie_rank[np.minimum(ids, len(self.tie_rank) - 1)]
             if min_shared_anchors > 1:  # ranked by the resemblance of the anchor sets, as in find
                 theirs = self._anchor_totals(ids)
-                resemblance = counts / np.maximum(len(query_anchors) + theirs - counts, 1)
+                resemblance = counts / np.maximum(n_query + theirs - counts, 1)
                 best = np.lexsort((ids, ties, -counts, -resemblance))[:cap]
             else:
                 best = np.lexsort((ids, ties, -counts))[:cap]
             ids, counts = ids[best], counts[best]
         for doc_id, n in zip(ids.tolist(), counts.tolist()):
             found[doc_id] = Candidate(doc_id, {"anchors"}, n)
-
-        channels: list[tuple[str, np.ndarray]] = []
-        if self.count:
-            channels.append(("minhash", np.asarray(self.minhash.query(fp.minhash_bits, self.radius)[0], dtype=np.int64)))
-            channels.append(("simhash", np.asarray(self.simhash.query(np.array([fp.simhash], dtype=np.uint64),
-                                                                      SIMHASH_RADIUS)[0], dtype=np.int64)))
-        lsh = self.store.lookup_counts("lsh_keys", "key", fp.lsh_keys) if len(fp.lsh_keys) else {}
-        channels.append(("lsh", np.fromiter(lsh, dtype=np.int64, count=len(lsh))))
-        sent = fp.sentence_fps[fp.sentence_fps != 0]
-        if len(sent):
-            by_sentence = self.store.lookup_counts("sentence_fps", "fp", sent)
-            channels.append(("sentences", np.fromiter(by_sentence, dtype=np.int64, count=len(by_sentence))))
         for how, got in channels:
             if not len(got):
                 continue
@@ -399,3 +390,32 @@ class CandidateFinder:
                        if c.found_by == {"simhash"} and (c.estimate is None or c.estimate < SIMHASH_ONLY_MIN_ESTIMATE)]:
             del found[doc_id]
         return found
+
+    def _channels(self, fp: Fingerprints, countable_ids: np.ndarray, min_shared_anchors: int,
+                  own_anchors: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, int, list[tuple[str, np.ndarray]]]:
+        """What every channel proposes for a document, before any document is left out: the
+        anchor candidates sharing ``min_shared_anchors`` (ids, counts), how many anchors the
+        document has, and each other channel's ids."""
+        query_anchors = anchors(countable_ids, self.params) if own_anchors is None else own_anchors
+        if not len(query_anchors):
+            ids = counts = np.zeros(0, dtype=np.int64)
+        elif self.anchor_postings is not None:
+            ids, counts = self.anchor_postings.counts(query_anchors)
+        else:
+            looked_up = self.store.lookup_counts("anchors", "hash", query_anchors)
+            ids = np.fromiter(looked_up.keys(), dtype=np.int64, count=len(looked_up))
+            counts = np.fromiter(looked_up.values(), dtype=np.int64, count=len(looked_up))
+        keep = counts >= min_shared_anchors
+        ids, counts = ids[keep], counts[keep]
+        channels: list[tuple[str, np.ndarray]] = []
+        if self.count:
+            channels.append(("minhash", np.asarray(self.minhash.query(fp.minhash_bits, self.radius)[0], dtype=np.int64)))
+            channels.append(("simhash", np.asarray(self.simhash.query(np.array([fp.simhash], dtype=np.uint64),
+                                                                      SIMHASH_RADIUS)[0], dtype=np.int64)))
+        lsh = self.store.lookup_counts("lsh_keys", "key", fp.lsh_keys) if len(fp.lsh_keys) else {}
+        channels.append(("lsh", np.fromiter(lsh, dtype=np.int64, count=len(lsh))))
+        sent = fp.sentence_fps[fp.sentence_fps != 0]
+        if len(sent):
+            by_sentence = self.store.lookup_counts("sentence_fps", "fp", sent)
+            channels.append(("sentences", np.fromiter(by_sentence, dtype=np.int64, count=len(by_sentence))))
+        return ids, counts, len(query_anchors), channels

@@ -181,7 +181,8 @@ class PartitionWorker:
         whole = len(a.pos) == len(a.units)
         cands = self.finder.find(fp, a.units.ids[a.pos], admit=self._admit(doc_id, len(a.codes)),
                                  min_shared_anchors=PAIR_MIN_SHARED_ANCHORS, estimates=False,
-                                 own_anchors=fp.anchors if whole else None)
+                                 own_anchors=fp.anchors if whole else None,
+                                 content_key=key if (key := self._key(doc_id)) in self._shared else None)
         others = []
         for other in sorted(cands):
             try:
