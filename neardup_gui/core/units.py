@@ -9,6 +9,7 @@ highlighted in the text the examiner reads.
 from __future__ import annotations
 
 import functools
+import operator
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -53,8 +54,7 @@ class Units:
     @functools.cached_property
     def tokens(self) -> tuple[str, ...]:
         """The normalised token of each unit (built on first use: most callers need only ids)."""
-        text = self.text
-        raw = list(map(text.__getitem__, map(slice, self.starts.tolist(), self.ends.tolist())))
+        raw = unit_strings(self.text, self.starts, self.ends)
         unseen = set(raw).difference(_NORMALISED)  # C loops; only unseen tokens take a Python step
         if unseen:
             if len(_NORMALISED) + len(unseen) > _RUN_CACHE_MAX:
@@ -65,9 +65,23 @@ class Units:
         return tuple(map(_NORMALISED.__getitem__, raw))
 
     @functools.cached_property
+    def sentence_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """:func:`sentence_bounds` of the text (computed once for every fingerprint that needs them)."""
+        return sentence_bounds(self.text)
+
+    @functools.cached_property
     def sentence_spans(self) -> list[CharSpan]:
-        """:func:`sentences` of the text (computed once for every fingerprint that needs them)."""
-        return sentences(self.text)
+        """:func:`sentences` of the text."""
+        starts, ends = self.sentence_bounds
+        return list(zip(starts.tolist(), ends.tolist()))
+
+    @functools.cached_property
+    def sentence_units(self) -> tuple[np.ndarray, np.ndarray]:
+        """For each sentence, its first unit and the unit after its last (``[lo, hi)``; empty
+        when ``lo == hi``)."""
+        starts, ends = self.sentence_bounds
+        return (np.searchsorted(self.starts, starts, side="left"),
+                np.searchsorted(self.starts, ends, side="left"))
 
     def span(self, i: int, j: int) -> CharSpan:
         """Character span covering units ``i`` to ``j - 1`` (``i < j``)."""
@@ -176,12 +190,35 @@ def tokenize(text: str) -> Units:
         ids[cjk] = _cjk_ids(codes[starts[cjk]])
     runs = ~cjk
     if runs.any():
-        raw = [text[a:b] for a, b in zip(starts[runs].tolist(), ends[runs].tolist())]
+        raw = _strings(codes, starts[runs], ends[runs])
         got = list(map(_RUN_IDS.get, raw))  # a C loop; only the unseen runs take a Python step
         if None in got:
             got = [_run_id(t) if v is None else v for t, v in zip(raw, got)]
         ids[runs] = np.array(got, dtype=np.uint64)
     return Units(ids=ids, starts=starts, ends=ends, text=text, cjk=cjk)
+
+
+def unit_strings(text: str, starts: np.ndarray, ends: np.ndarray) -> list[str]:
+    """``[text[a:b] for a, b in zip(starts, ends)]`` for the spans of units (which never hold a
+    space), without a Python step per unit."""
+    if len(starts) == 0:
+        return []
+    return _strings(np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4"), starts, ends)
+
+
+def _strings(codes: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> list[str]:
+    """The code points ``codes[a:b]`` of each span as strings: the spans are copied into one
+    array, each followed by a space, decoded once and split at the spaces (in C). The spans
+    must not contain a space (unit spans never do); a slice per span costs 0.1 µs more each."""
+    if len(starts) == 0:
+        return []
+    lengths = ends - starts
+    before = np.cumsum(lengths) - lengths  # the characters of the spans before each span
+    total = int(before[-1] + lengths[-1])
+    k = np.arange(total, dtype=np.int64)
+    out = np.full(total + len(starts), 0x20, dtype="<u4")
+    out[k + np.repeat(np.arange(len(starts), dtype=np.int64), lengths)] = codes[k + np.repeat(starts - before, lengths)]
+    return out[:-1].tobytes().decode("utf-32-le", "surrogatepass").split(" ")
 
 
 def is_cjk(char: str) -> bool:
@@ -207,17 +244,30 @@ def _trimmed(text: str, start: int, end: int) -> CharSpan | None:
 
 def sentences(text: str) -> list[CharSpan]:
     """Character spans of the sentences of ``text``, white space trimmed, in order."""
-    spans: list[CharSpan] = []
-    pos = 0
-    # trimmed with str.strip (C) rather than a Python step per white-space character
-    for end in [m.end() for m in _SENTENCE_END_RE.finditer(text)] + [len(text)]:
-        piece = text[pos:end]
-        stripped = piece.strip()
-        if stripped:
-            start = pos + len(piece) - len(piece.lstrip())
-            spans.append((start, start + len(stripped)))
-        pos = end
-    return spans
+    starts, ends = sentence_bounds(text)
+    return list(zip(starts.tolist(), ends.tolist()))
+
+
+# The same, as one group (so that re.split returns the end marks between the pieces), after a
+# look-ahead for the first character of any end mark: the regex engine then skips to the
+# candidates at C speed instead of trying every alternative at every character (2.4× faster).
+_SENTENCE_SPLIT_RE = re.compile(f"((?=[。！？；!?;.…\\n])(?:{_SENTENCE_END_RE.pattern}))")
+
+
+def sentence_bounds(text: str) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`sentences` as two int64 arrays (starts, ends), without a Python step per sentence.
+
+    A sentence is the text after the previous end mark up to and including its own end mark;
+    ``re.split`` gives the pieces and the marks, str.strip (in C) the white space to trim.
+    """
+    parts = _SENTENCE_SPLIT_RE.split(text)  # piece, end mark, piece, …, last piece
+    pieces = list(map(operator.add, parts[0::2], parts[1::2] + [""]))
+    lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
+    stripped = np.fromiter(map(len, map(str.strip, pieces)), dtype=np.int64, count=len(pieces))
+    leading = lengths - np.fromiter(map(len, map(str.lstrip, pieces)), dtype=np.int64, count=len(pieces))
+    starts = np.cumsum(lengths) - lengths + leading
+    keep = stripped > 0
+    return starts[keep], (starts + stripped)[keep]
 
 
 def paragraphs(text: str) -> list[CharSpan]:
