@@ -10,6 +10,7 @@ document whole), so a cancelled or killed run resumes where it stopped.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import logging
@@ -50,6 +51,7 @@ class IndexReport:
     changed_ids: tuple[int, ...] = field(default=(), repr=False)
 
 
+@functools.lru_cache(maxsize=16)  # (asked once per document written)
 def params_key(params: FingerprintParams) -> str:
     """The canonical text of the fingerprint parameters and of the algorithm version, stored
     beside every fingerprint: fingerprints made by an older version are recomputed."""

@@ -47,14 +47,22 @@ class Units:
     ends: np.ndarray
     text: str = field(default="", repr=False)  # the text the offsets point into
     cjk: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]  # bool: a CJK unit
+    # the text of every unit, each followed by a space, when tokenize built it: see spaced()
+    spaced_text: str | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
         return len(self.ids)
 
+    def spaced(self) -> str:
+        """The text of every unit, each followed by a space (units never hold one), in order."""
+        if self.spaced_text is not None:
+            return self.spaced_text
+        return joined_units(self.text, self.starts, self.ends, " ")
+
     @functools.cached_property
     def tokens(self) -> tuple[str, ...]:
         """The normalised token of each unit (built on first use: most callers need only ids)."""
-        raw = unit_strings(self.text, self.starts, self.ends)
+        raw = self.spaced()[:-1].split(" ") if len(self) else []
         unseen = set(raw).difference(_NORMALISED)  # C loops; only unseen tokens take a Python step
         if unseen:
             if len(_NORMALISED) + len(unseen) > _RUN_CACHE_MAX:
@@ -160,15 +168,6 @@ def _cjk_ids(codes: np.ndarray) -> np.ndarray:
     return ids
 
 
-def _run_id(raw: str) -> int:
-    uid = _RUN_IDS.get(raw)
-    if uid is None:
-        if len(_RUN_IDS) >= _RUN_CACHE_MAX:
-            _RUN_IDS.clear()
-        uid = _RUN_IDS[raw] = unit_id(normalise_token(raw))
-    return uid
-
-
 def tokenize(text: str) -> Units:
     """Split ``text`` into units with their offsets and ids.
 
@@ -181,7 +180,12 @@ def tokenize(text: str) -> Units:
         empty = np.empty(0, dtype=np.int64)
         return Units(ids=np.empty(0, dtype=np.uint64), starts=empty, ends=empty.copy(), text=text,
                      cjk=np.empty(0, dtype=bool))
-    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+    codes = text_codes(text)
+    if codes.dtype == np.uint8:  # ASCII
+        return _tokenize_runs(text, codes, _ASCII_RUN[codes])
+    cls = _classes(codes)
+    if not (cls == 1).any():
+        return _tokenize_runs(text, codes, cls == 2)
     starts, ends = _unit_spans(codes)
     ids = np.empty(len(starts), dtype=np.uint64)
     single = ends - starts == 1
@@ -190,12 +194,45 @@ def tokenize(text: str) -> Units:
         ids[cjk] = _cjk_ids(codes[starts[cjk]])
     runs = ~cjk
     if runs.any():
-        raw = _strings(codes, starts[runs], ends[runs])
-        got = list(map(_RUN_IDS.get, raw))  # a C loop; only the unseen runs take a Python step
-        if None in got:
-            got = [_run_id(t) if v is None else v for t, v in zip(raw, got)]
-        ids[runs] = np.array(got, dtype=np.uint64)
+        ids[runs] = _run_ids(_joined(codes, starts[runs], ends[runs], " ")[:-1].split(" "))
     return Units(ids=ids, starts=starts, ends=ends, text=text, cjk=cjk)
+
+
+def _run_ids(raw: list[str]) -> np.ndarray:
+    """The unit ids of runs of letters/digits, given as their text."""
+    got = list(map(_RUN_IDS.get, raw))  # C loops; only each distinct unseen run takes a Python step
+    if None in got:
+        unseen = set(raw).difference(_RUN_IDS)
+        if len(_RUN_IDS) + len(unseen) > _RUN_CACHE_MAX:
+            _RUN_IDS.clear()
+            unseen = set(raw)
+        for token in unseen:
+            _RUN_IDS[token] = unit_id(normalise_token(token))
+        got = list(map(_RUN_IDS.__getitem__, raw))
+    return np.array(got, dtype=np.uint64)
+
+
+# For ASCII text: True for the code points that are part of a run (none is CJK)
+_ASCII_RUN = _classes(np.arange(128, dtype=np.uint32)) == 2
+
+
+def _tokenize_runs(text: str, codes: np.ndarray, runs: np.ndarray) -> Units:
+    """:func:`tokenize` of a text without CJK characters (``runs``: which code points are part of
+    a run): every unit is a run, and the runs' strings are cut from one joined string by one
+    split instead of a slice each."""
+    edges = np.diff(runs.view(np.int8), prepend=np.int8(0), append=np.int8(0))  # +1 at a start, −1 after an end
+    starts = np.flatnonzero(edges == 1).astype(np.int64)
+    ends = np.flatnonzero(edges == -1).astype(np.int64)
+    spaced = _joined(codes, starts, ends, " ", inside=runs)
+    ids = _run_ids(spaced[:-1].split(" ")) if len(starts) else np.empty(0, dtype=np.uint64)
+    return Units(ids=ids, starts=starts, ends=ends, text=text, cjk=np.zeros(len(starts), dtype=bool), spaced_text=spaced)
+
+
+def text_codes(text: str) -> np.ndarray:
+    """The code points of ``text``: uint8 for an ASCII text (one byte each), else uint32."""
+    if text.isascii():
+        return np.frombuffer(text.encode("ascii"), dtype=np.uint8)
+    return code_points(text)
 
 
 def unit_strings(text: str, starts: np.ndarray, ends: np.ndarray) -> list[str]:
@@ -203,22 +240,49 @@ def unit_strings(text: str, starts: np.ndarray, ends: np.ndarray) -> list[str]:
     space), without a Python step per unit."""
     if len(starts) == 0:
         return []
-    return _strings(np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4"), starts, ends)
+    return joined_units(text, starts, ends, " ")[:-1].split(" ")
 
 
-def _strings(codes: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> list[str]:
-    """The code points ``codes[a:b]`` of each span as strings: the spans are copied into one
-    array, each followed by a space, decoded once and split at the spaces (in C). The spans
-    must not contain a space (unit spans never do); a slice per span costs 0.1 µs more each."""
-    if len(starts) == 0:
-        return []
-    lengths = ends - starts
-    before = np.cumsum(lengths) - lengths  # the characters of the spans before each span
-    total = int(before[-1] + lengths[-1])
-    k = np.arange(total, dtype=np.int64)
-    out = np.full(total + len(starts), 0x20, dtype="<u4")
-    out[k + np.repeat(np.arange(len(starts), dtype=np.int64), lengths)] = codes[k + np.repeat(starts - before, lengths)]
-    return out[:-1].tobytes().decode("utf-32-le", "surrogatepass").split(" ")
+def joined_units(text: str, starts: np.ndarray, ends: np.ndarray, separator: str) -> str:
+    """The spans ``text[a:b]`` of units, each followed by ``separator`` (a character no unit
+    holds), as one string built in numpy: ``"".join(text[a:b] + separator for a, b in …)``."""
+    return _joined(text_codes(text), starts, ends, separator)
+
+
+def _joined(codes: np.ndarray, starts: np.ndarray, ends: np.ndarray, separator: str,
+            inside: np.ndarray | None = None) -> str:
+    """:func:`joined_units` of code points (``inside``: which code points are in a span, when
+    the caller has it)."""
+    n = len(starts)
+    if n == 0:
+        return ""
+    sep = ord(separator)
+    if n == 1 or bool((starts[1:] > ends[:-1]).all()):
+        # no two spans adjacent (a text without CJK): keep the spans' characters and the one
+        # after each span, which becomes the separator
+        if inside is None:
+            edges = np.zeros(len(codes) + 1, dtype=np.int8)
+            edges[starts] = 1
+            edges[ends] = -1
+            inside = np.cumsum(edges[:-1], dtype=np.int8) > 0
+        kept = inside.copy()
+        kept[ends[ends < len(codes)]] = True
+        out = codes[kept]
+        out[~inside[kept]] = sep
+        if ends[-1] == len(codes):  # (the last span ends the text)
+            out = np.append(out, out.dtype.type(sep))
+    else:
+        # copied span by span: span i's characters go after those of the spans before it and
+        # their i separators
+        lengths = ends - starts
+        before = np.cumsum(lengths) - lengths
+        total = int(before[-1] + lengths[-1])
+        k = np.arange(total, dtype=np.int64)
+        out = np.full(total + n, sep, dtype=codes.dtype)
+        out[k + np.repeat(np.arange(n, dtype=np.int64), lengths)] = codes[k + np.repeat(starts - before, lengths)]
+    if out.dtype == np.uint8:
+        return out.tobytes().decode("ascii")
+    return out.astype("<u4", copy=False).tobytes().decode("utf-32-le", "surrogatepass")
 
 
 def is_cjk(char: str) -> bool:
@@ -248,26 +312,38 @@ def sentences(text: str) -> list[CharSpan]:
     return list(zip(starts.tolist(), ends.tolist()))
 
 
-# The same, as one group (so that re.split returns the end marks between the pieces), after a
-# look-ahead for the first character of any end mark: the regex engine then skips to the
-# candidates at C speed instead of trying every alternative at every character (2.4× faster).
-_SENTENCE_SPLIT_RE = re.compile(f"((?=[。！？；!?;.…\\n])(?:{_SENTENCE_END_RE.pattern}))")
+# The same after a look-ahead for the first character of any end mark: the regex engine then
+# skips to the candidates at C speed instead of trying every alternative at every character
+# (2.4× faster, same matches).
+_SENTENCE_FIND_RE = re.compile(f"(?=[。！？；!?;.…\\n])(?:{_SENTENCE_END_RE.pattern})")
+_MATCH_END = operator.methodcaller("end")
+
+# The code points str.isspace() is true for (what str.strip removes);
+# tests/core/test_index_fastpaths.py checks the list against every code point.
+_WHITE_SPACE = (9, 10, 11, 12, 13, 28, 29, 30, 31, 32, 133, 160, 5760, *range(8192, 8203), 8232, 8233, 8239, 8287, 12288)
+_IS_SPACE = np.zeros(0x110000, dtype=bool)
+_IS_SPACE[list(_WHITE_SPACE)] = True
+
+
+def code_points(text: str) -> np.ndarray:
+    """The code points of ``text`` (uint32; lone surrogates kept as they are)."""
+    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
 
 
 def sentence_bounds(text: str) -> tuple[np.ndarray, np.ndarray]:
     """:func:`sentences` as two int64 arrays (starts, ends), without a Python step per sentence.
 
-    A sentence is the text after the previous end mark up to and including its own end mark;
-    ``re.split`` gives the pieces and the marks, str.strip (in C) the white space to trim.
+    A piece runs from the end of one end mark to the end of the next (``re.finditer``, in C);
+    trimmed, it starts at its first character that is not white space and ends after its last
+    one, both found by binary search among the positions of such characters.
     """
-    parts = _SENTENCE_SPLIT_RE.split(text)  # piece, end mark, piece, …, last piece
-    pieces = list(map(operator.add, parts[0::2], parts[1::2] + [""]))
-    lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
-    stripped = np.fromiter(map(len, map(str.strip, pieces)), dtype=np.int64, count=len(pieces))
-    leading = lengths - np.fromiter(map(len, map(str.lstrip, pieces)), dtype=np.int64, count=len(pieces))
-    starts = np.cumsum(lengths) - lengths + leading
-    keep = stripped > 0
-    return starts[keep], (starts + stripped)[keep]
+    marks = np.fromiter(map(_MATCH_END, _SENTENCE_FIND_RE.finditer(text)), dtype=np.int64)
+    bounds = np.concatenate(([0], marks, [len(text)]))
+    solid = np.flatnonzero(~_IS_SPACE[code_points(text)])  # (positions of the other characters)
+    first = np.searchsorted(solid, bounds[:-1], side="left")  # first solid one at or after a piece's start
+    last = np.searchsorted(solid, bounds[1:], side="left") - 1  # last solid one before its end
+    keep = first <= last  # (a piece of white space only has none)
+    return solid[first[keep]].astype(np.int64), solid[last[keep]].astype(np.int64) + 1
 
 
 def paragraphs(text: str) -> list[CharSpan]:
