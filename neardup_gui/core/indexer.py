@@ -25,7 +25,8 @@ from neardup_gui.core.document import Document, Skipped
 from neardup_gui.core.fingerprints import FINGERPRINT_ALGORITHM, fingerprint
 from neardup_gui.core.progress import Cancelled, ProgressFn, count_noun, no_progress, wrap_progress
 from neardup_gui.core.scan import FileEntry, ScanResult, scan_folder
-from neardup_gui.core.settings import FingerprintParams, Settings
+from neardup_gui.core.extract import format_of
+from neardup_gui.core.settings import ExtractLimits, FingerprintParams, Settings
 from neardup_gui.core.store import SentenceCounts, Store, compress_text, pack_spans
 from neardup_gui.core.templates import sentence_keys
 from neardup_gui.core.units import tokenize
@@ -293,17 +294,25 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
             store.remove(conn, d.id)
             store.forget_external_member(conn, d.path)
 
-    # Extract in worker processes, write each document as it arrives.
+    # Extract in worker processes, write each document as it arrives; identical files once.
     by_path = {f.path: f for f in to_extract}
+    representatives, copies = identical_files(to_extract, settings.limits)
     added = updated = 0
     skipped: list[Skipped] = list(scan.problems)
     changed_ids: list[int] = []
     extract_progress = wrap_progress(progress, 0.05, 0.95)
     total = len(to_extract)
     done = 0
-    if to_extract:
-        runs = (extraction or process_many)(list(by_path), settings.limits, settings.workers, extract_progress,
+
+    def extracted(paths: list[str]):  # noqa: ANN202 — (path, Document | Skipped, Prepared | None)
+        def worker_progress(_fraction: float, message: str) -> None:  # (the fraction is of all files)
+            extract_progress(done / total, message)
+
+        return (extraction or process_many)(paths, settings.limits, settings.workers, worker_progress,
                                             prepare=(prepare_document, params))
+
+    if to_extract:
+        runs = _with_copies(extracted([f.path for f in representatives]), copies, extracted)
         # Closed explicitly: an error while writing (a full disk) must not leave the workers
         # running for as long as something holds the traceback (the app shows it to the examiner).
         group = _CommitGroups(store)
@@ -358,6 +367,71 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
     progress(1.0, index_summary(store.count("indexed"), len(warned), len(skipped)))
     log.info("indexed %s: %s", folder, report)
     return report
+
+
+def identical_files(entries: list[FileEntry], limits: ExtractLimits) -> tuple[list[FileEntry], dict[str, list[FileEntry]]]:
+    """The files to extract, and for each of them the other files with the same bytes and format.
+
+    A copy-heavy collection holds many identical files (resubmissions; Debian packages that
+    share one copyright file: 365 of 797), and extraction and fingerprints depend on nothing
+    else: each is done once. Only files sharing their size with another are read (to hash
+    them); a file that changes while it is hashed, or cannot be read, is extracted on its own.
+    """
+    cap = limits.size_limit_mb * 1024 * 1024
+    by_size: dict[int, list[FileEntry]] = {}
+    for entry in entries:
+        if 0 < entry.size <= cap and format_of(entry.path) is not None:
+            by_size.setdefault(entry.size, []).append(entry)
+    groups: dict[tuple[str, str | None], list[FileEntry]] = {}
+    for same_size in by_size.values():
+        if len(same_size) < 2:
+            continue
+        for entry in same_size:
+            digest = _steady_sha256(entry)
+            if digest is not None:
+                groups.setdefault((digest, format_of(entry.path)), []).append(entry)
+    copies = {members[0].path: members[1:] for members in groups.values() if len(members) > 1}
+    copied = {e.path for members in copies.values() for e in members}
+    return [e for e in entries if e.path not in copied], copies
+
+
+def _steady_sha256(entry: FileEntry) -> str | None:
+    """The file's SHA-256 when it is still the file the scan saw, before and after reading it."""
+    try:
+        before = os.stat(entry.path)
+        digest = file_sha256(entry.path)
+        after = os.stat(entry.path)
+    except OSError:
+        return None
+    seen = (entry.size, entry.mtime_ns)
+    if (before.st_size, before.st_mtime_ns) != seen or (after.st_size, after.st_mtime_ns) != seen:
+        return None
+    return digest
+
+
+def _with_copies(runs, copies: dict[str, list[FileEntry]], extract):  # noqa: ANN001, ANN202
+    """``runs``, each document followed by its identical copies (its own path and modification
+    time; the text, fingerprints and everything else shared). The copies of a file that was
+    skipped are extracted themselves afterwards (``extract(paths)``): why it was skipped may be
+    the file's own (it vanished, a time limit)."""
+    retry: list[str] = []
+    try:
+        for path, result, prep in runs:
+            yield path, result, prep
+            for copy in copies.get(path, ()):
+                if isinstance(result, Skipped):
+                    retry.append(copy.path)
+                else:
+                    meta = {**result.meta, "mtime_ns": str(copy.mtime_ns)} if "mtime_ns" in result.meta else result.meta
+                    yield copy.path, dataclasses.replace(result, path=copy.path, meta=meta), prep
+    finally:
+        runs.close()
+    if retry:
+        again = extract(retry)
+        try:
+            yield from again
+        finally:
+            again.close()
 
 
 def index_summary(indexed: int, warned: int, skipped: int) -> str:

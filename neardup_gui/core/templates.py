@@ -75,20 +75,25 @@ def sentence_keys(text: str, units: Units | None = None) -> list[tuple[CharSpan,
 
 
 def _joined_tokens(units: Units) -> tuple[str, np.ndarray]:
-    """The units' normalised tokens, each followed by ``_SEPARATOR``, and their lengths.
+    """The units' normalised tokens, each followed by ``_SEPARATOR``, and their lengths, in C.
 
-    Built from the text in numpy when normalising the joined units is their text lower-cased
-    (the text is in NFKC already and lower-casing keeps every length: nearly all Chinese and
-    English text); neither step crosses the separator, a control character. Else from
-    ``units.tokens``.
+    Normalising (NFKC, lower-case) the units' text joined by the separator is joining their
+    normalised tokens: the separator, a control character, is a normalisation boundary (it
+    neither composes nor decomposes) and neither cased nor case-ignorable (lower-casing
+    Σ looks at its neighbours). When the text is in NFKC already and lower-casing keeps every
+    length (nearly all Chinese and English text) the lengths are the units' own.
+    ``tests/core/test_index_fastpaths.py`` checks it against joining ``units.tokens``.
     """
-    raw = units.spaced()
+    raw = units.spaced().replace(" ", _SEPARATOR)  # (no unit holds a space)
     if unicodedata.is_normalized("NFKC", raw):
         lowered = raw.lower()
-        if len(lowered) == len(raw):  # (no unit holds a space: each one becomes a separator)
-            return lowered.replace(" ", _SEPARATOR), units.ends - units.starts
-    tokens = units.tokens
-    return _SEPARATOR.join(tokens) + _SEPARATOR, np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
+        if len(lowered) == len(raw):
+            return lowered, units.ends - units.starts
+        joined = lowered
+    else:
+        joined = unicodedata.normalize("NFKC", raw).lower()
+    tokens = joined.split(_SEPARATOR)[:-1]
+    return joined, np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
 
 
 _SEPARATOR = "\x1f"
