@@ -301,6 +301,33 @@ class StoredDocument:
     warnings: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True, eq=False)
+class SearchRows:
+    """A document's search rows as :meth:`Store.write_fingerprints` inserts them: the distinct
+    keys of each table as a JSON array of signed 64-bit integers (made by :func:`search_rows`
+    where the document is fingerprinted, so that the one writer does not)."""
+
+    lsh_keys: str
+    anchors: str
+    sentence_fps: str
+    sentences: str
+    sentence_keys: np.ndarray  # the sentences' distinct keys (int64), for sentence_df
+
+
+def search_rows(lsh_keys: np.ndarray, anchors: np.ndarray, sentence_fps: np.ndarray,
+                sentence_hashes: np.ndarray) -> SearchRows:
+    """The search rows of one document's fingerprints (0 marks an empty sentence bucket)."""
+    fps = distinct(sentence_fps[sentence_fps != 0]) if len(sentence_fps) else sentence_fps
+    keys = distinct(np.asarray(sentence_hashes, dtype=np.int64))
+    return SearchRows(
+        lsh_keys=json.dumps(to_signed(distinct(lsh_keys))),
+        anchors=json.dumps(to_signed(distinct(anchors))),
+        sentence_fps=json.dumps(to_signed(fps)),
+        sentences=json.dumps(keys.tolist()),
+        sentence_keys=keys,
+    )
+
+
 class SentenceCounts:
     """The sentence keys of documents written in one transaction, waiting to be counted into
     ``sentence_df`` (:meth:`Store.count_sentences`): one statement per distinct count for the
@@ -728,11 +755,13 @@ class Store:
         anchors: np.ndarray,
         sentence_hashes: np.ndarray,
         sentence_counts: SentenceCounts | None = None,
+        rows: SearchRows | None = None,
     ) -> None:
         """Fingerprints and every search row of one document (inside the caller's transaction).
 
         ``sentence_counts``: the document's sentences are counted into ``sentence_df`` when the
-        caller calls :meth:`count_sentences` (before its transaction commits), not now."""
+        caller calls :meth:`count_sentences` (before its transaction commits), not now.
+        ``rows``: :func:`search_rows` of the same arrays, when the caller has them already."""
         _forget_sentences(conn, doc_id)
         for table in ("lsh_keys", "anchors", "sentence_fps", "sentences"):
             conn.execute(f"DELETE FROM {table} WHERE doc_id = ?", (doc_id,))
@@ -743,12 +772,13 @@ class Store:
              np.asarray(minhash_words, dtype="<u8").tobytes(), np.asarray(lsh_keys, dtype="<u8").tobytes(),
              np.asarray(sentence_fps, dtype="<u8").tobytes(), np.asarray(anchors, dtype="<u8").tobytes()),
         )
-        self._insert_rows(conn, "lsh_keys", "key", doc_id, to_signed(distinct(lsh_keys)))
-        self._insert_rows(conn, "anchors", "hash", doc_id, to_signed(distinct(anchors)))
-        fps = distinct(sentence_fps[sentence_fps != 0]) if len(sentence_fps) else sentence_fps
-        self._insert_rows(conn, "sentence_fps", "fp", doc_id, to_signed(fps))
-        keys = distinct(np.asarray(sentence_hashes, dtype=np.int64))
-        self._insert_rows(conn, "sentences", "hash", doc_id, keys.tolist())
+        if rows is None:
+            rows = search_rows(lsh_keys, anchors, sentence_fps, sentence_hashes)
+        self._insert_rows(conn, "lsh_keys", "key", doc_id, rows.lsh_keys)
+        self._insert_rows(conn, "anchors", "hash", doc_id, rows.anchors)
+        self._insert_rows(conn, "sentence_fps", "fp", doc_id, rows.sentence_fps)
+        self._insert_rows(conn, "sentences", "hash", doc_id, rows.sentences)
+        keys = rows.sentence_keys
         if sentence_counts is None:
             sentence_counts = SentenceCounts()
             sentence_counts.add(keys)
@@ -758,16 +788,16 @@ class Store:
         conn.execute("DELETE FROM paired WHERE doc_id = ?", (doc_id,))
         conn.execute("DELETE FROM pairs WHERE a = ? OR b = ?", (doc_id, doc_id))
 
-    def _insert_rows(self, conn: sqlite3.Connection, table: str, column: str, doc_id: int, keys: list[int]) -> None:
-        """``(key, doc_id)`` search rows of one document (distinct keys)."""
-        if not keys:
+    def _insert_rows(self, conn: sqlite3.Connection, table: str, column: str, doc_id: int, keys: str) -> None:
+        """``(key, doc_id)`` search rows of one document (``keys``: a JSON array of distinct keys)."""
+        if keys == "[]":
             return
         if self._json_each:
             conn.execute(f"INSERT OR IGNORE INTO {table} ({column}, doc_id) SELECT value, ? FROM json_each(?)",
-                         (doc_id, json.dumps(keys)))
+                         (doc_id, keys))
         else:
             conn.executemany(f"INSERT OR IGNORE INTO {table} ({column}, doc_id) VALUES (?, ?)",
-                             [(k, doc_id) for k in keys])
+                             [(k, doc_id) for k in json.loads(keys)])
 
     def count_sentences(self, conn: sqlite3.Connection, counts: SentenceCounts) -> None:
         """Add the waiting sentence keys to the document frequencies (inside the caller's transaction)."""
