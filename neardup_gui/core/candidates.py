@@ -160,6 +160,13 @@ class CandidateFinder:
         names = (f"minhash:{minhash_name}", f"simhash:{simhash_name}")
         # Read in one transaction, so the generation and the tables are of the same moment.
         with store.reading():
+            indexed_with = store.get_meta("params")
+            if indexed_with not in (None, self.params_json):
+                # Documents fingerprinted with other parameters (anchors of 12 units before issue 15,
+                # another minhash size) are invisible to the search until ``index`` brings them up
+                # to date from their stored text: say so instead of missing them silently.
+                log.warning("the index was fingerprinted with other parameters; run the indexing again "
+                            "(neardup index) to bring it up to date: until then, candidates are missed")
             self.generation = store.fingerprint_generation()
             stamped = [store.search_table_generation(n, self.params_json) for n in names]
             # Snapshots saved at this very generation are exact: no scan of the fingerprints

@@ -25,6 +25,7 @@ from collections import Counter
 import itertools
 import logging
 import math
+import operator
 import re
 import struct
 import unicodedata
@@ -36,7 +37,7 @@ import numpy as np
 
 from neardup_gui.core.arrays import distinct, distinct_first_counts
 from neardup_gui.core.settings import FingerprintParams
-from neardup_gui.core.units import CJK_CLASS, Units, normalise_token, sentences, tokenize, unit_id
+from neardup_gui.core.units import CJK_CLASS, Units, normalise_token, sentence_bounds, sentences, tokenize, unit_id
 
 log = logging.getLogger(__name__)
 
@@ -525,16 +526,24 @@ def sentence_hashes(text: str, params: FingerprintParams, units: Units | None = 
     """
     if units is None:
         units = tokenize(text)
-    spans = units.sentence_spans if units.text == text else sentences(text)
-    if not spans or len(units) == 0:
+    if units.text == text:
+        lo, hi = units.sentence_units
+    else:
+        starts, ends = sentence_bounds(text)
+        lo = np.searchsorted(units.starts, starts, side="left")
+        hi = np.searchsorted(units.starts, ends, side="left")
+    if len(lo) == 0 or len(units) == 0:
         return np.empty(0, dtype=np.uint64)
-    bounds = np.array(spans, dtype=np.int64)
-    lo = np.searchsorted(units.starts, bounds[:, 0], side="left")
-    hi = np.searchsorted(units.starts, bounds[:, 1], side="left")
-    ids = np.ascontiguousarray(units.ids, dtype="<u8")
+    keep = hi > lo
+    ids = np.ascontiguousarray(units.ids, dtype="<u8").tobytes()
     hseed = _derived_seed(params.seed, _P_SENTENCE) & 0xFFFFFFFF
-    out = [mmh3.hash64(ids[a:b].tobytes(), hseed, signed=False)[0] for a, b in zip(lo.tolist(), hi.tolist()) if b > a]
-    return distinct(np.array(out, dtype=np.uint64))
+    # each sentence's little-endian unit ids, sliced from one bytes object and hashed in C loops
+    pieces = map(ids.__getitem__, map(slice, (8 * lo[keep]).tolist(), (8 * hi[keep]).tolist()))
+    hashes = map(_FIRST, map(functools.partial(mmh3.hash64, seed=hseed, signed=False), pieces))
+    return distinct(np.fromiter(hashes, dtype=np.uint64, count=int(keep.sum())))
+
+
+_FIRST = operator.itemgetter(0)
 
 
 def sentence_fingerprints(text: str, params: FingerprintParams, units: Units | None = None) -> np.ndarray:
@@ -596,11 +605,22 @@ def anchors(unit_ids: np.ndarray, params: FingerprintParams) -> np.ndarray:
     if len(unit_ids) < params.anchor_kgram:
         return np.empty(0, dtype=np.uint64)  # no whole k-gram: nothing worth anchoring
     h = _anchor_kgram_hashes(unit_ids, params)
-    w = min(params.anchor_window, len(h))
-    windows = np.lib.stride_tricks.sliding_window_view(h, w)
-    pick = (w - 1) - np.argmin(windows[:, ::-1], axis=1)
-    positions = distinct(np.arange(len(windows)) + pick)
-    return distinct(h[positions])
+    # Which of a window's equal minima is kept (the rightmost) decides positions, never
+    # values: the anchors are the distinct window minima.
+    return distinct(window_minima(h, min(params.anchor_window, len(h))))
+
+
+def window_minima(values: np.ndarray, w: int) -> np.ndarray:
+    """The minimum of every window of ``w`` consecutive values (``len(values) - w + 1`` of them),
+    by doubling: minima of windows of 1, 2, 4, … values, then two overlapping ones of the
+    largest power of two — ⌈log₂ w⌉ + 1 vector passes instead of ``w`` comparisons per window."""
+    minima = values
+    width = 1
+    while 2 * width <= w:
+        minima = np.minimum(minima[:-width], minima[width:])
+        width *= 2
+    # minima[i] is now the minimum of values[i : i + width], with width ≤ w < 2 · width
+    return np.minimum(minima[: len(values) - w + 1], minima[w - width:])
 
 
 # ------------------------------------------------------------------------------- together

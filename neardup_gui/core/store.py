@@ -26,7 +26,7 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from neardup_gui.core.arrays import distinct
+from neardup_gui.core.arrays import distinct, distinct_first_counts
 
 from neardup_gui import __version__
 
@@ -262,6 +262,17 @@ def to_unsigned(value: int) -> int:
     return value & 0xFFFF_FFFF_FFFF_FFFF
 
 
+def compress_text(text: str) -> bytes:
+    """A text as the texts table stores it (zlib of its UTF-8); an extraction worker compresses
+    its document's text so that the writer does not."""
+    return zlib.compress(text.encode("utf-8"), 6)
+
+
+def pack_spans(spans: Sequence[tuple[int, int]]) -> bytes:
+    """Paragraph or furniture spans as the texts table stores them (little-endian int64 pairs)."""
+    return _pack_spans(spans)
+
+
 def _pack_spans(spans: Sequence[tuple[int, int]]) -> bytes:
     return np.asarray(spans, dtype="<i8").reshape(-1, 2).tobytes()
 
@@ -289,6 +300,56 @@ class StoredDocument:
     warnings: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True, eq=False)
+class SearchRows:
+    """A document's search rows as :meth:`Store.write_fingerprints` inserts them: the distinct
+    keys of each table as a JSON array of signed 64-bit integers (made by :func:`search_rows`
+    where the document is fingerprinted, so that the one writer does not)."""
+
+    lsh_keys: str
+    anchors: str
+    sentence_fps: str
+    sentences: str
+    sentence_keys: np.ndarray  # the sentences' distinct keys (int64), for sentence_df
+
+
+def search_rows(lsh_keys: np.ndarray, anchors: np.ndarray, sentence_fps: np.ndarray,
+                sentence_hashes: np.ndarray) -> SearchRows:
+    """The search rows of one document's fingerprints (0 marks an empty sentence bucket)."""
+    fps = distinct(sentence_fps[sentence_fps != 0]) if len(sentence_fps) else sentence_fps
+    keys = distinct(np.asarray(sentence_hashes, dtype=np.int64))
+    return SearchRows(
+        lsh_keys=json.dumps(to_signed(distinct(lsh_keys))),
+        anchors=json.dumps(to_signed(distinct(anchors))),
+        sentence_fps=json.dumps(to_signed(fps)),
+        sentences=json.dumps(keys.tolist()),
+        sentence_keys=keys,
+    )
+
+
+class SentenceCounts:
+    """The sentence keys of documents written in one transaction, waiting to be counted into
+    ``sentence_df`` (:meth:`Store.count_sentences`): one statement per distinct count for the
+    whole group instead of one upsert per key per document (on a copy-heavy collection the same
+    sentences recur in hundreds of documents)."""
+
+    def __init__(self) -> None:
+        self._keys: list[np.ndarray] = []
+
+    def add(self, keys: np.ndarray) -> None:
+        """One document's distinct sentence keys (int64)."""
+        if len(keys):
+            self._keys.append(keys)
+
+    def take(self) -> tuple[np.ndarray, np.ndarray]:
+        """(distinct keys, number of documents holding each), and empty again."""
+        if not self._keys:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        keys, _, counts = distinct_first_counts(np.concatenate(self._keys))
+        self._keys = []
+        return keys, counts
+
+
 @dataclass(frozen=True)
 class StoredText:
     text: str
@@ -303,6 +364,15 @@ def _forget_sentences(conn: sqlite3.Connection, doc_id: int) -> None:
                  (doc_id,))
     conn.execute("DELETE FROM sentence_df WHERE docs <= 0 AND hash IN (SELECT hash FROM sentences WHERE doc_id = ?)",
                  (doc_id,))
+
+
+def _has_json_each(conn: sqlite3.Connection) -> bool:
+    """True when this SQLite has ``json_each`` (built in since 3.38): a document's search rows are
+    then inserted from one JSON array in one statement, half the cost of a row-by-row executemany."""
+    try:
+        return conn.execute("SELECT value FROM json_each('[-9223372036854775808]')").fetchall() == [(-(1 << 63),)]
+    except sqlite3.Error:
+        return False
 
 
 def _no_space(folder: Path) -> bool:
@@ -362,6 +432,7 @@ class Store:
                     self._quick_check()
                 self._migrate()
             self.conn.execute("PRAGMA synchronous = FULL")
+            self._json_each = _has_json_each(self.conn)
         except (sqlite3.Error, IndexProblem) as exc:
             if hasattr(self, "conn"):
                 self.conn.close()
@@ -677,11 +748,15 @@ class Store:
         )
         return int(cur.lastrowid)
 
-    def write_text(self, conn: sqlite3.Connection, doc_id: int, text: str, paragraphs, furniture, margins: str) -> None:
+    def write_text(self, conn: sqlite3.Connection, doc_id: int, text: str, paragraphs, furniture, margins: str,
+                   body: bytes | None = None, packed_paragraphs: bytes | None = None) -> None:
+        """The extracted text (``body``, ``packed_paragraphs``: :func:`compress_text` of ``text``
+        and :func:`pack_spans` of ``paragraphs``, when the caller has them already)."""
         conn.execute(
             "INSERT OR REPLACE INTO texts (doc_id, body, paragraphs, furniture, margins) VALUES (?, ?, ?, ?, ?)",
-            (doc_id, zlib.compress(text.encode("utf-8"), 6), _pack_spans(paragraphs),
-             _pack_spans(furniture), zlib.compress(margins.encode("utf-8"), 6)),
+            (doc_id, compress_text(text) if body is None else body,
+             _pack_spans(paragraphs) if packed_paragraphs is None else packed_paragraphs,
+             _pack_spans(furniture), compress_text(margins)),
         )
 
     def write_fingerprints(
@@ -696,8 +771,14 @@ class Store:
         sentence_fps: np.ndarray,
         anchors: np.ndarray,
         sentence_hashes: np.ndarray,
+        sentence_counts: SentenceCounts | None = None,
+        rows: SearchRows | None = None,
     ) -> None:
-        """Fingerprints and every search row of one document (inside the caller's transaction)."""
+        """Fingerprints and every search row of one document (inside the caller's transaction).
+
+        ``sentence_counts``: the document's sentences are counted into ``sentence_df`` when the
+        caller calls :meth:`count_sentences` (before its transaction commits), not now.
+        ``rows``: :func:`search_rows` of the same arrays, when the caller has them already."""
         _forget_sentences(conn, doc_id)
         for table in ("lsh_keys", "anchors", "sentence_fps", "sentences"):
             conn.execute(f"DELETE FROM {table} WHERE doc_id = ?", (doc_id,))
@@ -708,19 +789,56 @@ class Store:
              np.asarray(minhash_words, dtype="<u8").tobytes(), np.asarray(lsh_keys, dtype="<u8").tobytes(),
              np.asarray(sentence_fps, dtype="<u8").tobytes(), np.asarray(anchors, dtype="<u8").tobytes()),
         )
-        conn.executemany("INSERT OR IGNORE INTO lsh_keys (key, doc_id) VALUES (?, ?)",
-                         [(k, doc_id) for k in to_signed(distinct(lsh_keys))])
-        conn.executemany("INSERT OR IGNORE INTO anchors (hash, doc_id) VALUES (?, ?)",
-                         [(k, doc_id) for k in to_signed(distinct(anchors))])
-        fps = distinct(sentence_fps[sentence_fps != 0]) if len(sentence_fps) else sentence_fps
-        conn.executemany("INSERT OR IGNORE INTO sentence_fps (fp, doc_id) VALUES (?, ?)",
-                         [(k, doc_id) for k in to_signed(fps)])
-        conn.executemany("INSERT OR IGNORE INTO sentences (hash, doc_id) VALUES (?, ?)",
-                         [(k, doc_id) for k in distinct(np.asarray(sentence_hashes, dtype=np.int64)).tolist()])
-        conn.execute("INSERT INTO sentence_df (hash, docs) SELECT hash, 1 FROM sentences WHERE doc_id = ? "
-                     "ON CONFLICT (hash) DO UPDATE SET docs = docs + 1", (doc_id,))
+        if rows is None:
+            rows = search_rows(lsh_keys, anchors, sentence_fps, sentence_hashes)
+        self._insert_rows(conn, "lsh_keys", "key", doc_id, rows.lsh_keys)
+        self._insert_rows(conn, "anchors", "hash", doc_id, rows.anchors)
+        self._insert_rows(conn, "sentence_fps", "fp", doc_id, rows.sentence_fps)
+        self._insert_rows(conn, "sentences", "hash", doc_id, rows.sentences)
+        keys = rows.sentence_keys
+        if sentence_counts is None:
+            sentence_counts = SentenceCounts()
+            sentence_counts.add(keys)
+            self.count_sentences(conn, sentence_counts)
+        else:
+            sentence_counts.add(keys)
         conn.execute("DELETE FROM paired WHERE doc_id = ?", (doc_id,))
         conn.execute("DELETE FROM pairs WHERE a = ? OR b = ?", (doc_id, doc_id))
+
+    def _insert_rows(self, conn: sqlite3.Connection, table: str, column: str, doc_id: int, keys: str) -> None:
+        """``(key, doc_id)`` search rows of one document (``keys``: a JSON array of distinct keys)."""
+        if keys == "[]":
+            return
+        if self._json_each:
+            conn.execute(f"INSERT OR IGNORE INTO {table} ({column}, doc_id) SELECT value, ? FROM json_each(?)",
+                         (doc_id, keys))
+        else:
+            conn.executemany(f"INSERT OR IGNORE INTO {table} ({column}, doc_id) VALUES (?, ?)",
+                             [(k, doc_id) for k in json.loads(keys)])
+
+    def count_sentences(self, conn: sqlite3.Connection, counts: SentenceCounts) -> None:
+        """Add the waiting sentence keys to the document frequencies (inside the caller's transaction)."""
+        keys, docs = counts.take()
+        for n in distinct(docs).tolist():  # one statement per count: most keys have one or two
+            chosen = keys[docs == n].tolist()
+            if self._json_each:
+                conn.execute("INSERT INTO sentence_df (hash, docs) SELECT value, ? FROM json_each(?) WHERE true "
+                             "ON CONFLICT (hash) DO UPDATE SET docs = docs + excluded.docs", (n, json.dumps(chosen)))
+            else:
+                conn.executemany("INSERT INTO sentence_df (hash, docs) VALUES (?, ?) "
+                                 "ON CONFLICT (hash) DO UPDATE SET docs = docs + excluded.docs",
+                                 [(k, n) for k in chosen])
+
+    @contextmanager
+    def page_cache(self, mb: int) -> Iterator[None]:
+        """SQLite's page cache at ``mb`` MB while writing many documents (the search tables' pages
+        stay in memory between documents; default 2 MB), then back to what it was."""
+        before = self.conn.execute("PRAGMA cache_size").fetchone()[0]
+        self.conn.execute(f"PRAGMA cache_size = {-int(mb) * 1024}")
+        try:
+            yield
+        finally:
+            self.conn.execute(f"PRAGMA cache_size = {int(before)}")
 
     def fingerprint_matrix(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """All indexed documents' (doc_ids, simhashes uint64, minhash words (n, k/64) uint64)."""

@@ -17,8 +17,11 @@ forms and case do not make two copies of the form's sentence different.
 
 from __future__ import annotations
 
+import functools
 import logging
+import operator
 import struct
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
@@ -29,7 +32,7 @@ from neardup_gui.core.arrays import distinct
 from neardup_gui.core.compare import merge_spans
 from neardup_gui.core.document import CharSpan
 from neardup_gui.core.settings import Settings
-from neardup_gui.core.units import Units, sentences, tokenize
+from neardup_gui.core.units import Units, sentence_bounds, tokenize
 
 log = logging.getLogger(__name__)
 
@@ -41,27 +44,61 @@ _VERSION = 1
 
 def sentence_key(tokens: Iterable[str]) -> int:
     """Stable signed 64-bit key of a sentence's normalised units (fits an SQLite INTEGER)."""
-    return mmh3.hash64("\x1f".join(tokens), SENTENCE_KEY_SEED, signed=True)[0]
+    return mmh3.hash64(_SEPARATOR.join(tokens), SENTENCE_KEY_SEED, signed=True)[0]
 
 
 def sentence_keys(text: str, units: Units | None = None) -> list[tuple[CharSpan, int]]:
     """``(span, key)`` of every sentence of ``text`` with at least ``MIN_SENTENCE_UNITS`` units.
 
-    ``units`` may pass ``tokenize(text)`` when the caller has it already.
+    ``units`` may pass ``tokenize(text)`` when the caller has it already. Each key is
+    :func:`sentence_key` of the sentence's tokens, hashed from a slice of all the tokens joined
+    once (the same string as joining the sentence's own), in C loops.
     """
     units = units if units is not None else tokenize(text)
-    spans = units.sentence_spans if units.text == text else sentences(text)
-    if len(units) == 0 or not spans:
+    if units.text == text:
+        starts, ends = units.sentence_bounds
+        lo, hi = units.sentence_units
+    else:
+        starts, ends = sentence_bounds(text)
+        lo = np.searchsorted(units.starts, starts, side="left")
+        hi = np.searchsorted(units.starts, ends, side="left")
+    if len(units) == 0 or len(starts) == 0:
         return []
-    bounds = np.array(spans, dtype=np.int64)
-    lo = np.searchsorted(units.starts, bounds[:, 0], side="left").tolist()
-    hi = np.searchsorted(units.starts, bounds[:, 1], side="left").tolist()
-    tokens = units.tokens
-    return [
-        (span, sentence_key(tokens[a:b]))
-        for span, a, b in zip(spans, lo, hi)
-        if b - a >= MIN_SENTENCE_UNITS
-    ]
+    keep = hi - lo >= MIN_SENTENCE_UNITS
+    joined, lengths = _joined_tokens(units)
+    # where each token starts in ``joined`` (one past the end for the last)
+    at = np.zeros(len(units) + 1, dtype=np.int64)
+    np.cumsum(lengths + 1, out=at[1:])
+    pieces = map(joined.__getitem__, map(slice, at[lo[keep]].tolist(), (at[hi[keep]] - 1).tolist()))
+    keys = map(_FIRST, map(_SENTENCE_HASH, pieces))
+    return list(zip(zip(starts[keep].tolist(), ends[keep].tolist()), keys))
+
+
+def _joined_tokens(units: Units) -> tuple[str, np.ndarray]:
+    """The units' normalised tokens, each followed by ``_SEPARATOR``, and their lengths, in C.
+
+    Normalising (NFKC, lower-case) the units' text joined by the separator is joining their
+    normalised tokens: the separator, a control character, is a normalisation boundary (it
+    neither composes nor decomposes) and neither cased nor case-ignorable (lower-casing
+    Σ looks at its neighbours). When the text is in NFKC already and lower-casing keeps every
+    length (nearly all Chinese and English text) the lengths are the units' own.
+    ``tests/core/test_index_fastpaths.py`` checks it against joining ``units.tokens``.
+    """
+    raw = units.spaced().replace(" ", _SEPARATOR)  # (no unit holds a space)
+    if unicodedata.is_normalized("NFKC", raw):
+        lowered = raw.lower()
+        if len(lowered) == len(raw):
+            return lowered, units.ends - units.starts
+        joined = lowered
+    else:
+        joined = unicodedata.normalize("NFKC", raw).lower()
+    tokens = joined.split(_SEPARATOR)[:-1]
+    return joined, np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
+
+
+_SEPARATOR = "\x1f"
+_SENTENCE_HASH = functools.partial(mmh3.hash64, seed=SENTENCE_KEY_SEED, signed=True)
+_FIRST = operator.itemgetter(0)
 
 
 def template_file_keys(texts: Iterable[str]) -> frozenset[int]:

@@ -46,15 +46,22 @@ class Units:
     ends: np.ndarray
     text: str = field(default="", repr=False)  # the text the offsets point into
     cjk: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]  # bool: a CJK unit
+    # the text of every unit, each followed by a space, when tokenize built it: see spaced()
+    spaced_text: str | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
         return len(self.ids)
 
+    def spaced(self) -> str:
+        """The text of every unit, each followed by a space (units never hold one), in order."""
+        if self.spaced_text is not None:
+            return self.spaced_text
+        return joined_units(self.text, self.starts, self.ends, " ")
+
     @functools.cached_property
     def tokens(self) -> tuple[str, ...]:
         """The normalised token of each unit (built on first use: most callers need only ids)."""
-        text = self.text
-        raw = list(map(text.__getitem__, map(slice, self.starts.tolist(), self.ends.tolist())))
+        raw = self.spaced()[:-1].split(" ") if len(self) else []
         unseen = set(raw).difference(_NORMALISED)  # C loops; only unseen tokens take a Python step
         if unseen:
             if len(_NORMALISED) + len(unseen) > _RUN_CACHE_MAX:
@@ -65,9 +72,23 @@ class Units:
         return tuple(map(_NORMALISED.__getitem__, raw))
 
     @functools.cached_property
+    def sentence_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """:func:`sentence_bounds` of the text (computed once for every fingerprint that needs them)."""
+        return sentence_bounds(self.text)
+
+    @functools.cached_property
     def sentence_spans(self) -> list[CharSpan]:
-        """:func:`sentences` of the text (computed once for every fingerprint that needs them)."""
-        return sentences(self.text)
+        """:func:`sentences` of the text."""
+        starts, ends = self.sentence_bounds
+        return list(zip(starts.tolist(), ends.tolist()))
+
+    @functools.cached_property
+    def sentence_units(self) -> tuple[np.ndarray, np.ndarray]:
+        """For each sentence, its first unit and the unit after its last (``[lo, hi)``; empty
+        when ``lo == hi``)."""
+        starts, ends = self.sentence_bounds
+        return (np.searchsorted(self.starts, starts, side="left"),
+                np.searchsorted(self.starts, ends, side="left"))
 
     def span(self, i: int, j: int) -> CharSpan:
         """Character span covering units ``i`` to ``j - 1`` (``i < j``)."""
@@ -146,15 +167,6 @@ def _cjk_ids(codes: np.ndarray) -> np.ndarray:
     return ids
 
 
-def _run_id(raw: str) -> int:
-    uid = _RUN_IDS.get(raw)
-    if uid is None:
-        if len(_RUN_IDS) >= _RUN_CACHE_MAX:
-            _RUN_IDS.clear()
-        uid = _RUN_IDS[raw] = unit_id(normalise_token(raw))
-    return uid
-
-
 def tokenize(text: str) -> Units:
     """Split ``text`` into units with their offsets and ids.
 
@@ -167,7 +179,12 @@ def tokenize(text: str) -> Units:
         empty = np.empty(0, dtype=np.int64)
         return Units(ids=np.empty(0, dtype=np.uint64), starts=empty, ends=empty.copy(), text=text,
                      cjk=np.empty(0, dtype=bool))
-    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+    codes = text_codes(text)
+    if codes.dtype == np.uint8:  # ASCII
+        return _tokenize_runs(text, codes, _ASCII_RUN[codes])
+    cls = _classes(codes)
+    if not (cls == 1).any():
+        return _tokenize_runs(text, codes, cls == 2)
     starts, ends = _unit_spans(codes)
     ids = np.empty(len(starts), dtype=np.uint64)
     single = ends - starts == 1
@@ -176,12 +193,95 @@ def tokenize(text: str) -> Units:
         ids[cjk] = _cjk_ids(codes[starts[cjk]])
     runs = ~cjk
     if runs.any():
-        raw = [text[a:b] for a, b in zip(starts[runs].tolist(), ends[runs].tolist())]
-        got = list(map(_RUN_IDS.get, raw))  # a C loop; only the unseen runs take a Python step
-        if None in got:
-            got = [_run_id(t) if v is None else v for t, v in zip(raw, got)]
-        ids[runs] = np.array(got, dtype=np.uint64)
+        ids[runs] = _run_ids(_joined(codes, starts[runs], ends[runs], " ")[:-1].split(" "))
     return Units(ids=ids, starts=starts, ends=ends, text=text, cjk=cjk)
+
+
+def _run_ids(raw: list[str]) -> np.ndarray:
+    """The unit ids of runs of letters/digits, given as their text."""
+    got = list(map(_RUN_IDS.get, raw))  # C loops; only each distinct unseen run takes a Python step
+    if None in got:
+        unseen = set(raw).difference(_RUN_IDS)
+        if len(_RUN_IDS) + len(unseen) > _RUN_CACHE_MAX:
+            _RUN_IDS.clear()
+            unseen = set(raw)
+        for token in unseen:
+            _RUN_IDS[token] = unit_id(normalise_token(token))
+        got = list(map(_RUN_IDS.__getitem__, raw))
+    return np.array(got, dtype=np.uint64)
+
+
+# For ASCII text: True for the code points that are part of a run (none is CJK)
+_ASCII_RUN = _classes(np.arange(128, dtype=np.uint32)) == 2
+
+
+def _tokenize_runs(text: str, codes: np.ndarray, runs: np.ndarray) -> Units:
+    """:func:`tokenize` of a text without CJK characters (``runs``: which code points are part of
+    a run): every unit is a run, and the runs' strings are cut from one joined string by one
+    split instead of a slice each."""
+    edges = np.diff(runs.view(np.int8), prepend=np.int8(0), append=np.int8(0))  # +1 at a start, −1 after an end
+    starts = np.flatnonzero(edges == 1).astype(np.int64)
+    ends = np.flatnonzero(edges == -1).astype(np.int64)
+    spaced = _joined(codes, starts, ends, " ", inside=runs)
+    ids = _run_ids(spaced[:-1].split(" ")) if len(starts) else np.empty(0, dtype=np.uint64)
+    return Units(ids=ids, starts=starts, ends=ends, text=text, cjk=np.zeros(len(starts), dtype=bool), spaced_text=spaced)
+
+
+def text_codes(text: str) -> np.ndarray:
+    """The code points of ``text``: uint8 for an ASCII text (one byte each), else uint32."""
+    if text.isascii():
+        return np.frombuffer(text.encode("ascii"), dtype=np.uint8)
+    return code_points(text)
+
+
+def unit_strings(text: str, starts: np.ndarray, ends: np.ndarray) -> list[str]:
+    """``[text[a:b] for a, b in zip(starts, ends)]`` for the spans of units (which never hold a
+    space), without a Python step per unit."""
+    if len(starts) == 0:
+        return []
+    return joined_units(text, starts, ends, " ")[:-1].split(" ")
+
+
+def joined_units(text: str, starts: np.ndarray, ends: np.ndarray, separator: str) -> str:
+    """The spans ``text[a:b]`` of units, each followed by ``separator`` (a character no unit
+    holds), as one string built in numpy: ``"".join(text[a:b] + separator for a, b in …)``."""
+    return _joined(text_codes(text), starts, ends, separator)
+
+
+def _joined(codes: np.ndarray, starts: np.ndarray, ends: np.ndarray, separator: str,
+            inside: np.ndarray | None = None) -> str:
+    """:func:`joined_units` of code points (``inside``: which code points are in a span, when
+    the caller has it)."""
+    n = len(starts)
+    if n == 0:
+        return ""
+    sep = ord(separator)
+    if n == 1 or bool((starts[1:] > ends[:-1]).all()):
+        # no two spans adjacent (a text without CJK): keep the spans' characters and the one
+        # after each span, which becomes the separator
+        if inside is None:
+            edges = np.zeros(len(codes) + 1, dtype=np.int8)
+            edges[starts] = 1
+            edges[ends] = -1
+            inside = np.cumsum(edges[:-1], dtype=np.int8) > 0
+        kept = inside.copy()
+        kept[ends[ends < len(codes)]] = True
+        out = codes[kept]
+        out[~inside[kept]] = sep
+        if ends[-1] == len(codes):  # (the last span ends the text)
+            out = np.append(out, out.dtype.type(sep))
+    else:
+        # copied span by span: span i's characters go after those of the spans before it and
+        # their i separators
+        lengths = ends - starts
+        before = np.cumsum(lengths) - lengths
+        total = int(before[-1] + lengths[-1])
+        k = np.arange(total, dtype=np.int64)
+        out = np.full(total + n, sep, dtype=codes.dtype)
+        out[k + np.repeat(np.arange(n, dtype=np.int64), lengths)] = codes[k + np.repeat(starts - before, lengths)]
+    if out.dtype == np.uint8:
+        return out.tobytes().decode("ascii")
+    return out.astype("<u4", copy=False).tobytes().decode("utf-32-le", "surrogatepass")
 
 
 def is_cjk(char: str) -> bool:
@@ -207,17 +307,91 @@ def _trimmed(text: str, start: int, end: int) -> CharSpan | None:
 
 def sentences(text: str) -> list[CharSpan]:
     """Character spans of the sentences of ``text``, white space trimmed, in order."""
-    spans: list[CharSpan] = []
-    pos = 0
-    # trimmed with str.strip (C) rather than a Python step per white-space character
-    for end in [m.end() for m in _SENTENCE_END_RE.finditer(text)] + [len(text)]:
-        piece = text[pos:end]
-        stripped = piece.strip()
-        if stripped:
-            start = pos + len(piece) - len(piece.lstrip())
-            spans.append((start, start + len(stripped)))
-        pos = end
-    return spans
+    starts, ends = sentence_bounds(text)
+    return list(zip(starts.tolist(), ends.tolist()))
+
+
+# The code points str.isspace() is true for (what str.strip removes, and the regex's \s);
+# tests/core/test_index_fastpaths.py checks the list against every code point.
+_WHITE_SPACE = (9, 10, 11, 12, 13, 28, 29, 30, 31, 32, 133, 160, 5760, *range(8192, 8203), 8232, 8233, 8239, 8287, 12288)
+_IS_SPACE = np.zeros(0x110000, dtype=bool)
+_IS_SPACE[list(_WHITE_SPACE)] = True
+
+# The characters of _SENTENCE_END_RE by their part in it, for sentence_ends
+_MARK, _DOT, _ELLIPSIS, _LINE_FEED, _CLOSER = 1, 2, 3, 4, 5
+_END_PART = np.zeros(0x110000, dtype=np.uint8)
+_END_PART[[ord(c) for c in "。！？；!?;"]] = _MARK
+_END_PART[ord(".")] = _DOT
+_END_PART[ord("…")] = _ELLIPSIS
+_END_PART[ord("\n")] = _LINE_FEED
+_END_PART[[ord(c) for c in "”’\"'」』）)]"]] = _CLOSER
+
+
+def code_points(text: str) -> np.ndarray:
+    """The code points of ``text`` (uint32; lone surrogates kept as they are)."""
+    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+
+
+def sentence_ends(codes: np.ndarray) -> np.ndarray:
+    """Where the matches of ``_SENTENCE_END_RE.finditer`` end, in order, from the code points of
+    the text, in numpy (the regex tries its alternatives at every character: 15 ns each).
+
+    Its matches never overlap one another whatever their kind, so each kind is found on its own:
+    a run of marks (。！？；!?;) or of ellipses (…), with the closing quotes and brackets right
+    after it; every line feed; and in a run of k full stops, taken from its left, k // 3 "..."
+    (the last one with its closers when the run ends there), then the last full stop alone when
+    white space or the end of the text follows it.
+    """
+    n = len(codes)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    part = _END_PART[codes]
+    # the first position from each one on that is not a closer (n past the end)
+    not_closer = np.append(np.flatnonzero(part != _CLOSER), n)
+
+    def closed(ends: np.ndarray) -> np.ndarray:  # a match's end after the closers that follow it
+        return not_closer[np.searchsorted(not_closer, ends)]
+
+    def runs(kind: int) -> tuple[np.ndarray, np.ndarray]:  # [start, end) of the maximal runs of a kind
+        edges = np.diff((part == kind).view(np.int8), prepend=np.int8(0), append=np.int8(0))
+        return np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+
+    found = [np.flatnonzero(part == _LINE_FEED) + 1]
+    for kind in (_MARK, _ELLIPSIS):
+        found.append(closed(runs(kind)[1]))
+    starts, ends = runs(_DOT)
+    if len(starts):
+        length = ends - starts
+        triples = length // 3
+        # the "..." of every run: the i-th one ends 3·(i + 1) after its run's start
+        owner = np.repeat(np.arange(len(starts)), triples)
+        before = np.cumsum(triples) - triples
+        ordinal = np.arange(len(owner)) - before[owner]
+        triple_ends = starts[owner] + 3 * (ordinal + 1)
+        # the closers follow the last "..." of a run whose length is a multiple of three
+        last = (ordinal == triples[owner] - 1) & (length[owner] % 3 == 0)
+        triple_ends[last] = closed(triple_ends[last])
+        found.append(triple_ends)
+        # a full stop left over, followed by white space or the end of the text
+        single = (length % 3 != 0) & ((ends == n) | _IS_SPACE[codes[np.minimum(ends, n - 1)]])
+        found.append(ends[single])
+    return np.sort(np.concatenate(found)).astype(np.int64)
+
+
+def sentence_bounds(text: str) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`sentences` as two int64 arrays (starts, ends), without a Python step per sentence.
+
+    A piece runs from the end of one end mark (:func:`sentence_ends`) to the end of the next;
+    trimmed, it starts at its first character that is not white space and ends after its last
+    one, both found by binary search among the positions of such characters.
+    """
+    codes = text_codes(text)
+    bounds = np.concatenate(([0], sentence_ends(codes), [len(text)]))
+    solid = np.flatnonzero(~_IS_SPACE[codes])  # (positions of the other characters)
+    first = np.searchsorted(solid, bounds[:-1], side="left")  # first solid one at or after a piece's start
+    last = np.searchsorted(solid, bounds[1:], side="left") - 1  # last solid one before its end
+    keep = first <= last  # (a piece of white space only has none)
+    return solid[first[keep]].astype(np.int64), solid[last[keep]].astype(np.int64) + 1
 
 
 def paragraphs(text: str) -> list[CharSpan]:

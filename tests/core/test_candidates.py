@@ -12,7 +12,7 @@ from neardup_gui.core import candidates
 from neardup_gui.core.candidates import CandidateFinder
 from neardup_gui.core.collection import Collection
 from neardup_gui.core.fingerprints import fingerprint
-from neardup_gui.core.settings import Settings
+from neardup_gui.core.settings import FingerprintParams, Settings
 from neardup_gui.core.units import tokenize
 from tests.benchmarks.obfuscate import english_vocab, obfuscate_en
 
@@ -282,3 +282,23 @@ def test_check_proposes_the_source_of_a_30_percent_edited_section_inside_a_large
     match = found[str(source)]
     assert "anchors" in match.found_by
     assert match.comparison.containment_b >= 0.8  # the passages cover most of the source
+
+
+def test_an_index_made_with_12_unit_anchors_is_flagged_until_indexed_again(tmp_path, corpus_dir, caplog):
+    """Anchors of 12 units (before issue 15) in an index opened with 8: the search would miss
+    candidates, so the finder says so; indexing again re-fingerprints from the stored text."""
+    root = tmp_path / "coll"
+    root.mkdir()
+    for f in sorted((corpus_dir / "debian-reference-en").glob("ch01-*.txt"))[:5]:
+        shutil.copy(f, root / f.name)
+    old = SETTINGS.with_(fingerprints=FingerprintParams(anchor_kgram=12))
+    with Collection.open(tmp_path / "c.ndx") as coll:
+        coll.index_folder(str(root), old)
+        caplog.clear()
+        CandidateFinder(coll.store, SETTINGS)
+        assert any("fingerprinted with other parameters" in r.getMessage() for r in caplog.records)
+        report = coll.index_folder(str(root), SETTINGS)
+        assert report.refingerprinted == 5
+        caplog.clear()
+        CandidateFinder(coll.store, SETTINGS)
+        assert not any("fingerprinted with other parameters" in r.getMessage() for r in caplog.records)

@@ -245,28 +245,48 @@ def split_paragraphs(text: str) -> list[str]:
     """
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     out: list[str] = []
+    widths = _CharWidths()
     for block in _BLANK_LINES_RE.split(text):
-        lines = [line for line in block.split("\n") if line.strip()]
-        if len(lines) > 1 and _hard_wrapped(lines):
+        lines = list(filter(str.strip, block.split("\n")))
+        if len(lines) > 1 and _hard_wrapped(lines, widths):
             out.append(join_wrapped(lines))
         else:
             out.extend(lines)
     return resolve_line_hyphens(out)
 
 
-def _display_width(line: str) -> int:
-    return sum(2 if "\u1100" <= c and unicodedata.east_asian_width(c) in "WF" else 1 for c in line.rstrip())
+class _CharWidths(dict):
+    """Display width (1, or 2 for East Asian wide and full-width characters) of each character
+    from U+1100 on met so far, learnt on first use: widths are summed in a C loop."""
+
+    def __missing__(self, c: str) -> int:
+        width = self[c] = 2 if unicodedata.east_asian_width(c) in "WF" else 1
+        return width
 
 
-def _hard_wrapped(lines: list[str]) -> bool:
+_MAYBE_WIDE_RE = re.compile("[^\x00-\u10ff]")  # (every character before U+1100 is one column)
+
+
+def _display_width(line: str, widths: _CharWidths) -> int:
+    """Columns ``line`` (trailing white space dropped) takes in a fixed-width font."""
+    line = line.rstrip()
+    high = _MAYBE_WIDE_RE.findall(line)
+    return len(line) + sum(map(widths.__getitem__, high)) - len(high)
+
+
+def _hard_wrapped(lines: list[str], widths: _CharWidths) -> bool:
     """True when all lines but the last fill most of the block's width and none is a list item."""
-    if any(_LIST_ITEM_RE.match(line) for line in lines[1:]):
-        return False
-    widths = [_display_width(line) for line in lines]
-    widest = max(widths)
+    # (the cheap tests first: most blocks are not wrapped)
+    if all(map(str.isascii, lines)):  # (every ASCII character is one column)
+        columns = list(map(len, map(str.rstrip, lines)))
+    else:
+        columns = [_display_width(line, widths) for line in lines]
+    widest = max(columns)
     if widest < 40:
         return False  # short lines: a poem, an address, a listing
-    if not all(w >= 0.7 * widest for w in widths[:-1]):
+    if min(columns[:-1]) < 0.7 * widest:
+        return False
+    if any(map(_LIST_ITEM_RE.match, lines[1:])):
         return False
     # One sentence or paragraph per line (as Chinese text often is) is not wrapping.
     ends = sum(1 for line in lines[:-1] if line.rstrip()[-1:] in _SENTENCE_ENDS)
