@@ -12,6 +12,7 @@ from neardup_gui.core import candidates
 from neardup_gui.core.candidates import CandidateFinder
 from neardup_gui.core.collection import Collection
 from neardup_gui.core.fingerprints import fingerprint
+from neardup_gui.core.indexer import params_key
 from neardup_gui.core.settings import FingerprintParams, Settings
 from neardup_gui.core.units import tokenize
 from tests.benchmarks.obfuscate import english_vocab, obfuscate_en
@@ -302,3 +303,30 @@ def test_an_index_made_with_12_unit_anchors_is_flagged_until_indexed_again(tmp_p
         caplog.clear()
         CandidateFinder(coll.store, SETTINGS)
         assert not any("fingerprinted with other parameters" in r.getMessage() for r in caplog.records)
+
+
+def test_pairs_on_an_index_made_with_12_unit_anchors_brings_it_up_to_date_first(tmp_path, corpus_dir):
+    """`pairs` on an index fingerprinted with the old anchors re-fingerprints it from the stored
+    texts before the pass (the search would miss candidates otherwise): the pairs are those of a
+    fresh index, and the index records the current parameters."""
+    import random
+
+    from tests.benchmarks.copyheavy import light_edit
+
+    root = tmp_path / "coll"
+    root.mkdir()
+    rng = random.Random(4)
+    for f in sorted((corpus_dir / "debian-reference-en").glob("ch0*.txt"))[:8]:
+        text = f.read_text(encoding="utf-8")
+        (root / f.name).write_text(text, encoding="utf-8")
+        (root / ("edit-" + f.name)).write_text(light_edit(text, 0.03, rng), encoding="utf-8")
+    old = SETTINGS.with_(fingerprints=FingerprintParams(anchor_kgram=12))
+    with Collection.open(tmp_path / "fresh.ndx") as coll:
+        coll.index_folder(str(root), SETTINGS)
+        fresh = sorted((p.a.path, p.b.path, p.similarity) for p in coll.pairs(SETTINGS))
+    with Collection.open(tmp_path / "old.ndx") as coll:
+        coll.index_folder(str(root), old)
+        assert coll.store.get_meta("params") != params_key(SETTINGS.fingerprints)
+        got = sorted((p.a.path, p.b.path, p.similarity) for p in coll.pairs(SETTINGS))
+        assert coll.store.get_meta("params") == params_key(SETTINGS.fingerprints)
+    assert len(fresh) >= 8 and got == fresh
