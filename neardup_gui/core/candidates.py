@@ -281,16 +281,7 @@ class CandidateFinder:
         # Pairs keep the winnowed anchors on both sides: PAIR_MIN_SHARED_ANCHORS is measured for them.
         every_kgram = self.check_every_kgram and min_shared_anchors <= 1
         query_anchors = (anchor_kgrams if every_kgram else anchors)(countable_ids, self.params)
-        if not len(query_anchors):
-            ids = counts = np.zeros(0, dtype=np.int64)
-        elif self.anchor_postings is not None:
-            ids, counts = self.anchor_postings.counts(query_anchors)
-        else:
-            looked_up = self.store.lookup_counts("anchors", "hash", query_anchors)
-            ids = np.fromiter(looked_up.keys(), dtype=np.int64, count=len(looked_up))
-            counts = np.fromiter(looked_up.values(), dtype=np.int64, count=len(looked_up))
-        keep = counts >= min_shared_anchors
-        ids, counts = ids[keep], counts[keep]
+        ids, counts = self._sharing_anchors(query_anchors, min_shared_anchors)
         cap = MAX_ANCHOR_CANDIDATES if min_shared_anchors <= 1 else MAX_PAIR_ANCHOR_CANDIDATES
         if len(ids) > cap and exclude:
             # The excluded documents (in a pass: those paired already) go BEFORE the cap: in a
@@ -334,19 +325,7 @@ class CandidateFinder:
             for doc_id in self.store.lookup_counts("sentence_fps", "fp", sent):
                 add(doc_id, "sentences")
 
-        k = self.params.minhash_bits
-        if found:
-            ids, _, words = self.store.fingerprint_rows(np.fromiter(found, dtype=np.int64))
-            for doc_id, w in zip(ids, words):
-                found[int(doc_id)].estimate = estimate_similarity(fp.minhash_bits, w, k)
-        # A 64-bit simhash within 3 bits is a near-duplicate claim the 1-bit minhash can check for
-        # free: documents proposed by simhash alone whose estimate is low were never near
-        # duplicates (measured on 15,000 documents: ~0.7 per 1,000 indexed, estimates −0.09…0.14,
-        # none verified, 25 ms each). They are dropped before the exact verification.
-        for doc_id in [d for d, c in found.items()
-                       if c.found_by == {"simhash"} and (c.estimate is None or c.estimate < SIMHASH_ONLY_MIN_ESTIMATE)]:
-            del found[doc_id]
-        return found
+        return self._estimated(found, fp)
 
     def _find_admitted(self, fp: Fingerprints, countable_ids: np.ndarray, min_shared_anchors: int,
                        admit: Callable[[np.ndarray], np.ndarray], estimates: bool,
@@ -387,6 +366,28 @@ class CandidateFinder:
                     c = found[doc_id] = Candidate(doc_id)
                 c.found_by.add(how)
 
+        return self._estimated(found, fp, estimates)
+
+    def _sharing_anchors(self, query_anchors: np.ndarray, min_shared: int) -> tuple[np.ndarray, np.ndarray]:
+        """(doc ids, shared anchors) of the documents sharing at least ``min_shared`` of ``query_anchors``."""
+        if not len(query_anchors):
+            ids = counts = np.zeros(0, dtype=np.int64)
+        elif self.anchor_postings is not None:
+            ids, counts = self.anchor_postings.counts(query_anchors)
+        else:
+            looked_up = self.store.lookup_counts("anchors", "hash", query_anchors)
+            ids = np.fromiter(looked_up.keys(), dtype=np.int64, count=len(looked_up))
+            counts = np.fromiter(looked_up.values(), dtype=np.int64, count=len(looked_up))
+        keep = counts >= min_shared
+        return ids[keep], counts[keep]
+
+    def _estimated(self, found: dict[int, Candidate], fp: Fingerprints, estimates: bool = True) -> dict[int, Candidate]:
+        """``found`` with the 1-bit estimates (every candidate's, or with ``estimates`` False only
+        where it decides something), less the documents proposed by simhash alone whose estimate
+        is low. A 64-bit simhash within 3 bits is a near-duplicate claim the 1-bit minhash can
+        check for free: such documents were never near duplicates (measured on 15,000 documents:
+        ~0.7 per 1,000 indexed, estimates −0.09…0.14, none verified, 25 ms each). They are dropped
+        before the exact verification."""
         k = self.params.minhash_bits
         wanted = [d for d, c in found.items() if estimates or c.found_by == {"simhash"}]
         if wanted:
@@ -404,16 +405,7 @@ class CandidateFinder:
         anchor candidates sharing ``min_shared_anchors`` (ids, counts), how many anchors the
         document has, and each other channel's ids."""
         query_anchors = anchors(countable_ids, self.params) if own_anchors is None else own_anchors
-        if not len(query_anchors):
-            ids = counts = np.zeros(0, dtype=np.int64)
-        elif self.anchor_postings is not None:
-            ids, counts = self.anchor_postings.counts(query_anchors)
-        else:
-            looked_up = self.store.lookup_counts("anchors", "hash", query_anchors)
-            ids = np.fromiter(looked_up.keys(), dtype=np.int64, count=len(looked_up))
-            counts = np.fromiter(looked_up.values(), dtype=np.int64, count=len(looked_up))
-        keep = counts >= min_shared_anchors
-        ids, counts = ids[keep], counts[keep]
+        ids, counts = self._sharing_anchors(query_anchors, min_shared_anchors)
         channels: list[tuple[str, np.ndarray]] = []
         if self.count:
             channels.append(("minhash", np.asarray(self.minhash.query(fp.minhash_bits, self.radius)[0], dtype=np.int64)))

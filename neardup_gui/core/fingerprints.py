@@ -37,7 +37,7 @@ import numpy as np
 
 from neardup_gui.core.arrays import distinct, distinct_first_counts
 from neardup_gui.core.settings import FingerprintParams
-from neardup_gui.core.units import CJK_CLASS, Units, normalise_token, sentence_bounds, sentences, tokenize, unit_id
+from neardup_gui.core.units import CJK_CLASS, Units, normalise_token, sentences, sentences_in_units, tokenize, unit_id
 
 log = logging.getLogger(__name__)
 
@@ -526,12 +526,7 @@ def sentence_hashes(text: str, params: FingerprintParams, units: Units | None = 
     """
     if units is None:
         units = tokenize(text)
-    if units.text == text:
-        lo, hi = units.sentence_units
-    else:
-        starts, ends = sentence_bounds(text)
-        lo = np.searchsorted(units.starts, starts, side="left")
-        hi = np.searchsorted(units.starts, ends, side="left")
+    _, _, lo, hi = sentences_in_units(text, units)
     if len(lo) == 0 or len(units) == 0:
         return np.empty(0, dtype=np.uint64)
     keep = hi > lo

@@ -684,11 +684,7 @@ class Store:
                 margins=zlib.decompress(row[3]).decode("utf-8"),
             )
         except (zlib.error, UnicodeDecodeError, ValueError) as exc:
-            raise IndexProblem(
-                "corrupt",
-                f"The index file {self.path} is damaged: the stored text of document {doc_id} cannot be "
-                f"read ({exc}). It was left untouched; rebuild the index to a new file.",
-            ) from exc
+            raise self._damaged_text(doc_id, exc) from exc
 
     def text_and_furniture(self, doc_id: int) -> tuple[str, tuple[tuple[int, int], ...]]:
         """What a comparison needs of a stored text (its body and furniture), without the rest
@@ -702,11 +698,15 @@ class Store:
         try:
             return zlib.decompress(row[0]).decode("utf-8"), _unpack_spans(row[1])
         except (zlib.error, UnicodeDecodeError, ValueError) as exc:
-            raise IndexProblem(
-                "corrupt",
-                f"The index file {self.path} is damaged: the stored text of document {doc_id} cannot be "
-                f"read ({exc}). It was left untouched; rebuild the index to a new file.",
-            ) from exc
+            raise self._damaged_text(doc_id, exc) from exc
+
+    def _damaged_text(self, doc_id: int, exc: Exception) -> IndexProblem:
+        """Damage SQLite cannot see (inside a compressed text), reported as a damaged index."""
+        return IndexProblem(
+            "corrupt",
+            f"The index file {self.path} is damaged: the stored text of document {doc_id} cannot be "
+            f"read ({exc}). It was left untouched; rebuild the index to a new file.",
+        )
 
     def remove(self, conn: sqlite3.Connection, doc_id: int) -> None:
         """Delete a document and everything derived from it (inside the caller's transaction)."""

@@ -32,7 +32,7 @@ from neardup_gui.core.arrays import distinct
 from neardup_gui.core.compare import merge_spans
 from neardup_gui.core.document import CharSpan
 from neardup_gui.core.settings import Settings
-from neardup_gui.core.units import Units, sentence_bounds, tokenize
+from neardup_gui.core.units import Units, sentences_in_units, tokenize
 
 log = logging.getLogger(__name__)
 
@@ -55,13 +55,7 @@ def sentence_keys(text: str, units: Units | None = None) -> list[tuple[CharSpan,
     once (the same string as joining the sentence's own), in C loops.
     """
     units = units if units is not None else tokenize(text)
-    if units.text == text:
-        starts, ends = units.sentence_bounds
-        lo, hi = units.sentence_units
-    else:
-        starts, ends = sentence_bounds(text)
-        lo = np.searchsorted(units.starts, starts, side="left")
-        hi = np.searchsorted(units.starts, ends, side="left")
+    starts, ends, lo, hi = sentences_in_units(text, units)
     if len(units) == 0 or len(starts) == 0:
         return []
     keep = hi - lo >= MIN_SENTENCE_UNITS

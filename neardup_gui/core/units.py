@@ -378,6 +378,19 @@ def sentence_ends(codes: np.ndarray) -> np.ndarray:
     return np.sort(np.concatenate(found)).astype(np.int64)
 
 
+def sentences_in_units(text: str, units: Units) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Character bounds ``[start, end)`` of the sentences of ``text`` and their units ``[lo, hi)``
+    among ``units`` (the ones cached on ``units`` when they were made from this very text)."""
+    if units.text == text:
+        starts, ends = units.sentence_bounds
+        lo, hi = units.sentence_units
+    else:
+        starts, ends = sentence_bounds(text)
+        lo = np.searchsorted(units.starts, starts, side="left")
+        hi = np.searchsorted(units.starts, ends, side="left")
+    return starts, ends, lo, hi
+
+
 def sentence_bounds(text: str) -> tuple[np.ndarray, np.ndarray]:
     """:func:`sentences` as two int64 arrays (starts, ends), without a Python step per sentence.
 
