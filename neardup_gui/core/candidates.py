@@ -186,7 +186,7 @@ class CandidateFinder:
         # per check either way in a 2,347-document index; with anchors of 8 units, 19 / 13).
         # False only to measure the winnowed look-up beside it.
         self.check_every_kgram = True
-        # what the channels proposed for a content (byte copies ask again), see _find_admitted
+        # what the channels proposed for a content (byte copies ask again), see find
         self._raw_channels: dict[object, tuple] = {}
         # set by a pass: a rank per document id (by path) breaking ties between documents that
         # share as many anchors, so the candidates do not depend on the order ids were given in
@@ -251,88 +251,31 @@ class CandidateFinder:
 
         ``min_shared_anchors``: documents proposed by the anchors must share at least this many
         (``check`` takes every one: a single copied paragraph shares one; ``pairs`` asks for
-        ``PAIR_MIN_SHARED_ANCHORS``).
+        ``PAIR_MIN_SHARED_ANCHORS``). ``exclude``: documents that are never candidates.
 
         ``admit`` (the collection-wide pass): a vectorised test, True for the ids that may be
         candidates at all (not paired already, and long enough to reach the threshold: an exact
-        bound); it replaces ``exclude`` and is applied to every channel, and to the anchor
-        candidates before their cap, so the places go to documents that can matter.
-        ``estimates``: False to compute the 1-bit estimate only where it decides something (for
-        documents proposed by simhash alone), not for every candidate. ``own_anchors``: the
-        winnowed anchors of ``countable_ids`` when the caller has them (the stored ones, when
-        nothing of the document was removed), for the pass. ``content_key`` (the pass): equal for
-        documents of equal content (byte copies), whose channels then are looked up once.
+        bound); it replaces ``exclude``. ``estimates``: False to compute the 1-bit estimate only
+        where it decides something (for documents proposed by simhash alone), not for every
+        candidate. ``own_anchors``: the winnowed anchors of ``countable_ids`` when the caller has
+        them (the stored ones, when nothing of the document was removed). ``content_key``: equal
+        for documents of equal content (byte copies), whose channels then are looked up once.
+
+        Whatever is left out goes BEFORE the anchor cap, in numpy: in a copy-heavy collection
+        every document shares a licence's anchors with hundreds of others, and the ones already
+        paired (or too short to matter) must not take the places of the others. Measured on 797
+        real copyright files with --no-auto-template: 104 of the 2,095 pairs at r ≥ 0.5 were lost
+        to the cap when it was applied first.
         """
-        found: dict[int, Candidate] = {}
-        if admit is not None:
-            return self._find_admitted(fp, countable_ids, min_shared_anchors, admit, estimates, own_anchors, content_key)
+        if admit is None:
+            left_out = np.fromiter(exclude, dtype=np.int64, count=len(exclude))
 
-        def add(doc_id: int, how: str) -> Candidate | None:
-            doc_id = int(doc_id)
-            if doc_id in exclude:
-                return None
-            c = found.get(doc_id)
-            if c is None:
-                c = found[doc_id] = Candidate(doc_id)
-            c.found_by.add(how)
-            return c
+            def admit(ids: np.ndarray) -> np.ndarray:
+                return ~np.isin(ids, left_out)
 
-        # Anchors of the countable text only: template text must not make every form a candidate.
-        # Pairs keep the winnowed anchors on both sides: PAIR_MIN_SHARED_ANCHORS is measured for them.
-        every_kgram = self.check_every_kgram and min_shared_anchors <= 1
-        query_anchors = (anchor_kgrams if every_kgram else anchors)(countable_ids, self.params)
-        ids, counts = self._sharing_anchors(query_anchors, min_shared_anchors)
-        cap = MAX_ANCHOR_CANDIDATES if min_shared_anchors <= 1 else MAX_PAIR_ANCHOR_CANDIDATES
-        if len(ids) > cap and exclude:
-            # The excluded documents (in a pass: those paired already) go BEFORE the cap: in a
-            # copy-heavy collection every document shares a licence's anchors with hundreds of
-            # others, and the ones already paired must not take the places of those still to
-            # pair. Measured on 797 real copyright files with --no-auto-template: 104 of the 2,095
-            # pairs at r ≥ 0.5 were lost to the cap when it was applied first.
-            wanted = np.fromiter((d not in exclude for d in ids.tolist()), dtype=bool, count=len(ids))
-            ids, counts = ids[wanted], counts[wanted]
-        # most shared anchors first, then lower id; in numpy: text shared by every document (a
-        # licence notice) makes every document share an anchor with thousands of others
-        ties = ids if self.tie_rank is None else self.tie_rank[np.minimum(ids, len(self.tie_rank) - 1)]
-        if min_shared_anchors > 1 and len(ids) > cap:
-            # Pairs: rank by the resemblance of the anchor sets, not the raw count. A licence
-            # shared by hundreds of long files gives each many shared anchors; a short file that
-            # is a near-duplicate shares fewer, but a far larger share of its own (797 real
-            # copyright files, --no-auto-template: with the raw count, 34 of the 2,095 pairs at
-            # r >= 0.5 fell beyond the cap).
-            mine = len(query_anchors)
-            theirs = self._anchor_totals(ids)
-            resemblance = counts / np.maximum(mine + theirs - counts, 1)
-            best = np.lexsort((ids, ties, -counts, -resemblance))[:cap]
-        else:
-            best = np.lexsort((ids, ties, -counts))[:cap]
-        for doc_id, n in zip(ids[best].tolist(), counts[best].tolist()):
-            c = add(doc_id, "anchors")
-            if c:
-                c.shared_anchors = n
-
-        if self.count:
-            ids, _ = self.minhash.query(fp.minhash_bits, self.radius)
-            for doc_id in ids:
-                add(doc_id, "minhash")
-            ids, _ = self.simhash.query(np.array([fp.simhash], dtype=np.uint64), SIMHASH_RADIUS)
-            for doc_id in ids:
-                add(doc_id, "simhash")
-        for doc_id in self.store.lookup_counts("lsh_keys", "key", fp.lsh_keys):
-            add(doc_id, "lsh")
-        sent = fp.sentence_fps[fp.sentence_fps != 0]
-        if len(sent):
-            for doc_id in self.store.lookup_counts("sentence_fps", "fp", sent):
-                add(doc_id, "sentences")
-
-        return self._estimated(found, fp)
-
-    def _find_admitted(self, fp: Fingerprints, countable_ids: np.ndarray, min_shared_anchors: int,
-                       admit: Callable[[np.ndarray], np.ndarray], estimates: bool,
-                       own_anchors: np.ndarray | None = None, content_key: object = None) -> dict[int, Candidate]:
-        """:meth:`find` for the collection-wide pass: each channel's ids filtered by ``admit`` in
-        numpy (a pass asks for every document's candidates; in a copy-heavy collection they are
-        hundreds, most of which an exact bound rules out), Candidate records only for the rest."""
+        if own_anchors is None and self.check_every_kgram and min_shared_anchors <= 1:
+            # (pairs keep the winnowed anchors on both sides: PAIR_MIN_SHARED_ANCHORS is measured for them)
+            own_anchors = anchor_kgrams(countable_ids, self.params)
         found: dict[int, Candidate] = {}
         raw = self._raw_channels.get(content_key) if content_key is not None else None
         if raw is None:
@@ -347,8 +290,15 @@ class CandidateFinder:
             ids, counts = ids[keep], counts[keep]
         cap = MAX_PAIR_ANCHOR_CANDIDATES if min_shared_anchors > 1 else MAX_ANCHOR_CANDIDATES
         if len(ids) > cap:
+            # most shared anchors first, then the lower rank (or id); in numpy: text shared by
+            # every document (a licence notice) makes every document share an anchor with thousands
             ties = ids if self.tie_rank is None else self.tie_rank[np.minimum(ids, len(self.tie_rank) - 1)]
-            if min_shared_anchors > 1:  # ranked by the resemblance of the anchor sets, as in find
+            if min_shared_anchors > 1:
+                # Pairs: rank by the resemblance of the anchor sets, not the raw count. A licence
+                # shared by hundreds of long files gives each many shared anchors; a short file
+                # that is a near-duplicate shares fewer, but a far larger share of its own (797
+                # real copyright files, --no-auto-template: with the raw count, 34 of the 2,095
+                # pairs at r >= 0.5 fell beyond the cap).
                 theirs = self._anchor_totals(ids)
                 resemblance = counts / np.maximum(n_query + theirs - counts, 1)
                 best = np.lexsort((ids, ties, -counts, -resemblance))[:cap]
@@ -365,7 +315,6 @@ class CandidateFinder:
                 if c is None:
                     c = found[doc_id] = Candidate(doc_id)
                 c.found_by.add(how)
-
         return self._estimated(found, fp, estimates)
 
     def _sharing_anchors(self, query_anchors: np.ndarray, min_shared: int) -> tuple[np.ndarray, np.ndarray]:
@@ -403,7 +352,8 @@ class CandidateFinder:
                   own_anchors: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, int, list[tuple[str, np.ndarray]]]:
         """What every channel proposes for a document, before any document is left out: the
         anchor candidates sharing ``min_shared_anchors`` (ids, counts), how many anchors the
-        document has, and each other channel's ids."""
+        document has, and each other channel's ids. Anchors of the countable text only: template
+        text must not make every form a candidate."""
         query_anchors = anchors(countable_ids, self.params) if own_anchors is None else own_anchors
         ids, counts = self._sharing_anchors(query_anchors, min_shared_anchors)
         channels: list[tuple[str, np.ndarray]] = []
