@@ -110,7 +110,6 @@ class PartitionWorker:
         self._cache: OrderedDict[int, PreparedDocument] = OrderedDict()
         self._cache_bytes = 0
         self._cache_limit = cache_bytes
-        self._todo = frozenset(spec.todo.tolist())
         # Documents are ordered by relative path wherever an order decides something: which of
         # two documents pairs the other, which is A in their comparison (an LCS is not unique,
         # and which one the alignment picks may depend on the order of the two texts), which of
@@ -194,10 +193,9 @@ class PartitionWorker:
             # at once: in a copy-heavy collection they rule out nine in ten.
             n_a = len(a.codes)
             n_b = np.array([len(b.codes) for _, b in others], dtype=np.int64)
-            bound = np.minimum(np.minimum(n_b, n_a), bag_bounds(a, [b for _, b in others]))
-            den = n_a + n_b - bound
-            best = np.where(den > 0, bound / np.maximum(den, 1), 0.0)
-            others = [o for o, ok in zip(others, (best >= spec.min_similarity).tolist()) if ok]
+            common = np.minimum(np.minimum(n_b, n_a), bag_bounds(a, [b for _, b in others]))
+            reach = _best_similarity(common, n_a, n_b) >= spec.min_similarity
+            others = [o for o, ok in zip(others, reach.tolist()) if ok]
         found = []
         for other, b in others:
             swap = self._rank_of(other) < self._rank_of(doc_id)
@@ -241,18 +239,22 @@ class PartitionWorker:
             ok = (ids != doc_id) & ~(in_todo[at] & (rank[at] < my_rank))
             if by_length:
                 known = self._countable[at]
-                x = np.where(known >= 0, known, np.minimum(np.maximum(n_a, 0), self._total[at]))
-                m = np.minimum(x, n_a)
-                den = n_a + x - m
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    best = np.where(den > 0, m / np.maximum(den, 1), 0.0)
-                ok &= best >= t
+                # the length most favourable to the pair: the known one, or n_a within the total
+                n_b = np.where(known >= 0, known, np.minimum(n_a, self._total[at]))
+                ok &= _best_similarity(np.minimum(n_b, n_a), n_a, n_b) >= t
             return ok
 
         return admit
 
     def run(self, doc_ids: Iterable[int]) -> list[DocumentPairs]:
         return [r for r in map(self.pair, doc_ids) if r is not None]
+
+
+def _best_similarity(common: np.ndarray, n_a: int, n_b: np.ndarray) -> np.ndarray:
+    """Seed 004's ratio common / (n_a + n_b − common) for each candidate, as
+    :func:`~neardup_gui.core.compare.compare_prepared` computes it (0 for two empty texts)."""
+    den = n_a + n_b - common
+    return np.where(den > 0, common / np.maximum(den, 1), 0.0)
 
 
 def partitions(todo: Sequence[int], size: int) -> list[list[int]]:
