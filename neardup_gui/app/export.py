@@ -88,13 +88,14 @@ def _writable_folder(folder: str) -> bool:
     return bool(folder) and os.path.isdir(folder) and os.access(folder, os.W_OK)
 
 
-def default_report_path(scope: str, db_path: str, items: Any, lang: str, ext: str = "pdf") -> str:
+def default_report_path(scope: str, collection_folder: str, items: Any, lang: str, ext: str = "pdf") -> str:
     """Where a report is saved unless the examiner chooses otherwise, with a name a committee recognises.
 
     A check: next to the (first) checked submission. A screening's reports: next to the call's
     folder, not inside it (a report inside would be read as a submission by the next screening).
-    Pairs and clusters: the collection's folder. Never the index's own folder (hidden application
-    data); a folder that cannot be written falls back to the home folder.
+    Pairs and clusters: the collection's folder (``collection_folder``, as the window knows it:
+    nothing is read from the index on the GUI thread). Never the index's own folder (hidden
+    application data); a folder that cannot be written falls back to the home folder.
     """
     import datetime
 
@@ -113,8 +114,7 @@ def default_report_path(scope: str, db_path: str, items: Any, lang: str, ext: st
         else:
             stem = f"{items['screening']} - {'批量检测报告' if zh else 'screening report'}"
     else:
-        with Collection.open(db_path, create=False) as coll:
-            folder = coll.folder or ""
+        folder = collection_folder
         base = os.path.basename(os.path.normpath(folder)) if folder else "neardup"
         what = {"pairs": ("duplicate pairs", "重复文档对"), "clusters": ("duplicate clusters", "重复文档组")}
         stem = f"{base} - {what.get(scope, ('report', '报告'))[1 if zh else 0]}"
@@ -218,19 +218,21 @@ def report_language() -> str:
     return "zh_CN" if QLocale().language() == QLocale.Language.Chinese else "en"
 
 
-def export_report(parent: QWidget, scope: str, db_path: str, settings: Settings, items: Any = None) -> None:
+def export_report(parent: QWidget, scope: str, db_path: str, settings: Settings, items: Any = None,
+                  folder: str = "") -> None:
     """Ask where to save the report of ``scope`` (HTML, PDF, CSV or JSON) and write it in the background.
 
     ``items``: the check results for a ``"check"`` report, or the chosen pairs or clusters
     (default: all of the collection's at the settings' threshold); for a screening's reports the
     dict :func:`write_report_file` describes. The report is in the interface's language (a committee
     report and the check, pairs and clusters reports alike); once written, the examiner is offered to open it.
+    ``folder``: the collection's folder, where pairs and clusters reports are suggested.
     """
     lang = report_language()
     if scope in COMMITTEE_SCOPES:
         items = {**items, "lang": lang}
     try:
-        suggested = default_report_path(scope, db_path, items, lang, "pdf" if scope in COMMITTEE_SCOPES else "html")
+        suggested = default_report_path(scope, folder, items, lang, "pdf" if scope in COMMITTEE_SCOPES else "html")
     except Exception:  # noqa: BLE001 - a suggestion only: the dialog still opens
         log.exception("no default report location")
         suggested = os.path.expanduser("~")

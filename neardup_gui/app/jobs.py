@@ -112,11 +112,15 @@ def mark_passage(db_path: str, passage: CommonPassage, action: str, paths: Seque
     return update_results(db_path, paths, settings, progress)
 
 
-def mark_text(db_path: str, text: str, paths: Sequence[str], settings: Settings, progress: ProgressFn) -> "Updated":
+def mark_text(db_path: str, text: str, paths: Sequence[str], settings: Settings,
+              progress: ProgressFn) -> "Updated | None":
     """Mark the sentences of a text the examiner selected as template (stored in the index),
-    then derive every result again. Raises ValueError when it holds no whole sentence."""
+    then derive every result again; None (nothing marked) when it holds no whole sentence."""
     with Collection.open(db_path, create=False) as collection:
-        collection.mark_template(text, "exclude")
+        try:
+            collection.mark_template(text, "exclude")
+        except ValueError:
+            return None
     return update_results(db_path, paths, settings, progress)
 
 

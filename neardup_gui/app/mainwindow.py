@@ -431,7 +431,7 @@ class MainWindow(QMainWindow):
         from neardup_gui.app.export import export_report
 
         scope, items = self.export_scope()
-        export_report(self, scope, self.db_path, self.settings, items)
+        export_report(self, scope, self.db_path, self.settings, items, folder=self.folder or "")
 
     # -- opening a collection ---------------------------------------------------------------------
 
@@ -555,17 +555,22 @@ class MainWindow(QMainWindow):
         self.containment_ready.emit()
 
     def mark_text_as_template(self, text: str) -> None:
-        """Text selected in a side-by-side view becomes template (stored; undone in Common passages)."""
-        from neardup_gui.core.templates import MIN_SENTENCE_UNITS, sentence_keys
+        """Text selected in a side-by-side view becomes template (stored; undone in Common passages).
+        Whether it holds a whole sentence is found out in the task (tokenizing a selection of a
+        whole document is no work for the GUI thread)."""
+        if self.db_path:
+            self._start("update", jobs.mark_text, self.db_path, text, self._shown_check_paths(), self.settings,
+                        on_done=self._marked_text)
 
-        if not sentence_keys(text):  # a selection is short: this costs nothing on the GUI thread
+    def _marked_text(self, updated: jobs.Updated | None) -> None:
+        if updated is None:
+            from neardup_gui.core.templates import MIN_SENTENCE_UNITS
+
             self.statusBar().showMessage(self.tr(
                 "Select at least one whole sentence ({n} words or characters) to mark it as template.").format(
                 n=MIN_SENTENCE_UNITS), 8000)
             return
-        if self.db_path:
-            self._start("update", jobs.mark_text, self.db_path, text, self._shown_check_paths(), self.settings,
-                        on_done=self._results_updated)
+        self._results_updated(updated)
 
     def _shown_check_paths(self) -> list[str]:
         return [r.path for r in self.check_results if not r.skipped_reason]

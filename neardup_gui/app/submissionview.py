@@ -45,7 +45,8 @@ from neardup_gui.core.collection import Collection
 from neardup_gui.core.progress import ProgressFn
 from neardup_gui.core.report.model import EXCLUDED, MATCH, TEMPLATE, _Marks, segments
 from neardup_gui.core.screening import (
-    COLLECTION, ScreenedSource, SubmissionDetail, coloured_spans, set_source_excluded, source_text, submission_detail,
+    COLLECTION, ScreenedSource, SubmissionDetail, coloured_spans, set_source_excluded, source_passage_spans, source_text,
+    submission_detail,
 )
 from neardup_gui.core.sections import find_sections, section_figures
 from neardup_gui.core.settings import Settings
@@ -274,7 +275,8 @@ class SubmissionView(QDialog):
             units=self.detail.row.units, template=percent(summary.template_share), n=len(self.enabled),
             total=len(self.detail.sources)))
         secs = find_sections(self.detail.text, self.detail.template)
-        figs = section_figures(self.detail.units, secs, [(s.name, [x.a for x in s.spans]) for s in self.counted()],
+        # counted as the headline and the committee report count: over passages (issue 15)
+        figs = section_figures(self.detail.units, secs, [(s.name, source_passage_spans(s)) for s in self.counted()],
                                self.detail.template, self.detail.excluded)
         self.section_figures = figs
         self.sections.setRowCount(len(figs))

@@ -137,3 +137,13 @@ def test_text_selected_side_by_side_is_marked_as_template(qtbot, window, tmp_pat
     after = next(p for p in window.pairs if {p.a.doc_id, p.b.doc_id} == {pair.a.doc_id, pair.b.doc_id})
     assert after.similarity < pair.similarity
     view.close()
+
+
+def test_a_selection_without_a_whole_sentence_is_not_marked_and_says_why(qtbot, window, tmp_path) -> None:
+    """The check is made in the task, not on the GUI thread; nothing is stored, the status bar says why."""
+    root, _ = tc.two_forms_collection(tmp_path, a=3, b=3)
+    _open(qtbot, window, root, 0.3)
+    window.mark_text_as_template("two words")
+    qtbot.waitUntil(lambda: "whole sentence" in window.statusBar().currentMessage(), timeout=60_000)
+    with Collection.open(window.db_path, create=False) as coll:
+        assert coll.store.template_marks() == []

@@ -87,7 +87,9 @@ def test_export_report_asks_for_a_file_and_writes_it(qtbot, db, tmp_path, monkey
         return str(target), "PDF document (*.pdf)"
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(choose))
-    export_report(window, "clusters", str(path), SETTINGS)
+    with Collection.open(path, create=False) as coll:
+        folder = coll.folder
+    export_report(window, "clusters", str(path), SETTINGS, folder=folder)
     # a sensible name in the collection's folder (or home), never in the index's hidden folder
     import datetime
     import os
@@ -95,6 +97,7 @@ def test_export_report_asks_for_a_file_and_writes_it(qtbot, db, tmp_path, monkey
     suggested = asked[0][1]
     assert suggested.endswith(f"duplicate clusters {datetime.date.today().isoformat()}.html")
     assert os.path.dirname(suggested) != os.path.dirname(str(path)) and "*.pdf" in asked[0][2]
+    assert os.path.dirname(suggested) in (folder, os.path.expanduser("~"))
     written = tmp_path / "from-dialog.pdf"
     qtbot.waitUntil(lambda: "Report written" in window.statusBar().currentMessage(), timeout=60000)
     assert written.read_bytes().startswith(b"%PDF")

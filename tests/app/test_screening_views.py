@@ -161,6 +161,13 @@ def test_submission_view_colours_toggles_and_excludes(qtbot, screened: MainWindo
     assert "42." in view.figures.text() or "43." in view.figures.text()
     [hot] = [f for f in view.section_figures if f.share > 0.5]
     assert hot.section.title == "技术路线"
+    # the window's section figures are the committee report's (passages counted in both)
+    from neardup_gui.core.report.committee import build_submission_report
+
+    with Store(screened.db_path) as store:
+        report = build_submission_report(store, view.detail.screening.name, view.detail.row.rel, screened.settings)
+    assert [(f.section.title, f.copied, f.share) for f in view.section_figures] == [
+        (r.title, r.copied, r.share) for r in report.sections]
     # untick the source: the figures and colours follow at once
     view.set_source_counted(first.rank, False)
     assert view.summary.copied_ratio_without_template == 0.0
