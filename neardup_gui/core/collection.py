@@ -497,6 +497,9 @@ class Collection:
                 self.store.set_meta("pairs_key", key)
                 self.store.set_meta("pairs_floor", repr(floor))
                 self.store.set_meta("pairs_containment_floor", "" if min_containment is None else repr(min_containment))
+        # Documents paired now are paired down to the cache's own floors (they may be lower than
+        # asked now), so a later call down to those floors finds their pairs too.
+        floor = float(self.store.get_meta("pairs_floor", repr(floor)))
         stored_cfloor = self.store.get_meta("pairs_containment_floor", "")
         todo = np.fromiter((r[0] for r in conn.execute(
             "SELECT id FROM documents WHERE status = 'indexed' AND id NOT IN (SELECT doc_id FROM paired) ORDER BY id")),

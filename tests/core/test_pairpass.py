@@ -214,3 +214,27 @@ def test_byte_copies_share_their_preparation_and_give_the_brute_force_pairs(tmp_
         assert worker.prepared(by_name["s03.txt"]) is not worker.prepared(by_name["s04.txt"])
     finally:
         worker.close()
+
+
+def test_documents_added_later_are_paired_down_to_the_caches_floor(tmp_path, corpus_dir) -> None:
+    """Regression: after pairs down to a cut of 0.3, a document added and paired at the threshold
+    was paired only down to the threshold, and a later cut of 0.3 silently missed its pairs."""
+    en = [p.read_text(encoding="utf-8") for p in sorted((corpus_dir / "debian-reference-en").glob("*.txt"))]
+    base = next(t for t in en if len(t) > 6000)
+    others = [t for t in en if t is not base and len(t) > 3000][:4]
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a_base.txt").write_text(base, encoding="utf-8")
+    for i, t in enumerate(others):
+        (docs / f"o{i}.txt").write_text(t, encoding="utf-8")
+    settings = Settings(threshold=0.8, auto_template=False, workers=1)
+    with Collection.open(tmp_path / "index.db") as coll:
+        coll.index_folder(str(docs), settings)
+        coll.pairs(settings, cut=0.3)  # the cache now holds every pair down to 0.3
+        half = base[: len(base) // 2]
+        (docs / "b_half.txt").write_text(half + "\n" + others[0][: len(half)], encoding="utf-8")
+        coll.index_folder(str(docs), settings)
+        assert all(p.similarity >= 0.8 for p in coll.pairs(settings))  # the list is still cut at the threshold
+        low = {tuple(sorted((p.a.path.rsplit("/", 1)[-1], p.b.path.rsplit("/", 1)[-1]))): p.similarity
+               for p in coll.pairs(settings, cut=0.3)}
+    assert 0.3 <= low[("a_base.txt", "b_half.txt")] < 0.8
