@@ -334,8 +334,7 @@ class Collection:
     def marked(self, doc_id: int, v: Verifier) -> Marked:
         m = self._marked.get(doc_id)
         if m is None:
-            stored = self.store.text(doc_id)
-            m = v.mark(stored.text, stored.furniture)
+            m = v.mark(*self.store.text_and_furniture(doc_id))
             if len(self._marked) > 512:
                 self._marked.clear()
             self._marked[doc_id] = m
@@ -522,7 +521,6 @@ class Collection:
             # documents are invisible to the candidate search until then (172 of 178 pairs at
             # 0.5 were missed on 288 man pages). Refingerprinted documents are paired again.
             indexer.refingerprint(self.store, settings.fingerprints, wrap_progress(progress, 0.0, 0.2))
-            self.store.set_meta("params", key)
             progress = wrap_progress(progress, 0.2, 1.0)
         spec = self.pass_spec(settings, min_containment, min_similarity)
         if executor is None and settings.dask_address:

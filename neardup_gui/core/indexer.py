@@ -157,19 +157,31 @@ def write_skipped(store: Store, entry: FileEntry, skipped: Skipped, replace_id: 
 
 
 def refingerprint(store: Store, params: FingerprintParams, progress: ProgressFn = no_progress) -> list[int]:
-    """Recompute fingerprints whose parameters differ from ``params``, from the stored text."""
+    """Recompute fingerprints whose parameters differ from ``params``, from the stored text, and
+    record ``params`` as the index's (every caller needs both: ``index`` and a ``pairs`` pass on
+    an index of an earlier version). Written in commit groups, as an index build is."""
     key = params_key(params)
     stale = [r[0] for r in store.conn.execute("SELECT doc_id FROM fingerprints WHERE params != ?", (key,))]
-    for i, doc_id in enumerate(stale):
-        progress(i / max(len(stale), 1), f"Re-fingerprinting {i + 1} of {len(stale)}")
-        stored = store.text(doc_id)
-        prep = prepare(stored.text, params)
-        with store.transaction() as conn:
+    group = _CommitGroups(store)
+    try:
+        for i, doc_id in enumerate(stale):
+            progress(i / max(len(stale), 1), f"Re-fingerprinting {i + 1} of {len(stale)}")
+            text, _ = store.text_and_furniture(doc_id)
+            prep = prepare(text, params)
+            group.next()
             store.write_fingerprints(
-                conn, doc_id, params_json=key, simhash=prep.simhash, minhash_words=prep.minhash,
+                store.conn, doc_id, params_json=key, simhash=prep.simhash, minhash_words=prep.minhash,
                 lsh_keys=prep.lsh_keys, sentence_fps=prep.sentence_fps, anchors=prep.anchors,
-                sentence_hashes=prep.sentence_hashes,
+                sentence_hashes=prep.sentence_hashes, sentence_counts=group.sentence_counts,
             )
+    except Cancelled:
+        group.close()  # the documents written so far are whole: kept
+        raise
+    except BaseException:
+        group.close(commit=False)
+        raise
+    group.close()
+    store.set_meta("params", key)
     if stale:
         progress(1.0, f"Re-fingerprinted {count_noun(len(stale), 'document')}")
     return stale
@@ -362,7 +374,6 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
             warned.append((d.path, d.warnings))
 
     stale = refingerprint(store, params, wrap_progress(progress, 0.95, 1.0))
-    store.set_meta("params", params_key(params))
     report = IndexReport(
         added=added, updated=updated, moved=moved, removed=len(gone), unchanged=unchanged,
         skipped=tuple(skipped), warned=tuple(warned), refingerprinted=len(stale),
