@@ -18,7 +18,6 @@ import os
 import time
 from typing import Any, Iterator, Sequence
 
-from neardup_gui.core.document import Document, Skipped
 from neardup_gui.core.pairpass import DocumentPairs, Executor, PassSpec, run_partition
 from neardup_gui.core.progress import ProgressFn, no_progress
 from neardup_gui.core.settings import ExtractLimits
@@ -109,28 +108,14 @@ def extract_partition(paths: Sequence[str], limits: ExtractLimits, prepare: Any)
 
     In a killable child process, as locally (time and memory limits hold), when the worker may
     start one; a Dask worker started as a daemon may not, and then extracts in its own process."""
-    from neardup_gui.core.workers import process_many
+    from neardup_gui.core.workers import extract_and_prepare, process_many, resolve_prepare
 
     try:
         return list(process_many(list(paths), limits, 1, prepare=prepare))
     except AssertionError as exc:  # "daemonic processes are not allowed to have children"
         log.warning("extracting in the Dask worker itself (no time or memory limit): %s", exc)
-    import importlib
-
-    from neardup_gui.core.extract import extract_file
-
-    function, argument = prepare
-    if isinstance(function, str):
-        module, _, name = function.partition(":")
-        function = getattr(importlib.import_module(module), name)
-    out = []
-    for path in paths:
-        try:
-            result: Document | Skipped = extract_file(path, limits)
-        except Exception as exc:  # noqa: BLE001 - one file's failure never stops the others
-            result = Skipped(path, "crash", f"extraction failed: {type(exc).__name__}: {exc}"[:300])
-        out.append((path, result, function(result, argument) if isinstance(result, Document) else None))
-    return out
+    prepare = resolve_prepare(prepare)
+    return [(path, *extract_and_prepare(path, limits, prepare)) for path in paths]
 
 
 def dask_extraction(address: str):

@@ -43,6 +43,30 @@ _TICK_S = 0.2
 _STARTUP_S = 60.0
 
 
+def resolve_prepare(prepare: Prepare | None) -> Prepare | None:
+    """``prepare`` with its function imported when it was given by name ("module:function")."""
+    if prepare is not None and isinstance(prepare[0], str):
+        import importlib
+
+        module, _, name = prepare[0].partition(":")
+        prepare = (getattr(importlib.import_module(module), name), prepare[1])
+    return prepare
+
+
+def extract_and_prepare(path: str, limits: ExtractLimits, prepare: Prepare | None) -> tuple[Document | Skipped, Any]:
+    """One file extracted and, when it has text, prepared (``prepare`` resolved). Any failure but
+    running out of memory (the caller's to handle) is reported as a skipped file, never raised:
+    one file never takes the run down, in a worker process or on a cluster."""
+    try:
+        result: Document | Skipped = extract_file(path, limits)
+        extra = prepare[0](result, prepare[1]) if prepare is not None and isinstance(result, Document) else None
+    except MemoryError:
+        raise
+    except BaseException as exc:  # noqa: BLE001 — report, never take the run down
+        return Skipped(path, "crash", f"extraction failed: {type(exc).__name__}: {exc}"[:300]), None
+    return result, extra
+
+
 def _child_main(conn: Connection, limits: ExtractLimits, prepare: Prepare | None = None) -> None:
     """Body of a worker process: extract the paths it is sent until told to stop.
 
@@ -59,11 +83,7 @@ def _child_main(conn: Connection, limits: ExtractLimits, prepare: Prepare | None
         log.warning("no memory cap for extraction workers: %s", exc)
     # The parent handles Ctrl+C and cancellation; a child must not die of the shared SIGINT.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if prepare is not None and isinstance(prepare[0], str):
-        import importlib
-
-        module, _, name = prepare[0].partition(":")
-        prepare = (getattr(importlib.import_module(module), name), prepare[1])
+    prepare = resolve_prepare(prepare)
     conn.send(_READY)
     while True:
         try:
@@ -72,18 +92,12 @@ def _child_main(conn: Connection, limits: ExtractLimits, prepare: Prepare | None
             return
         if path is None:
             return
-        extra = None
         try:
-            result: Document | Skipped = extract_file(path, limits)
-            if prepare is not None and isinstance(result, Document):
-                extra = prepare[0](result, prepare[1])
+            result, extra = extract_and_prepare(path, limits, prepare)
         except MemoryError:
             result = Skipped(path, "memory", f"needs more than {limits.memory_limit_mb} MB of memory")
             conn.send((result, None))
             os._exit(0)  # the heap may be in a poor state: the parent starts a fresh child
-        except BaseException as exc:  # noqa: BLE001 — report, never take the run down
-            result = Skipped(path, "crash", f"extraction failed: {type(exc).__name__}: {exc}"[:300])
-            extra = None
         try:
             conn.send((result, extra))
         except MemoryError:

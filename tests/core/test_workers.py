@@ -117,3 +117,27 @@ def test_extract_isolated_matches_in_process():
     result = extract_isolated(str(FIXTURES / "en.pdf"))
     assert isinstance(result, Document)
     assert result.text.splitlines() == mf.EN_PARAGRAPHS
+
+
+def _explode_on_b(doc, argument):  # noqa: ANN001 - a prepare step that fails for one document
+    if doc.path.endswith("b.txt"):
+        raise RuntimeError("boom")
+    return argument
+
+
+def test_a_failing_prepare_step_skips_that_file_in_a_daemonic_worker_too(tmp_path) -> None:
+    """A Dask worker (daemonic: no child processes) extracts in its own process; a document whose
+    preparation fails is skipped with the reason there too, as in a worker process, and the
+    others go on (the fallback used to let the exception end the whole task)."""
+    import multiprocessing
+
+    from neardup_gui.core.cluster import extract_partition
+
+    for name in ("a.txt", "b.txt", "c.txt"):
+        (tmp_path / name).write_text(f"text of {name} " * 20, encoding="utf-8")
+    paths = [str(tmp_path / n) for n in ("a.txt", "b.txt", "c.txt")]
+    with multiprocessing.get_context("fork").Pool(1) as pool:  # pool workers are daemonic
+        out = pool.apply(extract_partition, (paths, ExtractLimits(), (f"{__name__}:_explode_on_b", 7)))
+    got = {p.rsplit("/", 1)[-1]: (r, extra) for p, r, extra in out}
+    assert got["a.txt"][1] == 7 and got["c.txt"][1] == 7
+    assert isinstance(got["b.txt"][0], Skipped) and got["b.txt"][0].code == "crash" and "boom" in got["b.txt"][0].reason
