@@ -88,17 +88,6 @@ def passage_shades(index: int, palette: QPalette | None = None) -> tuple[QColor,
     return exact, colours.mix(exact, p.color(QPalette.ColorRole.Base), EDITED_BLEND)
 
 
-def passages_of(comparison: Comparison) -> tuple[Passage, ...]:
-    """The comparison's passages in text order; a comparison made without them (an older record)
-    shows each match span as a passage of its own."""
-    if comparison.passages or not comparison.spans:
-        return tuple(sorted(comparison.passages, key=lambda p: (p.a[0], p.b[0])))
-    return tuple(
-        Passage(a=s.a, b=s.b, units_a=s.units, units_b=s.units, matched_units=s.units, runs=(s,))
-        for s in sorted(comparison.spans, key=lambda s: (s.a[0], s.b[0]))
-    )
-
-
 def passage_marks(passages: Sequence[Passage], side: str, palette: QPalette | None = None
                   ) -> tuple[list[tuple[CharSpan, QColor]], list[tuple[CharSpan, QColor]]]:
     """For one text (``side`` "a" or "b"): (identical runs, edited gaps), each with its shade."""
@@ -322,7 +311,7 @@ class DiffView(QDialog):
         self.setSizeGripEnabled(True)
         self.diff = diff
         # one entry per edited passage: the list, next/previous and the counts all go by these
-        self.matches: tuple[Passage, ...] = passages_of(diff.comparison)
+        self.matches: tuple[Passage, ...] = diff.comparison.shown_passages()
         runs = [r for p in self.matches for r in p.runs] or list(diff.comparison.spans)
         self.alignment = Alignment(runs, len(diff.text_a), len(diff.text_b))
         self.current_match = -1

@@ -365,8 +365,8 @@ class SubmissionView(QDialog):
         view.destroyed.connect(lambda _o=None, v=view: self.diff_views.remove(v) if v in self.diff_views else None)
         view.show()
         if view.spans:
-            # the passage clicked: its index among the source's passages in text order, which is
-            # the view's order (coloured_spans numbers them the same way)
+            # the passage clicked: its index among the source's passages, numbered as the view
+            # numbers them (both from Comparison.shown_passages)
             view.go_to_match(min(passage, len(view.spans) - 1))
         self.diff_opened.emit(view)
 

@@ -105,6 +105,16 @@ class Comparison:
     passage_units_a: int = 0  # countable units of A inside passages (the containment's numerator)
     passage_units_b: int = 0
 
+    def shown_passages(self) -> tuple[Passage, ...]:
+        """The passages in text order, as every view and report shows them; a comparison made
+        without passages (a record kept before them) shows each match span as a passage of its own."""
+        if self.passages or not self.spans:
+            return tuple(sorted(self.passages, key=lambda p: (p.a[0], p.b[0])))
+        return tuple(
+            Passage(a=s.a, b=s.b, units_a=s.units, units_b=s.units, matched_units=s.units, runs=(s,))
+            for s in sorted(self.spans, key=lambda s: (s.a[0], s.b[0]))
+        )
+
 
 @dataclass(frozen=True)
 class DocumentInfo:

@@ -561,10 +561,9 @@ def coloured_spans(sources: Sequence[ScreenedSource]) -> list[tuple[CharSpan, in
 
 def source_passage_spans(source: ScreenedSource) -> tuple[CharSpan, ...]:
     """The submission-side spans a source covers, in text order: its edited passages (what the
-    figures count, issue 15), or its exact runs for a row kept before passages were."""
-    if source.passages:
-        return tuple(sorted(tuple(p.a) for p in source.passages))
-    return tuple(sorted(tuple(x.a) for x in source.spans))
+    figures count, issue 15), or its exact runs for a row kept before passages were; in the
+    order the side-by-side view numbers them."""
+    return tuple(tuple(p.a) for p in source.comparison().shown_passages())
 
 
 def _subtract(span: CharSpan, taken: Sequence[CharSpan]) -> list[CharSpan]:
