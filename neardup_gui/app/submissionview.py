@@ -20,7 +20,7 @@ import html
 import logging
 from typing import Sequence
 
-from PySide6.QtCore import QLocale, Qt, QUrl, Signal
+from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QBrush, QColor, QPalette
 from PySide6.QtWidgets import (
     QDialog,
@@ -405,8 +405,3 @@ class SubmissionView(QDialog):
             elif event.type() == QEvent.Type.PaletteChange:
                 self._refresh()
         super().changeEvent(event)
-
-
-def report_language() -> str:
-    """The committee report's language: the interface's (Chinese or English)."""
-    return "zh_CN" if QLocale().language() == QLocale.Language.Chinese else "en"
