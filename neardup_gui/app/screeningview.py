@@ -263,7 +263,7 @@ class ScreeningView(QWidget):
             return
         line = self.flag_spin.value() / 100
         done = [r for r in s.rows if r.status == "done"]
-        flagged = sum(1 for r in done if r.copied >= line)
+        flagged = sum(1 for r in s.rows if r.flagged(line))
         text = self.tr("<b>{n} submissions</b> in {folder}: {flagged} at or above the flag line, "
                        "{unread} could not be read").format(
             n=len(s.rows), folder=display_path(s.info.folder), flagged=flagged, unread=len(s.rows) - len(done))
