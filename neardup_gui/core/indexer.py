@@ -162,8 +162,7 @@ def refingerprint(store: Store, params: FingerprintParams, progress: ProgressFn 
     an index of an earlier version). Written in commit groups, as an index build is."""
     key = params_key(params)
     stale = [r[0] for r in store.conn.execute("SELECT doc_id FROM fingerprints WHERE params != ?", (key,))]
-    group = _CommitGroups(store)
-    try:
+    with _CommitGroups(store) as group:
         for i, doc_id in enumerate(stale):
             progress(i / max(len(stale), 1), f"Re-fingerprinting {i + 1} of {len(stale)}")
             text, _ = store.text_and_furniture(doc_id)
@@ -174,13 +173,6 @@ def refingerprint(store: Store, params: FingerprintParams, progress: ProgressFn 
                 lsh_keys=prep.lsh_keys, sentence_fps=prep.sentence_fps, anchors=prep.anchors,
                 sentence_hashes=prep.sentence_hashes, sentence_counts=group.sentence_counts,
             )
-    except Cancelled:
-        group.close()  # the documents written so far are whole: kept
-        raise
-    except BaseException:
-        group.close(commit=False)
-        raise
-    group.close()
     store.set_meta("params", key)
     if stale:
         progress(1.0, f"Re-fingerprinted {count_noun(len(stale), 'document')}")
@@ -211,6 +203,14 @@ class _CommitGroups:
         self._since = 0.0
         self._docs = 0
         self.sentence_counts = SentenceCounts()
+
+    def __enter__(self) -> "_CommitGroups":
+        return self
+
+    def __exit__(self, kind, exc, tb) -> None:  # noqa: ANN001
+        # Cancelled: the documents written so far are whole, and kept; any other error rolls the
+        # open group back.
+        self.close(commit=kind is None or issubclass(kind, Cancelled))
 
     def next(self) -> None:
         """Called before each document: commits the group when it is old or large enough."""
@@ -332,8 +332,7 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
         runs = _with_copies(extracted([f.path for f in representatives]), copies, extracted)
         # Closed explicitly: an error while writing (a full disk) must not leave the workers
         # running for as long as something holds the traceback (the app shows it to the examiner).
-        group = _CommitGroups(store)
-        with store.page_cache(WRITE_CACHE_MB):
+        with store.page_cache(WRITE_CACHE_MB), _CommitGroups(store) as group:
             try:
                 for path, result, prep in runs:
                     group.next()
@@ -352,14 +351,6 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
                         updated += 1
                     done += 1
                     extract_progress(done / total, f"Indexed {done} of {total}: {entry.rel}")
-            except Cancelled:
-                group.close()  # the documents written so far are whole: kept
-                raise
-            except BaseException:
-                group.close(commit=False)
-                raise
-            else:
-                group.close()
             finally:
                 runs.close()
 
