@@ -30,6 +30,7 @@ def split_everything(monkeypatch):
         return real(sa, sb)
 
     monkeypatch.setattr(compare_module, "_anchored_blocks", counted)
+    monkeypatch.setattr(compare_module, "_dmp_diff", None)  # the compiled diff would serve first
     monkeypatch.setattr(compare_module, "SPLIT_MIN_CELLS", 200_000)
     monkeypatch.setattr(compare_module, "SPLIT_MYERS_MAX_D", 4)
     return calls
