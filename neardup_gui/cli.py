@@ -35,8 +35,15 @@ def configure_logging(verbose: int) -> None:
 
 def print_json(data: Any) -> None:
     """Print machine-readable output on stdout, UTF-8, one document."""
-    # one write: json.dump writes every token separately (0.18 s for the pairs of 797 documents)
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    # One write: json.dump writes every token separately (0.18 s for the pairs of 797 documents).
+    # A list (pairs, clusters) is written one item per line: an indented dump runs json's Python
+    # encoder, 0.95 s for the 12,815 pairs of 2,375 documents, where the compiled one per item
+    # takes about a tenth of that.
+    if isinstance(data, list) and data:
+        text = "[\n" + ",\n".join("  " + json.dumps(item, ensure_ascii=False) for item in data) + "\n]"
+    else:
+        text = json.dumps(data, ensure_ascii=False, indent=2)
+    sys.stdout.write(text + "\n")
 
 
 class StderrProgress:

@@ -96,6 +96,9 @@ def _as_sequences(a_ids: np.ndarray, b_ids: np.ndarray) -> tuple[Sequence, Seque
 
 
 def _codes_as_sequences(ca: np.ndarray, cb: np.ndarray, distinct: int) -> tuple[Sequence, Sequence]:
+    if distinct <= _SURROGATES:  # every code is a character as it stands (the usual case)
+        return (ca.astype("<u4").tobytes().decode("utf-32-le"),
+                cb.astype("<u4").tobytes().decode("utf-32-le"))
     if distinct <= _MAX_STR_CODES:
         return _codes_to_str(ca), _codes_to_str(cb)
     return ca.tolist(), cb.tolist()  # small ints hash to themselves: still collision-free
@@ -233,7 +236,7 @@ def _compiled_myers_blocks(sa: str, sb: str, lcs: int | None) -> list[Block] | N
             i += length
         else:
             j += length
-    if i != n or j != m or sum(b[2] for b in blocks) != lcs:  # pragma: no cover - a guard
+    if i != n or j != m or sum(b[2] for b in blocks) != lcs:  # a guard: never seen to fire
         log.warning("compiled diff gave no LCS (%d×%d units): aligned bit-parallel instead", n, m)
         return None
     return blocks

@@ -428,3 +428,68 @@ def test_alignment_told_its_lcs_length_gives_the_same_blocks(base, edits) -> Non
     sa, sb = compare_module._codes_as_sequences(ca, cb, 6)
     lcs = int(LCSseq.similarity(sa, sb))
     assert compare_module._align_sequences(sa, sb, lcs=lcs) == compare_module._align_sequences(sa, sb)
+
+
+# ---------------------------------------------------------------------------------------------
+# the compiled Myers diff (diff-match-patch) and its guards
+# ---------------------------------------------------------------------------------------------
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    base=st.lists(st.integers(0, 6), max_size=150),
+    edits=st.lists(st.tuples(st.integers(0, 149), st.integers(0, 6), st.integers(0, 2)), max_size=60),
+)
+def test_compiled_myers_gives_an_lcs_or_steps_aside_beyond_its_budget(base, edits) -> None:
+    """Its blocks are a common subsequence as long as the LCS (brute force: rapidfuzz's length);
+    it declines exactly when the edit distance exceeds its budget."""
+    other = list(base)
+    for at, code, kind in edits:  # substitute, insert or delete
+        at = min(at, len(other))
+        if kind == 1 or not other:
+            other.insert(at, code)
+        elif kind == 0:
+            other[min(at, len(other) - 1)] = code
+        else:
+            del other[min(at, len(other) - 1)]
+    sa, sb = compare_module._codes_as_sequences(np.array(base, dtype=np.int64), np.array(other, dtype=np.int64), 7)
+    lcs = int(LCSseq.similarity(sa, sb))
+    blocks = compare_module._compiled_myers_blocks(sa, sb, None)
+    within = len(sa) + len(sb) - 2 * lcs <= compare_module.dmp_budget(len(sa), len(sb))
+    if not within:
+        assert blocks is None
+        return
+    assert blocks is not None
+    assert_valid_blocks(blocks, list(sa), list(sb))
+    assert sum(n for *_, n in blocks) == lcs
+    assert compare_module._compiled_myers_blocks(sa, sb, lcs) == blocks  # told its length: the same
+
+
+def test_compiled_myers_on_real_text_and_unrelated_text() -> None:
+    rng = random.Random(11)
+    texts = corpus_texts("zh-cn")
+    text = "\n".join(texts[:8])
+    a, b = tokenize(text).ids, tokenize(light_edit(text, rng, every=600)).ids  # a resubmission
+    ca, cb, distinct = compare_module._dense_codes(a, b)
+    sa, sb = compare_module._codes_as_sequences(ca, cb, distinct)
+    assert len(sa) + len(sb) - 2 * lcs_length(a, b) <= compare_module.dmp_budget(len(sa), len(sb))
+    blocks = compare_module._compiled_myers_blocks(sa, sb, None)
+    assert blocks is not None and sum(n for *_, n in blocks) == lcs_length(a, b)
+    assert_valid_blocks(blocks, list(sa), list(sb))
+    # two unrelated long texts: far beyond the budget, the banded LCS says so and the diff never runs
+    u = tokenize("\n".join(texts[8:16])).ids
+    cu, cv, distinct = compare_module._dense_codes(a, u)
+    su, sv = compare_module._codes_as_sequences(cu, cv, distinct)
+    assert len(su) * len(sv) > 1_000_000
+    assert compare_module._compiled_myers_blocks(su, sv, None) is None
+    assert sum(n for *_, n in compare_module._align_sequences(su, sv)) == lcs_length(a, u)  # bit-parallel
+
+
+def test_a_diff_that_is_not_an_lcs_is_set_aside(caplog) -> None:
+    """The guard: told a length the diff does not reach, the blocks are refused (and logged)."""
+    sa, sb = "abcabbaxyz", "cbabacxyz"
+    lcs = int(LCSseq.similarity(sa, sb))
+    assert compare_module._compiled_myers_blocks(sa, sb, lcs) is not None
+    with caplog.at_level("WARNING"):
+        assert compare_module._compiled_myers_blocks(sa, sb, lcs - 1) is None
+    assert "compiled diff gave no LCS" in caplog.text
