@@ -150,15 +150,17 @@ class PartitionWorker:
 
     def prepared(self, doc_id: int) -> PreparedDocument:
         """A document marked and prepared once (once per content), then kept while the cache allows."""
-        key = self._key(doc_id)
+        key = self._content.get(doc_id, doc_id)  # (_key inlined: called for every candidate)
         p = self._cache.get(key)
-        if p is None:
-            text, furniture = self.store.text_and_furniture(doc_id)  # KeyError when the document is gone
-            p = self.verifier.prepare(self.verifier.mark(text, furniture), self.codes)
-            self._cache[key] = p
-            self._cache_bytes += p.nbytes
-        else:
+        if p is not None:
             self._cache.move_to_end(key)
+            if doc_id < len(self._countable) - 1:
+                self._countable[doc_id] = len(p.codes)
+            return p
+        text, furniture = self.store.text_and_furniture(doc_id)  # KeyError when the document is gone
+        p = self.verifier.prepare(self.verifier.mark(text, furniture), self.codes)
+        self._cache[key] = p
+        self._cache_bytes += p.nbytes
         if doc_id < len(self._countable) - 1:
             self._countable[doc_id] = len(p.codes)
         while self._cache_bytes > self._cache_limit and len(self._cache) > 1:
@@ -206,7 +208,8 @@ class PartitionWorker:
                 comp = self._compared[memo]
             else:
                 comp = self.verifier.compare_prepared(first, second, min_similarity=spec.min_similarity,
-                                                      min_containment=spec.min_containment, counts_only=True)
+                                                      min_containment=spec.min_containment, counts_only=True,
+                                                      bag_bounded=spec.min_containment is None)
                 if memo[0] in self._shared or memo[1] in self._shared:  # it may be asked again
                     self._compared[memo] = comp
                     if len(self._compared) > _COMPARED_MAX:

@@ -123,11 +123,12 @@ class Verifier:
         min_similarity: float | None = None,
         min_containment: float | None = None,
         counts_only: bool = False,
+        bag_bounded: bool = False,
     ) -> Comparison | None:
         """:meth:`compare` of two prepared documents: the same answer, without per-pair re-coding
-        (``counts_only``: the figures without spans and passages, see :func:`compare_prepared`)."""
+        (``counts_only``, ``bag_bounded``: see :func:`compare_prepared`)."""
         result = compare_prepared(a, b, min_similarity=min_similarity, min_containment=min_containment,
-                                  counts_only=counts_only)
+                                  counts_only=counts_only, bag_bounded=bag_bounded)
         if result is None:
             return None
         return replace(result, exclusions_a=a.exclusions, exclusions_b=b.exclusions)
