@@ -238,9 +238,26 @@ def _chained_passages(
     cut_a = np.flatnonzero(jumps_a).tolist()
     cut_b = np.flatnonzero(jumps_b).tolist()
     w, h, s = rules.window, rules.max_hole, rules.short_run
+    max_region = rules.max_region
+    # The codes as lists, for the shared-k-gram test before a local alignment (slicing a list
+    # and hashing its items is cheaper than a numpy call on a few units).
+    list_a, list_b = codes_a.tolist(), codes_b.tolist()
+
+    def shares_gram(a0: int, a1: int, b0: int, b1: int) -> bool:
+        """True when the two stretches share a run of ``min_units`` codes. Every seed is such a
+        run (a matching block is a common substring), so without one the local alignment could
+        only give blocks too short to keep: on a copy-heavy collection most holes between
+        anchors are a few substituted words, and this spares their alignment."""
+        xa, xb = list_a[a0:a1], list_b[b0:b1]
+        if set(xa).isdisjoint(xb):
+            return False
+        if min_units == 1:
+            return True
+        grams = set(zip(*(xa[t : len(xa) - min_units + 1 + t] for t in range(min_units))))
+        return not grams.isdisjoint(zip(*(xb[t : len(xb) - min_units + 1 + t] for t in range(min_units))))
 
     def seeds_between(a0: int, a1: int, b0: int, b1: int) -> list[Run]:
-        if a1 - a0 < min_units or b1 - b0 < min_units:
+        if a1 - a0 < min_units or b1 - b0 < min_units or not shares_gram(a0, a1, b0, b1):
             return []
         blocks = align(codes_a[a0:a1], codes_b[b0:b1])
         if cum is None:
@@ -319,17 +336,34 @@ def _chained_passages(
     first = runs[0]
     groups: list[list[Run]] = [extend_backward(first[0], first[1], free_before(cut_a, first[0], 0),
                                                free_before(cut_b, first[1], 0)) + [first]]
-    for prev, nxt in zip(runs, runs[1:]):
+    # Most regions between consecutive anchors (thousands per long copy) are decided without a
+    # local alignment: a hole narrower than a seed in either text holds no seed, so the anchors
+    # are one passage exactly when the hole is small, open and not a translation, and otherwise
+    # the next anchor starts a chain of its own (nothing to chain back to it). These are found
+    # for all regions at once; only the others go through the loop below.
+    joins, quick, opened = _quick_regions(runs, cut_a, cut_b, min_units, h)
+    if cjk_sum_a is not None:
+        for k in np.flatnonzero(joins).tolist():
+            prev, nxt = runs[k], runs[k + 1]
+            joins[k] = not translated(prev[0] + prev[2], nxt[0], prev[1] + prev[2], nxt[1])
+    placed = 0  # runs[:placed + 1] are in groups
+    for k in np.flatnonzero(~joins).tolist():
+        groups[-1].extend(runs[placed + 1 : k + 1])  # regions placed..k-1 joined their anchors
+        placed = k + 1
+        nxt = runs[k + 1]
+        if quick[k]:
+            groups.append([nxt])
+            continue
+        prev = runs[k]
         ea, eb = prev[0] + prev[2], prev[1] + prev[2]
         sa, sb = nxt[0], nxt[1]
-        fa, fb = free_after(cut_a, ea, sa), free_after(cut_b, eb, sb)
-        open_between = not crosses(cut_a, ea, sa) and not crosses(cut_b, eb, sb)
-        if open_between and sa - ea <= rules.max_region and sb - eb <= rules.max_region:
+        open_between = bool(opened[k])
+        if open_between and sa - ea <= max_region and sb - eb <= max_region:
             seeds = seeds_between(ea, sa, eb, sb)  # a small region without removed text: align it whole
             fwd = chain_forward(seeds, ea, eb)
         else:
             seeds = []
-            fwd = extend_forward(ea, eb, fa, fb)
+            fwd = extend_forward(ea, eb, free_after(cut_a, ea, sa), free_after(cut_b, eb, sb))
         groups[-1].extend(fwd)
         end_a, end_b = end_of(fwd, ea, eb)
         if sa - end_a <= h and sb - end_b <= h and open_between and not translated(end_a, sa, end_b, sb):
@@ -341,6 +375,7 @@ def _chained_passages(
             back = extend_backward(sa, sb, max(end_a, free_before(cut_a, sa, end_a)),
                                    max(end_b, free_before(cut_b, sb, end_b)))
         groups.append(back + [nxt])
+    groups[-1].extend(runs[placed + 1 :])
     last = runs[-1]
     ea, eb = last[0] + last[2], last[1] + last[2]
     groups[-1].extend(extend_forward(ea, eb, free_after(cut_a, ea, na), free_after(cut_b, eb, nb)))
@@ -348,23 +383,30 @@ def _chained_passages(
     # Chains that stopped short of each other are one passage when the gap between them is
     # small beside both (a cluster of edits inside one copied section).
     anchor_set = set(runs)
+    # Seed and anchor units of each chain, summed once and added up as chains join (the density
+    # test of a join would otherwise walk the whole joined chain again).
+    sums = [(sum(r[2] for r in g), sum(r[2] for r in g if r in anchor_set)) for g in groups]
     merged: list[list[Run]] = [groups[0]]
-    for group in groups[1:]:
+    merged_sums = [sums[0]]
+    for group, (matched, anchored) in zip(groups[1:], sums[1:]):
         prev = merged[-1]
         ea, eb = end_of(prev, 0, 0)
         sa, sb = group[0][0], group[0][1]
         joint = (ea - prev[0][0]) + (group[-1][0] + group[-1][2] - sa)
         allowed = max(h, int(rules.gap_share * joint))
+        joined = (merged_sums[-1][0] + matched, merged_sums[-1][1] + anchored)
         if (sa - ea <= allowed and sb - eb <= allowed
                 and not crosses(cut_a, ea, sa) and not crosses(cut_b, eb, sb) and not translated(ea, sa, eb, sb)
-                and _dense_enough(prev + group, anchor_set, rules)):
+                and _dense(prev[0], group[-1], *joined, rules)):
             prev.extend(group)
+            merged_sums[-1] = joined
         else:
             merged.append(group)
+            merged_sums.append((matched, anchored))
 
     out = []
-    for seeds in merged:
-        if not _dense_enough(seeds, anchor_set, rules):
+    for seeds, (matched, anchored) in zip(merged, merged_sums):
+        if not _dense(seeds[0], seeds[-1], matched, anchored, rules):
             # Too thin to call one passage: first drop what lies beyond the outer anchors,
             # then, if still too thin, let the anchors stand alone.
             at = [k for k, r in enumerate(seeds) if r in anchor_set]
@@ -377,11 +419,41 @@ def _chained_passages(
     return out
 
 
+def _quick_regions(
+    runs: Sequence[Run], cut_a: list[int], cut_b: list[int], min_units: int, max_hole: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each region between consecutive anchors: whether it is decided without an alignment
+    and joins its anchors (``joins``, before the translation test), whether it is decided so
+    (``quick``: narrower than ``min_units`` in one text, so it holds no seed), and whether no
+    removed text lies in it (``opened``)."""
+    arr = np.array(runs, dtype=np.int64).reshape(-1, 3)
+    end_a, end_b = arr[:-1, 0] + arr[:-1, 2], arr[:-1, 1] + arr[:-1, 2]
+    gap_a, gap_b = arr[1:, 0] - end_a, arr[1:, 1] - end_b
+    opened = ~_crosses(cut_a, end_a, arr[1:, 0]) & ~_crosses(cut_b, end_b, arr[1:, 1])
+    quick = (gap_a >= 0) & (gap_b >= 0) & ((gap_a < min_units) | (gap_b < min_units))
+    joins = quick & opened & (gap_a <= max_hole) & (gap_b <= max_hole)
+    return joins, quick, opened
+
+
+def _crosses(cuts: list[int], end: np.ndarray, start: np.ndarray) -> np.ndarray:
+    """For each region, True when removed text lies anywhere between unit ``end - 1`` and unit
+    ``start`` (``crosses`` in :func:`_chained_passages`, for many regions at once)."""
+    if not cuts:
+        return np.zeros(len(end), dtype=bool)
+    c = np.asarray(cuts, dtype=np.int64)
+    k = np.searchsorted(c, end - 1, side="left")
+    return (k < len(c)) & (c[np.minimum(k, len(c) - 1)] <= start - 1)
+
+
 def _dense_enough(seeds: Sequence[Run], anchors: set[Run], rules: PassageRules) -> bool:
     """Seeds cover ``min_density`` and anchors ``min_anchor_share`` of the chain, in each text."""
-    length = max(seeds[-1][0] + seeds[-1][2] - seeds[0][0], seeds[-1][1] + seeds[-1][2] - seeds[0][1])
-    matched = sum(r[2] for r in seeds)
-    anchored = sum(r[2] for r in seeds if r in anchors)
+    return _dense(seeds[0], seeds[-1], sum(r[2] for r in seeds), sum(r[2] for r in seeds if r in anchors), rules)
+
+
+def _dense(first: Run, last: Run, matched: int, anchored: int, rules: PassageRules) -> bool:
+    """:func:`_dense_enough` of a chain from ``first`` to ``last`` holding ``matched`` seed
+    units, ``anchored`` of them in anchors."""
+    length = max(last[0] + last[2] - first[0], last[1] + last[2] - first[1])
     return matched >= rules.min_density * length and anchored >= rules.min_anchor_share * length
 
 
