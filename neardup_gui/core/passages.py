@@ -81,7 +81,7 @@ import logging
 import math
 from bisect import bisect_left
 from dataclasses import dataclass
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
@@ -139,6 +139,19 @@ class _Chain:
     anchors: tuple[Run, ...]
 
 
+class _Hole(NamedTuple):
+    """In a chain built for counts only: the region from the end ``(i, j)`` of one anchor to the
+    start ``(end_a, end_b)`` of the next, joined whatever seeds it holds, standing for them.
+    Its ``n`` is 0 (no seed units counted); it is no anchor and never a chain's first or last
+    item (an anchor precedes and follows it)."""
+
+    i: int
+    j: int
+    n: int
+    end_a: int
+    end_b: int
+
+
 def find_passages(
     runs: Sequence[Run],
     codes_a: np.ndarray,
@@ -149,6 +162,7 @@ def find_passages(
     rules: PassageRules = DEFAULT_RULES,
     cjk_a: np.ndarray | None = None,
     cjk_b: np.ndarray | None = None,
+    counts_only: bool = False,
 ) -> list[tuple[int, int, int, int, tuple[Run, ...]]]:
     """Passages as ``(start_a, end_a, start_b, end_b, seeds)`` in countable coordinates.
 
@@ -162,10 +176,18 @@ def find_passages(
     Seeds of word pairs (lighter than ``short_run`` units) are trusted only inside a passage
     that holds ``min_anchors_for_words`` anchors: a passage around a lone anchor is built again,
     between its neighbours, from seeds of ``short_run`` units (see the module docstring).
+
+    ``counts_only``: the same passages, but their seeds are not all looked for: where two anchors
+    join whatever lies between them, the hole stands in ``seeds`` for the seeds it holds (see
+    :class:`_Hole`), unless the passage's density test needs them (:func:`passage_cover`).
     """
     # lighter seeds exist when fewer than short_run words weigh short_run (1.5: two words)
     word_pairs = cjk_a is not None and math.ceil(rules.short_run / rules.word_weight - 1e-9) < rules.short_run
-    found = _chained_passages(runs, codes_a, codes_b, jumps_a, jumps_b, align, rules, cjk_a, cjk_b, word_pairs)
+    # A passage holding a hole holds the two anchors around it, so it passes the anchor test
+    # below without its seeds as long as two anchors are enough.
+    holes = counts_only and rules.min_anchors_for_words <= 2
+    found = _chained_passages(runs, codes_a, codes_b, jumps_a, jumps_b, align, rules, cjk_a, cjk_b, word_pairs,
+                              holes)
     if not word_pairs or rules.min_anchors_for_words <= 1:
         return found
     anchor_set = set(runs)
@@ -199,8 +221,11 @@ def _chained_passages(
     cjk_a: np.ndarray | None,
     cjk_b: np.ndarray | None,
     word_pairs: bool,
+    holes: bool = False,
 ) -> list[tuple[int, int, int, int, tuple[Run, ...]]]:
-    """:func:`find_passages`, with seeds of word pairs wherever its anchors (``word_pairs``) or none."""
+    """:func:`find_passages`, with seeds of word pairs wherever its anchors (``word_pairs``) or none;
+    ``holes``: the holes two anchors join across whatever they hold are not aligned unless a
+    density test needs their seeds (a :class:`_Hole` stands for them in the chain)."""
     runs = sorted(runs)
     if not runs:
         return []
@@ -239,16 +264,12 @@ def _chained_passages(
     cut_b = np.flatnonzero(jumps_b).tolist()
     w, h, s = rules.window, rules.max_hole, rules.short_run
     max_region = rules.max_region
-    # The codes as lists, for the shared-k-gram test before a local alignment (slicing a list
-    # and hashing its items is cheaper than a numpy call on a few units).
-    list_a, list_b = codes_a.tolist(), codes_b.tolist()
-
     def shares_gram(a0: int, a1: int, b0: int, b1: int) -> bool:
         """True when the two stretches share a run of ``min_units`` codes. Every seed is such a
         run (a matching block is a common substring), so without one the local alignment could
         only give blocks too short to keep: on a copy-heavy collection most holes between
         anchors are a few substituted words, and this spares their alignment."""
-        xa, xb = list_a[a0:a1], list_b[b0:b1]
+        xa, xb = codes_a[a0:a1].tolist(), codes_b[b0:b1].tolist()
         if set(xa).isdisjoint(xb):
             return False
         if min_units == 1:
@@ -347,17 +368,28 @@ def _chained_passages(
             prev, nxt = runs[k], runs[k + 1]
             joins[k] = not translated(prev[0] + prev[2], nxt[0], prev[1] + prev[2], nxt[1])
     placed = 0  # runs[:placed + 1] are in groups
+    most = [0]  # for each group, the seed units its holes could hold at most
+    hole_max = min(h, max_region)
     for k in np.flatnonzero(~joins).tolist():
         groups[-1].extend(runs[placed + 1 : k + 1])  # regions placed..k-1 joined their anchors
         placed = k + 1
         nxt = runs[k + 1]
         if quick[k]:
             groups.append([nxt])
+            most.append(0)
             continue
         prev = runs[k]
         ea, eb = prev[0] + prev[2], prev[1] + prev[2]
         sa, sb = nxt[0], nxt[1]
         open_between = bool(opened[k])
+        if (holes and open_between and 0 <= sa - ea <= hole_max and 0 <= sb - eb <= hole_max
+                and (cjk_sum_a is None or sa - ea < 3 or sb - eb < 3)):
+            # Joined whatever seeds the hole holds (it is within max_hole, and too narrow to be
+            # a translation); they are looked for only if a density test needs them.
+            groups[-1].append(_Hole(ea, eb, 0, sa, sb))
+            groups[-1].append(nxt)
+            most[-1] += min(sa - ea, sb - eb)  # seeds are disjoint in both texts
+            continue
         if open_between and sa - ea <= max_region and sb - eb <= max_region:
             seeds = seeds_between(ea, sa, eb, sb)  # a small region without removed text: align it whole
             fwd = chain_forward(seeds, ea, eb)
@@ -375,6 +407,7 @@ def _chained_passages(
             back = extend_backward(sa, sb, max(end_a, free_before(cut_a, sa, end_a)),
                                    max(end_b, free_before(cut_b, sb, end_b)))
         groups.append(back + [nxt])
+        most.append(0)
     groups[-1].extend(runs[placed + 1 :])
     last = runs[-1]
     ea, eb = last[0] + last[2], last[1] + last[2]
@@ -385,10 +418,23 @@ def _chained_passages(
     anchor_set = set(runs)
     # Seed and anchor units of each chain, summed once and added up as chains join (the density
     # test of a join would otherwise walk the whole joined chain again).
+    # A hole counts no seed units until resolved (so a chain dense without them is dense), and
+    # at most ``most`` (so a chain thin even with them is thin); only in between are they found.
     sums = [(sum(r[2] for r in g), sum(r[2] for r in g if r in anchor_set)) for g in groups]
+
+    def resolved(chain: list) -> list[Run]:
+        """The chain with the seeds of its holes in their place (as the full search finds them)."""
+        out: list[Run] = []
+        for r in chain:
+            if r.__class__ is _Hole:
+                out.extend(chain_forward(seeds_between(r.i, r.end_a, r.j, r.end_b), r.i, r.j))
+            else:
+                out.append(r)
+        return out
+
     merged: list[list[Run]] = [groups[0]]
-    merged_sums = [sums[0]]
-    for group, (matched, anchored) in zip(groups[1:], sums[1:]):
+    merged_sums, merged_most = [sums[0]], [most[0]]
+    for group, (matched, anchored), more in zip(groups[1:], sums[1:], most[1:]):
         prev = merged[-1]
         ea, eb = end_of(prev, 0, 0)
         sa, sb = group[0][0], group[0][1]
@@ -396,16 +442,29 @@ def _chained_passages(
         allowed = max(h, int(rules.gap_share * joint))
         joined = (merged_sums[-1][0] + matched, merged_sums[-1][1] + anchored)
         if (sa - ea <= allowed and sb - eb <= allowed
-                and not crosses(cut_a, ea, sa) and not crosses(cut_b, eb, sb) and not translated(ea, sa, eb, sb)
-                and _dense(prev[0], group[-1], *joined, rules)):
-            prev.extend(group)
-            merged_sums[-1] = joined
-        else:
-            merged.append(group)
-            merged_sums.append((matched, anchored))
+                and not crosses(cut_a, ea, sa) and not crosses(cut_b, eb, sb) and not translated(ea, sa, eb, sb)):
+            dense_now = _dense(prev[0], group[-1], *joined, rules)
+            if (not dense_now and merged_most[-1] + more
+                    and _dense(prev[0], group[-1], joined[0] + merged_most[-1] + more, joined[1], rules)):
+                prev[:], group = resolved(prev), resolved(group)
+                merged_sums[-1] = (sum(r[2] for r in prev), merged_sums[-1][1])
+                matched, merged_most[-1], more = sum(r[2] for r in group), 0, 0
+                joined = (merged_sums[-1][0] + matched, joined[1])
+                dense_now = _dense(prev[0], group[-1], *joined, rules)
+            if dense_now:
+                prev.extend(group)
+                merged_sums[-1] = joined
+                merged_most[-1] += more
+                continue
+        merged.append(group)
+        merged_sums.append((matched, anchored))
+        merged_most.append(more)
 
     out = []
-    for seeds, (matched, anchored) in zip(merged, merged_sums):
+    for seeds, (matched, anchored), more in zip(merged, merged_sums, merged_most):
+        if more and not _dense(seeds[0], seeds[-1], matched, anchored, rules):
+            seeds = resolved(seeds)  # the density test needs the seeds of the holes
+            matched = sum(r[2] for r in seeds)
         if not _dense(seeds[0], seeds[-1], matched, anchored, rules):
             # Too thin to call one passage: first drop what lies beyond the outer anchors,
             # then, if still too thin, let the anchors stand alone.
@@ -508,15 +567,17 @@ def passage_cover(
     collection-wide pass stores: on 2,375 copy-heavy files, building them was a tenth of it)."""
     if not runs:
         return 0, 0
-    found = _found(a, b, runs, pos_a, pos_b, codes_a, codes_b, align, rules)
+    found = _found(a, b, runs, pos_a, pos_b, codes_a, codes_b, align, rules, counts_only=True)
     return sum(e - s for s, e, _, _, _ in found), sum(e - s for _, _, s, e, _ in found)
 
 
 def _found(a: Units, b: Units, runs: Sequence[Run], pos_a: np.ndarray, pos_b: np.ndarray, codes_a: np.ndarray,
-           codes_b: np.ndarray, align, rules: PassageRules) -> list[tuple[int, int, int, int, tuple[Run, ...]]]:
+           codes_b: np.ndarray, align, rules: PassageRules,
+           counts_only: bool = False) -> list[tuple[int, int, int, int, tuple[Run, ...]]]:
     cjk_a = None if a.cjk is None or b.cjk is None else a.cjk[pos_a]
     cjk_b = None if cjk_a is None else b.cjk[pos_b]
-    return find_passages(runs, codes_a, codes_b, np.diff(pos_a) > 1, np.diff(pos_b) > 1, align, rules, cjk_a, cjk_b)
+    return find_passages(runs, codes_a, codes_b, np.diff(pos_a) > 1, np.diff(pos_b) > 1, align, rules, cjk_a, cjk_b,
+                         counts_only)
 
 
 def _runs_of_spans(a: Units, b: Units, spans: Sequence[MatchSpan], pos_a: np.ndarray, pos_b: np.ndarray) -> list[Run]:
