@@ -264,21 +264,8 @@ def _chained_passages(
     cut_b = np.flatnonzero(jumps_b).tolist()
     w, h, s = rules.window, rules.max_hole, rules.short_run
     max_region = rules.max_region
-    def shares_gram(a0: int, a1: int, b0: int, b1: int) -> bool:
-        """True when the two stretches share a run of ``min_units`` codes. Every seed is such a
-        run (a matching block is a common substring), so without one the local alignment could
-        only give blocks too short to keep: on a copy-heavy collection most holes between
-        anchors are a few substituted words, and this spares their alignment."""
-        xa, xb = codes_a[a0:a1].tolist(), codes_b[b0:b1].tolist()
-        if set(xa).isdisjoint(xb):
-            return False
-        if min_units == 1:
-            return True
-        grams = set(zip(*(xa[t : len(xa) - min_units + 1 + t] for t in range(min_units))))
-        return not grams.isdisjoint(zip(*(xb[t : len(xb) - min_units + 1 + t] for t in range(min_units))))
-
     def seeds_between(a0: int, a1: int, b0: int, b1: int) -> list[Run]:
-        if a1 - a0 < min_units or b1 - b0 < min_units or not shares_gram(a0, a1, b0, b1):
+        if a1 - a0 < min_units or b1 - b0 < min_units:
             return []
         blocks = align(codes_a[a0:a1], codes_b[b0:b1])
         if cum is None:
@@ -362,15 +349,18 @@ def _chained_passages(
     # are one passage exactly when the hole is small, open and not a translation, and otherwise
     # the next anchor starts a chain of its own (nothing to chain back to it). These are found
     # for all regions at once; only the others go through the loop below.
-    joins, quick, opened = _quick_regions(runs, cut_a, cut_b, min_units, h)
-    if cjk_sum_a is not None:
-        for k in np.flatnonzero(joins).tolist():
-            prev, nxt = runs[k], runs[k + 1]
-            joins[k] = not translated(prev[0] + prev[2], nxt[0], prev[1] + prev[2], nxt[1])
+    attention: list[int] = []  # the regions that are not quick joins
+    if len(runs) > 1:  # (one anchor, as for two identical texts: no region, no numpy call)
+        joins, quick, opened = _quick_regions(runs, cut_a, cut_b, min_units, h)
+        if cjk_sum_a is not None:
+            for k in np.flatnonzero(joins).tolist():
+                prev, nxt = runs[k], runs[k + 1]
+                joins[k] = not translated(prev[0] + prev[2], nxt[0], prev[1] + prev[2], nxt[1])
+        attention = np.flatnonzero(~joins).tolist()
     placed = 0  # runs[:placed + 1] are in groups
     most = [0]  # for each group, the seed units its holes could hold at most
     hole_max = min(h, max_region)
-    for k in np.flatnonzero(~joins).tolist():
+    for k in attention:
         groups[-1].extend(runs[placed + 1 : k + 1])  # regions placed..k-1 joined their anchors
         placed = k + 1
         nxt = runs[k + 1]
