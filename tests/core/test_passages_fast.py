@@ -228,3 +228,22 @@ def test_same_comparison_figures_through_compare_units(base, edits) -> None:
     assert (c.passages, c.passage_units_a, c.passage_units_b) == expected
     runs = ref._runs_of_spans(a, b, c.spans, pos_a, pos_b)
     assert passages.passage_cover(a, b, runs, pos_a, pos_b, codes_a, codes_b, _align_codes) == expected[1:]
+
+
+@pytest.mark.parametrize("seed_in_hole", [True, False])
+def test_hole_seeds_are_found_when_the_density_test_needs_them(seed_in_hole: bool) -> None:
+    """Two 3-unit anchors around a 12-unit hole: the anchors alone cover 6 of 18 units (below
+    min_density 0.4), so whether they are one passage depends on the seed in the hole. Counting
+    only, the hole is first left unaligned; the density test then has to look into it."""
+    hole_b = [30, 31, 32, 33, 14, 15, 16, 34, 35, 36, 37, 38] if seed_in_hole else list(range(30, 42))
+    codes_a = np.array([1, 2, 3, *range(10, 22), 4, 5, 6], dtype=np.int64)
+    codes_b = np.array([1, 2, 3, *hole_b, 4, 5, 6], dtype=np.int64)
+    runs = [(0, 0, 3), (15, 15, 3)]
+    none = np.zeros(17, dtype=bool)
+    found = assert_same(runs, codes_a, codes_b, none, none)
+    counted = passages.find_passages(runs, codes_a, codes_b, none, none, _align_codes, counts_only=True)
+    if seed_in_hole:
+        assert found == [(0, 18, 0, 18, ((0, 0, 3), (7, 7, 3), (15, 15, 3)))]
+    else:
+        assert [p[:4] for p in found] == [(0, 3, 0, 3), (15, 18, 15, 18)]
+    assert [p[:4] for p in counted] == [p[:4] for p in found]
