@@ -258,6 +258,14 @@ def _chained_passages(
         share_b = (cjk_sum_b[b1] - cjk_sum_b[b0]) / (b1 - b0)
         return (share_a >= 0.75 and share_b <= 0.25) or (share_b >= 0.75 and share_a <= 0.25)
 
+    def could_be_translated(a0: int, a1: int, b0: int, b1: int) -> bool:
+        """Whether any part of this hole from its start or to its end could be :func:`translated`:
+        not when it is too short, nor when both sides are wholly CJK or both wholly words."""
+        if cjk_sum_a is None or cjk_sum_b is None or a1 - a0 < 3 or b1 - b0 < 3:
+            return False
+        in_a, in_b = cjk_sum_a[a1] - cjk_sum_a[a0], cjk_sum_b[b1] - cjk_sum_b[b0]
+        return not ((in_a == 0 and in_b == 0) or (in_a == a1 - a0 and in_b == b1 - b0))
+
     na, nb = len(codes_a), len(codes_b)
     # after these countable units lies removed text (plain lists: bisect is cheaper per call)
     cut_a = np.flatnonzero(jumps_a).tolist()
@@ -373,9 +381,9 @@ def _chained_passages(
         sa, sb = nxt[0], nxt[1]
         open_between = bool(opened[k])
         if (holes and open_between and 0 <= sa - ea <= hole_max and 0 <= sb - eb <= hole_max
-                and (cjk_sum_a is None or sa - ea < 3 or sb - eb < 3)):
-            # Joined whatever seeds the hole holds (it is within max_hole, and too narrow to be
-            # a translation); they are looked for only if a density test needs them.
+                and not could_be_translated(ea, sa, eb, sb)):
+            # Joined whatever seeds the hole holds (it is within max_hole, and no part of it can
+            # be a translation); they are looked for only if a density test needs them.
             groups[-1].append(_Hole(ea, eb, 0, sa, sb))
             groups[-1].append(nxt)
             most[-1] += min(sa - ea, sb - eb)  # seeds are disjoint in both texts

@@ -2,8 +2,10 @@
 comparisons of a collection-wide pass.
 
 Run: ``.venv/bin/python tests/benchmarks/bench_passages.py`` (``make bench``): builds a copy-heavy
-collection of ``--docs`` documents from the development corpus (tests/benchmarks/copyheavy.py),
-indexes it, and runs ``neardup pairs --threshold 0.8 --no-auto-template --workers 1`` in this
+collection of long documents from the development corpus — ``--families`` texts of
+``--sections`` consecutive sections each (about 5,000 units, the size of a proposal), each in
+``--copies`` light edits (tests/benchmarks/copyheavy.py: 0.5–3 % of the words or characters
+dropped, replaced or doubled) — indexes it, and runs ``neardup pairs --threshold 0.8 --no-auto-template --workers 1`` in this
 process. Every passage computation of that pass (``passage_cover`` in the counts-only
 comparisons) is run on the same inputs by the current module and by the frozen copy of the
 implementation before issue 16 (tests/core/passages_reference.py), alternating which goes first;
@@ -19,6 +21,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import random
 import shutil
 import sys
 import tempfile
@@ -65,9 +68,28 @@ class Timed:
         return covers[passages]
 
 
+def build_long(out: Path, families: int, sections_per_text: int, copies: int, seed: int = 16) -> int:
+    """Write ``families × copies`` light edits of long texts (consecutive sections joined) into
+    ``out``; returns how many."""
+    rng = random.Random(seed)
+    secs = copyheavy.sections()
+    out.mkdir(parents=True, exist_ok=True)
+    written = 0
+    for f in range(families):
+        start = (f * sections_per_text) % max(1, len(secs) - sections_per_text)
+        base = "\n".join(secs[start : start + sections_per_text])
+        for c in range(copies):
+            (out / f"text{f:03d}_{c}.txt").write_text(copyheavy.light_edit(base, rng.uniform(0.005, 0.03), rng),
+                                                      encoding="utf-8")
+            written += 1
+    return written
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--docs", type=int, default=400, help="documents of the built copy-heavy collection")
+    parser.add_argument("--families", type=int, default=40, help="long texts of the built collection")
+    parser.add_argument("--sections", type=int, default=15, help="corpus sections joined into one long text")
+    parser.add_argument("--copies", type=int, default=6, help="light edits of each long text")
     parser.add_argument("--dir", type=Path, help="a folder of documents to use instead")
     parser.add_argument("--db", type=Path, help="an index of --dir already built (copied before the pass)")
     parser.add_argument("--threshold", default="0.8")
@@ -80,8 +102,8 @@ def main() -> int:
         else:
             folder = args.dir
             if folder is None:
-                folder = Path(tmp) / "docs"
-                copyheavy.build(folder, args.docs)
+                folder = Path(tmp) / "long-copies"
+                build_long(folder, args.families, args.sections, args.copies)
             started = time.perf_counter()
             cli.main(["index", str(folder), "--db", str(db), "-q"])
             source = f"{folder.name}: indexed in {time.perf_counter() - started:.1f} s"
