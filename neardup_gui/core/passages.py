@@ -40,6 +40,10 @@ are never extended across removed (template or excluded) text — only an exact 
 some, where both texts have it at the aligned place — and cover every anchor; so containment
 counted over passages is never below the exact containment.
 
+Counting only (:func:`passage_cover`, what the collection-wide pass stores) finds the same
+passages with fewer local alignments: a hole of at most ``max_hole`` units in each text joins its
+two anchors whatever it holds, so its seeds are looked for only when a density test needs them.
+
 Why these bounds (``PassageRules`` defaults), measured with ``tests/benchmarks/eval_pan.py`` on
 the development corpus, both languages (figures in ``docs/quality.md``):
 
@@ -272,6 +276,7 @@ def _chained_passages(
     cut_b = np.flatnonzero(jumps_b).tolist()
     w, h, s = rules.window, rules.max_hole, rules.short_run
     max_region = rules.max_region
+
     def seeds_between(a0: int, a1: int, b0: int, b1: int) -> list[Run]:
         if a1 - a0 < min_units or b1 - b0 < min_units:
             return []
@@ -386,7 +391,9 @@ def _chained_passages(
             # be a translation); they are looked for only if a density test needs them.
             groups[-1].append(_Hole(ea, eb, 0, sa, sb))
             groups[-1].append(nxt)
-            most[-1] += min(sa - ea, sb - eb)  # seeds are disjoint in both texts
+            # seeds are disjoint in both texts; at least 1, so that a chain holding a hole is
+            # known by its bound (the hole is not quick: ≥ min_units units on each side)
+            most[-1] += max(1, min(sa - ea, sb - eb))
             continue
         if open_between and sa - ea <= max_region and sb - eb <= max_region:
             seeds = seeds_between(ea, sa, eb, sb)  # a small region without removed text: align it whole

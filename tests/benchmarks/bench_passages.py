@@ -5,12 +5,13 @@ Run: ``.venv/bin/python tests/benchmarks/bench_passages.py`` (``make bench``): b
 collection of long documents from the development corpus — ``--families`` texts of
 ``--sections`` consecutive sections each (about 5,000 units, the size of a proposal), each in
 ``--copies`` light edits (tests/benchmarks/copyheavy.py: 0.5–3 % of the words or characters
-dropped, replaced or doubled) — indexes it, and runs ``neardup pairs --threshold 0.8 --no-auto-template --workers 1`` in this
-process. Every passage computation of that pass (``passage_cover`` in the counts-only
-comparisons) is run on the same inputs by the current module and by the frozen copy of the
-implementation before issue 16 (tests/core/passages_reference.py), alternating which goes first;
-so are the full passages with all their seeds (what a comparison view shows). Prints the times and
-speed-ups, and exits 1 if any cover or passage differs.
+dropped, replaced or doubled) — indexes it, and runs
+``neardup pairs --threshold 0.8 --no-auto-template --workers 1`` in this process. Every
+passage computation of that pass (``passage_cover`` in the counts-only comparisons) is run on
+the same inputs by the current module and by the frozen copy of the implementation before
+issue 16 (tests/core/passages_reference.py), alternating which goes first; so are the full
+passages with all their seeds (what a comparison view shows). Prints the times and speed-ups,
+and exits 1 if any cover or passage differs.
 
 ``--dir PATH``: use that folder of documents instead (e.g. a collection of real copyright files);
 ``--db FILE``: an index of it already built (copied first: the pass caches its results in it).

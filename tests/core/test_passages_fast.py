@@ -1,9 +1,9 @@
 """The faster edited passages (issue 16) equal the former ones exactly, on every kind of input.
 
 ``tests/core/passages_reference.py`` is a frozen copy of core/passages.py before the fast paths
-(regions decided without an alignment, the shared-k-gram test before a local alignment, running
-density sums, holes left unaligned when only the covers are needed). Both are run on the same inputs and must give the same passages — the same seeds
-in the same order — and the same covers: random sequences with substitutions, insertions and
+(regions decided without an alignment, running density sums, holes left unaligned when only the
+covers are needed). Both are run on the same inputs and must give the same passages — the same
+seeds in the same order — and the same covers: random sequences with substitutions, insertions and
 deletions, Chinese and English text from the corpus, mixed scripts, removed (template) text.
 """
 
@@ -175,7 +175,8 @@ def test_same_passages_on_edited_corpus_copies(lang: str, rate: float) -> None:
         text = path.read_text(encoding="utf-8")[:20_000]
         if lang == "zh":
             words = list(text)
-            copy = "".join(edit_words(rng, words, rate, list("的一是在不了有和人这中大为上个国我以要他")))
+            pool = list("的一是在不了有和人这中大为上个国我以要他")
+            copy = "".join(edit_words(rng, words, rate, pool))
         else:
             words = text.split()
             copy = " ".join(edit_words(rng, words, rate, ["the", "a", "of", "system", "file", "new", "to"]))
@@ -193,7 +194,8 @@ def test_same_passages_on_mixed_script_translation() -> None:
     """Identical rows around a translated description: the translation test on the quick path."""
     zh = (corpus_dir() / LANGS["zh"]).glob("*.txt")
     en = (corpus_dir() / LANGS["en"]).glob("*.txt")
-    zh_text, en_text = next(iter(sorted(zh))).read_text(encoding="utf-8"), next(iter(sorted(en))).read_text(encoding="utf-8")
+    zh_text = sorted(zh)[0].read_text(encoding="utf-8")
+    en_text = sorted(en)[0].read_text(encoding="utf-8")
     rows = [f"package{k} version {k}.{k} amd64 stable main" for k in range(40)]
     rng = random.Random(7)
     a_parts, b_parts = [], []
