@@ -249,3 +249,42 @@ def test_hole_seeds_are_found_when_the_density_test_needs_them(seed_in_hole: boo
     else:
         assert [p[:4] for p in found] == [(0, 3, 0, 3), (15, 18, 15, 18)]
     assert [p[:4] for p in counted] == [p[:4] for p in found]
+
+
+@pytest.mark.parametrize("seeds_in_holes", [True, False])
+def test_two_chains_join_when_the_seeds_of_their_holes_make_them_dense(seeds_in_holes: bool) -> None:
+    """Two chains of five 3-unit anchors with 12-unit holes between them, 13 other units apart:
+    the anchors alone cover 30 of 139 units (below min_density), so whether the chains join into
+    one passage depends on the seeds in the holes, which counting only left unaligned."""
+    fresh = iter(range(100, 10_000))
+    a: list[int] = []
+    b: list[int] = []
+    runs = []
+
+    def chain() -> None:
+        for k in range(5):
+            if k:
+                shared = [next(fresh) for _ in range(6)] if seeds_in_holes else []
+                own_a = [next(fresh) for _ in range(12)]
+                own_b = [next(fresh) for _ in range(12)]
+                if shared:  # two 3-unit seeds at the same places on both sides
+                    own_a[2:5] = own_b[2:5] = shared[:3]
+                    own_a[7:10] = own_b[7:10] = shared[3:]
+                a.extend(own_a)
+                b.extend(own_b)
+            anchor = [next(fresh) for _ in range(3)]
+            runs.append((len(a), len(b), 3))
+            a.extend(anchor)
+            b.extend(anchor)
+
+    chain()
+    a.extend(next(fresh) for _ in range(13))
+    b.extend(next(fresh) for _ in range(13))
+    chain()
+    codes_a, codes_b = np.array(a, dtype=np.int64), np.array(b, dtype=np.int64)
+    none_a, none_b = np.zeros(len(a) - 1, bool), np.zeros(len(b) - 1, bool)
+    found = assert_same(runs, codes_a, codes_b, none_a, none_b)
+    if seeds_in_holes:
+        assert [p[:4] for p in found] == [(0, 139, 0, 139)]
+    else:
+        assert all(p[1] - p[0] == 3 for p in found) and len(found) == 10  # the anchors stand alone
