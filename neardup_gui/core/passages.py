@@ -40,6 +40,10 @@ are never extended across removed (template or excluded) text — only an exact 
 some, where both texts have it at the aligned place — and cover every anchor; so containment
 counted over passages is never below the exact containment.
 
+Counting only (:func:`passage_cover`, what the collection-wide pass stores) finds the same
+passages with fewer local alignments: a hole of at most ``max_hole`` units in each text joins its
+two anchors whatever it holds, so its seeds are looked for only when a density test needs them.
+
 Why these bounds (``PassageRules`` defaults), measured with ``tests/benchmarks/eval_pan.py`` on
 the development corpus, both languages (figures in ``docs/quality.md``):
 
@@ -81,7 +85,7 @@ import logging
 import math
 from bisect import bisect_left
 from dataclasses import dataclass
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
@@ -139,6 +143,19 @@ class _Chain:
     anchors: tuple[Run, ...]
 
 
+class _Hole(NamedTuple):
+    """In a chain built for counts only: the region from the end ``(i, j)`` of one anchor to the
+    start ``(end_a, end_b)`` of the next, joined whatever seeds it holds, standing for them.
+    Its ``n`` is 0 (no seed units counted); it is no anchor and never a chain's first or last
+    item (an anchor precedes and follows it)."""
+
+    i: int
+    j: int
+    n: int
+    end_a: int
+    end_b: int
+
+
 def find_passages(
     runs: Sequence[Run],
     codes_a: np.ndarray,
@@ -149,6 +166,7 @@ def find_passages(
     rules: PassageRules = DEFAULT_RULES,
     cjk_a: np.ndarray | None = None,
     cjk_b: np.ndarray | None = None,
+    counts_only: bool = False,
 ) -> list[tuple[int, int, int, int, tuple[Run, ...]]]:
     """Passages as ``(start_a, end_a, start_b, end_b, seeds)`` in countable coordinates.
 
@@ -162,10 +180,18 @@ def find_passages(
     Seeds of word pairs (lighter than ``short_run`` units) are trusted only inside a passage
     that holds ``min_anchors_for_words`` anchors: a passage around a lone anchor is built again,
     between its neighbours, from seeds of ``short_run`` units (see the module docstring).
+
+    ``counts_only``: the same passages, but their seeds are not all looked for: where two anchors
+    join whatever lies between them, the hole stands in ``seeds`` for the seeds it holds (see
+    :class:`_Hole`), unless the passage's density test needs them (:func:`passage_cover`).
     """
     # lighter seeds exist when fewer than short_run words weigh short_run (1.5: two words)
     word_pairs = cjk_a is not None and math.ceil(rules.short_run / rules.word_weight - 1e-9) < rules.short_run
-    found = _chained_passages(runs, codes_a, codes_b, jumps_a, jumps_b, align, rules, cjk_a, cjk_b, word_pairs)
+    # A passage holding a hole holds the two anchors around it, so it passes the anchor test
+    # below without its seeds as long as two anchors are enough.
+    holes = counts_only and rules.min_anchors_for_words <= 2
+    found = _chained_passages(runs, codes_a, codes_b, jumps_a, jumps_b, align, rules, cjk_a, cjk_b, word_pairs,
+                              holes)
     if not word_pairs or rules.min_anchors_for_words <= 1:
         return found
     anchor_set = set(runs)
@@ -199,8 +225,11 @@ def _chained_passages(
     cjk_a: np.ndarray | None,
     cjk_b: np.ndarray | None,
     word_pairs: bool,
+    holes: bool = False,
 ) -> list[tuple[int, int, int, int, tuple[Run, ...]]]:
-    """:func:`find_passages`, with seeds of word pairs wherever its anchors (``word_pairs``) or none."""
+    """:func:`find_passages`, with seeds of word pairs wherever its anchors (``word_pairs``) or none;
+    ``holes``: the holes two anchors join across whatever they hold are not aligned unless a
+    density test needs their seeds (a :class:`_Hole` stands for them in the chain)."""
     runs = sorted(runs)
     if not runs:
         return []
@@ -233,11 +262,20 @@ def _chained_passages(
         share_b = (cjk_sum_b[b1] - cjk_sum_b[b0]) / (b1 - b0)
         return (share_a >= 0.75 and share_b <= 0.25) or (share_b >= 0.75 and share_a <= 0.25)
 
+    def could_be_translated(a0: int, a1: int, b0: int, b1: int) -> bool:
+        """Whether any part of this hole from its start or to its end could be :func:`translated`:
+        not when it is too short, nor when both sides are wholly CJK or both wholly words."""
+        if cjk_sum_a is None or cjk_sum_b is None or a1 - a0 < 3 or b1 - b0 < 3:
+            return False
+        in_a, in_b = cjk_sum_a[a1] - cjk_sum_a[a0], cjk_sum_b[b1] - cjk_sum_b[b0]
+        return not ((in_a == 0 and in_b == 0) or (in_a == a1 - a0 and in_b == b1 - b0))
+
     na, nb = len(codes_a), len(codes_b)
     # after these countable units lies removed text (plain lists: bisect is cheaper per call)
     cut_a = np.flatnonzero(jumps_a).tolist()
     cut_b = np.flatnonzero(jumps_b).tolist()
     w, h, s = rules.window, rules.max_hole, rules.short_run
+    max_region = rules.max_region
 
     def seeds_between(a0: int, a1: int, b0: int, b1: int) -> list[Run]:
         if a1 - a0 < min_units or b1 - b0 < min_units:
@@ -319,17 +357,50 @@ def _chained_passages(
     first = runs[0]
     groups: list[list[Run]] = [extend_backward(first[0], first[1], free_before(cut_a, first[0], 0),
                                                free_before(cut_b, first[1], 0)) + [first]]
-    for prev, nxt in zip(runs, runs[1:]):
+    # Most regions between consecutive anchors (thousands per long copy) are decided without a
+    # local alignment: a hole narrower than a seed in either text holds no seed, so the anchors
+    # are one passage exactly when the hole is small, open and not a translation, and otherwise
+    # the next anchor starts a chain of its own (nothing to chain back to it). These are found
+    # for all regions at once; only the others go through the loop below.
+    attention: list[int] = []  # the regions that are not quick joins
+    if len(runs) > 1:  # (one anchor, as for two identical texts: no region, no numpy call)
+        joins, quick, opened = _quick_regions(runs, cut_a, cut_b, min_units, h)
+        if cjk_sum_a is not None:
+            for k in np.flatnonzero(joins).tolist():
+                prev, nxt = runs[k], runs[k + 1]
+                joins[k] = not translated(prev[0] + prev[2], nxt[0], prev[1] + prev[2], nxt[1])
+        attention = np.flatnonzero(~joins).tolist()
+    placed = 0  # runs[:placed + 1] are in groups
+    most = [0]  # for each group, the seed units its holes could hold at most
+    hole_max = min(h, max_region)
+    for k in attention:
+        groups[-1].extend(runs[placed + 1 : k + 1])  # regions placed..k-1 joined their anchors
+        placed = k + 1
+        nxt = runs[k + 1]
+        if quick[k]:
+            groups.append([nxt])
+            most.append(0)
+            continue
+        prev = runs[k]
         ea, eb = prev[0] + prev[2], prev[1] + prev[2]
         sa, sb = nxt[0], nxt[1]
-        fa, fb = free_after(cut_a, ea, sa), free_after(cut_b, eb, sb)
-        open_between = not crosses(cut_a, ea, sa) and not crosses(cut_b, eb, sb)
-        if open_between and sa - ea <= rules.max_region and sb - eb <= rules.max_region:
+        open_between = bool(opened[k])
+        if (holes and open_between and 0 <= sa - ea <= hole_max and 0 <= sb - eb <= hole_max
+                and not could_be_translated(ea, sa, eb, sb)):
+            # Joined whatever seeds the hole holds (it is within max_hole, and no part of it can
+            # be a translation); they are looked for only if a density test needs them.
+            groups[-1].append(_Hole(ea, eb, 0, sa, sb))
+            groups[-1].append(nxt)
+            # seeds are disjoint in both texts; at least 1, so that a chain holding a hole is
+            # known by its bound (the hole is not quick: ≥ min_units units on each side)
+            most[-1] += max(1, min(sa - ea, sb - eb))
+            continue
+        if open_between and sa - ea <= max_region and sb - eb <= max_region:
             seeds = seeds_between(ea, sa, eb, sb)  # a small region without removed text: align it whole
             fwd = chain_forward(seeds, ea, eb)
         else:
             seeds = []
-            fwd = extend_forward(ea, eb, fa, fb)
+            fwd = extend_forward(ea, eb, free_after(cut_a, ea, sa), free_after(cut_b, eb, sb))
         groups[-1].extend(fwd)
         end_a, end_b = end_of(fwd, ea, eb)
         if sa - end_a <= h and sb - end_b <= h and open_between and not translated(end_a, sa, end_b, sb):
@@ -341,6 +412,8 @@ def _chained_passages(
             back = extend_backward(sa, sb, max(end_a, free_before(cut_a, sa, end_a)),
                                    max(end_b, free_before(cut_b, sb, end_b)))
         groups.append(back + [nxt])
+        most.append(0)
+    groups[-1].extend(runs[placed + 1 :])
     last = runs[-1]
     ea, eb = last[0] + last[2], last[1] + last[2]
     groups[-1].extend(extend_forward(ea, eb, free_after(cut_a, ea, na), free_after(cut_b, eb, nb)))
@@ -348,23 +421,56 @@ def _chained_passages(
     # Chains that stopped short of each other are one passage when the gap between them is
     # small beside both (a cluster of edits inside one copied section).
     anchor_set = set(runs)
+    # Seed and anchor units of each chain, summed once and added up as chains join (the density
+    # test of a join would otherwise walk the whole joined chain again).
+    # A hole counts no seed units until resolved (so a chain dense without them is dense), and
+    # at most ``most`` (so a chain thin even with them is thin); only in between are they found.
+    sums = [(sum(r[2] for r in g), sum(r[2] for r in g if r in anchor_set)) for g in groups]
+
+    def resolved(chain: list) -> list[Run]:
+        """The chain with the seeds of its holes in their place (as the full search finds them)."""
+        out: list[Run] = []
+        for r in chain:
+            if r.__class__ is _Hole:
+                out.extend(chain_forward(seeds_between(r.i, r.end_a, r.j, r.end_b), r.i, r.j))
+            else:
+                out.append(r)
+        return out
+
     merged: list[list[Run]] = [groups[0]]
-    for group in groups[1:]:
+    merged_sums, merged_most = [sums[0]], [most[0]]
+    for group, (matched, anchored), more in zip(groups[1:], sums[1:], most[1:]):
         prev = merged[-1]
         ea, eb = end_of(prev, 0, 0)
         sa, sb = group[0][0], group[0][1]
         joint = (ea - prev[0][0]) + (group[-1][0] + group[-1][2] - sa)
         allowed = max(h, int(rules.gap_share * joint))
+        joined = (merged_sums[-1][0] + matched, merged_sums[-1][1] + anchored)
         if (sa - ea <= allowed and sb - eb <= allowed
-                and not crosses(cut_a, ea, sa) and not crosses(cut_b, eb, sb) and not translated(ea, sa, eb, sb)
-                and _dense_enough(prev + group, anchor_set, rules)):
-            prev.extend(group)
-        else:
-            merged.append(group)
+                and not crosses(cut_a, ea, sa) and not crosses(cut_b, eb, sb) and not translated(ea, sa, eb, sb)):
+            dense_now = _dense(prev[0], group[-1], *joined, rules)
+            if (not dense_now and merged_most[-1] + more
+                    and _dense(prev[0], group[-1], joined[0] + merged_most[-1] + more, joined[1], rules)):
+                prev[:], group = resolved(prev), resolved(group)
+                merged_sums[-1] = (sum(r[2] for r in prev), merged_sums[-1][1])
+                matched, merged_most[-1], more = sum(r[2] for r in group), 0, 0
+                joined = (merged_sums[-1][0] + matched, joined[1])
+                dense_now = _dense(prev[0], group[-1], *joined, rules)
+            if dense_now:
+                prev.extend(group)
+                merged_sums[-1] = joined
+                merged_most[-1] += more
+                continue
+        merged.append(group)
+        merged_sums.append((matched, anchored))
+        merged_most.append(more)
 
     out = []
-    for seeds in merged:
-        if not _dense_enough(seeds, anchor_set, rules):
+    for seeds, (matched, anchored), more in zip(merged, merged_sums, merged_most):
+        if more and not _dense(seeds[0], seeds[-1], matched, anchored, rules):
+            seeds = resolved(seeds)  # the density test needs the seeds of the holes
+            matched = sum(r[2] for r in seeds)
+        if not _dense(seeds[0], seeds[-1], matched, anchored, rules):
             # Too thin to call one passage: first drop what lies beyond the outer anchors,
             # then, if still too thin, let the anchors stand alone.
             at = [k for k, r in enumerate(seeds) if r in anchor_set]
@@ -377,11 +483,41 @@ def _chained_passages(
     return out
 
 
+def _quick_regions(
+    runs: Sequence[Run], cut_a: list[int], cut_b: list[int], min_units: int, max_hole: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each region between consecutive anchors: whether it is decided without an alignment
+    and joins its anchors (``joins``, before the translation test), whether it is decided so
+    (``quick``: narrower than ``min_units`` in one text, so it holds no seed), and whether no
+    removed text lies in it (``opened``)."""
+    arr = np.array(runs, dtype=np.int64).reshape(-1, 3)
+    end_a, end_b = arr[:-1, 0] + arr[:-1, 2], arr[:-1, 1] + arr[:-1, 2]
+    gap_a, gap_b = arr[1:, 0] - end_a, arr[1:, 1] - end_b
+    opened = ~_crosses(cut_a, end_a, arr[1:, 0]) & ~_crosses(cut_b, end_b, arr[1:, 1])
+    quick = (gap_a >= 0) & (gap_b >= 0) & ((gap_a < min_units) | (gap_b < min_units))
+    joins = quick & opened & (gap_a <= max_hole) & (gap_b <= max_hole)
+    return joins, quick, opened
+
+
+def _crosses(cuts: list[int], end: np.ndarray, start: np.ndarray) -> np.ndarray:
+    """For each region, True when removed text lies anywhere between unit ``end - 1`` and unit
+    ``start`` (``crosses`` in :func:`_chained_passages`, for many regions at once)."""
+    if not cuts:
+        return np.zeros(len(end), dtype=bool)
+    c = np.asarray(cuts, dtype=np.int64)
+    k = np.searchsorted(c, end - 1, side="left")
+    return (k < len(c)) & (c[np.minimum(k, len(c) - 1)] <= start - 1)
+
+
 def _dense_enough(seeds: Sequence[Run], anchors: set[Run], rules: PassageRules) -> bool:
     """Seeds cover ``min_density`` and anchors ``min_anchor_share`` of the chain, in each text."""
-    length = max(seeds[-1][0] + seeds[-1][2] - seeds[0][0], seeds[-1][1] + seeds[-1][2] - seeds[0][1])
-    matched = sum(r[2] for r in seeds)
-    anchored = sum(r[2] for r in seeds if r in anchors)
+    return _dense(seeds[0], seeds[-1], sum(r[2] for r in seeds), sum(r[2] for r in seeds if r in anchors), rules)
+
+
+def _dense(first: Run, last: Run, matched: int, anchored: int, rules: PassageRules) -> bool:
+    """:func:`_dense_enough` of a chain from ``first`` to ``last`` holding ``matched`` seed
+    units, ``anchored`` of them in anchors."""
+    length = max(last[0] + last[2] - first[0], last[1] + last[2] - first[1])
     return matched >= rules.min_density * length and anchored >= rules.min_anchor_share * length
 
 
@@ -436,15 +572,17 @@ def passage_cover(
     collection-wide pass stores: on 2,375 copy-heavy files, building them was a tenth of it)."""
     if not runs:
         return 0, 0
-    found = _found(a, b, runs, pos_a, pos_b, codes_a, codes_b, align, rules)
+    found = _found(a, b, runs, pos_a, pos_b, codes_a, codes_b, align, rules, counts_only=True)
     return sum(e - s for s, e, _, _, _ in found), sum(e - s for _, _, s, e, _ in found)
 
 
 def _found(a: Units, b: Units, runs: Sequence[Run], pos_a: np.ndarray, pos_b: np.ndarray, codes_a: np.ndarray,
-           codes_b: np.ndarray, align, rules: PassageRules) -> list[tuple[int, int, int, int, tuple[Run, ...]]]:
+           codes_b: np.ndarray, align, rules: PassageRules,
+           counts_only: bool = False) -> list[tuple[int, int, int, int, tuple[Run, ...]]]:
     cjk_a = None if a.cjk is None or b.cjk is None else a.cjk[pos_a]
     cjk_b = None if cjk_a is None else b.cjk[pos_b]
-    return find_passages(runs, codes_a, codes_b, np.diff(pos_a) > 1, np.diff(pos_b) > 1, align, rules, cjk_a, cjk_b)
+    return find_passages(runs, codes_a, codes_b, np.diff(pos_a) > 1, np.diff(pos_b) > 1, align, rules, cjk_a, cjk_b,
+                         counts_only)
 
 
 def _runs_of_spans(a: Units, b: Units, spans: Sequence[MatchSpan], pos_a: np.ndarray, pos_b: np.ndarray) -> list[Run]:
