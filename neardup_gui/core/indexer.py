@@ -137,6 +137,7 @@ def write_indexed(
             conn, doc_id, params_json=params_key(params), simhash=prep.simhash, minhash_words=prep.minhash,
             lsh_keys=prep.lsh_keys, sentence_fps=prep.sentence_fps, anchors=prep.anchors,
             sentence_hashes=prep.sentence_hashes, sentence_counts=sentence_counts, rows=prep.rows,
+            new_document=True,
         )
     return doc_id
 
