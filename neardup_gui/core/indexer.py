@@ -30,7 +30,7 @@ from neardup_gui.core.settings import ExtractLimits, FingerprintParams, Settings
 from neardup_gui.core.store import SearchRows, SentenceCounts, Store, compress_text, pack_spans, search_rows
 from neardup_gui.core.templates import sentence_keys
 from neardup_gui.core.units import tokenize
-from neardup_gui.core.workers import extract_many, process_many
+from neardup_gui.core.workers import Lightened, extract_many, process_many
 
 log = logging.getLogger(__name__)
 
@@ -101,12 +101,16 @@ def prepare(text: str, params: FingerprintParams) -> Prepared:
     )
 
 
-def prepare_document(doc: Document, params: FingerprintParams) -> Prepared:
+def prepare_document(doc: Document, params: FingerprintParams) -> Lightened:
     """:func:`prepare` for a worker process (module-level, so it can be sent by name), with the
-    text compressed and the paragraph spans packed for the index."""
+    text compressed and the paragraph spans packed for the index; the document goes back to the
+    writer without its text and paragraph spans (``text=""``, ``paragraphs=()``): the writer
+    stores the compressed forms, and the text would cross the pipe and be unpickled for nothing
+    (2,375 copyright files: 40 MB of text)."""
     prep = prepare(doc.text, params)
-    return dataclasses.replace(prep, body=compress_text(doc.text), packed_paragraphs=pack_spans(doc.paragraphs),
+    prep = dataclasses.replace(prep, body=compress_text(doc.text), packed_paragraphs=pack_spans(doc.paragraphs),
                                rows=search_rows(prep.lsh_keys, prep.anchors, prep.sentence_fps, prep.sentence_hashes))
+    return Lightened(dataclasses.replace(doc, text="", paragraphs=()), prep)
 
 
 def write_indexed(
@@ -124,6 +128,9 @@ def write_indexed(
     says so, see :meth:`Store.write_fingerprints`."""
     if prep is None:
         prep = prepare(doc.text, params)
+    elif not doc.text and (prep.body is None or prep.packed_paragraphs is None):
+        # (a lightened document's text comes back only in its prepared form)
+        raise ValueError(f"{doc.path}: prepared without its text")
     meta = {k: v for k, v in doc.meta.items() if k != "sha256"}
     with store.transaction() as conn:
         doc_id = store.write_document(

@@ -16,6 +16,7 @@ import signal
 import time
 from collections import deque
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any, Callable
 
@@ -26,7 +27,7 @@ from neardup_gui.core.settings import ExtractLimits
 
 log = logging.getLogger(__name__)
 
-__all__ = ["extract_isolated", "extract_many", "process_many"]
+__all__ = ["Lightened", "extract_isolated", "extract_many", "process_many"]
 
 # (function, argument): run as function(document, argument) in the worker after extraction.
 # what Collection.check has its submissions prepared with, by name (see Prepare)
@@ -53,6 +54,16 @@ def resolve_prepare(prepare: Prepare | None) -> Prepare | None:
     return prepare
 
 
+@dataclass(frozen=True)
+class Lightened:
+    """What a prepare function returns to send back ``document``, a lighter copy of the extracted
+    document, in its place: its text travels in ``prepared`` already, in the form the caller
+    stores (the index build's compressed text), and need not cross the pipe twice."""
+
+    document: Document
+    prepared: Any
+
+
 def extract_and_prepare(path: str, limits: ExtractLimits, prepare: Prepare | None) -> tuple[Document | Skipped, Any]:
     """One file extracted and, when it has text, prepared (``prepare`` resolved). Any failure but
     running out of memory (the caller's to handle) is reported as a skipped file, never raised:
@@ -64,6 +75,8 @@ def extract_and_prepare(path: str, limits: ExtractLimits, prepare: Prepare | Non
         raise
     except BaseException as exc:  # noqa: BLE001 — report, never take the run down
         return Skipped(path, "crash", f"extraction failed: {type(exc).__name__}: {exc}"[:300]), None
+    if isinstance(extra, Lightened):
+        return extra.document, extra.prepared
     return result, extra
 
 

@@ -8,6 +8,7 @@ characters of sentence ends) and on the real text of the development corpus.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import sqlite3
@@ -34,6 +35,7 @@ from neardup_gui.core.indexer import identical_files, index_folder, prepare, pre
 from neardup_gui.core.scan import scan_folder
 from neardup_gui.core.settings import ExtractLimits, FingerprintParams, Settings
 from neardup_gui.core.store import Store
+from neardup_gui.core.workers import extract_and_prepare
 from neardup_gui.core.templates import MIN_SENTENCE_UNITS, SENTENCE_KEY_SEED, sentence_keys
 
 PARAMS = FingerprintParams()
@@ -479,8 +481,14 @@ def test_prepare_document_carries_the_stored_forms():
 
     path = str(corpus_files()[1])
     doc = extract_file(path)
-    prep = prepare_document(doc, PARAMS)
+    light = prepare_document(doc, PARAMS)
+    prep = light.prepared
     assert prep.body == compress_text(doc.text) and prep.packed_paragraphs == pack_spans(doc.paragraphs)
+    # the document goes back to the writer without its text (it travels compressed) and is
+    # otherwise the extracted one
+    assert (light.document.text, light.document.paragraphs) == ("", ())
+    assert light.document == dataclasses.replace(doc, text="", paragraphs=()) and light.document.meta == doc.meta
+    assert extract_and_prepare(path, ExtractLimits(), (prepare_document, PARAMS))[0] == light.document
     rows = search_rows(prep.lsh_keys, prep.anchors, prep.sentence_fps, prep.sentence_hashes)
     assert (prep.rows.anchors, prep.rows.sentences) == (rows.anchors, rows.sentences)
     assert sorted(set(prep.sentence_hashes.tolist())) == prep.rows.sentence_keys.tolist()
