@@ -30,7 +30,7 @@ from neardup_gui.core.settings import ExtractLimits, FingerprintParams, Settings
 from neardup_gui.core.store import SearchRows, SentenceCounts, Store, compress_text, pack_spans, search_rows
 from neardup_gui.core.templates import sentence_keys
 from neardup_gui.core.units import tokenize
-from neardup_gui.core.workers import Lightened, extract_many, process_many
+from neardup_gui.core.workers import Lightened, extract_many, process_many_behind
 
 log = logging.getLogger(__name__)
 
@@ -255,7 +255,8 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
     """Bring the index of ``folder`` up to date; raises :class:`Cancelled` when cancelled.
 
     ``extraction``: what extracts and fingerprints the files, with the signature of
-    :func:`workers.process_many` (default; a Dask cluster's: :func:`cluster.dask_extraction`)."""
+    :func:`workers.process_many` (default: :func:`workers.process_many_behind`, its children fed
+    while this thread writes; a Dask cluster's: :func:`cluster.dask_extraction`)."""
     started = time.monotonic()
     folder = os.path.abspath(folder)
     params = settings.fingerprints
@@ -333,8 +334,8 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
         def worker_progress(_fraction: float, message: str) -> None:  # (the fraction is of all files)
             extract_progress(done / total, message)
 
-        return (extraction or process_many)(paths, settings.limits, settings.workers, worker_progress,
-                                            prepare=(prepare_document, params))
+        return (extraction or process_many_behind)(paths, settings.limits, settings.workers, worker_progress,
+                                                   prepare=(prepare_document, params))
 
     if to_extract:
         runs = _with_copies(extracted([f.path for f in representatives]), copies, extracted)
