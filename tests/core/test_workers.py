@@ -198,3 +198,24 @@ def test_fed_behind_the_caller_cancels_and_raises_its_errors(hostile):
         list(process_many_behind([str(hostile["text"])], ExtractLimits(), 1,
                                  prepare=("neardup_gui.core.fingerprints:no_such_step", None)))
     assert multiprocessing.active_children() == []
+
+
+def test_files_sent_ahead_of_a_killed_child_go_to_another(hostile, tmp_path):
+    """A child gets its next file before it has finished one (workers.AHEAD); when it is killed
+    (time limit, memory) or dies, the files it had not started are extracted by its successor,
+    each once, never reported with its predecessor's reason."""
+    texts = []
+    for i in range(4):
+        texts.append(tmp_path / f"after-{i}.txt")
+        texts[-1].write_text(f"Words of file number {i}.")
+    for first, limits, code in (
+        (hostile["slow"], ExtractLimits(time_limit_s=5.0), "timeout"),
+        (hostile["hog"], ExtractLimits(time_limit_s=3600, memory_limit_mb=192, max_unzipped_mb=4000), "memory"),
+    ):
+        paths = [str(first), *map(str, texts)]
+        results = list(extract_many(paths, limits, workers=1))
+        assert sorted(p for p, _ in results) == sorted(paths)
+        by_path = dict(results)
+        assert by_path[str(first)].code == code
+        assert [by_path[str(t)].text for t in texts] == [f"Words of file number {i}." for i in range(4)]
+        assert multiprocessing.active_children() == []
