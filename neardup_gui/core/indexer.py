@@ -338,7 +338,10 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
                                                    prepare=(prepare_document, params))
 
     if to_extract:
-        runs = _with_copies(extracted([f.path for f in representatives]), copies, extracted)
+        # the largest files first: the children then finish together (797 copyright files: the
+        # 2 MB ones, last in name order, left one child working alone for 0.4 s at the end)
+        largest_first = sorted(representatives, key=lambda f: f.size, reverse=True)
+        runs = _with_copies(extracted([f.path for f in largest_first]), copies, extracted)
         # Closed explicitly: an error while writing (a full disk) must not leave the workers
         # running for as long as something holds the traceback (the app shows it to the examiner).
         with store.page_cache(WRITE_CACHE_MB), _CommitGroups(store) as group:
