@@ -4,7 +4,9 @@ A pool of long-lived child processes (started with ``spawn``: the GUI process ha
 must not be forked) extracts one file at a time each. As with any ``spawn`` start, a script that
 calls these functions must guard its entry point with ``if __name__ == "__main__":``. A child that overruns the time limit is
 killed and replaced; a child that runs out of its address-space cap reports ``memory``; a child
-that dies reports ``crash``. One file's failure never stops the others.
+that dies reports ``crash``. One file's failure never stops the others. Each child is sent its
+next file while it works on one (``AHEAD``); :func:`process_many_behind` feeds the children from
+a thread of its own while the caller works on the results (the index build writes them).
 """
 
 from __future__ import annotations
