@@ -394,10 +394,10 @@ def process_many_behind(
     """:func:`process_many` fed and read by a thread of its own while the caller works on what it
     yields (the index build writes each document to SQLite, which lets other threads run).
 
-    Run by the caller's loop, the children waited whenever it was busy: a result larger than a
-    pipe's buffer (a document's compressed text and search rows) blocked its child until the
-    caller read it, and the child got its next file only then; a commit of the index (a disk
-    sync) stalled both children. 2,375 copyright files: each child waited 1.8–3.3 s of 6 s.
+    Run by the caller's loop, the children waited whenever it was busy: a child got its next
+    file only once the caller had read its result, a large result (a document's compressed text
+    and search rows) held the child until then, and a commit of the index (a disk sync) stalled
+    both children. 2,375 copyright files: each child waited 1.8–3.3 s of a 6.7–8.6 s build.
 
     ``progress`` is called in the caller's thread only (per result, and several times a second
     while waiting: raising :class:`Cancelled` there stops the thread and kills the children);
