@@ -773,15 +773,20 @@ class Store:
         sentence_hashes: np.ndarray,
         sentence_counts: SentenceCounts | None = None,
         rows: SearchRows | None = None,
+        new_document: bool = False,
     ) -> None:
         """Fingerprints and every search row of one document (inside the caller's transaction).
 
         ``sentence_counts``: the document's sentences are counted into ``sentence_df`` when the
         caller calls :meth:`count_sentences` (before its transaction commits), not now.
-        ``rows``: :func:`search_rows` of the same arrays, when the caller has them already."""
-        _forget_sentences(conn, doc_id)
-        for table in ("lsh_keys", "anchors", "sentence_fps", "sentences"):
-            conn.execute(f"DELETE FROM {table} WHERE doc_id = ?", (doc_id,))
+        ``rows``: :func:`search_rows` of the same arrays, when the caller has them already.
+        ``new_document``: ``doc_id`` was just made by :meth:`write_document`; ids are never
+        reused (AUTOINCREMENT), so it has no earlier rows, search rows, pairs or counted
+        sentences to clear (eight statements a document that found nothing)."""
+        if not new_document:
+            _forget_sentences(conn, doc_id)
+            for table in ("lsh_keys", "anchors", "sentence_fps", "sentences"):
+                conn.execute(f"DELETE FROM {table} WHERE doc_id = ?", (doc_id,))
         conn.execute(
             "INSERT OR REPLACE INTO fingerprints (doc_id, params, simhash, minhash, lsh, sentence_fps, anchors)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -802,8 +807,9 @@ class Store:
             self.count_sentences(conn, sentence_counts)
         else:
             sentence_counts.add(keys)
-        conn.execute("DELETE FROM paired WHERE doc_id = ?", (doc_id,))
-        conn.execute("DELETE FROM pairs WHERE a = ? OR b = ?", (doc_id, doc_id))
+        if not new_document:
+            conn.execute("DELETE FROM paired WHERE doc_id = ?", (doc_id,))
+            conn.execute("DELETE FROM pairs WHERE a = ? OR b = ?", (doc_id, doc_id))
 
     def _insert_rows(self, conn: sqlite3.Connection, table: str, column: str, doc_id: int, keys: str) -> None:
         """``(key, doc_id)`` search rows of one document (``keys``: a JSON array of distinct keys)."""

@@ -356,10 +356,14 @@ def sentence_ends(codes: np.ndarray) -> np.ndarray:
         edges = np.diff((part == kind).view(np.int8), prepend=np.int8(0), append=np.int8(0))
         return np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
 
+    # (the kinds a text holds, counted in one pass: most texts have no ellipsis or no Chinese
+    # end mark, and each kind looked for costs several passes)
+    present = np.bincount(part, minlength=_CLOSER + 1)
     found = [np.flatnonzero(part == _LINE_FEED) + 1]
     for kind in (_MARK, _ELLIPSIS):
-        found.append(closed(runs(kind)[1]))
-    starts, ends = runs(_DOT)
+        if present[kind]:
+            found.append(closed(runs(kind)[1]))
+    starts, ends = runs(_DOT) if present[_DOT] else (found[0][:0], found[0][:0])
     if len(starts):
         length = ends - starts
         triples = length // 3

@@ -8,6 +8,7 @@ characters of sentence ends) and on the real text of the development corpus.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import sqlite3
@@ -34,6 +35,7 @@ from neardup_gui.core.indexer import identical_files, index_folder, prepare, pre
 from neardup_gui.core.scan import scan_folder
 from neardup_gui.core.settings import ExtractLimits, FingerprintParams, Settings
 from neardup_gui.core.store import Store
+from neardup_gui.core.workers import extract_and_prepare
 from neardup_gui.core.templates import MIN_SENTENCE_UNITS, SENTENCE_KEY_SEED, sentence_keys
 
 PARAMS = FingerprintParams()
@@ -479,8 +481,99 @@ def test_prepare_document_carries_the_stored_forms():
 
     path = str(corpus_files()[1])
     doc = extract_file(path)
-    prep = prepare_document(doc, PARAMS)
+    light = prepare_document(doc, PARAMS)
+    prep = light.prepared
     assert prep.body == compress_text(doc.text) and prep.packed_paragraphs == pack_spans(doc.paragraphs)
+    # the document goes back to the writer without its text (it travels compressed) and is
+    # otherwise the extracted one
+    assert (light.document.text, light.document.paragraphs) == ("", ())
+    assert light.document == dataclasses.replace(doc, text="", paragraphs=()) and light.document.meta == doc.meta
+    assert extract_and_prepare(path, ExtractLimits(), (prepare_document, PARAMS))[0] == light.document
     rows = search_rows(prep.lsh_keys, prep.anchors, prep.sentence_fps, prep.sentence_hashes)
     assert (prep.rows.anchors, prep.rows.sentences) == (rows.anchors, rows.sentences)
     assert sorted(set(prep.sentence_hashes.tolist())) == prep.rows.sentence_keys.tolist()
+
+
+def _all_rows(db: str) -> dict[str, list]:
+    """Every row of every table, ordered: document ids replaced by the documents' names, the
+    time stamps (documents.indexed_at, meta created_at) left out."""
+    conn = sqlite3.connect(db)
+    rel = dict(conn.execute("SELECT id, rel FROM documents"))
+    out = {}
+    for (table,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"):
+        cols = [r[1] for r in conn.execute(f"PRAGMA table_info({table})")]
+        rows = []
+        for r in conn.execute(f"SELECT * FROM {table}"):
+            row = dict(zip(cols, r))
+            if table == "documents":
+                row.pop("indexed_at")
+                row["id"] = rel[row["id"]]
+            elif table == "meta" and row["key"] == "created_at":
+                continue
+            for col in ("doc_id", "a", "b"):
+                if col in row:
+                    row[col] = rel.get(row[col], row[col])
+            rows.append(repr(sorted(row.items())))
+        out[table] = sorted(rows)
+    conn.close()
+    return out
+
+
+def _index_plainly(db: str, folder: str, params: FingerprintParams) -> None:
+    """The index as the plain path writes it: each file extracted here, in name order, one
+    transaction per document, every earlier row of its id cleared, nothing shared or sent ahead."""
+    from neardup_gui.core.document import Skipped
+    from neardup_gui.core.extract import extract_file
+    from neardup_gui.core.indexer import params_key, write_skipped
+
+    with Store(db) as store:
+        store.set_meta("folder", os.path.abspath(folder))
+        for entry in sorted(scan_folder(folder).files, key=lambda e: e.rel):
+            doc = extract_file(entry.path)
+            if isinstance(doc, Skipped):
+                write_skipped(store, entry, doc)
+                continue
+            prep = prepare(doc.text, params)
+            with store.transaction() as conn:
+                doc_id = store.write_document(
+                    conn, rel=entry.rel, path=entry.path, size=entry.size, mtime_ns=entry.mtime_ns,
+                    sha256=doc.meta.get("sha256", ""), status="indexed", fmt=doc.format, units=prep.units,
+                    meta={k: v for k, v in doc.meta.items() if k != "sha256"}, warnings=doc.warnings)
+                store.write_text(conn, doc_id, doc.text, doc.paragraphs, doc.furniture, doc.margins)
+                store.write_fingerprints(
+                    conn, doc_id, params_json=params_key(params), simhash=prep.simhash, minhash_words=prep.minhash,
+                    lsh_keys=prep.lsh_keys, sentence_fps=prep.sentence_fps, anchors=prep.anchors,
+                    sentence_hashes=prep.sentence_hashes)
+        store.set_meta("params", params_key(params))
+
+
+def test_index_build_writes_what_the_plain_path_writes(tmp_path):
+    """The index build's shortcuts (children fed by a thread while the index is written, a file
+    sent ahead to each child, documents sent back without their text, commit groups, a new
+    document's rows not cleared, identical files extracted once) store exactly what extracting
+    and writing each file on its own stores: every table, row for row, on real Chinese and
+    English text with byte copies and a light edit; read back in a new connection."""
+    root = tmp_path / "docs"
+    root.mkdir()
+    every = corpus_files()
+    files = [f for f in every if "zh" not in f.parent.name][:7] + [f for f in every if "zh" in f.parent.name][:7]
+    assert len(files) == 14  # (both languages)
+    for f in files:
+        (root / f"{f.parent.name}-{f.name}").write_bytes(f.read_bytes())
+    for i, f in enumerate(files[:3]):
+        (root / f"copy-{i}.txt").write_bytes(f.read_bytes())
+    words = files[4].read_text(encoding="utf-8").split(" ")
+    (root / "edited.txt").write_text(" ".join(words[:50] + words[51:]), encoding="utf-8")
+    (root / "empty.txt").write_bytes(b"")
+
+    built = str(tmp_path / "built.db")
+    with Store(built) as store:
+        report = index_folder(store, str(root), Settings(workers=2))
+    assert report.added == len(files) + 5 and len(report.skipped) == 1
+    plain = str(tmp_path / "plain.db")
+    _index_plainly(plain, str(root), Settings().fingerprints)
+    a, b = _all_rows(built), _all_rows(plain)
+    assert sorted(a) == sorted(b)
+    for table in a:
+        assert a[table] == b[table], table
+    assert len(a["documents"]) == len(files) + 5 and len(a["sentences"]) > 400 and a["sentence_df"]

@@ -141,3 +141,81 @@ def test_a_failing_prepare_step_skips_that_file_in_a_daemonic_worker_too(tmp_pat
     got = {p.rsplit("/", 1)[-1]: (r, extra) for p, r, extra in out}
     assert got["a.txt"][1] == 7 and got["c.txt"][1] == 7
     assert isinstance(got["b.txt"][0], Skipped) and got["b.txt"][0].code == "crash" and "boom" in got["b.txt"][0].reason
+
+
+def test_fed_behind_the_caller_gives_the_same_results_and_reports_in_its_thread(hostile, tmp_path):
+    """process_many_behind (the index build's): every path once with what process_many gives,
+    while the caller is slow (it writes the index meanwhile); progress only in the caller's thread."""
+    import threading
+    import time
+
+    from neardup_gui.core.workers import process_many, process_many_behind
+
+    limits = ExtractLimits(time_limit_s=60, size_limit_mb=1)
+    extra = []
+    for i in range(6):
+        extra.append(tmp_path / f"t{i}.txt")
+        extra[-1].write_text(f"Words of file {i}. " * (i + 1))
+    paths = [str(FIXTURES / "en.docx"), str(hostile["big"]), str(FIXTURES / "missing.pdf"), *map(str, extra)]
+    threads: set[str] = set()
+    fractions: list[float] = []
+
+    def progress(fraction: float, message: str = "") -> None:
+        threads.add(threading.current_thread().name)
+        fractions.append(fraction)
+
+    behind = []
+    for item in process_many_behind(paths, limits, 2, progress):
+        behind.append(item)
+        time.sleep(0.05)  # (a slow caller: the children go on meanwhile)
+    plain = list(process_many(paths, limits, 2))
+
+    def summary(items):
+        return sorted((p, r.code if isinstance(r, Skipped) else r.text) for p, r, _ in items)
+
+    assert summary(behind) == summary(plain) and len(behind) == len(paths)
+    assert threads == {threading.current_thread().name}
+    assert fractions[-1] == 1.0 and fractions == sorted(fractions)
+    assert multiprocessing.active_children() == []
+
+
+def test_fed_behind_the_caller_cancels_and_raises_its_errors(hostile):
+    import threading
+
+    from neardup_gui.core.workers import process_many_behind
+
+    def progress(fraction: float, message: str = "") -> None:
+        if multiprocessing.active_children():
+            raise Cancelled()
+
+    with pytest.raises(Cancelled):
+        list(process_many_behind([str(hostile["slow"]), str(hostile["text"])], ExtractLimits(), 2, progress))
+    assert multiprocessing.active_children() == []
+    assert [t for t in threading.enumerate() if t.name == "neardup-extract-feed"] == []
+    # an error of the feeding thread (here: no child can start, its prepare step does not
+    # exist) is raised in the caller's
+    with pytest.raises(RuntimeError, match="failed to start"):
+        list(process_many_behind([str(hostile["text"])], ExtractLimits(), 1,
+                                 prepare=("neardup_gui.core.fingerprints:no_such_step", None)))
+    assert multiprocessing.active_children() == []
+
+
+def test_files_sent_ahead_of_a_killed_child_go_to_another(hostile, tmp_path):
+    """A child gets its next file before it has finished one (workers.AHEAD); when it is killed
+    (time limit, memory) or dies, the files it had not started are extracted by its successor,
+    each once, never reported with its predecessor's reason."""
+    texts = []
+    for i in range(4):
+        texts.append(tmp_path / f"after-{i}.txt")
+        texts[-1].write_text(f"Words of file number {i}.")
+    for first, limits, code in (
+        (hostile["slow"], ExtractLimits(time_limit_s=5.0), "timeout"),
+        (hostile["hog"], ExtractLimits(time_limit_s=3600, memory_limit_mb=192, max_unzipped_mb=4000), "memory"),
+    ):
+        paths = [str(first), *map(str, texts)]
+        results = list(extract_many(paths, limits, workers=1))
+        assert sorted(p for p, _ in results) == sorted(paths)
+        by_path = dict(results)
+        assert by_path[str(first)].code == code
+        assert [by_path[str(t)].text for t in texts] == [f"Words of file number {i}." for i in range(4)]
+        assert multiprocessing.active_children() == []

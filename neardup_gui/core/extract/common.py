@@ -506,7 +506,8 @@ def resolve_line_hyphens(paragraphs: list[str]) -> list[str]:
     joined = "\n".join(paragraphs)
     if LINE_HYPHEN not in joined:
         return paragraphs
-    words = set(map(str.lower, _WORD_RE.findall(_PIECES_RE.sub(" ", joined))))
+    # (each distinct word lower-cased once: the same set as lower-casing every word)
+    words = set(map(str.lower, set(_WORD_RE.findall(_PIECES_RE.sub(" ", joined)))))
 
     def settle(m: re.Match) -> str:
         head, tail = m.group(1), m.group(2)
