@@ -199,16 +199,20 @@ def tokenize(text: str) -> Units:
 
 def _run_ids(raw: list[str]) -> np.ndarray:
     """The unit ids of runs of letters/digits, given as their text."""
-    got = list(map(_RUN_IDS.get, raw))  # C loops; only each distinct unseen run takes a Python step
-    if None in got:
-        unseen = set(raw).difference(_RUN_IDS)
-        if len(_RUN_IDS) + len(unseen) > _RUN_CACHE_MAX:
-            _RUN_IDS.clear()
-            unseen = set(raw)
-        for token in unseen:
-            _RUN_IDS[token] = unit_id(normalise_token(token))
-        got = list(map(_RUN_IDS.__getitem__, raw))
-    return np.array(got, dtype=np.uint64)
+    # C loops (the look-ups straight into the array); only each distinct unseen run takes a
+    # Python step. (A list first, then np.array, took about 40 % longer: 2.9 million tokens of
+    # the real copyright files, 0.15 s → 0.11 s.)
+    try:
+        return np.fromiter(map(_RUN_IDS.__getitem__, raw), dtype=np.uint64, count=len(raw))
+    except KeyError:
+        pass
+    unseen = set(raw).difference(_RUN_IDS)
+    if len(_RUN_IDS) + len(unseen) > _RUN_CACHE_MAX:
+        _RUN_IDS.clear()
+        unseen = set(raw)
+    for token in unseen:
+        _RUN_IDS[token] = unit_id(normalise_token(token))
+    return np.fromiter(map(_RUN_IDS.__getitem__, raw), dtype=np.uint64, count=len(raw))
 
 
 # For ASCII text: True for the code points that are part of a run (none is CJK)
