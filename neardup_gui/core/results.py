@@ -185,7 +185,7 @@ class CheckResult:
 
 @dataclass(frozen=True)
 class Pair:
-    """A verified near-duplicate pair of the collection: A the smaller document (equal in size: the newer)."""
+    """A verified near-duplicate pair of the collection: A the smaller document (equal in size: the later in path order)."""
 
     a: DocumentInfo
     b: DocumentInfo

@@ -79,7 +79,26 @@ def test_containment_listing_equals_brute_force(partial_copy) -> None:
 def test_pairs_orientation_smaller_document_first(partial_copy) -> None:
     with Collection.open(partial_copy) as coll:
         for p in coll.pairs(SETTINGS, by="containment", cut=0.0):
-            assert (p.a.units, -p.a.doc_id) <= (p.b.units, -p.b.doc_id)
+            assert p.a.units < p.b.units or (p.a.units == p.b.units and p.a.rel > p.b.rel)
+
+
+def test_orientation_of_equal_sizes_does_not_depend_on_the_ids() -> None:
+    """An index build numbers documents as their extraction finishes (it varies between runs):
+    two builds of one folder must still show a pair of equal size the same way round."""
+    from dataclasses import replace
+
+    from neardup_gui.core.collection import oriented
+    from neardup_gui.core.results import DocumentInfo, Pair
+
+    first = DocumentInfo(doc_id=1, path="/c/ch01.txt", rel="ch01.txt", size=10, sha256="", status="indexed", units=500)
+    edit = DocumentInfo(doc_id=2, path="/c/edit-ch01.txt", rel="edit-ch01.txt", size=10, sha256="", status="indexed",
+                        units=500)
+    one = oriented(Pair(first, edit, 0.9, 0.8, 0.7, 450))
+    other = oriented(Pair(replace(edit, doc_id=1), replace(first, doc_id=2), 0.9, 0.7, 0.8, 450))
+    assert one.a.rel == other.a.rel == "edit-ch01.txt"  # the later in path order is A
+    assert (one.containment_a, one.containment_b) == (other.containment_a, other.containment_b) == (0.7, 0.8)
+    smaller = oriented(Pair(edit, replace(first, units=499), 0.9, 0.7, 0.8, 450))
+    assert smaller.a.rel == "ch01.txt" and smaller.containment_a == 0.8  # the smaller first, whatever the path
 
 
 def test_cli_pairs_by_containment(partial_copy) -> None:
@@ -103,3 +122,27 @@ def test_an_old_cache_without_the_containment_floor_is_recomputed(partial_copy, 
         coll.store.conn.execute("DELETE FROM pairs WHERE similarity < 0.2")  # as a cache made before
         coll.store.conn.execute("DELETE FROM meta WHERE key = 'pairs_containment_floor'")
         assert len(coll.pairs(SETTINGS, by="containment")) == 1
+
+
+def test_pairs_and_clusters_of_equal_documents_do_not_depend_on_the_ids(tmp_path, corpus_dir) -> None:
+    """Three documents of one size (the same text; one has extra spaces, so its file is larger
+    and extracted first, and gets the first id): the pairs' orientation, the representative and
+    the members' order follow the paths, whichever of them got which id."""
+    text = (corpus_dir / "debian-reference-en" / "ch01-001.txt").read_text(encoding="utf-8")
+    settings = SETTINGS.with_(workers=1)
+    seen = []
+    for padded in ("a.txt", "c.txt"):
+        folder = tmp_path / padded / "docs"
+        folder.mkdir(parents=True)
+        for name in ("a.txt", "b.txt", "c.txt"):
+            (folder / name).write_text(text.replace(" ", "   ") if name == padded else text, encoding="utf-8")
+        with Collection.open(tmp_path / padded / "c.ndx") as coll:
+            coll.index_folder(str(folder), settings)
+            first = coll.store.conn.execute("SELECT rel FROM documents ORDER BY id LIMIT 1").fetchone()[0]
+            assert first == padded  # the ids differ between the two builds
+            pairs = sorted((p.a.rel, p.b.rel, p.containment_a) for p in coll.pairs(settings))
+            clusters = [tuple(m.rel for m in c.members) for c in coll.clusters(settings)]
+        seen.append((pairs, clusters))
+    assert seen[0] == seen[1]
+    assert seen[0][0] == [("b.txt", "a.txt", 1.0), ("c.txt", "a.txt", 1.0), ("c.txt", "b.txt", 1.0)]
+    assert seen[0][1] == [("a.txt", "b.txt", "c.txt")]
