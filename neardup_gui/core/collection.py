@@ -462,18 +462,24 @@ class Collection:
         self._update_pairs(settings, progress, cfloor, min_similarity=floor)
         if by == "similarity":
             rows = self.store.conn.execute(
-                "SELECT a, b, similarity, containment_a, containment_b, common FROM pairs WHERE similarity >= ? "
-                "ORDER BY similarity DESC, a, b", (settings.threshold if cut is None else cut,)).fetchall()
+                "SELECT a, b, similarity, containment_a, containment_b, common FROM pairs WHERE similarity >= ?",
+                (settings.threshold if cut is None else cut,)).fetchall()
         else:
             rows = self.store.conn.execute(
                 "SELECT a, b, similarity, containment_a, containment_b, common FROM pairs "
-                "WHERE max(containment_a, containment_b) >= ? "
-                "ORDER BY max(containment_a, containment_b) DESC, similarity DESC, a, b",
+                "WHERE max(containment_a, containment_b) >= ?",
                 (CONTAINMENT_CUT if cut is None else cut,)).fetchall()
         infos = {d.doc_id: d for d in self.documents()}
         # (a pair whose document another window removed in between is left out)
-        return [oriented(Pair(infos[a], infos[b], s, ca, cb, c))
-                for a, b, s, ca, cb, c in rows if a in infos and b in infos]
+        listed = [oriented(Pair(infos[a], infos[b], s, ca, cb, c))
+                  for a, b, s, ca, cb, c in rows if a in infos and b in infos]
+        # Ties (a copy-heavy collection has hundreds of pairs at 1.0) in path order, not in the
+        # order of the ids an index build happened to give: two builds list them alike.
+        if by == "similarity":
+            listed.sort(key=lambda p: (-p.similarity, p.a.rel, p.b.rel))
+        else:
+            listed.sort(key=lambda p: (-max(p.containment_a, p.containment_b), -p.similarity, p.a.rel, p.b.rel))
+        return listed
 
     def pass_spec(self, settings: Settings, min_containment: float | None = None,
                   min_similarity: float | None = None) -> pairpass.PassSpec:
