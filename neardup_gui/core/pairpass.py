@@ -152,20 +152,18 @@ class PartitionWorker:
         """A document marked and prepared once (once per content), then kept while the cache allows."""
         key = self._content.get(doc_id, doc_id)  # (_key inlined: called for every candidate)
         p = self._cache.get(key)
-        if p is not None:
+        if p is None:
+            text, furniture = self.store.text_and_furniture(doc_id)  # KeyError when the document is gone
+            p = self.verifier.prepare(self.verifier.mark(text, furniture), self.codes)
+            self._cache[key] = p
+            self._cache_bytes += p.nbytes
+            while self._cache_bytes > self._cache_limit and len(self._cache) > 1:
+                _, old = self._cache.popitem(last=False)  # (never p, the newest)
+                self._cache_bytes -= old.nbytes
+        else:
             self._cache.move_to_end(key)
-            if doc_id < len(self._countable) - 1:
-                self._countable[doc_id] = len(p.codes)
-            return p
-        text, furniture = self.store.text_and_furniture(doc_id)  # KeyError when the document is gone
-        p = self.verifier.prepare(self.verifier.mark(text, furniture), self.codes)
-        self._cache[key] = p
-        self._cache_bytes += p.nbytes
         if doc_id < len(self._countable) - 1:
             self._countable[doc_id] = len(p.codes)
-        while self._cache_bytes > self._cache_limit and len(self._cache) > 1:
-            _, old = self._cache.popitem(last=False)
-            self._cache_bytes -= old.nbytes
         return p
 
     def pair(self, doc_id: int) -> DocumentPairs | None:
