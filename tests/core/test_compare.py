@@ -435,6 +435,20 @@ def test_alignment_told_its_lcs_length_gives_the_same_blocks(base, edits) -> Non
 # ---------------------------------------------------------------------------------------------
 
 
+def apply_edits(base: list[int], edits: list[tuple[int, int, int]]) -> list[int]:
+    """``base`` with each ``(at, code, kind)`` applied: 0 substitutes, 1 inserts, 2 deletes."""
+    other = list(base)
+    for at, code, kind in edits:
+        at = min(at, len(other))
+        if kind == 1 or not other:
+            other.insert(at, code)
+        elif kind == 0:
+            other[min(at, len(other) - 1)] = code
+        else:
+            del other[min(at, len(other) - 1)]
+    return other
+
+
 @settings(max_examples=400, deadline=None)
 @given(
     base=st.lists(st.integers(0, 6), max_size=150),
@@ -443,15 +457,7 @@ def test_alignment_told_its_lcs_length_gives_the_same_blocks(base, edits) -> Non
 def test_compiled_myers_gives_an_lcs_or_steps_aside_beyond_its_budget(base, edits) -> None:
     """Its blocks are a common subsequence as long as the LCS (brute force: rapidfuzz's length);
     it declines exactly when the edit distance exceeds its budget."""
-    other = list(base)
-    for at, code, kind in edits:  # substitute, insert or delete
-        at = min(at, len(other))
-        if kind == 1 or not other:
-            other.insert(at, code)
-        elif kind == 0:
-            other[min(at, len(other) - 1)] = code
-        else:
-            del other[min(at, len(other) - 1)]
+    other = apply_edits(base, edits)
     sa, sb = compare_module._codes_as_sequences(np.array(base, dtype=np.int64), np.array(other, dtype=np.int64), 7)
     lcs = int(LCSseq.similarity(sa, sb))
     blocks = compare_module._compiled_myers_blocks(sa, sb, None)
@@ -518,15 +524,7 @@ def test_banded_lcs_at_a_cut_off_equal_to_the_lcs() -> None:
     below=st.integers(-3, 40),
 )
 def test_banded_lcs_is_the_lcs_or_zero_below_its_cut_off(base, edits, below) -> None:
-    other = list(base)
-    for at, code, kind in edits:
-        at = min(at, len(other))
-        if kind == 1 or not other:
-            other.insert(at, code)
-        elif kind == 0:
-            other[min(at, len(other) - 1)] = code
-        else:
-            del other[min(at, len(other) - 1)]
+    other = apply_edits(base, edits)
     sa, sb = "".join(chr(0x100 + c) for c in base), "".join(chr(0x100 + c) for c in other)
     lcs = int(LCSseq.similarity(sa, sb))
     cut = max(0, lcs - below)

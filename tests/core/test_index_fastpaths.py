@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from tests.benchmarks.acceptance.same_index import index_rows
 from neardup_gui.core import units as U
 from neardup_gui.core.extract.common import (
     LINE_HYPHEN,
@@ -494,31 +495,6 @@ def test_prepare_document_carries_the_stored_forms():
     assert sorted(set(prep.sentence_hashes.tolist())) == prep.rows.sentence_keys.tolist()
 
 
-def _all_rows(db: str) -> dict[str, list]:
-    """Every row of every table, ordered: document ids replaced by the documents' names, the
-    time stamps (documents.indexed_at, meta created_at) left out."""
-    conn = sqlite3.connect(db)
-    rel = dict(conn.execute("SELECT id, rel FROM documents"))
-    out = {}
-    for (table,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"):
-        cols = [r[1] for r in conn.execute(f"PRAGMA table_info({table})")]
-        rows = []
-        for r in conn.execute(f"SELECT * FROM {table}"):
-            row = dict(zip(cols, r))
-            if table == "documents":
-                row.pop("indexed_at")
-                row["id"] = rel[row["id"]]
-            elif table == "meta" and row["key"] == "created_at":
-                continue
-            for col in ("doc_id", "a", "b"):
-                if col in row:
-                    row[col] = rel.get(row[col], row[col])
-            rows.append(repr(sorted(row.items())))
-        out[table] = sorted(rows)
-    conn.close()
-    return out
-
-
 def _index_plainly(db: str, folder: str, params: FingerprintParams) -> None:
     """The index as the plain path writes it: each file extracted here, in name order, one
     transaction per document, every earlier row of its id cleared, nothing shared or sent ahead."""
@@ -572,7 +548,7 @@ def test_index_build_writes_what_the_plain_path_writes(tmp_path):
     assert report.added == len(files) + 5 and len(report.skipped) == 1
     plain = str(tmp_path / "plain.db")
     _index_plainly(plain, str(root), Settings().fingerprints)
-    a, b = _all_rows(built), _all_rows(plain)
+    a, b = index_rows(built, decompress=False), index_rows(plain, decompress=False)
     assert sorted(a) == sorted(b)
     for table in a:
         assert a[table] == b[table], table

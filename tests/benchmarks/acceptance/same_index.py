@@ -16,8 +16,9 @@ import sys
 import zlib
 
 
-def index_rows(db: str) -> dict[str, list[str]]:
-    """Every table's rows as sorted text, plus the schema, a few pragmas and the integrity check."""
+def index_rows(db: str, decompress: bool = True) -> dict[str, list[str]]:
+    """Every table's rows as sorted text, plus the schema, a few pragmas and the integrity check
+    (``decompress`` False: texts compared as stored, compressed)."""
     conn = sqlite3.connect(db)
     rel = dict(conn.execute("SELECT id, rel FROM documents"))
     out: dict[str, list[str]] = {}
@@ -36,7 +37,7 @@ def index_rows(db: str) -> dict[str, list[str]]:
             for col in ("doc_id", "a", "b"):
                 if col in row:
                     row[col] = rel.get(row[col], row[col])
-            if table == "texts":
+            if table == "texts" and decompress:
                 row["body"] = zlib.decompress(row["body"])
                 row["margins"] = zlib.decompress(row["margins"])
             rows.append(repr(sorted(row.items())))
