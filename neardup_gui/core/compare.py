@@ -990,6 +990,29 @@ class UnitCodes:
 # the exact bag of units 14,462; it costs 1,024 operations per pair, for all of a document's
 # candidates at once, instead of a search of every window.
 BAG_BUCKETS = 1024
+# The index stores bags as uint16 (store.pack_bag): a full bucket stands for any count from there up.
+BAG_FULL = 0xFFFF
+
+
+def unit_bag(ids: np.ndarray) -> np.ndarray:
+    """How many units fall in each of BAG_BUCKETS buckets of their ids.
+
+    The index stores it for every document (all its units, :func:`~neardup_gui.core.store.pack_bag`),
+    so the pairs pass bounds the common units of a candidate before preparing it. Bucketed by unit
+    id rather than by the pass's codes, it is the same kind of exact upper bound as
+    :attr:`PreparedDocument.buckets`; counting all units rather than the countable ones only
+    loosens it."""
+    buckets = (np.asarray(ids, dtype=np.uint64) & np.uint64(BAG_BUCKETS - 1)).astype(np.intp)
+    return np.bincount(buckets, minlength=BAG_BUCKETS).astype(np.int64)
+
+
+def stored_bag_bounds(bag: np.ndarray, stored: np.ndarray) -> np.ndarray:
+    """For each row of ``stored`` (bags read from the index), an exact upper bound of its common
+    units with a document whose (countable) units have the :func:`unit_bag` ``bag``."""
+    rows = stored.astype(np.int64)
+    if len(rows) and int(stored.max()) >= BAG_FULL:
+        rows[stored >= BAG_FULL] = np.iinfo(np.int64).max // 4  # a full bucket: any count
+    return np.minimum(rows, bag).sum(axis=1)
 
 
 @dataclass(frozen=True)

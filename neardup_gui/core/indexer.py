@@ -27,7 +27,8 @@ from neardup_gui.core.progress import Cancelled, ProgressFn, count_noun, no_prog
 from neardup_gui.core.scan import FileEntry, ScanResult, scan_folder
 from neardup_gui.core.extract import format_of
 from neardup_gui.core.settings import ExtractLimits, FingerprintParams, Settings
-from neardup_gui.core.store import SearchRows, SentenceCounts, Store, compress_text, pack_spans, search_rows
+from neardup_gui.core.compare import unit_bag
+from neardup_gui.core.store import SearchRows, SentenceCounts, Store, compress_text, pack_bag, pack_spans, search_rows
 from neardup_gui.core.templates import sentence_keys
 from neardup_gui.core.units import tokenize
 from neardup_gui.core.workers import Lightened, extract_many, process_many_behind
@@ -78,6 +79,7 @@ class Prepared:
     sentence_fps: np.ndarray
     anchors: np.ndarray
     sentence_hashes: np.ndarray
+    bag: bytes  # its bag of units as stored (store.pack_bag of compare.unit_bag)
     # the stored forms of the text and of its paragraph spans, made by the extraction worker
     # (store.compress_text, store.pack_spans) so that the one writer does not
     body: bytes | None = None
@@ -98,6 +100,7 @@ def prepare(text: str, params: FingerprintParams) -> Prepared:
         sentence_fps=fp.sentence_fps,
         anchors=fp.anchors,
         sentence_hashes=keys,
+        bag=pack_bag(unit_bag(units.ids)),
     )
 
 
@@ -144,7 +147,7 @@ def write_indexed(
             conn, doc_id, params_json=params_key(params), simhash=prep.simhash, minhash_words=prep.minhash,
             lsh_keys=prep.lsh_keys, sentence_fps=prep.sentence_fps, anchors=prep.anchors,
             sentence_hashes=prep.sentence_hashes, sentence_counts=sentence_counts, rows=prep.rows,
-            new_document=True,
+            new_document=True, bag=prep.bag,
         )
     return doc_id
 
@@ -179,7 +182,7 @@ def refingerprint(store: Store, params: FingerprintParams, progress: ProgressFn 
             store.write_fingerprints(
                 store.conn, doc_id, params_json=key, simhash=prep.simhash, minhash_words=prep.minhash,
                 lsh_keys=prep.lsh_keys, sentence_fps=prep.sentence_fps, anchors=prep.anchors,
-                sentence_hashes=prep.sentence_hashes, sentence_counts=group.sentence_counts,
+                sentence_hashes=prep.sentence_hashes, sentence_counts=group.sentence_counts, bag=prep.bag,
             )
     store.set_meta("params", key)
     if stale:

@@ -17,6 +17,7 @@ a cache bounded in bytes, and reused for every comparison it takes part in.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import multiprocessing
 import time
@@ -28,7 +29,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 import numpy as np
 
 from neardup_gui.core.candidates import PAIR_MIN_SHARED_ANCHORS, AnchorPostings, CandidateFinder
-from neardup_gui.core.compare import PreparedDocument, UnitCodes, bag_bounds
+from neardup_gui.core.compare import PreparedDocument, UnitCodes, bag_bounds, stored_bag_bounds, unit_bag
 from neardup_gui.core.results import Comparison, Exclusions
 from neardup_gui.core.progress import Cancelled, ProgressFn, no_progress
 from neardup_gui.core.settings import Settings
@@ -49,6 +50,9 @@ LOCAL_PARTITION_DOCS = 64
 # imports the core, opens the index and loads the search tables: about a second; measured on a
 # 1,000-document copy-heavy collection, 1.6 s in one process against 2.1 s in two).
 PARALLEL_MIN_DOCS = 1500
+# Stored bags of units a partition task holds in memory, as one matrix (2 KB each): above this
+# many documents it reads those of each document's candidates from the index instead.
+BAG_MATRIX_MAX_DOCS = 32_768
 # Comparisons of documents with copies remembered per task (a few hundred bytes each).
 _COMPARED_MAX = 100_000
 # How often the caller wakes while waiting for results (lets ``progress`` cancel).
@@ -137,6 +141,17 @@ class PartitionWorker:
         self._total = np.full(top + 2, np.iinfo(np.int64).max // 4, dtype=np.int64)
         self._total[[i for _, i, _ in rows]] = [u or 0 for _, _, u in rows]
         self._countable = np.full(top + 2, -1, dtype=np.int64)
+        # The stored bags of units (schema 5): a candidate is bounded by its bag before it is
+        # prepared. Most candidates of a copy-heavy collection share only boilerplate with the
+        # document and are ruled out here, so a task prepares the documents it pairs and their
+        # near-duplicates, not the whole collection (with two workers, each prepared nearly
+        # every document of the generated 10,000: 9,738 of 9,966 for half of them).
+        self._bag_row: np.ndarray | None = None
+        self._bag_matrix = np.zeros((0, 0), dtype=np.uint16)
+        if spec.min_containment is None and spec.min_similarity > 0 and len(rows) <= BAG_MATRIX_MAX_DOCS:
+            ids, self._bag_matrix = self.store.bags()
+            self._bag_row = np.full(top + 2, -1, dtype=np.int64)
+            self._bag_row[ids[ids <= top]] = np.flatnonzero(ids <= top)
 
     def close(self) -> None:
         self.store.close()
@@ -183,7 +198,7 @@ class PartitionWorker:
                                  own_anchors=fp.anchors if whole else None,
                                  content_key=key if (key := self._key(doc_id)) in self._shared else None)
         others = []
-        for other in sorted(cands):
+        for other in self._bag_survivors(a, sorted(cands)):
             try:
                 others.append((other, self.prepared(other)))
             except KeyError:
@@ -217,6 +232,36 @@ class PartitionWorker:
             ca, cb = (comp.containment_b, comp.containment_a) if swap else (comp.containment_a, comp.containment_b)
             found.append(FoundPair(other, comp.similarity, ca, cb, comp.common_units))
         return DocumentPairs(doc_id, tuple(found), a.template_share, a.exclusions, len(cands))
+
+    def _bag_survivors(self, a: PreparedDocument, cands: list[int]) -> list[int]:
+        """``cands`` less those whose stored bag of units proves the pair below the threshold
+        (similarity only; a candidate without a stored bag stays: it is bounded once prepared)."""
+        spec = self.spec
+        if not cands or spec.min_containment is not None or spec.min_similarity <= 0:
+            return cands
+        ids = np.asarray(cands, dtype=np.int64)
+        at = np.minimum(ids, len(self._countable) - 1)
+        if self._bag_row is not None:
+            rows = self._bag_row[at]
+            has = rows >= 0
+            stored = self._bag_matrix[rows[has]]
+        else:  # a large collection: only these candidates' bags are read
+            got, stored = self.store.bags(cands)
+            has = np.isin(ids, got)
+            stored = stored[np.searchsorted(got, ids[has])] if len(got) else stored
+        if not has.any():
+            return cands
+        n_a = len(a.codes)
+        common = np.minimum(np.minimum(stored_bag_bounds(unit_bag(a.units.ids[a.pos]), stored), n_a),
+                            self._total[at[has]])
+        # The countable length of a candidate prepared already is known; of another, between its
+        # common units and its total: the ratio is largest at the least, common / n_a.
+        known = self._countable[at[has]]
+        best = np.where(known >= 0, _best_similarity(np.minimum(common, np.maximum(known, 0)), n_a, np.maximum(known, 0)),
+                        common / max(n_a, 1))
+        keep = np.ones(len(ids), dtype=bool)
+        keep[np.flatnonzero(has)[best < spec.min_similarity]] = False
+        return ids[keep].tolist()
 
     def _admit(self, doc_id: int, n_a: int) -> Callable[[np.ndarray], np.ndarray]:
         """The candidates pairing ``doc_id`` may have, as a vectorised test (``find``'s ``admit``).
@@ -262,6 +307,59 @@ def partitions(todo: Sequence[int], size: int) -> list[list[int]]:
     """``todo`` cut into consecutive partitions of at most ``size`` documents."""
     todo = [int(d) for d in todo]
     return [todo[i:i + size] for i in range(0, len(todo), max(1, size))]
+
+
+def family_keys(store: Store, doc_ids: np.ndarray) -> np.ndarray:
+    """For each of ``doc_ids``, a key its near-duplicates most likely share: the least id of its
+    component when documents sharing an LSH band key are joined (the bands of the 1-bit minwise
+    fingerprint: two documents share one with a high probability when they are near-duplicates,
+    and rarely otherwise). A document that shares no band key gets a key of its own."""
+    with store.reading() as conn:
+        rows = conn.execute("SELECT COUNT(*) FROM lsh_keys").fetchone()[0]
+        flat = np.fromiter(itertools.chain.from_iterable(conn.execute("SELECT key, doc_id FROM lsh_keys ORDER BY key")),
+                           dtype=np.int64, count=2 * rows)
+    keys = np.iinfo(np.int64).max - np.arange(len(doc_ids), dtype=np.int64)  # (keys of their own: last)
+    if not len(flat):
+        return keys
+    bands, docs = flat[0::2], flat[1::2]
+    starts = np.flatnonzero(np.r_[True, bands[1:] != bands[:-1]])
+    # each document holding a band key is joined to the first document holding it
+    u = docs
+    v = np.repeat(docs[starts], np.diff(np.r_[starts, len(docs)]))
+    label = np.arange(int(docs.max()) + 1)
+    while True:  # the least document id of every component (label propagation, pointers halved)
+        low = np.minimum(label[u], label[v])
+        new = label.copy()
+        np.minimum.at(new, u, low)
+        np.minimum.at(new, v, low)
+        new = new[new]
+        if np.array_equal(new, label):
+            break
+        label = new
+    inside = doc_ids <= docs.max()
+    held = np.zeros(len(label), dtype=bool)
+    held[docs] = True
+    joined = inside.copy()
+    joined[inside] = held[doc_ids[inside]]
+    keys[joined] = label[doc_ids[joined]]
+    return keys
+
+
+def family_partitions(todo: np.ndarray, keys: np.ndarray, size: int) -> list[list[int]]:
+    """``todo`` ordered by family key and cut into partitions of about ``size`` documents, at a
+    change of key where one comes within four times ``size``: near-duplicates land in one
+    partition, so one worker prepares them (any partition of the documents gives the same pairs,
+    see the module's docstring)."""
+    order = np.lexsort((todo, keys))
+    todo, keys = todo[order], keys[order]
+    parts: list[list[int]] = []
+    start = 0
+    size = max(1, size)
+    for i in range(1, len(todo) + 1):
+        if i == len(todo) or (i - start >= size and keys[i] != keys[i - 1]) or i - start >= 4 * size:
+            parts.append(todo[start:i].tolist())
+            start = i
+    return parts
 
 
 # --- local worker processes -------------------------------------------------------------------
@@ -351,8 +449,16 @@ def run_pass(
     todo = spec.todo
     if len(todo) == 0:
         return 0
-    parts = partitions(todo.tolist(), partition_docs)
     run = executor or choose_executor(spec.settings, len(todo))
+    if run is serial_results:  # (one process prepares every document once whatever the order)
+        parts = partitions(todo.tolist(), partition_docs)
+    else:
+        with closing(Store(spec.db_path, create=False)) as store:
+            parts = family_partitions(todo, family_keys(store, todo), partition_docs)
+            units = dict(store.conn.execute("SELECT id, units FROM documents"))
+        # The costliest first (a family's comparisons grow with its size and its documents'
+        # lengths), so that no large partition is left for the end while the other workers idle.
+        parts.sort(key=lambda part: -sum(units.get(d) or 0 for d in part) * len(part))
     done = 0
     batch: list[DocumentPairs] = []
     flushed = time.monotonic()

@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 #    documents.warnings (indexed with warnings: decoded leniently, salvaged from a damaged file);
 #    the collection's own settings; external members (files kept from outside the folder);
 #    screenings of a call: screenings, screening_rows, screening_sources, source_exclusions
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 APPLICATION_ID = 0x4E445550  # "NDUP": marks the file as ours in the SQLite header
 # Files up to this size get a full ``PRAGMA quick_check`` at open: about 4 ms per MB (measured:
 # 0.01 s for 300 documents, 0.24 s for a 61 MB file, 1.4 s for 610 MB), and the app opens the
@@ -128,6 +128,14 @@ def _schema4_intake(conn: sqlite3.Connection) -> None:
     columns = {r[1] for r in conn.execute("PRAGMA table_info(documents)")}
     if "warnings" not in columns:
         conn.execute("ALTER TABLE documents ADD COLUMN warnings TEXT NOT NULL DEFAULT '[]'")
+
+
+def _schema5_bags(conn: sqlite3.Connection) -> None:
+    """Schema 5: every indexed document's bag of units (:func:`~neardup_gui.core.compare.unit_bag`),
+    so the pairs pass bounds a candidate before reading and tokenizing its text. A document
+    indexed before has none and is prepared to be bounded, as before."""
+    conn.execute("CREATE TABLE IF NOT EXISTS bags ("
+                 "doc_id INTEGER PRIMARY KEY REFERENCES documents (id) ON DELETE CASCADE, counts BLOB NOT NULL)")
 
 
 def _add_generation(conn: sqlite3.Connection) -> None:
@@ -266,6 +274,18 @@ def compress_text(text: str) -> bytes:
     """A text as the texts table stores it (zlib of its UTF-8); an extraction worker compresses
     its document's text so that the writer does not."""
     return zlib.compress(text.encode("utf-8"), 6)
+
+
+def pack_bag(counts: np.ndarray) -> bytes:
+    """A bag of units (:func:`~neardup_gui.core.compare.unit_bag`) as the bags table stores it:
+    zlib of its counts as little-endian uint16, a count beyond stored as the largest (2,048
+    bytes before zlib; about 480 after, on real files)."""
+    return zlib.compress(np.minimum(counts, 0xFFFF).astype("<u2").tobytes(), 1)
+
+
+def unpack_bag(blob: bytes) -> np.ndarray:
+    """:func:`pack_bag` undone (uint16 counts)."""
+    return np.frombuffer(zlib.decompress(blob), dtype="<u2")
 
 
 def pack_spans(spans: Sequence[tuple[int, int]]) -> bytes:
@@ -503,6 +523,8 @@ class Store:
                 _schema4_intake(conn)
                 _schema4_appday(conn)
                 _schema4_screen(conn)
+            if version < 5:
+                _schema5_bags(conn)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         log.info("migrated %s from schema %d to %d", self.path, version, SCHEMA_VERSION)
 
@@ -529,6 +551,7 @@ class Store:
             _schema4_intake(self.conn)
             _schema4_appday(self.conn)
             _schema4_screen(self.conn)
+            _schema5_bags(self.conn)
             self.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             self.set_meta("created_by", f"neardup {__version__}")
@@ -774,6 +797,7 @@ class Store:
         sentence_counts: SentenceCounts | None = None,
         rows: SearchRows | None = None,
         new_document: bool = False,
+        bag: bytes | None = None,
     ) -> None:
         """Fingerprints and every search row of one document (inside the caller's transaction).
 
@@ -782,7 +806,13 @@ class Store:
         ``rows``: :func:`search_rows` of the same arrays, when the caller has them already.
         ``new_document``: ``doc_id`` was just made by :meth:`write_document`; ids are never
         reused (AUTOINCREMENT), so it has no earlier rows, search rows, pairs or counted
-        sentences to clear (eight statements a document that found nothing)."""
+        sentences to clear (eight statements a document that found nothing). ``bag``: its
+        :func:`~neardup_gui.core.store.pack_bag` (without one, any stored bag is dropped: it may
+        be of an earlier text)."""
+        if bag is not None:
+            conn.execute("INSERT OR REPLACE INTO bags (doc_id, counts) VALUES (?, ?)", (doc_id, bag))
+        elif not new_document:
+            conn.execute("DELETE FROM bags WHERE doc_id = ?", (doc_id,))
         if not new_document:
             _forget_sentences(conn, doc_id)
             for table in ("lsh_keys", "anchors", "sentence_fps", "sentences"):
@@ -855,6 +885,28 @@ class Store:
         sims = np.fromiter((r[1] for r in rows), dtype=np.int64, count=len(rows)).view(np.uint64)
         words = np.frombuffer(b"".join(r[2] for r in rows), dtype="<u8").astype(np.uint64)
         return ids, sims, words.reshape(len(rows), -1)
+
+    def bags(self, doc_ids: Sequence[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(doc ids ascending, their bags as rows of a uint16 matrix) of every document with a
+        stored bag, or of those of ``doc_ids`` that have one."""
+        if doc_ids is None:
+            rows = self.conn.execute("SELECT doc_id, counts FROM bags ORDER BY doc_id").fetchall()
+        else:
+            rows = []
+            wanted = sorted({int(d) for d in doc_ids})
+            for i in range(0, len(wanted), 500):  # (SQLite's limit on bound parameters)
+                chunk = wanted[i:i + 500]
+                rows += self.conn.execute(f"SELECT doc_id, counts FROM bags WHERE doc_id IN ({','.join('?' * len(chunk))})"
+                                          " ORDER BY doc_id", chunk).fetchall()
+        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+        if not rows:
+            return ids, np.zeros((0, 0), dtype=np.uint16)
+        try:
+            matrix = np.array([unpack_bag(r[1]) for r in rows], dtype=np.uint16).reshape(len(rows), -1)
+        except (zlib.error, ValueError) as exc:
+            raise IndexProblem("corrupt", f"The index file {self.path} is damaged: a stored bag of units cannot be "
+                               f"read ({exc}). It was left untouched; rebuild the index to a new file.") from exc
+        return ids, matrix
 
     def fingerprints_of(self, doc_id: int):  # -> Fingerprints | None
         """The stored fingerprints of one document."""

@@ -1,0 +1,162 @@
+"""The stored bags of units (schema 5) and the pass's family partitions: exact bounds, same pairs."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import subprocess
+import sys
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given, settings as hsettings, strategies as st
+
+from tests.benchmarks.copyheavy import build
+from neardup_gui.core import pairpass
+from neardup_gui.core.collection import Collection
+from neardup_gui.core.compare import BAG_BUCKETS, stored_bag_bounds, unit_bag
+from neardup_gui.core.settings import Settings
+from neardup_gui.core.store import SCHEMA_VERSION, Store, pack_bag, unpack_bag
+from neardup_gui.core.units import tokenize
+
+SETTINGS = Settings(threshold=0.8, auto_template=False, workers=2)
+
+
+def _overlap(a: list[int], b: list[int]) -> int:
+    ca, cb = Counter(a), Counter(b)
+    return sum(min(n, cb[k]) for k, n in ca.items())
+
+
+@hsettings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 5000), max_size=300), st.lists(st.lists(st.integers(0, 5000), max_size=300), max_size=5))
+def test_a_stored_bag_bounds_the_multiset_overlap_from_above(a, others) -> None:
+    stored = np.array([unpack_bag(pack_bag(unit_bag(np.array(o, dtype=np.uint64)))) for o in others],
+                      dtype=np.uint16).reshape(len(others), BAG_BUCKETS)
+    bounds = stored_bag_bounds(unit_bag(np.array(a, dtype=np.uint64)), stored)
+    for o, bound in zip(others, bounds.tolist()):
+        assert bound >= _overlap(a, o)
+    if others:
+        assert stored_bag_bounds(unit_bag(np.array(others[0], dtype=np.uint64)), stored[:1])[0] == len(others[0])
+
+
+def test_a_full_bucket_stands_for_any_count() -> None:
+    """A bucket holding more units than uint16 counts is stored full, and bounds as unlimited."""
+    many = np.full(70_000, 7, dtype=np.uint64)
+    stored = unpack_bag(pack_bag(unit_bag(many)))
+    assert stored[7] == 0xFFFF
+    assert stored_bag_bounds(unit_bag(many), stored[None, :])[0] == 70_000  # not 65,535
+
+
+def test_the_index_stores_every_documents_bag_read_by_another_process(tmp_path, corpus_dir) -> None:
+    build(tmp_path / "docs", 12, seed=3, families=4)
+    db = tmp_path / "i.db"
+    run = subprocess.run([sys.executable, "-m", "neardup_gui.cli", "index", str(tmp_path / "docs"), "--db", str(db), "-q"],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    with Store(db, create=False) as store:
+        ids, matrix = store.bags()
+        assert len(ids) == 12
+        for doc_id, row in zip(ids.tolist(), matrix):
+            text, _ = store.text_and_furniture(doc_id)
+            assert np.array_equal(row, np.minimum(unit_bag(tokenize(text).ids), 0xFFFF))
+        some = ids[[1, 5]].tolist()
+        got, rows = store.bags(some + [10**6])  # an unknown id has no bag
+        assert got.tolist() == some and np.array_equal(rows, matrix[[1, 5]])
+
+
+def test_a_changed_file_gets_the_bag_of_its_new_text(tmp_path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.txt").write_text("one two three four five six seven eight nine ten\n", encoding="utf-8")
+    db = tmp_path / "i.db"
+    with Collection.open(db) as coll:
+        coll.index_folder(str(docs), SETTINGS)
+    (docs / "a.txt").write_text("alpha beta gamma delta epsilon\n", encoding="utf-8")
+    with Collection.open(db) as coll:
+        coll.index_folder(str(docs), SETTINGS)
+        ids, matrix = coll.store.bags()
+        assert len(ids) == 1 and int(matrix.sum()) == 5
+        assert np.array_equal(matrix[0], unit_bag(tokenize("alpha beta gamma delta epsilon\n").ids))
+
+
+def test_a_schema_4_index_migrates_and_pairs_without_bags_as_with_them(tmp_path, corpus_dir) -> None:
+    """An index made before bags were stored: migrated to schema 5; its documents have no bag and
+    are bounded once prepared, giving the same pairs."""
+    build(tmp_path / "docs", 60, seed=5, families=12)
+    db = tmp_path / "i.db"
+    with Collection.open(db) as coll:
+        coll.index_folder(str(tmp_path / "docs"), SETTINGS)
+        with_bags = [(p.a.rel, p.b.rel, p.similarity, p.containment_a, p.containment_b) for p in coll.pairs(SETTINGS)]
+    assert len(with_bags) > 20
+    old = tmp_path / "old.db"
+    shutil.copy(db, old)
+    conn = sqlite3.connect(old)
+    conn.execute("DROP TABLE bags")
+    conn.execute("DELETE FROM pairs")
+    conn.execute("DELETE FROM paired")
+    conn.execute("PRAGMA user_version = 4")
+    conn.commit()
+    conn.close()
+    with Collection.open(old) as coll:
+        assert coll.store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+        assert len(coll.store.bags()[0]) == 0
+        without = [(p.a.rel, p.b.rel, p.similarity, p.containment_a, p.containment_b) for p in coll.pairs(SETTINGS)]
+    assert without == with_bags
+
+
+def test_stored_bags_leave_near_duplicates_of_the_candidates_and_every_pair(tmp_path, corpus_dir) -> None:
+    """Offered every other document as a candidate, the stored bags leave the light edits of the
+    same text (which reach 0.8) and rule out the rest, which share a boilerplate paragraph at most:
+    unprepared, so a task prepares the documents it pairs and their near-duplicates only."""
+    build(tmp_path / "docs", 60, seed=11, families=6)  # document i: an edit of section i mod 6
+    db = tmp_path / "i.db"
+    with Collection.open(db) as coll:
+        coll.index_folder(str(tmp_path / "docs"), SETTINGS)
+        spec = coll.pass_spec(SETTINGS, None)
+        pairs = {frozenset((p.a.doc_id, p.b.doc_id)) for p in coll.pairs(SETTINGS)}
+        section = {d.doc_id: int(d.rel.split("doc")[-1].split(".")[0]) % 6 for d in coll.documents()}
+    worker = pairpass.PartitionWorker(spec)
+    try:
+        for doc_id in spec.todo.tolist()[:12]:
+            a = worker.prepared(doc_id)
+            others = [d for d in spec.todo.tolist() if d != doc_id]
+            left = worker._bag_survivors(a, others)
+            assert {d for d in others if frozenset((doc_id, d)) in pairs} <= set(left)
+            assert {section[d] for d in left} <= {section[doc_id]}
+            assert len(left) < len(others) / 3
+    finally:
+        worker.close()
+
+
+def test_family_partitions_hold_every_document_once_and_cut_at_a_change_of_key() -> None:
+    rng = np.random.default_rng(4)
+    todo = np.arange(1, 401, dtype=np.int64)
+    keys = rng.integers(0, 40, size=len(todo))
+    parts = pairpass.family_partitions(todo, keys, 16)
+    flat = [d for p in parts for d in p]
+    assert sorted(flat) == todo.tolist()
+    key_of = dict(zip(todo.tolist(), keys.tolist()))
+    for p, q in zip(parts, parts[1:]):
+        assert len(p) <= 64
+        if len(p) < 64:
+            assert key_of[p[-1]] != key_of[q[0]]  # a family is cut only when it is too large
+    for p in parts:
+        assert [key_of[d] for d in p] == sorted(key_of[d] for d in p)
+
+
+def test_family_keys_put_light_edits_of_one_text_together(tmp_path, corpus_dir) -> None:
+    build(tmp_path / "docs", 90, seed=9, families=9)  # document i is an edit of section i mod 9
+    db = tmp_path / "i.db"
+    with Collection.open(db) as coll:
+        coll.index_folder(str(tmp_path / "docs"), SETTINGS)
+        docs = coll.documents()
+        ids = np.array(sorted(d.doc_id for d in docs))
+        section = {d.doc_id: int(d.rel.split("doc")[-1].split(".")[0]) % 9 for d in docs}
+        keys = pairpass.family_keys(coll.store, ids)
+    by_key: dict[int, list[int]] = {}
+    for d, k in zip(ids.tolist(), keys.tolist()):
+        by_key.setdefault(k, []).append(section[d])
+    keys_of_section = Counter(sec for v in by_key.values() for sec in set(v))
+    assert sum(keys_of_section.values()) <= 1.5 * 9  # one text's edits share a key (rarely two)
+    assert max(len(v) for v in by_key.values()) <= 3 * 10  # and a key gathers a few texts at most
