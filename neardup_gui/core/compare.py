@@ -145,15 +145,17 @@ SPLIT_MYERS_MAX_D = 800
 ANCHOR_UNITS = 12
 
 
-def _align_sequences(sa: Sequence, sb: Sequence, lcs: int | None = None) -> list[Block]:
+def _align_sequences(sa: Sequence, sb: Sequence, lcs: int | None = None, lcs_at_most: int | None = None) -> list[Block]:
     """``lcs``: the LCS length when known (the bound computed before the alignment): then the
     edit distance is known too, and Myers' diff is tried only when it is within its budget (it
     then succeeds), never in vain (measured on 2,375 copy-heavy copyright files: 40,782 of 135,365
-    attempts failed and cost as much as the bit-parallel alignment they fell back to)."""
+    attempts failed and cost as much as the bit-parallel alignment they fell back to).
+    ``lcs_at_most``: an upper bound of it otherwise (the bag of units), so a lower bound of the
+    edit distance, where the search for it starts."""
     if len(sa) == 0 or len(sb) == 0:
         return []
     if _dmp_diff is not None and isinstance(sa, str) and isinstance(sb, str) and len(sa) * len(sb) >= DMP_MIN_CELLS:
-        blocks = _compiled_myers_blocks(sa, sb, lcs)
+        blocks = _compiled_myers_blocks(sa, sb, lcs, lcs_at_most)
         if blocks is not None:
             return blocks
     large = len(sa) * len(sb) > SPLIT_MIN_CELLS
@@ -194,11 +196,13 @@ def dmp_budget(n: int, m: int) -> int:
     return min(DMP_MAX_D, max(DMP_MIN_D, (n * m) // DMP_CELLS_PER_D))
 
 
-def _banded_lcs(sa: str, sb: str, budget: int) -> int | None:
+def _banded_lcs(sa: str, sb: str, budget: int, floor: int = 0) -> int | None:
     """The LCS length when the edit distance is at most ``budget``, else None (rapidfuzz's LCS
-    with a score cut-off only computes the band of the matrix that can reach it)."""
+    with a score cut-off only computes the band of the matrix that can reach it). ``floor``: a
+    lower bound of the edit distance, the first band tried when larger than DMP_FIRST_BAND
+    (measured on the 2,375 copy-heavy copyright files: 1.69 s → 1.35 s of banded searches)."""
     total = len(sa) + len(sb)
-    band = min(DMP_FIRST_BAND, budget)
+    band = min(max(DMP_FIRST_BAND, floor), budget)
     while True:
         cutoff = max(0, -(-(total - band) // 2))
         found = _lcs_length_sequences(sa, sb, at_least=cutoff)  # 0 when shorter than cutoff
@@ -209,7 +213,7 @@ def _banded_lcs(sa: str, sb: str, budget: int) -> int | None:
         band = min(4 * band, budget)
 
 
-def _compiled_myers_blocks(sa: str, sb: str, lcs: int | None) -> list[Block] | None:
+def _compiled_myers_blocks(sa: str, sb: str, lcs: int | None, lcs_at_most: int | None = None) -> list[Block] | None:
     """Blocks of an LCS by the compiled Myers diff, or None when the edit distance is beyond
     :func:`dmp_budget` (the caller aligns otherwise).
 
@@ -224,7 +228,10 @@ def _compiled_myers_blocks(sa: str, sb: str, lcs: int | None) -> list[Block] | N
     if lcs is None:
         if _LCSseq is None:  # pragma: no cover
             return None
-        lcs = _banded_lcs(sa, sb, budget)
+        floor = 0 if lcs_at_most is None else n + m - 2 * min(lcs_at_most, n, m)
+        if floor > budget:
+            return None
+        lcs = _banded_lcs(sa, sb, budget, floor)
         if lcs is None:
             return None
     elif n + m - 2 * lcs > budget:
@@ -777,6 +784,7 @@ def _aligned_comparison(
     blocks_are_lcs: bool,
     lcs: int | None = None,
     counts_only: bool = False,
+    lcs_at_most: int | None = None,
 ) -> Comparison:
     """Align the selected items, keep the trustable runs, merge passages, count: where the plain
     path (:func:`compare_units`) and the prepared one (:func:`compare_prepared`) meet.
@@ -789,7 +797,7 @@ def _aligned_comparison(
     n_a, n_b = len(codes_a), len(codes_b)
     countable = (pos_a, pos_b) if counts_only else None
     seq_a, seq_b = items_a[sel_a], items_b[sel_b]
-    blocks = _align_sequences(*_codes_as_sequences(seq_a, seq_b, n_codes), lcs=lcs)
+    blocks = _align_sequences(*_codes_as_sequences(seq_a, seq_b, n_codes), lcs=lcs, lcs_at_most=lcs_at_most)
     # Aligned pairs in item coordinates; a run must be consecutive there in both texts.
     pa, pb = _aligned_pairs(blocks, sel_a, sel_b)
     spans, common = _match_spans(a, b, pa, pb, unit_a, unit_b, min_run, whole, countable)
@@ -1241,6 +1249,7 @@ def compare_prepared(
     sel_a = np.arange(len(a.items), dtype=np.int64)
     sel_b = np.arange(len(b.items), dtype=np.int64)
     lcs = None  # the LCS length of the selections, when a bound computed it
+    lcs_at_most = None  # else an upper bound of it: the real units' bag, plus the gap items
     if not identical:
         need = None  # the fewest trustable units that reach a cut-off: every bound is compared with it
         if cut:
@@ -1261,6 +1270,7 @@ def compare_prepared(
             bound = _multiset_overlap_sparse(a.items[real_a], b.items[real_b])
             if bound < need:
                 return None
+            lcs_at_most = bound + min(len(sel_a) - len(real_a), len(sel_b) - len(real_b))
             near = _below_cutoffs(bound, n_a, n_b, None if min_similarity is None else min_similarity + LCS_BOUND_MARGIN,
                                   None if min_containment is None else min_containment + LCS_BOUND_MARGIN)
             if near and len(sel_a) * len(sel_b) >= LCS_BOUND_MIN_CELLS:
@@ -1274,7 +1284,7 @@ def compare_prepared(
     result = _aligned_comparison(
         a.units, b.units, a.pos, b.pos, a.codes, b.codes, n_codes, a.items, b.items, a.unit, b.unit, n_codes,
         sel_a, sel_b, whole=n_a if identical else 0, min_run=a.min_run, with_raw_lcs=with_raw_lcs,
-        blocks_are_lcs=False, lcs=lcs, counts_only=counts_only)
+        blocks_are_lcs=False, lcs=lcs, counts_only=counts_only, lcs_at_most=lcs_at_most)
     return replace(
         result,
         template_a=a.template, template_b=b.template, excluded_a=a.excluded, excluded_b=b.excluded,

@@ -110,6 +110,8 @@ class PartitionWorker:
         self.verifier = Verifier(spec.settings, spec.template_keys, spec.user_template_keys, spec.marked_keys)
         self.finder = CandidateFinder(self.store, spec.settings)
         self.finder.anchor_postings = AnchorPostings.load(self.store)
+        self.finder.lsh_postings = AnchorPostings.load(self.store, "lsh_keys")
+        self.finder.sentence_postings = AnchorPostings.load(self.store, "sentence_fps")
         self.codes = UnitCodes()
         self._cache: OrderedDict[int, PreparedDocument] = OrderedDict()
         self._cache_bytes = 0

@@ -469,6 +469,11 @@ def test_compiled_myers_gives_an_lcs_or_steps_aside_beyond_its_budget(base, edit
     assert_valid_blocks(blocks, list(sa), list(sb))
     assert sum(n for *_, n in blocks) == lcs
     assert compare_module._compiled_myers_blocks(sa, sb, lcs) == blocks  # told its length: the same
+    # told an upper bound of the length (the bag of units: the search for it starts nearer), the same
+    bag = sum(min(base.count(c), other.count(c)) for c in set(base))
+    assert bag >= lcs
+    assert compare_module._compiled_myers_blocks(sa, sb, None, bag) == blocks
+    assert compare_module._compiled_myers_blocks(sa, sb, None, lcs) == blocks
 
 
 def test_compiled_myers_on_real_text_and_unrelated_text() -> None:

@@ -160,3 +160,31 @@ def test_family_keys_put_light_edits_of_one_text_together(tmp_path, corpus_dir) 
     keys_of_section = Counter(sec for v in by_key.values() for sec in set(v))
     assert sum(keys_of_section.values()) <= 1.5 * 9  # one text's edits share a key (rarely two)
     assert max(len(v) for v in by_key.values()) <= 3 * 10  # and a key gathers a few texts at most
+
+
+def test_search_rows_in_memory_give_the_candidates_sql_gives(tmp_path, corpus_dir) -> None:
+    """A pass holds the anchors', LSH keys' and sentence fingerprints' rows in memory: every
+    document's candidates, and the channels that found them, are those of the SQL look-ups."""
+    from neardup_gui.core.candidates import PAIR_MIN_SHARED_ANCHORS, AnchorPostings, CandidateFinder
+    from neardup_gui.core.verify import Verifier
+
+    build(tmp_path / "docs", 60, seed=13, families=8)
+    db = tmp_path / "i.db"
+    with Collection.open(db) as coll:
+        coll.index_folder(str(tmp_path / "docs"), SETTINGS)
+    with Store(db, create=False) as store:
+        plain, held = CandidateFinder(store, SETTINGS), CandidateFinder(store, SETTINGS)
+        held.anchor_postings = AnchorPostings.load(store)
+        held.lsh_postings = AnchorPostings.load(store, "lsh_keys")
+        held.sentence_postings = AnchorPostings.load(store, "sentence_fps")
+        verifier = Verifier(SETTINGS, np.zeros(0, dtype=np.int64), frozenset(), frozenset())
+        channels = Counter()
+        for doc_id, in store.conn.execute("SELECT id FROM documents ORDER BY id").fetchall():
+            fp = store.fingerprints_of(doc_id)
+            text, furniture = store.text_and_furniture(doc_id)
+            ids = verifier.mark(text, furniture).units.ids
+            got = [{d: sorted(c.found_by) for d, c in f.find(fp, ids, min_shared_anchors=PAIR_MIN_SHARED_ANCHORS,
+                                                            estimates=False).items()} for f in (plain, held)]
+            assert got[0] == got[1]
+            channels.update(how for hows in got[1].values() for how in hows)
+    assert channels["lsh"] and channels["anchors"] and channels["sentences"]  # every channel was exercised
