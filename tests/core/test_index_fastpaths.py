@@ -519,7 +519,7 @@ def _index_plainly(db: str, folder: str, params: FingerprintParams) -> None:
                 store.write_fingerprints(
                     conn, doc_id, params_json=params_key(params), simhash=prep.simhash, minhash_words=prep.minhash,
                     lsh_keys=prep.lsh_keys, sentence_fps=prep.sentence_fps, anchors=prep.anchors,
-                    sentence_hashes=prep.sentence_hashes)
+                    sentence_hashes=prep.sentence_hashes, bag=prep.bag)
         store.set_meta("params", params_key(params))
 
 
@@ -553,3 +553,4 @@ def test_index_build_writes_what_the_plain_path_writes(tmp_path):
     for table in a:
         assert a[table] == b[table], table
     assert len(a["documents"]) == len(files) + 5 and len(a["sentences"]) > 400 and a["sentence_df"]
+    assert len(a["bags"]) == len(files) + 4  # every indexed document's bag of units (not the skipped one)
