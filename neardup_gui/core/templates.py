@@ -17,7 +17,7 @@ forms and case do not make two copies of the form's sentence different.
 
 from __future__ import annotations
 
-import functools
+import itertools
 import logging
 import operator
 import struct
@@ -51,21 +51,37 @@ def sentence_keys(text: str, units: Units | None = None) -> list[tuple[CharSpan,
     """``(span, key)`` of every sentence of ``text`` with at least ``MIN_SENTENCE_UNITS`` units.
 
     ``units`` may pass ``tokenize(text)`` when the caller has it already. Each key is
-    :func:`sentence_key` of the sentence's tokens, hashed from a slice of all the tokens joined
-    once (the same string as joining the sentence's own), in C loops.
+    :func:`sentence_key` of the sentence's tokens (see :func:`sentence_key_array`).
     """
     units = units if units is not None else tokenize(text)
+    starts, ends, keep, keys = _sentence_keys(text, units)
+    return list(zip(zip(starts[keep].tolist(), ends[keep].tolist()), keys.tolist()))
+
+
+def sentence_key_array(text: str, units: Units) -> np.ndarray:
+    """The keys of :func:`sentence_keys` alone, in the same order (int64): what the index stores,
+    without a ``(span, key)`` tuple per sentence."""
+    return _sentence_keys(text, units)[3]
+
+
+def _sentence_keys(text: str, units: Units) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(sentence starts, ends, which are kept, the kept ones' keys). Each key is hashed from a
+    slice of all the tokens joined once (the same string as joining the sentence's own), in C
+    loops; mmh3 takes its arguments by position (a partial with keywords builds a dict per call:
+    2.4 times slower)."""
     starts, ends, lo, hi = sentences_in_units(text, units)
     if len(units) == 0 or len(starts) == 0:
-        return []
+        none = np.zeros(0, dtype=np.int64)
+        return starts, ends, np.zeros(len(starts), dtype=bool), none
     keep = hi - lo >= MIN_SENTENCE_UNITS
     joined, lengths = _joined_tokens(units)
     # where each token starts in ``joined`` (one past the end for the last)
     at = np.zeros(len(units) + 1, dtype=np.int64)
     np.cumsum(lengths + 1, out=at[1:])
     pieces = map(joined.__getitem__, map(slice, at[lo[keep]].tolist(), (at[hi[keep]] - 1).tolist()))
-    keys = map(_FIRST, map(_SENTENCE_HASH, pieces))
-    return list(zip(zip(starts[keep].tolist(), ends[keep].tolist()), keys))
+    hashes = map(mmh3.hash64, pieces, itertools.repeat(SENTENCE_KEY_SEED))  # (signed: the default)
+    keys = np.fromiter(map(_FIRST, hashes), dtype=np.int64, count=int(np.count_nonzero(keep)))
+    return starts, ends, keep, keys
 
 
 def _joined_tokens(units: Units) -> tuple[str, np.ndarray]:
@@ -91,7 +107,6 @@ def _joined_tokens(units: Units) -> tuple[str, np.ndarray]:
 
 
 _SEPARATOR = "\x1f"
-_SENTENCE_HASH = functools.partial(mmh3.hash64, seed=SENTENCE_KEY_SEED, signed=True)
 _FIRST = operator.itemgetter(0)
 
 

@@ -344,30 +344,39 @@ def sentence_ends(codes: np.ndarray) -> np.ndarray:
     a run of marks (。！？；!?;) or of ellipses (…), with the closing quotes and brackets right
     after it; every line feed; and in a run of k full stops, taken from its left, k // 3 "..."
     (the last one with its closers when the run ends there), then the last full stop alone when
-    white space or the end of the text follows it.
+    white space or the end of the text follows it. One pass over the text finds the characters
+    that take part (a few in a hundred); everything after works on their positions alone.
     """
     n = len(codes)
     if n == 0:
         return np.zeros(0, dtype=np.int64)
     part = _END_PART[codes]
-    # the first position from each one on that is not a closer (n past the end)
-    not_closer = np.append(np.flatnonzero(part != _CLOSER), n)
-
-    def closed(ends: np.ndarray) -> np.ndarray:  # a match's end after the closers that follow it
-        return not_closer[np.searchsorted(not_closer, ends)]
+    at = np.flatnonzero(part)  # the characters that take part, in order
+    kind_at = part[at]
 
     def runs(kind: int) -> tuple[np.ndarray, np.ndarray]:  # [start, end) of the maximal runs of a kind
-        edges = np.diff((part == kind).view(np.int8), prepend=np.int8(0), append=np.int8(0))
-        return np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+        pos = at[kind_at == kind]
+        if len(pos) == 0:
+            return pos, pos
+        breaks = np.flatnonzero(pos[1:] != pos[:-1] + 1)
+        return pos[np.append(0, breaks + 1)], pos[np.append(breaks, len(pos) - 1)] + 1
 
-    # (the kinds a text holds, counted in one pass: most texts have no ellipsis or no Chinese
-    # end mark, and each kind looked for costs several passes)
-    present = np.bincount(part, minlength=_CLOSER + 1)
-    found = [np.flatnonzero(part == _LINE_FEED) + 1]
+    closer_starts, closer_ends = runs(_CLOSER)
+
+    def closed(ends: np.ndarray) -> np.ndarray:  # a match's end after the closers that follow it
+        # (the character before a match's end is never a closer: a run of closers that follows
+        # the match starts exactly at its end)
+        i = np.minimum(np.searchsorted(closer_starts, ends), len(closer_starts) - 1)
+        if len(closer_starts) == 0:
+            return ends
+        return np.where(closer_starts[i] == ends, closer_ends[i], ends)
+
+    found = [at[kind_at == _LINE_FEED] + 1]
     for kind in (_MARK, _ELLIPSIS):
-        if present[kind]:
-            found.append(closed(runs(kind)[1]))
-    starts, ends = runs(_DOT) if present[_DOT] else (found[0][:0], found[0][:0])
+        ends = runs(kind)[1]
+        if len(ends):
+            found.append(closed(ends))
+    starts, ends = runs(_DOT)
     if len(starts):
         length = ends - starts
         triples = length // 3
@@ -404,15 +413,46 @@ def sentence_bounds(text: str) -> tuple[np.ndarray, np.ndarray]:
 
     A piece runs from the end of one end mark (:func:`sentence_ends`) to the end of the next;
     trimmed, it starts at its first character that is not white space and ends after its last
-    one, both found by binary search among the positions of such characters.
+    one. Both are found by stepping over the white space at every piece's ends at once, a
+    character a step (a sentence is seldom followed by more than a line break and an indent);
+    the pieces with more white space than ``_TRIM_STEPS`` are trimmed by ``str.strip``.
     """
     codes = text_codes(text)
     bounds = np.concatenate(([0], sentence_ends(codes), [len(text)]))
-    solid = np.flatnonzero(~_IS_SPACE[codes])  # (positions of the other characters)
-    first = np.searchsorted(solid, bounds[:-1], side="left")  # first solid one at or after a piece's start
-    last = np.searchsorted(solid, bounds[1:], side="left") - 1  # last solid one before its end
-    keep = first <= last  # (a piece of white space only has none)
-    return solid[first[keep]].astype(np.int64), solid[last[keep]].astype(np.int64) + 1
+    starts, ends = _trim(text, codes, bounds[:-1], bounds[1:])
+    keep = starts < ends  # (a piece of white space only has no character left)
+    return starts[keep], ends[keep]
+
+
+_TRIM_STEPS = 16
+
+
+def _trim(text: str, codes: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The pieces ``[starts, ends)`` of ``text`` without their leading and trailing white space
+    (a piece of white space only becomes empty: its start equals its end)."""
+    starts, ends = starts.astype(np.int64), ends.astype(np.int64)
+    n = len(codes)
+    if n == 0:
+        return starts, ends
+    for _ in range(_TRIM_STEPS):
+        lead = (starts < ends) & _IS_SPACE[codes[np.minimum(starts, n - 1)]]
+        if not lead.any():
+            break
+        starts += lead
+    for _ in range(_TRIM_STEPS):
+        trail = (ends > starts) & _IS_SPACE[codes[np.maximum(ends - 1, 0)]]
+        if not trail.any():
+            break
+        ends -= trail
+    # pieces still starting or ending with white space after the steps: their own strip
+    left = (starts < ends) & (_IS_SPACE[codes[np.minimum(starts, n - 1)]] | _IS_SPACE[codes[np.maximum(ends - 1, 0)]])
+    for i in np.flatnonzero(left).tolist():
+        a, b = int(starts[i]), int(ends[i])
+        piece = text[a:b]
+        stripped = piece.lstrip()
+        a += len(piece) - len(stripped)
+        starts[i], ends[i] = a, a + len(stripped.rstrip())
+    return starts, ends
 
 
 def paragraphs(text: str) -> list[CharSpan]:
