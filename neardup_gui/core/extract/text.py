@@ -277,7 +277,7 @@ def _display_width(line: str, widths: _CharWidths) -> int:
 def _hard_wrapped(lines: list[str], widths: _CharWidths) -> bool:
     """True when all lines but the last fill most of the block's width and none is a list item."""
     # (the cheap tests first: most blocks are not wrapped)
-    if all(map(str.isascii, lines)):  # (every ASCII character is one column)
+    if all(map(str.isascii, lines)) or not any(map(_MAYBE_WIDE_RE.search, lines)):  # (all one column each)
         columns = list(map(len, map(str.rstrip, lines)))
     else:
         columns = [_display_width(line, widths) for line in lines]
