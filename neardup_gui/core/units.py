@@ -386,9 +386,9 @@ def sentence_ends(codes: np.ndarray) -> np.ndarray:
     def closed(ends: np.ndarray) -> np.ndarray:  # a match's end after the closers that follow it
         # (the character before a match's end is never a closer: a run of closers that follows
         # the match starts exactly at its end)
-        i = np.minimum(np.searchsorted(closer_starts, ends), len(closer_starts) - 1)
         if len(closer_starts) == 0:
             return ends
+        i = np.minimum(np.searchsorted(closer_starts, ends), len(closer_starts) - 1)
         return np.where(closer_starts[i] == ends, closer_ends[i], ends)
 
     found = [at[kind_at == _LINE_FEED] + 1]
