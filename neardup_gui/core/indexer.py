@@ -29,7 +29,7 @@ from neardup_gui.core.extract import format_of
 from neardup_gui.core.settings import ExtractLimits, FingerprintParams, Settings
 from neardup_gui.core.compare import unit_bag
 from neardup_gui.core.store import SearchRows, SentenceCounts, Store, compress_text, pack_bag, pack_spans, search_rows
-from neardup_gui.core.templates import sentence_keys
+from neardup_gui.core.templates import sentence_key_array
 from neardup_gui.core.units import tokenize
 from neardup_gui.core.workers import Lightened, extract_many, process_many_behind
 
@@ -91,7 +91,7 @@ def prepare(text: str, params: FingerprintParams) -> Prepared:
     """Units and every fingerprint of one extracted text."""
     units = tokenize(text)
     fp = fingerprint(text, units, params)
-    keys = np.array([k for _, k in sentence_keys(text, units)], dtype=np.int64)
+    keys = sentence_key_array(text, units)
     return Prepared(
         units=len(units),
         simhash=int(fp.simhash),

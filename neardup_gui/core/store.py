@@ -272,8 +272,13 @@ def to_unsigned(value: int) -> int:
 
 def compress_text(text: str) -> bytes:
     """A text as the texts table stores it (zlib of its UTF-8); an extraction worker compresses
-    its document's text so that the writer does not."""
-    return zlib.compress(text.encode("utf-8"), 6)
+    its document's text so that the writer does not. Level 3: on 2,375 real copyright files
+    (41.7 MB of text) 0.29 s of CPU for 10.9 MB instead of level 6's 0.57 s for 9.9 MB
+    (docs/speed.md); any level decompresses to the same text."""
+    return zlib.compress(text.encode("utf-8"), _TEXT_LEVEL)
+
+
+_TEXT_LEVEL = 3
 
 
 def pack_bag(counts: np.ndarray) -> bytes:
@@ -294,7 +299,8 @@ def pack_spans(spans: Sequence[tuple[int, int]]) -> bytes:
 
 
 def _pack_spans(spans: Sequence[tuple[int, int]]) -> bytes:
-    return np.asarray(spans, dtype="<i8").reshape(-1, 2).tobytes()
+    # (the pairs' numbers streamed: half the time of np.asarray on a tuple of pairs)
+    return np.fromiter(itertools.chain.from_iterable(spans), dtype="<i8", count=2 * len(spans)).tobytes()
 
 
 def _unpack_spans(blob: bytes) -> tuple[tuple[int, int], ...]:

@@ -24,3 +24,11 @@ def test_distinct_first_counts_equals_np_unique(values):
     uniq, first, counts = distinct_first_counts(values)
     want = np.unique(values, return_index=True, return_counts=True)
     assert [x.tolist() for x in (uniq, first, counts)] == [x.tolist() for x in want]
+
+
+@given(hnp.arrays(np.uint64, st.integers(0, 3000), elements=st.integers(0, 40)))
+def test_distinct_first_counts_of_long_arrays_with_many_equal_values(values):
+    # (long enough for the unstable sort to reorder equal values: the first index is still the least)
+    uniq, first, counts = distinct_first_counts(values)
+    want = np.unique(values, return_index=True, return_counts=True)
+    assert [x.tolist() for x in (uniq, first, counts)] == [x.tolist() for x in want]

@@ -554,3 +554,118 @@ def test_index_build_writes_what_the_plain_path_writes(tmp_path):
         assert a[table] == b[table], table
     assert len(a["documents"]) == len(files) + 5 and len(a["sentences"]) > 400 and a["sentence_df"]
     assert len(a["bags"]) == len(files) + 4  # every indexed document's bag of units (not the skipped one)
+
+
+# --- the per-file paths made cheaper for issue 16 -----------------------------------------------
+# (each against the definitions above, on the inputs that take the new paths: Latin-1 text, NUL
+# in a paragraph, long runs of white space, long texts with a few compatibility characters)
+
+_LATIN1 = st.text(alphabet=st.one_of(st.characters(max_codepoint=0xFF), st.sampled_from("\x00\x85\xa0ª²µßÀÞ×÷ ")),
+                  max_size=200)
+
+
+@given(st.lists(st.one_of(_LATIN1, _TEXT), max_size=8))
+def test_clean_paragraphs_latin1_and_wide_paths_equal_one_at_a_time(paragraphs):
+    # (Latin-1 paragraphs take the bytes path; a NUL in one takes the other join character)
+    assert clean_paragraphs(paragraphs) == [clean_paragraph_reference(p) for p in paragraphs]
+
+
+def test_clean_paragraphs_with_a_nul_and_the_other_join_character():
+    for paragraphs in (["a\x00b  c", "d\xa0\xa0e"], ["a\x00b", "x\ufdd1y", " z "], ["é  \x85 f", "\u3000g\u2028"]):
+        assert clean_paragraphs(paragraphs) == [clean_paragraph_reference(p) for p in paragraphs]
+
+
+_HYPHEN_TEXT = st.text(alphabet=st.sampled_from(f"docuMENT İΣσς_1é-{LINE_HYPHEN} \u0307\n"), max_size=30)
+
+
+@given(st.lists(_HYPHEN_TEXT, max_size=6))
+def test_resolve_line_hyphens_looks_words_up_as_listing_them_did(paragraphs):
+    assert resolve_line_hyphens(paragraphs) == resolve_line_hyphens_reference(paragraphs)
+
+
+def test_resolve_line_hyphens_finds_a_word_only_whole():
+    cases = (["docu" + LINE_HYPHEN + "ment", "the documents"],  # only inside a longer word: kept
+             ["docu" + LINE_HYPHEN + "ment", "a DOCUMENT."],  # elsewhere in capitals: joined
+             ["docu" + LINE_HYPHEN + "ment", "_document"],  # "_" is a word character
+             ["ΟΔΟ" + LINE_HYPHEN + "Σ", "οδος ΟΔΟΣ"])  # Σ: the words listed
+    for paragraphs in cases:
+        assert resolve_line_hyphens(paragraphs) == resolve_line_hyphens_reference(paragraphs)
+
+
+_SPACED = st.lists(st.one_of(st.sampled_from([" " * 40, "\n" * 20, "\u3000" * 18, " \t\n" * 7]), _DENSE), max_size=8)
+
+
+@given(_SPACED)
+def test_sentences_with_long_white_space_equal_the_piece_loop(pieces):
+    # (white space beyond the vectorised steps is trimmed by str.strip)
+    text = "".join(pieces)
+    assert U.sentences(text) == sentences_reference(text)
+    assert U.sentence_ends(U.text_codes(text)).tolist() == [m.end() for m in U._SENTENCE_END_RE.finditer(text)]
+
+
+@given(st.one_of(_LATIN1, st.text(alphabet=st.sampled_from("aé Ｅ.\n²ß"), max_size=60)))
+def test_latin1_text_as_bytes_gives_the_plain_units_and_sentences(text):
+    codes = U.text_codes(text)
+    assert codes.tolist() == [ord(c) for c in text]
+    assert codes.dtype == (np.uint8 if all(ord(c) < 256 for c in text) else np.uint32)
+    u = U.tokenize(text)
+    _, ids, starts, ends = tokenize_reference(text)
+    assert (u.ids.tolist(), u.starts.tolist(), u.ends.tolist()) == (ids, starts, ends)
+    assert u.spaced() == "".join(text[a:b] + " " for a, b in zip(starts, ends))
+    assert U.sentences(text) == sentences_reference(text)
+
+
+def test_sentence_keys_of_a_long_text_with_a_few_compatibility_characters():
+    """Long enough for many NFKC pieces; the compatibility characters in some of them only."""
+    from neardup_gui.core.templates import _NFKC_PIECE, _joined_tokens, sentence_key_array
+
+    words = corpus_files()[0].read_text(encoding="utf-8").split()
+    text = " ".join(w if i % 1999 else w + "ﬁ²" for i, w in enumerate(words * 40))
+    assert len(text) > 5 * _NFKC_PIECE and not unicodedata.is_normalized("NFKC", text)
+    units = U.tokenize(text)
+    joined, lengths = _joined_tokens(units)
+    assert joined == "".join(t + "\x1f" for t in units.tokens)
+    assert lengths.tolist() == [len(t) for t in units.tokens]
+    assert sentence_keys(text) == sentence_keys_reference(text)
+    assert sentence_key_array(text, units).tolist() == [k for _, k in sentence_keys_reference(text)]
+
+
+def test_extraction_of_real_files_equals_the_plain_definitions(tmp_path):
+    """Real files through extract_file (what an index build's children run) against the plain
+    definitions: corpus sections, and the same text made Latin-1 (names with accents, ©, no-break
+    spaces), given CRLF line ends, and hard-wrapped with hyphens at line ends."""
+    from neardup_gui.core.extract import extract_file
+    from neardup_gui.core.extract.text import decode
+
+    every = corpus_files()
+    sources = [f for f in every if "zh" not in f.parent.name][:3] + [f for f in every if "zh" in f.parent.name][:2]
+    texts = {f"{f.parent.name}-{f.name}": f.read_text(encoding="utf-8") for f in sources}
+    english = texts[f"{sources[0].parent.name}-{sources[0].name}"]
+    latin1 = english.encode("latin-1", "replace").decode("latin-1")  # (quotation marks beyond it: "?")
+    texts["latin1.txt"] = texts["latin1-utf8.txt"] = latin1.replace("the ", "thé ").replace(". ", ".\xa0 © Müller\t\x0b ")
+    texts["crlf.txt"] = english.replace("\n", "\r\n")
+    words = english.split()
+    lines, line = [], ""
+    for w in words:  # wrapped at 60 columns, a hyphen at some line ends
+        if len(line) + len(w) > 58:
+            cut = len(w) // 2 if len(w) > 6 else 0
+            lines.append(f"{line} {w[:cut]}-" if cut else line)
+            line = w[cut:] if cut else w
+        else:
+            line = f"{line} {w}".strip()
+    texts["wrapped.txt"] = "\n".join(lines + [line])
+    for name, text in texts.items():
+        (tmp_path / name).write_bytes(text.encode("latin-1" if name == "latin1.txt" else "utf-8"))
+    for name in texts:
+        doc = extract_file(str(tmp_path / name), ExtractLimits())
+        if name == "wrapped.txt":  # (the wrapped lines were joined: the hyphens were settled)
+            assert len(doc.paragraphs) < len(lines) / 4
+        if name.startswith("latin1"):  # (the one-byte paths)
+            assert U.text_codes(doc.text).dtype == np.uint8 and "é" in doc.text
+        decoded = decode((tmp_path / name).read_bytes()).text
+        want = build_document_reference(Extracted(paragraphs=split_paragraphs_reference(decoded)))
+        assert (doc.text, doc.paragraphs) == want[:2], name
+        prep, ref = prepare(doc.text, PARAMS), prepare_reference(doc.text)
+        assert prep.units == len(ref["units"]) and prep.anchors.tolist() == ref["anchors"], name
+        assert prep.sentence_hashes.tolist() == ref["keys"], name
+        assert sentence_hashes(doc.text, PARAMS).tolist() == ref["sentence_hashes"], name

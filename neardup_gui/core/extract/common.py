@@ -70,15 +70,22 @@ def has_text(text: str) -> bool:
     return any(c.isalnum() for c in text)
 
 
-# Joins the paragraphs of a document while they are cleaned together (a Unicode noncharacter,
-# which neither regex of clean_paragraph touches; a text holding it is cleaned paragraph by paragraph).
-_PARAGRAPH_JOIN = "\ufdd1"
+# Joins the paragraphs of a document while they are cleaned together: NUL, which neither str.split
+# nor _SPACE_RE counts as white space and the control passes below leave alone (a text file never
+# holds one: it is binary), so an ASCII text stays ASCII and a Latin-1 one stays one byte a
+# character; a Unicode noncharacter when a paragraph holds a NUL; and a text holding both is
+# cleaned paragraph by paragraph.
+_PARAGRAPH_JOIN = "\x00"
+_PARAGRAPH_JOIN_ELSE = "\ufdd1"
 
 
-# ASCII control characters but the tab, each to a space (for bytes.translate)
-_ASCII_CONTROLS = bytes(32 if c < 32 and c != 9 or c == 0x7F else c for c in range(128)) + bytes(range(128, 256))
+# Latin-1 control characters but the tab and NUL, and the no-break space, each to a space (for
+# bytes.translate)
+_LATIN1_CONTROLS = bytes(32 if (0 < c < 32 and c != 9) or 0x7F <= c <= 0xA0 else c for c in range(256))
+_CONTROL_BUT_NUL_RE = re.compile(r"[\x01-\x08\x0a-\x1f\x7f-\x9f]")
 # Where str.split's white space (after the control characters became spaces) and _SPACE_RE's differ
-_SPLIT_DIFFERS_RE = re.compile("[\u1680\u2028\u2029\u200b\ufeff]")
+# (``in`` a text of narrower characters costs nothing)
+_SPLIT_DIFFERS = "\u1680\u2028\u2029\u200b\ufeff"
 
 
 def clean_paragraphs(paragraphs: Sequence[str]) -> list[str]:
@@ -86,24 +93,35 @@ def clean_paragraphs(paragraphs: Sequence[str]) -> list[str]:
     rather than two regex passes per paragraph (a text file has one per line).
 
     The paragraphs are joined by a character no step touches; control characters become spaces
-    (one ``bytes.translate`` for ASCII text); runs of white space become one space with
-    ``str.split`` where its white space is ``_SPACE_RE``'s (five times faster than the regex),
-    else with the regex itself. ``tests/core/test_extract_speed.py`` checks it against the
-    character-by-character definition.
+    (one ``bytes.translate`` for a text of Latin-1 characters, cleaned as bytes); runs of white
+    space become one space with ``split`` where its white space is ``_SPACE_RE``'s (five times
+    faster than the regex), else with the regex itself. ``tests/core/test_index_fastpaths.py``
+    checks it against the character-by-character definition.
     """
     if not paragraphs:
         return []
-    joined = _PARAGRAPH_JOIN.join(paragraphs)
-    if joined.count(_PARAGRAPH_JOIN) != len(paragraphs) - 1:
-        return [clean_paragraph(p) for p in paragraphs]
-    if joined.isascii():
-        joined = joined.encode("ascii").translate(_ASCII_CONTROLS).decode("ascii")
-        joined = " ".join(joined.split())
+    join = _PARAGRAPH_JOIN
+    joined = join.join(paragraphs)
+    if joined.count(join) == len(paragraphs) - 1:
+        try:  # (one byte a character: str.encode copies it as it is)
+            raw = joined.encode("latin-1")
+        except UnicodeEncodeError:
+            joined = _CONTROL_BUT_NUL_RE.sub(" ", joined)
+        else:
+            # controls and no-break spaces to spaces: the rest of Latin-1's white space is ASCII's
+            return [b" ".join(p.split()).decode("latin-1") for p in raw.translate(_LATIN1_CONTROLS).split(b"\x00")]
     else:
+        join = _PARAGRAPH_JOIN_ELSE
+        joined = join.join(paragraphs)
+        if joined.count(join) != len(paragraphs) - 1:
+            return [clean_paragraph(p) for p in paragraphs]
         joined = _CONTROL_RE.sub(" ", joined)
-        joined = " ".join(joined.split()) if _SPLIT_DIFFERS_RE.search(joined) is None else _SPACE_RE.sub(" ", joined)
-    # no step matched across the join, so each paragraph is cleaned as on its own
-    return list(map(str.strip, joined.split(_PARAGRAPH_JOIN)))
+    # no step matched across the join, so each paragraph is cleaned as on its own; the runs of
+    # white space paragraph by paragraph (a third less than over the whole text and trimming
+    # each paragraph after: 2,375 real copyright files)
+    if any(map(joined.__contains__, _SPLIT_DIFFERS)):
+        return list(map(str.strip, _SPACE_RE.sub(" ", joined).split(join)))
+    return list(map(" ".join, map(str.split, joined.split(join))))
 
 
 def build_document(path: str, fmt: str, result: Extracted, meta: dict[str, str]) -> Document | Skipped:
@@ -491,6 +509,31 @@ def join_wrapped(lines: list[str]) -> str:
     return out
 
 
+def _words_among(text: str, wanted: set[str]) -> set[str]:
+    """Those of ``wanted`` that are words of ``text`` lower-cased (``w.lower()`` for a match ``w``
+    of ``_WORD_RE``).
+
+    When lower-casing maps each character of the text to one character on its own (no Σ, whose
+    small form depends on its neighbours, and no character that grows, as İ does), the words of
+    the lower-cased text are the lower-cased words: each wanted word is looked for in it, as a
+    whole run of word characters, instead of listing every word of the document.
+    """
+    lowered = text.lower()
+    if "\u03a3" in text or len(lowered) != len(text):
+        return wanted & set(map(str.lower, set(_WORD_RE.findall(text))))
+    found = set()
+    for word in wanted:
+        if not _WORD_RE.fullmatch(word):
+            continue  # (a word holds word characters only)
+        # (the literal first, the character before it checked after: a pattern that starts
+        # with a look-behind is tried at every position)
+        for m in re.finditer(re.escape(word) + r"(?!\w)", lowered):
+            if m.start() == 0 or not _WORD_RE.match(lowered, m.start() - 1, m.start()):
+                found.add(word)
+                break
+    return found
+
+
 def resolve_line_hyphens(paragraphs: list[str]) -> list[str]:
     """Settle each hyphen marked by :func:`join_wrapped` from the document's own words.
 
@@ -501,13 +544,15 @@ def resolve_line_hyphens(paragraphs: list[str]) -> list[str]:
     a resubmission's PDF lost 6 common units that way). A broken common word is found elsewhere
     in the document.
     """
-    # (the paragraphs joined by a line break, which no word or marked piece crosses: each
-    # regex then runs once over the document, in C)
-    joined = "\n".join(paragraphs)
-    if LINE_HYPHEN not in joined:
+    # (no word or marked piece crosses a paragraph's end: only the marked paragraphs are searched
+    # for marks, as a regex of word runs is tried at every character of what it is given)
+    marked = [p for p in paragraphs if LINE_HYPHEN in p]
+    if not marked:
         return paragraphs
-    # (each distinct word lower-cased once: the same set as lower-casing every word)
-    words = set(map(str.lower, set(_WORD_RE.findall(_PIECES_RE.sub(" ", joined)))))
+    # the document's words outside the marked pieces, of which only the settled words (a few a
+    # document) are ever asked for
+    rest = "\n".join([_PIECES_RE.sub(" ", p) if LINE_HYPHEN in p else p for p in paragraphs])
+    words = _words_among(rest, {(m.group(1) + m.group(2)).lower() for p in marked for m in _LINE_HYPHEN_RE.finditer(p)})
 
     def settle(m: re.Match) -> str:
         head, tail = m.group(1), m.group(2)

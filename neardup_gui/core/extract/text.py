@@ -243,12 +243,13 @@ def split_paragraphs(text: str) -> list[str]:
     blank lines whose lines are hard-wrapped at a fixed width: those lines are joined into one
     paragraph (see ``join_wrapped``).
     """
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     out: list[str] = []
     widths = _CharWidths()
     for block in _BLANK_LINES_RE.split(text):
         lines = list(filter(str.strip, block.split("\n")))
-        if len(lines) > 1 and _hard_wrapped(lines, widths):
+        if len(lines) > 1 and _hard_wrapped(lines, widths, block.isascii() or not _MAYBE_WIDE_RE.search(block)):
             out.append(join_wrapped(lines))
         else:
             out.extend(lines)
@@ -274,10 +275,11 @@ def _display_width(line: str, widths: _CharWidths) -> int:
     return len(line) + sum(map(widths.__getitem__, high)) - len(high)
 
 
-def _hard_wrapped(lines: list[str], widths: _CharWidths) -> bool:
-    """True when all lines but the last fill most of the block's width and none is a list item."""
+def _hard_wrapped(lines: list[str], widths: _CharWidths, narrow: bool = False) -> bool:
+    """True when all lines but the last fill most of the block's width and none is a list item
+    (``narrow``: the caller knows that every character of the lines is one column wide)."""
     # (the cheap tests first: most blocks are not wrapped)
-    if all(map(str.isascii, lines)):  # (every ASCII character is one column)
+    if narrow or not any(map(_MAYBE_WIDE_RE.search, lines)):  # (every character one column)
         columns = list(map(len, map(str.rstrip, lines)))
     else:
         columns = [_display_width(line, widths) for line in lines]
