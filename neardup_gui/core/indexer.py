@@ -190,6 +190,20 @@ def refingerprint(store: Store, params: FingerprintParams, progress: ProgressFn 
     return stale
 
 
+def fill_bags(store: Store, progress: ProgressFn = no_progress) -> int:
+    """Give the documents indexed before schema 5 their bag of units (``compare.unit_bag``), from
+    their stored texts, in commit groups; returns how many. Until then the pairs pass bounds them
+    only once prepared (exact, slower in a copy-heavy collection)."""
+    missing = store.documents_without_bags()
+    with _CommitGroups(store) as group:
+        for i, doc_id in enumerate(missing):
+            progress(i / max(len(missing), 1), f"Completing the index: {i + 1} of {len(missing)}")
+            text, _ = store.text_and_furniture(doc_id)
+            group.next()
+            store.write_bag(store.conn, doc_id, pack_bag(unit_bag(tokenize(text).ids)))
+    return len(missing)
+
+
 # A commit is a disk sync (synchronous=FULL): one per document made the writer the bottleneck
 # of an index build (1,000 text files: 1.9 s of 4.4 s in COMMIT). Documents are grouped instead,
 # each group at most this long or this large; every document is still whole or absent. Each
@@ -379,7 +393,8 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
         elif d.status == "indexed" and d.warnings:
             warned.append((d.path, d.warnings))
 
-    stale = refingerprint(store, params, wrap_progress(progress, 0.95, 1.0))
+    stale = refingerprint(store, params, wrap_progress(progress, 0.95, 0.98))
+    fill_bags(store, wrap_progress(progress, 0.98, 1.0))
     report = IndexReport(
         added=added, updated=updated, moved=moved, removed=len(gone), unchanged=unchanged,
         skipped=tuple(skipped), warned=tuple(warned), refingerprinted=len(stale),

@@ -816,7 +816,7 @@ class Store:
         :func:`~neardup_gui.core.store.pack_bag` (without one, any stored bag is dropped: it may
         be of an earlier text)."""
         if bag is not None:
-            conn.execute("INSERT OR REPLACE INTO bags (doc_id, counts) VALUES (?, ?)", (doc_id, bag))
+            self.write_bag(conn, doc_id, bag)
         elif not new_document:
             conn.execute("DELETE FROM bags WHERE doc_id = ?", (doc_id,))
         if not new_document:
@@ -891,6 +891,15 @@ class Store:
         sims = np.fromiter((r[1] for r in rows), dtype=np.int64, count=len(rows)).view(np.uint64)
         words = np.frombuffer(b"".join(r[2] for r in rows), dtype="<u8").astype(np.uint64)
         return ids, sims, words.reshape(len(rows), -1)
+
+    def write_bag(self, conn: sqlite3.Connection, doc_id: int, bag: bytes) -> None:
+        """A document's :func:`pack_bag` (inside the caller's transaction)."""
+        conn.execute("INSERT OR REPLACE INTO bags (doc_id, counts) VALUES (?, ?)", (doc_id, bag))
+
+    def documents_without_bags(self) -> list[int]:
+        """Indexed documents without a stored bag of units (indexed before schema 5)."""
+        return [r[0] for r in self.conn.execute(
+            "SELECT id FROM documents WHERE status = 'indexed' AND id NOT IN (SELECT doc_id FROM bags) ORDER BY id")]
 
     def bags(self, doc_ids: Sequence[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(doc ids ascending, their bags as rows of a uint16 matrix) of every document with a

@@ -103,6 +103,15 @@ def test_a_schema_4_index_migrates_and_pairs_without_bags_as_with_them(tmp_path,
         assert len(coll.store.bags()[0]) == 0
         without = [(p.a.rel, p.b.rel, p.similarity, p.containment_a, p.containment_b) for p in coll.pairs(SETTINGS)]
     assert without == with_bags
+    # a refresh (nothing changed on disk) completes the index from its stored texts
+    with Collection.open(old) as coll:
+        coll.index_folder(str(tmp_path / "docs"), SETTINGS)
+    with Store(old, create=False) as store, Store(db, create=False) as new:
+        got, want = store.bags(), new.bags()
+        rel = lambda s, ids: [s.conn.execute("SELECT rel FROM documents WHERE id = ?", (i,)).fetchone()[0] for i in ids]  # noqa: E731
+        assert sorted(zip(rel(store, got[0].tolist()), map(bytes, got[1]))) == \
+            sorted(zip(rel(new, want[0].tolist()), map(bytes, want[1])))
+        assert len(got[0]) == 60 and not store.documents_without_bags()
 
 
 def test_stored_bags_leave_near_duplicates_of_the_candidates_and_every_pair(tmp_path, corpus_dir) -> None:
