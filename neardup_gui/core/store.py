@@ -38,6 +38,7 @@ log = logging.getLogger(__name__)
 #    documents.warnings (indexed with warnings: decoded leniently, salvaged from a damaged file);
 #    the collection's own settings; external members (files kept from outside the folder);
 #    screenings of a call: screenings, screening_rows, screening_sources, source_exclusions
+# 5: bags (each document's bag of units: the pairs pass bounds a candidate before preparing it)
 SCHEMA_VERSION = 5
 APPLICATION_ID = 0x4E445550  # "NDUP": marks the file as ours in the SQLite header
 # Files up to this size get a full ``PRAGMA quick_check`` at open: about 4 ms per MB (measured:
