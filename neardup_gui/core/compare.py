@@ -200,7 +200,7 @@ def _banded_lcs(sa: str, sb: str, budget: int, floor: int = 0) -> int | None:
     """The LCS length when the edit distance is at most ``budget``, else None (rapidfuzz's LCS
     with a score cut-off only computes the band of the matrix that can reach it). ``floor``: a
     lower bound of the edit distance, the first band tried when larger than DMP_FIRST_BAND
-    (measured on the 2,375 copy-heavy copyright files: 1.69 s → 1.35 s of banded searches)."""
+    (measured on the 2,375 copy-heavy copyright files: 4,533 → 4,365 banded searches, 1.68 → 1.52 s)."""
     total = len(sa) + len(sb)
     band = min(max(DMP_FIRST_BAND, floor), budget)
     while True:

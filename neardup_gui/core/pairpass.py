@@ -17,7 +17,6 @@ a cache bounded in bytes, and reused for every comparison it takes part in.
 
 from __future__ import annotations
 
-import itertools
 import logging
 import multiprocessing
 import time
@@ -316,14 +315,11 @@ def family_keys(store: Store, doc_ids: np.ndarray) -> np.ndarray:
     component when documents sharing an LSH band key are joined (the bands of the 1-bit minwise
     fingerprint: two documents share one with a high probability when they are near-duplicates,
     and rarely otherwise). A document that shares no band key gets a key of its own."""
-    with store.reading() as conn:
-        rows = conn.execute("SELECT COUNT(*) FROM lsh_keys").fetchone()[0]
-        flat = np.fromiter(itertools.chain.from_iterable(conn.execute("SELECT key, doc_id FROM lsh_keys ORDER BY key")),
-                           dtype=np.int64, count=2 * rows)
     keys = np.iinfo(np.int64).max - np.arange(len(doc_ids), dtype=np.int64)  # (keys of their own: last)
-    if not len(flat):
+    postings = AnchorPostings.load(store, "lsh_keys")  # (None: too many rows to hold; no families)
+    if postings is None or not len(postings.hashes):
         return keys
-    bands, docs = flat[0::2], flat[1::2]
+    bands, docs = postings.hashes, postings.doc_ids
     starts = np.flatnonzero(np.r_[True, bands[1:] != bands[:-1]])
     # each document holding a band key is joined to the first document holding it
     u = docs
