@@ -816,6 +816,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     configure_logging(args.verbose)
+    from neardup_gui.core import processes
+
+    processes.allow_fork()  # (a command-line process runs one thread: its children start faster)
     if not getattr(args, "run", None):
         parser.print_help(sys.stderr)
         return EXIT_USAGE

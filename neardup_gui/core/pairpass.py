@@ -27,6 +27,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
+from neardup_gui.core import processes
 from neardup_gui.core.candidates import PAIR_MIN_SHARED_ANCHORS, AnchorPostings, CandidateFinder
 from neardup_gui.core.compare import PreparedDocument, UnitCodes, bag_bounds, stored_bag_bounds, unit_bag
 from neardup_gui.core.results import Comparison, Exclusions
@@ -49,6 +50,11 @@ LOCAL_PARTITION_DOCS = 64
 # imports the core, opens the index and loads the search tables: about a second; measured on a
 # 1,000-document copy-heavy collection, 1.6 s in one process against 2.1 s in two).
 PARALLEL_MIN_DOCS = 1500
+# ... and when they are forked (core/processes.py), which costs a few milliseconds: measured on
+# the 797 real copyright files, 1.32 s in one process against 0.94–1.01 s in two; on 1,000
+# generated copy-heavy documents 1.5–2.1 s against 1.15–1.3 s; on 400 of the copyright files
+# 1.18–1.26 s against 1.03–1.25 s.
+PARALLEL_MIN_DOCS_FORKED = 400
 # Stored bags of units a partition task holds in memory, as one matrix (2 KB each): above this
 # many documents it reads those of each document's candidates from the index instead.
 BAG_MATRIX_MAX_DOCS = 32_768
@@ -403,10 +409,11 @@ def serial_results(spec: PassSpec, parts: list[list[int]], tick: ProgressFn) -> 
 
 
 def process_results(workers: int) -> Executor:
-    """The partitions in ``workers`` local processes (``spawn``: the GUI process has threads)."""
+    """The partitions in ``workers`` local processes (started as :mod:`~neardup_gui.core.processes`
+    decides: ``spawn``, or ``fork`` from the command line)."""
 
     def run(spec: PassSpec, parts: list[list[int]], tick: ProgressFn) -> Iterator[tuple[int, list[DocumentPairs]]]:
-        ctx = multiprocessing.get_context("spawn")
+        ctx = processes.context()
         # the context manager terminates the workers on any exit: a cancel stops them at once
         with ctx.Pool(workers, initializer=_init_worker, initargs=(spec,)) as pool:
             results = pool.imap_unordered(_run_partition, parts)
@@ -425,7 +432,7 @@ def process_results(workers: int) -> Executor:
 
 def choose_executor(settings: Settings, n_todo: int) -> Executor:
     workers = max(1, int(settings.workers))
-    if workers == 1 or n_todo < PARALLEL_MIN_DOCS:
+    if workers == 1 or n_todo < (PARALLEL_MIN_DOCS_FORKED if processes.fork_safe() else PARALLEL_MIN_DOCS):
         return serial_results
     return process_results(workers)
 

@@ -1,8 +1,9 @@
 """Extraction in worker processes that can be killed: time limit, memory cap, crash isolation.
 
-A pool of long-lived child processes (started with ``spawn``: the GUI process has threads and
-must not be forked) extracts one file at a time each. As with any ``spawn`` start, a script that
-calls these functions must guard its entry point with ``if __name__ == "__main__":``. A child that overruns the time limit is
+A pool of long-lived child processes (started as :mod:`neardup_gui.core.processes` decides:
+``spawn``, or ``fork`` from the command line) extracts one file at a time each. As with any
+``spawn`` start, a script that calls these functions must guard its entry point with
+``if __name__ == "__main__":``. A child that overruns the time limit is
 killed and replaced; a child that runs out of its address-space cap reports ``memory``; a child
 that dies reports ``crash``. One file's failure never stops the others. Each child is sent its
 next file while it works on one (``AHEAD``); :func:`process_many_behind` feeds the children from
@@ -12,7 +13,6 @@ a thread of its own while the caller works on the results (the index build write
 from __future__ import annotations
 
 import logging
-import multiprocessing
 import os
 import signal
 import time
@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any, Callable
 
+from neardup_gui.core import processes
 from neardup_gui.core.document import Document, Skipped
 from neardup_gui.core.extract import extract_file, format_of, os_failure, too_large_reason, unsupported
 from neardup_gui.core.progress import ProgressFn, no_progress
@@ -264,11 +265,10 @@ def process_many(
         else:
             queue.append(path)
     count = max(1, min(workers if workers > 0 else (os.cpu_count() or 1), len(queue))) if queue else 0
-    context = multiprocessing.get_context("spawn")
     pool: list[_Worker | None] = []  # None: a slot whose child ended when no work was left
     try:
         for _ in range(count):
-            worker = _Worker(context, limits, prepare)
+            worker = _Worker(processes.context(), limits, prepare)
             pool.append(worker)
             # the first file goes down the pipe at once: the child reads it as soon as it has
             # started, and the time limit counts from now (start-up included)
@@ -350,7 +350,7 @@ def process_many(
                     queue.extendleft(reversed(worker.take_back()))
                     worker.path = None
                     worker.kill()
-                    pool[index] = _Worker(context, limits, prepare) if queue else None  # type: ignore[call-overload]
+                    pool[index] = _Worker(processes.context(), limits, prepare) if queue else None  # type: ignore[call-overload]
             pool = [w for w in pool if w is not None]
             # the children get their next files before the caller takes these results (it
             # writes them to the index meanwhile): both run at once
@@ -424,9 +424,13 @@ def process_many_behind(
                 continue
         return False
 
+    # The children are started here, in the caller's thread, before the feeding thread: while
+    # this process still runs one thread they may be forked (core/processes.py).
+    runs = process_many(paths, limits, workers, stopping, prepare, announce=True)
+    next(runs)  # the announcement: the children are started and have their first files
+
     def feed() -> None:
         try:
-            runs = process_many(paths, limits, workers, stopping, prepare)
             try:
                 for item in runs:
                     if not handed(item):

@@ -1,0 +1,83 @@
+"""The command line forks its children (core/processes.py); the app and any threaded process spawn
+them. Forked or spawned, one process or two: the same index and the same pairs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from neardup_gui.core import pairpass, processes
+from tests.benchmarks.copyheavy import build
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork is used on Linux only")
+
+
+def neardup(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "neardup_gui.cli", *args], capture_output=True, text=True, timeout=600)
+
+
+def python(code: str) -> str:
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout.strip()
+
+
+def test_fork_only_where_chosen_and_safe() -> None:
+    # a fresh process: not chosen → spawn; chosen → fork; a second thread or Qt loaded → spawn again
+    out = python("""
+        import threading, time
+        from neardup_gui.core import processes
+        seen = [processes.context().get_start_method()]
+        processes.allow_fork()
+        seen.append(processes.context().get_start_method())
+        stop = threading.Event()
+        t = threading.Thread(target=stop.wait); t.start()
+        seen.append(processes.context().get_start_method())
+        stop.set(); t.join()
+        seen.append(processes.context().get_start_method())
+        import PySide6.QtCore
+        seen.append(processes.context().get_start_method())
+        print(" ".join(seen))
+    """)
+    assert out == "spawn fork spawn fork spawn"
+
+
+def test_this_test_process_never_forks() -> None:
+    # (pytest-qt has loaded Qt here: the in-process tests always spawn)
+    processes.allow_fork()
+    try:
+        assert processes.context().get_start_method() == "spawn"
+    finally:
+        processes.allow_fork(False)
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    root = tmp_path_factory.mktemp("fork")
+    build(root / "docs", pairpass.PARALLEL_MIN_DOCS_FORKED + 20, seed=5, families=60)
+    return root / "docs"
+
+
+def test_forked_index_and_pass_equal_one_process(folder, tmp_path) -> None:
+    """Two forked extraction children and two forked pass workers: the same pairs as one process."""
+    dbs = {}
+    for workers in ("1", "2"):
+        db = dbs[workers] = tmp_path / f"w{workers}.db"
+        done = neardup("-vv", "index", str(folder), "--db", str(db), "-q", "--workers", workers)
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert "starting a child process by fork" in done.stderr
+        assert "by spawn" not in done.stderr
+    runs = {}
+    for workers in ("1", "2"):
+        done = neardup("-vv", "pairs", "--db", str(dbs[workers]), "--threshold", "0.8", "--json", "-q",
+                       "--workers", workers)
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert ("starting a child process by fork" in done.stderr) == (workers == "2")
+        runs[workers] = sorted((min(r["a"], r["b"]), max(r["a"], r["b"]), r["similarity"])
+                               for r in json.loads(done.stdout))
+    assert len(runs["1"]) > 50
+    assert runs["2"] == runs["1"]
