@@ -54,6 +54,10 @@ try:  # Myers' O((N+M)·D) diff compiled (google-diff-match-patch's C++ port): c
     from fast_diff_match_patch import diff as _dmp_diff
 except ImportError:  # pragma: no cover - a declared dependency; the bit-parallel path serves
     _dmp_diff = None
+try:  # the same diff, our own C (core/_myers.c): no clock read at every step, stops beyond a budget
+    from neardup_gui.core import _myers
+except ImportError:  # built when a C compiler is at hand (setup.py); diff-match-patch serves otherwise
+    _myers = None
 
 log = logging.getLogger(__name__)
 
@@ -154,7 +158,8 @@ def _align_sequences(sa: Sequence, sb: Sequence, lcs: int | None = None, lcs_at_
     edit distance, where the search for it starts."""
     if len(sa) == 0 or len(sb) == 0:
         return []
-    if _dmp_diff is not None and isinstance(sa, str) and isinstance(sb, str) and len(sa) * len(sb) >= DMP_MIN_CELLS:
+    if (_myers is not None or _dmp_diff is not None) and isinstance(sa, str) and isinstance(sb, str) \
+            and len(sa) * len(sb) >= DMP_MIN_CELLS:
         blocks = _compiled_myers_blocks(sa, sb, lcs, lcs_at_most)
         if blocks is not None:
             return blocks
@@ -226,16 +231,22 @@ def _compiled_myers_blocks(sa: str, sb: str, lcs: int | None, lcs_at_most: int |
     n, m = len(sa), len(sb)
     budget = dmp_budget(n, m)
     if lcs is None:
-        if _LCSseq is None:  # pragma: no cover
-            return None
         floor = 0 if lcs_at_most is None else n + m - 2 * min(lcs_at_most, n, m)
         if floor > budget:
+            return None
+        if _myers is not None:
+            # The same diff, stopped as soon as its edit distance is proved beyond the budget:
+            # no LCS length needed first (measured below, "_myers").
+            return _myers.blocks(sa, sb, budget)
+        if _LCSseq is None:  # pragma: no cover
             return None
         lcs = _banded_lcs(sa, sb, budget, floor)
         if lcs is None:
             return None
     elif n + m - 2 * lcs > budget:
         return None
+    if _myers is not None:
+        return _myers.blocks(sa, sb, budget)
     blocks: list[Block] = []
     i = j = 0
     for op, length in _dmp_diff(sa, sb, timelimit=0, checklines=False, cleanup="No", counts_only=True):

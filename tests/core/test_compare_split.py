@@ -30,7 +30,8 @@ def split_everything(monkeypatch):
         return real(sa, sb)
 
     monkeypatch.setattr(compare_module, "_anchored_blocks", counted)
-    monkeypatch.setattr(compare_module, "_dmp_diff", None)  # the compiled diff would serve first
+    monkeypatch.setattr(compare_module, "_dmp_diff", None)  # the compiled diffs would serve first
+    monkeypatch.setattr(compare_module, "_myers", None)
     monkeypatch.setattr(compare_module, "SPLIT_MIN_CELLS", 200_000)
     monkeypatch.setattr(compare_module, "SPLIT_MYERS_MAX_D", 4)
     return calls
@@ -114,6 +115,7 @@ def test_repetitive_pair_through_the_compiled_diff_keeps_its_similarity() -> Non
     a, b = edited_pair(synthetic_copyright(60))
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(compare_module, "_dmp_diff", None)
+        mp.setattr(compare_module, "_myers", None)
         mp.setattr(compare_module, "SPLIT_MIN_CELLS", 10**18)
         mp.setattr(compare_module, "SPLIT_MYERS_MAX_D", 10**9)
         reference = unsplit(a, b)
