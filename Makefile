@@ -14,12 +14,12 @@ $(PY):
 
 # The package's modules are compiled once, as an installed wheel's are: with PYTHONDONTWRITEBYTECODE
 # set (as on some machines) every command would compile them again (0.1 s of each `neardup` run).
-$(STAMP_RUN): pyproject.toml setup.py neardup_gui/core/_myers.c | $(PY)
+$(STAMP_RUN): pyproject.toml setup.py neardup_gui/core/_myers.c neardup_gui/core/_kernels.c | $(PY)
 	$(PY) -m pip install -q -e .
 	$(PY) -m compileall -q neardup_gui
 	touch $@
 
-$(STAMP_TEST): pyproject.toml setup.py neardup_gui/core/_myers.c | $(PY)
+$(STAMP_TEST): pyproject.toml setup.py neardup_gui/core/_myers.c neardup_gui/core/_kernels.c | $(PY)
 	$(PY) -m pip install -q -e '.[test]'
 	$(PY) -m compileall -q neardup_gui
 	touch $@ $(STAMP_RUN)

@@ -38,7 +38,10 @@ def child(kind: str, folder: str, db: str, workers: int) -> None:
     """Run one contender in this (child) process; print its figures as JSON."""
     started = time.monotonic()
     if kind == "ours":
+        from neardup_gui.core import processes
         from neardup_gui.core.collection import Collection
+
+        processes.allow_fork()  # as the command line does (one thread, no Qt here)
         from neardup_gui.core.settings import Settings
 
         settings = Settings(threshold=THRESHOLD, auto_template=False, workers=workers)

@@ -1,0 +1,119 @@
+"""core/_kernels.c: two steps of a comparison in C give what the numpy code gives.
+
+``shared_cover`` stands for the window search of :func:`compare._shared_mask_prepared`,
+``counted_runs`` for :func:`compare._aligned_pairs` + :func:`compare._match_spans` in the
+counts-only form the collection-wide pass uses. Each comparison below is made twice, with the
+compiled steps and with the numpy ones, and must be equal field for field.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+
+import numpy as np
+import pytest
+
+from neardup_gui.core import compare as compare_module
+from neardup_gui.core.compare import UnitCodes, compare_prepared, prepare_document
+from neardup_gui.core.exclusions import quoted_spans
+from neardup_gui.core.units import tokenize
+from tests.benchmarks.copyheavy import light_edit
+from tests.corpus import corpus_dir
+
+_kernels = compare_module._kernels
+needs_ext = pytest.mark.skipif(_kernels is None, reason="the compiled kernels are not built here")
+
+
+def test_built_where_a_compiler_is() -> None:
+    if shutil.which("cc") or shutil.which("gcc"):
+        assert _kernels is not None, "neardup_gui/core/_kernels.c was not built (pip install -e . prints why)"
+
+
+def both(a, b, **cuts):
+    """compare_prepared with the compiled steps and with numpy's (counts only, as the pass asks)."""
+    fast = compare_prepared(a, b, counts_only=True, **cuts)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(compare_module, "_kernels", None)
+        plain = compare_prepared(a, b, counts_only=True, **cuts)
+    return fast, plain
+
+
+@needs_ext
+def test_random_documents_with_repeats_and_gaps() -> None:
+    """Small vocabularies (repeated windows, ties), template stretches (gap items), every cut-off."""
+    rng = random.Random(16)
+    codes = UnitCodes()
+    words = [f"w{i}" for i in range(40)]
+    compared = 0
+    for trial in range(400):
+        vocab = words[: rng.choice([3, 6, 12, 40])]
+        base = [rng.choice(vocab) for _ in range(rng.randrange(5, 300))]
+        other = list(base)
+        for _ in range(rng.randrange(0, 12)):
+            k = rng.randrange(len(other) + 1)
+            if rng.random() < 0.5 and other:
+                del other[k - 1 if k else 0]
+            else:
+                other.insert(k, rng.choice(vocab))
+        ta, tb = " ".join(base), " ".join(other)
+        form = " ".join(rng.choice(vocab) for _ in range(12))
+        tpl_a = tpl_b = ()
+        if trial % 3 == 0:  # the same template text inside both: a gap item each
+            cut = rng.randrange(len(ta) + 1)
+            ta = ta[:cut] + " " + form + " " + ta[cut:]
+            tpl_a = [(cut + 1, cut + 1 + len(form))]
+            cut = rng.randrange(len(tb) + 1)
+            tb = tb[:cut] + " " + form + " " + tb[cut:]
+            tpl_b = [(cut + 1, cut + 1 + len(form))]
+        min_run = rng.choice([1, 2, 4, 8])
+        pa = prepare_document(tokenize(ta), min_run=min_run, codes=codes, template=tpl_a)
+        pb = prepare_document(tokenize(tb), min_run=min_run, codes=codes, template=tpl_b)
+        for cuts in ({}, {"min_similarity": 0.5}, {"min_similarity": 0.9}, {"min_containment": 0.6}):
+            fast, plain = both(pa, pb, **cuts)
+            assert fast == plain, (trial, cuts)
+            compared += fast is not None
+    assert compared > 500
+
+
+@needs_ext
+def test_real_resubmissions_with_marks() -> None:
+    rng = random.Random(4)
+    codes = UnitCodes()
+    for lang in ("en", "zh-cn"):
+        texts = [p.read_text(encoding="utf-8") for p in sorted((corpus_dir() / f"debian-reference-{lang}").glob("*.txt"))]
+        for i in range(0, len(texts), 11):
+            a = texts[i] + "\n“" + texts[(i + 3) % len(texts)][:400] + "”"
+            b = light_edit(a, rng.uniform(0.005, 0.05), rng)
+            pa = prepare_document(tokenize(a), min_run=8, codes=codes, excluded=quoted_spans(a))
+            pb = prepare_document(tokenize(b), min_run=8, codes=codes, excluded=quoted_spans(b))
+            fast, plain = both(pa, pb, min_similarity=0.8)
+            assert fast == plain
+
+
+@needs_ext
+def test_a_hash_collision_is_reported_not_trusted() -> None:
+    # two different windows given the same hash: the caller must compare item by item
+    k = 3
+    items_a = np.array([1, 2, 3, 4], dtype=np.uint32)
+    items_b = np.array([1, 2, 9, 4], dtype=np.uint32)
+    hashes = np.array([7, 8], dtype=np.uint64)
+    inverse = np.array([0, 1], dtype=np.int32)
+    first = np.array([0, 1], dtype=np.int32)
+    assert _kernels.shared_cover(hashes, inverse, first, items_a, hashes, inverse, first, items_b, k, -1) is False
+    # the same windows under honest hashes: what each covers, and None below at_least
+    got = _kernels.shared_cover(hashes, inverse, first, items_a, np.array([7, 10], dtype=np.uint64), inverse, first,
+                                np.array([1, 2, 3, 5], dtype=np.uint32), k, -1)
+    assert [np.frombuffer(m, dtype=bool).tolist() for m in got] == [[True, True, True, False]] * 2
+    assert _kernels.shared_cover(hashes, inverse, first, items_a, np.array([7, 10], dtype=np.uint64), inverse, first,
+                                 np.array([1, 2, 3, 5], dtype=np.uint32), k, 4) is None
+
+
+@needs_ext
+def test_wrong_array_types_are_refused() -> None:
+    with pytest.raises(TypeError):
+        _kernels.shared_cover(np.zeros(2, dtype=np.int32), *([np.zeros(2, dtype=np.int32)] * 7), 3, -1)
+    with pytest.raises(IndexError):
+        sel = np.arange(3, dtype=np.int64)
+        _kernels.counted_runs([(0, 0, 5)], sel, sel, np.zeros(3, dtype=np.int32), np.zeros(3, dtype=np.int32), sel, sel,
+                              1, 0)
