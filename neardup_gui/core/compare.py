@@ -823,6 +823,7 @@ def _aligned_comparison(
     lcs: int | None = None,
     counts_only: bool = False,
     lcs_at_most: int | None = None,
+    marks: dict | None = None,
 ) -> Comparison:
     """Align the selected items, keep the trustable runs, merge passages, count: where the plain
     path (:func:`compare_units`) and the prepared one (:func:`compare_prepared`) meet.
@@ -830,8 +831,10 @@ def _aligned_comparison(
     ``codes_*``: codes of the countable units (``distinct`` > every one); ``items_*``: the same
     with the gap items (``n_codes`` > every one), ``unit_*`` their unit positions (−1 for a gap);
     ``sel_*``: the items aligned; ``whole``: the count when the two texts are identical.
-    ``counts_only``: the figures without the spans and passages (left empty).
+    ``counts_only``: the figures without the spans and passages (left empty). ``marks``: further
+    fields of the Comparison (the prepared path's template and exclusion spans and shares).
     """
+    marks = marks or {}
     n_a, n_b = len(codes_a), len(codes_b)
     countable = (pos_a, pos_b) if counts_only else None
     seq_a, seq_b = items_a[sel_a], items_b[sel_b]
@@ -867,6 +870,7 @@ def _aligned_comparison(
     else:
         found, cover_a, cover_b = passages_of(a, b, spans, pos_a, pos_b, codes_a, codes_b, _align_codes)
     return Comparison(
+        **marks,
         similarity=_ratio(common, n_a + n_b - common),
         containment_a=_ratio(cover_a, n_a),
         containment_b=_ratio(cover_b, n_b),
@@ -1310,11 +1314,15 @@ def compare_prepared(
         if need is not None:
             if min(len(sel_a), len(sel_b)) < need:
                 return None
-            real_a, real_b = sel_a[a.unit[sel_a] >= 0], sel_b[b.unit[sel_b] >= 0]
-            bound = _multiset_overlap_sparse(a.items[real_a], b.items[real_b])
+            if _kernels is not None and a.items.dtype == np.uint32 and b.items.dtype == np.uint32:
+                bound, gaps_a, gaps_b = _kernels.real_overlap(a.items, a.unit, sel_a, b.items, b.unit, sel_b)
+            else:
+                real_a, real_b = sel_a[a.unit[sel_a] >= 0], sel_b[b.unit[sel_b] >= 0]
+                bound = _multiset_overlap_sparse(a.items[real_a], b.items[real_b])
+                gaps_a, gaps_b = len(sel_a) - len(real_a), len(sel_b) - len(real_b)
             if bound < need:
                 return None
-            lcs_at_most = bound + min(len(sel_a) - len(real_a), len(sel_b) - len(real_b))
+            lcs_at_most = bound + min(gaps_a, gaps_b)
             near = _below_cutoffs(bound, n_a, n_b, None if min_similarity is None else min_similarity + LCS_BOUND_MARGIN,
                                   None if min_containment is None else min_containment + LCS_BOUND_MARGIN)
             if near and len(sel_a) * len(sel_b) >= LCS_BOUND_MIN_CELLS:
@@ -1325,13 +1333,10 @@ def compare_prepared(
                 if lcs < need:
                     return None
     n_codes = int(max(a.items.max(initial=0), b.items.max(initial=0))) + 1
-    result = _aligned_comparison(
+    return _aligned_comparison(
         a.units, b.units, a.pos, b.pos, a.codes, b.codes, n_codes, a.items, b.items, a.unit, b.unit, n_codes,
         sel_a, sel_b, whole=n_a if identical else 0, min_run=a.min_run, with_raw_lcs=with_raw_lcs,
-        blocks_are_lcs=False, lcs=lcs, counts_only=counts_only, lcs_at_most=lcs_at_most)
-    return replace(
-        result,
-        template_a=a.template, template_b=b.template, excluded_a=a.excluded, excluded_b=b.excluded,
-        template_share_a=a.template_share, template_share_b=b.template_share,
-        excluded_share_a=a.excluded_share, excluded_share_b=b.excluded_share,
-    )
+        blocks_are_lcs=False, lcs=lcs, counts_only=counts_only, lcs_at_most=lcs_at_most,
+        marks={"template_a": a.template, "template_b": b.template, "excluded_a": a.excluded, "excluded_b": b.excluded,
+               "template_share_a": a.template_share, "template_share_b": b.template_share,
+               "excluded_share_a": a.excluded_share, "excluded_share_b": b.excluded_share})

@@ -117,3 +117,23 @@ def test_wrong_array_types_are_refused() -> None:
         sel = np.arange(3, dtype=np.int64)
         _kernels.counted_runs([(0, 0, 5)], sel, sel, np.zeros(3, dtype=np.int32), np.zeros(3, dtype=np.int32), sel, sel,
                               1, 0)
+
+
+@needs_ext
+def test_real_overlap_is_the_multiset_overlap_of_the_real_selected_items() -> None:
+    rng = np.random.default_rng(3)
+    for trial in range(300):
+        na, nb = rng.integers(0, 80, size=2)
+        top = int(rng.choice([3, 50, 70_000]))  # (a large code grows the counting table)
+        items_a = rng.integers(0, top, na).astype(np.uint32)
+        items_b = rng.integers(0, top, nb).astype(np.uint32)
+        unit_a = np.where(rng.random(na) < 0.2, -1, np.arange(na)).astype(np.int32 if trial % 2 else np.int64)
+        unit_b = np.where(rng.random(nb) < 0.2, -1, np.arange(nb)).astype(np.int32)
+        sel_a = np.flatnonzero(rng.random(na) < 0.7).astype(np.int64)
+        sel_b = np.flatnonzero(rng.random(nb) < 0.7).astype(np.int64)
+        real_a, real_b = sel_a[unit_a[sel_a] >= 0], sel_b[unit_b[sel_b] >= 0]
+        ua, ca = np.unique(items_a[real_a], return_counts=True)
+        ub, cb = np.unique(items_b[real_b], return_counts=True)
+        _, ia, ib = np.intersect1d(ua, ub, assume_unique=True, return_indices=True)
+        want = (int(np.minimum(ca[ia], cb[ib]).sum()), len(sel_a) - len(real_a), len(sel_b) - len(real_b))
+        assert _kernels.real_overlap(items_a, unit_a, sel_a, items_b, unit_b, sel_b) == want
