@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import random
 import shutil
+import sysconfig
+from pathlib import Path
 import sys
 
 import pytest
@@ -24,9 +26,10 @@ _myers = compare_module._myers
 
 
 def test_built_where_a_compiler_is() -> None:
-    # setup.py builds it whenever a C compiler is at hand (make test installs gcc); a silent build
-    # failure would leave the slower path in place unnoticed
-    if shutil.which("cc") or shutil.which("gcc"):
+    # setup.py builds it whenever a C compiler and Python's headers are at hand (make test installs
+    # gcc); a silent build failure would leave the slower path in place unnoticed
+    headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
+    if (shutil.which("cc") or shutil.which("gcc")) and headers.is_file():
         assert _myers is not None, "neardup_gui/core/_myers.c was not built (pip install -e . prints why)"
 
 
