@@ -56,6 +56,22 @@ static Py_ssize_t cover(const unsigned char *hit, const buf_t *inv, Py_ssize_t n
     return covered;
 }
 
+/* The windows of a document agree with its items: at most one a position, each hash's index and
+ * first window in range (what its memory accesses below rely on). */
+static int windows_ok(const buf_t *inv, const buf_t *first, Py_ssize_t nh, Py_ssize_t n, Py_ssize_t k) {
+    Py_ssize_t windows = len_of(inv);
+    if (windows > n || len_of(first) != nh || (windows > 0 && windows != n - k + 1)) return 0;
+    for (Py_ssize_t w = 0; w < windows; w++) {
+        int64_t h = at(inv, w);
+        if (h < 0 || h >= nh) return 0;
+    }
+    for (Py_ssize_t h = 0; h < nh; h++) {
+        int64_t f = at(first, h);
+        if (f < 0 || f + k > n) return 0;
+    }
+    return 1;
+}
+
 PyDoc_STRVAR(shared_cover_doc,
 "shared_cover(hashes_a, inverse_a, first_a, items_a, hashes_b, inverse_b, first_b, items_b, k, at_least)\n\n"
 "The items of A and of B inside a k-window whose hash the other has, as two bytes objects of\n"
@@ -80,6 +96,10 @@ static PyObject *py_shared_cover(PyObject *self, PyObject *args) {
     const uint64_t *HA = ha.view.buf, *HB = hb.view.buf;
     const uint32_t *XA = xa.view.buf, *XB = xb.view.buf;
     Py_ssize_t nha = len_of(&ha), nhb = len_of(&hb), na = len_of(&xa), nb = len_of(&xb);
+    if (k < 1 || !windows_ok(&ia, &fa, nha, na, k) || !windows_ok(&ib, &fb, nhb, nb, k)) {
+        PyErr_SetString(PyExc_ValueError, "windows inconsistent with their items");
+        goto done;
+    }
     hit_a = calloc((size_t)nha + 1, 1);
     hit_b = calloc((size_t)nhb + 1, 1);
     pair = malloc(((size_t)nha + 1) * sizeof(Py_ssize_t));
@@ -208,7 +228,7 @@ static PyObject *py_counted_runs(PyObject *self, PyObject *args) {
         for (Py_ssize_t s = 0; s < n; s++, m++) {
             pa[m] = SA[i + s];
             pb[m] = SB[j + s];
-            if (pa[m] < 0 || pa[m] >= nua) {
+            if (pa[m] < 0 || pa[m] >= nua || pb[m] < 0 || pb[m] >= len_of(&ub)) {
                 PyErr_SetString(PyExc_IndexError, "selection outside the items");
                 goto done;
             }

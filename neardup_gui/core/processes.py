@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 import sys
 import threading
 from multiprocessing.context import BaseContext
@@ -41,8 +42,27 @@ def fork_safe() -> bool:
             and "PySide6" not in sys.modules)
 
 
-def context() -> BaseContext:
-    """The context to start the next child with: ``fork`` when :func:`fork_safe`, else ``spawn``."""
-    method = "fork" if fork_safe() else "spawn"
+# A forked child starts with its parent's address space, and an extraction child caps its own
+# (RLIMIT_AS, ``ExtractLimits.memory_limit_mb``): a parent this large is not forked for a capped
+# child, so that the file still has about the room a spawned child leaves it (a fresh command-line
+# process maps about 175–250 MB; a spawned child about 170 MB).
+FORK_MAX_PARENT_MB = 320
+
+
+def virtual_mb() -> float:
+    """This process's virtual memory size (Linux; 0 where it cannot be read)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def context(capped: bool = False) -> BaseContext:
+    """The context to start the next child with: ``fork`` when :func:`fork_safe` (and, for a child
+    that caps its address space, ``capped``, while this process is under FORK_MAX_PARENT_MB),
+    else ``spawn``."""
+    fork = fork_safe() and not (capped and virtual_mb() > FORK_MAX_PARENT_MB)
+    method = "fork" if fork else "spawn"
     log.debug("starting a child process by %s", method)
     return multiprocessing.get_context(method)

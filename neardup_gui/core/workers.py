@@ -268,7 +268,7 @@ def process_many(
     pool: list[_Worker | None] = []  # None: a slot whose child ended when no work was left
     try:
         for _ in range(count):
-            worker = _Worker(processes.context(), limits, prepare)
+            worker = _Worker(processes.context(capped=True), limits, prepare)
             pool.append(worker)
             # the first file goes down the pipe at once: the child reads it as soon as it has
             # started, and the time limit counts from now (start-up included)
@@ -350,7 +350,7 @@ def process_many(
                     queue.extendleft(reversed(worker.take_back()))
                     worker.path = None
                     worker.kill()
-                    pool[index] = _Worker(processes.context(), limits, prepare) if queue else None  # type: ignore[call-overload]
+                    pool[index] = _Worker(processes.context(capped=True), limits, prepare) if queue else None  # type: ignore[call-overload]
             pool = [w for w in pool if w is not None]
             # the children get their next files before the caller takes these results (it
             # writes them to the index meanwhile): both run at once

@@ -46,6 +46,21 @@ def test_fork_only_where_chosen_and_safe() -> None:
     assert out == "spawn fork spawn fork spawn"
 
 
+def test_a_large_parent_spawns_the_children_that_cap_their_memory() -> None:
+    # a forked child starts with its parent's address space: an extraction child (which caps its
+    # own) is spawned from a parent over FORK_MAX_PARENT_MB, so the file keeps its room
+    out = python("""
+        import mmap
+        from neardup_gui.core import processes
+        processes.allow_fork()
+        seen = [processes.context(capped=True).get_start_method()]
+        block = mmap.mmap(-1, (processes.FORK_MAX_PARENT_MB + 200) * 2**20)  # mapped, never touched
+        seen += [processes.context(capped=True).get_start_method(), processes.context().get_start_method()]
+        print(" ".join(seen))
+    """)
+    assert out == "fork spawn fork"
+
+
 def test_this_test_process_never_forks() -> None:
     # (pytest-qt has loaded Qt here: the in-process tests always spawn)
     processes.allow_fork()

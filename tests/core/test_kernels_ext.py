@@ -118,6 +118,15 @@ def test_a_hash_collision_is_reported_not_trusted() -> None:
 def test_wrong_array_types_are_refused() -> None:
     with pytest.raises(TypeError):
         _kernels.shared_cover(np.zeros(2, dtype=np.int32), *([np.zeros(2, dtype=np.int32)] * 7), 3, -1)
+    # windows that do not fit their items (an inverse pointing past the hashes, a first window
+    # running off the end) are refused, never read out of bounds
+    items = np.arange(4, dtype=np.uint32)
+    hashes, first = np.array([1, 2], dtype=np.uint64), np.array([0, 1], dtype=np.int32)
+    for inverse, first_ in ((np.array([0, 5], dtype=np.int32), first), (np.array([0, 1], dtype=np.int32),
+                                                                         np.array([0, 3], dtype=np.int32))):
+        with pytest.raises(ValueError):
+            _kernels.shared_cover(hashes, inverse, first_, items, hashes, np.array([0, 1], dtype=np.int32), first,
+                                  items, 3, -1)
     with pytest.raises(IndexError):
         sel = np.arange(3, dtype=np.int64)
         _kernels.counted_runs([(0, 0, 5)], sel, sel, np.zeros(3, dtype=np.int32), np.zeros(3, dtype=np.int32), sel, sel,
