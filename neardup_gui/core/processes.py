@@ -12,6 +12,10 @@ the program chose it (:func:`allow_fork`: the command line does, the app never d
 (on macOS system libraries are not fork-safe), while the calling process runs one Python thread,
 and never once Qt is loaded (its threads are invisible to :mod:`threading`). The choice is made
 for each child as it is started: a child replaced later, from a feeding thread, is spawned.
+
+SQLite: a forked child never uses a connection of its parent (SQLite forbids it). The pass's
+workers open their own, read-only, while the parent keeps its connection open and idle (no
+statement running, so no lock held) until they have ended; the extraction children open none.
 """
 
 from __future__ import annotations
