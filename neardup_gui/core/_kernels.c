@@ -20,13 +20,18 @@ typedef struct {
     int ok;
 } buf_t;
 
-/* A read-only contiguous buffer of items of ``size`` bytes (0: any size). */
+/* Any integers of 4 or 8 bytes (read with ``at``). */
+#define INT_4_OR_8 (-1)
+
+/* A read-only contiguous buffer of items of ``size`` bytes (or INT_4_OR_8). */
 static int get(PyObject *obj, buf_t *b, Py_ssize_t size, const char *what) {
     b->ok = 0;
     if (PyObject_GetBuffer(obj, &b->view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return -1;
     b->ok = 1;
-    if (size && b->view.itemsize != size) {
-        PyErr_Format(PyExc_TypeError, "%s: items of %zd bytes expected, got %zd", what, size, b->view.itemsize);
+    Py_ssize_t got = b->view.itemsize;
+    if (size == INT_4_OR_8 ? (got != 4 && got != 8) : got != size) {
+        PyErr_Format(PyExc_TypeError, "%s: items of %s bytes expected, got %zd", what,
+                     size == INT_4_OR_8 ? "4 or 8" : (size == 4 ? "4" : "8"), got);
         return -1;
     }
     return 0;
@@ -187,13 +192,9 @@ static PyObject *py_counted_runs(PyObject *self, PyObject *args) {
     PyObject *result = NULL, *seq = NULL, *runs = NULL;
     int64_t *pa = NULL, *pb = NULL;
     unsigned char *real = NULL;
-    if (get(o[0], &sa, 8, "sel_a") || get(o[1], &sb, 8, "sel_b") || get(o[2], &ua, 0, "unit_a") ||
-        get(o[3], &ub, 0, "unit_b") || get(o[4], &pa_, 8, "pos_a") || get(o[5], &pb_, 8, "pos_b"))
+    if (get(o[0], &sa, 8, "sel_a") || get(o[1], &sb, 8, "sel_b") || get(o[2], &ua, INT_4_OR_8, "unit_a") ||
+        get(o[3], &ub, INT_4_OR_8, "unit_b") || get(o[4], &pa_, 8, "pos_a") || get(o[5], &pb_, 8, "pos_b"))
         goto done;
-    if ((ua.view.itemsize != 4 && ua.view.itemsize != 8) || (ub.view.itemsize != 4 && ub.view.itemsize != 8)) {
-        PyErr_SetString(PyExc_TypeError, "unit arrays of 4- or 8-byte integers expected");
-        goto done;
-    }
     seq = PySequence_Fast(blocks, "blocks must be a sequence");
     if (!seq) goto done;
     Py_ssize_t nblocks = PySequence_Fast_GET_SIZE(seq), total = 0;
@@ -292,13 +293,9 @@ static PyObject *py_real_overlap(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOOOOO", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5])) return NULL;
     buf_t xa = {0}, ua = {0}, sa = {0}, xb = {0}, ub = {0}, sb = {0};
     PyObject *result = NULL;
-    if (get(o[0], &xa, 4, "items_a") || get(o[1], &ua, 0, "unit_a") || get(o[2], &sa, 8, "sel_a") ||
-        get(o[3], &xb, 4, "items_b") || get(o[4], &ub, 0, "unit_b") || get(o[5], &sb, 8, "sel_b"))
+    if (get(o[0], &xa, 4, "items_a") || get(o[1], &ua, INT_4_OR_8, "unit_a") || get(o[2], &sa, 8, "sel_a") ||
+        get(o[3], &xb, 4, "items_b") || get(o[4], &ub, INT_4_OR_8, "unit_b") || get(o[5], &sb, 8, "sel_b"))
         goto done;
-    if ((ua.view.itemsize != 4 && ua.view.itemsize != 8) || (ub.view.itemsize != 4 && ub.view.itemsize != 8)) {
-        PyErr_SetString(PyExc_TypeError, "unit arrays of 4- or 8-byte integers expected");
-        goto done;
-    }
     const uint32_t *XA = xa.view.buf, *XB = xb.view.buf;
     const int64_t *SA = sa.view.buf, *SB = sb.view.buf;
     Py_ssize_t nsa = len_of(&sa), nsb = len_of(&sb), na = len_of(&xa), nb = len_of(&xb);
