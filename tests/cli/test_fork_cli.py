@@ -96,3 +96,33 @@ def test_forked_index_and_pass_equal_one_process(folder, tmp_path) -> None:
                                for r in json.loads(done.stdout))
     assert len(runs["1"]) > 50
     assert runs["2"] == runs["1"]
+
+
+def test_the_pass_forks_while_its_parent_holds_no_lock_on_the_database(folder, tmp_path) -> None:
+    """A forked worker opens its own connection, but SQLite's bookkeeping of its parent's locks is
+    copied into it: the parent must hold none on the database file then (no read transaction
+    open), only the lock on the shared-memory file that every open WAL connection holds."""
+    db = tmp_path / "locks.db"
+    done = neardup("index", str(folder), "--db", str(db), "-q")
+    assert done.returncode == 0, done.stderr[-2000:]
+    code = textwrap.dedent(f"""
+        import os, sys
+        from neardup_gui.core import processes
+        real = processes.context
+        def context(capped=False):
+            ctx = real(capped)
+            if ctx.get_start_method() == "fork":
+                mine = [f for f in map(str.split, open("/proc/locks")) if len(f) > 5 and f[4] == str(os.getpid())]
+                print("FORK", *[f[5].split(":")[-1] for f in mine], file=sys.stderr)
+            return ctx
+        processes.context = context
+        from neardup_gui import cli
+        sys.exit(cli.main(["pairs", "--db", {str(db)!r}, "--threshold", "0.8", "--json", "-q", "--workers", "2"]))
+    """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    forks = [line.split()[1:] for line in done.stderr.splitlines() if line.startswith("FORK")]
+    assert forks, "the pass did not fork its workers"
+    database = str(db.stat().st_ino)
+    for locked in forks:
+        assert database not in locked
