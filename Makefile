@@ -5,6 +5,8 @@ PY := $(VENV)/bin/python
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 STAMP_PACKAGE := $(VENV)/.installed-package
+# what an install builds from (the compiled modules included: a changed C file is built again)
+BUILD_INPUTS := pyproject.toml setup.py $(wildcard neardup_gui/core/*.c)
 
 .PHONY: run test bench package package-test screenshots deps-run deps-test translations clean
 
@@ -14,12 +16,12 @@ $(PY):
 
 # The package's modules are compiled once, as an installed wheel's are: with PYTHONDONTWRITEBYTECODE
 # set (as on some machines) every command would compile them again (0.1 s of each `neardup` run).
-$(STAMP_RUN): pyproject.toml setup.py neardup_gui/core/_myers.c neardup_gui/core/_kernels.c | $(PY)
+$(STAMP_RUN): $(BUILD_INPUTS) | $(PY)
 	$(PY) -m pip install -q -e .
 	$(PY) -m compileall -q neardup_gui
 	touch $@
 
-$(STAMP_TEST): pyproject.toml setup.py neardup_gui/core/_myers.c neardup_gui/core/_kernels.c | $(PY)
+$(STAMP_TEST): $(BUILD_INPUTS) | $(PY)
 	$(PY) -m pip install -q -e '.[test]'
 	$(PY) -m compileall -q neardup_gui
 	touch $@ $(STAMP_RUN)
@@ -40,7 +42,7 @@ bench: deps-test $(STAMP_TEST)
 	$(PY) -m compileall -q neardup_gui
 	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/run_all.py
 
-$(STAMP_PACKAGE): pyproject.toml | $(PY)
+$(STAMP_PACKAGE): $(BUILD_INPUTS) | $(PY)
 	$(PY) -m pip install -q -e '.[package]'
 	touch $@ $(STAMP_RUN)
 

@@ -8,7 +8,7 @@ what="${1:-test}"   # run | test | package
 pkgs_run=(libxkbcommon-x11-0 libegl1 libgl1 libxcb-cursor0 libxcb-icccm4 libxcb-image0
           libxcb-keysyms1 libxcb-randr0 libxcb-render-util0 libxcb-shape0 libxcb-xinerama0
           libxcb-xkb1 libfontconfig1 libdbus-1-3 fonts-noto-cjk
-          gcc libc6-dev)  # (the compiled diff, neardup_gui/core/_myers.c: optional, faster)
+          gcc libc6-dev)  # (the compiled parts, neardup_gui/core/*.c: optional, faster)
 pkgs_test=("${pkgs_run[@]}" libreoffice-writer-nogui poppler-utils qpdf xvfb xauth chromium)
 case "$what" in
   run) pkgs=("${pkgs_run[@]}") ;;

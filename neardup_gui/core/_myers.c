@@ -252,6 +252,22 @@ static int bisect_split(ctx_t *cx, const unit_t *a, Py_ssize_t na, const unit_t 
     return r;
 }
 
+/* One step of a path on diagonal k at distance d (``reverse``: the path from the end, on the
+ * mirrored texts): the furthest x it reaches, snake followed, recorded in v. */
+static inline Py_ssize_t furthest(Py_ssize_t *v, Py_ssize_t off, Py_ssize_t k, Py_ssize_t d, const unit_t *a,
+                                  Py_ssize_t na, const unit_t *b, Py_ssize_t nb, const int reverse) {
+    const Py_ssize_t ko = off + k;
+    Py_ssize_t x = (k == -d || (k != d && v[ko - 1] < v[ko + 1])) ? v[ko + 1] : v[ko - 1] + 1;
+    Py_ssize_t y = x - k;
+    if (reverse) {
+        while (x < na && y < nb && a[na - x - 1] == b[nb - y - 1]) x++, y++;
+    } else {
+        while (x < na && y < nb && a[x] == b[y]) x++, y++;
+    }
+    v[ko] = x;
+    return x;
+}
+
 static int bisect(ctx_t *cx, const unit_t *a, Py_ssize_t na, const unit_t *b, Py_ssize_t nb, list_t *out) {
     const Py_ssize_t max_d = (na + nb + 1) / 2;
     const Py_ssize_t off = max_d, vlen = 2 * max_d;
@@ -276,18 +292,7 @@ static int bisect(ctx_t *cx, const unit_t *a, Py_ssize_t na, const unit_t *b, Py
             return 1;
         }
         for (Py_ssize_t k1 = -d + k1start; k1 <= d - k1end; k1 += 2) {
-            const Py_ssize_t k1o = off + k1;
-            Py_ssize_t x1;
-            if (k1 == -d || (k1 != d && v1[k1o - 1] < v1[k1o + 1]))
-                x1 = v1[k1o + 1];
-            else
-                x1 = v1[k1o - 1] + 1;
-            Py_ssize_t y1 = x1 - k1;
-            while (x1 < na && y1 < nb && a[x1] == b[y1]) {
-                x1++;
-                y1++;
-            }
-            v1[k1o] = x1;
+            const Py_ssize_t x1 = furthest(v1, off, k1, d, a, na, b, nb, 0), y1 = x1 - k1;
             if (x1 > na) {
                 k1end += 2;
             } else if (y1 > nb) {
@@ -305,18 +310,8 @@ static int bisect(ctx_t *cx, const unit_t *a, Py_ssize_t na, const unit_t *b, Py
             }
         }
         for (Py_ssize_t k2 = -d + k2start; k2 <= d - k2end; k2 += 2) {
-            const Py_ssize_t k2o = off + k2;
-            Py_ssize_t x2;
-            if (k2 == -d || (k2 != d && v2[k2o - 1] < v2[k2o + 1]))
-                x2 = v2[k2o + 1];
-            else
-                x2 = v2[k2o - 1] + 1;
-            Py_ssize_t y2 = x2 - k2;
-            while (x2 < na && y2 < nb && a[na - x2 - 1] == b[nb - y2 - 1]) {
-                x2++;
-                y2++;
-            }
-            v2[k2o] = x2;
+            Py_ssize_t x2 = furthest(v2, off, k2, d, a, na, b, nb, 1);
+            const Py_ssize_t y2 = x2 - k2;
             if (x2 > na) {
                 k2end += 2;
             } else if (y2 > nb) {

@@ -257,24 +257,30 @@ def _compiled_myers_blocks(sa: str, sb: str, lcs: int | None, lcs_at_most: int |
         blocks = _myers.blocks(sa, sb, budget)  # None beyond the budget
         if blocks is None:
             return None
+        whole = True
     else:
-        blocks = []
-        i = j = 0
-        for op, length in _dmp_diff(sa, sb, timelimit=0, checklines=False, cleanup="No", counts_only=True):
-            if op == "=":
-                blocks.append((i, j, length))
-                i += length
-                j += length
-            elif op == "-":
-                i += length
-            else:
-                j += length
-        if i != n or j != m:  # pragma: no cover - a guard: never seen to fire
-            lcs = -1
-    if lcs is not None and sum(b[2] for b in blocks) != lcs:  # a guard: never seen to fire
+        blocks, whole = _dmp_blocks(sa, sb)
+    if not whole or (lcs is not None and sum(b[2] for b in blocks) != lcs):  # a guard: never seen to fire
         log.warning("compiled diff gave no LCS (%d×%d units): aligned bit-parallel instead", n, m)
         return None
     return blocks
+
+
+def _dmp_blocks(sa: str, sb: str) -> tuple[list[Block], bool]:
+    """The equal stretches of diff-match-patch's diff (no time limit), and whether its edit script
+    spans both sequences whole."""
+    blocks: list[Block] = []
+    i = j = 0
+    for op, length in _dmp_diff(sa, sb, timelimit=0, checklines=False, cleanup="No", counts_only=True):
+        if op == "=":
+            blocks.append((i, j, length))
+            i += length
+            j += length
+        elif op == "-":
+            i += length
+        else:
+            j += length
+    return blocks, (i, j) == (len(sa), len(sb))
 
 
 def _sequence_codes(seq: Sequence) -> np.ndarray:
@@ -1184,18 +1190,35 @@ def _shared_mask_prepared(
     na, nb = len(a.items), len(b.items)
     if na < k or nb < k:
         return None if at_least else (np.zeros(na, dtype=bool), np.zeros(nb, dtype=bool))
+    if a.windows.collided or b.windows.collided:
+        return _reaching(_shared_mask_codes(a.items, b.items, k), at_least)
+    got = (_compiled_shared_cover if _compiled(a, b) else _numpy_shared_cover)(a, b, at_least)
+    if got is not False:
+        return got
+    log.warning("k-gram hash collision: comparing k-grams unit by unit")
+    return _reaching(_shared_mask_codes(a.items, b.items, k), at_least)
+
+
+def _compiled(a: PreparedDocument, b: PreparedDocument) -> bool:
+    """Whether core/_kernels.c serves these two documents (built, and their items as it reads them)."""
+    return _kernels is not None and a.items.dtype == np.uint32 and b.items.dtype == np.uint32
+
+
+def _compiled_shared_cover(a: PreparedDocument, b: PreparedDocument, at_least: int | None):  # noqa: ANN202
+    """:func:`_numpy_shared_cover` in C (core/_kernels.c)."""
     wa, wb = a.windows, b.windows
-    if wa.collided or wb.collided:
-        return _reaching(_shared_mask_codes(a.items, b.items, k), at_least)
-    if _kernels is not None and a.items.dtype == np.uint32 and b.items.dtype == np.uint32:
-        got = _kernels.shared_cover(wa.hashes, wa.inverse, wa.first, a.items, wb.hashes, wb.inverse, wb.first,
-                                    b.items, k, -1 if at_least is None else at_least)
-        if got is None:
-            return None
-        if got is not False:
-            return np.frombuffer(got[0], dtype=bool), np.frombuffer(got[1], dtype=bool)
-        log.warning("k-gram hash collision: comparing k-grams unit by unit")
-        return _reaching(_shared_mask_codes(a.items, b.items, k), at_least)
+    got = _kernels.shared_cover(wa.hashes, wa.inverse, wa.first, a.items, wb.hashes, wb.inverse, wb.first,
+                                b.items, a.min_run, -1 if at_least is None else at_least)
+    if got is None or got is False:
+        return got
+    return np.frombuffer(got[0], dtype=bool), np.frombuffer(got[1], dtype=bool)
+
+
+def _numpy_shared_cover(a: PreparedDocument, b: PreparedDocument, at_least: int | None):  # noqa: ANN202
+    """The masks of :func:`_shared_mask_prepared` from the window hashes (neither document's
+    collided); None below ``at_least``; False when two windows of one hash differ (a collision)."""
+    k, na, nb = a.min_run, len(a.items), len(b.items)
+    wa, wb = a.windows, b.windows
     idx = np.searchsorted(wb.hashes, wa.hashes)
     np.minimum(idx, len(wb.hashes) - 1, out=idx)
     hit_a = wb.hashes[idx] == wa.hashes
@@ -1211,10 +1234,7 @@ def _shared_mask_prepared(
     offsets = np.arange(k)
     window_a = a.items[wa.first[hit_a][:, None] + offsets]
     window_b = b.items[wb.first[pair_b][:, None] + offsets]
-    if not np.array_equal(window_a, window_b):
-        log.warning("k-gram hash collision: comparing k-grams unit by unit")
-        return _reaching(_shared_mask_codes(a.items, b.items, k), at_least)
-    return covers
+    return covers if np.array_equal(window_a, window_b) else False
 
 
 def _reaching(masks: tuple[np.ndarray, np.ndarray], at_least: int | None) -> tuple[np.ndarray, np.ndarray] | None:
@@ -1314,7 +1334,7 @@ def compare_prepared(
         if need is not None:
             if min(len(sel_a), len(sel_b)) < need:
                 return None
-            if _kernels is not None and a.items.dtype == np.uint32 and b.items.dtype == np.uint32:
+            if _compiled(a, b):
                 bound, gaps_a, gaps_b = _kernels.real_overlap(a.items, a.unit, sel_a, b.items, b.unit, sel_b)
             else:
                 real_a, real_b = sel_a[a.unit[sel_a] >= 0], sel_b[b.unit[sel_b] >= 0]

@@ -714,7 +714,7 @@ class Store:
                 margins=zlib.decompress(row[3]).decode("utf-8"),
             )
         except (zlib.error, UnicodeDecodeError, ValueError) as exc:
-            raise self._damaged_text(doc_id, exc) from exc
+            raise self._damaged(f"the stored text of document {doc_id}", exc) from exc
 
     def text_and_furniture(self, doc_id: int) -> tuple[str, tuple[tuple[int, int], ...]]:
         """What a comparison needs of a stored text (its body and furniture), without the rest
@@ -728,14 +728,14 @@ class Store:
         try:
             return zlib.decompress(row[0]).decode("utf-8"), _unpack_spans(row[1])
         except (zlib.error, UnicodeDecodeError, ValueError) as exc:
-            raise self._damaged_text(doc_id, exc) from exc
+            raise self._damaged(f"the stored text of document {doc_id}", exc) from exc
 
-    def _damaged_text(self, doc_id: int, exc: Exception) -> IndexProblem:
-        """Damage SQLite cannot see (inside a compressed text), reported as a damaged index."""
+    def _damaged(self, what: str, exc: Exception) -> IndexProblem:
+        """Damage SQLite cannot see (inside a compressed blob), reported as a damaged index."""
         return IndexProblem(
             "corrupt",
-            f"The index file {self.path} is damaged: the stored text of document {doc_id} cannot be "
-            f"read ({exc}). It was left untouched; rebuild the index to a new file.",
+            f"The index file {self.path} is damaged: {what} cannot be read ({exc}). It was left "
+            "untouched; rebuild the index to a new file.",
         )
 
     def remove(self, conn: sqlite3.Connection, doc_id: int) -> None:
@@ -920,8 +920,7 @@ class Store:
         try:
             matrix = np.array([unpack_bag(r[1]) for r in rows], dtype=np.uint16).reshape(len(rows), -1)
         except (zlib.error, ValueError) as exc:
-            raise IndexProblem("corrupt", f"The index file {self.path} is damaged: a stored bag of units cannot be "
-                               f"read ({exc}). It was left untouched; rebuild the index to a new file.") from exc
+            raise self._damaged("a stored bag of units", exc) from exc
         return ids, matrix
 
     def fingerprints_of(self, doc_id: int):  # -> Fingerprints | None

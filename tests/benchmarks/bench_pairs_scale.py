@@ -40,9 +40,9 @@ def child(kind: str, folder: str, db: str, workers: int) -> None:
     if kind == "ours":
         from neardup_gui.core import processes
         from neardup_gui.core.collection import Collection
+        from neardup_gui.core.settings import Settings
 
         processes.allow_fork()  # as the command line does (one thread, no Qt here)
-        from neardup_gui.core.settings import Settings
 
         settings = Settings(threshold=THRESHOLD, auto_template=False, workers=workers)
         with Collection.open(db) as coll:
