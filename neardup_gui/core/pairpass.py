@@ -148,6 +148,15 @@ class PartitionWorker:
         self._total = np.full(top + 2, np.iinfo(np.int64).max // 4, dtype=np.int64)
         self._total[[i for _, i, _ in rows]] = [u or 0 for _, _, u in rows]
         self._countable = np.full(top + 2, -1, dtype=np.int64)
+        if self.verifier.removes_nothing():
+            # Nothing is taken out of a text in this pass (no template sentence, quotes and
+            # bibliography counted): a document without furniture counts every unit, known before
+            # it is prepared. Its length then bounds a pair exactly before the preparation (in a
+            # parallel pass each worker prepares only what can reach the threshold: on 2,375
+            # copy-heavy files, 1,812 + 868 preparations of 1,976 texts became N + M).
+            bare = [i for i, n in self.store.conn.execute("SELECT doc_id, length(furniture) FROM texts")
+                    if not n and i <= top]
+            self._countable[bare] = self._total[bare]
         # The stored bags of units (schema 5): a candidate is bounded by its bag before it is
         # prepared. Most candidates of a copy-heavy collection share only boilerplate with the
         # document and are ruled out here, so a task prepares the documents it pairs and their

@@ -36,6 +36,11 @@ _SENTENCE_END_RE = re.compile(
 
 UNIT_HASH_SEED = 0x6E64  # fixed: unit ids are stored in indexes and must never change
 
+try:  # the compiled tokenizer (setup.py builds it when a C compiler is at hand; same units without)
+    from neardup_gui.core import _units as _compiled_units
+except ImportError:  # pragma: no cover - a build without a C compiler
+    _compiled_units = None
+
 
 @dataclass(frozen=True, eq=False)
 class Units:
@@ -180,6 +185,8 @@ def tokenize(text: str) -> Units:
         return Units(ids=np.empty(0, dtype=np.uint64), starts=empty, ends=empty.copy(), text=text,
                      cjk=np.empty(0, dtype=bool))
     codes = text_codes(text)
+    if _compiled_units is not None:
+        return _tokenize_compiled(text, codes)
     if codes.dtype == np.uint8:  # Latin-1: no CJK character
         return _tokenize_runs(text, codes, _LATIN1_RUN[codes])
     cls = _classes(codes)
@@ -195,6 +202,28 @@ def tokenize(text: str) -> Units:
     if runs.any():
         ids[runs] = _run_ids(_joined(codes, starts[runs], ends[runs], " ")[:-1].split(" "))
     return Units(ids=ids, starts=starts, ends=ends, text=text, cjk=cjk)
+
+
+def _tokenize_compiled(text: str, codes: np.ndarray) -> Units:
+    """:func:`tokenize` with the units cut and the ASCII runs' ids computed in C
+    (``core/_units.c``); CJK units and other runs take their ids from the caches here."""
+    got = _compiled_units.units(codes, _CLASS, UNIT_HASH_SEED)
+    if got is None:  # a code point of an unknown class: learn them all, then cut
+        _classes(codes)
+        got = _compiled_units.units(codes, _CLASS, UNIT_HASH_SEED)
+    starts, ends, ids, kinds, spaced = got
+    starts = np.frombuffer(starts, dtype=np.int64)
+    ends = np.frombuffer(ends, dtype=np.int64)
+    ids = np.frombuffer(ids, dtype=np.uint64)
+    kinds = np.frombuffer(kinds, dtype=np.uint8)
+    cjk = kinds == 1
+    if cjk.any():
+        ids[cjk] = _cjk_ids(codes[starts[cjk]])
+    other = np.flatnonzero(kinds == 2)
+    if len(other):
+        ids[other] = _run_ids([text[a:b] for a, b in zip(starts[other].tolist(), ends[other].tolist())])
+    spaced_text = spaced.decode("latin-1") if codes.dtype == np.uint8 else spaced.decode("utf-32-le", "surrogatepass")
+    return Units(ids=ids, starts=starts, ends=ends, text=text, cjk=cjk, spaced_text=spaced_text)
 
 
 def _run_ids(raw: list[str] | list[bytes], known: dict | None = None) -> np.ndarray:

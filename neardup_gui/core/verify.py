@@ -59,6 +59,11 @@ class Verifier:
         self.marked_keys = frozenset(map(int, marked_keys))
         self.all_template_keys = self.template_keys | self.user_template_keys | self.marked_keys
 
+    def removes_nothing(self) -> bool:
+        """True when :meth:`mark` takes nothing out of a text but its furniture: every unit of a
+        text without furniture counts."""
+        return not (self.all_template_keys or self.settings.exclude_quotes or self.settings.exclude_bibliography)
+
     def mark(self, text: str, furniture: Iterable[CharSpan] = (), units: Units | None = None) -> Marked:
         units = units if units is not None else tokenize(text)
         furniture = merge_spans(furniture)

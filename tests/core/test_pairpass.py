@@ -238,3 +238,61 @@ def test_documents_added_later_are_paired_down_to_the_caches_floor(tmp_path, cor
         low = {tuple(sorted((p.a.path.rsplit("/", 1)[-1], p.b.path.rsplit("/", 1)[-1]))): p.similarity
                for p in coll.pairs(settings, cut=0.3)}
     assert 0.3 <= low[("a_base.txt", "b_half.txt")] < 0.8
+
+
+def test_countable_lengths_known_before_preparation_are_the_prepared_ones(tmp_path, corpus_dir) -> None:
+    """When a pass removes nothing from a text (no template sentence, quotes and bibliography
+    counted), a document without furniture counts all its units: its length bounds its pairs
+    before it is prepared. That length must be what preparing it gives; a document with furniture
+    (a PDF's running heads) and every document of a pass that removes something stay unknown
+    until prepared; and the pass's pairs stay the brute-force ones."""
+    import dataclasses
+
+    from neardup_gui.core.store import Store, _pack_spans
+    from neardup_gui.core.verify import Verifier
+
+    build(tmp_path / "docs", 60, seed=21, families=8)
+    db = tmp_path / "i.db"
+    with Collection.open(db) as coll:
+        coll.index_folder(str(tmp_path / "docs"), SETTINGS)
+    with Store(db, create=False) as store:
+        ids = [r[0] for r in store.conn.execute("SELECT id FROM documents WHERE status = 'indexed' ORDER BY id")]
+        headed = ids[3]
+        text, _ = store.text_and_furniture(headed)
+        with store.transaction() as conn:  # a third of it furniture, as running heads are
+            conn.execute("UPDATE texts SET furniture = ? WHERE doc_id = ?", (_pack_spans([(0, len(text) // 3)]), headed))
+    with Collection.open(db) as coll:
+        spec = coll.pass_spec(SETTINGS)
+    worker = pairpass.PartitionWorker(spec)
+    try:
+        known = worker._countable.copy()
+        assert known[headed] == -1
+        assert all(known[d] >= 0 for d in ids if d != headed)
+        for d in ids:
+            prepared = len(worker.prepared(d).codes)
+            if d != headed:
+                assert known[d] == prepared
+            else:
+                assert prepared < worker._total[d]  # its furniture does not count
+    finally:
+        worker.close()
+    some_key = int(next(iter(Verifier(SETTINGS).mark(text).units.ids)))  # (any key: a template is set)
+    for removing in (dataclasses.replace(spec, user_template_keys=frozenset([some_key])),
+                     dataclasses.replace(spec, settings=dataclasses.replace(SETTINGS, exclude_quotes=True))):
+        worker = pairpass.PartitionWorker(removing)
+        try:
+            assert (worker._countable == -1).all()
+        finally:
+            worker.close()
+    # the pairs with the furniture: those of comparing every two documents as marked
+    with Collection.open(db) as coll:
+        found = {tuple(sorted((p.a.doc_id, p.b.doc_id))): round(p.similarity, 9) for p in coll.pairs(SETTINGS)}
+        verifier = coll.verifier(SETTINGS)
+        marked = {d: verifier.mark(*coll.store.text_and_furniture(d)) for d in ids}
+    truth = {}
+    for a, b in itertools.combinations(ids, 2):
+        comp = verifier.compare(marked[a], marked[b])
+        if comp.similarity >= SETTINGS.threshold:
+            truth[(a, b)] = round(comp.similarity, 9)
+    assert len(truth) > 20
+    assert found == truth

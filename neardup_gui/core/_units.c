@@ -1,0 +1,225 @@
+/* The units of a text in C: core/units.py's tokenize without a Python step per unit.
+ *
+ * In: the text's code points (one byte each for a Latin-1 text, four for any other, as
+ * units.text_codes gives them), the class of every code point (units._CLASS: 0 not part of a
+ * unit, 1 a unit on its own (CJK), 2 part of a run, 255 not learnt yet) and the seed of unit ids.
+ * Out: every unit's [start, end), its id and its kind, and the units' text each followed by a
+ * space (Units.spaced), or None when a code point's class is not learnt yet (the caller learns
+ * them and asks again).
+ *
+ * A unit's id is mmh3.hash64 of its normalised token (NFKC, lower-case), the first half. A run
+ * of ASCII letters and digits is normalised here (lower-case; NFKC keeps ASCII as it is) and
+ * hashed here (MurmurHash3_x64_128, Austin Appleby's public-domain algorithm, as the mmh3
+ * package computes it over the token's UTF-8). Any other run (kind 2) and every CJK unit
+ * (kind 1) get their ids from the Python side, which caches them per process. Tested against
+ * the plain definition in tests/core/test_units_ext.py.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+static inline uint64_t rotl64(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+
+static inline uint64_t fmix64(uint64_t k) {
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    k *= 0xc4ceb9fe1a85ec53ULL;
+    k ^= k >> 33;
+    return k;
+}
+
+static inline uint64_t block64(const uint8_t *p) {
+    uint64_t k;
+    memcpy(&k, p, 8); /* little-endian machines only: checked at import */
+    return k;
+}
+
+/* The first 64 bits of MurmurHash3_x64_128 of ``data``. */
+static uint64_t murmur3_h1(const uint8_t *data, size_t len, uint32_t seed) {
+    const uint64_t c1 = 0x87c37b91114253d5ULL, c2 = 0x4cf5ad432745937fULL;
+    uint64_t h1 = seed, h2 = seed;
+    size_t nblocks = len / 16;
+    for (size_t i = 0; i < nblocks; i++) {
+        uint64_t k1 = block64(data + 16 * i), k2 = block64(data + 16 * i + 8);
+        k1 *= c1; k1 = rotl64(k1, 31); k1 *= c2; h1 ^= k1;
+        h1 = rotl64(h1, 27); h1 += h2; h1 = h1 * 5 + 0x52dce729;
+        k2 *= c2; k2 = rotl64(k2, 33); k2 *= c1; h2 ^= k2;
+        h2 = rotl64(h2, 31); h2 += h1; h2 = h2 * 5 + 0x38495ab5;
+    }
+    const uint8_t *tail = data + 16 * nblocks;
+    uint64_t k1 = 0, k2 = 0;
+    switch (len & 15) {
+    case 15: k2 ^= (uint64_t)tail[14] << 48; /* fall through */
+    case 14: k2 ^= (uint64_t)tail[13] << 40; /* fall through */
+    case 13: k2 ^= (uint64_t)tail[12] << 32; /* fall through */
+    case 12: k2 ^= (uint64_t)tail[11] << 24; /* fall through */
+    case 11: k2 ^= (uint64_t)tail[10] << 16; /* fall through */
+    case 10: k2 ^= (uint64_t)tail[9] << 8;   /* fall through */
+    case 9:
+        k2 ^= (uint64_t)tail[8];
+        k2 *= c2; k2 = rotl64(k2, 33); k2 *= c1; h2 ^= k2;
+        /* fall through */
+    case 8: k1 ^= (uint64_t)tail[7] << 56; /* fall through */
+    case 7: k1 ^= (uint64_t)tail[6] << 48; /* fall through */
+    case 6: k1 ^= (uint64_t)tail[5] << 40; /* fall through */
+    case 5: k1 ^= (uint64_t)tail[4] << 32; /* fall through */
+    case 4: k1 ^= (uint64_t)tail[3] << 24; /* fall through */
+    case 3: k1 ^= (uint64_t)tail[2] << 16; /* fall through */
+    case 2: k1 ^= (uint64_t)tail[1] << 8;  /* fall through */
+    case 1:
+        k1 ^= (uint64_t)tail[0];
+        k1 *= c1; k1 = rotl64(k1, 31); k1 *= c2; h1 ^= k1;
+    }
+    h1 ^= (uint64_t)len;
+    h2 ^= (uint64_t)len;
+    h1 += h2;
+    h2 += h1;
+    h1 = fmix64(h1);
+    h2 = fmix64(h2);
+    h1 += h2;
+    return h1;
+}
+
+#define CODE(i) (wide ? ((const uint32_t *)codes)[i] : (uint32_t)((const uint8_t *)codes)[i])
+
+static PyObject *py_units(PyObject *self, PyObject *args) {
+    Py_buffer cv, tv;
+    unsigned long seed;
+    if (!PyArg_ParseTuple(args, "y*y*k", &cv, &tv, &seed)) return NULL;
+    PyObject *out = NULL, *starts = NULL, *ends = NULL, *ids = NULL, *kinds = NULL, *spaced = NULL;
+    uint8_t *lower = NULL;
+    const void *codes = cv.buf;
+    const uint8_t *cls = (const uint8_t *)tv.buf;
+    int wide = cv.itemsize == 4;
+    Py_ssize_t n = cv.len / (wide ? 4 : 1), ntab = tv.len;
+    if (!(cv.itemsize == 1 || cv.itemsize == 4) || tv.itemsize != 1) {
+        PyErr_SetString(PyExc_TypeError, "units: code points of 1 or 4 bytes and a table of bytes expected");
+        goto done;
+    }
+    /* First pass: the number of units and of the spaced text's characters (and the classes
+     * known). A run is a maximal stretch of class 2; a class 1 code point is a unit alone. */
+    Py_ssize_t count = 0, chars = 0, longest = 0;
+    for (Py_ssize_t i = 0; i < n;) {
+        uint32_t c = CODE(i);
+        uint8_t k = c < (uint32_t)ntab ? cls[c] : 255;
+        if (k == 255) {
+            out = Py_None;
+            Py_INCREF(out);
+            goto done;
+        }
+        if (k == 0) { i++; continue; }
+        Py_ssize_t j = i + 1;
+        if (k == 2) {
+            while (j < n) {
+                uint32_t d = CODE(j);
+                uint8_t kd = d < (uint32_t)ntab ? cls[d] : 255;
+                if (kd == 255) {
+                    out = Py_None;
+                    Py_INCREF(out);
+                    goto done;
+                }
+                if (kd != 2) break;
+                j++;
+            }
+        }
+        count++;
+        chars += j - i + 1;
+        if (j - i > longest) longest = j - i;
+        i = j;
+    }
+    starts = PyByteArray_FromStringAndSize(NULL, count * 8);
+    ends = PyByteArray_FromStringAndSize(NULL, count * 8);
+    ids = PyByteArray_FromStringAndSize(NULL, count * 8);
+    kinds = PyByteArray_FromStringAndSize(NULL, count);
+    spaced = PyBytes_FromStringAndSize(NULL, chars * (wide ? 4 : 1));
+    lower = PyMem_Malloc(longest > 0 ? longest : 1);
+    if (!starts || !ends || !ids || !kinds || !spaced || !lower) {
+        if (!lower) PyErr_NoMemory();
+        goto done;
+    }
+    int64_t *s = (int64_t *)PyByteArray_AS_STRING(starts), *e = (int64_t *)PyByteArray_AS_STRING(ends);
+    uint64_t *h = (uint64_t *)PyByteArray_AS_STRING(ids);
+    uint8_t *kd = (uint8_t *)PyByteArray_AS_STRING(kinds);
+    char *sp = PyBytes_AS_STRING(spaced);
+    Py_ssize_t u = 0, w = 0;
+    for (Py_ssize_t i = 0; i < n;) {
+        uint32_t c = CODE(i);
+        uint8_t k = cls[c];
+        if (k == 0) { i++; continue; }
+        Py_ssize_t j = i + 1;
+        if (k == 2)
+            while (j < n && cls[CODE(j)] == 2) j++;
+        s[u] = i;
+        e[u] = j;
+        uint8_t kind = k == 1 ? 1 : 0;
+        if (k == 2) {
+            for (Py_ssize_t m = i; m < j; m++) {
+                uint32_t d = CODE(m);
+                if (d >= 128) { kind = 2; break; }
+                lower[m - i] = (d >= 'A' && d <= 'Z') ? (uint8_t)(d + 32) : (uint8_t)d;
+            }
+        }
+        h[u] = kind == 0 ? murmur3_h1(lower, (size_t)(j - i), (uint32_t)seed) : 0;
+        kd[u] = kind;
+        if (wide) {
+            memcpy(sp + 4 * w, (const uint32_t *)codes + i, 4 * (size_t)(j - i));
+            w += j - i;
+            uint32_t space = ' ';
+            memcpy(sp + 4 * w, &space, 4);
+            w++;
+        } else {
+            memcpy(sp + w, (const uint8_t *)codes + i, (size_t)(j - i));
+            w += j - i;
+            sp[w++] = ' ';
+        }
+        u++;
+        i = j;
+    }
+    out = Py_BuildValue("OOOOO", starts, ends, ids, kinds, spaced);
+done:
+    PyMem_Free(lower);
+    Py_XDECREF(starts);
+    Py_XDECREF(ends);
+    Py_XDECREF(ids);
+    Py_XDECREF(kinds);
+    Py_XDECREF(spaced);
+    PyBuffer_Release(&cv);
+    PyBuffer_Release(&tv);
+    return out;
+}
+
+static PyObject *py_hash64(PyObject *self, PyObject *args) {
+    Py_buffer b;
+    unsigned long seed;
+    if (!PyArg_ParseTuple(args, "y*k", &b, &seed)) return NULL;
+    uint64_t h = murmur3_h1((const uint8_t *)b.buf, (size_t)b.len, (uint32_t)seed);
+    PyBuffer_Release(&b);
+    return PyLong_FromUnsignedLongLong(h);
+}
+
+PyDoc_STRVAR(units_doc,
+"units(codes, classes, seed) -> (starts, ends, ids, kinds, spaced) or None\n\n"
+"The units of a text from its code points (1 or 4 bytes each) and the class of every code\n"
+"point: bytearrays of int64 starts and ends, uint64 ids (0 unless kind 0), uint8 kinds (0 an\n"
+"ASCII run hashed here, 1 a CJK unit, 2 another run), and the units each followed by a space,\n"
+"in the code points' width. None when a class is not learnt yet (255).");
+PyDoc_STRVAR(hash64_doc, "hash64(data, seed) -> the first 64 bits of MurmurHash3_x64_128 (mmh3.hash64(...)[0]).");
+
+static PyMethodDef methods[] = {
+    {"units", py_units, METH_VARARGS, units_doc},
+    {"hash64", py_hash64, METH_VARARGS, hash64_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_units", "The units of a text in C.", -1, methods};
+
+PyMODINIT_FUNC PyInit__units(void) {
+    uint16_t probe = 1;
+    if (*(uint8_t *)&probe != 1) {
+        PyErr_SetString(PyExc_ImportError, "_units: little-endian machines only");
+        return NULL;
+    }
+    return PyModule_Create(&module);
+}
