@@ -352,7 +352,92 @@ done:
     return result;
 }
 
+
+PyDoc_STRVAR(windows_doc,
+"windows(items, k, multiplier) -> (hashes, first, inverse, collided)\n\n"
+"The k-item windows of items (uint32) hashed as PreparedDocument.windows hashes them (h = h *\n"
+"multiplier + item + 1 over the window, modulo 2**64), then what np.unique(h, return_index=True,\n"
+"return_inverse=True) gives: the distinct hashes ascending (bytearray of uint64), the first window\n"
+"of each (int32), the index of every window's hash (int32); and whether two windows of one hash\n"
+"differ. The windows are sorted by hash with a stable radix sort (8 passes of 8 bits), so the\n"
+"first window of a hash is its earliest, as numpy's stable sort gives it.");
+
+static PyObject *py_windows(PyObject *self, PyObject *args) {
+    PyObject *obj;
+    Py_ssize_t k;
+    unsigned long long mult;
+    if (!PyArg_ParseTuple(args, "OnK", &obj, &k, &mult)) return NULL;
+    buf_t xb = {0};
+    PyObject *result = NULL, *hashes = NULL, *first = NULL, *inverse = NULL;
+    uint64_t *h = NULL, *h2 = NULL;
+    int32_t *order = NULL, *order2 = NULL;
+    if (get(obj, &xb, 4, "items")) goto done;
+    const uint32_t *X = xb.view.buf;
+    Py_ssize_t n = len_of(&xb);
+    if (k < 1 || n < k || n - k + 1 > INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "windows: at least one window of k >= 1 items, fewer than 2**31");
+        goto done;
+    }
+    Py_ssize_t w = n - k + 1;
+    h = malloc((size_t)w * sizeof(uint64_t));
+    h2 = malloc((size_t)w * sizeof(uint64_t));
+    order = malloc((size_t)w * sizeof(int32_t));
+    order2 = malloc((size_t)w * sizeof(int32_t));
+    if (!h || !h2 || !order || !order2) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < w; i++) {
+        uint64_t v = 0;
+        for (Py_ssize_t c = 0; c < k; c++) v = v * (uint64_t)mult + (uint64_t)X[i + c] + 1;
+        h[i] = v;
+        order[i] = (int32_t)i;
+    }
+    /* LSD radix sort of (hash, window) by hash: stable, so equal hashes keep window order */
+    for (int shift = 0; shift < 64; shift += 8) {
+        Py_ssize_t count[257] = {0};
+        for (Py_ssize_t i = 0; i < w; i++) count[((h[i] >> shift) & 0xFF) + 1]++;
+        if (count[((h[0] >> shift) & 0xFF) + 1] == w) continue; /* one digit everywhere: nothing moves */
+        for (int d = 0; d < 256; d++) count[d + 1] += count[d];
+        for (Py_ssize_t i = 0; i < w; i++) {
+            Py_ssize_t at_ = count[(h[i] >> shift) & 0xFF]++;
+            h2[at_] = h[i];
+            order2[at_] = order[i];
+        }
+        uint64_t *th = h; h = h2; h2 = th;
+        int32_t *to = order; order = order2; order2 = to;
+    }
+    Py_ssize_t u = 0;
+    for (Py_ssize_t i = 0; i < w; i++)
+        if (i == 0 || h[i] != h[i - 1]) u++;
+    hashes = PyByteArray_FromStringAndSize(NULL, u * 8);
+    first = PyByteArray_FromStringAndSize(NULL, u * 4);
+    inverse = PyByteArray_FromStringAndSize(NULL, w * 4);
+    if (!hashes || !first || !inverse) goto done;
+    uint64_t *H = (uint64_t *)PyByteArray_AS_STRING(hashes);
+    int32_t *F = (int32_t *)PyByteArray_AS_STRING(first), *I = (int32_t *)PyByteArray_AS_STRING(inverse);
+    int collided = 0;
+    Py_ssize_t g = -1;
+    for (Py_ssize_t i = 0; i < w; i++) {
+        if (i == 0 || h[i] != h[i - 1]) {
+            g++;
+            H[g] = h[i];
+            F[g] = order[i];
+        } else if (!collided && memcmp(X + order[i], X + F[g], (size_t)k * sizeof(uint32_t)) != 0) {
+            collided = 1;
+        }
+        I[order[i]] = (int32_t)g;
+    }
+    result = Py_BuildValue("(OOON)", hashes, first, inverse, PyBool_FromLong(collided));
+done:
+    free(h), free(h2), free(order), free(order2);
+    Py_XDECREF(hashes), Py_XDECREF(first), Py_XDECREF(inverse);
+    release(&xb);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"windows", py_windows, METH_VARARGS, windows_doc},
     {"real_overlap", py_real_overlap, METH_VARARGS, real_overlap_doc},
     {"shared_cover", py_shared_cover, METH_VARARGS, shared_cover_doc},
     {"counted_runs", py_counted_runs, METH_VARARGS, counted_runs_doc},

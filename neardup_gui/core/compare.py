@@ -1107,6 +1107,10 @@ class PreparedDocument:
         if len(items) < k:
             empty = np.zeros(0, dtype=np.int32)
             return _Windows(np.zeros(0, dtype=np.uint64), empty, empty.copy(), False)
+        if _kernels is not None and items.dtype == np.uint32:  # (core/_kernels.c: the same, in C)
+            hashes, first, inverse, collided = _kernels.windows(items, k, int(_HASH_MULTIPLIER))
+            return _Windows(np.frombuffer(hashes, dtype=np.uint64), np.frombuffer(first, dtype=np.int32),
+                            np.frombuffer(inverse, dtype=np.int32), collided)
         windows = np.lib.stride_tricks.sliding_window_view(items, k)
         h = np.zeros(len(windows), dtype=np.uint64)
         with np.errstate(over="ignore"):

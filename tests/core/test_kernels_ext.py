@@ -151,3 +151,59 @@ def test_real_overlap_is_the_multiset_overlap_of_the_real_selected_items() -> No
         _, ia, ib = np.intersect1d(ua, ub, assume_unique=True, return_indices=True)
         want = (int(np.minimum(ca[ia], cb[ib]).sum()), len(sel_a) - len(real_a), len(sel_b) - len(real_b))
         assert _kernels.real_overlap(items_a, unit_a, sel_a, items_b, unit_b, sel_b) == want
+
+
+def numpy_windows(items: np.ndarray, k: int, multiplier: int):
+    """PreparedDocument.windows by numpy, with any multiplier (the definition the C one follows)."""
+    windows = np.lib.stride_tricks.sliding_window_view(items, k)
+    h = np.zeros(len(windows), dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for col in range(k):
+            h = h * np.uint64(multiplier) + windows[:, col].astype(np.uint64) + np.uint64(1)
+    hashes, first, inverse = np.unique(h, return_index=True, return_inverse=True)
+    collided = not np.array_equal(windows, windows[first[inverse]])
+    return hashes, first.astype(np.int32), inverse.reshape(-1).astype(np.int32), collided
+
+
+def assert_windows(items: np.ndarray, k: int, multiplier: int = int(compare_module._HASH_MULTIPLIER)) -> bool:
+    hashes, first, inverse, collided = _kernels.windows(items, k, multiplier)
+    want = numpy_windows(items, k, multiplier)
+    assert np.array_equal(np.frombuffer(hashes, dtype=np.uint64), want[0])
+    assert np.array_equal(np.frombuffer(first, dtype=np.int32), want[1])
+    assert np.array_equal(np.frombuffer(inverse, dtype=np.int32), want[2])
+    assert collided == want[3]
+    return collided
+
+
+@needs_ext
+def test_windows_are_numpys_unique_of_the_window_hashes() -> None:
+    """Hashes, first window of each (the earliest: a stable sort), inverse, and the collision flag."""
+    rng = random.Random(21)
+    for _ in range(600):
+        k = rng.choice([1, 2, 3, 8, 8, 8])
+        top = rng.choice([2, 3, 10, 300, 2**32 - 1])
+        items = np.array([rng.randrange(top) for _ in range(rng.randrange(k, 400))], dtype=np.uint32)
+        assert not assert_windows(items, k)
+    # real documents' codes, as a pass prepares them
+    codes = UnitCodes()
+    for path in sorted((corpus_dir() / "debian-reference-en").glob("*.txt"))[:40]:
+        units = tokenize(path.read_text(encoding="utf-8"))
+        doc = prepare_document(units, min_run=8, codes=codes)
+        if len(doc.items) >= 8:
+            assert not assert_windows(doc.items, 8)
+    # collisions: with a multiplier of 0 a window's hash is its last item + 1, so windows ending
+    # alike share a hash whatever comes before; with 1, the sum of its items (+ k)
+    collided = [assert_windows(np.array([rng.randrange(5) for _ in range(60)], dtype=np.uint32), 4, m)
+                for m in (0, 1) for _ in range(20)]
+    assert any(collided)
+    assert not assert_windows(np.array([3, 3, 3, 3, 3], dtype=np.uint32), 2, 0)  # equal windows: no collision
+
+
+@needs_ext
+def test_windows_refuse_what_does_not_fit() -> None:
+    with pytest.raises(ValueError):
+        _kernels.windows(np.arange(3, dtype=np.uint32), 4, 7)
+    with pytest.raises(ValueError):
+        _kernels.windows(np.arange(3, dtype=np.uint32), 0, 7)
+    with pytest.raises(TypeError):
+        _kernels.windows(np.arange(9, dtype=np.int64), 4, 7)
