@@ -1,13 +1,15 @@
-/* Steps of a comparison in the collection-wide pass, in C: the same answers as the numpy code
- * they stand in for (core/compare.py: _shared_mask_prepared; the multiset overlap of the shared
- * items; _aligned_pairs with _match_spans in counts-only form), without its fixed cost per array
- * operation. Both run once
- * or twice for every candidate that reaches them: on 10,000 generated copy-heavy documents 72,000
- * times, where each numpy step costs microseconds on a few hundred items.
+/* Steps of a comparison in the collection-wide pass, in C: the same answers as the numpy (or
+ * Python) code they stand in for (core/compare.py): the search of shared windows
+ * (_shared_mask_prepared), the multiset overlap of the shared items, the aligned pairs cut into
+ * counted runs (_aligned_pairs with _match_spans in counts-only form), a prepared document's
+ * window hashes (PreparedDocument.windows) and the readable Myers diff the passages' local
+ * alignments use (myers_blocks), without the fixed cost of an array operation or of a Python step
+ * each. They run for every candidate or region that reaches them: on 10,000 generated copy-heavy
+ * documents 72,000 times, where each numpy step costs microseconds on a few hundred items.
  *
  * Arrays come in through the buffer protocol (numpy arrays, contiguous): the Python side checks
- * their types and falls back to numpy for anything else. Tested against the numpy code in
- * tests/core/test_kernels_ext.py.
+ * their types and falls back to numpy for anything else. Tested against the code they stand in
+ * for in tests/core/test_kernels_ext.py.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -436,7 +438,136 @@ done:
     return result;
 }
 
+PyDoc_STRVAR(greedy_blocks_doc,
+"greedy_blocks(a, b, max_d) -> list of (i, j, n) or None\n\n"
+"compare.myers_blocks of two uint32 code arrays, step for step: Myers' greedy diff keeping the\n"
+"furthest x of every diagonal for each edit count d, the frontiers walked back from (N, M), the\n"
+"blocks merged. None when more than max_d edits are needed (max_d < 0: no limit).");
+
+/* a growing array of Py_ssize_t */
+typedef struct {
+    Py_ssize_t *v;
+    Py_ssize_t n, cap;
+} ivec_t;
+
+static int ivec_push(ivec_t *t, const Py_ssize_t *src, Py_ssize_t count) {
+    if (t->n + count > t->cap) {
+        Py_ssize_t cap = t->cap ? t->cap : 64;
+        while (cap < t->n + count) cap *= 2;
+        Py_ssize_t *grown = realloc(t->v, (size_t)cap * sizeof(Py_ssize_t));
+        if (!grown) return -1;
+        t->v = grown;
+        t->cap = cap;
+    }
+    memcpy(t->v + t->n, src, (size_t)count * sizeof(Py_ssize_t));
+    t->n += count;
+    return 0;
+}
+
+static PyObject *py_greedy_blocks(PyObject *self, PyObject *args) {
+    PyObject *oa, *ob;
+    Py_ssize_t max_d;
+    if (!PyArg_ParseTuple(args, "OOn", &oa, &ob, &max_d)) return NULL;
+    buf_t ba = {0}, bb = {0};
+    PyObject *result = NULL;
+    Py_ssize_t *v = NULL, *found = NULL;
+    ivec_t trace = {0};
+    if (get(oa, &ba, 4, "a") || get(ob, &bb, 4, "b")) goto done;
+    const uint32_t *A = ba.view.buf, *B = bb.view.buf;
+    const Py_ssize_t n = len_of(&ba), m = len_of(&bb);
+    if (n == 0 || m == 0) {
+        result = PyList_New(0);
+        goto done;
+    }
+    const Py_ssize_t limit = max_d < 0 ? n + m : (max_d < n + m ? max_d : n + m);
+    const Py_ssize_t offset = limit + 1;
+    v = calloc((size_t)(2 * limit + 3), sizeof(Py_ssize_t));
+    if (!v) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t steps = -1; /* the d at which (n, m) was reached */
+    for (Py_ssize_t d = 0; d <= limit && steps < 0; d++) {
+        if (ivec_push(&trace, v + offset - d - 1, 2 * d + 3)) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        for (Py_ssize_t k = -d; k <= d; k += 2) {
+            Py_ssize_t x;
+            if (k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1]))
+                x = v[offset + k + 1];
+            else
+                x = v[offset + k - 1] + 1;
+            Py_ssize_t y = x - k;
+            while (x < n && y >= 0 && y < m && A[x] == B[y]) x++, y++;
+            v[offset + k] = x;
+            if (x >= n && x - k >= m) {
+                steps = d;
+                break;
+            }
+        }
+    }
+    if (steps < 0) {
+        result = Py_None;
+        Py_INCREF(result);
+        goto done;
+    }
+    /* walk back: frontier d starts at d*d + 2*d in trace (the frontiers before it hold 2e + 3 each) */
+    found = malloc((size_t)(3 * (steps + 1)) * sizeof(Py_ssize_t));
+    if (!found) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t nb = 0, x = n, y = m;
+    for (Py_ssize_t d = steps; d >= 0; d--) {
+        const Py_ssize_t *frontier = trace.v + d * d + 2 * d;
+        Py_ssize_t k = x - y, prev_x, prev_y;
+        if (d == 0) {
+            prev_x = prev_y = 0;
+        } else {
+            Py_ssize_t prev_k;
+            if (k == -d || (k != d && frontier[k + d] < frontier[k + d + 2]))
+                prev_k = k + 1;
+            else
+                prev_k = k - 1;
+            prev_x = frontier[prev_k + d + 1];
+            prev_y = prev_x - prev_k;
+        }
+        Py_ssize_t run = x - prev_x < y - prev_y ? x - prev_x : y - prev_y;
+        if (run > 0) {
+            found[3 * nb] = x - run, found[3 * nb + 1] = y - run, found[3 * nb + 2] = run;
+            nb++;
+        }
+        x = prev_x, y = prev_y;
+    }
+    /* in order, adjacent blocks merged (compare._merge_blocks) */
+    result = PyList_New(0);
+    if (!result) goto done;
+    Py_ssize_t ci = 0, cj = 0, cn = -1;
+    for (Py_ssize_t t = nb - 1; t >= -1; t--) {
+        if (t >= 0 && cn >= 0 && ci + cn == found[3 * t] && cj + cn == found[3 * t + 1]) {
+            cn += found[3 * t + 2];
+            continue;
+        }
+        if (cn >= 0) {
+            PyObject *block = Py_BuildValue("(nnn)", ci, cj, cn);
+            if (!block || PyList_Append(result, block)) {
+                Py_XDECREF(block);
+                Py_CLEAR(result);
+                goto done;
+            }
+            Py_DECREF(block);
+        }
+        if (t >= 0) ci = found[3 * t], cj = found[3 * t + 1], cn = found[3 * t + 2];
+    }
+done:
+    free(v), free(found), free(trace.v);
+    release(&ba), release(&bb);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"greedy_blocks", py_greedy_blocks, METH_VARARGS, greedy_blocks_doc},
     {"windows", py_windows, METH_VARARGS, windows_doc},
     {"real_overlap", py_real_overlap, METH_VARARGS, real_overlap_doc},
     {"shared_cover", py_shared_cover, METH_VARARGS, shared_cover_doc},

@@ -895,6 +895,15 @@ def _align_codes(ca: np.ndarray, cb: np.ndarray) -> list[Block]:
     """:func:`align` on codes that are already dense (the local alignments inside passages)."""
     if len(ca) == 0 or len(cb) == 0:
         return []
+    if len(ca) * len(cb) < DMP_MIN_CELLS and _kernels is not None and ca.dtype == np.uint32 and cb.dtype == np.uint32:
+        # :func:`_align_sequences` of small sequences, its readable Myers diff in C
+        # (core/_kernels.c: greedy_blocks, step for step) on the codes as they are: the passages of
+        # the pass align thousands of small regions, where building strings cost more than aligning
+        blocks = _kernels.greedy_blocks(ca, cb, myers_budget(len(ca), len(cb)))
+        if blocks is not None:
+            return blocks
+        sa, sb = _codes_as_sequences(ca, cb, int(max(ca.max(), cb.max())) + 1)
+        return _rapidfuzz_blocks(sa, sb) if _Indel is not None else (myers_blocks(sa, sb) or [])
     return _align_sequences(*_codes_as_sequences(ca, cb, int(max(ca.max(), cb.max())) + 1))
 
 

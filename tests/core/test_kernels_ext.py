@@ -1,9 +1,11 @@
-"""core/_kernels.c: two steps of a comparison in C give what the numpy code gives.
+"""core/_kernels.c: steps of a comparison in C give what the numpy (or Python) code gives.
 
 ``shared_cover`` stands for the window search of :func:`compare._shared_mask_prepared`,
 ``counted_runs`` for :func:`compare._aligned_pairs` + :func:`compare._match_spans` in the
-counts-only form the collection-wide pass uses. Each comparison below is made twice, with the
-compiled steps and with the numpy ones, and must be equal field for field.
+counts-only form the collection-wide pass uses, ``real_overlap`` for the multiset overlap of the
+shared items, ``windows`` for :attr:`PreparedDocument.windows`, ``greedy_blocks`` for
+:func:`compare.myers_blocks`. Each comparison below is made twice, with the compiled steps and
+with the numpy ones, and must be equal field for field.
 """
 
 from __future__ import annotations
@@ -196,3 +198,44 @@ def test_windows_refuse_what_does_not_fit() -> None:
         _kernels.windows(np.arange(3, dtype=np.uint32), 0, 7)
     with pytest.raises(TypeError):
         _kernels.windows(np.arange(9, dtype=np.int64), 4, 7)
+
+
+@needs_ext
+def test_greedy_blocks_are_the_readable_myers_diffs() -> None:
+    """greedy_blocks is compare.myers_blocks step for step (the same LCS among equally long
+    ones, the same None beyond the budget): random sequences built for ties and real edits."""
+    rng = random.Random(34)
+    for _ in range(20000):
+        top = rng.choice([2, 3, 5, 20, 1000])
+        a = [rng.randrange(top) for _ in range(rng.randrange(0, 40))]
+        b = list(a) if rng.random() < 0.6 else [rng.randrange(top) for _ in range(rng.randrange(0, 40))]
+        for _ in range(rng.randrange(0, 6)):
+            if b and rng.random() < 0.5:
+                del b[rng.randrange(len(b))]
+            else:
+                b.insert(rng.randrange(len(b) + 1), rng.randrange(top))
+        ca, cb = np.array(a, dtype=np.uint32), np.array(b, dtype=np.uint32)
+        max_d = rng.choice([None, 0, 1, 2, 4, 8, 100])
+        want = compare_module.myers_blocks(*compare_module._codes_as_sequences(ca, cb, 1001), max_d=max_d)
+        assert _kernels.greedy_blocks(ca, cb, -1 if max_d is None else max_d) == want
+    codes = UnitCodes()
+    text = sorted((corpus_dir() / "debian-reference-en").glob("*.txt"))[0].read_text(encoding="utf-8")
+    a = codes.encode(tokenize(text).ids)
+    b = codes.encode(tokenize(light_edit(text, 0.02, random.Random(3))).ids)
+    for lo in range(0, min(len(a), len(b)) - 300, 97):  # pieces as the passages align them
+        pa, pb = a[lo:lo + rng.randrange(1, 300)], b[lo:lo + rng.randrange(1, 300)]
+        budget = compare_module.myers_budget(len(pa), len(pb))
+        want = compare_module.myers_blocks(*compare_module._codes_as_sequences(pa, pb, len(codes) + 1), max_d=budget)
+        assert _kernels.greedy_blocks(pa, pb, budget) == want
+
+
+@needs_ext
+def test_local_alignments_in_c_are_those_of_the_sequences() -> None:
+    """_align_codes (the passages' local alignments) gives _align_sequences's blocks, in C or not."""
+    rng = random.Random(35)
+    for _ in range(3000):
+        top = rng.choice([2, 4, 50])
+        a = np.array([rng.randrange(top) for _ in range(rng.randrange(1, 120))], dtype=np.uint32)
+        b = np.array([rng.randrange(top) for _ in range(rng.randrange(1, 120))], dtype=np.uint32)
+        want = compare_module._align_sequences(*compare_module._codes_as_sequences(a, b, top + 1))
+        assert compare_module._align_codes(a, b) == want
