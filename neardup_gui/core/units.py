@@ -178,7 +178,10 @@ def tokenize(text: str) -> Units:
     Vectorised: the unit boundaries come from a class per code point (numpy); a CJK unit's id is
     looked up by its code point, and only the runs of other letters are sliced out as strings, each
     distinct one normalised and hashed once. ``tests/core/test_units.py`` checks the result
-    against the plain definition (one ``_UNIT_RE.finditer`` step per unit).
+    against the plain definition (one ``_UNIT_RE.finditer`` step per unit). Where core/_units.c
+    is built, the units are cut and their ASCII runs hashed in C (:func:`_tokenize_compiled`,
+    checked against this path in ``tests/core/test_units_ext.py``): on 2,375 real copyright
+    files 1.05 s → 0.32 s.
     """
     if not text:
         empty = np.empty(0, dtype=np.int64)
