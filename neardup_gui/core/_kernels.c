@@ -2,8 +2,9 @@
  * Python) code they stand in for (core/compare.py): the search of shared windows
  * (_shared_mask_prepared), the multiset overlap of the shared items, the aligned pairs cut into
  * counted runs (_aligned_pairs with _match_spans in counts-only form), a prepared document's
- * window hashes (PreparedDocument.windows) and the readable Myers diff the passages' local
- * alignments use (myers_blocks), without the fixed cost of an array operation or of a Python step
+ * window hashes (PreparedDocument.windows), the readable Myers diff the passages' local
+ * alignments use (myers_blocks), and in core/candidates.py the documents a look-up of search rows
+ * finds (AnchorPostings.counts), without the fixed cost of an array operation or of a Python step
  * each. They run for every candidate or region that reaches them: on 10,000 generated copy-heavy
  * documents 72,000 times, where each numpy step costs microseconds on a few hundred items.
  *
@@ -566,7 +567,97 @@ done:
     return result;
 }
 
+PyDoc_STRVAR(posting_counts_doc,
+"posting_counts(hashes, doc_ids, keys) -> (ids, counts)\n\n"
+"candidates.AnchorPostings.counts: for the distinct keys (uint64, compared as int64), the documents\n"
+"of the postings (hashes: int64 ascending, doc_ids: int64 non-negative, one per posting) holding\n"
+"any of them, ascending, and how many of the keys each holds (bytearrays of int64).");
+
+static int64_t *doc_counts = NULL; /* per document id, zero between calls */
+static size_t doc_counts_len = 0;
+
+static int cmp_int64(const void *x, const void *y) {
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+static PyObject *py_posting_counts(PyObject *self, PyObject *args) {
+    PyObject *oh, *od, *ok;
+    if (!PyArg_ParseTuple(args, "OOO", &oh, &od, &ok)) return NULL;
+    buf_t bh = {0}, bd = {0}, bk = {0};
+    PyObject *result = NULL, *ids = NULL, *counts = NULL;
+    int64_t *keys = NULL, *touched = NULL;
+    Py_ssize_t nt = 0;
+    if (get(oh, &bh, 8, "hashes") || get(od, &bd, 8, "doc_ids") || get(ok, &bk, 8, "keys")) goto done;
+    const int64_t *H = bh.view.buf, *D = bd.view.buf;
+    const Py_ssize_t nh = len_of(&bh), nk = len_of(&bk);
+    if (len_of(&bd) != nh) {
+        PyErr_SetString(PyExc_ValueError, "hashes and doc_ids differ in length");
+        goto done;
+    }
+    keys = malloc((size_t)(nk ? nk : 1) * sizeof(int64_t));
+    if (!keys) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    memcpy(keys, bk.view.buf, (size_t)nk * sizeof(int64_t));
+    qsort(keys, (size_t)nk, sizeof(int64_t), cmp_int64);
+    Py_ssize_t cap = 0;
+    for (Py_ssize_t t = 0; t < nk; t++) {
+        if (t > 0 && keys[t] == keys[t - 1]) continue; /* each distinct key once */
+        Py_ssize_t lo = 0, hi = nh; /* first posting >= key */
+        while (lo < hi) {
+            Py_ssize_t mid = lo + (hi - lo) / 2;
+            if (H[mid] < keys[t]) lo = mid + 1; else hi = mid;
+        }
+        for (Py_ssize_t p = lo; p < nh && H[p] == keys[t]; p++) {
+            int64_t d = D[p];
+            if (d < 0) {
+                PyErr_SetString(PyExc_ValueError, "a negative document id");
+                goto done;
+            }
+            if ((size_t)d >= doc_counts_len) {
+                size_t len = (size_t)d + 1 + 4096;
+                int64_t *grown = realloc(doc_counts, len * sizeof(int64_t));
+                if (!grown) {
+                    PyErr_NoMemory();
+                    goto done;
+                }
+                memset(grown + doc_counts_len, 0, (len - doc_counts_len) * sizeof(int64_t));
+                doc_counts = grown;
+                doc_counts_len = len;
+            }
+            if (doc_counts[d]++ == 0) {
+                if (nt == cap) {
+                    cap = cap ? 2 * cap : 256;
+                    int64_t *grown = realloc(touched, (size_t)cap * sizeof(int64_t));
+                    if (!grown) {
+                        PyErr_NoMemory();
+                        goto done;
+                    }
+                    touched = grown;
+                }
+                touched[nt++] = d;
+            }
+        }
+    }
+    qsort(touched, (size_t)nt, sizeof(int64_t), cmp_int64);
+    ids = PyByteArray_FromStringAndSize(NULL, nt * 8);
+    counts = PyByteArray_FromStringAndSize(NULL, nt * 8);
+    if (!ids || !counts) goto done;
+    int64_t *I = (int64_t *)PyByteArray_AS_STRING(ids), *C = (int64_t *)PyByteArray_AS_STRING(counts);
+    for (Py_ssize_t t = 0; t < nt; t++) I[t] = touched[t], C[t] = doc_counts[touched[t]];
+    result = Py_BuildValue("(OO)", ids, counts);
+done:
+    for (Py_ssize_t t = 0; t < nt; t++) doc_counts[touched[t]] = 0; /* (zero again, whatever happened) */
+    free(keys), free(touched);
+    Py_XDECREF(ids), Py_XDECREF(counts);
+    release(&bh), release(&bd), release(&bk);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"posting_counts", py_posting_counts, METH_VARARGS, posting_counts_doc},
     {"greedy_blocks", py_greedy_blocks, METH_VARARGS, greedy_blocks_doc},
     {"windows", py_windows, METH_VARARGS, windows_doc},
     {"real_overlap", py_real_overlap, METH_VARARGS, real_overlap_doc},

@@ -22,6 +22,10 @@ from typing import Callable
 
 import numpy as np
 
+try:  # (setup.py builds it when a C compiler is at hand; the same counts come from numpy without)
+    from neardup_gui.core import _kernels
+except ImportError:  # pragma: no cover - a build without a C compiler
+    _kernels = None
 from neardup_gui.core.fingerprints import Fingerprints, anchor_kgrams, anchors, estimate_similarity, hamming_radius
 from neardup_gui.core.indexer import params_key
 from neardup_gui.core.search import deserialise, make_search, serialise
@@ -130,6 +134,11 @@ class AnchorPostings:
 
     def counts(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(doc ids, how many of ``keys`` each has), doc ids ascending."""
+        if _kernels is not None and self.hashes.dtype == np.int64 and self.doc_ids.dtype == np.int64:
+            # the same in C (core/_kernels.c: posting_counts), without the sorting of the postings
+            # read: a pass looks up every document's anchors, LSH keys and sentence fingerprints
+            ids, counts = _kernels.posting_counts(self.hashes, self.doc_ids, np.asarray(keys, dtype=np.uint64))
+            return np.frombuffer(ids, dtype=np.int64), np.frombuffer(counts, dtype=np.int64)
         signed = np.unique(np.asarray(keys, dtype=np.uint64)).view(np.int64)
         lo = np.searchsorted(self.hashes, signed, side="left")
         hi = np.searchsorted(self.hashes, signed, side="right")

@@ -25,8 +25,9 @@ BLOCKED = textwrap.dedent("""
             return None
     sys.meta_path.insert(0, Blocker())
     from neardup_gui import cli
-    from neardup_gui.core import compare, units
+    from neardup_gui.core import candidates, compare, units
     assert compare._myers is None and compare._kernels is None and units._compiled_units is None
+    assert candidates._kernels is None
     sys.exit(cli.main(sys.argv[1:]))
 """)
 

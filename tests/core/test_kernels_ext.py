@@ -4,7 +4,7 @@
 ``counted_runs`` for :func:`compare._aligned_pairs` + :func:`compare._match_spans` in the
 counts-only form the collection-wide pass uses, ``real_overlap`` for the multiset overlap of the
 shared items, ``windows`` for :attr:`PreparedDocument.windows`, ``greedy_blocks`` for
-:func:`compare.myers_blocks`. Each comparison below is made twice, with the compiled steps and
+:func:`compare.myers_blocks`, ``posting_counts`` for :meth:`candidates.AnchorPostings.counts`. Each comparison below is made twice, with the compiled steps and
 with the numpy ones, and must be equal field for field.
 """
 
@@ -239,3 +239,30 @@ def test_local_alignments_in_c_are_those_of_the_sequences() -> None:
         b = np.array([rng.randrange(top) for _ in range(rng.randrange(1, 120))], dtype=np.uint32)
         want = compare_module._align_sequences(*compare_module._codes_as_sequences(a, b, top + 1))
         assert compare_module._align_codes(a, b) == want
+
+
+@needs_ext
+def test_posting_counts_are_the_numpy_counts() -> None:
+    """AnchorPostings.counts in C: the documents holding any of the keys (each key once, compared
+    as the signed hashes are stored), ascending, with how many of the keys each holds."""
+    from neardup_gui.core import candidates
+
+    rng = random.Random(36)
+    for _ in range(3000):
+        n = rng.randrange(0, 300)
+        hashes = np.sort(np.array([rng.randrange(-50, 50) if rng.random() < 0.5 else rng.randrange(-2**63, 2**63)
+                                   for _ in range(n)], dtype=np.int64))
+        docs = np.array([rng.randrange(rng.choice([5, 100, 100_000])) for _ in range(n)], dtype=np.int64)
+        postings = candidates.AnchorPostings(hashes, docs)
+        pool = hashes.tolist() + [rng.randrange(-60, 60) for _ in range(10)]
+        keys = np.array([rng.choice(pool) for _ in range(rng.randrange(0, 40))], dtype=np.int64).view(np.uint64)
+        fast = postings.counts(keys)
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(candidates, "_kernels", None)
+            plain = postings.counts(keys)
+        for got, want in zip(fast, plain):
+            assert got.dtype == want.dtype and np.array_equal(got, want)
+    with pytest.raises(ValueError):
+        _kernels.posting_counts(np.zeros(2, dtype=np.int64), np.zeros(3, dtype=np.int64), np.zeros(1, dtype=np.uint64))
+    with pytest.raises(ValueError):  # (a document id is never negative)
+        _kernels.posting_counts(np.zeros(1, dtype=np.int64), np.full(1, -1, dtype=np.int64), np.zeros(1, dtype=np.uint64))
