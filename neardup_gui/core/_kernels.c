@@ -14,6 +14,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -656,7 +657,661 @@ done:
     return result;
 }
 
+/* ------------------------------------------------------------- passages: chains of seeds */
+
+PyDoc_STRVAR(chained_passages_doc,
+"chained_passages(runs, codes_a, codes_b, jumps_a, jumps_b, align, cjk_a, cjk_b, hole, short_run,\n"
+"                 word_weight, max_hole, window, min_density, min_anchor_share, gap_share,\n"
+"                 word_pairs, holes) -> list of (start_a, end_a, start_b, end_b, seeds)\n\n"
+"passages._chained_passages_py, step for step: the anchors chained across small edits with the\n"
+"seeds of local alignments (``align(x, y)``, called on slices of the code arrays), the chains\n"
+"joined across small gaps and tested for density. ``jumps_*`` and ``cjk_*`` are bool arrays\n"
+"(``cjk_*`` may be None); ``hole`` is the class that stands for a hole's seeds (passages._Hole).\n"
+"The anchors of the result are the objects of ``runs``.");
+
+/* A chain's item: an exact run (``src``: its index in the caller's sequence, or -1 for a seed
+ * found here) or a hole standing for the seeds between two anchors (passages._Hole). */
+typedef struct {
+    int64_t i, j, n, end_a, end_b;
+    Py_ssize_t src;
+    int hole;
+} item_t;
+
+typedef struct {
+    item_t *v;
+    Py_ssize_t n, cap;
+} chain_t;
+
+static int chain_reserve(chain_t *c, Py_ssize_t more) {
+    if (c->n + more <= c->cap) return 0;
+    Py_ssize_t cap = c->cap ? c->cap : 8;
+    while (cap < c->n + more) cap *= 2;
+    item_t *grown = realloc(c->v, (size_t)cap * sizeof(item_t));
+    if (!grown) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    c->v = grown;
+    c->cap = cap;
+    return 0;
+}
+
+static int chain_extend(chain_t *c, const item_t *src, Py_ssize_t count) {
+    if (count <= 0) return 0;
+    if (chain_reserve(c, count)) return -1;
+    memcpy(c->v + c->n, src, (size_t)count * sizeof(item_t));
+    c->n += count;
+    return 0;
+}
+
+static int chain_push(chain_t *c, item_t it) { return chain_extend(c, &it, 1); }
+
+/* ``src`` at the front of ``c`` */
+static int chain_prepend(chain_t *c, const item_t *src, Py_ssize_t count) {
+    if (count <= 0) return 0;
+    if (chain_reserve(c, count)) return -1;
+    memmove(c->v + count, c->v, (size_t)c->n * sizeof(item_t));
+    memcpy(c->v, src, (size_t)count * sizeof(item_t));
+    c->n += count;
+    return 0;
+}
+
+static void chain_free(chain_t *c) {
+    free(c->v);
+    c->v = NULL;
+    c->n = c->cap = 0;
+}
+
+typedef struct {
+    PyObject *codes_a, *codes_b, *align;
+    const item_t *runs; /* the anchors, sorted as tuples are */
+    Py_ssize_t nruns;
+    int64_t na, nb;
+    int64_t *cut_a, *cut_b; /* countable units after which removed text lies */
+    Py_ssize_t ncut_a, ncut_b;
+    double *cum;            /* seed weights as prefix sums over A, or NULL */
+    int64_t *csa, *csb;     /* CJK counts as prefix sums, or NULL */
+    int64_t min_units, sure_units, s, w, h, max_region;
+    double min_density, min_anchor_share, gap_share;
+} ctx_t;
+
+static Py_ssize_t lower_bound(const int64_t *v, Py_ssize_t n, int64_t x) {
+    Py_ssize_t lo = 0, hi = n;
+    while (lo < hi) {
+        Py_ssize_t mid = lo + (hi - lo) / 2;
+        if (v[mid] < x) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+}
+
+/* largest end <= limit such that [pos, end) crosses no removed text */
+static int64_t free_after(const int64_t *cuts, Py_ssize_t n, int64_t pos, int64_t limit) {
+    Py_ssize_t k = lower_bound(cuts, n, pos - 1);
+    return k < n ? (cuts[k] + 1 < limit ? cuts[k] + 1 : limit) : limit;
+}
+
+/* smallest start >= limit such that [start, pos) crosses no removed text */
+static int64_t free_before(const int64_t *cuts, Py_ssize_t n, int64_t pos, int64_t limit) {
+    Py_ssize_t k = lower_bound(cuts, n, pos) - 1;
+    return k >= 0 ? (cuts[k] + 1 > limit ? cuts[k] + 1 : limit) : limit;
+}
+
+/* removed text anywhere between unit end - 1 and unit start */
+static int crosses(const int64_t *cuts, Py_ssize_t n, int64_t end, int64_t start) {
+    Py_ssize_t k = lower_bound(cuts, n, end - 1);
+    return k < n && cuts[k] <= start - 1;
+}
+
+static int in_range(const ctx_t *c, int64_t a0, int64_t a1, int64_t b0, int64_t b1) {
+    if (a0 < 0 || a1 > c->na || b0 < 0 || b1 > c->nb) {
+        PyErr_SetString(PyExc_IndexError, "chained_passages: a region outside the texts");
+        return 0;
+    }
+    return 1;
+}
+
+/* CJK on one side and words on the other: 1; not: 0; an error: -1 */
+static int translated(const ctx_t *c, int64_t a0, int64_t a1, int64_t b0, int64_t b1) {
+    if (!c->csa || !c->csb || a1 - a0 < 3 || b1 - b0 < 3) return 0;
+    if (!in_range(c, a0, a1, b0, b1)) return -1;
+    double share_a = (double)(c->csa[a1] - c->csa[a0]) / (double)(a1 - a0);
+    double share_b = (double)(c->csb[b1] - c->csb[b0]) / (double)(b1 - b0);
+    return (share_a >= 0.75 && share_b <= 0.25) || (share_b >= 0.75 && share_a <= 0.25);
+}
+
+static int could_be_translated(const ctx_t *c, int64_t a0, int64_t a1, int64_t b0, int64_t b1) {
+    if (!c->csa || !c->csb || a1 - a0 < 3 || b1 - b0 < 3) return 0;
+    if (!in_range(c, a0, a1, b0, b1)) return -1;
+    int64_t in_a = c->csa[a1] - c->csa[a0], in_b = c->csb[b1] - c->csb[b0];
+    return !((in_a == 0 && in_b == 0) || (in_a == a1 - a0 && in_b == b1 - b0));
+}
+
+static int64_t block_field(PyObject *block, Py_ssize_t k) {
+    PyObject *v = PySequence_GetItem(block, k);
+    if (!v) return -1;
+    int64_t x = PyLong_AsLongLong(v);
+    Py_DECREF(v);
+    return x;
+}
+
+/* The seeds of the local alignment of A[a0:a1] and B[b0:b1], appended to ``out`` */
+static int seeds_between(const ctx_t *c, int64_t a0, int64_t a1, int64_t b0, int64_t b1, chain_t *out) {
+    if (a1 - a0 < c->min_units || b1 - b0 < c->min_units) return 0;
+    if (!in_range(c, a0, a1, b0, b1)) return -1;
+    PyObject *x = PySequence_GetSlice(c->codes_a, (Py_ssize_t)a0, (Py_ssize_t)a1);
+    PyObject *y = x ? PySequence_GetSlice(c->codes_b, (Py_ssize_t)b0, (Py_ssize_t)b1) : NULL;
+    PyObject *blocks = y ? PyObject_CallFunctionObjArgs(c->align, x, y, NULL) : NULL;
+    Py_XDECREF(x);
+    Py_XDECREF(y);
+    PyObject *seq = blocks ? PySequence_Fast(blocks, "align: a sequence of blocks expected") : NULL;
+    Py_XDECREF(blocks);
+    if (!seq) return -1;
+    int rc = 0;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(seq);
+    for (Py_ssize_t t = 0; t < count && rc == 0; t++) {
+        PyObject *block = PySequence_Fast_GET_ITEM(seq, t);
+        int64_t i = block_field(block, 0), j = block_field(block, 1), n = block_field(block, 2);
+        if (PyErr_Occurred()) {
+            rc = -1;
+            break;
+        }
+        int keep;
+        if (!c->cum) {
+            keep = n >= c->min_units;
+        } else {
+            if (n >= c->min_units && (a0 + i < 0 || a0 + i + n > c->na)) {
+                PyErr_SetString(PyExc_IndexError, "chained_passages: a block outside its region");
+                rc = -1;
+                break;
+            }
+            keep = n >= c->sure_units ||
+                   (n >= c->min_units && c->cum[a0 + i + n] - c->cum[a0 + i] >= (double)c->s - 1e-9);
+        }
+        if (keep) rc = chain_push(out, (item_t){a0 + i, b0 + j, n, 0, 0, -1, 0});
+    }
+    Py_DECREF(seq);
+    return rc;
+}
+
+/* seeds chained forward from (ea, eb), appended to ``out`` */
+static int chain_forward(const ctx_t *c, const chain_t *seeds, int64_t ea, int64_t eb, chain_t *out) {
+    for (Py_ssize_t t = 0; t < seeds->n; t++) {
+        const item_t *r = &seeds->v[t];
+        if (r->i < ea || r->j < eb) continue;
+        if (r->i - ea > c->h || r->j - eb > c->h) break;
+        int tr = translated(c, ea, r->i, eb, r->j);
+        if (tr < 0) return -1;
+        if (tr) break;
+        if (chain_push(out, *r)) return -1;
+        ea = r->i + r->n, eb = r->j + r->n;
+    }
+    return 0;
+}
+
+/* seeds chained backward from (sa, sb), in order, appended to ``out`` */
+static int chain_backward(const ctx_t *c, const chain_t *seeds, int64_t sa, int64_t sb, chain_t *out) {
+    Py_ssize_t first = out->n;
+    for (Py_ssize_t t = seeds->n - 1; t >= 0; t--) {
+        const item_t *r = &seeds->v[t];
+        if (r->i + r->n > sa || r->j + r->n > sb) continue;
+        if (sa - (r->i + r->n) > c->h || sb - (r->j + r->n) > c->h) break;
+        int tr = translated(c, r->i + r->n, sa, r->j + r->n, sb);
+        if (tr < 0) return -1;
+        if (tr) break;
+        if (chain_push(out, *r)) return -1;
+        sa = r->i, sb = r->j;
+    }
+    for (Py_ssize_t lo = first, hi = out->n - 1; lo < hi; lo++, hi--) {
+        item_t t = out->v[lo];
+        out->v[lo] = out->v[hi];
+        out->v[hi] = t;
+    }
+    return 0;
+}
+
+/* seeds chained from (ea, eb) towards (lim_a, lim_b), a window at a time, appended to ``out`` */
+static int extend_forward(const ctx_t *c, int64_t ea, int64_t eb, int64_t lim_a, int64_t lim_b, chain_t *out) {
+    chain_t seeds = {0}, more = {0};
+    int rc = 0;
+    for (;;) {
+        int64_t wa = lim_a < ea + c->w ? lim_a : ea + c->w, wb = lim_b < eb + c->w ? lim_b : eb + c->w;
+        seeds.n = more.n = 0;
+        if ((rc = seeds_between(c, ea, wa, eb, wb, &seeds)) || (rc = chain_forward(c, &seeds, ea, eb, &more))) break;
+        if (!more.n) break;
+        if ((rc = chain_extend(out, more.v, more.n))) break;
+        const item_t *last = &more.v[more.n - 1];
+        ea = last->i + last->n, eb = last->j + last->n;
+        if ((wa == lim_a && wb == lim_b) || (wa - ea > c->h && wb - eb > c->h)) break;
+    }
+    chain_free(&seeds), chain_free(&more);
+    return rc;
+}
+
+/* seeds chained from (sa, sb) back towards (lim_a, lim_b), a window at a time, in order,
+ * appended to ``out`` */
+static int extend_backward(const ctx_t *c, int64_t sa, int64_t sb, int64_t lim_a, int64_t lim_b, chain_t *out) {
+    chain_t seeds = {0}, more = {0}, taken = {0};
+    int rc = 0;
+    for (;;) {
+        int64_t wa = lim_a > sa - c->w ? lim_a : sa - c->w, wb = lim_b > sb - c->w ? lim_b : sb - c->w;
+        seeds.n = more.n = 0;
+        if ((rc = seeds_between(c, wa, sa, wb, sb, &seeds)) || (rc = chain_backward(c, &seeds, sa, sb, &more))) break;
+        if (!more.n) break;
+        if ((rc = chain_prepend(&taken, more.v, more.n))) break;
+        sa = more.v[0].i, sb = more.v[0].j;
+        if ((wa == lim_a && wb == lim_b) || (sa - wa > c->h && sb - wb > c->h)) break;
+    }
+    if (!rc) rc = chain_extend(out, taken.v, taken.n);
+    chain_free(&seeds), chain_free(&more), chain_free(&taken);
+    return rc;
+}
+
+static int item_cmp(const item_t *x, const item_t *y) {
+    if (x->i != y->i) return x->i < y->i ? -1 : 1;
+    if (x->j != y->j) return x->j < y->j ? -1 : 1;
+    if (x->n != y->n) return x->n < y->n ? -1 : 1;
+    return 0;
+}
+
+static int item_qsort_cmp(const void *x, const void *y) {
+    int r = item_cmp(x, y);
+    if (r) return r;
+    Py_ssize_t a = ((const item_t *)x)->src, b = ((const item_t *)y)->src;
+    return (a > b) - (a < b); /* equal runs keep their order, as sorted() does */
+}
+
+/* whether the item equals an anchor (``r in anchor_set``: a hole never does) */
+static int is_anchor(const ctx_t *c, const item_t *r) {
+    if (r->hole) return 0;
+    Py_ssize_t lo = 0, hi = c->nruns;
+    while (lo < hi) {
+        Py_ssize_t mid = lo + (hi - lo) / 2;
+        if (item_cmp(&c->runs[mid], r) < 0) lo = mid + 1; else hi = mid;
+    }
+    return lo < c->nruns && item_cmp(&c->runs[lo], r) == 0;
+}
+
+static void sums_of(const ctx_t *c, const chain_t *g, int64_t *matched, int64_t *anchored) {
+    int64_t m = 0, a = 0;
+    for (Py_ssize_t t = 0; t < g->n; t++) {
+        m += g->v[t].n;
+        if (is_anchor(c, &g->v[t])) a += g->v[t].n;
+    }
+    *matched = m, *anchored = a;
+}
+
+static int dense(const ctx_t *c, const item_t *first, const item_t *last, int64_t matched, int64_t anchored) {
+    int64_t la = last->i + last->n - first->i, lb = last->j + last->n - first->j;
+    double length = (double)(la > lb ? la : lb);
+    return (double)matched >= c->min_density * length && (double)anchored >= c->min_anchor_share * length;
+}
+
+/* the chain with the seeds of its holes in their place */
+static int resolved(const ctx_t *c, const chain_t *g, chain_t *out) {
+    chain_t seeds = {0};
+    int rc = 0;
+    for (Py_ssize_t t = 0; t < g->n && !rc; t++) {
+        const item_t *r = &g->v[t];
+        if (r->hole) {
+            seeds.n = 0;
+            if (!(rc = seeds_between(c, r->i, r->end_a, r->j, r->end_b, &seeds)))
+                rc = chain_forward(c, &seeds, r->i, r->j, out);
+        } else {
+            rc = chain_push(out, *r);
+        }
+    }
+    chain_free(&seeds);
+    return rc;
+}
+
+static int resolve_in_place(const ctx_t *c, chain_t *g) {
+    chain_t out = {0};
+    if (resolved(c, g, &out)) {
+        chain_free(&out);
+        return -1;
+    }
+    chain_free(g);
+    *g = out;
+    return 0;
+}
+
+static PyObject *item_object(const item_t *r, PyObject *runs_seq, PyObject *hole_cls) {
+    if (r->hole)
+        return PyObject_CallFunction(hole_cls, "LLLLL", (long long)r->i, (long long)r->j, (long long)r->n,
+                                     (long long)r->end_a, (long long)r->end_b);
+    if (r->src >= 0) {
+        PyObject *o = PySequence_Fast_GET_ITEM(runs_seq, r->src);
+        Py_INCREF(o);
+        return o;
+    }
+    return Py_BuildValue("(LLL)", (long long)r->i, (long long)r->j, (long long)r->n);
+}
+
+/* (start_a, end_a, start_b, end_b, seeds) of items v[0..n) appended to ``out`` */
+static int emit(PyObject *out, const item_t *v, Py_ssize_t n, PyObject *runs_seq, PyObject *hole_cls) {
+    PyObject *seeds = PyTuple_New(n);
+    if (!seeds) return -1;
+    for (Py_ssize_t t = 0; t < n; t++) {
+        PyObject *o = item_object(&v[t], runs_seq, hole_cls);
+        if (!o) {
+            Py_DECREF(seeds);
+            return -1;
+        }
+        PyTuple_SET_ITEM(seeds, t, o);
+    }
+    const item_t *f = &v[0], *l = &v[n - 1];
+    PyObject *p = Py_BuildValue("(LLLLN)", (long long)f->i, (long long)(l->i + l->n), (long long)f->j,
+                                (long long)(l->j + l->n), seeds);
+    if (!p) return -1;
+    int rc = PyList_Append(out, p);
+    Py_DECREF(p);
+    return rc;
+}
+
+/* a bool array's items, or NULL for None; ``len`` set */
+static int bools(PyObject *obj, buf_t *b, const unsigned char **v, Py_ssize_t *len, const char *what) {
+    *v = NULL, *len = 0;
+    if (obj == Py_None) return 0;
+    if (get(obj, b, 1, what)) return -1;
+    *v = b->view.buf, *len = len_of(b);
+    return 0;
+}
+
+static int cuts_of(const unsigned char *jumps, Py_ssize_t n, int64_t **cuts, Py_ssize_t *ncut) {
+    Py_ssize_t k = 0;
+    for (Py_ssize_t t = 0; t < n; t++) k += jumps[t] != 0;
+    *cuts = malloc((size_t)(k ? k : 1) * sizeof(int64_t));
+    if (!*cuts) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    k = 0;
+    for (Py_ssize_t t = 0; t < n; t++)
+        if (jumps[t]) (*cuts)[k++] = t;
+    *ncut = k;
+    return 0;
+}
+
+static PyObject *py_chained_passages(PyObject *self, PyObject *args) {
+    PyObject *runs_obj, *codes_a, *codes_b, *jumps_a_obj, *jumps_b_obj, *align, *cjk_a_obj, *cjk_b_obj, *hole_cls;
+    long long short_run, max_hole, window;
+    double word_weight, min_density, min_anchor_share, gap_share;
+    int word_pairs, holes;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOLdLLdddpp", &runs_obj, &codes_a, &codes_b, &jumps_a_obj, &jumps_b_obj,
+                          &align, &cjk_a_obj, &cjk_b_obj, &hole_cls, &short_run, &word_weight, &max_hole, &window,
+                          &min_density, &min_anchor_share, &gap_share, &word_pairs, &holes))
+        return NULL;
+    PyObject *result = NULL, *runs_seq = NULL;
+    buf_t bja = {0}, bjb = {0}, bca = {0}, bcb = {0};
+    item_t *runs = NULL;
+    unsigned char *joins = NULL, *quick = NULL, *opened = NULL;
+    chain_t *groups = NULL;
+    int64_t *most = NULL, *sums = NULL;
+    Py_ssize_t ngroups = 0;
+    ctx_t c = {0};
+    chain_t tmp = {0}, seeds = {0}, fwd = {0};
+
+    runs_seq = PySequence_Fast(runs_obj, "runs: a sequence expected");
+    if (!runs_seq) goto done;
+    const Py_ssize_t nruns = PySequence_Fast_GET_SIZE(runs_seq);
+    result = PyList_New(0);
+    if (!result || nruns == 0) goto done;
+    const unsigned char *ja, *jb, *cjk_a, *cjk_b;
+    Py_ssize_t nja, njb, ncja, ncjb;
+    if (bools(jumps_a_obj, &bja, &ja, &nja, "jumps_a") || bools(jumps_b_obj, &bjb, &jb, &njb, "jumps_b") ||
+        bools(cjk_a_obj, &bca, &cjk_a, &ncja, "cjk_a") || bools(cjk_b_obj, &bcb, &cjk_b, &ncjb, "cjk_b"))
+        goto fail;
+    c.na = PyObject_Length(codes_a);
+    c.nb = PyObject_Length(codes_b);
+    if (c.na < 0 || c.nb < 0) goto fail;
+    if ((cjk_a && ncja != c.na) || (cjk_b && ncjb != c.nb) || jumps_a_obj == Py_None || jumps_b_obj == Py_None) {
+        PyErr_SetString(PyExc_ValueError, "chained_passages: a mask whose length is not its text's");
+        goto fail;
+    }
+    runs = malloc((size_t)nruns * sizeof(item_t));
+    if (!runs) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    for (Py_ssize_t t = 0; t < nruns; t++) {
+        PyObject *r = PySequence_Fast_GET_ITEM(runs_seq, t);
+        runs[t] = (item_t){block_field(r, 0), block_field(r, 1), block_field(r, 2), 0, 0, t, 0};
+        if (PyErr_Occurred()) goto fail;
+    }
+    qsort(runs, (size_t)nruns, sizeof(item_t), item_qsort_cmp);
+    c.codes_a = codes_a, c.codes_b = codes_b, c.align = align, c.runs = runs, c.nruns = nruns;
+    c.s = c.sure_units = short_run, c.w = window, c.h = max_hole, c.max_region = 2 * window;
+    c.min_density = min_density, c.min_anchor_share = min_anchor_share, c.gap_share = gap_share;
+
+    /* seed weights, as _chained_passages_py sets them */
+    int has_a = 0, only_a = 1, has_b = 0, only_b = 1;
+    for (Py_ssize_t t = 0; cjk_a && t < ncja; t++) cjk_a[t] ? (has_a = 1) : (only_a = 0);
+    for (Py_ssize_t t = 0; cjk_b && t < ncjb; t++) cjk_b[t] ? (has_b = 1) : (only_b = 0);
+    if (!word_pairs || !cjk_a || only_a) {
+        c.min_units = short_run;
+    } else {
+        double m = ceil((double)short_run / (has_a ? (word_weight > 1.0 ? word_weight : 1.0) : word_weight) - 1e-9);
+        c.min_units = m > 1 ? (int64_t)m : 1;
+        if (has_a) {
+            c.cum = malloc((size_t)(c.na + 1) * sizeof(double));
+            if (!c.cum) {
+                PyErr_NoMemory();
+                goto fail;
+            }
+            c.cum[0] = 0.0;
+            for (Py_ssize_t t = 0; t < c.na; t++) c.cum[t + 1] = c.cum[t] + (cjk_a[t] ? 1.0 : word_weight);
+        }
+    }
+    if (cjk_a && cjk_b && ((has_a && !only_b) || (has_b && !only_a))) {
+        c.csa = malloc((size_t)(c.na + 1) * sizeof(int64_t));
+        c.csb = malloc((size_t)(c.nb + 1) * sizeof(int64_t));
+        if (!c.csa || !c.csb) {
+            PyErr_NoMemory();
+            goto fail;
+        }
+        c.csa[0] = c.csb[0] = 0;
+        for (Py_ssize_t t = 0; t < c.na; t++) c.csa[t + 1] = c.csa[t] + (cjk_a[t] != 0);
+        for (Py_ssize_t t = 0; t < c.nb; t++) c.csb[t + 1] = c.csb[t] + (cjk_b[t] != 0);
+    }
+    if (cuts_of(ja, nja, &c.cut_a, &c.ncut_a) || cuts_of(jb, njb, &c.cut_b, &c.ncut_b)) goto fail;
+    const int64_t *CA = c.cut_a, *CB = c.cut_b;
+    const Py_ssize_t NA = c.ncut_a, NB = c.ncut_b;
+    const int64_t h = c.h;
+
+    /* groups: at most one per anchor */
+    groups = calloc((size_t)nruns, sizeof(chain_t));
+    most = calloc((size_t)nruns, sizeof(int64_t));
+    if (!groups || !most) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    /* the left edge of the first anchor */
+    const item_t *first = &runs[0];
+    ngroups = 1;
+    if (extend_backward(&c, first->i, first->j, free_before(CA, NA, first->i, 0), free_before(CB, NB, first->j, 0),
+                        &groups[0]) ||
+        chain_push(&groups[0], *first))
+        goto fail;
+    Py_ssize_t placed = 0;
+    if (nruns > 1) {
+        joins = malloc((size_t)nruns), quick = malloc((size_t)nruns), opened = malloc((size_t)nruns);
+        if (!joins || !quick || !opened) {
+            PyErr_NoMemory();
+            goto fail;
+        }
+        for (Py_ssize_t k = 0; k + 1 < nruns; k++) {
+            const item_t *p = &runs[k], *q = &runs[k + 1];
+            int64_t end_a = p->i + p->n, end_b = p->j + p->n, gap_a = q->i - end_a, gap_b = q->j - end_b;
+            opened[k] = !crosses(CA, NA, end_a, q->i) && !crosses(CB, NB, end_b, q->j);
+            quick[k] = gap_a >= 0 && gap_b >= 0 && (gap_a < c.min_units || gap_b < c.min_units);
+            joins[k] = quick[k] && opened[k] && gap_a <= h && gap_b <= h;
+            if (joins[k] && c.csa) {
+                int tr = translated(&c, end_a, q->i, end_b, q->j);
+                if (tr < 0) goto fail;
+                joins[k] = !tr;
+            }
+        }
+        const int64_t hole_max = h < c.max_region ? h : c.max_region;
+        for (Py_ssize_t k = 0; k + 1 < nruns; k++) {
+            if (joins[k]) continue;
+            chain_t *g = &groups[ngroups - 1];
+            if (chain_extend(g, runs + placed + 1, k - placed)) goto fail; /* regions placed..k-1 joined */
+            placed = k + 1;
+            const item_t *nxt = &runs[k + 1], *prev = &runs[k];
+            if (quick[k]) {
+                if (chain_push(&groups[ngroups++], *nxt)) goto fail;
+                continue;
+            }
+            int64_t ea = prev->i + prev->n, eb = prev->j + prev->n, sa = nxt->i, sb = nxt->j;
+            int open_between = opened[k];
+            if (holes && open_between && 0 <= sa - ea && sa - ea <= hole_max && 0 <= sb - eb && sb - eb <= hole_max) {
+                int could = could_be_translated(&c, ea, sa, eb, sb);
+                if (could < 0) goto fail;
+                if (!could) {
+                    if (chain_push(g, (item_t){ea, eb, 0, sa, sb, -1, 1}) || chain_push(g, *nxt)) goto fail;
+                    int64_t least = sa - ea < sb - eb ? sa - ea : sb - eb;
+                    most[ngroups - 1] += least > 1 ? least : 1;
+                    continue;
+                }
+            }
+            seeds.n = fwd.n = 0;
+            if (open_between && sa - ea <= c.max_region && sb - eb <= c.max_region) {
+                if (seeds_between(&c, ea, sa, eb, sb, &seeds) || chain_forward(&c, &seeds, ea, eb, &fwd)) goto fail;
+            } else if (extend_forward(&c, ea, eb, free_after(CA, NA, ea, sa), free_after(CB, NB, eb, sb), &fwd)) {
+                goto fail;
+            }
+            if (chain_extend(g, fwd.v, fwd.n)) goto fail;
+            int64_t end_a = ea, end_b = eb;
+            if (fwd.n) end_a = fwd.v[fwd.n - 1].i + fwd.v[fwd.n - 1].n, end_b = fwd.v[fwd.n - 1].j + fwd.v[fwd.n - 1].n;
+            if (sa - end_a <= h && sb - end_b <= h && open_between) {
+                int tr = translated(&c, end_a, sa, end_b, sb);
+                if (tr < 0) goto fail;
+                if (!tr) {
+                    if (chain_push(g, *nxt)) goto fail; /* the chain reached the next anchor: one passage */
+                    continue;
+                }
+            }
+            chain_t *back = &groups[ngroups++];
+            if (seeds.n) {
+                tmp.n = 0;
+                if (chain_backward(&c, &seeds, sa, sb, &tmp)) goto fail;
+                for (Py_ssize_t t = 0; t < tmp.n; t++)
+                    if (tmp.v[t].i >= end_a && tmp.v[t].j >= end_b && chain_push(back, tmp.v[t])) goto fail;
+            } else {
+                int64_t la = free_before(CA, NA, sa, end_a), lb = free_before(CB, NB, sb, end_b);
+                if (extend_backward(&c, sa, sb, la > end_a ? la : end_a, lb > end_b ? lb : end_b, back)) goto fail;
+            }
+            if (chain_push(back, *nxt)) goto fail;
+        }
+    }
+    if (chain_extend(&groups[ngroups - 1], runs + placed + 1, nruns - placed - 1)) goto fail;
+    {
+        const item_t *last = &runs[nruns - 1];
+        int64_t ea = last->i + last->n, eb = last->j + last->n;
+        if (extend_forward(&c, ea, eb, free_after(CA, NA, ea, c.na), free_after(CB, NB, eb, c.nb),
+                           &groups[ngroups - 1]))
+            goto fail;
+    }
+
+    /* chains that stopped short of each other joined across small gaps (merged in place: chain m
+     * of the merged ones is groups[m]) */
+    sums = malloc((size_t)ngroups * 2 * sizeof(int64_t));
+    if (!sums) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    for (Py_ssize_t g = 0; g < ngroups; g++) sums_of(&c, &groups[g], &sums[2 * g], &sums[2 * g + 1]);
+    Py_ssize_t nmerged = 1;
+    for (Py_ssize_t g = 1; g < ngroups; g++) {
+        chain_t *prev = &groups[nmerged - 1], *group = &groups[g];
+        int64_t matched = sums[2 * g], anchored = sums[2 * g + 1], more = most[g];
+        int64_t *psum = &sums[2 * (nmerged - 1)], *pmost = &most[nmerged - 1];
+        const item_t *pl = &prev->v[prev->n - 1];
+        int64_t ea = pl->i + pl->n, eb = pl->j + pl->n, sa = group->v[0].i, sb = group->v[0].j;
+        const item_t *gl = &group->v[group->n - 1];
+        int64_t joint = (ea - prev->v[0].i) + (gl->i + gl->n - sa);
+        int64_t share = (int64_t)(gap_share * (double)joint), allowed = h > share ? h : share;
+        int64_t jm = psum[0] + matched, ja_ = psum[1] + anchored;
+        int join = sa - ea <= allowed && sb - eb <= allowed && !crosses(CA, NA, ea, sa) && !crosses(CB, NB, eb, sb);
+        if (join) {
+            int tr = translated(&c, ea, sa, eb, sb);
+            if (tr < 0) goto fail;
+            join = !tr;
+        }
+        if (join) {
+            int dense_now = dense(&c, &prev->v[0], gl, jm, ja_);
+            if (!dense_now && *pmost + more && dense(&c, &prev->v[0], gl, jm + *pmost + more, ja_)) {
+                if (resolve_in_place(&c, prev) || resolve_in_place(&c, group)) goto fail;
+                int64_t unused;
+                sums_of(&c, prev, &psum[0], &unused);
+                sums_of(&c, group, &matched, &unused);
+                *pmost = 0, more = 0;
+                jm = psum[0] + matched;
+                gl = &group->v[group->n - 1];
+                dense_now = dense(&c, &prev->v[0], gl, jm, ja_);
+            }
+            if (dense_now) {
+                if (chain_extend(prev, group->v, group->n)) goto fail;
+                chain_free(group);
+                psum[0] = jm, psum[1] = ja_;
+                *pmost += more;
+                continue;
+            }
+        }
+        /* a chain of its own */
+        chain_t moved = *group;
+        *group = (chain_t){0};
+        groups[nmerged] = moved;
+        sums[2 * nmerged] = matched, sums[2 * nmerged + 1] = anchored, most[nmerged] = more;
+        nmerged++;
+    }
+    for (Py_ssize_t g = nmerged; g < ngroups; g++) chain_free(&groups[g]);
+    ngroups = nmerged;
+
+    for (Py_ssize_t g = 0; g < ngroups; g++) {
+        chain_t *ch = &groups[g];
+        int64_t matched = sums[2 * g], anchored = sums[2 * g + 1];
+        if (most[g] && !dense(&c, &ch->v[0], &ch->v[ch->n - 1], matched, anchored)) {
+            if (resolve_in_place(&c, ch)) goto fail; /* the density test needs the seeds of the holes */
+            int64_t unused;
+            sums_of(&c, ch, &matched, &unused);
+        }
+        if (!dense(&c, &ch->v[0], &ch->v[ch->n - 1], matched, anchored)) {
+            /* too thin: first without what lies beyond the outer anchors, then the anchors alone */
+            Py_ssize_t lo = -1, hi = -1;
+            for (Py_ssize_t t = 0; t < ch->n; t++)
+                if (is_anchor(&c, &ch->v[t])) {
+                    if (lo < 0) lo = t;
+                    hi = t;
+                }
+            int64_t m2, a2;
+            chain_t inner = {ch->v + lo, hi - lo + 1, 0};
+            sums_of(&c, &inner, &m2, &a2);
+            if (!dense(&c, &ch->v[lo], &ch->v[hi], m2, a2)) {
+                for (Py_ssize_t t = lo; t <= hi; t++)
+                    if (is_anchor(&c, &ch->v[t]) && emit(result, &ch->v[t], 1, runs_seq, hole_cls)) goto fail;
+                continue;
+            }
+            if (emit(result, ch->v + lo, hi - lo + 1, runs_seq, hole_cls)) goto fail;
+            continue;
+        }
+        if (emit(result, ch->v, ch->n, runs_seq, hole_cls)) goto fail;
+    }
+    goto done;
+fail:
+    Py_CLEAR(result);
+done:
+    for (Py_ssize_t g = 0; groups && g < ngroups; g++) chain_free(&groups[g]);
+    free(groups), free(most), free(sums), free(runs), free(joins), free(quick), free(opened);
+    free(c.cut_a), free(c.cut_b), free(c.cum), free(c.csa), free(c.csb);
+    chain_free(&tmp), chain_free(&seeds), chain_free(&fwd);
+    release(&bja), release(&bjb), release(&bca), release(&bcb);
+    Py_XDECREF(runs_seq);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"chained_passages", py_chained_passages, METH_VARARGS, chained_passages_doc},
     {"posting_counts", py_posting_counts, METH_VARARGS, posting_counts_doc},
     {"greedy_blocks", py_greedy_blocks, METH_VARARGS, greedy_blocks_doc},
     {"windows", py_windows, METH_VARARGS, windows_doc},

@@ -4,8 +4,10 @@
 ``counted_runs`` for :func:`compare._aligned_pairs` + :func:`compare._match_spans` in the
 counts-only form the collection-wide pass uses, ``real_overlap`` for the multiset overlap of the
 shared items, ``windows`` for :attr:`PreparedDocument.windows`, ``greedy_blocks`` for
-:func:`compare.myers_blocks`, ``posting_counts`` for :meth:`candidates.AnchorPostings.counts`. Each comparison below is made twice, with the compiled steps and
-with the numpy ones, and must be equal field for field.
+:func:`compare.myers_blocks`, ``posting_counts`` for :meth:`candidates.AnchorPostings.counts`,
+``chained_passages`` for :func:`passages._chained_passages_py` (also in test_passages_fast.py).
+Each comparison below is made twice, with the compiled steps and with the numpy ones, and must be
+equal field for field.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import numpy as np
 import pytest
 
 from neardup_gui.core import compare as compare_module
+from neardup_gui.core import passages as passages_module
 from neardup_gui.core.compare import UnitCodes, compare_prepared, prepare_document
 from neardup_gui.core.exclusions import quoted_spans
 from neardup_gui.core.units import tokenize
@@ -31,6 +34,7 @@ def both(a, b, **cuts):
     fast = compare_prepared(a, b, counts_only=True, **cuts)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(compare_module, "_kernels", None)
+        mp.setattr(passages_module, "_kernels", None)
         plain = compare_prepared(a, b, counts_only=True, **cuts)
     return fast, plain
 
@@ -266,3 +270,93 @@ def test_posting_counts_are_the_numpy_counts() -> None:
         _kernels.posting_counts(np.zeros(2, dtype=np.int64), np.zeros(3, dtype=np.int64), np.zeros(1, dtype=np.uint64))
     with pytest.raises(ValueError):  # (a document id is never negative)
         _kernels.posting_counts(np.zeros(1, dtype=np.int64), np.full(1, -1, dtype=np.int64), np.zeros(1, dtype=np.uint64))
+
+
+def chains_both_ways(args: tuple, word_pairs: bool, holes: bool) -> list:
+    """passages._chained_passages in C and in Python, with the type of every seed (hole or run)."""
+    from neardup_gui.core import passages
+    fast = passages._chained_passages(*args, word_pairs, holes)
+    plain = passages._chained_passages_py(*args, word_pairs, holes)
+    typed = lambda found: [(p[:4], tuple((type(r), tuple(r)) for r in p[4])) for p in found]  # noqa: E731
+    assert typed(fast) == typed(plain)
+    return fast
+
+
+@needs_ext
+def test_chained_passages_are_the_pythons_under_any_rules() -> None:
+    """Random edited copies, small vocabularies, removed text, CJK masks of every kind (none, all,
+    mixed, translated stretches) and rules from narrow to wide (windows and holes small enough that
+    chains are extended a window at a time and joined across gaps): the same passages as the
+    Python code, in both forms (all seeds, and holes left unaligned)."""
+    from neardup_gui.core.compare import _align_codes
+    from neardup_gui.core.passages import PassageRules
+    from tests.core.test_passages_fast import anchors_of
+
+    rng = random.Random(1625)
+    holes_seen = chains = 0
+    for trial in range(600):
+        n = rng.randrange(20, 400)
+        vocab = rng.choice([4, 10, 50, 1000])
+        a = [rng.randrange(vocab) for _ in range(n)]
+        b = list(a)
+        for _ in range(rng.randrange(0, max(1, n // 6))):
+            k = rng.randrange(len(b) + 1)
+            op = rng.random()
+            if op < 0.4 and b:
+                b[min(k, len(b) - 1)] = rng.randrange(vocab)
+            elif op < 0.7:
+                b.insert(k, rng.randrange(vocab))
+            elif b:
+                del b[min(k, len(b) - 1)]
+        if not b:
+            continue
+        _, inv = np.unique(np.array(a + b), return_inverse=True)
+        ca, cb = inv[:n].astype(np.uint32), inv[n:].astype(np.uint32)
+        rate = rng.choice([0.0, 0.0, 0.01, 0.05])
+        ja = np.array([rng.random() < rate for _ in range(len(ca) - 1)], dtype=bool)
+        jb = np.array([rng.random() < rate for _ in range(len(cb) - 1)], dtype=bool)
+        kind = rng.choice(["none", "all", "words", "mixed", "stretches"])
+        if kind == "none":
+            cjk_a = cjk_b = None
+        elif kind in ("all", "words"):
+            cjk_a, cjk_b = (np.full(len(ca), kind == "all"), np.full(len(cb), kind == "all"))
+        elif kind == "mixed":
+            cjk_a = np.array([rng.random() < 0.5 for _ in ca], dtype=bool)
+            cjk_b = np.array([rng.random() < 0.5 for _ in cb], dtype=bool)
+        else:  # long stretches of one script, differing between the texts (translations)
+            cjk_a = np.repeat(np.array([rng.random() < 0.5 for _ in range(len(ca) // 10 + 1)]), 10)[: len(ca)]
+            cjk_b = np.repeat(np.array([rng.random() < 0.5 for _ in range(len(cb) // 10 + 1)]), 10)[: len(cb)]
+        rules = PassageRules(short_run=rng.choice([2, 3, 4]), word_weight=rng.choice([1.0, 1.5, 2.5]),
+                             max_hole=rng.choice([2, 6, 12, 30]), window=rng.choice([4, 16, 64]),
+                             min_density=rng.choice([0.2, 0.4, 0.8]), min_anchor_share=rng.choice([0.05, 0.1, 0.5]),
+                             gap_share=rng.choice([0.0, 0.2, 0.6]))
+        runs = anchors_of(ca, cb, ja, jb, rng.choice([3, 5, 8]))
+        rng.shuffle(runs)  # (sorted inside, as sorted() sorts tuples)
+        args = (runs, ca, cb, ja, jb, _align_codes, rules, cjk_a, cjk_b)
+        for word_pairs in (False, True):
+            for holes in (False, True):
+                found = chains_both_ways(args, word_pairs, holes)
+                chains += len(found)
+                holes_seen += sum(type(r).__name__ == "_Hole" for p in found for r in p[4])
+    assert chains > 5000 and holes_seen > 200  # the inputs made chains, and chains with holes
+
+
+@needs_ext
+def test_chained_passages_refuse_what_does_not_fit() -> None:
+    from neardup_gui.core.compare import _align_codes
+    from neardup_gui.core.passages import DEFAULT_RULES as r, _Hole
+
+    codes = np.arange(20, dtype=np.uint32)
+    jumps = np.zeros(19, dtype=bool)
+    rest = (_Hole, r.short_run, r.word_weight, r.max_hole, r.window, r.min_density, r.min_anchor_share, r.gap_share,
+            True, True)
+    with pytest.raises(ValueError):  # a CJK mask shorter than its text
+        _kernels.chained_passages([(0, 0, 20)], codes, codes, jumps, jumps, _align_codes, np.zeros(3, dtype=bool),
+                                  None, *rest)
+    with pytest.raises(TypeError):  # a mask of 8-byte items
+        _kernels.chained_passages([(0, 0, 20)], codes, codes, jumps.astype(np.int64), jumps, _align_codes, None, None,
+                                  *rest)
+    with pytest.raises(ZeroDivisionError):  # an error of ``align`` comes through
+        _kernels.chained_passages([(0, 0, 8), (12, 12, 8)], codes, codes, jumps, jumps, lambda x, y: 1 / 0, None, None,
+                                  *rest[:-1], False)
+    assert _kernels.chained_passages([], codes, codes, jumps, jumps, _align_codes, None, None, *rest) == []

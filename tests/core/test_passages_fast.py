@@ -4,7 +4,9 @@
 (regions decided without an alignment, running density sums, holes left unaligned when only the
 covers are needed). Both are run on the same inputs and must give the same passages — the same
 seeds in the same order — and the same covers: random sequences with substitutions, insertions and
-deletions, Chinese and English text from the corpus, mixed scripts, removed (template) text.
+deletions, Chinese and English text from the corpus, mixed scripts, removed (template) text. Where
+the chaining in C is built (core/_kernels.c: chained_passages), its Python fallback is run on the
+same inputs too and must give the same passages, seeds and holes.
 """
 
 from __future__ import annotations
@@ -51,7 +53,19 @@ def assert_same(runs, codes_a, codes_b, jumps_a, jumps_b, cjk_a=None, cjk_b=None
     # counts only (what passage_cover sums): the same passages, their seeds possibly not all found
     counted = passages.find_passages(*args, counts_only=True)
     assert [p[:4] for p in counted] == [p[:4] for p in old]
+    if passages._kernels is not None:
+        # the chaining in C (core/_kernels.c) and its Python fallback: the same passages, the same
+        # seeds and holes (of the same types), in both forms
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(passages, "_kernels", None)
+            assert typed(passages.find_passages(*args)) == typed(new)
+            assert typed(passages.find_passages(*args, counts_only=True)) == typed(counted)
     return new
+
+
+def typed(found: list) -> list:
+    """Passages with the type of every seed (a hole is a passages._Hole, an anchor or seed a tuple)."""
+    return [(p[:4], tuple((type(r), tuple(r)) for r in p[4])) for p in found]
 
 
 def edited(base: list[int], edits: list[tuple[int, str, int]]) -> list[int]:
