@@ -81,6 +81,7 @@ count as the exact runs alone: zero).
 
 from __future__ import annotations
 
+import itertools
 import logging
 import math
 from bisect import bisect_left
@@ -200,11 +201,16 @@ def find_passages(
     if not word_pairs or rules.min_anchors_for_words <= 1:
         return found
     anchor_set = set(runs)
+    enough = rules.min_anchors_for_words
     out: list[tuple[int, int, int, int, tuple[Run, ...]]] = []
     for k, passage in enumerate(found):
         seeds = passage[4]
+        # (enough anchors are known as soon as they are met: a long copy's passage holds thousands)
+        if next(itertools.islice(filter(anchor_set.__contains__, seeds), enough - 1, None), None) is not None:
+            out.append(passage)
+            continue
         anchors = [r for r in seeds if r in anchor_set]
-        if len(anchors) >= rules.min_anchors_for_words or all(n >= rules.short_run for _, _, n in seeds):
+        if all(n >= rules.short_run for _, _, n in seeds):
             out.append(passage)
             continue
         # Between the passage before (as kept) and the one after (which can only shrink), so the
