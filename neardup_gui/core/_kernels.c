@@ -3,9 +3,10 @@
  * (_shared_mask_prepared), the multiset overlap of the shared items, the aligned pairs cut into
  * counted runs (_aligned_pairs with _match_spans in counts-only form), a prepared document's
  * window hashes (PreparedDocument.windows), the readable Myers diff the passages' local
- * alignments use (myers_blocks), and in core/candidates.py the documents a look-up of search rows
- * finds (AnchorPostings.counts), without the fixed cost of an array operation or of a Python step
- * each. They run for every candidate or region that reaches them: on 10,000 generated copy-heavy
+ * alignments use (myers_blocks), in core/passages.py the chaining of anchors and seeds into
+ * passages (_chained_passages_py), and in core/candidates.py the documents a look-up of search
+ * rows finds (AnchorPostings.counts), without the fixed cost of an array operation or of a
+ * Python step each. They run for every candidate or region that reaches them: on 10,000 generated copy-heavy
  * documents 72,000 times, where each numpy step costs microseconds on a few hundred items.
  *
  * Arrays come in through the buffer protocol (numpy arrays, contiguous): the Python side checks
