@@ -4,7 +4,7 @@
  * counted runs (_aligned_pairs with _match_spans in counts-only form), a prepared document's
  * window hashes (PreparedDocument.windows), the readable Myers diff the passages' local
  * alignments use (myers_blocks), in core/passages.py the chaining of anchors and seeds into
- * passages (_chained_passages_py), and in core/candidates.py the documents a look-up of search
+ * passages (_chained_passages), and in core/candidates.py the documents a look-up of search
  * rows finds (AnchorPostings.counts), without the fixed cost of an array operation or of a
  * Python step each. They run for every candidate or region that reaches them: on 10,000 generated copy-heavy
  * documents 72,000 times, where each numpy step costs microseconds on a few hundred items.
@@ -664,7 +664,7 @@ PyDoc_STRVAR(chained_passages_doc,
 "chained_passages(runs, codes_a, codes_b, jumps_a, jumps_b, align, cjk_a, cjk_b, hole, short_run,\n"
 "                 word_weight, max_hole, window, min_density, min_anchor_share, gap_share,\n"
 "                 word_pairs, holes) -> list of (start_a, end_a, start_b, end_b, seeds)\n\n"
-"passages._chained_passages_py, step for step: the anchors chained across small edits with the\n"
+"passages._chained_passages in Python, step for step: the anchors chained across small edits with the\n"
 "seeds of local alignments (``align(x, y)``, called on slices of the code arrays), the chains\n"
 "joined across small gaps and tested for density. ``jumps_*`` and ``cjk_*`` are bool arrays\n"
 "(``cjk_*`` may be None); ``hole`` is the class that stands for a hole's seeds (passages._Hole).\n"
@@ -1084,7 +1084,7 @@ static PyObject *py_chained_passages(PyObject *self, PyObject *args) {
     c.s = c.sure_units = short_run, c.w = window, c.h = max_hole, c.max_region = 2 * window;
     c.min_density = min_density, c.min_anchor_share = min_anchor_share, c.gap_share = gap_share;
 
-    /* seed weights, as _chained_passages_py sets them */
+    /* seed weights, as _chained_passages sets them */
     int has_a = 0, only_a = 1, has_b = 0, only_b = 1;
     for (Py_ssize_t t = 0; cjk_a && t < ncja; t++) cjk_a[t] ? (has_a = 1) : (only_a = 0);
     for (Py_ssize_t t = 0; cjk_b && t < ncjb; t++) cjk_b[t] ? (has_b = 1) : (only_b = 0);

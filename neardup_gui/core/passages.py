@@ -93,7 +93,7 @@ import numpy as np
 from neardup_gui.core.results import MatchSpan, Passage
 from neardup_gui.core.units import Units
 
-try:  # the chaining in C (core/_kernels.c: chained_passages, _chained_passages_py step for step)
+try:  # the chaining in C (core/_kernels.c: chained_passages, _chained_passages's Python step for step)
     from neardup_gui.core import _kernels
 except ImportError:  # no C compiler at install time: the same passages from the Python below
     _kernels = None
@@ -242,8 +242,8 @@ def _chained_passages(
     ``holes``: the holes two anchors join across whatever they hold are not aligned unless a
     density test needs their seeds (a :class:`_Hole` stands for them in the chain).
 
-    In C when it is built (core/_kernels.c: chained_passages, :func:`_chained_passages_py` step
-    for step, calling ``align`` for the local alignments): the collection-wide pass chains the
+    In C when it is built (core/_kernels.c: chained_passages, the Python steps below, step for
+    step, calling ``align`` for the local alignments): the collection-wide pass chains the
     anchors of every comparison, thousands of regions per long copy, where the Python steps
     around the alignments were about an eighth of the pass (2,372 grown copyright files).
     """
@@ -252,24 +252,7 @@ def _chained_passages(
             runs, codes_a, codes_b, jumps_a, jumps_b, align, cjk_a, cjk_b, _Hole, rules.short_run,
             rules.word_weight, rules.max_hole, rules.window, rules.min_density, rules.min_anchor_share,
             rules.gap_share, word_pairs, holes)
-    return _chained_passages_py(runs, codes_a, codes_b, jumps_a, jumps_b, align, rules, cjk_a, cjk_b, word_pairs,
-                                holes)
-
-
-def _chained_passages_py(
-    runs: Sequence[Run],
-    codes_a: np.ndarray,
-    codes_b: np.ndarray,
-    jumps_a: np.ndarray,
-    jumps_b: np.ndarray,
-    align,
-    rules: PassageRules,
-    cjk_a: np.ndarray | None,
-    cjk_b: np.ndarray | None,
-    word_pairs: bool,
-    holes: bool = False,
-) -> list[tuple[int, int, int, int, tuple[Run, ...]]]:
-    """:func:`_chained_passages` in Python (the code the C one follows, and its fallback)."""
+    # (the Python steps below: the code the C one follows, and its fallback)
     runs = sorted(runs)
     if not runs:
         return []

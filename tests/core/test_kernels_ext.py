@@ -5,7 +5,7 @@
 counts-only form the collection-wide pass uses, ``real_overlap`` for the multiset overlap of the
 shared items, ``windows`` for :attr:`PreparedDocument.windows`, ``greedy_blocks`` for
 :func:`compare.myers_blocks`, ``posting_counts`` for :meth:`candidates.AnchorPostings.counts`,
-``chained_passages`` for :func:`passages._chained_passages_py` (also in test_passages_fast.py).
+``chained_passages`` for the Python of :func:`passages._chained_passages` (also in test_passages_fast.py).
 Each comparison below is made twice, with the compiled steps and with the numpy ones, and must be
 equal field for field.
 """
@@ -275,9 +275,11 @@ def test_posting_counts_are_the_numpy_counts() -> None:
 def chains_both_ways(args: tuple, word_pairs: bool, holes: bool) -> list:
     """passages._chained_passages in C and in Python, with the type of every seed (hole or run)."""
     from neardup_gui.core import passages
+    from tests.core.test_passages_fast import typed
     fast = passages._chained_passages(*args, word_pairs, holes)
-    plain = passages._chained_passages_py(*args, word_pairs, holes)
-    typed = lambda found: [(p[:4], tuple((type(r), tuple(r)) for r in p[4])) for p in found]  # noqa: E731
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(passages, "_kernels", None)
+        plain = passages._chained_passages(*args, word_pairs, holes)
     assert typed(fast) == typed(plain)
     return fast
 
