@@ -447,6 +447,19 @@ PyDoc_STRVAR(greedy_blocks_doc,
 "furthest x of every diagonal for each edit count d, the frontiers walked back from (N, M), the\n"
 "blocks merged. None when more than max_d edits are needed (max_d < 0: no limit).");
 
+/* Room for ``need`` items of ``size`` bytes in the growing array ``*v`` of ``*cap`` items (doubled
+ * from ``first``); -1 when memory is short (no Python error set). */
+static int grow(void **v, Py_ssize_t *cap, Py_ssize_t need, size_t size, Py_ssize_t first) {
+    if (need <= *cap) return 0;
+    Py_ssize_t c = *cap ? *cap : first;
+    while (c < need) c *= 2;
+    void *grown = realloc(*v, (size_t)c * size);
+    if (!grown) return -1;
+    *v = grown;
+    *cap = c;
+    return 0;
+}
+
 /* a growing array of Py_ssize_t */
 typedef struct {
     Py_ssize_t *v;
@@ -454,14 +467,7 @@ typedef struct {
 } ivec_t;
 
 static int ivec_push(ivec_t *t, const Py_ssize_t *src, Py_ssize_t count) {
-    if (t->n + count > t->cap) {
-        Py_ssize_t cap = t->cap ? t->cap : 64;
-        while (cap < t->n + count) cap *= 2;
-        Py_ssize_t *grown = realloc(t->v, (size_t)cap * sizeof(Py_ssize_t));
-        if (!grown) return -1;
-        t->v = grown;
-        t->cap = cap;
-    }
+    if (grow((void **)&t->v, &t->cap, t->n + count, sizeof(Py_ssize_t), 64)) return -1;
     memcpy(t->v + t->n, src, (size_t)count * sizeof(Py_ssize_t));
     t->n += count;
     return 0;
@@ -684,16 +690,10 @@ typedef struct {
 } chain_t;
 
 static int chain_reserve(chain_t *c, Py_ssize_t more) {
-    if (c->n + more <= c->cap) return 0;
-    Py_ssize_t cap = c->cap ? c->cap : 8;
-    while (cap < c->n + more) cap *= 2;
-    item_t *grown = realloc(c->v, (size_t)cap * sizeof(item_t));
-    if (!grown) {
+    if (grow((void **)&c->v, &c->cap, c->n + more, sizeof(item_t), 8)) {
         PyErr_NoMemory();
         return -1;
     }
-    c->v = grown;
-    c->cap = cap;
     return 0;
 }
 

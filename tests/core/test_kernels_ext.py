@@ -19,10 +19,12 @@ import pytest
 
 from neardup_gui.core import compare as compare_module
 from neardup_gui.core import passages as passages_module
-from neardup_gui.core.compare import UnitCodes, compare_prepared, prepare_document
+from neardup_gui.core.compare import UnitCodes, _align_codes, compare_prepared, prepare_document
 from neardup_gui.core.exclusions import quoted_spans
+from neardup_gui.core.passages import DEFAULT_RULES, PassageRules, _Hole
 from neardup_gui.core.units import tokenize
 from tests.benchmarks.copyheavy import light_edit
+from tests.core.test_passages_fast import anchors_of, typed
 from tests.corpus import corpus_dir
 
 _kernels = compare_module._kernels
@@ -274,12 +276,10 @@ def test_posting_counts_are_the_numpy_counts() -> None:
 
 def chains_both_ways(args: tuple, word_pairs: bool, holes: bool) -> list:
     """passages._chained_passages in C and in Python, with the type of every seed (hole or run)."""
-    from neardup_gui.core import passages
-    from tests.core.test_passages_fast import typed
-    fast = passages._chained_passages(*args, word_pairs, holes)
+    fast = passages_module._chained_passages(*args, word_pairs, holes)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(passages, "_kernels", None)
-        plain = passages._chained_passages(*args, word_pairs, holes)
+        mp.setattr(passages_module, "_kernels", None)
+        plain = passages_module._chained_passages(*args, word_pairs, holes)
     assert typed(fast) == typed(plain)
     return fast
 
@@ -290,10 +290,6 @@ def test_chained_passages_are_the_pythons_under_any_rules() -> None:
     mixed, translated stretches) and rules from narrow to wide (windows and holes small enough that
     chains are extended a window at a time and joined across gaps): the same passages as the
     Python code, in both forms (all seeds, and holes left unaligned)."""
-    from neardup_gui.core.compare import _align_codes
-    from neardup_gui.core.passages import PassageRules
-    from tests.core.test_passages_fast import anchors_of
-
     rng = random.Random(1625)
     holes_seen = chains = 0
     for trial in range(600):
@@ -345,9 +341,7 @@ def test_chained_passages_are_the_pythons_under_any_rules() -> None:
 
 @needs_ext
 def test_chained_passages_refuse_what_does_not_fit() -> None:
-    from neardup_gui.core.compare import _align_codes
-    from neardup_gui.core.passages import DEFAULT_RULES as r, _Hole
-
+    r = DEFAULT_RULES
     codes = np.arange(20, dtype=np.uint32)
     jumps = np.zeros(19, dtype=bool)
     rest = (_Hole, r.short_run, r.word_weight, r.max_hole, r.window, r.min_density, r.min_anchor_share, r.gap_share,
