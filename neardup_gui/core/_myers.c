@@ -278,7 +278,12 @@ static int bisect(ctx_t *cx, const unit_t *a, Py_ssize_t na, const unit_t *b, Py
         free(v2);
         return -1;
     }
-    for (Py_ssize_t i = 0; i < vlen; i++) v1[i] = v2[i] = -1;
+    /* diff-match-patch fills both arrays with -1. Step d reads and writes only the cells
+     * off - d - 1 .. off + d + 1, so they are filled as d grows: [lo, hi] is the part filled, and
+     * a cell outside it reads as -1 (never written). The arrays span every possible d, but a pair
+     * of near-duplicates stops at a small one: filling them whole cost more than the search (two
+     * 6,000-unit texts at D = 40: 190 KB written, and as many page faults, per bisection). */
+    Py_ssize_t lo = off, hi = off - 1;
     v1[off + 1] = 0;
     v2[off + 1] = 0;
     const Py_ssize_t delta = na - nb;
@@ -291,6 +296,12 @@ static int bisect(ctx_t *cx, const unit_t *a, Py_ssize_t na, const unit_t *b, Py
             free(v2);
             return 1;
         }
+        const Py_ssize_t want_lo = off - d - 1 < 0 ? 0 : off - d - 1;
+        const Py_ssize_t want_hi = off + d + 1 >= vlen ? vlen - 1 : off + d + 1;
+        for (; lo > want_lo; lo--)
+            if (lo - 1 != off + 1) v1[lo - 1] = v2[lo - 1] = -1;
+        for (; hi < want_hi; hi++)
+            if (hi + 1 != off + 1) v1[hi + 1] = v2[hi + 1] = -1;
         for (Py_ssize_t k1 = -d + k1start; k1 <= d - k1end; k1 += 2) {
             const Py_ssize_t x1 = furthest(v1, off, k1, d, a, na, b, nb, 0), y1 = x1 - k1;
             if (x1 > na) {
@@ -299,7 +310,7 @@ static int bisect(ctx_t *cx, const unit_t *a, Py_ssize_t na, const unit_t *b, Py
                 k1start += 2;
             } else if (front) {
                 Py_ssize_t k2o = off + delta - k1;
-                if (k2o >= 0 && k2o < vlen && v2[k2o] != -1) {
+                if (k2o >= lo && k2o <= hi && v2[k2o] != -1) {
                     Py_ssize_t x2 = na - v2[k2o];
                     if (x1 >= x2) {
                         free(v1);
@@ -318,7 +329,7 @@ static int bisect(ctx_t *cx, const unit_t *a, Py_ssize_t na, const unit_t *b, Py
                 k2start += 2;
             } else if (!front) {
                 Py_ssize_t k1o = off + delta - k2;
-                if (k1o >= 0 && k1o < vlen && v1[k1o] != -1) {
+                if (k1o >= lo && k1o <= hi && v1[k1o] != -1) {
                     Py_ssize_t x1 = v1[k1o];
                     Py_ssize_t y1 = off + x1 - k1o;
                     x2 = na - x2;

@@ -199,6 +199,155 @@ static PyObject *py_hash64(PyObject *self, PyObject *args) {
     return PyLong_FromUnsignedLongLong(h);
 }
 
+/* --- sentences ------------------------------------------------------------------------------ */
+
+/* What a code point is to units.sentence_ends (units._END_PART). */
+enum { END_NONE, END_MARK, END_DOT, END_ELLIPSIS, END_LINE_FEED, END_CLOSER };
+
+static inline int end_part(uint32_t c) {
+    switch (c) {
+    case 0x3002: case 0xFF01: case 0xFF1F: case 0xFF1B: case '!': case '?': case ';': return END_MARK;
+    case '.': return END_DOT;
+    case 0x2026: return END_ELLIPSIS;
+    case '\n': return END_LINE_FEED;
+    case 0x201D: case 0x2019: case '"': case '\'': case 0x300D: case 0x300F: case 0xFF09: case ')': case ']':
+        return END_CLOSER;
+    default: return END_NONE;
+    }
+}
+
+/* str.isspace() (units._WHITE_SPACE). */
+static inline int is_space(uint32_t c) {
+    if (c <= 32) return c == 32 || (c >= 9 && c <= 13) || (c >= 28 && c <= 31);
+    return c == 133 || c == 160 || c == 5760 || (c >= 8192 && c <= 8202) || c == 8232 || c == 8233 ||
+           c == 8239 || c == 8287 || c == 12288;
+}
+
+/* The end of a match that ends at x, after the closing quotes and brackets right after it. */
+static inline Py_ssize_t closed(const void *codes, int wide, Py_ssize_t n, Py_ssize_t x) {
+    while (x < n && end_part(wide ? ((const uint32_t *)codes)[x] : ((const uint8_t *)codes)[x]) == END_CLOSER) x++;
+    return x;
+}
+
+#define SCODE(i) (wide ? ((const uint32_t *)codes)[(i)] : (uint32_t)((const uint8_t *)codes)[(i)])
+
+/* Append end x to the ends (grown by doubling); -1 when out of memory. */
+static int push_end(int64_t **v, Py_ssize_t *len, Py_ssize_t *cap, Py_ssize_t x) {
+    if (*len == *cap) {
+        Py_ssize_t grown = *cap ? 2 * *cap : 64;
+        int64_t *w = PyMem_Realloc(*v, (size_t)grown * sizeof(int64_t));
+        if (!w) return -1;
+        *v = w;
+        *cap = grown;
+    }
+    (*v)[(*len)++] = x;
+    return 0;
+}
+
+static PyObject *py_sentence_bounds(PyObject *self, PyObject *args) {
+    Py_buffer cv;
+    if (!PyArg_ParseTuple(args, "y*", &cv)) return NULL;
+    PyObject *out = NULL, *starts = NULL, *ends = NULL;
+    int64_t *e = NULL;
+    Py_ssize_t ne = 0, cap = 0;
+    const void *codes = cv.buf;
+    int wide = cv.itemsize == 4;
+    if (!(cv.itemsize == 1 || cv.itemsize == 4)) {
+        PyErr_SetString(PyExc_TypeError, "sentence_bounds: code points of 1 or 4 bytes expected");
+        goto done;
+    }
+    Py_ssize_t n = cv.len / cv.itemsize;
+    /* The ends of units.sentence_ends, left to right (they come in order: every kind of match
+     * ends on a character of its own). */
+    if (push_end(&e, &ne, &cap, 0) < 0) goto nomem;
+    for (Py_ssize_t i = 0; i < n;) {
+        int part = end_part(SCODE(i));
+        if (part == END_NONE || part == END_CLOSER) {
+            i++;
+            continue;
+        }
+        if (part == END_LINE_FEED) {
+            if (push_end(&e, &ne, &cap, i + 1) < 0) goto nomem;
+            i++;
+            continue;
+        }
+        Py_ssize_t j = i + 1;
+        while (j < n && end_part(SCODE(j)) == part) j++;
+        if (part == END_DOT) {
+            /* a run of full stops: every "..." from its left, the last one with its closers when
+             * the run's length is a multiple of three, then a full stop left over when white
+             * space or the end of the text follows it */
+            Py_ssize_t length = j - i, triples = length / 3;
+            for (Py_ssize_t t = 1; t <= triples; t++) {
+                Py_ssize_t x = i + 3 * t;
+                if (t == triples && length % 3 == 0) x = closed(codes, wide, n, x);
+                if (push_end(&e, &ne, &cap, x) < 0) goto nomem;
+            }
+            if (length % 3 != 0 && (j == n || is_space(SCODE(j))))
+                if (push_end(&e, &ne, &cap, j) < 0) goto nomem;
+        } else { /* a run of marks or of ellipses, with its closers */
+            if (push_end(&e, &ne, &cap, closed(codes, wide, n, j)) < 0) goto nomem;
+        }
+        i = j;
+    }
+    if (push_end(&e, &ne, &cap, n) < 0) goto nomem;
+    /* The pieces between consecutive ends, white space trimmed; empty ones dropped. */
+    starts = PyByteArray_FromStringAndSize(NULL, (ne - 1) * 8);
+    ends = PyByteArray_FromStringAndSize(NULL, (ne - 1) * 8);
+    if (!starts || !ends) goto done;
+    int64_t *s = (int64_t *)PyByteArray_AS_STRING(starts), *t = (int64_t *)PyByteArray_AS_STRING(ends);
+    Py_ssize_t kept = 0;
+    for (Py_ssize_t k = 0; k + 1 < ne; k++) {
+        Py_ssize_t a = e[k], b = e[k + 1];
+        while (a < b && is_space(SCODE(a))) a++;
+        while (b > a && is_space(SCODE(b - 1))) b--;
+        if (a < b) {
+            s[kept] = a;
+            t[kept] = b;
+            kept++;
+        }
+    }
+    if (PyByteArray_Resize(starts, kept * 8) < 0 || PyByteArray_Resize(ends, kept * 8) < 0) goto done;
+    out = Py_BuildValue("OO", starts, ends);
+    goto done;
+nomem:
+    PyErr_NoMemory();
+done:
+    PyMem_Free(e);
+    Py_XDECREF(starts);
+    Py_XDECREF(ends);
+    PyBuffer_Release(&cv);
+    return out;
+}
+
+static PyObject *py_slice_hashes(PyObject *self, PyObject *args) {
+    Py_buffer db, lb, hb;
+    unsigned long seed;
+    if (!PyArg_ParseTuple(args, "y*y*y*k", &db, &lb, &hb, &seed)) return NULL;
+    PyObject *out = NULL;
+    if (lb.itemsize != 8 || hb.itemsize != 8 || lb.len != hb.len) {
+        PyErr_SetString(PyExc_ValueError, "slice_hashes: int64 starts and ends of the same length expected");
+        goto done;
+    }
+    Py_ssize_t m = lb.len / 8;
+    const int64_t *lo = (const int64_t *)lb.buf, *hi = (const int64_t *)hb.buf;
+    for (Py_ssize_t k = 0; k < m; k++)
+        if (lo[k] < 0 || lo[k] > hi[k] || hi[k] > (int64_t)db.len) {
+            PyErr_SetString(PyExc_ValueError, "slice_hashes: a slice outside the data");
+            goto done;
+        }
+    out = PyByteArray_FromStringAndSize(NULL, m * 8);
+    if (!out) goto done;
+    uint64_t *h = (uint64_t *)PyByteArray_AS_STRING(out);
+    const uint8_t *data = (const uint8_t *)db.buf;
+    for (Py_ssize_t k = 0; k < m; k++) h[k] = murmur3_h1(data + lo[k], (size_t)(hi[k] - lo[k]), (uint32_t)seed);
+done:
+    PyBuffer_Release(&db);
+    PyBuffer_Release(&lb);
+    PyBuffer_Release(&hb);
+    return out;
+}
+
 PyDoc_STRVAR(units_doc,
 "units(codes, classes, seed) -> (starts, ends, ids, kinds, spaced) or None\n\n"
 "The units of a text from its code points (1 or 4 bytes each) and the class of every code\n"
@@ -206,10 +355,19 @@ PyDoc_STRVAR(units_doc,
 "ASCII run hashed here, 1 a CJK unit, 2 another run), and the units each followed by a space,\n"
 "in the code points' width. None when a class is not learnt yet (255).");
 PyDoc_STRVAR(hash64_doc, "hash64(data, seed) -> the first 64 bits of MurmurHash3_x64_128 (mmh3.hash64(...)[0]).");
+PyDoc_STRVAR(sentence_bounds_doc,
+"sentence_bounds(codes) -> (starts, ends)\n\n"
+"units.sentence_bounds from the text's code points (1 or 4 bytes each): bytearrays of int64\n"
+"[start, end) of every sentence, white space trimmed, empty ones left out.");
+PyDoc_STRVAR(slice_hashes_doc,
+"slice_hashes(data, starts, ends, seed) -> bytearray of uint64\n\n"
+"hash64(data[starts[k]:ends[k]], seed) of every slice (int64 byte offsets).");
 
 static PyMethodDef methods[] = {
     {"units", py_units, METH_VARARGS, units_doc},
     {"hash64", py_hash64, METH_VARARGS, hash64_doc},
+    {"sentence_bounds", py_sentence_bounds, METH_VARARGS, sentence_bounds_doc},
+    {"slice_hashes", py_slice_hashes, METH_VARARGS, slice_hashes_doc},
     {NULL, NULL, 0, NULL},
 };
 

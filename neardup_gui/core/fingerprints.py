@@ -25,7 +25,6 @@ from collections import Counter
 import itertools
 import logging
 import math
-import operator
 import re
 import struct
 import unicodedata
@@ -37,7 +36,8 @@ import numpy as np
 
 from neardup_gui.core.arrays import distinct, distinct_first_counts
 from neardup_gui.core.settings import FingerprintParams
-from neardup_gui.core.units import CJK_CLASS, Units, normalise_token, sentences, sentences_in_units, tokenize, unit_id
+from neardup_gui.core.units import (CJK_CLASS, Units, normalise_token, sentences, sentences_in_units, slice_hashes,
+                                    tokenize, unit_id)
 
 log = logging.getLogger(__name__)
 
@@ -532,16 +532,10 @@ def sentence_hashes(text: str, params: FingerprintParams, units: Units | None = 
     keep = hi > lo
     ids = np.ascontiguousarray(units.ids, dtype="<u8").tobytes()
     hseed = _derived_seed(params.seed, _P_SENTENCE) & 0xFFFFFFFF
-    # each sentence's little-endian unit ids, sliced from one bytes object and hashed in C loops
-    pieces = map(ids.__getitem__, map(slice, (8 * lo[keep]).tolist(), (8 * hi[keep]).tolist()))
-    # (mmh3's seed by position: a partial with keywords builds a dict per call, 2.4 times slower;
-    # the signed hash read as unsigned is the unsigned one: mmh3 5.3 ignores ``signed`` given by
-    # position)
-    hashes = map(_FIRST, map(mmh3.hash64, pieces, itertools.repeat(hseed)))
-    return distinct(np.fromiter(hashes, dtype=np.int64, count=int(keep.sum())).view(np.uint64))
+    # each sentence's little-endian unit ids, sliced from one bytes object
+    return distinct(slice_hashes(ids, 8 * lo[keep], 8 * hi[keep], hseed))
 
 
-_FIRST = operator.itemgetter(0)
 
 
 def sentence_fingerprints(text: str, params: FingerprintParams, units: Units | None = None) -> np.ndarray:

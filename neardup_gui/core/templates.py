@@ -17,9 +17,7 @@ forms and case do not make two copies of the form's sentence different.
 
 from __future__ import annotations
 
-import itertools
 import logging
-import operator
 import struct
 import unicodedata
 from dataclasses import dataclass, field
@@ -32,7 +30,7 @@ from neardup_gui.core.arrays import distinct
 from neardup_gui.core.compare import merge_spans
 from neardup_gui.core.document import CharSpan
 from neardup_gui.core.settings import Settings
-from neardup_gui.core.units import Units, sentences_in_units, tokenize
+from neardup_gui.core.units import Units, sentences_in_units, slice_hashes, tokenize, utf8_offsets
 
 log = logging.getLogger(__name__)
 
@@ -66,9 +64,8 @@ def sentence_key_array(text: str, units: Units) -> np.ndarray:
 
 def _sentence_keys(text: str, units: Units) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(sentence starts, ends, which are kept, the kept ones' keys). Each key is hashed from a
-    slice of all the tokens joined once (the same string as joining the sentence's own), in C
-    loops; mmh3 takes its arguments by position (a partial with keywords builds a dict per call:
-    2.4 times slower)."""
+    slice of all the tokens joined once (the same string as joining the sentence's own), all of
+    them in one call (:func:`~neardup_gui.core.units.slice_hashes`)."""
     starts, ends, lo, hi = sentences_in_units(text, units)
     if len(units) == 0 or len(starts) == 0:
         none = np.zeros(0, dtype=np.int64)
@@ -78,10 +75,13 @@ def _sentence_keys(text: str, units: Units) -> tuple[np.ndarray, np.ndarray, np.
     # where each token starts in ``joined`` (one past the end for the last)
     at = np.zeros(len(units) + 1, dtype=np.int64)
     np.cumsum(lengths + 1, out=at[1:])
-    pieces = map(joined.__getitem__, map(slice, at[lo[keep]].tolist(), (at[hi[keep]] - 1).tolist()))
-    hashes = map(mmh3.hash64, pieces, itertools.repeat(SENTENCE_KEY_SEED))  # (signed: the default)
-    keys = np.fromiter(map(_FIRST, hashes), dtype=np.int64, count=int(np.count_nonzero(keep)))
-    return starts, ends, keep, keys
+    first, last = at[lo[keep]], at[hi[keep]] - 1
+    # hashed as mmh3 hashes a str, its UTF-8 (the tokens are units' text, never a lone surrogate;
+    # "surrogatepass" only keeps one from raising here)
+    data = joined.encode("utf-8", "surrogatepass")
+    if len(data) != len(joined):
+        first, last = utf8_offsets(joined, first), utf8_offsets(joined, last)
+    return starts, ends, keep, slice_hashes(data, first, last, SENTENCE_KEY_SEED).view(np.int64)  # (signed)
 
 
 def _joined_tokens(units: Units) -> tuple[str, np.ndarray]:
@@ -132,7 +132,6 @@ def _nfkc(raw: str, changed: list[tuple[int, str]]) -> str:
 
 _NFKC_PIECE = 4096
 _SEPARATOR = "\x1f"
-_FIRST = operator.itemgetter(0)
 
 
 def template_file_keys(texts: Iterable[str]) -> frozenset[int]:

@@ -330,3 +330,45 @@ def test_pairs_on_an_index_made_with_12_unit_anchors_brings_it_up_to_date_first(
         got = sorted((p.a.path, p.b.path, p.similarity) for p in coll.pairs(SETTINGS))
         assert coll.store.get_meta("params") == params_key(SETTINGS.fingerprints)
     assert len(fresh) >= 8 and got == fresh
+
+
+def _postings_of_the_table(store, table: str) -> tuple[np.ndarray, np.ndarray]:
+    column = {"anchors": "hash", "lsh_keys": "key", "sentence_fps": "fp"}[table]
+    rows = store.conn.execute(f"SELECT {column}, doc_id FROM {table} ORDER BY {column}").fetchall()
+    flat = np.array(rows, dtype=np.int64).reshape(-1, 2)
+    return flat[:, 0], flat[:, 1]
+
+
+def test_postings_made_from_the_fingerprints_are_the_search_rows(indexed, tmp_path):
+    """A pass loads each search table from the fingerprints table (one row a document): the same
+    rows, in the same order, as reading the table, after documents are added, changed and removed;
+    and when the two disagree in number, the table is read itself."""
+    coll, root = indexed
+
+    def check() -> None:
+        for table in ("anchors", "lsh_keys", "sentence_fps"):
+            got = candidates.AnchorPostings.load(coll.store, table)
+            hashes, docs = _postings_of_the_table(coll.store, table)
+            assert len(hashes) > 0
+            assert got.hashes.dtype == got.doc_ids.dtype == np.int64
+            assert np.array_equal(got.hashes, hashes) and np.array_equal(got.doc_ids, docs), table
+
+    check()
+    files = sorted(root.glob("*.txt"))
+    files[0].unlink()  # removed
+    files[1].write_text(files[1].read_text(encoding="utf-8") + "\nA paragraph added later on.\n", encoding="utf-8")
+    (root / "copy.txt").write_text(files[2].read_text(encoding="utf-8"), encoding="utf-8")  # added
+    coll.index_folder(str(root), SETTINGS)
+    check()
+    # a search row the fingerprints do not hold (the counts differ): the table is read
+    with coll.store.transaction() as conn:
+        conn.execute("INSERT INTO anchors (hash, doc_id) VALUES (?, ?)", (12345, coll.documents()[0].doc_id))
+    got = candidates.AnchorPostings.load(coll.store)
+    hashes, docs = _postings_of_the_table(coll.store, "anchors")
+    assert 12345 in got.hashes.tolist() and np.array_equal(got.hashes, hashes) and np.array_equal(got.doc_ids, docs)
+    # a damaged array among the fingerprints: the table is read
+    with coll.store.transaction() as conn:
+        conn.execute("UPDATE fingerprints SET lsh = ? WHERE doc_id = ?", (b"1234567", coll.documents()[0].doc_id))
+    got = candidates.AnchorPostings.load(coll.store, "lsh_keys")
+    hashes, docs = _postings_of_the_table(coll.store, "lsh_keys")
+    assert np.array_equal(got.hashes, hashes) and np.array_equal(got.doc_ids, docs)

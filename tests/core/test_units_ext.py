@@ -90,3 +90,107 @@ def test_a_character_never_seen_before_is_learnt() -> None:
 def test_empty_and_unitless_texts() -> None:
     for text in ("", " ", "...", "。！？", "\n\n", "__"):
         assert_same(text)
+
+
+# --- sentences (units.sentence_bounds) and the hashes of slices (fingerprints, template keys) ---
+
+
+def plain_bounds(text: str) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`units.sentence_bounds` by the numpy path."""
+    kept = units_module._compiled_units
+    units_module._compiled_units = None
+    try:
+        return units_module.sentence_bounds(text)
+    finally:
+        units_module._compiled_units = kept
+
+
+def assert_same_bounds(text: str) -> None:
+    got, want = units_module.sentence_bounds(text), plain_bounds(text)
+    for a, b in zip(got, want):
+        assert a.dtype == b.dtype == np.int64, text
+        assert np.array_equal(a, b), text
+
+
+@needs_ext
+def test_sentence_bounds_on_every_short_string() -> None:
+    """Every string of up to five of the characters that decide an end or a trim: runs of full
+    stops against three, marks, ellipses, closers, white space (wide too), the end of the text."""
+    import itertools
+
+    for n in range(6):
+        for chars in itertools.product(". a!)…\n\u3000" if n < 5 else ". !)…\n", repeat=n):
+            assert_same_bounds("".join(chars))
+
+
+@needs_ext
+@pytest.mark.parametrize("seed", range(3))
+def test_sentence_bounds_of_random_and_real_texts(seed: int) -> None:
+    rng = random.Random(seed)
+    alphabet = list("。！？；!?;.…\n”’\"'」』）)] \t\r\x0b\x0c\x1c\u3000\u00a0\u2028\u2029\u0085abc中文") + ["\ud800", "é"]
+    for _ in range(4000):
+        chosen = rng.sample(alphabet, rng.randint(1, 8))  # (few kinds at once: long runs of each)
+        assert_same_bounds("".join(rng.choice(chosen) for _ in range(rng.choice((1, 3, 10, 40, 200)))))
+    for f in sorted(CORPUS.rglob("*.txt"))[seed::20]:
+        assert_same_bounds(f.read_text(encoding="utf-8"))
+
+
+@needs_ext
+def test_slice_hashes_are_mmh3s() -> None:
+    rng = random.Random(7)
+    for _ in range(300):
+        data = bytes(rng.randrange(256) for _ in range(rng.randrange(0, 200)))
+        lo = np.array(sorted(rng.randrange(len(data) + 1) for _ in range(rng.randrange(0, 20))), dtype=np.int64)
+        hi = np.array([rng.randint(a, len(data)) for a in lo.tolist()], dtype=np.int64)
+        seed = rng.randrange(2**32)
+        got = units_module.slice_hashes(data, lo, hi, seed)
+        assert got.dtype == np.uint64
+        assert got.tolist() == [mmh3.hash64(data[a:b], seed, signed=False)[0] for a, b in zip(lo.tolist(), hi.tolist())]
+        assert np.array_equal(got, units_module.slice_hashes(data.decode("latin-1").encode("latin-1"), lo, hi, seed))
+    for lo, hi in (([0], [5]), ([2], [1]), ([-1], [1]), ([0, 1], [1])):
+        with pytest.raises(ValueError):
+            _units.slice_hashes(b"abcd", np.array(lo, dtype=np.int64), np.array(hi, dtype=np.int64), 1)
+
+
+def test_utf8_offsets_are_the_encoded_lengths() -> None:
+    rng = random.Random(2)
+    for _ in range(2000):
+        text = "".join(rng.choice(["a", " ", "é", "中", "\U00020000", "\ud800", "ÿ", "\u0800"]) for _ in range(rng.randrange(0, 30)))
+        offsets = np.arange(len(text) + 1)
+        want = [len(text[:o].encode("utf-8", "surrogatepass")) for o in offsets.tolist()]
+        assert units_module.utf8_offsets(text, offsets).tolist() == want
+
+
+@needs_ext
+@pytest.mark.parametrize("seed", range(2))
+def test_sentence_hashes_and_keys_are_the_python_paths(seed: int) -> None:
+    """The index's sentence fingerprints and template keys, hashed in C from the sentences cut in
+    C, against the mmh3 call per sentence over the numpy sentences."""
+    from neardup_gui.core import fingerprints, templates
+    from neardup_gui.core.settings import FingerprintParams
+
+    params = FingerprintParams()
+
+    def computed(text: str):
+        units = tokenize(text)
+        return (fingerprints.sentence_hashes(text, params, units), fingerprints.sentence_fingerprints(text, params, units),
+                templates.sentence_key_array(text, units), templates.sentence_keys(text, units))
+
+    def assert_same_keys(text: str) -> None:
+        got = computed(text)
+        kept = units_module._compiled_units
+        units_module._compiled_units = None
+        try:
+            want = computed(text)
+        finally:
+            units_module._compiled_units = kept
+        for a, b in zip(got[:3], want[:3]):
+            assert a.dtype == b.dtype and np.array_equal(a, b), text
+        assert got[3] == want[3], text
+
+    rng = random.Random(seed)
+    pieces = ["Word", "the", " ", ". ", "! ", "\n", "。", "中文", "é", "İ", "Σ", "ﬁ", "²", "\U00020000", "’", "…", "\ud800", "ß"]
+    for _ in range(1500):
+        assert_same_keys("".join(rng.choice(pieces) for _ in range(rng.randrange(0, 60))))
+    for f in sorted(CORPUS.rglob("*.txt"))[seed::10]:
+        assert_same_keys(f.read_text(encoding="utf-8"))
