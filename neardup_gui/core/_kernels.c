@@ -1311,6 +1311,50 @@ done:
     return result;
 }
 
+PyDoc_STRVAR(bag_bounds_doc,
+"bag_bounds(bag, stored, rows) -> bytearray of int64\n\n"
+"compare.stored_bag_bounds of the given rows: for each index r of ``rows`` (int64), the sum over\n"
+"the buckets j of min(bag[j], stored[r, j]), a full bucket (0xFFFF) standing for any count\n"
+"(``bag``: int64, one per bucket; ``stored``: uint16, the rows' buckets one after the other).");
+
+static PyObject *py_bag_bounds(PyObject *self, PyObject *args) {
+    PyObject *ob, *os, *orow;
+    if (!PyArg_ParseTuple(args, "OOO", &ob, &os, &orow)) return NULL;
+    buf_t bb = {0}, bs = {0}, br = {0};
+    PyObject *out = NULL;
+    if (get(ob, &bb, 8, "bag") || get(os, &bs, 2, "stored") || get(orow, &br, 8, "rows")) goto done;
+    const int64_t *bag = bb.view.buf, *rows = br.view.buf;
+    const uint16_t *stored = bs.view.buf;
+    const Py_ssize_t width = len_of(&bb), n_rows = len_of(&br);
+    const Py_ssize_t held = width ? len_of(&bs) / width : 0;
+    if (width == 0 || len_of(&bs) % width) {
+        PyErr_SetString(PyExc_ValueError, "bag_bounds: stored rows of the bag's width expected");
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < n_rows; k++)
+        if (rows[k] < 0 || rows[k] >= held) {
+            PyErr_SetString(PyExc_IndexError, "bag_bounds: a row outside the stored bags");
+            goto done;
+        }
+    out = PyByteArray_FromStringAndSize(NULL, n_rows * 8);
+    if (!out) goto done;
+    int64_t *o = (int64_t *)PyByteArray_AS_STRING(out);
+    for (Py_ssize_t k = 0; k < n_rows; k++) {
+        const uint16_t *row = stored + rows[k] * width;
+        int64_t sum = 0;
+        for (Py_ssize_t j = 0; j < width; j++) {
+            const int64_t c = row[j] == 0xFFFF ? bag[j] : (row[j] < bag[j] ? row[j] : bag[j]);
+            sum += c;
+        }
+        o[k] = sum;
+    }
+done:
+    release(&bb);
+    release(&bs);
+    release(&br);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"chained_passages", py_chained_passages, METH_VARARGS, chained_passages_doc},
     {"posting_counts", py_posting_counts, METH_VARARGS, posting_counts_doc},
@@ -1319,6 +1363,7 @@ static PyMethodDef methods[] = {
     {"real_overlap", py_real_overlap, METH_VARARGS, real_overlap_doc},
     {"shared_cover", py_shared_cover, METH_VARARGS, shared_cover_doc},
     {"counted_runs", py_counted_runs, METH_VARARGS, counted_runs_doc},
+    {"bag_bounds", py_bag_bounds, METH_VARARGS, bag_bounds_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1068,9 +1068,18 @@ def unit_bag(ids: np.ndarray) -> np.ndarray:
     return np.bincount(buckets, minlength=BAG_BUCKETS).astype(np.int64)
 
 
-def stored_bag_bounds(bag: np.ndarray, stored: np.ndarray) -> np.ndarray:
+def stored_bag_bounds(bag: np.ndarray, stored: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
     """For each row of ``stored`` (bags read from the index), an exact upper bound of its common
-    units with a document whose (countable) units have the :func:`unit_bag` ``bag``."""
+    units with a document whose (countable) units have the :func:`unit_bag` ``bag``. ``rows``:
+    only those rows of ``stored``, in that order (the pass's candidates among every stored bag)."""
+    if (_kernels is not None and bag.dtype == np.int64 and stored.dtype == np.uint16 and stored.ndim == 2
+            and stored.shape[1] == len(bag) and len(bag)):
+        # the same in C (core/_kernels.c: bag_bounds), the candidates' rows read in place: in a
+        # copy-heavy collection a document has dozens of candidates, each a row of 1,024 buckets
+        picked = np.arange(len(stored), dtype=np.int64) if rows is None else np.ascontiguousarray(rows, dtype=np.int64)
+        return np.frombuffer(_kernels.bag_bounds(bag, stored, picked), dtype=np.int64)
+    if rows is not None:
+        stored = stored[rows]
     rows = stored.astype(np.int64)
     if len(rows) and int(stored.max()) >= BAG_FULL:
         rows[stored >= BAG_FULL] = np.iinfo(np.int64).max // 4  # a full bucket: any count

@@ -261,15 +261,15 @@ class PartitionWorker:
         if self._bag_row is not None:
             rows = self._bag_row[at]
             has = rows >= 0
-            stored = self._bag_matrix[rows[has]]
+            stored, picked = self._bag_matrix, rows[has]
         else:  # a large collection: only these candidates' bags are read
             got, stored = self.store.bags(cands)
             has = np.isin(ids, got)
-            stored = stored[np.searchsorted(got, ids[has])] if len(got) else stored
+            picked = np.searchsorted(got, ids[has]) if len(got) else np.zeros(0, dtype=np.int64)
         if not has.any():
             return cands
         n_a = len(a.codes)
-        common = np.minimum(np.minimum(stored_bag_bounds(unit_bag(a.units.ids[a.pos]), stored), n_a),
+        common = np.minimum(np.minimum(stored_bag_bounds(unit_bag(a.units.ids[a.pos]), stored, picked), n_a),
                             self._total[at[has]])
         # The countable length of a candidate prepared already is known; of another, between its
         # common units and its total: the ratio is largest at the least, common / n_a.

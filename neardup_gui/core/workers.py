@@ -20,6 +20,7 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
+from multiprocessing.reduction import ForkingPickler
 from typing import Any, Callable
 
 from neardup_gui.core import processes
@@ -246,13 +247,16 @@ def process_many(
     progress: ProgressFn = no_progress,
     prepare: Prepare | None = None,
     announce: bool = False,
+    sizes: dict[str, int] | None = None,
 ) -> Iterator[tuple[str, Document | Skipped, Any]]:
     """:func:`extract_many` that also runs ``prepare = (function, argument)`` on each document
     in the worker; yields ``(path, result, prepared)`` (``prepared`` is None for a Skipped).
 
     ``function`` must be a module-level function (it is sent to the workers by name). With
     ``announce`` the first item is ``(None, None, None)``, yielded as soon as the children are
-    started and have their first files (see :func:`start_extraction`).
+    started and have their first files (see :func:`start_extraction`). ``sizes``: filled with the
+    bytes each result took on its way from the child (by path), for a caller that bounds what it
+    holds.
     """
     total = len(paths)
     done = 0
@@ -308,15 +312,18 @@ def process_many(
                         try:
                             if not worker.conn.poll():
                                 break
-                            message = worker.conn.recv()
+                            raw = worker.conn.recv_bytes()  # (what recv() reads and unpickles)
                         except (EOFError, OSError):
                             exited = True
                             break
+                        message = ForkingPickler.loads(raw)
                         if message == _READY:
                             worker.started()
                         else:
                             result, extra = message
                             finished.append((worker.path or result.path, result, extra))
+                            if sizes is not None:
+                                sizes[finished[-1][0]] = len(raw)
                             if isinstance(result, Skipped) and result.code == "memory":
                                 # The child ends itself after a MemoryError; give it no more work
                                 # (the files sent ahead go to another).
@@ -371,10 +378,15 @@ def process_many(
                 worker.kill()
 
 
-# Results waiting for the caller of process_many_behind at most: a caller slower than the
-# children holds them up again once this many wait (their memory stays bounded).
-BEHIND_QUEUE = 64
+# Results waiting for the caller of process_many_behind at most, in number and in bytes (as
+# they came down the pipe; one larger than that alone still goes): a caller slower than the
+# children holds them up again once this much waits, so their memory stays bounded. Enough for
+# the children to go on through a commit of the index (2,372 copyright files: with 64 results
+# both children stood still at every commit, 0.2–0.5 s each; about 15 KB a result).
+BEHIND_QUEUE = 256
+BEHIND_BYTES = 64 << 20
 _END = object()
+_behind_peak = [0]  # the most bytes that waited at once in this process (for the tests)
 
 
 class _Failed:
@@ -401,39 +413,49 @@ def process_many_behind(
 
     ``progress`` is called in the caller's thread only (per result, and several times a second
     while waiting: raising :class:`Cancelled` there stops the thread and kills the children);
-    at most :data:`BEHIND_QUEUE` results wait for the caller.
+    at most :data:`BEHIND_QUEUE` results and :data:`BEHIND_BYTES` of them wait for the caller.
     """
     import queue
     import threading
 
     from neardup_gui.core.progress import Cancelled
 
-    results: queue.Queue = queue.Queue(maxsize=BEHIND_QUEUE)
+    results: queue.Queue = queue.Queue(maxsize=BEHIND_QUEUE)  # (item, its bytes)
     stop = threading.Event()
+    sizes: dict[str, int] = {}
+    room = threading.Condition()
+    waiting = [0]  # bytes of the results in ``results`` (added before a put, taken after a get)
 
     def stopping(_fraction: float, _message: str = "") -> None:  # the thread's progress: only stops it
         if stop.is_set():
             raise Cancelled()
 
-    def handed(item: object) -> bool:  # (False once the caller has gone)
+    def handed(item: object, weight: int = 0) -> bool:  # (False once the caller has gone)
         while not stop.is_set():
+            with room:
+                if waiting[0] and waiting[0] + weight > BEHIND_BYTES:
+                    room.wait(_TICK_S)
+                    continue
+                waiting[0] += weight
+                _behind_peak[0] = max(_behind_peak[0], waiting[0])
             try:
-                results.put(item, timeout=_TICK_S)
+                results.put((item, weight), timeout=_TICK_S)
                 return True
             except queue.Full:
-                continue
+                with room:
+                    waiting[0] -= weight
         return False
 
     # The children are started here, in the caller's thread, before the feeding thread: while
     # this process still runs one thread they may be forked (core/processes.py).
-    runs = process_many(paths, limits, workers, stopping, prepare, announce=True)
+    runs = process_many(paths, limits, workers, stopping, prepare, announce=True, sizes=sizes)
     next(runs)  # the announcement: the children are started and have their first files
 
     def feed() -> None:
         try:
             try:
                 for item in runs:
-                    if not handed(item):
+                    if not handed(item, sizes.pop(item[0], 0)):
                         return
             finally:
                 runs.close()  # kills the children at once when stopped early
@@ -451,10 +473,14 @@ def process_many_behind(
     try:
         while True:
             try:
-                item = results.get(timeout=_TICK_S)
+                item, weight = results.get(timeout=_TICK_S)
             except queue.Empty:
                 progress(done / total, "")
                 continue
+            if weight:
+                with room:
+                    waiting[0] -= weight
+                    room.notify()
             if item is _END:
                 return
             if isinstance(item, _Failed):

@@ -197,3 +197,41 @@ def test_search_rows_in_memory_give_the_candidates_sql_gives(tmp_path, corpus_di
             assert got[0] == got[1]
             channels.update(how for hows in got[1].values() for how in hows)
     assert channels["lsh"] and channels["anchors"] and channels["sentences"]  # every channel was exercised
+
+
+@hsettings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 70_000), min_size=1, max_size=40), st.integers(0, 12), st.data())
+def test_the_compiled_bag_bounds_are_the_numpys(counts, n_rows, data) -> None:
+    """core/_kernels.c's bag_bounds against the numpy code, on chosen rows of stored bags with
+    full buckets (a count beyond uint16), empty ones and counts on either side of the bag's."""
+    from neardup_gui.core import compare
+
+    width = len(counts)
+    bag = np.array(counts, dtype=np.int64)
+    stored = np.array(data.draw(st.lists(st.lists(st.sampled_from([0, 1, 2, 7, 300, 65_534, 0xFFFF]) | st.integers(0, 0xFFFF),
+                                                  min_size=width, max_size=width), min_size=n_rows, max_size=n_rows)),
+                      dtype=np.uint16).reshape(n_rows, width)
+    picked = np.array(data.draw(st.lists(st.integers(0, max(n_rows - 1, 0)), max_size=20 if n_rows else 0)), dtype=np.int64)
+    kept = compare._kernels
+    try:
+        compare._kernels = None
+        want_all, want = stored_bag_bounds(bag, stored), stored_bag_bounds(bag, stored, picked)
+    finally:
+        compare._kernels = kept
+    got_all, got = stored_bag_bounds(bag, stored), stored_bag_bounds(bag, stored, picked)
+    assert got_all.dtype == got.dtype == want.dtype == np.int64
+    assert got_all.tolist() == want_all.tolist() and got.tolist() == want.tolist()
+
+
+def test_the_compiled_bag_bounds_refuse_what_does_not_fit() -> None:
+    from neardup_gui.core import compare
+
+    if compare._kernels is None:
+        pytest.skip("the compiled kernels are not built here")
+    bag, stored = np.ones(4, dtype=np.int64), np.ones((3, 4), dtype=np.uint16)
+    with pytest.raises(IndexError):
+        compare._kernels.bag_bounds(bag, stored, np.array([3], dtype=np.int64))
+    with pytest.raises(ValueError):
+        compare._kernels.bag_bounds(np.ones(5, dtype=np.int64), stored, np.array([0], dtype=np.int64))
+    with pytest.raises(TypeError):
+        compare._kernels.bag_bounds(bag, stored.astype(np.int32), np.array([0], dtype=np.int64))

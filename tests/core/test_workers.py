@@ -179,6 +179,34 @@ def test_fed_behind_the_caller_gives_the_same_results_and_reports_in_its_thread(
     assert multiprocessing.active_children() == []
 
 
+def test_fed_behind_the_caller_holds_at_most_its_budget_of_bytes(tmp_path, monkeypatch):
+    """What waits for a slow caller is bounded in bytes as well as in number: with a budget of one
+    byte only one result waits at a time, whatever its size, and every result still arrives, the
+    same as process_many's, each result's size measured as it came down the pipe."""
+    import time
+
+    from neardup_gui.core import workers
+    from neardup_gui.core.workers import process_many, process_many_behind
+
+    paths = []
+    for i in range(8):
+        paths.append(tmp_path / f"t{i}.txt")
+        paths[-1].write_text(f"Words of file {i}, some more of them. " * (200 * (i + 1)))
+    paths = [str(p) for p in paths]
+    sizes: dict[str, int] = {}
+    plain = list(process_many(paths, ExtractLimits(), 2, sizes=sizes))
+    assert sorted(sizes) == sorted(paths) and min(sizes.values()) > 7000  # (the text rides along)
+    monkeypatch.setattr(workers, "BEHIND_BYTES", 1)
+    monkeypatch.setattr(workers, "_behind_peak", [0])
+    behind = []
+    for item in process_many_behind(paths, ExtractLimits(), 2):
+        behind.append(item)
+        time.sleep(0.05)  # (a slow caller: the children are done long before it)
+    assert sorted((p, r.text) for p, r, _ in behind) == sorted((p, r.text) for p, r, _ in plain)
+    assert 0 < workers._behind_peak[0] <= max(sizes.values())
+    assert multiprocessing.active_children() == []
+
+
 def test_fed_behind_the_caller_cancels_and_raises_its_errors(hostile):
     import threading
 
