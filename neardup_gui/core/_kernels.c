@@ -4,14 +4,15 @@
  * counted runs (_aligned_pairs with _match_spans in counts-only form), a prepared document's
  * window hashes (PreparedDocument.windows), the readable Myers diff the passages' local
  * alignments use (myers_blocks), in core/passages.py the chaining of anchors and seeds into
- * passages (_chained_passages), and in core/candidates.py the documents a look-up of search
- * rows finds (AnchorPostings.counts), without the fixed cost of an array operation or of a
+ * passages (_chained_passages), in core/candidates.py the documents a look-up of search rows
+ * finds (AnchorPostings.counts), and the bounds of the stored bags of units of a document's
+ * candidates (compare.stored_bag_bounds), without the fixed cost of an array operation or of a
  * Python step each. They run for every candidate or region that reaches them: on 10,000 generated copy-heavy
  * documents 72,000 times, where each numpy step costs microseconds on a few hundred items.
  *
  * Arrays come in through the buffer protocol (numpy arrays, contiguous): the Python side checks
  * their types and falls back to numpy for anything else. Tested against the code they stand in
- * for in tests/core/test_kernels_ext.py.
+ * for in tests/core/test_kernels_ext.py (the bags' bounds in tests/core/test_stored_bags.py).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

@@ -13,6 +13,11 @@
  * package computes it over the token's UTF-8). Any other run (kind 2) and every CJK unit
  * (kind 1) get their ids from the Python side, which caches them per process. Tested against
  * the plain definition in tests/core/test_units_ext.py.
+ *
+ * Also the sentences of a text (units.sentence_bounds: the ends of _SENTENCE_END_RE's matches
+ * found left to right, each piece trimmed of white space) and the hashes of many slices of one
+ * buffer in one call (units.slice_hashes: the index's sentence fingerprints and template keys),
+ * both checked against the numpy and mmh3 code they stand in for in the same tests.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
