@@ -536,8 +536,6 @@ def sentence_hashes(text: str, params: FingerprintParams, units: Units | None = 
     return distinct(slice_hashes(ids, 8 * lo[keep], 8 * hi[keep], hseed))
 
 
-
-
 def sentence_fingerprints(text: str, params: FingerprintParams, units: Units | None = None) -> np.ndarray:
     """Seed 004's m sentence fingerprints: bucket = hash mod m, n smallest per bucket hashed.
 

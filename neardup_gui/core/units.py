@@ -342,12 +342,11 @@ def _joined(codes: np.ndarray, starts: np.ndarray, ends: np.ndarray, separator: 
     return out.astype("<u4", copy=False).tobytes().decode("utf-32-le", "surrogatepass")
 
 
-def slice_hashes(data: bytes | str, starts: np.ndarray, ends: np.ndarray, seed: int) -> np.ndarray:
-    """``mmh3.hash64(data[a:b], seed)[0]`` of every slice ``[a, b)``, as uint64: the sentences'
-    hashes and keys of the index. In C (core/_units.c, one call for all of a text's sentences)
-    when ``data`` is bytes and the module is built; else one mmh3 call per slice, in C loops (a
-    str is hashed as its UTF-8, as mmh3 does)."""
-    if _compiled_units is not None and isinstance(data, bytes):
+def slice_hashes(data: bytes, starts: np.ndarray, ends: np.ndarray, seed: int) -> np.ndarray:
+    """``mmh3.hash64(data[a:b], seed)[0]`` of every slice ``[a, b)`` of ``data``, as uint64: the
+    sentences' hashes and keys of the index. In C (core/_units.c: one call for all of a text's
+    sentences) when the module is built; else one mmh3 call per slice, in C loops."""
+    if _compiled_units is not None:
         return np.frombuffer(_compiled_units.slice_hashes(data, np.ascontiguousarray(starts, dtype=np.int64),
                                                           np.ascontiguousarray(ends, dtype=np.int64), seed),
                              dtype=np.uint64)

@@ -313,10 +313,10 @@ def process_many(
                             if not worker.conn.poll():
                                 break
                             raw = worker.conn.recv_bytes()  # (what recv() reads and unpickles)
+                            message = ForkingPickler.loads(raw)
                         except (EOFError, OSError):
                             exited = True
                             break
-                        message = ForkingPickler.loads(raw)
                         if message == _READY:
                             worker.started()
                         else:
