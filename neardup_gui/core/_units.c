@@ -87,7 +87,7 @@ static uint64_t murmur3_h1(const uint8_t *data, size_t len, uint32_t seed) {
     return h1;
 }
 
-#define CODE(i) (wide ? ((const uint32_t *)codes)[i] : (uint32_t)((const uint8_t *)codes)[i])
+#define CODE(i) (wide ? ((const uint32_t *)codes)[(i)] : (uint32_t)((const uint8_t *)codes)[(i)])
 
 static PyObject *py_units(PyObject *self, PyObject *args) {
     Py_buffer cv, tv;
@@ -230,11 +230,9 @@ static inline int is_space(uint32_t c) {
 
 /* The end of a match that ends at x, after the closing quotes and brackets right after it. */
 static inline Py_ssize_t closed(const void *codes, int wide, Py_ssize_t n, Py_ssize_t x) {
-    while (x < n && end_part(wide ? ((const uint32_t *)codes)[x] : ((const uint8_t *)codes)[x]) == END_CLOSER) x++;
+    while (x < n && end_part(CODE(x)) == END_CLOSER) x++;
     return x;
 }
-
-#define SCODE(i) (wide ? ((const uint32_t *)codes)[(i)] : (uint32_t)((const uint8_t *)codes)[(i)])
 
 /* Append end x to the ends (grown by doubling); -1 when out of memory. */
 static int push_end(int64_t **v, Py_ssize_t *len, Py_ssize_t *cap, Py_ssize_t x) {
@@ -266,7 +264,7 @@ static PyObject *py_sentence_bounds(PyObject *self, PyObject *args) {
      * ends on a character of its own). */
     if (push_end(&e, &ne, &cap, 0) < 0) goto nomem;
     for (Py_ssize_t i = 0; i < n;) {
-        int part = end_part(SCODE(i));
+        int part = end_part(CODE(i));
         if (part == END_NONE || part == END_CLOSER) {
             i++;
             continue;
@@ -277,7 +275,7 @@ static PyObject *py_sentence_bounds(PyObject *self, PyObject *args) {
             continue;
         }
         Py_ssize_t j = i + 1;
-        while (j < n && end_part(SCODE(j)) == part) j++;
+        while (j < n && end_part(CODE(j)) == part) j++;
         if (part == END_DOT) {
             /* a run of full stops: every "..." from its left, the last one with its closers when
              * the run's length is a multiple of three, then a full stop left over when white
@@ -288,7 +286,7 @@ static PyObject *py_sentence_bounds(PyObject *self, PyObject *args) {
                 if (t == triples && length % 3 == 0) x = closed(codes, wide, n, x);
                 if (push_end(&e, &ne, &cap, x) < 0) goto nomem;
             }
-            if (length % 3 != 0 && (j == n || is_space(SCODE(j))))
+            if (length % 3 != 0 && (j == n || is_space(CODE(j))))
                 if (push_end(&e, &ne, &cap, j) < 0) goto nomem;
         } else { /* a run of marks or of ellipses, with its closers */
             if (push_end(&e, &ne, &cap, closed(codes, wide, n, j)) < 0) goto nomem;
@@ -304,8 +302,8 @@ static PyObject *py_sentence_bounds(PyObject *self, PyObject *args) {
     Py_ssize_t kept = 0;
     for (Py_ssize_t k = 0; k + 1 < ne; k++) {
         Py_ssize_t a = e[k], b = e[k + 1];
-        while (a < b && is_space(SCODE(a))) a++;
-        while (b > a && is_space(SCODE(b - 1))) b--;
+        while (a < b && is_space(CODE(a))) a++;
+        while (b > a && is_space(CODE(b - 1))) b--;
         if (a < b) {
             s[kept] = a;
             t[kept] = b;
