@@ -665,6 +665,206 @@ done:
     return result;
 }
 
+PyDoc_STRVAR(group_hits_doc,
+"group_hits(postings, offsets, keys, need) -> rows\n\n"
+"search.grouped.GroupedSearch._candidate_rows: the rows (postings: int32 or int64, non-negative,\n"
+"listed per key y between offsets[y] and offsets[y + 1], int64) found under at least ``need`` of\n"
+"``keys`` (int64; a key listed twice counts twice), ascending (a bytearray of int64).");
+
+static int32_t *row_hits = NULL; /* per row, zero between calls */
+static size_t row_hits_len = 0;
+
+static PyObject *py_group_hits(PyObject *self, PyObject *args) {
+    PyObject *op, *oo, *ok;
+    Py_ssize_t need;
+    if (!PyArg_ParseTuple(args, "OOOn", &op, &oo, &ok, &need)) return NULL;
+    buf_t bp = {0}, bo = {0}, bk = {0};
+    PyObject *result = NULL;
+    int64_t *touched = NULL, *kept = NULL;
+    Py_ssize_t nt = 0, cap = 0, nkept = 0;
+    if (get(op, &bp, INT_4_OR_8, "postings") || get(oo, &bo, 8, "offsets") || get(ok, &bk, 8, "keys")) goto done;
+    const int64_t *O = bo.view.buf, *K = bk.view.buf;
+    const Py_ssize_t np_ = len_of(&bp), no = len_of(&bo), nk = len_of(&bk);
+    if (need < 1) need = 1;
+    for (Py_ssize_t t = 0; t < nk; t++) {
+        int64_t y = K[t];
+        if (y < 0 || y + 1 >= no) {
+            PyErr_SetString(PyExc_ValueError, "a key outside the offsets");
+            goto done;
+        }
+        int64_t lo = O[y], hi = O[y + 1];
+        if (lo < 0 || hi > np_ || lo > hi) {
+            PyErr_SetString(PyExc_ValueError, "offsets outside the postings");
+            goto done;
+        }
+        for (int64_t p = lo; p < hi; p++) {
+            int64_t r = at(&bp, p);
+            if (r < 0) {
+                PyErr_SetString(PyExc_ValueError, "a negative row");
+                goto done;
+            }
+            if ((size_t)r >= row_hits_len) {
+                size_t len = (size_t)r + 1 + 4096;
+                int32_t *grown = realloc(row_hits, len * sizeof(int32_t));
+                if (!grown) {
+                    PyErr_NoMemory();
+                    goto done;
+                }
+                memset(grown + row_hits_len, 0, (len - row_hits_len) * sizeof(int32_t));
+                row_hits = grown;
+                row_hits_len = len;
+            }
+            if (row_hits[r]++ == 0) {
+                if (nt == cap) {
+                    cap = cap ? 2 * cap : 1024;
+                    int64_t *grown = realloc(touched, (size_t)cap * sizeof(int64_t));
+                    if (!grown) {
+                        PyErr_NoMemory();
+                        goto done;
+                    }
+                    touched = grown;
+                }
+                touched[nt++] = r;
+            }
+        }
+    }
+    kept = malloc((size_t)(nt ? nt : 1) * sizeof(int64_t));
+    if (!kept) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t t = 0; t < nt; t++)
+        if (row_hits[touched[t]] >= need) kept[nkept++] = touched[t];
+    qsort(kept, (size_t)nkept, sizeof(int64_t), cmp_int64);
+    result = PyByteArray_FromStringAndSize((const char *)kept, nkept * 8);
+done:
+    for (Py_ssize_t t = 0; t < nt; t++) row_hits[touched[t]] = 0; /* (zero again, whatever happened) */
+    free(touched), free(kept);
+    release(&bp), release(&bo), release(&bk);
+    return result;
+}
+
+PyDoc_STRVAR(table_hits_doc,
+"table_hits(keys, offsets, order, queries) -> rows\n\n"
+"search.permuted.PermutedSearch._candidate_rows: table t's keys (uint64, ascending) lie between\n"
+"offsets[t] and offsets[t + 1] (int64) of ``keys``, ``order`` (int64) gives each key's row; the\n"
+"distinct rows whose key in table t equals queries[t] (uint64, one per table), ascending (a\n"
+"bytearray of int64).");
+
+static PyObject *py_table_hits(PyObject *self, PyObject *args) {
+    PyObject *ok, *oo, *or_, *oq;
+    if (!PyArg_ParseTuple(args, "OOOO", &ok, &oo, &or_, &oq)) return NULL;
+    buf_t bk = {0}, bo = {0}, br = {0}, bq = {0};
+    PyObject *result = NULL;
+    int64_t *rows = NULL;
+    Py_ssize_t n = 0, cap = 0;
+    if (get(ok, &bk, 8, "keys") || get(oo, &bo, 8, "offsets") || get(or_, &br, 8, "order") ||
+        get(oq, &bq, 8, "queries")) goto done;
+    const uint64_t *K = bk.view.buf, *Q = bq.view.buf;
+    const int64_t *O = bo.view.buf, *R = br.view.buf;
+    const Py_ssize_t nk = len_of(&bk), nq = len_of(&bq);
+    if (len_of(&br) != nk || len_of(&bo) != nq + 1) {
+        PyErr_SetString(PyExc_ValueError, "table_hits: keys, offsets, order and queries disagree");
+        goto done;
+    }
+    for (Py_ssize_t t = 0; t < nq; t++) {
+        int64_t lo = O[t], end = O[t + 1];
+        if (lo < 0 || end > nk || lo > end) {
+            PyErr_SetString(PyExc_ValueError, "table_hits: offsets outside the keys");
+            goto done;
+        }
+        int64_t hi = end;
+        while (lo < hi) { /* first key >= the query */
+            int64_t mid = lo + (hi - lo) / 2;
+            if (K[mid] < Q[t]) lo = mid + 1; else hi = mid;
+        }
+        for (int64_t p = lo; p < end && K[p] == Q[t]; p++) {
+            if (n == cap) {
+                cap = cap ? 2 * cap : 64;
+                int64_t *grown = realloc(rows, (size_t)cap * sizeof(int64_t));
+                if (!grown) {
+                    PyErr_NoMemory();
+                    goto done;
+                }
+                rows = grown;
+            }
+            rows[n++] = R[p];
+        }
+    }
+    if (n) qsort(rows, (size_t)n, sizeof(int64_t), cmp_int64);
+    Py_ssize_t m = 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (m == 0 || rows[i] != rows[m - 1]) rows[m++] = rows[i];
+    result = PyByteArray_FromStringAndSize((const char *)rows, m * 8);
+done:
+    free(rows);
+    release(&bk), release(&bo), release(&br), release(&bq);
+    return result;
+}
+
+PyDoc_STRVAR(near_rows_doc,
+"near_rows(rows, candidates, fp, radius, ids) -> (ids, distances)\n\n"
+"search.base.HammingBase.query, its exact check: of the ``candidates`` (int64 row numbers) of\n"
+"``rows`` (uint64, ``len(fp)`` words a row), those within Hamming distance ``radius`` of ``fp``:\n"
+"their ``ids`` (int64, one per row) and distances, by distance, then id (bytearrays of int64).");
+
+typedef struct {
+    int64_t dist, id;
+} near_t;
+
+static int cmp_near(const void *x, const void *y) {
+    const near_t *a = x, *b = y;
+    if (a->dist != b->dist) return (a->dist > b->dist) - (a->dist < b->dist);
+    return (a->id > b->id) - (a->id < b->id);
+}
+
+static PyObject *py_near_rows(PyObject *self, PyObject *args) {
+    PyObject *orows, *oc, *of, *oi;
+    Py_ssize_t radius;
+    if (!PyArg_ParseTuple(args, "OOOnO", &orows, &oc, &of, &radius, &oi)) return NULL;
+    buf_t brw = {0}, bc = {0}, bf = {0}, bi = {0};
+    PyObject *result = NULL, *ids = NULL, *dists = NULL;
+    near_t *hits = NULL;
+    Py_ssize_t n = 0;
+    if (get(orows, &brw, 8, "rows") || get(oc, &bc, 8, "candidates") || get(of, &bf, 8, "fp") ||
+        get(oi, &bi, 8, "ids")) goto done;
+    const uint64_t *W = brw.view.buf, *F = bf.view.buf;
+    const int64_t *C = bc.view.buf, *I = bi.view.buf;
+    const Py_ssize_t width = len_of(&bf), nc = len_of(&bc), nrows = len_of(&bi);
+    if (width < 1 || len_of(&brw) != nrows * width) {
+        PyErr_SetString(PyExc_ValueError, "near_rows: rows, fp and ids disagree");
+        goto done;
+    }
+    hits = malloc((size_t)(nc ? nc : 1) * sizeof(near_t));
+    if (!hits) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t c = 0; c < nc; c++) {
+        int64_t r = C[c];
+        if (r < 0 || r >= nrows) {
+            PyErr_SetString(PyExc_ValueError, "near_rows: a candidate outside the rows");
+            goto done;
+        }
+        int64_t d = 0;
+        const uint64_t *row = W + (size_t)r * (size_t)width;
+        for (Py_ssize_t w = 0; w < width; w++) d += __builtin_popcountll(row[w] ^ F[w]);
+        if (d <= radius) hits[n].dist = d, hits[n].id = I[r], n++;
+    }
+    qsort(hits, (size_t)n, sizeof(near_t), cmp_near);
+    ids = PyByteArray_FromStringAndSize(NULL, n * 8);
+    dists = PyByteArray_FromStringAndSize(NULL, n * 8);
+    if (!ids || !dists) goto done;
+    int64_t *OI = (int64_t *)PyByteArray_AS_STRING(ids), *OD = (int64_t *)PyByteArray_AS_STRING(dists);
+    for (Py_ssize_t t = 0; t < n; t++) OI[t] = hits[t].id, OD[t] = hits[t].dist;
+    result = Py_BuildValue("(OO)", ids, dists);
+done:
+    free(hits);
+    Py_XDECREF(ids), Py_XDECREF(dists);
+    release(&brw), release(&bc), release(&bf), release(&bi);
+    return result;
+}
+
 /* ------------------------------------------------------------- passages: chains of seeds */
 
 PyDoc_STRVAR(chained_passages_doc,
@@ -1359,6 +1559,9 @@ done:
 static PyMethodDef methods[] = {
     {"chained_passages", py_chained_passages, METH_VARARGS, chained_passages_doc},
     {"posting_counts", py_posting_counts, METH_VARARGS, posting_counts_doc},
+    {"group_hits", py_group_hits, METH_VARARGS, group_hits_doc},
+    {"table_hits", py_table_hits, METH_VARARGS, table_hits_doc},
+    {"near_rows", py_near_rows, METH_VARARGS, near_rows_doc},
     {"greedy_blocks", py_greedy_blocks, METH_VARARGS, greedy_blocks_doc},
     {"windows", py_windows, METH_VARARGS, windows_doc},
     {"real_overlap", py_real_overlap, METH_VARARGS, real_overlap_doc},

@@ -33,13 +33,14 @@ from __future__ import annotations
 import bisect
 import functools
 import logging
+import math
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Sequence
 
 import numpy as np
 
 from neardup_gui.core.document import CharSpan
-from neardup_gui.core.passages import coverage_bound, passage_cover, passages_of
+from neardup_gui.core.passages import countable_marks, coverage_bound, passage_cover, passages_of
 from neardup_gui.core.results import Comparison, Exclusions, MatchSpan
 from neardup_gui.core.units import Units, tokenize
 
@@ -830,6 +831,7 @@ def _aligned_comparison(
     counts_only: bool = False,
     lcs_at_most: int | None = None,
     marks: dict | None = None,
+    unit_marks: tuple | None = None,
 ) -> Comparison:
     """Align the selected items, keep the trustable runs, merge passages, count: where the plain
     path (:func:`compare_units`) and the prepared one (:func:`compare_prepared`) meet.
@@ -839,6 +841,7 @@ def _aligned_comparison(
     ``sel_*``: the items aligned; ``whole``: the count when the two texts are identical.
     ``counts_only``: the figures without the spans and passages (left empty). ``marks``: further
     fields of the Comparison (the prepared path's template and exclusion spans and shares).
+    ``unit_marks``: ``countable`` of :func:`~neardup_gui.core.passages.passage_cover`.
     """
     marks = marks or {}
     n_a, n_b = len(codes_a), len(codes_b)
@@ -871,7 +874,7 @@ def _aligned_comparison(
         raw = _lcs_length_sequences(*_codes_as_sequences(codes_a, codes_b, distinct))
     # Edited passages (issue 15): the runs merged across small edits; containment counts them.
     if counts_only:
-        cover_a, cover_b = passage_cover(a, b, spans, pos_a, pos_b, codes_a, codes_b, _align_codes)
+        cover_a, cover_b = passage_cover(a, b, spans, pos_a, pos_b, codes_a, codes_b, _align_codes, countable=unit_marks)
         found, spans = (), []
     else:
         found, cover_a, cover_b = passages_of(a, b, spans, pos_a, pos_b, codes_a, codes_b, _align_codes)
@@ -1141,6 +1144,17 @@ class PreparedDocument:
         return _Windows(hashes, first, inverse, collided)
 
     @functools.cached_property
+    def top_item(self) -> int:
+        """The largest item code (0 for a document without items)."""
+        return int(self.items.max(initial=0))
+
+    @functools.cached_property
+    def countable_marks(self) -> tuple[np.ndarray, np.ndarray | None]:
+        """:func:`~neardup_gui.core.passages.countable_marks` of its countable units: the same
+        for each of the document's comparisons."""
+        return countable_marks(self.units, self.pos)
+
+    @functools.cached_property
     def buckets(self) -> np.ndarray:
         """How many countable units fall in each of BAG_BUCKETS buckets of their codes."""
         return np.bincount(self.codes % BAG_BUCKETS, minlength=BAG_BUCKETS).astype(np.int32)
@@ -1275,6 +1289,16 @@ def _least_reaching(n_a: int, n_b: int, min_similarity: float | None, min_contai
     if not _below_cutoffs(0, n_a, n_b, min_similarity, min_containment):
         return 0
     lo = 0  # below at lo, not below at hi
+    if min_containment is None and min_similarity is not None and 0 < min_similarity <= 1:
+        # c / (n_a + n_b − c) ≥ s from c = s·(n_a + n_b) / (1 + s) on: start there and step to
+        # the first count _below_cutoffs passes (rounding may move it by one), instead of the
+        # bisection's dozen calls (one per candidate of the pass that gets this far)
+        c = min(max(math.ceil(min_similarity * (n_a + n_b) / (1 + min_similarity)), 1), hi)
+        while c > 1 and not _below_cutoffs(c - 1, n_a, n_b, min_similarity, None):
+            c -= 1
+        while _below_cutoffs(c, n_a, n_b, min_similarity, None):
+            c += 1
+        return c
     while hi - lo > 1:
         mid = (lo + hi) // 2
         if _below_cutoffs(mid, n_a, n_b, min_similarity, min_containment):
@@ -1336,8 +1360,8 @@ def compare_prepared(
     n_a, n_b = len(a.codes), len(b.codes)
     cut = min_similarity is not None or min_containment is not None
     identical = n_a > 0 and len(a.items) == len(b.items) and bool(np.array_equal(a.items, b.items))
-    sel_a = np.arange(len(a.items), dtype=np.int64)
-    sel_b = np.arange(len(b.items), dtype=np.int64)
+    if identical:
+        sel_a, sel_b = np.arange(len(a.items), dtype=np.int64), np.arange(len(b.items), dtype=np.int64)
     lcs = None  # the LCS length of the selections, when a bound computed it
     lcs_at_most = None  # else an upper bound of it: the real units' bag, plus the gap items
     if not identical:
@@ -1374,11 +1398,14 @@ def compare_prepared(
                 lcs = _lcs_length_sequences(*_codes_as_sequences(seq_a, seq_b, top), at_least=need)
                 if lcs < need:
                     return None
-    n_codes = int(max(a.items.max(initial=0), b.items.max(initial=0))) + 1
+    n_codes = max(a.top_item, b.top_item) + 1
     return _aligned_comparison(
         a.units, b.units, a.pos, b.pos, a.codes, b.codes, n_codes, a.items, b.items, a.unit, b.unit, n_codes,
         sel_a, sel_b, whole=n_a if identical else 0, min_run=a.min_run, with_raw_lcs=with_raw_lcs,
         blocks_are_lcs=False, lcs=lcs, counts_only=counts_only, lcs_at_most=lcs_at_most,
         marks={"template_a": a.template, "template_b": b.template, "excluded_a": a.excluded, "excluded_b": b.excluded,
                "template_share_a": a.template_share, "template_share_b": b.template_share,
-               "excluded_share_a": a.excluded_share, "excluded_share_b": b.excluded_share})
+               "excluded_share_a": a.excluded_share, "excluded_share_b": b.excluded_share,
+               "exclusions_a": a.exclusions, "exclusions_b": b.exclusions},
+        unit_marks=(a.countable_marks[0], b.countable_marks[0], a.countable_marks[1], b.countable_marks[1])
+        if counts_only else None)

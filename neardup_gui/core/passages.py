@@ -589,23 +589,38 @@ def passage_cover(
     codes_b: np.ndarray,
     align,
     rules: PassageRules = DEFAULT_RULES,
+    countable: tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray | None] | None = None,
 ) -> tuple[int, int]:
     """The countable units the passages cover in A and in B, as :func:`passages_of` counts them,
     from the exact runs in countable coordinates and without building the passages (what the
-    collection-wide pass stores: on 2,375 copy-heavy files, building them was a tenth of it)."""
+    collection-wide pass stores: on 2,375 copy-heavy files, building them was a tenth of it).
+
+    ``countable``: what :func:`_found` derives from each side's units and positions (jumps and
+    CJK flags of the countable units, see :func:`countable_marks`), when the caller keeps them
+    (the pass's prepared documents: the same for every comparison they take part in)."""
     if not runs:
         return 0, 0
-    found = _found(a, b, runs, pos_a, pos_b, codes_a, codes_b, align, rules, counts_only=True)
+    found = _found(a, b, runs, pos_a, pos_b, codes_a, codes_b, align, rules, counts_only=True, countable=countable)
     return sum(e - s for s, e, _, _, _ in found), sum(e - s for _, _, s, e, _ in found)
 
 
+def countable_marks(u: Units, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """Of the countable units ``pos`` of ``u``: True between k and k + 1 where removed text lies
+    (nothing is merged across it), and which are CJK characters (None when ``u`` does not say)."""
+    return np.diff(pos) > 1, None if u.cjk is None else u.cjk[pos]
+
+
 def _found(a: Units, b: Units, runs: Sequence[Run], pos_a: np.ndarray, pos_b: np.ndarray, codes_a: np.ndarray,
-           codes_b: np.ndarray, align, rules: PassageRules,
-           counts_only: bool = False) -> list[tuple[int, int, int, int, tuple[Run, ...]]]:
-    cjk_a = None if a.cjk is None or b.cjk is None else a.cjk[pos_a]
-    cjk_b = None if cjk_a is None else b.cjk[pos_b]
-    return find_passages(runs, codes_a, codes_b, np.diff(pos_a) > 1, np.diff(pos_b) > 1, align, rules, cjk_a, cjk_b,
-                         counts_only)
+           codes_b: np.ndarray, align, rules: PassageRules, counts_only: bool = False,
+           countable: tuple | None = None) -> list[tuple[int, int, int, int, tuple[Run, ...]]]:
+    if countable is None:
+        jumps_a, cjk_a = countable_marks(a, pos_a)
+        jumps_b, cjk_b = countable_marks(b, pos_b)
+    else:
+        jumps_a, jumps_b, cjk_a, cjk_b = countable
+    if cjk_a is None or cjk_b is None:  # (both sides' flags, or neither's)
+        cjk_a = cjk_b = None
+    return find_passages(runs, codes_a, codes_b, jumps_a, jumps_b, align, rules, cjk_a, cjk_b, counts_only)
 
 
 def _runs_of_spans(a: Units, b: Units, spans: Sequence[MatchSpan], pos_a: np.ndarray, pos_b: np.ndarray) -> list[Run]:

@@ -136,8 +136,6 @@ class Verifier:
     ) -> Comparison | None:
         """:meth:`compare` of two prepared documents: the same answer, without per-pair re-coding
         (``counts_only``, ``bag_bounded``: see :func:`compare_prepared`)."""
-        result = compare_prepared(a, b, min_similarity=min_similarity, min_containment=min_containment,
-                                  counts_only=counts_only, bag_bounded=bag_bounded)
-        if result is None:
-            return None
-        return replace(result, exclusions_a=a.exclusions, exclusions_b=b.exclusions)
+        # (the Comparison carries each side's exclusions: compare_prepared puts them in)
+        return compare_prepared(a, b, min_similarity=min_similarity, min_containment=min_containment,
+                                counts_only=counts_only, bag_bounded=bag_bounded)

@@ -20,6 +20,11 @@ import numpy as np
 from neardup_gui.core.arrays import distinct
 from neardup_gui.core.search.base import HammingBase, bit_field, index_dtype, key_dtype, query_int
 
+try:  # the compiled count filter (core/_kernels.c: group_hits); numpy below otherwise
+    from neardup_gui.core import _kernels
+except ImportError:  # pragma: no cover - a build without the compiled parts
+    _kernels = None
+
 log = logging.getLogger(__name__)
 
 MAX_GROUP_BITS = 16  # C = 2^16 keys per group at most: the offsets stay small
@@ -97,6 +102,11 @@ class GroupedSearch(HammingBase):
     def _candidate_rows(self, fp: np.ndarray, radius: int) -> np.ndarray | None:
         need = len(self.groups) - radius  # count(doc) ≥ m − r_h
         y = self.query_keys(fp)
+        if _kernels is not None and self._postings.dtype in (np.int32, np.int64) and self._offsets.dtype == np.int64:
+            # the same rows in C, counted in place (the pass queries every document: the
+            # postings its groups list, 43 × 156 at 10,000 documents, sorted to be counted
+            # took 0.17 ms of a 0.26 ms query)
+            return np.frombuffer(_kernels.group_hits(self._postings, self._offsets, y, need), dtype=np.int64)
         lo, hi = self._offsets[y], self._offsets[y + 1]
         pieces = [self._postings[a:b] for a, b in zip(lo.tolist(), hi.tolist()) if b > a]
         if len(pieces) < need:

@@ -25,6 +25,11 @@ import numpy as np
 from neardup_gui.core.arrays import distinct
 from neardup_gui.core.search.base import HammingBase, bit_field, index_dtype, key_dtype, query_int
 
+try:  # the compiled table look-ups (core/_kernels.c: table_hits); numpy below otherwise
+    from neardup_gui.core import _kernels
+except ImportError:  # pragma: no cover - a build without the compiled parts
+    _kernels = None
+
 log = logging.getLogger(__name__)
 
 DEFAULT_MAX_TABLES = 32
@@ -152,8 +157,26 @@ class PermutedSearch(HammingBase):
         self._keys = [arrays[f"keys{t}"] for t in range(count)]
         self._order = [arrays[f"order{t}"] for t in range(count)]
 
+    def _flat_tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The tables' keys (uint64) and rows (int64) end to end, with each table's offset: made
+        once from the tables as built or loaded (what :func:`_kernels.table_hits` reads)."""
+        flat = self.__dict__.get("_flat")
+        if flat is None or flat[0] is not self._keys:
+            offsets = np.zeros(len(self._keys) + 1, dtype=np.int64)
+            np.cumsum([len(k) for k in self._keys], out=offsets[1:])
+            keys = np.concatenate(self._keys).astype(np.uint64) if self._keys else np.zeros(0, dtype=np.uint64)
+            order = np.concatenate(self._order).astype(np.int64) if self._order else np.zeros(0, dtype=np.int64)
+            flat = self.__dict__["_flat"] = (self._keys, keys, order, offsets)
+        return flat[1], flat[2], flat[3]
+
     def _candidate_rows(self, fp: np.ndarray, radius: int) -> np.ndarray | None:
         q = query_int(fp)
+        if _kernels is not None and self._keys:
+            # the same rows in C (core/_kernels.c: table_hits): one binary search per table,
+            # where each took two numpy calls of a few microseconds
+            keys, order, offsets = self._flat_tables()
+            queries = np.array([self._query_key(q, t) for t in range(len(self._keys))], dtype=np.uint64)
+            return np.frombuffer(_kernels.table_hits(keys, offsets, order, queries), dtype=np.int64)
         found = []
         for t, (keys, order) in enumerate(zip(self._keys, self._order)):
             qkey = keys.dtype.type(self._query_key(q, t))
