@@ -351,6 +351,177 @@ done:
     return out;
 }
 
+/* ------------------------------------------------ fingerprints: k-grams, MinHash, winnowing */
+
+static inline uint64_t splitmix_fin(uint64_t x) { /* fingerprints._mix */
+    x ^= x >> 30;
+    x *= 0xBF58476D1CE4E5B9ULL;
+    x ^= x >> 27;
+    x *= 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+#define KGRAM_POLY 0x9E3779B97F4A7C15ULL /* fingerprints._POLY */
+
+static int cmp_u64(const void *x, const void *y) {
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* sorts v[0..n) and keeps each value once; returns the count kept */
+static Py_ssize_t sort_distinct(uint64_t *v, Py_ssize_t n) {
+    if (n < 2) return n;
+    qsort(v, (size_t)n, sizeof(uint64_t), cmp_u64);
+    Py_ssize_t m = 1;
+    for (Py_ssize_t i = 1; i < n; i++)
+        if (v[i] != v[m - 1]) v[m++] = v[i];
+    return m;
+}
+
+/* fingerprints._kgram_hashes of ids[0..n) into out (n - k' + 1 values, k' = min(k, n)); 0 when n is 0 */
+static Py_ssize_t kgrams(const uint64_t *ids, Py_ssize_t n, Py_ssize_t k, uint64_t seed, uint64_t *out) {
+    if (n == 0) return 0;
+    if (k > n) k = n;
+    Py_ssize_t count = n - k + 1;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        uint64_t h = seed;
+        for (Py_ssize_t j = 0; j < k; j++) h = h * KGRAM_POLY + ids[i + j];
+        out[i] = splitmix_fin(h ^ (uint64_t)k);
+    }
+    return count;
+}
+
+static PyObject *py_kgram_hashes(PyObject *self, PyObject *args) {
+    Py_buffer ib;
+    Py_ssize_t k;
+    unsigned long long seed;
+    int distinct;
+    if (!PyArg_ParseTuple(args, "y*nKp", &ib, &k, &seed, &distinct)) return NULL;
+    PyObject *out = NULL;
+    if (ib.itemsize != 8 || k < 1) {
+        PyErr_SetString(PyExc_ValueError, "kgram_hashes: uint64 ids and k >= 1 expected");
+        goto done;
+    }
+    Py_ssize_t n = ib.len / 8;
+    uint64_t *h = malloc((size_t)(n ? n : 1) * sizeof(uint64_t));
+    if (!h) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t m = kgrams((const uint64_t *)ib.buf, n, k, (uint64_t)seed, h);
+    if (distinct) m = sort_distinct(h, m);
+    out = PyByteArray_FromStringAndSize((const char *)h, m * 8);
+    free(h);
+done:
+    PyBuffer_Release(&ib);
+    return out;
+}
+
+static PyObject *py_oph_signature(PyObject *self, PyObject *args) {
+    Py_buffer hb;
+    Py_ssize_t count;
+    unsigned long long dseed;
+    if (!PyArg_ParseTuple(args, "y*nK", &hb, &count, &dseed)) return NULL;
+    PyObject *out = NULL;
+    unsigned char *filled = NULL;
+    if (hb.itemsize != 8 || count < 1 || count > ((Py_ssize_t)1 << 31)) {
+        PyErr_SetString(PyExc_ValueError, "oph_signature: uint64 hashes and 1 <= count <= 2^31 expected");
+        goto done;
+    }
+    const uint64_t *H = (const uint64_t *)hb.buf;
+    Py_ssize_t n = hb.len / 8;
+    for (Py_ssize_t i = 1; i < n; i++)
+        if (H[i] <= H[i - 1]) {
+            PyErr_SetString(PyExc_ValueError, "oph_signature: the hashes must be sorted and distinct");
+            goto done;
+        }
+    out = PyByteArray_FromStringAndSize(NULL, count * 8);
+    filled = calloc((size_t)count, 1);
+    if (!out || !filled) {
+        Py_CLEAR(out);
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        goto done;
+    }
+    uint64_t *sig = (uint64_t *)PyByteArray_AS_STRING(out);
+    for (Py_ssize_t b = 0; b < count; b++) sig[b] = UINT64_MAX; /* fingerprints._EMPTY_MIN */
+    if (n == 0) goto done;
+    for (Py_ssize_t i = 0; i < n; i++) { /* each bin's first hash is its least */
+        uint64_t b = ((H[i] >> 32) * (uint64_t)count) >> 32;
+        if (!filled[b]) filled[b] = 1, sig[b] = H[i];
+    }
+    /* an empty bin takes the value of the first filled bin along its probe sequence (filled
+       bins are never written here, so the order the empty ones are served in does not matter) */
+    for (Py_ssize_t b = 0; b < count; b++) {
+        if (filled[b]) continue;
+        for (uint64_t t = 0;; t++) {
+            uint64_t probe = splitmix_fin(((uint64_t)b << 32) ^ t ^ (uint64_t)dseed) % (uint64_t)count;
+            if (filled[probe]) {
+                sig[b] = sig[probe];
+                break;
+            }
+        }
+    }
+done:
+    free(filled);
+    PyBuffer_Release(&hb);
+    return out;
+}
+
+static PyObject *py_winnow(PyObject *self, PyObject *args) {
+    Py_buffer ib;
+    Py_ssize_t k, w;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "y*nKn", &ib, &k, &seed, &w)) return NULL;
+    PyObject *out = NULL;
+    uint64_t *h = NULL, *minima = NULL;
+    Py_ssize_t *dq = NULL;
+    if (ib.itemsize != 8 || k < 1 || w < 1) {
+        PyErr_SetString(PyExc_ValueError, "winnow: uint64 ids, k >= 1 and w >= 1 expected");
+        goto done;
+    }
+    Py_ssize_t n = ib.len / 8;
+    if (n < k) { /* no whole k-gram */
+        out = PyByteArray_FromStringAndSize(NULL, 0);
+        goto done;
+    }
+    h = malloc((size_t)n * sizeof(uint64_t));
+    minima = malloc((size_t)n * sizeof(uint64_t));
+    dq = malloc((size_t)n * sizeof(Py_ssize_t));
+    if (!h || !minima || !dq) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t nh = kgrams((const uint64_t *)ib.buf, n, k, (uint64_t)seed, h);
+    if (w > nh) w = nh;
+    /* the minimum of every window of w hashes: a deque of positions with increasing values */
+    Py_ssize_t head = 0, tail = 0, m = 0;
+    for (Py_ssize_t i = 0; i < nh; i++) {
+        while (tail > head && h[dq[tail - 1]] >= h[i]) tail--;
+        dq[tail++] = i;
+        if (dq[head] <= i - w) head++;
+        if (i >= w - 1) minima[m++] = h[dq[head]];
+    }
+    m = sort_distinct(minima, m);
+    out = PyByteArray_FromStringAndSize((const char *)minima, m * 8);
+done:
+    free(h), free(minima), free(dq);
+    PyBuffer_Release(&ib);
+    return out;
+}
+
+PyDoc_STRVAR(kgram_hashes_doc,
+"kgram_hashes(ids, k, seed, distinct) -> bytearray of uint64\n\n"
+"fingerprints._kgram_hashes of the uint64 unit ids (every run of k, or one of all when fewer),\n"
+"sorted and each once with ``distinct``.");
+PyDoc_STRVAR(oph_signature_doc,
+"oph_signature(hashes, count, dseed) -> bytearray of uint64\n\n"
+"fingerprints.one_permutation_signature of sorted, distinct uint64 hashes: each bin's least\n"
+"hash, an empty bin the value of the first filled bin along its probe sequence.");
+PyDoc_STRVAR(winnow_doc,
+"winnow(ids, k, seed, w) -> bytearray of uint64\n\n"
+"fingerprints.anchors: the distinct minima (sorted) of every window of w k-gram hashes of the\n"
+"uint64 unit ids (w at most the number of k-grams; nothing when there is no whole k-gram).");
+
 PyDoc_STRVAR(units_doc,
 "units(codes, classes, seed) -> (starts, ends, ids, kinds, spaced) or None\n\n"
 "The units of a text from its code points (1 or 4 bytes each) and the class of every code\n"
@@ -371,6 +542,9 @@ static PyMethodDef methods[] = {
     {"hash64", py_hash64, METH_VARARGS, hash64_doc},
     {"sentence_bounds", py_sentence_bounds, METH_VARARGS, sentence_bounds_doc},
     {"slice_hashes", py_slice_hashes, METH_VARARGS, slice_hashes_doc},
+    {"kgram_hashes", py_kgram_hashes, METH_VARARGS, kgram_hashes_doc},
+    {"oph_signature", py_oph_signature, METH_VARARGS, oph_signature_doc},
+    {"winnow", py_winnow, METH_VARARGS, winnow_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -39,6 +39,11 @@ from neardup_gui.core.settings import FingerprintParams
 from neardup_gui.core.units import (CJK_CLASS, Units, normalise_token, sentences, sentences_in_units, slice_hashes,
                                     tokenize, unit_id)
 
+try:  # k-grams, the MinHash signature and winnowing in C (core/_units.c); numpy below otherwise
+    from neardup_gui.core import _units as _compiled
+except ImportError:  # pragma: no cover - a build without a C compiler
+    _compiled = None
+
 log = logging.getLogger(__name__)
 
 # The version of the fingerprint algorithms, stored with every fingerprint (indexer.params_key):
@@ -162,6 +167,8 @@ def _kgram_hashes(ids: np.ndarray, k: int, seed: int) -> np.ndarray:
     n = len(ids)
     if n == 0:
         return np.empty(0, dtype=np.uint64)
+    if _compiled is not None:  # the same values in C, one loop (every document's shingles and anchors)
+        return np.frombuffer(_compiled.kgram_hashes(np.ascontiguousarray(ids), k, seed, False), dtype=np.uint64)
     k = min(k, n)
     count = n - k + 1
     h = np.full(count, _U64(seed), dtype=np.uint64)
@@ -175,7 +182,15 @@ def _kgram_hashes(ids: np.ndarray, k: int, seed: int) -> np.ndarray:
 
 def shingle_hashes(unit_ids: np.ndarray, params: FingerprintParams) -> np.ndarray:
     """Distinct hashes of the ``params.shingle_units``-unit shingles (the set Jaccard is over)."""
-    return distinct(_kgram_hashes(unit_ids, params.shingle_units, _derived_seed(params.seed, _P_SHINGLE)))
+    return _distinct_kgram_hashes(unit_ids, params.shingle_units, _derived_seed(params.seed, _P_SHINGLE))
+
+
+def _distinct_kgram_hashes(ids: np.ndarray, k: int, seed: int) -> np.ndarray:
+    """``distinct(_kgram_hashes(ids, k, seed))``, in one C call when it is built."""
+    ids = np.asarray(ids, dtype=np.uint64)
+    if _compiled is not None and len(ids):
+        return np.frombuffer(_compiled.kgram_hashes(np.ascontiguousarray(ids), k, seed, True), dtype=np.uint64)
+    return distinct(_kgram_hashes(ids, k, seed))
 
 
 def signature_length(params: FingerprintParams) -> int:
@@ -210,6 +225,11 @@ def one_permutation_signature(hashes: np.ndarray, count: int, seed: int) -> np.n
     """OPH signature of a *sorted, distinct* uint64 hash set (see :func:`minhash_signature`)."""
     if not 1 <= count <= 1 << 31:
         raise ValueError(f"a signature has 1 to 2^31 values, not {count}")
+    if _compiled is not None and len(hashes) and hashes.dtype == np.uint64:
+        # the same in C (core/_units.c: oph_signature): each empty bin probes one value at a time
+        # along the same sequence, where numpy probed 32 at once for all of them in rounds
+        return np.frombuffer(_compiled.oph_signature(np.ascontiguousarray(hashes), count,
+                                                     _derived_seed(seed, _P_DENSIFY)), dtype=np.uint64)
     sig = np.full(count, _EMPTY_MIN, dtype=np.uint64)
     if len(hashes) == 0:
         return sig
@@ -579,7 +599,7 @@ def anchor_kgrams(unit_ids: np.ndarray, params: FingerprintParams) -> np.ndarray
     """
     if len(unit_ids) < params.anchor_kgram:
         return np.empty(0, dtype=np.uint64)
-    return distinct(_anchor_kgram_hashes(unit_ids, params))
+    return _distinct_kgram_hashes(unit_ids, params.anchor_kgram, _derived_seed(params.seed, _P_ANCHOR))
 
 
 def anchors(unit_ids: np.ndarray, params: FingerprintParams) -> np.ndarray:
@@ -594,6 +614,10 @@ def anchors(unit_ids: np.ndarray, params: FingerprintParams) -> np.ndarray:
     """
     if len(unit_ids) < params.anchor_kgram:
         return np.empty(0, dtype=np.uint64)  # no whole k-gram: nothing worth anchoring
+    if _compiled is not None:  # the same in C (core/_units.c: winnow, the window minima by a deque)
+        return np.frombuffer(_compiled.winnow(np.ascontiguousarray(unit_ids, dtype=np.uint64), params.anchor_kgram,
+                                              _derived_seed(params.seed, _P_ANCHOR), params.anchor_window),
+                             dtype=np.uint64)
     h = _anchor_kgram_hashes(unit_ids, params)
     # Which of a window's equal minima is kept (the rightmost) decides positions, never
     # values: the anchors are the distinct window minima.

@@ -4,7 +4,8 @@
 
 Document ids are replaced by the documents' names (two builds number them in the order their
 files finished), texts are decompressed, and the time stamps (``documents.indexed_at``, the
-``created_at`` meta row) are left out. Prints each table's row count and whether it is the same;
+``created_at`` meta row) are left out; a stored search table is compared by the documents and
+fingerprints it holds (without the time it was built). Prints each table's row count and whether it is the same;
 exits 0 when every table is. Used to check that a faster index build stores exactly what the
 slower one did (docs/speed.md).
 """
@@ -37,6 +38,9 @@ def index_rows(db: str, decompress: bool = True) -> dict[str, list[str]]:
             for col in ("doc_id", "a", "b"):
                 if col in row:
                     row[col] = rel.get(row[col], row[col])
+            if table == "search_tables":
+                row["data"] = _search_table_rows(row["data"], rel)
+                row["built_at"] = None
             if table == "texts" and decompress:
                 row["body"] = zlib.decompress(row["body"])
                 row["margins"] = zlib.decompress(row["margins"])
@@ -48,6 +52,20 @@ def index_rows(db: str, decompress: bool = True) -> dict[str, list[str]]:
     out["(integrity)"] = [r[0] for r in conn.execute("PRAGMA integrity_check")]
     conn.close()
     return out
+
+
+def _search_table_rows(data: bytes, rel: dict[int, str]) -> list[tuple[str, bytes]] | str:
+    """A stored search table (a snapshot of the minhash or simhash search) as what it holds: each
+    document's name and fingerprint, sorted. Its arrays follow the documents' ids, which two
+    builds give in the order files finished; what it answers depends only on this."""
+    from neardup_gui.core.search import deserialise
+
+    try:
+        search = deserialise(data)
+    except ValueError as exc:
+        return f"unreadable: {exc}"
+    search.compact()
+    return sorted((rel.get(int(i), str(i)), row.tobytes()) for i, row in zip(search._ids.tolist(), search._rows))
 
 
 def main() -> int:
