@@ -363,15 +363,43 @@ static inline uint64_t splitmix_fin(uint64_t x) { /* fingerprints._mix */
 
 #define KGRAM_POLY 0x9E3779B97F4A7C15ULL /* fingerprints._POLY */
 
-static int cmp_u64(const void *x, const void *y) {
-    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-    return (a > b) - (a < b);
+/* sorts v[0..n) (a radix sort, 8 bits a pass, passes where every value has the same byte
+   skipped; insertion for a few values: qsort's comparison calls cost more than numpy's sort of
+   the shingles of a long text); returns 0, or -1 when out of memory */
+static int sort_u64(uint64_t *v, Py_ssize_t n) {
+    if (n < 32) {
+        for (Py_ssize_t i = 1; i < n; i++) {
+            uint64_t x = v[i];
+            Py_ssize_t j = i;
+            while (j > 0 && v[j - 1] > x) v[j] = v[j - 1], j--;
+            v[j] = x;
+        }
+        return 0;
+    }
+    uint64_t *tmp = malloc((size_t)n * sizeof(uint64_t));
+    if (!tmp) return -1;
+    uint64_t *src = v, *dst = tmp;
+    for (int shift = 0; shift < 64; shift += 8) {
+        Py_ssize_t count[257] = {0};
+        for (Py_ssize_t i = 0; i < n; i++) count[((src[i] >> shift) & 0xFF) + 1]++;
+        int one = 0;
+        for (int b = 1; b <= 256; b++)
+            if (count[b] == n) one = 1;
+        if (one) continue; /* every value has this byte: the order stands */
+        for (int b = 0; b < 256; b++) count[b + 1] += count[b];
+        for (Py_ssize_t i = 0; i < n; i++) dst[count[(src[i] >> shift) & 0xFF]++] = src[i];
+        uint64_t *t = src;
+        src = dst, dst = t;
+    }
+    if (src != v) memcpy(v, src, (size_t)n * sizeof(uint64_t));
+    free(tmp);
+    return 0;
 }
 
-/* sorts v[0..n) and keeps each value once; returns the count kept */
+/* sorts v[0..n) and keeps each value once; returns the count kept (-1: out of memory) */
 static Py_ssize_t sort_distinct(uint64_t *v, Py_ssize_t n) {
     if (n < 2) return n;
-    qsort(v, (size_t)n, sizeof(uint64_t), cmp_u64);
+    if (sort_u64(v, n)) return -1;
     Py_ssize_t m = 1;
     for (Py_ssize_t i = 1; i < n; i++)
         if (v[i] != v[m - 1]) v[m++] = v[i];
@@ -410,7 +438,10 @@ static PyObject *py_kgram_hashes(PyObject *self, PyObject *args) {
     }
     Py_ssize_t m = kgrams((const uint64_t *)ib.buf, n, k, (uint64_t)seed, h);
     if (distinct) m = sort_distinct(h, m);
-    out = PyByteArray_FromStringAndSize((const char *)h, m * 8);
+    if (m < 0)
+        PyErr_NoMemory();
+    else
+        out = PyByteArray_FromStringAndSize((const char *)h, m * 8);
     free(h);
 done:
     PyBuffer_Release(&ib);
@@ -499,9 +530,14 @@ static PyObject *py_winnow(PyObject *self, PyObject *args) {
         while (tail > head && h[dq[tail - 1]] >= h[i]) tail--;
         dq[tail++] = i;
         if (dq[head] <= i - w) head++;
-        if (i >= w - 1) minima[m++] = h[dq[head]];
+        /* (a window's minimum is most often the one before it: each kept once in a row) */
+        if (i >= w - 1 && (m == 0 || minima[m - 1] != h[dq[head]])) minima[m++] = h[dq[head]];
     }
     m = sort_distinct(minima, m);
+    if (m < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
     out = PyByteArray_FromStringAndSize((const char *)minima, m * 8);
 done:
     free(h), free(minima), free(dq);
