@@ -666,18 +666,18 @@ done:
 }
 
 PyDoc_STRVAR(group_hits_doc,
-"group_hits(postings, offsets, keys, need) -> rows\n\n"
-"search.grouped.GroupedSearch._candidate_rows: the rows (postings: int32 or int64, non-negative,\n"
-"listed per key y between offsets[y] and offsets[y + 1], int64) found under at least ``need`` of\n"
-"``keys`` (int64; a key listed twice counts twice), ascending (a bytearray of int64).");
+"group_hits(postings, offsets, keys, need, rows) -> rows\n\n"
+"search.grouped.GroupedSearch._candidate_rows: the rows (postings: int32 or int64, each below\n"
+"``rows``, listed per key y between offsets[y] and offsets[y + 1], int64) found under at least\n"
+"``need`` of ``keys`` (int64; a key listed twice counts twice), ascending (a bytearray of int64).");
 
 static int32_t *row_hits = NULL; /* per row, zero between calls */
 static size_t row_hits_len = 0;
 
 static PyObject *py_group_hits(PyObject *self, PyObject *args) {
     PyObject *op, *oo, *ok;
-    Py_ssize_t need;
-    if (!PyArg_ParseTuple(args, "OOOn", &op, &oo, &ok, &need)) return NULL;
+    Py_ssize_t need, nrows;
+    if (!PyArg_ParseTuple(args, "OOOnn", &op, &oo, &ok, &need, &nrows)) return NULL;
     buf_t bp = {0}, bo = {0}, bk = {0};
     PyObject *result = NULL;
     int64_t *touched = NULL, *kept = NULL;
@@ -699,8 +699,8 @@ static PyObject *py_group_hits(PyObject *self, PyObject *args) {
         }
         for (int64_t p = lo; p < hi; p++) {
             int64_t r = at(&bp, p);
-            if (r < 0) {
-                PyErr_SetString(PyExc_ValueError, "a negative row");
+            if (r < 0 || r >= nrows) { /* (a damaged stored table: never a huge counter array) */
+                PyErr_SetString(PyExc_ValueError, "group_hits: a row outside the table");
                 goto done;
             }
             if ((size_t)r >= row_hits_len) {

@@ -98,9 +98,12 @@ def test_tables_rebuilt_after_changes_are_read_again() -> None:
 def test_kernels_refuse_inconsistent_arrays() -> None:
     postings = np.array([0, 1, 2], dtype=np.int32)
     with pytest.raises(ValueError):  # a key beyond the offsets
-        _kernels.group_hits(postings, np.array([0, 3], dtype=np.int64), np.array([1], dtype=np.int64), 1)
+        _kernels.group_hits(postings, np.array([0, 3], dtype=np.int64), np.array([1], dtype=np.int64), 1, 3)
     with pytest.raises(ValueError):  # offsets beyond the postings
-        _kernels.group_hits(postings, np.array([0, 9], dtype=np.int64), np.array([0], dtype=np.int64), 1)
+        _kernels.group_hits(postings, np.array([0, 9], dtype=np.int64), np.array([0], dtype=np.int64), 1, 3)
+    with pytest.raises(ValueError):  # a row beyond the table (a damaged snapshot: no huge counter array)
+        _kernels.group_hits(np.array([0, 2**31 - 1], dtype=np.int32), np.array([0, 2], dtype=np.int64),
+                            np.array([0], dtype=np.int64), 1, 3)
     keys, order = np.array([1, 2, 3], dtype=np.uint64), np.array([0, 1, 2], dtype=np.int64)
     with pytest.raises(ValueError):  # one query for two tables
         _kernels.table_hits(keys, np.array([0, 1, 3], dtype=np.int64), order, np.array([1], dtype=np.uint64))
