@@ -874,7 +874,8 @@ def _aligned_comparison(
         raw = _lcs_length_sequences(*_codes_as_sequences(codes_a, codes_b, distinct))
     # Edited passages (issue 15): the runs merged across small edits; containment counts them.
     if counts_only:
-        cover_a, cover_b = passage_cover(a, b, spans, pos_a, pos_b, codes_a, codes_b, _align_codes, countable=unit_marks)
+        cover_a, cover_b = passage_cover(a, b, spans, pos_a, pos_b, codes_a, codes_b, _align_codes,
+                                         countable=unit_marks)
         found, spans = (), []
     else:
         found, cover_a, cover_b = passages_of(a, b, spans, pos_a, pos_b, codes_a, codes_b, _align_codes)

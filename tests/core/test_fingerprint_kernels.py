@@ -33,7 +33,8 @@ def _numpy(fn, *args):  # noqa: ANN001, ANN202
 
 def _id_arrays() -> list[np.ndarray]:
     rng = np.random.default_rng(2026)
-    out = [rng.integers(0, 2**64, size=n, dtype=np.uint64) for n in [*range(0, 40), *rng.integers(40, 6000, 40).tolist()]]
+    sizes = [*range(0, 40), *rng.integers(40, 6000, 40).tolist()]
+    out = [rng.integers(0, 2**64, size=n, dtype=np.uint64) for n in sizes]
     out += [rng.integers(0, 4, size=n, dtype=np.uint64) for n in rng.integers(1, 500, 30).tolist()]  # repeats, ties
     out.append(np.full(300, 7, dtype=np.uint64))  # one k-gram over and over
     out.append(np.arange(2000, dtype=np.uint64)[::-1].copy())

@@ -8,7 +8,9 @@ import numpy as np
 import pytest
 
 from neardup_gui.core import compare
-from neardup_gui.core.search import BruteSearch, GroupedSearch, PermutedSearch, base, deserialise, grouped, permuted, serialise
+from neardup_gui.core.search import (
+    BruteSearch, GroupedSearch, PermutedSearch, base, deserialise, grouped, permuted, serialise,
+)
 
 _kernels = pytest.importorskip("neardup_gui.core._kernels")
 

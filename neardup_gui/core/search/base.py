@@ -266,8 +266,8 @@ class HammingBase(DeltaStore):
                 and self._ids.dtype == np.int64 and self._rows.dtype == np.uint64 and self._rows.flags.c_contiguous):
             # the exact check and the order in C (core/_kernels.c: near_rows): the pass queries
             # every document, and these steps were a dozen numpy calls of a few microseconds each
-            ids, dist = _kernels.near_rows(self._rows, np.asarray(rows, dtype=np.int64), np.ascontiguousarray(fp), radius,
-                                          self._ids)
+            ids, dist = _kernels.near_rows(self._rows, np.asarray(rows, dtype=np.int64), np.ascontiguousarray(fp),
+                                           radius, self._ids)
             return np.frombuffer(ids, dtype=np.int64), np.frombuffer(dist, dtype=np.int64)
         if rows is None:
             ids, dist = self._ids, distances(self._rows, fp)
