@@ -590,6 +590,35 @@ static int cmp_int64(const void *x, const void *y) {
     return (a > b) - (a < b);
 }
 
+/* doc_counts[d] += 1, d listed in ``touched`` the first time (the caller zeroes the counts of
+   ``touched`` again, whatever happens); -1 when out of memory (the error set) */
+static int count_once_more(int64_t d, int64_t **touched, Py_ssize_t *nt, Py_ssize_t *cap) {
+    if ((size_t)d >= doc_counts_len) {
+        size_t len = (size_t)d + 1 + 4096;
+        int64_t *grown = realloc(doc_counts, len * sizeof(int64_t));
+        if (!grown) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        memset(grown + doc_counts_len, 0, (len - doc_counts_len) * sizeof(int64_t));
+        doc_counts = grown;
+        doc_counts_len = len;
+    }
+    if (doc_counts[d]++ == 0) {
+        if (*nt == *cap) {
+            *cap = *cap ? 2 * *cap : 256;
+            int64_t *grown = realloc(*touched, (size_t)*cap * sizeof(int64_t));
+            if (!grown) {
+                PyErr_NoMemory();
+                return -1;
+            }
+            *touched = grown;
+        }
+        (*touched)[(*nt)++] = d;
+    }
+    return 0;
+}
+
 static PyObject *py_posting_counts(PyObject *self, PyObject *args) {
     PyObject *oh, *od, *ok;
     if (!PyArg_ParseTuple(args, "OOO", &oh, &od, &ok)) return NULL;
@@ -625,29 +654,7 @@ static PyObject *py_posting_counts(PyObject *self, PyObject *args) {
                 PyErr_SetString(PyExc_ValueError, "a negative document id");
                 goto done;
             }
-            if ((size_t)d >= doc_counts_len) {
-                size_t len = (size_t)d + 1 + 4096;
-                int64_t *grown = realloc(doc_counts, len * sizeof(int64_t));
-                if (!grown) {
-                    PyErr_NoMemory();
-                    goto done;
-                }
-                memset(grown + doc_counts_len, 0, (len - doc_counts_len) * sizeof(int64_t));
-                doc_counts = grown;
-                doc_counts_len = len;
-            }
-            if (doc_counts[d]++ == 0) {
-                if (nt == cap) {
-                    cap = cap ? 2 * cap : 256;
-                    int64_t *grown = realloc(touched, (size_t)cap * sizeof(int64_t));
-                    if (!grown) {
-                        PyErr_NoMemory();
-                        goto done;
-                    }
-                    touched = grown;
-                }
-                touched[nt++] = d;
-            }
+            if (count_once_more(d, &touched, &nt, &cap)) goto done;
         }
     }
     qsort(touched, (size_t)nt, sizeof(int64_t), cmp_int64);
@@ -670,9 +677,6 @@ PyDoc_STRVAR(group_hits_doc,
 "search.grouped.GroupedSearch._candidate_rows: the rows (postings: int32 or int64, each below\n"
 "``rows``, listed per key y between offsets[y] and offsets[y + 1], int64) found under at least\n"
 "``need`` of ``keys`` (int64; a key listed twice counts twice), ascending (a bytearray of int64).");
-
-static int32_t *row_hits = NULL; /* per row, zero between calls */
-static size_t row_hits_len = 0;
 
 static PyObject *py_group_hits(PyObject *self, PyObject *args) {
     PyObject *op, *oo, *ok;
@@ -703,29 +707,7 @@ static PyObject *py_group_hits(PyObject *self, PyObject *args) {
                 PyErr_SetString(PyExc_ValueError, "group_hits: a row outside the table");
                 goto done;
             }
-            if ((size_t)r >= row_hits_len) {
-                size_t len = (size_t)r + 1 + 4096;
-                int32_t *grown = realloc(row_hits, len * sizeof(int32_t));
-                if (!grown) {
-                    PyErr_NoMemory();
-                    goto done;
-                }
-                memset(grown + row_hits_len, 0, (len - row_hits_len) * sizeof(int32_t));
-                row_hits = grown;
-                row_hits_len = len;
-            }
-            if (row_hits[r]++ == 0) {
-                if (nt == cap) {
-                    cap = cap ? 2 * cap : 1024;
-                    int64_t *grown = realloc(touched, (size_t)cap * sizeof(int64_t));
-                    if (!grown) {
-                        PyErr_NoMemory();
-                        goto done;
-                    }
-                    touched = grown;
-                }
-                touched[nt++] = r;
-            }
+            if (count_once_more(r, &touched, &nt, &cap)) goto done;
         }
     }
     kept = malloc((size_t)(nt ? nt : 1) * sizeof(int64_t));
@@ -734,11 +716,11 @@ static PyObject *py_group_hits(PyObject *self, PyObject *args) {
         goto done;
     }
     for (Py_ssize_t t = 0; t < nt; t++)
-        if (row_hits[touched[t]] >= need) kept[nkept++] = touched[t];
+        if (doc_counts[touched[t]] >= need) kept[nkept++] = touched[t];
     qsort(kept, (size_t)nkept, sizeof(int64_t), cmp_int64);
     result = PyByteArray_FromStringAndSize((const char *)kept, nkept * 8);
 done:
-    for (Py_ssize_t t = 0; t < nt; t++) row_hits[touched[t]] = 0; /* (zero again, whatever happened) */
+    for (Py_ssize_t t = 0; t < nt; t++) doc_counts[touched[t]] = 0; /* (zero again, whatever happened) */
     free(touched), free(kept);
     release(&bp), release(&bo), release(&bk);
     return result;
