@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import struct
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -241,8 +242,18 @@ class CandidateFinder:
     def _load(self, name: str, current: np.ndarray | None, column: int, new):  # noqa: ANN001
         """The stored snapshot brought up to ``current`` (None: it is exact already), or built."""
         data = self.store.load_search_table(name, self.params_json)
+        search = None
         if data is not None:
-            search = deserialise(data)
+            try:
+                search = deserialise(data)
+                search.check()
+            except (ValueError, KeyError, TypeError, IndexError, AttributeError, struct.error) as exc:
+                # a cache, never the truth: built again from the fingerprints (and stored again
+                # by save), where a query would have failed or read rows that do not exist
+                log.warning("the stored search table %s is damaged (%s); it is built again from the "
+                            "fingerprints", name, exc)
+                search = None
+        if search is not None:
             if current is None:
                 return search
             have = search.doc_ids()
@@ -255,6 +266,8 @@ class CandidateFinder:
                 search.add(ids, words if column == 2 else sims.reshape(-1, 1))
             self.delta = max(self.delta, len(gone) + len(missing))
             return search
+        if current is None:  # (a snapshot stamped exact, but damaged)
+            current = self.store.fingerprint_ids(self.params_json)
         search = new()
         if len(current):
             ids, sims, words = self.store.fingerprint_matrix()

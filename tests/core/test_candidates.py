@@ -372,3 +372,53 @@ def test_postings_made_from_the_fingerprints_are_the_search_rows(indexed, tmp_pa
     got = candidates.AnchorPostings.load(coll.store, "lsh_keys")
     hashes, docs = _postings_of_the_table(coll.store, "lsh_keys")
     assert np.array_equal(got.hashes, hashes) and np.array_equal(got.doc_ids, docs)
+
+
+def test_a_damaged_snapshot_is_built_again_from_the_fingerprints(indexed, monkeypatch, caplog):
+    """A stored search table is a cache: one whose arrays do not hold together (a posting
+    outside the table, unsorted keys, a cut or scrambled blob) is reported and built again from
+    the fingerprints, with the answers of a fresh build; it never fails the pass or the check."""
+    from neardup_gui.core.search import deserialise, serialise
+
+    coll, _ = indexed
+    store = coll.store
+    monkeypatch.setattr(candidates, "SNAPSHOT_MIN_DOCS", 1)
+    fresh = CandidateFinder(store, SETTINGS)
+    assert fresh.save()
+    expected = _found(fresh, coll)
+    generation = store.fingerprint_generation()
+    names = {"minhash:grouped": "_postings", "simhash:permuted": "_keys"}
+    originals = {name: bytes(store.load_search_table(name, fresh.params_json)) for name in names}
+
+    def damaged_postings(search):  # noqa: ANN001, ANN202
+        search._postings = search._postings.copy()
+        search._postings[:3] = len(search._rows) + 7
+        return search
+
+    def unsorted_keys(search):  # noqa: ANN001, ANN202
+        search._keys = [k[::-1].copy() for k in search._keys]
+        return search
+
+    damages = {"minhash:grouped": damaged_postings, "simhash:permuted": unsorted_keys}
+    for name, damage in damages.items():
+        for blob in (serialise(damage(deserialise(originals[name]))), originals[name][:-40], b"NDST" + b"\0" * 64):
+            store.save_search_table(name, fresh.params_json, blob, generation)  # stamped exact: trusted unless checked
+            caplog.clear()
+            with caplog.at_level("WARNING", logger="neardup_gui.core.candidates"):
+                loaded = CandidateFinder(store, SETTINGS)
+            assert any("damaged" in r.getMessage() for r in caplog.records), name
+            assert loaded.delta == loaded.count  # built again, so save() stores it again
+            assert _found(loaded, coll) == expected
+        store.save_search_table(name, fresh.params_json, originals[name], generation)
+
+    # bytes flipped anywhere: it loads (the flip fell in values a query checks) or is built again
+    rng = random.Random(16)
+    for name in names:
+        for _ in range(40):
+            blob = bytearray(originals[name])
+            for _ in range(3):
+                blob[rng.randrange(len(blob))] ^= 1 << rng.randrange(8)
+            store.save_search_table(name, fresh.params_json, bytes(blob), generation)
+            _found(CandidateFinder(store, SETTINGS), coll)  # never raises
+        store.save_search_table(name, fresh.params_json, originals[name], generation)
+    assert _found(CandidateFinder(store, SETTINGS), coll) == expected

@@ -138,6 +138,21 @@ class DeltaStore:
     def _load_index(self, arrays: dict[str, np.ndarray]) -> None:
         self._build_index()
 
+    def _check_index(self) -> None:
+        """Raise ValueError when the strategy's arrays are not a structure over ``self._rows``."""
+
+    def check(self) -> None:
+        """Raise ValueError when the arrays (of a stored snapshot) do not hold together: the ids
+        and rows pair up, each id once, and the strategy's own arrays are sorted and point at
+        rows that exist. A damaged snapshot is then built again from the fingerprints instead of
+        failing a query (or answering from out-of-range rows); a linear pass, no rebuild."""
+        ids, rows = self._ids, self._rows
+        if ids.ndim != 1 or rows.ndim != 2 or len(ids) != len(rows) or rows.shape[1] != self.width:
+            raise ValueError(f"{self.name}: ids and fingerprints do not pair up")
+        if len(ids) > 1 and len(distinct(ids)) != len(ids):
+            raise ValueError(f"{self.name}: a document listed twice")
+        self._check_index()
+
     def _params(self) -> dict[str, Any]:
         return {"width": self.width}
 
@@ -304,10 +319,22 @@ def pack_state(name: str, params: dict[str, Any], arrays: dict[str, np.ndarray])
     return b"".join([_MAGIC, struct.pack("<II", _FORMAT_VERSION, len(header)), header, *blobs])
 
 
+def _stored_dtype(text: object) -> np.dtype:
+    """The numeric dtype a stored array names; ValueError for anything else (a damaged header
+    can name any string, and numpy raises SyntaxError on some, or makes object arrays)."""
+    try:
+        dtype = np.dtype(text)  # type: ignore[call-overload]
+    except Exception as exc:  # noqa: BLE001 — numpy's parser raises SyntaxError, TypeError, …
+        raise ValueError(f"search table: unknown array type {text!r}") from exc
+    if dtype.kind not in "biuf" or dtype.subdtype is not None or dtype.names is not None:
+        raise ValueError(f"search table: array type {text!r} is not numeric")
+    return dtype
+
+
 def unpack_state(data: bytes) -> tuple[str, dict[str, Any], dict[str, np.ndarray]]:
     """Inverse of :func:`pack_state`; arrays come back in native byte order."""
     view = memoryview(data)
-    if bytes(view[:4]) != _MAGIC:
+    if bytes(view[:4]) != _MAGIC or len(view) < 12:
         raise ValueError("not a neardup search table")
     version, hlen = struct.unpack_from("<II", view, 4)
     if version > _FORMAT_VERSION:
@@ -316,7 +343,9 @@ def unpack_state(data: bytes) -> tuple[str, dict[str, Any], dict[str, np.ndarray
     pos = 12 + hlen
     arrays: dict[str, np.ndarray] = {}
     for key, dtype_str, shape in header["arrays"]:
-        dtype = np.dtype(dtype_str)
+        dtype = _stored_dtype(dtype_str)
+        if not all(isinstance(n, int) and n >= 0 for n in shape):
+            raise ValueError(f"search table: array {key!r} has the shape {shape!r}")
         count = int(np.prod(shape)) if shape else 1
         arr = np.frombuffer(view, dtype=dtype, count=count, offset=pos).reshape(shape)
         pos += count * dtype.itemsize

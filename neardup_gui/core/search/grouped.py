@@ -93,6 +93,16 @@ class GroupedSearch(HammingBase):
     def _load_index(self, arrays: dict[str, np.ndarray]) -> None:
         self._postings, self._offsets = arrays["postings"], arrays["offsets"]
 
+    def _check_index(self) -> None:
+        n, m = len(self._rows), len(self.groups)
+        offsets, postings = self._offsets, self._postings
+        starts = np.arange(m + 1) * self.span  # group i's keys start at i·C and its postings at i·n
+        if (offsets.ndim != 1 or len(offsets) != m * self.span + 1 or len(postings) != m * n
+                or not np.array_equal(offsets[starts], np.arange(m + 1) * n) or bool(np.any(np.diff(offsets) < 0))):
+            raise ValueError("grouped search: its offsets and postings do not hold together")
+        if len(postings) and (int(postings.min()) < 0 or int(postings.max()) >= n):
+            raise ValueError("grouped search: a posting outside the table")
+
     def query_keys(self, fp: np.ndarray) -> np.ndarray:
         """y_i = (i − 1)·C + A_i of a query fingerprint, one per group."""
         q = query_int(np.asarray(fp, dtype=np.uint64).reshape(-1))

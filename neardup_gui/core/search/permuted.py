@@ -157,6 +157,16 @@ class PermutedSearch(HammingBase):
         self._keys = [arrays[f"keys{t}"] for t in range(count)]
         self._order = [arrays[f"order{t}"] for t in range(count)]
 
+    def _check_index(self) -> None:
+        n = len(self._rows)
+        if len(self._keys) != len(self.layout.tables) or len(self._order) != len(self._keys):
+            raise ValueError("permuted search: tables missing")
+        for keys, order in zip(self._keys, self._order):
+            if keys.ndim != 1 or len(keys) != n or len(order) != n or bool(np.any(keys[1:] < keys[:-1])):
+                raise ValueError("permuted search: a table is not sorted over every row")
+            if n and (int(order.min()) < 0 or int(order.max()) >= n):
+                raise ValueError("permuted search: a table points outside the rows")
+
     def _flat_tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The tables' keys (uint64) and rows (int64) end to end, with each table's offset: made
         once from the tables as built or loaded (what :func:`_kernels.table_hits` reads)."""
