@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import itertools
 import logging
-import struct
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -247,7 +246,7 @@ class CandidateFinder:
             try:
                 search = deserialise(data)
                 search.check()
-            except (ValueError, KeyError, TypeError, IndexError, AttributeError, struct.error) as exc:
+            except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
                 # a cache, never the truth: built again from the fingerprints (and stored again
                 # by save), where a query would have failed or read rows that do not exist
                 log.warning("the stored search table %s is damaged (%s); it is built again from the "
@@ -313,8 +312,8 @@ class CandidateFinder:
         ``PAIR_MIN_SHARED_ANCHORS``). ``exclude``: documents that are never candidates.
 
         ``admit`` (the collection-wide pass): a vectorised test, True for the ids that may be
-        candidates at all, each id judged on its own (not paired already, and long enough to reach the threshold: an exact
-        bound); it replaces ``exclude``. ``estimates``: False to compute the 1-bit estimate only
+        candidates at all, each id judged on its own (not paired already, and long enough to reach
+        the threshold: an exact bound); it replaces ``exclude``. ``estimates``: False to compute the 1-bit estimate only
         where it decides something (for documents proposed by simhash alone), not for every
         candidate. ``own_anchors``: the winnowed anchors of ``countable_ids`` when the caller has
         them (the stored ones, when nothing of the document was removed). ``content_key``: equal

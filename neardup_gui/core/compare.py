@@ -1408,5 +1408,4 @@ def compare_prepared(
                "template_share_a": a.template_share, "template_share_b": b.template_share,
                "excluded_share_a": a.excluded_share, "excluded_share_b": b.excluded_share,
                "exclusions_a": a.exclusions, "exclusions_b": b.exclusions},
-        unit_marks=(a.countable_marks[0], b.countable_marks[0], a.countable_marks[1], b.countable_marks[1])
-        if counts_only else None)
+        unit_marks=(a.countable_marks, b.countable_marks) if counts_only else None)

@@ -589,14 +589,14 @@ def passage_cover(
     codes_b: np.ndarray,
     align,
     rules: PassageRules = DEFAULT_RULES,
-    countable: tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray | None] | None = None,
+    countable: tuple[tuple[np.ndarray, np.ndarray | None], tuple[np.ndarray, np.ndarray | None]] | None = None,
 ) -> tuple[int, int]:
     """The countable units the passages cover in A and in B, as :func:`passages_of` counts them,
     from the exact runs in countable coordinates and without building the passages (what the
     collection-wide pass stores: on 2,375 copy-heavy files, building them was a tenth of it).
 
-    ``countable``: what :func:`_found` derives from each side's units and positions (jumps and
-    CJK flags of the countable units, see :func:`countable_marks`), when the caller keeps them
+    ``countable``: A's and B's :func:`countable_marks` (what :func:`_found` derives from each
+    side's units and positions), when the caller keeps them
     (the pass's prepared documents: the same for every comparison they take part in)."""
     if not runs:
         return 0, 0
@@ -613,11 +613,7 @@ def countable_marks(u: Units, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray |
 def _found(a: Units, b: Units, runs: Sequence[Run], pos_a: np.ndarray, pos_b: np.ndarray, codes_a: np.ndarray,
            codes_b: np.ndarray, align, rules: PassageRules, counts_only: bool = False,
            countable: tuple | None = None) -> list[tuple[int, int, int, int, tuple[Run, ...]]]:
-    if countable is None:
-        jumps_a, cjk_a = countable_marks(a, pos_a)
-        jumps_b, cjk_b = countable_marks(b, pos_b)
-    else:
-        jumps_a, jumps_b, cjk_a, cjk_b = countable
+    (jumps_a, cjk_a), (jumps_b, cjk_b) = countable or (countable_marks(a, pos_a), countable_marks(b, pos_b))
     if cjk_a is None or cjk_b is None:  # (both sides' flags, or neither's)
         cjk_a = cjk_b = None
     return find_passages(runs, codes_a, codes_b, jumps_a, jumps_b, align, rules, cjk_a, cjk_b, counts_only)

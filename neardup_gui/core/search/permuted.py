@@ -128,6 +128,7 @@ class PermutedSearch(HammingBase):
         )
         self._keys: list[np.ndarray] = []
         self._order: list[np.ndarray] = []
+        self._flat: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # see _flat_tables
 
     def _params(self) -> dict[str, Any]:
         return {**super()._params(), "blocks": len(self.layout.blocks)}
@@ -137,7 +138,7 @@ class PermutedSearch(HammingBase):
         return ("bits", "max_radius", "blocks")
 
     def _build_index(self) -> None:
-        self._keys, self._order = [], []
+        self._keys, self._order, self._flat = [], [], None
         idx = index_dtype(len(self._rows))
         for t in range(len(self.layout.tables)):
             keys = table_keys(self._rows, self.layout, t)
@@ -156,6 +157,7 @@ class PermutedSearch(HammingBase):
         count = len(self.layout.tables)
         self._keys = [arrays[f"keys{t}"] for t in range(count)]
         self._order = [arrays[f"order{t}"] for t in range(count)]
+        self._flat = None
 
     def _check_index(self) -> None:
         n = len(self._rows)
@@ -170,14 +172,12 @@ class PermutedSearch(HammingBase):
     def _flat_tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The tables' keys (uint64) and rows (int64) end to end, with each table's offset: made
         once from the tables as built or loaded (what :func:`_kernels.table_hits` reads)."""
-        flat = self.__dict__.get("_flat")
-        if flat is None or flat[0] is not self._keys:
+        if self._flat is None:
             offsets = np.zeros(len(self._keys) + 1, dtype=np.int64)
             np.cumsum([len(k) for k in self._keys], out=offsets[1:])
-            keys = np.concatenate(self._keys).astype(np.uint64) if self._keys else np.zeros(0, dtype=np.uint64)
-            order = np.concatenate(self._order).astype(np.int64) if self._order else np.zeros(0, dtype=np.int64)
-            flat = self.__dict__["_flat"] = (self._keys, keys, order, offsets)
-        return flat[1], flat[2], flat[3]
+            self._flat = (np.concatenate(self._keys).astype(np.uint64),
+                          np.concatenate(self._order).astype(np.int64), offsets)
+        return self._flat
 
     def _candidate_rows(self, fp: np.ndarray, radius: int) -> np.ndarray | None:
         q = query_int(fp)
