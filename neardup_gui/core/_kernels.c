@@ -1538,6 +1538,160 @@ done:
     return out;
 }
 
+/* --- a pass's unit codes (compare.UnitCodes) ----------------------------------------------- */
+
+#define CODE_EMPTY 0xFFFFFFFFu   /* a free slot of the table */
+#define CODE_PENDING 0xFFFFFFFEu /* a unit first seen in this call, its code not given yet */
+
+/* The slot of ``id`` in an open-addressing table of ``mask + 1`` slots (linear probing): its own,
+ * or the free one where it goes. The multiplication spreads ids that differ in their high bits
+ * only (a CJK character's id is its code point). */
+static inline Py_ssize_t code_slot(const uint64_t *keys, const uint32_t *vals, Py_ssize_t mask, uint64_t id) {
+    Py_ssize_t h = (Py_ssize_t)((id * 0x9E3779B97F4A7C15ULL) >> 32) & mask;
+    for (Py_ssize_t probes = 0; vals[h] != CODE_EMPTY && keys[h] != id; probes++) {
+        if (probes > mask) return -1; /* full (the caller keeps it half empty) */
+        h = (h + 1) & mask;
+    }
+    return h;
+}
+
+static int cmp_u64(const void *x, const void *y) {
+    const uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* A writable table (keys uint64, vals uint32, the same power-of-two length); 0, or -1 with an error. */
+static int get_table(PyObject *ok, PyObject *ov, Py_buffer *kv, Py_buffer *vv, int *held) {
+    *held = 0;
+    if (PyObject_GetBuffer(ok, kv, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0) return -1;
+    *held = 1;
+    if (PyObject_GetBuffer(ov, vv, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0) return -1;
+    *held = 2;
+    const Py_ssize_t n = kv->len / 8;
+    if (kv->itemsize != 8 || vv->itemsize != 4 || vv->len / 4 != n || n == 0 || (n & (n - 1))) {
+        PyErr_SetString(PyExc_ValueError, "unit codes: a table of 2**k uint64 keys and as many uint32 values expected");
+        return -1;
+    }
+    return 0;
+}
+
+static void release_table(Py_buffer *kv, Py_buffer *vv, int held) {
+    if (held > 1) PyBuffer_Release(vv);
+    if (held > 0) PyBuffer_Release(kv);
+}
+
+PyDoc_STRVAR(unit_codes_doc,
+"unit_codes(keys, vals, ids, next_code) -> (bytearray of uint32, int)\n\n"
+"compare.UnitCodes.encode: the code of every unit id of ``ids`` (uint64) in the table ``keys``\n"
+"(uint64) / ``vals`` (uint32, 0xFFFFFFFF in a free slot), updated in place; the ids not in it\n"
+"are given the codes next_code, next_code + 1, ... in ascending order of id. Returns the codes\n"
+"and the next free code. The caller keeps the table at most half full (a full one is a\n"
+"ValueError, the table unchanged).");
+
+static PyObject *py_unit_codes(PyObject *self, PyObject *args) {
+    PyObject *ok, *ov, *oi;
+    Py_ssize_t next;
+    if (!PyArg_ParseTuple(args, "OOOn", &ok, &ov, &oi, &next)) return NULL;
+    Py_buffer kv, vv;
+    int held;
+    buf_t bi = {0};
+    PyObject *out = NULL, *result = NULL;
+    uint64_t *fresh = NULL;
+    Py_ssize_t *slots = NULL;
+    if (get_table(ok, ov, &kv, &vv, &held) || get(oi, &bi, 8, "ids")) goto done;
+    uint64_t *keys = kv.buf;
+    uint32_t *vals = vv.buf;
+    const Py_ssize_t mask = kv.len / 8 - 1, n = len_of(&bi);
+    const uint64_t *ids = bi.view.buf;
+    if (next < 0 || next + n > (Py_ssize_t)CODE_PENDING) { /* the codes given stay below CODE_PENDING */
+        PyErr_SetString(PyExc_OverflowError, "unit codes: more distinct units than 32-bit codes");
+        goto done;
+    }
+    out = PyByteArray_FromStringAndSize(NULL, n * 4);
+    fresh = malloc((size_t)(n ? n : 1) * sizeof(uint64_t));
+    slots = malloc((size_t)(n ? n : 1) * sizeof(Py_ssize_t));
+    if (!out || !fresh || !slots) {
+        if (out) PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t m = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const Py_ssize_t h = code_slot(keys, vals, mask, ids[i]);
+        if (h < 0) goto full;
+        if (vals[h] == CODE_EMPTY) {
+            keys[h] = ids[i];
+            vals[h] = CODE_PENDING;
+            fresh[m++] = ids[i];
+        }
+        slots[i] = h;
+    }
+    qsort(fresh, (size_t)m, sizeof(uint64_t), cmp_u64);
+    for (Py_ssize_t j = 0; j < m; j++) vals[code_slot(keys, vals, mask, fresh[j])] = (uint32_t)(next + j);
+    uint32_t *codes = (uint32_t *)PyByteArray_AS_STRING(out);
+    for (Py_ssize_t i = 0; i < n; i++) codes[i] = vals[slots[i]];
+    result = Py_BuildValue("(On)", out, next + m);
+    goto done;
+full:
+    /* the ids of this call given a slot so far are taken out again, the last first (so that the
+     * probe sequence of each still leads to it): the table stays as it was */
+    for (Py_ssize_t j = m - 1; j >= 0; j--) {
+        const Py_ssize_t h = code_slot(keys, vals, mask, fresh[j]);
+        if (h >= 0) keys[h] = 0, vals[h] = CODE_EMPTY;
+    }
+    PyErr_SetString(PyExc_ValueError, "unit codes: the table is full");
+done:
+    free(fresh);
+    free(slots);
+    Py_XDECREF(out);
+    release(&bi);
+    release_table(&kv, &vv, held);
+    return result;
+}
+
+PyDoc_STRVAR(code_table_put_doc,
+"code_table_put(keys, vals, ids, codes)\n\n"
+"Puts each distinct unit id of ``ids`` (uint64) with its code (``codes``, uint32) into the empty or\n"
+"larger table of unit_codes (a table grown: every entry of the old one put into the new).");
+
+static PyObject *py_code_table_put(PyObject *self, PyObject *args) {
+    PyObject *ok, *ov, *oi, *oc;
+    if (!PyArg_ParseTuple(args, "OOOO", &ok, &ov, &oi, &oc)) return NULL;
+    Py_buffer kv, vv;
+    int held;
+    buf_t bi = {0}, bc = {0};
+    PyObject *result = NULL;
+    if (get_table(ok, ov, &kv, &vv, &held) || get(oi, &bi, 8, "ids") || get(oc, &bc, 4, "codes")) goto done;
+    uint64_t *keys = kv.buf;
+    uint32_t *vals = vv.buf;
+    const Py_ssize_t mask = kv.len / 8 - 1, n = len_of(&bi);
+    const uint64_t *ids = bi.view.buf;
+    const uint32_t *codes = bc.view.buf;
+    if (len_of(&bc) != n) {
+        PyErr_SetString(PyExc_ValueError, "code_table_put: as many codes as ids expected");
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (codes[i] >= CODE_PENDING) {
+            PyErr_SetString(PyExc_ValueError, "code_table_put: a code out of range");
+            goto done;
+        }
+        const Py_ssize_t h = code_slot(keys, vals, mask, ids[i]);
+        if (h < 0) {
+            PyErr_SetString(PyExc_ValueError, "code_table_put: the table is full");
+            goto done;
+        }
+        keys[h] = ids[i];
+        vals[h] = codes[i];
+    }
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    release(&bi);
+    release(&bc);
+    release_table(&kv, &vv, held);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"chained_passages", py_chained_passages, METH_VARARGS, chained_passages_doc},
     {"posting_counts", py_posting_counts, METH_VARARGS, posting_counts_doc},
@@ -1550,6 +1704,8 @@ static PyMethodDef methods[] = {
     {"shared_cover", py_shared_cover, METH_VARARGS, shared_cover_doc},
     {"counted_runs", py_counted_runs, METH_VARARGS, counted_runs_doc},
     {"bag_bounds", py_bag_bounds, METH_VARARGS, bag_bounds_doc},
+    {"unit_codes", py_unit_codes, METH_VARARGS, unit_codes_doc},
+    {"code_table_put", py_code_table_put, METH_VARARGS, code_table_put_doc},
     {NULL, NULL, 0, NULL},
 };
 

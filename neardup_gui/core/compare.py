@@ -1019,22 +1019,43 @@ class UnitCodes:
     """Small integer codes for unit ids (and for removed text), shared by one pass's documents.
 
     The alignment only asks which items are equal, so any injective coding gives the same
-    answer as the per-pair dense codes of :func:`compare_units`; a shared one costs one sort per
-    document instead of one per pair. Codes are given in order of first sight, so the units of
-    the first documents (the commonest words and characters) get codes below 256, the ones
-    rapidfuzz looks up in a table. A stretch of removed text (a gap item) is coded by its unit
+    answer as the per-pair dense codes of :func:`compare_units`; a shared one costs one look-up
+    per unit of a document instead of a sort per pair. Codes are given in order of first sight
+    (a document's new units in ascending order of id), so the units of the first documents (the
+    commonest words and characters) get codes below 256, the ones rapidfuzz looks up in a table. A stretch of removed text (a gap item) is coded by its unit
     ids, apart from every unit. Owned by one pass in one process (never shared state).
     """
 
     def __init__(self) -> None:
-        self._codes: dict[object, int] = {}
+        self._codes: dict[object, int] = {}  # unit id (or ("gap", key)) → code, without core/_kernels.c
+        self._gaps: dict[bytes, int] = {}  # a removed stretch's key → code, with it
+        self._next = 0  # the next code given (the codes given so far: 0 .. _next - 1)
+        self._units = 0  # how many unit ids are in the table
+        # with core/_kernels.c: the unit ids in an open-addressing table (unit_codes), kept at
+        # most half full; one document's units coded in one call, without a sort (np.unique
+        # with its inverse was most of the cost: 0.5 ms a long copyright file)
+        self._keys = self._vals = None
+        if _kernels is not None and hasattr(_kernels, "unit_codes"):
+            self._keys, self._vals = self._table(1024)
+
+    @staticmethod
+    def _table(size: int) -> tuple[np.ndarray, np.ndarray]:
+        return np.zeros(size, dtype=np.uint64), np.full(size, 0xFFFFFFFF, dtype=np.uint32)
 
     def __len__(self) -> int:
-        return len(self._codes)
+        return self._next if self._keys is not None else len(self._codes)
 
     def encode(self, ids: np.ndarray) -> np.ndarray:
         if len(ids) == 0:
             return np.zeros(0, dtype=np.uint32)
+        if self._keys is not None:
+            ids = np.ascontiguousarray(ids, dtype=np.uint64)
+            if 2 * (self._units + len(ids)) > len(self._keys):
+                self._grow(self._units + len(ids))
+            coded, after = _kernels.unit_codes(self._keys, self._vals, ids, self._next)
+            self._units += after - self._next
+            self._next = after
+            return np.frombuffer(coded, dtype=np.uint32)
         uniq, inverse = np.unique(np.asarray(ids, dtype=np.uint64), return_inverse=True)
         known = self._codes
         keys = uniq.tolist()
@@ -1043,8 +1064,27 @@ class UnitCodes:
             got = [known.setdefault(u, len(known)) if c is None else c for u, c in zip(keys, got)]
         return np.array(got, dtype=np.uint32)[inverse.reshape(-1)]
 
+    def _grow(self, units: int) -> None:
+        """A table at most half full with ``units`` unit ids, holding the codes given so far."""
+        size = len(self._keys)
+        while 2 * units > size:
+            size *= 2
+        held = self._vals != 0xFFFFFFFF
+        keys, vals = self._table(size)
+        _kernels.code_table_put(keys, vals, np.ascontiguousarray(self._keys[held]), np.ascontiguousarray(self._vals[held]))
+        self._keys, self._vals = keys, vals
+
     def encode_gaps(self, keys: list[bytes]) -> dict[bytes, int]:
         """Codes of removed stretches (by their unit ids), never equal to a unit's code."""
+        if self._keys is not None:
+            out = {}
+            for k in keys:
+                code = self._gaps.get(k)
+                if code is None:
+                    code = self._gaps[k] = self._next
+                    self._next += 1
+                out[k] = code
+            return out
         known = self._codes
         return {k: known.setdefault(("gap", k), len(known)) for k in keys}
 
