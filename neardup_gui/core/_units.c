@@ -545,6 +545,67 @@ done:
     return out;
 }
 
+/* arrays.distinct_first_counts of uint64 values: the distinct values (sorted), the index of each
+ * one's first occurrence and its count. A hash table counts them in one pass (numpy sorted every
+ * value: a long copyright file's 10,000 word ids, 0.27 ms), then only the distinct are sorted. */
+static PyObject *py_distinct_first_counts(PyObject *self, PyObject *args) {
+    Py_buffer ib;
+    if (!PyArg_ParseTuple(args, "y*", &ib)) return NULL;
+    PyObject *result = NULL, *ou = NULL, *of = NULL, *oc = NULL;
+    uint64_t *keys = NULL, *uniq = NULL;
+    int64_t *first = NULL, *count = NULL;
+    if (ib.itemsize != 8) {
+        PyErr_SetString(PyExc_ValueError, "distinct_first_counts: uint64 values expected");
+        goto done;
+    }
+    const uint64_t *v = (const uint64_t *)ib.buf;
+    const Py_ssize_t n = ib.len / 8;
+    Py_ssize_t size = 16;
+    while (size < 2 * n) size *= 2;
+    const Py_ssize_t mask = size - 1;
+    keys = malloc((size_t)size * sizeof(uint64_t));
+    first = malloc((size_t)size * sizeof(int64_t));
+    count = calloc((size_t)size, sizeof(int64_t)); /* 0: a free slot */
+    uniq = malloc((size_t)(n ? n : 1) * sizeof(uint64_t));
+    if (!keys || !first || !count || !uniq) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t m = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t h = (Py_ssize_t)((v[i] * KGRAM_POLY) >> 32) & mask;
+        while (count[h] && keys[h] != v[i]) h = (h + 1) & mask;
+        if (!count[h]) keys[h] = v[i], first[h] = i, uniq[m++] = v[i];
+        count[h]++;
+    }
+    if (sort_u64(uniq, m)) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    ou = PyByteArray_FromStringAndSize((const char *)uniq, m * 8);
+    of = PyByteArray_FromStringAndSize(NULL, m * 8);
+    oc = PyByteArray_FromStringAndSize(NULL, m * 8);
+    if (!ou || !of || !oc) goto done;
+    int64_t *f = (int64_t *)PyByteArray_AS_STRING(of), *c = (int64_t *)PyByteArray_AS_STRING(oc);
+    for (Py_ssize_t j = 0; j < m; j++) {
+        Py_ssize_t h = (Py_ssize_t)((uniq[j] * KGRAM_POLY) >> 32) & mask;
+        while (keys[h] != uniq[j]) h = (h + 1) & mask;
+        f[j] = first[h];
+        c[j] = count[h];
+    }
+    result = PyTuple_Pack(3, ou, of, oc);
+done:
+    Py_XDECREF(ou), Py_XDECREF(of), Py_XDECREF(oc);
+    free(keys), free(first), free(count), free(uniq);
+    PyBuffer_Release(&ib);
+    return result;
+}
+
+PyDoc_STRVAR(distinct_first_counts_doc,
+"distinct_first_counts(values) -> (bytearray of uint64, bytearray of int64, bytearray of int64)\n\n"
+"arrays.distinct_first_counts of uint64 values: the distinct values in ascending order, the\n"
+"index of each one's first occurrence, and how many times it occurs.");
+
 PyDoc_STRVAR(kgram_hashes_doc,
 "kgram_hashes(ids, k, seed, distinct) -> bytearray of uint64\n\n"
 "fingerprints._kgram_hashes of the uint64 unit ids (every run of k, or one of all when fewer),\n"
@@ -581,6 +642,7 @@ static PyMethodDef methods[] = {
     {"kgram_hashes", py_kgram_hashes, METH_VARARGS, kgram_hashes_doc},
     {"oph_signature", py_oph_signature, METH_VARARGS, oph_signature_doc},
     {"winnow", py_winnow, METH_VARARGS, winnow_doc},
+    {"distinct_first_counts", py_distinct_first_counts, METH_VARARGS, distinct_first_counts_doc},
     {NULL, NULL, 0, NULL},
 };
 

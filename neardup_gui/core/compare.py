@@ -31,6 +31,7 @@ look-up serves most of them. ``docs/similarity.md`` gives the measured figures.
 from __future__ import annotations
 
 import bisect
+import codecs
 import functools
 import logging
 import math
@@ -106,11 +107,22 @@ def _as_sequences(a_ids: np.ndarray, b_ids: np.ndarray) -> tuple[Sequence, Seque
 
 def _codes_as_sequences(ca: np.ndarray, cb: np.ndarray, distinct: int) -> tuple[Sequence, Sequence]:
     if distinct <= _SURROGATES:  # every code is a character as it stands (the usual case)
-        return (ca.astype("<u4").tobytes().decode("utf-32-le"),
-                cb.astype("<u4").tobytes().decode("utf-32-le"))
+        return _as_str(ca), _as_str(cb)
     if distinct <= _MAX_STR_CODES:
         return _codes_to_str(ca), _codes_to_str(cb)
     return ca.tolist(), cb.tolist()  # small ints hash to themselves: still collision-free
+
+
+_U4 = np.dtype("<u4")
+
+
+def _as_str(codes: np.ndarray) -> str:
+    """A str of one character per code (every code below the surrogates). The pass's items are
+    little-endian uint32 already: decoded in place (22,000 sequences a pass over 2,372 copyright
+    files: the copy and the bytes object made for each cost as much as the decoding)."""
+    if codes.dtype == _U4 and codes.flags.c_contiguous:
+        return codecs.utf_32_le_decode(codes)[0]
+    return codes.astype(_U4).tobytes().decode("utf-32-le")
 
 
 def _codes_to_str(codes: np.ndarray) -> str:

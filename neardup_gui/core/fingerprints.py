@@ -500,7 +500,11 @@ def simhash_features(units: Units, params: FingerprintParams, counter=None) -> S
     # other words: by unit id
     other = np.flatnonzero(~units.cjk)
     ids = units.ids[other]
-    uniq, first, counts = distinct_first_counts(ids)
+    if _compiled is not None and ids.dtype == np.uint64:  # the same in C: counted in a hash table, not sorted
+        uniq, first, counts = (np.frombuffer(b, dtype=t) for b, t in
+                               zip(_compiled.distinct_first_counts(ids), (np.uint64, np.int64, np.int64)))
+    else:
+        uniq, first, counts = distinct_first_counts(ids)
     stop_ids = _stop_unit_ids()  # sorted: membership by binary search (np.isin costs more here)
     keep = stop_ids[np.minimum(np.searchsorted(stop_ids, uniq), len(stop_ids) - 1)] != uniq
     uniq, first, counts = uniq[keep], other[first[keep]], counts[keep]

@@ -83,3 +83,24 @@ def test_signature_kernel_refuses_unsorted_hashes_and_bad_counts() -> None:
     with pytest.raises(ValueError):
         _units.kgram_hashes(np.array([1, 2], dtype=np.uint64), 0, 1, False)
     assert bytes(_units.winnow(np.array([1, 2], dtype=np.uint64), 8, 1, 48)) == b""  # no whole k-gram
+
+
+def test_distinct_first_counts_equal_numpy() -> None:
+    """The simhash's word counts (core/_units.c: distinct_first_counts, a hash table) are
+    arrays.distinct_first_counts's: values in order, first occurrences, counts."""
+    from neardup_gui.core.arrays import distinct_first_counts
+
+    cjk = np.arange(0x4E00, 0x4E00 + 3000, dtype=np.uint64)[np.random.default_rng(3).integers(0, 3000, 9000)]
+    for ids in [*_id_arrays(), cjk]:
+        got = [np.frombuffer(b, dtype=t) for b, t in
+               zip(_units.distinct_first_counts(ids), (np.uint64, np.int64, np.int64))]
+        want = distinct_first_counts(ids)
+        for g, w in zip(got, want):
+            assert np.array_equal(g, w)
+    for text in corpus_texts("en")[::4] + corpus_texts("zh-cn")[::4]:
+        units = tokenize(text)
+        got, want = fpm.simhash_features(units, PARAMS), _numpy(fpm.simhash_features, units, PARAMS)
+        assert np.array_equal(got.other_first, want.other_first)
+        assert np.array_equal(got.hashes, want.hashes) and np.array_equal(got.weights, want.weights)
+    with pytest.raises(ValueError):
+        _units.distinct_first_counts(np.arange(4, dtype=np.uint32))

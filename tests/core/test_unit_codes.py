@@ -98,3 +98,15 @@ def test_the_table_functions_refuse_what_they_cannot_hold() -> None:
     with pytest.raises(ValueError, match="out of range"):
         _kernels.code_table_put(np.zeros(8, np.uint64), np.full(8, 0xFFFFFFFF, np.uint32), ids,
                                 np.full(3, 0xFFFFFFFF, np.uint32))
+
+
+def test_codes_become_the_same_string_whatever_their_array() -> None:
+    """The alignment reads codes as a str: decoded in place from the pass's uint32 items, through
+    a copy from anything else (other types, byte orders, strided views), the same characters."""
+    from neardup_gui.core.compare import _as_str
+
+    rng = np.random.default_rng(7)
+    for dtype in (np.uint32, np.int64, np.uint16, np.dtype(">u4")):
+        codes = rng.integers(0, 0xD800, 1000).astype(dtype)
+        for view in (codes, codes[::2], codes[::-1], codes[:0], codes[5:6]):
+            assert _as_str(view) == "".join(map(chr, view.tolist()))
