@@ -5,8 +5,9 @@
  * window hashes (PreparedDocument.windows), the readable Myers diff the passages' local
  * alignments use (myers_blocks), in core/passages.py the chaining of anchors and seeds into
  * passages (_chained_passages), in core/candidates.py the documents a look-up of search rows
- * finds (AnchorPostings.counts), and the bounds of the stored bags of units of a document's
- * candidates (compare.stored_bag_bounds), without the fixed cost of an array operation or of a
+ * finds (AnchorPostings.counts), the bounds of the stored bags of units of a document's
+ * candidates (compare.stored_bag_bounds), and the pass's unit codes (compare.UnitCodes: a hash
+ * table instead of a sort of each document), without the fixed cost of an array operation or of a
  * Python step each. They run for every candidate or region that reaches them: on 10,000 generated copy-heavy
  * documents 72,000 times, where each numpy step costs microseconds on a few hundred items.
  *
