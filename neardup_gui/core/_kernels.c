@@ -1545,10 +1545,12 @@ done:
 #define CODE_PENDING 0xFFFFFFFEu /* a unit first seen in this call, its code not given yet */
 
 /* The slot of ``id`` in an open-addressing table of ``mask + 1`` slots (linear probing): its own,
- * or the free one where it goes. The multiplication spreads ids that differ in their high bits
- * only (a CJK character's id is its code point). */
+ * or the free one where it goes. Unit ids are hashes already; they are mixed again (splitmix64's
+ * finaliser) so that ids differing in a few bits only, whichever, still spread. */
 static inline Py_ssize_t code_slot(const uint64_t *keys, const uint32_t *vals, Py_ssize_t mask, uint64_t id) {
-    Py_ssize_t h = (Py_ssize_t)((id * 0x9E3779B97F4A7C15ULL) >> 32) & mask;
+    uint64_t z = (id ^ (id >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    Py_ssize_t h = (Py_ssize_t)((z ^ (z >> 31)) & (uint64_t)mask);
     for (Py_ssize_t probes = 0; vals[h] != CODE_EMPTY && keys[h] != id; probes++) {
         if (probes > mask) return -1; /* full (the caller keeps it half empty) */
         h = (h + 1) & mask;

@@ -1034,8 +1034,9 @@ class UnitCodes:
     answer as the per-pair dense codes of :func:`compare_units`; a shared one costs one look-up
     per unit of a document instead of a sort per pair. Codes are given in order of first sight
     (a document's new units in ascending order of id), so the units of the first documents (the
-    commonest words and characters) get codes below 256, the ones rapidfuzz looks up in a table. A stretch of removed text (a gap item) is coded by its unit
-    ids, apart from every unit. Owned by one pass in one process (never shared state).
+    commonest words and characters) get codes below 256, the ones rapidfuzz looks up in a
+    table. A stretch of removed text (a gap item) is coded by its unit ids, apart from every
+    unit. Owned by one pass in one process (never shared state).
     """
 
     def __init__(self) -> None:
@@ -1083,7 +1084,7 @@ class UnitCodes:
             size *= 2
         held = self._vals != 0xFFFFFFFF
         keys, vals = self._table(size)
-        _kernels.code_table_put(keys, vals, np.ascontiguousarray(self._keys[held]), np.ascontiguousarray(self._vals[held]))
+        _kernels.code_table_put(keys, vals, self._keys[held], self._vals[held])  # (fresh, contiguous copies)
         self._keys, self._vals = keys, vals
 
     def encode_gaps(self, keys: list[bytes]) -> dict[bytes, int]:
