@@ -12,6 +12,7 @@ at any moment leaves it either fully indexed or absent.
 
 from __future__ import annotations
 
+import errno
 import itertools
 import json
 import logging
@@ -430,12 +431,23 @@ def _translate_error(exc: sqlite3.Error, path: Path) -> IndexProblem:
     return IndexProblem("io", f"The index {path} could not be used: {exc}")
 
 
+def _file_size(path: Path) -> int:
+    """The size of a file, 0 when there is none (also when it is removed while we look): one
+    stat, failing where ``Path.exists`` would fail (a permission refused), not in between."""
+    try:
+        return path.stat().st_size
+    except OSError as exc:
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP):
+            return 0
+        raise
+
+
 class Store:
     """An open index file. One connection, used by the thread that opened it."""
 
     def __init__(self, path: str | Path, *, create: bool = True, timeout_s: float = 30.0) -> None:
         self.path = Path(path)
-        exists = self.path.exists() and self.path.stat().st_size > 0
+        exists = _file_size(self.path) > 0
         if not exists and not create:
             raise IndexProblem("not-an-index", f"There is no index at {self.path}.")
         if exists:
@@ -490,7 +502,8 @@ class Store:
         size = self.path.stat().st_size
         pages = int.from_bytes(head[28:32], "big")
         wal = Path(f"{self.path}-wal")
-        has_wal = wal.exists() and wal.stat().st_size > 0
+        # (the WAL comes and goes with other connections: it may vanish between a look and a stat)
+        has_wal = _file_size(wal) > 0
         if page_size >= 512 and (size % page_size or (
                 head[24:28] == head[92:96] and size < pages * page_size and not has_wal)):
             raise IndexProblem("corrupt", f"The index file {self.path} is truncated. It was left untouched; rebuild the index to a new file.")

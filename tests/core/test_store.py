@@ -161,3 +161,37 @@ def test_an_index_of_schema_1_is_migrated(tmp_path):
         assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert store.frequent_sentences(2).tolist() == [5]
         assert _df_matches_sentences(store)
+
+
+def test_a_wal_file_removed_while_the_index_opens_is_no_error(tmp_path, monkeypatch):
+    """Another connection's close removes the WAL file: opening the index between the look and
+    the size of that file raised FileNotFoundError (seen once in the app's duplicates task)."""
+    import os
+    from pathlib import Path
+
+    db = tmp_path / "i.db"
+    Store(db).close()
+    wal = Path(f"{db}-wal")
+    wal.write_bytes(b"")  # there when looked for
+    real_stat, real_exists = Path.stat, Path.exists
+
+    def exists(self, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        return True if self == wal else real_exists(self, *args, **kwargs)
+
+    def stat(self, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        if self == wal and os.path.isfile(wal):
+            os.remove(wal)  # ... and gone when asked its size
+        return real_stat(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "exists", exists)
+    monkeypatch.setattr(Path, "stat", stat)
+    with Store(db, create=False) as store:
+        assert store.conn.execute("SELECT COUNT(*) FROM documents").fetchone() == (0,)
+
+
+def test_opening_where_the_index_cannot_be_looked_at_still_fails_clearly(tmp_path):
+    """Only a missing file counts as none: a path through a file is reported, never created."""
+    blocker = tmp_path / "file.txt"
+    blocker.write_text("x")
+    with pytest.raises((IndexProblem, OSError)):
+        Store(blocker / "i.db")
