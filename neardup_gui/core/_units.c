@@ -573,7 +573,7 @@ static PyObject *py_distinct_first_counts(PyObject *self, PyObject *args) {
     }
     Py_ssize_t m = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
-        Py_ssize_t h = (Py_ssize_t)((v[i] * KGRAM_POLY) >> 32) & mask;
+        Py_ssize_t h = (Py_ssize_t)(splitmix_fin(v[i]) & (uint64_t)mask); /* (every bit of the id counts) */
         while (count[h] && keys[h] != v[i]) h = (h + 1) & mask;
         if (!count[h]) keys[h] = v[i], first[h] = i, uniq[m++] = v[i];
         count[h]++;
@@ -588,7 +588,7 @@ static PyObject *py_distinct_first_counts(PyObject *self, PyObject *args) {
     if (!ou || !of || !oc) goto done;
     int64_t *f = (int64_t *)PyByteArray_AS_STRING(of), *c = (int64_t *)PyByteArray_AS_STRING(oc);
     for (Py_ssize_t j = 0; j < m; j++) {
-        Py_ssize_t h = (Py_ssize_t)((uniq[j] * KGRAM_POLY) >> 32) & mask;
+        Py_ssize_t h = (Py_ssize_t)(splitmix_fin(uniq[j]) & (uint64_t)mask);
         while (keys[h] != uniq[j]) h = (h + 1) & mask;
         f[j] = first[h];
         c[j] = count[h];

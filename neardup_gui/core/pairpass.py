@@ -382,20 +382,22 @@ def partition_costs(parts: list[list[int]], family: dict[int, int], docs: dict[i
     costs about their length times their edit distance, which grows with their length: a family
     of k edits of a text of n units costs about (k·n)², whatever the partition's size.
     ``family``: each document's family key; ``docs``: each document's (units, content hash)."""
-    costs = []
-    for part in parts:
-        sums: dict[int, int] = {}
-        seen: set[tuple[int, str]] = set()
-        for d in part:
-            units, sha = docs.get(d, (0, ""))
-            key = family.get(d, -d)
-            if sha:
-                if (key, sha) in seen:
-                    continue
-                seen.add((key, sha))
-            sums[key] = sums.get(key, 0) + (units or 0)
-        costs.append(float(sum(float(v) * v for v in sums.values())))
-    return costs
+    return [float(sum(float(v) * v for v in _family_units(part, family, docs).values())) for part in parts]
+
+
+def _family_units(doc_ids: Iterable[int], family: dict[int, int], docs: dict[int, tuple[int, str]]) -> dict[int, int]:
+    """The units of each family among ``doc_ids``, its distinct contents counted once."""
+    sums: dict[int, int] = {}
+    seen: set[tuple[int, str]] = set()
+    for d in doc_ids:
+        units, sha = docs.get(d, (0, ""))
+        key = family.get(d, -d)
+        if sha:
+            if (key, sha) in seen:
+                continue
+            seen.add((key, sha))
+        sums[key] = sums.get(key, 0) + (units or 0)
+    return sums
 
 
 def balanced_partitions(parts: list[list[int]], family: dict[int, int], docs: dict[int, tuple[int, str]],
@@ -426,9 +428,7 @@ def balanced_partitions(parts: list[list[int]], family: dict[int, int], docs: di
     costs = partition_costs(cut, family, docs)
     # a document alone costs its share of its family's work: its length times its family's
     # (a one-document partition's own square would rank every member of a family last)
-    totals: dict[int, int] = {}
-    for d in (d for part in cut for d in part):
-        totals[family.get(d, -d)] = totals.get(family.get(d, -d), 0) + (docs.get(d, (0, ""))[0] or 0)
+    totals = _family_units((d for part in cut for d in part), family, docs)
     for i, part in enumerate(cut):
         if len(part) == 1:
             d = part[0]

@@ -91,7 +91,8 @@ def test_distinct_first_counts_equal_numpy() -> None:
     from neardup_gui.core.arrays import distinct_first_counts
 
     cjk = np.arange(0x4E00, 0x4E00 + 3000, dtype=np.uint64)[np.random.default_rng(3).integers(0, 3000, 9000)]
-    for ids in [*_id_arrays(), cjk]:
+    high = (np.arange(5000, dtype=np.uint64) << np.uint64(44))[np.random.default_rng(4).integers(0, 5000, 8000)]
+    for ids in [*_id_arrays(), cjk, high]:  # (high: ids differing in their high bits only)
         got = [np.frombuffer(b, dtype=t) for b, t in
                zip(_units.distinct_first_counts(ids), (np.uint64, np.int64, np.int64))]
         want = distinct_first_counts(ids)
