@@ -658,7 +658,15 @@ static PyObject *py_posting_counts(PyObject *self, PyObject *args) {
             if (count_once_more(d, &touched, &nt, &cap)) goto done;
         }
     }
-    qsort(touched, (size_t)nt, sizeof(int64_t), cmp_int64);
+    if (nt > 256 && (size_t)nt * 16 > doc_counts_len) {
+        /* many documents (a licence's anchors, held by thousands): in id order by one scan of the
+           counts, not a sort (16,000 of 54,000 at 50,000 generated documents: 1 ms -> 0.1 ms) */
+        Py_ssize_t k = 0;
+        for (size_t d = 0; d < doc_counts_len && k < nt; d++)
+            if (doc_counts[d]) touched[k++] = (int64_t)d;
+    } else {
+        qsort(touched, (size_t)nt, sizeof(int64_t), cmp_int64);
+    }
     ids = PyByteArray_FromStringAndSize(NULL, nt * 8);
     counts = PyByteArray_FromStringAndSize(NULL, nt * 8);
     if (!ids || !counts) goto done;

@@ -29,7 +29,7 @@ import numpy as np
 
 from neardup_gui.core import processes
 from neardup_gui.core.candidates import PAIR_MIN_SHARED_ANCHORS, AnchorPostings, CandidateFinder
-from neardup_gui.core.compare import PreparedDocument, UnitCodes, bag_bounds, stored_bag_bounds, unit_bag
+from neardup_gui.core.compare import BAG_BUCKETS, PreparedDocument, UnitCodes, bag_bounds, stored_bag_bounds, unit_bag
 from neardup_gui.core.results import Comparison, Exclusions
 from neardup_gui.core.progress import Cancelled, ProgressFn, no_progress
 from neardup_gui.core.settings import Settings
@@ -56,8 +56,11 @@ PARALLEL_MIN_DOCS = 1500
 # 1.18–1.26 s against 1.03–1.25 s.
 PARALLEL_MIN_DOCS_FORKED = 400
 # Stored bags of units a partition task holds in memory, as one matrix (2 KB each): above this
-# many documents it reads those of each document's candidates from the index instead.
+# many documents it reads those of each document's candidates from the index instead...
 BAG_MATRIX_MAX_DOCS = 32_768
+# ... and keeps the last ones it read decoded (:class:`_BagCache`, 2 KB a row): a family's
+# documents are paired one after another (:func:`family_partitions`) and have the same candidates.
+BAG_CACHE_ROWS = 8192
 # Comparisons of documents with copies remembered per task (a few hundred bytes each).
 _COMPARED_MAX = 100_000
 # How often the caller wakes while waiting for results (lets ``progress`` cancel).
@@ -165,10 +168,14 @@ class PartitionWorker:
         # every document of the generated 10,000: 9,738 of 9,966 for half of them).
         self._bag_row: np.ndarray | None = None
         self._bag_matrix = np.zeros((0, 0), dtype=np.uint16)
-        if spec.min_containment is None and spec.min_similarity > 0 and len(rows) <= BAG_MATRIX_MAX_DOCS:
-            ids, self._bag_matrix = self.store.bags()
-            self._bag_row = np.full(top + 2, -1, dtype=np.int64)
-            self._bag_row[ids[ids <= top]] = np.flatnonzero(ids <= top)
+        self._bag_cache: _BagCache | None = None
+        if spec.min_containment is None and spec.min_similarity > 0:
+            if len(rows) <= BAG_MATRIX_MAX_DOCS:
+                ids, self._bag_matrix = self.store.bags()
+                self._bag_row = np.full(top + 2, -1, dtype=np.int64)
+                self._bag_row[ids[ids <= top]] = np.flatnonzero(ids <= top)
+            else:
+                self._bag_cache = _BagCache(self.store, top)
 
     def close(self) -> None:
         self.store.close()
@@ -262,7 +269,9 @@ class PartitionWorker:
             rows = self._bag_row[at]
             has = rows >= 0
             stored, picked = self._bag_matrix, rows[has]
-        else:  # a large collection: only these candidates' bags are read
+        elif self._bag_cache is not None:  # a large collection: these candidates' bags, read or kept
+            has, stored, picked = self._bag_cache.get(ids)
+        else:
             got, stored = self.store.bags(cands)
             has = np.isin(ids, got)
             picked = np.searchsorted(got, ids[has]) if len(got) else np.zeros(0, dtype=np.int64)
@@ -311,6 +320,66 @@ class PartitionWorker:
 
     def run(self, doc_ids: Iterable[int]) -> list[DocumentPairs]:
         return [r for r in map(self.pair, doc_ids) if r is not None]
+
+
+class _BagCache:
+    """Stored bags of units read from the index for a task's candidates, kept decoded: a ring of
+    ``rows`` rows, the oldest read overwritten first.
+
+    Above BAG_MATRIX_MAX_DOCS documents a task does not hold every bag; it reads those of each
+    document's candidates. The documents of a family are paired one after another and their
+    candidates are mostly the same documents (50,000 generated copy-heavy documents: 135 candidates
+    a document, each bag read and decompressed again for every member of its family, a fifth of a
+    task's time). What :meth:`get` returns is what reading them gives, row for row.
+    """
+
+    def __init__(self, store: Store, top: int, rows: int | None = None) -> None:
+        rows = BAG_CACHE_ROWS if rows is None else rows
+        self.store = store
+        self.slot = np.full(top + 1, -1, dtype=np.int64)  # id -> its row, for ids known at the start
+        self.absent = np.zeros(top + 1, dtype=bool)  # read: the index holds no bag for it
+        self.held = np.full(rows, -1, dtype=np.int64)  # row -> the id it holds
+        self.matrix = np.zeros((rows, BAG_BUCKETS), dtype=np.uint16)
+        self.next = 0  # the row written next
+        self.reads = self.hits = 0  # (for the figures)
+
+    def get(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For distinct ``ids``: which have a stored bag (``has``), and those bags as
+        ``stored[picked]``, in the order of ``ids[has]``."""
+        known = ids < len(self.slot)
+        at = np.where(known, ids, 0)
+        slots = np.where(known, self.slot[at], -1)
+        hit = slots >= 0
+        unread = ~hit & ~(known & self.absent[at])
+        need = ids[unread]
+        got, rows = self.store.bags(need.tolist()) if len(need) else (need, self.matrix[:0])
+        self.reads += len(need)
+        self.hits += int(hit.sum())
+        # the rows this call uses are copied out before new ones may overwrite them
+        kept = self.matrix[slots[hit]]
+        stored = np.concatenate([kept, rows]) if len(got) else kept
+        where = np.full(len(ids), -1, dtype=np.int64)
+        where[hit] = np.arange(len(kept))
+        found = np.zeros(len(need), dtype=bool)
+        if len(got):
+            pos = np.minimum(np.searchsorted(got, need), len(got) - 1)
+            found = got[pos] == need
+            where[np.flatnonzero(unread)[found]] = len(kept) + pos[found]
+        has = where >= 0
+        # remember what was read: the ids without a bag, and the bags (the last ones if too many)
+        none = need[~found]
+        self.absent[none[none < len(self.slot)]] = True
+        if len(got) and rows.shape[1] == self.matrix.shape[1]:
+            mine = got < len(self.slot)
+            new_ids, new_rows = got[mine][-len(self.held):], rows[mine][-len(self.held):]
+            at_rows = (self.next + np.arange(len(new_ids))) % len(self.held)
+            old = self.held[at_rows]
+            self.slot[old[old >= 0]] = -1
+            self.held[at_rows] = new_ids
+            self.slot[new_ids] = at_rows
+            self.matrix[at_rows] = new_rows
+            self.next = int((self.next + len(new_ids)) % len(self.held))
+        return has, stored, where[has]
 
 
 def _best_similarity(common: np.ndarray, n_a: int, n_b: np.ndarray) -> np.ndarray:

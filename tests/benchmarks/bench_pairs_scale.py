@@ -1,7 +1,8 @@
 """Benchmark: index + pairs on copy-heavy collections beside the datasketch pipeline, same run.
 
 The collections (``copyheavy.py``): light edits of every section of the development corpus with
-shared boilerplate paragraphs, at 1,000 and 10,000 documents (``--sizes``). Each contender runs in
+shared boilerplate paragraphs, at 1,000 and 10,000 documents by default (``--sizes``; 50,000 takes
+about ten minutes here, docs/speed.md). Each contender runs in
 its own child process, so its peak memory (``ru_maxrss``) is its own:
 
 * ``ours``: ``neardup index`` then ``pairs`` at plain similarity 0.8 (the automatic template rule
@@ -57,14 +58,16 @@ def child(kind: str, folder: str, db: str, workers: int) -> None:
     print(json.dumps(out))
 
 
-def datasketch_pipeline(folder: str):
+def datasketch_pipeline(folder: str, lsh_threshold: float = THRESHOLD):
+    """The peer: (pairs kept at the exact LCS ratio ≥ THRESHOLD, figures). ``lsh_threshold``: the
+    LSH's own threshold on the estimated shingle resemblance (``peer_lsh_sweep.py`` lowers it)."""
     from datasketch import MinHash, MinHashLSH
     from rapidfuzz.distance import LCSseq
 
     from neardup_gui.core.units import tokenize
 
     paths = sorted(str(p) for p in Path(folder).rglob("*.txt"))
-    lsh = MinHashLSH(threshold=THRESHOLD, num_perm=128)
+    lsh = MinHashLSH(threshold=lsh_threshold, num_perm=128)
     units = {}
     t0 = time.monotonic()
     for path in paths:

@@ -274,6 +274,31 @@ def test_posting_counts_are_the_numpy_counts() -> None:
         _kernels.posting_counts(np.zeros(1, dtype=np.int64), np.full(1, -1, dtype=np.int64), np.zeros(1, dtype=np.uint64))
 
 
+@needs_ext
+def test_posting_counts_of_keys_held_by_most_documents_are_the_numpy_counts() -> None:
+    """Keys held by most of a large collection (a licence's anchors): the documents are listed by
+    one scan of the counts instead of a sort, in the same ascending order, with the same counts;
+    beside them a few keys held by scattered documents (sorted)."""
+    from neardup_gui.core import candidates
+
+    rng = np.random.default_rng(41)
+    # (first: most of 60,000 ids, scanned whatever ids earlier tests counted; then sorted ones)
+    for n_docs, spread in ((60_000, 1), (300, 1), (2_000, 1000), (5_000, 3)):
+        keys_held = rng.integers(-2**62, 2**62, size=6)
+        docs = np.concatenate([rng.permutation(n_docs)[: int(0.8 * n_docs)] * spread for _ in keys_held])
+        hashes = np.repeat(keys_held, int(0.8 * n_docs))
+        order = np.lexsort((docs, hashes))
+        postings = candidates.AnchorPostings(np.ascontiguousarray(hashes[order]), np.ascontiguousarray(docs[order]))
+        for asked in (keys_held, keys_held[:1], np.concatenate([keys_held[2:], keys_held[2:3], [7]])):
+            fast = postings.counts(asked.view(np.uint64))
+            with pytest.MonkeyPatch.context() as mp:
+                mp.setattr(candidates, "_kernels", None)
+                plain = postings.counts(asked.view(np.uint64))
+            assert len(fast[0]) > 200
+            for got, want in zip(fast, plain):
+                assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
 def chains_both_ways(args: tuple, word_pairs: bool, holes: bool) -> list:
     """passages._chained_passages in C and in Python, with the type of every seed (hole or run)."""
     fast = passages_module._chained_passages(*args, word_pairs, holes)

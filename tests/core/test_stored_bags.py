@@ -235,3 +235,69 @@ def test_the_compiled_bag_bounds_refuse_what_does_not_fit() -> None:
         compare._kernels.bag_bounds(np.ones(5, dtype=np.int64), stored, np.array([0], dtype=np.int64))
     with pytest.raises(TypeError):
         compare._kernels.bag_bounds(bag, stored.astype(np.int32), np.array([0], dtype=np.int64))
+
+
+def test_the_bag_cache_gives_what_reading_the_bags_gives(tmp_path, corpus_dir) -> None:
+    """Above BAG_MATRIX_MAX_DOCS a task reads its candidates' bags and keeps the last ones decoded
+    (a ring): whatever was kept, overwritten or never stored, each call returns the bags the index
+    holds, row for row, and remembers ids without one."""
+    build(tmp_path / "docs", 40, seed=17, families=5)
+    db = tmp_path / "i.db"
+    with Collection.open(db) as coll:
+        coll.index_folder(str(tmp_path / "docs"), SETTINGS)
+    with Store(db, create=False) as store:
+        ids, matrix = store.bags()
+        top = int(ids.max())
+        gone = ids[[3, 17]].tolist()  # two documents without a stored bag (as after a migration)
+        store.conn.execute(f"DELETE FROM bags WHERE doc_id IN ({gone[0]}, {gone[1]})")
+        row_of = {d: matrix[i] for i, d in enumerate(ids.tolist()) if d not in gone}
+        cache = pairpass._BagCache(store, top, rows=7)  # smaller than a call: rows overwritten in it
+        rng = np.random.default_rng(2)
+        universe = np.concatenate([ids, [top + 1, top + 50]])  # ids unknown when the task started
+        for _ in range(60):
+            asked = np.unique(rng.choice(universe, size=int(rng.integers(0, 12)), replace=True))
+            has, stored, picked = cache.get(asked)
+            assert has.tolist() == [d in row_of for d in asked.tolist()]
+            for d, p in zip(asked[has].tolist(), picked.tolist()):
+                assert np.array_equal(stored[p], row_of[d])
+        assert cache.hits > 0 and cache.reads > 0
+        assert all(cache.absent[g] for g in gone if cache.slot[g] < 0)
+        assert not cache.absent[[d for d in ids.tolist() if d not in gone]].any()
+
+
+def test_a_pass_over_the_bag_cache_gives_the_pairs_of_the_matrix(tmp_path, corpus_dir, monkeypatch) -> None:
+    """The pass of a collection too large to hold every bag (the matrix's limit lowered to 0, a
+    ring of 16 rows) prunes the same candidates and gives the same pairs."""
+    build(tmp_path / "docs", 80, seed=19, families=8)
+    db = tmp_path / "i.db"
+    with Collection.open(db) as coll:
+        coll.index_folder(str(tmp_path / "docs"), SETTINGS)
+        spec = coll.pass_spec(SETTINGS, None)
+        want = [(p.a.rel, p.b.rel, p.similarity, p.containment_a, p.containment_b) for p in coll.pairs(SETTINGS)]
+    assert len(want) > 20
+    held = pairpass.PartitionWorker(spec)
+    monkeypatch.setattr(pairpass, "BAG_MATRIX_MAX_DOCS", 0)
+    monkeypatch.setattr(pairpass, "BAG_CACHE_ROWS", 16)
+    read = pairpass.PartitionWorker(spec)
+    try:
+        assert held._bag_cache is None and len(read._bag_cache.held) == 16
+        for doc_id in spec.todo.tolist():
+            a = held.prepared(doc_id)
+            others = [d for d in spec.todo.tolist() if d != doc_id]
+            assert read._bag_survivors(read.prepared(doc_id), others) == held._bag_survivors(a, others)
+        assert read._bag_cache.hits > 0 and read._bag_cache.reads > 16
+    finally:
+        held.close()
+        read.close()
+    calls = []
+    real_get = pairpass._BagCache.get
+    monkeypatch.setattr(pairpass._BagCache, "get", lambda self, ids: calls.append(len(ids)) or real_get(self, ids))
+    again = tmp_path / "again.db"
+    shutil.copy(db, again)
+    with Collection.open(again) as coll:
+        coll.store.conn.execute("DELETE FROM pairs")
+        coll.store.conn.execute("DELETE FROM paired")
+        coll.store.conn.commit()
+        got = [(p.a.rel, p.b.rel, p.similarity, p.containment_a, p.containment_b)
+               for p in coll.pairs(Settings(threshold=0.8, auto_template=False, workers=1))]
+    assert calls and got == want
