@@ -269,12 +269,8 @@ class PartitionWorker:
             rows = self._bag_row[at]
             has = rows >= 0
             stored, picked = self._bag_matrix, rows[has]
-        elif self._bag_cache is not None:  # a large collection: these candidates' bags, read or kept
+        else:  # a large collection (the cache is made whenever the matrix is not): read or kept
             has, stored, picked = self._bag_cache.get(ids)
-        else:
-            got, stored = self.store.bags(cands)
-            has = np.isin(ids, got)
-            picked = np.searchsorted(got, ids[has]) if len(got) else np.zeros(0, dtype=np.int64)
         if not has.any():
             return cands
         n_a = len(a.codes)
@@ -369,7 +365,7 @@ class _BagCache:
         # remember what was read: the ids without a bag, and the bags (the last ones if too many)
         none = need[~found]
         self.absent[none[none < len(self.slot)]] = True
-        if len(got) and rows.shape[1] == self.matrix.shape[1]:
+        if len(got):
             mine = got < len(self.slot)
             new_ids, new_rows = got[mine][-len(self.held):], rows[mine][-len(self.held):]
             at_rows = (self.next + np.arange(len(new_ids))) % len(self.held)

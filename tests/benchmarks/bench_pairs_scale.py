@@ -2,8 +2,8 @@
 
 The collections (``copyheavy.py``): light edits of every section of the development corpus with
 shared boilerplate paragraphs, at 1,000 and 10,000 documents by default (``--sizes``; 50,000 takes
-about ten minutes here, docs/speed.md). Each contender runs in
-its own child process, so its peak memory (``ru_maxrss``) is its own:
+about ten minutes here, docs/speed.md). Each contender runs in its own child process, so its peak
+memory (``ru_maxrss``) is its own:
 
 * ``ours``: ``neardup index`` then ``pairs`` at plain similarity 0.8 (the automatic template rule
   off), the collection-wide pass in local worker processes;
@@ -13,7 +13,8 @@ its own child process, so its peak memory (``ru_maxrss``) is its own:
 
 Recall on the 1,000-document collection is against the brute-force truth: every pair compared
 by :func:`compare_documents` (the definition; pairs whose length ratio cannot reach 0.8 skipped,
-which is exact); on larger ones the peer's row gives the share of our pairs it found. Usage: ``python tests/benchmarks/bench_pairs_scale.py [--sizes 1000,10000]``.
+which is exact); on larger ones the peer's row gives the share of our pairs it found.
+Usage: ``python tests/benchmarks/bench_pairs_scale.py [--sizes 1000,10000]``.
 """
 
 from __future__ import annotations
