@@ -2,7 +2,8 @@
 
 Results go to stdout (``--json`` for machine-readable output), progress and diagnostics to
 stderr. Exit codes: 0 success; 1 some input was skipped or nothing was found where that is the
-question; 2 usage error; 3 the index cannot be used (corrupt, too new, busy); 130 interrupted.
+question; 2 usage error; 3 the index cannot be used (corrupt, too new, busy); 130 interrupted;
+141 the reader of the output went away (`neardup pairs | head`).
 """
 
 from __future__ import annotations
@@ -11,7 +12,11 @@ import argparse
 import json
 import logging
 import os
+import select
+import shutil
 import sys
+import time
+import unicodedata
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -24,6 +29,7 @@ EXIT_SKIPPED = 1
 EXIT_USAGE = 2
 EXIT_INDEX = 3
 EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141  # (128 + SIGPIPE: what a shell shows for a writer whose reader went away)
 
 
 def configure_logging(verbose: int) -> None:
@@ -47,12 +53,25 @@ def print_json(data: Any) -> None:
 
 
 class StderrProgress:
-    """A ``progress(fraction, message)`` callable that writes one updating line to stderr."""
+    """A ``progress(fraction, message)`` callable that writes progress to stderr.
 
-    def __init__(self, quiet: bool = False) -> None:
+    On a terminal, one line that updates in place: cut to the terminal's width (a Chinese
+    character takes two columns) and ended by "erase to the end of the line", so a shorter
+    message never shows the tail of a longer one; :func:`main` clears it before the command's
+    own output. Elsewhere (a log file, a pipe), a line each time the whole percentage moves, each
+    stage's start and end (0 % and 100 %) and at most every ``LOG_EVERY_S`` seconds otherwise:
+    indexing 50,000 files writes about a hundred lines, not a hundred thousand.
+    """
+
+    LOG_EVERY_S = 5.0
+
+    def __init__(self, quiet: bool = False, stream: Any = None) -> None:
         self.quiet = quiet
+        self.stream = stream
         self._last = ""
         self._message = ""
+        self._logged_percent = -1
+        self._logged_at = float("-inf")
 
     def __call__(self, fraction: float, message: str = "") -> None:
         if self.quiet:
@@ -63,11 +82,88 @@ class StderrProgress:
         if not message:
             return
         line = f"[{fraction * 100:5.1f}%] {message}"
-        if line != self._last:
-            self._last = line
-            end = "\r" if sys.stderr.isatty() else "\n"
-            sys.stderr.write(line[:200] + end)
-            sys.stderr.flush()
+        if line == self._last:
+            return
+        self._last = line
+        stream = self.stream or sys.stderr
+        if _is_terminal(stream):
+            _ProgressLine.show(stream, line)
+            return
+        percent, now = int(fraction * 100), time.monotonic()
+        # (a percent back from the one logged is a rounding's jitter, not news: 1.999… after 2.0)
+        if (0 < fraction < 1 and self._logged_percent - 1 <= percent <= self._logged_percent
+                and now - self._logged_at < self.LOG_EVERY_S):
+            return
+        self._logged_percent, self._logged_at = percent, now
+        stream.write(line[:200] + "\n")
+        stream.flush()
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError, OSError):  # (a closed or unusual stream: not a terminal)
+        return False
+
+
+def _columns(ch: str) -> int:
+    """Columns a character takes on a terminal: two when wide (CJK), none when combining."""
+    return 0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+
+
+def display_width(text: str) -> int:
+    """Columns ``text`` takes on a terminal."""
+    return sum(map(_columns, text))
+
+
+def clip_to_width(text: str, columns: int) -> str:
+    """The longest head of ``text`` that fits in ``columns`` terminal columns."""
+    used = 0
+    for i, ch in enumerate(text):
+        used += _columns(ch)
+        if used > columns:
+            return text[:i]
+    return text
+
+
+class _ProgressLine:
+    """The progress line standing on a terminal, if any (one per process)."""
+
+    stream: Any = None
+
+    @classmethod
+    def show(cls, stream: Any, line: str) -> None:
+        columns = shutil.get_terminal_size(fallback=(80, 24)).columns
+        # one column short of the width: a line that fills it wraps on some terminals
+        stream.write("\r" + clip_to_width(line, max(columns - 1, 10)) + "\x1b[K")
+        stream.flush()
+        cls.stream = stream
+
+    @classmethod
+    def clear(cls) -> None:
+        """Erase the progress line, so that what is printed next starts on a clean line."""
+        stream, cls.stream = cls.stream, None
+        if stream is not None:
+            try:
+                stream.write("\r\x1b[K")
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+
+
+class _ClearsProgress:
+    """``sys.stdout`` while a progress line may stand on the terminal: erased before any output."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        if _ProgressLine.stream is not None:
+            _ProgressLine.clear()
+        return self._stream.write(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
 
 
 # Each subcommand registers (name, help, add_arguments, run) here; run(args) returns an exit code.
@@ -822,11 +918,56 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "run", None):
         parser.print_help(sys.stderr)
         return EXIT_USAGE
+    stdout = sys.stdout
+    if _is_terminal(sys.stderr):
+        sys.stdout = _ClearsProgress(stdout)
     try:
-        return args.run(args)
+        code = args.run(args)
+        _ProgressLine.clear()
+        sys.stdout.flush()  # (here, not at exit: a reader gone is handled below)
+        return code
     except KeyboardInterrupt:
+        _ProgressLine.clear()
         sys.stderr.write("interrupted\n")
         return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader of the output went away (`neardup pairs | head`): stop quietly, as any
+        # writer to a pipe does, not with a traceback. What is left unwritten goes nowhere.
+        # (Another pipe broken, a worker's, is a fault: it is raised as before.)
+        if not (_reader_gone(stdout) or _reader_gone(sys.stderr)):
+            raise
+        _silence_closed_outputs()
+        return EXIT_BROKEN_PIPE
+    finally:
+        sys.stdout = stdout
+
+
+def _reader_gone(stream: Any) -> bool:
+    """True when ``stream`` is a pipe whose reading end is closed (poll reports an error on the
+    writing end); where poll is missing (Windows), any broken pipe is taken for it."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, ValueError, OSError):
+        return False
+    if not hasattr(select, "poll"):
+        return True
+    poller = select.poll()
+    poller.register(fd, select.POLLOUT)
+    return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
+
+
+def _silence_closed_outputs() -> None:
+    """Point stdout and stderr at the null device (the pipe's reader is gone; Python would report
+    the failed flush of their buffers at exit)."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+    except OSError:
+        return
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            os.dup2(null, stream.fileno())
+        except (OSError, ValueError, AttributeError):
+            pass
 
 
 if __name__ == "__main__":
