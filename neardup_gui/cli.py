@@ -435,6 +435,15 @@ def run_check(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     progress = StderrProgress(args.quiet)
+    # what was wrong with a path as given, said plainly (the extraction's reasons are about files
+    # that changed under it: "no longer exists", "unsupported file type ''" for a folder)
+    given = {}
+    for f in args.files:
+        path = os.path.abspath(f)
+        if os.path.isdir(path):
+            given[path] = "a folder, not a file: give the files in it, or `neardup screen FOLDER` for a folder of submissions"
+        elif not os.path.lexists(path):
+            given[path] = "no such file"
     # the files are read (and fingerprinted) in worker processes from now on, while the index
     # opens and loads
     runs = start_extraction(list(dict.fromkeys(os.path.abspath(f) for f in args.files)), settings.limits,
@@ -454,7 +463,8 @@ def run_check(args: argparse.Namespace) -> int:
     for r in results:
         matches = [m for m in r.matches if threshold is None or max(m.comparison.similarity, m.comparison.containment_a) >= threshold]
         out.append({
-            "path": r.path, "units": r.units, "skipped_reason": r.skipped_reason or None,
+            "path": r.path, "units": r.units,
+            "skipped_reason": (given.get(r.path) or r.skipped_reason) if r.skipped_reason else None,
             "warnings": list(r.warnings),
             "summary": {
                 "copied_ratio": r.summary.copied_ratio,
@@ -494,7 +504,7 @@ def run_check(args: argparse.Namespace) -> int:
                 print("  no source found")
             for m in r["matches"]:
                 print(f"  {m['similarity']:.3f} similarity  {m['containment']:.3f} contained  {m['path']}")
-    return EXIT_SKIPPED if any(r.skipped_reason for r in results) else EXIT_OK
+    return EXIT_SKIPPED if any(r["skipped_reason"] for r in out) else EXIT_OK
 
 
 def _dask_option(p: argparse.ArgumentParser) -> None:

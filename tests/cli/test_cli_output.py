@@ -4,6 +4,7 @@ reader stops early (`neardup pairs | head`)."""
 from __future__ import annotations
 
 import io
+import json
 import os
 import pty
 import re
@@ -161,3 +162,20 @@ def test_a_broken_pipe_that_is_not_the_output_is_still_an_error(sample_index, mo
     with pytest.raises(BrokenPipeError):
         main(["pairs", "--db", str(sample_index)])
     assert not isinstance(sys.stdout, cli._ClearsProgress)
+
+
+def test_check_says_plainly_what_is_wrong_with_a_path_as_given(sample_index, tmp_path, capsys) -> None:
+    """A path that does not exist is "no such file" (not "no longer exists"), a folder is a folder
+    (not "unsupported file type ''"); the files beside them are checked, and the exit code is 1."""
+    other = tmp_path / "notes.xyz"
+    other.write_text("some text", encoding="utf-8")
+    submission = ROOT / "resources" / "sample" / "en-01-coastal-erosion.docx"
+    capsys.readouterr()
+    code = main(["check", str(tmp_path / "missing.docx"), str(tmp_path), str(other), str(submission),
+                 "--db", str(sample_index), "--json", "-q"])
+    assert code == 1
+    got = {Path(r["path"]).name: r for r in json.loads(capsys.readouterr().out)}
+    assert got["missing.docx"]["skipped_reason"] == "no such file"
+    assert got[tmp_path.name]["skipped_reason"].startswith("a folder, not a file")
+    assert got["notes.xyz"]["skipped_reason"] == "unsupported file type '.xyz'"
+    assert got[submission.name]["skipped_reason"] is None and got[submission.name]["matches"]
