@@ -342,7 +342,13 @@ def run_index(args: argparse.Namespace) -> int:
     from neardup_gui.core.progress import count_noun
     from neardup_gui.core.store import IndexProblem
 
+    from neardup_gui.core.scan import FolderUnavailable, folder_problem
+
     settings = _settings(args)
+    # before the index is opened: a folder given wrong must not create an index, or change one
+    problem = folder_problem(os.path.abspath(args.folder))
+    if problem is not None:
+        return _folder_unavailable(FolderUnavailable(os.path.abspath(args.folder), problem), args.db)
     try:
         with _open(args, create=True) as coll:
             report = coll.index_folder(args.folder, settings, StderrProgress(args.quiet))
@@ -351,19 +357,22 @@ def run_index(args: argparse.Namespace) -> int:
         return _index_problem(exc)
     except ClusterUnavailable as exc:
         return _cluster_problem(exc)
+    except FolderUnavailable as exc:
+        return _folder_unavailable(exc, args.db)
     if args.json:
         print_json({
             "folder": args.folder, "db": args.db, "documents": stats["documents"], "indexed": stats["indexed"],
             "added": report.added, "updated": report.updated, "moved": report.moved, "removed": report.removed,
-            "unchanged": report.unchanged, "refingerprinted": report.refingerprinted,
+            "unchanged": report.unchanged, "unread": report.unread, "refingerprinted": report.refingerprinted,
             "with_warnings": [{"path": path, "warnings": list(warnings)} for path, warnings in report.warned],
             "skipped": [{"path": s.path, "code": s.code, "reason": s.reason} for s in report.skipped],
             "elapsed_s": round(report.elapsed_s, 3),
         })
     else:
+        unread = f", {report.unread} kept as they were (their folder could not be read)" if report.unread else ""
         print(f"{count_noun(stats['indexed'], 'document')} indexed in {args.db}, {len(report.warned)} with warnings, "
               f"{len(report.skipped)} skipped ({report.added} added, {report.updated} updated, {report.moved} moved, "
-              f"{report.removed} removed, {report.unchanged} unchanged) in {report.elapsed_s:.1f} s")
+              f"{report.removed} removed, {report.unchanged} unchanged{unread}) in {report.elapsed_s:.1f} s")
         if report.warned:
             print(f"{count_noun(len(report.warned), 'document')} indexed with warnings:")
             for path, warnings in report.warned:
@@ -374,6 +383,11 @@ def run_index(args: argparse.Namespace) -> int:
             for s in report.skipped:
                 print(f"  {s.path}: {s.reason}")
     return EXIT_SKIPPED if report.skipped else EXIT_OK
+
+
+def _folder_unavailable(exc, db: str) -> int:  # noqa: ANN001 — a scan.FolderUnavailable
+    sys.stderr.write(f"neardup: cannot index {exc.folder}: {exc.reason}; nothing in {db} was changed\n")
+    return EXIT_USAGE
 
 
 def _add_args(p: argparse.ArgumentParser) -> None:

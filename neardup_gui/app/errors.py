@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from neardup_gui.core.collection import IndexProblem
+from neardup_gui.core.scan import FolderUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +42,12 @@ def explain(exc: BaseException) -> tuple[str, str]:
             QCoreApplication.translate("Errors", "The index of this collection cannot be used."),
             QCoreApplication.translate("Errors", "The index file may be damaged or was made by a newer version. You can rebuild it "
                "from the documents; the old file is kept beside it as a backup."),
+        )
+    if isinstance(exc, FolderUnavailable):
+        return (
+            QCoreApplication.translate("Errors", "The collection's folder cannot be read."),
+            QCoreApplication.translate("Errors", "Nothing in the index was changed: its documents are kept as they were. Connect the "
+               "drive or put the folder back, then refresh; or open the collection again from where it is now."),
         )
     if kind == "busy" or (isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc).lower()):
         return (

@@ -18,6 +18,7 @@ from neardup_gui.core.collection import AddedFile, Collection, IndexReport
 from neardup_gui.core.common import CommonPassage, common_passages, exclusion_rules
 from neardup_gui.core.progress import ProgressFn, wrap_progress
 from neardup_gui.core.results import CheckResult, Cluster, DocumentInfo, Pair, SourceMatch
+from neardup_gui.core.scan import FolderUnavailable, folder_problem
 from neardup_gui.core.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -77,6 +78,9 @@ def save_collection_settings(db_path: str, settings: Settings, progress: Progres
 
 def rebuild_collection(db_path: str, folder: str, settings: Settings, progress: ProgressFn) -> CollectionState:
     """Index ``folder`` into a fresh file, keeping the unusable one beside it as a backup."""
+    problem = folder_problem(os.path.abspath(folder))
+    if problem is not None:  # (before the old file is set aside: a rebuild from nothing is no rebuild)
+        raise FolderUnavailable(os.path.abspath(folder), problem)
     path = Path(db_path)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     for suffix in ("", "-wal", "-shm"):

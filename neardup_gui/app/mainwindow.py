@@ -57,6 +57,7 @@ from neardup_gui.app.submissionview import SubmissionView, load_submission
 from neardup_gui.app.tasks import Task, TaskRunner
 from neardup_gui.app.welcome import WelcomeView
 from neardup_gui.app.widgets import ProgressPanel
+from neardup_gui.core.scan import FolderUnavailable
 from neardup_gui.core.results import CheckResult, Cluster, Pair, SourceMatch
 from neardup_gui.core.settings import Settings, collection_values
 
@@ -395,6 +396,8 @@ class MainWindow(QMainWindow):
             if answer == QMessageBox.StandardButton.Yes:
                 self.rebuild()
             return
+        if isinstance(exc, FolderUnavailable):
+            detail = ""  # (an expected condition, said in full above: no traceback to copy)
         dialog = ErrorDialog(headline, f"{advice}\n\n{exc}" if str(exc) else advice, detail, self)
         self._error_dialogs.append(dialog)
         dialog.finished.connect(lambda _r, d=dialog: self._error_dialogs.remove(d))
@@ -520,14 +523,15 @@ class MainWindow(QMainWindow):
         report = state.report
         self.last_report = report
         if report is not None:
-            self.statusBar().showMessage(
-                self.tr("Indexed: {added} added, {updated} updated, {moved} moved, {removed} removed, "
-                        "{unchanged} unchanged, {warned} with warnings, {skipped} skipped ({seconds:.1f} s)").format(
-                    added=report.added, updated=report.updated, moved=report.moved, removed=report.removed,
-                    unchanged=report.unchanged, warned=len(report.warned), skipped=len(report.skipped),
-                    seconds=report.elapsed_s),
-                15000,
-            )
+            message = self.tr("Indexed: {added} added, {updated} updated, {moved} moved, {removed} removed, "
+                              "{unchanged} unchanged, {warned} with warnings, {skipped} skipped ({seconds:.1f} s)").format(
+                added=report.added, updated=report.updated, moved=report.moved, removed=report.removed,
+                unchanged=report.unchanged, warned=len(report.warned), skipped=len(report.skipped),
+                seconds=report.elapsed_s)
+            if report.unread:
+                message += " " + self.tr("{unread} kept as they were: their folder could not be read.").format(
+                    unread=report.unread)
+            self.statusBar().showMessage(message, 15000)
         self.collection_loaded.emit()
         self._find_duplicates()
 

@@ -17,14 +17,14 @@ import logging
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, Sequence
 
 import numpy as np
 
 from neardup_gui.core.document import Document, Skipped
 from neardup_gui.core.fingerprints import FINGERPRINT_ALGORITHM, fingerprint
 from neardup_gui.core.progress import Cancelled, ProgressFn, count_noun, no_progress, wrap_progress
-from neardup_gui.core.scan import FileEntry, ScanResult, scan_folder
+from neardup_gui.core.scan import FileEntry, FolderUnavailable, ScanResult, folder_problem, scan_folder
 from neardup_gui.core.extract import format_of
 from neardup_gui.core.settings import ExtractLimits, FingerprintParams, Settings
 from neardup_gui.core.compare import unit_bag
@@ -45,6 +45,8 @@ class IndexReport:
     moved: int = 0
     removed: int = 0
     unchanged: int = 0
+    # documents kept as the index held them: their subfolder (or entry) could not be read this time
+    unread: int = 0
     skipped: tuple[Skipped, ...] = ()
     # (path, warnings) of every indexed document of the collection that carries warnings
     warned: tuple[tuple[str, tuple[str, ...]], ...] = ()
@@ -277,14 +279,26 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
     started = time.monotonic()
     folder = os.path.abspath(folder)
     params = settings.fingerprints
-    store.set_meta("folder", folder)
+    # A folder that cannot be read at all (a typo, a drive not connected) says nothing of its
+    # documents: taking them all for deleted would empty the index (and the examiner's work on it).
+    problem = folder_problem(folder)
+    if problem is not None:
+        raise FolderUnavailable(folder, problem)
 
     progress(0.0, "Scanning the folder")
     scan = scan_folder(folder, wrap_progress(progress, 0.0, 0.05))
+    if folder in scan.unread:  # (gone or closed since the look above)
+        raise FolderUnavailable(folder, next(p.reason for p in scan.problems if p.path == folder))
+    store.set_meta("folder", folder)
     # files added from outside the folder stay members while they exist (issue 18)
-    scan = ScanResult(files=scan.files + tuple(external_entries(store, folder)), problems=scan.problems)
+    scan = ScanResult(files=scan.files + tuple(external_entries(store, folder)), problems=scan.problems,
+                      unread=scan.unread)
     existing = {d.rel: d for d in store.documents()}
     seen = {f.rel for f in scan.files}
+    # what is under a subfolder (or entry) that could not be read is kept as the index holds it
+    unread = [os.path.relpath(u, folder).replace(os.sep, "/") for u in scan.unread]
+    kept_unread = {rel for rel in existing if _under_any(rel, unread)} - seen
+    seen |= kept_unread
 
     new: list[FileEntry] = []
     changed: list[FileEntry] = []
@@ -396,7 +410,7 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
     stale = refingerprint(store, params, wrap_progress(progress, 0.95, 0.98))
     fill_bags(store, wrap_progress(progress, 0.98, 1.0))
     report = IndexReport(
-        added=added, updated=updated, moved=moved, removed=len(gone), unchanged=unchanged,
+        added=added, updated=updated, moved=moved, removed=len(gone), unchanged=unchanged, unread=len(kept_unread),
         skipped=tuple(skipped), warned=tuple(warned), refingerprinted=len(stale),
         elapsed_s=time.monotonic() - started,
         changed_ids=tuple(changed_ids + stale),
@@ -404,6 +418,11 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
     progress(1.0, index_summary(store.count("indexed"), len(warned), len(skipped)))
     log.info("indexed %s: %s", folder, report)
     return report
+
+
+def _under_any(rel: str, places: Sequence[str]) -> bool:
+    """True when ``rel`` (a path in the collection, "/" between its parts) is one of ``places`` or inside one."""
+    return any(rel == p or rel.startswith(p + "/") for p in places)
 
 
 def identical_files(entries: list[FileEntry], limits: ExtractLimits) -> tuple[list[FileEntry], dict[str, list[FileEntry]]]:

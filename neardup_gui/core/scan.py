@@ -35,10 +35,45 @@ class FileEntry:
 
 @dataclass(frozen=True)
 class ScanResult:
-    """The documents of a folder, sorted by ``rel``, and what could not be listed."""
+    """The documents of a folder, sorted by ``rel``, and what could not be listed.
+
+    ``unread``: the folders (and entries) that exist but could not be listed or looked at
+    (permission denied, a link loop): whether the documents under them are still there is not
+    known, so an index keeps what it holds of them instead of taking them for deleted.
+    """
 
     files: tuple[FileEntry, ...]
     problems: tuple[Skipped, ...]
+    unread: tuple[str, ...] = ()
+
+
+class FolderUnavailable(Exception):
+    """A collection's folder cannot be read at all (missing, not a folder, permission denied):
+    nothing can be known of its documents, so nothing in the index is changed."""
+
+    def __init__(self, folder: str, reason: str) -> None:
+        super().__init__(f"{folder}: {reason}; nothing in the index was changed")
+        self.folder = folder
+        self.reason = reason
+
+
+def folder_problem(root: str) -> str | None:
+    """Why ``root`` cannot be scanned as a collection's folder ("no such folder", "not a folder",
+    "folder cannot be read: permission denied"), or None when it can be listed."""
+    try:
+        info = os.stat(root)
+    except OSError as exc:
+        if exc.errno == errno.ENOENT:
+            return "no such folder"
+        return f"folder cannot be read: {_reason(exc)[1]}"
+    if not stat_mod.S_ISDIR(info.st_mode):
+        return "not a folder"
+    try:
+        with os.scandir(root):
+            pass
+    except OSError as exc:
+        return f"folder cannot be read: {_reason(exc)[1]}"
+    return None
 
 
 def is_ignored(name: str) -> bool:
@@ -94,15 +129,16 @@ def scan_folder(root: str, progress: ProgressFn = no_progress) -> ScanResult:
     root = os.path.abspath(root)
     files: list[FileEntry] = []
     problems: list[Skipped] = []
+    unread: list[str] = []
     try:
         root_stat = os.stat(root)
     except OSError as exc:
         code, why = _reason(exc)
         if exc.errno == errno.ENOENT:
             code = "vanished"
-        return ScanResult((), (Skipped(root, code, f"folder cannot be read: {why}"),))
+        return ScanResult((), (Skipped(root, code, f"folder cannot be read: {why}"),), (root,))
     if not stat_mod.S_ISDIR(root_stat.st_mode):
-        return ScanResult((), (Skipped(root, "unsupported", "not a folder"),))
+        return ScanResult((), (Skipped(root, "unsupported", "not a folder"),), (root,))
     ignore = read_ignore_patterns(root)
     seen_dirs: dict[tuple[int, int], str] = {(root_stat.st_dev, root_stat.st_ino): ""}
     seen_files: dict[tuple[int, int], str] = {}
@@ -121,6 +157,7 @@ def scan_folder(root: str, progress: ProgressFn = no_progress) -> ScanResult:
         except OSError as exc:
             code, why = _reason(exc)
             problems.append(Skipped(folder, code, f"folder cannot be read: {why}"))
+            unread.append(folder)
             continue
         for entry in listing:
             name = entry.name
@@ -139,6 +176,7 @@ def scan_folder(root: str, progress: ProgressFn = no_progress) -> ScanResult:
                     continue
                 code, why = _reason(exc)
                 problems.append(Skipped(entry.path, code, f"cannot be read: {why}"))
+                unread.append(entry.path)
                 continue
             key = (info.st_dev, info.st_ino)
             if stat_mod.S_ISDIR(info.st_mode):
@@ -169,7 +207,7 @@ def scan_folder(root: str, progress: ProgressFn = no_progress) -> ScanResult:
     progress(1.0, f"found {count_noun(len(files), 'document')}")
     files.sort(key=lambda f: f.rel)
     problems.sort(key=lambda s: s.path)
-    return ScanResult(tuple(files), tuple(problems))
+    return ScanResult(tuple(files), tuple(problems), tuple(unread))
 
 
 def _is_link(entry: os.DirEntry) -> bool:

@@ -280,167 +280,167 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>DiffView</name>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="476" />
+        <location filename="../../neardup_gui/app/diffview.py" line="465" />
         <source>{n}. {units} units: {snippet}</source>
         <translation>{n}. {units} 个单元：{snippet}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="570" />
+        <location filename="../../neardup_gui/app/diffview.py" line="559" />
         <source>No matched passages</source>
         <translation>没有相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="572" />
+        <location filename="../../neardup_gui/app/diffview.py" line="561" />
         <source>{n} matched passages</source>
         <translation>共 {n} 处相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="575" />
+        <location filename="../../neardup_gui/app/diffview.py" line="564" />
         <source>Passage {i} of {n}</source>
         <translation>第 {i} 处，共 {n} 处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="597" />
+        <location filename="../../neardup_gui/app/diffview.py" line="586" />
         <source>Mark selection as template</source>
         <translation>将所选文字标为模板</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="599" />
+        <location filename="../../neardup_gui/app/diffview.py" line="588" />
         <source>Never count the selected sentences in any comparison of this collection (listed and undone in Common passages)</source>
         <translation>在本文档集的任何比对中都不计入所选句子（可在“常见段落”中查看和撤销）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="601" />
+        <location filename="../../neardup_gui/app/diffview.py" line="590" />
         <source>Side by side: {a} ↔ {b}</source>
         <translation>对照：{a} ↔ {b}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="604" />
+        <location filename="../../neardup_gui/app/diffview.py" line="593" />
         <source>&lt;b&gt;Similarity {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A in B {ca} &amp;nbsp;·&amp;nbsp; B in A {cb} &amp;nbsp;·&amp;nbsp; common units {common} &amp;nbsp;·&amp;nbsp; template share A {ta}, B {tb}</source>
         <translation>&lt;b&gt;相似度 {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A 在 B 中 {ca} &amp;nbsp;·&amp;nbsp; B 在 A 中 {cb} &amp;nbsp;·&amp;nbsp; 相同单元 {common} &amp;nbsp;·&amp;nbsp; 模板占比 A {ta}，B {tb}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="611" />
+        <location filename="../../neardup_gui/app/diffview.py" line="600" />
         <source>A: {a}&lt;br&gt;B: {b}</source>
         <translation>A：{a}&lt;br&gt;B：{b}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="473" />
+        <location filename="../../neardup_gui/app/diffview.py" line="462" />
         <source>{n}. {units} units, edited ({identical} identical): {snippet}</source>
         <translation>{n}. {units} 个单位，有改动（{identical} 个相同）：{snippet}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="615" />
+        <location filename="../../neardup_gui/app/diffview.py" line="604" />
         <source>Similarity is the LCS ratio common / (A + B − common) over countable units; containment is the share of one text found in the other, counted over copied passages (identical runs and the edited words between them, shown in a lighter shade). Template text is not counted.</source>
         <translation>相似度是可计数单位上的 LCS 比率：公共 / (A + B − 公共)；包含率是一个文本在另一个文本中出现的比例，按复制段落计算（相同的连续片段及其间被改动的词，以较浅的颜色显示）。模板文本不计入。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="620" />
+        <location filename="../../neardup_gui/app/diffview.py" line="609" />
         <source>A: {title}</source>
         <translation>A：{title}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="621" />
+        <location filename="../../neardup_gui/app/diffview.py" line="610" />
         <source>B: {title}</source>
         <translation>B：{title}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="624" />
+        <location filename="../../neardup_gui/app/diffview.py" line="613" />
         <source>◀ Previous</source>
         <translation>◀ 上一处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="625" />
+        <location filename="../../neardup_gui/app/diffview.py" line="614" />
         <source>Previous matched passage (Shift+F3, Ctrl+Up)</source>
         <translation>上一处相同段落（Shift+F3，Ctrl+↑）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="626" />
+        <location filename="../../neardup_gui/app/diffview.py" line="615" />
         <source>Next ▶</source>
         <translation>下一处 ▶</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="627" />
+        <location filename="../../neardup_gui/app/diffview.py" line="616" />
         <source>Next matched passage (F3, Ctrl+Down)</source>
         <translation>下一处相同段落（F3，Ctrl+↓）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="628" />
+        <location filename="../../neardup_gui/app/diffview.py" line="617" />
         <source>Larger text in both panes (Ctrl++, Ctrl+wheel)</source>
         <translation>两侧文字一起放大（Ctrl++、Ctrl+滚轮）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="629" />
+        <location filename="../../neardup_gui/app/diffview.py" line="618" />
         <source>Smaller text in both panes (Ctrl+−, Ctrl+wheel); Ctrl+0 resets</source>
         <translation>两侧文字一起缩小（Ctrl+−、Ctrl+滚轮）；Ctrl+0 恢复</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="630" />
+        <location filename="../../neardup_gui/app/diffview.py" line="619" />
         <source>Larger text</source>
         <translation>放大文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="631" />
+        <location filename="../../neardup_gui/app/diffview.py" line="620" />
         <source>Smaller text</source>
         <translation>缩小文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="632" />
+        <location filename="../../neardup_gui/app/diffview.py" line="621" />
         <source>Scroll together</source>
         <translation>同步滚动</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="633" />
+        <location filename="../../neardup_gui/app/diffview.py" line="622" />
         <source>Keep both texts at the matching place while scrolling</source>
         <translation>滚动时让两篇文本保持在对应位置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="634" />
+        <location filename="../../neardup_gui/app/diffview.py" line="623" />
         <source>Open A</source>
         <translation>打开 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="635" />
+        <location filename="../../neardup_gui/app/diffview.py" line="624" />
         <source>Open the original file of A in its usual application</source>
         <translation>用默认程序打开 A 的原始文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="636" />
+        <location filename="../../neardup_gui/app/diffview.py" line="625" />
         <source>Open B</source>
         <translation>打开 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="637" />
+        <location filename="../../neardup_gui/app/diffview.py" line="626" />
         <source>Open the original file of B in its usual application</source>
         <translation>用默认程序打开 B 的原始文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="638" />
+        <location filename="../../neardup_gui/app/diffview.py" line="627" />
         <source>Matched passages</source>
         <translation>相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="639" />
+        <location filename="../../neardup_gui/app/diffview.py" line="628" />
         <source>Matched passages; choose one to show it in both texts</source>
         <translation>相同段落；选择一处即可在两篇文本中同时显示</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="640" />
+        <location filename="../../neardup_gui/app/diffview.py" line="629" />
         <source>Text A</source>
         <translation>文本 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="641" />
+        <location filename="../../neardup_gui/app/diffview.py" line="630" />
         <source>Text B</source>
         <translation>文本 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="642" />
+        <location filename="../../neardup_gui/app/diffview.py" line="631" />
         <source>Where the matches lie in A; click to jump</source>
         <translation>A 中相同段落的位置；点击即可跳转</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="643" />
+        <location filename="../../neardup_gui/app/diffview.py" line="632" />
         <source>Where the matches lie in B; click to jump</source>
         <translation>B 中相同段落的位置；点击即可跳转</translation>
     </message>
@@ -587,22 +587,22 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>ErrorDialog</name>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="78" />
+        <location filename="../../neardup_gui/app/errors.py" line="85" />
         <source>neardup: problem</source>
         <translation>neardup：出现问题</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="87" />
+        <location filename="../../neardup_gui/app/errors.py" line="94" />
         <source>Error details</source>
         <translation>错误详情</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="91" />
+        <location filename="../../neardup_gui/app/errors.py" line="98" />
         <source>Copy details</source>
         <translation>复制详情</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="92" />
+        <location filename="../../neardup_gui/app/errors.py" line="99" />
         <source>Copy the technical details to the clipboard</source>
         <translation>将技术详情复制到剪贴板</translation>
     </message>
@@ -610,72 +610,82 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>Errors</name>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="41" />
+        <location filename="../../neardup_gui/app/errors.py" line="42" />
         <source>The index of this collection cannot be used.</source>
         <translation>此文档集的索引无法使用。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="42" />
+        <location filename="../../neardup_gui/app/errors.py" line="43" />
         <source>The index file may be damaged or was made by a newer version. You can rebuild it from the documents; the old file is kept beside it as a backup.</source>
         <translation>索引文件可能已损坏，或由更新的版本创建。可以根据文档重建索引；旧文件会作为备份保留在旁边。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="47" />
+        <location filename="../../neardup_gui/app/errors.py" line="48" />
+        <source>The collection's folder cannot be read.</source>
+        <translation>无法读取该文档集的文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/errors.py" line="49" />
+        <source>Nothing in the index was changed: its documents are kept as they were. Connect the drive or put the folder back, then refresh; or open the collection again from where it is now.</source>
+        <translation>索引未作任何改动：其中的文档保持原样。请连接驱动器或将文件夹放回原处，然后刷新；或从文件夹现在的位置重新打开该文档集。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/errors.py" line="54" />
         <source>The index is busy.</source>
         <translation>索引正忙。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="48" />
+        <location filename="../../neardup_gui/app/errors.py" line="55" />
         <source>Another program (perhaps the command line) is writing to it. Wait until it finishes, then try again.</source>
         <translation>另一个程序（可能是命令行）正在写入索引。请等它完成后再试。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="52" />
+        <location filename="../../neardup_gui/app/errors.py" line="59" />
         <source>The disk is full.</source>
         <translation>磁盘已满。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="52" />
+        <location filename="../../neardup_gui/app/errors.py" line="59" />
         <source>Nothing was lost. Free some space, then try again.</source>
         <translation>没有丢失任何内容。请释放一些空间后再试。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="55" />
+        <location filename="../../neardup_gui/app/errors.py" line="62" />
         <source>A file or folder could not be read or written.</source>
         <translation>无法读取或写入某个文件或文件夹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="56" />
+        <location filename="../../neardup_gui/app/errors.py" line="63" />
         <source>Check that you have permission to read the collection folder and to write to your application data folder.</source>
         <translation>请检查你是否有权读取文档集文件夹，并有权写入应用数据文件夹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="61" />
+        <location filename="../../neardup_gui/app/errors.py" line="68" />
         <source>A file or folder was not found.</source>
         <translation>找不到某个文件或文件夹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="62" />
+        <location filename="../../neardup_gui/app/errors.py" line="69" />
         <source>It may have been moved or deleted. Refresh the collection or choose it again.</source>
         <translation>它可能已被移动或删除。请刷新文档集或重新选择。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="65" />
+        <location filename="../../neardup_gui/app/errors.py" line="72" />
         <source>The index could not be used.</source>
         <translation>无法使用索引。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="65" />
+        <location filename="../../neardup_gui/app/errors.py" line="72" />
         <source>Try again; if it keeps happening, copy the details below.</source>
         <translation>请重试；如果问题反复出现，请复制下面的详情。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="67" />
+        <location filename="../../neardup_gui/app/errors.py" line="74" />
         <source>Something went wrong.</source>
         <translation>出现了问题。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="68" />
+        <location filename="../../neardup_gui/app/errors.py" line="75" />
         <source>This is a bug in neardup. Copy the details below and send them to the developers; your documents are not affected.</source>
         <translation>这是 neardup 的程序错误。请复制下面的详情发给开发者；你的文档不受影响。</translation>
     </message>
@@ -726,34 +736,34 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>Export</name>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="239" />
-        <location filename="../../neardup_gui/app/export.py" line="263" />
-        <location filename="../../neardup_gui/app/export.py" line="279" />
+        <location filename="../../neardup_gui/app/export.py" line="241" />
+        <location filename="../../neardup_gui/app/export.py" line="265" />
+        <location filename="../../neardup_gui/app/export.py" line="281" />
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="257" />
+        <location filename="../../neardup_gui/app/export.py" line="259" />
         <source>Report written to {0}</source>
         <translation>报告已保存到 {0}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="264" />
+        <location filename="../../neardup_gui/app/export.py" line="266" />
         <source>The report could not be written: {0}</source>
         <translation>无法写入报告：{0}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="280" />
+        <location filename="../../neardup_gui/app/export.py" line="282" />
         <source>The report was written to {0}</source>
         <translation>报告已保存到 {0}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="282" />
+        <location filename="../../neardup_gui/app/export.py" line="284" />
         <source>Open report</source>
         <translation>打开报告</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="284" />
+        <location filename="../../neardup_gui/app/export.py" line="286" />
         <source>Show folder</source>
         <translation>打开所在文件夹</translation>
     </message>
@@ -1174,11 +1184,11 @@ Countable text: every word and character of the submission except template text 
         <location filename="../../neardup_gui/app/mainwindow.py" line="392" />
         <location filename="../../neardup_gui/app/mainwindow.py" line="448" />
         <location filename="../../neardup_gui/app/mainwindow.py" line="459" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="647" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="657" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="761" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="867" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="960" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="653" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="663" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="767" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="868" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="961" />
         <source>neardup</source>
         <translation>neardup</translation>
     </message>
@@ -1203,67 +1213,72 @@ Countable text: every word and character of the submission except template text 
         <translation>文件夹 {folder} 已不存在。请从它现在的位置重新选择。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="524" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="523" />
         <source>Indexed: {added} added, {updated} updated, {moved} moved, {removed} removed, {unchanged} unchanged, {warned} with warnings, {skipped} skipped ({seconds:.1f} s)</source>
         <translation>索引完成：新增 {added}，更新 {updated}，移动 {moved}，删除 {removed}，未变 {unchanged}，有警告 {warned}，跳过 {skipped}（{seconds:.1f} 秒）</translation>
     </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="529" />
+        <source>{unread} kept as they were: their folder could not be read.</source>
+        <translation>{unread} 个文档保持原样：无法读取其所在的文件夹。</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="623" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="629" />
         <source>%n document: {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
         <translation>
             <numerusform>共 %n 个文档：已索引 {indexed}，有警告 {warned}，跳过 {skipped}</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="625" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="631" />
         <source>%n documents: {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
         <translation>
             <numerusform>共 %n 个文档：已索引 {indexed}，有警告 {warned}，跳过 {skipped}</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="563" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="571" />
         <source>Select at least one whole sentence ({n} words or characters) to mark it as template.</source>
         <translation>请至少选择一个完整的句子（{n} 个字或词）才能标为模板。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="587" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="593" />
         <source>Indexing was cancelled: the documents indexed so far are shown. Refresh to continue where it stopped.</source>
         <translation>索引已取消：这里显示的是已建立索引的文档。点击刷新可从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="590" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="596" />
         <source>This is the saved index; files may have changed since. Refresh to pick up new, changed and deleted files.</source>
         <translation>这是已保存的索引，文件之后可能有变化。点击刷新可纳入新增、修改和删除的文件。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="639" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="645" />
         <source>Choose submissions to check</source>
         <translation>选择要检测的送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="640" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="646" />
         <source>Documents (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;All files (*)</source>
         <translation>文档 (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="648" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="654" />
         <source>Open a collection first (a folder of documents), then check files against it.</source>
         <translation>请先打开一个文档集（一个文档文件夹），再将文件与它比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="657" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="663" />
         <source>Some files could not be read:</source>
         <translation>有些文件无法读取：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="696" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="712" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="702" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="718" />
         <source>Add to collection</source>
         <translation>加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="697" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="703" />
         <source>{n} checked file(s) are outside the collection's folder {folder}.
 
 Copy them into the folder, or keep them where they are as external members? An external member stays in the collection when it is refreshed; if you move or delete the file, it leaves the collection.</source>
@@ -1272,17 +1287,17 @@ Copy them into the folder, or keep them where they are as external members? An e
 把它们复制到该文件夹，还是保留在原处作为外部成员？外部成员在刷新时会保留在文档集中；如果移动或删除了该文件，它就会离开文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="702" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="708" />
         <source>Copy into the folder</source>
         <translation>复制到文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="703" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="709" />
         <source>Keep where they are</source>
         <translation>保留在原处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="713" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="719" />
         <source>The collection's folder already has a file named {names}.
 
 Rename the copy (for example “name (2).docx”), or replace the file in the folder?</source>
@@ -1291,72 +1306,72 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 给复制的文件改名（例如“名称 (2).docx”），还是替换文件夹中的文件？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="717" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="723" />
         <source>Rename the copy</source>
         <translation>改名复制</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="718" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="724" />
         <source>Replace</source>
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="731" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="737" />
         <source>{name}: copied into the collection's folder as {member}</source>
         <translation>{name}：已复制到文档集文件夹，名为 {member}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="734" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="740" />
         <source>{name}: kept where it is, as an external member ({path})</source>
         <translation>{name}：保留在原处，作为外部成员（{path}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="737" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="743" />
         <source>{name}: already in the collection's folder</source>
         <translation>{name}：已在文档集文件夹中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="739" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="745" />
         <source>The checked submissions are now part of the collection.</source>
         <translation>已检测的送检文档已加入文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="741" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="747" />
         <source>Added to the collection</source>
         <translation>已加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="762" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="768" />
         <source>Open a collection first (a folder of documents), then screen a call against it.</source>
         <translation>请先打开一个文档集（文档文件夹），再对一批申请书进行检测。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="868" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="869" />
         <source>The fingerprints are being rebuilt from the stored texts in the background.</source>
         <translation>正在后台根据已保存的文本重建指纹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="898" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="899" />
         <source>The results now follow the changed settings.</source>
         <translation>结果已按更改后的设置更新。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="922" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="923" />
         <source>About neardup</source>
         <translation>关于 neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="923" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="924" />
         <source>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;Near-duplicate and plagiarism screening of local document collections, in Chinese and English. Similarity is the LCS ratio of the two texts with template text left out. No document leaves this computer.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;对本地中英文文档集进行近似重复与抄袭筛查。相似度为两篇文本的最长公共子序列比率，不计模板文字。所有文档都不会离开这台电脑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="961" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="962" />
         <source>Drop one folder to open it as a collection, or files to check them.</source>
         <translation>拖入一个文件夹即可作为文档集打开，拖入文件即可检测它们。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="969" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="970" />
         <source>Stopping the running task…</source>
         <translation>正在停止当前任务…</translation>
     </message>
@@ -2123,42 +2138,42 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>StartupErrorDialog</name>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="146" />
+        <location filename="../../neardup_gui/app/errors.py" line="153" />
         <source>neardup could not start</source>
         <translation>neardup 无法启动</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="149" />
+        <location filename="../../neardup_gui/app/errors.py" line="156" />
         <source>&lt;b&gt;neardup could not start.&lt;/b&gt; {what}</source>
         <translation>&lt;b&gt;neardup 无法启动。&lt;/b&gt;{what}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="156" />
+        <location filename="../../neardup_gui/app/errors.py" line="163" />
         <source>If it started failing after a change of settings, “Reset settings” sets the settings file aside (it is kept as a backup) and starts again with the defaults. Your collections and their indexes are not touched.</source>
         <translation>如果是在更改设置后开始出错，“重置设置”会把设置文件移到一旁（保留作备份），并用默认值重新启动。您的文档集及其索引不受影响。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="160" />
+        <location filename="../../neardup_gui/app/errors.py" line="167" />
         <source>The log file is {path}</source>
         <translation>日志文件：{path}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="166" />
+        <location filename="../../neardup_gui/app/errors.py" line="173" />
         <source>Error details</source>
         <translation>错误详情</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="169" />
+        <location filename="../../neardup_gui/app/errors.py" line="176" />
         <source>Reset settings</source>
         <translation>重置设置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="171" />
+        <location filename="../../neardup_gui/app/errors.py" line="178" />
         <source>Copy details</source>
         <translation>复制详情</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="172" />
+        <location filename="../../neardup_gui/app/errors.py" line="179" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
@@ -2166,102 +2181,102 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>SubmissionView</name>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="259" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="260" />
         <source>collection</source>
         <translation>文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="259" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="260" />
         <source>this call</source>
         <translation>本批次</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="260" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="261" />
         <source>excluded for this submission</source>
         <translation>已对本申请书排除</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="269" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="270" />
         <source>&lt;b&gt;{name}&lt;/b&gt;&lt;br&gt;&lt;b&gt;Copied: {copied}&lt;/b&gt; (the form's text not counted) &amp;nbsp;·&amp;nbsp; without quotations {nq} &amp;nbsp;·&amp;nbsp; largest single source {largest} &amp;nbsp;·&amp;nbsp; {units} units &amp;nbsp;·&amp;nbsp; form text {template} &amp;nbsp;·&amp;nbsp; {n} of {total} sources counted</source>
         <translation>&lt;b&gt;{name}&lt;/b&gt;&lt;br&gt;&lt;b&gt;总文字复制比：{copied}&lt;/b&gt;（不计模板文字） &amp;nbsp;·&amp;nbsp; 去除引用 {nq} &amp;nbsp;·&amp;nbsp; 单篇最大 {largest} &amp;nbsp;·&amp;nbsp; 共 {units} 字 &amp;nbsp;·&amp;nbsp; 模板文字 {template} &amp;nbsp;·&amp;nbsp; 计入 {n}/{total} 个来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="282" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="284" />
         <source>(beginning)</source>
         <translation>（开头）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="306" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="308" />
         <source>Count this source again</source>
         <translation>重新计入此来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="308" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="310" />
         <source>Exclude this source</source>
         <translation>排除此来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="379" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="381" />
         <source>{name} — sources coloured</source>
         <translation>{name} — 按来源着色</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="380" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="382" />
         <source>Sources (untick to leave one out of the figures):</source>
         <translation>来源（取消勾选则不计入比例）：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="381" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="383" />
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="382" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="384" />
         <source>Side by side</source>
         <translation>对照查看</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="383" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="385" />
         <source>Open the submission beside the chosen source</source>
         <translation>将申请书与所选来源并排对照</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="384" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="386" />
         <source>Remember for this submission that this source does not count (for example the applicant's own earlier proposal)</source>
         <translation>对本申请书记住不计入此来源（例如申请人本人以前的申请书）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="386" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="388" />
         <source>Export the report…</source>
         <translation>导出报告…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="387" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="389" />
         <source>Sections:</source>
         <translation>分段：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="388" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="390" />
         <source>Section</source>
         <translation>段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="388" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="390" />
         <source>Units</source>
         <translation>单元数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="388" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="390" />
         <source>Copied</source>
         <translation>复制比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="389" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="391" />
         <source>Click a coloured passage to see it beside its source</source>
         <translation>点击着色片段，与其来源并排查看</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="391" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="393" />
         <source>Each source's passages have its colour and number. &lt;span style="color:{fg}; background-color:{bg};"&gt;The form's text&lt;/span&gt; and &lt;span style="color:{fg}; background-color:{bg}; text-decoration:line-through;"&gt;excluded text&lt;/span&gt; are never counted.</source>
         <translation>每个来源的片段以其颜色和编号标出。&lt;span style="color:{fg}; background-color:{bg};"&gt;模板文字&lt;/span&gt;和&lt;span style="color:{fg}; background-color:{bg}; text-decoration:line-through;"&gt;排除文字&lt;/span&gt;均不计入。</translation>
     </message>

@@ -1,0 +1,54 @@
+"""Refresh (or rebuild) with the collection's folder gone — a drive not connected, a folder
+renamed — says so and changes nothing in the index; before, a refresh emptied it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from neardup_gui.app.mainwindow import MainWindow
+from neardup_gui.app.paths import index_path_for
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _indexed_in_new_process(db: Path) -> list[str]:
+    code = ("import json; from neardup_gui.core.collection import Collection; "
+            f"c = Collection.open({str(db)!r}, create=False); "
+            "print(json.dumps(sorted(d.rel for d in c.documents() if d.status == 'indexed')))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout.strip().splitlines()[-1])
+
+
+def test_refresh_and_rebuild_with_the_folder_gone_change_nothing(qtbot, no_blocking_dialogs, tmp_path):
+    folder = tmp_path / "proposals"
+    folder.mkdir()
+    (folder / "a.txt").write_text("本项目研究水稻抗旱基因的功能与分子育种应用。" * 3, encoding="utf-8")
+    (folder / "b.txt").write_text("This proposal studies coastal erosion with coupled models. " * 3, encoding="utf-8")
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
+        window.open_folder(str(folder))
+    db = index_path_for(folder)
+    assert _indexed_in_new_process(db) == ["a.txt", "b.txt"]
+    folder.rename(tmp_path / "proposals-moved")
+    for action in (window.refresh, window.rebuild):
+        with qtbot.waitSignal(window.task_failed, timeout=60_000) as failed:
+            action()
+        assert failed.args == ["The collection's folder cannot be read."]
+        assert window.last_error[1].startswith("Nothing in the index was changed")
+        dialog = window._error_dialogs[-1]
+        assert dialog.isVisible() and "proposals: no such folder" in dialog.advice.text()
+        assert not dialog.details.isVisible()  # an expected condition: no traceback to copy
+        dialog.reject()
+        qtbot.waitUntil(lambda: not window.is_busy(), timeout=60_000)
+        # the window still shows the documents, the index still holds them, none set aside
+        assert {d.rel for d in window.documents_page.model.records()} == {"a.txt", "b.txt"}
+        assert _indexed_in_new_process(db) == ["a.txt", "b.txt"]
+        assert not list(db.parent.glob(db.name + ".unusable-*"))
+    window.close()
