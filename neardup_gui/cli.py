@@ -284,7 +284,10 @@ def _open(args: argparse.Namespace, *, create: bool = False):
 
 
 def _index_problem(exc) -> int:
-    sys.stderr.write(f"neardup: {exc}\n")
+    hint = ""
+    if exc.kind == "not-an-index" and str(exc).startswith("There is no index at"):
+        hint = " Make one with `neardup index FOLDER --db F`."
+    sys.stderr.write(f"neardup: {exc}{hint}\n")
     return EXIT_INDEX
 
 
@@ -826,7 +829,7 @@ def run_report(args: argparse.Namespace) -> int:
     import os
     from dataclasses import replace
 
-    from neardup_gui.core.report import build_report, format_for, write_report
+    from neardup_gui.core.report import build_report, format_for
     from neardup_gui.core.store import IndexProblem
 
     scope = args.scope or ("check" if args.check else "pairs")
@@ -837,6 +840,10 @@ def run_report(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     if args.submission and not args.screening:
         sys.stderr.write("neardup: --submission needs the screening it belongs to: --screening N\n")
+        return EXIT_USAGE
+    problem = output_problem(args.out)
+    if problem is not None:  # (said before the work, not after it)
+        sys.stderr.write(f"neardup: cannot write {args.out}: {problem}\n")
         return EXIT_USAGE
     if args.screening:
         return _committee_report(args, fmt)
@@ -862,14 +869,10 @@ def run_report(args: argparse.Namespace) -> int:
             report = build_report(coll, scope, settings, items=items, progress=progress, lang=args.lang)
     except IndexProblem as exc:
         return _index_problem(exc)
-    pages = None
-    if fmt == "pdf":
-        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # no window is ever shown
-        from neardup_gui.qtpdf import write_pdf
-
-        pages = write_pdf(report, args.out)
-    else:
-        write_report(report, args.out, fmt)
+    try:
+        pages = _write_out(report, args.out, fmt)
+    except OSError as exc:
+        return _not_written(args.out, exc)
     counts = report.summary.counts
     if args.json:
         print_json({"out": args.out, "format": fmt, "scope": scope, "pairs": counts["pairs"],
@@ -880,9 +883,43 @@ def run_report(args: argparse.Namespace) -> int:
     return EXIT_SKIPPED if skipped else EXIT_OK
 
 
+def output_problem(path: str) -> str | None:
+    """Why a report cannot be written at ``path`` (its folder missing, not writable; a folder
+    there), or None."""
+    target = Path(path).expanduser()
+    parent = target.parent if str(target.parent) else Path(".")
+    if target.is_dir():
+        return "it is a folder"
+    if not parent.exists():
+        return f"no such folder: {parent}"
+    if not parent.is_dir():
+        return f"not a folder: {parent}"
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return f"no permission to write in {parent}"
+    return None
+
+
+def _write_out(report, path: str, fmt: str) -> int | None:  # noqa: ANN001 — any report model
+    """Write ``report`` as ``fmt`` at ``path`` (whole or not at all); the PDF's number of pages."""
+    if fmt == "pdf":
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # no window is ever shown
+        from neardup_gui.qtpdf import write_pdf
+
+        return write_pdf(report, path)
+    from neardup_gui.core.report import write_report
+
+    write_report(report, path, fmt)
+    return None
+
+
+def _not_written(path: str, exc: OSError) -> int:
+    why = "the disk is full" if exc.errno == 28 else exc.strerror or str(exc)
+    sys.stderr.write(f"neardup: cannot write {path}: {why}; nothing was written\n")
+    return EXIT_USAGE
+
+
 def _committee_report(args: argparse.Namespace, fmt: str) -> int:
     """`report --screening N [--submission REL]`: the committee's report of a screening."""
-    from neardup_gui.core.report import write_report
     from neardup_gui.core.report.committee import build_screening_report, build_submission_report
     from neardup_gui.core.store import IndexProblem
 
@@ -898,14 +935,10 @@ def _committee_report(args: argparse.Namespace, fmt: str) -> int:
     except KeyError as exc:
         sys.stderr.write(f"neardup: {exc.args[0] if exc.args else exc}\n")
         return EXIT_USAGE
-    pages = None
-    if fmt == "pdf":
-        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-        from neardup_gui.qtpdf import write_pdf
-
-        pages = write_pdf(report, args.out)
-    else:
-        write_report(report, args.out, fmt)
+    try:
+        pages = _write_out(report, args.out, fmt)
+    except OSError as exc:
+        return _not_written(args.out, exc)
     if args.json:
         print_json({"out": args.out, "format": fmt, "scope": "submission" if args.submission else "screening",
                     "pages": pages})

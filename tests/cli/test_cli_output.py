@@ -179,3 +179,31 @@ def test_check_says_plainly_what_is_wrong_with_a_path_as_given(sample_index, tmp
     assert got[tmp_path.name]["skipped_reason"].startswith("a folder, not a file")
     assert got["notes.xyz"]["skipped_reason"] == "unsupported file type '.xyz'"
     assert got[submission.name]["skipped_reason"] is None and got[submission.name]["matches"]
+
+
+def test_a_report_that_cannot_be_written_says_why_and_leaves_nothing(sample_index, tmp_path) -> None:
+    """--out in a folder that does not exist is refused before any work; a write that fails
+    (here a name one part too long for the file system) is said, and no part file is left."""
+    def report(out: Path) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "neardup_gui.cli", "report", "--db", str(sample_index),
+                               "--out", str(out), "-q"], capture_output=True, text=True, cwd=ROOT, timeout=300)
+
+    run = report(tmp_path / "no" / "such" / "r.html")
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert run.stderr.strip() == f"neardup: cannot write {tmp_path / 'no' / 'such' / 'r.html'}: no such folder: {tmp_path / 'no' / 'such'}"
+    long_name = tmp_path / ("r" * 250 + ".html")  # fits (255 at most); its ".part" does not
+    run = report(long_name)
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert run.stderr.strip().startswith(f"neardup: cannot write {long_name}: ")
+    assert run.stderr.strip().endswith("; nothing was written")
+    assert list(tmp_path.iterdir()) == []
+    ok = report(tmp_path / "r.json")
+    assert ok.returncode == 0 and json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+
+
+def test_a_missing_index_says_how_to_make_one(tmp_path) -> None:
+    run = subprocess.run([sys.executable, "-m", "neardup_gui.cli", "pairs", "--db", str(tmp_path / "none.db")],
+                         capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert run.returncode == 3
+    assert run.stderr.strip() == (f"neardup: There is no index at {tmp_path / 'none.db'}. "
+                                  "Make one with `neardup index FOLDER --db F`.")
