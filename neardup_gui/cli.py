@@ -207,7 +207,9 @@ def run_extract(args: argparse.Namespace) -> int:
     if args.timeout:
         limits = replace(limits, time_limit_s=args.timeout)
     results = dict(extract_many(list(dict.fromkeys(args.files)), limits, args.workers))
-    ordered = [(path, results[path]) for path in dict.fromkeys(args.files)]
+    ordered = [(path, r if not isinstance(r, Skipped) or (problem := given_path_problem(path)) is None
+                else replace(r, reason=problem))  # (its code stays: machine-readable, stable)
+               for path in dict.fromkeys(args.files) for r in [results[path]]]
     skipped = any(isinstance(r, Skipped) for _, r in ordered)
     if args.json:
         print_json([
@@ -281,6 +283,17 @@ def _open(args: argparse.Namespace, *, create: bool = False):
     from neardup_gui.core.collection import Collection
 
     return Collection.open(args.db, create=create)
+
+
+def given_path_problem(path: str) -> str | None:
+    """What is wrong with a file named on the command line, said plainly (the extraction's own
+    reasons are about files that change under it: "no longer exists", and "unsupported file
+    type ''" for a folder), or None."""
+    if os.path.isdir(path):
+        return "a folder, not a file: give the files in it, or `neardup screen FOLDER` for a folder of submissions"
+    if not os.path.lexists(path):
+        return "no such file"
+    return None
 
 
 def _index_problem(exc) -> int:
@@ -454,13 +467,8 @@ def run_check(args: argparse.Namespace) -> int:
     progress = StderrProgress(args.quiet)
     # what was wrong with a path as given, said plainly (the extraction's reasons are about files
     # that changed under it: "no longer exists", "unsupported file type ''" for a folder)
-    given = {}
-    for f in args.files:
-        path = os.path.abspath(f)
-        if os.path.isdir(path):
-            given[path] = "a folder, not a file: give the files in it, or `neardup screen FOLDER` for a folder of submissions"
-        elif not os.path.lexists(path):
-            given[path] = "no such file"
+    given = {path: problem for path in map(os.path.abspath, args.files)
+             if (problem := given_path_problem(path)) is not None}
     # the files are read (and fingerprinted) in worker processes from now on, while the index
     # opens and loads
     runs = start_extraction(list(dict.fromkeys(os.path.abspath(f) for f in args.files)), settings.limits,
@@ -643,6 +651,11 @@ def _compare_args(p: argparse.ArgumentParser) -> None:
 def run_compare(args: argparse.Namespace) -> int:
     from neardup_gui.core.collection import compare_files
 
+    for path in (args.a, args.b):
+        problem = given_path_problem(path)
+        if problem is not None:
+            sys.stderr.write(f"neardup: {path}: {problem}\n")
+            return EXIT_SKIPPED
     try:
         comp, text_a, text_b = compare_files(args.a, args.b, _settings(args))
     except ValueError as exc:

@@ -207,3 +207,18 @@ def test_a_missing_index_says_how_to_make_one(tmp_path) -> None:
     assert run.returncode == 3
     assert run.stderr.strip() == (f"neardup: There is no index at {tmp_path / 'none.db'}. "
                                   "Make one with `neardup index FOLDER --db F`.")
+
+
+def test_compare_and_extract_say_plainly_what_is_wrong_with_a_path(tmp_path, capsys) -> None:
+    submission = str(ROOT / "resources" / "sample" / "en-01-coastal-erosion.docx")
+    for a, said in ((str(tmp_path / "missing.txt"), "no such file"), (str(tmp_path), "a folder, not a file")):
+        capsys.readouterr()
+        assert main(["compare", a, submission]) == 1
+        assert capsys.readouterr().err.startswith(f"neardup: {a}: {said}")
+    capsys.readouterr()
+    assert main(["extract", str(tmp_path / "missing.txt"), str(tmp_path), submission, "--json"]) == 1
+    got = json.loads(capsys.readouterr().out)
+    assert [(r["status"], r["reason"] and r["reason"][:20], r["code"]) for r in got] == [
+        ("skipped", "no such file", "vanished"),  # (the codes stay as documented)
+        ("skipped", "a folder, not a file", "unsupported"),
+        ("extracted", None, None)]

@@ -37,7 +37,7 @@ def test_json_output_and_single_file(capsys):
     assert pdf["path"] == str(FIXTURES / "en.pdf") and pdf["format"] == "pdf"
     assert pdf["text"] == EN_TEXT and pdf["reason"] is None
     assert pdf["meta"]["pages"] == "1" and len(pdf["meta"]["sha256"]) == 64
-    assert missing["reason"] == "file no longer exists" and missing["text"] is None
+    assert missing["reason"] == "no such file" and missing["text"] is None  # (a path given wrong, not a file that vanished)
 
     assert main(["extract", str(FIXTURES / "zh.docx")]) == 0
     out, err = capsys.readouterr()
