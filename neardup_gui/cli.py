@@ -347,6 +347,9 @@ def _index_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", required=True, metavar="F", help="the index file (created if missing)")
     p.add_argument("--workers", type=int, metavar="N", help="extraction processes (default: number of cores)")
     p.add_argument("--bits", type=int, metavar="K", help="size of the 1-bit minwise fingerprint (64..1024)")
+    p.add_argument("--allow-empty", action="store_true", dest="allow_empty",
+                   help="when the folder holds no documents now, remove them all from the index (by default "
+                        "nothing is changed: an unmounted share leaves an empty folder)")
     _dask_option(p)
     p.add_argument("--json", action="store_true", help="machine-readable summary on stdout")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
@@ -367,7 +370,7 @@ def run_index(args: argparse.Namespace) -> int:
         return _folder_unavailable(FolderUnavailable(os.path.abspath(args.folder), problem), args.db)
     try:
         with _open(args, create=True) as coll:
-            report = coll.index_folder(args.folder, settings, StderrProgress(args.quiet))
+            report = coll.index_folder(args.folder, settings, StderrProgress(args.quiet), allow_empty=args.allow_empty)
             stats = coll.stats()
     except IndexProblem as exc:
         return _index_problem(exc)
@@ -402,7 +405,9 @@ def run_index(args: argparse.Namespace) -> int:
 
 
 def _folder_unavailable(exc, db: str) -> int:  # noqa: ANN001 — a scan.FolderUnavailable
-    sys.stderr.write(f"neardup: cannot index {exc.folder}: {exc.reason}; nothing in {db} was changed\n")
+    _ProgressLine.clear()
+    hint = " (if its documents were deleted on purpose: --allow-empty)" if exc.emptied else ""
+    sys.stderr.write(f"neardup: cannot index {exc.folder}: {exc.reason}; nothing in {db} was changed{hint}\n")
     return EXIT_USAGE
 
 

@@ -55,12 +55,14 @@ def load_collection(db_path: str, folder: str, progress: ProgressFn, defaults: S
     return CollectionState(folder, db_path, documents, settings=settings)
 
 
-def index_collection(db_path: str, folder: str, settings: Settings, progress: ProgressFn) -> CollectionState:
+def index_collection(db_path: str, folder: str, settings: Settings, progress: ProgressFn, *,
+                     allow_empty: bool = False) -> CollectionState:
     """Index (or incrementally refresh) ``folder`` into ``db_path``; a new collection keeps
-    ``settings`` (the defaults) as its own from now on."""
+    ``settings`` (the defaults) as its own from now on. ``allow_empty``: the examiner confirmed
+    that a folder holding no documents now is to empty the index."""
     Path(db_path).parent.mkdir(parents=True, exist_ok=True)
     with Collection.open(db_path) as collection:
-        report = collection.index_folder(folder, settings, progress)
+        report = collection.index_folder(folder, settings, progress, allow_empty=allow_empty)
         documents = tuple(collection.documents())
         if not collection.has_own_settings():
             collection.save_settings(settings)

@@ -385,6 +385,9 @@ class MainWindow(QMainWindow):
             self._start_load(after_cancel=True)
 
     def _task_error(self, exc: BaseException, detail: str) -> None:
+        if isinstance(exc, FolderUnavailable) and exc.emptied and self.folder and self.db_path:
+            self._ask_to_empty(exc)
+            return
         headline, advice = explain(exc)
         self.last_error = (headline, advice)
         self.task_failed.emit(headline)
@@ -495,6 +498,22 @@ class MainWindow(QMainWindow):
         """Incremental refresh: only new, changed, moved and deleted files are handled."""
         if self.folder and self.db_path:
             self._start("index", jobs.index_collection, self.db_path, self.folder, self.settings, on_done=self._indexed)
+
+    def _ask_to_empty(self, exc: FolderUnavailable) -> None:
+        """The collection's folder holds no documents now: an unmounted share, or all deleted.
+        Nothing was changed; the examiner says which (No, the default, keeps the index as it is)."""
+        self.last_error = (self.tr("The collection's folder holds no documents now."), "")
+        self.task_failed.emit(self.last_error[0])
+        answer = QMessageBox.question(
+            self, self.tr("neardup"),
+            self.tr("The folder {folder} holds no documents now, while this collection's index holds {n}. "
+                    "If the folder is on a drive or a network share, connect it and refresh: nothing was "
+                    "changed.\n\nWere the documents deleted on purpose? Remove all {n} from the index?").format(
+                folder=exc.folder, n=exc.emptied),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+        if answer == QMessageBox.StandardButton.Yes:
+            self._start("index", jobs.index_collection, self.db_path, self.folder, self.settings, allow_empty=True,
+                        on_done=self._indexed)
 
     def rebuild(self) -> None:
         if self.folder and self.db_path:

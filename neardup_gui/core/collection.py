@@ -187,15 +187,18 @@ class Collection:
 
     # --- indexing ------------------------------------------------------------------------------
 
-    def index_folder(self, folder: str, settings: Settings, progress: ProgressFn = no_progress) -> IndexReport:
-        """Index ``folder`` incrementally (see :mod:`neardup_gui.core.indexer`)."""
+    def index_folder(self, folder: str, settings: Settings, progress: ProgressFn = no_progress, *,
+                     allow_empty: bool = False) -> IndexReport:
+        """Index ``folder`` incrementally (see :mod:`neardup_gui.core.indexer`; ``allow_empty``:
+        a folder that holds no documents now empties the index, instead of changing nothing)."""
         extraction = None
         if settings.dask_address:
             from neardup_gui.core.cluster import dask_extraction
 
             extraction = dask_extraction(settings.dask_address)
         try:
-            report = indexer.index_folder(self.store, folder, settings, progress, extraction)
+            report = indexer.index_folder(self.store, folder, settings, progress, extraction,
+                                          allow_empty=allow_empty)
         finally:
             self._changed()
         progress(1.0, "Saving the search tables")

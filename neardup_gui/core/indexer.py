@@ -270,8 +270,12 @@ class _CommitGroups:
 
 
 def index_folder(store: Store, folder: str, settings: Settings, progress: ProgressFn = no_progress,
-                 extraction=None) -> IndexReport:  # noqa: ANN001
+                 extraction=None, *, allow_empty: bool = False) -> IndexReport:  # noqa: ANN001
     """Bring the index of ``folder`` up to date; raises :class:`Cancelled` when cancelled.
+
+    Raises :class:`FolderUnavailable`, changing nothing, when the folder cannot be read, and when
+    it holds no documents at all while the index holds some, unless ``allow_empty`` (an unmounted
+    share's empty mount point looks like a collection whose every file was deleted).
 
     ``extraction``: what extracts and fingerprints the files, with the signature of
     :func:`workers.process_many` (default: :func:`workers.process_many_behind`, its children fed
@@ -289,6 +293,11 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
     scan = scan_folder(folder, wrap_progress(progress, 0.0, 0.05))
     if folder in scan.unread:  # (gone or closed since the look above)
         raise FolderUnavailable(folder, next(p.reason for p in scan.problems if p.path == folder))
+    if not allow_empty and not scan.files and not scan.unread:
+        held = sum(not os.path.isabs(d.rel) for d in store.documents())  # (external members: their own path)
+        if held:
+            raise FolderUnavailable(folder, f"it holds no documents now, while the index holds {held} "
+                                            "(a drive or network share not connected?)", emptied=held)
     store.set_meta("folder", folder)
     # files added from outside the folder stay members while they exist (issue 18)
     scan = ScanResult(files=scan.files + tuple(external_entries(store, folder)), problems=scan.problems,

@@ -51,10 +51,14 @@ class FolderUnavailable(Exception):
     """A collection's folder cannot be read at all (missing, not a folder, permission denied):
     nothing can be known of its documents, so nothing in the index is changed."""
 
-    def __init__(self, folder: str, reason: str) -> None:
+    def __init__(self, folder: str, reason: str, emptied: int = 0) -> None:
         super().__init__(f"{folder}: {reason}; nothing in the index was changed")
         self.folder = folder
         self.reason = reason
+        # > 0: the folder can be read but holds no documents now, while the index holds this many
+        # (a network share or drive not mounted leaves an empty folder): removing them all is
+        # done only when asked for (``allow_empty``)
+        self.emptied = emptied
 
 
 def folder_problem(root: str) -> str | None:

@@ -445,7 +445,8 @@ def screen_folder(collection: Collection, folder: str, settings: Settings, *, na
     batch_path = screening_index_path(store.path, info.id)
     progress(0.0, "Reading the submissions")
     with Collection.open(batch_path) as batch:
-        indexer.index_folder(batch.store, folder, settings, wrap_progress(progress, 0.0, 0.4))
+        # (a call's folder emptied since its last screening gives an empty screening: asked for)
+        indexer.index_folder(batch.store, folder, settings, wrap_progress(progress, 0.0, 0.4), allow_empty=True)
         # A Collection of its own over the same index: its caches of marked texts belong to this
         # screening's template model only.
         main = Collection(store)

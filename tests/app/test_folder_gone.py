@@ -52,3 +52,41 @@ def test_refresh_and_rebuild_with_the_folder_gone_change_nothing(qtbot, no_block
         assert _indexed_in_new_process(db) == ["a.txt", "b.txt"]
         assert not list(db.parent.glob(db.name + ".unusable-*"))
     window.close()
+
+
+def test_a_folder_emptied_is_asked_about_and_no_keeps_everything(qtbot, no_blocking_dialogs, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    folder = tmp_path / "share"
+    folder.mkdir()
+    (folder / "a.txt").write_text("本项目研究水稻抗旱基因的功能与分子育种应用。" * 3, encoding="utf-8")
+    (folder / "b.txt").write_text("This proposal studies coastal erosion with coupled models. " * 3, encoding="utf-8")
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
+        window.open_folder(str(folder))
+    db = index_path_for(folder)
+    for f in folder.iterdir():
+        f.rename(tmp_path / f.name)  # the share "unmounted": its mount point left empty
+    answers = [QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes]
+    asked = []
+
+    def question(parent, title, text, *args, **kwargs):
+        asked.append(text)
+        return answers[len(asked) - 1]
+
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(question))
+    with qtbot.waitSignal(window.task_failed, timeout=60_000) as failed:
+        window.refresh()
+    assert failed.args == ["The collection's folder holds no documents now."]
+    assert f"holds no documents now, while this collection's index holds 2" in asked[0]
+    qtbot.waitUntil(lambda: not window.is_busy(), timeout=60_000)
+    assert _indexed_in_new_process(db) == ["a.txt", "b.txt"]  # No: nothing changed
+    assert not window._error_dialogs  # (asked, not an error shown)
+    with qtbot.waitSignal(window.collection_loaded, timeout=60_000):
+        window.refresh()  # asked again; Yes: the documents deleted on purpose leave the index
+    assert len(asked) == 2 and window.last_report.removed == 2
+    assert _indexed_in_new_process(db) == []
+    window.close()

@@ -153,3 +153,49 @@ def test_the_command_line_creates_or_changes_no_index_for_a_folder_given_wrong(t
         assert "Traceback" not in run.stderr
     assert not (tmp_path / "new.ndx").exists()
     assert _documents_in_new_process(db)["docs"] == before
+
+
+def test_a_folder_that_holds_nothing_now_changes_nothing_unless_asked(tmp_path) -> None:
+    """An unmounted share leaves its mount point: an empty folder, as if every file was deleted.
+    Nothing is removed unless asked for (allow_empty); a new collection of an empty folder and
+    a collection of external members only are no such case."""
+    folder, db, before = _collection(tmp_path)
+    stash = tmp_path / "stash"
+    folder.rename(stash)
+    folder.mkdir()  # the empty mount point
+    with Collection.open(db) as coll, pytest.raises(FolderUnavailable) as raised:
+        coll.index_folder(str(folder), SETTINGS)
+    assert raised.value.emptied == 9 and "holds no documents now" in raised.value.reason
+    assert _documents_in_new_process(db)["docs"] == before
+    with Collection.open(db) as coll:
+        report = coll.index_folder(str(folder), SETTINGS, allow_empty=True)
+    assert report.removed == 9 and _documents_in_new_process(db)["docs"] == []
+    with Collection.open(db) as coll:  # empty and empty: nothing to ask
+        assert coll.index_folder(str(folder), SETTINGS).removed == 0
+    with Collection.open(tmp_path / "new.ndx") as coll:
+        assert coll.index_folder(str(folder), SETTINGS).added == 0
+    # external members only: the folder was always empty
+    with Collection.open(tmp_path / "ext.ndx") as coll:
+        coll.index_folder(str(folder), SETTINGS)
+        coll.add_files([str(next(stash.glob("*.txt")))], SETTINGS)
+        again = coll.index_folder(str(folder), SETTINGS)
+        assert again.removed == 0 and len([d for d in coll.documents() if d.status == "indexed"]) == 1
+
+
+def test_the_command_line_asks_for_allow_empty(tmp_path) -> None:
+    folder, db, before = _collection(tmp_path)
+    for path in folder.rglob("*"):
+        if path.is_file():
+            path.unlink()
+
+    def index(*extra: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "neardup_gui.cli", "index", str(folder), "--db", str(db), "-q",
+                               *extra], capture_output=True, text=True, cwd=ROOT, timeout=300)
+
+    run = index()
+    assert run.returncode == 2 and run.stderr.strip().endswith(
+        f"nothing in {db} was changed (if its documents were deleted on purpose: --allow-empty)")
+    assert _documents_in_new_process(db)["docs"] == before
+    run = index("--allow-empty")
+    assert run.returncode == 0 and "9 removed" in run.stdout
+    assert _documents_in_new_process(db)["docs"] == []
