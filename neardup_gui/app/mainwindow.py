@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from PySide6.QtCore import QEvent, QSettings, Qt, Signal
+from PySide6.QtCore import QEvent, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -386,7 +386,10 @@ class MainWindow(QMainWindow):
 
     def _task_error(self, exc: BaseException, detail: str) -> None:
         if isinstance(exc, FolderUnavailable) and exc.emptied and self.folder and self.db_path:
-            self._ask_to_empty(exc)
+            self.last_error = (self.tr("The collection's folder holds no documents now."), "")
+            self.task_failed.emit(self.last_error[0])
+            # asked once the failed task is wound up (its progress panel gone, a new one allowed)
+            QTimer.singleShot(0, lambda: self._ask_to_empty(exc))
             return
         headline, advice = explain(exc)
         self.last_error = (headline, advice)
@@ -399,9 +402,11 @@ class MainWindow(QMainWindow):
             if answer == QMessageBox.StandardButton.Yes:
                 self.rebuild()
             return
+        said = str(exc)
         if isinstance(exc, FolderUnavailable):
-            detail = ""  # (an expected condition, said in full above: no traceback to copy)
-        dialog = ErrorDialog(headline, f"{advice}\n\n{exc}" if str(exc) else advice, detail, self)
+            detail = ""  # (an expected condition, said in full: no traceback to copy)
+            said = f"{exc.folder}: {localise_reason(exc.reason)}"  # (the advice says that nothing was changed)
+        dialog = ErrorDialog(headline, f"{advice}\n\n{said}" if said else advice, detail, self)
         self._error_dialogs.append(dialog)
         dialog.finished.connect(lambda _r, d=dialog: self._error_dialogs.remove(d))
         dialog.open()
@@ -502,8 +507,8 @@ class MainWindow(QMainWindow):
     def _ask_to_empty(self, exc: FolderUnavailable) -> None:
         """The collection's folder holds no documents now: an unmounted share, or all deleted.
         Nothing was changed; the examiner says which (No, the default, keeps the index as it is)."""
-        self.last_error = (self.tr("The collection's folder holds no documents now."), "")
-        self.task_failed.emit(self.last_error[0])
+        if self._closing:
+            return
         answer = QMessageBox.question(
             self, self.tr("neardup"),
             self.tr("The folder {folder} holds no documents now, while this collection's index holds {n}. "

@@ -168,6 +168,8 @@ def _reason_patterns() -> list[tuple[re.Pattern[str], str]]:
         (r"^file cannot be read: permission denied$", QCoreApplication.translate("SkipReasons", "file cannot be read: permission denied")),
         (r"^file cannot be read: (?P<detail>.*)$", QCoreApplication.translate("SkipReasons", "file cannot be read: {detail}")),
         (r"^folder cannot be read: (?P<detail>.*)$", QCoreApplication.translate("SkipReasons", "folder cannot be read: {detail}")),
+        (r"^no such folder$", QCoreApplication.translate("SkipReasons", "no such folder")),
+        (r"^not a folder$", QCoreApplication.translate("SkipReasons", "not a folder")),
         (r"^broken symbolic link: its target does not exist$", QCoreApplication.translate("SkipReasons", "broken symbolic link: its target does not exist")),
         (r"^file is (?P<size>[\d.]+) MB, over the (?P<limit>\d+) MB limit$", QCoreApplication.translate("SkipReasons", "file is {size} MB, over the {limit} MB limit")),
         (r"^file is over the (?P<limit>\d+) MB limit$", QCoreApplication.translate("SkipReasons", "file is over the {limit} MB limit")),

@@ -448,57 +448,57 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>DocumentsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="200" />
+        <location filename="../../neardup_gui/app/models.py" line="202" />
         <source>indexed with warnings</source>
         <translation>已索引（有警告）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="202" />
+        <location filename="../../neardup_gui/app/models.py" line="204" />
         <source>indexed</source>
         <translation>已索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="204" />
+        <location filename="../../neardup_gui/app/models.py" line="206" />
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="214" />
+        <location filename="../../neardup_gui/app/models.py" line="216" />
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="214" />
+        <location filename="../../neardup_gui/app/models.py" line="216" />
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="215" />
+        <location filename="../../neardup_gui/app/models.py" line="217" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="215" />
+        <location filename="../../neardup_gui/app/models.py" line="217" />
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="216" />
+        <location filename="../../neardup_gui/app/models.py" line="218" />
         <source>Units</source>
         <translation>单元数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="216" />
+        <location filename="../../neardup_gui/app/models.py" line="218" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="217" />
+        <location filename="../../neardup_gui/app/models.py" line="219" />
         <source>Countable units: CJK characters and words</source>
         <translation>可计数单元：汉字和单词</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="218" />
+        <location filename="../../neardup_gui/app/models.py" line="220" />
         <source>Share of the document that is template text (not counted)</source>
         <translation>文档中模板文字所占比例（不计入）</translation>
     </message>
@@ -1171,7 +1171,7 @@ Countable text: every word and character of the submission except template text 
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="366" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="461" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="466" />
         <source>Please wait for the current task to finish, or cancel it.</source>
         <translation>请等待当前任务完成，或取消它。</translation>
     </message>
@@ -1181,45 +1181,45 @@ Countable text: every word and character of the submission except template text 
         <translation>已取消。取消前已完成的内容都已保留。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="396" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="454" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="465" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="508" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="675" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="685" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="789" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="890" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="983" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="399" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="459" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="470" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="513" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="680" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="690" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="794" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="895" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="988" />
         <source>neardup</source>
         <translation>neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="397" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="400" />
         <source>Rebuild the index now?</source>
         <translation>现在重建索引吗？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="446" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="451" />
         <source>Choose the folder of the collection</source>
         <translation>选择文档集所在的文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="454" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="459" />
         <source>The sample collection is missing from this installation.</source>
         <translation>此安装中缺少示例文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="466" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="471" />
         <source>The folder {folder} does not exist any more. Choose it again from where it is now.</source>
         <translation>文件夹 {folder} 已不存在。请从它现在的位置重新选择。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="505" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="389" />
         <source>The collection's folder holds no documents now.</source>
         <translation>该文档集的文件夹中现在没有任何文档。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="509" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="514" />
         <source>The folder {folder} holds no documents now, while this collection's index holds {n}. If the folder is on a drive or a network share, connect it and refresh: nothing was changed.
 
 Were the documents deleted on purpose? Remove all {n} from the index?</source>
@@ -1228,72 +1228,72 @@ Were the documents deleted on purpose? Remove all {n} from the index?</source>
 这些文档是有意删除的吗？要从索引中移除全部 {n} 个文档吗？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="545" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="550" />
         <source>Indexed: {added} added, {updated} updated, {moved} moved, {removed} removed, {unchanged} unchanged, {warned} with warnings, {skipped} skipped ({seconds:.1f} s)</source>
         <translation>索引完成：新增 {added}，更新 {updated}，移动 {moved}，删除 {removed}，未变 {unchanged}，有警告 {warned}，跳过 {skipped}（{seconds:.1f} 秒）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="551" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="556" />
         <source>{unread} kept as they were: their folder could not be read.</source>
         <translation>{unread} 个文档保持原样：无法读取其所在的文件夹。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="651" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="656" />
         <source>%n document: {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
         <translation>
             <numerusform>共 %n 个文档：已索引 {indexed}，有警告 {warned}，跳过 {skipped}</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="653" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="658" />
         <source>%n documents: {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
         <translation>
             <numerusform>共 %n 个文档：已索引 {indexed}，有警告 {warned}，跳过 {skipped}</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="593" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="598" />
         <source>Select at least one whole sentence ({n} words or characters) to mark it as template.</source>
         <translation>请至少选择一个完整的句子（{n} 个字或词）才能标为模板。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="615" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="620" />
         <source>Indexing was cancelled: the documents indexed so far are shown. Refresh to continue where it stopped.</source>
         <translation>索引已取消：这里显示的是已建立索引的文档。点击刷新可从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="618" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="623" />
         <source>This is the saved index; files may have changed since. Refresh to pick up new, changed and deleted files.</source>
         <translation>这是已保存的索引，文件之后可能有变化。点击刷新可纳入新增、修改和删除的文件。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="667" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="672" />
         <source>Choose submissions to check</source>
         <translation>选择要检测的送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="668" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="673" />
         <source>Documents (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;All files (*)</source>
         <translation>文档 (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="676" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="681" />
         <source>Open a collection first (a folder of documents), then check files against it.</source>
         <translation>请先打开一个文档集（一个文档文件夹），再将文件与它比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="685" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="690" />
         <source>Some files could not be read:</source>
         <translation>有些文件无法读取：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="724" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="740" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="729" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="745" />
         <source>Add to collection</source>
         <translation>加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="725" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="730" />
         <source>{n} checked file(s) are outside the collection's folder {folder}.
 
 Copy them into the folder, or keep them where they are as external members? An external member stays in the collection when it is refreshed; if you move or delete the file, it leaves the collection.</source>
@@ -1302,17 +1302,17 @@ Copy them into the folder, or keep them where they are as external members? An e
 把它们复制到该文件夹，还是保留在原处作为外部成员？外部成员在刷新时会保留在文档集中；如果移动或删除了该文件，它就会离开文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="730" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="735" />
         <source>Copy into the folder</source>
         <translation>复制到文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="731" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="736" />
         <source>Keep where they are</source>
         <translation>保留在原处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="741" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="746" />
         <source>The collection's folder already has a file named {names}.
 
 Rename the copy (for example “name (2).docx”), or replace the file in the folder?</source>
@@ -1321,72 +1321,72 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 给复制的文件改名（例如“名称 (2).docx”），还是替换文件夹中的文件？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="745" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="750" />
         <source>Rename the copy</source>
         <translation>改名复制</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="746" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="751" />
         <source>Replace</source>
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="759" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="764" />
         <source>{name}: copied into the collection's folder as {member}</source>
         <translation>{name}：已复制到文档集文件夹，名为 {member}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="762" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="767" />
         <source>{name}: kept where it is, as an external member ({path})</source>
         <translation>{name}：保留在原处，作为外部成员（{path}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="765" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="770" />
         <source>{name}: already in the collection's folder</source>
         <translation>{name}：已在文档集文件夹中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="767" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="772" />
         <source>The checked submissions are now part of the collection.</source>
         <translation>已检测的送检文档已加入文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="769" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="774" />
         <source>Added to the collection</source>
         <translation>已加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="790" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="795" />
         <source>Open a collection first (a folder of documents), then screen a call against it.</source>
         <translation>请先打开一个文档集（文档文件夹），再对一批申请书进行检测。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="891" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="896" />
         <source>The fingerprints are being rebuilt from the stored texts in the background.</source>
         <translation>正在后台根据已保存的文本重建指纹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="921" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="926" />
         <source>The results now follow the changed settings.</source>
         <translation>结果已按更改后的设置更新。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="945" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="950" />
         <source>About neardup</source>
         <translation>关于 neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="946" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="951" />
         <source>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;Near-duplicate and plagiarism screening of local document collections, in Chinese and English. Similarity is the LCS ratio of the two texts with template text left out. No document leaves this computer.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;对本地中英文文档集进行近似重复与抄袭筛查。相似度为两篇文本的最长公共子序列比率，不计模板文字。所有文档都不会离开这台电脑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="984" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="989" />
         <source>Drop one folder to open it as a collection, or files to check them.</source>
         <translation>拖入一个文件夹即可作为文档集打开，拖入文件即可检测它们。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="992" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="997" />
         <source>Stopping the running task…</source>
         <translation>正在停止当前任务…</translation>
     </message>
@@ -1394,57 +1394,57 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>PairsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="284" />
+        <location filename="../../neardup_gui/app/models.py" line="286" />
         <source>Document A</source>
         <translation>文档 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="284" />
+        <location filename="../../neardup_gui/app/models.py" line="286" />
         <source>Document B</source>
         <translation>文档 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="285" />
+        <location filename="../../neardup_gui/app/models.py" line="287" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="285" />
+        <location filename="../../neardup_gui/app/models.py" line="287" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="286" />
+        <location filename="../../neardup_gui/app/models.py" line="288" />
         <source>B in A</source>
         <translation>B 在 A 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="286" />
+        <location filename="../../neardup_gui/app/models.py" line="288" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="287" />
+        <location filename="../../neardup_gui/app/models.py" line="289" />
         <source>Share of A's countable units found in B (containment)</source>
         <translation>A 的可计数单元出现在 B 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="288" />
+        <location filename="../../neardup_gui/app/models.py" line="290" />
         <source>Share of B's countable units found in A (containment)</source>
         <translation>B 的可计数单元出现在 A 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="289" />
+        <location filename="../../neardup_gui/app/models.py" line="291" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="290" />
+        <location filename="../../neardup_gui/app/models.py" line="292" />
         <source>Contained</source>
         <translation>包含比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="291" />
+        <location filename="../../neardup_gui/app/models.py" line="293" />
         <source>The larger of A in B and B in A: how much of one is found in the other</source>
         <translation>A 在 B 中与 B 在 A 中的较大者：一篇文档有多少内容见于另一篇</translation>
     </message>
@@ -2043,71 +2043,81 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     </message>
     <message>
         <location filename="../../neardup_gui/app/models.py" line="171" />
+        <source>no such folder</source>
+        <translation>文件夹不存在</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="172" />
+        <source>not a folder</source>
+        <translation>不是文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="173" />
         <source>broken symbolic link: its target does not exist</source>
         <translation>失效的符号链接：目标不存在</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="172" />
+        <location filename="../../neardup_gui/app/models.py" line="174" />
         <source>file is {size} MB, over the {limit} MB limit</source>
         <translation>文件大小 {size} MB，超过 {limit} MB 的上限</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="173" />
+        <location filename="../../neardup_gui/app/models.py" line="175" />
         <source>file is over the {limit} MB limit</source>
         <translation>文件超过 {limit} MB 的上限</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="174" />
+        <location filename="../../neardup_gui/app/models.py" line="176" />
         <source>needs more than {limit} MB of memory</source>
         <translation>需要超过 {limit} MB 的内存</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="175" />
+        <location filename="../../neardup_gui/app/models.py" line="177" />
         <source>worker was killed, most likely out of memory</source>
         <translation>读取进程被终止，很可能是内存不足</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="176" />
+        <location filename="../../neardup_gui/app/models.py" line="178" />
         <source>extraction took longer than {limit} s</source>
         <translation>读取用时超过 {limit} 秒</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="177" />
+        <location filename="../../neardup_gui/app/models.py" line="179" />
         <source>unsupported file type {suffix}</source>
         <translation>不支持的文件类型 {suffix}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="178" />
+        <location filename="../../neardup_gui/app/models.py" line="180" />
         <source>damaged Word document: {detail}</source>
         <translation>Word 文档已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="179" />
+        <location filename="../../neardup_gui/app/models.py" line="181" />
         <source>damaged PDF: {detail}</source>
         <translation>PDF 已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="180" />
+        <location filename="../../neardup_gui/app/models.py" line="182" />
         <source>damaged OpenDocument text: {detail}</source>
         <translation>OpenDocument 文本已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="181" />
+        <location filename="../../neardup_gui/app/models.py" line="183" />
         <source>damaged RTF document: {detail}</source>
         <translation>RTF 文档已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="182" />
+        <location filename="../../neardup_gui/app/models.py" line="184" />
         <source>damaged {what}: {detail}</source>
         <translation>文件已损坏（{what}）：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="183" />
+        <location filename="../../neardup_gui/app/models.py" line="185" />
         <source>file is {what}, not {expected}</source>
         <translation>文件实际是 {what}，不是 {expected}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="184" />
+        <location filename="../../neardup_gui/app/models.py" line="186" />
         <source>reading the file failed{detail}</source>
         <translation>读取文件失败{detail}</translation>
     </message>
@@ -2115,37 +2125,37 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>SourcesModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="324" />
+        <location filename="../../neardup_gui/app/models.py" line="326" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="324" />
+        <location filename="../../neardup_gui/app/models.py" line="326" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="325" />
+        <location filename="../../neardup_gui/app/models.py" line="327" />
         <source>Containment</source>
         <translation>包含度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="325" />
+        <location filename="../../neardup_gui/app/models.py" line="327" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="326" />
+        <location filename="../../neardup_gui/app/models.py" line="328" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="327" />
+        <location filename="../../neardup_gui/app/models.py" line="329" />
         <source>Share of the submission found in this source</source>
         <translation>送检文档出现在此来源中的比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="328" />
+        <location filename="../../neardup_gui/app/models.py" line="330" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
@@ -2299,12 +2309,12 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>Warnings</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="255" />
+        <location filename="../../neardup_gui/app/models.py" line="257" />
         <source>{n} of {size} bytes are not valid {encoding} and were replaced by � ({where}); the rest was read normally</source>
         <translation>{size} 字节中有 {n} 字节不是有效的 {encoding} 编码，已替换为 �（{where}）；其余内容正常读取</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="258" />
+        <location filename="../../neardup_gui/app/models.py" line="260" />
         <source>recovered from a damaged file: {detail}</source>
         <translation>从损坏的文件中恢复：{detail}</translation>
     </message>

@@ -43,8 +43,8 @@ def test_refresh_and_rebuild_with_the_folder_gone_change_nothing(qtbot, no_block
         assert failed.args == ["The collection's folder cannot be read."]
         assert window.last_error[1].startswith("Nothing in the index was changed")
         dialog = window._error_dialogs[-1]
-        assert dialog.isVisible() and "proposals: no such folder" in dialog.advice.text()
-        assert not dialog.details.isVisible()  # an expected condition: no traceback to copy
+        assert dialog.isVisible() and dialog.advice.text().endswith("proposals: no such folder")
+        assert not dialog.details.isVisible() and not dialog.copy_button.isVisible()  # nothing to copy
         dialog.reject()
         qtbot.waitUntil(lambda: not window.is_busy(), timeout=60_000)
         # the window still shows the documents, the index still holds them, none set aside
@@ -81,7 +81,8 @@ def test_a_folder_emptied_is_asked_about_and_no_keeps_everything(qtbot, no_block
     with qtbot.waitSignal(window.task_failed, timeout=60_000) as failed:
         window.refresh()
     assert failed.args == ["The collection's folder holds no documents now."]
-    assert f"holds no documents now, while this collection's index holds 2" in asked[0]
+    qtbot.waitUntil(lambda: len(asked) == 1, timeout=60_000)  # (asked once the failed task is wound up)
+    assert "holds no documents now, while this collection's index holds 2" in asked[0]
     qtbot.waitUntil(lambda: not window.is_busy(), timeout=60_000)
     assert _indexed_in_new_process(db) == ["a.txt", "b.txt"]  # No: nothing changed
     assert not window._error_dialogs  # (asked, not an error shown)
@@ -89,4 +90,40 @@ def test_a_folder_emptied_is_asked_about_and_no_keeps_everything(qtbot, no_block
         window.refresh()  # asked again; Yes: the documents deleted on purpose leave the index
     assert len(asked) == 2 and window.last_report.removed == 2
     assert _indexed_in_new_process(db) == []
+    window.close()
+
+
+def test_the_reasons_a_folder_cannot_be_read_are_said_in_chinese(qapp):
+    from neardup_gui.app.i18n import Translations
+    from neardup_gui.app.models import localise_reason
+
+    translations = Translations(qapp)
+    try:
+        assert translations.switch("zh_CN")
+        assert localise_reason("no such folder") == "文件夹不存在"
+        assert localise_reason("not a folder") == "不是文件夹"
+        assert localise_reason("folder cannot be read: permission denied").startswith("无法读取文件夹")
+    finally:
+        translations.switch("en")
+
+
+
+def test_a_subfolder_that_cannot_be_read_is_kept_and_the_status_bar_says_so(qtbot, no_blocking_dialogs, tmp_path):
+    folder = tmp_path / "proposals"
+    (folder / "2024").mkdir(parents=True)
+    (folder / "a.txt").write_text("This proposal studies coastal erosion with coupled models. " * 3, encoding="utf-8")
+    (folder / "2024" / "b.txt").write_text("本项目研究水稻抗旱基因的功能与分子育种应用。" * 3, encoding="utf-8")
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
+        window.open_folder(str(folder))
+    (folder / "2024").rename(tmp_path / "2024")
+    (folder / "2024").symlink_to(folder / "2024")  # a link to itself: it cannot be looked at
+    with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
+        window.refresh()
+    assert (window.last_report.removed, window.last_report.unread) == (0, 1)
+    assert "1 kept as they were: their folder could not be read." in window.statusBar().currentMessage()
+    assert {d.rel for d in window.documents_page.model.records() if d.status == "indexed"} == {"a.txt", "2024/b.txt"}
     window.close()
