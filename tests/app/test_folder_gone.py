@@ -23,17 +23,27 @@ def _indexed_in_new_process(db: Path) -> list[str]:
     return json.loads(run.stdout.strip().splitlines()[-1])
 
 
-def test_refresh_and_rebuild_with_the_folder_gone_change_nothing(qtbot, no_blocking_dialogs, tmp_path):
-    folder = tmp_path / "proposals"
-    folder.mkdir()
-    (folder / "a.txt").write_text("本项目研究水稻抗旱基因的功能与分子育种应用。" * 3, encoding="utf-8")
-    (folder / "b.txt").write_text("This proposal studies coastal erosion with coupled models. " * 3, encoding="utf-8")
+ZH = "本项目研究水稻抗旱基因的功能与分子育种应用。" * 3
+EN = "This proposal studies coastal erosion with coupled models. " * 3
+
+
+def _opened(qtbot, folder: Path, files: dict[str, str]) -> MainWindow:
+    """A window showing a new collection of ``files`` (name in the folder -> text), indexed."""
+    for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text, encoding="utf-8")
     window = MainWindow()
     qtbot.addWidget(window)
     window.show()
     qtbot.waitExposed(window)
     with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
         window.open_folder(str(folder))
+    return window
+
+
+def test_refresh_and_rebuild_with_the_folder_gone_change_nothing(qtbot, no_blocking_dialogs, tmp_path):
+    folder = tmp_path / "proposals"
+    window = _opened(qtbot, folder, {"a.txt": ZH, "b.txt": EN})
     db = index_path_for(folder)
     assert _indexed_in_new_process(db) == ["a.txt", "b.txt"]
     folder.rename(tmp_path / "proposals-moved")
@@ -58,15 +68,7 @@ def test_a_folder_emptied_is_asked_about_and_no_keeps_everything(qtbot, no_block
     from PySide6.QtWidgets import QMessageBox
 
     folder = tmp_path / "share"
-    folder.mkdir()
-    (folder / "a.txt").write_text("本项目研究水稻抗旱基因的功能与分子育种应用。" * 3, encoding="utf-8")
-    (folder / "b.txt").write_text("This proposal studies coastal erosion with coupled models. " * 3, encoding="utf-8")
-    window = MainWindow()
-    qtbot.addWidget(window)
-    window.show()
-    qtbot.waitExposed(window)
-    with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
-        window.open_folder(str(folder))
+    window = _opened(qtbot, folder, {"a.txt": ZH, "b.txt": EN})
     db = index_path_for(folder)
     for f in folder.iterdir():
         f.rename(tmp_path / f.name)  # the share "unmounted": its mount point left empty
@@ -110,15 +112,7 @@ def test_the_reasons_a_folder_cannot_be_read_are_said_in_chinese(qapp):
 
 def test_a_subfolder_that_cannot_be_read_is_kept_and_the_status_bar_says_so(qtbot, no_blocking_dialogs, tmp_path):
     folder = tmp_path / "proposals"
-    (folder / "2024").mkdir(parents=True)
-    (folder / "a.txt").write_text("This proposal studies coastal erosion with coupled models. " * 3, encoding="utf-8")
-    (folder / "2024" / "b.txt").write_text("本项目研究水稻抗旱基因的功能与分子育种应用。" * 3, encoding="utf-8")
-    window = MainWindow()
-    qtbot.addWidget(window)
-    window.show()
-    qtbot.waitExposed(window)
-    with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
-        window.open_folder(str(folder))
+    window = _opened(qtbot, folder, {"a.txt": EN, "2024/b.txt": ZH})
     (folder / "2024").rename(tmp_path / "2024")
     (folder / "2024").symlink_to(folder / "2024")  # a link to itself: it cannot be looked at
     with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
