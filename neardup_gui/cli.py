@@ -768,8 +768,9 @@ def run_common(args: argparse.Namespace) -> int:
 
 def _screen_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("folder", metavar="FOLDER", help="the folder of new submissions (a call)")
-    p.add_argument("--name", metavar="N", help="the screening's name, kept in the index (default: the folder's name); "
-                   "the same name again resumes or refreshes it")
+    p.add_argument("--name", metavar="N", help="the screening's name, kept in the index (default: the folder's name, "
+                   "\"name (2)\" when a screening of another folder has it); the same name again resumes or "
+                   "refreshes it, and takes over a screening of another folder")
     p.add_argument("--flag", type=float, default=None, metavar="S",
                    help="flag a submission whose copied share (template excluded) reaches S, 0..1 (default 0.3)")
     p.add_argument("--top", type=int, default=0, metavar="N", help="rows to print (default: all)")

@@ -798,8 +798,8 @@ class MainWindow(QMainWindow):
             log.info("screening the collection's own folder %s: each file is compared with the others", folder)
         self.tabs.setCurrentWidget(self.screening_tab)
         line = flag if flag is not None else self.screening_page.flag_spin.value() / 100
-        self._start("screen", run_screening, self.db_path, folder, name or os.path.basename(os.path.normpath(folder)),
-                    line, self.settings, on_done=self._screened)
+        # (no name: the folder's, or "name (2)" when a screening of another folder has it)
+        self._start("screen", run_screening, self.db_path, folder, name, line, self.settings, on_done=self._screened)
 
     def _screened(self, found) -> None:  # noqa: ANN001 - (list of ScreeningInfo, Screening)
         infos, screening = found

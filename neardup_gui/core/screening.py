@@ -185,6 +185,20 @@ def default_name(folder: str) -> str:
     return os.path.basename(os.path.normpath(os.path.abspath(folder))) or folder
 
 
+def _free_default_name(store: Store, folder: str) -> str:
+    """The name a screening of ``folder`` gets when none is given: the folder's name, unless a
+    screening of another folder has it ("submissions" of 2024 and of 2025), then "name (2)", …
+    A screening of the same folder keeps its name (screened again: resumed or refreshed). Only a
+    name given explicitly takes over another folder's screening."""
+    base = default_name(folder)
+    taken = dict(store.conn.execute("SELECT name, folder FROM screenings").fetchall())
+    name, n = base, 1
+    while name in taken and taken[name] != folder:
+        n += 1
+        name = f"{base} ({n})"
+    return name
+
+
 # --- (de)serialising ---------------------------------------------------------------------------
 
 
@@ -432,15 +446,15 @@ def screen_folder(collection: Collection, folder: str, settings: Settings, *, na
                   flag: float = DEFAULT_FLAG, progress: ProgressFn = no_progress) -> Screening:
     """Screen every file of ``folder`` against the collection and against each other.
 
-    Kept in the index under ``name`` (default: the folder's name); running it again with the same
-    name resumes or refreshes it. Raises :class:`Cancelled` when cancelled (the rows written so
+    Kept in the index under ``name`` (default: the folder's name, or "name (2)" when a screening
+    of another folder has it); running it again with the same name resumes or refreshes it. Raises :class:`Cancelled` when cancelled (the rows written so
     far stay, and the next run goes on from them).
     """
     folder = os.path.abspath(folder)
     if not os.path.isdir(folder):
         raise NotADirectoryError(f"{folder} is not a folder of submissions")
-    name = (name or default_name(folder)).strip() or default_name(folder)
     store = collection.store
+    name = (name or "").strip() or _free_default_name(store, folder)
     info = _open_screening(store, name, folder, flag, settings)
     batch_path = screening_index_path(store.path, info.id)
     progress(0.0, "Reading the submissions")

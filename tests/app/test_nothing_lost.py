@@ -1,5 +1,7 @@
-"""Refresh (or rebuild) with the collection's folder gone — a drive not connected, a folder
-renamed — says so and changes nothing in the index; before, a refresh emptied it."""
+"""What the examiner has is never lost by the window: Refresh (or rebuild) with the collection's
+folder gone — a drive not connected, a folder renamed — says so and changes nothing in the
+index (before, a refresh emptied it); a subfolder that cannot be read keeps its documents; a
+second call in a folder of the same name is a second screening."""
 
 from __future__ import annotations
 
@@ -120,4 +122,20 @@ def test_a_subfolder_that_cannot_be_read_is_kept_and_the_status_bar_says_so(qtbo
     assert (window.last_report.removed, window.last_report.unread) == (0, 1)
     assert "1 kept as they were: their folder could not be read." in window.statusBar().currentMessage()
     assert {d.rel for d in window.documents_page.model.records() if d.status == "indexed"} == {"a.txt", "2024/b.txt"}
+    window.close()
+
+
+def test_two_calls_in_folders_of_the_same_name_are_two_screenings(qtbot, no_blocking_dialogs, tmp_path):
+    """The window names a screening as the core does: "submissions" of 2024 and of 2025 are both
+    kept (the second "submissions (2)"); before, the window named it after the folder itself and
+    the 2025 call replaced the 2024 one."""
+    window = _opened(qtbot, tmp_path / "collection", {"a.txt": ZH, "b.txt": EN})
+    for year, text in (("2024", ZH), ("2025", EN)):
+        call = tmp_path / year / "submissions"
+        call.mkdir(parents=True)
+        (call / f"{year}.txt").write_text(text, encoding="utf-8")
+        with qtbot.waitSignal(window.screening_ready, timeout=120_000):
+            window.screen_folder(str(call))
+    combo = window.screening_page.combo
+    assert sorted(combo.itemText(i) for i in range(combo.count())) == ["submissions", "submissions (2)"]
     window.close()
