@@ -812,7 +812,15 @@ def run_screen(args: argparse.Namespace) -> int:
                 "warnings": list(r.warnings), "sha256": r.sha256,
             } for i, r in enumerate(rows, 1)],
         })
+    elif not screening.rows:
+        from neardup_gui.core.extract import SUPPORTED_SUFFIXES
+
+        print(f"no submissions in {screening.info.folder}: it holds no "
+              f"{', '.join(sorted(SUPPORTED_SUFFIXES))} files", file=sys.stderr)
+        return EXIT_SKIPPED  # (nothing was found where that is the question)
     else:
+        from neardup_gui.core.progress import count_noun
+
         print(f"{'rank':>4}  {'copied':>7}  {'largest':>7}  {'sources':>7}  submission  (largest source)")
         for i, r in enumerate(rows, 1):
             if r.status != "done":
@@ -823,7 +831,7 @@ def run_screen(args: argparse.Namespace) -> int:
             warn = f"  [{'; '.join(r.warnings)}]" if r.warnings else ""
             print(f"{i:>4}{mark}{r.copied:>7.1%}  {r.largest:>7.1%}  {r.sources:>7}  {r.rel}  ({largest}){warn}")
         flagged = len(screening.flagged())
-        print(f"{len(screening.rows)} submissions screened as {screening.info.name!r}; {flagged} flagged at "
+        print(f"{count_noun(len(screening.rows), 'submission')} screened as {screening.info.name!r}; {flagged} flagged at "
               f"{screening.info.flag:.0%} copied or more (!)", file=sys.stderr)
     return EXIT_SKIPPED if any(r.status != "done" for r in screening.rows) else EXIT_OK
 

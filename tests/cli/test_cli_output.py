@@ -9,6 +9,7 @@ import os
 import pty
 import re
 import select
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -223,3 +224,20 @@ def test_compare_and_extract_say_plainly_what_is_wrong_with_a_path(tmp_path, cap
         ("skipped", "no such file", "vanished"),  # (the codes stay as documented)
         ("skipped", "a folder, not a file", "unsupported"),
         ("extracted", None, None)]
+
+
+def test_screening_an_empty_call_says_so(sample_index, tmp_path) -> None:
+    empty, one = tmp_path / "empty", tmp_path / "one"
+    empty.mkdir()
+    one.mkdir()
+    shutil.copy(ROOT / "resources" / "sample" / "en-05-dementia-speech.txt", one)
+
+    def screen(folder: Path) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "neardup_gui.cli", "screen", str(folder), "--db", str(sample_index),
+                               "-q"], capture_output=True, text=True, cwd=ROOT, timeout=300)
+
+    run = screen(empty)
+    assert run.returncode == 1 and run.stdout == ""
+    assert run.stderr.startswith(f"no submissions in {empty}: it holds no ") and ".docx" in run.stderr
+    run = screen(one)
+    assert run.returncode == 0 and "1 submission screened as 'one'" in run.stderr  # (not "1 submissions")
