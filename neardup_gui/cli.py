@@ -126,6 +126,20 @@ def clip_to_width(text: str, columns: int) -> str:
     return text
 
 
+def _terminal_columns(stream: Any) -> int:
+    """The width of the terminal ``stream`` writes to: $COLUMNS when set, else the terminal's own
+    (stderr's, not stdout's: `neardup pairs | less` shows its progress on a terminal), else 80."""
+    try:
+        return max(int(os.environ["COLUMNS"]), 1)
+    except (KeyError, ValueError):
+        pass
+    try:
+        columns = os.get_terminal_size(stream.fileno()).columns
+    except (AttributeError, ValueError, OSError):
+        columns = 0
+    return columns or shutil.get_terminal_size(fallback=(80, 24)).columns
+
+
 class _ProgressLine:
     """The progress line standing on a terminal, if any (one per process)."""
 
@@ -133,7 +147,7 @@ class _ProgressLine:
 
     @classmethod
     def show(cls, stream: Any, line: str) -> None:
-        columns = shutil.get_terminal_size(fallback=(80, 24)).columns
+        columns = _terminal_columns(stream)
         # one column short of the width: a line that fills it wraps on some terminals
         stream.write("\r" + clip_to_width(line, max(columns - 1, 10)) + "\x1b[K")
         stream.flush()

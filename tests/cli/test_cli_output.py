@@ -92,6 +92,30 @@ def test_a_terminal_line_is_cut_to_its_width_and_erases_what_was_longer(monkeypa
     assert updates[2] == "[ 30.0%] Saving\x1b[K"
 
 
+def test_the_width_is_the_terminal_progress_goes_to(monkeypatch) -> None:
+    """stderr's terminal, not stdout's (`neardup pairs | less`: stdout is a pipe)."""
+    import fcntl
+    import struct
+    import termios
+
+    monkeypatch.delenv("COLUMNS", raising=False)
+    master, slave = pty.openpty()
+    try:
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 52, 0, 0))
+        with open(slave, "w", encoding="utf-8", closefd=False) as terminal:
+            assert cli._terminal_columns(terminal) == 52
+            StderrProgress(stream=terminal)(0.5, "x" * 100)
+        got = b""
+        while select.select([master], [], [], 1.0)[0]:
+            got += os.read(master, 65536)
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert got.decode("utf-8") == "\r" + ("[ 50.0%] " + "x" * 100)[:51] + "\x1b[K"
+    monkeypatch.setenv("COLUMNS", "33")  # (the user's say first)
+    assert cli._terminal_columns(io.StringIO()) == 33
+
+
 def test_clip_to_width_counts_wide_and_combining_characters() -> None:
     assert clip_to_width("abcdef", 4) == "abcd"
     assert clip_to_width("中文字", 5) == "中文"
