@@ -361,6 +361,9 @@ def _index_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", required=True, metavar="F", help="the index file (created if missing)")
     p.add_argument("--workers", type=int, metavar="N", help="extraction processes (default: number of cores)")
     p.add_argument("--bits", type=int, metavar="K", help="size of the 1-bit minwise fingerprint (64..1024)")
+    p.add_argument("--replace-folder", action="store_true", dest="replace_folder",
+                   help="make DIR the folder of an index made of another folder that still exists (its "
+                        "documents not in DIR leave the index); without it, that is refused")
     p.add_argument("--allow-empty", action="store_true", dest="allow_empty",
                    help="when the folder holds no documents now, remove them all from the index (by default "
                         "nothing is changed: an unmounted share leaves an empty folder)")
@@ -384,6 +387,16 @@ def run_index(args: argparse.Namespace) -> int:
         return _folder_unavailable(FolderUnavailable(os.path.abspath(args.folder), problem), args.db)
     try:
         with _open(args, create=True) as coll:
+            other = None if args.replace_folder else _other_folder(coll.folder, os.path.abspath(args.folder))
+            if other is not None:
+                # `neardup index 2025/ --db archive.db` meant as "add 2025 to the archive" would
+                # remove every document of 2024/ (a folder moved is no such case: the old one is gone)
+                sys.stderr.write(
+                    f"neardup: {args.db} is the index of {other}; indexing {os.path.abspath(args.folder)} into it "
+                    f"would remove the documents of {other} from it. Nothing was changed. Use another --db for "
+                    f"this folder, `neardup add FILE… --db {args.db}` to add files to the collection, or "
+                    "--replace-folder to make this folder its folder.\n")
+                return EXIT_USAGE
             report = coll.index_folder(args.folder, settings, StderrProgress(args.quiet), allow_empty=args.allow_empty)
             stats = coll.stats()
     except IndexProblem as exc:
@@ -416,6 +429,13 @@ def run_index(args: argparse.Namespace) -> int:
             for s in report.skipped:
                 print(f"  {s.path}: {s.reason}")
     return EXIT_SKIPPED if report.skipped else EXIT_OK
+
+
+def _other_folder(old: str | None, folder: str) -> str | None:
+    """``old``, the folder an index was made of, when it is another one that still exists."""
+    if not old or os.path.normpath(old) == os.path.normpath(folder) or not os.path.isdir(old):
+        return None
+    return old
 
 
 def _folder_unavailable(exc, db: str) -> int:  # noqa: ANN001 — a scan.FolderUnavailable

@@ -199,3 +199,31 @@ def test_the_command_line_asks_for_allow_empty(tmp_path) -> None:
     run = index("--allow-empty")
     assert run.returncode == 0 and "9 removed" in run.stdout
     assert _documents_in_new_process(db)["docs"] == []
+
+
+def test_the_command_line_will_not_turn_one_folders_index_into_anothers(tmp_path) -> None:
+    """`neardup index 2025/ --db archive.db`, meant as "add 2025 to the archive", removed every
+    document of 2024/. Refused now while 2024/ exists; --replace-folder does it; a folder moved
+    (the old one gone) is indexed in its new place, its documents kept."""
+    folder, db, before = _collection(tmp_path)
+    other = tmp_path / "2025"
+    other.mkdir()
+    shutil.copy(SAMPLE / "zh-04-山区滑坡监测.txt", other)  # (not one of the collection's 9)
+
+    def index(target: Path, *extra: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "neardup_gui.cli", "index", str(target), "--db", str(db), "-q",
+                               *extra], capture_output=True, text=True, cwd=ROOT, timeout=300)
+
+    run = index(other)
+    assert run.returncode == 2
+    assert run.stderr.startswith(f"neardup: {db} is the index of {folder}; indexing {other} into it would remove")
+    assert "Nothing was changed" in run.stderr and "--replace-folder" in run.stderr
+    assert _documents_in_new_process(db) == {"docs": before, "folder": str(folder)}
+    moved = tmp_path / "proposals-moved"
+    folder.rename(moved)
+    run = index(moved)
+    assert run.returncode == 0 and "0 removed, 9 unchanged" in run.stdout
+    assert _documents_in_new_process(db) == {"docs": before, "folder": str(moved)}
+    run = index(other, "--replace-folder")
+    assert run.returncode == 0 and "9 removed" in run.stdout
+    assert _documents_in_new_process(db) == {"docs": ["zh-04-山区滑坡监测.txt"], "folder": str(other)}
