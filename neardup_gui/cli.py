@@ -9,6 +9,7 @@ question; 2 usage error; 3 the index cannot be used (corrupt, too new, busy); 13
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import logging
 import os
@@ -974,7 +975,7 @@ def _write_out(report, path: str, fmt: str) -> int | None:  # noqa: ANN001 — a
 
 
 def _not_written(path: str, exc: OSError) -> int:
-    why = "the disk is full" if exc.errno == 28 else exc.strerror or str(exc)
+    why = "the disk is full" if exc.errno == errno.ENOSPC else exc.strerror or str(exc)
     sys.stderr.write(f"neardup: cannot write {path}: {why}; nothing was written\n")
     return EXIT_USAGE
 

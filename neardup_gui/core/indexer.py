@@ -283,18 +283,16 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
     started = time.monotonic()
     folder = os.path.abspath(folder)
     params = settings.fingerprints
-    # A folder that cannot be read at all (a typo, a drive not connected) says nothing of its
-    # documents: taking them all for deleted would empty the index (and the examiner's work on it).
-    problem = folder_problem(folder)
-    if problem is not None:
-        raise FolderUnavailable(folder, problem)
-
     progress(0.0, "Scanning the folder")
     scan = scan_folder(folder, wrap_progress(progress, 0.0, 0.05))
-    if folder in scan.unread:  # (gone or closed since the look above)
-        raise FolderUnavailable(folder, next(p.reason for p in scan.problems if p.path == folder))
+    # A folder that cannot be read at all (a typo, a drive not connected) says nothing of its
+    # documents: taking them all for deleted would empty the index (and the examiner's work on it).
+    if folder in scan.unread:
+        raise FolderUnavailable(folder, folder_problem(folder)
+                                or next(p.reason for p in scan.problems if p.path == folder))
+    existing = {d.rel: d for d in store.documents()}
     if not allow_empty and not scan.files and not scan.unread:
-        held = sum(not os.path.isabs(d.rel) for d in store.documents())  # (external members: their own path)
+        held = sum(not os.path.isabs(rel) for rel in existing)  # (external members: their own path)
         if held:
             raise FolderUnavailable(folder, f"it holds no documents now, while the index holds {held} "
                                             "(a drive or network share not connected?)", emptied=held)
@@ -302,7 +300,6 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
     # files added from outside the folder stay members while they exist (issue 18)
     scan = ScanResult(files=scan.files + tuple(external_entries(store, folder)), problems=scan.problems,
                       unread=scan.unread)
-    existing = {d.rel: d for d in store.documents()}
     seen = {f.rel for f in scan.files}
     # what is under a subfolder (or entry) that could not be read is kept as the index holds it
     unread = [os.path.relpath(u, folder).replace(os.sep, "/") for u in scan.unread]
