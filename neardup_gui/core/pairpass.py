@@ -549,7 +549,7 @@ def process_results(workers: int) -> Executor:
     decides: ``spawn``, or ``fork`` from the command line)."""
 
     def run(spec: PassSpec, parts: list[list[int]], tick: ProgressFn) -> Iterator[tuple[int, list[DocumentPairs]]]:
-        ctx = processes.context()
+        ctx = processes.context(opens_index=True)  # (never forked from this process: it has the index open)
         # the context manager terminates the workers on any exit: a cancel stops them at once
         with ctx.Pool(workers, initializer=_init_worker, initargs=(spec,)) as pool:
             results = pool.imap_unordered(_run_partition, parts)
@@ -568,7 +568,7 @@ def process_results(workers: int) -> Executor:
 
 def choose_executor(settings: Settings, n_todo: int) -> Executor:
     workers = max(1, int(settings.workers))
-    if workers == 1 or n_todo < (PARALLEL_MIN_DOCS_FORKED if processes.fork_safe() else PARALLEL_MIN_DOCS):
+    if workers == 1 or n_todo < (PARALLEL_MIN_DOCS_FORKED if processes.server_allowed() else PARALLEL_MIN_DOCS):
         return serial_results
     return process_results(workers)
 

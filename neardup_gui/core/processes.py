@@ -1,4 +1,5 @@
-"""How child processes start: ``spawn`` unless ``fork`` is both chosen and safe.
+"""How child processes start: ``spawn`` unless ``fork`` (or, for a child that opens the index, a
+fork server) is both chosen and safe.
 
 ``spawn`` starts a fresh interpreter that imports what it needs (about 0.25 s a child here, two
 children in parallel on two cores); ``fork`` copies the parent, already imported, in a few
@@ -13,9 +14,17 @@ the program chose it (:func:`allow_fork`: the command line does, the app never d
 and never once Qt is loaded (its threads are invisible to :mod:`threading`). The choice is made
 for each child as it is started: a child replaced later, from a feeding thread, is spawned.
 
-SQLite: a forked child never uses a connection of its parent (SQLite forbids it). The pass's
-workers open their own, read-only, while the parent keeps its connection open and idle (no
-statement running, so no lock held) until they have ended; the extraction children open none.
+SQLite: a child that opens the index is never forked from a process that has it open. A forked
+child gets a copy of SQLite's bookkeeping of its parent's locks but not the locks (POSIX locks
+are not inherited): a connection it opens would take the locks for held and never ask the
+system for them, so another process could checkpoint and delete the write-ahead log under the
+child's reads, or take the file for unused. Every open WAL connection holds such a lock (a
+SHARED lock on the database file, for as long as it is open). So the pass's workers, which open
+the index read-only, are started by a fork server (``forkserver``: a fresh interpreter started
+by exec, which has imported the core but never opened a database, and forks each child in a few
+milliseconds; :func:`start_server` starts it early, while the command line imports the core, so
+that its own start costs nothing). The extraction children, forked from the caller itself, open
+no database.
 """
 
 from __future__ import annotations
@@ -29,7 +38,7 @@ from multiprocessing.context import BaseContext
 
 log = logging.getLogger(__name__)
 
-__all__ = ["allow_fork", "context", "fork_safe"]
+__all__ = ["allow_fork", "context", "fork_safe", "server_allowed", "start_server"]
 
 _fork_allowed = False
 
@@ -62,10 +71,59 @@ def virtual_mb() -> float:
         return 0.0
 
 
-def context(capped: bool = False) -> BaseContext:
-    """The context to start the next child with: ``fork`` when :func:`fork_safe` (and, for a child
-    that caps its address space, ``capped``, while this process is under FORK_MAX_PARENT_MB),
-    else ``spawn``."""
+# What the fork server imports before it forks anything: what a pass worker runs.
+SERVER_PRELOAD = ["neardup_gui.core.pairpass"]
+
+
+def server_allowed() -> bool:
+    """True when children that open the index are forked by the fork server (see above): where
+    forking is chosen, on Linux, and never in a process with Qt loaded (the app spawns them, and
+    so does a test process of the app that ran a command in it)."""
+    return _fork_allowed and sys.platform.startswith("linux") and "PySide6" not in sys.modules
+
+
+# The numerical libraries' own threads, in the server and the workers it forks: one each (the
+# workers are one per core already; measured, the server's numpy starting a thread per core
+# slowed a command of 32 documents, which runs the pass in its own process, by 0.09 s).
+SERVER_ENVIRONMENT = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+
+def _server_running() -> bool:
+    """Start the fork server unless it runs; False when it cannot be started."""
+    from multiprocessing import forkserver
+
+    multiprocessing.get_context("forkserver").set_forkserver_preload(SERVER_PRELOAD)
+    saved = {k: os.environ.get(k) for k in SERVER_ENVIRONMENT}
+    os.environ.update({k: v for k, v in SERVER_ENVIRONMENT.items() if saved[k] is None})
+    try:
+        forkserver.ensure_running()
+        return True
+    except OSError as exc:  # (e.g. no room for a socket in the temporary folder)
+        log.warning("the fork server did not start (%s): worker processes are spawned", exc)
+        return False
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+
+
+def start_server() -> None:
+    """Start the fork server now, if children that open the index are to be forked by it: its
+    interpreter imports the core while this process does the same (the command line calls this
+    first thing in the commands that pair)."""
+    if server_allowed():
+        _server_running()
+
+
+def context(capped: bool = False, opens_index: bool = False) -> BaseContext:
+    """The context to start the next child with: for a child that ``opens_index``, the fork
+    server where forking is chosen (on Linux), else ``spawn``; for another, ``fork`` when
+    :func:`fork_safe` (and, for a child that caps its address space, ``capped``, while this
+    process is under FORK_MAX_PARENT_MB), else ``spawn``."""
+    if opens_index:
+        method = "forkserver" if server_allowed() and _server_running() else "spawn"
+        log.debug("starting a child process by %s", method)
+        return multiprocessing.get_context(method)
     fork = fork_safe() and not (capped and virtual_mb() > FORK_MAX_PARENT_MB)
     method = "fork" if fork else "spawn"
     log.debug("starting a child process by %s", method)

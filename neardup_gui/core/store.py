@@ -17,6 +17,7 @@ import itertools
 import json
 import logging
 import os
+import threading
 import sqlite3
 import time
 import zlib
@@ -442,6 +443,51 @@ def _file_size(path: Path) -> int:
         raise
 
 
+# The index files this process has a connection to, by (device, inode): how many Stores. While
+# one is open, another Store of the same file does not read its header with open()/close():
+# closing any descriptor of a file drops every POSIX lock the process holds on it, the locks of
+# its SQLite connections included (SQLite itself never closes a descriptor while a lock is held).
+# With them gone, another process could take the file for unused, checkpoint and delete the WAL
+# under a write in progress, and write beside it (seen: `neardup index` writing through a lock
+# held by another process after it had opened and closed a Store).
+_OPEN_FILES: dict[tuple[int, int], int] = {}
+_OPEN_FILES_LOCK = threading.Lock()
+
+
+def _inode_of(path: Path) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)
+
+
+def _open_here(path: Path) -> bool:
+    """True when this process already has a Store open on ``path``'s file."""
+    inode = _inode_of(path)
+    with _OPEN_FILES_LOCK:
+        return inode is not None and _OPEN_FILES.get(inode, 0) > 0
+
+
+def _register_open(path: Path) -> tuple[int, int] | None:
+    inode = _inode_of(path)
+    if inode is not None:
+        with _OPEN_FILES_LOCK:
+            _OPEN_FILES[inode] = _OPEN_FILES.get(inode, 0) + 1
+    return inode
+
+
+def _register_close(inode: tuple[int, int] | None) -> None:
+    if inode is None:
+        return
+    with _OPEN_FILES_LOCK:
+        left = _OPEN_FILES.get(inode, 0) - 1
+        if left > 0:
+            _OPEN_FILES[inode] = left
+        else:
+            _OPEN_FILES.pop(inode, None)
+
+
 class Store:
     """An open index file. One connection, used by the thread that opened it."""
 
@@ -450,12 +496,15 @@ class Store:
         exists = _file_size(self.path) > 0
         if not exists and not create:
             raise IndexProblem("not-an-index", f"There is no index at {self.path}.")
+        self._inode: tuple[int, int] | None = None
         if exists:
-            self._check_header()
+            if not _open_here(self.path):
+                self._check_header()
         else:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self.conn = sqlite3.connect(self.path, timeout=timeout_s, isolation_level=None, check_same_thread=True)
+            self._inode = _register_open(self.path)
             self.conn.execute("PRAGMA foreign_keys = ON")
             self.conn.execute(f"PRAGMA busy_timeout = {int(timeout_s * 1000)}")
             # A run killed while creating the index leaves an SQLite file without tables: nothing
@@ -475,6 +524,7 @@ class Store:
         except (sqlite3.Error, IndexProblem) as exc:
             if hasattr(self, "conn"):
                 self.conn.close()
+            _register_close(self._inode)
             if isinstance(exc, IndexProblem):
                 raise
             raise _translate_error(exc, self.path) from exc
@@ -583,6 +633,8 @@ class Store:
             self.conn.close()
         except sqlite3.Error:  # closing never raises to the examiner
             log.exception("closing %s", self.path)
+        inode, self._inode = self._inode, None
+        _register_close(inode)
 
     def __enter__(self) -> "Store":
         return self

@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -31,19 +32,22 @@ def test_fork_only_where_chosen_and_safe() -> None:
     out = python("""
         import threading, time
         from neardup_gui.core import processes
-        seen = [processes.context().get_start_method()]
+        def both():  # (an extraction child; a pass worker, which opens the index)
+            return processes.context().get_start_method() + "/" + processes.context(opens_index=True).get_start_method()
+        seen = [both()]
         processes.allow_fork()
-        seen.append(processes.context().get_start_method())
+        seen.append(both())
         stop = threading.Event()
         t = threading.Thread(target=stop.wait); t.start()
-        seen.append(processes.context().get_start_method())
+        seen.append(both())
         stop.set(); t.join()
-        seen.append(processes.context().get_start_method())
+        seen.append(both())
         import PySide6.QtCore
-        seen.append(processes.context().get_start_method())
+        seen.append(both())
         print(" ".join(seen))
     """)
-    assert out == "spawn fork spawn fork spawn"
+    # (the fork server is a fresh interpreter: another thread here does not matter to it)
+    assert out == "spawn/spawn fork/forkserver spawn/forkserver fork/forkserver spawn/spawn"
 
 
 def test_a_large_parent_spawns_the_children_that_cap_their_memory() -> None:
@@ -91,38 +95,58 @@ def test_forked_index_and_pass_equal_one_process(folder, tmp_path) -> None:
         done = neardup("-vv", "pairs", "--db", str(dbs[workers]), "--threshold", "0.8", "--json", "-q",
                        "--workers", workers)
         assert done.returncode == 0, done.stderr[-2000:]
-        assert ("starting a child process by fork" in done.stderr) == (workers == "2")
+        # (the pass's workers open the index: the fork server forks them, not this process)
+        assert ("starting a child process by forkserver" in done.stderr) == (workers == "2")
         runs[workers] = sorted((min(r["a"], r["b"]), max(r["a"], r["b"]), r["similarity"])
                                for r in json.loads(done.stdout))
     assert len(runs["1"]) > 50
     assert runs["2"] == runs["1"]
 
 
-def test_the_pass_forks_while_its_parent_holds_no_lock_on_the_database(folder, tmp_path) -> None:
-    """A forked worker opens its own connection, but SQLite's bookkeeping of its parent's locks is
-    copied into it: the parent must hold none on the database file then (no read transaction
-    open), only the lock on the shared-memory file that every open WAL connection holds."""
+WORKER_LOCKS = """
+import os, sys
+from neardup_gui.core import pairpass, processes
+from neardup_gui.core.collection import Collection
+from neardup_gui.core.settings import Settings
+
+def locked_inodes(pid):
+    with open("/proc/locks") as f:
+        return {line.split()[5].split(":")[-1] for line in f
+                if len(line.split()) > 5 and line.split()[4] == str(pid)}
+
+if __name__ == "__main__":
+    processes.allow_fork(sys.argv[2] == "cli")
+    processes.start_server()
+    with Collection.open(sys.argv[1], create=False) as coll:  # the caller has the index open
+        spec = coll.pass_spec(Settings(), None, 0.8)
+        coll.store.get_meta("folder")
+        ctx = processes.context(opens_index=True)
+        with ctx.Pool(2, initializer=pairpass._init_worker, initargs=(spec,)) as pool:
+            pids = {pool.apply(os.getpid) for _ in range(8)}  # workers past their start: index open
+            print(ctx.get_start_method(), os.getpid() in pids,
+                  *sorted(" ".join(sorted(locked_inodes(p))) or "-" for p in pids), sep="|")
+"""
+
+
+@pytest.mark.parametrize("caller", ["cli", "app"])
+def test_a_pass_worker_holds_its_own_lock_on_the_index(folder, tmp_path, caller) -> None:
+    """Every open WAL connection holds a lock on the database file (so that no other process
+    deletes the log under it). A worker forked from a process that has the index open would get
+    a copy of SQLite's bookkeeping of the parent's locks but not the locks: it would take its
+    own for held and never ask the system for them. The pass's workers are started by the fork
+    server (the command line) or spawned (the app): each holds its lock, seen in /proc/locks,
+    while the caller keeps the index open."""
     db = tmp_path / "locks.db"
     done = neardup("index", str(folder), "--db", str(db), "-q")
     assert done.returncode == 0, done.stderr[-2000:]
-    code = textwrap.dedent(f"""
-        import os, sys
-        from neardup_gui.core import processes
-        real = processes.context
-        def context(capped=False):
-            ctx = real(capped)
-            if ctx.get_start_method() == "fork":
-                mine = [f for f in map(str.split, open("/proc/locks")) if len(f) > 5 and f[4] == str(os.getpid())]
-                print("FORK", *[f[5].split(":")[-1] for f in mine], file=sys.stderr)
-            return ctx
-        processes.context = context
-        from neardup_gui import cli
-        sys.exit(cli.main(["pairs", "--db", {str(db)!r}, "--threshold", "0.8", "--json", "-q", "--workers", "2"]))
-    """)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr[-2000:]
-    forks = [line.split()[1:] for line in done.stderr.splitlines() if line.startswith("FORK")]
-    assert forks, "the pass did not fork its workers"
-    database = str(db.stat().st_ino)
-    for locked in forks:
-        assert database not in locked
+    script = tmp_path / "worker_locks.py"
+    script.write_text(textwrap.dedent(WORKER_LOCKS))
+    run = subprocess.run([sys.executable, str(script), str(db), caller], capture_output=True, text=True,
+                         timeout=300, cwd=str(Path(__file__).resolve().parents[2]))
+    assert run.returncode == 0, run.stderr[-2000:]
+    method, in_caller, *workers = run.stdout.strip().split("|")
+    assert method == ("forkserver" if caller == "cli" else "spawn")
+    assert in_caller == "False"
+    assert workers, "no worker answered"
+    for locked in workers:
+        assert str(db.stat().st_ino) in locked.split(), f"a worker holds no lock on the index: {workers}"
