@@ -1033,6 +1033,9 @@ def build_parser() -> argparse.ArgumentParser:
 # 34 MB; the 32 sample files 0.3 MB): a smaller one starts no fork server beside the command
 # (which costs a command of 32 documents 0.08 s; the pass would start it itself if needed).
 PASS_COMMANDS = frozenset({"pairs", "clusters", "screen", "report"})
+# A wait this long for another writer of the index is said on stderr (shorter ones are usual
+# when two programs work on one index: another commits a batch).
+SAY_WAITING_AFTER_S = 1.0
 SERVER_MIN_INDEX_BYTES = 1_000_000
 
 
@@ -1063,8 +1066,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     stdout = sys.stdout
     if _is_terminal(sys.stderr):
         sys.stdout = _ClearsProgress(stdout)
+    from neardup_gui.core.store import while_busy
+
     try:
-        code = args.run(args)
+        with while_busy(_WaitingNotice()):
+            code = args.run(args)
         _ProgressLine.clear()
         sys.stdout.flush()  # (here, not at exit: a reader gone is handled below)
         return code
@@ -1082,6 +1088,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BROKEN_PIPE
     finally:
         sys.stdout = stdout
+
+
+class _WaitingNotice:
+    """Says once on stderr, after SAY_WAITING_AFTER_S, that the command waits for another writer
+    of the index (core/store.py: the wait can be stopped with Ctrl+C)."""
+
+    def __init__(self) -> None:
+        self.said = False
+
+    def __call__(self, waited_s: float) -> None:
+        if waited_s >= SAY_WAITING_AFTER_S and not self.said:
+            self.said = True
+            _ProgressLine.clear()
+            sys.stderr.write("neardup: the index is being written by another neardup window or command; "
+                             "waiting for it (Ctrl+C stops)\n")
+            sys.stderr.flush()
 
 
 def _reader_gone(stream: Any) -> bool:

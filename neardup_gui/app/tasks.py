@@ -14,14 +14,18 @@ import time
 import traceback
 from typing import Any, Callable
 
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, Signal, Slot
 
 from neardup_gui.core.progress import Cancelled
+from neardup_gui.core.store import while_busy
 
 log = logging.getLogger(__name__)
 
 # Progress reports closer together than this are dropped (the last one always arrives).
 PROGRESS_INTERVAL_S = 0.05
+# A wait this long for another writer of the index is shown in the task's progress (shorter
+# ones, another process committing a batch, are not worth a word); it can be cancelled at once.
+SAY_WAITING_AFTER_S = 0.5
 
 
 class _Relay(QObject):
@@ -61,6 +65,7 @@ class Task(QObject):
         self._cancel = threading.Event()
         self._ended = threading.Event()
         self._last_emit = 0.0
+        self._reported = 0.0  # the last fraction reported (worker side)
         self.started_at = time.monotonic()
         self.fraction = 0.0
         self.message = ""
@@ -79,14 +84,24 @@ class Task(QObject):
         """The ``progress`` callable handed to the core function (called in the worker)."""
         if self._cancel.is_set():
             raise Cancelled()
+        self._reported = fraction
         now = time.monotonic()
         if now - self._last_emit >= PROGRESS_INTERVAL_S or fraction >= 1.0:
             self._last_emit = now
             self._relay.progress.emit(float(fraction), str(message))
 
+    def _waiting(self, waited_s: float) -> None:
+        """Between the slices of a wait for another writer of the index (core/store.py)."""
+        if self._cancel.is_set():
+            raise Cancelled()
+        if waited_s >= SAY_WAITING_AFTER_S:
+            self.report(self._reported, QCoreApplication.translate(
+                "Task", "Waiting: another window or command is writing to the index…"))
+
     def run_in_worker(self) -> None:
         try:
-            result = self._fn(*self._args, progress=self.report, **self._kwargs)
+            with while_busy(self._waiting):
+                result = self._fn(*self._args, progress=self.report, **self._kwargs)
         except Cancelled:
             self._relay.cancelled.emit()
         except BaseException as exc:  # noqa: BLE001 - every failure must reach the GUI, not kill it

@@ -24,7 +24,7 @@ import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -488,11 +488,38 @@ def _register_close(inode: tuple[int, int] | None) -> None:
             _OPEN_FILES.pop(inode, None)
 
 
+# Waiting for another writer (another window or command writing the index) is done in slices
+# of this length, up to the store's timeout: between two, Ctrl+C is heard (a KeyboardInterrupt)
+# and the caller's hook (:func:`while_busy`) can report the wait and cancel it. (SQLite's own
+# wait sleeps in C for the whole timeout, 30 s: measured, `neardup pairs` stopped 27.6 s after
+# Ctrl+C while the app held the write lock.)
+BUSY_SLICE_S = 0.1
+_busy = threading.local()
+
+
+@contextmanager
+def while_busy(hook: Callable[[float], None]) -> Iterator[None]:
+    """In this thread, call ``hook(seconds waited)`` between the slices of a wait for another
+    writer; it may raise (a cancel) to stop waiting: nothing was written then."""
+    previous = getattr(_busy, "hook", None)
+    _busy.hook = hook
+    try:
+        yield
+    finally:
+        _busy.hook = previous
+
+
+def _is_busy(exc: sqlite3.Error) -> bool:
+    msg = str(exc).lower()
+    return "locked" in msg or "busy" in msg
+
+
 class Store:
     """An open index file. One connection, used by the thread that opened it."""
 
     def __init__(self, path: str | Path, *, create: bool = True, timeout_s: float = 30.0) -> None:
         self.path = Path(path)
+        self.timeout_s = timeout_s
         exists = _file_size(self.path) > 0
         if not exists and not create:
             raise IndexProblem("not-an-index", f"There is no index at {self.path}.")
@@ -652,9 +679,13 @@ class Store:
             yield self.conn
             return
         try:
-            self.conn.execute("BEGIN IMMEDIATE")
+            self._begin_immediate()
         except sqlite3.Error as exc:
             raise _translate_error(exc, self.path) from exc
+        except BaseException:  # (Ctrl+C or a cancel while waiting: no transaction left open)
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            raise
         try:
             yield self.conn
             self.conn.execute("COMMIT")
@@ -666,6 +697,26 @@ class Store:
             if isinstance(exc, sqlite3.Error):
                 raise _translate_error(exc, self.path) from exc
             raise
+
+    def _begin_immediate(self) -> None:
+        """``BEGIN IMMEDIATE``, waiting for another writer in slices of BUSY_SLICE_S up to the
+        store's timeout (see BUSY_SLICE_S); the last busy error is raised when it runs out."""
+        started = time.monotonic()
+        self.conn.execute(f"PRAGMA busy_timeout = {int(BUSY_SLICE_S * 1000)}")
+        try:
+            while True:
+                try:
+                    self.conn.execute("BEGIN IMMEDIATE")
+                    return
+                except sqlite3.OperationalError as exc:
+                    waited = time.monotonic() - started
+                    if not _is_busy(exc) or waited >= self.timeout_s:
+                        raise
+                hook = getattr(_busy, "hook", None)
+                if hook is not None:
+                    hook(waited)
+        finally:
+            self.conn.execute(f"PRAGMA busy_timeout = {int(self.timeout_s * 1000)}")
 
     @contextmanager
     def reading(self) -> Iterator[sqlite3.Connection]:
@@ -698,10 +749,10 @@ class Store:
         return row[0] if row else default
 
     def set_meta(self, key: str, value: str) -> None:
-        try:  # also called outside a transaction: a full, locked or read-only file says so plainly
-            self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
-        except sqlite3.Error as exc:
-            raise _translate_error(exc, self.path) from exc
+        # (also called outside a transaction: a full, locked or read-only file says so plainly,
+        # and a wait for another writer can be stopped)
+        with self.transaction() as conn:
+            conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
 
     # --- the collection's settings and external members ------------------------------------------
 

@@ -119,3 +119,37 @@ def test_the_progress_callable_raises_cancelled_once_cancelled(qtbot, runner):
     task.cancel()
     with pytest.raises(Cancelled):
         task.report(0.5, "x")
+
+
+def test_a_wait_for_another_writer_is_shown_and_cancel_stops_it(qtbot, runner, tmp_path):
+    """Another window or command holding the index's write lock: the task says it waits, and
+    Cancel stops the wait (before: the worker sat in SQLite's busy handler for 30 s, deaf)."""
+    from neardup_gui.core.store import Store
+    from tests.core.test_store_busy import Holder
+
+    db = tmp_path / "i.ndx"
+    with Store(db) as store:
+        store.set_meta("note", "before")
+
+    def write_note(path, progress):
+        with Store(path, create=False) as s:
+            progress(0.3, "writing")
+            s.set_meta("note", "from the task")
+
+    holder = Holder(db)
+    try:
+        messages: list[str] = []
+        outcome: list[str] = []
+        task = runner.start("write", write_note, str(db), on_done=lambda r: outcome.append("done"),
+                            on_cancelled=lambda: outcome.append("cancelled"))
+        task.progress.connect(lambda f, m: messages.append(m))
+        qtbot.waitUntil(lambda: any("another window or command is writing" in m for m in messages), timeout=60_000)
+        task.cancel()
+        with qtbot.waitSignal(task.finished, timeout=20_000):  # (30 s of lock left: a hang's guard)
+            pass
+        assert outcome == ["cancelled"]
+        holder.release()
+    finally:
+        holder.close()
+    with Store(db, create=False) as store:
+        assert store.get_meta("note") == "before"
