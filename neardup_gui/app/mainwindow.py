@@ -316,6 +316,7 @@ class MainWindow(QMainWindow):
         for page in (self.documents_page, self.check_page, self.duplicates_page, self.clusters_page, self.common_page,
                      self.screening_page):
             page.retranslate_ui()
+        self.progress_panel.retranslate_ui()
         self._update_counts()
         self._update_notice_text()
         if self.runner.is_busy() and self.progress_panel.task is not None:

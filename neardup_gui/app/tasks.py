@@ -66,6 +66,7 @@ class Task(QObject):
         self._ended = threading.Event()
         self._last_emit = 0.0
         self._reported = 0.0  # the last fraction reported (worker side)
+        self.waiting = False  # waiting for another writer of the index (set by the worker)
         self.started_at = time.monotonic()
         self.fraction = 0.0
         self.message = ""
@@ -82,9 +83,13 @@ class Task(QObject):
 
     def report(self, fraction: float, message: str = "") -> None:
         """The ``progress`` callable handed to the core function (called in the worker)."""
+        self.waiting = False
+        self._reported = fraction
+        self._emit(fraction, message)
+
+    def _emit(self, fraction: float, message: str) -> None:
         if self._cancel.is_set():
             raise Cancelled()
-        self._reported = fraction
         now = time.monotonic()
         if now - self._last_emit >= PROGRESS_INTERVAL_S or fraction >= 1.0:
             self._last_emit = now
@@ -95,7 +100,8 @@ class Task(QObject):
         if self._cancel.is_set():
             raise Cancelled()
         if waited_s >= SAY_WAITING_AFTER_S:
-            self.report(self._reported, QCoreApplication.translate(
+            self.waiting = True  # (no estimate of the time left while the work stands still)
+            self._emit(self._reported, QCoreApplication.translate(
                 "Task", "Waiting: another window or command is writing to the index…"))
 
     def run_in_worker(self) -> None:
@@ -142,7 +148,7 @@ class Task(QObject):
     def remaining_s(self) -> float | None:
         """Estimated seconds left from the pace so far; None until there is a pace to go by."""
         elapsed = self.elapsed_s()
-        if self.fraction < 0.02 or elapsed < 0.5:
+        if self.fraction < 0.02 or elapsed < 0.5 or self.waiting:
             return None
         return elapsed * (1.0 - self.fraction) / self.fraction
 

@@ -17,8 +17,8 @@ import itertools
 import json
 import logging
 import os
-import threading
 import sqlite3
+import threading
 import time
 import zlib
 from contextlib import contextmanager

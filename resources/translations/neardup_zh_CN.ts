@@ -2309,7 +2309,7 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>Task</name>
     <message>
-        <location filename="../../neardup_gui/app/tasks.py" line="98" />
+        <location filename="../../neardup_gui/app/tasks.py" line="104" />
         <source>Waiting: another window or command is writing to the index…</source>
         <translation>正在等待：另一个窗口或命令正在写入索引…</translation>
     </message>

@@ -104,6 +104,8 @@ def test_f1_opens_help_in_english_and_chinese(qtbot):
         qtbot.waitUntil(lambda: "最大" in help_dialog.browser.toPlainText(), timeout=3000)
         zh = help_dialog.browser.toPlainText()
         assert "快捷键" in zh and "F3 / Shift+F3" in zh
+        # the progress panel too (its Cancel button stayed in English after a switch)
+        assert window.progress_panel.cancel_button.text() == "取消"
         # skip reasons and the file dialogs' filters are Chinese too
         assert localise_reason("scanned PDF: no text layer") == "扫描版 PDF：没有文字层"
         assert localise_reason("file is 250.0 MB, over the 200 MB limit") == "文件大小 250.0 MB，超过 200 MB 的上限"
