@@ -1056,11 +1056,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     configure_logging(args.verbose)
     from neardup_gui.core import processes
 
-    processes.allow_fork()  # (a command-line process runs one thread: its children start faster)
+    # (a command-line process runs one thread: its children start faster; the choice is undone
+    # on return, for a caller that runs a command in its own process, such as a test)
+    chosen_before = processes.allow_fork()
     if (getattr(args, "command", None) in PASS_COMMANDS and getattr(args, "workers", 0) != 1
             and _index_bytes(args) >= SERVER_MIN_INDEX_BYTES):
         processes.start_server()  # (imports the core beside this process: the pass's workers start at once)
     if not getattr(args, "run", None):
+        processes.allow_fork(chosen_before)
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     stdout = sys.stdout
@@ -1088,6 +1091,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BROKEN_PIPE
     finally:
         sys.stdout = stdout
+        processes.allow_fork(chosen_before)
 
 
 class _WaitingNotice:

@@ -15,7 +15,11 @@ source tree's code), in a temporary HOME, and checks that
    writes a PDF (drawn by Qt inside the bundle);
 4. ``neardup-gui --sample`` starts offscreen, shows its window, and indexes the sample with its
    own worker processes (which must be workers, not second windows);
-5. the window starts in a Chinese locale with its translation.
+5. the window starts in a Chinese locale with its translation;
+6. ``neardup pairs`` of a collection large enough for a parallel pass (440 generated texts in
+   families of light edits) runs its workers from the fork server (the frozen executable started
+   again as the server: PyInstaller's multiprocessing hook must recognise it) and finds the same
+   pairs as one process.
 
 Prints the timings (start-up of the command line and of the window) and the bundle size.
 Exit code 0 when every check passes.
@@ -118,6 +122,48 @@ def test_index_and_check(bundle: Path, sample: Path, work: Path, env: dict[str, 
     check(pdf.read_bytes()[:5] == b"%PDF-", "the report is not a PDF file")
     print(f"ok  neardup report: {summary['pairs']} pairs on {summary['pages']} PDF pages")
     return elapsed
+
+
+def family_texts(folder: Path, families: int = 40, copies: int = 11, words: int = 260) -> int:
+    """Write ``families × copies`` texts: each family a random text and its light edits (2 % of
+    the words replaced), so that the pass has pairs to verify in every family."""
+    import random
+
+    rng = random.Random(7)
+    vocabulary = [f"{a}{b}" for a in ("ka", "lo", "mi", "ne", "pu", "ri", "so", "tu", "ve", "zo")
+                  for b in ("ran", "lem", "tis", "dor", "vak", "sun", "pel", "gor", "mis", "tal")]
+    folder.mkdir(parents=True, exist_ok=True)
+    for f in range(families):
+        base = [rng.choice(vocabulary) for _ in range(words)]
+        for c in range(copies):
+            text = [w if rng.random() > 0.02 else rng.choice(vocabulary) for w in base]
+            sentences = [" ".join(text[i:i + 13]).capitalize() + "." for i in range(0, len(text), 13)]
+            (folder / f"f{f:02d}-{c:02d}.txt").write_text(" ".join(sentences) + "\n", encoding="utf-8")
+    return families * copies
+
+
+def test_parallel_pass(bundle: Path, work: Path, env: dict[str, str]) -> None:
+    folder = work / "families"
+    count = family_texts(folder)
+    db = work / "families.sqlite"
+    proc = run([str(bundle / "neardup"), "index", str(folder), "--db", str(db), "--json", "-q"], env)
+    check(proc.returncode == 0, f"neardup index exited {proc.returncode}: {proc.stderr[-3000:]}")
+    check(json.loads(proc.stdout)["indexed"] == count, f"not every generated text was indexed: {proc.stdout[-500:]}")
+    found = {}
+    for workers in ("2", "1"):
+        copy = work / f"families-{workers}.sqlite"
+        shutil.copy(db, copy)  # (the pairs are kept in the index: each run starts from none)
+        proc = run([str(bundle / "neardup"), "-vv", "pairs", "--db", str(copy), "--threshold", "0.8", "--json",
+                    "-q", "--workers", workers], env)
+        check(proc.returncode == 0, f"neardup pairs --workers {workers} exited {proc.returncode}: {proc.stderr[-3000:]}")
+        found[workers] = sorted((r["a"], r["b"], r["similarity"]) for r in json.loads(proc.stdout))
+        if workers == "2":
+            check("starting a child process by forkserver" in proc.stderr,
+                  f"the pass did not run its workers from the fork server: {proc.stderr[-2000:]}")
+    check(len(found["1"]) >= 40 * 11 * 10 // 2 // 2, f"too few pairs found: {len(found['1'])}")
+    check(found["2"] == found["1"], "two worker processes found other pairs than one process")
+    print(f"ok  neardup pairs: {len(found['2'])} pairs among {count} texts, two workers forked by the "
+          "fork server, the same as one process")
 
 
 def children_of(pid: int) -> list[tuple[int, str]]:
@@ -237,6 +283,7 @@ def main(argv: list[str] | None = None) -> int:
         env = isolated_env(work / "home")
         version_times = test_version(bundle, env)
         index_s = test_index_and_check(bundle, sample, work, env)
+        test_parallel_pass(bundle, work, env)
         # A second, fresh home for the window: it starts like a first start.
         gui_env = isolated_env(work / "gui-home")
         shown_s = test_window(bundle, gui_env, work / "gui-home" / "data", work / "gui.log")

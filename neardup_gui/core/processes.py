@@ -43,10 +43,12 @@ __all__ = ["allow_fork", "context", "fork_safe", "server_allowed", "start_server
 _fork_allowed = False
 
 
-def allow_fork(allowed: bool = True) -> None:
-    """Let children be forked when :func:`fork_safe` (the command line's choice)."""
+def allow_fork(allowed: bool = True) -> bool:
+    """Let children be forked when :func:`fork_safe` (the command line's choice); returns the
+    choice it replaces."""
     global _fork_allowed  # noqa: PLW0603 - one process-wide choice, made at start-up
-    _fork_allowed = allowed
+    previous, _fork_allowed = _fork_allowed, allowed
+    return previous
 
 
 def fork_safe() -> bool:
@@ -77,9 +79,10 @@ SERVER_PRELOAD = ["neardup_gui.core.pairpass"]
 
 def server_allowed() -> bool:
     """True when children that open the index are forked by the fork server (see above): where
-    forking is chosen, on Linux, and never in a process with Qt loaded (the app spawns them, and
-    so does a test process of the app that ran a command in it)."""
-    return _fork_allowed and sys.platform.startswith("linux") and "PySide6" not in sys.modules
+    forking is chosen, on Linux. (Unlike :func:`fork_safe`, whatever threads this process runs:
+    the server is a fresh interpreter. The frozen command line, whose start-up imports PySide6,
+    so never forks, uses it too.)"""
+    return _fork_allowed and sys.platform.startswith("linux")
 
 
 # The numerical libraries' own threads, in the server and the workers it forks: one each (the
