@@ -91,18 +91,25 @@ def server_allowed() -> bool:
 SERVER_ENVIRONMENT = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
+_server_failed = False  # it could not be started once: not tried again (nor said again)
+
+
 def _server_running() -> bool:
     """Start the fork server unless it runs; False when it cannot be started."""
+    global _server_failed  # noqa: PLW0603 - one server per process
     from multiprocessing import forkserver
 
+    if _server_failed:
+        return False
     multiprocessing.get_context("forkserver").set_forkserver_preload(SERVER_PRELOAD)
     saved = {k: os.environ.get(k) for k in SERVER_ENVIRONMENT}
     os.environ.update({k: v for k, v in SERVER_ENVIRONMENT.items() if saved[k] is None})
     try:
         forkserver.ensure_running()
         return True
-    except OSError as exc:  # (e.g. no room for a socket in the temporary folder)
+    except OSError as exc:  # (e.g. a temporary folder whose path is too long for a socket's)
         log.warning("the fork server did not start (%s): worker processes are spawned", exc)
+        _server_failed = True
         return False
     finally:
         for k, v in saved.items():

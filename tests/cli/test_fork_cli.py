@@ -4,6 +4,7 @@ them. Forked or spawned, one process or two: the same index and the same pairs."
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -101,6 +102,26 @@ def test_forked_index_and_pass_equal_one_process(folder, tmp_path) -> None:
                                for r in json.loads(done.stdout))
     assert len(runs["1"]) > 50
     assert runs["2"] == runs["1"]
+
+
+def test_without_a_fork_server_the_workers_are_spawned_and_the_pairs_the_same(folder, tmp_path) -> None:
+    """A temporary folder whose path is too long for the server's socket: said once, the pass's
+    workers are spawned, the pairs are those of one process."""
+    db = tmp_path / "nosrv.db"
+    assert neardup("index", str(folder), "--db", str(db), "-q").returncode == 0
+    one = tmp_path / "one.db"
+    one.write_bytes(db.read_bytes())
+    long_tmp = tmp_path / ("x" * 60) / ("y" * 60)
+    long_tmp.mkdir(parents=True)
+    env = {**os.environ, "TMPDIR": str(long_tmp)}
+    done = subprocess.run([sys.executable, "-m", "neardup_gui.cli", "-vv", "pairs", "--db", str(db), "--threshold",
+                           "0.8", "--json", "-q", "--workers", "2"], capture_output=True, text=True, timeout=600, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stderr.count("the fork server did not start") == 1
+    assert "starting a child process by spawn" in done.stderr
+    alone = neardup("pairs", "--db", str(one), "--threshold", "0.8", "--json", "-q", "--workers", "1")
+    assert alone.returncode == 0, alone.stderr[-2000:]
+    assert json.loads(done.stdout) == json.loads(alone.stdout)
 
 
 WORKER_LOCKS = """
