@@ -26,6 +26,7 @@ import pytest
 
 from neardup_gui.core import pairpass
 from tests.benchmarks.copyheavy import build
+from tests.signals import hear_ctrl_c
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="process groups and /proc")
 
@@ -40,7 +41,8 @@ def neardup(*args: str) -> subprocess.CompletedProcess:
 def interrupted(args: list[str], under_way: Callable[[str], bool]) -> subprocess.CompletedProcess:
     """Run ``neardup args``; send Ctrl+C once ``under_way`` holds for a line of its progress."""
     proc = subprocess.Popen([sys.executable, "-m", "neardup_gui.cli", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=ROOT, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT, start_new_session=True,
+                            preexec_fn=hear_ctrl_c)
     seen = ""
     try:
         end = time.monotonic() + 300

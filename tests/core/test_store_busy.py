@@ -21,8 +21,10 @@ import pytest
 
 from neardup_gui.core.progress import Cancelled
 from neardup_gui.core.store import IndexProblem, Store, while_busy
+from tests.signals import hear_ctrl_c
 
 ROOT = Path(__file__).resolve().parents[2]
+
 
 HOLDER = """
 import sqlite3, sys
@@ -136,7 +138,8 @@ def _stderr_line(proc: subprocess.Popen, wanted: str, deadline_s: float) -> str:
 def test_the_command_line_says_it_waits_and_ctrl_c_stops_it_at_once(db, holder, tmp_path) -> None:
     proc = subprocess.Popen([sys.executable, "-m", "neardup_gui.cli", "pairs", "--db", str(db)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-                            start_new_session=True)
+                            start_new_session=True,
+                            preexec_fn=hear_ctrl_c)
     try:
         _stderr_line(proc, "being written by another", 60)
         os.killpg(proc.pid, signal.SIGINT)  # Ctrl+C reaches the terminal's whole process group
@@ -146,6 +149,7 @@ def test_the_command_line_says_it_waits_and_ctrl_c_stops_it_at_once(db, holder, 
     finally:
         if proc.poll() is None:
             proc.kill()
+            proc.communicate()  # (closes its pipes)
     assert proc.returncode == 130, err
     assert "interrupted" in err
     holder.release()
