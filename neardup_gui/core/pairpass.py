@@ -546,7 +546,7 @@ def serial_results(spec: PassSpec, parts: list[list[int]], tick: ProgressFn) -> 
 
 def process_results(workers: int) -> Executor:
     """The partitions in ``workers`` local processes (started as :mod:`~neardup_gui.core.processes`
-    decides: ``spawn``, or ``fork`` from the command line)."""
+    decides: ``spawn``, or by the fork server from the command line)."""
 
     def run(spec: PassSpec, parts: list[list[int]], tick: ProgressFn) -> Iterator[tuple[int, list[DocumentPairs]]]:
         ctx = processes.context(opens_index=True)  # (never forked from this process: it has the index open)
