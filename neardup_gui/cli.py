@@ -1033,10 +1033,10 @@ def build_parser() -> argparse.ArgumentParser:
 # 34 MB; the 32 sample files 0.3 MB): a smaller one starts no fork server beside the command
 # (which costs a command of 32 documents 0.08 s; the pass would start it itself if needed).
 PASS_COMMANDS = frozenset({"pairs", "clusters", "screen", "report"})
+SERVER_MIN_INDEX_BYTES = 1_000_000
 # A wait this long for another writer of the index is said on stderr (shorter ones are usual
 # when two programs work on one index: another commits a batch).
 SAY_WAITING_AFTER_S = 1.0
-SERVER_MIN_INDEX_BYTES = 1_000_000
 
 
 def _index_bytes(args: argparse.Namespace) -> int:

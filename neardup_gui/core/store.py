@@ -411,6 +411,11 @@ def _no_space(folder: Path) -> bool:
         return False
 
 
+def _is_busy(exc: sqlite3.Error) -> bool:
+    msg = str(exc).lower()
+    return "locked" in msg or "busy" in msg
+
+
 def _translate_error(exc: sqlite3.Error, path: Path) -> IndexProblem:
     msg = str(exc).lower()
     if "database disk image is malformed" in msg or "file is not a database" in msg or "malformed" in msg:
@@ -419,7 +424,7 @@ def _translate_error(exc: sqlite3.Error, path: Path) -> IndexProblem:
             f"The index file {path} is damaged ({exc}). It was left untouched; rebuild the index "
             "to a new file (the documents themselves are not affected).",
         )
-    if "locked" in msg or "busy" in msg:
+    if _is_busy(exc):
         return IndexProblem("busy", f"The index {path} is being written by another neardup window or command; try again when it has finished.")
     if "disk is full" in msg or "database or disk is full" in msg or (
             ("disk i/o error" in msg or "unable to open" in msg) and _no_space(path.parent)):
@@ -507,11 +512,6 @@ def while_busy(hook: Callable[[float], None]) -> Iterator[None]:
         yield
     finally:
         _busy.hook = previous
-
-
-def _is_busy(exc: sqlite3.Error) -> bool:
-    msg = str(exc).lower()
-    return "locked" in msg or "busy" in msg
 
 
 class Store:
@@ -683,20 +683,27 @@ class Store:
         except sqlite3.Error as exc:
             raise _translate_error(exc, self.path) from exc
         except BaseException:  # (Ctrl+C or a cancel while waiting: no transaction left open)
-            if self.conn.in_transaction:
-                self.conn.execute("ROLLBACK")
+            self._roll_back()
             raise
         try:
             yield self.conn
             self.conn.execute("COMMIT")
         except BaseException as exc:
-            try:
-                self.conn.execute("ROLLBACK")
-            except sqlite3.Error:
-                log.exception("rollback failed on %s", self.path)
+            self._roll_back()
             if isinstance(exc, sqlite3.Error):
                 raise _translate_error(exc, self.path) from exc
             raise
+
+    def _roll_back(self) -> None:
+        """Roll back the transaction if one is open: none is when Ctrl+C came just after COMMIT
+        (seen: "cannot rollback - no transaction is active" with its traceback on an interrupted
+        `neardup index`), or when SQLite rolled back itself (a full disk)."""
+        if not self.conn.in_transaction:
+            return
+        try:
+            self.conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            log.exception("rollback failed on %s", self.path)
 
     def _begin_immediate(self) -> None:
         """``BEGIN IMMEDIATE``, waiting for another writer in slices of BUSY_SLICE_S up to the

@@ -12,13 +12,11 @@ from __future__ import annotations
 import json
 import os
 import re
-import select
 import shutil
 import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Callable
 
@@ -45,16 +43,12 @@ def interrupted(args: list[str], under_way: Callable[[str], bool]) -> subprocess
                             preexec_fn=hear_ctrl_c)
     seen = ""
     try:
-        end = time.monotonic() + 300
-        while True:
-            assert time.monotonic() < end, f"never under way: {seen[-2000:]!r}"
-            ready, _, _ = select.select([proc.stderr], [], [], 1.0)
-            if ready:
-                line = proc.stderr.readline()
-                assert line, f"ended before it was seen under way: {seen[-2000:]!r}"
-                seen += line
-                if under_way(line):
-                    break
+        for line in proc.stderr:  # (ends when the command does: then it was never seen under way)
+            seen += line
+            if under_way(line):
+                break
+        else:
+            raise AssertionError(f"ended before it was seen under way: {seen[-2000:]!r}")
         os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=60)  # (a guard against a hang, not a speed test)
     finally:
@@ -96,10 +90,8 @@ def holders_of(path: Path) -> list[int]:
 
 
 def none_left_holding(path: Path) -> None:
-    end = time.monotonic() + 30  # (the exiting workers' last moments)
-    while holders_of(path):
-        assert time.monotonic() < end, f"processes still hold {path}: {holders_of(path)}"
-        time.sleep(0.1)
+    # (the command waits for its workers before it exits: none may be left once it has)
+    assert not holders_of(path), f"processes still hold {path}: {holders_of(path)}"
 
 
 @pytest.fixture(scope="module")
