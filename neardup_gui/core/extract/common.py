@@ -231,7 +231,13 @@ def looks_binary(sample: bytes) -> bool:
             return False
         return True
     controls = len(sample) - len(sample.translate(None, _BINARY_CONTROLS))
+    if controls and b"\x08" in sample:  # overstrikes of a formatted man page are text (bold: N\bN)
+        controls -= len(_OVERSTRIKE_BYTES_RE.findall(sample))
     return controls > 0.05 * len(sample)
+
+
+# a backspace between two bytes that are not controls (in UTF-8, a character's last byte before it)
+_OVERSTRIKE_BYTES_RE = re.compile(rb"(?<=[^\x00-\x1f])\x08(?=[^\x00-\x1f])")
 
 
 _DESCRIPTIONS = {

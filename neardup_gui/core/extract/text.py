@@ -249,7 +249,10 @@ def split_paragraphs(text: str) -> list[str]:
     widths = _CharWidths()
     for block in _BLANK_LINES_RE.split(text):
         lines = list(filter(str.strip, block.split("\n")))
-        if len(lines) > 1 and _hard_wrapped(lines, widths, block.isascii() or not _MAYBE_WIDE_RE.search(block)):
+        # (widths measured with tabs expanded to every 8th column, as a terminal shows them:
+        # ``col -b`` writes runs of spaces as tabs)
+        measured = [line.expandtabs() for line in lines] if "\t" in block else lines
+        if len(lines) > 1 and _hard_wrapped(measured, widths, block.isascii() or not _MAYBE_WIDE_RE.search(block)):
             out.append(join_wrapped(lines))
         else:
             out.extend(lines)
@@ -295,12 +298,59 @@ def _hard_wrapped(lines: list[str], widths: _CharWidths, narrow: bool = False) -
     return ends * 2 < len(lines) - 1
 
 
+# Terminal formatting saved in a text file: a man page rendered by ``nroff``, ``groff -Tutf8`` or
+# ``MAN_KEEP_FORMATTING=1 man``, a program's coloured output. Overstrikes print a character
+# twice (bold: ``N\bN``) or over an underscore (underline: ``_\bN``, wide characters too);
+# escape sequences are colours and styles (``ESC[1m``: CSI), hyperlinks (``ESC]8;;URL ESC\``:
+# OSC) and the two-character ones (``ESC(B``). Left in, a formatted copy of a page would not
+# match the plain page (``[1mNAME`` is not ``NAME``: similarity 0.30 for one man page), and
+# overstrikes made the file look like binary data.
+_ESCAPE_RE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[ -/]*[0-~])")
+_OVERSTRIKE_RE = re.compile(r"[^\x08\n]\x08([^\x08\n])")
+
+
+def undo_terminal_formatting(text: str) -> str:
+    """``text`` without its terminal formatting: escape sequences removed, and at each position
+    only the last character written there, as ``col -b`` shows it (the text of a man page
+    rendered with ``col -b`` and of the same page with its overstrikes are then the same; a
+    backspace that overstrikes nothing is dropped). A text with neither is returned as it is
+    (two ``in`` tests)."""
+    if "\x1b" in text:
+        text = _ESCAPE_RE.sub("", text)
+    if "\x08" in text:
+        before = None
+        while "\x08" in text and text != before:  # (bold underline: _\bN\bN, two rounds)
+            before, text = text, _OVERSTRIKE_RE.sub(r"\1", text)
+        if "\x08" in text:  # several backspaces in a row: a line printed over itself
+            text = "\n".join(_overprinted(line) if "\x08" in line else line for line in text.split("\n"))
+    return text
+
+
+def _overprinted(line: str) -> str:
+    """A line with backspaces as ``col -b`` shows it: each backspace moves back one character,
+    what follows is written over what was there. groff moves back so over plain text where a
+    man page's header is longer than the line."""
+    cells: list[str] = []
+    at = 0
+    for c in line:
+        if c == "\x08":
+            at = max(at - 1, 0)
+            continue
+        if at == len(cells):
+            cells.append(c)
+        else:
+            cells[at] = c
+        at += 1
+    return "".join(cells)
+
+
 def extract(data: bytes) -> Extracted:
     """Extract a text file's paragraphs; meta['encoding'] is the encoding used, and a warning
-    says how many bytes were invalid and where."""
+    says how many bytes were invalid and where. Terminal formatting (overstrikes, escape
+    sequences) is removed: :func:`undo_terminal_formatting`."""
     decoded = decode(data)
     if "\x00" in decoded.text:
         raise ExtractError("binary", "binary data, not text")
     warning = decoded.warning(len(data))
-    return Extracted(paragraphs=split_paragraphs(decoded.text), meta={"encoding": decoded.encoding},
-                     warnings=[warning] if warning else [])
+    return Extracted(paragraphs=split_paragraphs(undo_terminal_formatting(decoded.text)),
+                     meta={"encoding": decoded.encoding}, warnings=[warning] if warning else [])
