@@ -413,6 +413,7 @@ def run_index(args: argparse.Namespace) -> int:
             "unchanged": report.unchanged, "unread": report.unread, "refingerprinted": report.refingerprinted,
             "with_warnings": [{"path": path, "warnings": list(warnings)} for path, warnings in report.warned],
             "skipped": [{"path": s.path, "code": s.code, "reason": s.reason} for s in report.skipped],
+            "other_files": list(report.others),
             "elapsed_s": round(report.elapsed_s, 3),
         })
     else:
@@ -429,7 +430,24 @@ def run_index(args: argparse.Namespace) -> int:
             print(f"{len(report.skipped)} skipped:")
             for s in report.skipped:
                 print(f"  {s.path}: {s.reason}")
+        if report.others:
+            print(other_files_line(report.others, args.folder))
     return EXIT_SKIPPED if report.skipped else EXIT_OK
+
+
+OTHERS_NAMED = 5  # the other files named in `index`'s summary (all of them in its --json)
+
+
+def other_files_line(others: Sequence[str], folder: str) -> str:
+    """"2 files of other formats left out (neardup reads …): ls.1, README": what `index` says of
+    the files it does not read, so that none is left out in silence."""
+    from neardup_gui.core.extract import READ_SUFFIXES
+    from neardup_gui.core.progress import count_noun
+
+    names = [os.path.relpath(p, folder) for p in others[:OTHERS_NAMED]]
+    more = f" and {len(others) - OTHERS_NAMED} more (--json lists them all)" if len(others) > OTHERS_NAMED else ""
+    return (f"{count_noun(len(others), 'file')} of other formats left out (neardup reads "
+            f"{' '.join(READ_SUFFIXES)}): {', '.join(names)}{more}")
 
 
 def _other_folder(old: str | None, folder: str) -> str | None:

@@ -100,6 +100,9 @@ class MainWindow(QMainWindow):
         self.submission_views: list[SubmissionView] = []
         self.last_error: tuple[str, str] | None = None
         self.last_report = None  # the IndexReport of the last indexing run
+        # the files of the collection's folder that are of no format neardup reads, as the last
+        # indexing run of this collection found them (named beside the counts)
+        self.other_files: tuple[str, ...] = ()
         self._error_dialogs: list[ErrorDialog] = []
         self._closing = False
         self.setAcceptDrops(True)
@@ -530,6 +533,7 @@ class MainWindow(QMainWindow):
             return
         if state.settings is not None:
             self.settings = state.settings
+        self.other_files = ()  # (not known until the folder is indexed again)
         self._set_documents(state.documents)
         self._loaded_from_saved = not after_cancel
         self._update_notice_text(partial=after_cancel)
@@ -543,10 +547,12 @@ class MainWindow(QMainWindow):
         if state.settings is not None:
             self.settings = state.settings
         self._loaded_from_saved = False
-        self._set_documents(state.documents)
-        self._update_notice_text()
         report = state.report
         self.last_report = report
+        if report is not None:
+            self.other_files = report.others
+        self._set_documents(state.documents)
+        self._update_notice_text()
         if report is not None:
             message = self.tr("Indexed: {added} added, {updated} updated, {moved} moved, {removed} removed, "
                               "{unchanged} unchanged, {warned} with warnings, {skipped} skipped ({seconds:.1f} s)").format(
@@ -657,8 +663,28 @@ class MainWindow(QMainWindow):
         counts = (self.tr("%n document: {indexed} indexed, {warned} with warnings, {skipped} skipped", "", len(docs))
                   if len(docs) == 1 else
                   self.tr("%n documents: {indexed} indexed, {warned} with warnings, {skipped} skipped", "", len(docs)))
-        self.counts_label.setText(
-            counts.format(indexed=indexed, warned=warned, skipped=skipped) if self.folder else "")
+        text = counts.format(indexed=indexed, warned=warned, skipped=skipped) if self.folder else ""
+        others = self.other_files if self.folder else ()
+        if others:
+            text += (self.tr("; %n other file left out (not a format neardup reads)", "", len(others))
+                     if len(others) == 1 else
+                     self.tr("; %n other files left out (not a format neardup reads)", "", len(others)))
+        self.counts_label.setText(text)
+        self.counts_label.setToolTip(self._other_files_tip(others))
+
+    OTHERS_IN_TIP = 20  # the other files named in the counts' tooltip
+
+    def _other_files_tip(self, others: Sequence[str]) -> str:
+        """The files of other formats, named (the first 20), and the formats that are read."""
+        if not others:
+            return ""
+        from neardup_gui.core.extract import READ_SUFFIXES
+
+        names = [os.path.relpath(p, self.folder) for p in others[:self.OTHERS_IN_TIP]]
+        lines = [self.tr("Left out: neardup reads {formats} files.").format(formats=" ".join(READ_SUFFIXES)), *names]
+        if len(others) > self.OTHERS_IN_TIP:
+            lines.append(self.tr("…and {n} more").format(n=len(others) - self.OTHERS_IN_TIP))
+        return "\n".join(lines)
 
     def _set_duplicates(self, pairs: Sequence[Pair], clusters: Sequence[Cluster]) -> None:
         self.pairs = list(pairs)

@@ -52,6 +52,8 @@ class IndexReport:
     warned: tuple[tuple[str, tuple[str, ...]], ...] = ()
     refingerprinted: int = 0
     elapsed_s: float = 0.0
+    # the folder's files of formats neardup does not read (absolute paths): left out, named
+    others: tuple[str, ...] = ()
     changed_ids: tuple[int, ...] = field(default=(), repr=False)
 
 
@@ -299,7 +301,7 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
     store.set_meta("folder", folder)
     # files added from outside the folder stay members while they exist (issue 18)
     scan = ScanResult(files=scan.files + tuple(external_entries(store, folder)), problems=scan.problems,
-                      unread=scan.unread)
+                      unread=scan.unread, others=scan.others)
     seen = {f.rel for f in scan.files}
     # what is under a subfolder (or entry) that could not be read is kept as the index holds it
     unread = [os.path.relpath(u, folder).replace(os.sep, "/") for u in scan.unread]
@@ -419,7 +421,7 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
         added=added, updated=updated, moved=moved, removed=len(gone), unchanged=unchanged, unread=len(kept_unread),
         skipped=tuple(skipped), warned=tuple(warned), refingerprinted=len(stale),
         elapsed_s=time.monotonic() - started,
-        changed_ids=tuple(changed_ids + stale),
+        changed_ids=tuple(changed_ids + stale), others=scan.others,
     )
     progress(1.0, index_summary(store.count("indexed"), len(warned), len(skipped)))
     log.info("indexed %s: %s", folder, report)

@@ -2,7 +2,8 @@
 
 Hidden files and folders and Office lock files (``~$x.docx``) are ignored; symbolic links are
 followed, but a link loop, a broken link or a folder that cannot be read becomes a
-:class:`Skipped` with its reason rather than an error.
+:class:`Skipped` with its reason rather than an error. Files of other formats are listed apart
+(:attr:`ScanResult.others`): not documents, but not passed over in silence either.
 """
 
 from __future__ import annotations
@@ -45,6 +46,9 @@ class ScanResult:
     files: tuple[FileEntry, ...]
     problems: tuple[Skipped, ...]
     unread: tuple[str, ...] = ()
+    # the other files (absolute paths, sorted): not of a format neardup reads (``ls.1``, ``README``,
+    # ``budget.xlsx``); left out, but counted and named so that none is left out in silence
+    others: tuple[str, ...] = ()
 
 
 class FolderUnavailable(Exception):
@@ -147,6 +151,7 @@ def scan_folder(root: str, progress: ProgressFn = no_progress) -> ScanResult:
     seen_dirs: dict[tuple[int, int], str] = {(root_stat.st_dev, root_stat.st_ino): ""}
     seen_files: dict[tuple[int, int], str] = {}
     found: list[tuple[bool, str, tuple[int, int], FileEntry]] = []
+    others: list[str] = []
     stack: list[tuple[str, str]] = [(root, "")]
     done = 0
     while stack:
@@ -193,8 +198,11 @@ def scan_folder(root: str, progress: ProgressFn = no_progress) -> ScanResult:
                     continue
                 seen_dirs[key] = rel
                 stack.append((entry.path, rel))
-            elif stat_mod.S_ISREG(info.st_mode) and _is_supported(name):
-                found.append((is_link, rel, key, FileEntry(entry.path, rel, info.st_size, info.st_mtime_ns)))
+            elif stat_mod.S_ISREG(info.st_mode):
+                if _is_supported(name):
+                    found.append((is_link, rel, key, FileEntry(entry.path, rel, info.st_size, info.st_mtime_ns)))
+                else:
+                    others.append(entry.path)
     # One file reached several ways (links) is listed once, preferably under its real name.
     found.sort(key=lambda item: (item[0], item[1]))
     for _, rel, key, entry in found:
@@ -211,7 +219,7 @@ def scan_folder(root: str, progress: ProgressFn = no_progress) -> ScanResult:
     progress(1.0, f"found {count_noun(len(files), 'document')}")
     files.sort(key=lambda f: f.rel)
     problems.sort(key=lambda s: s.path)
-    return ScanResult(tuple(files), tuple(problems), tuple(unread))
+    return ScanResult(tuple(files), tuple(problems), tuple(unread), tuple(sorted(others)))
 
 
 def _is_link(entry: os.DirEntry) -> bool:

@@ -153,3 +153,27 @@ def test_exit_codes_for_a_damaged_index_and_usage(indexed, capsys, tmp_path):
     with pytest.raises(SystemExit) as exc:
         main(["check", "--db", str(db)])  # no file given
     assert exc.value.code == EXIT_USAGE
+
+
+def test_index_names_the_files_of_other_formats_it_leaves_out(tmp_path, capsys):
+    """A folder's files of no format neardup reads (a man page's source, a README, a budget
+    sheet) were left out in silence: now counted and named, without changing the exit code."""
+    folder = tmp_path / "call"
+    folder.mkdir()
+    shutil.copy(SAMPLE / EN_SOURCE, folder / EN_SOURCE)
+    names = ["README", "budget.xlsx", "ls.1", *(f"scan-{i}.png" for i in range(5))]
+    for name in names:
+        (folder / name).write_bytes(b"not a document neardup reads")
+    db = str(tmp_path / "call.ndx")
+    code, out = run(capsys, "index", str(folder), "--db", db, "-q")
+    assert code == EXIT_OK
+    assert ("8 files of other formats left out (neardup reads .docx .htm .html .md .odt .pdf .rtf .txt): "
+            "README, budget.xlsx, ls.1, scan-0.png, scan-1.png and 3 more (--json lists them all)") in out
+    assert "1 document indexed" in out and "0 skipped" in out
+    code, out = run(capsys, "index", str(folder), "--db", db, "--json", "-q")
+    assert code == EXIT_OK
+    assert json.loads(out)["other_files"] == [str(folder / n) for n in sorted(names)]
+    for name in names:
+        (folder / name).unlink()
+    code, out = run(capsys, "index", str(folder), "--db", db, "-q")
+    assert "other formats" not in out

@@ -32,6 +32,8 @@ def test_walks_recursively_sorted_and_filters(tmp_path):
     result = scan_folder(str(tmp_path))
     assert [f.rel for f in result.files] == ["a/b/c.docx", "a/b/d.md", "a/z.PDF", "b.txt", "old.doc", "x.htm", "y.odt", "z.rtf"]
     assert result.problems == ()
+    # files of other formats are not documents, but are named: hidden and lock files are not
+    assert result.others == (str(tmp_path / "notes.xlsx"), str(tmp_path / "photo.jpg"))
     entry = result.files[3]
     stat = (tmp_path / "b.txt").stat()
     assert entry == FileEntry(str(tmp_path / "b.txt"), "b.txt", stat.st_size, stat.st_mtime_ns)
@@ -172,3 +174,16 @@ def test_the_sample_collections_answer_key_is_not_a_document(sample_dir):
 
     rels = [f.rel for f in scan_folder(str(sample_dir)).files]
     assert len(rels) == 30 and "EXPECTED.md" not in rels
+
+
+def test_other_files_left_out_by_the_examiner_are_not_named(tmp_path):
+    write(tmp_path / "a.txt")
+    write(tmp_path / "ls.1")
+    write(tmp_path / "README")
+    write(tmp_path / "data" / "budget.xlsx")
+    write(tmp_path / ".neardupignore", "data/*\n")
+    os.symlink(tmp_path / "gone.xlsx", tmp_path / "broken.xlsx")  # (a broken link to no document: not named)
+    result = scan_folder(str(tmp_path))
+    assert [f.rel for f in result.files] == ["a.txt"]
+    assert result.others == (str(tmp_path / "README"), str(tmp_path / "ls.1"))
+    assert result.problems == ()

@@ -40,6 +40,8 @@ FORMATS: dict[str, str] = {
     ".doc": "doc",
 }
 SUPPORTED_SUFFIXES: frozenset[str] = frozenset(FORMATS)
+# the suffixes of the formats whose text is read (a legacy .doc is listed, with its reason, not read)
+READ_SUFFIXES: tuple[str, ...] = tuple(sorted(s for s, f in FORMATS.items() if f != "doc"))
 
 # What each format's content must look like (see ``common.sniff``).
 _EXPECTED_KIND = {
@@ -52,6 +54,7 @@ _EXPECTED_KIND = {
 __all__ = [
     "FORMATS",
     "SUPPORTED_SUFFIXES",
+    "READ_SUFFIXES",
     "extract_file",
     "extract_bytes",
     "format_of",
