@@ -107,6 +107,8 @@ def test_escape_sequences_of_every_kind_are_removed() -> None:
     assert undo_terminal_formatting("\x1b]8;;https://example.org\x07link\x1b]8;;\x07") == "link"
     assert undo_terminal_formatting("\x1b[1;31mred\x1b[0m \x1b[38;5;208mamber\x1b[m") == "red amber"
     assert undo_terminal_formatting("\x1b(Bplain\x1b=") == "plain"
+    # an escape left open removes itself, never the text after it
+    assert undo_terminal_formatting("a stray \x1b]8;;file:///x\nthe rest of the page") == "a stray 8;;file:///x\nthe rest of the page"
 
 
 def test_overstrikes_read_as_col_b_shows_them() -> None:
@@ -128,3 +130,11 @@ def test_an_overstruck_page_is_text_and_binary_data_still_is_not(renderings: dic
     assert not looks_binary(renderings["overstruck"].read_bytes()[:8192])
     assert looks_binary(bytes(range(0, 32)) * 64)
     assert looks_binary(b"\x08\x01\x02\x03" * 512)  # backspaces among controls overstrike nothing
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab_中 \n\x08\x1b[]();m1\x07\\")))
+def test_any_mix_of_backspaces_and_escapes_reads_without_a_backspace(text: str) -> None:
+    out = undo_terminal_formatting(text)
+    assert "\x08" not in out
+    assert out.count("\n") == text.count("\n")  # no escape sequence or overstrike crosses a line

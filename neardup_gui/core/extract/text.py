@@ -305,7 +305,8 @@ def _hard_wrapped(lines: list[str], widths: _CharWidths, narrow: bool = False) -
 # OSC) and the two-character ones (``ESC(B``). Left in, a formatted copy of a page would not
 # match the plain page (``[1mNAME`` is not ``NAME``: similarity 0.30 for one man page), and
 # overstrikes made the file look like binary data.
-_ESCAPE_RE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[ -/]*[0-~])")
+# (an OSC ends at BEL or ESC \ on its line: one left open removes its ESC ] only, not the text after it)
+_ESCAPE_RE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b\n]*(?:\x07|\x1b\\)|[ -/]*[0-~])")
 _OVERSTRIKE_RE = re.compile(r"[^\x08\n]\x08([^\x08\n])")
 
 
