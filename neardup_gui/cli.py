@@ -439,8 +439,8 @@ OTHERS_NAMED = 5  # the other files named in `index`'s summary (all of them in i
 
 
 def other_files_line(others: Sequence[str], folder: str) -> str:
-    """"2 files of other formats left out (neardup reads …): ls.1, README": what `index` says of
-    the files it does not read, so that none is left out in silence."""
+    """"2 files of other formats left out (neardup reads …): ls.1, README": what `index` and
+    `screen` say of the files they do not read, so that none is left out in silence."""
     from neardup_gui.core.extract import READ_SUFFIXES
     from neardup_gui.core.progress import count_noun
 
@@ -864,12 +864,15 @@ def run_screen(args: argparse.Namespace) -> int:
                 "template_share": r.template_share, "flagged": r.flagged(screening.info.flag),
                 "warnings": list(r.warnings), "sha256": r.sha256,
             } for i, r in enumerate(rows, 1)],
+            "other_files": list(screening.others),
         })
     elif not screening.rows:
         from neardup_gui.core.extract import SUPPORTED_SUFFIXES
 
         print(f"no submissions in {screening.info.folder}: it holds no "
               f"{', '.join(sorted(SUPPORTED_SUFFIXES))} files", file=sys.stderr)
+        if screening.others:
+            print(other_files_line(screening.others, screening.info.folder), file=sys.stderr)
         return EXIT_SKIPPED  # (nothing was found where that is the question)
     else:
         from neardup_gui.core.progress import count_noun
@@ -886,6 +889,8 @@ def run_screen(args: argparse.Namespace) -> int:
         flagged = len(screening.flagged())
         print(f"{count_noun(len(screening.rows), 'submission')} screened as {screening.info.name!r}; {flagged} flagged at "
               f"{screening.info.flag:.0%} copied or more (!)", file=sys.stderr)
+        if screening.others:
+            print(other_files_line(screening.others, screening.info.folder), file=sys.stderr)
     return EXIT_SKIPPED if any(r.status != "done" for r in screening.rows) else EXIT_OK
 
 

@@ -264,12 +264,34 @@ class ScreeningView(QWidget):
         line = self.flag_spin.value() / 100
         done = [r for r in s.rows if r.status == "done"]
         flagged = sum(1 for r in s.rows if r.flagged(line))
-        text = self.tr("<b>{n} submissions</b> in {folder}: {flagged} at or above the flag line, "
-                       "{unread} could not be read").format(
-            n=len(s.rows), folder=display_path(s.info.folder), flagged=flagged, unread=len(s.rows) - len(done))
+        # (English singular as its own string, as the counts line's)
+        text = (self.tr("<b>%n submission</b> in {folder}: {flagged} at or above the flag line, "
+                        "{unread} could not be read", "", len(s.rows))
+                if len(s.rows) == 1 else
+                self.tr("<b>%n submissions</b> in {folder}: {flagged} at or above the flag line, "
+                        "{unread} could not be read", "", len(s.rows))).format(
+            folder=display_path(s.info.folder), flagged=flagged, unread=len(s.rows) - len(done))
+        if s.others:  # (known right after a screening run)
+            text += " · " + (self.tr("%n other file left out (not a format neardup reads)", "", len(s.others))
+                             if len(s.others) == 1 else
+                             self.tr("%n other files left out (not a format neardup reads)", "", len(s.others)))
         if s.info.state != "done":
             text += " · " + self.tr("interrupted: screen again to check the rest")
         self.summary.setText(text)
+        self.summary.setToolTip(self._others_tip(s))
+
+    OTHERS_IN_TIP = 20  # the other files named in the summary's tooltip
+
+    def _others_tip(self, s: Screening) -> str:
+        if not s.others:
+            return ""
+        from neardup_gui.core.extract import READ_SUFFIXES
+
+        names = [os.path.relpath(p, s.info.folder) for p in s.others[:self.OTHERS_IN_TIP]]
+        lines = [self.tr("Not screened: neardup reads {formats} files.").format(formats=" ".join(READ_SUFFIXES)), *names]
+        if len(s.others) > self.OTHERS_IN_TIP:
+            lines.append(self.tr("…and {n} more").format(n=len(s.others) - self.OTHERS_IN_TIP))
+        return "\n".join(lines)
 
     # -- the examiner's actions -----------------------------------------------------------------
 

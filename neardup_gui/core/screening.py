@@ -136,6 +136,9 @@ class Screening:
 
     info: ScreeningInfo
     rows: tuple[ScreeningRow, ...]
+    # the folder's files of formats neardup does not read (absolute paths), not screened: known
+    # right after a run (:func:`screen_folder`), not kept in the index
+    others: tuple[str, ...] = ()
 
     def flagged(self) -> list[ScreeningRow]:
         return [r for r in self.rows if r.flagged(self.info.flag)]
@@ -460,7 +463,8 @@ def screen_folder(collection: Collection, folder: str, settings: Settings, *, na
     progress(0.0, "Reading the submissions")
     with Collection.open(batch_path) as batch:
         # (a call's folder emptied since its last screening gives an empty screening: asked for)
-        indexer.index_folder(batch.store, folder, settings, wrap_progress(progress, 0.0, 0.4), allow_empty=True)
+        report = indexer.index_folder(batch.store, folder, settings, wrap_progress(progress, 0.0, 0.4),
+                                      allow_empty=True)
         # A Collection of its own over the same index: its caches of marked texts belong to this
         # screening's template model only.
         main = Collection(store)
@@ -495,7 +499,7 @@ def screen_folder(collection: Collection, folder: str, settings: Settings, *, na
     with store.transaction() as conn:
         conn.execute("UPDATE screenings SET state = 'done', updated = ? WHERE id = ?", (time.time(), info.id))
     progress(1.0, "Screened")
-    return load_screening(store, info.id)
+    return replace(load_screening(store, info.id), others=report.others)
 
 
 def _screen_one(main: Collection, batch: Collection, d, settings: Settings, v: Verifier,  # noqa: ANN001

@@ -1644,93 +1644,126 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 </context>
 <context>
     <name>ScreeningView</name>
-    <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="267" />
-        <source>&lt;b&gt;{n} submissions&lt;/b&gt; in {folder}: {flagged} at or above the flag line, {unread} could not be read</source>
-        <translation>&lt;b&gt;{folder} 中共 {n} 份申请书&lt;/b&gt;：{flagged} 份达到或超过标记线，{unread} 份无法读取</translation>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/screeningview.py" line="268" />
+        <source>&lt;b&gt;%n submission&lt;/b&gt; in {folder}: {flagged} at or above the flag line, {unread} could not be read</source>
+        <translation>
+            <numerusform>&lt;b&gt;{folder} 中共 %n 份申请书&lt;/b&gt;：{flagged} 份达到或超过标记线，{unread} 份无法读取</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/screeningview.py" line="271" />
+        <source>&lt;b&gt;%n submissions&lt;/b&gt; in {folder}: {flagged} at or above the flag line, {unread} could not be read</source>
+        <translation>
+            <numerusform>&lt;b&gt;{folder} 中共 %n 份申请书&lt;/b&gt;：{flagged} 份达到或超过标记线，{unread} 份无法读取</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/screeningview.py" line="275" />
+        <source>%n other file left out (not a format neardup reads)</source>
+        <translation>
+            <numerusform>另有 %n 个其他格式的文件未检测（neardup 不读取该格式）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/screeningview.py" line="277" />
+        <source>%n other files left out (not a format neardup reads)</source>
+        <translation>
+            <numerusform>另有 %n 个其他格式的文件未检测（neardup 不读取该格式）</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="271" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="279" />
         <source>interrupted: screen again to check the rest</source>
         <translation>检测中断：再次检测以完成其余部分</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="277" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="291" />
+        <source>Not screened: neardup reads {formats} files.</source>
+        <translation>未检测：neardup 读取 {formats} 文件。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="293" />
+        <source>…and {n} more</source>
+        <translation>……以及另外 {n} 个</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="299" />
         <source>Choose the folder of new submissions</source>
         <translation>选择新申请书所在文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="329" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="351" />
         <source>Screen a folder…</source>
         <translation>检测文件夹…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="330" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="352" />
         <source>Check every file of a folder of new submissions against the collection and against each other; you can also drop the folder here</source>
         <translation>将文件夹中的每份新申请书与文档集及彼此比对；也可以把文件夹拖到这里</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="332" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="354" />
         <source>Screen again</source>
         <translation>重新检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="333" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="355" />
         <source>Pick up new and changed submissions; an interrupted screening goes on where it stopped</source>
         <translation>纳入新增和修改的申请书；中断的检测从中断处继续</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="335" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="357" />
         <source>Screening:</source>
         <translation>检测批次：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="336" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="358" />
         <source>Screenings kept in this collection</source>
         <translation>本文档集保存的检测批次</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="337" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="359" />
         <source>Flag from:</source>
         <translation>标记线：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="338" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="360" />
         <source>Flag a submission whose copied share (the form's text not counted) reaches this</source>
         <translation>复制比（不计模板文字）达到此值的申请书将被标记</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="341" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="363" />
         <source>Flag line</source>
         <translation>标记线</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="342" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="364" />
         <source>Flagged only</source>
         <translation>仅显示已标记</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="343" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="365" />
         <source>Filter submissions…</source>
         <translation>筛选申请书…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="344" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="366" />
         <source>Filter submissions</source>
         <translation>筛选申请书</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="345" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="367" />
         <source>Screened submissions</source>
         <translation>已检测的申请书</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="346" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="368" />
         <source>Double-click or press Enter to open the submission with its sources coloured</source>
         <translation>双击或按回车键打开申请书，按来源着色显示</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="347" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="369" />
         <source>Screen a whole call: drop a folder of new submissions here, or use “Screen a folder…”. Each is checked against the collection and against the other submissions, and the table ranks them by copied share.</source>
         <translation>检测整批申请：把新申请书所在文件夹拖到这里，或使用“检测文件夹…”。每份申请书都与文档集及其他申请书比对，表格按复制比排序。</translation>
     </message>

@@ -261,3 +261,19 @@ def test_the_check_tab_writes_the_committee_report_in_the_interface_language(
     box = window.findChild(QMessageBox, "reportWrittenBox")
     box.findChild(QPushButton, "openReportButton").click()
     assert opened == [str(tmp_path / "report.html")]
+
+
+def test_the_summary_names_the_files_of_a_call_that_are_not_screened(qtbot, window: MainWindow, sample_dir: Path,
+                                                                     tmp_path: Path) -> None:
+    call = tmp_path / "call"
+    call.mkdir()
+    shutil.copy(sample_dir / "en-05-dementia-speech.txt", call)
+    for name in ("budget.xlsx", "form.png"):
+        (call / name).write_bytes(b"not a document neardup reads")
+    with qtbot.waitSignal(window.screening_ready, timeout=180000):
+        window.screen_folder(str(call))
+    page = window.screening_page
+    assert page.summary.text().startswith("<b>1 submission</b> in ")  # (not "1 submissions")
+    assert page.summary.text().endswith(" · 2 other files left out (not a format neardup reads)")
+    assert page.summary.toolTip().splitlines() == [
+        "Not screened: neardup reads .docx .htm .html .md .odt .pdf .rtf .txt files.", "budget.xlsx", "form.png"]

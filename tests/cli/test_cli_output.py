@@ -265,3 +265,17 @@ def test_screening_an_empty_call_says_so(sample_index, tmp_path) -> None:
     assert run.stderr.startswith(f"no submissions in {empty}: it holds no ") and ".docx" in run.stderr
     run = screen(one)
     assert run.returncode == 0 and "1 submission screened as 'one'" in run.stderr  # (not "1 submissions")
+    assert "other formats" not in run.stderr
+    # files of other formats in a call are named, not screened (a budget sheet, a scanned form)
+    for name in ("budget.xlsx", "form.png"):
+        (one / name).write_bytes(b"not a document neardup reads")
+        (empty / name).write_bytes(b"not a document neardup reads")
+    run = screen(one)
+    assert run.returncode == 0 and "1 submission screened as 'one'" in run.stderr
+    assert "2 files of other formats left out (neardup reads .docx " in run.stderr
+    assert run.stderr.rstrip().endswith("): budget.xlsx, form.png")
+    run = screen(empty)
+    assert run.returncode == 1 and "no submissions in" in run.stderr and "): budget.xlsx, form.png" in run.stderr
+    run = subprocess.run([sys.executable, "-m", "neardup_gui.cli", "screen", str(one), "--db", str(sample_index),
+                          "-q", "--json"], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert json.loads(run.stdout)["other_files"] == [str(one / "budget.xlsx"), str(one / "form.png")]
