@@ -187,8 +187,10 @@ class CommonView(QWidget):
                 share=percent(r.get("automatic_min_share") or 0.0))
         else:
             rule = self.tr("Automatic template is off: only your template files and marks are left out.")
-        self.summary.setText(self.tr("{n} passages recur in several documents; {k} are left out. {rule}")
-                             .format(n=len(self.passages), k=left_out, rule=rule))
+        n = len(self.passages)
+        text = (self.tr("%n passage recurs in several documents; {k} left out. {rule}", "", n) if n == 1 else
+                self.tr("%n passages recur in several documents; {k} are left out. {rule}", "", n))
+        self.summary.setText(text.format(k=left_out, rule=rule))
 
     def _selection_changed(self) -> None:
         p = self.current_passage()

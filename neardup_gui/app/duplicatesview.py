@@ -89,12 +89,17 @@ class DuplicatesView(QWidget):
             self.pair_activated.emit(pair.a.doc_id, pair.b.doc_id)
 
     def _update_summary(self) -> None:
+        # (English singular as its own string: "1 pair", as the window's counts line)
         if self.by_containment_shown():
-            self.summary.setText(self.tr("{n} pairs in which at least {cut} of one document is found in the other").format(
-                n=len(self.by_containment), cut=percent(CONTAINMENT_CUT)))
+            n = len(self.by_containment)
+            text = (self.tr("%n pair in which at least {cut} of one document is found in the other", "", n) if n == 1 else
+                    self.tr("%n pairs in which at least {cut} of one document is found in the other", "", n))
+            self.summary.setText(text.format(cut=percent(CONTAINMENT_CUT)))
             return
-        self.summary.setText(self.tr("{n} pairs with similarity of at least {threshold}").format(
-            n=len(self.pairs), threshold=percent(self.threshold)))
+        n = len(self.pairs)
+        text = (self.tr("%n pair with similarity of at least {threshold}", "", n) if n == 1 else
+                self.tr("%n pairs with similarity of at least {threshold}", "", n))
+        self.summary.setText(text.format(threshold=percent(self.threshold)))
 
     def retranslate_ui(self) -> None:
         self.order_label.setText(self.tr("Rank by:"))

@@ -231,48 +231,57 @@ Countable text: every word and character of the submission except template text 
         <source>Automatic template is off: only your template files and marks are left out.</source>
         <translation>自动模板已关闭：只有您的模板文件和标记不计入。</translation>
     </message>
-    <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="190" />
-        <source>{n} passages recur in several documents; {k} are left out. {rule}</source>
-        <translation>{n} 个段落在多篇文档中重复出现；其中 {k} 个不计入。{rule}</translation>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/commonview.py" line="191" />
+        <source>%n passage recurs in several documents; {k} left out. {rule}</source>
+        <translation>
+            <numerusform>%n 个段落在多篇文档中重复出现；其中 {k} 个不计入。{rule}</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/commonview.py" line="192" />
+        <source>%n passages recur in several documents; {k} are left out. {rule}</source>
+        <translation>
+            <numerusform>%n 个段落在多篇文档中重复出现；其中 {k} 个不计入。{rule}</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="202" />
+        <location filename="../../neardup_gui/app/commonview.py" line="204" />
         <source>Common passages</source>
         <translation>常见段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="203" />
+        <location filename="../../neardup_gui/app/commonview.py" line="205" />
         <source>Text of the selected passage</source>
         <translation>所选段落的全文</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="204" />
+        <location filename="../../neardup_gui/app/commonview.py" line="206" />
         <source>Exclude as template</source>
         <translation>作为模板排除</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="205" />
+        <location filename="../../neardup_gui/app/commonview.py" line="207" />
         <source>Never count this passage in any comparison (stored with the collection)</source>
         <translation>在任何比对中都不计入此段落（随文档集保存）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="206" />
+        <location filename="../../neardup_gui/app/commonview.py" line="208" />
         <source>Count it</source>
         <translation>计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="207" />
+        <location filename="../../neardup_gui/app/commonview.py" line="209" />
         <source>Count this passage even though it is in most documents</source>
         <translation>即使此段落出现在大多数文档中，也计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="208" />
+        <location filename="../../neardup_gui/app/commonview.py" line="210" />
         <source>Undo my choice</source>
         <translation>撤销我的选择</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="209" />
+        <location filename="../../neardup_gui/app/commonview.py" line="211" />
         <source>Forget what you chose for this passage</source>
         <translation>取消您对此段落的选择</translation>
     </message>
@@ -533,53 +542,71 @@ Countable text: every word and character of the submission except template text 
 </context>
 <context>
     <name>DuplicatesView</name>
-    <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="93" />
-        <source>{n} pairs in which at least {cut} of one document is found in the other</source>
-        <translation>{n} 对文档，其中一篇至少 {cut} 的内容见于另一篇</translation>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="95" />
+        <source>%n pair in which at least {cut} of one document is found in the other</source>
+        <translation>
+            <numerusform>%n 对文档，其中一篇至少 {cut} 的内容见于另一篇</numerusform>
+        </translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location filename="../../neardup_gui/app/duplicatesview.py" line="96" />
-        <source>{n} pairs with similarity of at least {threshold}</source>
-        <translation>相似度不低于 {threshold} 的文档对：{n} 对</translation>
+        <source>%n pairs in which at least {cut} of one document is found in the other</source>
+        <translation>
+            <numerusform>%n 对文档，其中一篇至少 {cut} 的内容见于另一篇</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="100" />
+        <source>%n pair with similarity of at least {threshold}</source>
+        <translation>
+            <numerusform>相似度不低于 {threshold} 的文档对：%n 对</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="101" />
+        <source>%n pairs with similarity of at least {threshold}</source>
+        <translation>
+            <numerusform>相似度不低于 {threshold} 的文档对：%n 对</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="100" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="105" />
         <source>Rank by:</source>
         <translation>排序依据：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="101" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="106" />
         <source>similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="102" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="107" />
         <source>containment</source>
         <translation>包含比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="103" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="108" />
         <source>Containment lists partial copies too: a section copied into a long proposal has a low similarity but most of the copy is found in the source</source>
         <translation>按包含比排序也能列出部分抄袭：一节内容被抄入长篇申请书时相似度很低，但抄袭者的大部分内容都能在来源中找到</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="105" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="110" />
         <source>Filter pairs…</source>
         <translation>筛选文档对…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="106" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="111" />
         <source>Filter pairs</source>
         <translation>筛选文档对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="107" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="112" />
         <source>Duplicate pairs</source>
         <translation>重复文档对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="108" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="113" />
         <source>Double-click or press Enter to compare side by side</source>
         <translation>双击或按回车键进行对照比较</translation>
     </message>
