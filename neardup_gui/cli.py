@@ -803,7 +803,9 @@ def run_common(args: argparse.Namespace) -> int:
             "marks": [{"id": m.id, "action": m.action, "sentences": len(m.keys), "text": m.text} for m in marks],
         })
         return EXIT_OK
-    print(f"{len(passages)} passages in at least {args.min_docs or settings.template_min_docs} documents; "
+    from neardup_gui.core.progress import count_noun
+
+    print(f"{count_noun(len(passages), 'passage')} in at least {args.min_docs or settings.template_min_docs} documents; "
           f"{_auto_words(rules)}")
     for p in passages:
         status = p.status + (" (your choice)" if p.by_examiner else "")
@@ -814,7 +816,7 @@ def run_common(args: argparse.Namespace) -> int:
         print("your marks (undo with --unmark MARK):")
         for m in marks:
             text = " ".join(m.text.split())
-            print(f"  {m.id:4d}  {m.action:<7}  {len(m.keys)} sentences  {text[:60]}{'…' if len(text) > 60 else ''}")
+            print(f"  {m.id:4d}  {m.action:<7}  {count_noun(len(m.keys), 'sentence')}  {text[:60]}{'…' if len(text) > 60 else ''}")
     return EXIT_OK
 # --- screen -----------------------------------------------------------------------------------
 

@@ -42,6 +42,11 @@ def test_common_lists_the_forms_and_one_action_excludes_each(tmp_path, capsys) -
     data = json.loads(run(capsys, "common", "--db", db, "--json", "-q")[1])
     assert [p["status"] for p in data["passages"] if p["id"] in {f["id"] for f in forms}] == ["marked", "marked"]
     assert len(data["marks"]) == 2 and {m["action"] for m in data["marks"]} == {"exclude"}
+    code, text = run(capsys, "common", "--db", db, "-q")  # (counts in English: "1 sentence", never "1 sentences")
+    n = len(data["passages"])
+    assert text.startswith(f"{n} passage{'' if n == 1 else 's'} in at least ")
+    for m in data["marks"]:
+        assert f"  {m['sentences']} sentence{'' if m['sentences'] == 1 else 's'}  " in text
     after = _pair_names(run(capsys, "pairs", "--db", db, "--threshold", "0.5", "--json", "-q")[1])
     assert {frozenset(n[:5] for n in pair) for pair in after} == {frozenset(("en-01", "en-02")), frozenset(("zh-01", "zh-02"))}
     # undo one mark: that form's 10 pairs are back
