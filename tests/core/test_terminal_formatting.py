@@ -138,3 +138,37 @@ def test_any_mix_of_backspaces_and_escapes_reads_without_a_backspace(text: str) 
     out = undo_terminal_formatting(text)
     assert "\x08" not in out
     assert out.count("\n") == text.count("\n")  # no escape sequence or overstrike crosses a line
+
+
+def _spaces_for_tabs(line: str) -> str:
+    """The reference: each tab to the next multiple of 8 columns, East Asian wide characters two."""
+    import unicodedata
+
+    out, column = [], 0
+    for c in line:
+        if c == "\t":
+            out.append(" " * (8 - column % 8))
+            column += 8 - column % 8
+        else:
+            out.append(c)
+            column += 2 if unicodedata.east_asian_width(c) in "WF" else 1
+    return "".join(out)
+
+
+def test_tabs_after_wide_characters_are_measured_as_a_terminal_shows_them() -> None:
+    """`col -b` writes runs of spaces as tabs; after Chinese characters (two columns each) a tab
+    reaches fewer characters further: hard-wrapped lines are recognised as with the spaces."""
+    from neardup_gui.core.extract.text import split_paragraphs
+
+    wide = "评审人员把工具指向往年申请书的文件夹再把新的申请书拖进窗口新申请书与旧申请书共有的每一段文字都会列出来源"
+    wrapped = ["\t在当前版本里，如果服务器要求口令认证，psql\t自动提出一个口令提示符。因为",
+               "\t目前这个特性是以一个“hack”为基础，自动识别\t可能失败，所以可以用一个",
+               "\t选项强制提示输入口令。参阅下文关于这个选项的说明，以及客户端\t认证", "\t一章。"]
+    # the second line is 55 columns on a terminal, under 70 % of the first's 80: not wrapping
+    # (tabs expanded one column a character, it measured 56)
+    ragged = ["        " + wide[:34] + " end", "\t" + wide[:9] + "\t" + "x" * 23, "\t" + wide[:34] + " x", "\t" + wide[:3]]
+    for lines, paragraphs in ((wrapped, 1), (ragged, 4)):
+        spaced = "\n".join(map(_spaces_for_tabs, lines))
+        assert len(split_paragraphs(spaced)) == paragraphs
+        assert [" ".join(p.split()) for p in split_paragraphs("\n".join(lines))] == [
+            " ".join(p.split()) for p in split_paragraphs(spaced)]

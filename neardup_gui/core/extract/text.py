@@ -249,10 +249,11 @@ def split_paragraphs(text: str) -> list[str]:
     widths = _CharWidths()
     for block in _BLANK_LINES_RE.split(text):
         lines = list(filter(str.strip, block.split("\n")))
+        narrow = block.isascii() or not _MAYBE_WIDE_RE.search(block)
         # (widths measured with tabs expanded to every 8th column, as a terminal shows them:
         # ``col -b`` writes runs of spaces as tabs)
-        measured = [line.expandtabs() for line in lines] if "\t" in block else lines
-        if len(lines) > 1 and _hard_wrapped(measured, widths, block.isascii() or not _MAYBE_WIDE_RE.search(block)):
+        measured = lines if "\t" not in block else [_expand_tabs(line, widths, narrow) for line in lines]
+        if len(lines) > 1 and _hard_wrapped(measured, widths, narrow):
             out.append(join_wrapped(lines))
         else:
             out.extend(lines)
@@ -269,6 +270,23 @@ class _CharWidths(dict):
 
 
 _MAYBE_WIDE_RE = re.compile("[^\x00-\u10ff]")  # (every character before U+1100 is one column)
+
+
+def _expand_tabs(line: str, widths: _CharWidths, narrow: bool) -> str:
+    """``line`` with each tab replaced by the spaces up to the next multiple of 8 columns, wide
+    characters counting two (``narrow``: the caller knows that every character is one column)."""
+    if "\t" not in line or narrow or not _MAYBE_WIDE_RE.search(line):
+        return line.expandtabs()
+    out: list[str] = []
+    column = 0
+    for c in line:
+        if c == "\t":
+            out.append(" " * (8 - column % 8))
+            column += 8 - column % 8
+        else:
+            out.append(c)
+            column += widths[c] if c >= "\u1100" else 1
+    return "".join(out)
 
 
 def _display_width(line: str, widths: _CharWidths) -> int:
