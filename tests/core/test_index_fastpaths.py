@@ -124,6 +124,15 @@ def test_display_width_equals_the_character_loop(line):
     assert _display_width(line, _CharWidths()) == _display_width_reference(line)
 
 
+def _terminal_width_reference(line: str) -> int:
+    """Columns on a terminal: wide characters two, a tab to the next multiple of 8 (`col -b`
+    writes runs of spaces as tabs)."""
+    column = 0
+    for c in line.rstrip():
+        column += 8 - column % 8 if c == "\t" else 2 if "\u1100" <= c and unicodedata.east_asian_width(c) in "WF" else 1
+    return column
+
+
 _REF_LIST_ITEM_RE = re.compile(r"^\s*(?:[-*+•·]|\d{1,3}[.)、]|[a-zA-Z][.)]|[（(]?[一二三四五六七八九十\d]+[)）、])\s")
 _REF_BLANK_LINES_RE = re.compile(r"\n[ \t\u3000]*\n")
 
@@ -134,7 +143,7 @@ def split_paragraphs_reference(text: str) -> list[str]:
     def hard_wrapped(lines):
         if any(_REF_LIST_ITEM_RE.match(line) for line in lines[1:]):
             return False
-        widths = [_display_width_reference(line) for line in lines]
+        widths = [_terminal_width_reference(line) for line in lines]
         widest = max(widths)
         if widest < 40 or not all(w >= 0.7 * widest for w in widths[:-1]):
             return False
