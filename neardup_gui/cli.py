@@ -447,7 +447,8 @@ def other_files_line(others: Sequence[str], folder: str) -> str:
     names = [os.path.relpath(p, folder) for p in others[:OTHERS_NAMED]]
     more = f" and {len(others) - OTHERS_NAMED} more (--json lists them all)" if len(others) > OTHERS_NAMED else ""
     return (f"{count_noun(len(others), 'file')} of other formats left out (neardup reads "
-            f"{' '.join(READ_SUFFIXES)}): {', '.join(names)}{more}")
+            f"{' '.join(READ_SUFFIXES)}, and by its content a file named without a type): "
+            f"{', '.join(names)}{more}")
 
 
 def _other_folder(old: str | None, folder: str) -> str | None:

@@ -681,7 +681,8 @@ class MainWindow(QMainWindow):
         from neardup_gui.core.extract import READ_SUFFIXES
 
         names = [os.path.relpath(p, self.folder) for p in others[:self.OTHERS_IN_TIP]]
-        lines = [self.tr("Left out: neardup reads {formats} files.").format(formats=" ".join(READ_SUFFIXES)), *names]
+        lines = [self.tr("Left out: neardup reads {formats} files, and by its content a file named without a type "
+                         "(README, ls.1).").format(formats=" ".join(READ_SUFFIXES)), *names]
         if len(others) > self.OTHERS_IN_TIP:
             lines.append(self.tr("…and {n} more").format(n=len(others) - self.OTHERS_IN_TIP))
         return "\n".join(lines)

@@ -177,6 +177,8 @@ def _reason_patterns() -> list[tuple[re.Pattern[str], str]]:
         (r"^worker was killed, most likely out of memory$", QCoreApplication.translate("SkipReasons", "worker was killed, most likely out of memory")),
         (r"^extraction took longer than (?P<limit>[\d.]+) s$", QCoreApplication.translate("SkipReasons", "extraction took longer than {limit} s")),
         (r"^unsupported file type (?P<suffix>.*)$", QCoreApplication.translate("SkipReasons", "unsupported file type {suffix}")),
+        (r"^not a document: the file holds (?P<what>.+)$",
+         QCoreApplication.translate("SkipReasons", "not a document: the file holds {what}")),
         (r"^damaged Word document: (?P<detail>.*)$", QCoreApplication.translate("SkipReasons", "damaged Word document: {detail}")),
         (r"^damaged PDF: (?P<detail>.*)$", QCoreApplication.translate("SkipReasons", "damaged PDF: {detail}")),
         (r"^damaged OpenDocument text: (?P<detail>.*)$", QCoreApplication.translate("SkipReasons", "damaged OpenDocument text: {detail}")),

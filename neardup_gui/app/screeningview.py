@@ -288,7 +288,8 @@ class ScreeningView(QWidget):
         from neardup_gui.core.extract import READ_SUFFIXES
 
         names = [os.path.relpath(p, s.info.folder) for p in s.others[:self.OTHERS_IN_TIP]]
-        lines = [self.tr("Not screened: neardup reads {formats} files.").format(formats=" ".join(READ_SUFFIXES)), *names]
+        lines = [self.tr("Not screened: neardup reads {formats} files, and by its content a file named "
+                         "without a type (README, ls.1).").format(formats=" ".join(READ_SUFFIXES)), *names]
         if len(s.others) > self.OTHERS_IN_TIP:
             lines.append(self.tr("…and {n} more").format(n=len(s.others) - self.OTHERS_IN_TIP))
         return "\n".join(lines)

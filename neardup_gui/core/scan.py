@@ -16,7 +16,8 @@ import stat as stat_mod
 from dataclasses import dataclass
 
 from neardup_gui.core.document import Skipped
-from neardup_gui.core.extract import SUPPORTED_SUFFIXES
+from neardup_gui.core.extract import SUPPORTED_SUFFIXES, content_decides, format_by_content
+from neardup_gui.core.extract.common import sniff
 from neardup_gui.core.progress import ProgressFn, count_noun, no_progress
 
 log = logging.getLogger(__name__)
@@ -91,6 +92,21 @@ def is_ignored(name: str) -> bool:
 
 def _is_supported(name: str) -> bool:
     return os.path.splitext(name)[1].lower() in SUPPORTED_SUFFIXES
+
+
+SNIFFED_BYTES = 8192  # what is read of a file whose name gives no type, to know whether it is a document
+
+
+def _is_document_by_content(path: str) -> bool:
+    """A file whose name gives no type (``copyright``, ``ls.1``) is a document when its first
+    bytes are text, a PDF, RTF or HTML, or it is a Word or OpenDocument zip; one that cannot be
+    read is listed as a document too, so that extraction says why."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(SNIFFED_BYTES)
+    except OSError:
+        return True
+    return bool(head) and format_by_content(sniff(head), path=path) is not None
 
 
 def _reason(exc: OSError) -> tuple[str, str]:
@@ -199,7 +215,7 @@ def scan_folder(root: str, progress: ProgressFn = no_progress) -> ScanResult:
                 seen_dirs[key] = rel
                 stack.append((entry.path, rel))
             elif stat_mod.S_ISREG(info.st_mode):
-                if _is_supported(name):
+                if _is_supported(name) or (content_decides(name) and _is_document_by_content(entry.path)):
                     found.append((is_link, rel, key, FileEntry(entry.path, rel, info.st_size, info.st_mtime_ns)))
                 else:
                     others.append(entry.path)

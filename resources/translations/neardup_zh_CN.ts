@@ -457,57 +457,57 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>DocumentsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="202" />
+        <location filename="../../neardup_gui/app/models.py" line="204" />
         <source>indexed with warnings</source>
         <translation>已索引（有警告）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="204" />
+        <location filename="../../neardup_gui/app/models.py" line="206" />
         <source>indexed</source>
         <translation>已索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="206" />
+        <location filename="../../neardup_gui/app/models.py" line="208" />
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="216" />
+        <location filename="../../neardup_gui/app/models.py" line="218" />
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="216" />
+        <location filename="../../neardup_gui/app/models.py" line="218" />
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="217" />
+        <location filename="../../neardup_gui/app/models.py" line="219" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="217" />
+        <location filename="../../neardup_gui/app/models.py" line="219" />
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="218" />
+        <location filename="../../neardup_gui/app/models.py" line="220" />
         <source>Units</source>
         <translation>单元数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="218" />
+        <location filename="../../neardup_gui/app/models.py" line="220" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="219" />
+        <location filename="../../neardup_gui/app/models.py" line="221" />
         <source>Countable units: CJK characters and words</source>
         <translation>可计数单元：汉字和单词</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="220" />
+        <location filename="../../neardup_gui/app/models.py" line="222" />
         <source>Share of the document that is template text (not counted)</source>
         <translation>文档中模板文字所占比例（不计入）</translation>
     </message>
@@ -1212,11 +1212,11 @@ Countable text: every word and character of the submission except template text 
         <location filename="../../neardup_gui/app/mainwindow.py" line="463" />
         <location filename="../../neardup_gui/app/mainwindow.py" line="474" />
         <location filename="../../neardup_gui/app/mainwindow.py" line="517" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="707" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="717" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="821" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="922" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1015" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="708" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="718" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="822" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="923" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1016" />
         <source>neardup</source>
         <translation>neardup</translation>
     </message>
@@ -1239,6 +1239,11 @@ Countable text: every word and character of the submission except template text 
         <location filename="../../neardup_gui/app/mainwindow.py" line="475" />
         <source>The folder {folder} does not exist any more. Choose it again from where it is now.</source>
         <translation>文件夹 {folder} 已不存在。请从它现在的位置重新选择。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="684" />
+        <source>Left out: neardup reads {formats} files, and by its content a file named without a type (README, ls.1).</source>
+        <translation>未纳入：neardup 读取 {formats} 文件，以及按内容读取没有类型后缀的文件（如 README、ls.1）。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="393" />
@@ -1308,43 +1313,38 @@ Were the documents deleted on purpose? Remove all {n} from the index?</source>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="684" />
-        <source>Left out: neardup reads {formats} files.</source>
-        <translation>未纳入：neardup 读取 {formats} 文件。</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="686" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="687" />
         <source>…and {n} more</source>
         <translation>……以及另外 {n} 个</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="699" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="700" />
         <source>Choose submissions to check</source>
         <translation>选择要检测的送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="700" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="701" />
         <source>Documents (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;All files (*)</source>
         <translation>文档 (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="708" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="709" />
         <source>Open a collection first (a folder of documents), then check files against it.</source>
         <translation>请先打开一个文档集（一个文档文件夹），再将文件与它比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="717" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="718" />
         <source>Some files could not be read:</source>
         <translation>有些文件无法读取：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="756" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="772" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="757" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="773" />
         <source>Add to collection</source>
         <translation>加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="757" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="758" />
         <source>{n} checked file(s) are outside the collection's folder {folder}.
 
 Copy them into the folder, or keep them where they are as external members? An external member stays in the collection when it is refreshed; if you move or delete the file, it leaves the collection.</source>
@@ -1353,17 +1353,17 @@ Copy them into the folder, or keep them where they are as external members? An e
 把它们复制到该文件夹，还是保留在原处作为外部成员？外部成员在刷新时会保留在文档集中；如果移动或删除了该文件，它就会离开文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="762" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="763" />
         <source>Copy into the folder</source>
         <translation>复制到文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="763" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="764" />
         <source>Keep where they are</source>
         <translation>保留在原处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="773" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="774" />
         <source>The collection's folder already has a file named {names}.
 
 Rename the copy (for example “name (2).docx”), or replace the file in the folder?</source>
@@ -1372,72 +1372,72 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 给复制的文件改名（例如“名称 (2).docx”），还是替换文件夹中的文件？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="777" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="778" />
         <source>Rename the copy</source>
         <translation>改名复制</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="778" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="779" />
         <source>Replace</source>
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="791" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="792" />
         <source>{name}: copied into the collection's folder as {member}</source>
         <translation>{name}：已复制到文档集文件夹，名为 {member}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="794" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="795" />
         <source>{name}: kept where it is, as an external member ({path})</source>
         <translation>{name}：保留在原处，作为外部成员（{path}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="797" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="798" />
         <source>{name}: already in the collection's folder</source>
         <translation>{name}：已在文档集文件夹中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="799" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="800" />
         <source>The checked submissions are now part of the collection.</source>
         <translation>已检测的送检文档已加入文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="801" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="802" />
         <source>Added to the collection</source>
         <translation>已加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="822" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="823" />
         <source>Open a collection first (a folder of documents), then screen a call against it.</source>
         <translation>请先打开一个文档集（文档文件夹），再对一批申请书进行检测。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="923" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="924" />
         <source>The fingerprints are being rebuilt from the stored texts in the background.</source>
         <translation>正在后台根据已保存的文本重建指纹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="953" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="954" />
         <source>The results now follow the changed settings.</source>
         <translation>结果已按更改后的设置更新。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="977" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="978" />
         <source>About neardup</source>
         <translation>关于 neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="978" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="979" />
         <source>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;Near-duplicate and plagiarism screening of local document collections, in Chinese and English. Similarity is the LCS ratio of the two texts with template text left out. No document leaves this computer.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;对本地中英文文档集进行近似重复与抄袭筛查。相似度为两篇文本的最长公共子序列比率，不计模板文字。所有文档都不会离开这台电脑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1016" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1017" />
         <source>Drop one folder to open it as a collection, or files to check them.</source>
         <translation>拖入一个文件夹即可作为文档集打开，拖入文件即可检测它们。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1024" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1025" />
         <source>Stopping the running task…</source>
         <translation>正在停止当前任务…</translation>
     </message>
@@ -1445,57 +1445,57 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>PairsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="286" />
+        <location filename="../../neardup_gui/app/models.py" line="288" />
         <source>Document A</source>
         <translation>文档 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="286" />
+        <location filename="../../neardup_gui/app/models.py" line="288" />
         <source>Document B</source>
         <translation>文档 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="287" />
+        <location filename="../../neardup_gui/app/models.py" line="289" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="287" />
+        <location filename="../../neardup_gui/app/models.py" line="289" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="288" />
+        <location filename="../../neardup_gui/app/models.py" line="290" />
         <source>B in A</source>
         <translation>B 在 A 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="288" />
+        <location filename="../../neardup_gui/app/models.py" line="290" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="289" />
+        <location filename="../../neardup_gui/app/models.py" line="291" />
         <source>Share of A's countable units found in B (containment)</source>
         <translation>A 的可计数单元出现在 B 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="290" />
+        <location filename="../../neardup_gui/app/models.py" line="292" />
         <source>Share of B's countable units found in A (containment)</source>
         <translation>B 的可计数单元出现在 A 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="291" />
+        <location filename="../../neardup_gui/app/models.py" line="293" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="292" />
+        <location filename="../../neardup_gui/app/models.py" line="294" />
         <source>Contained</source>
         <translation>包含比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="293" />
+        <location filename="../../neardup_gui/app/models.py" line="295" />
         <source>The larger of A in B and B in A: how much of one is found in the other</source>
         <translation>A 在 B 中与 B 在 A 中的较大者：一篇文档有多少内容见于另一篇</translation>
     </message>
@@ -1706,91 +1706,91 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     </message>
     <message>
         <location filename="../../neardup_gui/app/screeningview.py" line="291" />
-        <source>Not screened: neardup reads {formats} files.</source>
-        <translation>未检测：neardup 读取 {formats} 文件。</translation>
+        <source>Not screened: neardup reads {formats} files, and by its content a file named without a type (README, ls.1).</source>
+        <translation>未检测：neardup 读取 {formats} 文件，以及按内容读取没有类型后缀的文件（如 README、ls.1）。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="293" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="294" />
         <source>…and {n} more</source>
         <translation>……以及另外 {n} 个</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="299" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="300" />
         <source>Choose the folder of new submissions</source>
         <translation>选择新申请书所在文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="351" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="352" />
         <source>Screen a folder…</source>
         <translation>检测文件夹…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="352" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="353" />
         <source>Check every file of a folder of new submissions against the collection and against each other; you can also drop the folder here</source>
         <translation>将文件夹中的每份新申请书与文档集及彼此比对；也可以把文件夹拖到这里</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="354" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="355" />
         <source>Screen again</source>
         <translation>重新检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="355" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="356" />
         <source>Pick up new and changed submissions; an interrupted screening goes on where it stopped</source>
         <translation>纳入新增和修改的申请书；中断的检测从中断处继续</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="357" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="358" />
         <source>Screening:</source>
         <translation>检测批次：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="358" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="359" />
         <source>Screenings kept in this collection</source>
         <translation>本文档集保存的检测批次</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="359" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="360" />
         <source>Flag from:</source>
         <translation>标记线：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="360" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="361" />
         <source>Flag a submission whose copied share (the form's text not counted) reaches this</source>
         <translation>复制比（不计模板文字）达到此值的申请书将被标记</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="363" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="364" />
         <source>Flag line</source>
         <translation>标记线</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="364" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="365" />
         <source>Flagged only</source>
         <translation>仅显示已标记</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="365" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="366" />
         <source>Filter submissions…</source>
         <translation>筛选申请书…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="366" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="367" />
         <source>Filter submissions</source>
         <translation>筛选申请书</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="367" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="368" />
         <source>Screened submissions</source>
         <translation>已检测的申请书</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="368" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="369" />
         <source>Double-click or press Enter to open the submission with its sources coloured</source>
         <translation>双击或按回车键打开申请书，按来源着色显示</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="369" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="370" />
         <source>Screen a whole call: drop a folder of new submissions here, or use “Screen a folder…”. Each is checked against the collection and against the other submissions, and the table ranks them by copied share.</source>
         <translation>检测整批申请：把新申请书所在文件夹拖到这里，或使用“检测文件夹…”。每份申请书都与文档集及其他申请书比对，表格按复制比排序。</translation>
     </message>
@@ -2171,37 +2171,42 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
         <translation>不支持的文件类型 {suffix}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="180" />
+        <location filename="../../neardup_gui/app/models.py" line="181" />
+        <source>not a document: the file holds {what}</source>
+        <translation>不是文档：文件内容是 {what}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="182" />
         <source>damaged Word document: {detail}</source>
         <translation>Word 文档已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="181" />
+        <location filename="../../neardup_gui/app/models.py" line="183" />
         <source>damaged PDF: {detail}</source>
         <translation>PDF 已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="182" />
+        <location filename="../../neardup_gui/app/models.py" line="184" />
         <source>damaged OpenDocument text: {detail}</source>
         <translation>OpenDocument 文本已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="183" />
+        <location filename="../../neardup_gui/app/models.py" line="185" />
         <source>damaged RTF document: {detail}</source>
         <translation>RTF 文档已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="184" />
+        <location filename="../../neardup_gui/app/models.py" line="186" />
         <source>damaged {what}: {detail}</source>
         <translation>文件已损坏（{what}）：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="185" />
+        <location filename="../../neardup_gui/app/models.py" line="187" />
         <source>file is {what}, not {expected}</source>
         <translation>文件实际是 {what}，不是 {expected}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="186" />
+        <location filename="../../neardup_gui/app/models.py" line="188" />
         <source>reading the file failed{detail}</source>
         <translation>读取文件失败{detail}</translation>
     </message>
@@ -2209,37 +2214,37 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>SourcesModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="326" />
+        <location filename="../../neardup_gui/app/models.py" line="328" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="326" />
+        <location filename="../../neardup_gui/app/models.py" line="328" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="327" />
+        <location filename="../../neardup_gui/app/models.py" line="329" />
         <source>Containment</source>
         <translation>包含度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="327" />
+        <location filename="../../neardup_gui/app/models.py" line="329" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="328" />
+        <location filename="../../neardup_gui/app/models.py" line="330" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="329" />
+        <location filename="../../neardup_gui/app/models.py" line="331" />
         <source>Share of the submission found in this source</source>
         <translation>送检文档出现在此来源中的比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="330" />
+        <location filename="../../neardup_gui/app/models.py" line="332" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
@@ -2401,12 +2406,12 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>Warnings</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="257" />
+        <location filename="../../neardup_gui/app/models.py" line="259" />
         <source>{n} of {size} bytes are not valid {encoding} and were replaced by � ({where}); the rest was read normally</source>
         <translation>{size} 字节中有 {n} 字节不是有效的 {encoding} 编码，已替换为 �（{where}）；其余内容正常读取</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="260" />
+        <location filename="../../neardup_gui/app/models.py" line="262" />
         <source>recovered from a damaged file: {detail}</source>
         <translation>从损坏的文件中恢复：{detail}</translation>
     </message>

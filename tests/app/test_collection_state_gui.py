@@ -180,14 +180,16 @@ def test_the_counts_name_the_files_of_other_formats_left_out(qtbot, window, tmp_
     """Files of no format neardup reads were left out in silence: the counts line says how many,
     its tooltip names them; another collection without any does not inherit the line."""
     a = make_folder(tmp_path, "call-a", EN)
-    for name in ("README", "ls.1", "budget.xlsx"):
+    for name in ("slides.pptx", "photo.jpg", "budget.xlsx"):
         (a / name).write_bytes(b"not a document neardup reads")
     open_and_wait(qtbot, window, a)
     text = window.counts_label.text()
     assert text.startswith(f"{len(EN)} documents: {len(EN)} indexed") and text.endswith(
         "; 3 other files left out (not a format neardup reads)")
     assert window.counts_label.toolTip().splitlines() == [
-        "Left out: neardup reads .docx .htm .html .md .odt .pdf .rtf .txt files.", "README", "budget.xlsx", "ls.1"]
+        "Left out: neardup reads .docx .htm .html .md .odt .pdf .rtf .txt files, and by its content a file named "
+        "without a type (README, ls.1).", "budget.xlsx", "photo.jpg",
+        "slides.pptx"]
     b = make_folder(tmp_path, "call-b", ZH)
     open_and_wait(qtbot, window, b)
     assert "other file" not in window.counts_label.text() and window.counts_label.toolTip() == ""

@@ -161,14 +161,15 @@ def test_index_names_the_files_of_other_formats_it_leaves_out(tmp_path, capsys):
     folder = tmp_path / "call"
     folder.mkdir()
     shutil.copy(SAMPLE / EN_SOURCE, folder / EN_SOURCE)
-    names = ["README", "budget.xlsx", "ls.1", *(f"scan-{i}.png" for i in range(5))]
+    names = ["README.xlsx", "budget.xlsx", "ls.gz", *(f"scan-{i}.png" for i in range(5))]
     for name in names:
         (folder / name).write_bytes(b"not a document neardup reads")
     db = str(tmp_path / "call.ndx")
     code, out = run(capsys, "index", str(folder), "--db", db, "-q")
     assert code == EXIT_OK
-    assert ("8 files of other formats left out (neardup reads .docx .htm .html .md .odt .pdf .rtf .txt): "
-            "README, budget.xlsx, ls.1, scan-0.png, scan-1.png and 3 more (--json lists them all)") in out
+    assert ("8 files of other formats left out (neardup reads .docx .htm .html .md .odt .pdf .rtf .txt, and by "
+            "its content a file named without a type): "
+            "README.xlsx, budget.xlsx, ls.gz, scan-0.png, scan-1.png and 3 more (--json lists them all)") in out
     assert "1 document indexed" in out and "0 skipped" in out
     code, out = run(capsys, "index", str(folder), "--db", db, "--json", "-q")
     assert code == EXIT_OK
@@ -177,3 +178,30 @@ def test_index_names_the_files_of_other_formats_it_leaves_out(tmp_path, capsys):
         (folder / name).unlink()
     code, out = run(capsys, "index", str(folder), "--db", db, "-q")
     assert "other formats" not in out
+
+
+def test_files_named_without_a_type_are_indexed_checked_and_compared_by_content(tmp_path, capsys):
+    """A folder of Debian copyright files as they are named (``copyright``, ``python3.11``), a
+    man page saved as ``ls.1``, a proposal saved without its suffix: all read by their content,
+    paired as the same files named ``.txt``/``.docx`` would be; a program beside them is named
+    among the other files; `extract` says why a binary file is not a document."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    text = (SAMPLE / "en-05-dementia-speech.txt").read_text(encoding="utf-8")
+    (folder / "copyright").write_text(text, encoding="utf-8")
+    (folder / "python3.11").write_text(text.replace("speech", "language"), encoding="utf-8")
+    shutil.copy(SAMPLE / EN_SOURCE, folder / "proposal-2024")
+    shutil.copy(SAMPLE / EN_RESUB, folder / "resubmission.v2")
+    (folder / "run-me").write_bytes(bytes(range(256)) * 8)
+    db = str(tmp_path / "d.ndx")
+    code, out = run(capsys, "index", str(folder), "--db", db, "-q")
+    assert code == EXIT_OK and "4 documents indexed" in out and "0 skipped" in out
+    assert "1 file of other formats left out" in out and out.rstrip().endswith(": run-me")
+    code, out = run(capsys, "pairs", "--db", db, "--threshold", "0.5", "--json", "-q")
+    got = {frozenset((Path(p["a"]).name, Path(p["b"]).name)) for p in json.loads(out)}
+    assert {frozenset(("copyright", "python3.11")), frozenset(("proposal-2024", "resubmission.v2"))} <= got
+    code, out = run(capsys, "check", str(folder / "python3.11"), "--db", db, "--json", "-q")
+    assert json.loads(out)[0]["matches"][0]["path"] == str(folder / "copyright")  # (itself is not its source)
+    capsys.readouterr()
+    assert main(["extract", str(folder / "run-me")]) == EXIT_SKIPPED
+    assert "not a document: the file holds binary data" in capsys.readouterr().err

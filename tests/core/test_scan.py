@@ -178,12 +178,29 @@ def test_the_sample_collections_answer_key_is_not_a_document(sample_dir):
 
 def test_other_files_left_out_by_the_examiner_are_not_named(tmp_path):
     write(tmp_path / "a.txt")
-    write(tmp_path / "ls.1")
-    write(tmp_path / "README")
+    write(tmp_path / "notes.csv")
     write(tmp_path / "data" / "budget.xlsx")
     write(tmp_path / ".neardupignore", "data/*\n")
     os.symlink(tmp_path / "gone.xlsx", tmp_path / "broken.xlsx")  # (a broken link to no document: not named)
     result = scan_folder(str(tmp_path))
     assert [f.rel for f in result.files] == ["a.txt"]
-    assert result.others == (str(tmp_path / "README"), str(tmp_path / "ls.1"))
+    assert result.others == (str(tmp_path / "notes.csv"),)
     assert result.problems == ()
+
+
+def test_a_name_that_gives_no_type_is_a_document_by_its_content(tmp_path):
+    """Debian's copyright files are named ``copyright``, a package's after it (``python3.11``), a
+    rendered man page ``ls.1``: read when their content is a document; a program or an empty file
+    with such a name is named among the others."""
+    sample = Path(__file__).resolve().parents[2] / "resources" / "sample"
+    for name in ("copyright", "python3.11", "zlib.copyright", "ls.1", "README"):
+        write(tmp_path / name, "Copyright: 1995-2024 Jean-loup Gailly and Mark Adler\nLicense: Zlib\n")
+    shutil.copy(sample / "en-01-coastal-erosion.docx", tmp_path / "proposal-2024")  # a Word file, no suffix
+    shutil.copy(sample / "en-02-shoreline-retreat.pdf", tmp_path / "proposal.v2")
+    (tmp_path / "run-me").write_bytes(bytes(range(256)) * 8)  # binary
+    (tmp_path / "empty").write_bytes(b"")
+    (tmp_path / "sheet.v2").write_bytes((sample / "en-01-coastal-erosion.docx").read_bytes()[:100])  # a broken zip
+    result = scan_folder(str(tmp_path))
+    assert [f.rel for f in result.files] == ["README", "copyright", "ls.1", "proposal-2024", "proposal.v2",
+                                             "python3.11", "zlib.copyright"]
+    assert result.others == tuple(str(tmp_path / n) for n in ("empty", "run-me", "sheet.v2"))

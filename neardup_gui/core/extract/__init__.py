@@ -40,6 +40,9 @@ FORMATS: dict[str, str] = {
     ".doc": "doc",
 }
 SUPPORTED_SUFFIXES: frozenset[str] = frozenset(FORMATS)
+# A file whose name gives no type (see :func:`content_decides`): its content decides, as a
+# renamed .doc's does (text, PDF, RTF, HTML, Word .docx or OpenDocument text).
+AUTO = "auto"
 # the suffixes of the formats whose text is read (a legacy .doc is listed, with its reason, not read)
 READ_SUFFIXES: tuple[str, ...] = tuple(sorted(s for s, f in FORMATS.items() if f != "doc"))
 
@@ -55,6 +58,9 @@ __all__ = [
     "FORMATS",
     "SUPPORTED_SUFFIXES",
     "READ_SUFFIXES",
+    "AUTO",
+    "content_decides",
+    "format_by_content",
     "extract_file",
     "extract_bytes",
     "format_of",
@@ -66,8 +72,53 @@ __all__ = [
 
 
 def format_of(path: str) -> str | None:
-    """The format name for a path's suffix, or None when the suffix is not supported."""
-    return FORMATS.get(os.path.splitext(path)[1].lower())
+    """The format name for a path's suffix; :data:`AUTO` when the name gives no type
+    (:func:`content_decides`); None when the suffix is a type neardup does not read."""
+    suffix = os.path.splitext(path)[1]
+    fmt = FORMATS.get(suffix.lower())
+    if fmt is None and _no_type(suffix):
+        return AUTO
+    return fmt
+
+
+def content_decides(path: str) -> bool:
+    """True for a file name that gives no type, so its content decides: no suffix
+    (``copyright``, ``README``), a suffix with a digit (``ls.1``, a man page; ``python3.11``, a
+    package's copyright file named after it) or a long one (``zlib.copyright``). A conventional
+    suffix that is not a format neardup reads (``.xlsx``, ``.png``, ``.csv``) is taken at its word."""
+    return _no_type(os.path.splitext(path)[1])
+
+
+def _no_type(suffix: str) -> bool:
+    return suffix == "" or len(suffix) > 6 or any(c.isdigit() for c in suffix)
+
+
+def format_by_content(kind: str, data: bytes | None = None, path: str | None = None) -> str | None:
+    """The format a file of no type is read as, from its sniffed ``kind`` (:func:`common.sniff`),
+    or None when it is not a document neardup reads. A zip archive is a Word .docx or an
+    OpenDocument text by its members (``data``: the whole file, or ``path`` to read them)."""
+    if kind == "zip":
+        return _zip_document_format(data, path)
+    return _FORMAT_BY_KIND.get(kind)
+
+
+_FORMAT_BY_KIND = {"text": "txt", "pdf": "pdf", "rtf": "rtf", "html": "html"}
+
+
+def _zip_document_format(data: bytes | None, path: str | None) -> str | None:
+    import io
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(io.BytesIO(data) if data is not None else path) as archive:
+            names = set(archive.namelist())
+            if "word/document.xml" in names:
+                return "docx"
+            if "mimetype" in names and archive.read("mimetype").strip() == b"application/vnd.oasis.opendocument.text":
+                return "odt"
+    except (OSError, zipfile.BadZipFile, KeyError, ValueError, RuntimeError, EOFError):
+        pass
+    return None
 
 
 def unsupported(path: str) -> Skipped:
@@ -153,6 +204,10 @@ def extract_bytes(
     if not data:
         return Skipped(path, "empty", "empty file (0 bytes)")
     kind = sniff(data)
+    if fmt == AUTO:
+        fmt = format_by_content(kind, data)
+        if fmt is None:
+            return Skipped(path, "unsupported", f"not a document: the file holds {describe_content(kind)}")
     if fmt == "doc":
         if kind in ("rtf", "zip", "html", "text"):
             # RTF, docx, HTML or plain text renamed .doc (as some systems export them) are
