@@ -193,7 +193,7 @@ def test_a_broken_pipe_that_is_not_the_output_is_still_an_error(sample_index, mo
 def test_check_says_plainly_what_is_wrong_with_a_path_as_given(sample_index, tmp_path, capsys) -> None:
     """A path that does not exist is "no such file" (not "no longer exists"), a folder is a folder
     (not "unsupported file type ''"); the files beside them are checked, and the exit code is 1."""
-    other = tmp_path / "notes.xyz"
+    other = tmp_path / "budget.xlsx"  # (a suffix of a format neardup does not read: taken at its word)
     other.write_text("some text", encoding="utf-8")
     submission = ROOT / "resources" / "sample" / "en-01-coastal-erosion.docx"
     capsys.readouterr()
@@ -203,7 +203,7 @@ def test_check_says_plainly_what_is_wrong_with_a_path_as_given(sample_index, tmp
     got = {Path(r["path"]).name: r for r in json.loads(capsys.readouterr().out)}
     assert got["missing.docx"]["skipped_reason"] == "no such file"
     assert got[tmp_path.name]["skipped_reason"].startswith("a folder, not a file")
-    assert got["notes.xyz"]["skipped_reason"] == "unsupported file type '.xyz'"
+    assert got["budget.xlsx"]["skipped_reason"] == "unsupported file type '.xlsx'"
     assert got[submission.name]["skipped_reason"] is None and got[submission.name]["matches"]
 
 

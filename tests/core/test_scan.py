@@ -193,7 +193,7 @@ def test_a_name_that_gives_no_type_is_a_document_by_its_content(tmp_path):
     rendered man page ``ls.1``: read when their content is a document; a program or an empty file
     with such a name is named among the others."""
     sample = Path(__file__).resolve().parents[2] / "resources" / "sample"
-    for name in ("copyright", "python3.11", "zlib.copyright", "ls.1", "README"):
+    for name in ("copyright", "python3.11", "python3-lazr.uri", "zlib.copyright", "ls.1", "README"):
         write(tmp_path / name, "Copyright: 1995-2024 Jean-loup Gailly and Mark Adler\nLicense: Zlib\n")
     shutil.copy(sample / "en-01-coastal-erosion.docx", tmp_path / "proposal-2024")  # a Word file, no suffix
     shutil.copy(sample / "en-02-shoreline-retreat.pdf", tmp_path / "proposal.v2")
@@ -202,5 +202,5 @@ def test_a_name_that_gives_no_type_is_a_document_by_its_content(tmp_path):
     (tmp_path / "sheet.v2").write_bytes((sample / "en-01-coastal-erosion.docx").read_bytes()[:100])  # a broken zip
     result = scan_folder(str(tmp_path))
     assert [f.rel for f in result.files] == ["README", "copyright", "ls.1", "proposal-2024", "proposal.v2",
-                                             "python3.11", "zlib.copyright"]
+                                             "python3-lazr.uri", "python3.11", "zlib.copyright"]
     assert result.others == tuple(str(tmp_path / n) for n in ("empty", "run-me", "sheet.v2"))

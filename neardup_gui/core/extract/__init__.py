@@ -59,6 +59,7 @@ __all__ = [
     "SUPPORTED_SUFFIXES",
     "READ_SUFFIXES",
     "AUTO",
+    "OTHER_SUFFIXES",
     "content_decides",
     "format_by_content",
     "extract_file",
@@ -83,14 +84,31 @@ def format_of(path: str) -> str | None:
 
 def content_decides(path: str) -> bool:
     """True for a file name that gives no type, so its content decides: no suffix
-    (``copyright``, ``README``), a suffix with a digit (``ls.1``, a man page; ``python3.11``, a
-    package's copyright file named after it) or a long one (``zlib.copyright``). A conventional
-    suffix that is not a format neardup reads (``.xlsx``, ``.png``, ``.csv``) is taken at its word."""
+    (``copyright``, ``README``), or one that is not a file type's (``ls.1``, a man page;
+    ``python3.11`` and ``python3-lazr.uri``, packages' copyright files named after them;
+    ``zlib.copyright``). The suffix of a format neardup does not read (:data:`OTHER_SUFFIXES`:
+    ``.xlsx``, ``.png``, ``.csv``, ``.zip``…) is taken at its word, without reading the file."""
     return _no_type(os.path.splitext(path)[1])
 
 
 def _no_type(suffix: str) -> bool:
-    return suffix == "" or len(suffix) > 6 or any(c.isdigit() for c in suffix)
+    return suffix.lower() not in OTHER_SUFFIXES
+
+
+# The suffixes of formats that are not documents neardup reads, common beside submissions:
+# spreadsheets and data, slides, images, sound and video, archives, programs, databases, code,
+# mail. A file so named is one of the folder's other files, named but not read.
+OTHER_SUFFIXES: frozenset[str] = frozenset(
+    ".xls .xlsx .xlsm .xlsb .ods .csv .tsv .numbers .json .xml .yaml .yml .toml .ini .cfg .sql "
+    ".ppt .pptx .pps .ppsx .odp .key .odg .vsd .vsdx .pub .one .mpp .wps .pages "
+    ".png .jpg .jpeg .gif .bmp .tif .tiff .svg .webp .heic .ico .psd .ai .eps .ps .raw .cr2 .nef "
+    ".mp3 .wav .flac .aac .ogg .m4a .wma .mp4 .m4v .mov .avi .mkv .wmv .webm .flv "
+    ".zip .gz .tgz .bz2 .xz .zst .7z .rar .tar .cab .iso .dmg .img .deb .rpm .apk .msi .jar "
+    ".exe .dll .so .dylib .bin .o .a .class .pyc .sys .com .bat .cmd .ps1 .sh "
+    ".db .sqlite .sqlite3 .mdb .accdb .ndx .wal .shm .lock .tmp .bak .swp .log "
+    ".py .js .ts .c .h .cpp .hpp .java .cs .go .rs .rb .php .pl .r .m .css .scss .ipynb "
+    ".eml .msg .pst .ics .vcf .epub .mobi .djvu .xps .oxps .chm .lnk .url .desktop .torrent "
+    ".ttf .otf .woff .woff2 .dat .bib .ris .enl .tex .sty .cls .bst".split())
 
 
 def format_by_content(kind: str, data: bytes | None = None, path: str | None = None) -> str | None:
