@@ -47,8 +47,9 @@ class ScanResult:
     files: tuple[FileEntry, ...]
     problems: tuple[Skipped, ...]
     unread: tuple[str, ...] = ()
-    # the other files (absolute paths, sorted): not of a format neardup reads (``ls.1``, ``README``,
-    # ``budget.xlsx``); left out, but counted and named so that none is left out in silence
+    # the other files (absolute paths, sorted): not of a format neardup reads (``budget.xlsx``,
+    # ``photo.jpg``, a program named without a type); left out, but counted and named so that
+    # none is left out in silence
     others: tuple[str, ...] = ()
 
 

@@ -204,3 +204,30 @@ def test_a_name_that_gives_no_type_is_a_document_by_its_content(tmp_path):
     assert [f.rel for f in result.files] == ["README", "copyright", "ls.1", "proposal-2024", "proposal.v2",
                                              "python3-lazr.uri", "python3.11", "zlib.copyright"]
     assert result.others == tuple(str(tmp_path / n) for n in ("empty", "run-me", "sheet.v2"))
+
+
+def test_office_files_named_without_a_type_are_read_as_what_they_are(tmp_path):
+    """Real LibreOffice ODT and RTF files, and a PDF, saved without a suffix: documents by their
+    content, extracted as their format; a zip whose `mimetype` member is huge (a bomb) is not
+    unpacked to find out: it is one of the other files."""
+    import io
+    import zipfile
+
+    from neardup_gui.core.document import Document
+    from neardup_gui.core.extract import extract_file
+
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "ingest"
+    for src, name in (("report.odt", "report"), ("report.rtf", "report-rtf"), ("en.pdf", "en.v3")):
+        shutil.copy(fixtures / src, tmp_path / name)
+    bomb = io.BytesIO()
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("mimetype", b"a" * 200_000_000)  # 200 MB unpacked, 0.2 MB packed
+    (tmp_path / "bomb").write_bytes(bomb.getvalue())
+    result = scan_folder(str(tmp_path))
+    assert [f.rel for f in result.files] == ["en.v3", "report", "report-rtf"]
+    assert result.others == (str(tmp_path / "bomb"),)
+    for name, fmt in (("report", "odt"), ("report-rtf", "rtf"), ("en.v3", "pdf")):
+        doc = extract_file(str(tmp_path / name))
+        assert isinstance(doc, Document) and doc.format == fmt and doc.text == extract_file(
+            str(fixtures / {"odt": "report.odt", "rtf": "report.rtf", "pdf": "en.pdf"}[fmt])).text
+    assert extract_file(str(tmp_path / "bomb")).reason == "not a document: the file holds a zip archive"

@@ -132,7 +132,10 @@ def _zip_document_format(data: bytes | None, path: str | None) -> str | None:
             names = set(archive.namelist())
             if "word/document.xml" in names:
                 return "docx"
-            if "mimetype" in names and archive.read("mimetype").strip() == b"application/vnd.oasis.opendocument.text":
+            # (the mimetype member's size is checked before it is read: a zip bomb stays unread)
+            mimetype = archive.getinfo("mimetype") if "mimetype" in names else None
+            if mimetype is not None and mimetype.file_size <= 100 and \
+                    archive.read(mimetype).strip() == b"application/vnd.oasis.opendocument.text":
                 return "odt"
     except (OSError, zipfile.BadZipFile, KeyError, ValueError, RuntimeError, EOFError):
         pass
