@@ -141,18 +141,17 @@ def test_any_mix_of_backspaces_and_escapes_reads_without_a_backspace(text: str) 
 
 
 def _spaces_for_tabs(line: str) -> str:
-    """The reference: each tab to the next multiple of 8 columns, East Asian wide characters two."""
+    """The reference: each tab to the next multiple of 8 columns of what precedes it, East Asian
+    wide characters two columns (measured again from the start at every tab)."""
     import unicodedata
 
-    out, column = [], 0
+    def columns(s: str) -> int:
+        return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
+
+    out = ""
     for c in line:
-        if c == "\t":
-            out.append(" " * (8 - column % 8))
-            column += 8 - column % 8
-        else:
-            out.append(c)
-            column += 2 if unicodedata.east_asian_width(c) in "WF" else 1
-    return "".join(out)
+        out += " " * (8 - columns(out) % 8) if c == "\t" else c
+    return out
 
 
 def test_tabs_after_wide_characters_are_measured_as_a_terminal_shows_them() -> None:
