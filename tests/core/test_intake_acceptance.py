@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 
 from neardup_gui.core.collection import Collection
+from neardup_gui.core.document import Document
+from neardup_gui.core.extract import extract_file
 from neardup_gui.core.settings import Settings
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "ingest"
@@ -125,3 +127,26 @@ def test_checking_each_damaged_file_names_its_true_source_first(originals_and_da
         assert result.matches, name
         assert Path(result.matches[0].source.path).name == truth[name], (
             name, [(Path(m.source.path).name, round(m.comparison.containment_a, 3)) for m in result.matches[:3]])
+
+
+def test_damaged_files_named_without_a_type_are_read_as_their_named_copies(originals_and_damaged, tmp_path):
+    """The same damaged files (LibreOffice DOCX cut at 8 % and 40 %, a python-docx DOCX cut in
+    half, LibreOffice PDFs without their end, damaged text) saved without their suffixes: each
+    is found a document by its content — a cut zip by its parts' own headers — and read with
+    the text and the warnings of its named copy."""
+    _, damaged, truth = originals_and_damaged
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    for name in truth:
+        shutil.copy(damaged / name, bare / Path(name).stem)
+    settings = Settings(workers=2)
+    with Collection.open(tmp_path / "bare.ndx") as collection:
+        report = collection.index_folder(str(bare), settings)
+        documents = {d.rel: d for d in collection.documents()}
+    assert report.skipped == () and report.others == ()
+    assert set(documents) == {Path(n).stem for n in truth}
+    for name in truth:
+        named, unnamed = extract_file(str(damaged / name)), extract_file(str(bare / Path(name).stem))
+        assert isinstance(unnamed, Document), name
+        assert (unnamed.format, unnamed.text, unnamed.warnings) == (named.format, named.text, named.warnings), name
+        assert documents[Path(name).stem].warnings, name

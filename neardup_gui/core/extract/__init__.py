@@ -123,6 +123,10 @@ def format_by_content(kind: str, data: bytes | None = None, path: str | None = N
 _FORMAT_BY_KIND = {"text": "txt", "pdf": "pdf", "rtf": "rtf", "html": "html"}
 
 
+_ODT_MIMETYPE = b"application/vnd.oasis.opendocument.text"
+SALVAGE_NAMES_BYTES = 1 << 20  # what the scan reads of a damaged zip named without a type
+
+
 def _zip_document_format(data: bytes | None, path: str | None) -> str | None:
     import io
     import zipfile
@@ -134,11 +138,40 @@ def _zip_document_format(data: bytes | None, path: str | None) -> str | None:
                 return "docx"
             # (the mimetype member's size is checked before it is read: a zip bomb stays unread)
             mimetype = archive.getinfo("mimetype") if "mimetype" in names else None
-            if mimetype is not None and mimetype.file_size <= 100 and \
-                    archive.read(mimetype).strip() == b"application/vnd.oasis.opendocument.text":
+            if mimetype is not None and mimetype.file_size <= 100 and archive.read(mimetype).strip() == _ODT_MIMETYPE:
                 return "odt"
-    except (OSError, zipfile.BadZipFile, KeyError, ValueError, RuntimeError, EOFError):
-        pass
+            return None
+    except (zipfile.BadZipFile, KeyError, ValueError, RuntimeError, EOFError):
+        pass  # its directory is lost (a truncated download): its parts' own headers may tell
+    except OSError:
+        return None
+    if data is None:
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read(SALVAGE_NAMES_BYTES)
+        except OSError:
+            return None
+    return _local_header_format(data)
+
+
+def _local_header_format(data: bytes) -> str | None:
+    """A damaged zip's type from the names in its parts' local headers (which a truncated file
+    keeps up to the cut): a part under ``word/`` is a Word document's; a first ``mimetype`` part
+    holding OpenDocument text's type, an .odt's. Nothing is inflated."""
+    import re
+    import struct
+
+    for found in re.finditer(rb"PK\x03\x04", data):
+        at = found.start()
+        if at + 30 > len(data):
+            break
+        name_len, extra_len = struct.unpack_from("<HH", data, at + 26)
+        name = data[at + 30: at + 30 + name_len]
+        if name.startswith(b"word/"):
+            return "docx"
+        body = at + 30 + name_len + extra_len
+        if name == b"mimetype" and data[body: body + len(_ODT_MIMETYPE)] == _ODT_MIMETYPE:
+            return "odt"
     return None
 
 
