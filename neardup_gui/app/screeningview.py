@@ -271,7 +271,7 @@ class ScreeningView(QWidget):
                 self.tr("<b>%n submissions</b> in {folder}: {flagged} at or above the flag line, "
                         "{unread} could not be read", "", len(s.rows))).format(
             folder=display_path(s.info.folder), flagged=flagged, unread=len(s.rows) - len(done))
-        if s.others:  # (known right after a screening run)
+        if s.others:  # (as the last screening run found them)
             text += " · " + (self.tr("%n other file left out (not a format neardup reads)", "", len(s.others))
                              if len(s.others) == 1 else
                              self.tr("%n other files left out (not a format neardup reads)", "", len(s.others)))

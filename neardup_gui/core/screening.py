@@ -136,8 +136,8 @@ class Screening:
 
     info: ScreeningInfo
     rows: tuple[ScreeningRow, ...]
-    # the folder's files of formats neardup does not read (absolute paths), not screened: known
-    # right after a run (:func:`screen_folder`), not kept in the index
+    # the folder's files of formats neardup does not read (absolute paths), not screened, as the
+    # last run found them (kept in the index's meta table: :func:`_others_key`)
     others: tuple[str, ...] = ()
 
     def flagged(self) -> list[ScreeningRow]:
@@ -282,7 +282,13 @@ def load_screening(store: Store, screening: str | int) -> Screening:
     """A screening (by name or id) with its rows ranked by copied share; KeyError if there is none."""
     info = _find(store, screening)
     rows = store.conn.execute(f"SELECT {_ROW_COLS} FROM screening_rows WHERE screening_id = ?", (info.id,))
-    return Screening(info, _ranked(_row(r) for r in rows))
+    others = tuple(os.path.join(info.folder, rel) for rel in json.loads(store.get_meta(_others_key(info.id), "[]")))
+    return Screening(info, _ranked(_row(r) for r in rows), others)
+
+
+def _others_key(screening_id: int) -> str:
+    """The meta key of a screening's other files (their paths in its folder, a JSON list)."""
+    return f"screening_other_files/{screening_id}"
 
 
 def delete_screening(store: Store, screening: str | int) -> None:
@@ -292,6 +298,7 @@ def delete_screening(store: Store, screening: str | int) -> None:
         conn.execute("DELETE FROM screening_sources WHERE screening_id = ?", (info.id,))
         conn.execute("DELETE FROM screening_rows WHERE screening_id = ?", (info.id,))
         conn.execute("DELETE FROM screenings WHERE id = ?", (info.id,))
+        conn.execute("DELETE FROM meta WHERE key = ?", (_others_key(info.id),))
     path = screening_index_path(store.path, info.id)
     for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
         p.unlink(missing_ok=True)
@@ -465,6 +472,8 @@ def screen_folder(collection: Collection, folder: str, settings: Settings, *, na
         # (a call's folder emptied since its last screening gives an empty screening: asked for)
         report = indexer.index_folder(batch.store, folder, settings, wrap_progress(progress, 0.0, 0.4),
                                       allow_empty=True)
+        store.set_meta(_others_key(info.id), json.dumps([os.path.relpath(p, folder) for p in report.others],
+                                                         ensure_ascii=False))
         # A Collection of its own over the same index: its caches of marked texts belong to this
         # screening's template model only.
         main = Collection(store)
@@ -499,7 +508,7 @@ def screen_folder(collection: Collection, folder: str, settings: Settings, *, na
     with store.transaction() as conn:
         conn.execute("UPDATE screenings SET state = 'done', updated = ? WHERE id = ?", (time.time(), info.id))
     progress(1.0, "Screened")
-    return replace(load_screening(store, info.id), others=report.others)
+    return load_screening(store, info.id)
 
 
 def _screen_one(main: Collection, batch: Collection, d, settings: Settings, v: Verifier,  # noqa: ANN001

@@ -279,3 +279,14 @@ def test_screening_an_empty_call_says_so(sample_index, tmp_path) -> None:
     run = subprocess.run([sys.executable, "-m", "neardup_gui.cli", "screen", str(one), "--db", str(sample_index),
                           "-q", "--json"], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert json.loads(run.stdout)["other_files"] == [str(one / "budget.xlsx"), str(one / "form.png")]
+    # kept with the screening: another process reopening it knows them (the Screening tab does)
+    read = subprocess.run([sys.executable, "-c", (
+        "import sys; from neardup_gui.core.collection import Collection; "
+        "from neardup_gui.core.screening import load_screening; "
+        "c = Collection.open(sys.argv[1], create=False); print('\\n'.join(load_screening(c.store, 'one').others))"),
+        str(sample_index)], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert read.stdout.splitlines() == [str(one / "budget.xlsx"), str(one / "form.png")], read.stderr
+    (one / "form.png").unlink()  # screened again: what the folder holds now
+    assert screen(one).returncode == 0
+    read = subprocess.run(read.args, capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert read.stdout.splitlines() == [str(one / "budget.xlsx")], read.stderr

@@ -175,8 +175,11 @@ def test_screenings_are_listed_and_deleted(sample_call, tmp_path: Path) -> None:
     with Store(db) as store:
         [info] = list_screenings(store)
         assert (info.name, info.state, info.submissions) == ("sample call", "done", 30)
+        store.set_meta("screening_other_files/1", '["budget.xlsx"]')  # (as a screening run keeps them)
+        assert load_screening(store, "sample call").others == (str(Path(info.folder) / "budget.xlsx"),)
         delete_screening(store, "sample call")
         assert list_screenings(store) == []
+        assert store.get_meta("screening_other_files/1") is None  # nothing of it is left
         with pytest.raises(KeyError):
             load_screening(store, "sample call")
     assert not screening_index_path(db, 1).exists()
