@@ -50,13 +50,14 @@ from neardup_gui.app.duplicatesview import DuplicatesView
 from neardup_gui.app.errors import ErrorDialog, explain, is_index_problem
 from neardup_gui.app.i18n import Translations, resolve_language
 from neardup_gui.app.models import localise_reason
-from neardup_gui.app.paths import display_path, index_path_for, sample_folder
+from neardup_gui.app.paths import display_path, files_tip, index_path_for, sample_folder
 from neardup_gui.app.screeningview import ScreeningView, open_screenings, run_screening, save_flag
 from neardup_gui.app.settingsdialog import SettingsDialog
 from neardup_gui.app.submissionview import SubmissionView, load_submission
 from neardup_gui.app.tasks import Task, TaskRunner
 from neardup_gui.app.welcome import WelcomeView
 from neardup_gui.app.widgets import ProgressPanel
+from neardup_gui.core.extract import READ_SUFFIXES
 from neardup_gui.core.scan import FolderUnavailable
 from neardup_gui.core.results import CheckResult, Cluster, Pair, SourceMatch
 from neardup_gui.core.settings import Settings, collection_values
@@ -670,22 +671,10 @@ class MainWindow(QMainWindow):
                      if len(others) == 1 else
                      self.tr("; %n other files left out (not a format neardup reads)", "", len(others)))
         self.counts_label.setText(text)
-        self.counts_label.setToolTip(self._other_files_tip(others))
-
-    OTHERS_IN_TIP = 20  # the other files named in the counts' tooltip
-
-    def _other_files_tip(self, others: Sequence[str]) -> str:
-        """The files of other formats, named (the first 20), and the formats that are read."""
-        if not others:
-            return ""
-        from neardup_gui.core.extract import READ_SUFFIXES
-
-        names = [os.path.relpath(p, self.folder) for p in others[:self.OTHERS_IN_TIP]]
-        lines = [self.tr("Left out: neardup reads {formats} files, and by its content a file named without a type "
-                         "(README, ls.1).").format(formats=" ".join(READ_SUFFIXES)), *names]
-        if len(others) > self.OTHERS_IN_TIP:
-            lines.append(self.tr("…and {n} more").format(n=len(others) - self.OTHERS_IN_TIP))
-        return "\n".join(lines)
+        self.counts_label.setToolTip(files_tip(
+            self.tr("Left out: neardup reads {formats} files, and by its content a file named without a type "
+                    "(README, ls.1).").format(formats=" ".join(READ_SUFFIXES)),
+            others, self.folder or "", self.tr("…and {n} more")))
 
     def _set_duplicates(self, pairs: Sequence[Pair], clusters: Sequence[Cluster]) -> None:
         self.pairs = list(pairs)

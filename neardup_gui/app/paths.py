@@ -7,6 +7,7 @@ import logging
 import os
 import sys
 from pathlib import Path
+from typing import Sequence
 
 from PySide6.QtCore import QStandardPaths
 
@@ -73,3 +74,17 @@ def display_path(path: str | Path) -> str:
     if home and home != "/" and (text == home or text.startswith(home + os.sep)):
         return "~" + text[len(home):]
     return text
+
+
+FILES_IN_TIP = 20  # the files a tooltip names (the rest are counted)
+
+
+def files_tip(heading: str, paths: Sequence[str], folder: str, more: str) -> str:
+    """A tooltip naming files: ``heading``, the first FILES_IN_TIP ``paths`` relative to ``folder``,
+    one a line, and ``more`` (a translated "…and {n} more") for the rest; "" without paths."""
+    if not paths:
+        return ""
+    lines = [heading, *(os.path.relpath(p, folder) for p in paths[:FILES_IN_TIP])]
+    if len(paths) > FILES_IN_TIP:
+        lines.append(more.format(n=len(paths) - FILES_IN_TIP))
+    return "\n".join(lines)

@@ -27,10 +27,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from neardup_gui.app.paths import display_path
+from neardup_gui.app.paths import display_path, files_tip
 from neardup_gui.app.models import Column, FilterProxy, RecordTableModel, percent
 from neardup_gui.app.widgets import make_table
 from neardup_gui.core.collection import Collection
+from neardup_gui.core.extract import READ_SUFFIXES
 from neardup_gui.core.progress import ProgressFn
 from neardup_gui.core.screening import (
     DEFAULT_FLAG, Screening, ScreeningInfo, ScreeningRow, list_screenings, load_screening, screen_folder, set_flag,
@@ -278,21 +279,10 @@ class ScreeningView(QWidget):
         if s.info.state != "done":
             text += " · " + self.tr("interrupted: screen again to check the rest")
         self.summary.setText(text)
-        self.summary.setToolTip(self._others_tip(s))
-
-    OTHERS_IN_TIP = 20  # the other files named in the summary's tooltip
-
-    def _others_tip(self, s: Screening) -> str:
-        if not s.others:
-            return ""
-        from neardup_gui.core.extract import READ_SUFFIXES
-
-        names = [os.path.relpath(p, s.info.folder) for p in s.others[:self.OTHERS_IN_TIP]]
-        lines = [self.tr("Not screened: neardup reads {formats} files, and by its content a file named "
-                         "without a type (README, ls.1).").format(formats=" ".join(READ_SUFFIXES)), *names]
-        if len(s.others) > self.OTHERS_IN_TIP:
-            lines.append(self.tr("…and {n} more").format(n=len(s.others) - self.OTHERS_IN_TIP))
-        return "\n".join(lines)
+        self.summary.setToolTip(files_tip(
+            self.tr("Not screened: neardup reads {formats} files, and by its content a file named "
+                    "without a type (README, ls.1).").format(formats=" ".join(READ_SUFFIXES)),
+            s.others, s.info.folder, self.tr("…and {n} more")))
 
     # -- the examiner's actions -----------------------------------------------------------------
 

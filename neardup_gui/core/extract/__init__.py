@@ -22,6 +22,7 @@ from neardup_gui.core.extract.common import (
     build_document,
     describe_content,
     sniff,
+    zip_document_format,
 )
 from neardup_gui.core.settings import ExtractLimits
 
@@ -116,63 +117,11 @@ def format_by_content(kind: str, data: bytes | None = None, path: str | None = N
     or None when it is not a document neardup reads. A zip archive is a Word .docx or an
     OpenDocument text by its members (``data``: the whole file, or ``path`` to read them)."""
     if kind == "zip":
-        return _zip_document_format(data, path)
+        return zip_document_format(data, path)
     return _FORMAT_BY_KIND.get(kind)
 
 
 _FORMAT_BY_KIND = {"text": "txt", "pdf": "pdf", "rtf": "rtf", "html": "html"}
-
-
-_ODT_MIMETYPE = b"application/vnd.oasis.opendocument.text"
-SALVAGE_NAMES_BYTES = 1 << 20  # what the scan reads of a damaged zip named without a type
-
-
-def _zip_document_format(data: bytes | None, path: str | None) -> str | None:
-    import io
-    import zipfile
-
-    try:
-        with zipfile.ZipFile(io.BytesIO(data) if data is not None else path) as archive:
-            names = set(archive.namelist())
-            if "word/document.xml" in names:
-                return "docx"
-            # (the mimetype member's size is checked before it is read: a zip bomb stays unread)
-            mimetype = archive.getinfo("mimetype") if "mimetype" in names else None
-            if mimetype is not None and mimetype.file_size <= 100 and archive.read(mimetype).strip() == _ODT_MIMETYPE:
-                return "odt"
-            return None
-    except (zipfile.BadZipFile, KeyError, ValueError, RuntimeError, EOFError):
-        pass  # its directory is lost (a truncated download): its parts' own headers may tell
-    except OSError:
-        return None
-    if data is None:
-        try:
-            with open(path, "rb") as handle:
-                data = handle.read(SALVAGE_NAMES_BYTES)
-        except OSError:
-            return None
-    return _local_header_format(data)
-
-
-def _local_header_format(data: bytes) -> str | None:
-    """A damaged zip's type from the names in its parts' local headers (which a truncated file
-    keeps up to the cut): a part under ``word/`` is a Word document's; a first ``mimetype`` part
-    holding OpenDocument text's type, an .odt's. Nothing is inflated."""
-    import re
-    import struct
-
-    for found in re.finditer(rb"PK\x03\x04", data):
-        at = found.start()
-        if at + 30 > len(data):
-            break
-        name_len, extra_len = struct.unpack_from("<HH", data, at + 26)
-        name = data[at + 30: at + 30 + name_len]
-        if name.startswith(b"word/"):
-            return "docx"
-        body = at + 30 + name_len + extra_len
-        if name == b"mimetype" and data[body: body + len(_ODT_MIMETYPE)] == _ODT_MIMETYPE:
-            return "odt"
-    return None
 
 
 def unsupported(path: str) -> Skipped:

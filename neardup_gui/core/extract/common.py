@@ -338,6 +338,48 @@ def open_package(data: bytes, limits: ExtractLimits, what: str,
 _LOCAL_HEADER = struct.Struct("<4sHHHHHIIIHH")
 _DESCRIPTOR_SIG = b"PK\x07\x08"
 
+_ODT_MIMETYPE = b"application/vnd.oasis.opendocument.text"
+ZIP_NAMES_BYTES = 1 << 20  # what is read of a damaged zip, named without a type, to learn its type
+
+
+def zip_document_format(data: bytes | None = None, path: str | None = None) -> str | None:
+    """"docx" or "odt" for a zip that is a Word document (a part under ``word/``) or an
+    OpenDocument text (its ``mimetype`` part), else None; ``data``: the whole file, or ``path``
+    to read it. Nothing is inflated but a ``mimetype`` of a few bytes (a zip bomb stays unread).
+    A zip whose directory is lost (a truncated download) is judged by its parts' local headers,
+    which it keeps up to the cut (the first ``ZIP_NAMES_BYTES`` of a file)."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data) if data is not None else path) as archive:
+            names = archive.namelist()
+            if any(name.startswith("word/") for name in names):
+                return "docx"
+            mimetype = archive.getinfo("mimetype") if "mimetype" in names else None
+            if mimetype is not None and mimetype.file_size <= 100 and archive.read(mimetype).strip() == _ODT_MIMETYPE:
+                return "odt"
+            return None
+    except (zipfile.BadZipFile, KeyError, ValueError, RuntimeError, EOFError):
+        pass  # its directory is lost: its parts' own headers may tell
+    except OSError:
+        return None
+    if data is None:
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read(ZIP_NAMES_BYTES)
+        except OSError:
+            return None
+    for found in re.finditer(rb"PK\x03\x04", data):
+        at = found.start()
+        if at + _LOCAL_HEADER.size > len(data):
+            break
+        *_, name_len, extra_len = _LOCAL_HEADER.unpack_from(data, at)
+        name = data[at + _LOCAL_HEADER.size: at + _LOCAL_HEADER.size + name_len]
+        if name.startswith(b"word/"):
+            return "docx"
+        body = at + _LOCAL_HEADER.size + name_len + extra_len
+        if name == b"mimetype" and data[body: body + len(_ODT_MIMETYPE)] == _ODT_MIMETYPE:
+            return "odt"
+    return None
+
 
 
 def read_package(data: bytes, limits: ExtractLimits, what: str,
