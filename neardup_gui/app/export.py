@@ -7,11 +7,12 @@ back to the GUI thread through queued signals, so the window never waits on the 
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import threading
 import traceback
-from typing import Any
+from typing import Any, Callable
 
 from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, Signal, Slot
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox, QWidget
@@ -152,32 +153,25 @@ class ExportJob(QObject):
         self.items = items if isinstance(items, dict) or items is None else list(items)
         self.outcome = ""  # "done" | "failed" once ended
         self._ended = threading.Event()
-        self._relay = _Relay()
+        # (a child of the job: deleted with it, on the GUI thread, whatever thread drops its wrapper)
+        self._relay = _Relay(self)
         self._relay.progress.connect(self.progress, Qt.ConnectionType.QueuedConnection)
         self._relay.done.connect(self._deliver_done, Qt.ConnectionType.QueuedConnection)
         self._relay.failed.connect(self._deliver_failed, Qt.ConnectionType.QueuedConnection)
 
     def start(self, pool: QThreadPool | None = None) -> "ExportJob":
-        (pool or QThreadPool.globalInstance()).start(_Runnable(self))
+        # The worker is given what it needs, not the job: holding the job, it could drop the last
+        # reference to it after its last signal, and the job and its relay were then deleted on
+        # the worker thread while the GUI thread delivered their queued events (a segmentation
+        # fault in a CI run, test_export_writes_the_report_in_the_language_it_is_given).
+        (pool or QThreadPool.globalInstance()).start(_Runnable(functools.partial(
+            _write_in_worker, self.db_path, self.scope, self.settings, self.out_path, self.items, self.lang,
+            self._relay, self._ended)))
         return self
 
     def wait(self, timeout_s: float | None = None) -> bool:
         """Block until the worker has returned (tests and shutdown only)."""
         return self._ended.wait(timeout_s)
-
-    def run_in_worker(self) -> None:
-        try:
-            path = write_report_file(self.db_path, self.scope, self.settings, self.out_path, items=self.items,
-                                     lang=self.lang,
-                                     progress=lambda f, m="": self._relay.progress.emit(float(f), str(m)))
-        except BaseException as exc:  # noqa: BLE001 - every failure must reach the GUI, not kill it
-            detail = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-            log.error("report export to %s failed:\n%s", self.out_path, detail)
-            self._relay.failed.emit(str(exc) or type(exc).__name__, detail)
-        else:
-            self._relay.done.emit(path)
-        finally:
-            self._ended.set()
 
     @Slot(str)
     def _deliver_done(self, path: str) -> None:
@@ -192,14 +186,38 @@ class ExportJob(QObject):
         self.finished.emit()
 
 
+def _write_in_worker(db_path: str, scope: str, settings: Settings, out_path: str, items: Any, lang: str,
+                     relay: _Relay, ended: threading.Event) -> None:
+    """The worker's part of an :class:`ExportJob`: write the report, say how it went on ``relay``
+    (nothing is said once the job is gone: its window closed while the report was written)."""
+
+    def tell(signal: str, *args: Any) -> None:
+        try:
+            getattr(relay, signal).emit(*args)
+        except RuntimeError:  # (the relay was deleted with its job)
+            pass
+
+    try:
+        path = write_report_file(db_path, scope, settings, out_path, items=items, lang=lang,
+                                 progress=lambda f, m="": tell("progress", float(f), str(m)))
+    except BaseException as exc:  # noqa: BLE001 - every failure must reach the GUI, not kill it
+        detail = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+        log.error("report export to %s failed:\n%s", out_path, detail)
+        tell("failed", str(exc) or type(exc).__name__, detail)
+    else:
+        tell("done", path)
+    finally:
+        ended.set()
+
+
 class _Runnable(QRunnable):
-    def __init__(self, job: ExportJob) -> None:
+    def __init__(self, work: Callable[[], None]) -> None:
         super().__init__()
         self.setAutoDelete(True)
-        self._job = job
+        self._work = work
 
     def run(self) -> None:
-        self._job.run_in_worker()
+        self._work()
 
 
 def start_export(parent: QObject | None, scope: str, db_path: str, settings: Settings, out_path: str,

@@ -116,3 +116,32 @@ def test_export_writes_the_report_in_the_language_it_is_given(qtbot, qapp, db, t
     page = out.read_text(encoding="utf-8")
     assert ">概要</h2>" in page and ">文档对排序</h2>" in page and ">Summary</h2>" not in page
     assert ExportJob(str(path), "pairs", SETTINGS, str(out)).lang == report_language()
+
+
+def test_the_worker_holds_no_reference_to_the_job(qtbot, qapp, db, tmp_path):
+    """The worker thread is given what it needs, never the job: holding it, it could drop the last
+    reference after its last signal, and the job (a QObject of the GUI thread) and its relay were
+    deleted on the worker thread while the GUI thread delivered their events (a segmentation
+    fault once in CI, after the export test above)."""
+    import gc
+    import threading
+
+    from PySide6.QtCore import QThreadPool
+
+    from neardup_gui.app.export import ExportJob
+
+    _, path = db
+    pool = QThreadPool()
+    pool.setMaxThreadCount(1)
+    gate = threading.Event()
+    pool.start(lambda: gate.wait(60))  # the export waits in the queue: its runnable exists, unrun
+    job = ExportJob(str(path), "pairs", SETTINGS, str(tmp_path / "pairs.json")).start(pool)
+    try:
+        holders = [r for r in gc.get_referrers(job) if isinstance(r, dict) and any(v is job for v in r.values())]
+        assert holders == []  # (before: the queued runnable's attributes held it)
+    finally:
+        gate.set()
+    with qtbot.waitSignal(job.done, timeout=60000):
+        pass
+    assert job.wait(60) and pool.waitForDone(60000)
+    assert json.loads((tmp_path / "pairs.json").read_text(encoding="utf-8"))
