@@ -126,7 +126,7 @@ def default_report_path(scope: str, collection_folder: str, items: Any, lang: st
 
 
 class _Relay(QObject):
-    """Lives on the GUI thread; the worker emits on it and Qt queues the calls."""
+    """The worker emits on it and Qt queues the calls to the job's slots on the GUI thread."""
 
     progress = Signal(float, str)
     done = Signal(str)
@@ -153,8 +153,11 @@ class ExportJob(QObject):
         self.items = items if isinstance(items, dict) or items is None else list(items)
         self.outcome = ""  # "done" | "failed" once ended
         self._ended = threading.Event()
-        # (a child of the job: deleted with it, on the GUI thread, whatever thread drops its wrapper)
-        self._relay = _Relay(self)
+        # (the relay belongs to no thread: the worker emits on it, nothing is delivered to it, and
+        # whichever side lets go of it last deletes it safely; as the job's child it was deleted
+        # with the job, possibly while the worker was still returning from its last signal)
+        self._relay = _Relay()
+        self._relay.moveToThread(None)
         self._relay.progress.connect(self.progress, Qt.ConnectionType.QueuedConnection)
         self._relay.done.connect(self._deliver_done, Qt.ConnectionType.QueuedConnection)
         self._relay.failed.connect(self._deliver_failed, Qt.ConnectionType.QueuedConnection)
@@ -189,13 +192,11 @@ class ExportJob(QObject):
 def _write_in_worker(db_path: str, scope: str, settings: Settings, out_path: str, items: Any, lang: str,
                      relay: _Relay, ended: threading.Event) -> None:
     """The worker's part of an :class:`ExportJob`: write the report, say how it went on ``relay``
-    (nothing is said once the job is gone: its window closed while the report was written)."""
+    (the worker holds the relay; once the job is gone, its window closed while the report was
+    written, Qt delivers nothing: the connections went with the job)."""
 
     def tell(signal: str, *args: Any) -> None:
-        try:
-            getattr(relay, signal).emit(*args)
-        except RuntimeError:  # (the relay was deleted with its job)
-            pass
+        getattr(relay, signal).emit(*args)
 
     try:
         path = write_report_file(db_path, scope, settings, out_path, items=items, lang=lang,

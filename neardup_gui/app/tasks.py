@@ -8,13 +8,15 @@ run. Each task opens its own ``Collection`` (SQLite connections stay in the thre
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
 import traceback
+import weakref
 from typing import Any, Callable
 
-from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, QTimer, Signal, Slot
 
 from neardup_gui.core.progress import Cancelled
 from neardup_gui.core.store import while_busy
@@ -29,12 +31,78 @@ SAY_WAITING_AFTER_S = 0.5
 
 
 class _Relay(QObject):
-    """Lives on the GUI thread; the worker emits on it and Qt queues the calls."""
+    """The worker emits on it and Qt queues the calls to the task's slots on the GUI thread."""
 
     progress = Signal(float, str)
     done = Signal(object)
     failed = Signal(object, str)
     cancelled = Signal()
+
+
+class _Work:
+    """The worker's side of a :class:`Task`: what the worker thread runs and touches, without the Task.
+
+    The worker holds only this (never the Task, a QObject of the GUI thread): holding the Task, it
+    could drop the last reference to it after its last signal, and the Task would be deleted on
+    the worker thread while the GUI thread delivered its queued events (the crash an export job
+    had in CI, see app/export.py). The relay belongs to no thread and receives nothing, so it may
+    be deleted by whichever side lets go of it last.
+    """
+
+    def __init__(self, name: str, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
+                 relay: _Relay) -> None:
+        self.name = name
+        self.fn = fn
+        self.args = args
+        self.kwargs = kwargs
+        self.relay = relay
+        self.cancel = threading.Event()
+        self.ended = threading.Event()
+        self.last_emit = 0.0
+        self.reported = 0.0  # the last fraction reported
+        self.waiting = False  # waiting for another writer of the index
+
+    def report(self, fraction: float, message: str = "") -> None:
+        """The ``progress`` callable handed to the core function (called in the worker)."""
+        self.waiting = False
+        self.reported = fraction
+        self._emit(fraction, message)
+
+    def _emit(self, fraction: float, message: str) -> None:
+        if self.cancel.is_set():
+            raise Cancelled()
+        now = time.monotonic()
+        if now - self.last_emit >= PROGRESS_INTERVAL_S or fraction >= 1.0:
+            self.last_emit = now
+            self.relay.progress.emit(float(fraction), str(message))
+
+    def _waiting(self, waited_s: float) -> None:
+        """Between the slices of a wait for another writer of the index (core/store.py)."""
+        if self.cancel.is_set():
+            raise Cancelled()
+        if waited_s >= SAY_WAITING_AFTER_S:
+            self.waiting = True  # (no estimate of the time left while the work stands still)
+            self._emit(self.reported, QCoreApplication.translate(
+                "Task", "Waiting: another window or command is writing to the index…"))
+
+    def run(self) -> None:
+        relay = self.relay
+        try:
+            with while_busy(self._waiting):
+                result = self.fn(*self.args, progress=self.report, **self.kwargs)
+        except Cancelled:
+            relay.cancelled.emit()
+        except BaseException as exc:  # noqa: BLE001 - every failure must reach the GUI, not kill it
+            detail = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+            log.error("task %s failed:\n%s", self.name, detail)
+            relay.failed.emit(exc, detail)
+        else:
+            if self.cancel.is_set() and getattr(result, "cancelled", False):
+                relay.cancelled.emit()
+            else:
+                relay.done.emit(result)
+        finally:
+            self.ended.set()
 
 
 class Task(QObject):
@@ -56,91 +124,51 @@ class Task(QObject):
     ) -> None:
         super().__init__(parent)
         self.name = name
-        self._fn = fn
-        self._args = args
-        self._kwargs = kwargs
         self._on_done = on_done
         self._on_error = on_error
         self._on_cancelled = on_cancelled
-        self._cancel = threading.Event()
-        self._ended = threading.Event()
-        self._last_emit = 0.0
-        self._reported = 0.0  # the last fraction reported (worker side)
-        self.waiting = False  # waiting for another writer of the index (set by the worker)
         self.started_at = time.monotonic()
         self.fraction = 0.0
         self.message = ""
         self.outcome = ""  # "done" | "error" | "cancelled" once ended
         self.result: Any = None
         self.error: BaseException | None = None
+        # (the relay belongs to no thread: the worker emits on it, nothing is delivered to it, and
+        # whichever side lets go of it last deletes it safely, the worker after its last signal
+        # or the GUI thread; the task itself is deleted on the GUI thread only)
         self._relay = _Relay()
+        self._relay.moveToThread(None)
         self._relay.progress.connect(self._deliver_progress, Qt.ConnectionType.QueuedConnection)
         self._relay.done.connect(self._deliver_done, Qt.ConnectionType.QueuedConnection)
         self._relay.failed.connect(self._deliver_error, Qt.ConnectionType.QueuedConnection)
         self._relay.cancelled.connect(self._deliver_cancelled, Qt.ConnectionType.QueuedConnection)
+        self._work = _Work(name, fn, args, kwargs, self._relay)
 
-    # -- worker side -------------------------------------------------------------------------
+    @property
+    def waiting(self) -> bool:
+        """Waiting for another writer of the index (set by the worker)."""
+        return self._work.waiting
 
     def report(self, fraction: float, message: str = "") -> None:
-        """The ``progress`` callable handed to the core function (called in the worker)."""
-        self.waiting = False
-        self._reported = fraction
-        self._emit(fraction, message)
-
-    def _emit(self, fraction: float, message: str) -> None:
-        if self._cancel.is_set():
-            raise Cancelled()
-        now = time.monotonic()
-        if now - self._last_emit >= PROGRESS_INTERVAL_S or fraction >= 1.0:
-            self._last_emit = now
-            self._relay.progress.emit(float(fraction), str(message))
-
-    def _waiting(self, waited_s: float) -> None:
-        """Between the slices of a wait for another writer of the index (core/store.py)."""
-        if self._cancel.is_set():
-            raise Cancelled()
-        if waited_s >= SAY_WAITING_AFTER_S:
-            self.waiting = True  # (no estimate of the time left while the work stands still)
-            self._emit(self._reported, QCoreApplication.translate(
-                "Task", "Waiting: another window or command is writing to the index…"))
-
-    def run_in_worker(self) -> None:
-        try:
-            with while_busy(self._waiting):
-                result = self._fn(*self._args, progress=self.report, **self._kwargs)
-        except Cancelled:
-            self._relay.cancelled.emit()
-        except BaseException as exc:  # noqa: BLE001 - every failure must reach the GUI, not kill it
-            if self._cancel.is_set() and isinstance(exc, Cancelled):
-                self._relay.cancelled.emit()
-            else:
-                detail = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-                log.error("task %s failed:\n%s", self.name, detail)
-                self._relay.failed.emit(exc, detail)
-        else:
-            if self._cancel.is_set() and getattr(result, "cancelled", False):
-                self._relay.cancelled.emit()
-            else:
-                self._relay.done.emit(result)
-        finally:
-            self._ended.set()
+        """The ``progress`` callable the core function gets (it is the worker's; see :class:`_Work`)."""
+        self._work.report(fraction, message)
 
     # -- GUI side ------------------------------------------------------------------------------
 
     def cancel(self) -> None:
         """Ask the task to stop at its next progress report."""
-        self._cancel.set()
+        self._work.cancel.set()
 
     @property
     def cancel_requested(self) -> bool:
-        return self._cancel.is_set()
+        return self._work.cancel.is_set()
 
     def is_running(self) -> bool:
         return not self.outcome
 
     def wait(self, timeout_s: float | None = None) -> bool:
         """Block until the worker has returned (not for the GUI callbacks); True if it has."""
-        return self._ended.wait(timeout_s)
+        return self._work.ended.wait(timeout_s)
 
     def elapsed_s(self) -> float:
         return time.monotonic() - self.started_at
@@ -192,13 +220,13 @@ class Task(QObject):
 
 
 class _Runnable(QRunnable):
-    def __init__(self, task: Task) -> None:
+    def __init__(self, work: _Work) -> None:
         super().__init__()
         self.setAutoDelete(True)
-        self._task = task
+        self._work = work
 
     def run(self) -> None:
-        self._task.run_in_worker()
+        self._work.run()
 
 
 class TaskRunner(QObject):
@@ -212,6 +240,7 @@ class TaskRunner(QObject):
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(max_threads)
         self._tasks: list[Task] = []
+        self._ending: list[Task] = []  # tasks that have ended, let go of once back in the event loop
         self._closed = False
 
     def start(
@@ -230,14 +259,27 @@ class TaskRunner(QObject):
         # No Qt parent: the runner holds the task until it has ended, then Python frees it.
         task = Task(name, fn, args, kwargs, on_done, on_error, on_cancelled)
         self._tasks.append(task)
-        task.finished.connect(lambda t=task: self._forget(t))
+        # (a weak reference: the connection lives on the task, and a strong one kept every task and
+        # its result for as long as the window was open)
+        task.finished.connect(functools.partial(self._forget_ref, weakref.ref(task)))
         self.task_started.emit(task)
-        self._pool.start(_Runnable(task))
+        self._pool.start(_Runnable(task._work))
         return task
+
+    def _forget_ref(self, ref: "weakref.ref[Task]") -> None:
+        task = ref()
+        if task is not None:
+            self._forget(task)
 
     def _forget(self, task: Task) -> None:
         if task in self._tasks:
             self._tasks.remove(task)
+        # Held until control is back in the event loop: let go of here, the last reference could
+        # go inside the task's own slot (this is called from its ``finished``), deleting the
+        # QObject while Qt still delivers the event to it.
+        self._ending.append(task)
+        if len(self._ending) == 1:
+            QTimer.singleShot(0, self, self._ending.clear)
         self.task_finished.emit(task)
 
     def tasks(self) -> list[Task]:

@@ -145,3 +145,35 @@ def test_the_worker_holds_no_reference_to_the_job(qtbot, qapp, db, tmp_path):
         pass
     assert job.wait(60) and pool.waitForDone(60000)
     assert json.loads((tmp_path / "pairs.json").read_text(encoding="utf-8"))
+
+
+def test_a_job_deleted_while_its_worker_writes_costs_nothing(qtbot, qapp, db, tmp_path):
+    """The window closed while a report was written: the job is deleted on the GUI thread, the
+    worker (holding only the relay, which belongs to no thread) finishes the file and its signals
+    go nowhere; nothing is deleted under the other thread."""
+    import gc
+    import threading
+
+    from PySide6.QtCore import QThreadPool
+
+    from neardup_gui.app.export import ExportJob
+
+    _, path = db
+    pool = QThreadPool()
+    pool.setMaxThreadCount(1)
+    gate = threading.Event()
+    pool.start(lambda: gate.wait(60))
+    job = ExportJob(str(path), "pairs", SETTINGS, str(tmp_path / "pairs.json")).start(pool)
+    assert job._relay.thread() is None
+    ended = job._ended
+    heard: list[str] = []
+    job.done.connect(heard.append)
+    job.deleteLater()
+    del job
+    qtbot.wait(50)
+    gc.collect()
+    gate.set()
+    assert ended.wait(60) and pool.waitForDone(60000)
+    qtbot.wait(100)
+    assert heard == []  # (the job is gone: nothing delivered to it)
+    assert json.loads((tmp_path / "pairs.json").read_text(encoding="utf-8"))

@@ -154,3 +154,61 @@ def test_a_wait_for_another_writer_is_shown_and_cancel_stops_it(qtbot, runner, t
         holder.close()
     with Store(db, create=False) as store:
         assert store.get_meta("note") == "before"
+
+
+def test_the_worker_holds_no_reference_to_the_task(qtbot):
+    """The worker thread is given the task's work, never the task (a QObject of the GUI thread):
+    holding it, the worker could drop the last reference after its last signal and delete the task
+    on the worker thread while the GUI thread delivered its events (the export job's crash in CI)."""
+    import gc
+
+    runner = TaskRunner(max_threads=1)
+    gate = threading.Event()
+    runner._pool.start(lambda: gate.wait(60))  # the task waits in the queue: its runnable exists, unrun
+    task = runner.start("noop", lambda progress: 7)
+    try:
+        holders = [r for r in gc.get_referrers(task)
+                   if isinstance(r, dict) and any(v is task for v in r.values())]
+        assert holders == []  # (before: the queued runnable's attributes held it)
+        assert task._relay.thread() is None  # (the relay: no thread, deleted safely by either side)
+    finally:
+        gate.set()
+    with qtbot.waitSignal(task.finished, timeout=60_000):
+        pass
+    assert task.result == 7
+    assert runner.shutdown(60)
+
+
+def test_an_ended_task_is_let_go_of_on_the_gui_thread(qtbot, runner):
+    """Before, the runner's own connection to a task's ``finished`` held the task, so every task and
+    its result (a pass's pairs, a collection's state) stayed in memory as long as the window was
+    open. Now the runner lets go of it once back in the event loop, and it is deleted there."""
+    import gc
+    import weakref
+
+    big = list(range(200_000))
+    deleted_on: list[int] = []
+    task = runner.start("result", lambda progress: big)
+    task.destroyed.connect(lambda *_: deleted_on.append(threading.get_ident()))
+    ref = weakref.ref(task)
+    with qtbot.waitSignal(task.finished, timeout=60_000):
+        pass
+    assert task.wait(60)
+    del task
+    qtbot.waitUntil(lambda: (gc.collect() or True) and ref() is None, timeout=60_000)
+    assert deleted_on == [threading.get_ident()]  # deleted, and on this (the GUI) thread
+    assert not runner.is_busy()
+
+
+def test_many_short_tasks_end_cleanly_whoever_lets_go_last(qtbot):
+    """Tasks ending faster than their callbacks run, the window letting go of each at once: every
+    outcome arrives once, in a consistent state, and nothing is deleted under the GUI thread."""
+    runner = TaskRunner(max_threads=2)
+    outcomes: list[int] = []
+    for i in range(200):
+        runner.start(f"t{i}", lambda progress, i=i: (progress(1.0, "done"), i)[1],
+                     on_done=outcomes.append)
+    qtbot.waitUntil(lambda: len(outcomes) == 200, timeout=60_000)
+    assert sorted(outcomes) == list(range(200))
+    assert runner.shutdown(60)
+    qtbot.waitUntil(lambda: not runner.is_busy(), timeout=60_000)
