@@ -485,6 +485,13 @@ def run_add(args: argparse.Namespace) -> int:
     if missing:
         sys.stderr.write("neardup: not a file: " + ", ".join(missing) + "\n")
         return EXIT_USAGE
+    from neardup_gui.core.scan import name_problem, shown_name
+
+    for f in args.files:
+        problem = name_problem(os.path.abspath(f), "path")
+        if problem:
+            sys.stderr.write(f"neardup: {shown_name(os.path.abspath(f))}: {problem}\n")
+            return EXIT_USAGE
     try:
         with _open(args) as coll:
             if not coll.folder:

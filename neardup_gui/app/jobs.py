@@ -15,6 +15,8 @@ from typing import Sequence
 
 from neardup_gui.app.diffview import DiffInput
 from neardup_gui.core.collection import AddedFile, Collection, IndexReport
+from neardup_gui.core.document import Skipped
+from neardup_gui.core.indexer import left_out
 from neardup_gui.core.common import CommonPassage, common_passages, exclusion_rules
 from neardup_gui.core.progress import ProgressFn, wrap_progress
 from neardup_gui.core.results import CheckResult, Cluster, DocumentInfo, Pair, SourceMatch
@@ -34,6 +36,10 @@ class CollectionState:
     report: IndexReport | None = None  # None when loaded from the saved index
     settings: Settings | None = None  # the defaults with the collection's own values over them
     added: tuple[AddedFile, ...] = ()  # what "Add to collection" did with each file
+    # what the last scan of the folder left out (kept in the index): files of other formats, and
+    # files it could not read with their reasons (a name that is not valid UTF-8, no permission)
+    others: tuple[str, ...] = ()
+    unread: tuple[Skipped, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -51,8 +57,9 @@ def load_collection(db_path: str, folder: str, progress: ProgressFn, defaults: S
     with Collection.open(db_path, create=False) as collection:
         documents = tuple(collection.documents())
         settings = collection.settings_for(defaults) if defaults is not None else None
+        others, unread = left_out(collection.store)
     progress(1.0, "")
-    return CollectionState(folder, db_path, documents, settings=settings)
+    return CollectionState(folder, db_path, documents, settings=settings, others=others, unread=unread)
 
 
 def index_collection(db_path: str, folder: str, settings: Settings, progress: ProgressFn, *,
@@ -67,7 +74,8 @@ def index_collection(db_path: str, folder: str, settings: Settings, progress: Pr
         if not collection.has_own_settings():
             collection.save_settings(settings)
         own = collection.settings_for(settings)
-    return CollectionState(folder, db_path, documents, report, settings=own)
+        others, unread = left_out(collection.store)
+    return CollectionState(folder, db_path, documents, report, settings=own, others=others, unread=unread)
 
 
 def save_collection_settings(db_path: str, settings: Settings, progress: ProgressFn) -> Settings:

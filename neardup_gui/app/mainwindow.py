@@ -57,8 +57,9 @@ from neardup_gui.app.submissionview import SubmissionView, load_submission
 from neardup_gui.app.tasks import Task, TaskRunner
 from neardup_gui.app.welcome import WelcomeView
 from neardup_gui.app.widgets import ProgressPanel
+from neardup_gui.core.document import Skipped
 from neardup_gui.core.extract import READ_SUFFIXES
-from neardup_gui.core.scan import FolderUnavailable
+from neardup_gui.core.scan import FolderUnavailable, gbk_reading, name_problem, shown_name
 from neardup_gui.core.results import CheckResult, Cluster, Pair, SourceMatch
 from neardup_gui.core.settings import Settings, collection_values
 
@@ -104,6 +105,7 @@ class MainWindow(QMainWindow):
         # the files of the collection's folder that are of no format neardup reads, as the last
         # indexing run of this collection found them (named beside the counts)
         self.other_files: tuple[str, ...] = ()
+        self.unread_files: tuple[Skipped, ...] = ()  # files the scan could not read, with their reasons
         self._error_dialogs: list[ErrorDialog] = []
         self._closing = False
         self.setAcceptDrops(True)
@@ -475,6 +477,13 @@ class MainWindow(QMainWindow):
             QMessageBox.warning(self, self.tr("neardup"),
                                 self.tr("The folder {folder} does not exist any more. Choose it again from where it is now.").format(folder=folder))
             return
+        bad_name = name_problem(folder, "path")
+        if bad_name:  # (before: the index, the recent list and the title could not hold its name)
+            QMessageBox.warning(self, self.tr("neardup"), self.tr(
+                "The folder {folder} cannot be opened: its path is not valid UTF-8{gbk}. Rename it, then open it again.").format(
+                    folder=shown_name(folder),
+                    gbk=(" " + self.tr("(in GBK: '{name}')").format(name=gbk_reading(folder))) if gbk_reading(folder) else ""))
+            return
         self.folder = folder
         self.db_path = str(index_path_for(folder))
         self.settings = self.defaults  # until the collection's own values are read
@@ -534,7 +543,7 @@ class MainWindow(QMainWindow):
             return
         if state.settings is not None:
             self.settings = state.settings
-        self.other_files = ()  # (not known until the folder is indexed again)
+        self.other_files, self.unread_files = state.others, state.unread  # (as the last scan left them)
         self._set_documents(state.documents)
         self._loaded_from_saved = not after_cancel
         self._update_notice_text(partial=after_cancel)
@@ -551,7 +560,7 @@ class MainWindow(QMainWindow):
         report = state.report
         self.last_report = report
         if report is not None:
-            self.other_files = report.others
+            self.other_files, self.unread_files = state.others, state.unread
         self._set_documents(state.documents)
         self._update_notice_text()
         if report is not None:
@@ -666,15 +675,22 @@ class MainWindow(QMainWindow):
                   self.tr("%n documents: {indexed} indexed, {warned} with warnings, {skipped} skipped", "", len(docs)))
         text = counts.format(indexed=indexed, warned=warned, skipped=skipped) if self.folder else ""
         others = self.other_files if self.folder else ()
+        unread = self.unread_files if self.folder else ()
+        if unread:  # (files the scan could not read: not in the documents' list, so named here)
+            text += (self.tr("; %n file could not be read", "", len(unread)) if len(unread) == 1 else
+                     self.tr("; %n files could not be read", "", len(unread)))
         if others:
             text += (self.tr("; %n other file left out (not a format neardup reads)", "", len(others))
                      if len(others) == 1 else
                      self.tr("; %n other files left out (not a format neardup reads)", "", len(others)))
         self.counts_label.setText(text)
-        self.counts_label.setToolTip(files_tip(
-            self.tr("Left out: neardup reads {formats} files, and by its content a file named without a type "
-                    "(README, ls.1).").format(formats=" ".join(READ_SUFFIXES)),
-            others, self.folder or "", self.tr("…and {n} more")))
+        tips = [files_tip(self.tr("Could not be read:"),
+                          [(p.path, localise_reason(p.reason)) for p in unread], self.folder or "",
+                          self.tr("…and {n} more")),
+                files_tip(self.tr("Left out: neardup reads {formats} files, and by its content a file named without a "
+                                  "type (README, ls.1).").format(formats=" ".join(READ_SUFFIXES)),
+                          others, self.folder or "", self.tr("…and {n} more"))]
+        self.counts_label.setToolTip("\n\n".join(t for t in tips if t))
 
     def _set_duplicates(self, pairs: Sequence[Pair], clusters: Sequence[Cluster]) -> None:
         self.pairs = list(pairs)

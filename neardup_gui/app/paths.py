@@ -79,12 +79,19 @@ def display_path(path: str | Path) -> str:
 FILES_IN_TIP = 20  # the files a tooltip names (the rest are counted)
 
 
-def files_tip(heading: str, paths: Sequence[str], folder: str, more: str) -> str:
+def files_tip(heading: str, paths: Sequence[str | tuple[str, str]], folder: str, more: str) -> str:
     """A tooltip naming files: ``heading``, the first FILES_IN_TIP ``paths`` relative to ``folder``,
-    one a line, and ``more`` (a translated "…and {n} more") for the rest; "" without paths."""
+    one a line, and ``more`` (a translated "…and {n} more") for the rest; "" without paths. A
+    (path, note) item is shown as "path: note"."""
     if not paths:
         return ""
-    lines = [heading, *(os.path.relpath(p, folder) for p in paths[:FILES_IN_TIP])]
+
+    def line(item: str | tuple[str, str]) -> str:
+        path, note = (item, "") if isinstance(item, str) else item
+        shown = os.path.relpath(path, folder) if folder else path
+        return f"{shown}: {note}" if note else shown
+
+    lines = [heading, *(line(p) for p in paths[:FILES_IN_TIP])]
     if len(paths) > FILES_IN_TIP:
         lines.append(more.format(n=len(paths) - FILES_IN_TIP))
     return "\n".join(lines)

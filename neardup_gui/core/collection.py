@@ -32,7 +32,7 @@ from neardup_gui.core.progress import ProgressFn, no_progress, wrap_progress
 from neardup_gui.core.results import (
     CheckResult, CheckSummary, Cluster, Comparison, DocumentInfo, Exclusions, Pair, SourceMatch,
 )
-from neardup_gui.core.scan import FileEntry
+from neardup_gui.core.scan import FileEntry, is_valid_name, name_problem, shown_name
 from neardup_gui.core.settings import COLLECTION_FIELDS, Settings, collection_values, with_values
 from neardup_gui.core.store import IndexProblem, Store
 from neardup_gui.core.templates import MIN_SENTENCE_UNITS, sentence_keys
@@ -220,6 +220,9 @@ class Collection:
         folder = self.folder
         if not folder:
             raise ValueError("this index has no collection folder; index a folder first")
+        for p in paths:  # (before anything is done: a name the index cannot keep stops the whole add)
+            if not is_valid_name(os.path.abspath(p)):
+                raise ValueError(f"{shown_name(os.path.abspath(p))}: {name_problem(os.path.abspath(p), 'path')}")
         done: list[AddedFile] = []
         for p in paths:
             p = os.path.abspath(p)
@@ -400,7 +403,7 @@ class Collection:
                     extracted[os.path.abspath(done)] = (result, prepared)
                 doc, prepared = extracted[path]
                 if isinstance(doc, Skipped):
-                    results[i] = CheckResult(path=path, units=0, matches=(), summary=CheckSummary(0, 0, 0, 0),
+                    results[i] = CheckResult(path=shown_name(path), units=0, matches=(), summary=CheckSummary(0, 0, 0, 0),
                                              skipped_reason=doc.reason)
                     continue
                 sub = wrap_progress(progress, i / len(paths), (i + 1) / len(paths))
@@ -422,8 +425,9 @@ class Collection:
         v = verifier or self.verifier(settings)
         units, fp = prepared if prepared is not None else fingerprint_document(doc, settings.fingerprints)
         sub = v.mark(doc.text, doc.furniture, units)
+        # (a name that is not valid UTF-8 is never in the index: the scan leaves it out)
         same_file = {r[0] for r in self.store.conn.execute(
-            "SELECT id FROM documents WHERE path = ?", (os.path.abspath(doc.path),))}
+            "SELECT id FROM documents WHERE path = ?", (os.path.abspath(doc.path),))} if is_valid_name(doc.path) else set()
         countable = sub.countable_mask()
         candidates = self.finder(settings).find(fp, units.ids[countable], exclude=same_file)
         matches: list[SourceMatch] = []
@@ -440,7 +444,9 @@ class Collection:
                 continue
             matches.append(SourceMatch(_info(info), comp, cand.estimate, tuple(sorted(cand.found_by))))
         matches.sort(key=lambda m: (-m.comparison.containment_a, -m.comparison.similarity, m.source.rel))
-        return CheckResult(path=doc.path, units=len(units), matches=tuple(matches),
+        # (the path as it can be shown, printed and written in a report: a name that is not valid
+        # UTF-8 has its bytes written as \xff)
+        return CheckResult(path=shown_name(doc.path), units=len(units), matches=tuple(matches),
                            summary=summarise(sub, matches), text=doc.text, exclusions=sub.exclusions,
                            warnings=doc.warnings)
 

@@ -42,7 +42,7 @@ class Skipped:
     ``unreadable``, ``binary``, ``no-text``, ``zip-bomb``, ``changed``, ``vanished``,
     ``wrong-format`` (content of another type than the name says), ``unsafe-xml`` (a DTD or
     entity declaration in a docx/odt), ``crash``; from scanning: ``link-loop``, ``broken-link``,
-    ``duplicate-link``);
+    ``duplicate-link``, ``bad-name`` (a name that is not valid UTF-8));
     ``reason`` is the sentence shown to the user, e.g. ``"scanned PDF: no text layer"``.
     """
 

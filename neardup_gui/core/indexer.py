@@ -417,6 +417,7 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
 
     stale = refingerprint(store, params, wrap_progress(progress, 0.95, 0.98))
     fill_bags(store, wrap_progress(progress, 0.98, 1.0))
+    _keep_left_out(store, folder, scan)
     report = IndexReport(
         added=added, updated=updated, moved=moved, removed=len(gone), unchanged=unchanged, unread=len(kept_unread),
         skipped=tuple(skipped), warned=tuple(warned), refingerprinted=len(stale),
@@ -426,6 +427,41 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
     progress(1.0, index_summary(store.count("indexed"), len(warned), len(skipped)))
     log.info("indexed %s: %s", folder, report)
     return report
+
+
+LEFT_OUT_KEY = "left_out"  # the meta key of what the last scan of the folder left out
+
+
+def _unread_files(scan: ScanResult) -> list[Skipped]:
+    """The scan's problems that are files or folders not read (a name the index cannot keep, no
+    permission, a broken link, a link loop): not a second link to a file listed once."""
+    return [p for p in scan.problems if p.code != "duplicate-link"]
+
+
+def _keep_left_out(store: Store, folder: str, scan: ScanResult) -> None:
+    """Keep what the scan left out (files of other formats, files it could not read) in the index's
+    meta, relative to the folder, so that a window opening the index later still names them."""
+    def rel(path: str) -> str:
+        return os.path.relpath(path, folder).replace(os.sep, "/")
+
+    store.set_meta(LEFT_OUT_KEY, json.dumps({
+        "others": [rel(p) for p in scan.others],
+        "unread": [[rel(p.path), p.code, p.reason] for p in _unread_files(scan)],
+    }, ensure_ascii=False))
+
+
+def left_out(store: Store) -> tuple[tuple[str, ...], tuple[Skipped, ...]]:
+    """What the last scan of the collection's folder left out: the files of other formats and the
+    files it could not read (absolute paths), as :func:`index_folder` kept them; empty for an
+    index made before they were kept."""
+    folder = store.get_meta("folder", "")
+    try:
+        kept = json.loads(store.get_meta(LEFT_OUT_KEY, "{}"))
+        others = tuple(os.path.join(folder, r) for r in kept.get("others", ()))
+        unread = tuple(Skipped(os.path.join(folder, r), code, reason) for r, code, reason in kept.get("unread", ()))
+    except (ValueError, TypeError, AttributeError):
+        return (), ()
+    return others, unread
 
 
 def _under_any(rel: str, places: Sequence[str]) -> bool:

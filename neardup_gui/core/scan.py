@@ -58,6 +58,7 @@ class FolderUnavailable(Exception):
     nothing can be known of its documents, so nothing in the index is changed."""
 
     def __init__(self, folder: str, reason: str, emptied: int = 0) -> None:
+        folder = shown_name(folder)  # (as it can be shown: a name that is not valid UTF-8 is the reason)
         super().__init__(f"{folder}: {reason}; nothing in the index was changed")
         self.folder = folder
         self.reason = reason
@@ -65,6 +66,62 @@ class FolderUnavailable(Exception):
         # (a network share or drive not mounted leaves an empty folder): removing them all is
         # done only when asked for (``allow_empty``)
         self.emptied = emptied
+
+
+def shown_name(path: str) -> str:
+    """``path`` as it can be shown, printed and stored: the bytes of a name that is not valid UTF-8
+    (held by Python as lone surrogates) written as ``\\xff``, a lone surrogate of a Windows name
+    as ``\\udc00``; a valid name is returned as it is."""
+    if is_valid_name(path):
+        return path
+    return "".join(
+        c if not 0xD800 <= ord(c) <= 0xDFFF
+        else (f"\\x{ord(c) - 0xDC00:02x}" if 0xDC80 <= ord(c) <= 0xDCFF else f"\\u{ord(c):04x}")
+        for c in path)
+
+
+def is_valid_name(path: str) -> bool:
+    """Whether ``path`` is text (valid UTF-8 on disk), as the index, reports and the window need it."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _bad_part(path: str) -> str:
+    return next((part for part in path.split("/") if not is_valid_name(part)), path)
+
+
+def gbk_reading(path: str) -> str:
+    """What the first name of ``path`` that is not valid UTF-8 reads as in GBK (GB 18030), when it
+    decodes so to Chinese characters; "" otherwise."""
+    try:
+        decoded = os.fsencode(_bad_part(path)).decode("gb18030")
+    except (UnicodeError, ValueError):
+        return ""
+    return decoded if any(ord(c) > 0x2E7F for c in decoded) else ""
+
+
+def name_problem(path: str, what: str = "file") -> str | None:
+    """Why a file (``what="file"``), a folder or a path cannot be taken in under its name, or None.
+
+    A name that is not valid UTF-8 (an archive unpacked from a Windows zip keeps its GBK or Big5
+    names as bytes) cannot be kept in the index, shown nor written in a report; the reason says
+    what the name reads as in GBK when it does (``convmv -f gbk -t utf-8`` renames such names).
+    """
+    if is_valid_name(path):
+        return None
+    name = _bad_part(path)
+    gbk = gbk_reading(name)
+    guess = f" (in GBK: '{gbk}')" if gbk else ""
+    if what == "folder":
+        return f"folder name not valid UTF-8{guess}: rename the folder (the index cannot keep its documents' names)"
+    if what == "path" and name == path.rsplit("/", 1)[-1] and os.path.isfile(path):
+        what = "file"
+    if what == "path":
+        return f"path not valid UTF-8{guess}: rename the folder (the index cannot keep this path)"
+    return f"name not valid UTF-8{guess}: rename the file (the index cannot keep this name)"
 
 
 def folder_problem(root: str) -> str | None:
@@ -78,6 +135,9 @@ def folder_problem(root: str) -> str | None:
         return f"folder cannot be read: {_reason(exc)[1]}"
     if not stat_mod.S_ISDIR(info.st_mode):
         return "not a folder"
+    bad_name = name_problem(root, "path")
+    if bad_name:
+        return f"folder cannot be read: {bad_name}"
     try:
         with os.scandir(root):
             pass
@@ -164,6 +224,9 @@ def scan_folder(root: str, progress: ProgressFn = no_progress) -> ScanResult:
         return ScanResult((), (Skipped(root, code, f"folder cannot be read: {why}"),), (root,))
     if not stat_mod.S_ISDIR(root_stat.st_mode):
         return ScanResult((), (Skipped(root, "unsupported", "not a folder"),), (root,))
+    bad_name = name_problem(root, "path")
+    if bad_name:
+        return ScanResult((), (Skipped(shown_name(root), "bad-name", f"folder cannot be read: {bad_name}"),), (root,))
     ignore = read_ignore_patterns(root)
     seen_dirs: dict[tuple[int, int], str] = {(root_stat.st_dev, root_stat.st_ino): ""}
     seen_files: dict[tuple[int, int], str] = {}
@@ -205,6 +268,15 @@ def scan_folder(root: str, progress: ProgressFn = no_progress) -> ScanResult:
                 unread.append(entry.path)
                 continue
             key = (info.st_dev, info.st_ino)
+            if not is_valid_name(name):
+                # (before: the index build stopped at the first such name, an exception in SQLite)
+                if stat_mod.S_ISDIR(info.st_mode) or (stat_mod.S_ISREG(info.st_mode) and (
+                        _is_supported(name) or (content_decides(name) and _is_document_by_content(entry.path)))):
+                    what = "folder" if stat_mod.S_ISDIR(info.st_mode) else "file"
+                    problems.append(Skipped(shown_name(entry.path), "bad-name", name_problem(name, what) or ""))
+                elif stat_mod.S_ISREG(info.st_mode):
+                    others.append(shown_name(entry.path))
+                continue
             if stat_mod.S_ISDIR(info.st_mode):
                 if key in seen_dirs:
                     if is_link:

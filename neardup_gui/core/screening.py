@@ -493,7 +493,18 @@ def screen_folder(collection: Collection, folder: str, settings: Settings, *, na
                     if rel not in keep:
                         conn.execute("DELETE FROM screening_sources WHERE screening_id = ? AND rel = ?", (info.id, rel))
                         conn.execute("DELETE FROM screening_rows WHERE screening_id = ? AND rel = ?", (info.id, rel))
-        done = {r[0] for r in store.conn.execute("SELECT rel FROM screening_rows WHERE screening_id = ?", (info.id,))}
+            # Files the scan could not take (no permission, a name that is not valid UTF-8, a
+            # broken link, a subfolder that cannot be listed) are rows too, with their reason:
+            # before, such a submission was missing from the table without a word.
+            for problem in _scan_problems(report, folder, {d.rel for d in docs}):
+                conn.execute("DELETE FROM screening_sources WHERE screening_id = ? AND rel = ?", (info.id, problem.rel))
+                conn.execute(f"INSERT OR REPLACE INTO screening_rows ({_ROW_COLS}, marks, screening_id) "
+                             f"VALUES ({','.join('?' * 20)})",
+                             (problem.rel, problem.path, 0, 0, "", 0, "skipped", problem.reason, "[]", 0, 0.0, 0.0,
+                              0.0, 0.0, "", 0, 0.0, 0.0, b"", info.id))
+        # (a row of a scan problem, batch_id 0, is no result: the file is read once it can be)
+        done = {r[0] for r in store.conn.execute(
+            "SELECT rel FROM screening_rows WHERE screening_id = ? AND batch_id != 0", (info.id,))}
         todo = [d for d in docs if d.rel not in done]
         checking = wrap_progress(progress, 0.4, 1.0)
         for n, d in enumerate(todo):
@@ -509,6 +520,18 @@ def screen_folder(collection: Collection, folder: str, settings: Settings, *, na
         conn.execute("UPDATE screenings SET state = 'done', updated = ? WHERE id = ?", (time.time(), info.id))
     progress(1.0, "Screened")
     return load_screening(store, info.id)
+
+
+def _scan_problems(report: indexer.IndexReport, folder: str, docs: set[str]) -> list[ScreeningRow]:
+    """The scan's problems under a call's folder (not the folder itself), as skipped rows."""
+    rows = []
+    for problem in report.skipped:
+        if problem.path == folder or not problem.path.startswith(folder + os.sep):
+            continue
+        rel = os.path.relpath(problem.path, folder).replace(os.sep, "/")
+        if rel not in docs:
+            rows.append(ScreeningRow(rel, problem.path, 0, 0, "", 0, "skipped", problem.reason))
+    return rows
 
 
 def _screen_one(main: Collection, batch: Collection, d, settings: Settings, v: Verifier,  # noqa: ANN001

@@ -193,3 +193,52 @@ def test_the_counts_name_the_files_of_other_formats_left_out(qtbot, window, tmp_
     b = make_folder(tmp_path, "call-b", ZH)
     open_and_wait(qtbot, window, b)
     assert "other file" not in window.counts_label.text() and window.counts_label.toolTip() == ""
+
+
+def test_files_the_scan_could_not_read_are_named_with_their_reasons_also_when_reopened(
+        qtbot, window, tmp_path, isolated_home, qapp):
+    """A file saved under a GBK name (not valid UTF-8), a broken link: before, the index build
+    stopped at the name (an exception in SQLite); once read past it, such files were in no list
+    (a count in a status message for 15 s). Now the counts line says how many could not be read
+    and its tooltip names each with its reason; another window opening the index later still does."""
+    import os
+
+    from tests.core.test_bad_names import GBK_PROPOSAL, bytes_path
+
+    a = make_folder(tmp_path, "call-a", EN)
+    shutil.copyfile(SAMPLE / EN[0], bytes_path(a, GBK_PROPOSAL))
+    os.symlink(a / "gone.docx", a / "link.docx")
+    (a / "photo.jpg").write_bytes(b"not a document neardup reads")
+    open_and_wait(qtbot, window, a)
+    assert window.counts_label.text().endswith(
+        "; 2 files could not be read; 1 other file left out (not a format neardup reads)")
+    tip = window.counts_label.toolTip().split("\n\n")
+    assert tip[0].splitlines() == [
+        "Could not be read:",
+        "\\xc9\\xea\\xc7\\xeb\\xca\\xe9.docx: name not valid UTF-8 (in GBK: '申请书.docx'): rename the file "
+        "(the index cannot keep this name)",
+        "link.docx: broken symbolic link: its target does not exist"]
+    assert tip[1].splitlines()[1:] == ["photo.jpg"]
+    # a new window (the index read again, not the folder) names them too
+    other = MainWindow()
+    qtbot.addWidget(other)
+    with qtbot.waitSignal(other.duplicates_ready, timeout=120_000):
+        other.open_folder(str(a))
+    assert other.counts_label.text() == window.counts_label.text()
+    assert other.counts_label.toolTip() == window.counts_label.toolTip()
+
+
+def test_a_folder_whose_path_is_not_utf8_is_refused_with_its_reason(qtbot, window, tmp_path, isolated_home,
+                                                                   no_blocking_dialogs):
+    """Its name could be kept neither in the index, the recent list nor the title: refused, said why."""
+    import os
+
+    from tests.core.test_bad_names import GBK_FOLDER, bytes_path
+
+    folder = bytes_path(tmp_path, GBK_FOLDER)
+    os.mkdir(folder)
+    shutil.copy(SAMPLE / EN[0], os.path.join(os.fsdecode(folder), EN[0]))
+    window.open_folder(os.fsdecode(folder))
+    assert no_blocking_dialogs[-1][0] == "warning"
+    assert "its path is not valid UTF-8 (in GBK: '往年项目'). Rename it" in no_blocking_dialogs[-1][1]
+    assert window.folder in ("", None) and not window.runner.is_busy()

@@ -530,6 +530,7 @@ def _index_plainly(db: str, folder: str, params: FingerprintParams) -> None:
                     lsh_keys=prep.lsh_keys, sentence_fps=prep.sentence_fps, anchors=prep.anchors,
                     sentence_hashes=prep.sentence_hashes, bag=prep.bag)
         store.set_meta("params", params_key(params))
+        store.set_meta("left_out", '{"others": [], "unread": []}')  # (this folder leaves nothing out)
 
 
 def test_index_build_writes_what_the_plain_path_writes(tmp_path):
