@@ -567,8 +567,14 @@ class MainWindow(QMainWindow):
             message = self.tr("Indexed: {added} added, {updated} updated, {moved} moved, {removed} removed, "
                               "{unchanged} unchanged, {warned} with warnings, {skipped} skipped ({seconds:.1f} s)").format(
                 added=report.added, updated=report.updated, moved=report.moved, removed=report.removed,
-                unchanged=report.unchanged, warned=len(report.warned), skipped=len(report.skipped),
+                unchanged=report.unchanged, warned=len(report.warned),
+                # (the documents skipped, as the counts line says; the files the scan could not
+                # read are said apart, as there: before, both were one "skipped" figure here only)
+                skipped=sum(1 for d in state.documents if d.status == "skipped"),
                 seconds=report.elapsed_s)
+            if state.unread:
+                message += " " + (self.tr("%n file could not be read.", "", len(state.unread)) if len(state.unread) == 1
+                                  else self.tr("%n files could not be read.", "", len(state.unread)))
             if report.unread:
                 message += " " + self.tr("{unread} kept as they were: their folder could not be read.").format(
                     unread=report.unread)

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from neardup_gui.app.paths import display_path, files_tip
-from neardup_gui.app.models import Column, FilterProxy, RecordTableModel, percent
+from neardup_gui.app.models import Column, FilterProxy, RecordTableModel, localise_reason, percent
 from neardup_gui.app.widgets import make_table
 from neardup_gui.core.collection import Collection
 from neardup_gui.core.extract import READ_SUFFIXES
@@ -113,7 +113,7 @@ class ScreeningModel(RecordTableModel[ScreeningRow]):
     @staticmethod
     def _warnings(r: ScreeningRow) -> str:
         if r.status != "done":
-            return QCoreApplication.translate("ScreeningModel", "not read: {reason}").format(reason=r.reason)
+            return QCoreApplication.translate("ScreeningModel", "not read: {reason}").format(reason=localise_reason(r.reason))
         return "; ".join(r.warnings)
 
     def set_screening_rows(self, rows: Sequence[ScreeningRow], flag: float) -> None:
@@ -125,7 +125,11 @@ class ScreeningModel(RecordTableModel[ScreeningRow]):
         self.flag = flag
         self.set_records(self.records())
 
+    WARNINGS_COLUMN = 7
+
     def tooltip(self, record: ScreeningRow, column: int) -> str | None:
+        if column == self.WARNINGS_COLUMN and self._warnings(record):  # (the column may be cut short)
+            return f"{record.path}\n{self._warnings(record)}"
         return record.path
 
 
@@ -233,6 +237,12 @@ class ScreeningView(QWidget):
             self.flag_spin.blockSignals(False)
             self.model.set_screening_rows(screening.rows, screening.info.flag)
             self.view.resizeColumnsToContents()
+            # A long reason (a file not read) took the width the submissions' names stretch into:
+            # the warnings column is held to a third of the table, its whole text in its tooltip.
+            warnings = ScreeningModel.WARNINGS_COLUMN
+            most = max(240, self.view.viewport().width() // 3)
+            if self.view.columnWidth(warnings) > most:
+                self.view.setColumnWidth(warnings, most)
         else:
             self.model.set_screening_rows((), self.flag_spin.value() / 100)
         self._update_summary()

@@ -69,15 +69,21 @@ class FolderUnavailable(Exception):
 
 
 def shown_name(path: str) -> str:
-    """``path`` as it can be shown, printed and stored: the bytes of a name that is not valid UTF-8
-    (held by Python as lone surrogates) written as ``\\xff``, a lone surrogate of a Windows name
-    as ``\\udc00``; a valid name is returned as it is."""
+    """``path`` as it can be shown, printed and stored: each name in it that is not valid UTF-8
+    (held by Python as lone surrogates) has every byte beyond ASCII written as ``\\xc9``, a lone
+    surrogate of a Windows name as ``\\udc00``; a valid path is returned as it is."""
     if is_valid_name(path):
         return path
-    return "".join(
-        c if not 0xD800 <= ord(c) <= 0xDFFF
-        else (f"\\x{ord(c) - 0xDC00:02x}" if 0xDC80 <= ord(c) <= 0xDCFF else f"\\u{ord(c):04x}")
-        for c in path)
+    return "/".join(part if is_valid_name(part) else _escaped(part) for part in path.split("/"))
+
+
+def _escaped(name: str) -> str:
+    try:
+        raw = os.fsencode(name)
+    except UnicodeError:  # (a lone surrogate that stands for no byte: a Windows name)
+        return "".join(c if not 0xD800 <= ord(c) <= 0xDFFF else f"\\u{ord(c):04x}" for c in name)
+    # (every byte beyond ASCII, also those that happen to form a valid character: \xc2\xbc, not ¼)
+    return "".join(chr(b) if b < 0x80 else f"\\x{b:02x}" for b in raw)
 
 
 def is_valid_name(path: str) -> bool:

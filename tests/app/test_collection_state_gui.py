@@ -219,6 +219,9 @@ def test_files_the_scan_could_not_read_are_named_with_their_reasons_also_when_re
         "(the index cannot keep this name)",
         "link.docx: broken symbolic link: its target does not exist"]
     assert tip[1].splitlines()[1:] == ["photo.jpg"]
+    # the run's message counts as the counts line does (before: "2 skipped" there, "0 skipped" here)
+    message = window.statusBar().currentMessage()
+    assert ", 0 skipped (" in message and message.endswith(" 2 files could not be read."), message
     # a new window (the index read again, not the folder) names them too
     other = MainWindow()
     qtbot.addWidget(other)

@@ -278,3 +278,32 @@ def test_the_summary_names_the_files_of_a_call_that_are_not_screened(qtbot, wind
     assert page.summary.toolTip().splitlines() == [
         "Not screened: neardup reads .docx .htm .html .md .odt .pdf .rtf .txt files, and by its content a file "
         "named without a type (README, ls.1).", "budget.xlsx", "form.png"]
+
+
+def test_a_submission_not_read_is_a_row_with_its_reason_in_the_interface_language(
+        qtbot, window: MainWindow, tmp_path: Path, sample_dir: Path) -> None:
+    """A call's submission saved under a GBK name: a row, its reason translated (before: the
+    English reason in a Chinese window, and a column so wide that the names were cut to "en-0…")."""
+    import os
+
+    from tests.core.test_bad_names import GBK_PROPOSAL, bytes_path
+
+    call = tmp_path / "call"
+    call.mkdir()
+    shutil.copy(sample_dir / "en-02-shoreline-retreat.pdf", call / "en-02-shoreline-retreat.pdf")
+    shutil.copyfile(sample_dir / "en-01-coastal-erosion.docx", bytes_path(call, GBK_PROPOSAL))
+    window.apply_settings(window.settings, "zh_CN")  # (the language only: nothing is computed again)
+    qtbot.waitUntil(lambda: not window.runner.is_busy(), timeout=60000)
+    with qtbot.waitSignal(window.screening_ready, timeout=180000):
+        window.screen_folder(str(call))
+    page = window.screening_page
+    rows = {r.rel: r for r in page.model.records()}
+    shown = "\\xc9\\xea\\xc7\\xeb\\xca\\xe9.docx"
+    assert set(rows) == {"en-02-shoreline-retreat.pdf", shown} and rows[shown].status == "skipped"
+    row = page.model.records().index(rows[shown])
+    text = page.model.index(row, page.model.WARNINGS_COLUMN).data()
+    assert text == "未读取：文件名不是有效的 UTF-8 编码（按 GBK 编码读作“申请书.docx”）：请重命名该文件（索引无法保存这个文件名）"
+    assert text in page.model.index(row, page.model.WARNINGS_COLUMN).data(Qt.ItemDataRole.ToolTipRole)
+    assert page.view.columnWidth(page.model.WARNINGS_COLUMN) <= max(240, page.view.viewport().width() // 3)
+    assert "1 份无法读取" in page.summary.text()
+    assert os.path.isdir(call)

@@ -42,6 +42,10 @@ def test_names_shown_and_explained():
     assert shown_name(name) == "/x/\\xc9\\xea\\xc7\\xeb\\xca\\xe9.docx"
     assert shown_name("/x/申请书.docx") == "/x/申请书.docx"
     assert shown_name("a\ud800b") == "a\\ud800b"  # (a lone surrogate of a Windows name)
+    # a GBK name some of whose bytes happen to form UTF-8 (\xc2\xbc is "¼"): every byte escaped
+    mixed = os.fsdecode(b"/x/" + "滑坡监测申请.txt".encode("gbk"))
+    assert shown_name(mixed) == "/x/\\xbb\\xac\\xc6\\xc2\\xbc\\xe0\\xb2\\xe2\\xc9\\xea\\xc7\\xeb.txt"
+    assert gbk_reading(mixed) == "滑坡监测申请.txt"
     assert gbk_reading(name) == "申请书.docx"
     assert name_problem(name) == ("name not valid UTF-8 (in GBK: '申请书.docx'): rename the file "
                                   "(the index cannot keep this name)")
