@@ -299,9 +299,11 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
             raise FolderUnavailable(folder, f"it holds no documents now, while the index holds {held} "
                                             "(a drive or network share not connected?)", emptied=held)
     store.set_meta("folder", folder)
-    # files added from outside the folder stay members while they exist (issue 18)
+    # files added from outside the folder stay members while they exist (issue 18); the index's
+    # own files, kept in the folder (`neardup index . --db proposals.ndx`), are not among its others
+    own = own_files(store)
     scan = ScanResult(files=scan.files + tuple(external_entries(store, folder)), problems=scan.problems,
-                      unread=scan.unread, others=scan.others)
+                      unread=scan.unread, others=tuple(p for p in scan.others if not own(p)))
     seen = {f.rel for f in scan.files}
     # what is under a subfolder (or entry) that could not be read is kept as the index holds it
     unread = [os.path.relpath(u, folder).replace(os.sep, "/") for u in scan.unread]
@@ -427,6 +429,15 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
     progress(1.0, index_summary(store.count("indexed"), len(warned), len(skipped)))
     log.info("indexed %s: %s", folder, report)
     return report
+
+
+def own_files(store: Store):  # noqa: ANN202 - (path) -> bool
+    """Whether a path is one of the index's own files: the index, its WAL and shared memory, its
+    rollback journal, the screenings' indexes beside it."""
+    base = os.path.abspath(str(store.path))
+    exact = {base, base + "-wal", base + "-shm", base + "-journal"}
+    screenings = base + ".screenings" + os.sep
+    return lambda path: path in exact or path.startswith(screenings)
 
 
 LEFT_OUT_KEY = "left_out"  # the meta key of what the last scan of the folder left out

@@ -21,6 +21,7 @@ screening's ``run_key``); otherwise every row is computed again.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import json
@@ -472,6 +473,8 @@ def screen_folder(collection: Collection, folder: str, settings: Settings, *, na
         # (a call's folder emptied since its last screening gives an empty screening: asked for)
         report = indexer.index_folder(batch.store, folder, settings, wrap_progress(progress, 0.0, 0.4),
                                       allow_empty=True)
+        own = indexer.own_files(store)  # (the collection's index kept in the call's folder is no submission's file)
+        report = dataclasses.replace(report, others=tuple(p for p in report.others if not own(p)))
         store.set_meta(_others_key(info.id), json.dumps([os.path.relpath(p, folder) for p in report.others],
                                                          ensure_ascii=False))
         # A Collection of its own over the same index: its caches of marked texts belong to this

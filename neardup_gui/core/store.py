@@ -520,6 +520,9 @@ class Store:
     def __init__(self, path: str | Path, *, create: bool = True, timeout_s: float = 30.0) -> None:
         self.path = Path(path)
         self.timeout_s = timeout_s
+        if self.path.is_dir():  # (before: a traceback from reading its header)
+            raise IndexProblem("not-an-index", f"{self.path} is a folder, not an index file. It was left untouched; "
+                                               f"give the index a file name, e.g. {self.path / 'neardup.ndx'}.")
         exists = _file_size(self.path) > 0
         if not exists and not create:
             raise IndexProblem("not-an-index", f"There is no index at {self.path}.")

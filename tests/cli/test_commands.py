@@ -180,6 +180,38 @@ def test_index_names_the_files_of_other_formats_it_leaves_out(tmp_path, capsys):
     assert "other formats" not in out
 
 
+def test_an_index_kept_in_its_own_folder_is_not_among_the_other_files(tmp_path, capsys):
+    """`neardup index . --db proposals.ndx`: the index, its WAL and shared memory and the
+    screenings' indexes beside it were named as "files of other formats" of the folder, by every
+    index and screen run after the first."""
+    folder = tmp_path / "call"
+    folder.mkdir()
+    shutil.copy(SAMPLE / EN_SOURCE, folder / EN_SOURCE)
+    shutil.copy(SAMPLE / EN_RESUB, folder / EN_RESUB)
+    (folder / "budget.xlsx").write_bytes(b"not a document neardup reads")
+    db = str(folder / "proposals.ndx")
+    for _ in range(2):
+        code, out = run(capsys, "index", str(folder), "--db", db, "--json", "-q")
+        assert code == EXIT_OK and json.loads(out)["other_files"] == [str(folder / "budget.xlsx")]
+        code, out = run(capsys, "screen", str(folder), "--db", db, "--json", "-q")
+        assert code == EXIT_OK and json.loads(out)["other_files"] == [str(folder / "budget.xlsx")]
+    assert (folder / "proposals.ndx.screenings").is_dir()  # (there, and still not named)
+
+
+def test_an_index_path_that_is_a_folder_is_refused_and_left_untouched(tmp_path, capsys):
+    """Before: a traceback (IsADirectoryError reading its header)."""
+    folder = tmp_path / "call"
+    folder.mkdir()
+    shutil.copy(SAMPLE / EN_SOURCE, folder / EN_SOURCE)
+    (tmp_path / "indexes").mkdir()
+    (tmp_path / "indexes" / "keep.txt").write_text("mine", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["index", str(folder), "--db", str(tmp_path / "indexes"), "-q"]) == EXIT_INDEX
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'indexes'} is a folder, not an index file. It was left untouched" in err
+    assert [p.name for p in (tmp_path / "indexes").iterdir()] == ["keep.txt"]
+
+
 def test_files_named_without_a_type_are_indexed_checked_and_compared_by_content(tmp_path, capsys):
     """A folder of Debian copyright files as they are named (``copyright``, ``python3.11``), a
     man page saved as ``ls.1``, a proposal saved without its suffix: all read by their content,
