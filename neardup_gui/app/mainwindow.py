@@ -50,7 +50,7 @@ from neardup_gui.app.duplicatesview import DuplicatesView
 from neardup_gui.app.errors import ErrorDialog, explain, is_index_problem
 from neardup_gui.app.i18n import Translations, resolve_language
 from neardup_gui.app.models import localise_reason
-from neardup_gui.app.paths import display_path, files_tip, index_path_for, sample_folder
+from neardup_gui.app.paths import display_path, files_tip, index_path_for, local_file, sample_folder
 from neardup_gui.app.screeningview import ScreeningView, open_screenings, run_screening, save_flag
 from neardup_gui.app.settingsdialog import SettingsDialog
 from neardup_gui.app.submissionview import SubmissionView, load_submission
@@ -624,7 +624,7 @@ class MainWindow(QMainWindow):
         self._results_updated(updated)
 
     def _shown_check_paths(self) -> list[str]:
-        return [r.path for r in self.check_results if not r.skipped_reason]
+        return [r.read_from for r in self.check_results if not r.skipped_reason]
 
     def act_on_passage(self, passage, action: str) -> None:  # noqa: ANN001 - a CommonPassage
         """Exclude, count or undo a common passage (stored in the index), then derive every result
@@ -745,8 +745,14 @@ class MainWindow(QMainWindow):
     def add_checked_to_collection(self) -> None:
         """Make the checked submissions members of the collection: copied into its folder, or
         kept where they are as external members (asked), so that a refresh keeps them."""
-        paths = [r.path for r in self.check_results if not r.skipped_reason]
+        paths = [r.read_from for r in self.check_results if not r.skipped_reason]
         if not (paths and self.db_path and self.folder) or self.is_busy():
+            return
+        unkept = [r.path for r in self.check_results if not r.skipped_reason and r.file]
+        if unkept:  # (a name that is not valid UTF-8: checked, but the index cannot keep it)
+            QMessageBox.warning(self, self.tr("Add to collection"), self.tr(
+                "These files cannot be added to the collection: their names are not valid UTF-8 (in GBK, "
+                "perhaps). Rename them, check them again, then add them.") + "\n\n" + "\n".join(unkept))
             return
         outside = [p for p in paths if os.path.commonpath([self.folder, os.path.abspath(p)]) != self.folder]
         keep, on_clash = "external", "rename"
@@ -947,7 +953,7 @@ class MainWindow(QMainWindow):
             self._update_pending = True
             return
         self._update_pending = False
-        paths = [r.path for r in self.check_results if not r.skipped_reason]
+        paths = [r.read_from for r in self.check_results if not r.skipped_reason]
         task = self._start("update", jobs.update_results, self.db_path, paths, self.settings,
                            on_done=self._results_updated)
         if task is None:
@@ -1006,7 +1012,7 @@ class MainWindow(QMainWindow):
             event.acceptProposedAction()
 
     def dropEvent(self, event: QDropEvent) -> None:
-        paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
+        paths = [local_file(u) for u in event.mimeData().urls() if u.isLocalFile()]
         if not paths:
             event.ignore()
             return

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from PySide6.QtCore import QStandardPaths
+from PySide6.QtCore import QStandardPaths, QUrl
 
 log = logging.getLogger(__name__)
 
@@ -95,3 +95,18 @@ def files_tip(heading: str, paths: Sequence[str | tuple[str, str]], folder: str,
     if len(paths) > FILES_IN_TIP:
         lines.append(more.format(n=len(paths) - FILES_IN_TIP))
     return "\n".join(lines)
+
+
+def local_file(url: QUrl) -> str:
+    """The local path a dropped ``file:`` URL names, as the system names it.
+
+    Qt decodes a URL's path as UTF-8 and puts U+FFFD for bytes that are not: a file whose name
+    is in GBK (unpacked from a Windows zip) dropped on the window was then "no such file". When
+    that decoding names nothing, the path's own bytes are taken (Python's file-name decoding)."""
+    path = url.toLocalFile()
+    if "\ufffd" not in path or os.path.exists(path):
+        return path
+    from urllib.parse import unquote_to_bytes
+
+    raw = os.fsdecode(unquote_to_bytes(url.path(QUrl.ComponentFormattingOption.FullyEncoded)))
+    return raw if os.path.exists(raw) else path

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from neardup_gui.app.paths import display_path, files_tip
+from neardup_gui.app.paths import display_path, files_tip, local_file
 from neardup_gui.app.models import Column, FilterProxy, RecordTableModel, localise_reason, percent
 from neardup_gui.app.widgets import make_table
 from neardup_gui.core.collection import Collection
@@ -333,16 +333,16 @@ class ScreeningView(QWidget):
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         urls = event.mimeData().urls() if event.mimeData().hasUrls() else []
-        if len(urls) == 1 and urls[0].isLocalFile() and os.path.isdir(urls[0].toLocalFile()):
+        if len(urls) == 1 and urls[0].isLocalFile() and os.path.isdir(local_file(urls[0])):
             event.acceptProposedAction()
         else:
             event.ignore()
 
     def dropEvent(self, event: QDropEvent) -> None:
         urls = event.mimeData().urls()
-        if len(urls) == 1 and os.path.isdir(urls[0].toLocalFile()):
+        if len(urls) == 1 and os.path.isdir(local_file(urls[0])):
             event.acceptProposedAction()
-            self.request_screening(urls[0].toLocalFile())
+            self.request_screening(local_file(urls[0]))
 
     def set_enabled_actions(self, can_screen: bool) -> None:
         self.screen_button.setEnabled(can_screen)

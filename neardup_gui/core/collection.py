@@ -403,7 +403,8 @@ class Collection:
                     extracted[os.path.abspath(done)] = (result, prepared)
                 doc, prepared = extracted[path]
                 if isinstance(doc, Skipped):
-                    results[i] = CheckResult(path=shown_name(path), units=0, matches=(), summary=CheckSummary(0, 0, 0, 0),
+                    results[i] = CheckResult(path=shown_name(path), file=_unless_shown(path), units=0, matches=(),
+                                             summary=CheckSummary(0, 0, 0, 0),
                                              skipped_reason=doc.reason)
                     continue
                 sub = wrap_progress(progress, i / len(paths), (i + 1) / len(paths))
@@ -446,7 +447,7 @@ class Collection:
         matches.sort(key=lambda m: (-m.comparison.containment_a, -m.comparison.similarity, m.source.rel))
         # (the path as it can be shown, printed and written in a report: a name that is not valid
         # UTF-8 has its bytes written as \xff)
-        return CheckResult(path=shown_name(doc.path), units=len(units), matches=tuple(matches),
+        return CheckResult(path=shown_name(doc.path), file=_unless_shown(doc.path), units=len(units), matches=tuple(matches),
                            summary=summarise(sub, matches), text=doc.text, exclusions=sub.exclusions,
                            warnings=doc.warnings)
 
@@ -729,3 +730,8 @@ def compare_files(path_a: str, path_b: str, settings: Settings) -> tuple[Compari
     comp = v.compare(a, b)
     assert comp is not None
     return comp, docs[0].text, docs[1].text
+
+
+def _unless_shown(path: str) -> str:
+    """``path`` when it is not what :func:`shown_name` shows of it, else "" (nearly always)."""
+    return "" if is_valid_name(path) else path

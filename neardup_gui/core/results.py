@@ -181,6 +181,14 @@ class CheckResult:
     text: str = ""  # the submission's extracted text, for the side-by-side view and reports
     exclusions: Exclusions = field(default_factory=Exclusions)  # units of the submission not counted
     warnings: tuple[str, ...] = ()  # the submission was read only in part or leniently
+    # the submission's path as the system names it, when ``path`` (shown, printed, written in
+    # reports) is not it: a name that is not valid UTF-8, its bytes escaped there (scan.shown_name)
+    file: str = field(default="", compare=False, repr=False)
+
+    @property
+    def read_from(self) -> str:
+        """Where the submission is read again (a re-check, "add to the collection")."""
+        return self.file or self.path
 
 
 @dataclass(frozen=True)

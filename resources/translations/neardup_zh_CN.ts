@@ -1215,9 +1215,9 @@ Countable text: every word and character of the submission except template text 
         <location filename="../../neardup_gui/app/mainwindow.py" line="527" />
         <location filename="../../neardup_gui/app/mainwindow.py" line="719" />
         <location filename="../../neardup_gui/app/mainwindow.py" line="729" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="833" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="934" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1027" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="839" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="940" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1033" />
         <source>neardup</source>
         <translation>neardup</translation>
     </message>
@@ -1383,13 +1383,19 @@ Were the documents deleted on purpose? Remove all {n} from the index?</source>
         <translation>有些文件无法读取：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="768" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="784" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="753" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="774" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="790" />
         <source>Add to collection</source>
         <translation>加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="769" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="754" />
+        <source>These files cannot be added to the collection: their names are not valid UTF-8 (in GBK, perhaps). Rename them, check them again, then add them.</source>
+        <translation>这些文件无法加入文档集：它们的文件名不是有效的 UTF-8 编码（可能是 GBK 编码）。请重命名，重新检测后再加入。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="775" />
         <source>{n} checked file(s) are outside the collection's folder {folder}.
 
 Copy them into the folder, or keep them where they are as external members? An external member stays in the collection when it is refreshed; if you move or delete the file, it leaves the collection.</source>
@@ -1398,17 +1404,17 @@ Copy them into the folder, or keep them where they are as external members? An e
 把它们复制到该文件夹，还是保留在原处作为外部成员？外部成员在刷新时会保留在文档集中；如果移动或删除了该文件，它就会离开文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="774" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="780" />
         <source>Copy into the folder</source>
         <translation>复制到文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="775" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="781" />
         <source>Keep where they are</source>
         <translation>保留在原处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="785" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="791" />
         <source>The collection's folder already has a file named {names}.
 
 Rename the copy (for example “name (2).docx”), or replace the file in the folder?</source>
@@ -1417,72 +1423,72 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 给复制的文件改名（例如“名称 (2).docx”），还是替换文件夹中的文件？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="789" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="795" />
         <source>Rename the copy</source>
         <translation>改名复制</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="790" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="796" />
         <source>Replace</source>
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="803" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="809" />
         <source>{name}: copied into the collection's folder as {member}</source>
         <translation>{name}：已复制到文档集文件夹，名为 {member}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="806" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="812" />
         <source>{name}: kept where it is, as an external member ({path})</source>
         <translation>{name}：保留在原处，作为外部成员（{path}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="809" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="815" />
         <source>{name}: already in the collection's folder</source>
         <translation>{name}：已在文档集文件夹中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="811" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="817" />
         <source>The checked submissions are now part of the collection.</source>
         <translation>已检测的送检文档已加入文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="813" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="819" />
         <source>Added to the collection</source>
         <translation>已加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="834" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="840" />
         <source>Open a collection first (a folder of documents), then screen a call against it.</source>
         <translation>请先打开一个文档集（文档文件夹），再对一批申请书进行检测。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="935" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="941" />
         <source>The fingerprints are being rebuilt from the stored texts in the background.</source>
         <translation>正在后台根据已保存的文本重建指纹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="965" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="971" />
         <source>The results now follow the changed settings.</source>
         <translation>结果已按更改后的设置更新。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="989" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="995" />
         <source>About neardup</source>
         <translation>关于 neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="990" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="996" />
         <source>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;Near-duplicate and plagiarism screening of local document collections, in Chinese and English. Similarity is the LCS ratio of the two texts with template text left out. No document leaves this computer.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;对本地中英文文档集进行近似重复与抄袭筛查。相似度为两篇文本的最长公共子序列比率，不计模板文字。所有文档都不会离开这台电脑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1028" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1034" />
         <source>Drop one folder to open it as a collection, or files to check them.</source>
         <translation>拖入一个文件夹即可作为文档集打开，拖入文件即可检测它们。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1036" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1042" />
         <source>Stopping the running task…</source>
         <translation>正在停止当前任务…</translation>
     </message>
@@ -1717,125 +1723,125 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>ScreeningView</name>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="269" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="279" />
         <source>&lt;b&gt;%n submission&lt;/b&gt; in {folder}: {flagged} at or above the flag line, {unread} could not be read</source>
         <translation>
             <numerusform>&lt;b&gt;{folder} 中共 %n 份申请书&lt;/b&gt;：{flagged} 份达到或超过标记线，{unread} 份无法读取</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="272" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="282" />
         <source>&lt;b&gt;%n submissions&lt;/b&gt; in {folder}: {flagged} at or above the flag line, {unread} could not be read</source>
         <translation>
             <numerusform>&lt;b&gt;{folder} 中共 %n 份申请书&lt;/b&gt;：{flagged} 份达到或超过标记线，{unread} 份无法读取</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="276" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="286" />
         <source>%n other file left out (not a format neardup reads)</source>
         <translation>
             <numerusform>另有 %n 个其他格式的文件未检测（neardup 不读取该格式）</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="278" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="288" />
         <source>%n other files left out (not a format neardup reads)</source>
         <translation>
             <numerusform>另有 %n 个其他格式的文件未检测（neardup 不读取该格式）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="280" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="290" />
         <source>interrupted: screen again to check the rest</source>
         <translation>检测中断：再次检测以完成其余部分</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="283" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="293" />
         <source>Not screened: neardup reads {formats} files, and by its content a file named without a type (README, ls.1).</source>
         <translation>未检测：neardup 读取 {formats} 文件，以及按内容读取没有类型后缀的文件（如 README、ls.1）。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="285" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="295" />
         <source>…and {n} more</source>
         <translation>……以及另外 {n} 个</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="290" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="300" />
         <source>Choose the folder of new submissions</source>
         <translation>选择新申请书所在文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="342" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="352" />
         <source>Screen a folder…</source>
         <translation>检测文件夹…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="343" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="353" />
         <source>Check every file of a folder of new submissions against the collection and against each other; you can also drop the folder here</source>
         <translation>将文件夹中的每份新申请书与文档集及彼此比对；也可以把文件夹拖到这里</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="345" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="355" />
         <source>Screen again</source>
         <translation>重新检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="346" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="356" />
         <source>Pick up new and changed submissions; an interrupted screening goes on where it stopped</source>
         <translation>纳入新增和修改的申请书；中断的检测从中断处继续</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="348" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="358" />
         <source>Screening:</source>
         <translation>检测批次：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="349" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="359" />
         <source>Screenings kept in this collection</source>
         <translation>本文档集保存的检测批次</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="350" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="360" />
         <source>Flag from:</source>
         <translation>标记线：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="351" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="361" />
         <source>Flag a submission whose copied share (the form's text not counted) reaches this</source>
         <translation>复制比（不计模板文字）达到此值的申请书将被标记</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="354" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="364" />
         <source>Flag line</source>
         <translation>标记线</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="355" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="365" />
         <source>Flagged only</source>
         <translation>仅显示已标记</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="356" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="366" />
         <source>Filter submissions…</source>
         <translation>筛选申请书…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="357" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="367" />
         <source>Filter submissions</source>
         <translation>筛选申请书</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="358" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="368" />
         <source>Screened submissions</source>
         <translation>已检测的申请书</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="359" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="369" />
         <source>Double-click or press Enter to open the submission with its sources coloured</source>
         <translation>双击或按回车键打开申请书，按来源着色显示</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="360" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="370" />
         <source>Screen a whole call: drop a folder of new submissions here, or use “Screen a folder…”. Each is checked against the collection and against the other submissions, and the table ranks them by copied share.</source>
         <translation>检测整批申请：把新申请书所在文件夹拖到这里，或使用“检测文件夹…”。每份申请书都与文档集及其他申请书比对，表格按复制比排序。</translation>
     </message>

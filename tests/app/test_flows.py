@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -269,3 +270,45 @@ def test_a_cluster_member_opens_side_by_side_with_its_representative_and_the_ori
     qtbot.mouseClick(view.open_a_button, Qt.MouseButton.LeftButton)
     assert asked == [rep_path]
     view.close()
+
+
+def test_a_file_named_in_gbk_dropped_on_the_window_is_checked(qtbot, window, saved_sample, sample_dir, tmp_path,
+                                                             answer_boxes, no_blocking_dialogs):
+    """A file manager sends the name's bytes percent-encoded; Qt decodes them as UTF-8 with U+FFFD
+    for what is not, so a GBK name (an archive unpacked from a Windows zip) was "no such file"."""
+    from urllib.parse import quote_from_bytes
+
+    from PySide6.QtCore import QByteArray
+
+    from neardup_gui.app.paths import local_file
+    from neardup_gui.core.scan import shown_name
+    from tests.core.test_bad_names import GBK_PROPOSAL, bytes_path
+
+    with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
+        window.open_sample()
+    raw = bytes_path(tmp_path, GBK_PROPOSAL)
+    shutil.copyfile(sample_dir / "en-01-coastal-erosion.docx", raw)
+    url = QUrl.fromEncoded(QByteArray(b"file://" + quote_from_bytes(raw, safe="/").encode("ascii")))
+    assert "\ufffd" in url.toLocalFile()  # (what Qt makes of it)
+    assert local_file(url) == os.fsdecode(raw)
+    mime = QMimeData()
+    mime.setUrls([url])
+    with qtbot.waitSignal(window.check_ready, timeout=60_000):
+        window.dropEvent(QDropEvent(QPointF(200, 200), Qt.DropAction.CopyAction, mime,
+                                    Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier))
+    result = window.current_check_result()
+    assert result is not None and not result.skipped_reason
+    assert result.path == shown_name(os.fsdecode(raw)) and result.path.endswith("\\xc9\\xea\\xc7\\xeb\\xca\\xe9.docx")
+    assert window.visible_sources()[0].source.rel == "en-01-coastal-erosion.docx"
+    assert window.visible_sources()[0].comparison.containment_a > 0.95
+    # a setting changed: the result is derived again from the file, read under its own name
+    window.apply_settings(window.settings.with_(exclude_quotes=not window.settings.exclude_quotes), "en")
+    assert window.updating
+    qtbot.waitUntil(lambda: not window.updating and not window.runner.is_busy(), timeout=120_000)
+    again = window.current_check_result()
+    assert again is not None and not again.skipped_reason and again.path == result.path
+    assert window.visible_sources()[0].source.rel == "en-01-coastal-erosion.docx"
+    # it cannot be added to the collection: said, nothing done
+    window.add_checked_to_collection()
+    assert no_blocking_dialogs[-1][0] == "warning" and "not valid UTF-8" in no_blocking_dialogs[-1][1]
+    assert not window.runner.is_busy()

@@ -284,7 +284,6 @@ def test_a_submission_not_read_is_a_row_with_its_reason_in_the_interface_languag
         qtbot, window: MainWindow, tmp_path: Path, sample_dir: Path) -> None:
     """A call's submission saved under a GBK name: a row, its reason translated (before: the
     English reason in a Chinese window, and a column so wide that the names were cut to "en-0…")."""
-    import os
 
     from tests.core.test_bad_names import GBK_PROPOSAL, bytes_path
 
@@ -293,9 +292,17 @@ def test_a_submission_not_read_is_a_row_with_its_reason_in_the_interface_languag
     shutil.copy(sample_dir / "en-02-shoreline-retreat.pdf", call / "en-02-shoreline-retreat.pdf")
     shutil.copyfile(sample_dir / "en-01-coastal-erosion.docx", bytes_path(call, GBK_PROPOSAL))
     window.apply_settings(window.settings, "zh_CN")  # (the language only: nothing is computed again)
-    qtbot.waitUntil(lambda: not window.runner.is_busy(), timeout=60000)
-    with qtbot.waitSignal(window.screening_ready, timeout=180000):
-        window.screen_folder(str(call))
+    try:
+        qtbot.waitUntil(lambda: not window.runner.is_busy(), timeout=60000)
+        with qtbot.waitSignal(window.screening_ready, timeout=180000):
+            window.screen_folder(str(call))
+        _the_row_not_read_is_translated(window)
+    finally:  # (the interface's language is the application's: the next tests read English)
+        window.apply_settings(window.settings, "en")
+        window.translations.switch("en")
+
+
+def _the_row_not_read_is_translated(window: MainWindow) -> None:
     page = window.screening_page
     rows = {r.rel: r for r in page.model.records()}
     shown = "\\xc9\\xea\\xc7\\xeb\\xca\\xe9.docx"
@@ -306,4 +313,3 @@ def test_a_submission_not_read_is_a_row_with_its_reason_in_the_interface_languag
     assert text in page.model.index(row, page.model.WARNINGS_COLUMN).data(Qt.ItemDataRole.ToolTipRole)
     assert page.view.columnWidth(page.model.WARNINGS_COLUMN) <= max(240, page.view.viewport().width() // 3)
     assert "1 份无法读取" in page.summary.text()
-    assert os.path.isdir(call)
