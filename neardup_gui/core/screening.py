@@ -496,15 +496,11 @@ def screen_folder(collection: Collection, folder: str, settings: Settings, *, na
                     if rel not in keep:
                         conn.execute("DELETE FROM screening_sources WHERE screening_id = ? AND rel = ?", (info.id, rel))
                         conn.execute("DELETE FROM screening_rows WHERE screening_id = ? AND rel = ?", (info.id, rel))
-            # Files the scan could not take (no permission, a name that is not valid UTF-8, a
-            # broken link, a subfolder that cannot be listed) are rows too, with their reason:
-            # before, such a submission was missing from the table without a word.
-            for problem in _scan_problems(report, folder, {d.rel for d in docs}):
-                conn.execute("DELETE FROM screening_sources WHERE screening_id = ? AND rel = ?", (info.id, problem.rel))
-                conn.execute(f"INSERT OR REPLACE INTO screening_rows ({_ROW_COLS}, marks, screening_id) "
-                             f"VALUES ({','.join('?' * 20)})",
-                             (problem.rel, problem.path, 0, 0, "", 0, "skipped", problem.reason, "[]", 0, 0.0, 0.0,
-                              0.0, 0.0, "", 0, 0.0, 0.0, b"", info.id))
+        # Files the scan could not take (no permission, a name that is not valid UTF-8, a broken
+        # link, a subfolder that cannot be listed) are rows too, with their reason: before, such a
+        # submission was missing from the table without a word.
+        for problem in _scan_problems(report, folder, {d.rel for d in docs}):
+            _write_row(store, info.id, problem, b"", [])
         # (a row of a scan problem, batch_id 0, is no result: the file is read once it can be)
         done = {r[0] for r in store.conn.execute(
             "SELECT rel FROM screening_rows WHERE screening_id = ? AND batch_id != 0", (info.id,))}
@@ -529,6 +525,8 @@ def _scan_problems(report: indexer.IndexReport, folder: str, docs: set[str]) -> 
     """The scan's problems under a call's folder (not the folder itself), as skipped rows."""
     rows = []
     for problem in report.skipped:
+        if problem.code == "duplicate-link":  # (a second link to a submission listed once: no row)
+            continue
         if problem.path == folder or not problem.path.startswith(folder + os.sep):
             continue
         rel = os.path.relpath(problem.path, folder).replace(os.sep, "/")

@@ -101,3 +101,37 @@ def test_a_collection_folder_whose_own_path_is_not_utf8_changes_nothing(tmp_path
         else:
             raise AssertionError("a folder whose path the index cannot keep was indexed")
         assert coll.documents() == []
+
+
+def test_a_screening_lists_a_submission_not_read_until_it_can_be_read(tmp_path):
+    """A call's submission under a GBK name, a broken link and a second link to a submission:
+    the first two are skipped rows with their reasons (before: missing from the table), the link
+    to a listed file is no row; renamed and screened again, the submission is checked, and a
+    problem gone leaves the table."""
+    from neardup_gui.core.screening import load_screening, screen_folder
+
+    archive = tmp_path / "archive"
+    archive.mkdir()
+    shutil.copy(SAMPLE / "en-01-coastal-erosion.docx", archive / "old.docx")
+    call = tmp_path / "call"
+    call.mkdir()
+    shutil.copy(SAMPLE / "en-05-dementia-speech.txt", call / "a.txt")
+    os.symlink(call / "a.txt", call / "same-as-a.txt")
+    os.symlink(call / "gone.txt", call / "broken.txt")
+    bad = bytes_path(call, GBK_PROPOSAL)
+    shutil.copyfile(SAMPLE / "en-01-coastal-erosion.docx", bad)
+    settings = Settings(auto_template=False)
+    with Collection.open(str(tmp_path / "i.ndx"), create=True) as coll:
+        coll.index_folder(str(archive), settings)
+        rows = {r.rel: r for r in screen_folder(coll, str(call), settings).rows}
+        shown = "\\xc9\\xea\\xc7\\xeb\\xca\\xe9.docx"
+        assert set(rows) == {"a.txt", "broken.txt", shown}
+        assert rows[shown].status == "skipped" and "in GBK: '申请书.docx'" in rows[shown].reason
+        assert rows["broken.txt"].reason == "broken symbolic link: its target does not exist"
+        os.rename(bad, call / "申请书.docx")
+        os.unlink(call / "broken.txt")
+        screen_folder(coll, str(call), settings)
+    with Collection.open(str(tmp_path / "i.ndx"), create=False) as coll:  # (read back in a new opening)
+        rows = {r.rel: r for r in load_screening(coll.store, "call").rows}
+    assert set(rows) == {"a.txt", "申请书.docx"}
+    assert rows["申请书.docx"].status == "done" and rows["申请书.docx"].largest > 0.95
