@@ -15,9 +15,9 @@ from typing import Sequence
 
 from neardup_gui.app.diffview import DiffInput
 from neardup_gui.core.collection import AddedFile, Collection, IndexReport
+from neardup_gui.core.common import CommonPassage, common_passages, exclusion_rules
 from neardup_gui.core.document import Skipped
 from neardup_gui.core.indexer import left_out
-from neardup_gui.core.common import CommonPassage, common_passages, exclusion_rules
 from neardup_gui.core.progress import ProgressFn, wrap_progress
 from neardup_gui.core.results import CheckResult, Cluster, DocumentInfo, Pair, SourceMatch
 from neardup_gui.core.scan import FolderUnavailable, folder_problem
