@@ -1,6 +1,7 @@
 """Walk a folder for documents: supported files with size and mtime, and every problem met.
 
-Hidden files and folders and Office lock files (``~$x.docx``) are ignored; symbolic links are
+Hidden files and folders, Office lock files (``~$x.docx``) and the system's own files (``Thumbs.db``,
+``desktop.ini``, ``__MACOSX``) are ignored; symbolic links are
 followed, but a link loop, a broken link or a folder that cannot be read becomes a
 :class:`Skipped` with its reason rather than an error. Files of other formats are listed apart
 (:attr:`ScanResult.others`): not documents, but not passed over in silence either.
@@ -152,9 +153,16 @@ def folder_problem(root: str) -> str | None:
     return None
 
 
+# Files the system writes beside a user's files (Windows' thumbnail caches and folder settings,
+# hidden there; a zip made on a Mac holds a __MACOSX folder of "._" resource forks): neither
+# documents nor the examiner's "other files".
+SYSTEM_FILES = frozenset({"thumbs.db", "ehthumbs.db", "ehthumbs_vista.db", "desktop.ini", "__macosx"})
+
+
 def is_ignored(name: str) -> bool:
-    """Hidden entries and Office lock files (``~$report.docx``) are never documents."""
-    return name.startswith(".") or name.startswith("~$")
+    """Hidden entries, Office lock files (``~$report.docx``) and the system's own files
+    (``Thumbs.db``, ``desktop.ini``, ``__MACOSX``) are never documents."""
+    return name.startswith(".") or name.startswith("~$") or name.lower() in SYSTEM_FILES
 
 
 def _is_supported(name: str) -> bool:

@@ -231,3 +231,18 @@ def test_office_files_named_without_a_type_are_read_as_what_they_are(tmp_path):
         assert isinstance(doc, Document) and doc.format == fmt and doc.text == extract_file(
             str(fixtures / {"odt": "report.odt", "rtf": "report.rtf", "pdf": "en.pdf"}[fmt])).text
     assert extract_file(str(tmp_path / "bomb")).reason == "not a document: the file holds a zip archive"
+
+
+def test_the_systems_own_files_are_neither_documents_nor_other_files(tmp_path):
+    """An archive copied from Windows or unpacked from a Mac's zip: Thumbs.db, desktop.ini and the
+    __MACOSX folder's resource forks were named among the folder's "other files"."""
+    write(tmp_path / "proposal.txt")
+    (tmp_path / "Thumbs.db").write_bytes(b"junk\x00\x01")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "desktop.ini").write_bytes(b"[.ShellClassInfo]\r\n")
+    (tmp_path / "sub" / "budget.xlsx").write_bytes(b"x")
+    write(tmp_path / "__MACOSX" / "._proposal.txt", "\x00\x05\x16\x07Mac OS X")
+    write(tmp_path / "__MACOSX" / "notes.txt", "a resource fork named as text")
+    result = scan_folder(str(tmp_path))
+    assert [f.rel for f in result.files] == ["proposal.txt"]
+    assert result.others == (str(tmp_path / "sub" / "budget.xlsx"),) and result.problems == ()
