@@ -709,7 +709,7 @@ class MainWindow(QMainWindow):
     def choose_files_to_check(self) -> None:
         paths, _ = QFileDialog.getOpenFileNames(
             self, self.tr("Choose submissions to check"), last_folder(self.store, "check", self.folder or ""),
-            self.tr("Documents (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;All files (*)"))
+            self.tr("Documents (*.docx *.doc *.pdf *.txt *.odt *.rtf *.md *.html);;All files (*)"))
         if paths:
             remember_folder(self.store, "check", paths[0])
             self.check_files(paths)

@@ -249,7 +249,7 @@ class SettingsDialog(QDialog):
         start = last_folder(self.store, "template") if self.store is not None else ""
         paths, _ = QFileDialog.getOpenFileNames(
             self, self.tr("Choose template files"), start,
-            self.tr("Documents (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;All files (*)")
+            self.tr("Documents (*.docx *.doc *.pdf *.txt *.odt *.rtf *.md *.html);;All files (*)")
         )
         if paths and self.store is not None:
             remember_folder(self.store, "template", paths[0])

@@ -312,11 +312,14 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
 
     new: list[FileEntry] = []
     changed: list[FileEntry] = []
+    again: list[FileEntry] = []  # unchanged, but skipped for a reason this version no longer has
     unchanged = 0
     for f in scan.files:
         old = existing.get(f.rel)
         if old is None:
             new.append(f)
+        elif _read_again(old):
+            again.append(f)
         elif old.size == f.size and old.mtime_ns == f.mtime_ns:
             unchanged += 1
         else:
@@ -329,7 +332,7 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
     gone_by_sha = {}
     for d in gone:
         gone_by_sha.setdefault((d.size, d.sha256), d)
-    to_extract: list[FileEntry] = []
+    to_extract: list[FileEntry] = list(again)
     for f in changed + new:
         old = existing.get(f.rel)
         candidates_move = old is None and any(size == f.size for size, _ in gone_by_sha)
@@ -429,6 +432,12 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
     progress(1.0, index_summary(store.count("indexed"), len(warned), len(skipped)))
     log.info("indexed %s: %s", folder, report)
     return report
+
+
+def _read_again(old) -> bool:  # noqa: ANN001 - a stored document
+    """A document skipped by an earlier version for a reason this one no longer has: every Word
+    97-2003 .doc was "legacy Word .doc: save it as .docx" before extract/doc.py read them."""
+    return old.status == "skipped" and old.code == "legacy-doc" and old.reason.startswith("legacy Word .doc")
 
 
 def own_files(store: Store):  # noqa: ANN202 - (path) -> bool

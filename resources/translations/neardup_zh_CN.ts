@@ -457,57 +457,57 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>DocumentsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="212" />
+        <location filename="../../neardup_gui/app/models.py" line="213" />
         <source>indexed with warnings</source>
         <translation>已索引（有警告）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="214" />
+        <location filename="../../neardup_gui/app/models.py" line="215" />
         <source>indexed</source>
         <translation>已索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="216" />
+        <location filename="../../neardup_gui/app/models.py" line="217" />
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="226" />
+        <location filename="../../neardup_gui/app/models.py" line="227" />
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="226" />
+        <location filename="../../neardup_gui/app/models.py" line="227" />
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="227" />
+        <location filename="../../neardup_gui/app/models.py" line="228" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="227" />
+        <location filename="../../neardup_gui/app/models.py" line="228" />
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="228" />
+        <location filename="../../neardup_gui/app/models.py" line="229" />
         <source>Units</source>
         <translation>单元数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="228" />
+        <location filename="../../neardup_gui/app/models.py" line="229" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="229" />
+        <location filename="../../neardup_gui/app/models.py" line="230" />
         <source>Countable units: CJK characters and words</source>
         <translation>可计数单元：汉字和单词</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="230" />
+        <location filename="../../neardup_gui/app/models.py" line="231" />
         <source>Share of the document that is template text (not counted)</source>
         <translation>文档中模板文字所占比例（不计入）</translation>
     </message>
@@ -1290,6 +1290,11 @@ Countable text: every word and character of the submission except template text 
         <translation>未纳入：neardup 读取 {formats} 文件，以及按内容读取没有类型后缀的文件（如 README、ls.1）。</translation>
     </message>
     <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="712" />
+        <source>Documents (*.docx *.doc *.pdf *.txt *.odt *.rtf *.md *.html);;All files (*)</source>
+        <translation>文档 (*.docx *.doc *.pdf *.txt *.odt *.rtf *.md *.html);;所有文件 (*)</translation>
+    </message>
+    <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="396" />
         <source>The collection's folder holds no documents now.</source>
         <translation>该文档集的文件夹中现在没有任何文档。</translation>
@@ -1366,11 +1371,6 @@ Were the documents deleted on purpose? Remove all {n} from the index?</source>
         <location filename="../../neardup_gui/app/mainwindow.py" line="711" />
         <source>Choose submissions to check</source>
         <translation>选择要检测的送检文档</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="712" />
-        <source>Documents (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;All files (*)</source>
-        <translation>文档 (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;所有文件 (*)</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="720" />
@@ -1496,57 +1496,57 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>PairsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="296" />
+        <location filename="../../neardup_gui/app/models.py" line="297" />
         <source>Document A</source>
         <translation>文档 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="296" />
+        <location filename="../../neardup_gui/app/models.py" line="297" />
         <source>Document B</source>
         <translation>文档 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="297" />
+        <location filename="../../neardup_gui/app/models.py" line="298" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="297" />
+        <location filename="../../neardup_gui/app/models.py" line="298" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="298" />
+        <location filename="../../neardup_gui/app/models.py" line="299" />
         <source>B in A</source>
         <translation>B 在 A 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="298" />
+        <location filename="../../neardup_gui/app/models.py" line="299" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="299" />
+        <location filename="../../neardup_gui/app/models.py" line="300" />
         <source>Share of A's countable units found in B (containment)</source>
         <translation>A 的可计数单元出现在 B 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="300" />
+        <location filename="../../neardup_gui/app/models.py" line="301" />
         <source>Share of B's countable units found in A (containment)</source>
         <translation>B 的可计数单元出现在 A 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="301" />
+        <location filename="../../neardup_gui/app/models.py" line="302" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="302" />
+        <location filename="../../neardup_gui/app/models.py" line="303" />
         <source>Contained</source>
         <translation>包含比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="303" />
+        <location filename="../../neardup_gui/app/models.py" line="304" />
         <source>The larger of A in B and B in A: how much of one is found in the other</source>
         <translation>A 在 B 中与 B 在 A 中的较大者：一篇文档有多少内容见于另一篇</translation>
     </message>
@@ -2090,8 +2090,8 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     </message>
     <message>
         <location filename="../../neardup_gui/app/settingsdialog.py" line="252" />
-        <source>Documents (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;All files (*)</source>
-        <translation>文档 (*.docx *.pdf *.txt *.odt *.rtf *.md *.html);;所有文件 (*)</translation>
+        <source>Documents (*.docx *.doc *.pdf *.txt *.odt *.rtf *.md *.html);;All files (*)</source>
+        <translation>文档 (*.docx *.doc *.pdf *.txt *.odt *.rtf *.md *.html);;所有文件 (*)</translation>
     </message>
 </context>
 <context>
@@ -2108,176 +2108,181 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     </message>
     <message>
         <location filename="../../neardup_gui/app/models.py" line="156" />
+        <source>Word 6/95 document: save it as .docx</source>
+        <translation>Word 6/95 文档：请另存为 .docx</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="157" />
         <source>encrypted Word document: remove the password</source>
         <translation>加密的 Word 文档：请去掉密码</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="157" />
+        <location filename="../../neardup_gui/app/models.py" line="158" />
         <source>password-protected PDF: remove the password</source>
         <translation>有密码保护的 PDF：请去掉密码</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="158" />
+        <location filename="../../neardup_gui/app/models.py" line="159" />
         <source>password-protected OpenDocument file: remove the password</source>
         <translation>有密码保护的 OpenDocument 文件：请去掉密码</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="159" />
+        <location filename="../../neardup_gui/app/models.py" line="160" />
         <source>encrypted PDF this program cannot open ({detail})</source>
         <translation>本程序无法打开的加密 PDF（{detail}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="160" />
+        <location filename="../../neardup_gui/app/models.py" line="161" />
         <source>empty file (0 bytes)</source>
         <translation>空文件（0 字节）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="161" />
+        <location filename="../../neardup_gui/app/models.py" line="162" />
         <source>file holds only white space</source>
         <translation>文件只有空白</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="162" />
+        <location filename="../../neardup_gui/app/models.py" line="163" />
         <source>no text in this {format} file</source>
         <translation>这个 {format} 文件中没有文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="164" />
+        <location filename="../../neardup_gui/app/models.py" line="165" />
         <source>no words in the file: only punctuation, numbers of pages or symbols</source>
         <translation>文件中没有文字：只有标点、页码或符号</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="165" />
+        <location filename="../../neardup_gui/app/models.py" line="166" />
         <source>file no longer exists</source>
         <translation>文件已不存在</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="166" />
+        <location filename="../../neardup_gui/app/models.py" line="167" />
         <source>file was deleted while it was read</source>
         <translation>读取时文件被删除</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="167" />
+        <location filename="../../neardup_gui/app/models.py" line="168" />
         <source>file changed while it was read; try again</source>
         <translation>读取时文件发生了变化，请重试</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="168" />
+        <location filename="../../neardup_gui/app/models.py" line="169" />
         <source>file cannot be read: permission denied</source>
         <translation>无法读取文件：没有权限</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="169" />
+        <location filename="../../neardup_gui/app/models.py" line="170" />
         <source>file cannot be read: {detail}</source>
         <translation>无法读取文件：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="170" />
+        <location filename="../../neardup_gui/app/models.py" line="171" />
         <source>folder cannot be read: {detail}</source>
         <translation>无法读取文件夹：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="171" />
+        <location filename="../../neardup_gui/app/models.py" line="172" />
         <source>no such folder</source>
         <translation>文件夹不存在</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="172" />
+        <location filename="../../neardup_gui/app/models.py" line="173" />
         <source>not a folder</source>
         <translation>不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="173" />
+        <location filename="../../neardup_gui/app/models.py" line="174" />
         <source>broken symbolic link: its target does not exist</source>
         <translation>失效的符号链接：目标不存在</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="174" />
+        <location filename="../../neardup_gui/app/models.py" line="175" />
         <source>file is {size} MB, over the {limit} MB limit</source>
         <translation>文件大小 {size} MB，超过 {limit} MB 的上限</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="175" />
+        <location filename="../../neardup_gui/app/models.py" line="176" />
         <source>file is over the {limit} MB limit</source>
         <translation>文件超过 {limit} MB 的上限</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="176" />
+        <location filename="../../neardup_gui/app/models.py" line="177" />
         <source>needs more than {limit} MB of memory</source>
         <translation>需要超过 {limit} MB 的内存</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="177" />
+        <location filename="../../neardup_gui/app/models.py" line="178" />
         <source>worker was killed, most likely out of memory</source>
         <translation>读取进程被终止，很可能是内存不足</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="178" />
+        <location filename="../../neardup_gui/app/models.py" line="179" />
         <source>extraction took longer than {limit} s</source>
         <translation>读取用时超过 {limit} 秒</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="179" />
+        <location filename="../../neardup_gui/app/models.py" line="180" />
         <source>unsupported file type {suffix}</source>
         <translation>不支持的文件类型 {suffix}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="181" />
+        <location filename="../../neardup_gui/app/models.py" line="182" />
         <source>not a document: the file holds {what}</source>
         <translation>不是文档：文件内容是 {what}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="183" />
+        <location filename="../../neardup_gui/app/models.py" line="184" />
         <source>name not valid UTF-8 (in GBK: '{gbk}'): rename the file (the index cannot keep this name)</source>
         <translation>文件名不是有效的 UTF-8 编码（按 GBK 编码读作“{gbk}”）：请重命名该文件（索引无法保存这个文件名）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="185" />
+        <location filename="../../neardup_gui/app/models.py" line="186" />
         <source>name not valid UTF-8: rename the file (the index cannot keep this name)</source>
         <translation>文件名不是有效的 UTF-8 编码：请重命名该文件（索引无法保存这个文件名）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="187" />
+        <location filename="../../neardup_gui/app/models.py" line="188" />
         <source>folder name not valid UTF-8 (in GBK: '{gbk}'): rename the folder (the index cannot keep its documents' names)</source>
         <translation>文件夹名不是有效的 UTF-8 编码（按 GBK 编码读作“{gbk}”）：请重命名该文件夹（索引无法保存其中文档的名称）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="189" />
+        <location filename="../../neardup_gui/app/models.py" line="190" />
         <source>folder name not valid UTF-8: rename the folder (the index cannot keep its documents' names)</source>
         <translation>文件夹名不是有效的 UTF-8 编码：请重命名该文件夹（索引无法保存其中文档的名称）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="190" />
+        <location filename="../../neardup_gui/app/models.py" line="191" />
         <source>damaged Word document: {detail}</source>
         <translation>Word 文档已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="191" />
+        <location filename="../../neardup_gui/app/models.py" line="192" />
         <source>damaged PDF: {detail}</source>
         <translation>PDF 已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="192" />
+        <location filename="../../neardup_gui/app/models.py" line="193" />
         <source>damaged OpenDocument text: {detail}</source>
         <translation>OpenDocument 文本已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="193" />
+        <location filename="../../neardup_gui/app/models.py" line="194" />
         <source>damaged RTF document: {detail}</source>
         <translation>RTF 文档已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="194" />
+        <location filename="../../neardup_gui/app/models.py" line="195" />
         <source>damaged {what}: {detail}</source>
         <translation>文件已损坏（{what}）：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="195" />
+        <location filename="../../neardup_gui/app/models.py" line="196" />
         <source>file is {what}, not {expected}</source>
         <translation>文件实际是 {what}，不是 {expected}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="196" />
+        <location filename="../../neardup_gui/app/models.py" line="197" />
         <source>reading the file failed{detail}</source>
         <translation>读取文件失败{detail}</translation>
     </message>
@@ -2285,37 +2290,37 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>SourcesModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="336" />
+        <location filename="../../neardup_gui/app/models.py" line="337" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="336" />
+        <location filename="../../neardup_gui/app/models.py" line="337" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="337" />
+        <location filename="../../neardup_gui/app/models.py" line="338" />
         <source>Containment</source>
         <translation>包含度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="337" />
+        <location filename="../../neardup_gui/app/models.py" line="338" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="338" />
+        <location filename="../../neardup_gui/app/models.py" line="339" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="339" />
+        <location filename="../../neardup_gui/app/models.py" line="340" />
         <source>Share of the submission found in this source</source>
         <translation>送检文档出现在此来源中的比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="340" />
+        <location filename="../../neardup_gui/app/models.py" line="341" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
@@ -2477,12 +2482,12 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>Warnings</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="267" />
+        <location filename="../../neardup_gui/app/models.py" line="268" />
         <source>{n} of {size} bytes are not valid {encoding} and were replaced by � ({where}); the rest was read normally</source>
         <translation>{size} 字节中有 {n} 字节不是有效的 {encoding} 编码，已替换为 �（{where}）；其余内容正常读取</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="270" />
+        <location filename="../../neardup_gui/app/models.py" line="271" />
         <source>recovered from a damaged file: {detail}</source>
         <translation>从损坏的文件中恢复：{detail}</translation>
     </message>

@@ -176,10 +176,11 @@ def test_encrypted_docx_is_an_ole_file(tmp_path):
     assert expect(run(path), "encrypted").reason == "encrypted Word document: remove the password"
 
 
-def test_legacy_doc(tmp_path):
+def test_a_doc_without_its_compound_file_is_damaged(tmp_path):
+    # (a real .doc is read: tests/core/test_doc.py; before, every .doc was "legacy Word .doc")
     path = tmp_path / "old.doc"
     path.write_bytes(bytes.fromhex("D0CF11E0A1B11AE1") + bytes(2000))
-    assert expect(run(path), "legacy-doc").reason == "legacy Word .doc: save it as .docx"
+    assert expect(run(path), "corrupt").reason.startswith("damaged Word document: its compound file cannot be read")
 
 
 def test_docx_zip_bomb(tmp_path):

@@ -28,7 +28,8 @@ from neardup_gui.core.settings import ExtractLimits
 
 log = logging.getLogger(__name__)
 
-# Suffix → format name. ``.doc`` is listed so a legacy Word file is reported, not ignored.
+# Suffix → format name (``.doc``: Word 97-2003, read from its piece table; a Word 6/95 one is
+# reported with its reason).
 FORMATS: dict[str, str] = {
     ".txt": "txt",
     ".md": "txt",
@@ -44,8 +45,8 @@ SUPPORTED_SUFFIXES: frozenset[str] = frozenset(FORMATS)
 # A file whose name gives no type (see :func:`content_decides`): its content decides, as a
 # renamed .doc's does (text, PDF, RTF, HTML, Word .docx or OpenDocument text).
 AUTO = "auto"
-# the suffixes of the formats whose text is read (a legacy .doc is listed, with its reason, not read)
-READ_SUFFIXES: tuple[str, ...] = tuple(sorted(s for s, f in FORMATS.items() if f != "doc"))
+# the suffixes of the formats whose text is read
+READ_SUFFIXES: tuple[str, ...] = tuple(sorted(FORMATS))
 
 # What each format's content must look like (see ``common.sniff``).
 _EXPECTED_KIND = {
@@ -53,6 +54,7 @@ _EXPECTED_KIND = {
     "docx": {"zip"},
     "odt": {"zip"},
     "rtf": {"rtf"},
+    "doc": {"ole"},
 }
 
 __all__ = [
@@ -211,13 +213,10 @@ def extract_bytes(
         fmt = format_by_content(kind, data)
         if fmt is None:
             return Skipped(path, "unsupported", f"not a document: the file holds {describe_content(kind)}")
-    if fmt == "doc":
-        if kind in ("rtf", "zip", "html", "text"):
-            # RTF, docx, HTML or plain text renamed .doc (as some systems export them) are
-            # extracted for what they are; a real Word 97-2003 file is an OLE file.
-            fmt = {"rtf": "rtf", "zip": "docx", "html": "html", "text": "txt"}[kind]
-        else:
-            return Skipped(path, "legacy-doc", "legacy Word .doc: save it as .docx")
+    if fmt == "doc" and kind in ("rtf", "zip", "html", "text"):
+        # RTF, docx, HTML or plain text renamed .doc (as some systems export them) are extracted
+        # for what they are; a real Word 97-2003 file is an OLE file (extract/doc.py).
+        fmt = {"rtf": "rtf", "zip": "docx", "html": "html", "text": "txt"}[kind]
     expected = _EXPECTED_KIND.get(fmt)
     if expected is not None and kind not in expected:
         if fmt == "docx" and kind == "ole":
@@ -307,4 +306,8 @@ def _dispatch(path: str, fmt: str, data: bytes, limits: ExtractLimits):
         from neardup_gui.core.extract import rtf
 
         return rtf.extract(data)
+    if fmt == "doc":
+        from neardup_gui.core.extract import doc
+
+        return doc.extract(data)
     raise ExtractError("unsupported", f"unsupported format {fmt!r}")
