@@ -28,6 +28,10 @@ _FLAGS = 0x000A  # fEncrypted 0x0100, fWhichTblStm 0x0200, fObfuscated 0x8000
 _CCP_TEXT = 0x004C  # FibRgLw97.ccpText: characters of the main document
 _FC_CLX = 0x01A2  # FibRgFcLcb97.fcClx, lcbClx: the piece table in the table stream
 
+# the main stream of the other programs' OLE files (a workbook or slides saved as .doc)
+_OTHER_PROGRAMS = (("Workbook", "an Excel workbook"), ("Book", "an Excel workbook"),
+                   ("PowerPoint Document", "a PowerPoint presentation"), ("VisioDocument", "a Visio drawing"))
+
 NOUN = "Word document"  # (as a .docx is called in reasons: one translation)
 
 
@@ -47,8 +51,10 @@ def extract(data: bytes) -> Extracted:
         if ole.exists("EncryptedPackage") or ole.exists("EncryptionInfo"):
             raise ExtractError("encrypted", "encrypted Word document: remove the password")
         if not ole.exists("WordDocument"):
-            raise ExtractError("wrong-format", "file is an OLE file of another program (Excel, PowerPoint?), "
-                                               "not a Word .doc document")
+            other = next((name for stream, name in _OTHER_PROGRAMS if ole.exists(stream)), "")
+            if other:
+                raise ExtractError("wrong-format", f"file is {other}, not a Word .doc document")
+            raise _damaged("no WordDocument stream")  # (a damaged directory, most often)
         words = _read(ole, "WordDocument")
         if len(words) < _FC_CLX + 8:
             raise _damaged("its WordDocument stream is cut short")
