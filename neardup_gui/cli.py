@@ -479,19 +479,13 @@ def _add_args(p: argparse.ArgumentParser) -> None:
 
 @command("add", "Add files to an indexed collection (copied into its folder, or kept as external members).", _add_args)
 def run_add(args: argparse.Namespace) -> int:
+    from neardup_gui.core.scan import UnkeepableName
     from neardup_gui.core.store import IndexProblem
 
     missing = [f for f in args.files if not os.path.isfile(f)]
     if missing:
         sys.stderr.write("neardup: not a file: " + ", ".join(missing) + "\n")
         return EXIT_USAGE
-    from neardup_gui.core.scan import name_problem, shown_name
-
-    for f in args.files:
-        problem = name_problem(os.path.abspath(f), "path")
-        if problem:
-            sys.stderr.write(f"neardup: {shown_name(os.path.abspath(f))}: {problem}\n")
-            return EXIT_USAGE
     try:
         with _open(args) as coll:
             if not coll.folder:
@@ -503,6 +497,9 @@ def run_add(args: argparse.Namespace) -> int:
             skipped = {d.doc_id: d.reason for d in coll.documents() if d.status == "skipped"}
     except IndexProblem as exc:
         return _index_problem(exc)
+    except UnkeepableName as exc:  # (nothing was added)
+        sys.stderr.write(f"neardup: {exc}\n")
+        return EXIT_USAGE
     except OSError as exc:
         sys.stderr.write(f"neardup: {exc.filename or ''}: {exc.strerror or exc}\n")
         return EXIT_SKIPPED

@@ -12,9 +12,9 @@ import logging
 import os
 import threading
 import traceback
-from typing import Any, Callable
+from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QThreadPool, Signal, Slot
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox, QWidget
 
 from neardup_gui.core.collection import Collection
@@ -167,9 +167,9 @@ class ExportJob(QObject):
         # reference to it after its last signal, and the job and its relay were then deleted on
         # the worker thread while the GUI thread delivered their queued events (a segmentation
         # fault in a CI run, test_export_writes_the_report_in_the_language_it_is_given).
-        (pool or QThreadPool.globalInstance()).start(_Runnable(functools.partial(
+        (pool or QThreadPool.globalInstance()).start(functools.partial(
             _write_in_worker, self.db_path, self.scope, self.settings, self.out_path, self.items, self.lang,
-            self._relay, self._ended)))
+            self._relay, self._ended))
         return self
 
     def wait(self, timeout_s: float | None = None) -> bool:
@@ -194,31 +194,17 @@ def _write_in_worker(db_path: str, scope: str, settings: Settings, out_path: str
     """The worker's part of an :class:`ExportJob`: write the report, say how it went on ``relay``
     (the worker holds the relay; once the job is gone, its window closed while the report was
     written, Qt delivers nothing: the connections went with the job)."""
-
-    def tell(signal: str, *args: Any) -> None:
-        getattr(relay, signal).emit(*args)
-
     try:
         path = write_report_file(db_path, scope, settings, out_path, items=items, lang=lang,
-                                 progress=lambda f, m="": tell("progress", float(f), str(m)))
+                                 progress=lambda f, m="": relay.progress.emit(float(f), str(m)))
     except BaseException as exc:  # noqa: BLE001 - every failure must reach the GUI, not kill it
         detail = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
         log.error("report export to %s failed:\n%s", out_path, detail)
-        tell("failed", str(exc) or type(exc).__name__, detail)
+        relay.failed.emit(str(exc) or type(exc).__name__, detail)
     else:
-        tell("done", path)
+        relay.done.emit(path)
     finally:
         ended.set()
-
-
-class _Runnable(QRunnable):
-    def __init__(self, work: Callable[[], None]) -> None:
-        super().__init__()
-        self.setAutoDelete(True)
-        self._work = work
-
-    def run(self) -> None:
-        self._work()
 
 
 def start_export(parent: QObject | None, scope: str, db_path: str, settings: Settings, out_path: str,

@@ -59,7 +59,7 @@ from neardup_gui.app.welcome import WelcomeView
 from neardup_gui.app.widgets import ProgressPanel
 from neardup_gui.core.document import Skipped
 from neardup_gui.core.extract import READ_SUFFIXES
-from neardup_gui.core.scan import FolderUnavailable, gbk_reading, name_problem, shown_name
+from neardup_gui.core.scan import FolderUnavailable, gbk_reading, is_valid_name, shown_name
 from neardup_gui.core.results import CheckResult, Cluster, Pair, SourceMatch
 from neardup_gui.core.settings import Settings, collection_values
 
@@ -477,12 +477,11 @@ class MainWindow(QMainWindow):
             QMessageBox.warning(self, self.tr("neardup"),
                                 self.tr("The folder {folder} does not exist any more. Choose it again from where it is now.").format(folder=folder))
             return
-        bad_name = name_problem(folder, "path")
-        if bad_name:  # (before: the index, the recent list and the title could not hold its name)
+        if not is_valid_name(folder):  # (before: the index, the recent list and the title could not hold its name)
+            gbk = gbk_reading(folder)
             QMessageBox.warning(self, self.tr("neardup"), self.tr(
                 "The folder {folder} cannot be opened: its path is not valid UTF-8{gbk}. Rename it, then open it again.").format(
-                    folder=shown_name(folder),
-                    gbk=(" " + self.tr("(in GBK: '{name}')").format(name=gbk_reading(folder))) if gbk_reading(folder) else ""))
+                    folder=shown_name(folder), gbk=(" " + self.tr("(in GBK: '{name}')").format(name=gbk)) if gbk else ""))
             return
         self.folder = folder
         self.db_path = str(index_path_for(folder))

@@ -16,7 +16,7 @@ import traceback
 import weakref
 from typing import Any, Callable
 
-from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QThreadPool, QTimer, Signal, Slot
 
 from neardup_gui.core.progress import Cancelled
 from neardup_gui.core.store import while_busy
@@ -219,16 +219,6 @@ class Task(QObject):
             self.finished.emit()
 
 
-class _Runnable(QRunnable):
-    def __init__(self, work: _Work) -> None:
-        super().__init__()
-        self.setAutoDelete(True)
-        self._work = work
-
-    def run(self) -> None:
-        self._work.run()
-
-
 class TaskRunner(QObject):
     """Starts tasks on its own thread pool and keeps track of them until they end."""
 
@@ -263,7 +253,7 @@ class TaskRunner(QObject):
         # its result for as long as the window was open)
         task.finished.connect(functools.partial(self._forget_ref, weakref.ref(task)))
         self.task_started.emit(task)
-        self._pool.start(_Runnable(task._work))
+        self._pool.start(task._work.run)  # (the work, never the task: see _Work)
         return task
 
     def _forget_ref(self, ref: "weakref.ref[Task]") -> None:

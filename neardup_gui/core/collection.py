@@ -32,7 +32,7 @@ from neardup_gui.core.progress import ProgressFn, no_progress, wrap_progress
 from neardup_gui.core.results import (
     CheckResult, CheckSummary, Cluster, Comparison, DocumentInfo, Exclusions, Pair, SourceMatch,
 )
-from neardup_gui.core.scan import FileEntry, is_valid_name, name_problem, shown_name
+from neardup_gui.core.scan import FileEntry, UnkeepableName, is_valid_name, name_problem, shown_name
 from neardup_gui.core.settings import COLLECTION_FIELDS, Settings, collection_values, with_values
 from neardup_gui.core.store import IndexProblem, Store
 from neardup_gui.core.templates import MIN_SENTENCE_UNITS, sentence_keys
@@ -220,9 +220,10 @@ class Collection:
         folder = self.folder
         if not folder:
             raise ValueError("this index has no collection folder; index a folder first")
-        for p in paths:  # (before anything is done: a name the index cannot keep stops the whole add)
-            if not is_valid_name(os.path.abspath(p)):
-                raise ValueError(f"{shown_name(os.path.abspath(p))}: {name_problem(os.path.abspath(p), 'path')}")
+        for p in map(os.path.abspath, paths):  # (before anything is done: a name the index cannot keep)
+            problem = name_problem(p, "path")
+            if problem:
+                raise UnkeepableName(f"{shown_name(p)}: {problem}")
         done: list[AddedFile] = []
         for p in paths:
             p = os.path.abspath(p)

@@ -28,7 +28,7 @@ from neardup_gui.core.scan import FileEntry, FolderUnavailable, ScanResult, fold
 from neardup_gui.core.extract import format_of
 from neardup_gui.core.settings import ExtractLimits, FingerprintParams, Settings
 from neardup_gui.core.compare import unit_bag
-from neardup_gui.core.store import SearchRows, SentenceCounts, Store, compress_text, pack_bag, pack_spans, search_rows
+from neardup_gui.core.store import SCREENINGS_SUFFIX, SearchRows, SentenceCounts, Store, compress_text, pack_bag, pack_spans, search_rows
 from neardup_gui.core.templates import sentence_key_array
 from neardup_gui.core.units import tokenize
 from neardup_gui.core.workers import Lightened, extract_many, process_many_behind
@@ -445,7 +445,7 @@ def own_files(store: Store):  # noqa: ANN202 - (path) -> bool
     rollback journal, the screenings' indexes beside it."""
     base = os.path.abspath(str(store.path))
     exact = {base, base + "-wal", base + "-shm", base + "-journal"}
-    screenings = base + ".screenings" + os.sep
+    screenings = base + SCREENINGS_SUFFIX + os.sep
     return lambda path: path in exact or path.startswith(screenings)
 
 

@@ -110,6 +110,10 @@ def gbk_reading(path: str) -> str:
     return decoded if any(ord(c) > 0x2E7F for c in decoded) else ""
 
 
+class UnkeepableName(ValueError):
+    """A file given by its path (to add to a collection) whose name the index cannot keep."""
+
+
 def name_problem(path: str, what: str = "file") -> str | None:
     """Why a file (``what="file"``), a folder or a path cannot be taken in under its name, or None.
 

@@ -41,7 +41,7 @@ from neardup_gui.core.document import CharSpan, Document
 from neardup_gui.core.progress import ProgressFn, no_progress, wrap_progress
 from neardup_gui.core.results import CheckSummary, Comparison, DocumentInfo, MatchSpan, Passage, SourceMatch
 from neardup_gui.core.settings import Settings
-from neardup_gui.core.store import Store
+from neardup_gui.core.store import SCREENINGS_SUFFIX, Store
 from neardup_gui.core.units import Units, tokenize
 from neardup_gui.core.verify import Marked, Verifier
 
@@ -181,7 +181,7 @@ def _as_match(s: ScreenedSource) -> SourceMatch:
 def screening_index_path(db_path: str | Path, screening_id: int) -> Path:
     """The screening's own index of the submissions folder, beside the collection's index."""
     db_path = Path(db_path)
-    return db_path.with_name(db_path.name + ".screenings") / f"{screening_id}.ndx"
+    return db_path.with_name(db_path.name + SCREENINGS_SUFFIX) / f"{screening_id}.ndx"
 
 
 def default_name(folder: str) -> str:
@@ -499,7 +499,7 @@ def screen_folder(collection: Collection, folder: str, settings: Settings, *, na
         # Files the scan could not take (no permission, a name that is not valid UTF-8, a broken
         # link, a subfolder that cannot be listed) are rows too, with their reason: before, such a
         # submission was missing from the table without a word.
-        for problem in _scan_problems(report, folder, {d.rel for d in docs}):
+        for problem in _not_read(batch.store, folder):
             _write_row(store, info.id, problem, b"", [])
         # (a row of a scan problem, batch_id 0, is no result: the file is read once it can be)
         done = {r[0] for r in store.conn.execute(
@@ -521,18 +521,11 @@ def screen_folder(collection: Collection, folder: str, settings: Settings, *, na
     return load_screening(store, info.id)
 
 
-def _scan_problems(report: indexer.IndexReport, folder: str, docs: set[str]) -> list[ScreeningRow]:
-    """The scan's problems under a call's folder (not the folder itself), as skipped rows."""
-    rows = []
-    for problem in report.skipped:
-        if problem.code == "duplicate-link":  # (a second link to a submission listed once: no row)
-            continue
-        if problem.path == folder or not problem.path.startswith(folder + os.sep):
-            continue
-        rel = os.path.relpath(problem.path, folder).replace(os.sep, "/")
-        if rel not in docs:
-            rows.append(ScreeningRow(rel, problem.path, 0, 0, "", 0, "skipped", problem.reason))
-    return rows
+def _not_read(batch: Store, folder: str) -> list[ScreeningRow]:
+    """The files of a call's folder its scan could not read (as the screening's index build kept
+    them: :func:`indexer.left_out`), as skipped rows."""
+    return [ScreeningRow(os.path.relpath(p.path, folder).replace(os.sep, "/"), p.path, 0, 0, "", 0, "skipped", p.reason)
+            for p in indexer.left_out(batch)[1]]
 
 
 def _screen_one(main: Collection, batch: Collection, d, settings: Settings, v: Verifier,  # noqa: ANN001

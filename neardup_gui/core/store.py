@@ -42,6 +42,8 @@ log = logging.getLogger(__name__)
 #    screenings of a call: screenings, screening_rows, screening_sources, source_exclusions
 # 5: bags (each document's bag of units: the pairs pass bounds a candidate before preparing it)
 SCHEMA_VERSION = 5
+# the folder of a collection's screening indexes, beside its index file (``<index>.screenings/N.ndx``)
+SCREENINGS_SUFFIX = ".screenings"
 APPLICATION_ID = 0x4E445550  # "NDUP": marks the file as ours in the SQLite header
 # Files up to this size get a full ``PRAGMA quick_check`` at open: about 4 ms per MB (measured:
 # 0.01 s for 300 documents, 0.24 s for a 61 MB file, 1.4 s for 610 MB), and the app opens the
