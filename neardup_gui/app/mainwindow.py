@@ -58,14 +58,12 @@ from neardup_gui.app.tasks import Task, TaskRunner
 from neardup_gui.app.welcome import WelcomeView
 from neardup_gui.app.widgets import ProgressPanel
 from neardup_gui.core.document import Skipped
-from neardup_gui.core.extract import READ_SUFFIXES
+from neardup_gui.core.extract import DIALOG_PATTERNS, READ_SUFFIXES
 from neardup_gui.core.scan import FolderUnavailable, gbk_reading, is_valid_name, shown_name
 from neardup_gui.core.results import CheckResult, Cluster, Pair, SourceMatch
 from neardup_gui.core.settings import Settings, collection_values
 
 log = logging.getLogger(__name__)
-
-DOCUMENT_SUFFIXES = {".docx", ".pdf", ".txt", ".odt", ".md", ".rtf", ".doc", ".html", ".htm"}
 
 
 class MainWindow(QMainWindow):
@@ -708,7 +706,7 @@ class MainWindow(QMainWindow):
     def choose_files_to_check(self) -> None:
         paths, _ = QFileDialog.getOpenFileNames(
             self, self.tr("Choose submissions to check"), last_folder(self.store, "check", self.folder or ""),
-            self.tr("Documents (*.docx *.doc *.pdf *.txt *.odt *.rtf *.md *.html);;All files (*)"))
+            self.tr("Documents ({patterns});;All files (*)").format(patterns=DIALOG_PATTERNS))
         if paths:
             remember_folder(self.store, "check", paths[0])
             self.check_files(paths)

@@ -154,6 +154,7 @@ def _reason_patterns() -> list[tuple[re.Pattern[str], str]]:
         (r"^scanned PDF: no text layer$", QCoreApplication.translate("SkipReasons", "scanned PDF: no text layer")),
         (r"^legacy Word \.doc: save it as \.docx$", QCoreApplication.translate("SkipReasons", "legacy Word .doc: save it as .docx")),
         (r"^Word 6/95 document: save it as \.docx$", QCoreApplication.translate("SkipReasons", "Word 6/95 document: save it as .docx")),
+        (r"^Microsoft Works document: save it as \.docx$", QCoreApplication.translate("SkipReasons", "Microsoft Works document: save it as .docx")),
         (r"^encrypted Word document: remove the password$", QCoreApplication.translate("SkipReasons", "encrypted Word document: remove the password")),
         (r"^password-protected PDF: remove the password$", QCoreApplication.translate("SkipReasons", "password-protected PDF: remove the password")),
         (r"^password-protected OpenDocument file: remove the password$", QCoreApplication.translate("SkipReasons", "password-protected OpenDocument file: remove the password")),

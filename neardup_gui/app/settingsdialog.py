@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from neardup_gui.app.appsettings import last_folder, needs_refingerprint, remember_folder
+from neardup_gui.core.extract import DIALOG_PATTERNS
 from neardup_gui.core.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -249,7 +250,7 @@ class SettingsDialog(QDialog):
         start = last_folder(self.store, "template") if self.store is not None else ""
         paths, _ = QFileDialog.getOpenFileNames(
             self, self.tr("Choose template files"), start,
-            self.tr("Documents (*.docx *.doc *.pdf *.txt *.odt *.rtf *.md *.html);;All files (*)")
+            self.tr("Documents ({patterns});;All files (*)").format(patterns=DIALOG_PATTERNS)
         )
         if paths and self.store is not None:
             remember_folder(self.store, "template", paths[0])

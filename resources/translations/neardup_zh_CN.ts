@@ -457,57 +457,57 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>DocumentsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="213" />
+        <location filename="../../neardup_gui/app/models.py" line="214" />
         <source>indexed with warnings</source>
         <translation>已索引（有警告）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="215" />
+        <location filename="../../neardup_gui/app/models.py" line="216" />
         <source>indexed</source>
         <translation>已索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="217" />
+        <location filename="../../neardup_gui/app/models.py" line="218" />
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="227" />
+        <location filename="../../neardup_gui/app/models.py" line="228" />
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="227" />
+        <location filename="../../neardup_gui/app/models.py" line="228" />
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="228" />
+        <location filename="../../neardup_gui/app/models.py" line="229" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="228" />
+        <location filename="../../neardup_gui/app/models.py" line="229" />
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="229" />
+        <location filename="../../neardup_gui/app/models.py" line="230" />
         <source>Units</source>
         <translation>单元数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="229" />
+        <location filename="../../neardup_gui/app/models.py" line="230" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="230" />
+        <location filename="../../neardup_gui/app/models.py" line="231" />
         <source>Countable units: CJK characters and words</source>
         <translation>可计数单元：汉字和单词</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="231" />
+        <location filename="../../neardup_gui/app/models.py" line="232" />
         <source>Share of the document that is template text (not counted)</source>
         <translation>文档中模板文字所占比例（不计入）</translation>
     </message>
@@ -763,34 +763,34 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>Export</name>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="260" />
-        <location filename="../../neardup_gui/app/export.py" line="284" />
-        <location filename="../../neardup_gui/app/export.py" line="300" />
+        <location filename="../../neardup_gui/app/export.py" line="246" />
+        <location filename="../../neardup_gui/app/export.py" line="270" />
+        <location filename="../../neardup_gui/app/export.py" line="286" />
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="278" />
+        <location filename="../../neardup_gui/app/export.py" line="264" />
         <source>Report written to {0}</source>
         <translation>报告已保存到 {0}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="285" />
+        <location filename="../../neardup_gui/app/export.py" line="271" />
         <source>The report could not be written: {0}</source>
         <translation>无法写入报告：{0}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="301" />
+        <location filename="../../neardup_gui/app/export.py" line="287" />
         <source>The report was written to {0}</source>
         <translation>报告已保存到 {0}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="303" />
+        <location filename="../../neardup_gui/app/export.py" line="289" />
         <source>Open report</source>
         <translation>打开报告</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="305" />
+        <location filename="../../neardup_gui/app/export.py" line="291" />
         <source>Show folder</source>
         <translation>打开所在文件夹</translation>
     </message>
@@ -962,345 +962,340 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="281" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="279" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="282" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="280" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="283" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="281" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="284" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="282" />
         <source>&amp;Open a folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="285" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="283" />
         <source>Choose a folder of documents to index as a collection</source>
         <translation>选择一个文档文件夹，将其建立索引作为文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="286" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="284" />
         <source>Open the &amp;sample collection</source>
         <translation>打开示例文档集(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="287" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="285" />
         <source>&amp;Check files…</source>
         <translation>检测文件(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="288" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="286" />
         <source>Check one or more submissions against the collection</source>
         <translation>将一份或多份送检文档与文档集比对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="289" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="287" />
         <source>&amp;Refresh the collection</source>
         <translation>刷新文档集(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="290" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="288" />
         <source>&amp;Export a report…</source>
         <translation>导出报告(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="292" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="290" />
         <source>Save what the current tab shows (check results, duplicate pairs or clusters) as HTML, PDF, CSV or JSON</source>
         <translation>将当前标签页的内容（检测结果、重复文档对或聚类）保存为 HTML、PDF、CSV 或 JSON</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="293" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="291" />
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="294" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="292" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="295" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="293" />
         <source>&amp;About neardup</source>
         <translation>关于 neardup(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="296" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="294" />
         <source>neardup &amp;Help</source>
         <translation>neardup 帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="297" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="295" />
         <source>What each figure means, and the keyboard shortcuts (F1)</source>
         <translation>各项比例的含义和快捷键（F1）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="298" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="296" />
         <source>&lt;b&gt;Collection&lt;/b&gt;</source>
         <translation>&lt;b&gt;文档集&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="299" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="297" />
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="300" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="298" />
         <source>Pick up new, changed and deleted files (only those are read) (F5)</source>
         <translation>纳入新增、修改和删除的文件（只读取这些文件）（F5）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="301" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="299" />
         <source>Check a file…</source>
         <translation>检测文件…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="302" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="300" />
         <source>Check one or more submissions against the collection (Ctrl+K); you can also drop files on the window</source>
         <translation>将一份或多份送检文档与文档集比对（Ctrl+K）；也可以把文件拖到窗口上</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="303" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="301" />
         <source>Open another folder…</source>
         <translation>打开其他文件夹…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="304" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="302" />
         <source>Recent collections:</source>
         <translation>最近的文档集：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="305" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="303" />
         <source>Recent collections</source>
         <translation>最近的文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="306" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="304" />
         <source>Refresh now</source>
         <translation>立即刷新</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="307" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="305" />
         <source>Updating the results for the changed settings… The figures shown are those of the previous settings until this finishes.</source>
         <translation>正在按更改后的设置更新结果……完成之前显示的仍是原设置下的数字。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="309" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="307" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="310" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="308" />
         <source>Check</source>
         <translation>检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="311" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="309" />
         <source>Duplicates</source>
         <translation>重复对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="312" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="310" />
         <source>Clusters</source>
         <translation>聚类</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="313" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="311" />
         <source>Every file of the collection and its status</source>
         <translation>文档集中的每个文件及其状态</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="314" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="312" />
         <source>Sources found for checked submissions</source>
         <translation>为送检文档找到的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="315" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="313" />
         <source>Pairs of the collection at or above the similarity threshold</source>
         <translation>文档集中相似度达到阈值的文档对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="316" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="314" />
         <source>Groups of near-duplicates</source>
         <translation>近似重复文档的分组</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="317" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="315" />
         <source>Common passages</source>
         <translation>常见段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="318" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="316" />
         <source>Passages found in many documents: which are left out as template, and why</source>
         <translation>在许多文档中出现的段落：哪些作为模板不计入，以及原因</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="319" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="317" />
         <source>Screening</source>
         <translation>批量检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="320" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="318" />
         <source>A whole call: every new submission checked against the collection and each other, ranked by copied share</source>
         <translation>整批申请：每份新申请书与文档集及彼此比对，按复制比排序</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="347" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="345" />
         <source>{name} — neardup</source>
         <translation>{name} — neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="352" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="350" />
         <source>Indexing</source>
         <translation>正在建立索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="353" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="351" />
         <source>Rebuilding the index</source>
         <translation>正在重建索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="354" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="352" />
         <source>Opening</source>
         <translation>正在打开</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="355" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="353" />
         <source>Finding duplicates</source>
         <translation>正在查找重复</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="356" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="354" />
         <source>Checking</source>
         <translation>正在检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="357" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="355" />
         <source>Adding to the collection</source>
         <translation>正在加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="358" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="356" />
         <source>Updating the results</source>
         <translation>正在更新结果</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="359" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="357" />
         <source>Screening the call</source>
         <translation>批量检测中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="373" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="473" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="371" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="471" />
         <source>Please wait for the current task to finish, or cancel it.</source>
         <translation>请等待当前任务完成，或取消它。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="389" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="387" />
         <source>Cancelled. Everything finished before cancelling is kept.</source>
         <translation>已取消。取消前已完成的内容都已保留。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="406" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="466" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="477" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="482" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="527" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="719" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="729" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="839" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="940" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1033" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="404" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="464" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="475" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="480" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="524" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="716" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="726" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="836" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="937" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1030" />
         <source>neardup</source>
         <translation>neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="407" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="405" />
         <source>Rebuild the index now?</source>
         <translation>现在重建索引吗？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="458" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="456" />
         <source>Choose the folder of the collection</source>
         <translation>选择文档集所在的文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="466" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="464" />
         <source>The sample collection is missing from this installation.</source>
         <translation>此安装中缺少示例文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="478" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="476" />
         <source>The folder {folder} does not exist any more. Choose it again from where it is now.</source>
         <translation>文件夹 {folder} 已不存在。请从它现在的位置重新选择。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="483" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="481" />
         <source>The folder {folder} cannot be opened: its path is not valid UTF-8{gbk}. Rename it, then open it again.</source>
         <translation>无法打开文件夹 {folder}：它的路径不是有效的 UTF-8 编码{gbk}。请重命名后再打开。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="485" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="482" />
         <source>(in GBK: '{name}')</source>
         <translation>（按 GBK 编码读作“{name}”）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="576" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="573" />
         <source>%n file could not be read.</source>
         <translation>
             <numerusform>%n 个文件无法读取。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="577" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="574" />
         <source>%n files could not be read.</source>
         <translation>
             <numerusform>%n 个文件无法读取。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="686" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="683" />
         <source>; %n file could not be read</source>
         <translation>
             <numerusform>；%n 个文件无法读取</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="687" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="684" />
         <source>; %n files could not be read</source>
         <translation>
             <numerusform>；%n 个文件无法读取</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="693" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="690" />
         <source>Could not be read:</source>
         <translation>无法读取：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="696" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="693" />
         <source>Left out: neardup reads {formats} files, and by its content a file named without a type (README, ls.1).</source>
         <translation>未纳入：neardup 读取 {formats} 文件，以及按内容读取没有类型后缀的文件（如 README、ls.1）。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="712" />
-        <source>Documents (*.docx *.doc *.pdf *.txt *.odt *.rtf *.md *.html);;All files (*)</source>
-        <translation>文档 (*.docx *.doc *.pdf *.txt *.odt *.rtf *.md *.html);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="396" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="394" />
         <source>The collection's folder holds no documents now.</source>
         <translation>该文档集的文件夹中现在没有任何文档。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="528" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="525" />
         <source>The folder {folder} holds no documents now, while this collection's index holds {n}. If the folder is on a drive or a network share, connect it and refresh: nothing was changed.
 
 Were the documents deleted on purpose? Remove all {n} from the index?</source>
@@ -1309,93 +1304,98 @@ Were the documents deleted on purpose? Remove all {n} from the index?</source>
 这些文档是有意删除的吗？要从索引中移除全部 {n} 个文档吗？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="567" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="564" />
         <source>Indexed: {added} added, {updated} updated, {moved} moved, {removed} removed, {unchanged} unchanged, {warned} with warnings, {skipped} skipped ({seconds:.1f} s)</source>
         <translation>索引完成：新增 {added}，更新 {updated}，移动 {moved}，删除 {removed}，未变 {unchanged}，有警告 {warned}，跳过 {skipped}（{seconds:.1f} 秒）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="579" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="576" />
         <source>{unread} kept as they were: their folder could not be read.</source>
         <translation>{unread} 个文档保持原样：无法读取其所在的文件夹。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="679" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="676" />
         <source>%n document: {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
         <translation>
             <numerusform>共 %n 个文档：已索引 {indexed}，有警告 {warned}，跳过 {skipped}</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="681" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="678" />
         <source>%n documents: {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
         <translation>
             <numerusform>共 %n 个文档：已索引 {indexed}，有警告 {warned}，跳过 {skipped}</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="621" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="618" />
         <source>Select at least one whole sentence ({n} words or characters) to mark it as template.</source>
         <translation>请至少选择一个完整的句子（{n} 个字或词）才能标为模板。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="643" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="640" />
         <source>Indexing was cancelled: the documents indexed so far are shown. Refresh to continue where it stopped.</source>
         <translation>索引已取消：这里显示的是已建立索引的文档。点击刷新可从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="646" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="643" />
         <source>This is the saved index; files may have changed since. Refresh to pick up new, changed and deleted files.</source>
         <translation>这是已保存的索引，文件之后可能有变化。点击刷新可纳入新增、修改和删除的文件。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="689" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="686" />
         <source>; %n other file left out (not a format neardup reads)</source>
         <translation>
             <numerusform>；另有 %n 个其他格式的文件未纳入（neardup 不读取该格式）</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="691" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="688" />
         <source>; %n other files left out (not a format neardup reads)</source>
         <translation>
             <numerusform>；另有 %n 个其他格式的文件未纳入（neardup 不读取该格式）</numerusform>
         </translation>
     </message>
     <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="692" />
         <location filename="../../neardup_gui/app/mainwindow.py" line="695" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="698" />
         <source>…and {n} more</source>
         <translation>……以及另外 {n} 个</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="711" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="708" />
         <source>Choose submissions to check</source>
         <translation>选择要检测的送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="720" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="709" />
+        <source>Documents ({patterns});;All files (*)</source>
+        <translation>文档 ({patterns});;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="717" />
         <source>Open a collection first (a folder of documents), then check files against it.</source>
         <translation>请先打开一个文档集（一个文档文件夹），再将文件与它比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="729" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="726" />
         <source>Some files could not be read:</source>
         <translation>有些文件无法读取：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="753" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="774" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="790" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="750" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="771" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="787" />
         <source>Add to collection</source>
         <translation>加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="754" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="751" />
         <source>These files cannot be added to the collection: their names are not valid UTF-8 (in GBK, perhaps). Rename them, check them again, then add them.</source>
         <translation>这些文件无法加入文档集：它们的文件名不是有效的 UTF-8 编码（可能是 GBK 编码）。请重命名，重新检测后再加入。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="775" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="772" />
         <source>{n} checked file(s) are outside the collection's folder {folder}.
 
 Copy them into the folder, or keep them where they are as external members? An external member stays in the collection when it is refreshed; if you move or delete the file, it leaves the collection.</source>
@@ -1404,17 +1404,17 @@ Copy them into the folder, or keep them where they are as external members? An e
 把它们复制到该文件夹，还是保留在原处作为外部成员？外部成员在刷新时会保留在文档集中；如果移动或删除了该文件，它就会离开文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="780" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="777" />
         <source>Copy into the folder</source>
         <translation>复制到文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="781" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="778" />
         <source>Keep where they are</source>
         <translation>保留在原处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="791" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="788" />
         <source>The collection's folder already has a file named {names}.
 
 Rename the copy (for example “name (2).docx”), or replace the file in the folder?</source>
@@ -1423,72 +1423,72 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 给复制的文件改名（例如“名称 (2).docx”），还是替换文件夹中的文件？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="795" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="792" />
         <source>Rename the copy</source>
         <translation>改名复制</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="796" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="793" />
         <source>Replace</source>
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="809" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="806" />
         <source>{name}: copied into the collection's folder as {member}</source>
         <translation>{name}：已复制到文档集文件夹，名为 {member}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="812" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="809" />
         <source>{name}: kept where it is, as an external member ({path})</source>
         <translation>{name}：保留在原处，作为外部成员（{path}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="815" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="812" />
         <source>{name}: already in the collection's folder</source>
         <translation>{name}：已在文档集文件夹中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="817" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="814" />
         <source>The checked submissions are now part of the collection.</source>
         <translation>已检测的送检文档已加入文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="819" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="816" />
         <source>Added to the collection</source>
         <translation>已加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="840" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="837" />
         <source>Open a collection first (a folder of documents), then screen a call against it.</source>
         <translation>请先打开一个文档集（文档文件夹），再对一批申请书进行检测。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="941" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="938" />
         <source>The fingerprints are being rebuilt from the stored texts in the background.</source>
         <translation>正在后台根据已保存的文本重建指纹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="971" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="968" />
         <source>The results now follow the changed settings.</source>
         <translation>结果已按更改后的设置更新。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="995" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="992" />
         <source>About neardup</source>
         <translation>关于 neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="996" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="993" />
         <source>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;Near-duplicate and plagiarism screening of local document collections, in Chinese and English. Similarity is the LCS ratio of the two texts with template text left out. No document leaves this computer.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;对本地中英文文档集进行近似重复与抄袭筛查。相似度为两篇文本的最长公共子序列比率，不计模板文字。所有文档都不会离开这台电脑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1034" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1031" />
         <source>Drop one folder to open it as a collection, or files to check them.</source>
         <translation>拖入一个文件夹即可作为文档集打开，拖入文件即可检测它们。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1042" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1039" />
         <source>Stopping the running task…</source>
         <translation>正在停止当前任务…</translation>
     </message>
@@ -1496,57 +1496,57 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>PairsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="297" />
+        <location filename="../../neardup_gui/app/models.py" line="298" />
         <source>Document A</source>
         <translation>文档 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="297" />
+        <location filename="../../neardup_gui/app/models.py" line="298" />
         <source>Document B</source>
         <translation>文档 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="298" />
+        <location filename="../../neardup_gui/app/models.py" line="299" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="298" />
+        <location filename="../../neardup_gui/app/models.py" line="299" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="299" />
+        <location filename="../../neardup_gui/app/models.py" line="300" />
         <source>B in A</source>
         <translation>B 在 A 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="299" />
+        <location filename="../../neardup_gui/app/models.py" line="300" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="300" />
+        <location filename="../../neardup_gui/app/models.py" line="301" />
         <source>Share of A's countable units found in B (containment)</source>
         <translation>A 的可计数单元出现在 B 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="301" />
+        <location filename="../../neardup_gui/app/models.py" line="302" />
         <source>Share of B's countable units found in A (containment)</source>
         <translation>B 的可计数单元出现在 A 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="302" />
+        <location filename="../../neardup_gui/app/models.py" line="303" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="303" />
+        <location filename="../../neardup_gui/app/models.py" line="304" />
         <source>Contained</source>
         <translation>包含比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="304" />
+        <location filename="../../neardup_gui/app/models.py" line="305" />
         <source>The larger of A in B and B in A: how much of one is found in the other</source>
         <translation>A 在 B 中与 B 在 A 中的较大者：一篇文档有多少内容见于另一篇</translation>
     </message>
@@ -1849,249 +1849,249 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="180" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="181" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="183" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="184" />
         <source>Matching and template text are kept with the collection “{name}”: other collections keep their own. Index and interface settings apply everywhere.</source>
         <translation>匹配和模板文字设置随文档集“{name}”保存，其他文档集各有自己的设置。索引和界面设置对所有文档集生效。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="187" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="188" />
         <source>No collection is open: matching and template settings set here are the defaults every new collection starts from.</source>
         <translation>当前没有打开文档集：此处的匹配和模板设置是每个新文档集的默认值。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="189" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="190" />
         <source>Also use these matching and template settings for new collections</source>
         <translation>同时把这些匹配和模板设置作为新文档集的默认值</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="190" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="191" />
         <source>Matching</source>
         <translation>比对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="191" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="192" />
         <source>Index and search</source>
         <translation>索引与检索</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="192" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="193" />
         <source>Template text</source>
         <translation>模板文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="193" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="194" />
         <source>Interface</source>
         <translation>界面</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="194" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="195" />
         <source>Report pairs from similarity:</source>
         <translation>报告文档对的最低相似度：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="195" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="196" />
         <source>Pairs of the collection at or above this similarity are listed as duplicates</source>
         <translation>相似度达到此值的文档对列为重复</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="196" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="197" />
         <source>Minimum match length (units):</source>
         <translation>最短匹配长度（单元）：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="197" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="198" />
         <source>A common passage counts only if it is at least this many characters or words long</source>
         <translation>相同段落至少达到这么多个字或词才计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="198" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="199" />
         <source>Quotations:</source>
         <translation>引文：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="199" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="200" />
         <source>Leave text in quotation marks out of the similarity</source>
         <translation>计算相似度时不计引号内的文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="200" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="201" />
         <source>Bibliography:</source>
         <translation>参考文献：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="201" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="202" />
         <source>Leave the reference list out of the similarity</source>
         <translation>计算相似度时不计参考文献列表</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="202" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="203" />
         <source>Exclude quoted text</source>
         <translation>排除引文</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="203" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="204" />
         <source>Exclude the bibliography</source>
         <translation>排除参考文献</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="204" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="205" />
         <source>Fingerprint size (bits):</source>
         <translation>指纹长度（位）：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="205" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="206" />
         <source>Larger fingerprints estimate similarity more precisely but take more space</source>
         <translation>指纹越长，相似度估计越准确，但占用空间更多</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="206" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="207" />
         <source>Search strategy:</source>
         <translation>检索策略：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="207" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="208" />
         <source>How candidates are found; every strategy finds the same pairs</source>
         <translation>查找候选文档的方式；每种策略找到的文档对都相同</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="208" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="209" />
         <source>Worker processes:</source>
         <translation>工作进程数：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="209" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="210" />
         <source>How many documents are read and fingerprinted at the same time</source>
         <translation>同时读取并计算指纹的文档数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="210" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="211" />
         <source>Dask cluster (optional):</source>
         <translation>Dask 集群（可选）：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="211" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="212" />
         <source>Address of a Dask scheduler to index and compare on; empty: this computer only</source>
         <translation>在其上建立索引和比对的 Dask 调度器地址；留空：仅用本机</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="213" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="214" />
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="214" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="215" />
         <source>Brute force (reference)</source>
         <translation>穷举（基准）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="215" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="216" />
         <source>Permuted tables</source>
         <translation>置换表</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="216" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="217" />
         <source>Group merging</source>
         <translation>分组合并</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="217" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="218" />
         <source>LSH buckets</source>
         <translation>LSH 分桶</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="221" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="222" />
         <source>Automatic template:</source>
         <translation>自动模板：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="222" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="223" />
         <source>Off: count all text except your template files and the passages you marked</source>
         <translation>关闭：除您的模板文件和您标记的段落外，全部文字都计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="223" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="224" />
         <source>Leave out sentences found in most documents (the call's form)</source>
         <translation>不计入大多数文档共有的句子（申报书的表格）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="224" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="225" />
         <source>Template if in at least (documents):</source>
         <translation>出现在至少多少个文档中视为模板：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="225" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="226" />
         <source>A sentence found in at least this many documents is treated as template</source>
         <translation>出现在至少这么多个文档中的句子视为模板</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="226" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="227" />
         <source>and at least (share of collection):</source>
         <translation>且至少占文档集的比例：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="227" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="228" />
         <source>... and in at least this share of all documents</source>
         <translation>……并且出现在至少这个比例的文档中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="228" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="229" />
         <source>Template files:</source>
         <translation>模板文件：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="229" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="230" />
         <source>Template files</source>
         <translation>模板文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="230" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="231" />
         <source>Files whose sentences are template wherever they occur (e.g. the blank application form)</source>
         <translation>其中的句子无论出现在哪里都视为模板的文件（例如空白申请书）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="231" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="232" />
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="232" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="233" />
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="233" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="234" />
         <source>Language:</source>
         <translation>语言：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="234" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="235" />
         <source>The language of the interface; the change applies at once</source>
         <translation>界面语言；更改立即生效</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="235" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="236" />
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="243" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="244" />
         <source>Changing the fingerprint size re-fingerprints every document from its stored text. This runs in the background after you press OK; the files are not read again.</source>
         <translation>更改指纹长度会根据已保存的文本重新计算每个文档的指纹。按“确定”后在后台进行，不会重新读取文件。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="251" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="252" />
         <source>Choose template files</source>
         <translation>选择模板文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="252" />
-        <source>Documents (*.docx *.doc *.pdf *.txt *.odt *.rtf *.md *.html);;All files (*)</source>
-        <translation>文档 (*.docx *.doc *.pdf *.txt *.odt *.rtf *.md *.html);;所有文件 (*)</translation>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="253" />
+        <source>Documents ({patterns});;All files (*)</source>
+        <translation>文档 ({patterns});;所有文件 (*)</translation>
     </message>
 </context>
 <context>
@@ -2113,176 +2113,181 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     </message>
     <message>
         <location filename="../../neardup_gui/app/models.py" line="157" />
+        <source>Microsoft Works document: save it as .docx</source>
+        <translation>Microsoft Works 文档：请另存为 .docx</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="158" />
         <source>encrypted Word document: remove the password</source>
         <translation>加密的 Word 文档：请去掉密码</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="158" />
+        <location filename="../../neardup_gui/app/models.py" line="159" />
         <source>password-protected PDF: remove the password</source>
         <translation>有密码保护的 PDF：请去掉密码</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="159" />
+        <location filename="../../neardup_gui/app/models.py" line="160" />
         <source>password-protected OpenDocument file: remove the password</source>
         <translation>有密码保护的 OpenDocument 文件：请去掉密码</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="160" />
+        <location filename="../../neardup_gui/app/models.py" line="161" />
         <source>encrypted PDF this program cannot open ({detail})</source>
         <translation>本程序无法打开的加密 PDF（{detail}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="161" />
+        <location filename="../../neardup_gui/app/models.py" line="162" />
         <source>empty file (0 bytes)</source>
         <translation>空文件（0 字节）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="162" />
+        <location filename="../../neardup_gui/app/models.py" line="163" />
         <source>file holds only white space</source>
         <translation>文件只有空白</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="163" />
+        <location filename="../../neardup_gui/app/models.py" line="164" />
         <source>no text in this {format} file</source>
         <translation>这个 {format} 文件中没有文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="165" />
+        <location filename="../../neardup_gui/app/models.py" line="166" />
         <source>no words in the file: only punctuation, numbers of pages or symbols</source>
         <translation>文件中没有文字：只有标点、页码或符号</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="166" />
+        <location filename="../../neardup_gui/app/models.py" line="167" />
         <source>file no longer exists</source>
         <translation>文件已不存在</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="167" />
+        <location filename="../../neardup_gui/app/models.py" line="168" />
         <source>file was deleted while it was read</source>
         <translation>读取时文件被删除</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="168" />
+        <location filename="../../neardup_gui/app/models.py" line="169" />
         <source>file changed while it was read; try again</source>
         <translation>读取时文件发生了变化，请重试</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="169" />
+        <location filename="../../neardup_gui/app/models.py" line="170" />
         <source>file cannot be read: permission denied</source>
         <translation>无法读取文件：没有权限</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="170" />
+        <location filename="../../neardup_gui/app/models.py" line="171" />
         <source>file cannot be read: {detail}</source>
         <translation>无法读取文件：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="171" />
+        <location filename="../../neardup_gui/app/models.py" line="172" />
         <source>folder cannot be read: {detail}</source>
         <translation>无法读取文件夹：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="172" />
+        <location filename="../../neardup_gui/app/models.py" line="173" />
         <source>no such folder</source>
         <translation>文件夹不存在</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="173" />
+        <location filename="../../neardup_gui/app/models.py" line="174" />
         <source>not a folder</source>
         <translation>不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="174" />
+        <location filename="../../neardup_gui/app/models.py" line="175" />
         <source>broken symbolic link: its target does not exist</source>
         <translation>失效的符号链接：目标不存在</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="175" />
+        <location filename="../../neardup_gui/app/models.py" line="176" />
         <source>file is {size} MB, over the {limit} MB limit</source>
         <translation>文件大小 {size} MB，超过 {limit} MB 的上限</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="176" />
+        <location filename="../../neardup_gui/app/models.py" line="177" />
         <source>file is over the {limit} MB limit</source>
         <translation>文件超过 {limit} MB 的上限</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="177" />
+        <location filename="../../neardup_gui/app/models.py" line="178" />
         <source>needs more than {limit} MB of memory</source>
         <translation>需要超过 {limit} MB 的内存</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="178" />
+        <location filename="../../neardup_gui/app/models.py" line="179" />
         <source>worker was killed, most likely out of memory</source>
         <translation>读取进程被终止，很可能是内存不足</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="179" />
+        <location filename="../../neardup_gui/app/models.py" line="180" />
         <source>extraction took longer than {limit} s</source>
         <translation>读取用时超过 {limit} 秒</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="180" />
+        <location filename="../../neardup_gui/app/models.py" line="181" />
         <source>unsupported file type {suffix}</source>
         <translation>不支持的文件类型 {suffix}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="182" />
+        <location filename="../../neardup_gui/app/models.py" line="183" />
         <source>not a document: the file holds {what}</source>
         <translation>不是文档：文件内容是 {what}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="184" />
+        <location filename="../../neardup_gui/app/models.py" line="185" />
         <source>name not valid UTF-8 (in GBK: '{gbk}'): rename the file (the index cannot keep this name)</source>
         <translation>文件名不是有效的 UTF-8 编码（按 GBK 编码读作“{gbk}”）：请重命名该文件（索引无法保存这个文件名）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="186" />
+        <location filename="../../neardup_gui/app/models.py" line="187" />
         <source>name not valid UTF-8: rename the file (the index cannot keep this name)</source>
         <translation>文件名不是有效的 UTF-8 编码：请重命名该文件（索引无法保存这个文件名）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="188" />
+        <location filename="../../neardup_gui/app/models.py" line="189" />
         <source>folder name not valid UTF-8 (in GBK: '{gbk}'): rename the folder (the index cannot keep its documents' names)</source>
         <translation>文件夹名不是有效的 UTF-8 编码（按 GBK 编码读作“{gbk}”）：请重命名该文件夹（索引无法保存其中文档的名称）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="190" />
+        <location filename="../../neardup_gui/app/models.py" line="191" />
         <source>folder name not valid UTF-8: rename the folder (the index cannot keep its documents' names)</source>
         <translation>文件夹名不是有效的 UTF-8 编码：请重命名该文件夹（索引无法保存其中文档的名称）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="191" />
+        <location filename="../../neardup_gui/app/models.py" line="192" />
         <source>damaged Word document: {detail}</source>
         <translation>Word 文档已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="192" />
+        <location filename="../../neardup_gui/app/models.py" line="193" />
         <source>damaged PDF: {detail}</source>
         <translation>PDF 已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="193" />
+        <location filename="../../neardup_gui/app/models.py" line="194" />
         <source>damaged OpenDocument text: {detail}</source>
         <translation>OpenDocument 文本已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="194" />
+        <location filename="../../neardup_gui/app/models.py" line="195" />
         <source>damaged RTF document: {detail}</source>
         <translation>RTF 文档已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="195" />
+        <location filename="../../neardup_gui/app/models.py" line="196" />
         <source>damaged {what}: {detail}</source>
         <translation>文件已损坏（{what}）：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="196" />
+        <location filename="../../neardup_gui/app/models.py" line="197" />
         <source>file is {what}, not {expected}</source>
         <translation>文件实际是 {what}，不是 {expected}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="197" />
+        <location filename="../../neardup_gui/app/models.py" line="198" />
         <source>reading the file failed{detail}</source>
         <translation>读取文件失败{detail}</translation>
     </message>
@@ -2290,37 +2295,37 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>SourcesModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="337" />
+        <location filename="../../neardup_gui/app/models.py" line="338" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="337" />
+        <location filename="../../neardup_gui/app/models.py" line="338" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="338" />
+        <location filename="../../neardup_gui/app/models.py" line="339" />
         <source>Containment</source>
         <translation>包含度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="338" />
+        <location filename="../../neardup_gui/app/models.py" line="339" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="339" />
+        <location filename="../../neardup_gui/app/models.py" line="340" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="340" />
+        <location filename="../../neardup_gui/app/models.py" line="341" />
         <source>Share of the submission found in this source</source>
         <translation>送检文档出现在此来源中的比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="341" />
+        <location filename="../../neardup_gui/app/models.py" line="342" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
@@ -2482,12 +2487,12 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>Warnings</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="268" />
+        <location filename="../../neardup_gui/app/models.py" line="269" />
         <source>{n} of {size} bytes are not valid {encoding} and were replaced by � ({where}); the rest was read normally</source>
         <translation>{size} 字节中有 {n} 字节不是有效的 {encoding} 编码，已替换为 �（{where}）；其余内容正常读取</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="271" />
+        <location filename="../../neardup_gui/app/models.py" line="272" />
         <source>recovered from a damaged file: {detail}</source>
         <translation>从损坏的文件中恢复：{detail}</translation>
     </message>

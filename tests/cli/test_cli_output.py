@@ -272,7 +272,7 @@ def test_screening_an_empty_call_says_so(sample_index, tmp_path) -> None:
         (empty / name).write_bytes(b"not a document neardup reads")
     run = screen(one)
     assert run.returncode == 0 and "1 submission screened as 'one'" in run.stderr
-    assert "2 files of other formats left out (neardup reads .doc .docx " in run.stderr
+    assert "2 files of other formats left out (neardup reads .docx .doc .wps " in run.stderr
     assert run.stderr.rstrip().endswith("): budget.xlsx, form.png")
     run = screen(empty)
     assert run.returncode == 1 and "no submissions in" in run.stderr and "): budget.xlsx, form.png" in run.stderr

@@ -167,8 +167,8 @@ def test_index_names_the_files_of_other_formats_it_leaves_out(tmp_path, capsys):
     db = str(tmp_path / "call.ndx")
     code, out = run(capsys, "index", str(folder), "--db", db, "-q")
     assert code == EXIT_OK
-    assert ("8 files of other formats left out (neardup reads .doc .docx .htm .html .md .odt .pdf .rtf .txt, and by "
-            "its content a file named without a type): "
+    assert ("8 files of other formats left out (neardup reads .docx .doc .wps .pdf .txt .odt .rtf .md .html "
+            ".docm .dot .dotm .dotx .htm .wpt, and by its content a file named without a type): "
             "README.xlsx, budget.xlsx, ls.gz, scan-0.png, scan-1.png and 3 more (--json lists them all)") in out
     assert "1 document indexed" in out and "0 skipped" in out
     code, out = run(capsys, "index", str(folder), "--db", db, "--json", "-q")

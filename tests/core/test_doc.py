@@ -155,3 +155,74 @@ def test_an_index_that_skipped_its_docs_reads_them_at_the_next_refresh(tmp_path)
             coll.document_text(next(d.doc_id for d in coll.documents() if d.rel == "new.docx"))
         again = coll.index_folder(str(folder), Settings())  # (and then it is unchanged, as any file)
         assert again.unchanged == 2 and again.updated == 0
+
+
+# --- WPS Writer's .wps, Word's templates and macro-enabled documents ---------------------------
+# A Chinese fund office's archive holds many files of Kingsoft WPS Writer: its .wps is Word's
+# binary format (the fixture: LibreOffice's Word 97 export, as WPS writes it), or a .docx when the
+# user saved it so. Before, every .wps was one of the folder's other files, never compared.
+
+SAME_TEXT_AS = {"zh.wps": ("zh.docx", "doc"), "zh.docm": ("zh.docx", "docx"), "en.dotx": ("en.docx", "docx")}
+
+
+@pytest.mark.parametrize("name", sorted(SAME_TEXT_AS))
+def test_wps_templates_and_macro_documents_read_as_their_docx(name):
+    sibling, fmt = SAME_TEXT_AS[name]
+    result, expected = extract_file(str(FIXTURES / name)), extract_file(str(FIXTURES / sibling))
+    assert isinstance(result, Document) and result.format == fmt and not result.warnings
+    assert result.text == expected.text and len(result.text) > 100
+
+
+def test_a_wps_is_read_for_what_it_holds(tmp_path):
+    """A .wps may be Word's binary format, a .docx or an OpenDocument text (each as WPS saves
+    it), and Word's .dot / WPS's .wpt templates are .doc files: each read as its content says."""
+    for source, name in (("zh.docx", "saved-as-docx.wps"), ("report.odt", "saved-as-odt.wps"),
+                         ("en.doc", "template.dot"), ("zh.doc", "template.wpt")):
+        shutil.copy(FIXTURES / source, tmp_path / name)
+        result, expected = extract_file(str(tmp_path / name)), extract_file(str(FIXTURES / source))
+        assert isinstance(result, Document), (name, result)
+        assert result.format == expected.format and result.text == expected.text
+
+
+def test_a_microsoft_works_wps_says_what_it_is(tmp_path):
+    """Microsoft Works also named its files .wps (an OLE file whose text is in CONTENTS, not
+    WordDocument): skipped with that reason, not as a damaged Word document."""
+    data = bytearray((FIXTURES / "zh.doc").read_bytes())
+    at = data.find("WordDocument".encode("utf-16-le") + b"\0\0")  # its directory entry's name
+    name = "CONTENTS".encode("utf-16-le")
+    data[at:at + 64] = name + bytes(64 - len(name))
+    struct.pack_into("<H", data, at + 64, len(name) + 2)
+    (tmp_path / "works.wps").write_bytes(bytes(data))
+    result = extract_file(str(tmp_path / "works.wps"))
+    assert isinstance(result, Skipped) and result.code == "unsupported"
+    assert result.reason == "Microsoft Works document: save it as .docx"
+
+
+def test_wps_files_are_indexed_and_their_spreadsheets_are_other_files(tmp_path):
+    from neardup_gui.core.collection import Collection
+    from neardup_gui.core.indexer import left_out
+    from neardup_gui.core.settings import Settings
+
+    folder = tmp_path / "call"
+    folder.mkdir()
+    shutil.copy(FIXTURES / "zh.wps", folder / "申请书-2019.wps")
+    shutil.copy(FIXTURES / "zh.docx", folder / "申请书-2024.docx")
+    shutil.copy(FIXTURES / "en.dotx", folder / "form.dotx")
+    for other in ("预算.et", "答辩.dps"):  # WPS Spreadsheets and Presentation
+        (folder / other).write_bytes(bytes.fromhex("D0CF11E0A1B11AE1") + bytes(600))
+    settings = Settings(auto_template=False)
+    with Collection.open(str(tmp_path / "i.ndx")) as coll:
+        report = coll.index_folder(str(folder), settings)
+        assert report.added == 3 and report.skipped == ()
+        pairs = coll.pairs(settings)
+        others, unread = left_out(coll.store)
+        assert sorted(Path(path).name for path in others) == ["答辩.dps", "预算.et"] and unread == ()
+    assert [({p.a.rel, p.b.rel}, p.similarity) for p in pairs] == [({"申请书-2019.wps", "申请书-2024.docx"}, 1.0)]
+
+
+def test_the_file_dialogs_offer_every_format_that_is_read():
+    from neardup_gui.core.extract import DIALOG_PATTERNS, READ_SUFFIXES
+
+    patterns = DIALOG_PATTERNS.split()
+    assert sorted(patterns) == sorted(f"*{suffix}" for suffix in READ_SUFFIXES)
+    assert patterns[:3] == ["*.docx", "*.doc", "*.wps"]

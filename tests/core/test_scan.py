@@ -22,7 +22,8 @@ def write(path: Path, text: str = "some words") -> Path:
 
 
 def test_supported_suffixes():
-    assert SUPPORTED_SUFFIXES == {".txt", ".md", ".docx", ".pdf", ".html", ".htm", ".odt", ".rtf", ".doc"}
+    assert SUPPORTED_SUFFIXES == {".txt", ".md", ".docx", ".pdf", ".html", ".htm", ".odt", ".rtf", ".doc",
+                                  ".wps", ".wpt", ".dot", ".docm", ".dotx", ".dotm"}
 
 
 def test_walks_recursively_sorted_and_filters(tmp_path):

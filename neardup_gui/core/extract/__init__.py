@@ -29,24 +29,35 @@ from neardup_gui.core.settings import ExtractLimits
 log = logging.getLogger(__name__)
 
 # Suffix → format name (``.doc``: Word 97-2003, read from its piece table; a Word 6/95 one is
-# reported with its reason).
+# reported with its reason). Kingsoft WPS Writer's ``.wps`` (and its template ``.wpt``) is Word's
+# binary format, or a .docx when so saved: read as ``.doc`` is, its content deciding. Word's
+# templates and macro-enabled documents hold their text as .doc and .docx do.
 FORMATS: dict[str, str] = {
     ".txt": "txt",
     ".md": "txt",
     ".docx": "docx",
+    ".docm": "docx",
+    ".dotx": "docx",
+    ".dotm": "docx",
     ".pdf": "pdf",
     ".html": "html",
     ".htm": "html",
     ".odt": "odt",
     ".rtf": "rtf",
     ".doc": "doc",
+    ".dot": "doc",
+    ".wps": "doc",
+    ".wpt": "doc",
 }
 SUPPORTED_SUFFIXES: frozenset[str] = frozenset(FORMATS)
 # A file whose name gives no type (see :func:`content_decides`): its content decides, as a
 # renamed .doc's does (text, PDF, RTF, HTML, Word .docx or OpenDocument text).
 AUTO = "auto"
-# the suffixes of the formats whose text is read
-READ_SUFFIXES: tuple[str, ...] = tuple(sorted(FORMATS))
+# The suffixes of the formats whose text is read, as messages and file dialogs name them: the
+# common ones first, then the variants ("*.docx *.doc *.wps …" in a dialog).
+_COMMON_FIRST = (".docx", ".doc", ".wps", ".pdf", ".txt", ".odt", ".rtf", ".md", ".html")
+READ_SUFFIXES: tuple[str, ...] = _COMMON_FIRST + tuple(sorted(set(FORMATS) - set(_COMMON_FIRST)))
+DIALOG_PATTERNS: str = " ".join(f"*{suffix}" for suffix in READ_SUFFIXES)
 
 # What each format's content must look like (see ``common.sniff``).
 _EXPECTED_KIND = {
@@ -61,6 +72,7 @@ __all__ = [
     "FORMATS",
     "SUPPORTED_SUFFIXES",
     "READ_SUFFIXES",
+    "DIALOG_PATTERNS",
     "AUTO",
     "OTHER_SUFFIXES",
     "content_decides",
@@ -103,7 +115,7 @@ def _no_type(suffix: str) -> bool:
 # mail. A file so named is one of the folder's other files, named but not read.
 OTHER_SUFFIXES: frozenset[str] = frozenset(
     ".xls .xlsx .xlsm .xlsb .ods .csv .tsv .numbers .json .xml .yaml .yml .toml .ini .cfg .sql "
-    ".ppt .pptx .pps .ppsx .odp .key .odg .vsd .vsdx .pub .one .mpp .wps .pages "
+    ".ppt .pptx .pps .ppsx .odp .key .odg .vsd .vsdx .pub .one .mpp .pages .et .ett .dps .dpt "
     ".png .jpg .jpeg .gif .bmp .tif .tiff .svg .webp .heic .ico .psd .ai .eps .ps .raw .cr2 .nef "
     ".mp3 .wav .flac .aac .ogg .m4a .wma .mp4 .m4v .mov .avi .mkv .wmv .webm .flv "
     ".zip .gz .tgz .bz2 .xz .zst .7z .rar .tar .cab .iso .dmg .img .deb .rpm .apk .msi .jar "
@@ -214,9 +226,10 @@ def extract_bytes(
         if fmt is None:
             return Skipped(path, "unsupported", f"not a document: the file holds {describe_content(kind)}")
     if fmt == "doc" and kind in ("rtf", "zip", "html", "text"):
-        # RTF, docx, HTML or plain text renamed .doc (as some systems export them) are extracted
-        # for what they are; a real Word 97-2003 file is an OLE file (extract/doc.py).
-        fmt = {"rtf": "rtf", "zip": "docx", "html": "html", "text": "txt"}[kind]
+        # RTF, docx, HTML or plain text renamed .doc (as some systems export them), a .wps saved
+        # by WPS as a .docx, are extracted for what they are; a real Word 97-2003 file is an OLE
+        # file (extract/doc.py).
+        fmt = {"rtf": "rtf", "zip": zip_document_format(data) or "docx", "html": "html", "text": "txt"}[kind]
     expected = _EXPECTED_KIND.get(fmt)
     if expected is not None and kind not in expected:
         if fmt == "docx" and kind == "ole":

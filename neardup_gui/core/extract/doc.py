@@ -31,6 +31,8 @@ _FC_CLX = 0x01A2  # FibRgFcLcb97.fcClx, lcbClx: the piece table in the table str
 # the main stream of the other programs' OLE files (a workbook or slides saved as .doc)
 _OTHER_PROGRAMS = (("Workbook", "an Excel workbook"), ("Book", "an Excel workbook"),
                    ("PowerPoint Document", "a PowerPoint presentation"), ("VisioDocument", "a Visio drawing"))
+# the main streams of a Microsoft Works word processor's .wps (Works 4: MN0; 8 and 9: CONTENTS)
+_WORKS_STREAMS = ("MN0", "CONTENTS", "MatOST")
 
 NOUN = "Word document"  # (as a .docx is called in reasons: one translation)
 
@@ -54,6 +56,9 @@ def extract(data: bytes) -> Extracted:
             other = next((name for stream, name in _OTHER_PROGRAMS if ole.exists(stream)), "")
             if other:
                 raise ExtractError("wrong-format", f"file is {other}, not a Word .doc document")
+            if any(ole.exists(stream) for stream in _WORKS_STREAMS):
+                # (a .wps of Microsoft Works, not of WPS Office: another format altogether)
+                raise ExtractError("unsupported", "Microsoft Works document: save it as .docx")
             raise _damaged("no WordDocument stream")  # (a damaged directory, most often)
         words = _read(ole, "WordDocument")
         if len(words) < _FC_CLX + 8:
