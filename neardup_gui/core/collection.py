@@ -35,7 +35,8 @@ from neardup_gui.core.results import (
 from neardup_gui.core.scan import FileEntry, UnkeepableName, is_valid_name, name_problem, shown_name
 from neardup_gui.core.settings import COLLECTION_FIELDS, Settings, collection_values, with_values
 from neardup_gui.core.store import IndexProblem, Store
-from neardup_gui.core.templates import MIN_SENTENCE_UNITS, sentence_keys
+from neardup_gui.core.templates import COPIES_ALIKE, MIN_SENTENCE_UNITS, sentence_keys
+from neardup_gui.core.templates import copied_keys as templates_copied_keys
 from neardup_gui.core.units import Units
 from neardup_gui.core.verify import Marked, Verifier
 from neardup_gui.core.workers import extract_isolated, start_extraction
@@ -143,6 +144,7 @@ class Collection:
         self._finder_key: tuple | None = None
         self._marked: dict[int, Marked] = {}
         self._verifier_key: str | None = None
+        self._copied: tuple[tuple[int, int], frozenset[int]] | None = None  # see copied_keys
 
     # --- opening -------------------------------------------------------------------------------
 
@@ -281,15 +283,72 @@ class Collection:
 
     def template_keys(self, settings: Settings) -> np.ndarray:
         """Sentences template by the automatic rule: in at least ``template_min_docs`` documents
-        and at least ``template_min_share`` of the collection (the call's form), minus those the
-        examiner chose to count. Empty with ``auto_template`` off."""
+        and at least ``template_min_share`` of the collection (the call's form), unless the
+        documents holding them copy one another (:meth:`copied_keys`), minus those the examiner
+        chose to count. Empty with ``auto_template`` off."""
         if not settings.auto_template:
             return np.zeros(0, dtype=np.int64)
-        keys = self.store.frequent_sentences(self.template_min_frequency(settings))
+        keys = self.form_keys(self.template_min_frequency(settings))
         _, counted = self.store.marked_keys()
         if counted and len(keys):
             keys = keys[~np.isin(keys, np.fromiter(counted, dtype=np.int64, count=len(counted)))]
         return keys
+
+    def form_keys(self, min_frequency: int) -> np.ndarray:
+        """Sentences in at least ``min_frequency`` documents that are not copying
+        (:meth:`copied_keys`): the automatic rule's part before the examiner's choices."""
+        keys = self.store.frequent_sentences(min_frequency)
+        copied = self.copied_keys(min_frequency)
+        if copied and len(keys):
+            keys = keys[~np.isin(keys, np.fromiter(copied, dtype=np.int64, count=len(copied)))]
+        return keys
+
+    def copied_keys(self, min_frequency: int) -> frozenset[int]:
+        """Sentences in at least ``min_frequency`` documents whose documents are copies of one
+        another beyond them (``templates.copied_keys``): copying, counted though frequent.
+
+        Two documents are alike when the edited passages they share (a comparison counting
+        everything, under the default settings: the question is what the documents hold, not
+        what the examiner counts) cover at least ``COPIES_ALIKE`` of their text outside the
+        frequent sentences, or when neither holds anything else. Kept until the index's
+        documents change."""
+        state = (self.store.fingerprint_generation(), min_frequency)
+        if self._copied is not None and self._copied[0] == state:
+            return self._copied[1]
+        keys = self.store.frequent_sentences(min_frequency)
+        copied: frozenset[int] = frozenset()
+        if len(keys):
+            plain, frequent = Verifier(Settings(), (), ()), Verifier(Settings(), keys, ())
+            marks: dict[int, tuple[Marked, np.ndarray]] = {}
+
+            def marked(doc_id: int) -> tuple[Marked, np.ndarray]:
+                if doc_id not in marks:
+                    text, furniture = self.store.text_and_furniture(doc_id)
+                    marks[doc_id] = (plain.mark(text, furniture), frequent.mark(text, furniture).countable_mask())
+                return marks[doc_id]
+
+            answers: dict[tuple[int, int], bool] = {}
+
+            def alike(a: int, b: int) -> bool:
+                if (a, b) not in answers:
+                    answers[a, b] = shares_more(a, b)
+                return answers[a, b]
+
+            def shares_more(a: int, b: int) -> bool:
+                (ma, rest_a), (mb, rest_b) = marked(a), marked(b)
+                rest = int(rest_a.sum()) + int(rest_b.sum())
+                if rest < 2 * plain.settings.min_run:
+                    return True  # nothing else in either: byte copies, or copies of one text
+                result = plain.compare(ma, mb)
+                if result is None or not result.passages:
+                    return False
+                shared = (units_in_spans(ma.units, [p.a for p in result.passages]) & rest_a).sum() \
+                    + (units_in_spans(mb.units, [p.b for p in result.passages]) & rest_b).sum()
+                return int(shared) >= COPIES_ALIKE * rest
+
+            copied = templates_copied_keys(self.store.sentence_documents(keys.tolist()), alike)
+        self._copied = (state, copied)
+        return copied
 
     def verifier(self, settings: Settings) -> Verifier:
         """The one template model of this collection under ``settings``: checks, pairs, clusters,

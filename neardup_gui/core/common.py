@@ -10,8 +10,9 @@ its status says what the comparison does with it:
 - ``marked``: the examiner marked it as template (stored in the index, reversible);
 - ``automatic``: the automatic rule takes it out (in at least ``template_min_docs`` documents
   and ``template_min_share`` of the collection: the call's form);
-- ``counted``: it counts, as copying does (below the automatic rule, or the examiner chose to
-  count it: ``by_examiner``).
+- ``counted``: it counts, as copying does (below the automatic rule; frequent enough for it, but
+  the documents holding it are copies of one another: ``copied``; or the examiner chose to count
+  it: ``by_examiner``).
 
 One action per passage: exclude it (a mark ``exclude``) or count it (a mark ``count``).
 """
@@ -23,14 +24,13 @@ from dataclasses import dataclass
 
 from neardup_gui.core.progress import ProgressFn, no_progress
 from neardup_gui.core.settings import Settings
-from neardup_gui.core.templates import sentence_keys
+from neardup_gui.core.templates import SAME_DOCUMENTS, sentence_keys
 
 log = logging.getLogger(__name__)
 
 # Consecutive frequent sentences belong to one passage when the documents holding them are
-# nearly the same (Jaccard similarity of the two sets of documents at least this): the form's
-# sentences stay one passage although a few applicants deleted one instruction or another.
-SAME_DOCUMENTS = 0.8
+# nearly the same (Jaccard similarity of the two sets of documents at least SAME_DOCUMENTS): the
+# form's sentences stay one passage although a few applicants deleted one instruction or another.
 NAMES_SHOWN = 5  # document names listed per passage
 PART_SEPARATOR = "\n…\n"  # between the parts of one passage (a form between the answers)
 
@@ -50,6 +50,7 @@ class CommonPassage:
     status: str  # one of STATUSES
     by_examiner: bool = False  # the status is the examiner's choice (marked, or counted on purpose)
     mark_ids: tuple[int, ...] = ()  # the examiner's marks deciding it (to undo them)
+    copied: bool = False  # counted though the automatic rule's frequency: its documents copy one another
 
 
 def _jaccard(a: frozenset[int], b: frozenset[int]) -> float:
@@ -98,6 +99,8 @@ def common_passages(collection, settings: Settings, *, min_docs: int | None = No
     file_keys = user_template_keys(settings)
     marked, counted = store.marked_keys()
     automatic = frozenset(int(k) for k in collection.template_keys(settings.with_(auto_template=True))) \
+        if settings.auto_template else frozenset()
+    copied = collection.copied_keys(collection.template_min_frequency(settings)) \
         if settings.auto_template else frozenset()
     marks_of: dict[int, list[int]] = {}
     for mark in store.template_marks():
@@ -165,6 +168,7 @@ def common_passages(collection, settings: Settings, *, min_docs: int | None = No
             names=tuple(sorted(rel.get(d, str(d)) for d in docs)[:NAMES_SHOWN]),
             status=status, by_examiner=by_examiner,
             mark_ids=tuple(sorted({m for k in keys for m in marks_of.get(k, ())})),
+            copied=status == "counted" and not by_examiner and sum(k in copied for k in keys) * 2 > len(keys),
         ))
     # The examiner's marks are always listed (and can be undone here), however few documents
     # hold their text.

@@ -7,8 +7,9 @@ hides what was copied most widely (issue 14). Template text is therefore:
 2. sentences the examiner marked (stored in the index: ``store.template_marks``);
 3. automatically, only sentences in at least ``template_min_docs`` documents AND at least
    ``template_min_share`` (half) of the collection — the call's form — counted by
-   :class:`TemplateModel` (or the index's ``sentence_df``) over sentence keys, minus those the
-   examiner chose to count;
+   :class:`TemplateModel` (or the index's ``sentence_df``) over sentence keys, unless the
+   documents holding them are copies of one another beyond them (:func:`copied_keys`: copying,
+   not a form), minus those the examiner chose to count;
 4. the page furniture a PDF extraction recognised (running headers, footers, page numbers).
 
 A sentence key hashes the sentence's *normalised units*, so white space, punctuation, full-width
@@ -21,7 +22,7 @@ import logging
 import struct
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
+from typing import Callable, Collection, Iterable, Iterator, Mapping
 
 import mmh3
 import numpy as np
@@ -36,6 +37,15 @@ log = logging.getLogger(__name__)
 
 MIN_SENTENCE_UNITS = 4  # shorter sentences ("注：", "Yes.") recur by chance, not by form
 SENTENCE_KEY_SEED = 0x7470  # fixed: keys are stored in indexes and must never change
+# Frequent sentences held by nearly the same documents (Jaccard similarity of the two sets of
+# documents at least this) are one text: a form's sentences, or one copied document's.
+SAME_DOCUMENTS = 0.8
+# Two documents holding a frequent text are copies of one another beyond it when the passages
+# they share cover at least this share of their text outside the frequent sentences (see
+# copied_keys; measured in docs/quality.md: forms' documents 0.06–0.39, copies 1.00); pairs of its
+# documents asked, at most:
+COPIES_ALIKE = 0.5
+COPY_PAIRS = 9
 _MAGIC = b"NDTM"
 _VERSION = 1
 
@@ -258,6 +268,69 @@ class TemplateModel:
         model._keys = np.frombuffer(data, dtype="<i8", count=n, offset=body).astype(np.int64)
         model._counts = np.frombuffer(data, dtype="<i8", count=n, offset=body + 8 * n).astype(np.int64)
         return model
+
+
+def copied_keys(holders: Mapping[int, Collection[int]], alike: Callable[[int, int], bool], *,
+                same: float = SAME_DOCUMENTS, pairs: int | None = None) -> frozenset[int]:
+    """Of the frequent sentences the automatic rule would take out (``holders``: each key → the
+    documents holding it), those that are copying: the documents holding them are copies of one
+    another beyond that text.
+
+    Sentences held by nearly the same documents (Jaccard ≥ ``same``) are one text: the parts of
+    a form, or the unedited sentences of a copied document. For each such text, up to
+    ``pairs`` pairs of its documents (all pairs when fewer; a fixed pseudo-random choice
+    otherwise) are asked ``alike(a, b)``: do the two documents share text besides the frequent
+    sentences (``Collection.copied_keys``: the passages they share cover at least
+    ``COPIES_ALIKE`` of their text outside the frequent sentences, or neither holds anything
+    else). When most pairs are alike, the text's sentences are copying.
+
+    Why: a frequency count cannot tell a form from a document copied by many, and the more widely
+    a text was copied the more it matters. In a small folder half the collection is a handful of
+    documents: five copies of one proposal among eight files were each wholly "template" before,
+    and not one of their ten pairs was reported; six lightly edited copies of a Chinese section
+    among eleven files lost a third of their similarity (0.76 → 0.53). What tells a form from a
+    copy is what else its documents share: applicants fill a form with answers of their own,
+    unrelated to each other's, while copies share their edited sentences too, or nothing else at
+    all (byte copies); measured in docs/quality.md. A passage pasted into half a small folder,
+    amid text of each writer's own, still looks like a form: it stays automatic, listed in the
+    common passages with one click to count it.
+    """
+    wanted = COPY_PAIRS if pairs is None else pairs
+    groups: dict[frozenset[int], list[int]] = {}
+    for key, docs in holders.items():
+        if len(docs) >= 2:
+            groups.setdefault(frozenset(docs), []).append(int(key))
+    # one text: the groups held by nearly the same documents as its largest group
+    texts: list[tuple[frozenset[int], list[int]]] = []
+    for held, keys in sorted(groups.items(), key=lambda g: (-len(g[1]), min(g[1]))):
+        for rep, members in texts:
+            if len(rep & held) >= same * len(rep | held) - 1e-9:
+                members.extend(keys)
+                break
+        else:
+            texts.append((held, list(keys)))
+    out: list[int] = []
+    for held, keys in texts:
+        docs = sorted(held)
+        if len(docs) * (len(docs) - 1) // 2 <= wanted:
+            chosen = [(a, b) for i, a in enumerate(docs) for b in docs[i + 1:]]
+        else:
+            rng = np.random.default_rng(min(keys) & 0xFFFFFFFF)
+            chosen = []
+            while len(chosen) < wanted:
+                a, b = rng.choice(len(docs), size=2, replace=False)
+                chosen.append((docs[min(a, b)], docs[max(a, b)]))
+        yes = no = 0
+        for a, b in chosen:  # (until the majority is known)
+            if alike(a, b):
+                yes += 1
+            else:
+                no += 1
+            if yes * 2 > len(chosen) or no * 2 >= len(chosen):
+                break
+        if yes * 2 > len(chosen):
+            out.extend(keys)
+    return frozenset(out)
 
 
 def template_spans(

@@ -192,96 +192,101 @@ Countable text: every word and character of the submission except template text 
         <translation>按您的选择计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="149" />
+        <location filename="../../neardup_gui/app/commonview.py" line="150" />
+        <source>counted: its documents copy one another</source>
+        <translation>计入：含有它的文档相互抄袭</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="151" />
         <source>counted</source>
         <translation>计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="156" />
+        <location filename="../../neardup_gui/app/commonview.py" line="158" />
         <source>Passage</source>
         <translation>段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="156" />
+        <location filename="../../neardup_gui/app/commonview.py" line="158" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="156" />
+        <location filename="../../neardup_gui/app/commonview.py" line="158" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="157" />
+        <location filename="../../neardup_gui/app/commonview.py" line="159" />
         <source>Found in (a few)</source>
         <translation>出现于（部分）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="163" />
+        <location filename="../../neardup_gui/app/commonview.py" line="165" />
         <source>{n} ({share})</source>
         <translation>{n}（{share}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="184" />
-        <source>Automatic template: a sentence in at least {n} documents ({docs} and {share} of the collection) is left out.</source>
-        <translation>自动模板：出现在至少 {n} 篇文档（至少 {docs} 篇且占全集 {share}）中的句子不计入。</translation>
+        <location filename="../../neardup_gui/app/commonview.py" line="186" />
+        <source>Automatic template: a sentence in at least {n} documents ({docs} and {share} of the collection) is left out, unless the documents holding it copy one another.</source>
+        <translation>自动模板：出现在至少 {n} 篇文档（至少 {docs} 篇且占全集 {share}）中的句子不计入，含有它的文档相互抄袭时除外。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="189" />
+        <location filename="../../neardup_gui/app/commonview.py" line="191" />
         <source>Automatic template is off: only your template files and marks are left out.</source>
         <translation>自动模板已关闭：只有您的模板文件和标记不计入。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/commonview.py" line="191" />
+        <location filename="../../neardup_gui/app/commonview.py" line="193" />
         <source>%n passage recurs in several documents; {k} left out. {rule}</source>
         <translation>
             <numerusform>%n 个段落在多篇文档中重复出现；其中 {k} 个不计入。{rule}</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/commonview.py" line="192" />
+        <location filename="../../neardup_gui/app/commonview.py" line="194" />
         <source>%n passages recur in several documents; {k} are left out. {rule}</source>
         <translation>
             <numerusform>%n 个段落在多篇文档中重复出现；其中 {k} 个不计入。{rule}</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="204" />
+        <location filename="../../neardup_gui/app/commonview.py" line="206" />
         <source>Common passages</source>
         <translation>常见段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="205" />
+        <location filename="../../neardup_gui/app/commonview.py" line="207" />
         <source>Text of the selected passage</source>
         <translation>所选段落的全文</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="206" />
+        <location filename="../../neardup_gui/app/commonview.py" line="208" />
         <source>Exclude as template</source>
         <translation>作为模板排除</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="207" />
+        <location filename="../../neardup_gui/app/commonview.py" line="209" />
         <source>Never count this passage in any comparison (stored with the collection)</source>
         <translation>在任何比对中都不计入此段落（随文档集保存）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="208" />
+        <location filename="../../neardup_gui/app/commonview.py" line="210" />
         <source>Count it</source>
         <translation>计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="209" />
+        <location filename="../../neardup_gui/app/commonview.py" line="211" />
         <source>Count this passage even though it is in most documents</source>
         <translation>即使此段落出现在大多数文档中，也计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="210" />
+        <location filename="../../neardup_gui/app/commonview.py" line="212" />
         <source>Undo my choice</source>
         <translation>撤销我的选择</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="211" />
+        <location filename="../../neardup_gui/app/commonview.py" line="213" />
         <source>Forget what you chose for this passage</source>
         <translation>取消您对此段落的选择</translation>
     </message>

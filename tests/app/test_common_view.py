@@ -147,3 +147,25 @@ def test_a_selection_without_a_whole_sentence_is_not_marked_and_says_why(qtbot, 
     qtbot.waitUntil(lambda: "whole sentence" in window.statusBar().currentMessage(), timeout=60_000)
     with Collection.open(window.db_path, create=False) as coll:
         assert coll.store.template_marks() == []
+
+
+def test_copies_in_half_the_folder_are_shown_as_counted_copies(qtbot, window, tmp_path) -> None:
+    """Five copies of one proposal among eight files (the automatic rule's frequency): in the
+    window their pairs are listed, and the Common passages tab says why their text counts."""
+    import shutil
+
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "ingest"
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    for i, source in enumerate(("zh.docx", "zh.doc", "zh.wps", "zh.docm", "zh.docx")):
+        shutil.copy(fixtures / source, folder / f"copy-{i}{Path(source).suffix}")
+    for source in ("en.docx", "report.odt", "en.dotx"):
+        shutil.copy(fixtures / source, folder / source)
+    _open(qtbot, window, folder, 0.9)
+    copies = [p for p in window.pairs if p.a.rel.startswith("copy-") and p.b.rel.startswith("copy-")]
+    assert len(copies) == 10 and all(p.similarity == 1.0 for p in copies)
+    page = window.common_page
+    rows = [r for r, p in enumerate(page.passages) if p.documents == 5]
+    assert len(rows) == 1 and page.passages[rows[0]].copied
+    assert page.model.item(rows[0], 2).text() == "counted: its documents copy one another"
+    assert "unless the documents holding it copy one another" in page.summary.text()

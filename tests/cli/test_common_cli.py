@@ -84,3 +84,26 @@ def test_clusters_json_flags_the_ring(tmp_path, capsys) -> None:
     assert all(v >= 0.7 for row in rings[0]["pairwise"] for v in row)
     code, out = run(capsys, "clusters", "--db", db, "--threshold", "0.5", "-q")
     assert "a ring, every pair near-identical" in out
+
+
+def test_copies_in_half_a_small_folder_are_counted_and_say_why(tmp_path, capsys) -> None:
+    """Five copies of one proposal among eight files reach the automatic rule: `pairs` reports
+    them, `common` lists their text as counted because its documents copy one another."""
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "ingest"
+    for i, source in enumerate(("zh.docx", "zh.doc", "zh.wps", "zh.docm", "zh.docx")):
+        shutil.copy(fixtures / source, folder / f"copy-{i}{Path(source).suffix}")
+    for source in ("en.docx", "report.odt", "en.dotx"):
+        shutil.copy(fixtures / source, folder / source)
+    db = str(tmp_path / "f.ndx")
+    assert main(["index", str(folder), "--db", db, "-q"]) == EXIT_OK
+    pairs = _pair_names(run(capsys, "pairs", "--db", db, "--threshold", "0.9", "--json", "-q")[1])
+    assert {frozenset((f"copy-{a}", f"copy-{b}")) for a in range(5) for b in range(a + 1, 5)} == {
+        frozenset(Path(n).stem for n in key) for key in pairs if all(n.startswith("copy-") for n in key)}
+    data = json.loads(run(capsys, "common", "--db", db, "--json", "-q")[1])
+    copied = [p for p in data["passages"] if p["documents"] == 5]
+    assert len(copied) == 1 and copied[0]["status"] == "counted" and copied[0]["copied"] is True
+    code, out = run(capsys, "common", "--db", db, "-q")
+    assert code == EXIT_OK and "counted (copies)" in out
+    assert "unless those documents copy one another" in out

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from neardup_gui.core import templates
 from neardup_gui.core.collection import Collection
 from neardup_gui.core.common import common_passages, find_passage, set_passage
 from neardup_gui.core.compare import compare_documents
@@ -67,12 +68,24 @@ def test_a_ring_of_seven_in_three_hundred_is_reported_in_full(ring) -> None:
                 assert rings[0].pairwise[x][y] == pytest.approx(truth[frozenset((members[x], members[y]))], abs=0.02)
 
 
-def test_the_old_frequency_rule_would_have_hidden_the_ring(ring) -> None:
-    """Why the rule changed: with frequency alone (5 documents, no share) the ring disappears."""
+def test_the_old_frequency_rule_would_have_hidden_the_ring(ring, monkeypatch) -> None:
+    """Why the rule changed: with frequency alone (5 documents, no share) the ring disappears —
+    unless the rule also asks whether the documents holding a frequent text copy one another
+    (``templates.copied_keys``): then even the old rule keeps the ring."""
     case, coll = ring
     old = SETTINGS.with_(template_min_share=0.0)
-    ring_pairs = [p for p in coll.pairs(old) if _name(p.a.path) in case.ring and _name(p.b.path) in case.ring]
-    assert len(ring_pairs) < 21
+
+    def ring_pairs() -> int:
+        return len([p for p in coll.pairs(old) if _name(p.a.path) in case.ring and _name(p.b.path) in case.ring])
+
+    assert ring_pairs() == 21
+    monkeypatch.setattr(templates, "COPY_PAIRS", 0)  # the frequency rule without that question
+    coll._copied = None
+    try:
+        assert ring_pairs() < 21
+    finally:
+        monkeypatch.undo()
+        coll._copied = None
     assert len([p for p in coll.pairs(SETTINGS) if _name(p.a.path) in case.ring]) >= 21
 
 
