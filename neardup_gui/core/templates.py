@@ -6,8 +6,8 @@ hides what was copied most widely (issue 14). Template text is therefore:
 1. every sentence of a template file the user supplies, wherever it occurs;
 2. sentences the examiner marked (stored in the index: ``store.template_marks``);
 3. automatically, only sentences in at least ``template_min_docs`` documents AND at least
-   ``template_min_share`` (half) of the collection — the call's form — counted by
-   :class:`TemplateModel` (or the index's ``sentence_df``) over sentence keys, unless the
+   ``template_min_share`` (half) of the collection — the call's form — counted by the index's
+   ``sentence_df`` over sentence keys, unless the
    documents holding them are copies of one another beyond them (:func:`copied_keys`: copying,
    not a form), minus those the examiner chose to count;
 4. the page furniture a PDF extraction recognised (running headers, footers, page numbers).
@@ -19,18 +19,13 @@ forms and case do not make two copies of the form's sentence different.
 from __future__ import annotations
 
 import logging
-import struct
 import unicodedata
-from dataclasses import dataclass, field
-from typing import Callable, Collection, Iterable, Iterator, Mapping
+from typing import Callable, Collection, Iterable, Mapping
 
 import mmh3
 import numpy as np
 
-from neardup_gui.core.arrays import distinct
-from neardup_gui.core.compare import merge_spans
 from neardup_gui.core.document import CharSpan
-from neardup_gui.core.settings import Settings
 from neardup_gui.core.units import Units, sentences_in_units, slice_hashes, tokenize, utf8_offsets
 
 log = logging.getLogger(__name__)
@@ -46,8 +41,6 @@ SAME_DOCUMENTS = 0.8
 # documents asked, at most:
 COPIES_ALIKE = 0.5
 COPY_PAIRS = 9
-_MAGIC = b"NDTM"
-_VERSION = 1
 
 
 def sentence_key(tokens: Iterable[str]) -> int:
@@ -149,127 +142,6 @@ def template_file_keys(texts: Iterable[str]) -> frozenset[int]:
     return frozenset(key for text in texts for _, key in sentence_keys(text))
 
 
-@dataclass(eq=False)
-class TemplateModel:
-    """Document frequencies of sentence keys over a collection, updated incrementally.
-
-    A sentence is template when it occurs in at least ``min_docs`` documents and in at least
-    ``min_share`` of the collection. Counts are per document (a sentence repeated inside one
-    document counts once). Additions and removals are buffered and merged in one sort when the
-    model is next read, so adding documents one by one stays linear.
-    """
-
-    min_docs: int = 5
-    min_share: float = 0.02
-    documents: int = 0
-    _keys: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False)
-    _counts: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False)
-    _pending: list[tuple[np.ndarray, int]] = field(default_factory=list, repr=False)
-    # template_keys() for (documents, min_docs, min_share): checking many texts reuses it
-    _cached: tuple[tuple[int, int, float], frozenset[int]] | None = field(default=None, repr=False)
-
-    @classmethod
-    def from_settings(cls, settings: Settings) -> "TemplateModel":
-        return cls(min_docs=settings.template_min_docs, min_share=settings.template_min_share)
-
-    # -- updates ---------------------------------------------------------------------------
-
-    def add(self, keys: Iterable[int]) -> None:
-        """Count one document, given its sentence keys."""
-        self._pending.append((distinct(np.fromiter(keys, dtype=np.int64)), 1))
-        self.documents += 1
-        self._cached = None
-
-    def remove(self, keys: Iterable[int]) -> None:
-        """Un-count one document previously added with the same keys."""
-        if self.documents == 0:
-            raise ValueError("no document to remove")
-        self._pending.append((distinct(np.fromiter(keys, dtype=np.int64)), -1))
-        self.documents -= 1
-        self._cached = None
-
-    def add_text(self, text: str) -> list[int]:
-        """Count one document given its text; returns its keys (keep them to remove it later)."""
-        keys = [key for _, key in sentence_keys(text)]
-        self.add(keys)
-        return keys
-
-    def _flush(self) -> None:
-        if not self._pending:
-            return
-        keys = np.concatenate([self._keys] + [k for k, _ in self._pending])
-        counts = np.concatenate([self._counts] + [np.full(len(k), s, dtype=np.int64) for k, s in self._pending])
-        self._pending.clear()
-        uniq, inverse = np.unique(keys, return_inverse=True)
-        summed = np.bincount(inverse, weights=counts, minlength=len(uniq)).astype(np.int64)
-        if (summed < 0).any():
-            raise ValueError("a removed document's keys were never added")
-        keep = summed > 0
-        self._keys, self._counts = uniq[keep], summed[keep]
-
-    # -- queries ---------------------------------------------------------------------------
-
-    def frequency(self, key: int) -> int:
-        """Number of documents containing the sentence ``key``."""
-        self._flush()
-        i = int(np.searchsorted(self._keys, key))
-        return int(self._counts[i]) if i < len(self._keys) and self._keys[i] == key else 0
-
-    def min_frequency(self) -> int:
-        """The document frequency at or above which a sentence is template."""
-        return max(self.min_docs, int(np.ceil(self.min_share * self.documents - 1e-9)), 1)
-
-    def template_keys(self) -> frozenset[int]:
-        """Keys of all template sentences of the collection as it stands."""
-        state = (self.documents, self.min_docs, self.min_share)
-        if self._cached is None or self._cached[0] != state:
-            self._flush()
-            self._cached = (state, frozenset(self._keys[self._counts >= self.min_frequency()].tolist()))
-        return self._cached[1]
-
-    def is_template(self, key: int) -> bool:
-        return self.frequency(key) >= self.min_frequency()
-
-    # -- persistence -----------------------------------------------------------------------
-
-    def rows(self) -> Iterator[tuple[int, int]]:
-        """``(key, document frequency)`` rows, for a database table."""
-        self._flush()
-        return zip(self._keys.tolist(), self._counts.tolist())
-
-    @classmethod
-    def from_rows(
-        cls, rows: Iterable[tuple[int, int]], documents: int, *, min_docs: int = 5, min_share: float = 0.02
-    ) -> "TemplateModel":
-        pairs = sorted(rows)
-        model = cls(min_docs=min_docs, min_share=min_share, documents=documents)
-        model._keys = np.array([k for k, _ in pairs], dtype=np.int64)
-        model._counts = np.array([c for _, c in pairs], dtype=np.int64)
-        return model
-
-    def to_bytes(self) -> bytes:
-        """Little-endian serialisation: header, then keys (int64) and counts (int64)."""
-        self._flush()
-        header = struct.pack("<4sIQdQ", _MAGIC, _VERSION, self.min_docs, self.min_share, self.documents)
-        n = struct.pack("<Q", len(self._keys))
-        return header + n + self._keys.astype("<i8").tobytes() + self._counts.astype("<i8").tobytes()
-
-    @classmethod
-    def from_bytes(cls, data: bytes) -> "TemplateModel":
-        head = struct.calcsize("<4sIQdQ")
-        magic, version, min_docs, min_share, documents = struct.unpack_from("<4sIQdQ", data, 0)
-        if magic != _MAGIC or version != _VERSION:
-            raise ValueError("not a template model (or a newer version)")
-        (n,) = struct.unpack_from("<Q", data, head)
-        body = head + 8
-        if len(data) != body + 16 * n:
-            raise ValueError("template model data is truncated")
-        model = cls(min_docs=int(min_docs), min_share=float(min_share), documents=int(documents))
-        model._keys = np.frombuffer(data, dtype="<i8", count=n, offset=body).astype(np.int64)
-        model._counts = np.frombuffer(data, dtype="<i8", count=n, offset=body + 8 * n).astype(np.int64)
-        return model
-
-
 def copied_keys(holders: Mapping[int, Collection[int]], alike: Callable[[int, int], bool], *,
                 same: float = SAME_DOCUMENTS, pairs: int | None = None) -> frozenset[int]:
     """Of the frequent sentences the automatic rule would take out (``holders``: each key → the
@@ -331,18 +203,3 @@ def copied_keys(holders: Mapping[int, Collection[int]], alike: Callable[[int, in
         if yes * 2 > len(chosen):
             out.extend(keys)
     return frozenset(out)
-
-
-def template_spans(
-    text: str,
-    model: TemplateModel | None,
-    user_template_keys: frozenset[int] = frozenset(),
-    furniture: Iterable[CharSpan] = (),
-    units: Units | None = None,
-) -> tuple[CharSpan, ...]:
-    """Template spans of ``text``: collection template sentences, user template sentences and
-    page furniture, merged and sorted (``units``: ``tokenize(text)`` if the caller has it)."""
-    collection = model.template_keys() if model is not None else frozenset()
-    keys = sentence_keys(text, units) if (collection or user_template_keys) else []
-    spans = [span for span, key in keys if key in collection or key in user_template_keys]
-    return merge_spans([*spans, *furniture])

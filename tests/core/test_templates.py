@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from tests.corpus import corpus_dir
 from neardup_gui.core.compare import compare_documents, merge_spans
 from neardup_gui.core.settings import Settings
-from neardup_gui.core.templates import (
-    MIN_SENTENCE_UNITS,
-    TemplateModel,
-    sentence_keys,
-    template_file_keys,
-    template_spans,
-)
+from neardup_gui.core.templates import MIN_SENTENCE_UNITS, sentence_keys, template_file_keys
+from neardup_gui.core.verify import Verifier
 from neardup_gui.core.units import cjk_share, paragraphs, tokenize
 
 MIN_RUN = Settings().min_run
@@ -89,18 +86,17 @@ def test_same_form_different_content_is_not_a_duplicate(
     form: list[str], lang: str, chinese_only: bool, answer_units: tuple[int, int]
 ) -> None:
     docs = build_collection(form, content_paragraphs(lang, chinese_only, *answer_units), documents=8)
-    model = TemplateModel.from_settings(Settings())
-    for text in docs:
-        model.add_text(text)
+    frequency = Counter(key for text in docs for key in {k for _, k in sentence_keys(text)})
     form_keys = {key for _, key in sentence_keys("\n".join(form))}
     assert len(form_keys) > len(form)  # some lines hold two sentences
-    assert model.template_keys() == form_keys  # every form sentence, no applicant's sentence
+    assert {k for k, n in frequency.items() if n >= 5} == form_keys  # every form sentence, no applicant's
+    v = Verifier(Settings(), sorted(form_keys), ())
 
     a, b = docs[0], docs[1]
     plain = compare_documents(a, b, min_run=MIN_RUN)
     assert plain.similarity >= 0.3  # the form alone would make them look like duplicates
 
-    tpl_a, tpl_b = template_spans(a, model), template_spans(b, model)
+    tpl_a, tpl_b = v.mark(a).template, v.mark(b).template
     masked = compare_documents(a, b, min_run=MIN_RUN, template_a=tpl_a, template_b=tpl_b)
     assert masked.similarity < 0.3
     assert masked.similarity < 0.05
@@ -119,11 +115,12 @@ def test_user_template_file_marks_its_sentences_anywhere() -> None:
     paras = content_paragraphs("zh-cn", chinese_only=True)
     a = proposal(FORM_ZH, paras[:11])
     user_keys = template_file_keys(["\n".join(FORM_ZH)])
-    spans = template_spans(a, None, user_keys)
+    v = Verifier(Settings(), (), user_keys)
+    spans = v.mark(a).template
     assert [a[s:e] for s, e in spans] == FORM_ZH  # a line's sentences merge into one span
     # whitespace, full-width forms and punctuation do not hide a form sentence
     reworded = "报告 正文：\n参照以下提纲撰写,要求内容翔实、清晰,层次分明,标题突出!请勿删除或改动下述提纲标题及括号中的文字"
-    assert [reworded[s:e] for s, e in template_spans(reworded, None, user_keys)] == [
+    assert [reworded[s:e] for s, e in v.mark(reworded).template] == [
         "报告 正文：",
         "参照以下提纲撰写,要求内容翔实、清晰,层次分明,标题突出!请勿删除或改动下述提纲标题及括号中的文字",
     ]
@@ -132,8 +129,8 @@ def test_user_template_file_marks_its_sentences_anywhere() -> None:
 def test_furniture_spans_are_merged_in() -> None:
     text = "第 3 页 共 8 页\n本项目研究高温超导材料的电子结构与输运性质。\n国家自然科学基金申请书 2025 版"
     footer = (text.index("国家"), len(text))
-    spans = template_spans(text, None, furniture=[(0, 9), footer, (2, 5)])
-    assert spans == ((0, 9), footer)
+    marked = Verifier(Settings(), (), ()).mark(text, furniture=[(0, 9), footer, (2, 5)])
+    assert marked.template == ((0, 9), footer)
 
 
 def test_sentence_keys_skip_short_sentences_and_normalise() -> None:
@@ -142,48 +139,3 @@ def test_sentence_keys_skip_short_sentences_and_normalise() -> None:
     (span1, k1), (span2, k2) = keys
     assert k1 == k2
     assert span1 == (4, 31)
-
-
-def test_incremental_counts_remove_and_thresholds() -> None:
-    model = TemplateModel(min_docs=3, min_share=0.5)
-    form = "请在此处填写项目摘要与关键词。"
-    docs = [form + f"\n第{n}份申请书讨论的是完全不同的研究问题之{n}。" for n in "一二三四"]
-    keys = [model.add_text(d) for d in docs]
-    (form_key,) = {k for _, k in sentence_keys(form)}
-    assert model.documents == 4 and model.frequency(form_key) == 4
-    assert model.template_keys() == {form_key}
-    model.remove(keys[0])
-    model.remove(keys[1])
-    assert model.documents == 2 and model.frequency(form_key) == 2
-    assert model.template_keys() == frozenset()  # 2 documents < min_docs
-    model.add(keys[0])
-    assert model.template_keys() == {form_key}
-    # a sentence repeated inside one document counts once
-    model.add_text(form + "\n" + form)
-    assert model.frequency(form_key) == 4
-    with pytest.raises(ValueError):
-        TemplateModel().remove([1, 2, 3])
-
-
-def test_min_frequency_follows_both_settings() -> None:
-    assert TemplateModel(min_docs=5, min_share=0.02, documents=100).min_frequency() == 5
-    assert TemplateModel(min_docs=5, min_share=0.02, documents=300).min_frequency() == 6
-    assert TemplateModel(min_docs=5, min_share=0.02, documents=100_000).min_frequency() == 2000
-
-
-def test_serialisation_round_trip() -> None:
-    paras = content_paragraphs("zh-cn", chinese_only=True)
-    model = TemplateModel(min_docs=5, min_share=0.02)
-    for doc in build_collection(FORM_ZH, paras, documents=6):
-        model.add_text(doc)
-    data = model.to_bytes()
-    again = TemplateModel.from_bytes(data)
-    assert again.to_bytes() == data
-    assert again.template_keys() == model.template_keys() and len(model.template_keys()) == 14
-    rows = list(model.rows())
-    from_rows = TemplateModel.from_rows(rows, model.documents, min_docs=5, min_share=0.02)
-    assert list(from_rows.rows()) == rows and from_rows.template_keys() == model.template_keys()
-    with pytest.raises(ValueError):
-        TemplateModel.from_bytes(data[:-3])
-    with pytest.raises(ValueError):
-        TemplateModel.from_bytes(b"XXXX" + data[4:])
