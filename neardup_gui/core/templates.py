@@ -35,10 +35,9 @@ SENTENCE_KEY_SEED = 0x7470  # fixed: keys are stored in indexes and must never c
 # Frequent sentences held by nearly the same documents (Jaccard similarity of the two sets of
 # documents at least this) are one text: a form's sentences, or one copied document's.
 SAME_DOCUMENTS = 0.8
-# Two documents holding a frequent text are copies of one another beyond it when the passages
-# they share cover at least this share of their text outside the frequent sentences (see
-# copied_keys; measured in docs/quality.md: forms' documents 0.06–0.39, copies 1.00); pairs of its
-# documents asked, at most:
+# Two documents hold a frequent text as copies do when the passages they share cover at least
+# this share of what lies inside it in them, the frequent sentences left out (see copied_keys;
+# measured in docs/quality.md); pairs of its documents asked, at most:
 COPIES_ALIKE = 0.5
 COPY_PAIRS = 9
 
@@ -63,6 +62,13 @@ def sentence_key_array(text: str, units: Units) -> np.ndarray:
     """The keys of :func:`sentence_keys` alone, in the same order (int64): what the index stores,
     without a ``(span, key)`` tuple per sentence."""
     return _sentence_keys(text, units)[3]
+
+
+def sentence_key_spans(text: str, units: Units) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The character starts and ends of the sentences :func:`sentence_keys` keys, and their keys,
+    as three arrays."""
+    starts, ends, keep, keys = _sentence_keys(text, units)
+    return starts[keep], ends[keep], keys
 
 
 def _sentence_keys(text: str, units: Units) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -142,30 +148,36 @@ def template_file_keys(texts: Iterable[str]) -> frozenset[int]:
     return frozenset(key for text in texts for _, key in sentence_keys(text))
 
 
-def copied_keys(holders: Mapping[int, Collection[int]], alike: Callable[[int, int], bool], *,
+def _shuffled(doc_id: int) -> int:
+    return (doc_id * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF  # (Fibonacci hashing: a fixed shuffle)
+
+
+def copied_keys(holders: Mapping[int, Collection[int]],
+                alike: Callable[[int, int, frozenset[int]], bool], *,
                 same: float = SAME_DOCUMENTS, pairs: int | None = None) -> frozenset[int]:
     """Of the frequent sentences the automatic rule would take out (``holders``: each key → the
-    documents holding it), those that are copying: the documents holding them are copies of one
-    another beyond that text.
+    documents holding it), those that are copying: their documents hold them whole, as copies
+    do, not as a form filled in.
 
     Sentences held by nearly the same documents (Jaccard ≥ ``same``) are one text: the parts of
-    a form, or the unedited sentences of a copied document. For each such text, up to
-    ``pairs`` pairs of its documents (all pairs when fewer; a fixed pseudo-random choice
-    otherwise) are asked ``alike(a, b)``: do the two documents share text besides the frequent
-    sentences (``Collection.copied_keys``: the passages they share cover at least
-    ``COPIES_ALIKE`` of their text outside the frequent sentences, or neither holds anything
-    else). When most pairs are alike, the text's sentences are copying.
+    a form, or the unedited sentences of a copied text. For each such text, up to ``pairs``
+    pairs of its documents (all pairs when fewer; else neighbours in a fixed shuffle) are
+    asked ``alike(a, b, keys)``: is what lies inside the text in the two documents (from its
+    first sentence to its last, the frequent sentences left out) shared by them too
+    (``Collection.copied_keys``: their shared passages cover at least ``COPIES_ALIKE`` of it, or
+    neither holds anything there)? When most pairs are alike, the text's sentences are copying.
 
-    Why: a frequency count cannot tell a form from a document copied by many, and the more widely
-    a text was copied the more it matters. In a small folder half the collection is a handful of
+    Why: a frequency count cannot tell a form from a text copied by many, and the more widely a
+    text was copied the more it matters. In a small folder half the collection is a handful of
     documents: five copies of one proposal among eight files were each wholly "template" before,
     and not one of their ten pairs was reported; six lightly edited copies of a Chinese section
-    among eleven files lost a third of their similarity (0.76 → 0.53). What tells a form from a
-    copy is what else its documents share: applicants fill a form with answers of their own,
-    unrelated to each other's, while copies share their edited sentences too, or nothing else at
-    all (byte copies); measured in docs/quality.md. A passage pasted into half a small folder,
-    amid text of each writer's own, still looks like a form: it stays automatic, listed in the
-    common passages with one click to count it.
+    among eleven files lost a third of their similarity (0.76 → 0.53); six proposals with a body
+    copied (lightly edited) under introductions of their own came out at 0.08–0.11 instead of
+    0.47–0.51. A form is filled in: between its parts each applicant writes answers of their own,
+    unrelated to the others'. A copied text holds nothing of the copier's inside it but its edits,
+    which the copies share as passages; a pasted passage likewise. What this cannot tell from a
+    copy is a form in one piece with nothing to fill in (a cover block, a declaration): it counts,
+    listed in the common passages with one click to exclude it.
     """
     wanted = COPY_PAIRS if pairs is None else pairs
     groups: dict[frozenset[int], list[int]] = {}
@@ -174,12 +186,18 @@ def copied_keys(holders: Mapping[int, Collection[int]], alike: Callable[[int, in
             groups.setdefault(frozenset(docs), []).append(int(key))
     # one text: the groups held by nearly the same documents as its largest group
     texts: list[tuple[frozenset[int], list[int]]] = []
+    having: dict[int, list[int]] = {}  # document → the texts whose first group holds it
     for held, keys in sorted(groups.items(), key=lambda g: (-len(g[1]), min(g[1]))):
-        for rep, members in texts:
+        # a text held by nearly the same documents holds one of any fifth of them, and more
+        probe = sorted(held)[:int((1 - same) * len(held)) + 1]
+        for t in sorted({t for d in probe for t in having.get(d, ())}):
+            rep, members = texts[t]
             if len(rep & held) >= same * len(rep | held) - 1e-9:
                 members.extend(keys)
                 break
         else:
+            for d in held:
+                having.setdefault(d, []).append(len(texts))
             texts.append((held, list(keys)))
     out: list[int] = []
     for held, keys in texts:
@@ -187,14 +205,14 @@ def copied_keys(holders: Mapping[int, Collection[int]], alike: Callable[[int, in
         if len(docs) * (len(docs) - 1) // 2 <= wanted:
             chosen = [(a, b) for i, a in enumerate(docs) for b in docs[i + 1:]]
         else:
-            rng = np.random.default_rng(min(keys) & 0xFFFFFFFF)
-            chosen = []
-            while len(chosen) < wanted:
-                a, b = rng.choice(len(docs), size=2, replace=False)
-                chosen.append((docs[min(a, b)], docs[max(a, b)]))
+            # neighbours in one fixed shuffle of all documents: not neighbours by name (an
+            # applicant's resubmissions), and texts held by overlapping documents ask the same
+            # pairs (each pair is compared once)
+            shuffled = sorted(docs, key=_shuffled)
+            chosen = [(min(a, b), max(a, b)) for a, b in zip(shuffled, shuffled[1:wanted + 1])]
         yes = no = 0
         for a, b in chosen:  # (until the majority is known)
-            if alike(a, b):
+            if alike(a, b, frozenset(keys)):
                 yes += 1
             else:
                 no += 1
