@@ -35,7 +35,9 @@ from neardup_gui.core.results import (
 from neardup_gui.core.scan import FileEntry, UnkeepableName, is_valid_name, name_problem, shown_name
 from neardup_gui.core.settings import COLLECTION_FIELDS, Settings, collection_values, with_values
 from neardup_gui.core.store import IndexProblem, Store
-from neardup_gui.core.templates import COPIES_ALIKE, MIN_SENTENCE_UNITS, sentence_key_spans, sentence_keys
+from neardup_gui.core.templates import (
+    COPIED_MIN_SENTENCES, COPIES_ALIKE, MIN_SENTENCE_UNITS, sentence_key_spans, sentence_keys,
+)
 from neardup_gui.core.templates import copied_keys as templates_copied_keys
 from neardup_gui.core.units import Units
 from neardup_gui.core.verify import Marked, Verifier
@@ -311,8 +313,9 @@ class Collection:
         comparison counting everything, under the default settings: the question is what the
         documents hold, not what the examiner counts) cover at least ``COPIES_ALIKE`` of what
         lies inside the text in them — from its first sentence to its last, the frequent
-        sentences left out — or when neither holds anything there. Kept until the index's
-        documents change."""
+        sentences left out — or when neither holds anything there; never when in both the text
+        is a line or two (fewer than ``COPIED_MIN_SENTENCES`` sentences) and less than half of
+        the document: a form's line. Kept until the index's documents change."""
         state = (self.store.fingerprint_generation(), min_frequency)
         if self._copied is not None and self._copied[0] == state:
             return self._copied[1]
@@ -340,22 +343,27 @@ class Collection:
                     docs[doc_id] = (m, hashes[found], lo, hi, np.cumsum(covered)[:-1] > 0)
                 return docs[doc_id]
 
-            def inside(doc_id: int, text: np.ndarray) -> np.ndarray:
-                """Units from the text's first sentence to its last, the frequent sentences left out."""
+            def inside(doc_id: int, text: np.ndarray) -> tuple[np.ndarray, bool]:
+                """Units from the text's first sentence to its last, the frequent sentences left
+                out; and whether the text is short beside the document (a line of a form: fewer
+                than ``COPIED_MIN_SENTENCES`` sentences, less than half of the document)."""
                 m, keys_here, lo, hi, frequent_units = document(doc_id)
                 at = np.minimum(np.searchsorted(text, keys_here), len(text) - 1)
                 own = text[at] == keys_here  # (``text`` sorted)
                 rest = np.zeros(len(m.units), dtype=bool)
                 if own.any():
                     rest[int(lo[own].min()):int(hi[own].max())] = True
-                return rest & ~frequent_units
+                short = int(own.sum()) < COPIED_MIN_SENTENCES and 2 * int((hi[own] - lo[own]).sum()) < len(m.units)
+                return rest & ~frequent_units, short
 
             arrays: dict[frozenset[int], np.ndarray] = {}
 
             def alike(a: int, b: int, text: frozenset[int]) -> bool:
                 if text not in arrays:
                     arrays[text] = np.sort(np.fromiter(text, dtype=np.int64, count=len(text)))
-                rest_a, rest_b = inside(a, arrays[text]), inside(b, arrays[text])
+                (rest_a, short_a), (rest_b, short_b) = inside(a, arrays[text]), inside(b, arrays[text])
+                if short_a and short_b:
+                    return False  # a line or two in half the collection: a form's, more likely than copied
                 rest = int(rest_a.sum()) + int(rest_b.sum())
                 if rest < 2 * plain.settings.min_run:
                     return True  # nothing inside it in either: held whole

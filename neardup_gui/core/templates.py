@@ -40,6 +40,9 @@ SAME_DOCUMENTS = 0.8
 # measured in docs/quality.md); pairs of its documents asked, at most:
 COPIES_ALIKE = 0.5
 COPY_PAIRS = 9
+# A frequent text of fewer sentences than this, less than half of each document holding it, is a
+# line of a form (a heading, a notice) rather than a copy, however it is held.
+COPIED_MIN_SENTENCES = 3
 
 
 def sentence_key(tokens: Iterable[str]) -> int:
@@ -175,9 +178,11 @@ def copied_keys(holders: Mapping[int, Collection[int]],
     copied (lightly edited) under introductions of their own came out at 0.08–0.11 instead of
     0.47–0.51. A form is filled in: between its parts each applicant writes answers of their own,
     unrelated to the others'. A copied text holds nothing of the copier's inside it but its edits,
-    which the copies share as passages; a pasted passage likewise. What this cannot tell from a
-    copy is a form in one piece with nothing to fill in (a cover block, a declaration): it counts,
-    listed in the common passages with one click to exclude it.
+    which the copies share as passages; a pasted passage likewise. A line or two (fewer than
+    ``COPIED_MIN_SENTENCES`` sentences, less than half of the documents) is a form's line, however
+    held. What this cannot tell from a copy is a longer form in one piece with nothing to fill in
+    (a block of instructions, a declaration): it counts, listed in the common passages with one
+    click to exclude it.
     """
     wanted = COPY_PAIRS if pairs is None else pairs
     groups: dict[frozenset[int], list[int]] = {}

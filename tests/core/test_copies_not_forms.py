@@ -216,3 +216,18 @@ def test_copied_keys_asks_a_few_pairs_of_each_text():
 def test_the_fixture_copies_read_as_one_text():
     texts = {extract_file(str(FIXTURES / name)).text for name in ("zh.docx", "zh.doc", "zh.wps", "zh.docm")}
     assert len(texts) == 1
+
+
+def test_a_form_line_in_half_the_folder_stays_a_form(tmp_path):
+    """One line of a form heading six of ten proposals (nothing inside it to fill in, but one
+    sentence beside a page of the applicant's own) is a form's line: automatic, as before."""
+    line = "Application form of the research fund office: part two, the proposal text as submitted for review."
+    en = [text for _, text in tc.sections("en", min_chars=1500)]
+    texts = {f"p{i}.txt": (line + "\n" if i < 6 else "") + en[60 + i] for i in range(10)}
+    _call(tmp_path / "folder", texts)
+    with Collection.open(tmp_path / "i.ndx") as coll:
+        coll.index_folder(str(tmp_path / "folder"), SETTINGS)
+        minimum = coll.template_min_frequency(SETTINGS)
+        assert len(coll.store.frequent_sentences(minimum)) == 1 and not coll.copied_keys(minimum)
+        [passage] = [p for p in common_passages(coll, SETTINGS) if line[:40] in p.text]
+        assert passage.status == "automatic" and passage.documents == 6
