@@ -31,21 +31,30 @@ def test_a_doc_reads_as_the_same_document_saved_as_docx_or_odt(name):
         assert "Chapter 1 Method" in doc.text and "第1段。" in doc.text
 
 
-def test_a_doc_is_indexed_and_paired_with_its_docx(tmp_path):
+def _indexed_pairs(tmp_path: Path, files: dict[str, str], others: tuple[str, ...] = ()):
+    """A folder of fixtures (name → fixture) and of other files, indexed: (pairs, left out)."""
     from neardup_gui.core.collection import Collection
+    from neardup_gui.core.indexer import left_out
     from neardup_gui.core.settings import Settings
 
-    folder = tmp_path / "archive"
+    folder = tmp_path / "folder"
     folder.mkdir()
-    shutil.copy(FIXTURES / "report.doc", folder / "proposal-2005.doc")
-    shutil.copy(FIXTURES / "report.odt", folder / "proposal-2025.odt")
-    shutil.copy(FIXTURES / "zh.doc", folder / "other.doc")
+    for name, fixture in files.items():
+        shutil.copy(FIXTURES / fixture, folder / name)
+    for name in others:
+        (folder / name).write_bytes(bytes.fromhex("D0CF11E0A1B11AE1") + bytes(600))
     settings = Settings(auto_template=False)
     with Collection.open(str(tmp_path / "i.ndx")) as coll:
         report = coll.index_folder(str(folder), settings)
-        assert report.added == 3 and report.skipped == ()
-        pairs = coll.pairs(settings)
-    assert [({p.a.rel, p.b.rel}, p.similarity) for p in pairs] == [({"proposal-2005.doc", "proposal-2025.odt"}, 1.0)]
+        assert report.added == len(files) and report.skipped == ()
+        pairs = [({p.a.rel, p.b.rel}, p.similarity) for p in coll.pairs(settings)]
+        return pairs, left_out(coll.store)
+
+
+def test_a_doc_is_indexed_and_paired_with_its_docx(tmp_path):
+    pairs, _ = _indexed_pairs(tmp_path, {"proposal-2005.doc": "report.doc", "proposal-2025.odt": "report.odt",
+                                         "other.doc": "zh.doc"})
+    assert pairs == [({"proposal-2005.doc", "proposal-2025.odt"}, 1.0)]
 
 
 def _patched_fib(tmp_path: Path, offset: int, value: int, mask: int | None = None) -> Path:
@@ -199,25 +208,12 @@ def test_a_microsoft_works_wps_says_what_it_is(tmp_path):
 
 
 def test_wps_files_are_indexed_and_their_spreadsheets_are_other_files(tmp_path):
-    from neardup_gui.core.collection import Collection
-    from neardup_gui.core.indexer import left_out
-    from neardup_gui.core.settings import Settings
-
-    folder = tmp_path / "call"
-    folder.mkdir()
-    shutil.copy(FIXTURES / "zh.wps", folder / "申请书-2019.wps")
-    shutil.copy(FIXTURES / "zh.docx", folder / "申请书-2024.docx")
-    shutil.copy(FIXTURES / "en.dotx", folder / "form.dotx")
-    for other in ("预算.et", "答辩.dps"):  # WPS Spreadsheets and Presentation
-        (folder / other).write_bytes(bytes.fromhex("D0CF11E0A1B11AE1") + bytes(600))
-    settings = Settings(auto_template=False)
-    with Collection.open(str(tmp_path / "i.ndx")) as coll:
-        report = coll.index_folder(str(folder), settings)
-        assert report.added == 3 and report.skipped == ()
-        pairs = coll.pairs(settings)
-        others, unread = left_out(coll.store)
-        assert sorted(Path(path).name for path in others) == ["答辩.dps", "预算.et"] and unread == ()
-    assert [({p.a.rel, p.b.rel}, p.similarity) for p in pairs] == [({"申请书-2019.wps", "申请书-2024.docx"}, 1.0)]
+    # (WPS Spreadsheets and Presentation files: other files, named but not read)
+    pairs, (others, unread) = _indexed_pairs(
+        tmp_path, {"申请书-2019.wps": "zh.wps", "申请书-2024.docx": "zh.docx", "form.dotx": "en.dotx"},
+        others=("预算.et", "答辩.dps"))
+    assert sorted(Path(path).name for path in others) == ["答辩.dps", "预算.et"] and unread == ()
+    assert pairs == [({"申请书-2019.wps", "申请书-2024.docx"}, 1.0)]
 
 
 def test_the_file_dialogs_offer_every_format_that_is_read():
