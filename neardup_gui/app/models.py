@@ -179,6 +179,8 @@ def _reason_patterns() -> list[tuple[re.Pattern[str], str]]:
         (r"^worker was killed, most likely out of memory$", QCoreApplication.translate("SkipReasons", "worker was killed, most likely out of memory")),
         (r"^extraction took longer than (?P<limit>[\d.]+) s$", QCoreApplication.translate("SkipReasons", "extraction took longer than {limit} s")),
         (r"^unsupported file type (?P<suffix>.*)$", QCoreApplication.translate("SkipReasons", "unsupported file type {suffix}")),
+        (r"^an archive \((?P<suffix>.*)\): unpack it and check the documents inside$",
+         QCoreApplication.translate("SkipReasons", "an archive ({suffix}): unpack it and check the documents inside")),
         (r"^not a document: the file holds (?P<what>.+)$",
          QCoreApplication.translate("SkipReasons", "not a document: the file holds {what}")),
         (r"^name not valid UTF-8 \(in GBK: '(?P<gbk>.*)'\): rename the file \(the index cannot keep this name\)$",

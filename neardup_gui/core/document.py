@@ -38,7 +38,7 @@ class Skipped:
     """A file that could not be used, with a reason an examiner can read.
 
     ``code`` is stable and machine-readable (``scanned-pdf``, ``encrypted``, ``legacy-doc``,
-    ``empty``, ``corrupt``, ``timeout``, ``memory``, ``too-large``, ``unsupported``,
+    ``empty``, ``corrupt``, ``timeout``, ``memory``, ``too-large``, ``unsupported``, ``archive``,
     ``unreadable``, ``binary``, ``no-text``, ``zip-bomb``, ``changed``, ``vanished``,
     ``wrong-format`` (content of another type than the name says), ``unsafe-xml`` (a DTD or
     entity declaration in a docx/odt), ``crash``; from scanning: ``link-loop``, ``broken-link``,

@@ -110,6 +110,8 @@ def test_f1_opens_help_in_english_and_chinese(qtbot):
         assert localise_reason("scanned PDF: no text layer") == "扫描版 PDF：没有文字层"
         assert localise_reason("file is 250.0 MB, over the 200 MB limit") == "文件大小 250.0 MB，超过 200 MB 的上限"
         assert localise_reason("damaged PDF: xref table broken") == "PDF 已损坏：xref table broken"  # detail kept
+        assert localise_reason("an archive (.zip): unpack it and check the documents inside") == \
+            "压缩包（.zip）：请解压后检测其中的文档"
         assert localise_reason("something new") == "something new"  # unknown: shown as it is
         assert window.tr("Documents ({patterns});;All files (*)").startswith("文档")
     finally:

@@ -12,6 +12,7 @@ import select
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -195,15 +196,19 @@ def test_check_says_plainly_what_is_wrong_with_a_path_as_given(sample_index, tmp
     (not "unsupported file type ''"); the files beside them are checked, and the exit code is 1."""
     other = tmp_path / "budget.xlsx"  # (a suffix of a format neardup does not read: taken at its word)
     other.write_text("some text", encoding="utf-8")
+    archive = tmp_path / "proposals.zip"  # (submissions sent zipped: say what to do)
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("a.txt", "some text")
     submission = ROOT / "resources" / "sample" / "en-01-coastal-erosion.docx"
     capsys.readouterr()
-    code = main(["check", str(tmp_path / "missing.docx"), str(tmp_path), str(other), str(submission),
+    code = main(["check", str(tmp_path / "missing.docx"), str(tmp_path), str(other), str(archive), str(submission),
                  "--db", str(sample_index), "--json", "-q"])
     assert code == 1
     got = {Path(r["path"]).name: r for r in json.loads(capsys.readouterr().out)}
     assert got["missing.docx"]["skipped_reason"] == "no such file"
     assert got[tmp_path.name]["skipped_reason"].startswith("a folder, not a file")
     assert got["budget.xlsx"]["skipped_reason"] == "unsupported file type '.xlsx'"
+    assert got["proposals.zip"]["skipped_reason"] == "an archive (.zip): unpack it and check the documents inside"
     assert got[submission.name]["skipped_reason"] is None and got[submission.name]["matches"]
 
 

@@ -139,8 +139,16 @@ _FORMAT_BY_KIND = {"text": "txt", "pdf": "pdf", "rtf": "rtf", "html": "html"}
 
 
 def unsupported(path: str) -> Skipped:
-    """The reason for a file whose suffix is not a supported format."""
-    return Skipped(path, "unsupported", f"unsupported file type {os.path.splitext(path)[1]!r}")
+    """The reason for a file whose suffix is not a supported format; an archive (submissions
+    often arrive zipped) says what to do with it."""
+    suffix = os.path.splitext(path)[1]
+    if suffix.lower() in ARCHIVE_SUFFIXES:
+        return Skipped(path, "archive", f"an archive ({suffix}): unpack it and check the documents inside")
+    return Skipped(path, "unsupported", f"unsupported file type {suffix!r}")
+
+
+# archives among OTHER_SUFFIXES: files of submissions are often sent in one
+ARCHIVE_SUFFIXES = frozenset(".zip .rar .7z .tar .gz .tgz .bz2 .xz .zst .cab".split())
 
 
 def too_large_reason(size: int, limits: ExtractLimits) -> str:
