@@ -672,7 +672,7 @@ def _auto_words(rules: dict[str, Any]) -> str:
     if not rules["automatic"]:
         return "automatic template off (--no-auto-template)"
     return (f"automatic template: sentences in at least {rules['automatic_min_frequency']} documents, "
-            f"unless its documents hold it whole, as copies do (see `neardup common`)")
+            f"unless those documents copy one another (see `neardup common`)")
 
 
 @command("clusters", "Group the collection's near-duplicates (no chaining: each member is similar to the first).", _pairs_args)
@@ -814,7 +814,7 @@ def run_common(args: argparse.Namespace) -> int:
     print(f"{count_noun(len(passages), 'passage')} in at least {args.min_docs or settings.template_min_docs} documents; "
           f"{_auto_words(rules)}")
     for p in passages:
-        status = p.status + (" (your choice)" if p.by_examiner else " (whole in each)" if p.copied else "")
+        status = p.status + (" (your choice)" if p.by_examiner else " (copies)" if p.copied else "")
         text = " ".join(p.text.split())
         print(f"{p.id}  {p.documents:5d} docs ({p.share:.0%})  {status:<24}  {text[:70]}{'…' if len(text) > 70 else ''}")
         print(f"{'':18}e.g. {', '.join(p.names[:3])}")

@@ -147,7 +147,7 @@ class CommonView(QWidget):
             "marked": self.tr("marked by you: not counted"),
             "automatic": self.tr("automatic: not counted"),
             "counted": (self.tr("counted by your choice") if passage.by_examiner
-                        else self.tr("counted: whole in each document, as copies are") if passage.copied
+                        else self.tr("counted: its documents copy one another") if passage.copied
                         else self.tr("counted")),
         }
         return text.get(passage.status, passage.status)
@@ -184,7 +184,7 @@ class CommonView(QWidget):
             rule = ""
         elif r.get("automatic"):
             rule = self.tr("Automatic template: a sentence in at least {n} documents ({docs} and {share} of the "
-                           "collection) is left out, unless its documents hold it whole, as copies do.").format(
+                           "collection) is left out, unless the documents holding it copy one another.").format(
                 n=r.get("automatic_min_frequency"), docs=r.get("automatic_min_docs"),
                 share=percent(r.get("automatic_min_share") or 0.0))
         else:

@@ -35,9 +35,7 @@ from neardup_gui.core.results import (
 from neardup_gui.core.scan import FileEntry, UnkeepableName, is_valid_name, name_problem, shown_name
 from neardup_gui.core.settings import COLLECTION_FIELDS, Settings, collection_values, with_values
 from neardup_gui.core.store import IndexProblem, Store
-from neardup_gui.core.templates import (
-    COPIED_MIN_SENTENCES, COPIES_ALIKE, MIN_SENTENCE_UNITS, sentence_key_spans, sentence_keys,
-)
+from neardup_gui.core.templates import COPIES_ALIKE, MIN_SENTENCE_UNITS, sentence_key_spans, sentence_keys
 from neardup_gui.core.templates import copied_keys as templates_copied_keys
 from neardup_gui.core.units import Units
 from neardup_gui.core.verify import Marked, Verifier
@@ -286,8 +284,8 @@ class Collection:
     def template_keys(self, settings: Settings) -> np.ndarray:
         """Sentences template by the automatic rule: in at least ``template_min_docs`` documents
         and at least ``template_min_share`` of the collection (the call's form), unless their
-        documents hold them whole, as copies do (:meth:`copied_keys`), minus those the examiner
-        chose to count. Empty with ``auto_template`` off."""
+        documents copy one another (:meth:`copied_keys`), minus those the examiner chose to
+        count. Empty with ``auto_template`` off."""
         if not settings.auto_template:
             return np.zeros(0, dtype=np.int64)
         keys = self.form_keys(self.template_min_frequency(settings))
@@ -306,16 +304,14 @@ class Collection:
         return keys
 
     def copied_keys(self, min_frequency: int) -> frozenset[int]:
-        """Sentences in at least ``min_frequency`` documents that their documents hold whole, as
-        copies do (``templates.copied_keys``): copying, counted though frequent.
+        """Sentences in at least ``min_frequency`` documents whose documents are copies of one
+        another beyond them (``templates.copied_keys``): copying, counted though frequent.
 
-        Two documents are alike for a frequent text when the edited passages they share (a
-        comparison counting everything, under the default settings: the question is what the
-        documents hold, not what the examiner counts) cover at least ``COPIES_ALIKE`` of what
-        lies inside the text in them — from its first sentence to its last, the frequent
-        sentences left out — or when neither holds anything there; never when in both the text
-        is a line or two (fewer than ``COPIED_MIN_SENTENCES`` sentences) and less than half of
-        the document: a form's line. Kept until the index's documents change."""
+        Two documents are alike when the edited passages they share (a comparison counting
+        everything, under the default settings: the question is what the documents hold, not
+        what the examiner counts) cover at least ``COPIES_ALIKE`` of their text outside the
+        frequent sentences, or when neither holds anything else. Kept until the index's
+        documents change."""
         state = (self.store.fingerprint_generation(), min_frequency)
         if self._copied is not None and self._copied[0] == state:
             return self._copied[1]
@@ -323,58 +319,34 @@ class Collection:
         copied: frozenset[int] = frozenset()
         if len(keys):
             plain = Verifier(Settings(), (), ())
-            # per document: its text marked, and where its frequent sentences lie (keys, unit spans)
-            docs: dict[int, tuple[Marked, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
-            compared: dict[tuple[int, int], Comparison | None] = {}
             ordered = np.sort(keys)
+            # per document: its text marked, and its units outside every frequent sentence
+            docs: dict[int, tuple[Marked, np.ndarray]] = {}
+            answers: dict[tuple[int, int], bool] = {}
 
-            def document(doc_id: int) -> tuple[Marked, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+            def document(doc_id: int) -> tuple[Marked, np.ndarray]:
                 if doc_id not in docs:
                     m = plain.mark(*self.store.text_and_furniture(doc_id))
                     starts, ends, hashes = sentence_key_spans(m.text, m.units)
                     at = np.minimum(np.searchsorted(ordered, hashes), len(ordered) - 1)
                     found = ordered[at] == hashes
-                    # the units each frequent sentence covers, [lo, hi) (as units_in_spans finds them)
-                    lo = np.searchsorted(m.units.ends, starts[found], side="right")
-                    hi = np.searchsorted(m.units.starts, ends[found], side="left")
-                    covered = np.zeros(len(m.units) + 1, dtype=np.int64)
-                    np.add.at(covered, lo, 1)
-                    np.add.at(covered, np.maximum(hi, lo), -1)
-                    docs[doc_id] = (m, hashes[found], lo, hi, np.cumsum(covered)[:-1] > 0)
+                    spans = list(zip(starts[found].tolist(), ends[found].tolist()))
+                    docs[doc_id] = (m, ~units_in_spans(m.units, spans))
                 return docs[doc_id]
 
-            def inside(doc_id: int, text: np.ndarray) -> tuple[np.ndarray, bool]:
-                """Units from the text's first sentence to its last, the frequent sentences left
-                out; and whether the text is short beside the document (a line of a form: fewer
-                than ``COPIED_MIN_SENTENCES`` sentences, less than half of the document)."""
-                m, keys_here, lo, hi, frequent_units = document(doc_id)
-                at = np.minimum(np.searchsorted(text, keys_here), len(text) - 1)
-                own = text[at] == keys_here  # (``text`` sorted)
-                rest = np.zeros(len(m.units), dtype=bool)
-                if own.any():
-                    rest[int(lo[own].min()):int(hi[own].max())] = True
-                short = int(own.sum()) < COPIED_MIN_SENTENCES and 2 * int((hi[own] - lo[own]).sum()) < len(m.units)
-                return rest & ~frequent_units, short
-
-            arrays: dict[frozenset[int], np.ndarray] = {}
-
-            def alike(a: int, b: int, text: frozenset[int]) -> bool:
-                if text not in arrays:
-                    arrays[text] = np.sort(np.fromiter(text, dtype=np.int64, count=len(text)))
-                (rest_a, short_a), (rest_b, short_b) = inside(a, arrays[text]), inside(b, arrays[text])
-                if short_a and short_b:
-                    return False  # a line or two in half the collection: a form's, more likely than copied
-                rest = int(rest_a.sum()) + int(rest_b.sum())
-                if rest < 2 * plain.settings.min_run:
-                    return True  # nothing inside it in either: held whole
-                if (a, b) not in compared:
-                    compared[a, b] = plain.compare(document(a)[0], document(b)[0])
-                result = compared[a, b]
-                if result is None or not result.passages:
-                    return False
-                shared = (units_in_spans(document(a)[0].units, [p.a for p in result.passages]) & rest_a).sum() \
-                    + (units_in_spans(document(b)[0].units, [p.b for p in result.passages]) & rest_b).sum()
-                return int(shared) >= COPIES_ALIKE * rest
+            def alike(a: int, b: int) -> bool:
+                if (a, b) not in answers:
+                    (ma, rest_a), (mb, rest_b) = document(a), document(b)
+                    rest = int(rest_a.sum()) + int(rest_b.sum())
+                    if rest < 2 * plain.settings.min_run:
+                        answers[a, b] = True  # nothing else in either: byte copies, or copies of one text
+                    else:
+                        result = plain.compare(ma, mb)
+                        shared = 0 if result is None else int(
+                            (units_in_spans(ma.units, [p.a for p in result.passages]) & rest_a).sum()
+                            + (units_in_spans(mb.units, [p.b for p in result.passages]) & rest_b).sum())
+                        answers[a, b] = shared >= COPIES_ALIKE * rest
+                return answers[a, b]
 
             copied = templates_copied_keys(self.store.sentence_documents(keys.tolist()), alike)
         self._copied = (state, copied)

@@ -11,7 +11,7 @@ its status says what the comparison does with it:
 - ``automatic``: the automatic rule takes it out (in at least ``template_min_docs`` documents
   and ``template_min_share`` of the collection: the call's form);
 - ``counted``: it counts, as copying does (below the automatic rule; frequent enough for it, but
-  the documents holding it hold it whole, as copies do: ``copied``; or the examiner chose to count
+  the documents holding it are copies of one another: ``copied``; or the examiner chose to count
   it: ``by_examiner``).
 
 One action per passage: exclude it (a mark ``exclude``) or count it (a mark ``count``).
@@ -50,7 +50,7 @@ class CommonPassage:
     status: str  # one of STATUSES
     by_examiner: bool = False  # the status is the examiner's choice (marked, or counted on purpose)
     mark_ids: tuple[int, ...] = ()  # the examiner's marks deciding it (to undo them)
-    copied: bool = False  # counted though frequent enough for the automatic rule: held whole, as copies are
+    copied: bool = False  # counted though frequent enough for the automatic rule: its documents copy one another
 
 
 def _jaccard(a: frozenset[int], b: frozenset[int]) -> float:

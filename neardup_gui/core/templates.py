@@ -35,14 +35,11 @@ SENTENCE_KEY_SEED = 0x7470  # fixed: keys are stored in indexes and must never c
 # Frequent sentences held by nearly the same documents (Jaccard similarity of the two sets of
 # documents at least this) are one text: a form's sentences, or one copied document's.
 SAME_DOCUMENTS = 0.8
-# Two documents hold a frequent text as copies do when the passages they share cover at least
-# this share of what lies inside it in them, the frequent sentences left out (see copied_keys;
-# measured in docs/quality.md); pairs of its documents asked, at most:
+# Two documents holding a frequent text are copies of one another beyond it when the passages
+# they share cover at least this share of their text outside the frequent sentences (see
+# copied_keys; measured in docs/quality.md); pairs of its documents asked, at most:
 COPIES_ALIKE = 0.5
 COPY_PAIRS = 9
-# A frequent text of fewer sentences than this, less than half of each document holding it, is a
-# line of a form (a heading, a notice) rather than a copy, however it is held.
-COPIED_MIN_SENTENCES = 3
 
 
 def sentence_key(tokens: Iterable[str]) -> int:
@@ -155,34 +152,29 @@ def _shuffled(doc_id: int) -> int:
     return (doc_id * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF  # (Fibonacci hashing: a fixed shuffle)
 
 
-def copied_keys(holders: Mapping[int, Collection[int]],
-                alike: Callable[[int, int, frozenset[int]], bool], *,
+def copied_keys(holders: Mapping[int, Collection[int]], alike: Callable[[int, int], bool], *,
                 same: float = SAME_DOCUMENTS, pairs: int | None = None) -> frozenset[int]:
     """Of the frequent sentences the automatic rule would take out (``holders``: each key → the
-    documents holding it), those that are copying: their documents hold them whole, as copies
-    do, not as a form filled in.
+    documents holding it), those that are copying: the documents holding them are copies of one
+    another beyond that text.
 
     Sentences held by nearly the same documents (Jaccard ≥ ``same``) are one text: the parts of
-    a form, or the unedited sentences of a copied text. For each such text, up to ``pairs``
-    pairs of its documents (all pairs when fewer; else neighbours in a fixed shuffle) are
-    asked ``alike(a, b, keys)``: is what lies inside the text in the two documents (from its
-    first sentence to its last, the frequent sentences left out) shared by them too
-    (``Collection.copied_keys``: their shared passages cover at least ``COPIES_ALIKE`` of it, or
-    neither holds anything there)? When most pairs are alike, the text's sentences are copying.
+    a form, or the unedited sentences of a copied document. For each such text, up to ``pairs``
+    pairs of its documents (all pairs when fewer; else neighbours in a fixed shuffle) are asked
+    ``alike(a, b)``: do the two documents share their text outside the frequent sentences too
+    (``Collection.copied_keys``: the passages they share cover at least ``COPIES_ALIKE`` of it, or
+    neither holds anything else)? When most pairs are alike, the text's sentences are copying.
 
-    Why: a frequency count cannot tell a form from a text copied by many, and the more widely a
-    text was copied the more it matters. In a small folder half the collection is a handful of
+    Why: a frequency count cannot tell a form from a document copied by many, and the more widely
+    a text was copied the more it matters. In a small folder half the collection is a handful of
     documents: five copies of one proposal among eight files were each wholly "template" before,
     and not one of their ten pairs was reported; six lightly edited copies of a Chinese section
-    among eleven files lost a third of their similarity (0.76 → 0.53); six proposals with a body
-    copied (lightly edited) under introductions of their own came out at 0.08–0.11 instead of
-    0.47–0.51. A form is filled in: between its parts each applicant writes answers of their own,
-    unrelated to the others'. A copied text holds nothing of the copier's inside it but its edits,
-    which the copies share as passages; a pasted passage likewise. A line or two (fewer than
-    ``COPIED_MIN_SENTENCES`` sentences, less than half of the documents) is a form's line, however
-    held. What this cannot tell from a copy is a longer form in one piece with nothing to fill in
-    (a block of instructions, a declaration): it counts, listed in the common passages with one
-    click to exclude it.
+    among eleven files lost a third of their similarity (0.76 → 0.53). What tells a form from a
+    copy is what else its documents share: applicants fill a form with text of their own,
+    unrelated to each other's, while copies share their edited sentences too, or nothing else at
+    all (byte copies). A text pasted into half a small folder beside writing of each writer's own
+    has the shape of a form (a block of the call's text beside each applicant's own: the issue-14
+    call of 26) and stays automatic, listed in the common passages with one click to count it.
     """
     wanted = COPY_PAIRS if pairs is None else pairs
     groups: dict[frozenset[int], list[int]] = {}
@@ -217,7 +209,7 @@ def copied_keys(holders: Mapping[int, Collection[int]],
             chosen = [(min(a, b), max(a, b)) for a, b in zip(shuffled, shuffled[1:wanted + 1])]
         yes = no = 0
         for a, b in chosen:  # (until the majority is known)
-            if alike(a, b, frozenset(keys)):
+            if alike(a, b):
                 yes += 1
             else:
                 no += 1

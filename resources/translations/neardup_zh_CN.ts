@@ -192,6 +192,11 @@ Countable text: every word and character of the submission except template text 
         <translation>按您的选择计入</translation>
     </message>
     <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="150" />
+        <source>counted: its documents copy one another</source>
+        <translation>计入：含有它的文档相互抄袭</translation>
+    </message>
+    <message>
         <location filename="../../neardup_gui/app/commonview.py" line="151" />
         <source>counted</source>
         <translation>计入</translation>
@@ -222,14 +227,9 @@ Countable text: every word and character of the submission except template text 
         <translation>{n}（{share}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="150" />
-        <source>counted: whole in each document, as copies are</source>
-        <translation>计入：各文档整段包含（如抄袭）</translation>
-    </message>
-    <message>
         <location filename="../../neardup_gui/app/commonview.py" line="186" />
-        <source>Automatic template: a sentence in at least {n} documents ({docs} and {share} of the collection) is left out, unless its documents hold it whole, as copies do.</source>
-        <translation>自动模板：出现在至少 {n} 篇文档（至少 {docs} 篇且占全集 {share}）中的句子不计入，但各文档整段包含它（如抄袭）时除外。</translation>
+        <source>Automatic template: a sentence in at least {n} documents ({docs} and {share} of the collection) is left out, unless the documents holding it copy one another.</source>
+        <translation>自动模板：出现在至少 {n} 篇文档（至少 {docs} 篇且占全集 {share}）中的句子不计入，含有它的文档相互抄袭时除外。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/commonview.py" line="191" />

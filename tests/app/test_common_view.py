@@ -167,5 +167,5 @@ def test_copies_in_half_the_folder_are_shown_as_counted_copies(qtbot, window, tm
     page = window.common_page
     rows = [r for r, p in enumerate(page.passages) if p.documents == 5]
     assert len(rows) == 1 and page.passages[rows[0]].copied
-    assert page.model.item(rows[0], 2).text() == "counted: whole in each document, as copies are"
-    assert "unless its documents hold it whole, as copies do" in page.summary.text()
+    assert page.model.item(rows[0], 2).text() == "counted: its documents copy one another"
+    assert "unless the documents holding it copy one another" in page.summary.text()

@@ -88,7 +88,7 @@ def test_clusters_json_flags_the_ring(tmp_path, capsys) -> None:
 
 def test_copies_in_half_a_small_folder_are_counted_and_say_why(tmp_path, capsys) -> None:
     """Five copies of one proposal among eight files reach the automatic rule: `pairs` reports
-    them, `common` lists their text as counted because each holds it whole, as copies do."""
+    them, `common` lists their text as counted because its documents copy one another."""
     folder = tmp_path / "folder"
     folder.mkdir()
     fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "ingest"
@@ -105,5 +105,5 @@ def test_copies_in_half_a_small_folder_are_counted_and_say_why(tmp_path, capsys)
     copied = [p for p in data["passages"] if p["documents"] == 5]
     assert len(copied) == 1 and copied[0]["status"] == "counted" and copied[0]["copied"] is True
     code, out = run(capsys, "common", "--db", db, "-q")
-    assert code == EXIT_OK and "counted (whole in each)" in out
-    assert "unless its documents hold it whole, as copies do" in out
+    assert code == EXIT_OK and "counted (copies)" in out
+    assert "unless those documents copy one another" in out

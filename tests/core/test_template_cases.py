@@ -70,8 +70,8 @@ def test_a_ring_of_seven_in_three_hundred_is_reported_in_full(ring) -> None:
 
 def test_the_old_frequency_rule_would_have_hidden_the_ring(ring, monkeypatch) -> None:
     """Why the rule changed: with frequency alone (5 documents, no share) the ring disappears —
-    unless the rule also asks whether the documents holding a frequent text hold it whole, as
-    copies do (``templates.copied_keys``): then even the old rule keeps the ring."""
+    unless the rule also asks whether the documents holding a frequent text copy one another
+    (``templates.copied_keys``): then even the old rule keeps the ring."""
     case, coll = ring
     old = SETTINGS.with_(template_min_share=0.0)
 

@@ -174,9 +174,9 @@ _CATALOG: dict[str, tuple[str, str]] = {
     "r_ring": (" (a ring: every pair near-identical)", "（环：每两篇都近似相同）"),
     "r_representative": ("representative", "代表文档"),
     "r_not_counted": ("What was not counted", "未计入的内容"),
-    "r_auto_on": ("on: a sentence in at least {f} documents ({d} and {s} of the collection), unless its "
-                  "documents hold it whole, as copies do",
-                  "开启：句子至少出现在 {f} 篇文档中（{d} 篇且占文献库 {s}），各文档整段包含它（如抄袭）时除外"),
+    "r_auto_on": ("on: a sentence in at least {f} documents ({d} and {s} of the collection), unless the "
+                  "documents holding it copy one another",
+                  "开启：句子至少出现在 {f} 篇文档中（{d} 篇且占文献库 {s}），含有该句的文档相互抄袭时除外"),
     "r_off": ("off", "关闭"),
     "r_template_files": ("Template files", "模板文件"),
     "r_template_files_value": ("{n} files, {u} units", "{n} 个文件，{u} 字"),
