@@ -394,8 +394,8 @@ def _template_keys(main: Collection, batch: Collection, settings: Settings) -> f
     ``template_min_docs`` of its submissions and at least ``template_min_share`` of them — the
     application form shared by (nearly) every proposal of the call. A passage copied by a few
     applicants is far below that share and keeps counting, and so does a proposal copied by half
-    a small call (most of the text of the submissions holding it: ``Collection.form_keys``); a sentence the examiner chose to count
-    is never template. With ``auto_template`` off only the examiner's files and marks count.
+    a small call (its submissions copy one another: ``Collection.form_keys``); a sentence the
+    examiner chose to count is never template. With ``auto_template`` off only the examiner's files and marks count.
     """
     if not settings.auto_template:
         return frozenset()

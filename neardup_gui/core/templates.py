@@ -7,9 +7,9 @@ hides what was copied most widely (issue 14). Template text is therefore:
 2. sentences the examiner marked (stored in the index: ``store.template_marks``);
 3. automatically, only sentences in at least ``template_min_docs`` documents AND at least
    ``template_min_share`` (half) of the collection — the call's form — counted by the index's
-   ``sentence_df`` over sentence keys, unless the
-   documents holding them are copies of one another beyond them (:func:`copied_keys`: copying,
-   not a form), minus those the examiner chose to count;
+   ``sentence_df`` over sentence keys, unless the documents holding them are copies of one
+   another beyond them (:func:`copied_keys`: copying, not a form), minus those the examiner
+   chose to count;
 4. the page furniture a PDF extraction recognised (running headers, footers, page numbers).
 
 A sentence key hashes the sentence's *normalised units*, so white space, punctuation, full-width

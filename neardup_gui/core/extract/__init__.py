@@ -138,6 +138,10 @@ def format_by_content(kind: str, data: bytes | None = None, path: str | None = N
 _FORMAT_BY_KIND = {"text": "txt", "pdf": "pdf", "rtf": "rtf", "html": "html"}
 
 
+# archives among OTHER_SUFFIXES: files of submissions are often sent in one
+ARCHIVE_SUFFIXES = frozenset(".zip .rar .7z .tar .gz .tgz .bz2 .xz .zst .cab".split())
+
+
 def unsupported(path: str) -> Skipped:
     """The reason for a file whose suffix is not a supported format; an archive (submissions
     often arrive zipped) says what to do with it."""
@@ -146,9 +150,6 @@ def unsupported(path: str) -> Skipped:
         return Skipped(path, "archive", f"an archive ({suffix}): unpack it and check the documents inside")
     return Skipped(path, "unsupported", f"unsupported file type {suffix!r}")
 
-
-# archives among OTHER_SUFFIXES: files of submissions are often sent in one
-ARCHIVE_SUFFIXES = frozenset(".zip .rar .7z .tar .gz .tgz .bz2 .xz .zst .cab".split())
 
 
 def too_large_reason(size: int, limits: ExtractLimits) -> str:
@@ -237,7 +238,7 @@ def extract_bytes(
         # RTF, docx, HTML or plain text renamed .doc (as some systems export them), a .wps saved
         # by WPS as a .docx, are extracted for what they are; a real Word 97-2003 file is an OLE
         # file (extract/doc.py).
-        fmt = {"rtf": "rtf", "zip": zip_document_format(data) or "docx", "html": "html", "text": "txt"}[kind]
+        fmt = (zip_document_format(data) or "docx") if kind == "zip" else _FORMAT_BY_KIND[kind]
     expected = _EXPECTED_KIND.get(fmt)
     if expected is not None and kind not in expected:
         if fmt == "docx" and kind == "ole":
