@@ -222,3 +222,115 @@ def test_the_file_dialogs_offer_every_format_that_is_read():
     patterns = DIALOG_PATTERNS.split()
     assert sorted(patterns) == sorted(f"*{suffix}" for suffix in READ_SUFFIXES)
     assert patterns[:3] == ["*.docx", "*.doc", "*.wps"]
+
+
+def _fib_at(data: bytes) -> int:
+    """The file offset of the WordDocument stream (its FIB) in a LibreOffice .doc."""
+    import io
+
+    import olefile
+
+    with olefile.OleFileIO(io.BytesIO(data)) as ole:
+        fib = ole.openstream("WordDocument").read(64)
+    return data.find(fib)
+
+
+@pytest.mark.parametrize("name", sorted(SIBLINGS))
+def test_a_cut_doc_reads_the_text_that_survives(tmp_path, name):
+    """A .doc cut short (a broken download, a full disk) loses its compound file's directory,
+    which LibreOffice writes last; its text comes before it. Before, every cut .doc was skipped
+    ("its compound file cannot be read") — report.doc cut at 90 % lost all of its 9,447
+    characters. Now the text is read as far as it survives, and the loss is said."""
+    data = (FIXTURES / name).read_bytes()
+    whole = extract_file(str(FIXTURES / name)).text
+    text_at = _fib_at(data) + 2048  # (fcMin: LibreOffice's text, UTF-16, one piece)
+    (ccp_text,) = struct.unpack_from("<i", data, _fib_at(data) + 0x4C)  # (the FIB's ccpText)
+    text_end = text_at + 2 * ccp_text
+    seen = {"whole": 0, "part": 0, "none": 0}
+    for cut in sorted({*range(512, len(data), 211), text_at + 100, text_end + 1, len(data) - 512}):
+        path = tmp_path / f"{cut}-{name}"
+        path.write_bytes(data[:cut])
+        result = extract_file(str(path))
+        if cut <= text_at:
+            assert isinstance(result, Skipped) and result.code == "corrupt", (cut, result)
+            assert "compound file cannot be read" in result.reason or "no WordDocument" in result.reason
+            seen["none"] += 1
+            continue
+        assert isinstance(result, Document), (cut, result)
+        if not result.warnings:  # (only the last sectors lost, the directory whole: read as ever)
+            assert result.text == whole and cut > data.rfind(b"R\x00o\x00o\x00t\x00"), cut
+            continue
+        assert result.warnings[0].startswith("recovered from a damaged file: ")
+        assert "the text was read from the Word stream that survives" in result.warnings[0]
+        if cut >= text_end:
+            assert result.text == whole, cut
+            seen["whole"] += 1
+        else:
+            # every paragraph before the cut whole, the last one up to the cut
+            assert whole.startswith(result.text[:-1]) and result.text, cut
+            missing = int(result.warnings[1].split(": ")[1].split()[0])
+            assert result.warnings[1].endswith("characters of its text are missing")
+            assert missing == ccp_text - (cut - text_at) // 2, cut  # (every character that survives read)
+            seen["part"] += 1
+    assert seen["whole"] and seen["part"] and seen["none"], seen
+
+
+def test_a_doc_with_its_directory_or_piece_table_damaged_reads_whole(tmp_path):
+    """The directory sector overwritten, a run of bytes inserted before the text (the sectors no
+    longer where the header says), the piece table lost as well (the FIB's range of text read):
+    each reads the whole text, with the warning."""
+    data = (FIXTURES / "report.doc").read_bytes()
+    whole = extract_file(str(FIXTURES / "report.doc")).text
+    (directory,) = struct.unpack_from("<I", data, 48)
+    at = (directory + 1) * 512
+    no_directory = data[:at] + bytes(512) + data[at + 512:]
+    fib = _fib_at(data)
+    inserted = data[:fib - 300] + data[1000:1700] + data[fib - 300:]
+    clx = no_directory.find(b"\x02\x10\x00\x00\x00\x00\x00\x00\x00")
+    assert clx > 0
+    no_pieces = no_directory[:clx] + bytes(21) + no_directory[clx + 21:]
+    for label, damaged in (("directory", no_directory), ("inserted", inserted), ("pieces", no_pieces)):
+        path = tmp_path / f"{label}.doc"
+        path.write_bytes(damaged)
+        result = extract_file(str(path))
+        assert isinstance(result, Document), (label, result)
+        assert result.text == whole, label
+        assert result.warnings[0].startswith("recovered from a damaged file: "), label
+
+
+def test_an_ole_file_without_a_word_stream_is_not_read_as_one(tmp_path):
+    """Salvage reads only a Word FIB's text: a damaged compound file holding other data, or
+    bytes that only look like a FIB, keep their reason."""
+    data = bytearray((FIXTURES / "report.doc").read_bytes())
+    fib = _fib_at(bytes(data))
+    rng = random.Random(3)
+    tail = bytearray(rng.randrange(256) for _ in range(len(data) - fib - 4))
+    garbage = bytes(data[:fib + 4]) + bytes(tail)  # a FIB's first bytes, then noise
+    (tmp_path / "noise.doc").write_bytes(garbage[: len(garbage) * 9 // 10])
+    result = extract_file(str(tmp_path / "noise.doc"))
+    assert isinstance(result, Skipped) and result.code == "corrupt", result
+    head = bytes(data[:512])  # an OLE header, then no Word stream at all
+    (tmp_path / "head.doc").write_bytes(head + bytes(rng.randrange(256) for _ in range(8192)))
+    result = extract_file(str(tmp_path / "head.doc"))
+    assert isinstance(result, Skipped) and result.code == "corrupt", result
+
+
+def test_a_cut_doc_is_indexed_with_its_warning_and_paired_with_its_source(tmp_path):
+    """In a folder: the cut file is indexed (not skipped), says it was recovered, and is paired
+    with the proposal it was saved from — at 1.0 when its whole text survives."""
+    from neardup_gui.core.collection import Collection
+    from neardup_gui.core.settings import Settings
+
+    data = (FIXTURES / "report.doc").read_bytes()
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    shutil.copy(FIXTURES / "report.odt", folder / "proposal-2025.odt")
+    (folder / "resubmitted.doc").write_bytes(data[: len(data) * 9 // 10])
+    settings = Settings(auto_template=False)
+    with Collection.open(str(tmp_path / "i.ndx")) as coll:
+        report = coll.index_folder(str(folder), settings)
+        assert report.added == 2 and report.skipped == ()
+        (info,) = [d for d in coll.documents() if d.rel == "resubmitted.doc"]
+        assert info.status != "skipped" and info.warnings[0].startswith("recovered from a damaged file: ")
+        pairs = [({p.a.rel, p.b.rel}, p.similarity) for p in coll.pairs(settings)]
+    assert pairs == [({"proposal-2025.odt", "resubmitted.doc"}, 1.0)]

@@ -13,11 +13,18 @@ a paragraph here), a field is ``0x13 code 0x14 result 0x15`` (the result is kept
 as ``PAGE`` or ``HYPERLINK "…"`` — dropped), pictures and drawn objects are ``0x01`` and ``0x08``.
 
 Word 6 and 95 files (an older FIB) and encrypted files are reported, not guessed at.
+
+A damaged file whose compound file cannot be read (a cut download loses the directory, which
+LibreOffice and Word write last; a flipped byte in a sector chain) still holds its text: the
+``WordDocument`` stream is found by its FIB, read on from there, and its pieces by the piece table
+found where the FIB says it is in the table stream, else by the FIB's range of text
+(``fcMin``–``fcMac``). What is read that way carries a warning; the text cut off is counted.
 """
 
 from __future__ import annotations
 
 import io
+import re
 import struct
 
 from neardup_gui.core.extract.common import ExtractError, Extracted
@@ -42,7 +49,22 @@ def _damaged(why: str) -> ExtractError:
 
 
 def extract(data: bytes) -> Extracted:
-    """The main text of a Word 97–2003 document, one item per paragraph (and table cell)."""
+    """The main text of a Word 97–2003 document, one item per paragraph (and table cell); a
+    damaged one's surviving text (see the module's docstring)."""
+    try:
+        return _extract(data)
+    except ExtractError as exc:
+        if exc.code != "corrupt":
+            raise
+        salvaged = _salvage(data)
+        if salvaged is None:
+            raise
+        salvaged.warnings.insert(0, f"recovered from a damaged file: {exc.reason.removeprefix(f'damaged {NOUN}: ')}; "
+                                    f"the text was read from the Word stream that survives")
+        return salvaged
+
+
+def _extract(data: bytes) -> Extracted:
     import olefile
 
     try:
@@ -170,3 +192,81 @@ def _paragraphs(text: str) -> str:
         elif ch not in _DROPPED:
             out.append(ch)
     return "".join(out)
+
+
+# --- salvage -------------------------------------------------------------------------------------
+
+_FC_MIN = 0x0018  # FibBase.fcMin, fcMac: where the document's text lies in the WordDocument stream
+_CCP_ALL = range(0x004C, 0x006C, 4)  # ccpText, ccpFtn, ccpHdd, ccpMcr, ccpAtn, ccpEdn, ccpTxbx, ccpHdrTxbx
+_NFIB_MAX = 0x0200  # (Word 97: 0x00C1 … Word 2007 and later: 0x0112)
+_MAX_FIBS = 16
+_FIB_RE = re.compile(rb"\xec\xa5", re.S)
+
+
+def _salvage(data: bytes) -> Extracted | None:
+    """The text of a Word 97–2003 document whose compound file cannot be read, from its FIB
+    onwards; None when no FIB with readable text is found."""
+    best: Extracted | None = None
+    tried = 0
+    for m in _FIB_RE.finditer(data):
+        fib = m.start()
+        if len(data) - fib < _FC_CLX + 8:
+            break
+        (nfib,) = struct.unpack_from("<H", data, fib + 2)
+        (flags,) = struct.unpack_from("<H", data, fib + _FLAGS)
+        if not FIB_WORD97 <= nfib <= _NFIB_MAX or flags & 0x8100:
+            continue
+        ccps = [struct.unpack_from("<i", data, fib + at)[0] for at in _CCP_ALL]
+        ccp_text = ccps[0]
+        if ccp_text <= 0 or min(ccps) < 0 or sum(ccps) > len(data):
+            continue
+        tried += 1
+        if tried > _MAX_FIBS:
+            break  # (bytes that look like FIBs, each a scan of the file: a bound on the time)
+        words = data[fib:]
+        pieces = _found_pieces(data, words, ccps)
+        if pieces is None:
+            continue
+        warnings: list[str] = []
+        text = _main_text(words, pieces, ccp_text, warnings)
+        if not _plausible(text):
+            continue
+        found = Extracted(paragraphs=_paragraphs(text).split("\n"), meta={"word_version": f"nFib {nfib:#06x}"},
+                          warnings=warnings)
+        if best is None or len(text) > sum(map(len, best.paragraphs)):
+            best = found
+    return best
+
+
+def _found_pieces(data: bytes, words: bytes, ccps: list[int]) -> list[tuple[int, int, int, bool]] | None:
+    """The piece table named by the FIB, found in what survives of the file (its table stream's
+    place is in the lost directory); else one piece over the FIB's text range."""
+    fc_clx, lcb_clx = struct.unpack_from("<II", words, _FC_CLX)
+    if 21 <= lcb_clx <= 1 << 24:
+        # the Clx's piece table: 0x02, its length, and the first character position, 0
+        start = 0
+        head = b"\x02" + struct.pack("<I", lcb_clx - 5) + b"\x00\x00\x00\x00"
+        while (at := data.find(head, start)) >= 0:
+            start = at + 1
+            try:
+                pieces = _pieces(data, at, lcb_clx)
+            except ExtractError:
+                continue
+            if pieces and pieces[-1][1] >= ccps[0] and all(offset < len(data) for _, _, offset, _ in pieces):
+                return pieces
+    fc_min, fc_mac = struct.unpack_from("<II", words, _FC_MIN)
+    total = sum(ccps) + (1 if sum(ccps[1:]) else 0)
+    if not 0 < fc_min < fc_mac or total <= 0:
+        return None
+    for width in (2, 1):
+        if abs((fc_mac - fc_min) - width * total) <= width:
+            return [(0, total, fc_min, width == 1)]
+    return None
+
+
+_CONTROL = re.compile(r"[\x00\x06\x0f-\x12\x16-\x1d\ufffd\ue000-\uf8ff]")
+
+
+def _plausible(text: str) -> bool:
+    """Text, not bytes read as text: few control, private-use or replaced characters."""
+    return bool(text.strip()) and len(_CONTROL.findall(text)) <= len(text) // 20
