@@ -272,6 +272,10 @@ def _warning_patterns() -> list[tuple[re.Pattern[str], str]]:
                                                 "\ufffd ({where}); the rest was read normally")),
         (re.compile(r"^recovered from a damaged file: (?P<detail>.*)$", re.S),
          QCoreApplication.translate("Warnings", "recovered from a damaged file: {detail}")),
+        (re.compile(r"^(?P<n>\d+) characters whose font is lost are left out$"),
+         QCoreApplication.translate("Warnings", "{n} characters whose font is lost are left out")),
+        (re.compile(r"^the file is cut short: (?P<n>\d+) characters of its text are missing$"),
+         QCoreApplication.translate("Warnings", "the file is cut short: {n} characters of its text are missing")),
     ]
 
 

@@ -1501,57 +1501,57 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>PairsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="300" />
+        <location filename="../../neardup_gui/app/models.py" line="304" />
         <source>Document A</source>
         <translation>文档 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="300" />
+        <location filename="../../neardup_gui/app/models.py" line="304" />
         <source>Document B</source>
         <translation>文档 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="301" />
+        <location filename="../../neardup_gui/app/models.py" line="305" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="301" />
+        <location filename="../../neardup_gui/app/models.py" line="305" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="302" />
+        <location filename="../../neardup_gui/app/models.py" line="306" />
         <source>B in A</source>
         <translation>B 在 A 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="302" />
+        <location filename="../../neardup_gui/app/models.py" line="306" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="303" />
+        <location filename="../../neardup_gui/app/models.py" line="307" />
         <source>Share of A's countable units found in B (containment)</source>
         <translation>A 的可计数单元出现在 B 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="304" />
+        <location filename="../../neardup_gui/app/models.py" line="308" />
         <source>Share of B's countable units found in A (containment)</source>
         <translation>B 的可计数单元出现在 A 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="305" />
+        <location filename="../../neardup_gui/app/models.py" line="309" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="306" />
+        <location filename="../../neardup_gui/app/models.py" line="310" />
         <source>Contained</source>
         <translation>包含比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="307" />
+        <location filename="../../neardup_gui/app/models.py" line="311" />
         <source>The larger of A in B and B in A: how much of one is found in the other</source>
         <translation>A 在 B 中与 B 在 A 中的较大者：一篇文档有多少内容见于另一篇</translation>
     </message>
@@ -2305,37 +2305,37 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>SourcesModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="340" />
+        <location filename="../../neardup_gui/app/models.py" line="344" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="340" />
+        <location filename="../../neardup_gui/app/models.py" line="344" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="341" />
+        <location filename="../../neardup_gui/app/models.py" line="345" />
         <source>Containment</source>
         <translation>包含度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="341" />
+        <location filename="../../neardup_gui/app/models.py" line="345" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="342" />
+        <location filename="../../neardup_gui/app/models.py" line="346" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="343" />
+        <location filename="../../neardup_gui/app/models.py" line="347" />
         <source>Share of the submission found in this source</source>
         <translation>送检文档出现在此来源中的比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="344" />
+        <location filename="../../neardup_gui/app/models.py" line="348" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
@@ -2505,6 +2505,16 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
         <location filename="../../neardup_gui/app/models.py" line="274" />
         <source>recovered from a damaged file: {detail}</source>
         <translation>从损坏的文件中恢复：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="276" />
+        <source>{n} characters whose font is lost are left out</source>
+        <translation>{n} 个字符的字体已丢失，未读入</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="278" />
+        <source>the file is cut short: {n} characters of its text are missing</source>
+        <translation>文件不完整：正文缺少 {n} 个字符</translation>
     </message>
 </context>
 <context>

@@ -98,6 +98,10 @@ def test_counted_messages_in_english_and_chinese(qapp):
             "5080 字节中有 2 字节不是有效的 UTF-8 编码，已替换为 \ufffd（at byte 5078）；其余内容正常读取"
         assert localise_warning("recovered from a damaged file: word/header1.xml left out (CRC)") == \
             "从损坏的文件中恢复：word/header1.xml left out (CRC)"
+        # a damaged PDF's lost fonts and a cut .doc's missing text (each with its count)
+        assert localise_warning("7575 characters whose font is lost are left out") == "7575 个字符的字体已丢失，未读入"
+        assert localise_warning("the file is cut short: 4651 characters of its text are missing") == \
+            "文件不完整：正文缺少 4651 个字符"
     finally:
         QCoreApplication.removeTranslator(translator)
 

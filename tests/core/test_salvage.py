@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import io
 import random
+import re
 import shutil
 import zipfile
 from pathlib import Path
@@ -307,10 +308,65 @@ def test_pdf_whose_end_is_lost(office_files, name):
     assert result.warnings == ("recovered from a damaged file: the end of the file (cross-reference table "
                                "and trailer) is lost; 1 page read from the objects that survive",) or \
         "page" in result.warnings[0]
-    # LibreOffice writes the pages after their content: cut in the middle, no page survives.
-    lost = read(data[: len(data) // 2], "pdf")
-    assert isinstance(lost, Skipped) and lost.code == "corrupt"
-    assert "no page with text survives" in lost.reason
+    # LibreOffice writes the pages after their content and fonts: cut in the middle, no page
+    # survives; the pages are rebuilt around their contents and what their surviving fonts
+    # show is read (before: skipped, "no page with text survives").
+    cut = len(data) // 2
+    half = read(data[:cut], "pdf")
+    if re.search(rb"\d+ 0 obj\s*<</Type/Font/.*?endobj", data[:cut], re.S):
+        assert isinstance(half, Document), half
+        assert "(rebuilt from their contents)" in half.warnings[0]
+        assert _within(half.text, full.text)
+    else:  # (no font complete before the cut: no character can be read)
+        assert isinstance(half, Skipped) and half.code == "corrupt"
+        assert "no page with text survives" in half.reason
+
+
+def _within(part: str, whole: str) -> bool:
+    """Every line of ``part`` is a subsequence of ``whole`` (spaces and line breaks aside): the
+    text of a lost font leaves gaps that join what stood around them (第1段 read as 第段) and
+    break lines elsewhere. Nothing is read that is not there."""
+    from rapidfuzz.distance import LCSseq
+
+    squeezed = re.sub(r"\s+", "", whole)
+    lines = [re.sub(r"\s+", "", line) for line in part.splitlines()]
+    return any(lines) and all(LCSseq.similarity(line, squeezed) == len(line) for line in lines)
+
+
+def test_a_cut_libreoffice_pdf_reads_the_text_whose_fonts_survive():
+    """Every cut of LibreOffice's PDF of the report (5 pages, three fonts: serif, bold and CJK,
+    written after all the pages' contents; the font dictionary, pages and catalog last): the
+    pages are rebuilt from their contents, fonts named by LibreOffice's subset tags. Cut after
+    the last font: the whole text, the same as the intact file; between fonts: exactly the text
+    of the fonts that survive, in order, and the count of characters left out; before them:
+    skipped. Before, every cut before the page objects (the last 5 % of the file) was skipped."""
+    path = Path(__file__).resolve().parent.parent / "fixtures" / "ingest" / "report.pdf"
+    data = path.read_bytes()
+    whole = extract_file(str(path)).text
+    fonts = [m.end() for m in re.finditer(rb"\d+ 0 obj\s*<</Type/Font/.*?endobj", data, re.S)]
+    pages = re.search(rb"\d+ 0 obj\s*<</Type/Page/", data).start()
+    assert len(fonts) == 3 and fonts[-1] < pages
+    seen = set()
+    for cut in sorted({*range(2000, len(data), 997), *fonts, pages}):
+        result = read(data[:cut], "pdf")
+        if cut < fonts[0]:
+            assert isinstance(result, Skipped) and result.code == "corrupt", cut
+            seen.add("none")
+            continue
+        assert isinstance(result, Document), (cut, result)
+        if cut >= pages:
+            assert result.text == whole, cut
+            continue
+        assert result.warnings[0].startswith("recovered from a damaged file: the end of the file (cross-reference "
+                                             "table and trailer) is lost, with its catalog and 5 pages (rebuilt"), cut
+        if cut >= fonts[-1]:
+            assert result.text == whole and result.warnings[1:] == (), cut
+            seen.add("whole")
+        else:
+            assert _within(result.text, whole), cut
+            assert re.fullmatch(r"\d+ characters whose font is lost are left out", result.warnings[1]), cut
+            seen.add("part")
+    assert seen == {"none", "part", "whole"}
 
 
 def _fuzz_cases(data: bytes, rng: random.Random, n: int) -> list[tuple[str, bytes]]:

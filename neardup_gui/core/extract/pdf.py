@@ -107,6 +107,9 @@ def _glyphs(layout, out: list[_Glyph], rotated: list[_Glyph], stats: dict[str, i
 
     for obj in layout:
         if isinstance(obj, LTChar):
+            if obj.fontname == LOST_FONT:
+                stats["lost"] += 1  # (a damaged file's text whose font is lost: codes, not characters)
+                continue
             text = obj.get_text()
             if text.startswith("(cid:"):
                 text = _CID_RE.sub("", text)
@@ -766,17 +769,92 @@ def _surviving_objects(data: bytes) -> tuple[bytes, str] | None:
     catalogs = _CATALOG_RE.findall(body)
     lost = "the end of the file (cross-reference table and trailer) is lost" if len(body) < len(data) - 64 or b"startxref" not in data[-1024:] \
         else "the cross-reference table or trailer is damaged"
+    pages = b""
+    if not catalogs and not _OBJSTM_RE.search(body):
+        # (Where objects are packed in object streams, pages may survive unseen here: not done.)
+        # The catalog is lost, and with it the page objects written before it (LibreOffice
+        # writes them last, after the fonts): pages are rebuilt around the content streams that
+        # no surviving page names.
+        number = max(int(m.group(1)) for m in _OBJ_RE.finditer(body)) + 1
+        named = {ref for m in _CONTENTS_RE.finditer(body) for ref in _REF_RE.findall(m.group(1))}
+        pages, count = _rebuilt_pages(body, number, named)
+        if count:
+            lost += f", with its catalog and {count} page{'s' if count != 1 else ''} (rebuilt from their contents)"
     if catalogs:
         number, generation = catalogs[-1]
         tail = b"\ntrailer\n<< /Root %s %s R >>\n%%%%EOF\n" % (number, generation)
     else:
         # No catalog survives: a new one without a page tree makes pdfminer find the page
         # objects by scanning.
-        number = max(int(m.group(1)) for m in _OBJ_RE.finditer(body)) + 1
+        number = max(int(m.group(1)) for m in _OBJ_RE.finditer(body + pages)) + 1
         tail = (b"\n%d 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root %d 0 R >>\n%%%%EOF\n"
                 % (number, number))
-        lost += ", with its catalog"
-    return body + tail, lost
+        if not pages:
+            lost += ", with its catalog"
+    return body + pages + tail, lost
+
+
+_OBJSTM_RE = re.compile(rb"/Type\s*/ObjStm\b")
+_CONTENTS_RE = re.compile(rb"/Contents\s*(\[[^\]]*\]|\d+\s+\d+\s+R)")
+_REF_RE = re.compile(rb"(\d+)\s+(\d+)\s+R")
+_STREAM_OBJ_RE = re.compile(rb"(?<![0-9])(\d{1,10})\s+(\d{1,5})\s+obj\s*<<((?:[^<>]|<[^<>]*>)*)>>\s*stream\r?\n")
+_FONT_OBJ_RE = re.compile(rb"(?<![0-9])(\d{1,10})\s+(\d{1,5})\s+obj\s*<<\s*/Type\s*/Font\s*/Subtype\s*/\w+\s*"
+                          rb"/BaseFont\s*/([A-Z]{6})\+")
+_FONT_DICT_RE = re.compile(rb"(?<![0-9])\d{1,10}\s+\d{1,5}\s+obj\s*<<\s*((?:/[\w.+-]+\s+\d+\s+\d+\s+R\s*)+)>>\s*endobj")
+_FONT_REF_RE = re.compile(rb"/([\w.+-]+)\s+(\d+)\s+(\d+)\s+R")
+_TF_RE = re.compile(rb"/([\w.+-]+)\s+[-\d.]+\s+Tf\b")
+_MEDIABOX_RE = re.compile(rb"/MediaBox\s*\[\s*([-\d.\s]+)\]")
+_REBUILT_SCAN = 8 << 20  # bytes of a content stream decoded to find the fonts it names
+LOST_FONT = "NeardupLostFont"  # the font given to text whose font is lost: its glyphs are dropped
+
+
+def _rebuilt_pages(body: bytes, number: int, named: set[tuple[bytes, bytes]]) -> tuple[bytes, int]:
+    """Page objects (numbered from ``number``) for the content streams that survive and no page
+    names (``named``: (number, generation) of the surviving pages' contents), in the order
+    written, and how many.
+
+    A content stream names its fonts (``/F1 12 Tf``) through the page's resources, lost with the
+    page. The names come from a surviving font dictionary (``<</F1 26 0 R …>>``, LibreOffice's
+    written after the fonts), else from LibreOffice's own rule: font ``/Fk`` is the font whose
+    subset tag is k in base 26, least significant letter first (``BAAAAA+`` is ``/F1``; its PDF
+    writer's ``appendSubsetName``). Text in a font that did not survive is dropped, not guessed.
+    """
+    fonts: dict[bytes, bytes] = {}
+    for m in _FONT_OBJ_RE.finditer(body):
+        tag = m.group(3)
+        k = sum((c - 65) * 26 ** i for i, c in enumerate(tag))
+        fonts[b"F%d" % k] = b"%s %s R" % (m.group(1), m.group(2))
+    for m in _FONT_DICT_RE.finditer(body):
+        for ref in _FONT_REF_RE.finditer(m.group(1)):
+            fonts[ref.group(1)] = b"%s %s R" % (ref.group(2), ref.group(3))
+    box = _MEDIABOX_RE.findall(body)
+    media = box[-1].strip() if box else b"0 0 595.28 841.89"  # (A4 when no page size survives)
+    lost_font = number
+    out = [b"\n%d 0 obj\n<< /Type /Font /Subtype /Type1 /BaseFont /%s /FontDescriptor << /Type /FontDescriptor "
+           b"/FontName /%s /Flags 32 /FontBBox [0 0 1000 1000] /ItalicAngle 0 /Ascent 800 /Descent -200 "
+           b"/CapHeight 700 /StemV 80 >> >>\nendobj\n" % (lost_font, LOST_FONT.encode(), LOST_FONT.encode())]
+    count = 0
+    for m in _STREAM_OBJ_RE.finditer(body):
+        header = m.group(3)
+        if (m.group(1), m.group(2)) in named:
+            continue
+        if re.search(rb"/(Type|Subtype|Length1|Length2|DecodeParms|Predictor|PatternType|ShadingType|FunctionType)\b", header):
+            continue  # fonts, images, forms, object and xref streams
+        if re.search(rb"/Filter", header) and not re.search(rb"/Filter\s*/FlateDecode\s*(/|$)", header):
+            continue
+        raw = body[m.end():body.find(b"endstream", m.end())]
+        try:
+            content = zlib.decompressobj().decompress(raw, _REBUILT_SCAN) if b"/Filter" in header else raw[:_REBUILT_SCAN]
+        except zlib.error:
+            continue
+        if b"BT" not in content or not _TF_RE.search(content):
+            continue
+        names = dict.fromkeys(_TF_RE.findall(content))
+        font_dict = b" ".join(b"/%s %s" % (name, fonts.get(name, b"%d 0 R" % lost_font)) for name in names)
+        count += 1
+        out.append(b"\n%d 0 obj\n<< /Type /Page /MediaBox [%s] /Contents %s %s R /Resources << /Font << %s >> >> >>\nendobj\n"
+                   % (number + count, media, m.group(1), m.group(2), font_dict))
+    return (b"".join(out), count) if count else (b"", 0)
 
 
 def _extract(data: bytes, limits: ExtractLimits) -> Extracted:
@@ -807,7 +885,7 @@ def _extract(data: bytes, limits: ExtractLimits) -> Extracted:
     cap = limits.max_unzipped_mb * 1024 * 1024
     page_rows: list[tuple[list[list[_Line]], float, float]] = []
     page_rotated: list[list[_Box]] = []
-    stats = {"images": 0}
+    stats = {"images": 0, "lost": 0}
     checked: set[int] = set()
     warnings: list[str] = []
     try:
@@ -830,6 +908,8 @@ def _extract(data: bytes, limits: ExtractLimits) -> Extracted:
                         f"({exc or type(exc).__name__}); the pages after it are lost")
     if not page_rows:
         raise ExtractError("corrupt", "damaged PDF: no pages found")
+    if stats["lost"]:
+        warnings.append(f"{stats['lost']} characters whose font is lost are left out")
     edges = _line_edges(page_rows)
     pitch = _line_pitches([rows for rows, _, _ in page_rows], edges)
     pages = [
