@@ -14,6 +14,7 @@ import json
 import logging
 import os
 import select
+import shlex
 import shutil
 import sys
 import time
@@ -329,7 +330,20 @@ def _on_collection(args: argparse.Namespace, work: Callable[[Any, Any], Any], *,
     from neardup_gui.core.settings import Settings
 
     with _open(args, create=create) as coll:
+        _say_if_unfinished(coll, args.db)
         return work(coll, _settings(args, coll.settings_for(Settings())))
+
+
+def _say_if_unfinished(coll, db: str) -> None:  # noqa: ANN001 - a Collection
+    """A note on stderr when the last indexing stopped before its end: the answers cover only
+    the documents indexed until then (JSON on stdout stays as it is)."""
+    from neardup_gui.core.indexer import unfinished
+
+    folder = unfinished(coll.store)
+    if folder:
+        sys.stderr.write(f"neardup: note: the last indexing of {folder} did not finish; this index holds only the "
+                         f"documents indexed until then. Run `neardup index {shlex.quote(folder)} --db "
+                         f"{shlex.quote(db)}` to complete it.\n")
 
 
 def _rules_json(coll, settings) -> dict[str, Any]:
@@ -539,6 +553,7 @@ def run_check(args: argparse.Namespace) -> int:
                             prepare=(SUBMISSION_PREPARE, settings.fingerprints))
     try:
         with _open(args) as coll:
+            _say_if_unfinished(coll, args.db)
             settings = _settings(args, coll.settings_for(settings))  # the collection's own values
             results = coll.check(args.files, settings, progress, extraction=runs)
             rules = _rules_json(coll, settings)
@@ -767,6 +782,7 @@ def run_common(args: argparse.Namespace) -> int:
     message = ""
     try:
         with _open(args) as coll:
+            _say_if_unfinished(coll, args.db)
             settings = _settings(args, coll.settings_for(Settings()))  # the collection's own, options win
             passages = common_passages(coll, settings, min_docs=args.min_docs)
             if args.exclude or args.count:
@@ -947,6 +963,7 @@ def run_report(args: argparse.Namespace) -> int:
     progress = StderrProgress(args.quiet)
     try:
         with _open(args) as coll:
+            _say_if_unfinished(coll, args.db)
             settings = _settings(args, coll.settings_for(settings))  # the collection's own values
             items = None
             skipped = False

@@ -17,7 +17,7 @@ from neardup_gui.app.diffview import DiffInput
 from neardup_gui.core.collection import AddedFile, Collection, IndexReport
 from neardup_gui.core.common import CommonPassage, common_passages, exclusion_rules
 from neardup_gui.core.document import Skipped
-from neardup_gui.core.indexer import left_out
+from neardup_gui.core.indexer import left_out, unfinished
 from neardup_gui.core.progress import ProgressFn, wrap_progress
 from neardup_gui.core.results import CheckResult, Cluster, DocumentInfo, Pair, SourceMatch
 from neardup_gui.core.scan import FolderUnavailable, folder_problem
@@ -40,6 +40,8 @@ class CollectionState:
     # files it could not read with their reasons (a name that is not valid UTF-8, no permission)
     others: tuple[str, ...] = ()
     unread: tuple[Skipped, ...] = ()
+    # the last indexing stopped before its end (cancelled, the program closed): a partial index
+    unfinished: bool = False
 
 
 @dataclass(frozen=True)
@@ -58,8 +60,10 @@ def load_collection(db_path: str, folder: str, progress: ProgressFn, defaults: S
         documents = tuple(collection.documents())
         settings = collection.settings_for(defaults) if defaults is not None else None
         others, unread = left_out(collection.store)
+        stopped = bool(unfinished(collection.store))
     progress(1.0, "")
-    return CollectionState(folder, db_path, documents, settings=settings, others=others, unread=unread)
+    return CollectionState(folder, db_path, documents, settings=settings, others=others, unread=unread,
+                           unfinished=stopped)
 
 
 def index_collection(db_path: str, folder: str, settings: Settings, progress: ProgressFn, *,

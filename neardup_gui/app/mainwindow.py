@@ -495,8 +495,7 @@ class MainWindow(QMainWindow):
         self._refresh_recent(remember_recent(self.store, folder))
         self.stack.setCurrentWidget(self.workspace)
         self.setWindowTitle(self._title())
-        self._loaded_from_saved = False
-        self._update_notice_text()
+        self._set_notice("")
         if Path(self.db_path).exists():
             self._start_load()
         else:
@@ -542,8 +541,9 @@ class MainWindow(QMainWindow):
             self.settings = state.settings
         self.other_files, self.unread_files = state.others, state.unread  # (as the last scan left them)
         self._set_documents(state.documents)
-        self._loaded_from_saved = not after_cancel
-        self._update_notice_text(partial=after_cancel)
+        # after a cancel here, or an indexing that stopped before its end when the index was last
+        # written (the program closed or killed): only part of the folder is indexed, and it says so
+        self._set_notice("cancelled" if after_cancel else "unfinished" if state.unfinished else "saved")
         self.open_screening(None)
         self.collection_loaded.emit()
         self._find_duplicates()
@@ -553,13 +553,12 @@ class MainWindow(QMainWindow):
             return
         if state.settings is not None:
             self.settings = state.settings
-        self._loaded_from_saved = False
         report = state.report
         self.last_report = report
         if report is not None:
             self.other_files, self.unread_files = state.others, state.unread
         self._set_documents(state.documents)
-        self._update_notice_text()
+        self._set_notice("")
         if report is not None:
             message = self.tr("Indexed: {added} added, {updated} updated, {moved} moved, {removed} removed, "
                               "{unchanged} unchanged, {warned} with warnings, {skipped} skipped ({seconds:.1f} s)").format(
@@ -634,16 +633,27 @@ class MainWindow(QMainWindow):
             self.common_page.set_busy(True)
             task.finished.connect(lambda: self.common_page.set_busy(False))
 
-    def _update_notice_text(self, partial: bool = False) -> None:
-        saved = getattr(self, "_loaded_from_saved", False)
-        if partial:
+    def _set_notice(self, kind: str) -> None:
+        """The notice above the tabs: "" none, "saved" (the saved index, opened as it was),
+        "cancelled" (indexing cancelled now), "unfinished" (the last indexing, in an earlier
+        session, stopped before its end)."""
+        self._notice_kind = kind
+        self._update_notice_text()
+
+    def _update_notice_text(self) -> None:
+        kind = getattr(self, "_notice_kind", "")
+        if kind == "cancelled":
             self.notice.setText(self.tr("Indexing was cancelled: the documents indexed so far are shown. "
                                         "Refresh to continue where it stopped."))
-        elif saved:
+        elif kind == "unfinished":
+            self.notice.setText(self.tr("The last indexing of this folder did not finish (it was cancelled, or the "
+                                        "program was closed): only the documents indexed until then are shown. "
+                                        "Refresh to continue where it stopped."))
+        elif kind == "saved":
             self.notice.setText(self.tr("This is the saved index; files may have changed since. "
                                         "Refresh to pick up new, changed and deleted files."))
-        self.notice.setVisible(partial or saved)
-        self.notice_refresh.setVisible(partial or saved)
+        self.notice.setVisible(bool(kind))
+        self.notice_refresh.setVisible(bool(kind))
 
     def _refresh_recent(self, folders: Sequence[str]) -> None:
         self.welcome.set_recent(list(folders)) if hasattr(self, "welcome") else None

@@ -285,19 +285,24 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
     started = time.monotonic()
     folder = os.path.abspath(folder)
     params = settings.fingerprints
+    # Left set when this stops before the end (cancelled, the program closed, a crash, a full
+    # disk), from the first step on: whoever opens the index next is told it holds only what was
+    # done so far. A folder found unavailable changes nothing, this mark included.
+    was_unfinished = store.get_meta(UNFINISHED_KEY, "")
+    store.set_meta(UNFINISHED_KEY, folder)
     progress(0.0, "Scanning the folder")
     scan = scan_folder(folder, wrap_progress(progress, 0.0, 0.05))
     # A folder that cannot be read at all (a typo, a drive not connected) says nothing of its
     # documents: taking them all for deleted would empty the index (and the examiner's work on it).
-    if folder in scan.unread:
-        raise FolderUnavailable(folder, folder_problem(folder)
-                                or next(p.reason for p in scan.problems if p.path == folder))
     existing = {d.rel: d for d in store.documents()}
-    if not allow_empty and not scan.files and not scan.unread:
-        held = sum(not os.path.isabs(rel) for rel in existing)  # (external members: their own path)
-        if held:
-            raise FolderUnavailable(folder, f"it holds no documents now, while the index holds {held} "
-                                            "(a drive or network share not connected?)", emptied=held)
+    held = sum(not os.path.isabs(rel) for rel in existing)  # (external members: their own path)
+    if folder in scan.unread or (not allow_empty and not scan.files and not scan.unread and held):
+        store.set_meta(UNFINISHED_KEY, was_unfinished or "")
+        if folder in scan.unread:
+            raise FolderUnavailable(folder, folder_problem(folder)
+                                    or next(p.reason for p in scan.problems if p.path == folder))
+        raise FolderUnavailable(folder, f"it holds no documents now, while the index holds {held} "
+                                        "(a drive or network share not connected?)", emptied=held)
     store.set_meta("folder", folder)
     # files added from outside the folder stay members while they exist (issue 18); the index's
     # own files, kept in the folder (`neardup index . --db proposals.ndx`), are not among its others
@@ -423,6 +428,7 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
     stale = refingerprint(store, params, wrap_progress(progress, 0.95, 0.98))
     fill_bags(store, wrap_progress(progress, 0.98, 1.0))
     _keep_left_out(store, folder, scan)
+    store.set_meta(UNFINISHED_KEY, "")
     report = IndexReport(
         added=added, updated=updated, moved=moved, removed=len(gone), unchanged=unchanged, unread=len(kept_unread),
         skipped=tuple(skipped), warned=tuple(warned), refingerprinted=len(stale),
@@ -447,6 +453,16 @@ def own_files(store: Store):  # noqa: ANN202 - (path) -> bool
     exact = {base, base + "-wal", base + "-shm", base + "-journal"}
     screenings = base + SCREENINGS_SUFFIX + os.sep
     return lambda path: path in exact or path.startswith(screenings)
+
+
+UNFINISHED_KEY = "indexing_unfinished"  # meta: the folder, from the start of an indexing to its end
+
+
+def unfinished(store: Store) -> str:
+    """The folder whose last indexing stopped before its end (cancelled, the program closed or
+    killed, an error), "" when it ended: the index holds the documents done until then, each
+    whole; a refresh goes on from there."""
+    return store.get_meta(UNFINISHED_KEY, "") or ""
 
 
 LEFT_OUT_KEY = "left_out"  # the meta key of what the last scan of the folder left out

@@ -1217,12 +1217,12 @@ Countable text: every word and character of the submission except template text 
         <location filename="../../neardup_gui/app/mainwindow.py" line="464" />
         <location filename="../../neardup_gui/app/mainwindow.py" line="475" />
         <location filename="../../neardup_gui/app/mainwindow.py" line="480" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="524" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="716" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="523" />
         <location filename="../../neardup_gui/app/mainwindow.py" line="726" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="836" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="937" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1030" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="736" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="846" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="947" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1040" />
         <source>neardup</source>
         <translation>neardup</translation>
     </message>
@@ -1257,40 +1257,45 @@ Countable text: every word and character of the submission except template text 
         <translation>（按 GBK 编码读作“{name}”）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="573" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="572" />
         <source>%n file could not be read.</source>
         <translation>
             <numerusform>%n 个文件无法读取。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="574" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="573" />
         <source>%n files could not be read.</source>
         <translation>
             <numerusform>%n 个文件无法读取。</numerusform>
         </translation>
     </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="649" />
+        <source>The last indexing of this folder did not finish (it was cancelled, or the program was closed): only the documents indexed until then are shown. Refresh to continue where it stopped.</source>
+        <translation>此文件夹上次的索引没有完成（被取消，或程序被关闭）：只显示当时已索引的文档。点击刷新可从中断处继续。</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="683" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="693" />
         <source>; %n file could not be read</source>
         <translation>
             <numerusform>；%n 个文件无法读取</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="684" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="694" />
         <source>; %n files could not be read</source>
         <translation>
             <numerusform>；%n 个文件无法读取</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="690" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="700" />
         <source>Could not be read:</source>
         <translation>无法读取：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="693" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="703" />
         <source>Left out: neardup reads {formats} files, and by its content a file named without a type (README, ls.1).</source>
         <translation>未纳入：neardup 读取 {formats} 文件，以及按内容读取没有类型后缀的文件（如 README、ls.1）。</translation>
     </message>
@@ -1300,7 +1305,7 @@ Countable text: every word and character of the submission except template text 
         <translation>该文档集的文件夹中现在没有任何文档。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="525" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="524" />
         <source>The folder {folder} holds no documents now, while this collection's index holds {n}. If the folder is on a drive or a network share, connect it and refresh: nothing was changed.
 
 Were the documents deleted on purpose? Remove all {n} from the index?</source>
@@ -1309,98 +1314,98 @@ Were the documents deleted on purpose? Remove all {n} from the index?</source>
 这些文档是有意删除的吗？要从索引中移除全部 {n} 个文档吗？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="564" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="563" />
         <source>Indexed: {added} added, {updated} updated, {moved} moved, {removed} removed, {unchanged} unchanged, {warned} with warnings, {skipped} skipped ({seconds:.1f} s)</source>
         <translation>索引完成：新增 {added}，更新 {updated}，移动 {moved}，删除 {removed}，未变 {unchanged}，有警告 {warned}，跳过 {skipped}（{seconds:.1f} 秒）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="576" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="575" />
         <source>{unread} kept as they were: their folder could not be read.</source>
         <translation>{unread} 个文档保持原样：无法读取其所在的文件夹。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="676" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="686" />
         <source>%n document: {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
         <translation>
             <numerusform>共 %n 个文档：已索引 {indexed}，有警告 {warned}，跳过 {skipped}</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="678" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="688" />
         <source>%n documents: {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
         <translation>
             <numerusform>共 %n 个文档：已索引 {indexed}，有警告 {warned}，跳过 {skipped}</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="618" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="617" />
         <source>Select at least one whole sentence ({n} words or characters) to mark it as template.</source>
         <translation>请至少选择一个完整的句子（{n} 个字或词）才能标为模板。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="640" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="646" />
         <source>Indexing was cancelled: the documents indexed so far are shown. Refresh to continue where it stopped.</source>
         <translation>索引已取消：这里显示的是已建立索引的文档。点击刷新可从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="643" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="653" />
         <source>This is the saved index; files may have changed since. Refresh to pick up new, changed and deleted files.</source>
         <translation>这是已保存的索引，文件之后可能有变化。点击刷新可纳入新增、修改和删除的文件。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="686" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="696" />
         <source>; %n other file left out (not a format neardup reads)</source>
         <translation>
             <numerusform>；另有 %n 个其他格式的文件未纳入（neardup 不读取该格式）</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="688" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="698" />
         <source>; %n other files left out (not a format neardup reads)</source>
         <translation>
             <numerusform>；另有 %n 个其他格式的文件未纳入（neardup 不读取该格式）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="692" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="695" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="702" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="705" />
         <source>…and {n} more</source>
         <translation>……以及另外 {n} 个</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="708" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="718" />
         <source>Choose submissions to check</source>
         <translation>选择要检测的送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="709" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="719" />
         <source>Documents ({patterns});;All files (*)</source>
         <translation>文档 ({patterns});;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="717" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="727" />
         <source>Open a collection first (a folder of documents), then check files against it.</source>
         <translation>请先打开一个文档集（一个文档文件夹），再将文件与它比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="726" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="736" />
         <source>Some files could not be read:</source>
         <translation>有些文件无法读取：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="750" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="771" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="787" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="760" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="781" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="797" />
         <source>Add to collection</source>
         <translation>加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="751" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="761" />
         <source>These files cannot be added to the collection: their names are not valid UTF-8 (in GBK, perhaps). Rename them, check them again, then add them.</source>
         <translation>这些文件无法加入文档集：它们的文件名不是有效的 UTF-8 编码（可能是 GBK 编码）。请重命名，重新检测后再加入。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="772" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="782" />
         <source>{n} checked file(s) are outside the collection's folder {folder}.
 
 Copy them into the folder, or keep them where they are as external members? An external member stays in the collection when it is refreshed; if you move or delete the file, it leaves the collection.</source>
@@ -1409,17 +1414,17 @@ Copy them into the folder, or keep them where they are as external members? An e
 把它们复制到该文件夹，还是保留在原处作为外部成员？外部成员在刷新时会保留在文档集中；如果移动或删除了该文件，它就会离开文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="777" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="787" />
         <source>Copy into the folder</source>
         <translation>复制到文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="778" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="788" />
         <source>Keep where they are</source>
         <translation>保留在原处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="788" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="798" />
         <source>The collection's folder already has a file named {names}.
 
 Rename the copy (for example “name (2).docx”), or replace the file in the folder?</source>
@@ -1428,72 +1433,72 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 给复制的文件改名（例如“名称 (2).docx”），还是替换文件夹中的文件？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="792" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="802" />
         <source>Rename the copy</source>
         <translation>改名复制</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="793" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="803" />
         <source>Replace</source>
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="806" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="816" />
         <source>{name}: copied into the collection's folder as {member}</source>
         <translation>{name}：已复制到文档集文件夹，名为 {member}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="809" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="819" />
         <source>{name}: kept where it is, as an external member ({path})</source>
         <translation>{name}：保留在原处，作为外部成员（{path}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="812" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="822" />
         <source>{name}: already in the collection's folder</source>
         <translation>{name}：已在文档集文件夹中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="814" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="824" />
         <source>The checked submissions are now part of the collection.</source>
         <translation>已检测的送检文档已加入文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="816" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="826" />
         <source>Added to the collection</source>
         <translation>已加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="837" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="847" />
         <source>Open a collection first (a folder of documents), then screen a call against it.</source>
         <translation>请先打开一个文档集（文档文件夹），再对一批申请书进行检测。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="938" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="948" />
         <source>The fingerprints are being rebuilt from the stored texts in the background.</source>
         <translation>正在后台根据已保存的文本重建指纹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="968" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="978" />
         <source>The results now follow the changed settings.</source>
         <translation>结果已按更改后的设置更新。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="992" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1002" />
         <source>About neardup</source>
         <translation>关于 neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="993" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1003" />
         <source>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;Near-duplicate and plagiarism screening of local document collections, in Chinese and English. Similarity is the LCS ratio of the two texts with template text left out. No document leaves this computer.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;对本地中英文文档集进行近似重复与抄袭筛查。相似度为两篇文本的最长公共子序列比率，不计模板文字。所有文档都不会离开这台电脑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1031" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1041" />
         <source>Drop one folder to open it as a collection, or files to check them.</source>
         <translation>拖入一个文件夹即可作为文档集打开，拖入文件即可检测它们。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1039" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1049" />
         <source>Stopping the running task…</source>
         <translation>正在停止当前任务…</translation>
     </message>

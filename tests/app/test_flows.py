@@ -15,6 +15,7 @@ from neardup_gui.app.mainwindow import MainWindow
 from neardup_gui.app.models import source_score
 from neardup_gui.app.paths import index_path_for
 from neardup_gui.core.collection import Collection
+from neardup_gui.core.indexer import unfinished
 from neardup_gui.core.settings import Settings
 
 _FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "ingest"
@@ -199,9 +200,30 @@ def test_cancelling_indexing_keeps_what_was_done(qtbot, window, corpus_dir, tmp_
     shown = window.documents_page.model.rowCount()
     assert shown < total
     assert window.notice.isVisible() and "cancelled" in window.notice.text()
+    # a language switch keeps the notice (before, it was hidden: its state was not kept)
+    try:
+        assert window.translations.switch("zh_CN")
+        qtbot.waitUntil(lambda: window.tabs.tabText(2) == "重复对", timeout=60_000)
+        assert window.notice.isVisible() and "索引已取消" in window.notice.text()
+    finally:
+        window.translations.switch("en")
+    qtbot.waitUntil(lambda: window.tabs.tabText(2) == "Duplicates", timeout=60_000)
+    assert window.notice.isVisible() and "cancelled" in window.notice.text()
     with Collection.open(index_path_for(folder), create=False) as collection:
         assert len(collection.documents()) == shown  # every document whole, or absent
+        assert unfinished(collection.store)
     window.runner.shutdown(30)
+    # Opened again later (another window, as after a restart): it says the index is partial.
+    # Before, it was "the saved index; files may have changed since", as if it were whole.
+    later = MainWindow()
+    qtbot.addWidget(later)
+    later.show()
+    with qtbot.waitSignal(later.collection_loaded, timeout=60_000):
+        later.open_folder(str(folder))
+    assert later.documents_page.model.rowCount() == shown
+    assert later.notice.isVisible() and "did not finish" in later.notice.text()
+    later.runner.shutdown(30)
+    later.close()
 
 
 def test_closing_during_indexing_stops_cleanly(qtbot, corpus_dir, tmp_path):
@@ -216,6 +238,7 @@ def test_closing_during_indexing_stops_cleanly(qtbot, corpus_dir, tmp_path):
     assert task.wait(0)  # the worker has returned before the window went
     with Collection.open(index_path_for(folder), create=False) as collection:
         assert len(collection.documents()) < len(list(folder.iterdir()))
+        assert unfinished(collection.store)  # (whoever opens it next is told)
 
 
 def test_a_fingerprint_size_change_refingerprints_in_the_background(qtbot, window, saved_sample):

@@ -142,6 +142,11 @@ def test_ctrl_c_stops_the_index_build_and_the_next_run_finishes_it(folder, whole
     # (the documents of the commit group open at the interrupt are rolled back: at most 2 s of
     # work, COMMIT_EVERY_S; a KeyboardInterrupt may come in the middle of a document's rows)
     assert kept < files
+    # another process, later: the index says it is partial (before, nothing told it from a whole one)
+    partial = neardup("clusters", "--db", str(db), "--json", "-q")
+    assert partial.returncode == 0, partial.stderr[-2000:]
+    assert "did not finish" in partial.stderr and f"neardup index {folder} --db {db}" in partial.stderr
+    assert json.loads(partial.stdout) is not None  # (the JSON on stdout stays as it was)
     again = neardup("index", str(folder), "--db", str(db), "--json", "-q")
     assert again.returncode == 0, again.stderr[-2000:]
     report = json.loads(again.stdout)
@@ -149,3 +154,4 @@ def test_ctrl_c_stops_the_index_build_and_the_next_run_finishes_it(folder, whole
     pairs = neardup("pairs", "--db", str(db), "--threshold", "0.8", "--json", "-q")
     assert pairs.returncode == 0, pairs.stderr[-2000:]
     assert pairs_of(pairs.stdout) == whole[1]
+    assert "did not finish" not in pairs.stderr

@@ -278,6 +278,8 @@ def _summary(w: _Writer, report: Report) -> None:
         (t("collection_folder"), s.collection_folder or t("r_not_recorded")),
         (t("index_file"), s.index_path),
         (t("r_index_size"), size_text(s.index_size, t)),
+        *([(t("r_index_unfinished"), t("r_index_unfinished_value", folder=s.index_unfinished))]
+          if s.index_unfinished else []),
         (t("r_documents"), t("r_documents_value", d=c.get("documents", 0), i=c.get("indexed", 0),
                              w=c.get("with_warnings", 0), k=c.get("skipped", 0))),
         _scope_count(s.scope, c, s.settings, t),

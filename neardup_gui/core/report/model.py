@@ -22,6 +22,7 @@ from typing import Any, Sequence
 
 from neardup_gui import __version__
 from neardup_gui.core.document import CharSpan
+from neardup_gui.core.indexer import unfinished
 from neardup_gui.core.progress import ProgressFn, no_progress, wrap_progress
 from neardup_gui.core.results import CheckResult, Cluster, Comparison, DocumentInfo, Pair
 from neardup_gui.core.settings import Settings
@@ -161,6 +162,9 @@ class ReportSummary:
     index_size: int  # bytes of the index file
     settings: dict[str, Any]  # every field of Settings, FingerprintParams and ExtractLimits, nested
     counts: dict[str, int]
+    # the folder whose last indexing stopped before its end ("" when it ended): the files not
+    # yet indexed were not compared, and the report says so
+    index_unfinished: str = ""
 
 
 @dataclass(frozen=True)
@@ -521,6 +525,7 @@ def build_report(collection, scope: str, settings: Settings, *, items: Sequence[
         index_size=index_size,
         settings=settings_dict(settings),
         counts=counts,
+        index_unfinished=unfinished(collection.store),
     )
     return Report(summary=summary, pairs=tuple(pairs), submissions=tuple(submissions), clusters=tuple(clusters),
                   exclusions=_exclusions(collection, settings, pairs), lang=lang)

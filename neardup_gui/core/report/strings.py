@@ -129,6 +129,10 @@ _CATALOG: dict[str, tuple[str, str]] = {
     "r_created": ("Created", "生成时间"),
     "r_not_recorded": ("(not recorded)", "（未记录）"),
     "r_index_size": ("Index size", "索引大小"),
+    "r_index_unfinished": ("Index incomplete", "索引不完整"),
+    "r_index_unfinished_value": ("the last indexing of {folder} did not finish: the files not indexed then are not "
+                                 "compared in this report",
+                                 "{folder} 上次的索引没有完成：当时未索引的文件没有参与本报告的比较"),
     "r_documents": ("Documents in the collection", "文献库文档数"),
     "r_documents_value": ("{d} ({i} indexed, {w} with warnings, {k} skipped)",
                           "{d}（已索引 {i}，其中有提示 {w}，跳过 {k}）"),
