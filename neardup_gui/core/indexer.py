@@ -288,8 +288,10 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
     # Left set when this stops before the end (cancelled, the program closed, a crash, a full
     # disk), from the first step on: whoever opens the index next is told it holds only what was
     # done so far. A folder found unavailable changes nothing, this mark included.
-    was_unfinished = store.get_meta(UNFINISHED_KEY, "")
-    store.set_meta(UNFINISHED_KEY, folder)
+    was_unfinished = store.get_meta(UNFINISHED_KEY)
+    # (a path that is not valid UTF-8 is kept as it reads, its bad bytes as U+FFFD: it is said,
+    # not used; such a folder is refused below, and the mark with it)
+    store.set_meta(UNFINISHED_KEY, folder.encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
     progress(0.0, "Scanning the folder")
     scan = scan_folder(folder, wrap_progress(progress, 0.0, 0.05))
     # A folder that cannot be read at all (a typo, a drive not connected) says nothing of its
@@ -297,7 +299,10 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
     existing = {d.rel: d for d in store.documents()}
     held = sum(not os.path.isabs(rel) for rel in existing)  # (external members: their own path)
     if folder in scan.unread or (not allow_empty and not scan.files and not scan.unread and held):
-        store.set_meta(UNFINISHED_KEY, was_unfinished or "")
+        if was_unfinished is None:
+            store.delete_meta(UNFINISHED_KEY)
+        else:
+            store.set_meta(UNFINISHED_KEY, was_unfinished)
         if folder in scan.unread:
             raise FolderUnavailable(folder, folder_problem(folder)
                                     or next(p.reason for p in scan.problems if p.path == folder))
@@ -428,7 +433,7 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
     stale = refingerprint(store, params, wrap_progress(progress, 0.95, 0.98))
     fill_bags(store, wrap_progress(progress, 0.98, 1.0))
     _keep_left_out(store, folder, scan)
-    store.set_meta(UNFINISHED_KEY, "")
+    store.delete_meta(UNFINISHED_KEY)  # (a whole index holds no mark, as one made before marks were)
     report = IndexReport(
         added=added, updated=updated, moved=moved, removed=len(gone), unchanged=unchanged, unread=len(kept_unread),
         skipped=tuple(skipped), warned=tuple(warned), refingerprinted=len(stale),

@@ -766,6 +766,10 @@ class Store:
         with self.transaction() as conn:
             conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
 
+    def delete_meta(self, key: str) -> None:
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM meta WHERE key = ?", (key,))
+
     # --- the collection's settings and external members ------------------------------------------
 
     def collection_settings(self) -> dict[str, object]:

@@ -101,6 +101,7 @@ def test_a_collection_folder_whose_own_path_is_not_utf8_changes_nothing(tmp_path
         else:
             raise AssertionError("a folder whose path the index cannot keep was indexed")
         assert coll.documents() == []
+        assert coll.store.get_meta("indexing_unfinished") is None  # (no mark left: nothing was begun)
 
 
 def test_a_screening_lists_a_submission_not_read_until_it_can_be_read(tmp_path):
