@@ -427,3 +427,38 @@ def test_english_utf16_without_a_bom_is_text(corpus_dir):
         assert isinstance(doc, Document), doc
         assert body(doc) == paragraphs_of(text) or doc.text.split("\n")[0] == paragraphs_of(text)[0]
         assert doc.meta["encoding"] == encoding and doc.warnings == ()
+
+
+def _font_gone(data: bytes, number: int) -> bytes:
+    """``data`` with object ``number`` (a font) renumbered out of reach: what a damaged object,
+    or a file cut by a producer that writes its fonts last, leaves a page with."""
+    key = b"%d 0 obj\n<</Type/Font" % number
+    at = data.find(key)
+    assert at > 0
+    return data[:at] + b"9" + key + data[at + len(key):]
+
+
+def test_text_whose_font_is_lost_is_left_out_not_read_as_garbage():
+    """A page naming a font that is gone: pdfminer read its codes through a standard encoding —
+    LibreOffice's subset codes 1, 2, 3… as '!"#$%&’()*+,-./' — and the Chinese PDF was indexed as
+    that garbage with no warning. Now the font's text is left out and counted; a PDF with no text
+    left says why it is skipped."""
+    fixtures = Path(__file__).resolve().parent.parent / "fixtures" / "ingest"
+    zh = read(_font_gone((fixtures / "zh.pdf").read_bytes(), 9), "pdf")
+    assert isinstance(zh, Skipped) and zh.code == "corrupt", zh
+    assert zh.reason == "damaged PDF: the fonts of its text are lost (113 characters cannot be read)"
+    report = (fixtures / "report.pdf").read_bytes()
+    whole = read(report, "pdf").text
+    for font, kept in ((21, "Paragraph 1. This chapter describes the method"), (26, "本章详细说明研究方法")):
+        result = read(_font_gone(report, font), "pdf")
+        assert isinstance(result, Document), result
+        assert re.fullmatch(r"\d+ characters whose font is lost are left out", result.warnings[-1])
+        assert kept in result.text and _within(result.text, whole)
+    assert not re.search(r"[\u4e00-\u9fff]", read(_font_gone(report, 21), "pdf").text)  # (the CJK font's)
+    # a font whose ToUnicode map is gone: its codes are not characters either
+    cmap = re.search(rb"/ToUnicode (\d+) 0 R", report[report.find(b"26 0 obj"):]).group(1)
+    at = report.find(b"\n%s 0 obj" % cmap) + 1
+    no_map = report[:at] + b"9" + report[at:]
+    result = read(no_map, "pdf")
+    assert isinstance(result, Document) and "characters whose font is lost are left out" in result.warnings[-1]
+    assert "Paragraph 1" not in result.text and _within(result.text, whole)

@@ -110,6 +110,7 @@ def _glyphs(layout, out: list[_Glyph], rotated: list[_Glyph], stats: dict[str, i
             if obj.fontname == LOST_FONT:
                 stats["lost"] += 1  # (a damaged file's text whose font is lost: codes, not characters)
                 continue
+            stats["kept"] += 1
             text = obj.get_text()
             if text.startswith("(cid:"):
                 text = _CID_RE.sub("", text)
@@ -739,7 +740,7 @@ def extract(data: bytes, limits: ExtractLimits) -> Extracted:
     try:
         return _extract(data, limits)
     except ExtractError as exc:
-        if exc.code != "corrupt":
+        if exc.code != "corrupt" or getattr(exc, "final", False):
             raise
         patched = _surviving_objects(data)
         if patched is None:
@@ -806,6 +807,40 @@ _TF_RE = re.compile(rb"/([\w.+-]+)\s+[-\d.]+\s+Tf\b")
 _MEDIABOX_RE = re.compile(rb"/MediaBox\s*\[\s*([-\d.\s]+)\]")
 _REBUILT_SCAN = 8 << 20  # bytes of a content stream decoded to find the fonts it names
 LOST_FONT = "NeardupLostFont"  # the font given to text whose font is lost: its glyphs are dropped
+
+
+def _lost_fonts_marked(resources):  # noqa: ANN001, ANN202 - a page's resources (pdfminer objects)
+    """The page's resources with every font that is lost replaced by the lost-font placeholder:
+    a font reference to an object that is gone or damaged (not a dictionary), or a font whose
+    ToUnicode map is named but gone. pdfminer would read such a font's codes through a standard
+    encoding — a LibreOffice subset's codes 1, 2, 3… as "!\"#" — and the document would be
+    indexed as that garbage, with no warning. Unchanged when every font is there."""
+    from pdfminer.pdftypes import PDFStream, resolve1
+
+    res = resolve1(resources)
+    fonts = resolve1(res.get("Font")) if isinstance(res, dict) else None
+    if not isinstance(fonts, dict):
+        return resources
+    kept: dict = {}
+    lost = False
+    for name, ref in fonts.items():
+        spec = resolve1(ref)
+        if not isinstance(spec, dict) or ("ToUnicode" in spec
+                                          and not isinstance(resolve1(spec["ToUnicode"]), PDFStream)):
+            kept[name] = _lost_font_spec()
+            lost = True
+        else:
+            kept[name] = ref
+    return {**res, "Font": kept} if lost else resources
+
+
+def _lost_font_spec() -> dict:
+    from pdfminer.psparser import LIT
+
+    return {"Type": LIT("Font"), "Subtype": LIT("Type1"), "BaseFont": LIT(LOST_FONT),
+            "FontDescriptor": {"Type": LIT("FontDescriptor"), "FontName": LIT(LOST_FONT), "Flags": 32,
+                               "FontBBox": [0, 0, 1000, 1000], "ItalicAngle": 0, "Ascent": 800, "Descent": -200,
+                               "CapHeight": 700, "StemV": 80}}
 
 
 def _rebuilt_pages(body: bytes, number: int, named: set[tuple[bytes, bytes]]) -> tuple[bytes, int]:
@@ -885,12 +920,13 @@ def _extract(data: bytes, limits: ExtractLimits) -> Extracted:
     cap = limits.max_unzipped_mb * 1024 * 1024
     page_rows: list[tuple[list[list[_Line]], float, float]] = []
     page_rotated: list[list[_Box]] = []
-    stats = {"images": 0, "lost": 0}
+    stats = {"images": 0, "lost": 0, "kept": 0}
     checked: set[int] = set()
     warnings: list[str] = []
     try:
         for page in PDFPage.create_pages(document):
             _check_page_streams(page, cap, checked)
+            page.resources = _lost_fonts_marked(page.resources)
             interpreter.process_page(page)
             layout = device.get_result()
             glyphs: list[_Glyph] = []
@@ -909,6 +945,11 @@ def _extract(data: bytes, limits: ExtractLimits) -> Extracted:
     if not page_rows:
         raise ExtractError("corrupt", "damaged PDF: no pages found")
     if stats["lost"]:
+        if not stats["kept"]:
+            error = ExtractError("corrupt", f"damaged PDF: the fonts of its text are lost ({stats['lost']} characters "
+                                            "cannot be read)")
+            error.final = True  # (its objects were all read: reading them again cannot help)
+            raise error
         warnings.append(f"{stats['lost']} characters whose font is lost are left out")
     edges = _line_edges(page_rows)
     pitch = _line_pitches([rows for rows, _, _ in page_rows], edges)
