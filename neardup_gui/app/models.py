@@ -7,6 +7,7 @@ import re
 from typing import Any, Callable, Generic, Sequence, TypeVar
 
 from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
     QAbstractTableModel,
     QCoreApplication,
     QModelIndex,
@@ -279,13 +280,61 @@ def _warning_patterns() -> list[tuple[re.Pattern[str], str]]:
     ]
 
 
+def _detail_patterns() -> list[tuple[re.Pattern[str], str | None]]:
+    """What a "recovered from a damaged file" warning says was lost and what was read, phrase by
+    phrase (the core joins them: "the end of the file … is lost, with its catalog; 1 page read
+    from the objects that survive")."""
+    def t(source: str) -> str | None:  # (None when not translated: the core's words stay)
+        words = QCoreApplication.translate("Warnings", source)
+        return None if words == source else words
+
+    return [
+        (re.compile(r"the end of the file \(cross-reference table and trailer\) is lost"),
+         t(QT_TRANSLATE_NOOP("Warnings", "the end of the file (cross-reference table and trailer) is lost"))),
+        (re.compile(r"the cross-reference table or trailer is damaged"),
+         t(QT_TRANSLATE_NOOP("Warnings", "the cross-reference table or trailer is damaged"))),
+        (re.compile(r", with its catalog and (?P<n>\d+) pages? \(rebuilt from their contents\)"),
+         t(QT_TRANSLATE_NOOP("Warnings", ", with its catalog and {n} page(s) (rebuilt from their contents)"))),
+        (re.compile(r", with its catalog"), t(QT_TRANSLATE_NOOP("Warnings", ", with its catalog"))),
+        (re.compile(r"; (?P<n>\d+) pages? read from the objects that survive"),
+         t(QT_TRANSLATE_NOOP("Warnings", "; {n} page(s) read from the objects that survive"))),
+        (re.compile(r"the PDF is damaged after page (?P<n>\d+) \((?P<why>[^)]*)\); the pages after it are lost"),
+         t(QT_TRANSLATE_NOOP("Warnings", "the PDF is damaged after page {n} ({why}); the pages after it are lost"))),
+        (re.compile(r"its compound file cannot be read \((?P<why>.*?)\)(?=;|$)"),
+         t(QT_TRANSLATE_NOOP("Warnings", "its compound file cannot be read ({why})"))),
+        (re.compile(r"; the text was read from the Word stream that survives"),
+         t(QT_TRANSLATE_NOOP("Warnings", "; the text was read from the Word stream that survives"))),
+        (re.compile(r"the zip archive's directory is unreadable"), t(QT_TRANSLATE_NOOP("Warnings", "the zip archive's directory is unreadable"))),
+        (re.compile(r"; (?P<n>\d+) parts? read up to the damage \((?P<names>.*?)\)(?=;|$)"),
+         t(QT_TRANSLATE_NOOP("Warnings", "; {n} part(s) read up to the damage ({names})"))),
+        (re.compile(r"; its directory, from byte (?P<pos>\d+), is cut short or damaged"),
+         t(QT_TRANSLATE_NOOP("Warnings", "; its directory, from byte {pos}, is cut short or damaged"))),
+        (re.compile(r"; no further part at byte (?P<pos>\d+)"),
+         t(QT_TRANSLATE_NOOP("Warnings", "; no further part at byte {pos}"))),
+        (re.compile(r"; (?P<name>[^;:()]+?) is cut short(?=;|$)"), t(QT_TRANSLATE_NOOP("Warnings", "; {name} is cut short"))),
+        (re.compile(r"; (?P<name>[^;:()]+?): checksum mismatch"), t(QT_TRANSLATE_NOOP("Warnings", "; {name}: checksum mismatch"))),
+        (re.compile(r"; (?P<name>[^;:()]+?): damaged compressed data"),
+         t(QT_TRANSLATE_NOOP("Warnings", "; {name}: damaged compressed data"))),
+        (re.compile(r"headers and footers left out \((?P<why>.*?)\)(?=;|$)"),
+         t(QT_TRANSLATE_NOOP("Warnings", "headers and footers left out ({why})"))),
+        (re.compile(r"^(?P<part>[\w/.\[\]-]+\.xml) left out \((?P<why>.*?)\)(?=;|$)"),
+         t(QT_TRANSLATE_NOOP("Warnings", "{part} left out ({why})"))),
+    ]
+
+
 def localise_warning(warning: str) -> str:
     """A document's warning in the interface language (the details — byte offsets, part names,
-    the file's own error message — stay as the core wrote them)."""
+    the file's own error message — stay as the core wrote them; a damaged file's account of what
+    was lost and read is translated phrase by phrase)."""
     for pattern, template in _warning_patterns():
         match = pattern.match(warning)
         if match:
-            return template.format(**match.groupdict())
+            groups = match.groupdict()
+            if "detail" in groups:
+                for phrase, words in _detail_patterns():
+                    if words is not None:  # (None: not translated, the core's words stay)
+                        groups["detail"] = phrase.sub(lambda m, w=words: w.format(**m.groupdict()), groups["detail"])
+            return template.format(**groups)
     return warning
 
 

@@ -462,57 +462,57 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>DocumentsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="216" />
+        <location filename="../../neardup_gui/app/models.py" line="217" />
         <source>indexed with warnings</source>
         <translation>已索引（有警告）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="218" />
+        <location filename="../../neardup_gui/app/models.py" line="219" />
         <source>indexed</source>
         <translation>已索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="220" />
+        <location filename="../../neardup_gui/app/models.py" line="221" />
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="230" />
+        <location filename="../../neardup_gui/app/models.py" line="231" />
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="230" />
+        <location filename="../../neardup_gui/app/models.py" line="231" />
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="231" />
+        <location filename="../../neardup_gui/app/models.py" line="232" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="231" />
+        <location filename="../../neardup_gui/app/models.py" line="232" />
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="232" />
+        <location filename="../../neardup_gui/app/models.py" line="233" />
         <source>Units</source>
         <translation>单元数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="232" />
+        <location filename="../../neardup_gui/app/models.py" line="233" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="233" />
+        <location filename="../../neardup_gui/app/models.py" line="234" />
         <source>Countable units: CJK characters and words</source>
         <translation>可计数单元：汉字和单词</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="234" />
+        <location filename="../../neardup_gui/app/models.py" line="235" />
         <source>Share of the document that is template text (not counted)</source>
         <translation>文档中模板文字所占比例（不计入）</translation>
     </message>
@@ -1506,57 +1506,57 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>PairsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="304" />
+        <location filename="../../neardup_gui/app/models.py" line="353" />
         <source>Document A</source>
         <translation>文档 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="304" />
+        <location filename="../../neardup_gui/app/models.py" line="353" />
         <source>Document B</source>
         <translation>文档 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="305" />
+        <location filename="../../neardup_gui/app/models.py" line="354" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="305" />
+        <location filename="../../neardup_gui/app/models.py" line="354" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="306" />
+        <location filename="../../neardup_gui/app/models.py" line="355" />
         <source>B in A</source>
         <translation>B 在 A 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="306" />
+        <location filename="../../neardup_gui/app/models.py" line="355" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="307" />
+        <location filename="../../neardup_gui/app/models.py" line="356" />
         <source>Share of A's countable units found in B (containment)</source>
         <translation>A 的可计数单元出现在 B 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="308" />
+        <location filename="../../neardup_gui/app/models.py" line="357" />
         <source>Share of B's countable units found in A (containment)</source>
         <translation>B 的可计数单元出现在 A 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="309" />
+        <location filename="../../neardup_gui/app/models.py" line="358" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="310" />
+        <location filename="../../neardup_gui/app/models.py" line="359" />
         <source>Contained</source>
         <translation>包含比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="311" />
+        <location filename="../../neardup_gui/app/models.py" line="360" />
         <source>The larger of A in B and B in A: how much of one is found in the other</source>
         <translation>A 在 B 中与 B 在 A 中的较大者：一篇文档有多少内容见于另一篇</translation>
     </message>
@@ -2107,202 +2107,202 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>SkipReasons</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="154" />
+        <location filename="../../neardup_gui/app/models.py" line="155" />
         <source>scanned PDF: no text layer</source>
         <translation>扫描版 PDF：没有文字层</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="155" />
+        <location filename="../../neardup_gui/app/models.py" line="156" />
         <source>legacy Word .doc: save it as .docx</source>
         <translation>旧版 Word .doc 文件：请另存为 .docx</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="156" />
+        <location filename="../../neardup_gui/app/models.py" line="157" />
         <source>Word 6/95 document: save it as .docx</source>
         <translation>Word 6/95 文档：请另存为 .docx</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="157" />
+        <location filename="../../neardup_gui/app/models.py" line="158" />
         <source>Microsoft Works document: save it as .docx</source>
         <translation>Microsoft Works 文档：请另存为 .docx</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="158" />
+        <location filename="../../neardup_gui/app/models.py" line="159" />
         <source>encrypted Word document: remove the password</source>
         <translation>加密的 Word 文档：请去掉密码</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="159" />
+        <location filename="../../neardup_gui/app/models.py" line="160" />
         <source>password-protected PDF: remove the password</source>
         <translation>有密码保护的 PDF：请去掉密码</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="160" />
+        <location filename="../../neardup_gui/app/models.py" line="161" />
         <source>password-protected OpenDocument file: remove the password</source>
         <translation>有密码保护的 OpenDocument 文件：请去掉密码</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="161" />
+        <location filename="../../neardup_gui/app/models.py" line="162" />
         <source>encrypted PDF this program cannot open ({detail})</source>
         <translation>本程序无法打开的加密 PDF（{detail}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="162" />
+        <location filename="../../neardup_gui/app/models.py" line="163" />
         <source>empty file (0 bytes)</source>
         <translation>空文件（0 字节）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="163" />
+        <location filename="../../neardup_gui/app/models.py" line="164" />
         <source>file holds only white space</source>
         <translation>文件只有空白</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="164" />
+        <location filename="../../neardup_gui/app/models.py" line="165" />
         <source>no text in this {format} file</source>
         <translation>这个 {format} 文件中没有文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="166" />
+        <location filename="../../neardup_gui/app/models.py" line="167" />
         <source>no words in the file: only punctuation, numbers of pages or symbols</source>
         <translation>文件中没有文字：只有标点、页码或符号</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="167" />
+        <location filename="../../neardup_gui/app/models.py" line="168" />
         <source>file no longer exists</source>
         <translation>文件已不存在</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="168" />
+        <location filename="../../neardup_gui/app/models.py" line="169" />
         <source>file was deleted while it was read</source>
         <translation>读取时文件被删除</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="169" />
+        <location filename="../../neardup_gui/app/models.py" line="170" />
         <source>file changed while it was read; try again</source>
         <translation>读取时文件发生了变化，请重试</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="170" />
+        <location filename="../../neardup_gui/app/models.py" line="171" />
         <source>file cannot be read: permission denied</source>
         <translation>无法读取文件：没有权限</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="171" />
+        <location filename="../../neardup_gui/app/models.py" line="172" />
         <source>file cannot be read: {detail}</source>
         <translation>无法读取文件：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="172" />
+        <location filename="../../neardup_gui/app/models.py" line="173" />
         <source>folder cannot be read: {detail}</source>
         <translation>无法读取文件夹：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="173" />
+        <location filename="../../neardup_gui/app/models.py" line="174" />
         <source>no such folder</source>
         <translation>文件夹不存在</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="174" />
+        <location filename="../../neardup_gui/app/models.py" line="175" />
         <source>not a folder</source>
         <translation>不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="175" />
+        <location filename="../../neardup_gui/app/models.py" line="176" />
         <source>broken symbolic link: its target does not exist</source>
         <translation>失效的符号链接：目标不存在</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="176" />
+        <location filename="../../neardup_gui/app/models.py" line="177" />
         <source>file is {size} MB, over the {limit} MB limit</source>
         <translation>文件大小 {size} MB，超过 {limit} MB 的上限</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="177" />
+        <location filename="../../neardup_gui/app/models.py" line="178" />
         <source>file is over the {limit} MB limit</source>
         <translation>文件超过 {limit} MB 的上限</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="178" />
+        <location filename="../../neardup_gui/app/models.py" line="179" />
         <source>needs more than {limit} MB of memory</source>
         <translation>需要超过 {limit} MB 的内存</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="179" />
+        <location filename="../../neardup_gui/app/models.py" line="180" />
         <source>worker was killed, most likely out of memory</source>
         <translation>读取进程被终止，很可能是内存不足</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="180" />
+        <location filename="../../neardup_gui/app/models.py" line="181" />
         <source>extraction took longer than {limit} s</source>
         <translation>读取用时超过 {limit} 秒</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="181" />
+        <location filename="../../neardup_gui/app/models.py" line="182" />
         <source>unsupported file type {suffix}</source>
         <translation>不支持的文件类型 {suffix}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="183" />
+        <location filename="../../neardup_gui/app/models.py" line="184" />
         <source>an archive ({suffix}): unpack it and check the documents inside</source>
         <translation>压缩包（{suffix}）：请解压后检测其中的文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="185" />
+        <location filename="../../neardup_gui/app/models.py" line="186" />
         <source>not a document: the file holds {what}</source>
         <translation>不是文档：文件内容是 {what}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="187" />
+        <location filename="../../neardup_gui/app/models.py" line="188" />
         <source>name not valid UTF-8 (in GBK: '{gbk}'): rename the file (the index cannot keep this name)</source>
         <translation>文件名不是有效的 UTF-8 编码（按 GBK 编码读作“{gbk}”）：请重命名该文件（索引无法保存这个文件名）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="189" />
+        <location filename="../../neardup_gui/app/models.py" line="190" />
         <source>name not valid UTF-8: rename the file (the index cannot keep this name)</source>
         <translation>文件名不是有效的 UTF-8 编码：请重命名该文件（索引无法保存这个文件名）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="191" />
+        <location filename="../../neardup_gui/app/models.py" line="192" />
         <source>folder name not valid UTF-8 (in GBK: '{gbk}'): rename the folder (the index cannot keep its documents' names)</source>
         <translation>文件夹名不是有效的 UTF-8 编码（按 GBK 编码读作“{gbk}”）：请重命名该文件夹（索引无法保存其中文档的名称）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="193" />
+        <location filename="../../neardup_gui/app/models.py" line="194" />
         <source>folder name not valid UTF-8: rename the folder (the index cannot keep its documents' names)</source>
         <translation>文件夹名不是有效的 UTF-8 编码：请重命名该文件夹（索引无法保存其中文档的名称）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="194" />
+        <location filename="../../neardup_gui/app/models.py" line="195" />
         <source>damaged Word document: {detail}</source>
         <translation>Word 文档已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="195" />
+        <location filename="../../neardup_gui/app/models.py" line="196" />
         <source>damaged PDF: {detail}</source>
         <translation>PDF 已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="196" />
+        <location filename="../../neardup_gui/app/models.py" line="197" />
         <source>damaged OpenDocument text: {detail}</source>
         <translation>OpenDocument 文本已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="197" />
+        <location filename="../../neardup_gui/app/models.py" line="198" />
         <source>damaged RTF document: {detail}</source>
         <translation>RTF 文档已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="198" />
+        <location filename="../../neardup_gui/app/models.py" line="199" />
         <source>damaged {what}: {detail}</source>
         <translation>文件已损坏（{what}）：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="199" />
+        <location filename="../../neardup_gui/app/models.py" line="200" />
         <source>file is {what}, not {expected}</source>
         <translation>文件实际是 {what}，不是 {expected}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="200" />
+        <location filename="../../neardup_gui/app/models.py" line="201" />
         <source>reading the file failed{detail}</source>
         <translation>读取文件失败{detail}</translation>
     </message>
@@ -2310,37 +2310,37 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>SourcesModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="344" />
+        <location filename="../../neardup_gui/app/models.py" line="393" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="344" />
+        <location filename="../../neardup_gui/app/models.py" line="393" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="345" />
+        <location filename="../../neardup_gui/app/models.py" line="394" />
         <source>Containment</source>
         <translation>包含度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="345" />
+        <location filename="../../neardup_gui/app/models.py" line="394" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="346" />
+        <location filename="../../neardup_gui/app/models.py" line="395" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="347" />
+        <location filename="../../neardup_gui/app/models.py" line="396" />
         <source>Share of the submission found in this source</source>
         <translation>送检文档出现在此来源中的比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="348" />
+        <location filename="../../neardup_gui/app/models.py" line="397" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
@@ -2502,24 +2502,109 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>Warnings</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="271" />
+        <location filename="../../neardup_gui/app/models.py" line="272" />
         <source>{n} of {size} bytes are not valid {encoding} and were replaced by � ({where}); the rest was read normally</source>
         <translation>{size} 字节中有 {n} 字节不是有效的 {encoding} 编码，已替换为 �（{where}）；其余内容正常读取</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="274" />
+        <location filename="../../neardup_gui/app/models.py" line="275" />
         <source>recovered from a damaged file: {detail}</source>
         <translation>从损坏的文件中恢复：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="276" />
+        <location filename="../../neardup_gui/app/models.py" line="277" />
         <source>{n} characters whose font is lost are left out</source>
         <translation>{n} 个字符的字体已丢失，未读入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="278" />
+        <location filename="../../neardup_gui/app/models.py" line="279" />
         <source>the file is cut short: {n} characters of its text are missing</source>
         <translation>文件不完整：正文缺少 {n} 个字符</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="293" />
+        <source>the end of the file (cross-reference table and trailer) is lost</source>
+        <translation>文件末尾（交叉引用表和文件尾）已丢失</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="295" />
+        <source>the cross-reference table or trailer is damaged</source>
+        <translation>交叉引用表或文件尾已损坏</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="297" />
+        <source>, with its catalog and {n} page(s) (rebuilt from their contents)</source>
+        <translation>，文档目录和 {n} 个页面对象一并丢失（已按页面内容重建）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="298" />
+        <source>, with its catalog</source>
+        <translation>，文档目录一并丢失</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="300" />
+        <source>; {n} page(s) read from the objects that survive</source>
+        <translation>；从保留下来的对象中读取了 {n} 页</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="302" />
+        <source>the PDF is damaged after page {n} ({why}); the pages after it are lost</source>
+        <translation>PDF 在第 {n} 页之后损坏（{why}）；其后的页面已丢失</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="304" />
+        <source>its compound file cannot be read ({why})</source>
+        <translation>其复合文件无法读取（{why}）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="306" />
+        <source>; the text was read from the Word stream that survives</source>
+        <translation>；正文取自保留下来的 Word 数据流</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="307" />
+        <source>the zip archive's directory is unreadable</source>
+        <translation>zip 压缩包的目录无法读取</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="309" />
+        <source>; {n} part(s) read up to the damage ({names})</source>
+        <translation>；读取了损坏处之前的 {n} 个部件（{names}）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="311" />
+        <source>; its directory, from byte {pos}, is cut short or damaged</source>
+        <translation>；其目录（从第 {pos} 字节起）不完整或已损坏</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="313" />
+        <source>; no further part at byte {pos}</source>
+        <translation>；第 {pos} 字节处之后没有部件</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="314" />
+        <source>; {name} is cut short</source>
+        <translation>；{name} 不完整</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="315" />
+        <source>; {name}: checksum mismatch</source>
+        <translation>；{name}：校验和不符</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="317" />
+        <source>; {name}: damaged compressed data</source>
+        <translation>；{name}：压缩数据已损坏</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="319" />
+        <source>headers and footers left out ({why})</source>
+        <translation>已略去页眉页脚（{why}）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="321" />
+        <source>{part} left out ({why})</source>
+        <translation>已略去 {part}（{why}）</translation>
     </message>
 </context>
 <context>

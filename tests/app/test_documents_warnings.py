@@ -41,6 +41,32 @@ def _row(view: DocumentsView, rel: str) -> int:
     return next(r for r in range(proxy.rowCount()) if proxy.record_at(proxy.index(r, 0)).rel == rel)
 
 
+DAMAGED_ACCOUNTS = [
+    ("recovered from a damaged file: the end of the file (cross-reference table and trailer) is lost, with its "
+     "catalog and 5 pages (rebuilt from their contents); 5 pages read from the objects that survive",
+     "从损坏的文件中恢复：文件末尾（交叉引用表和文件尾）已丢失，文档目录和 5 个页面对象一并丢失（已按页面内容重建）"
+     "；从保留下来的对象中读取了 5 页"),
+    ("recovered from a damaged file: the cross-reference table or trailer is damaged, with its catalog; "
+     "1 page read from the objects that survive",
+     "从损坏的文件中恢复：交叉引用表或文件尾已损坏，文档目录一并丢失；从保留下来的对象中读取了 1 页"),
+    ("recovered from a damaged file: its compound file cannot be read (OLE directory index out of range); "
+     "the text was read from the Word stream that survives",
+     "从损坏的文件中恢复：其复合文件无法读取（OLE directory index out of range）；正文取自保留下来的 Word 数据流"),
+    ("recovered from a damaged file: the PDF is damaged after page 3 (Unexpected EOF); the pages after it are lost",
+     "从损坏的文件中恢复：PDF 在第 3 页之后损坏（Unexpected EOF）；其后的页面已丢失"),
+    ("recovered from a damaged file: the zip archive's directory is unreadable; 9 parts read up to the damage "
+     "(word/document.xml, word/styles.xml, …); its directory, from byte 3828, is cut short or damaged",
+     "从损坏的文件中恢复：zip 压缩包的目录无法读取；读取了损坏处之前的 9 个部件（word/document.xml, "
+     "word/styles.xml, …）；其目录（从第 3828 字节起）不完整或已损坏"),
+    ("recovered from a damaged file: the zip archive's directory is unreadable; 1 part read up to the damage "
+     "(word/document.xml); word/styles.xml is cut short",
+     "从损坏的文件中恢复：zip 压缩包的目录无法读取；读取了损坏处之前的 1 个部件（word/document.xml）"
+     "；word/styles.xml 不完整"),
+    ("recovered from a damaged file: headers and footers left out (damaged Word document: bad XML)",
+     "从损坏的文件中恢复：已略去页眉页脚（damaged Word document: bad XML）"),
+]
+
+
 def test_warned_documents_have_an_icon_a_tooltip_and_a_filter(qtbot, documents):
     view = DocumentsView()
     qtbot.addWidget(view)
@@ -85,6 +111,8 @@ def test_counted_messages_in_english_and_chinese(qapp):
         "Indexed 1 document (1 with warnings, 0 skipped)"
     assert localise_progress("Indexed 512 documents (3 with warnings, 2 skipped)") == \
         "Indexed 512 documents (3 with warnings, 2 skipped)"
+    for english, _ in DAMAGED_ACCOUNTS:  # (in English the core's words, singular and plural, stay)
+        assert localise_warning(english) == english
     translator = QTranslator()
     assert translator.load(str(ROOT / "resources" / "translations" / "neardup_zh_CN.qm"))
     QCoreApplication.installTranslator(translator)
@@ -97,7 +125,10 @@ def test_counted_messages_in_english_and_chinese(qapp):
                                 "the rest was read normally") == \
             "5080 字节中有 2 字节不是有效的 UTF-8 编码，已替换为 \ufffd（at byte 5078）；其余内容正常读取"
         assert localise_warning("recovered from a damaged file: word/header1.xml left out (CRC)") == \
-            "从损坏的文件中恢复：word/header1.xml left out (CRC)"
+            "从损坏的文件中恢复：已略去 word/header1.xml（CRC）"
+        # what a damaged file lost and what was read, phrase by phrase (the details stay)
+        for english, chinese in DAMAGED_ACCOUNTS:
+            assert localise_warning(english) == chinese, english
         # a damaged PDF's lost fonts and a cut .doc's missing text (each with its count)
         assert localise_warning("7575 characters whose font is lost are left out") == "7575 个字符的字体已丢失，未读入"
         assert localise_warning("the file is cut short: 4651 characters of its text are missing") == \
