@@ -36,18 +36,24 @@ def _in_another_process(db: Path) -> tuple[bool, int]:
     return flag == "True", int(count)
 
 
+def _cancel_after(n: int):  # noqa: ANN202 - a progress function
+    def progress(fraction: float, message: str = "") -> None:
+        if message.startswith(f"Indexed {n} of"):
+            raise Cancelled()
+    return progress
+
+
+def _cancelled(coll: Collection, folder: Path, settings: Settings, after: int) -> None:
+    with pytest.raises(Cancelled):
+        coll.index_folder(str(folder), settings, _cancel_after(after))
+
+
 def test_a_cancelled_indexing_leaves_the_index_marked_until_a_refresh_completes(corpus_dir, tmp_path):
     folder = _folder(corpus_dir, tmp_path / "docs")
     db = tmp_path / "i.ndx"
     settings = Settings(workers=1)
-
-    def cancel_after_three(fraction: float, message: str = "") -> None:
-        if message.startswith("Indexed 3 of"):
-            raise Cancelled()
-
     with Collection.open(str(db)) as coll:
-        with pytest.raises(Cancelled):
-            coll.index_folder(str(folder), settings, cancel_after_three)
+        _cancelled(coll, folder, settings, 3)
         assert unfinished(coll.store) == str(folder)  # (the folder whose indexing stopped)
     flag, count = _in_another_process(db)
     assert flag and 0 < count < 12
@@ -75,16 +81,9 @@ def test_a_report_on_a_partial_index_says_so(corpus_dir, tmp_path):
     from neardup_gui.core.report.model import build_report
 
     folder = _folder(corpus_dir, tmp_path / "docs", 6)
-    db = tmp_path / "i.ndx"
     settings = Settings(workers=1)
-
-    def cancel_after_two(fraction: float, message: str = "") -> None:
-        if message.startswith("Indexed 2 of"):
-            raise Cancelled()
-
-    with Collection.open(str(db)) as coll:
-        with pytest.raises(Cancelled):
-            coll.index_folder(str(folder), settings, cancel_after_two)
+    with Collection.open(str(tmp_path / "i.ndx")) as coll:
+        _cancelled(coll, folder, settings, 2)
         report = build_report(coll, "pairs", settings)
         assert report.summary.index_unfinished == str(folder)
         html = report_html(report)
