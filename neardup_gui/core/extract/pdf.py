@@ -10,6 +10,7 @@ import re
 import zlib
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from neardup_gui.core.extract.common import ExtractError, Extracted, has_text, join_wrapped, resolve_line_hyphens
 from neardup_gui.core.settings import ExtractLimits
@@ -100,7 +101,7 @@ class _Line:
     first_word: float  # width of the first word (first character for CJK)
 
 
-def _glyphs(layout, out: list[_Glyph], rotated: list[_Glyph], stats: dict[str, int]) -> None:
+def _glyphs(layout, out: list[_Glyph], rotated: list[_Glyph], stats: dict[str, Any]) -> None:
     """The page's glyphs: upright ones into ``out``, rotated ones (in drawing order) into
     ``rotated``; images are counted."""
     from pdfminer.layout import LTChar, LTFigure, LTImage
@@ -110,12 +111,17 @@ def _glyphs(layout, out: list[_Glyph], rotated: list[_Glyph], stats: dict[str, i
             if obj.fontname == LOST_FONT:
                 stats["lost"] += 1  # (a damaged file's text whose font is lost: codes, not characters)
                 continue
-            stats["kept"] += 1
+            if obj.fontname == NO_TEXT_FONT:
+                continue
             text = obj.get_text()
             if text.startswith("(cid:"):
                 text = _CID_RE.sub("", text)
+                if not text and obj.fontname in stats["strict"]:
+                    stats["lost"] += 1  # (a code its font's ToUnicode map does not name: damaged)
+                    continue
             if not text:
                 continue
+            stats["kept"] += 1
             size = max(obj.size if obj.size > 0 else obj.height, 0.1)
             text = text.translate(_LIGATURES)
             if obj.upright:
@@ -807,14 +813,17 @@ _TF_RE = re.compile(rb"/([\w.+-]+)\s+[-\d.]+\s+Tf\b")
 _MEDIABOX_RE = re.compile(rb"/MediaBox\s*\[\s*([-\d.\s]+)\]")
 _REBUILT_SCAN = 8 << 20  # bytes of a content stream decoded to find the fonts it names
 LOST_FONT = "NeardupLostFont"  # the font given to text whose font is lost: its glyphs are dropped
+NO_TEXT_FONT = "NeardupNoTextFont"  # the font given to a subset whose codes are not characters
 
 
-def _lost_fonts_marked(resources):  # noqa: ANN001, ANN202 - a page's resources (pdfminer objects)
+def _lost_fonts_marked(resources, damaged_maps: set[int] | None = None):  # noqa: ANN001, ANN202 - pdfminer objects
     """The page's resources with every font that is lost replaced by the lost-font placeholder:
     a font reference to an object that is gone or damaged (not a dictionary), or a font whose
     ToUnicode map is named but gone. pdfminer would read such a font's codes through a standard
     encoding — a LibreOffice subset's codes 1, 2, 3… as "!\"#" — and the document would be
-    indexed as that garbage, with no warning. Unchanged when every font is there."""
+    indexed as that garbage, with no warning. Unchanged when every font is there. A ToUnicode map
+    whose compressed data is damaged (some of its characters may be wrong) adds its object number
+    to ``damaged_maps``."""
     from pdfminer.pdftypes import PDFStream, resolve1
 
     res = resolve1(resources)
@@ -825,20 +834,125 @@ def _lost_fonts_marked(resources):  # noqa: ANN001, ANN202 - a page's resources 
     lost = False
     for name, ref in fonts.items():
         spec = resolve1(ref)
-        if not isinstance(spec, dict) or ("ToUnicode" in spec
-                                          and not isinstance(resolve1(spec["ToUnicode"]), PDFStream)):
-            kept[name] = _lost_font_spec()
+        if damaged_maps is not None and isinstance(spec, dict):
+            cmap = spec.get("ToUnicode")
+            stream = resolve1(cmap)
+            if isinstance(stream, PDFStream) and not _inflates(stream):
+                damaged_maps.add(getattr(cmap, "objid", id(stream)))
+        unreadable = _unreadable_subset(spec) if isinstance(spec, dict) else "lost"
+        if not unreadable and "ToUnicode" in spec and not isinstance(resolve1(spec["ToUnicode"]), PDFStream):
+            unreadable = "lost"
+        if unreadable:
+            kept[name] = _lost_font_spec(LOST_FONT if unreadable == "lost" else NO_TEXT_FONT)
             lost = True
         else:
             kept[name] = ref
     return {**res, "Font": kept} if lost else resources
 
 
-def _lost_font_spec() -> dict:
+_SUBSET_TAG_RE = re.compile(r"[A-Z]{6}\+")
+
+
+def _resource_manager(strict: set[str]):  # noqa: ANN202 - a pdfminer PDFResourceManager
+    """pdfminer's resource manager, but a subset font with no encoding of its own and a ToUnicode
+    map (LibreOffice's kind: its codes 1, 2, 3… are the subset's glyphs, not characters) names
+    characters only through that map. pdfminer falls back to a standard encoding for a code the
+    map does not name, which turns a damaged map into "!\"#$%&"; here such a code is a lost
+    character (its font's name is added to ``strict``, and :func:`_glyphs` counts it)."""
+    from pdfminer.pdffont import PDFSimpleFont
+    from pdfminer.pdfinterp import PDFResourceManager
+    from pdfminer.pdftypes import PDFStream, resolve1
+    from pdfminer.psparser import PSLiteral
+
+    class Manager(PDFResourceManager):
+        def get_font(self, objid, spec):  # noqa: ANN001, ANN202
+            font = super().get_font(objid, spec)
+            if not isinstance(font, PDFSimpleFont) or not isinstance(spec, dict) or "Encoding" in spec:
+                return font
+            base, cmap = resolve1(spec.get("BaseFont")), resolve1(spec.get("ToUnicode"))
+            # a subset's codes; or a font whose name or map is damaged: nothing says its codes
+            # follow a standard encoding
+            if isinstance(cmap, PDFStream) and (not isinstance(base, PSLiteral) or _SUBSET_TAG_RE.match(str(base.name))
+                                                or not _inflates(cmap)):
+                font.cid2unicode = {}
+                strict.add(font.fontname)
+            return font
+
+    return Manager(caching=True)
+
+
+def _unreadable_subset(spec: dict) -> str:
+    """A font subset (its name tagged ``ABCDEF+``) with neither an encoding nor a ToUnicode map,
+    whose codes cannot be characters: a TrueType subset flagged symbolic (its codes name glyphs,
+    PDF 32000 9.6.6.4), or a subset whose embedded font program is gone (a subset is always
+    embedded: without it nothing tells what its codes are). pdfminer would read the codes through
+    a standard encoding. "lost" for the second (a damaged file), "symbolic" for the first (a
+    LibreOffice subset that lost its map, or a symbol font's subset: its glyphs are left out
+    without a warning, as glyphs without characters always are), "" for a font that is read."""
+    from pdfminer.pdftypes import resolve1
+    from pdfminer.psparser import PSLiteral
+
+    if "Encoding" in spec or "ToUnicode" in spec:
+        return ""
+    subtype, base = resolve1(spec.get("Subtype")), resolve1(spec.get("BaseFont"))
+    if not (isinstance(base, PSLiteral) and _SUBSET_TAG_RE.match(str(base.name))
+            and isinstance(subtype, PSLiteral) and subtype.name in ("TrueType", "Type1", "MMType1")):
+        return ""
+    descriptor = resolve1(spec.get("FontDescriptor"))
+    if not isinstance(descriptor, dict) or not any(key in descriptor for key in ("FontFile", "FontFile2", "FontFile3")):
+        return "lost"
+    flags = resolve1(descriptor.get("Flags"))
+    return "symbolic" if subtype.name == "TrueType" and isinstance(flags, int) and flags & 4 else ""
+
+
+def _inflates(stream) -> bool:  # noqa: ANN001 - a pdfminer PDFStream
+    """False when a Flate stream's data is damaged (a zlib error, or cut before its end)."""
+    from pdfminer.pdftypes import LITERALS_FLATE_DECODE
+
+    raw = getattr(stream, "rawdata", None)
+    filters = stream.get_filters() if raw is not None else []
+    if not filters or filters[0][0] not in LITERALS_FLATE_DECODE or stream.decipher is not None:
+        return True
+    inflater = zlib.decompressobj()
+    try:
+        inflater.decompress(raw, 1 << 22)
+    except zlib.error:
+        return False
+    return inflater.eof or bool(inflater.unconsumed_tail)
+
+
+def _interpreter(manager, device):  # noqa: ANN001, ANN202 - pdfminer's
+    """pdfminer's page interpreter, but a font name the resources do not hold (a damaged content
+    stream's ``/F\x83 12 Tf``) sets the lost-font placeholder: pdfminer set a default font that
+    reads the codes through a standard encoding (garbage, indexed without a warning)."""
+    from pdfminer.pdfinterp import PDFPageInterpreter
+    from pdfminer.psparser import PSLiteral
+
+    class Interpreter(PDFPageInterpreter):
+        def do_Tf(self, fontid, fontsize):  # noqa: ANN001, ANN202
+            key = fontid.name if isinstance(fontid, PSLiteral) else fontid
+            try:
+                missing = key not in self.fontmap
+            except TypeError:  # (an unhashable operand)
+                missing, key = True, None
+            if missing:
+                lost = self.rsrcmgr.get_font(None, _lost_font_spec())
+                if key is not None:
+                    self.fontmap[key] = lost
+                else:
+                    self.textstate.font = lost
+                    return
+            super().do_Tf(fontid, fontsize)
+
+    return Interpreter(manager, device)
+
+
+def _lost_font_spec(name: str = "") -> dict:
     from pdfminer.psparser import LIT
 
-    return {"Type": LIT("Font"), "Subtype": LIT("Type1"), "BaseFont": LIT(LOST_FONT),
-            "FontDescriptor": {"Type": LIT("FontDescriptor"), "FontName": LIT(LOST_FONT), "Flags": 32,
+    name = name or LOST_FONT
+    return {"Type": LIT("Font"), "Subtype": LIT("Type1"), "BaseFont": LIT(name),
+            "FontDescriptor": {"Type": LIT("FontDescriptor"), "FontName": LIT(name), "Flags": 32,
                                "FontBBox": [0, 0, 1000, 1000], "ItalicAngle": 0, "Ascent": 800, "Descent": -200,
                                "CapHeight": 700, "StemV": 80}}
 
@@ -895,7 +1009,6 @@ def _rebuilt_pages(body: bytes, number: int, named: set[tuple[bytes, bytes]]) ->
 def _extract(data: bytes, limits: ExtractLimits) -> Extracted:
     from pdfminer.converter import PDFPageAggregator
     from pdfminer.pdfdocument import PDFDocument, PDFEncryptionError, PDFPasswordIncorrect
-    from pdfminer.pdfinterp import PDFPageInterpreter, PDFResourceManager
     from pdfminer.pdfpage import PDFPage
     from pdfminer.pdfparser import PDFParser
     from pdfminer.psexceptions import PSException
@@ -911,22 +1024,22 @@ def _extract(data: bytes, limits: ExtractLimits) -> Extracted:
         raise ExtractError("encrypted", f"encrypted PDF this program cannot open ({exc})") from exc
     except (PSException, ValueError, KeyError, TypeError) as exc:
         raise ExtractError("corrupt", f"damaged PDF: {exc or type(exc).__name__}") from exc
-    manager = PDFResourceManager(caching=True)
+    stats: dict[str, Any] = {"images": 0, "lost": 0, "kept": 0, "strict": set(), "damaged_maps": set()}
+    manager = _resource_manager(stats["strict"])
     # No layout analysis by pdfminer (laparams=None): its line and box grouping breaks up the
     # lines of LibreOffice PDFs that mix Chinese and Latin text; visual lines are rebuilt from
     # the glyphs below (see _baseline_rows).
     device = PDFPageAggregator(manager, laparams=None)
-    interpreter = PDFPageInterpreter(manager, device)
+    interpreter = _interpreter(manager, device)
     cap = limits.max_unzipped_mb * 1024 * 1024
     page_rows: list[tuple[list[list[_Line]], float, float]] = []
     page_rotated: list[list[_Box]] = []
-    stats = {"images": 0, "lost": 0, "kept": 0}
     checked: set[int] = set()
     warnings: list[str] = []
     try:
         for page in PDFPage.create_pages(document):
             _check_page_streams(page, cap, checked)
-            page.resources = _lost_fonts_marked(page.resources)
+            page.resources = _lost_fonts_marked(page.resources, stats["damaged_maps"])
             interpreter.process_page(page)
             layout = device.get_result()
             glyphs: list[_Glyph] = []
@@ -951,6 +1064,10 @@ def _extract(data: bytes, limits: ExtractLimits) -> Extracted:
             error.final = True  # (its objects were all read: reading them again cannot help)
             raise error
         warnings.append(f"{stats['lost']} characters whose font is lost are left out")
+    if stats["damaged_maps"]:
+        n = len(stats["damaged_maps"])
+        warnings.append(f"the character map of {n} font{'s' if n != 1 else ''} is damaged: some characters "
+                        "may be read wrongly")
     edges = _line_edges(page_rows)
     pitch = _line_pitches([rows for rows, _, _ in page_rows], edges)
     pages = [
