@@ -275,6 +275,9 @@ def _warning_patterns() -> list[tuple[re.Pattern[str], str]]:
          QCoreApplication.translate("Warnings", "recovered from a damaged file: {detail}")),
         (re.compile(r"^(?P<n>\d+) characters whose font is lost are left out$"),
          QCoreApplication.translate("Warnings", "{n} characters whose font is lost are left out")),
+        (re.compile(r"^the character map of (?P<n>\d+) fonts? is damaged: some characters may be read wrongly$"),
+         QCoreApplication.translate("Warnings", "the character map of {n} font(s) is damaged: some characters may be "
+                                                "read wrongly")),
         (re.compile(r"^the file is cut short: (?P<n>\d+) characters of its text are missing$"),
          QCoreApplication.translate("Warnings", "the file is cut short: {n} characters of its text are missing")),
     ]

@@ -1506,57 +1506,57 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>PairsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="353" />
+        <location filename="../../neardup_gui/app/models.py" line="356" />
         <source>Document A</source>
         <translation>文档 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="353" />
+        <location filename="../../neardup_gui/app/models.py" line="356" />
         <source>Document B</source>
         <translation>文档 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="354" />
+        <location filename="../../neardup_gui/app/models.py" line="357" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="354" />
+        <location filename="../../neardup_gui/app/models.py" line="357" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="355" />
+        <location filename="../../neardup_gui/app/models.py" line="358" />
         <source>B in A</source>
         <translation>B 在 A 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="355" />
+        <location filename="../../neardup_gui/app/models.py" line="358" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="356" />
+        <location filename="../../neardup_gui/app/models.py" line="359" />
         <source>Share of A's countable units found in B (containment)</source>
         <translation>A 的可计数单元出现在 B 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="357" />
+        <location filename="../../neardup_gui/app/models.py" line="360" />
         <source>Share of B's countable units found in A (containment)</source>
         <translation>B 的可计数单元出现在 A 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="358" />
+        <location filename="../../neardup_gui/app/models.py" line="361" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="359" />
+        <location filename="../../neardup_gui/app/models.py" line="362" />
         <source>Contained</source>
         <translation>包含比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="360" />
+        <location filename="../../neardup_gui/app/models.py" line="363" />
         <source>The larger of A in B and B in A: how much of one is found in the other</source>
         <translation>A 在 B 中与 B 在 A 中的较大者：一篇文档有多少内容见于另一篇</translation>
     </message>
@@ -2310,37 +2310,37 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>SourcesModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="393" />
+        <location filename="../../neardup_gui/app/models.py" line="396" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="393" />
+        <location filename="../../neardup_gui/app/models.py" line="396" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="394" />
+        <location filename="../../neardup_gui/app/models.py" line="397" />
         <source>Containment</source>
         <translation>包含度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="394" />
+        <location filename="../../neardup_gui/app/models.py" line="397" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="395" />
+        <location filename="../../neardup_gui/app/models.py" line="398" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="396" />
+        <location filename="../../neardup_gui/app/models.py" line="399" />
         <source>Share of the submission found in this source</source>
         <translation>送检文档出现在此来源中的比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="397" />
+        <location filename="../../neardup_gui/app/models.py" line="400" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
@@ -2518,91 +2518,96 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     </message>
     <message>
         <location filename="../../neardup_gui/app/models.py" line="279" />
+        <source>the character map of {n} font(s) is damaged: some characters may be read wrongly</source>
+        <translation>{n} 个字体的字符映射表已损坏：部分字符可能读错</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="282" />
         <source>the file is cut short: {n} characters of its text are missing</source>
         <translation>文件不完整：正文缺少 {n} 个字符</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="293" />
+        <location filename="../../neardup_gui/app/models.py" line="296" />
         <source>the end of the file (cross-reference table and trailer) is lost</source>
         <translation>文件末尾（交叉引用表和文件尾）已丢失</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="295" />
+        <location filename="../../neardup_gui/app/models.py" line="298" />
         <source>the cross-reference table or trailer is damaged</source>
         <translation>交叉引用表或文件尾已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="297" />
+        <location filename="../../neardup_gui/app/models.py" line="300" />
         <source>, with its catalog and {n} page(s) (rebuilt from their contents)</source>
         <translation>，文档目录和 {n} 个页面对象一并丢失（已按页面内容重建）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="298" />
+        <location filename="../../neardup_gui/app/models.py" line="301" />
         <source>, with its catalog</source>
         <translation>，文档目录一并丢失</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="300" />
+        <location filename="../../neardup_gui/app/models.py" line="303" />
         <source>; {n} page(s) read from the objects that survive</source>
         <translation>；从保留下来的对象中读取了 {n} 页</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="302" />
+        <location filename="../../neardup_gui/app/models.py" line="305" />
         <source>the PDF is damaged after page {n} ({why}); the pages after it are lost</source>
         <translation>PDF 在第 {n} 页之后损坏（{why}）；其后的页面已丢失</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="304" />
+        <location filename="../../neardup_gui/app/models.py" line="307" />
         <source>its compound file cannot be read ({why})</source>
         <translation>其复合文件无法读取（{why}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="306" />
+        <location filename="../../neardup_gui/app/models.py" line="309" />
         <source>; the text was read from the Word stream that survives</source>
         <translation>；正文取自保留下来的 Word 数据流</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="307" />
+        <location filename="../../neardup_gui/app/models.py" line="310" />
         <source>the zip archive's directory is unreadable</source>
         <translation>zip 压缩包的目录无法读取</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="309" />
+        <location filename="../../neardup_gui/app/models.py" line="312" />
         <source>; {n} part(s) read up to the damage ({names})</source>
         <translation>；读取了损坏处之前的 {n} 个部件（{names}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="311" />
+        <location filename="../../neardup_gui/app/models.py" line="314" />
         <source>; its directory, from byte {pos}, is cut short or damaged</source>
         <translation>；其目录（从第 {pos} 字节起）不完整或已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="313" />
+        <location filename="../../neardup_gui/app/models.py" line="316" />
         <source>; no further part at byte {pos}</source>
         <translation>；第 {pos} 字节处之后没有部件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="314" />
+        <location filename="../../neardup_gui/app/models.py" line="317" />
         <source>; {name} is cut short</source>
         <translation>；{name} 不完整</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="315" />
+        <location filename="../../neardup_gui/app/models.py" line="318" />
         <source>; {name}: checksum mismatch</source>
         <translation>；{name}：校验和不符</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="317" />
+        <location filename="../../neardup_gui/app/models.py" line="320" />
         <source>; {name}: damaged compressed data</source>
         <translation>；{name}：压缩数据已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="319" />
+        <location filename="../../neardup_gui/app/models.py" line="322" />
         <source>headers and footers left out ({why})</source>
         <translation>已略去页眉页脚（{why}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="321" />
+        <location filename="../../neardup_gui/app/models.py" line="324" />
         <source>{part} left out ({why})</source>
         <translation>已略去 {part}（{why}）</translation>
     </message>

@@ -131,6 +131,8 @@ def test_counted_messages_in_english_and_chinese(qapp):
             assert localise_warning(english) == chinese, english
         # a damaged PDF's lost fonts and a cut .doc's missing text (each with its count)
         assert localise_warning("7575 characters whose font is lost are left out") == "7575 个字符的字体已丢失，未读入"
+        assert localise_warning("the character map of 1 font is damaged: some characters may be read wrongly") == \
+            "1 个字体的字符映射表已损坏：部分字符可能读错"
         assert localise_warning("the file is cut short: 4651 characters of its text are missing") == \
             "文件不完整：正文缺少 4651 个字符"
     finally:
