@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 
 from neardup_gui.app.appsettings import load_check_minimum, save_check_minimum
 from neardup_gui.app.commonview import exclusions_text
-from neardup_gui.app.models import FilterProxy, SourcesModel, localise_reason, localise_warning, percent, source_score
+from neardup_gui.app.models import FilterProxy, SourcesModel, localise_reason, percent, source_score, warnings_text
 from neardup_gui.app.widgets import make_table
 from neardup_gui.core.results import CheckResult, SourceMatch
 
@@ -166,7 +166,7 @@ class CheckView(QWidget):
         """A submission read only in part or leniently says so under its figures (intake)."""
         if not result.warnings:
             return ""
-        text = "; ".join(localise_warning(w) for w in result.warnings)
+        text = warnings_text(result.warnings)
         return "<br>" + self.tr("Read with warnings: {warnings}").format(warnings=escape(text))
 
     def _update_hidden(self) -> None:

@@ -341,11 +341,20 @@ def localise_warning(warning: str) -> str:
     return warning
 
 
-def reason_text(info: DocumentInfo, separator: str = "; ") -> str:
+def warnings_text(warnings: Sequence[str], separator: str | None = None) -> str:
+    """A document's warnings in the interface language, one after another ("; " in English, "；"
+    in Chinese, unless ``separator`` is given)."""
+    if separator is None:
+        # (the list separator between warnings; a translation gives its own punctuation)
+        separator = QCoreApplication.translate("Warnings", "; ")
+    return separator.join(localise_warning(w) for w in warnings)
+
+
+def reason_text(info: DocumentInfo, separator: str | None = None) -> str:
     """Why a document was skipped, or what its warnings say, in the interface language."""
     if info.status == "skipped":
         return localise_reason(info.reason) if info.reason else ""
-    return separator.join(localise_warning(w) for w in info.warnings)
+    return warnings_text(info.warnings, separator)
 
 
 class PairsModel(RecordTableModel[Pair]):

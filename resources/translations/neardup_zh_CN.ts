@@ -1506,57 +1506,57 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>PairsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="356" />
+        <location filename="../../neardup_gui/app/models.py" line="365" />
         <source>Document A</source>
         <translation>文档 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="356" />
+        <location filename="../../neardup_gui/app/models.py" line="365" />
         <source>Document B</source>
         <translation>文档 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="357" />
+        <location filename="../../neardup_gui/app/models.py" line="366" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="357" />
+        <location filename="../../neardup_gui/app/models.py" line="366" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="358" />
+        <location filename="../../neardup_gui/app/models.py" line="367" />
         <source>B in A</source>
         <translation>B 在 A 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="358" />
+        <location filename="../../neardup_gui/app/models.py" line="367" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="359" />
+        <location filename="../../neardup_gui/app/models.py" line="368" />
         <source>Share of A's countable units found in B (containment)</source>
         <translation>A 的可计数单元出现在 B 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="360" />
+        <location filename="../../neardup_gui/app/models.py" line="369" />
         <source>Share of B's countable units found in A (containment)</source>
         <translation>B 的可计数单元出现在 A 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="361" />
+        <location filename="../../neardup_gui/app/models.py" line="370" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="362" />
+        <location filename="../../neardup_gui/app/models.py" line="371" />
         <source>Contained</source>
         <translation>包含比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="363" />
+        <location filename="../../neardup_gui/app/models.py" line="372" />
         <source>The larger of A in B and B in A: how much of one is found in the other</source>
         <translation>A 在 B 中与 B 在 A 中的较大者：一篇文档有多少内容见于另一篇</translation>
     </message>
@@ -2310,37 +2310,37 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>SourcesModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="396" />
+        <location filename="../../neardup_gui/app/models.py" line="405" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="396" />
+        <location filename="../../neardup_gui/app/models.py" line="405" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="397" />
+        <location filename="../../neardup_gui/app/models.py" line="406" />
         <source>Containment</source>
         <translation>包含度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="397" />
+        <location filename="../../neardup_gui/app/models.py" line="406" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="398" />
+        <location filename="../../neardup_gui/app/models.py" line="407" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="399" />
+        <location filename="../../neardup_gui/app/models.py" line="408" />
         <source>Share of the submission found in this source</source>
         <translation>送检文档出现在此来源中的比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="400" />
+        <location filename="../../neardup_gui/app/models.py" line="409" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
@@ -2610,6 +2610,11 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
         <location filename="../../neardup_gui/app/models.py" line="324" />
         <source>{part} left out ({why})</source>
         <translation>已略去 {part}（{why}）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="349" />
+        <source>; </source>
+        <translation>；</translation>
     </message>
 </context>
 <context>

@@ -11,7 +11,7 @@ from PySide6.QtCore import QCoreApplication, Qt, QTranslator
 from PySide6.QtGui import QIcon
 
 from neardup_gui.app.documentsview import DocumentsView
-from neardup_gui.app.models import localise_warning
+from neardup_gui.app.models import localise_warning, warnings_text
 from neardup_gui.app.widgets import localise_progress
 from neardup_gui.core.collection import Collection
 from neardup_gui.core.settings import Settings
@@ -131,6 +131,10 @@ def test_counted_messages_in_english_and_chinese(qapp):
             assert localise_warning(english) == chinese, english
         # a damaged PDF's lost fonts and a cut .doc's missing text (each with its count)
         assert localise_warning("7575 characters whose font is lost are left out") == "7575 个字符的字体已丢失，未读入"
+        # warnings one after another, with the language's own separator
+        assert warnings_text(["7575 characters whose font is lost are left out",
+                              "the file is cut short: 4651 characters of its text are missing"]) == \
+            "7575 个字符的字体已丢失，未读入；文件不完整：正文缺少 4651 个字符"
         assert localise_warning("the character map of 1 font is damaged: some characters may be read wrongly") == \
             "1 个字体的字符映射表已损坏：部分字符可能读错"
         assert localise_warning("the file is cut short: 4651 characters of its text are missing") == \
