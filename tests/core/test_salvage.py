@@ -15,6 +15,7 @@ import re
 import shutil
 import zipfile
 from pathlib import Path
+from typing import Sequence
 
 import pytest
 
@@ -369,21 +370,27 @@ def test_a_cut_libreoffice_pdf_reads_the_text_whose_fonts_survive():
     assert seen == {"none", "part", "whole"}
 
 
-def _fuzz_cases(data: bytes, rng: random.Random, n: int) -> list[tuple[str, bytes]]:
+def _fuzz_cases(data: bytes, rng: random.Random, n: int, flips: Sequence[int] = (1, 2, 8),
+                kinds: Sequence[str] = ("flip", "cut", "dup")) -> list[tuple[str, bytes]]:
+    """``n`` damaged copies of ``data``, the kinds in turn: bytes flipped (as many as one of
+    ``flips``), cut, a run duplicated, a run deleted."""
     cases = []
     for i in range(n):
-        kind = ("flip", "cut", "dup")[i % 3]
+        kind = kinds[i % len(kinds)]
         if kind == "flip":
             out = bytearray(data)
-            for at in rng.sample(range(len(data)), rng.choice((1, 2, 8))):
+            for at in rng.sample(range(len(data)), rng.choice(flips)):
                 out[at] ^= rng.randrange(1, 256)
             cases.append((f"flip{i}", bytes(out)))
         elif kind == "cut":
             cases.append((f"cut{i}", data[: rng.randrange(1, len(data))]))
-        else:
+        elif kind == "dup":
             at = rng.randrange(0, len(data) - 64)
             run = data[at: at + rng.randrange(8, 64)]
             cases.append((f"dup{i}", data[:at] + run + data[at:]))
+        else:
+            at = rng.randrange(0, len(data) - 64)
+            cases.append((f"delete{i}", data[:at] + data[at + rng.randint(1, 2000):]))
     return cases
 
 
@@ -534,24 +541,10 @@ def test_damaged_libreoffice_pdfs_are_never_read_as_foreign_text_in_silence():
     for name in ("zh.pdf", "mixed-pages-zh.pdf", "report.pdf", "two-columns.pdf"):
         data = (fixtures / name).read_bytes()
         alphabet = set(read(data, "pdf").text)
-        for i in range(32):
-            damaged = bytearray(data)
-            kind = i % 4
-            if kind == 0:
-                for _ in range(rng.randint(1, 30)):
-                    damaged[rng.randrange(len(damaged))] = rng.randrange(256)
-            elif kind == 1:
-                damaged = damaged[: rng.randrange(64, len(damaged))]
-            elif kind == 2:
-                start = rng.randrange(len(damaged))
-                at = rng.randrange(len(damaged))
-                damaged[at:at] = damaged[start:start + rng.randint(16, 4096)]
-            else:
-                start = rng.randrange(len(damaged))
-                del damaged[start:start + rng.randint(1, 2000)]
-            result = read(bytes(damaged), "pdf")
+        for case, damaged in _fuzz_cases(data, rng, 32, flips=range(1, 31), kinds=("flip", "cut", "dup", "delete")):
+            result = read(damaged, "pdf")
             if isinstance(result, Document) and not result.warnings:
                 foreign = [c for c in result.text if c not in alphabet and not c.isspace()]
                 if len(foreign) > 2:
-                    silent.append((name, i, "".join(foreign[:20])))
+                    silent.append((name, case, "".join(foreign[:20])))
     assert not silent, silent

@@ -966,7 +966,8 @@ def _rebuilt_pages(body: bytes, number: int, named: set[tuple[bytes, bytes]]) ->
     page. The names come from a surviving font dictionary (``<</F1 26 0 R …>>``, LibreOffice's
     written after the fonts), else from LibreOffice's own rule: font ``/Fk`` is the font whose
     subset tag is k in base 26, least significant letter first (``BAAAAA+`` is ``/F1``; its PDF
-    writer's ``appendSubsetName``). Text in a font that did not survive is dropped, not guessed.
+    writer's ``appendSubsetName``). Text in a font that did not survive is dropped (and counted),
+    not guessed.
     """
     fonts: dict[bytes, bytes] = {}
     for m in _FONT_OBJ_RE.finditer(body):
@@ -978,10 +979,7 @@ def _rebuilt_pages(body: bytes, number: int, named: set[tuple[bytes, bytes]]) ->
             fonts[ref.group(1)] = b"%s %s R" % (ref.group(2), ref.group(3))
     box = _MEDIABOX_RE.findall(body)
     media = box[-1].strip() if box else b"0 0 595.28 841.89"  # (A4 when no page size survives)
-    lost_font = number
-    out = [b"\n%d 0 obj\n<< /Type /Font /Subtype /Type1 /BaseFont /%s /FontDescriptor << /Type /FontDescriptor "
-           b"/FontName /%s /Flags 32 /FontBBox [0 0 1000 1000] /ItalicAngle 0 /Ascent 800 /Descent -200 "
-           b"/CapHeight 700 /StemV 80 >> >>\nendobj\n" % (lost_font, LOST_FONT.encode(), LOST_FONT.encode())]
+    out = []
     count = 0
     for m in _STREAM_OBJ_RE.finditer(body):
         header = m.group(3)
@@ -998,11 +996,13 @@ def _rebuilt_pages(body: bytes, number: int, named: set[tuple[bytes, bytes]]) ->
             continue
         if b"BT" not in content or not _TF_RE.search(content):
             continue
+        # (a font that did not survive is left out of the page's fonts: the interpreter gives a
+        # name its page does not hold the lost-font placeholder, see _interpreter)
         names = dict.fromkeys(_TF_RE.findall(content))
-        font_dict = b" ".join(b"/%s %s" % (name, fonts.get(name, b"%d 0 R" % lost_font)) for name in names)
-        count += 1
+        font_dict = b" ".join(b"/%s %s" % (name, fonts[name]) for name in names if name in fonts)
         out.append(b"\n%d 0 obj\n<< /Type /Page /MediaBox [%s] /Contents %s %s R /Resources << /Font << %s >> >> >>\nendobj\n"
                    % (number + count, media, m.group(1), m.group(2), font_dict))
+        count += 1
     return (b"".join(out), count) if count else (b"", 0)
 
 
