@@ -318,6 +318,15 @@ def _detail_patterns() -> list[tuple[re.Pattern[str], str | None]]:
         (re.compile(r"; (?P<name>[^;:()]+?): checksum mismatch"), t(QT_TRANSLATE_NOOP("Warnings", "; {name}: checksum mismatch"))),
         (re.compile(r"; (?P<name>[^;:()]+?): damaged compressed data"),
          t(QT_TRANSLATE_NOOP("Warnings", "; {name}: damaged compressed data"))),
+        (re.compile(r"its end is lost \((?P<n>\d+) groups? left open\)"),
+         t(QT_TRANSLATE_NOOP("Warnings", "its end is lost ({n} group(s) left open)"))),
+        (re.compile(r"(?P<n>\d+) closing braces? too many"), t(QT_TRANSLATE_NOOP("Warnings", "{n} closing brace(s) too many"))),
+        (re.compile(r"(?P<n>\d+) damaged characters? left out"),
+         t(QT_TRANSLATE_NOOP("Warnings", "{n} damaged character(s) left out"))),
+        (re.compile(r"(?P<n>\d+) entr(?:y|ies) of its font, colour, style or list tables found outside them and left out"),
+         t(QT_TRANSLATE_NOOP("Warnings", "{n} entries of its font, colour, style or list tables found outside them "
+                                         "and left out"))),
+        (re.compile(r"; the text that survives was read"), t(QT_TRANSLATE_NOOP("Warnings", "; the text that survives was read"))),
         (re.compile(r"headers and footers left out \((?P<why>.*?)\)(?=;|$)"),
          t(QT_TRANSLATE_NOOP("Warnings", "headers and footers left out ({why})"))),
         (re.compile(r"^(?P<part>[\w/.\[\]-]+\.xml) left out \((?P<why>.*?)\)(?=;|$)"),
@@ -337,6 +346,8 @@ def localise_warning(warning: str) -> str:
                 for phrase, words in _detail_patterns():
                     if words is not None:  # (None: not translated, the core's words stay)
                         groups["detail"] = phrase.sub(lambda m, w=words: w.format(**m.groupdict()), groups["detail"])
+                # (the phrases left between them: the language's separator, as between warnings)
+                groups["detail"] = groups["detail"].replace("; ", QCoreApplication.translate("Warnings", "; "))
             return template.format(**groups)
     return warning
 

@@ -62,6 +62,14 @@ DAMAGED_ACCOUNTS = [
      "(word/document.xml); word/styles.xml is cut short",
      "从损坏的文件中恢复：zip 压缩包的目录无法读取；读取了损坏处之前的 1 个部件（word/document.xml）"
      "；word/styles.xml 不完整"),
+    ("recovered from a damaged file: its end is lost (3 groups left open); 2 closing braces too many; 1 damaged "
+     "character left out; 22 entries of its font, colour, style or list tables found outside them and left out; "
+     "the text that survives was read",
+     "从损坏的文件中恢复：文件末尾已丢失（3 个组未闭合）；多出 2 个右花括号；已略去 1 个损坏的字符；"
+     "已略去 22 个出现在字体表、颜色表、样式表或列表表之外的表项；已读取保留下来的正文"),
+    ("recovered from a damaged file: 1 entry of its font, colour, style or list tables found outside them and left "
+     "out; the text that survives was read",
+     "从损坏的文件中恢复：已略去 1 个出现在字体表、颜色表、样式表或列表表之外的表项；已读取保留下来的正文"),
     ("recovered from a damaged file: headers and footers left out (damaged Word document: bad XML)",
      "从损坏的文件中恢复：已略去页眉页脚（damaged Word document: bad XML）"),
 ]
