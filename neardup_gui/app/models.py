@@ -326,6 +326,8 @@ def _detail_patterns() -> list[tuple[re.Pattern[str], str | None]]:
         (re.compile(r"(?P<n>\d+) entr(?:y|ies) of its font, colour, style or list tables found outside them and left out"),
          t(QT_TRANSLATE_NOOP("Warnings", "{n} entries of its font, colour, style or list tables found outside them "
                                          "and left out"))),
+        (re.compile(r"the file is cut short inside a tag"), t(QT_TRANSLATE_NOOP("Warnings", "the file is cut short inside a tag"))),
+        (re.compile(r"(?P<n>\d+) damaged tags? left out"), t(QT_TRANSLATE_NOOP("Warnings", "{n} damaged tag(s) left out"))),
         (re.compile(r"; the text that survives was read"), t(QT_TRANSLATE_NOOP("Warnings", "; the text that survives was read"))),
         (re.compile(r"headers and footers left out \((?P<why>.*?)\)(?=;|$)"),
          t(QT_TRANSLATE_NOOP("Warnings", "headers and footers left out ({why})"))),

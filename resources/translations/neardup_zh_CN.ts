@@ -1506,57 +1506,57 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>PairsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="376" />
+        <location filename="../../neardup_gui/app/models.py" line="378" />
         <source>Document A</source>
         <translation>文档 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="376" />
+        <location filename="../../neardup_gui/app/models.py" line="378" />
         <source>Document B</source>
         <translation>文档 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="377" />
+        <location filename="../../neardup_gui/app/models.py" line="379" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="377" />
+        <location filename="../../neardup_gui/app/models.py" line="379" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="378" />
+        <location filename="../../neardup_gui/app/models.py" line="380" />
         <source>B in A</source>
         <translation>B 在 A 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="378" />
+        <location filename="../../neardup_gui/app/models.py" line="380" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="379" />
+        <location filename="../../neardup_gui/app/models.py" line="381" />
         <source>Share of A's countable units found in B (containment)</source>
         <translation>A 的可计数单元出现在 B 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="380" />
+        <location filename="../../neardup_gui/app/models.py" line="382" />
         <source>Share of B's countable units found in A (containment)</source>
         <translation>B 的可计数单元出现在 A 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="381" />
+        <location filename="../../neardup_gui/app/models.py" line="383" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="382" />
+        <location filename="../../neardup_gui/app/models.py" line="384" />
         <source>Contained</source>
         <translation>包含比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="383" />
+        <location filename="../../neardup_gui/app/models.py" line="385" />
         <source>The larger of A in B and B in A: how much of one is found in the other</source>
         <translation>A 在 B 中与 B 在 A 中的较大者：一篇文档有多少内容见于另一篇</translation>
     </message>
@@ -2310,37 +2310,37 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>SourcesModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="416" />
+        <location filename="../../neardup_gui/app/models.py" line="418" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="416" />
+        <location filename="../../neardup_gui/app/models.py" line="418" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="417" />
+        <location filename="../../neardup_gui/app/models.py" line="419" />
         <source>Containment</source>
         <translation>包含度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="417" />
+        <location filename="../../neardup_gui/app/models.py" line="419" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="418" />
+        <location filename="../../neardup_gui/app/models.py" line="420" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="419" />
+        <location filename="../../neardup_gui/app/models.py" line="421" />
         <source>Share of the submission found in this source</source>
         <translation>送检文档出现在此来源中的比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="420" />
+        <location filename="../../neardup_gui/app/models.py" line="422" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
@@ -2623,22 +2623,32 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     </message>
     <message>
         <location filename="../../neardup_gui/app/models.py" line="329" />
+        <source>the file is cut short inside a tag</source>
+        <translation>文件在某个标签中间被截断</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="330" />
+        <source>{n} damaged tag(s) left out</source>
+        <translation>已略去 {n} 个损坏的标签</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="331" />
         <source>; the text that survives was read</source>
         <translation>；已读取保留下来的正文</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="331" />
+        <location filename="../../neardup_gui/app/models.py" line="333" />
         <source>headers and footers left out ({why})</source>
         <translation>已略去页眉页脚（{why}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="333" />
+        <location filename="../../neardup_gui/app/models.py" line="335" />
         <source>{part} left out ({why})</source>
         <translation>已略去 {part}（{why}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="350" />
-        <location filename="../../neardup_gui/app/models.py" line="360" />
+        <location filename="../../neardup_gui/app/models.py" line="352" />
+        <location filename="../../neardup_gui/app/models.py" line="362" />
         <source>; </source>
         <translation>；</translation>
     </message>

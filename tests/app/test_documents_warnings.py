@@ -70,6 +70,9 @@ DAMAGED_ACCOUNTS = [
     ("recovered from a damaged file: 1 entry of its font, colour, style or list tables found outside them and left "
      "out; the text that survives was read",
      "从损坏的文件中恢复：已略去 1 个出现在字体表、颜色表、样式表或列表表之外的表项；已读取保留下来的正文"),
+    ("recovered from a damaged file: the file is cut short inside a tag; 3 damaged tags left out; the text that "
+     "survives was read",
+     "从损坏的文件中恢复：文件在某个标签中间被截断；已略去 3 个损坏的标签；已读取保留下来的正文"),
     ("recovered from a damaged file: headers and footers left out (damaged Word document: bad XML)",
      "从损坏的文件中恢复：已略去页眉页脚（damaged Word document: bad XML）"),
 ]
