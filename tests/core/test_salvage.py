@@ -67,6 +67,31 @@ def test_utf8_chinese_text_cut_in_the_middle_of_a_character(corpus_dir):
                             f"(at byte {len(cut) - 2}); the rest was read normally",)
 
 
+@pytest.mark.parametrize("encoding", ["gb18030", "big5"])
+def test_short_legacy_chinese_text_cut_in_the_middle_of_a_character(encoding):
+    """A short GB18030 or Big5 text cut inside its last character is still read in its code page,
+    the cut bytes replaced and said. Before, it went to the detector whole, which no longer
+    offered the code page (the text did not decode) and read the Chinese as Thai (cp874) or
+    half-width katakana (cp932), in silence — found by fuzzing real text in legacy code pages."""
+    text = (FIXTURES / "mixed-lines-zh.txt").read_text(encoding="utf-8")
+    data = text.encode(encoding, "replace")
+    wrong = []
+    for size in range(40, 400, 7):
+        cut = data[:size]
+        whole_chars = len(cut[:-1].decode(encoding, "ignore"))
+        try:
+            cut.decode(encoding)
+            continue  # (not inside a character)
+        except UnicodeDecodeError:
+            pass
+        doc = read(cut, "txt")
+        if not (isinstance(doc, Document) and doc.meta["encoding"].startswith(("gb", "big5"))
+                and doc.text.rstrip().endswith("\ufffd") and doc.warnings
+                and doc.text.startswith(text[:min(whole_chars, 20)].split("\n")[0])):
+            wrong.append((size, getattr(doc, "meta", {}).get("encoding"), getattr(doc, "text", "")[:20]))
+    assert not wrong, wrong
+
+
 def test_40_kb_of_utf8_with_one_stray_byte(corpus_dir):
     text = "\n".join(section(corpus_dir, "debian-reference-zh-cn", i) for i in range(12))
     data = text.encode("utf-8")[:40_000]
