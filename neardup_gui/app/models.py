@@ -308,6 +308,7 @@ def _detail_patterns() -> list[tuple[re.Pattern[str], str | None]]:
         (re.compile(r"; the text was read from the Word stream that survives"),
          t(QT_TRANSLATE_NOOP("Warnings", "; the text was read from the Word stream that survives"))),
         (re.compile(r"the zip archive's directory is unreadable"), t(QT_TRANSLATE_NOOP("Warnings", "the zip archive's directory is unreadable"))),
+        (re.compile(r"the zip archive's directory is damaged"), t(QT_TRANSLATE_NOOP("Warnings", "the zip archive's directory is damaged"))),
         (re.compile(r"; (?P<n>\d+) parts? read up to the damage \((?P<names>.*?)\)(?=;|$)"),
          t(QT_TRANSLATE_NOOP("Warnings", "; {n} part(s) read up to the damage ({names})"))),
         (re.compile(r"; its directory, from byte (?P<pos>\d+), is cut short or damaged"),

@@ -73,6 +73,10 @@ DAMAGED_ACCOUNTS = [
     ("recovered from a damaged file: the file is cut short inside a tag; 3 damaged tags left out; the text that "
      "survives was read",
      "从损坏的文件中恢复：文件在某个标签中间被截断；已略去 3 个损坏的标签；已读取保留下来的正文"),
+    ("recovered from a damaged file: the zip archive's directory is damaged; 9 parts read up to the damage "
+     "(word/document.xml, …); its directory, from byte 3828, is cut short or damaged",
+     "从损坏的文件中恢复：zip 压缩包的目录已损坏；读取了损坏处之前的 9 个部件（word/document.xml, …）"
+     "；其目录（从第 3828 字节起）不完整或已损坏"),
     ("recovered from a damaged file: headers and footers left out (damaged Word document: bad XML)",
      "从损坏的文件中恢复：已略去页眉页脚（damaged Word document: bad XML）"),
 ]
