@@ -77,6 +77,12 @@ DAMAGED_ACCOUNTS = [
      "(word/document.xml, …); its directory, from byte 3828, is cut short or damaged",
      "从损坏的文件中恢复：zip 压缩包的目录已损坏；读取了损坏处之前的 9 个部件（word/document.xml, …）"
      "；其目录（从第 3828 字节起）不完整或已损坏"),
+    ("recovered from a damaged file: damaged Word document: word/document.xml: Bad CRC-32; 9 parts read up to the "
+     "damage (word/document.xml, …); word/document.xml: checksum mismatch, its text read up to the damage; "
+     "word/styles.xml: damaged compressed data, some of its characters may be read wrongly",
+     "从损坏的文件中恢复：damaged Word document: word/document.xml: Bad CRC-32；读取了损坏处之前的 9 个部件"
+     "（word/document.xml, …）；word/document.xml：校验和不符，其正文读取到损坏处为止；word/styles.xml："
+     "压缩数据已损坏，其中部分字符可能读错"),
     ("recovered from a damaged file: headers and footers left out (damaged Word document: bad XML)",
      "从损坏的文件中恢复：已略去页眉页脚（damaged Word document: bad XML）"),
 ]

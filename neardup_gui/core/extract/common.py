@@ -278,7 +278,8 @@ def open_zip(data: bytes, limits: ExtractLimits, what: str) -> zipfile.ZipFile:
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         infos = archive.infolist()
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError) as exc:
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError, NotImplementedError) as exc:
+        # (NotImplementedError: "zip file version 20.5", a directory entry's version damaged)
         raise ExtractError("corrupt", f"damaged {what}: not a readable zip archive ({exc})") from exc
     _check_sizes(infos, limits, what)
     return archive
@@ -328,7 +329,7 @@ def open_package(data: bytes, limits: ExtractLimits, what: str,
             damaged = "the zip archive's directory is damaged"
         elif exc.code != "corrupt":
             raise
-        members, damage = salvage_members(data, limits, what)
+        members, damage = salvage_members(data, limits, what, directory_read=bool(damaged))
         if not members:
             if exc.code == "zip-bomb":  # (no part expands as a bomb: its sizes were damaged)
                 raise ExtractError("corrupt", f"damaged {what}: its zip directory declares impossible "
@@ -341,7 +342,8 @@ def open_package(data: bytes, limits: ExtractLimits, what: str,
     names = ", ".join(name for name, _ in members[:6]) + (", …" if len(members) > 6 else "")
     problem = damaged or "the zip archive's directory is unreadable"
     note = (f"recovered from a damaged file: {problem}; "
-            f"{len(members)} part{'s' if len(members) != 1 else ''} read up to the damage ({names}); {damage}")
+            f"{len(members)} part{'s' if len(members) != 1 else ''} read up to the damage ({names})"
+            + (f"; {damage}" if damage else ""))
     return zipfile.ZipFile(rebuilt), [note]
 
 
@@ -414,13 +416,15 @@ def read_package(data: bytes, limits: ExtractLimits, what: str,
                 raise
             raise exc from None
 
+
 _INFLATE_STEP = 1 << 16
 
 
 def _inflate_part(data: bytes, start: int, stop: int, room: int, limits: ExtractLimits, what: str,
-                  name: str) -> tuple[bytes, bool, int]:
+                  name: str) -> tuple[bytes, bool, int, bool]:
     """A part's deflate data from ``start`` (up to ``stop``): its content, whether its stream
-    ended, and where. Inflated 64 KB of input at a time, and refused as soon as what it expands
+    ended, where, and whether it is damaged (then the content is what inflates before the
+    damage, and "where" is the damage). Inflated 64 KB of input at a time, and refused as soon as what it expands
     to passes the room left or the zip-bomb ratio — whatever its headers declare (a size there
     may be damaged), and before a bomb fills memory."""
     inflater = zlib.decompressobj(-15)
@@ -429,7 +433,21 @@ def _inflate_part(data: bytes, start: int, stop: int, room: int, limits: Extract
     size, pos, stop = 0, start, min(stop, len(data))  # (a damaged size may point past the end)
     while pos < stop and not inflater.eof:
         fed = view[pos:min(pos + _INFLATE_STEP, stop)]
-        pieces.append(inflater.decompress(fed))
+        before = inflater.copy()
+        try:
+            pieces.append(inflater.decompress(fed))
+        except zlib.error:
+            # damaged deflate data: what inflates before the damage, 64 bytes of input at a time
+            inflater, at = before, 0
+            for at in range(0, len(fed), 64):
+                try:
+                    pieces.append(inflater.decompress(fed[at:at + 64]))
+                except zlib.error:
+                    break
+            content = b"".join(pieces)
+            if len(content) > room:
+                raise ExtractError("zip-bomb", f"{what} expands past the {limits.max_unzipped_mb} MB limit") from None
+            return content, False, pos + at, True
         pos += len(fed)
         size += len(pieces[-1])
         if size > room:
@@ -438,31 +456,40 @@ def _inflate_part(data: bytes, start: int, stop: int, room: int, limits: Extract
         if size > 1024 * 1024 and size / max(consumed, 1) > limits.max_zip_ratio:
             raise ExtractError("zip-bomb", f"{what} looks like a zip bomb: {name} expands "
                                            f"{size / max(consumed, 1):.0f}-fold")
-    return b"".join(pieces), inflater.eof, pos - len(inflater.unused_data)
+    return b"".join(pieces), inflater.eof, pos - len(inflater.unused_data), False
 
 
-def salvage_members(data: bytes, limits: ExtractLimits, what: str) -> tuple[list[tuple[str, bytes]], str]:
-    """Members read one after another from their local file headers, stopping at the damage.
+def salvage_members(data: bytes, limits: ExtractLimits, what: str,
+                    directory_read: bool = False) -> tuple[list[tuple[str, bytes]], str]:
+    """Members read one after another from their local file headers, up to the damage.
 
     Handles data descriptors (sizes written after the data, as LibreOffice does) by inflating
     until the deflate stream ends. A member cut by the end of the file is kept as far as its
     deflate data goes, only if it is XML (the parser recovers the paragraphs before the cut).
-    Returns the members and what stopped the reading. Raises ExtractError("zip-bomb") past the
-    limits.
+    An XML member whose compressed data or checksum is damaged (a flipped byte, a bad sector)
+    is kept up to its damage (:func:`xml_before_damage`) and the reading goes on with the next
+    member; another damaged member is left out. Returns the members and what was damaged or
+    stopped the reading (``directory_read``: the caller read the zip directory, so reaching it
+    says nothing). Raises ExtractError("zip-bomb") past the limits.
     """
     cap = limits.max_unzipped_mb * 1024 * 1024
     members: list[tuple[str, bytes]] = []
+    notes: list[str] = []  # members damaged on the way
+
+    def said(stop: str = "") -> str:
+        return "; ".join([*notes, stop] if stop else notes)
+
     total = 0
     pos = 0
     while True:
         if pos + _LOCAL_HEADER.size > len(data):
-            return members, "the file ends there" if pos >= len(data) else f"cut at byte {len(data)}"
+            return members, said("the file ends there" if pos >= len(data) else f"cut at byte {len(data)}")
         (sig, _version, flags, method, _time, _date, crc, csize, _usize,
          name_len, extra_len) = _LOCAL_HEADER.unpack_from(data, pos)
         if sig == b"PK\x01\x02":
-            return members, f"its directory, from byte {pos}, is cut short or damaged"
+            return members, said("" if directory_read else f"its directory, from byte {pos}, is cut short or damaged")
         if sig != b"PK\x03\x04":
-            return members, f"no further part at byte {pos}"
+            return members, said(f"no further part at byte {pos}")
         start = pos + _LOCAL_HEADER.size + name_len + extra_len
         name = data[pos + _LOCAL_HEADER.size: pos + _LOCAL_HEADER.size + name_len].decode(
             "utf-8" if flags & 0x800 else "cp437", errors="replace")
@@ -472,40 +499,85 @@ def salvage_members(data: bytes, limits: ExtractLimits, what: str) -> tuple[list
         room = cap - total
         if method == 0:
             if described:
-                return members, f"{name}: stored part without sizes"
+                return members, said(f"{name}: stored part without sizes")
             content = data[start:start + csize]
             if len(content) < csize:
-                return members, f"{name} is cut short"
+                return members, said(f"{name} is cut short")
             end = start + csize
             complete = True
         elif method == 8:
-            try:
-                content, complete, end = _inflate_part(data, start, len(data) if described else start + csize,
-                                                       room, limits, what, name)
-            except zlib.error:
-                return members, f"{name}: damaged compressed data"
+            content, complete, end, broken = _inflate_part(
+                data, start, len(data) if described else start + csize, room, limits, what, name)
+            if broken:
+                # the member is kept up to its damage (XML), and the next one is where its
+                # header says, or the next local header after the damage
+                following = start + csize if not described else data.find(b"PK\x03\x04", end)
+                if name.endswith(".xml") and content:
+                    members.append((name, xml_before_damage(content)[0]))
+                    total += len(content)
+                    notes.append(f"{name}: damaged compressed data, its text read up to the damage")
+                else:
+                    notes.append(f"{name}: damaged compressed data")
+                if following < 0 or following <= pos:
+                    return members, said()
+                pos = following
+                continue
         else:
-            return members, f"{name}: unknown compression method {method}"
+            return members, said(f"{name}: unknown compression method {method}")
         if not complete:
             if name.endswith(".xml") and content:
                 members.append((name, content))
-                return members, f"{name} is cut short"
-            return members, f"{name} is cut short"
-        if zlib.crc32(content) != crc and not described:
-            return members, f"{name}: checksum mismatch"
+            return members, said(f"{name} is cut short")
+        expected = crc
         if described:
             # optional signature, CRC-32, then 4- or 8-byte sizes (Zip64)
             tail = data[end:end + 24]
             skip = 4 if tail.startswith(_DESCRIPTOR_SIG) else 0
-            if len(tail) >= skip + 4 and int.from_bytes(tail[skip:skip + 4], "little") != zlib.crc32(content):
-                return members, f"{name}: checksum mismatch"
+            expected = int.from_bytes(tail[skip:skip + 4], "little") if len(tail) >= skip + 4 else zlib.crc32(content)
             size_len = 4
             if len(tail) >= skip + 20 and int.from_bytes(tail[skip + 8:skip + 16], "little") == len(content):
                 size_len = 8
             end += skip + 4 + 2 * size_len
         total += len(content)
+        if zlib.crc32(content) != expected:
+            if not name.endswith(".xml"):
+                notes.append(f"{name}: checksum mismatch")
+                pos = end
+                continue
+            content, cut = xml_before_damage(content)
+            notes.append(f"{name}: checksum mismatch, " + ("its text read up to the damage" if cut else
+                                                            "some of its characters may be read wrongly"))
         members.append((name, content))
         pos = end
+
+
+def xml_before_damage(content: bytes) -> tuple[bytes, bool]:
+    """An XML part whose bytes are damaged, up to its first error (a 256-byte step before it;
+    the recovering parser then closes what is open): the bytes after a flipped bit of deflate
+    data are noise until the stream ends or fails. A part that parses whole is kept whole (the
+    damage changed characters, not structure); the second value says whether it was cut."""
+    from lxml import etree
+
+    parser = etree.XMLParser(resolve_entities=False, load_dtd=False, no_network=True, huge_tree=False)
+    step = 256
+    for at in range(0, len(content), step):
+        try:
+            parser.feed(content[at:at + step])
+        except etree.XMLSyntaxError:
+            # the noise began before the parser saw it (a deflate stream knocked out of step
+            # copies earlier bytes before it writes impossible ones): back to the end of the
+            # last paragraph before it
+            ends = [content.rfind(tag, 0, at) for tag in _PARAGRAPH_ENDS]
+            last = max(ends)
+            return (content[:last + len(_PARAGRAPH_ENDS[ends.index(last)])] if last > 0 else content[:at]), True
+    try:
+        parser.close()
+    except etree.XMLSyntaxError:
+        pass
+    return content, False
+
+
+_PARAGRAPH_ENDS = (b"</w:p>", b"</text:p>", b"</text:h>")
 
 
 def read_xml_part(archive: zipfile.ZipFile, name: str, what: str) -> bytes:
