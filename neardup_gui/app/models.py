@@ -303,6 +303,10 @@ def _detail_patterns() -> list[tuple[re.Pattern[str], str | None]]:
          t(QT_TRANSLATE_NOOP("Warnings", "; {n} page(s) read from the objects that survive"))),
         (re.compile(r"the PDF is damaged after page (?P<n>\d+) \((?P<why>[^)]*)\); the pages after it are lost"),
          t(QT_TRANSLATE_NOOP("Warnings", "the PDF is damaged after page {n} ({why}); the pages after it are lost"))),
+        (re.compile(r"the contents of pages? (?P<pages>.*?) are damaged; their text after the damage is lost or read "
+                    r"wrongly"),
+         t(QT_TRANSLATE_NOOP("Warnings", "the contents of page(s) {pages} are damaged; their text after the damage is "
+                                         "lost or read wrongly"))),
         (re.compile(r"its compound file cannot be read \((?P<why>.*?)\)(?=;|$)"),
          t(QT_TRANSLATE_NOOP("Warnings", "its compound file cannot be read ({why})"))),
         (re.compile(r"; the text was read from the Word stream that survives"),

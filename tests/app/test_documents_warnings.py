@@ -83,6 +83,9 @@ DAMAGED_ACCOUNTS = [
      "从损坏的文件中恢复：damaged Word document: word/document.xml: Bad CRC-32；读取了损坏处之前的 9 个部件"
      "（word/document.xml, …）；word/document.xml：校验和不符，其正文读取到损坏处为止；word/styles.xml："
      "压缩数据已损坏，其中部分字符可能读错"),
+    ("recovered from a damaged file: the contents of pages 2 (damaged compressed data), 4 (TypeError) are damaged; "
+     "their text after the damage is lost or read wrongly",
+     "从损坏的文件中恢复：第 2 (damaged compressed data), 4 (TypeError) 页的内容已损坏；损坏处之后的正文已丢失或可能读错"),
     ("recovered from a damaged file: headers and footers left out (damaged Word document: bad XML)",
      "从损坏的文件中恢复：已略去页眉页脚（damaged Word document: bad XML）"),
 ]

@@ -866,7 +866,10 @@ def _resource_manager(strict: set[str]):  # noqa: ANN202 - a pdfminer PDFResourc
 
     class Manager(PDFResourceManager):
         def get_font(self, objid, spec):  # noqa: ANN001, ANN202
-            font = super().get_font(objid, spec)
+            try:
+                font = super().get_font(objid, spec)
+            except Exception:  # noqa: BLE001 — pdfminer's font parsers raise many kinds
+                font = self._without_program(objid, spec)
             if not isinstance(font, PDFSimpleFont) or not isinstance(spec, dict) or "Encoding" in spec:
                 return font
             base, cmap = resolve1(spec.get("BaseFont")), resolve1(spec.get("ToUnicode"))
@@ -877,6 +880,29 @@ def _resource_manager(strict: set[str]):  # noqa: ANN202 - a pdfminer PDFResourc
                 font.cid2unicode = {}
                 strict.add(font.fontname)
             return font
+
+        def _without_program(self, objid, spec):  # noqa: ANN001, ANN202
+            """A font whose embedded program is damaged (pdfminer reads a Type 1 program for its
+            built-in encoding, and a flipped byte there raised "not enough values to unpack" and
+            lost the whole document — found by fuzzing): read through its ToUnicode map alone
+            (its name goes to ``strict``), or, without one, the lost-font placeholder (its text
+            left out and counted)."""
+            if isinstance(spec, dict) and isinstance(resolve1(spec.get("ToUnicode")), PDFStream):
+                descriptor = resolve1(spec.get("FontDescriptor"))
+                kept = {k: v for k, v in spec.items() if k not in ("Encoding", "FontDescriptor")}
+                if isinstance(descriptor, dict):
+                    kept["FontDescriptor"] = {k: v for k, v in descriptor.items()
+                                              if k not in ("FontFile", "FontFile2", "FontFile3")}
+                try:
+                    font = PDFResourceManager.get_font(self, None, kept)
+                except Exception:  # noqa: BLE001
+                    pass
+                else:
+                    if isinstance(font, PDFSimpleFont):
+                        font.cid2unicode = {}
+                    strict.add(font.fontname)
+                    return font
+            return PDFResourceManager.get_font(self, None, _lost_font_spec(LOST_FONT))
 
     return Manager(caching=True)
 
@@ -903,6 +929,17 @@ def _unreadable_subset(spec: dict) -> str:
         return "lost"
     flags = resolve1(descriptor.get("Flags"))
     return "symbolic" if subtype.name == "TrueType" and isinstance(flags, int) and flags & 4 else ""
+
+
+def _resolved_stream(item):  # noqa: ANN001, ANN202
+    """A page's content stream, or None (a damaged reference)."""
+    from pdfminer.pdftypes import PDFStream, resolve1
+
+    try:
+        stream = resolve1(item)
+    except Exception:  # noqa: BLE001 — what a damaged reference raises
+        return None
+    return stream if isinstance(stream, PDFStream) else None
 
 
 def _inflates(stream) -> bool:  # noqa: ANN001 - a pdfminer PDFStream
@@ -943,6 +980,10 @@ def _interpreter(manager, device):  # noqa: ANN001, ANN202 - pdfminer's
                     self.textstate.font = lost
                     return
             super().do_Tf(fontid, fontsize)
+
+        def do_TJ(self, seq):  # noqa: ANN001, ANN202
+            if isinstance(seq, list):  # (a damaged operand draws nothing; pdfminer raised)
+                super().do_TJ(seq)
 
     return Interpreter(manager, device)
 
@@ -1036,20 +1077,34 @@ def _extract(data: bytes, limits: ExtractLimits) -> Extracted:
     page_rotated: list[list[_Box]] = []
     checked: set[int] = set()
     warnings: list[str] = []
+    damaged_pages: list[str] = []
     try:
         for page in PDFPage.create_pages(document):
             _check_page_streams(page, cap, checked)
             page.resources = _lost_fonts_marked(page.resources, stats["damaged_maps"])
-            interpreter.process_page(page)
+            if not all(map(_inflates, filter(None, map(_resolved_stream, page.contents or [])))):
+                # (a flipped byte in a page's compressed contents: what inflates after it is noise)
+                damaged_pages.append(f"{len(page_rows) + 1} (damaged compressed data)")
+            try:
+                interpreter.process_page(page)
+            except (ExtractError, MemoryError, RecursionError):
+                raise
+            except Exception as exc:  # noqa: BLE001 — pdfminer's operators raise many kinds on damage
+                # a damaged content stream: the page's text up to the damage is kept (found by
+                # fuzzing: a TJ whose operand was damaged lost the whole document, "'PSLiteral'
+                # object is not iterable")
+                log.info("page %d damaged: %r", len(page_rows) + 1, exc)
+                device.end_page(page)
+                damaged_pages.append(f"{len(page_rows) + 1} ({type(exc).__name__})")
             layout = device.get_result()
             glyphs: list[_Glyph] = []
             rotated: list[_Glyph] = []
             _glyphs(layout, glyphs, rotated, stats)
             page_rows.append((_page_rows(glyphs), layout.height, layout.width))
             page_rotated.append(_rotated_boxes(rotated, layout.height))
-    except ExtractError:
+    except (ExtractError, MemoryError, RecursionError):
         raise
-    except PSException as exc:
+    except Exception as exc:  # noqa: BLE001 — PSException, and what a damaged page tree raises
         if not page_rows:
             raise ExtractError("corrupt", f"damaged PDF: {exc or type(exc).__name__}") from exc
         log.info("PDF damaged after page %d: %r", len(page_rows), exc)
@@ -1057,6 +1112,10 @@ def _extract(data: bytes, limits: ExtractLimits) -> Extracted:
                         f"({exc or type(exc).__name__}); the pages after it are lost")
     if not page_rows:
         raise ExtractError("corrupt", "damaged PDF: no pages found")
+    if damaged_pages:
+        warnings.append(f"recovered from a damaged file: the contents of page{'s' if len(damaged_pages) != 1 else ''} "
+                        f"{', '.join(damaged_pages)} are damaged; their text after the damage is lost or read "
+                        "wrongly")
     if stats["lost"]:
         if not stats["kept"]:
             error = ExtractError("corrupt", f"damaged PDF: the fonts of its text are lost ({stats['lost']} characters "
