@@ -307,6 +307,8 @@ def _detail_patterns() -> list[tuple[re.Pattern[str], str | None]]:
                     r"wrongly"),
          t(QT_TRANSLATE_NOOP("Warnings", "the contents of page(s) {pages} are damaged; their text after the damage is "
                                          "lost or read wrongly"))),
+        (re.compile(r"the page tree is damaged(?P<why>(?: \(\w+\))?); (?P<n>\d+) pages? found among its objects"),
+         t(QT_TRANSLATE_NOOP("Warnings", "the page tree is damaged{why}; {n} page(s) found among its objects"))),
         (re.compile(r"its compound file cannot be read \((?P<why>.*?)\)(?=;|$)"),
          t(QT_TRANSLATE_NOOP("Warnings", "its compound file cannot be read ({why})"))),
         (re.compile(r"; the text was read from the Word stream that survives"),

@@ -1506,57 +1506,57 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>PairsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="386" />
+        <location filename="../../neardup_gui/app/models.py" line="388" />
         <source>Document A</source>
         <translation>文档 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="386" />
+        <location filename="../../neardup_gui/app/models.py" line="388" />
         <source>Document B</source>
         <translation>文档 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="387" />
+        <location filename="../../neardup_gui/app/models.py" line="389" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="387" />
+        <location filename="../../neardup_gui/app/models.py" line="389" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="388" />
+        <location filename="../../neardup_gui/app/models.py" line="390" />
         <source>B in A</source>
         <translation>B 在 A 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="388" />
+        <location filename="../../neardup_gui/app/models.py" line="390" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="389" />
+        <location filename="../../neardup_gui/app/models.py" line="391" />
         <source>Share of A's countable units found in B (containment)</source>
         <translation>A 的可计数单元出现在 B 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="390" />
+        <location filename="../../neardup_gui/app/models.py" line="392" />
         <source>Share of B's countable units found in A (containment)</source>
         <translation>B 的可计数单元出现在 A 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="391" />
+        <location filename="../../neardup_gui/app/models.py" line="393" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="392" />
+        <location filename="../../neardup_gui/app/models.py" line="394" />
         <source>Contained</source>
         <translation>包含比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="393" />
+        <location filename="../../neardup_gui/app/models.py" line="395" />
         <source>The larger of A in B and B in A: how much of one is found in the other</source>
         <translation>A 在 B 中与 B 在 A 中的较大者：一篇文档有多少内容见于另一篇</translation>
     </message>
@@ -2310,37 +2310,37 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>SourcesModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="426" />
+        <location filename="../../neardup_gui/app/models.py" line="428" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="426" />
+        <location filename="../../neardup_gui/app/models.py" line="428" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="427" />
+        <location filename="../../neardup_gui/app/models.py" line="429" />
         <source>Containment</source>
         <translation>包含度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="427" />
+        <location filename="../../neardup_gui/app/models.py" line="429" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="428" />
+        <location filename="../../neardup_gui/app/models.py" line="430" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="429" />
+        <location filename="../../neardup_gui/app/models.py" line="431" />
         <source>Share of the submission found in this source</source>
         <translation>送检文档出现在此来源中的比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="430" />
+        <location filename="../../neardup_gui/app/models.py" line="432" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
@@ -2563,112 +2563,117 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     </message>
     <message>
         <location filename="../../neardup_gui/app/models.py" line="311" />
+        <source>the page tree is damaged{why}; {n} page(s) found among its objects</source>
+        <translation>页面树已损坏{why}；在其对象中找到 {n} 页</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="313" />
         <source>its compound file cannot be read ({why})</source>
         <translation>其复合文件无法读取（{why}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="313" />
+        <location filename="../../neardup_gui/app/models.py" line="315" />
         <source>; the text was read from the Word stream that survives</source>
         <translation>；正文取自保留下来的 Word 数据流</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="314" />
+        <location filename="../../neardup_gui/app/models.py" line="316" />
         <source>the zip archive's directory is unreadable</source>
         <translation>zip 压缩包的目录无法读取</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="315" />
+        <location filename="../../neardup_gui/app/models.py" line="317" />
         <source>the zip archive's directory is damaged</source>
         <translation>zip 压缩包的目录已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="317" />
+        <location filename="../../neardup_gui/app/models.py" line="319" />
         <source>; {n} part(s) read up to the damage ({names})</source>
         <translation>；读取了损坏处之前的 {n} 个部件（{names}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="319" />
+        <location filename="../../neardup_gui/app/models.py" line="321" />
         <source>; its directory, from byte {pos}, is cut short or damaged</source>
         <translation>；其目录（从第 {pos} 字节起）不完整或已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="321" />
+        <location filename="../../neardup_gui/app/models.py" line="323" />
         <source>; no further part at byte {pos}</source>
         <translation>；第 {pos} 字节处之后没有部件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="322" />
+        <location filename="../../neardup_gui/app/models.py" line="324" />
         <source>; {name} is cut short</source>
         <translation>；{name} 不完整</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="323" />
+        <location filename="../../neardup_gui/app/models.py" line="325" />
         <source>; {name}: checksum mismatch</source>
         <translation>；{name}：校验和不符</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="325" />
+        <location filename="../../neardup_gui/app/models.py" line="327" />
         <source>; {name}: damaged compressed data</source>
         <translation>；{name}：压缩数据已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="326" />
+        <location filename="../../neardup_gui/app/models.py" line="328" />
         <source>, its text read up to the damage</source>
         <translation>，其正文读取到损坏处为止</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="328" />
+        <location filename="../../neardup_gui/app/models.py" line="330" />
         <source>, some of its characters may be read wrongly</source>
         <translation>，其中部分字符可能读错</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="330" />
+        <location filename="../../neardup_gui/app/models.py" line="332" />
         <source>its end is lost ({n} group(s) left open)</source>
         <translation>文件末尾已丢失（{n} 个组未闭合）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="331" />
+        <location filename="../../neardup_gui/app/models.py" line="333" />
         <source>{n} closing brace(s) too many</source>
         <translation>多出 {n} 个右花括号</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="333" />
+        <location filename="../../neardup_gui/app/models.py" line="335" />
         <source>{n} damaged character(s) left out</source>
         <translation>已略去 {n} 个损坏的字符</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="335" />
+        <location filename="../../neardup_gui/app/models.py" line="337" />
         <source>{n} entries of its font, colour, style or list tables found outside them and left out</source>
         <translation>已略去 {n} 个出现在字体表、颜色表、样式表或列表表之外的表项</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="337" />
+        <location filename="../../neardup_gui/app/models.py" line="339" />
         <source>the file is cut short inside a tag</source>
         <translation>文件在某个标签中间被截断</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="338" />
+        <location filename="../../neardup_gui/app/models.py" line="340" />
         <source>{n} damaged tag(s) left out</source>
         <translation>已略去 {n} 个损坏的标签</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="339" />
+        <location filename="../../neardup_gui/app/models.py" line="341" />
         <source>; the text that survives was read</source>
         <translation>；已读取保留下来的正文</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="341" />
+        <location filename="../../neardup_gui/app/models.py" line="343" />
         <source>headers and footers left out ({why})</source>
         <translation>已略去页眉页脚（{why}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="343" />
+        <location filename="../../neardup_gui/app/models.py" line="345" />
         <source>{part} left out ({why})</source>
         <translation>已略去 {part}（{why}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="360" />
-        <location filename="../../neardup_gui/app/models.py" line="370" />
+        <location filename="../../neardup_gui/app/models.py" line="362" />
+        <location filename="../../neardup_gui/app/models.py" line="372" />
         <source>; </source>
         <translation>；</translation>
     </message>

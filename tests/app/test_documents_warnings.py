@@ -86,6 +86,8 @@ DAMAGED_ACCOUNTS = [
     ("recovered from a damaged file: the contents of pages 2 (damaged compressed data), 4 (TypeError) are damaged; "
      "their text after the damage is lost or read wrongly",
      "从损坏的文件中恢复：第 2 (damaged compressed data), 4 (TypeError) 页的内容已损坏；损坏处之后的正文已丢失或可能读错"),
+    ("recovered from a damaged file: the page tree is damaged (AttributeError); 1 page found among its objects",
+     "从损坏的文件中恢复：页面树已损坏 (AttributeError)；在其对象中找到 1 页"),
     ("recovered from a damaged file: headers and footers left out (damaged Word document: bad XML)",
      "从损坏的文件中恢复：已略去页眉页脚（damaged Word document: bad XML）"),
 ]

@@ -643,6 +643,28 @@ def test_damaged_operands_and_fonts_lose_their_text_not_the_document():
     assert result.text.startswith(before)
 
 
+@pytest.mark.parametrize(("name", "damage"), [("zh.pdf", "flip"), ("report.pdf", "first"), ("report.pdf", "third")])
+def test_a_damaged_page_tree_loses_no_page(name, damage):
+    """A flipped byte in the page tree's /Kids: pdfminer raised ("'PSKeyword' object has no
+    attribute 'objid'") and the whole PDF was skipped, or it skipped the page whose reference was
+    damaged, in silence (found by fuzzing). The pages it no longer names are found among the
+    objects, in their place: the whole text, in order, with a warning."""
+    data = (FIXTURES / name).read_bytes()
+    damaged = bytearray(data)
+    kids = data.index(b"/Kids[")
+    if damage == "flip":
+        damaged[27981] ^= 164
+        assert 27981 in range(kids, kids + 12)
+    else:  # "/Kids[ 1 0 R 4 0 R 7 0 R …": the first or the third reference's number damaged
+        references = [m.start() for m in re.finditer(rb"\d+ 0 R", data[kids:kids + 60])]
+        damaged[kids + references[0 if damage == "first" else 2]] = 0x84
+    result = read(bytes(damaged), "pdf")
+    assert isinstance(result, Document), result
+    assert result.text == read(data, "pdf").text
+    assert result.warnings[0].startswith("recovered from a damaged file: the page tree is damaged")
+    assert result.warnings[0].endswith("1 page found among its objects")
+
+
 def test_a_subset_font_whose_name_or_map_is_damaged_gives_no_garbage():
     """The report's serif subset with its /BaseFont key damaged and a byte of its ToUnicode map
     flipped (the map cut short by a zlib error): its codes outside what survives of the map were

@@ -931,6 +931,63 @@ def _unreadable_subset(spec: dict) -> str:
     return "symbolic" if subtype.name == "TrueType" and isinstance(flags, int) and flags & 4 else ""
 
 
+def _pages(document, warnings: list[str]) -> list:  # noqa: ANN001 - pdfminer's PDFPages
+    """The document's pages. When its page tree is damaged (a flipped byte in ``/Kids``: pdfminer
+    raised "'PSKeyword' object has no attribute 'objid'" and the whole PDF was lost, or silently
+    skipped the page whose reference was damaged — found by fuzzing), the page objects it no
+    longer names are found among all objects, each with what it inherits from its parent, placed
+    after the named page numbered just below it (writers number pages in order), with a warning.
+    The tree is checked by its own count of pages, so an intact file is not scanned."""
+    from pdfminer.pdfpage import PDFPage
+    from pdfminer.pdftypes import resolve1
+    from pdfminer.psparser import LIT
+
+    pages: list = []
+    failure: Exception | None = None
+    try:
+        pages.extend(PDFPage.create_pages(document))
+    except (ExtractError, MemoryError, RecursionError):
+        raise
+    except Exception as exc:  # noqa: BLE001 — what a damaged page tree raises
+        failure = exc
+    root = resolve1(document.catalog.get("Pages")) if isinstance(document.catalog, dict) else None
+    count = resolve1(root.get("Count")) if isinstance(root, dict) else None
+    if failure is None and not (isinstance(count, int) and count > len(pages)):
+        return pages
+    named = {page.pageid for page in pages}
+    found = []
+    for xref in document.xrefs:
+        for objid in sorted(xref.get_objids()):
+            if objid in named:
+                continue
+            try:
+                obj = document.getobj(objid)
+            except Exception:  # noqa: BLE001
+                continue
+            if isinstance(obj, dict) and obj.get("Type") is LIT("Page"):
+                attrs = dict(obj)
+                parent = resolve1(obj.get("Parent"))
+                for key in PDFPage.INHERITABLE_ATTRS:
+                    if key not in attrs and isinstance(parent, dict) and key in parent:
+                        attrs[key] = parent[key]
+                try:
+                    found.append(PDFPage(document, objid, attrs, None))
+                except Exception:  # noqa: BLE001
+                    continue
+    if not found:
+        if failure is not None and not pages:
+            raise failure
+        return pages
+    for page in found:  # after the named page numbered just below it
+        at = max((i + 1 for i, named_page in enumerate(pages)
+                  if isinstance(named_page.pageid, int) and named_page.pageid < page.pageid), default=0)
+        pages.insert(at, page)
+    why = f" ({type(failure).__name__})" if failure is not None else ""
+    warnings.append(f"recovered from a damaged file: the page tree is damaged{why}; {len(found)} "
+                    f"page{'s' if len(found) != 1 else ''} found among its objects")
+    return pages
+
+
 def _resolved_stream(item):  # noqa: ANN001, ANN202
     """A page's content stream, or None (a damaged reference)."""
     from pdfminer.pdftypes import PDFStream, resolve1
@@ -1050,7 +1107,6 @@ def _rebuilt_pages(body: bytes, number: int, named: set[tuple[bytes, bytes]]) ->
 def _extract(data: bytes, limits: ExtractLimits) -> Extracted:
     from pdfminer.converter import PDFPageAggregator
     from pdfminer.pdfdocument import PDFDocument, PDFEncryptionError, PDFPasswordIncorrect
-    from pdfminer.pdfpage import PDFPage
     from pdfminer.pdfparser import PDFParser
     from pdfminer.psexceptions import PSException
 
@@ -1079,7 +1135,7 @@ def _extract(data: bytes, limits: ExtractLimits) -> Extracted:
     warnings: list[str] = []
     damaged_pages: list[str] = []
     try:
-        for page in PDFPage.create_pages(document):
+        for page in _pages(document, warnings):
             _check_page_streams(page, cap, checked)
             page.resources = _lost_fonts_marked(page.resources, stats["damaged_maps"])
             if not all(map(_inflates, filter(None, map(_resolved_stream, page.contents or [])))):
