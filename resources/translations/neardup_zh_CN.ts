@@ -1506,57 +1506,57 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>PairsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="388" />
+        <location filename="../../neardup_gui/app/models.py" line="392" />
         <source>Document A</source>
         <translation>文档 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="388" />
+        <location filename="../../neardup_gui/app/models.py" line="392" />
         <source>Document B</source>
         <translation>文档 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="389" />
+        <location filename="../../neardup_gui/app/models.py" line="393" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="389" />
+        <location filename="../../neardup_gui/app/models.py" line="393" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="390" />
+        <location filename="../../neardup_gui/app/models.py" line="394" />
         <source>B in A</source>
         <translation>B 在 A 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="390" />
+        <location filename="../../neardup_gui/app/models.py" line="394" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="391" />
+        <location filename="../../neardup_gui/app/models.py" line="395" />
         <source>Share of A's countable units found in B (containment)</source>
         <translation>A 的可计数单元出现在 B 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="392" />
+        <location filename="../../neardup_gui/app/models.py" line="396" />
         <source>Share of B's countable units found in A (containment)</source>
         <translation>B 的可计数单元出现在 A 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="393" />
+        <location filename="../../neardup_gui/app/models.py" line="397" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="394" />
+        <location filename="../../neardup_gui/app/models.py" line="398" />
         <source>Contained</source>
         <translation>包含比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="395" />
+        <location filename="../../neardup_gui/app/models.py" line="399" />
         <source>The larger of A in B and B in A: how much of one is found in the other</source>
         <translation>A 在 B 中与 B 在 A 中的较大者：一篇文档有多少内容见于另一篇</translation>
     </message>
@@ -2310,37 +2310,37 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>SourcesModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="428" />
+        <location filename="../../neardup_gui/app/models.py" line="432" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="428" />
+        <location filename="../../neardup_gui/app/models.py" line="432" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="429" />
+        <location filename="../../neardup_gui/app/models.py" line="433" />
         <source>Containment</source>
         <translation>包含度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="429" />
+        <location filename="../../neardup_gui/app/models.py" line="433" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="430" />
+        <location filename="../../neardup_gui/app/models.py" line="434" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="431" />
+        <location filename="../../neardup_gui/app/models.py" line="435" />
         <source>Share of the submission found in this source</source>
         <translation>送检文档出现在此来源中的比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="432" />
+        <location filename="../../neardup_gui/app/models.py" line="436" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
@@ -2598,82 +2598,97 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     </message>
     <message>
         <location filename="../../neardup_gui/app/models.py" line="323" />
+        <source>; no part at byte {pos}, the next one at byte {next}</source>
+        <translation>；第 {pos} 字节处没有部件，下一个部件从第 {next} 字节开始</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="324" />
+        <source>; the file ends there</source>
+        <translation>；文件到此结束</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="325" />
+        <source>; cut at byte {pos}</source>
+        <translation>；文件在第 {pos} 字节处截断</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="327" />
         <source>; no further part at byte {pos}</source>
         <translation>；第 {pos} 字节处之后没有部件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="324" />
+        <location filename="../../neardup_gui/app/models.py" line="328" />
         <source>; {name} is cut short</source>
         <translation>；{name} 不完整</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="325" />
+        <location filename="../../neardup_gui/app/models.py" line="329" />
         <source>; {name}: checksum mismatch</source>
         <translation>；{name}：校验和不符</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="327" />
+        <location filename="../../neardup_gui/app/models.py" line="331" />
         <source>; {name}: damaged compressed data</source>
         <translation>；{name}：压缩数据已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="328" />
+        <location filename="../../neardup_gui/app/models.py" line="332" />
         <source>, its text read up to the damage</source>
         <translation>，其正文读取到损坏处为止</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="330" />
+        <location filename="../../neardup_gui/app/models.py" line="334" />
         <source>, some of its characters may be read wrongly</source>
         <translation>，其中部分字符可能读错</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="332" />
+        <location filename="../../neardup_gui/app/models.py" line="336" />
         <source>its end is lost ({n} group(s) left open)</source>
         <translation>文件末尾已丢失（{n} 个组未闭合）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="333" />
+        <location filename="../../neardup_gui/app/models.py" line="337" />
         <source>{n} closing brace(s) too many</source>
         <translation>多出 {n} 个右花括号</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="335" />
+        <location filename="../../neardup_gui/app/models.py" line="339" />
         <source>{n} damaged character(s) left out</source>
         <translation>已略去 {n} 个损坏的字符</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="337" />
+        <location filename="../../neardup_gui/app/models.py" line="341" />
         <source>{n} entries of its font, colour, style or list tables found outside them and left out</source>
         <translation>已略去 {n} 个出现在字体表、颜色表、样式表或列表表之外的表项</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="339" />
+        <location filename="../../neardup_gui/app/models.py" line="343" />
         <source>the file is cut short inside a tag</source>
         <translation>文件在某个标签中间被截断</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="340" />
+        <location filename="../../neardup_gui/app/models.py" line="344" />
         <source>{n} damaged tag(s) left out</source>
         <translation>已略去 {n} 个损坏的标签</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="341" />
+        <location filename="../../neardup_gui/app/models.py" line="345" />
         <source>; the text that survives was read</source>
         <translation>；已读取保留下来的正文</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="343" />
+        <location filename="../../neardup_gui/app/models.py" line="347" />
         <source>headers and footers left out ({why})</source>
         <translation>已略去页眉页脚（{why}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="345" />
+        <location filename="../../neardup_gui/app/models.py" line="349" />
         <source>{part} left out ({why})</source>
         <translation>已略去 {part}（{why}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="362" />
-        <location filename="../../neardup_gui/app/models.py" line="372" />
+        <location filename="../../neardup_gui/app/models.py" line="366" />
+        <location filename="../../neardup_gui/app/models.py" line="376" />
         <source>; </source>
         <translation>；</translation>
     </message>

@@ -88,6 +88,10 @@ DAMAGED_ACCOUNTS = [
      "从损坏的文件中恢复：第 2 (damaged compressed data), 4 (TypeError) 页的内容已损坏；损坏处之后的正文已丢失或可能读错"),
     ("recovered from a damaged file: the page tree is damaged (AttributeError); 1 page found among its objects",
      "从损坏的文件中恢复：页面树已损坏 (AttributeError)；在其对象中找到 1 页"),
+    ("recovered from a damaged file: the zip archive's directory is unreadable; 9 parts read up to the damage "
+     "(word/document.xml, …); no part at byte 1204, the next one at byte 1244; the file ends there",
+     "从损坏的文件中恢复：zip 压缩包的目录无法读取；读取了损坏处之前的 9 个部件（word/document.xml, …）"
+     "；第 1204 字节处没有部件，下一个部件从第 1244 字节开始；文件到此结束"),
     ("recovered from a damaged file: headers and footers left out (damaged Word document: bad XML)",
      "从损坏的文件中恢复：已略去页眉页脚（damaged Word document: bad XML）"),
 ]

@@ -403,10 +403,13 @@ def read_package(data: bytes, limits: ExtractLimits, what: str,
     error is kept when that fails too.
     """
     archive, warnings = open_package(data, limits, what)
+    salvaged = bool(warnings)  # (read from the parts' headers already)
     try:
-        return read(archive, warnings, bool(warnings))
+        return read(archive, warnings, salvaged)
     except ExtractError as exc:
-        if exc.code != "corrupt" or warnings:
+        # (the read's own warnings — a damaged header part left out before the body failed —
+        # do not make it salvaged: before, such a document was skipped without trying)
+        if exc.code != "corrupt" or salvaged:
             raise
         try:
             archive, warnings = open_package(data, limits, what, damaged=exc.reason)
@@ -489,7 +492,14 @@ def salvage_members(data: bytes, limits: ExtractLimits, what: str,
         if sig == b"PK\x01\x02":
             return members, said("" if directory_read else f"its directory, from byte {pos}, is cut short or damaged")
         if sig != b"PK\x03\x04":
-            return members, said(f"no further part at byte {pos}")
+            # a run of bytes inserted or deleted before it (the directory's offsets are off by
+            # as much): the reading goes on at the next part's header, if there is one
+            following = data.find(b"PK\x03\x04", pos + 1)
+            if following < 0:
+                return members, said(f"no further part at byte {pos}")
+            notes.append(f"no part at byte {pos}, the next one at byte {following}")
+            pos = following
+            continue
         start = pos + _LOCAL_HEADER.size + name_len + extra_len
         name = data[pos + _LOCAL_HEADER.size: pos + _LOCAL_HEADER.size + name_len].decode(
             "utf-8" if flags & 0x800 else "cp437", errors="replace")
