@@ -289,6 +289,16 @@ def test_docx_with_a_damaged_header_is_read_without_it(office_files):
     assert "word/header1.xml" in result.warnings[0]
 
 
+def _directory_entry(data: bytes, part: bytes) -> int:
+    """Where a part's entry in the zip directory starts."""
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        directory = archive.start_dir
+    entry = data.find(b"PK\x01\x02", directory)
+    while data[entry + 46: entry + 46 + len(part)] != part:
+        entry = data.find(b"PK\x01\x02", entry + 4)
+    return entry
+
+
 @pytest.mark.parametrize(("name", "part", "what"), [
     ("lo-zh.docx", b"word/document.xml", "Word document"),
     ("lo-en.odt", b"content.xml", "OpenDocument text"),
@@ -297,11 +307,7 @@ def test_package_whose_directory_entry_for_the_body_is_damaged(office_files, nam
     data, _ = office_files[name]
     fmt = name.rsplit(".", 1)[1]
     full = read(data, fmt)
-    with zipfile.ZipFile(io.BytesIO(data)) as archive:
-        directory = archive.start_dir
-    entry = data.find(b"PK\x01\x02", directory)
-    while data[entry + 46: entry + 46 + len(part)] != part:
-        entry = data.find(b"PK\x01\x02", entry + 4)
+    entry = _directory_entry(data, part)
     damaged = bytearray(data)
     damaged[entry + 16: entry + 20] = b"\x00\x00\x00\x00"  # its CRC-32: reading it through the directory fails
     result = read(bytes(damaged), fmt)
@@ -405,11 +411,7 @@ def test_a_size_damaged_in_the_directory_is_not_a_zip_bomb(office_files, name, p
     data, _ = office_files[name]
     fmt = name.rsplit(".", 1)[1]
     full = read(data, fmt)
-    with zipfile.ZipFile(io.BytesIO(data)) as archive:
-        directory = archive.start_dir
-    entry = data.find(b"PK\x01\x02", directory)
-    while data[entry + 46: entry + 46 + len(part)] != part:
-        entry = data.find(b"PK\x01\x02", entry + 4)
+    entry = _directory_entry(data, part)
     damaged = bytearray(data)
     damaged[entry + 27] ^= 0x6C  # the high byte of its uncompressed size
     result = read(bytes(damaged), fmt)
