@@ -114,3 +114,17 @@ def test_markup_and_rules_written_as_text_in_an_intact_page_are_text(tmp_path):
     assert body(doc) == ["Set the margin with", 'p { margin: 0; } <a href="x">',
                          'and <font face="Arial"> for the font, as in p { margin: 0; } or a > b.']
     assert not doc.warnings
+
+
+def test_markup_is_looked_for_near_each_gt_only():
+    """The rest of a tag is looked for within a bounded stretch before each '>' (a first version
+    tried every start position of a long run without spaces: 8 s for 20,000 Chinese characters
+    followed by "a > b", and minutes for a page of them); a '>' after words, as in "a > b", is the
+    page's text, and a word before a quoted attribute is taken for the tag's name."""
+    from neardup_gui.core.extract.html import _TAG_REACH, _without_tags
+
+    long_run = "中" * 200_000
+    assert _without_tags(long_run + " a > b") == (long_run + " a > b", 0)
+    assert _without_tags(long_run + 'e="margin: 0">' + long_run) == (long_run * 2, 1)
+    assert _without_tags("x" * (3 * _TAG_REACH) + ">")[0] == "x" * (2 * _TAG_REACH + 1)  # (no farther back)
+    assert _without_tags('before e="margin: 0" />after') == ("after", 1)

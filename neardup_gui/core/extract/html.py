@@ -25,18 +25,59 @@ _META_CHARSET_RE = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9_.:-]
 # ">"; ``h1>``), and a style sheet's rules when the ``<style`` before them was damaged (a block holding
 # both ":" and ";"). Found by fuzzing LibreOffice's HTML: these were read into the text in silence.
 _LEAKED_TAG_RE = re.compile(
-    r"""(?:\b[A-Za-z][\w:-]*\s+)?(?:[A-Za-z_:][\w:.-]*\s*=\s*)?["'][^"'<>\n]*["']\s*/?>"""
+    r"""(?:(?:\b[A-Za-z][\w:-]*\s+)?(?:[A-Za-z_:][\w:.-]*\s*=\s*)?["'][^"'<>\n]*["']\s*/?>"""
     r"""|[^"'<>\s]*["']\s*/?>"""
-    r"""|/?(?<![A-Za-z0-9_:-])[A-Za-z][A-Za-z0-9_:-]*\s*/?>"""  # a bare tag name: ``Gtitle>``, ``h1>``
+    r"""|/?(?<![A-Za-z0-9_:-])[A-Za-z][A-Za-z0-9_:-]*/?>)\Z"""  # a bare tag name: ``Gtitle>``, ``h1>``
 )
-_LEAKED_CSS_RE = re.compile(r"[^{}\n]*\{[^{}]*:[^{}]*;[^{}]*\}")
-_LEAKED_RULES_RE = re.compile(r"(?:[^{}\n]*\{[^{}]*:[^{}]*;[^{}]*\}\s*){2}")
+_TAG_REACH = 200  # (a tag's rest is looked for this far before each '>': the search stays linear)
+_TAG_ENDS = frozenset("\"'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_:-")
+_BRACES_RE = re.compile(r"\{[^{}]*\}")  # (linear: each block runs to the next brace)
 # A writer escapes '>' and '"' in text (&gt; &quot;): they are marked before parsing (two
 # noncharacters) and restored in the text, so that only the ones written as such — a tag read as
 # text — meet _LEAKED_TAG_RE.
 _ESCAPED_GT_RE = re.compile(r"&(?:gt|#0*62|#[xX]0*3[eE])(?:;|(?![\w]))")
 _ESCAPED_QUOT_RE = re.compile(r"&(?:quot|#0*34|#[xX]0*22)(?:;|(?![\w]))")
 _UNMARK = str.maketrans({"\ufdd0": ">", "\ufdd1": '"'})
+
+
+def _without_tags(data: str) -> tuple[str, int]:
+    """``data`` without the rest of any tag in it (:data:`_LEAKED_TAG_RE`, ending at a '>')."""
+    kept: list[str] = []
+    last = found = 0
+    at = data.find(">")
+    while at >= 0:
+        start = max(last, at + 1 - _TAG_REACH)
+        end = data[start:at].rstrip().rstrip("/").rstrip()[-1:]  # (only a quote or a tag name's end can close one)
+        tag = _LEAKED_TAG_RE.search(data[start:at + 1]) if end in _TAG_ENDS and end else None
+        if tag is not None:
+            kept.append(data[last:start + tag.start()])
+            last = at + 1
+            found += 1
+        at = data.find(">", at + 1)
+    return "".join(kept) + data[last:], found
+
+
+def _without_rules(data: str) -> tuple[str, int]:
+    """``data`` without the style rules in it (``p { margin: 0; }``: a block holding ":" and ";",
+    with the selector before it on its line), when there are two or more in a row or nothing
+    else: a style sheet read as text. A rule among words is the page's text."""
+    cuts = []
+    for block in _BRACES_RE.finditer(data):
+        if ":" not in block.group() or ";" not in block.group():
+            continue
+        start = block.start()
+        before = data[max(0, start - 81):start]  # (its selector: back to the line's start or the last rule)
+        edge = max(before.rfind("\n"), before.rfind("}"))
+        if edge >= 0 or start <= 80:
+            start -= len(before) - edge - 1
+        cuts.append((start, block.end()))
+    if not cuts:
+        return data, 0
+    in_a_row = any(not data[end:start].strip() for (_, end), (start, _) in zip(cuts, cuts[1:]))
+    rest = "".join(data[end:start] for end, start in zip([0] + [e for _, e in cuts], [s for s, _ in cuts] + [len(data)]))
+    if in_a_row or not rest.strip():
+        return rest, len(cuts)
+    return data, 0
 
 
 class _TextCollector(HTMLParser):
@@ -80,13 +121,11 @@ class _TextCollector(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self.hidden_depth == 0:  # (a style sheet's own rules are hidden)
             if ">" in data:
-                data, tags = _LEAKED_TAG_RE.subn("", data)
+                data, tags = _without_tags(data)
                 self.damaged_tags += tags
-            if "{" in data:  # rules: two or more in a row, or nothing else
-                rules = _LEAKED_CSS_RE.findall(data)
-                if rules and (_LEAKED_RULES_RE.search(data) or not _LEAKED_CSS_RE.sub("", data).strip()):
-                    data = _LEAKED_CSS_RE.sub("", data)
-                    self.damaged_tags += len(rules)
+            if "{" in data:
+                data, rules = _without_rules(data)
+                self.damaged_tags += rules
         if "\ufdd0" in data or "\ufdd1" in data:
             data = data.translate(_UNMARK)
         if self.in_title:

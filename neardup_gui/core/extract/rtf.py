@@ -66,6 +66,7 @@ _CONTROL_SYMBOLS = {"~": "\u00a0", "_": "-", "-": "", "\\": "\\", "{": "{", "}":
 # Bytes an RTF file never holds in its text: control characters (tab and line ends aside)
 _CONTROL_BYTES_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]+")
 _EIGHT_BIT_RE = re.compile("([\x80-\xff]+)")
+_TRAILING_RE = re.compile(r"[\x00\s]*\Z")  # (what may follow the document's last brace; fails fast)
 # A writer that escapes one non-ASCII character (\'hh, \uN) escapes them all
 _ESCAPED_RE = re.compile(r"\\'[0-9a-fA-F]{2}|\\u-?\d")
 
@@ -187,7 +188,7 @@ def rtf_to_text(raw: str, damage: Damage | None = None) -> tuple[str, str]:
         if brace == "}":
             if stack:
                 skip, uc, _ = stack.pop()
-            elif raw[pos:].strip("\x00\r\n\t "):
+            elif not _TRAILING_RE.match(raw, pos):
                 damage.extra_closings += 1  # (one past the document's end, with nothing after it, is harmless)
             fallback = 0
             first_in_group = False
