@@ -709,6 +709,29 @@ def test_a_damaged_page_tree_loses_no_page(name, damage):
     assert result.warnings[0].endswith("1 page found among its objects")
 
 
+def test_a_damaged_font_object_or_document_information_loses_no_other_text():
+    """A flipped byte in a font's dictionary ("Invalid dictionary construct") or in the document
+    information (author, title: read with the trailer) made pdfminer raise while the page's fonts
+    or the document were opened, and the whole PDF was skipped (found by fuzzing). The font is
+    now a lost font (its text left out and counted, the rest read); the information is left out
+    (it is not text) and the whole text read."""
+    intact = read((FIXTURES / "report.pdf").read_bytes(), "pdf")
+    damaged = bytearray((FIXTURES / "report.pdf").read_bytes())
+    font = damaged.index(b"<</Type/Font/Subtype/TrueType")
+    damaged[font + 7] = 0x83  # "/Type\x83Font": a name where a name and a value were
+    result = read(bytes(damaged), "pdf")
+    assert isinstance(result, Document), result  # (before: Skipped, "Invalid dictionary construct")
+    assert result.warnings[-1].endswith("characters whose font is lost are left out")
+    assert "本章详细说明研究方法" in result.text  # (the serif font lost: its English text; the CJK font's read)
+    zh = (FIXTURES / "zh.pdf").read_bytes()
+    info = bytearray(zh)
+    info[28213] ^= 39  # inside the document information's /Producer
+    result = read(bytes(info), "pdf")
+    assert isinstance(result, Document), result  # (before: Skipped, "Invalid dictionary construct: [/'Creator'…")
+    assert result.text == read(zh, "pdf").text
+    assert intact.text
+
+
 def test_a_subset_font_whose_name_or_map_is_damaged_gives_no_garbage():
     """The report's serif subset with its /BaseFont key damaged and a byte of its ToUnicode map
     flipped (the map cut short by a zlib error): its codes outside what survives of the map were

@@ -833,7 +833,10 @@ def _lost_fonts_marked(resources, damaged_maps: set[int] | None = None):  # noqa
     kept: dict = {}
     lost = False
     for name, ref in fonts.items():
-        spec = resolve1(ref)
+        try:
+            spec = resolve1(ref)
+        except Exception:  # noqa: BLE001 — a damaged object ("Invalid dictionary construct"): lost
+            spec = None
         if damaged_maps is not None and isinstance(spec, dict):
             cmap = spec.get("ToUnicode")
             stream = resolve1(cmap)
@@ -1120,7 +1123,16 @@ def _extract(data: bytes, limits: ExtractLimits) -> Extracted:
     except PDFEncryptionError as exc:
         raise ExtractError("encrypted", f"encrypted PDF this program cannot open ({exc})") from exc
     except (PSException, ValueError, KeyError, TypeError) as exc:
-        raise ExtractError("corrupt", f"damaged PDF: {exc or type(exc).__name__}") from exc
+        # the document information (author, title) is read with the trailer: damaged, it lost
+        # the whole PDF ("Invalid dictionary construct: [/'Author', …" — found by fuzzing); it is
+        # not text, so the PDF is read again without it
+        info = data.rfind(b"/Info")
+        try:
+            if info < 0:
+                raise exc
+            document = PDFDocument(PDFParser(io.BytesIO(data[:info] + b"/Xnfo" + data[info + 5:])), password="")
+        except Exception:  # noqa: BLE001
+            raise ExtractError("corrupt", f"damaged PDF: {exc or type(exc).__name__}") from exc
     stats: dict[str, Any] = {"images": 0, "lost": 0, "kept": 0, "strict": set(), "damaged_maps": set()}
     manager = _resource_manager(stats["strict"])
     # No layout analysis by pdfminer (laparams=None): its line and box grouping breaks up the
