@@ -953,8 +953,11 @@ def _pages(document, warnings: list[str]) -> list:  # noqa: ANN001 - pdfminer's 
         raise
     except Exception as exc:  # noqa: BLE001 — what a damaged page tree raises
         failure = exc
-    root = resolve1(document.catalog.get("Pages")) if isinstance(document.catalog, dict) else None
-    count = resolve1(root.get("Count")) if isinstance(root, dict) else None
+    try:
+        root = resolve1(document.catalog.get("Pages")) if isinstance(document.catalog, dict) else None
+        count = resolve1(root.get("Count")) if isinstance(root, dict) else None
+    except Exception:  # noqa: BLE001 — a damaged reference: the pages found are all there is to count
+        count = None
     if failure is None and not (isinstance(count, int) and count > len(pages)):
         return pages
     named = {page.pageid for page in pages}
@@ -1145,14 +1148,14 @@ def _extract(data: bytes, limits: ExtractLimits) -> Extracted:
     page_rotated: list[list[_Box]] = []
     checked: set[int] = set()
     warnings: list[str] = []
-    damaged_pages: list[str] = []
+    damaged_pages: dict[int, str] = {}  # page number → what was damaged (the first sign)
     try:
         for page in _pages(document, warnings):
             _check_page_streams(page, cap, checked)
             page.resources = _lost_fonts_marked(page.resources, stats["damaged_maps"])
             if not all(map(_inflates, filter(None, map(_resolved_stream, page.contents or [])))):
                 # (a flipped byte in a page's compressed contents: what inflates after it is noise)
-                damaged_pages.append(f"{len(page_rows) + 1} (damaged compressed data)")
+                damaged_pages[len(page_rows) + 1] = "damaged compressed data"
             try:
                 interpreter.process_page(page)
             except (ExtractError, MemoryError, RecursionError):
@@ -1163,7 +1166,7 @@ def _extract(data: bytes, limits: ExtractLimits) -> Extracted:
                 # object is not iterable")
                 log.info("page %d damaged: %r", len(page_rows) + 1, exc)
                 device.end_page(page)
-                damaged_pages.append(f"{len(page_rows) + 1} ({type(exc).__name__})")
+                damaged_pages.setdefault(len(page_rows) + 1, type(exc).__name__)
             layout = device.get_result()
             glyphs: list[_Glyph] = []
             rotated: list[_Glyph] = []
@@ -1182,8 +1185,8 @@ def _extract(data: bytes, limits: ExtractLimits) -> Extracted:
         raise ExtractError("corrupt", "damaged PDF: no pages found")
     if damaged_pages:
         warnings.append(f"recovered from a damaged file: the contents of page{'s' if len(damaged_pages) != 1 else ''} "
-                        f"{', '.join(damaged_pages)} are damaged; their text after the damage is lost or read "
-                        "wrongly")
+                        f"{', '.join(f'{n} ({why})' for n, why in damaged_pages.items())} are damaged; their text "
+                        "after the damage is lost or read wrongly")
     if stats["lost"]:
         if not stats["kept"]:
             error = ExtractError("corrupt", f"damaged PDF: the fonts of its text are lost ({stats['lost']} characters "
