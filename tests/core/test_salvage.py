@@ -289,6 +289,17 @@ def test_docx_with_a_damaged_header_is_read_without_it(office_files):
     assert "word/header1.xml" in result.warnings[0]
 
 
+def test_an_odt_cut_inside_its_namespace_declarations_says_so():
+    """An ODT cut while its content.xml still declares namespaces: the recovered part left a
+    prefix unbound and ElementTree's "unbound prefix: line 1, column 0" escaped as the reason.
+    Now the reason says what happened (a seeded fuzz case of the report's ODT)."""
+    data = (FIXTURES / "report.odt").read_bytes()
+    cases = dict(_fuzz_cases(data, random.Random(31), 60, flips=range(1, 31), kinds=("flip", "cut", "dup", "delete")))
+    result = read(cases["cut53"], "odt")
+    assert isinstance(result, Skipped) and result.code == "corrupt"
+    assert result.reason == "damaged OpenDocument text: content.xml is cut short before its text", result.reason
+
+
 def _directory_entry(data: bytes, part: bytes) -> int:
     """Where a part's entry in the zip directory starts."""
     with zipfile.ZipFile(io.BytesIO(data)) as archive:

@@ -77,7 +77,11 @@ def _read(archive, warnings: list[str], salvaged: bool) -> Extracted:
         # content.xml may be cut short: keep what parses (lxml's recovering parser, no DTDs)
         from lxml import etree
 
-        root = ET.fromstring(etree.tostring(parse_xml(content, "content.xml", _WHAT, recover=True)))
+        recovered = parse_xml(content, "content.xml", _WHAT, recover=True)
+        try:
+            root = ET.fromstring(etree.tostring(recovered))
+        except ET.ParseError:  # (cut inside the namespace declarations, a prefix is left unbound and
+            root = recovered  # the serialised tree no longer parses: lxml's own tree answers the same finds)
     else:
         try:
             root = ET.fromstring(content)
