@@ -350,16 +350,30 @@ def _detail_patterns() -> list[tuple[re.Pattern[str], str | None]]:
     ]
 
 
+_PATTERNS: dict[tuple[str, str], tuple[list, list]] = {}  # the language (its words for two phrases) → patterns
+
+
+def _patterns() -> tuple[list[tuple[re.Pattern[str], str]], list[tuple[re.Pattern[str], str | None]]]:
+    """The warning and detail patterns of the interface language, built once per language: a
+    table of damaged files' warnings asks for them once a cell, on the GUI thread."""
+    language = (QCoreApplication.translate("Warnings", "recovered from a damaged file: {detail}"),
+                QCoreApplication.translate("Warnings", "; "))
+    if language not in _PATTERNS:
+        _PATTERNS[language] = (_warning_patterns(), _detail_patterns())
+    return _PATTERNS[language]
+
+
 def localise_warning(warning: str) -> str:
     """A document's warning in the interface language (the details — byte offsets, part names,
     the file's own error message — stay as the core wrote them; a damaged file's account of what
     was lost and read is translated phrase by phrase)."""
-    for pattern, template in _warning_patterns():
+    warning_patterns, detail_patterns = _patterns()
+    for pattern, template in warning_patterns:
         match = pattern.match(warning)
         if match:
             groups = match.groupdict()
             if "detail" in groups:
-                for phrase, words in _detail_patterns():
+                for phrase, words in detail_patterns:
                     if words is not None:  # (None: not translated, the core's words stay)
                         groups["detail"] = phrase.sub(lambda m, w=words: w.format(**m.groupdict()), groups["detail"])
                 # (the phrases left between them: the language's separator, as between warnings)

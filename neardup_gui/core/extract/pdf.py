@@ -816,14 +816,16 @@ LOST_FONT = "NeardupLostFont"  # the font given to text whose font is lost: its 
 NO_TEXT_FONT = "NeardupNoTextFont"  # the font given to a subset whose codes are not characters
 
 
-def _lost_fonts_marked(resources, damaged_maps: set[int] | None = None):  # noqa: ANN001, ANN202 - pdfminer objects
+def _lost_fonts_marked(resources, damaged_maps: set[int] | None = None,  # noqa: ANN001, ANN202 - pdfminer objects
+                       checked_maps: set[int] | None = None):
     """The page's resources with every font that is lost replaced by the lost-font placeholder:
     a font reference to an object that is gone or damaged (not a dictionary), or a font whose
     ToUnicode map is named but gone. pdfminer would read such a font's codes through a standard
     encoding — a LibreOffice subset's codes 1, 2, 3… as "!\"#" — and the document would be
     indexed as that garbage, with no warning. Unchanged when every font is there. A ToUnicode map
     whose compressed data is damaged (some of its characters may be wrong) adds its object number
-    to ``damaged_maps``."""
+    to ``damaged_maps``; ``checked_maps``: the maps checked so far in the document (pages share
+    their fonts: each map is inflated once, not once a page)."""
     from pdfminer.pdftypes import PDFStream, resolve1
 
     res = resolve1(resources)
@@ -840,8 +842,12 @@ def _lost_fonts_marked(resources, damaged_maps: set[int] | None = None):  # noqa
         if damaged_maps is not None and isinstance(spec, dict):
             cmap = spec.get("ToUnicode")
             stream = resolve1(cmap)
-            if isinstance(stream, PDFStream) and not _inflates(stream):
-                damaged_maps.add(getattr(cmap, "objid", id(stream)))
+            key = getattr(cmap, "objid", id(stream))
+            if isinstance(stream, PDFStream) and (checked_maps is None or key not in checked_maps):
+                if checked_maps is not None:
+                    checked_maps.add(key)
+                if not _inflates(stream):
+                    damaged_maps.add(key)
         unreadable = _unreadable_subset(spec) if isinstance(spec, dict) else "lost"
         if not unreadable and "ToUnicode" in spec and not isinstance(resolve1(spec["ToUnicode"]), PDFStream):
             unreadable = "lost"
@@ -1136,7 +1142,8 @@ def _extract(data: bytes, limits: ExtractLimits) -> Extracted:
             document = PDFDocument(PDFParser(io.BytesIO(data[:info] + b"/Xnfo" + data[info + 5:])), password="")
         except Exception:  # noqa: BLE001
             raise ExtractError("corrupt", f"damaged PDF: {exc or type(exc).__name__}") from exc
-    stats: dict[str, Any] = {"images": 0, "lost": 0, "kept": 0, "strict": set(), "damaged_maps": set()}
+    stats: dict[str, Any] = {"images": 0, "lost": 0, "kept": 0, "strict": set(), "damaged_maps": set(),
+                             "checked_maps": set()}
     manager = _resource_manager(stats["strict"])
     # No layout analysis by pdfminer (laparams=None): its line and box grouping breaks up the
     # lines of LibreOffice PDFs that mix Chinese and Latin text; visual lines are rebuilt from
@@ -1152,7 +1159,7 @@ def _extract(data: bytes, limits: ExtractLimits) -> Extracted:
     try:
         for page in _pages(document, warnings):
             _check_page_streams(page, cap, checked)
-            page.resources = _lost_fonts_marked(page.resources, stats["damaged_maps"])
+            page.resources = _lost_fonts_marked(page.resources, stats["damaged_maps"], stats["checked_maps"])
             if not all(map(_inflates, filter(None, map(_resolved_stream, page.contents or [])))):
                 # (a flipped byte in a page's compressed contents: what inflates after it is noise)
                 damaged_pages[len(page_rows) + 1] = "damaged compressed data"
