@@ -199,8 +199,8 @@ def _cut_in_a_character(data: bytes) -> Decoded | None:
     -c``): the bytes before it read in that code page, the cut bytes replaced and said. None when
     the text is not one.
 
-    Only a text that no multi-byte code page reads whole, but one reads without its last one to
-    three bytes; the detector judges those bytes. (Before, a short GB18030 text cut so went to the
+    Only a text that neither GB18030 nor Big5 reads whole, but a multi-byte code page reads
+    without its last one to three bytes; the detector judges those bytes. (Before, a short GB18030 text cut so went to the
     detector whole, which no longer offered GB18030 and read the Chinese as Thai, cp874, in
     silence — found by fuzzing real text in legacy code pages.)"""
     if not data or data[-1] < 0x80:
