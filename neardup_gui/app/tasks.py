@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QThreadPool, QTimer, Signal, Slot
 
+from neardup_gui.app import collector
 from neardup_gui.core.progress import Cancelled
 from neardup_gui.core.store import while_busy
 
@@ -232,6 +233,9 @@ class TaskRunner(QObject):
         self._tasks: list[Task] = []
         self._ending: list[Task] = []  # tasks that have ended, let go of once back in the event loop
         self._closed = False
+        # Until its workers have returned (``shutdown``), cycles are collected on the GUI thread
+        # only: a Qt object freed by a collection on a worker thread crashes the event loop.
+        self._holds_collector = collector.hold()
 
     def start(
         self,
@@ -290,4 +294,8 @@ class TaskRunner(QObject):
         """
         self._closed = True
         self.cancel_all()
-        return self._pool.waitForDone(int(timeout_s * 1000))
+        returned = self._pool.waitForDone(int(timeout_s * 1000))
+        if returned and self._holds_collector:  # (a worker still running keeps the hold)
+            self._holds_collector = False
+            collector.release()
+        return returned

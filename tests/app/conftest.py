@@ -86,3 +86,14 @@ def window(qtbot):
     qtbot.waitExposed(w)
     yield w
     w.close()
+
+
+@pytest.fixture(autouse=True)
+def collection_given_back():
+    """Every task runner a test starts is shut down by its end, giving Python's cyclic collection
+    back (app/collector.py): a runner left holding it would leave the rest of the session without
+    automatic collection."""
+    yield
+    from neardup_gui.app import collector
+
+    assert collector.holds() == 0, "a task runner was not shut down (its window not closed)"
