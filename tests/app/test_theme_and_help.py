@@ -82,7 +82,7 @@ def test_side_by_side_in_dark_has_readable_highlights_and_zooms_both_panes(qtbot
     QApplication.sendEvent(view.pane_b.viewport(), wheel)
     assert view.pane_a.font().pointSizeF() == view.pane_b.font().pointSizeF() == base + 3
     view.activateWindow()
-    qtbot.waitUntil(view.isActiveWindow, timeout=3000)
+    qtbot.waitUntil(view.isActiveWindow, timeout=30_000)
     qtbot.keyClick(view.pane_a, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
     assert view.pane_a.font().pointSizeF() == view.pane_b.font().pointSizeF() == base
 
@@ -93,7 +93,7 @@ def test_f1_opens_help_in_english_and_chinese(qtbot):
     window.show()
     qtbot.waitExposed(window)
     window.activateWindow()
-    qtbot.waitUntil(window.isActiveWindow, timeout=3000)
+    qtbot.waitUntil(window.isActiveWindow, timeout=30_000)
     qtbot.keyClick(window, Qt.Key.Key_F1)
     help_dialog = window.help_dialog
     assert help_dialog.isVisible()
@@ -101,7 +101,7 @@ def test_f1_opens_help_in_english_and_chinese(qtbot):
     assert "Largest single source" in page and "F3 / Shift+F3" in page and "never below a single source" in page
     try:
         assert window.translations.switch("zh_CN")
-        qtbot.waitUntil(lambda: "最大" in help_dialog.browser.toPlainText(), timeout=3000)
+        qtbot.waitUntil(lambda: "最大" in help_dialog.browser.toPlainText(), timeout=30_000)
         zh = help_dialog.browser.toPlainText()
         assert "快捷键" in zh and "F3 / Shift+F3" in zh
         # the progress panel too (its Cancel button stayed in English after a switch)
