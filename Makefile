@@ -4,6 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
+STAMP_BENCH := $(VENV)/.installed-bench
 STAMP_PACKAGE := $(VENV)/.installed-package
 # what an install builds from (the compiled modules included: a changed C file is built again)
 BUILD_INPUTS := pyproject.toml setup.py $(wildcard neardup_gui/core/*.c)
@@ -38,7 +39,11 @@ run: deps-run $(STAMP_RUN)
 test: deps-test $(STAMP_TEST)
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -p no:cacheprovider
 
-bench: deps-test $(STAMP_TEST)
+$(STAMP_BENCH): $(BUILD_INPUTS) | $(PY)
+	$(PY) -m pip install -q -e '.[test,bench]'
+	touch $@ $(STAMP_TEST) $(STAMP_RUN)
+
+bench: deps-test $(STAMP_TEST) $(STAMP_BENCH)
 	$(PY) -m compileall -q neardup_gui
 	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/run_all.py
 

@@ -498,6 +498,56 @@ done:
     return out;
 }
 
+/* fingerprints.one_bit_fingerprint: bit i = top bit of splitmix_fin(sig[i] ^ i * ONE_BIT_SALT),
+   packed into ceil(k/64) words, bit i % 64 of word i / 64; the padding bits 0 */
+#define ONE_BIT_SALT 0xD6E8FEB86659FD93ULL /* fingerprints.one_bit_fingerprint's salt */
+static PyObject *py_one_bit(PyObject *self, PyObject *args) {
+    Py_buffer sb;
+    if (!PyArg_ParseTuple(args, "y*", &sb)) return NULL;
+    PyObject *out = NULL;
+    if (sb.itemsize != 8) {
+        PyErr_SetString(PyExc_ValueError, "one_bit: a uint64 signature expected");
+        goto done;
+    }
+    Py_ssize_t k = sb.len / 8, words = (k + 63) / 64;
+    out = PyByteArray_FromStringAndSize(NULL, words * 8);
+    if (!out) goto done;
+    uint64_t *w = (uint64_t *)PyByteArray_AS_STRING(out);
+    const uint64_t *sig = (const uint64_t *)sb.buf;
+    for (Py_ssize_t i = 0; i < words; i++) w[i] = 0;
+    for (Py_ssize_t i = 0; i < k; i++)
+        w[i / 64] |= (splitmix_fin(sig[i] ^ ((uint64_t)i * ONE_BIT_SALT)) >> 63) << (i % 64);
+done:
+    PyBuffer_Release(&sb);
+    return out;
+}
+
+/* fingerprints.lsh_band_keys: band b's key is splitmix_fin of (dseed + b), then for each of its
+   rows h = h * KGRAM_POLY + sig[b * rows + j] */
+static PyObject *py_band_keys(PyObject *self, PyObject *args) {
+    Py_buffer sb;
+    Py_ssize_t bands, rows;
+    unsigned long long dseed;
+    if (!PyArg_ParseTuple(args, "y*nnK", &sb, &bands, &rows, &dseed)) return NULL;
+    PyObject *out = NULL;
+    if (sb.itemsize != 8 || bands < 0 || rows < 1 || (bands && rows > (sb.len / 8) / bands)) {
+        PyErr_SetString(PyExc_ValueError, "band_keys: a uint64 signature of at least bands x rows values expected");
+        goto done;
+    }
+    out = PyByteArray_FromStringAndSize(NULL, bands * 8);
+    if (!out) goto done;
+    uint64_t *keys = (uint64_t *)PyByteArray_AS_STRING(out);
+    const uint64_t *sig = (const uint64_t *)sb.buf;
+    for (Py_ssize_t b = 0; b < bands; b++) {
+        uint64_t h = (uint64_t)dseed + (uint64_t)b;
+        for (Py_ssize_t j = 0; j < rows; j++) h = h * KGRAM_POLY + sig[b * rows + j];
+        keys[b] = splitmix_fin(h);
+    }
+done:
+    PyBuffer_Release(&sb);
+    return out;
+}
+
 static PyObject *py_winnow(PyObject *self, PyObject *args) {
     Py_buffer ib;
     Py_ssize_t k, w;
@@ -642,6 +692,9 @@ static PyMethodDef methods[] = {
     {"kgram_hashes", py_kgram_hashes, METH_VARARGS, kgram_hashes_doc},
     {"oph_signature", py_oph_signature, METH_VARARGS, oph_signature_doc},
     {"winnow", py_winnow, METH_VARARGS, winnow_doc},
+    {"one_bit", py_one_bit, METH_VARARGS, "one_bit(signature) -> bytearray of uint64: fingerprints.one_bit_fingerprint."},
+    {"band_keys", py_band_keys, METH_VARARGS,
+     "band_keys(signature, bands, rows, seed) -> bytearray of uint64: fingerprints.lsh_band_keys."},
     {"distinct_first_counts", py_distinct_first_counts, METH_VARARGS, distinct_first_counts_doc},
     {NULL, NULL, 0, NULL},
 };

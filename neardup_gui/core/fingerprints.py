@@ -263,6 +263,8 @@ def one_bit_fingerprint(signature: np.ndarray) -> np.ndarray:
     word are 0 in every fingerprint, so they never count in a Hamming distance.
     """
     signature = np.asarray(signature, dtype=np.uint64)
+    if _compiled is not None:  # the same in C (core/_units.c: one_bit): a few numpy calls' fixed cost
+        return np.frombuffer(_compiled.one_bit(np.ascontiguousarray(signature)), dtype=np.uint64)
     k = len(signature)
     salt = np.arange(k, dtype=np.uint64) * _U64(0xD6E8FEB86659FD93)
     bits = _mix(signature ^ salt) >> _U64(63)
@@ -331,7 +333,11 @@ def _lsh_layout_computed(threshold: float, num_perm: int) -> tuple[int, int]:
 def lsh_band_keys(signature: np.ndarray, params: FingerprintParams) -> np.ndarray:
     """One uint64 key per band of the first ``params.lsh_perms`` MinHash values (seed 001)."""
     bands, rows = lsh_layout(params.lsh_threshold, params.lsh_perms)
-    block = np.asarray(signature, dtype=np.uint64)[: bands * rows].reshape(bands, rows)
+    signature = np.asarray(signature, dtype=np.uint64)
+    if _compiled is not None and len(signature) >= bands * rows:  # the same in C (core/_units.c: band_keys)
+        return np.frombuffer(_compiled.band_keys(np.ascontiguousarray(signature), bands, rows,
+                                                 _derived_seed(params.seed, _P_BAND)), dtype=np.uint64)
+    block = signature[: bands * rows].reshape(bands, rows)
     h = np.full(bands, _U64(_derived_seed(params.seed, _P_BAND)), dtype=np.uint64)
     h += np.arange(bands, dtype=np.uint64)  # the same rows in two bands give different keys
     for j in range(rows):

@@ -1,8 +1,12 @@
-"""Fingerprinting throughput per core (documents/s, MB/s) beside datasketch ``MinHash(num_perm=128)``.
+"""Fingerprinting throughput per core (documents/s, MB/s) beside two MinHash peers: datasketch
+``MinHash(num_perm=128)`` (Python and numpy) and rensa ``RMinHash(128)`` (Rust, `pip install
+neardup[bench]`; left out, and said, when it is not installed).
 
-Both sides get the same texts and the same units (``tokenize``: CJK characters, English words)
-and hash the same 4-unit shingles. datasketch builds each shingle string and hashes it
-(its documented use: ``MinHash(num_perm=128)`` then ``update_batch``); we compute every stored
+All get the same texts and the same units (``tokenize``: CJK characters, English words) and
+hash the same 4-unit shingles. The peers are given each shingle as a string (their documented
+use: datasketch's ``update_batch`` of the encoded strings, rensa's ``update`` of the list of
+strings), the strings built in the timed step as a user of either would; the peer's row
+"hashing only" times rensa's ``update`` of strings built beforehand. We compute every stored
 fingerprint: simhash64 (jieba + POS), the k-bit 1-bit minhash, the LSH band keys, the sentence
 fingerprints and the anchors. One process, one core; the contenders are timed in interleaved
 passes (each pass times each once) and the fastest pass of each counts.
@@ -46,6 +50,27 @@ def datasketch_minhash(tokens: tuple[str, ...], shingle: int) -> object:
     return m
 
 
+def shingles(tokens: tuple[str, ...], shingle: int) -> list[str]:
+    count = max(1, len(tokens) - shingle + 1)
+    return [" ".join(tokens[i : i + shingle]) for i in range(count)]
+
+
+def rensa_minhash(strings: list[str]) -> object:
+    from rensa import RMinHash
+
+    m = RMinHash(num_perm=128, seed=42)
+    m.update(strings)
+    return m.digest()
+
+
+def has_rensa() -> bool:
+    try:
+        import rensa  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def minhash_and_simhash(text, units):  # noqa: ANN001, ANN201
     """What the issue's target counts: the k-bit fingerprint and LSH keys, and the simhash."""
     sig = minhash_signature(units.ids, PARAMS)
@@ -83,14 +108,22 @@ def main() -> None:
     simhash64("预热 warm up", PARAMS)  # jieba's dictionary loads once, outside the timing
     p = PARAMS
     print(f"k = {p.minhash_bits}, LSH perms = {p.lsh_perms}, shingle = {p.shingle_units} units")
-    print("corpus | what | docs/s | MB/s | vs datasketch")
+    rensa = has_rensa()
+    if not rensa:
+        print("rensa is not installed (pip install 'neardup[bench]'): its rows are left out")
+    print("corpus | what | docs/s | MB/s | vs datasketch | vs rensa")
     for lang, texts in text_sets():
         units = [tokenize(t) for t in texts]
         pairs = list(zip(texts, units))
+        built = {id(u): shingles(u.tokens, p.shingle_units) for u in units}
         mb = sum(len(t.encode("utf-8")) for t in texts) / 2**20
         n = len(texts)
         runs = {
             "datasketch MinHash(128) (peer)": lambda tu: datasketch_minhash(tu[1].tokens, p.shingle_units),
+            **({
+                "rensa RMinHash(128) (peer)": lambda tu: rensa_minhash(shingles(tu[1].tokens, p.shingle_units)),
+                "rensa RMinHash(128), hashing only (strings built beforehand)": lambda tu: rensa_minhash(built[id(tu[1])]),
+            } if rensa else {}),
             "ours: all fingerprints": lambda tu: fingerprint(tu[0], tu[1], p),
             "ours: minhash k bits + LSH keys": lambda tu: (
                 lambda sig: (one_bit_fingerprint(sig[: p.minhash_bits]), lsh_band_keys(sig, p))
@@ -108,9 +141,12 @@ def main() -> None:
             for name, fn in runs.items():
                 best[name] = min(best[name], best_of(1, fn, pairs))
         peer = best["datasketch MinHash(128) (peer)"]
+        fast = best.get("rensa RMinHash(128) (peer)")
         for name in runs:
             seconds = best[name]
-            print(f"{lang} ({n} docs, {mb * 1024 / n:.0f} KB each) | {name} | {n / seconds:,.0f} | {mb / seconds:.2f} | {peer / seconds:.2f}×")
+            versus = f"{fast / seconds:.2f}×" if fast else "–"
+            print(f"{lang} ({n} docs, {mb * 1024 / n:.0f} KB each) | {name} | {n / seconds:,.0f} | {mb / seconds:.2f} "
+                  f"| {peer / seconds:.2f}× | {versus}")
 
 
 if __name__ == "__main__":

@@ -105,3 +105,24 @@ def test_distinct_first_counts_equal_numpy() -> None:
         assert np.array_equal(got.hashes, want.hashes) and np.array_equal(got.weights, want.weights)
     with pytest.raises(ValueError):
         _units.distinct_first_counts(np.arange(4, dtype=np.uint32))
+
+
+def test_one_bit_fingerprint_and_band_keys_equal_numpy() -> None:
+    """core/_units.c: one_bit and band_keys give fingerprints.one_bit_fingerprint and lsh_band_keys
+    exactly: signatures of every length around a word's 64 bits, and LSH layouts of several
+    thresholds and numbers of permutations."""
+    rng = np.random.default_rng(7)
+    for k in (0, 1, 2, 63, 64, 65, 127, 128, 129, 256, 1000):
+        sig = rng.integers(0, 2**64, size=k, dtype=np.uint64)
+        got = fpm.one_bit_fingerprint(sig)
+        assert got.dtype == np.uint64 and len(got) == -(-k // 64)
+        assert np.array_equal(got, _numpy(fpm.one_bit_fingerprint, sig))
+    for threshold in (0.5, 0.7, 0.8, 0.9):
+        for perms in (16, 64, 128, 256):
+            params = dataclasses.replace(PARAMS, lsh_threshold=threshold, lsh_perms=perms, seed=11)
+            sig = rng.integers(0, 2**64, size=max(perms, PARAMS.minhash_bits), dtype=np.uint64)
+            got = fpm.lsh_band_keys(sig, params)
+            assert got.dtype == np.uint64
+            assert np.array_equal(got, _numpy(fpm.lsh_band_keys, sig, params))
+    with pytest.raises(ValueError):
+        _units.band_keys(np.zeros(10, dtype=np.uint64), 4, 3, 1)  # 12 values asked of 10
