@@ -663,9 +663,11 @@ class Collection:
             assigned.update(members)
             clusters.append(Cluster(infos[rep], tuple(infos[d] for d in [rep] + members),
                                     tuple([1.0] + [sim[rep][d] for d in members])))
-        return [self._with_pairwise(c, settings) for c in clusters]
+        # (one verifier for every cluster: each made its own, reading the template's keys again)
+        v = self.verifier(settings) if any(len(c.members) >= 3 for c in clusters) else None
+        return [self._with_pairwise(c, settings, v) for c in clusters]
 
-    def _with_pairwise(self, cluster: Cluster, settings: Settings) -> Cluster:
+    def _with_pairwise(self, cluster: Cluster, settings: Settings, v: Verifier | None = None) -> Cluster:
         """The cluster with every pair of its members' similarity, and ``ring`` set when it has 3
         or more members all pairwise at or above the threshold.
 
@@ -687,8 +689,10 @@ class Collection:
         matrix: list[list[float | None]] = [[1.0 if i == j else None for j in range(n)] for i in range(n)]
         # scale (issue 16): the pairs cache starts at the threshold, so more pairs are compared
         # here; each member is prepared once and compared on the prepared path (the same answer
-        # as self.compare, without marking and re-coding both texts for every pair)
-        v = self.verifier(settings)
+        # as self.compare, without marking and re-coding both texts for every pair), for its
+        # figures only, as the pass does (the passages a view needs were made and dropped: 27,622
+        # comparisons of the generated 10,000's clusters, 22.8 s at every refresh → see docs/speed.md)
+        v = v or self.verifier(settings)
         codes = UnitCodes()
         prepared: dict[int, PreparedDocument] = {}
 
@@ -696,7 +700,7 @@ class Collection:
             for d in (lo, hi):
                 if d not in prepared:
                     prepared[d] = v.prepare(self.marked(d, v), codes)
-            comp = v.compare_prepared(prepared[lo], prepared[hi])
+            comp = v.compare_prepared(prepared[lo], prepared[hi], counts_only=True)
             assert comp is not None  # no cut-offs given
             return comp.similarity
 
