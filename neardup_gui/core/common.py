@@ -72,6 +72,8 @@ def alike_groups(sets: list[frozenset[int]], same: float = SAME_DOCUMENTS) -> li
     group's first set is filed under the elements of its prefix; a set is compared with the groups
     filed under its own prefix's elements only, in their order, by the same test as before.
     """
+    if same <= 0:  # every set is alike to the first (disjoint ones too: no shared element to file by)
+        return [0] * len(sets)
     frequency = Counter(d for s in sets for d in s)
     index: dict[int, list[int]] = {}  # element -> the groups whose first set's prefix holds it
     firsts: list[frozenset[int]] = []
