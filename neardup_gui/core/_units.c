@@ -522,8 +522,8 @@ done:
     return out;
 }
 
-/* fingerprints.lsh_band_keys: band b's key is splitmix_fin of (dseed + b), then for each of its
-   rows h = h * KGRAM_POLY + sig[b * rows + j] */
+/* fingerprints.lsh_band_keys: for band b, h = dseed + b, then h = h * KGRAM_POLY + sig[b * rows + j]
+   for each of its rows j; its key is splitmix_fin(h) */
 static PyObject *py_band_keys(PyObject *self, PyObject *args) {
     Py_buffer sb;
     Py_ssize_t bands, rows;
