@@ -643,7 +643,7 @@ class Collection:
         finishes); the first unassigned one becomes a representative and takes every unassigned
         document similar to it; a document similar only to a member stays out.
         """
-        pairs = self.pairs(settings, progress)
+        pairs = self.pairs(settings, wrap_progress(progress, 0.0, 0.8))
         sim: dict[int, dict[int, float]] = {}
         infos: dict[int, DocumentInfo] = {}
         for p in pairs:
@@ -665,7 +665,16 @@ class Collection:
                                     tuple([1.0] + [sim[rep][d] for d in members])))
         # (one verifier for every cluster: each made its own, reading the template's keys again)
         v = self.verifier(settings) if any(len(c.members) >= 3 for c in clusters) else None
-        return [self._with_pairwise(c, settings, v) for c in clusters]
+        # The matrices compare members below the pairs cache's floor (tens of seconds for the
+        # clusters of 10,000 copy-heavy documents): said as it goes, and cancellable between them.
+        matrices = wrap_progress(progress, 0.8, 1.0)
+        out = []
+        for i, cluster in enumerate(clusters):
+            if len(cluster.members) >= 3:
+                matrices(i / len(clusters), f"Comparing {i + 1} of {len(clusters)}")
+            out.append(self._with_pairwise(cluster, settings, v))
+        matrices(1.0, "")
+        return out
 
     def _with_pairwise(self, cluster: Cluster, settings: Settings, v: Verifier | None = None) -> Cluster:
         """The cluster with every pair of its members' similarity, and ``ring`` set when it has 3
