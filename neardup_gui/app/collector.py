@@ -10,9 +10,10 @@ Qt's event loop, the main thread in ``exec`` and a worker in the middle of index
 in about 25 CI runs).
 
 So while anything holds it (each :class:`~neardup_gui.app.tasks.TaskRunner`, from its start
-until its workers have returned: the window's runner covers the report jobs it starts), the automatic collection is switched off
-and a timer on the GUI thread collects instead: the generation CPython would have collected,
-when its count passes CPython's own threshold, checked every :data:`TICK_MS`. Cycles are still
+until its workers have returned: the window's runner covers the report jobs it starts), the
+automatic collection is switched off and a timer on the GUI thread collects instead: the
+generation CPython would have collected, when its count passes CPython's own threshold, checked
+every :data:`TICK_MS`. Cycles are still
 freed, in bounded steps (a young generation at a time, as CPython does), only never on a worker.
 The same cure as Camelot's ``GarbageCollector`` for PyQt applications. Without a hold (the
 command line, the core's tests), nothing changes: this module never runs in the core.
@@ -23,12 +24,9 @@ Hold and release on the GUI thread only.
 from __future__ import annotations
 
 import gc
-import logging
 import time
 
 from PySide6.QtCore import QCoreApplication, QObject, QTimer
-
-log = logging.getLogger(__name__)
 
 TICK_MS = 200
 # A full collection walks every object of the process, and the GUI thread pauses for it: at
