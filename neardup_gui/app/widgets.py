@@ -45,12 +45,28 @@ def _progress_patterns() -> list[tuple[re.Pattern[str], str | Callable[[re.Match
         (re.compile(r"^Re-fingerprinting (?P<done>\d+) of (?P<total>\d+)$"), QCoreApplication.translate("ProgressMessages", "Re-fingerprinting {done} of {total}")),
         (re.compile(r"^Comparing (?P<done>\d+) of (?P<total>\d+)$"), QCoreApplication.translate("ProgressMessages", "Comparing {done} of {total}")),
         (re.compile(r"^Verifying (?P<done>\d+) of (?P<total>\d+) candidates$"), QCoreApplication.translate("ProgressMessages", "Verifying {done} of {total} candidates")),
+        (re.compile(r"^Compared (?P<done>\d+) of (?P<total>\d+)$"), QCoreApplication.translate("ProgressMessages", "Compared {done} of {total}")),
+        (re.compile(r"^Quoting (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Quoting {file}")),
+        (re.compile(r"^Completing the index: (?P<done>\d+) of (?P<total>\d+)$"), QCoreApplication.translate("ProgressMessages", "Completing the index: {done} of {total}")),
+        # the stages' own words (exact): said in the window's language, as the counted ones are
+        *((re.compile("^" + re.escape(text) + "$"), translated) for text, translated in (
+            ("Finding common passages", QCoreApplication.translate("ProgressMessages", "Finding common passages")),
+            ("Common passages found", QCoreApplication.translate("ProgressMessages", "Common passages found")),
+            ("Saving the search tables", QCoreApplication.translate("ProgressMessages", "Saving the search tables")),
+            ("Reading the submissions", QCoreApplication.translate("ProgressMessages", "Reading the submissions")),
+            ("Scanning the folder", QCoreApplication.translate("ProgressMessages", "Scanning the folder")),
+            ("Report ready", QCoreApplication.translate("ProgressMessages", "Report ready")),
+            ("Screened", QCoreApplication.translate("ProgressMessages", "Screened")),
+            ("Checked", QCoreApplication.translate("ProgressMessages", "Checked")),
+            ("Compared", QCoreApplication.translate("ProgressMessages", "Compared")))),
         (re.compile(r"^Reading (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Reading {file}")),
         (re.compile(r"^[Ss]canning (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Scanning {file}")),
         # The counted messages of core (progress.count_noun, indexer.index_summary): Qt's %n
         # forms; English has no translator installed, so its singular is a string of its own.
         (re.compile(r"^found (?P<n>\d+) documents?$"), lambda m: _counted(m, (
             _tr_n(QT_TRANSLATE_NOOP("ProgressMessages", "Found %n document"), m) if m["n"] == "1" else _tr_n(QT_TRANSLATE_NOOP("ProgressMessages", "Found %n documents"), m)))),
+        (re.compile(r"^Finding common passages \((?P<n>\d+) documents? read\)$"), lambda m: _counted(m, (
+            _tr_n(QT_TRANSLATE_NOOP("ProgressMessages", "Finding common passages (%n document read)"), m) if m["n"] == "1" else _tr_n(QT_TRANSLATE_NOOP("ProgressMessages", "Finding common passages (%n documents read)"), m)))),
         (re.compile(r"^Re-fingerprinted (?P<n>\d+) documents?$"), lambda m: _counted(m, (
             _tr_n(QT_TRANSLATE_NOOP("ProgressMessages", "Re-fingerprinted %n document"), m) if m["n"] == "1" else _tr_n(QT_TRANSLATE_NOOP("ProgressMessages", "Re-fingerprinted %n documents"), m)))),
         (re.compile(r"^Indexed (?P<n>\d+) documents? \((?P<warned>\d+) with warnings, (?P<skipped>\d+) skipped\)$"),

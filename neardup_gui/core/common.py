@@ -24,7 +24,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 
-from neardup_gui.core.progress import ProgressFn, no_progress
+from neardup_gui.core.progress import ProgressFn, count_noun, no_progress
 from neardup_gui.core.settings import Settings
 from neardup_gui.core.templates import SAME_DOCUMENTS, sentence_keys
 
@@ -162,7 +162,8 @@ def common_passages(collection, settings: Settings, *, min_docs: int | None = No
     for n, doc_id in enumerate(order):
         if not unplaced:
             break
-        progress(1.0 - len(unplaced) / max(len(holders), 1), f"Finding common passages ({n + 1} documents read)")
+        progress(1.0 - len(unplaced) / max(len(holders), 1),
+                 f"Finding common passages ({count_noun(n + 1, 'document')} read)")
         try:
             text = store.text(doc_id).text
         except KeyError:

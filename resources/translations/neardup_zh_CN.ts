@@ -1506,57 +1506,57 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>PairsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="392" />
+        <location filename="../../neardup_gui/app/models.py" line="406" />
         <source>Document A</source>
         <translation>文档 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="392" />
+        <location filename="../../neardup_gui/app/models.py" line="406" />
         <source>Document B</source>
         <translation>文档 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="393" />
+        <location filename="../../neardup_gui/app/models.py" line="407" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="393" />
+        <location filename="../../neardup_gui/app/models.py" line="407" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="394" />
+        <location filename="../../neardup_gui/app/models.py" line="408" />
         <source>B in A</source>
         <translation>B 在 A 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="394" />
+        <location filename="../../neardup_gui/app/models.py" line="408" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="395" />
+        <location filename="../../neardup_gui/app/models.py" line="409" />
         <source>Share of A's countable units found in B (containment)</source>
         <translation>A 的可计数单元出现在 B 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="396" />
+        <location filename="../../neardup_gui/app/models.py" line="410" />
         <source>Share of B's countable units found in A (containment)</source>
         <translation>B 的可计数单元出现在 A 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="397" />
+        <location filename="../../neardup_gui/app/models.py" line="411" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="398" />
+        <location filename="../../neardup_gui/app/models.py" line="412" />
         <source>Contained</source>
         <translation>包含比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="399" />
+        <location filename="../../neardup_gui/app/models.py" line="413" />
         <source>The larger of A in B and B in A: how much of one is found in the other</source>
         <translation>A 在 B 中与 B 在 A 中的较大者：一篇文档有多少内容见于另一篇</translation>
     </message>
@@ -1590,41 +1590,111 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     </message>
     <message>
         <location filename="../../neardup_gui/app/widgets.py" line="48" />
+        <source>Compared {done} of {total}</source>
+        <translation>已比对 {done}/{total}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/widgets.py" line="49" />
+        <source>Quoting {file}</source>
+        <translation>正在摘录 {file}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/widgets.py" line="50" />
+        <source>Completing the index: {done} of {total}</source>
+        <translation>正在补全索引：{done}/{total}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/widgets.py" line="53" />
+        <source>Finding common passages</source>
+        <translation>正在查找常见段落</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/widgets.py" line="54" />
+        <source>Common passages found</source>
+        <translation>已找出常见段落</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/widgets.py" line="55" />
+        <source>Saving the search tables</source>
+        <translation>正在保存检索表</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/widgets.py" line="56" />
+        <source>Reading the submissions</source>
+        <translation>正在读取送检文档</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/widgets.py" line="57" />
+        <source>Scanning the folder</source>
+        <translation>正在扫描文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/widgets.py" line="58" />
+        <source>Report ready</source>
+        <translation>报告已生成</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/widgets.py" line="59" />
+        <source>Screened</source>
+        <translation>批量检测完成</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/widgets.py" line="60" />
+        <source>Checked</source>
+        <translation>检测完成</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/widgets.py" line="61" />
+        <source>Compared</source>
+        <translation>比对完成</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/widgets.py" line="62" />
         <source>Reading {file}</source>
         <translation>正在读取 {file}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="49" />
+        <location filename="../../neardup_gui/app/widgets.py" line="63" />
         <source>Scanning {file}</source>
         <translation>正在扫描 {file}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="53" />
+        <location filename="../../neardup_gui/app/widgets.py" line="67" />
         <source>Found %n document</source>
         <translation>找到 %n 个文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="53" />
+        <location filename="../../neardup_gui/app/widgets.py" line="67" />
         <source>Found %n documents</source>
         <translation>找到 %n 个文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="55" />
+        <location filename="../../neardup_gui/app/widgets.py" line="69" />
+        <source>Finding common passages (%n document read)</source>
+        <translation>正在查找常见段落（已读 %n 篇文档）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/widgets.py" line="69" />
+        <source>Finding common passages (%n documents read)</source>
+        <translation>正在查找常见段落（已读 %n 篇文档）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/widgets.py" line="71" />
         <source>Re-fingerprinted %n document</source>
         <translation>已重新计算 %n 个文档的指纹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="55" />
+        <location filename="../../neardup_gui/app/widgets.py" line="71" />
         <source>Re-fingerprinted %n documents</source>
         <translation>已重新计算 %n 个文档的指纹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="58" />
+        <location filename="../../neardup_gui/app/widgets.py" line="74" />
         <source>Indexed %n document ({warned} with warnings, {skipped} skipped)</source>
         <translation>已索引 %n 个文档（有警告 {warned}，跳过 {skipped}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="59" />
+        <location filename="../../neardup_gui/app/widgets.py" line="75" />
         <source>Indexed %n documents ({warned} with warnings, {skipped} skipped)</source>
         <translation>已索引 %n 个文档（有警告 {warned}，跳过 {skipped}）</translation>
     </message>
@@ -1632,32 +1702,32 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>ProgressPanel</name>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="141" />
+        <location filename="../../neardup_gui/app/widgets.py" line="157" />
         <source>Stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="155" />
+        <location filename="../../neardup_gui/app/widgets.py" line="171" />
         <source>Elapsed {elapsed}</source>
         <translation>已用 {elapsed}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="157" />
+        <location filename="../../neardup_gui/app/widgets.py" line="173" />
         <source>about {remaining} left</source>
         <translation>约剩 {remaining}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="166" />
+        <location filename="../../neardup_gui/app/widgets.py" line="182" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="167" />
+        <location filename="../../neardup_gui/app/widgets.py" line="183" />
         <source>Stop the running task; everything done so far is kept (Esc)</source>
         <translation>停止当前任务；已完成的内容都会保留（Esc）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="168" />
+        <location filename="../../neardup_gui/app/widgets.py" line="184" />
         <source>Progress</source>
         <translation>进度</translation>
     </message>
@@ -2310,37 +2380,37 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>SourcesModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="432" />
+        <location filename="../../neardup_gui/app/models.py" line="446" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="432" />
+        <location filename="../../neardup_gui/app/models.py" line="446" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="433" />
+        <location filename="../../neardup_gui/app/models.py" line="447" />
         <source>Containment</source>
         <translation>包含度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="433" />
+        <location filename="../../neardup_gui/app/models.py" line="447" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="434" />
+        <location filename="../../neardup_gui/app/models.py" line="448" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="435" />
+        <location filename="../../neardup_gui/app/models.py" line="449" />
         <source>Share of the submission found in this source</source>
         <translation>送检文档出现在此来源中的比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="436" />
+        <location filename="../../neardup_gui/app/models.py" line="450" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
@@ -2494,7 +2564,7 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>Task</name>
     <message>
-        <location filename="../../neardup_gui/app/tasks.py" line="85" />
+        <location filename="../../neardup_gui/app/tasks.py" line="86" />
         <source>Waiting: another window or command is writing to the index…</source>
         <translation>正在等待：另一个窗口或命令正在写入索引…</translation>
     </message>
@@ -2508,6 +2578,7 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     </message>
     <message>
         <location filename="../../neardup_gui/app/models.py" line="275" />
+        <location filename="../../neardup_gui/app/models.py" line="359" />
         <source>recovered from a damaged file: {detail}</source>
         <translation>从损坏的文件中恢复：{detail}</translation>
     </message>
@@ -2687,8 +2758,9 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
         <translation>已略去 {part}（{why}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="366" />
-        <location filename="../../neardup_gui/app/models.py" line="376" />
+        <location filename="../../neardup_gui/app/models.py" line="360" />
+        <location filename="../../neardup_gui/app/models.py" line="380" />
+        <location filename="../../neardup_gui/app/models.py" line="390" />
         <source>; </source>
         <translation>；</translation>
     </message>

@@ -185,3 +185,36 @@ def test_a_damaged_index_is_set_aside_and_rebuilt_never_deleted(qtbot, no_blocki
     assert len(backups) == 1 and backups[0].read_bytes().startswith(b"SQLite format 3")
     assert {d.rel for d in window.documents_page.model.records()} == {"a.txt", "b.txt"}
     window.close()
+
+
+def test_every_progress_message_of_the_core_is_said_in_chinese(qapp):
+    """Each stage's words the core reports (found in its source: every ``progress(…, "…")``),
+    shown in the window's language: before, "Finding common passages (12 documents read)",
+    "Scanning the folder" (read as "Scanning" + a folder named "the folder"), "Reading the
+    submissions", "Report ready" and seven others stood in English in the Chinese window."""
+    import re
+    from pathlib import Path
+
+    from neardup_gui.app.i18n import Translations
+
+    core = Path(__file__).resolve().parents[2] / "neardup_gui" / "core"
+    call = re.compile(r'progress\(\s*[^"\n]*?,\s*f?"([^"]+)"\s*\)')
+    messages = set()
+    for path in core.rglob("*.py"):
+        for template in call.findall(path.read_text(encoding="utf-8")):
+            for n, noun in (("1", "document"), ("12", "documents")):
+                text = re.sub(r"\{count_noun\([^}]*\)\}", f"{n} {noun}", template)
+                messages.add(re.sub(r"\{[^}]*\}", "7", text))
+    messages.add("Comparing 3 of 887")  # (the clusters' matrices, core/collection.py)
+    assert len(messages) >= 20 and "Scanning the folder" in messages
+    translations = Translations(qapp)
+    try:
+        assert translations.switch("zh_CN")
+        untranslated = {m: localise_progress(m) for m in messages
+                        if not re.search(r"[\u4e00-\u9fff]", localise_progress(m))}
+        assert not untranslated
+        assert localise_progress("Scanning the folder") == "正在扫描文件夹"
+        assert localise_progress("Finding common passages (1 document read)") == "正在查找常见段落（已读 1 篇文档）"
+    finally:
+        translations.switch("en")
+    assert localise_progress("Scanning the folder") == "Scanning the folder"
