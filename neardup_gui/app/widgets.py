@@ -48,17 +48,6 @@ def _progress_patterns() -> list[tuple[re.Pattern[str], str | Callable[[re.Match
         (re.compile(r"^Compared (?P<done>\d+) of (?P<total>\d+)$"), QCoreApplication.translate("ProgressMessages", "Compared {done} of {total}")),
         (re.compile(r"^Quoting (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Quoting {file}")),
         (re.compile(r"^Completing the index: (?P<done>\d+) of (?P<total>\d+)$"), QCoreApplication.translate("ProgressMessages", "Completing the index: {done} of {total}")),
-        # the stages' own words (exact): said in the window's language, as the counted ones are
-        *((re.compile("^" + re.escape(text) + "$"), translated) for text, translated in (
-            ("Finding common passages", QCoreApplication.translate("ProgressMessages", "Finding common passages")),
-            ("Common passages found", QCoreApplication.translate("ProgressMessages", "Common passages found")),
-            ("Saving the search tables", QCoreApplication.translate("ProgressMessages", "Saving the search tables")),
-            ("Reading the submissions", QCoreApplication.translate("ProgressMessages", "Reading the submissions")),
-            ("Scanning the folder", QCoreApplication.translate("ProgressMessages", "Scanning the folder")),
-            ("Report ready", QCoreApplication.translate("ProgressMessages", "Report ready")),
-            ("Screened", QCoreApplication.translate("ProgressMessages", "Screened")),
-            ("Checked", QCoreApplication.translate("ProgressMessages", "Checked")),
-            ("Compared", QCoreApplication.translate("ProgressMessages", "Compared")))),
         (re.compile(r"^Reading (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Reading {file}")),
         (re.compile(r"^[Ss]canning (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Scanning {file}")),
         # The counted messages of core (progress.count_noun, indexer.index_summary): Qt's %n
@@ -76,8 +65,27 @@ def _progress_patterns() -> list[tuple[re.Pattern[str], str | Callable[[re.Match
     ]
 
 
+def _stage_words() -> dict[str, str]:
+    """The core's stage words said as they are, no field in them (checked before the patterns:
+    "Scanning the folder" is not "Scanning" a folder named "the folder")."""
+    return {
+        "Finding common passages": QCoreApplication.translate("ProgressMessages", "Finding common passages"),
+        "Common passages found": QCoreApplication.translate("ProgressMessages", "Common passages found"),
+        "Saving the search tables": QCoreApplication.translate("ProgressMessages", "Saving the search tables"),
+        "Reading the submissions": QCoreApplication.translate("ProgressMessages", "Reading the submissions"),
+        "Scanning the folder": QCoreApplication.translate("ProgressMessages", "Scanning the folder"),
+        "Report ready": QCoreApplication.translate("ProgressMessages", "Report ready"),
+        "Screened": QCoreApplication.translate("ProgressMessages", "Screened"),
+        "Checked": QCoreApplication.translate("ProgressMessages", "Checked"),
+        "Compared": QCoreApplication.translate("ProgressMessages", "Compared"),
+    }
+
+
 def localise_progress(message: str) -> str:
     """The core's progress message in the interface language (core itself never imports Qt)."""
+    words = _stage_words().get(message)
+    if words is not None:
+        return words
     for pattern, template in _progress_patterns():
         match = pattern.match(message)
         if match:

@@ -1604,97 +1604,97 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
         <translation>正在补全索引：{done}/{total}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="53" />
+        <location filename="../../neardup_gui/app/widgets.py" line="72" />
         <source>Finding common passages</source>
         <translation>正在查找常见段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="54" />
+        <location filename="../../neardup_gui/app/widgets.py" line="73" />
         <source>Common passages found</source>
         <translation>已找出常见段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="55" />
+        <location filename="../../neardup_gui/app/widgets.py" line="74" />
         <source>Saving the search tables</source>
         <translation>正在保存检索表</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="56" />
+        <location filename="../../neardup_gui/app/widgets.py" line="75" />
         <source>Reading the submissions</source>
         <translation>正在读取送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="57" />
+        <location filename="../../neardup_gui/app/widgets.py" line="76" />
         <source>Scanning the folder</source>
         <translation>正在扫描文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="58" />
+        <location filename="../../neardup_gui/app/widgets.py" line="77" />
         <source>Report ready</source>
         <translation>报告已生成</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="59" />
+        <location filename="../../neardup_gui/app/widgets.py" line="78" />
         <source>Screened</source>
         <translation>批量检测完成</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="60" />
+        <location filename="../../neardup_gui/app/widgets.py" line="79" />
         <source>Checked</source>
         <translation>检测完成</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="61" />
+        <location filename="../../neardup_gui/app/widgets.py" line="80" />
         <source>Compared</source>
         <translation>比对完成</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="62" />
+        <location filename="../../neardup_gui/app/widgets.py" line="51" />
         <source>Reading {file}</source>
         <translation>正在读取 {file}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="63" />
+        <location filename="../../neardup_gui/app/widgets.py" line="52" />
         <source>Scanning {file}</source>
         <translation>正在扫描 {file}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="67" />
+        <location filename="../../neardup_gui/app/widgets.py" line="56" />
         <source>Found %n document</source>
         <translation>找到 %n 个文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="67" />
+        <location filename="../../neardup_gui/app/widgets.py" line="56" />
         <source>Found %n documents</source>
         <translation>找到 %n 个文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="69" />
+        <location filename="../../neardup_gui/app/widgets.py" line="58" />
         <source>Finding common passages (%n document read)</source>
         <translation>正在查找常见段落（已读 %n 篇文档）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="69" />
+        <location filename="../../neardup_gui/app/widgets.py" line="58" />
         <source>Finding common passages (%n documents read)</source>
         <translation>正在查找常见段落（已读 %n 篇文档）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="71" />
+        <location filename="../../neardup_gui/app/widgets.py" line="60" />
         <source>Re-fingerprinted %n document</source>
         <translation>已重新计算 %n 个文档的指纹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="71" />
+        <location filename="../../neardup_gui/app/widgets.py" line="60" />
         <source>Re-fingerprinted %n documents</source>
         <translation>已重新计算 %n 个文档的指纹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="74" />
+        <location filename="../../neardup_gui/app/widgets.py" line="63" />
         <source>Indexed %n document ({warned} with warnings, {skipped} skipped)</source>
         <translation>已索引 %n 个文档（有警告 {warned}，跳过 {skipped}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="75" />
+        <location filename="../../neardup_gui/app/widgets.py" line="64" />
         <source>Indexed %n documents ({warned} with warnings, {skipped} skipped)</source>
         <translation>已索引 %n 个文档（有警告 {warned}，跳过 {skipped}）</translation>
     </message>
@@ -1702,32 +1702,32 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>ProgressPanel</name>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="157" />
+        <location filename="../../neardup_gui/app/widgets.py" line="165" />
         <source>Stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="171" />
+        <location filename="../../neardup_gui/app/widgets.py" line="179" />
         <source>Elapsed {elapsed}</source>
         <translation>已用 {elapsed}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="173" />
+        <location filename="../../neardup_gui/app/widgets.py" line="181" />
         <source>about {remaining} left</source>
         <translation>约剩 {remaining}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="182" />
+        <location filename="../../neardup_gui/app/widgets.py" line="190" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="183" />
+        <location filename="../../neardup_gui/app/widgets.py" line="191" />
         <source>Stop the running task; everything done so far is kept (Esc)</source>
         <translation>停止当前任务；已完成的内容都会保留（Esc）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="184" />
+        <location filename="../../neardup_gui/app/widgets.py" line="192" />
         <source>Progress</source>
         <translation>进度</translation>
     </message>

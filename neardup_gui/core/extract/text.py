@@ -200,9 +200,9 @@ def _cut_in_a_character(data: bytes) -> Decoded | None:
     the text is not one.
 
     Only a text that neither GB18030 nor Big5 reads whole, but a multi-byte code page reads
-    without its last one to three bytes; the detector judges those bytes. (Before, a short GB18030 text cut so went to the
-    detector whole, which no longer offered GB18030 and read the Chinese as Thai, cp874, in
-    silence — found by fuzzing real text in legacy code pages.)"""
+    without its last one to three bytes; the detector judges those bytes. (Before, a short
+    GB18030 text cut so went to the detector whole, which no longer offered GB18030 and read the
+    Chinese as Thai, cp874, in silence — found by fuzzing real text in legacy code pages.)"""
     if not data or data[-1] < 0x80:
         return None
     if _decodes(data, "gb18030") or _decodes(data, "big5hkscs"):
