@@ -15,6 +15,7 @@ import logging
 import math
 import os
 import shutil
+import sqlite3
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterator, Sequence
@@ -663,20 +664,29 @@ class Collection:
             assigned.update(members)
             clusters.append(Cluster(infos[rep], tuple(infos[d] for d in [rep] + members),
                                     tuple([1.0] + [sim[rep][d] for d in members])))
-        # (one verifier for every cluster: each made its own, reading the template's keys again)
-        v = self.verifier(settings) if any(len(c.members) >= 3 for c in clusters) else None
-        # The matrices compare members below the pairs cache's floor (tens of seconds for the
-        # clusters of 10,000 copy-heavy documents): said as it goes, and cancellable between them.
         matrices = wrap_progress(progress, 0.8, 1.0)
+        if not any(len(c.members) >= 3 for c in clusters):
+            matrices(1.0, "")
+            return clusters
+        # (one verifier for every cluster: each made its own, reading the template's keys again)
+        v = self.verifier(settings)
+        # The matrices compare members below the pairs cache's floor (tens of seconds for the
+        # clusters of 10,000 copy-heavy documents): said as it goes, and cancellable between them;
+        # what they compared is kept in the index for the next call (:class:`MatrixCache`).
+        cache = MatrixCache.load(self.store, self._verify_key(settings, v))
         out = []
-        for i, cluster in enumerate(clusters):
-            if len(cluster.members) >= 3:
-                matrices(i / len(clusters), f"Comparing {i + 1} of {len(clusters)}")
-            out.append(self._with_pairwise(cluster, settings, v))
+        try:
+            for i, cluster in enumerate(clusters):
+                if len(cluster.members) >= 3:
+                    matrices(i / len(clusters), f"Comparing {i + 1} of {len(clusters)}")
+                out.append(self._with_pairwise(cluster, settings, v, cache))
+        finally:
+            cache.save(self.store)  # (a cancelled call keeps what it compared, too)
         matrices(1.0, "")
         return out
 
-    def _with_pairwise(self, cluster: Cluster, settings: Settings, v: Verifier | None = None) -> Cluster:
+    def _with_pairwise(self, cluster: Cluster, settings: Settings, v: Verifier | None = None,
+                       cache: "MatrixCache | None" = None) -> Cluster:
         """The cluster with every pair of its members' similarity, and ``ring`` set when it has 3
         or more members all pairwise at or above the threshold.
 
@@ -718,11 +728,77 @@ class Collection:
                 lo, hi = sorted((ids[i], ids[j]))
                 sim = known.get((lo, hi))
                 if sim is None and n <= RING_MAX_COMPARE:
-                    sim = similarity(lo, hi)
+                    sim = cache.get(lo, hi) if cache is not None else None
+                    if sim is None:
+                        sim = similarity(lo, hi)
+                        if cache is not None:
+                            cache.put(lo, hi, sim)
                 matrix[i][j] = matrix[j][i] = sim
         ring = all(matrix[i][j] is not None and matrix[i][j] >= settings.threshold
                    for i in range(n) for j in range(i + 1, n))
         return replace(cluster, pairwise=tuple(tuple(row) for row in matrix), ring=ring)
+
+
+class MatrixCache:
+    """The similarities the clusters' matrices computed (pairs of members below the pairs cache's
+    floor), kept in the index between calls: at 10,000 copy-heavy documents they are 27,622
+    comparisons, 10–12 s at every opening and refresh of the Duplicates tab, for the same figures.
+
+    One row of ``search_tables`` (no change of schema), valid exactly while both of its stamps
+    are: ``key``, the verification key of the pairs cache (the comparison's settings, the
+    fingerprint parameters and every template key, the examiner's marks included), and the
+    fingerprint generation, which any write or removal of a document's fingerprints moves on
+    (``Store.fingerprint_generation``). Anything else is discarded and compared again, so a
+    value read from it is always the one a comparison would give now. The generation is read
+    before anything is compared, and the values are saved only if it has not moved since: a
+    comparison that read a document another process changed meanwhile is never kept.
+    """
+
+    NAME = "cluster_matrices"
+    _ROW = np.dtype([("a", "<i8"), ("b", "<i8"), ("similarity", "<f8")])
+
+    def __init__(self, key: str, generation: int, values: dict[tuple[int, int], float] | None = None) -> None:
+        self.key = key
+        self.generation = generation
+        self.values = values or {}
+        self.added = 0
+
+    @classmethod
+    def load(cls, store: Store, key: str) -> "MatrixCache":
+        generation = store.fingerprint_generation()
+        values: dict[tuple[int, int], float] = {}
+        if store.search_table_generation(cls.NAME, key) == generation:
+            data = store.load_search_table(cls.NAME, key)
+            if data is not None and len(data) % cls._ROW.itemsize == 0:
+                rows = np.frombuffer(bytes(data), dtype=cls._ROW)
+                values = dict(zip(zip(rows["a"].tolist(), rows["b"].tolist()), rows["similarity"].tolist()))
+            elif data is not None:  # (a cache, never the truth: compared again)
+                log.warning("the stored matrices of the clusters are damaged (%d bytes); compared again", len(data))
+        return cls(key, generation, values)
+
+    def get(self, lo: int, hi: int) -> float | None:
+        return self.values.get((lo, hi))
+
+    def put(self, lo: int, hi: int, similarity: float) -> None:
+        self.values[(lo, hi)] = similarity
+        self.added += 1
+
+    def save(self, store: Store) -> bool:
+        """Store the values when some were added and nothing was re-fingerprinted since the
+        load; True when stored. An index that cannot be written now (read-only, another
+        writer holding it) only loses the saving."""
+        if not self.added:
+            return False
+        try:
+            if store.fingerprint_generation() != self.generation:
+                return False
+            rows = np.array([(a, b, s) for (a, b), s in self.values.items()], dtype=self._ROW)
+            store.save_search_table(self.NAME, self.key, rows.tobytes(), self.generation)
+        except (sqlite3.Error, IndexProblem) as exc:
+            log.info("the clusters' matrices were not kept in the index: %s", exc)
+            return False
+        self.added = 0
+        return True
 
 
 def oriented(p: Pair) -> Pair:

@@ -81,3 +81,123 @@ def test_the_matrices_say_their_progress_and_can_be_cancelled(tmp_path):
 
         with pytest.raises(Cancelled):
             coll.clusters(SETTINGS, cancelled)
+
+
+# A new process reads the clusters' matrices: it prints them, and how many comparisons it made.
+_CHILD = """
+import json, sys
+from neardup_gui.core.collection import Collection
+from neardup_gui.core.settings import Settings
+from neardup_gui.core.verify import Verifier
+
+made = []
+real = Verifier.compare_prepared
+def counting(self, *args, **kwargs):
+    made.append(1)
+    return real(self, *args, **kwargs)
+Verifier.compare_prepared = counting
+settings = Settings(workers=1, threshold=0.8, auto_template=False)
+with Collection.open(sys.argv[1], create=False) as coll:
+    matrices = {c.representative.rel: c.pairwise for c in coll.clusters(settings) if len(c.members) >= 3}
+print(json.dumps({"matrices": matrices, "compared": len(made)}))
+"""
+
+
+def _in_new_process(db: Path) -> dict:
+    import json
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", _CHILD, str(db)], capture_output=True, text=True, check=True,
+                         cwd=root, env={**__import__("os").environ, "PYTHONPATH": str(root)})
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _exact(coll: Collection) -> dict[str, list[list[float]]]:
+    """Every matrix of the clusters, each value compared in full now (collection.compare)."""
+    out = {}
+    for cluster in coll.clusters(SETTINGS):
+        ids = [m.doc_id for m in cluster.members]
+        if len(ids) >= 3:
+            out[cluster.representative.rel] = [[1.0 if x == y else coll.compare(ids[x], ids[y], SETTINGS).similarity
+                                                for y in range(len(ids))] for x in range(len(ids))]
+    return out
+
+
+def _assert_same(got: dict, want: dict) -> None:
+    assert got.keys() == want.keys() and got
+    for rel, matrix in want.items():
+        assert [[pytest.approx(v, abs=1e-12) for v in row] for row in matrix] == got[rel]
+
+
+def test_the_matrices_are_kept_in_the_index_for_the_next_process(tmp_path):
+    """The matrices' comparisons (10–12 s at every refresh of 10,000 copy-heavy documents) are
+    kept in the index: a new process reads them without comparing anything, the same values; a
+    changed document, a template mark or a damaged record makes it compare again, exactly."""
+    from neardup_gui.core.collection import MatrixCache
+
+    folder = tmp_path / "star"
+    folder.mkdir()
+    _star(folder)
+    db = tmp_path / "index.db"
+    with Collection.open(db) as coll:
+        coll.index_folder(str(folder), SETTINGS)
+    first = _in_new_process(db)
+    assert first["compared"] >= 1  # (pairs below the cache's floor: compared, then kept)
+    with Collection.open(db) as coll:
+        _assert_same(first["matrices"], _exact(coll))
+    again = _in_new_process(db)
+    assert again["compared"] == 0
+    assert again["matrices"] == first["matrices"]
+
+    # a member edited and indexed again: the generation moved, every value is compared again
+    copy = folder / "copy1.txt"
+    copy.write_text(copy.read_text(encoding="utf-8").replace(" the ", " a ", 5), encoding="utf-8")
+    with Collection.open(db) as coll:
+        coll.index_folder(str(folder), SETTINGS)
+    edited = _in_new_process(db)
+    assert edited["compared"] >= 1
+    with Collection.open(db) as coll:
+        _assert_same(edited["matrices"], _exact(coll))
+    assert _in_new_process(db)["compared"] == 0
+
+    # a template mark changes every comparison's key
+    with Collection.open(db) as coll:
+        root = coll.document_text(next(d.doc_id for d in coll.documents() if d.rel == "root.txt"))
+        lines = root.split("\n")
+        fifth = max(1, len(lines) // 10)
+        coll.mark_template("\n".join(lines[fifth:fifth + fifth // 2]))  # (text all five share)
+    marked = _in_new_process(db)
+    assert marked["compared"] >= 1
+    with Collection.open(db) as coll:
+        want = _exact(coll)
+    _assert_same(marked["matrices"], want)
+
+    # a damaged record is not read: compared again, and the values stay exact
+    with Collection.open(db) as coll:
+        coll.store.conn.execute("UPDATE search_tables SET data = x'0102030405' WHERE name = ?", (MatrixCache.NAME,))
+    damaged = _in_new_process(db)
+    assert damaged["compared"] >= 1
+    _assert_same(damaged["matrices"], want)
+    assert _in_new_process(db)["compared"] == 0
+
+
+def test_an_index_it_cannot_write_still_gives_the_matrices(tmp_path):
+    """An index SQLite refuses to write (``query_only``: as a read-only file or share refuses)
+    loses only the saving: the same matrices, nothing kept, no error."""
+    from neardup_gui.core.collection import MatrixCache
+
+    folder = tmp_path / "star"
+    folder.mkdir()
+    _star(folder)
+    with Collection.open(tmp_path / "index.db") as coll:
+        coll.index_folder(str(folder), SETTINGS)
+        coll.pairs(SETTINGS)
+        coll.store.conn.execute("PRAGMA query_only = ON")
+        got = {c.representative.rel: c.pairwise for c in coll.clusters(SETTINGS) if len(c.members) >= 3}
+        coll.store.conn.execute("PRAGMA query_only = OFF")
+        assert coll.store.conn.execute("SELECT COUNT(*) FROM search_tables WHERE name = ?",
+                                       (MatrixCache.NAME,)).fetchone()[0] == 0
+        want = _exact(coll)
+    _assert_same({rel: [list(row) for row in m] for rel, m in got.items()}, want)
