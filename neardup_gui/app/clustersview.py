@@ -25,6 +25,7 @@ class ClustersView(QWidget):
         super().__init__(parent)
         self.setObjectName("clustersTab")
         self.clusters: list[Cluster] = []
+        self._shown: list[int] = []  # the representatives of the rows shown (doc ids)
         self.model = QStandardItemModel(self)
         self.view = QTreeView()
         self.view.setObjectName("clustersView")
@@ -32,7 +33,8 @@ class ClustersView(QWidget):
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.view.setAlternatingRowColors(True)
         self.view.activated.connect(self._activated)
-        self.view.selectionModel().currentChanged.connect(lambda *_: self._show_pairwise())
+        self.view.selectionModel().currentChanged.connect(self._current_changed)
+        self._filling = False
         self.pairwise_label = QLabel()
         self.pairwise_label.setObjectName("pairwiseLabel")
         self.pairwise = QTableWidget()
@@ -67,9 +69,44 @@ class ClustersView(QWidget):
         if data[2] != cluster.representative.doc_id:
             self.member_activated.emit(cluster.representative.doc_id, data[2])
 
+    def _current_changed(self, *_args) -> None:  # noqa: ANN002
+        if not self._filling:
+            self._show_pairwise()
+
     def _fill(self) -> None:
+        # The cluster shown stays shown when the list is made again (a refresh, the language):
+        # the same representative's cluster, if it still is one.
+        kept = self.view.currentIndex().data(RECORD_ROLE)
+        kept_rep = None
+        if kept and kept[1] < len(self._shown):
+            kept_rep = self._shown[kept[1]]
+        self._filling = True
+        try:
+            self._fill_model()
+        finally:
+            self._filling = False
+        self._shown = [c.representative.doc_id for c in self.clusters]
+        # else the first ring, else the first cluster with every pair known, is shown below at once
+        first = next((i for i, c in enumerate(self.clusters) if c.representative.doc_id == kept_rep), None)
+        if first is None:
+            first = next((i for i, c in enumerate(self.clusters) if c.ring),
+                         next((i for i, c in enumerate(self.clusters) if c.pairwise), None))
+        if first is not None:
+            self._filling = True  # (one matrix for the row chosen, below)
+            try:
+                self.view.setCurrentIndex(self.model.index(first, 0))
+            finally:
+                self._filling = False
+        self._show_pairwise()
+
+    def _fill_model(self) -> None:
+        """The tree of clusters. While it is emptied and filled, the current row moves with every
+        row removed or added: each move showed that row's matrix (889 matrices, 5–7 s of the GUI
+        thread at every refresh of 10,000 copy-heavy documents); ``_filling`` holds them back.
+        Emptied by ``removeRows``: ``clear`` took 1.9 s for 887 clusters of an expanded tree,
+        removing their rows at once 0.01 s."""
         model = self.model
-        model.clear()
+        model.removeRows(0, model.rowCount())
         model.setHorizontalHeaderLabels([self.tr("Cluster / document"), self.tr("Similarity to representative")])
         for i, cluster in enumerate(self.clusters, 1):
             rep = cluster.representative
@@ -95,12 +132,6 @@ class ClustersView(QWidget):
             model.appendRow([top, blank])
         self.view.expandAll()
         self.view.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        # the first ring, else the first cluster with every pair known, is shown below at once
-        first = next((i for i, c in enumerate(self.clusters) if c.ring),
-                     next((i for i, c in enumerate(self.clusters) if c.pairwise), None))
-        if first is not None:
-            self.view.setCurrentIndex(model.index(first, 0))
-        self._show_pairwise()
 
     def current_cluster(self) -> Cluster | None:
         data = self.view.currentIndex().data(RECORD_ROLE)
