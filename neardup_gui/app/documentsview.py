@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLineEdit, QVBoxLayout, QWidget
 
 from neardup_gui.app.models import DocumentsModel, FilterProxy
-from neardup_gui.app.widgets import make_table
+from neardup_gui.app.widgets import filter_as_typed, make_table
 from neardup_gui.core.results import DocumentInfo
 
 
@@ -26,7 +26,7 @@ class DocumentsView(QWidget):
         self.filter = QLineEdit()
         self.filter.setObjectName("documentsFilter")
         self.filter.setClearButtonEnabled(True)
-        self.filter.textChanged.connect(self.proxy.set_text)
+        filter_as_typed(self.filter, self.proxy)
         # Documents read only in part or leniently (invalid bytes replaced, a damaged file
         # salvaged): what the examiner should look at before trusting their figures.
         self.with_warnings = QCheckBox()

@@ -8,7 +8,7 @@ from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from neardup_gui.app.models import FilterProxy, PairsModel, percent
-from neardup_gui.app.widgets import make_table
+from neardup_gui.app.widgets import filter_as_typed, make_table
 from neardup_gui.core.collection import CONTAINMENT_CUT
 from neardup_gui.core.results import Pair
 
@@ -34,7 +34,7 @@ class DuplicatesView(QWidget):
         self.filter = QLineEdit()
         self.filter.setObjectName("pairsFilter")
         self.filter.setClearButtonEnabled(True)
-        self.filter.textChanged.connect(self.proxy.set_text)
+        filter_as_typed(self.filter, self.proxy)
         self.summary = QLabel()
         self.summary.setObjectName("pairsSummary")
         self.order_label = QLabel()

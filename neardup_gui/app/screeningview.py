@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 
 from neardup_gui.app.paths import display_path, files_tip, local_file
 from neardup_gui.app.models import Column, FilterProxy, RecordTableModel, localise_reason, percent
-from neardup_gui.app.widgets import make_table
+from neardup_gui.app.widgets import filter_as_typed, make_table
 from neardup_gui.core.collection import Collection
 from neardup_gui.core.extract import READ_SUFFIXES
 from neardup_gui.core.progress import ProgressFn
@@ -184,7 +184,7 @@ class ScreeningView(QWidget):
         self.model = ScreeningModel(self)
         self.proxy = FilterProxy(score=_flag_score, parent=self)
         self.proxy.setSourceModel(self.model)
-        self.filter.textChanged.connect(self.proxy.set_text)
+        filter_as_typed(self.filter, self.proxy)
         self.view = make_table(self.proxy, "screeningView", stretch=(1,))
         self.view.sortByColumn(0, Qt.SortOrder.AscendingOrder)  # by rank: the highest copied share first
         self.view.activated.connect(self._activated)

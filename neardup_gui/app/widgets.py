@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLineEdit,
     QProgressBar,
     QPushButton,
     QTableView,
@@ -91,6 +92,34 @@ def localise_progress(message: str) -> str:
         if match:
             return template(match) if callable(template) else template.format(**match.groupdict())
     return message
+
+
+# A filter box over a long list filters once the examiner pauses, not at every key: refiltering
+# the 63,503 pairs of 10,000 copy-heavy documents held the GUI thread 0.2 s a key, and 0.9 s the
+# first time (each row's text is gathered then). A short list filters as it is typed; emptying
+# the box shows everything at once.
+FILTER_PAUSE_ROWS = 5000
+FILTER_PAUSE_MS = 250
+
+
+def filter_as_typed(edit: QLineEdit, proxy: FilterProxy) -> QTimer:
+    """Connect a filter box to ``proxy.set_text`` (see FILTER_PAUSE_ROWS); returns the timer
+    that waits for the pause."""
+    timer = QTimer(edit)
+    timer.setSingleShot(True)
+    timer.setInterval(FILTER_PAUSE_MS)
+    timer.timeout.connect(lambda: proxy.set_text(edit.text()))
+
+    def changed(text: str) -> None:
+        source = proxy.sourceModel()
+        if not text.strip() or source is None or source.rowCount() < FILTER_PAUSE_ROWS:
+            timer.stop()
+            proxy.set_text(text)
+        else:
+            timer.start()
+
+    edit.textChanged.connect(changed)
+    return timer
 
 
 def make_table(model_proxy: FilterProxy, name: str, stretch: tuple[int, ...] = (0,)) -> QTableView:

@@ -5,7 +5,11 @@ light edits of them, Chinese and English, as txt; cached under tests/benchmarks/
 in the real MainWindow (offscreen), and measures the gaps between ticks of a 10 ms QTimer on
 the GUI thread while the window indexes the folder, lists the duplicate pairs, checks a
 submission and opens the side-by-side view. A frozen window would show gaps of seconds.
-The peer: the same timer in an idle window, in the same run.
+The peer: the same timer in an idle window, in the same run. Then the examiner's everyday steps
+on the loaded collection: each tab shown, the pairs sorted and filtered.
+
+``--folder DIR --home DIR``: another collection (e.g. ``copyheavy.py``'s 10,000 documents), its
+index kept under the given home, so a second run opens it indexed (docs/speed.md, fourteenth round).
 """
 
 from __future__ import annotations
@@ -49,13 +53,25 @@ def build_folder(target: int = 3000) -> list[Path]:
 
 
 def main() -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--folder", help="another folder of documents (e.g. copyheavy.py's 10,000) instead of the "
+                                     "built one; its index is kept under --home")
+    ap.add_argument("--home", default=str(ROOT / "tests" / "benchmarks" / "out" / "gui-home"))
+    args = ap.parse_args()
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    home = ROOT / "tests" / "benchmarks" / "out" / "gui-home"
+    home = Path(args.home)
     os.environ["HOME"] = str(home)
     os.environ["XDG_DATA_HOME"] = str(home / "data")
     os.environ["XDG_CONFIG_HOME"] = str(home / "config")
-    files = build_folder()
-    from PySide6.QtCore import QElapsedTimer, QTimer
+    global OUT
+    if args.folder:
+        OUT = Path(args.folder)
+        files = sorted(p for p in OUT.rglob("*") if p.is_file())
+    else:
+        files = build_folder()
+    from PySide6.QtCore import QElapsedTimer, Qt, QTimer
     from PySide6.QtWidgets import QApplication
 
     from neardup_gui.app.mainwindow import MainWindow
@@ -119,6 +135,16 @@ def main() -> int:
         measure("open the side-by-side view", lambda: window.open_pair_diff(first.a.doc_id, first.b.doc_id),
                 lambda: opened and not window.is_busy())
     measure("refresh (nothing changed)", window.refresh, lambda: not window.is_busy() and len(gaps) > 5)
+    # the examiner goes through the tabs and the list (each step: what it shows at once, then idle)
+    tabs = window.tabs
+    for i in range(tabs.count()):
+        measure(f"show the tab '{tabs.tabText(i)}'", lambda i=i: tabs.setCurrentIndex(i), lambda: len(gaps) > 20)
+    view = window.duplicates_page.view
+    for column in (1, 0):
+        measure(f"sort the pairs by column {column}", lambda c=column: view.sortByColumn(c, Qt.SortOrder.AscendingOrder),
+                lambda: len(gaps) > 20)
+    measure("filter the pairs", lambda: window.duplicates_page.filter.setText("v1"), lambda: len(gaps) > 50)
+    measure("clear the filter", lambda: window.duplicates_page.filter.clear(), lambda: len(gaps) > 50)
     window.close()
     return 0
 
