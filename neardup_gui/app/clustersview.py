@@ -95,6 +95,7 @@ class ClustersView(QWidget):
             self._filling = True  # (one matrix for the row chosen, below)
             try:
                 self.view.setCurrentIndex(self.model.index(first, 0))
+                self.view.scrollTo(self.model.index(first, 0))
             finally:
                 self._filling = False
         self._show_pairwise()

@@ -81,6 +81,10 @@ class RecordTableModel(QAbstractTableModel, Generic[T]):
         """Sort in Python with one key per row: a proxy would call back into Python per comparison."""
         if not 0 <= column < len(self._columns):
             return
+        if self._sort == (column, order):
+            # sorted so already (rows only change in set_records, which sorts them): a view's
+            # sortByColumn asks twice, itself and through its header (63,503 pairs: 0.2 s each)
+            return
         self._sort = (column, order)
         # A reset (not a layout change) keeps every view and proxy simply consistent.
         self.beginResetModel()
