@@ -145,6 +145,10 @@ def main() -> int:
                 lambda: len(gaps) > 20)
     measure("filter the pairs", lambda: window.duplicates_page.filter.setText("v1"), lambda: len(gaps) > 50)
     measure("clear the filter", lambda: window.duplicates_page.filter.clear(), lambda: len(gaps) > 50)
+    measure("filter the documents", lambda: window.documents_page.filter.setText("v1"), lambda: len(gaps) > 50)
+    measure("clear it", lambda: window.documents_page.filter.clear(), lambda: len(gaps) > 50)
+    measure("switch the language to Chinese", lambda: window.translations.switch("zh_CN"), lambda: len(gaps) > 50)
+    measure("and back to English", lambda: window.translations.switch("en"), lambda: len(gaps) > 50)
     window.close()
     return 0
 
