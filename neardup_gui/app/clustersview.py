@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
 )
 
 from neardup_gui.app.models import RECORD_ROLE, percent
+from neardup_gui.core.collection import RING_MAX_COMPARE
 from neardup_gui.core.results import Cluster
 
 
@@ -25,6 +26,7 @@ class ClustersView(QWidget):
         super().__init__(parent)
         self.setObjectName("clustersTab")
         self.clusters: list[Cluster] = []
+        self.threshold: float | None = None
         self._shown: list[int] = []  # the representatives of the rows shown (doc ids)
         self.model = QStandardItemModel(self)
         self.view = QTreeView()
@@ -54,8 +56,11 @@ class ClustersView(QWidget):
         layout.addWidget(splitter, 1)
         self.retranslate_ui()
 
-    def set_clusters(self, clusters: Sequence[Cluster]) -> None:
+    def set_clusters(self, clusters: Sequence[Cluster], threshold: float | None = None) -> None:
+        """``threshold``: what the pairs were listed down to; a pair of members that is not among
+        them (in a cluster too large to compare all its pairs) is said to be below it."""
         self.clusters = list(clusters)
+        self.threshold = threshold
         self._fill()
 
     def reset(self) -> None:
@@ -155,12 +160,19 @@ class ClustersView(QWidget):
         table.setColumnCount(n)
         table.setHorizontalHeaderLabels(short)
         table.setVerticalHeaderLabels([f"{k} {name}" for k, name in zip(short, names)])
+        # A pair not compared (a cluster of more than RING_MAX_COMPARE documents: only its pairs
+        # at or above the threshold are known) is said to be below the threshold, not a number.
+        # (It said "<20%", the floor the pairs were once verified down to, though such a pair
+        # could be anything below the threshold.)
+        below = ("<" + percent(self.threshold)) if self.threshold is not None else "–"
+        not_compared = self.tr("below the threshold; not compared: this cluster has more than {n} documents").format(
+            n=RING_MAX_COMPARE)
         for x in range(n):
             for y in range(n):
                 value = cluster.pairwise[x][y]
-                item = QTableWidgetItem("" if x == y else (percent(value) if value is not None else "<20%"))
+                item = QTableWidgetItem("" if x == y else (percent(value) if value is not None else below))
                 item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
-                item.setToolTip(f"{names[x]} ~ {names[y]}")
+                item.setToolTip(f"{names[x]} ~ {names[y]}" + (f": {not_compared}" if value is None and x != y else ""))
                 table.setItem(x, y, item)
         table.resizeColumnsToContents()
         self.pairwise_label.setText(

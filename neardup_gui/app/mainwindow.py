@@ -709,7 +709,7 @@ class MainWindow(QMainWindow):
         self.pairs = list(pairs)
         self.clusters = list(clusters)
         self.duplicates_page.set_pairs(self.pairs, self.settings.threshold)
-        self.clusters_page.set_clusters(self.clusters)
+        self.clusters_page.set_clusters(self.clusters, self.settings.threshold)
 
     # -- checking submissions ---------------------------------------------------------------------
 

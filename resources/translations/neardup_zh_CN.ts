@@ -114,57 +114,62 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>ClustersView</name>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="73" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="116" />
         <source>Cluster / document</source>
         <translation>聚类 / 文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="73" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="116" />
         <source>Similarity to representative</source>
         <translation>与代表文档的相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="77" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="120" />
         <source>Ring {i}: {n} near-identical documents, every pair at or above {lowest}</source>
         <translation>团伙 {i}：{n} 篇几乎相同的文档，每一对都不低于 {lowest}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="84" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="127" />
         <source>Cluster {i}: {n} documents, around {name}</source>
         <translation>聚类 {i}：{n} 个文档，代表文档 {name}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="92" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="135" />
         <source>representative</source>
         <translation>代表文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="117" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="154" />
         <source>Select a cluster of three or more documents to see every pair.</source>
         <translation>选择一个含三篇或更多文档的簇，即可查看每一对的相似度。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="135" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="168" />
+        <source>below the threshold; not compared: this cluster has more than {n} documents</source>
+        <translation>低于阈值；未比对：此簇的文档多于 {n} 篇</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/clustersview.py" line="179" />
         <source>Ring: every pair of these {n} documents is at or above the threshold</source>
         <translation>团伙：这 {n} 篇文档两两之间都达到阈值</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="136" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="180" />
         <source>Every pair of this cluster's {n} documents</source>
         <translation>本簇 {n} 篇文档两两之间的相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="139" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="183" />
         <source>Similarity of every pair of the selected cluster</source>
         <translation>所选簇中每一对文档的相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="140" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="184" />
         <source>Clusters</source>
         <translation>聚类</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="141" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="185" />
         <source>Double-click a member or press Enter to compare it with the representative</source>
         <translation>双击成员或按回车键，与代表文档进行对照比较</translation>
     </message>
@@ -462,57 +467,57 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>DocumentsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="217" />
+        <location filename="../../neardup_gui/app/models.py" line="221" />
         <source>indexed with warnings</source>
         <translation>已索引（有警告）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="219" />
+        <location filename="../../neardup_gui/app/models.py" line="223" />
         <source>indexed</source>
         <translation>已索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="221" />
+        <location filename="../../neardup_gui/app/models.py" line="225" />
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="231" />
+        <location filename="../../neardup_gui/app/models.py" line="235" />
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="231" />
+        <location filename="../../neardup_gui/app/models.py" line="235" />
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="232" />
+        <location filename="../../neardup_gui/app/models.py" line="236" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="232" />
+        <location filename="../../neardup_gui/app/models.py" line="236" />
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="233" />
+        <location filename="../../neardup_gui/app/models.py" line="237" />
         <source>Units</source>
         <translation>单元数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="233" />
+        <location filename="../../neardup_gui/app/models.py" line="237" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="234" />
+        <location filename="../../neardup_gui/app/models.py" line="238" />
         <source>Countable units: CJK characters and words</source>
         <translation>可计数单元：汉字和单词</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="235" />
+        <location filename="../../neardup_gui/app/models.py" line="239" />
         <source>Share of the document that is template text (not counted)</source>
         <translation>文档中模板文字所占比例（不计入）</translation>
     </message>
@@ -1506,57 +1511,57 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>PairsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="406" />
+        <location filename="../../neardup_gui/app/models.py" line="410" />
         <source>Document A</source>
         <translation>文档 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="406" />
+        <location filename="../../neardup_gui/app/models.py" line="410" />
         <source>Document B</source>
         <translation>文档 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="407" />
+        <location filename="../../neardup_gui/app/models.py" line="411" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="407" />
+        <location filename="../../neardup_gui/app/models.py" line="411" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="408" />
+        <location filename="../../neardup_gui/app/models.py" line="412" />
         <source>B in A</source>
         <translation>B 在 A 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="408" />
+        <location filename="../../neardup_gui/app/models.py" line="412" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="409" />
+        <location filename="../../neardup_gui/app/models.py" line="413" />
         <source>Share of A's countable units found in B (containment)</source>
         <translation>A 的可计数单元出现在 B 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="410" />
+        <location filename="../../neardup_gui/app/models.py" line="414" />
         <source>Share of B's countable units found in A (containment)</source>
         <translation>B 的可计数单元出现在 A 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="411" />
+        <location filename="../../neardup_gui/app/models.py" line="415" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="412" />
+        <location filename="../../neardup_gui/app/models.py" line="416" />
         <source>Contained</source>
         <translation>包含比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="413" />
+        <location filename="../../neardup_gui/app/models.py" line="417" />
         <source>The larger of A in B and B in A: how much of one is found in the other</source>
         <translation>A 在 B 中与 B 在 A 中的较大者：一篇文档有多少内容见于另一篇</translation>
     </message>
@@ -1564,137 +1569,137 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>ProgressMessages</name>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="43" />
+        <location filename="../../neardup_gui/app/widgets.py" line="44" />
         <source>Indexed {done} of {total}: {file}</source>
         <translation>已索引 {done}/{total}：{file}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="44" />
+        <location filename="../../neardup_gui/app/widgets.py" line="45" />
         <source>Added {done} of {total}: {file}</source>
         <translation>已加入 {done}/{total}：{file}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="45" />
+        <location filename="../../neardup_gui/app/widgets.py" line="46" />
         <source>Re-fingerprinting {done} of {total}</source>
         <translation>正在重新计算指纹 {done}/{total}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="46" />
+        <location filename="../../neardup_gui/app/widgets.py" line="47" />
         <source>Comparing {done} of {total}</source>
         <translation>正在比对 {done}/{total}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="47" />
+        <location filename="../../neardup_gui/app/widgets.py" line="48" />
         <source>Verifying {done} of {total} candidates</source>
         <translation>正在核验候选文档 {done}/{total}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="48" />
+        <location filename="../../neardup_gui/app/widgets.py" line="49" />
         <source>Compared {done} of {total}</source>
         <translation>已比对 {done}/{total}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="49" />
+        <location filename="../../neardup_gui/app/widgets.py" line="50" />
         <source>Quoting {file}</source>
         <translation>正在摘录 {file}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="50" />
+        <location filename="../../neardup_gui/app/widgets.py" line="51" />
         <source>Completing the index: {done} of {total}</source>
         <translation>正在补全索引：{done}/{total}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="72" />
+        <location filename="../../neardup_gui/app/widgets.py" line="73" />
         <source>Finding common passages</source>
         <translation>正在查找常见段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="73" />
+        <location filename="../../neardup_gui/app/widgets.py" line="74" />
         <source>Common passages found</source>
         <translation>已找出常见段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="74" />
+        <location filename="../../neardup_gui/app/widgets.py" line="75" />
         <source>Saving the search tables</source>
         <translation>正在保存检索表</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="75" />
+        <location filename="../../neardup_gui/app/widgets.py" line="76" />
         <source>Reading the submissions</source>
         <translation>正在读取送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="76" />
+        <location filename="../../neardup_gui/app/widgets.py" line="77" />
         <source>Scanning the folder</source>
         <translation>正在扫描文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="77" />
+        <location filename="../../neardup_gui/app/widgets.py" line="78" />
         <source>Report ready</source>
         <translation>报告已生成</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="78" />
+        <location filename="../../neardup_gui/app/widgets.py" line="79" />
         <source>Screened</source>
         <translation>批量检测完成</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="79" />
+        <location filename="../../neardup_gui/app/widgets.py" line="80" />
         <source>Checked</source>
         <translation>检测完成</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="80" />
+        <location filename="../../neardup_gui/app/widgets.py" line="81" />
         <source>Compared</source>
         <translation>比对完成</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="51" />
+        <location filename="../../neardup_gui/app/widgets.py" line="52" />
         <source>Reading {file}</source>
         <translation>正在读取 {file}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="52" />
+        <location filename="../../neardup_gui/app/widgets.py" line="53" />
         <source>Scanning {file}</source>
         <translation>正在扫描 {file}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="56" />
+        <location filename="../../neardup_gui/app/widgets.py" line="57" />
         <source>Found %n document</source>
         <translation>找到 %n 个文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="56" />
+        <location filename="../../neardup_gui/app/widgets.py" line="57" />
         <source>Found %n documents</source>
         <translation>找到 %n 个文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="58" />
+        <location filename="../../neardup_gui/app/widgets.py" line="59" />
         <source>Finding common passages (%n document read)</source>
         <translation>正在查找常见段落（已读 %n 篇文档）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="58" />
+        <location filename="../../neardup_gui/app/widgets.py" line="59" />
         <source>Finding common passages (%n documents read)</source>
         <translation>正在查找常见段落（已读 %n 篇文档）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="60" />
+        <location filename="../../neardup_gui/app/widgets.py" line="61" />
         <source>Re-fingerprinted %n document</source>
         <translation>已重新计算 %n 个文档的指纹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="60" />
+        <location filename="../../neardup_gui/app/widgets.py" line="61" />
         <source>Re-fingerprinted %n documents</source>
         <translation>已重新计算 %n 个文档的指纹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="63" />
+        <location filename="../../neardup_gui/app/widgets.py" line="64" />
         <source>Indexed %n document ({warned} with warnings, {skipped} skipped)</source>
         <translation>已索引 %n 个文档（有警告 {warned}，跳过 {skipped}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="64" />
+        <location filename="../../neardup_gui/app/widgets.py" line="65" />
         <source>Indexed %n documents ({warned} with warnings, {skipped} skipped)</source>
         <translation>已索引 %n 个文档（有警告 {warned}，跳过 {skipped}）</translation>
     </message>
@@ -1702,32 +1707,32 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>ProgressPanel</name>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="165" />
+        <location filename="../../neardup_gui/app/widgets.py" line="194" />
         <source>Stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="179" />
+        <location filename="../../neardup_gui/app/widgets.py" line="208" />
         <source>Elapsed {elapsed}</source>
         <translation>已用 {elapsed}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="181" />
+        <location filename="../../neardup_gui/app/widgets.py" line="210" />
         <source>about {remaining} left</source>
         <translation>约剩 {remaining}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="190" />
+        <location filename="../../neardup_gui/app/widgets.py" line="219" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="191" />
+        <location filename="../../neardup_gui/app/widgets.py" line="220" />
         <source>Stop the running task; everything done so far is kept (Esc)</source>
         <translation>停止当前任务；已完成的内容都会保留（Esc）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="192" />
+        <location filename="../../neardup_gui/app/widgets.py" line="221" />
         <source>Progress</source>
         <translation>进度</translation>
     </message>
@@ -2177,202 +2182,202 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>SkipReasons</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="155" />
+        <location filename="../../neardup_gui/app/models.py" line="159" />
         <source>scanned PDF: no text layer</source>
         <translation>扫描版 PDF：没有文字层</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="156" />
+        <location filename="../../neardup_gui/app/models.py" line="160" />
         <source>legacy Word .doc: save it as .docx</source>
         <translation>旧版 Word .doc 文件：请另存为 .docx</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="157" />
+        <location filename="../../neardup_gui/app/models.py" line="161" />
         <source>Word 6/95 document: save it as .docx</source>
         <translation>Word 6/95 文档：请另存为 .docx</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="158" />
+        <location filename="../../neardup_gui/app/models.py" line="162" />
         <source>Microsoft Works document: save it as .docx</source>
         <translation>Microsoft Works 文档：请另存为 .docx</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="159" />
+        <location filename="../../neardup_gui/app/models.py" line="163" />
         <source>encrypted Word document: remove the password</source>
         <translation>加密的 Word 文档：请去掉密码</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="160" />
+        <location filename="../../neardup_gui/app/models.py" line="164" />
         <source>password-protected PDF: remove the password</source>
         <translation>有密码保护的 PDF：请去掉密码</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="161" />
+        <location filename="../../neardup_gui/app/models.py" line="165" />
         <source>password-protected OpenDocument file: remove the password</source>
         <translation>有密码保护的 OpenDocument 文件：请去掉密码</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="162" />
+        <location filename="../../neardup_gui/app/models.py" line="166" />
         <source>encrypted PDF this program cannot open ({detail})</source>
         <translation>本程序无法打开的加密 PDF（{detail}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="163" />
+        <location filename="../../neardup_gui/app/models.py" line="167" />
         <source>empty file (0 bytes)</source>
         <translation>空文件（0 字节）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="164" />
+        <location filename="../../neardup_gui/app/models.py" line="168" />
         <source>file holds only white space</source>
         <translation>文件只有空白</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="165" />
+        <location filename="../../neardup_gui/app/models.py" line="169" />
         <source>no text in this {format} file</source>
         <translation>这个 {format} 文件中没有文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="167" />
+        <location filename="../../neardup_gui/app/models.py" line="171" />
         <source>no words in the file: only punctuation, numbers of pages or symbols</source>
         <translation>文件中没有文字：只有标点、页码或符号</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="168" />
+        <location filename="../../neardup_gui/app/models.py" line="172" />
         <source>file no longer exists</source>
         <translation>文件已不存在</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="169" />
+        <location filename="../../neardup_gui/app/models.py" line="173" />
         <source>file was deleted while it was read</source>
         <translation>读取时文件被删除</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="170" />
+        <location filename="../../neardup_gui/app/models.py" line="174" />
         <source>file changed while it was read; try again</source>
         <translation>读取时文件发生了变化，请重试</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="171" />
+        <location filename="../../neardup_gui/app/models.py" line="175" />
         <source>file cannot be read: permission denied</source>
         <translation>无法读取文件：没有权限</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="172" />
+        <location filename="../../neardup_gui/app/models.py" line="176" />
         <source>file cannot be read: {detail}</source>
         <translation>无法读取文件：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="173" />
+        <location filename="../../neardup_gui/app/models.py" line="177" />
         <source>folder cannot be read: {detail}</source>
         <translation>无法读取文件夹：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="174" />
+        <location filename="../../neardup_gui/app/models.py" line="178" />
         <source>no such folder</source>
         <translation>文件夹不存在</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="175" />
+        <location filename="../../neardup_gui/app/models.py" line="179" />
         <source>not a folder</source>
         <translation>不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="176" />
+        <location filename="../../neardup_gui/app/models.py" line="180" />
         <source>broken symbolic link: its target does not exist</source>
         <translation>失效的符号链接：目标不存在</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="177" />
+        <location filename="../../neardup_gui/app/models.py" line="181" />
         <source>file is {size} MB, over the {limit} MB limit</source>
         <translation>文件大小 {size} MB，超过 {limit} MB 的上限</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="178" />
+        <location filename="../../neardup_gui/app/models.py" line="182" />
         <source>file is over the {limit} MB limit</source>
         <translation>文件超过 {limit} MB 的上限</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="179" />
+        <location filename="../../neardup_gui/app/models.py" line="183" />
         <source>needs more than {limit} MB of memory</source>
         <translation>需要超过 {limit} MB 的内存</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="180" />
+        <location filename="../../neardup_gui/app/models.py" line="184" />
         <source>worker was killed, most likely out of memory</source>
         <translation>读取进程被终止，很可能是内存不足</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="181" />
+        <location filename="../../neardup_gui/app/models.py" line="185" />
         <source>extraction took longer than {limit} s</source>
         <translation>读取用时超过 {limit} 秒</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="182" />
+        <location filename="../../neardup_gui/app/models.py" line="186" />
         <source>unsupported file type {suffix}</source>
         <translation>不支持的文件类型 {suffix}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="184" />
+        <location filename="../../neardup_gui/app/models.py" line="188" />
         <source>an archive ({suffix}): unpack it and check the documents inside</source>
         <translation>压缩包（{suffix}）：请解压后检测其中的文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="186" />
+        <location filename="../../neardup_gui/app/models.py" line="190" />
         <source>not a document: the file holds {what}</source>
         <translation>不是文档：文件内容是 {what}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="188" />
+        <location filename="../../neardup_gui/app/models.py" line="192" />
         <source>name not valid UTF-8 (in GBK: '{gbk}'): rename the file (the index cannot keep this name)</source>
         <translation>文件名不是有效的 UTF-8 编码（按 GBK 编码读作“{gbk}”）：请重命名该文件（索引无法保存这个文件名）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="190" />
+        <location filename="../../neardup_gui/app/models.py" line="194" />
         <source>name not valid UTF-8: rename the file (the index cannot keep this name)</source>
         <translation>文件名不是有效的 UTF-8 编码：请重命名该文件（索引无法保存这个文件名）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="192" />
+        <location filename="../../neardup_gui/app/models.py" line="196" />
         <source>folder name not valid UTF-8 (in GBK: '{gbk}'): rename the folder (the index cannot keep its documents' names)</source>
         <translation>文件夹名不是有效的 UTF-8 编码（按 GBK 编码读作“{gbk}”）：请重命名该文件夹（索引无法保存其中文档的名称）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="194" />
+        <location filename="../../neardup_gui/app/models.py" line="198" />
         <source>folder name not valid UTF-8: rename the folder (the index cannot keep its documents' names)</source>
         <translation>文件夹名不是有效的 UTF-8 编码：请重命名该文件夹（索引无法保存其中文档的名称）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="195" />
+        <location filename="../../neardup_gui/app/models.py" line="199" />
         <source>damaged Word document: {detail}</source>
         <translation>Word 文档已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="196" />
+        <location filename="../../neardup_gui/app/models.py" line="200" />
         <source>damaged PDF: {detail}</source>
         <translation>PDF 已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="197" />
+        <location filename="../../neardup_gui/app/models.py" line="201" />
         <source>damaged OpenDocument text: {detail}</source>
         <translation>OpenDocument 文本已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="198" />
+        <location filename="../../neardup_gui/app/models.py" line="202" />
         <source>damaged RTF document: {detail}</source>
         <translation>RTF 文档已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="199" />
+        <location filename="../../neardup_gui/app/models.py" line="203" />
         <source>damaged {what}: {detail}</source>
         <translation>文件已损坏（{what}）：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="200" />
+        <location filename="../../neardup_gui/app/models.py" line="204" />
         <source>file is {what}, not {expected}</source>
         <translation>文件实际是 {what}，不是 {expected}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="201" />
+        <location filename="../../neardup_gui/app/models.py" line="205" />
         <source>reading the file failed{detail}</source>
         <translation>读取文件失败{detail}</translation>
     </message>
@@ -2380,37 +2385,37 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>SourcesModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="446" />
+        <location filename="../../neardup_gui/app/models.py" line="450" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="446" />
+        <location filename="../../neardup_gui/app/models.py" line="450" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="447" />
+        <location filename="../../neardup_gui/app/models.py" line="451" />
         <source>Containment</source>
         <translation>包含度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="447" />
+        <location filename="../../neardup_gui/app/models.py" line="451" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="448" />
+        <location filename="../../neardup_gui/app/models.py" line="452" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="449" />
+        <location filename="../../neardup_gui/app/models.py" line="453" />
         <source>Share of the submission found in this source</source>
         <translation>送检文档出现在此来源中的比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="450" />
+        <location filename="../../neardup_gui/app/models.py" line="454" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
@@ -2572,195 +2577,195 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>Warnings</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="272" />
+        <location filename="../../neardup_gui/app/models.py" line="276" />
         <source>{n} of {size} bytes are not valid {encoding} and were replaced by � ({where}); the rest was read normally</source>
         <translation>{size} 字节中有 {n} 字节不是有效的 {encoding} 编码，已替换为 �（{where}）；其余内容正常读取</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="275" />
-        <location filename="../../neardup_gui/app/models.py" line="359" />
+        <location filename="../../neardup_gui/app/models.py" line="279" />
+        <location filename="../../neardup_gui/app/models.py" line="363" />
         <source>recovered from a damaged file: {detail}</source>
         <translation>从损坏的文件中恢复：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="277" />
+        <location filename="../../neardup_gui/app/models.py" line="281" />
         <source>{n} characters whose font is lost are left out</source>
         <translation>{n} 个字符的字体已丢失，未读入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="279" />
+        <location filename="../../neardup_gui/app/models.py" line="283" />
         <source>the character map of {n} font(s) is damaged: some characters may be read wrongly</source>
         <translation>{n} 个字体的字符映射表已损坏：部分字符可能读错</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="282" />
+        <location filename="../../neardup_gui/app/models.py" line="286" />
         <source>the file is cut short: {n} characters of its text are missing</source>
         <translation>文件不完整：正文缺少 {n} 个字符</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="296" />
+        <location filename="../../neardup_gui/app/models.py" line="300" />
         <source>the end of the file (cross-reference table and trailer) is lost</source>
         <translation>文件末尾（交叉引用表和文件尾）已丢失</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="298" />
+        <location filename="../../neardup_gui/app/models.py" line="302" />
         <source>the cross-reference table or trailer is damaged</source>
         <translation>交叉引用表或文件尾已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="300" />
+        <location filename="../../neardup_gui/app/models.py" line="304" />
         <source>, with its catalog and {n} page(s) (rebuilt from their contents)</source>
         <translation>，文档目录和 {n} 个页面对象一并丢失（已按页面内容重建）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="301" />
+        <location filename="../../neardup_gui/app/models.py" line="305" />
         <source>, with its catalog</source>
         <translation>，文档目录一并丢失</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="303" />
+        <location filename="../../neardup_gui/app/models.py" line="307" />
         <source>; {n} page(s) read from the objects that survive</source>
         <translation>；从保留下来的对象中读取了 {n} 页</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="305" />
+        <location filename="../../neardup_gui/app/models.py" line="309" />
         <source>the PDF is damaged after page {n} ({why}); the pages after it are lost</source>
         <translation>PDF 在第 {n} 页之后损坏（{why}）；其后的页面已丢失</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="308" />
+        <location filename="../../neardup_gui/app/models.py" line="312" />
         <source>the contents of page(s) {pages} are damaged; their text after the damage is lost or read wrongly</source>
         <translation>第 {pages} 页的内容已损坏；损坏处之后的正文已丢失或可能读错</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="311" />
+        <location filename="../../neardup_gui/app/models.py" line="315" />
         <source>the page tree is damaged{why}; {n} page(s) found among its objects</source>
         <translation>页面树已损坏{why}；在其对象中找到 {n} 页</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="313" />
+        <location filename="../../neardup_gui/app/models.py" line="317" />
         <source>its compound file cannot be read ({why})</source>
         <translation>其复合文件无法读取（{why}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="315" />
+        <location filename="../../neardup_gui/app/models.py" line="319" />
         <source>; the text was read from the Word stream that survives</source>
         <translation>；正文取自保留下来的 Word 数据流</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="316" />
+        <location filename="../../neardup_gui/app/models.py" line="320" />
         <source>the zip archive's directory is unreadable</source>
         <translation>zip 压缩包的目录无法读取</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="317" />
+        <location filename="../../neardup_gui/app/models.py" line="321" />
         <source>the zip archive's directory is damaged</source>
         <translation>zip 压缩包的目录已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="319" />
+        <location filename="../../neardup_gui/app/models.py" line="323" />
         <source>; {n} part(s) read up to the damage ({names})</source>
         <translation>；读取了损坏处之前的 {n} 个部件（{names}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="321" />
+        <location filename="../../neardup_gui/app/models.py" line="325" />
         <source>; its directory, from byte {pos}, is cut short or damaged</source>
         <translation>；其目录（从第 {pos} 字节起）不完整或已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="323" />
+        <location filename="../../neardup_gui/app/models.py" line="327" />
         <source>; no part at byte {pos}, the next one at byte {next}</source>
         <translation>；第 {pos} 字节处没有部件，下一个部件从第 {next} 字节开始</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="324" />
+        <location filename="../../neardup_gui/app/models.py" line="328" />
         <source>; the file ends there</source>
         <translation>；文件到此结束</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="325" />
+        <location filename="../../neardup_gui/app/models.py" line="329" />
         <source>; cut at byte {pos}</source>
         <translation>；文件在第 {pos} 字节处截断</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="327" />
+        <location filename="../../neardup_gui/app/models.py" line="331" />
         <source>; no further part at byte {pos}</source>
         <translation>；第 {pos} 字节处之后没有部件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="328" />
+        <location filename="../../neardup_gui/app/models.py" line="332" />
         <source>; {name} is cut short</source>
         <translation>；{name} 不完整</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="329" />
+        <location filename="../../neardup_gui/app/models.py" line="333" />
         <source>; {name}: checksum mismatch</source>
         <translation>；{name}：校验和不符</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="331" />
+        <location filename="../../neardup_gui/app/models.py" line="335" />
         <source>; {name}: damaged compressed data</source>
         <translation>；{name}：压缩数据已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="332" />
+        <location filename="../../neardup_gui/app/models.py" line="336" />
         <source>, its text read up to the damage</source>
         <translation>，其正文读取到损坏处为止</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="334" />
+        <location filename="../../neardup_gui/app/models.py" line="338" />
         <source>, some of its characters may be read wrongly</source>
         <translation>，其中部分字符可能读错</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="336" />
+        <location filename="../../neardup_gui/app/models.py" line="340" />
         <source>its end is lost ({n} group(s) left open)</source>
         <translation>文件末尾已丢失（{n} 个组未闭合）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="337" />
+        <location filename="../../neardup_gui/app/models.py" line="341" />
         <source>{n} closing brace(s) too many</source>
         <translation>多出 {n} 个右花括号</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="339" />
+        <location filename="../../neardup_gui/app/models.py" line="343" />
         <source>{n} damaged character(s) left out</source>
         <translation>已略去 {n} 个损坏的字符</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="341" />
+        <location filename="../../neardup_gui/app/models.py" line="345" />
         <source>{n} entries of its font, colour, style or list tables found outside them and left out</source>
         <translation>已略去 {n} 个出现在字体表、颜色表、样式表或列表表之外的表项</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="343" />
+        <location filename="../../neardup_gui/app/models.py" line="347" />
         <source>the file is cut short inside a tag</source>
         <translation>文件在某个标签中间被截断</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="344" />
+        <location filename="../../neardup_gui/app/models.py" line="348" />
         <source>{n} damaged tag(s) left out</source>
         <translation>已略去 {n} 个损坏的标签</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="345" />
+        <location filename="../../neardup_gui/app/models.py" line="349" />
         <source>; the text that survives was read</source>
         <translation>；已读取保留下来的正文</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="347" />
+        <location filename="../../neardup_gui/app/models.py" line="351" />
         <source>headers and footers left out ({why})</source>
         <translation>已略去页眉页脚（{why}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="349" />
+        <location filename="../../neardup_gui/app/models.py" line="353" />
         <source>{part} left out ({why})</source>
         <translation>已略去 {part}（{why}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="360" />
-        <location filename="../../neardup_gui/app/models.py" line="380" />
-        <location filename="../../neardup_gui/app/models.py" line="390" />
+        <location filename="../../neardup_gui/app/models.py" line="364" />
+        <location filename="../../neardup_gui/app/models.py" line="384" />
+        <location filename="../../neardup_gui/app/models.py" line="394" />
         <source>; </source>
         <translation>；</translation>
     </message>

@@ -77,3 +77,17 @@ def test_a_refresh_draws_one_matrix_and_keeps_the_cluster_shown(qtbot) -> None:
     # nothing left: no matrix, and its message
     view.set_clusters([])
     assert view.pairwise.rowCount() == 0 and view.current_cluster() is None
+
+
+def test_a_pair_not_compared_is_said_to_be_below_the_threshold(qtbot) -> None:
+    """In a cluster too large to compare every pair (more than RING_MAX_COMPARE documents), a pair
+    below the pairs list's threshold is not known: it read "<20%" (a floor of long ago), though
+    it may be anything below the threshold."""
+    view = ClustersView()
+    qtbot.addWidget(view)
+    members = tuple(_doc(j) for j in range(3))
+    cluster = Cluster(members[0], members, (1.0, 0.9, 0.85), ((1.0, 0.9, 0.85), (0.9, 1.0, None), (0.85, None, 1.0)))
+    view.set_clusters([cluster], 0.7)
+    assert view.pairwise.item(1, 2).text() == "<" + percent(0.7) == view.pairwise.item(2, 1).text()
+    assert "not compared" in view.pairwise.item(1, 2).toolTip()
+    assert view.pairwise.item(0, 1).text() == percent(0.9) and "not compared" not in view.pairwise.item(0, 1).toolTip()
