@@ -744,37 +744,35 @@ class MatrixCache:
     floor), kept in the index between calls: at 10,000 copy-heavy documents they are 27,622
     comparisons, 10–12 s at every opening and refresh of the Duplicates tab, for the same figures.
 
-    One row of ``search_tables`` (no change of schema), valid exactly while both of its stamps
-    are: ``key``, the verification key of the pairs cache (the comparison's settings, the
-    fingerprint parameters and every template key, the examiner's marks included), and the
-    fingerprint generation, which any write or removal of a document's fingerprints moves on
-    (``Store.fingerprint_generation``). Anything else is discarded and compared again, so a
-    value read from it is always the one a comparison would give now. The generation is read
-    before anything is compared, and the values are saved only if it has not moved since: a
-    comparison that read a document another process changed meanwhile is never kept.
+    One row of ``search_tables`` (no change of schema), stamped with the verification key of the
+    pairs cache (the comparison's settings, the fingerprint parameters, the passages' rules and
+    every template key, the examiner's marks included): a record with another key is not read.
+    Under one key a pair's value depends on its two texts only, and a document's text never
+    changes under its id (a changed file is indexed again under a new id, and ids are never
+    reused), so a value stays right for as long as its documents exist: adding, changing or
+    removing documents leaves the others' values to be read, not compared again (unless the
+    automatic template's sentences change with them, which changes the key). Values of documents
+    gone are dropped when the record is saved again.
     """
 
     NAME = "cluster_matrices"
     _ROW = np.dtype([("a", "<i8"), ("b", "<i8"), ("similarity", "<f8")])
 
-    def __init__(self, key: str, generation: int, values: dict[tuple[int, int], float] | None = None) -> None:
+    def __init__(self, key: str, values: dict[tuple[int, int], float] | None = None) -> None:
         self.key = key
-        self.generation = generation
         self.values = values or {}
         self.added = 0
 
     @classmethod
     def load(cls, store: Store, key: str) -> "MatrixCache":
-        generation = store.fingerprint_generation()
         values: dict[tuple[int, int], float] = {}
-        if store.search_table_generation(cls.NAME, key) == generation:
-            data = store.load_search_table(cls.NAME, key)
-            if data is not None and len(data) % cls._ROW.itemsize == 0:
-                rows = np.frombuffer(bytes(data), dtype=cls._ROW)
-                values = dict(zip(zip(rows["a"].tolist(), rows["b"].tolist()), rows["similarity"].tolist()))
-            elif data is not None:  # (a cache, never the truth: compared again)
-                log.warning("the stored matrices of the clusters are damaged (%d bytes); compared again", len(data))
-        return cls(key, generation, values)
+        data = store.load_search_table(cls.NAME, key)
+        if data is not None and len(data) % cls._ROW.itemsize == 0:
+            rows = np.frombuffer(bytes(data), dtype=cls._ROW)
+            values = dict(zip(zip(rows["a"].tolist(), rows["b"].tolist()), rows["similarity"].tolist()))
+        elif data is not None:  # (a cache, never the truth: compared again)
+            log.warning("the stored matrices of the clusters are damaged (%d bytes); compared again", len(data))
+        return cls(key, values)
 
     def get(self, lo: int, hi: int) -> float | None:
         return self.values.get((lo, hi))
@@ -784,16 +782,16 @@ class MatrixCache:
         self.added += 1
 
     def save(self, store: Store) -> bool:
-        """Store the values when some were added and nothing was re-fingerprinted since the
-        load; True when stored. An index that cannot be written now (read-only, another
-        writer holding it) only loses the saving."""
+        """Store the values of documents still indexed when some were added; True when stored.
+        An index that cannot be written now (read-only, another writer holding it) only loses
+        the saving."""
         if not self.added:
             return False
         try:
-            if store.fingerprint_generation() != self.generation:
-                return False
-            rows = np.array([(a, b, s) for (a, b), s in self.values.items()], dtype=self._ROW)
-            store.save_search_table(self.NAME, self.key, rows.tobytes(), self.generation)
+            alive = {r[0] for r in store.conn.execute("SELECT id FROM documents WHERE status = 'indexed'")}
+            rows = np.array([(a, b, s) for (a, b), s in self.values.items() if a in alive and b in alive],
+                            dtype=self._ROW)
+            store.save_search_table(self.NAME, self.key, rows.tobytes())
         except (sqlite3.Error, IndexProblem) as exc:
             log.info("the clusters' matrices were not kept in the index: %s", exc)
             return False
