@@ -34,6 +34,18 @@ def _star(folder: Path) -> list[str]:
     return names
 
 
+def _paired_star(tmp_path: Path) -> Path:
+    """The index of a star (``_star``), indexed and paired; returns its path."""
+    folder = tmp_path / "star"
+    folder.mkdir()
+    _star(folder)
+    db = tmp_path / "index.db"
+    with Collection.open(db) as coll:
+        coll.index_folder(str(folder), SETTINGS)
+        coll.pairs(SETTINGS)
+    return db
+
+
 def test_members_below_the_floor_are_compared_exactly(tmp_path):
     folder = tmp_path / "star"
     folder.mkdir()
@@ -62,12 +74,7 @@ def test_the_matrices_say_their_progress_and_can_be_cancelled(tmp_path):
     progress callable that raises (as a cancelled task's does) stops them."""
     from neardup_gui.core.progress import Cancelled
 
-    folder = tmp_path / "star"
-    folder.mkdir()
-    _star(folder)
-    with Collection.open(tmp_path / "index.db") as coll:
-        coll.index_folder(str(folder), SETTINGS)
-        coll.pairs(SETTINGS)
+    with Collection.open(_paired_star(tmp_path)) as coll:
         said: list[tuple[float, str]] = []
         clusters = coll.clusters(SETTINGS, lambda f, m="": said.append((f, m)))
         counted = [(f, m) for f, m in said if m.startswith("Comparing ")]
@@ -138,12 +145,8 @@ def test_the_matrices_are_kept_in_the_index_for_the_next_process(tmp_path):
     record makes it compare them all again, exactly."""
     from neardup_gui.core.collection import MatrixCache
 
+    db = _paired_star(tmp_path)
     folder = tmp_path / "star"
-    folder.mkdir()
-    _star(folder)
-    db = tmp_path / "index.db"
-    with Collection.open(db) as coll:
-        coll.index_folder(str(folder), SETTINGS)
     first = _in_new_process(db)
     assert first["compared"] >= 1  # (pairs below the cache's floor: compared, then kept)
     with Collection.open(db) as coll:
@@ -189,12 +192,7 @@ def test_an_index_it_cannot_write_still_gives_the_matrices(tmp_path):
     loses only the saving: the same matrices, nothing kept, no error."""
     from neardup_gui.core.collection import MatrixCache
 
-    folder = tmp_path / "star"
-    folder.mkdir()
-    _star(folder)
-    with Collection.open(tmp_path / "index.db") as coll:
-        coll.index_folder(str(folder), SETTINGS)
-        coll.pairs(SETTINGS)
+    with Collection.open(_paired_star(tmp_path)) as coll:
         coll.store.conn.execute("PRAGMA query_only = ON")
         got = {c.representative.rel: c.pairwise for c in coll.clusters(SETTINGS) if len(c.members) >= 3}
         coll.store.conn.execute("PRAGMA query_only = OFF")
