@@ -13,6 +13,7 @@ from neardup_gui.core.settings import Settings
 from tests.corpus import corpus_dir
 
 SETTINGS = Settings(workers=1, threshold=0.8, auto_template=False)
+LOW = SETTINGS.with_(threshold=0.7)
 
 
 def _star(folder: Path) -> list[str]:
@@ -103,31 +104,33 @@ def counting(self, *args, **kwargs):
     made.append(1)
     return real(self, *args, **kwargs)
 Verifier.compare_prepared = counting
-settings = Settings(workers=1, threshold=0.8, auto_template=False)
+settings = Settings(workers=1, threshold=float(sys.argv[2]), auto_template=False)
 with Collection.open(sys.argv[1], create=False) as coll:
+    coll.pairs(settings)  # (a document indexed again is paired first: those comparisons are the pass's)
+    made.clear()
     matrices = {c.representative.rel: c.pairwise for c in coll.clusters(settings) if len(c.members) >= 3}
 print(json.dumps({"matrices": matrices, "compared": len(made)}))
 """
 
 
-def _in_new_process(db: Path) -> dict:
+def _in_new_process(db: Path, settings: Settings = SETTINGS) -> dict:
     import json
     import subprocess
     import sys
 
     root = Path(__file__).resolve().parents[2]
-    out = subprocess.run([sys.executable, "-c", _CHILD, str(db)], capture_output=True, text=True, check=True,
+    out = subprocess.run([sys.executable, "-c", _CHILD, str(db), repr(settings.threshold)], capture_output=True, text=True, check=True,
                          cwd=root, env={**__import__("os").environ, "PYTHONPATH": str(root)})
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def _exact(coll: Collection) -> dict[str, list[list[float]]]:
+def _exact(coll: Collection, settings: Settings = SETTINGS) -> dict[str, list[list[float]]]:
     """Every matrix of the clusters, each value compared in full now (collection.compare)."""
     out = {}
-    for cluster in coll.clusters(SETTINGS):
+    for cluster in coll.clusters(settings):
         ids = [m.doc_id for m in cluster.members]
         if len(ids) >= 3:
-            out[cluster.representative.rel] = [[1.0 if x == y else coll.compare(ids[x], ids[y], SETTINGS).similarity
+            out[cluster.representative.rel] = [[1.0 if x == y else coll.compare(ids[x], ids[y], settings).similarity
                                                 for y in range(len(ids))] for x in range(len(ids))]
     return out
 
@@ -145,13 +148,13 @@ def test_the_matrices_are_kept_in_the_index_for_the_next_process(tmp_path):
     record makes it compare them all again, exactly."""
     from neardup_gui.core.collection import MatrixCache
 
-    db = _paired_star(tmp_path)
+    db = _paired_star(tmp_path)  # (at 0.7 the star's four copies join one cluster; most of their pairs are below it)
     folder = tmp_path / "star"
-    first = _in_new_process(db)
+    first = _in_new_process(db, LOW)
     assert first["compared"] >= 1  # (pairs below the cache's floor: compared, then kept)
     with Collection.open(db) as coll:
-        _assert_same(first["matrices"], _exact(coll))
-    again = _in_new_process(db)
+        _assert_same(first["matrices"], _exact(coll, LOW))
+    again = _in_new_process(db, LOW)
     assert again["compared"] == 0
     assert again["matrices"] == first["matrices"]
 
@@ -159,12 +162,12 @@ def test_the_matrices_are_kept_in_the_index_for_the_next_process(tmp_path):
     copy = folder / "copy1.txt"
     copy.write_text(copy.read_text(encoding="utf-8").replace(" the ", " a ", 5), encoding="utf-8")
     with Collection.open(db) as coll:
-        coll.index_folder(str(folder), SETTINGS)
-    edited = _in_new_process(db)
-    assert 1 <= edited["compared"] < first["compared"]
+        coll.index_folder(str(folder), LOW)
+    edited = _in_new_process(db, LOW)
+    assert 1 <= edited["compared"] < first["compared"]  # (2 of 5)
     with Collection.open(db) as coll:
-        _assert_same(edited["matrices"], _exact(coll))
-    assert _in_new_process(db)["compared"] == 0
+        _assert_same(edited["matrices"], _exact(coll, LOW))
+    assert _in_new_process(db, LOW)["compared"] == 0
 
     # a template mark changes every comparison's key
     with Collection.open(db) as coll:
@@ -172,19 +175,19 @@ def test_the_matrices_are_kept_in_the_index_for_the_next_process(tmp_path):
         lines = root.split("\n")
         fifth = max(1, len(lines) // 10)
         coll.mark_template("\n".join(lines[fifth:fifth + fifth // 2]))  # (text all five share)
-    marked = _in_new_process(db)
+    marked = _in_new_process(db, LOW)
     assert marked["compared"] >= 1
     with Collection.open(db) as coll:
-        want = _exact(coll)
+        want = _exact(coll, LOW)
     _assert_same(marked["matrices"], want)
 
     # a damaged record is not read: compared again, and the values stay exact
     with Collection.open(db) as coll:
         coll.store.conn.execute("UPDATE search_tables SET data = x'0102030405' WHERE name = ?", (MatrixCache.NAME,))
-    damaged = _in_new_process(db)
+    damaged = _in_new_process(db, LOW)
     assert damaged["compared"] >= 1
     _assert_same(damaged["matrices"], want)
-    assert _in_new_process(db)["compared"] == 0
+    assert _in_new_process(db, LOW)["compared"] == 0
 
 
 def test_an_index_it_cannot_write_still_gives_the_matrices(tmp_path):
