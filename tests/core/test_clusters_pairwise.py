@@ -16,12 +16,13 @@ SETTINGS = Settings(workers=1, threshold=0.8, auto_template=False)
 LOW = SETTINGS.with_(threshold=0.7)
 
 
-def _star(folder: Path) -> list[str]:
+def _star(folder: Path, rank: int = 0) -> list[str]:
     """A text and four copies, each with a different fifth replaced by another section's text:
-    each copy is near the text (about 0.8–0.9), the copies less near one another (about 0.6–0.7)."""
+    each copy is near the text (about 0.8–0.9), the copies less near one another (about 0.6–0.7).
+    The text: the corpus's longest section (``rank`` 1: the second longest, …)."""
     sections = sorted((corpus_dir() / "debian-reference-en").glob("*.txt"))
     texts = [p.read_text(encoding="utf-8") for p in sections]
-    root = max(texts, key=len)
+    root = sorted(texts, key=len, reverse=True)[rank]
     others = [t for t in texts if t is not root]
     lines = root.split("\n")
     fifth = max(1, len(lines) // 10)
@@ -89,6 +90,51 @@ def test_the_matrices_say_their_progress_and_can_be_cancelled(tmp_path):
 
         with pytest.raises(Cancelled):
             coll.clusters(SETTINGS, cancelled)
+
+
+def test_a_cancelled_call_keeps_what_it_compared(tmp_path, monkeypatch):
+    """Cancelled in its second cluster, the matrices keep the first one's comparisons: the next
+    call compares the rest only, and the one after nothing."""
+    from neardup_gui.core.collection import MatrixCache
+    from neardup_gui.core.progress import Cancelled
+    from neardup_gui.core.verify import Verifier
+
+    for rank in (0, 1):
+        (tmp_path / "stars" / f"s{rank}").mkdir(parents=True)
+        _star(tmp_path / "stars" / f"s{rank}", rank)
+    made: list[int] = []
+    real = Verifier.compare_prepared
+    monkeypatch.setattr(Verifier, "compare_prepared", lambda self, *a, **k: made.append(1) or real(self, *a, **k))
+    with Collection.open(tmp_path / "index.db") as coll:
+        coll.index_folder(str(tmp_path / "stars"), LOW)
+        coll.pairs(LOW)
+        made.clear()
+        full = coll.clusters(LOW)
+        matrices = [c for c in full if len(c.members) >= 3]
+        assert len(matrices) == 2
+        everything = len(made)
+        coll.store.conn.execute("DELETE FROM search_tables WHERE name = ?", (MatrixCache.NAME,))
+
+        seen: list[str] = []
+
+        def cancel_at_the_second(_fraction: float, message: str = "") -> None:
+            if message.startswith("Comparing "):
+                seen.append(message)
+                if len(seen) == 2:
+                    raise Cancelled()
+
+        made.clear()
+        with pytest.raises(Cancelled):
+            coll.clusters(LOW, cancel_at_the_second)
+        first_only = len(made)
+        assert 1 <= first_only < everything
+        made.clear()
+        again = coll.clusters(LOW)
+        assert len(made) == everything - first_only  # (the first cluster's values were kept)
+        assert [c.pairwise for c in again] == [c.pairwise for c in full]
+        made.clear()
+        coll.clusters(LOW)
+        assert made == []
 
 
 # A new process reads the clusters' matrices: it prints them, and how many comparisons it made.
