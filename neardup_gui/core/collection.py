@@ -392,13 +392,28 @@ class Collection:
         return done
 
     def _verify_key(self, settings: Settings, v: Verifier) -> str:
-        h = hashlib.sha256()
-        h.update(json.dumps([settings.min_run, settings.exclude_quotes, settings.exclude_bibliography,
-                             indexer.params_key(settings.fingerprints),
-                             passage_rules_key()]).encode())  # cached containments count passages (issue 15)
-        keys = v.all_template_keys
-        h.update(np.sort(np.fromiter(keys, dtype=np.int64, count=len(keys))).tobytes())
-        return h.hexdigest()
+        return _verify_key_of(_verify_base(settings), _sorted_keys(v.all_template_keys))
+
+    def _save_pairs_template(self, settings: Settings, v: Verifier) -> None:
+        self.store.save_search_table(PAIRS_TEMPLATE, _verify_base(settings),
+                                     _sorted_keys(v.all_template_keys).astype("<i8").tobytes())
+
+    def _template_changed(self, settings: Settings, v: Verifier, stored_key: str | None) -> set[int] | None:
+        """The documents whose countable text differs between the pairs cache's template and
+        ``v``'s, when nothing else of the verification changed: those holding a sentence that
+        became template or stopped being one (a mark, an undo, a sentence the automatic rule
+        took in or let go). None when that cannot be told: other settings, no snapshot of the
+        cache's template keys (an index of an earlier version), or one that does not give
+        ``stored_key`` (not the keys the cached pairs were made with)."""
+        base = _verify_base(settings)
+        data = self.store.load_search_table(PAIRS_TEMPLATE, base) if stored_key else None
+        if data is None or len(data) % 8:
+            return None
+        before = np.frombuffer(bytes(data), dtype="<i8")
+        if _verify_key_of(base, before) != stored_key:
+            return None
+        changed = np.setxor1d(before, _sorted_keys(v.all_template_keys)).tolist()
+        return {d for docs in self.store.sentence_documents(changed).values() for d in docs}
 
     def marked(self, doc_id: int, v: Verifier) -> Marked:
         m = self._marked.get(doc_id)
@@ -567,14 +582,40 @@ class Collection:
         stored_cfloor = self.store.get_meta("pairs_containment_floor", "")
         cfloor_ok = min_containment is None or (stored_cfloor != "" and float(stored_cfloor) <= min_containment)
         conn = self.store.conn
-        if (self.store.get_meta("pairs_key") != key or float(self.store.get_meta("pairs_floor", "1")) > floor
-                or not cfloor_ok):
+        if self.store.get_meta("pairs_key") != key or float(self.store.get_meta("pairs_floor", "1")) > floor \
+                or not cfloor_ok:
             with self.store.transaction():
-                conn.execute("DELETE FROM pairs")
-                conn.execute("DELETE FROM paired")
+                stored_key = self.store.get_meta("pairs_key")  # (read again, inside the write lock)
+                floors_ok = float(self.store.get_meta("pairs_floor", "1")) <= floor and cfloor_ok
+                # Only the template changed (the examiner marked a passage, or undid a mark): the
+                # documents holding a sentence whose status changed are paired again, and every
+                # pair of theirs dropped; the other pairs stand, their texts marked as before.
+                # (Each mark re-paired all 10,000 generated documents: 28 s for a sentence held
+                # by 77 of them.) Otherwise the cache starts again.
+                changed = self._template_changed(settings, v, stored_key) if floors_ok else None
+                if changed is not None and len(changed) <= REPAIR_MAX_SHARE * max(self.store.count("indexed"), 1):
+                    ids = sorted(changed)
+                    for i in range(0, len(ids), 400):
+                        chunk = ids[i:i + 400]
+                        marks = ",".join("?" * len(chunk))
+                        conn.execute(f"DELETE FROM pairs WHERE a IN ({marks}) OR b IN ({marks})", chunk + chunk)
+                        conn.execute(f"DELETE FROM paired WHERE doc_id IN ({marks})", chunk)
+                    MatrixCache.carry(self.store, stored_key, key, changed)
+                else:
+                    conn.execute("DELETE FROM pairs")
+                    conn.execute("DELETE FROM paired")
+                    self.store.set_meta("pairs_floor", repr(floor))
+                    self.store.set_meta("pairs_containment_floor",
+                                        "" if min_containment is None else repr(min_containment))
                 self.store.set_meta("pairs_key", key)
-                self.store.set_meta("pairs_floor", repr(floor))
-                self.store.set_meta("pairs_containment_floor", "" if min_containment is None else repr(min_containment))
+                self._save_pairs_template(settings, v)
+        elif not self.store.conn.execute("SELECT 1 FROM search_tables WHERE name = ? AND params = ?",
+                                         (PAIRS_TEMPLATE, _verify_base(settings))).fetchone():
+            try:  # (an index of an earlier version: its next change of template is then diffed too)
+                with self.store.transaction():
+                    self._save_pairs_template(settings, v)
+            except (sqlite3.Error, IndexProblem) as exc:
+                log.info("the pairs cache's template keys were not kept: %s", exc)
         # Documents paired now are paired down to the cache's own floors (they may be lower than
         # asked now), so a later call down to those floors finds their pairs too.
         floor = float(self.store.get_meta("pairs_floor", repr(floor)))
@@ -739,6 +780,33 @@ class Collection:
         return replace(cluster, pairwise=tuple(tuple(row) for row in matrix), ring=ring)
 
 
+# The template keys the pairs cache was made with (search_tables' row of this name, under the
+# settings' part of the verification key): what a change of template is diffed against.
+PAIRS_TEMPLATE = "pairs_template_keys"
+# Above this share of the collection re-paired, the whole cache starts again (as cheap, simpler).
+REPAIR_MAX_SHARE = 0.5
+
+
+def _verify_base(settings: Settings) -> str:
+    """The verification key's part that is not the template: the comparison's settings."""
+    return json.dumps([settings.min_run, settings.exclude_quotes, settings.exclude_bibliography,
+                       indexer.params_key(settings.fingerprints),
+                       passage_rules_key()])  # cached containments count passages (issue 15)
+
+
+def _sorted_keys(keys) -> np.ndarray:  # noqa: ANN001 - a set of ints
+    return np.sort(np.fromiter(keys, dtype=np.int64, count=len(keys)))
+
+
+def _verify_key_of(base: str, template_keys: np.ndarray) -> str:
+    """What the pairs cache (and the clusters' matrices) are stamped with: the comparison's
+    settings and every template key (sorted int64)."""
+    h = hashlib.sha256()
+    h.update(base.encode())
+    h.update(np.asarray(template_keys, dtype=np.int64).tobytes())
+    return h.hexdigest()
+
+
 class MatrixCache:
     """The similarities the clusters' matrices computed (pairs of members below the pairs cache's
     floor), kept in the index between calls: at 10,000 copy-heavy documents they are 27,622
@@ -773,6 +841,20 @@ class MatrixCache:
         elif data is not None:  # (a cache, never the truth: compared again)
             log.warning("the stored matrices of the clusters are damaged (%d bytes); compared again", len(data))
         return cls(key, values)
+
+    @classmethod
+    def carry(cls, store: Store, old_key: str | None, new_key: str, changed: set[int]) -> None:
+        """The values kept under ``old_key`` carried over to ``new_key``, but those of the
+        ``changed`` documents (the pairs cache's template changed for them alone, see
+        Collection.pass_spec); inside the caller's transaction."""
+        if old_key is None:
+            return
+        kept = cls.load(store, old_key)
+        if not kept.values:
+            return
+        rows = np.array([(a, b, s) for (a, b), s in kept.values.items() if a not in changed and b not in changed],
+                        dtype=cls._ROW)
+        store.save_search_table(cls.NAME, new_key, rows.tobytes())
 
     def get(self, lo: int, hi: int) -> float | None:
         return self.values.get((lo, hi))
