@@ -149,6 +149,19 @@ def main() -> int:
     measure("clear it", lambda: window.documents_page.filter.clear(), lambda: len(gaps) > 50)
     measure("switch the language to Chinese", lambda: window.translations.switch("zh_CN"), lambda: len(gaps) > 50)
     measure("and back to English", lambda: window.translations.switch("en"), lambda: len(gaps) > 50)
+    # the examiner excludes a common passage (held by a few dozen documents) as template, then undoes it
+    page = window.common_page
+    chosen = sorted((p for p in page.passages if p.status == "counted"), key=lambda p: abs(p.documents - 50))
+    if chosen:
+        passage = chosen[0]
+        print(f"passage held by {passage.documents} documents, {len(passage.keys)} sentences")
+        updated = []
+        window.duplicates_ready.connect(lambda: updated.append(1))
+        measure("exclude it as template", lambda: window.act_on_passage(passage, "exclude"),
+                lambda: updated and not window.is_busy())
+        marked = next(p for p in page.passages if p.id == passage.id)
+        updated.clear()
+        measure("undo it", lambda: window.act_on_passage(marked, "undo"), lambda: updated and not window.is_busy())
     window.close()
     return 0
 
