@@ -818,8 +818,9 @@ class MatrixCache:
     Under one key a pair's value depends on its two texts only, and a document's text never
     changes under its id (a changed file is indexed again under a new id, and ids are never
     reused), so a value stays right for as long as its documents exist: adding, changing or
-    removing documents leaves the others' values to be read, not compared again (unless the
-    automatic template's sentences change with them, which changes the key). Values of documents
+    removing documents leaves the others' values to be read, not compared again. A change of
+    template changes the key: the pairs cache then carries over the values of the documents the
+    change does not touch (:meth:`carry`, from ``Collection.pass_spec``). Values of documents
     gone are dropped when the record is saved again.
     """
 
