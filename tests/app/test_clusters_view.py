@@ -56,7 +56,7 @@ def test_a_refresh_draws_one_matrix_and_keeps_the_cluster_shown(qtbot) -> None:
     assert view.current_cluster().representative.doc_id == 3 * 199
     drawn.clear()
     view.set_clusters(_clusters(300, skip=10))
-    assert len(drawn) == 1  # (before: 200, one for each row the current one moved through)
+    assert len(drawn) == 1  # (before: 103, as the current row moved through the rows removed)
     assert view.current_cluster().representative.doc_id == 3 * 199
     assert view.pairwise.rowCount() == 3 and view.pairwise.item(0, 1).text() == percent(0.9)
 
