@@ -27,7 +27,6 @@ class ClustersView(QWidget):
         self.setObjectName("clustersTab")
         self.clusters: list[Cluster] = []
         self.threshold: float | None = None
-        self._shown: list[int] = []  # the representatives of the rows shown (doc ids)
         self.model = QStandardItemModel(self)
         self.view = QTreeView()
         self.view.setObjectName("clustersView")
@@ -59,9 +58,10 @@ class ClustersView(QWidget):
     def set_clusters(self, clusters: Sequence[Cluster], threshold: float | None = None) -> None:
         """``threshold``: what the pairs were listed down to; a pair of members that is not among
         them (in a cluster too large to compare all its pairs) is said to be below it."""
+        shown = self.current_cluster()  # (of the clusters shown until now)
         self.clusters = list(clusters)
         self.threshold = threshold
-        self._fill()
+        self._fill(shown.representative.doc_id if shown is not None else None)
 
     def reset(self) -> None:
         self.set_clusters(())
@@ -78,31 +78,22 @@ class ClustersView(QWidget):
         if not self._filling:
             self._show_pairwise()
 
-    def _fill(self) -> None:
-        # The cluster shown stays shown when the list is made again (a refresh, the language):
-        # the same representative's cluster, if it still is one.
-        kept = self.view.currentIndex().data(RECORD_ROLE)
-        kept_rep = None
-        if kept and kept[1] < len(self._shown):
-            kept_rep = self._shown[kept[1]]
-        self._filling = True
-        try:
-            self._fill_model()
-        finally:
-            self._filling = False
-        self._shown = [c.representative.doc_id for c in self.clusters]
-        # else the first ring, else the first cluster with every pair known, is shown below at once
-        first = next((i for i, c in enumerate(self.clusters) if c.representative.doc_id == kept_rep), None)
+    def _fill(self, keep: int | None = None) -> None:
+        """The tree made again (new clusters, the language), and one matrix shown: of the cluster
+        around ``keep`` (the representative of the one shown before) if it still is one, else
+        the first ring, else the first cluster with every pair known."""
+        first = next((i for i, c in enumerate(self.clusters) if c.representative.doc_id == keep), None)
         if first is None:
             first = next((i for i, c in enumerate(self.clusters) if c.ring),
                          next((i for i, c in enumerate(self.clusters) if c.pairwise), None))
-        if first is not None:
-            self._filling = True  # (one matrix for the row chosen, below)
-            try:
+        self._filling = True
+        try:
+            self._fill_model()
+            if first is not None:
                 self.view.setCurrentIndex(self.model.index(first, 0))
                 self.view.scrollTo(self.model.index(first, 0))
-            finally:
-                self._filling = False
+        finally:
+            self._filling = False
         self._show_pairwise()
 
     def _fill_model(self) -> None:
@@ -183,7 +174,8 @@ class ClustersView(QWidget):
         self.pairwise.setAccessibleName(self.tr("Similarity of every pair of the selected cluster"))
         self.view.setAccessibleName(self.tr("Clusters"))
         self.view.setToolTip(self.tr("Double-click a member or press Enter to compare it with the representative"))
-        self._fill()
+        shown = self.current_cluster()
+        self._fill(shown.representative.doc_id if shown is not None else None)
 
 
 def _lowest(cluster: Cluster) -> float:

@@ -594,12 +594,7 @@ class Collection:
                 # by 77 of them.) Otherwise the cache starts again.
                 changed = self._template_changed(settings, v, stored_key) if floors_ok else None
                 if changed is not None and len(changed) <= REPAIR_MAX_SHARE * max(self.store.count("indexed"), 1):
-                    ids = sorted(changed)
-                    for i in range(0, len(ids), 400):
-                        chunk = ids[i:i + 400]
-                        marks = ",".join("?" * len(chunk))
-                        conn.execute(f"DELETE FROM pairs WHERE a IN ({marks}) OR b IN ({marks})", chunk + chunk)
-                        conn.execute(f"DELETE FROM paired WHERE doc_id IN ({marks})", chunk)
+                    self.store.unpair(conn, changed)
                     MatrixCache.carry(self.store, stored_key, key, changed)
                 else:
                     conn.execute("DELETE FROM pairs")

@@ -24,7 +24,7 @@ import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -877,6 +877,16 @@ class Store:
             conn.execute(f"DELETE FROM {table} WHERE {col} = ?", (doc_id,))
         conn.execute("DELETE FROM pairs WHERE a = ? OR b = ?", (doc_id, doc_id))
         conn.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
+
+    def unpair(self, conn: sqlite3.Connection, doc_ids: Iterable[int]) -> None:
+        """Drop every cached pair of ``doc_ids`` and mark them to be paired again (inside the
+        caller's transaction)."""
+        ids = sorted(doc_ids)
+        for i in range(0, len(ids), 400):
+            chunk = ids[i:i + 400]
+            marks = ",".join("?" * len(chunk))
+            conn.execute(f"DELETE FROM pairs WHERE a IN ({marks}) OR b IN ({marks})", chunk + chunk)
+            conn.execute(f"DELETE FROM paired WHERE doc_id IN ({marks})", chunk)
 
     def write_document(
         self,
