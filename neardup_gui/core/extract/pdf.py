@@ -69,8 +69,14 @@ _WORD_GAP = 0.1
 # A horizontal gap wider than this many ems splits a visual line into cells (table cells,
 # columns, a header's left and right parts); a lone line needs the wider gap, so a
 # justified line with loose spacing stays whole.
+# The gap is measured from the last glyph drawn, spaces included when they run on from it: a
+# gap bridged by drawn spaces was typed (a plain text's double spaces, justified monospaced
+# text, a man page's or a listing's aligned columns, as a text or word-processor file holds
+# them); a gap between table cells has nothing drawn in it.
 _CELL_GAP = 1.2
 _LONE_CELL_GAP = 2.5
+# Drawn spaces run on from the glyph before them when they start within this share of an em.
+_SPACE_RUN_SLACK = 0.3
 # Characters a line never starts with (CJK and Latin closing punctuation): the word before
 # them moves to the next line with them.
 _NO_LINE_START = frozenset("，。、；：？！）」』】〉》”’…・,.;:?!)]}%")
@@ -195,6 +201,7 @@ def _split_row(row: list[_Glyph], gap_ems: float) -> list[_Line]:
     parts: list[str] = []
     first: _Glyph | None = None
     last_x1 = 0.0
+    reach = 0.0  # the end of the last glyph drawn, or of the spaces drawn on from it
     y0 = y1 = 0.0
     word_end = 0.0
     # Measuring the first word: 0 in a word, 1 after a CJK character (closing punctuation
@@ -216,9 +223,11 @@ def _split_row(row: list[_Glyph], gap_ems: float) -> list[_Line]:
                 parts.append(" ")
             if first is not None:
                 word_state = 2
+                if g.x0 <= reach + _SPACE_RUN_SLACK * size:
+                    reach = max(reach, g.x1)
             continue
         if first is not None:
-            gap = g.x0 - last_x1
+            gap = g.x0 - reach
             if gap > gap_ems * size:
                 close()
                 parts, first = [], None
@@ -233,7 +242,7 @@ def _split_row(row: list[_Glyph], gap_ems: float) -> list[_Line]:
                 parts.append(" ")
                 word_state = 2
         if first is None:
-            first, last_x1, y0, y1 = g, g.x1, g.y0, g.y1
+            first, last_x1, reach, y0, y1 = g, g.x1, g.x1, g.y0, g.y1
             word_end, word_state = g.x1, 1 if _CJK_CHAR_RE.match(g.text) else 0
             parts.append(g.text)
             continue
@@ -253,6 +262,7 @@ def _split_row(row: list[_Glyph], gap_ems: float) -> list[_Line]:
                 word_state = 2
         parts.append(g.text)
         last_x1 = max(last_x1, g.x1)
+        reach = max(reach, last_x1)
         y0, y1 = min(y0, g.y0), max(y1, g.y1)
     close()
     return lines
