@@ -425,6 +425,7 @@ def run_index(args: argparse.Namespace) -> int:
             "folder": args.folder, "db": args.db, "documents": stats["documents"], "indexed": stats["indexed"],
             "added": report.added, "updated": report.updated, "moved": report.moved, "removed": report.removed,
             "unchanged": report.unchanged, "unread": report.unread, "refingerprinted": report.refingerprinted,
+            "reread": report.reread,
             "with_warnings": [{"path": path, "warnings": list(warnings)} for path, warnings in report.warned],
             "skipped": [{"path": s.path, "code": s.code, "reason": s.reason} for s in report.skipped],
             "other_files": list(report.others),
@@ -435,6 +436,10 @@ def run_index(args: argparse.Namespace) -> int:
         print(f"{count_noun(stats['indexed'], 'document')} indexed in {args.db}, {len(report.warned)} with warnings, "
               f"{len(report.skipped)} skipped ({report.added} added, {report.updated} updated, {report.moved} moved, "
               f"{report.removed} removed, {report.unchanged} unchanged{unread}) in {report.elapsed_s:.1f} s")
+        if report.reread:
+            print(f"{count_noun(report.reread, 'unchanged file')} read again: this version reads "
+                  f"{'its' if report.reread == 1 else 'their'} format differently (see docs/extraction.md); "
+                  "the figures that involve them may change")
         if report.warned:
             print(f"{count_noun(len(report.warned), 'document')} indexed with warnings:")
             for path, warnings in report.warned:

@@ -571,6 +571,9 @@ class MainWindow(QMainWindow):
             if state.unread:
                 message += " " + (self.tr("%n file could not be read.", "", len(state.unread)) if len(state.unread) == 1
                                   else self.tr("%n files could not be read.", "", len(state.unread)))
+            if report.reread:
+                message += " " + self.tr("{reread} unchanged read again: this version reads their format "
+                                         "differently.").format(reread=report.reread)
             if report.unread:
                 message += " " + self.tr("{unread} kept as they were: their folder could not be read.").format(
                     unread=report.unread)

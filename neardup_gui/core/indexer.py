@@ -25,7 +25,7 @@ from neardup_gui.core.document import Document, Skipped
 from neardup_gui.core.fingerprints import FINGERPRINT_ALGORITHM, fingerprint
 from neardup_gui.core.progress import Cancelled, ProgressFn, count_noun, no_progress, wrap_progress
 from neardup_gui.core.scan import FileEntry, FolderUnavailable, ScanResult, folder_problem, scan_folder
-from neardup_gui.core.extract import format_of
+from neardup_gui.core.extract import format_of, reader_version
 from neardup_gui.core.settings import ExtractLimits, FingerprintParams, Settings
 from neardup_gui.core.compare import unit_bag
 from neardup_gui.core.store import SCREENINGS_SUFFIX, SearchRows, SentenceCounts, Store, compress_text, pack_bag, pack_spans, search_rows
@@ -51,6 +51,8 @@ class IndexReport:
     # (path, warnings) of every indexed document of the collection that carries warnings
     warned: tuple[tuple[str, tuple[str, ...]], ...] = ()
     refingerprinted: int = 0
+    # of the updated: unchanged files read again, an earlier reader of their format having read them
+    reread: int = 0
     elapsed_s: float = 0.0
     # the folder's files of formats neardup does not read (absolute paths): left out, named
     others: tuple[str, ...] = ()
@@ -322,7 +324,8 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
 
     new: list[FileEntry] = []
     changed: list[FileEntry] = []
-    again: list[FileEntry] = []  # unchanged, but skipped for a reason this version no longer has
+    # unchanged, but skipped for a reason this version no longer has, or read by an earlier reader
+    again: list[FileEntry] = []
     unchanged = 0
     for f in scan.files:
         old = existing.get(f.rel)
@@ -343,6 +346,8 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
     for d in gone:
         gone_by_sha.setdefault((d.size, d.sha256), d)
     to_extract: list[FileEntry] = list(again)
+    reread = sum(1 for f in again if _older_reader(old := existing[f.rel])
+                 and (old.size, old.mtime_ns) == (f.size, f.mtime_ns))
     for f in changed + new:
         old = existing.get(f.rel)
         candidates_move = old is None and any(size == f.size for size, _ in gone_by_sha)
@@ -436,7 +441,7 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
     store.delete_meta(UNFINISHED_KEY)  # (a whole index holds no mark, as one made before marks were)
     report = IndexReport(
         added=added, updated=updated, moved=moved, removed=len(gone), unchanged=unchanged, unread=len(kept_unread),
-        skipped=tuple(skipped), warned=tuple(warned), refingerprinted=len(stale),
+        skipped=tuple(skipped), warned=tuple(warned), refingerprinted=len(stale), reread=reread,
         elapsed_s=time.monotonic() - started,
         changed_ids=tuple(changed_ids + stale), others=scan.others,
     )
@@ -446,9 +451,21 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
 
 
 def _read_again(old) -> bool:  # noqa: ANN001 - a stored document
-    """A document skipped by an earlier version for a reason this one no longer has: every Word
-    97-2003 .doc was "legacy Word .doc: save it as .docx" before extract/doc.py read them."""
-    return old.status == "skipped" and old.code == "legacy-doc" and old.reason.startswith("legacy Word .doc")
+    """A document skipped by an earlier version for a reason this one no longer has (every Word
+    97-2003 .doc was "legacy Word .doc: save it as .docx" before extract/doc.py read them), or
+    read by an earlier reader of its format (``extract.READER_VERSIONS``)."""
+    if old.status == "skipped":
+        return old.code == "legacy-doc" and old.reason.startswith("legacy Word .doc")
+    return _older_reader(old)
+
+
+def _older_reader(old) -> bool:  # noqa: ANN001 - a stored document
+    """Whether an indexed document was read by an earlier reader of its format than this one."""
+    try:
+        read_by = int(old.meta.get("reader", 1))
+    except (TypeError, ValueError):
+        read_by = 1
+    return old.status == "indexed" and read_by < reader_version(old.format)
 
 
 def own_files(store: Store):  # noqa: ANN202 - (path) -> bool

@@ -139,3 +139,23 @@ def test_two_calls_in_folders_of_the_same_name_are_two_screenings(qtbot, no_bloc
     combo = window.screening_page.combo
     assert sorted(combo.itemText(i) for i in range(combo.count())) == ["submissions", "submissions (2)"]
     window.close()
+
+
+def test_files_an_earlier_reader_read_are_read_again_and_the_status_bar_says_so(qtbot, no_blocking_dialogs, tmp_path):
+    """An index of an earlier version (no reader version in its documents): a refresh reads the
+    text files again, as this version reads them, and says so (extract.READER_VERSIONS)."""
+    import sqlite3
+
+    folder = tmp_path / "proposals"
+    window = _opened(qtbot, folder, {"a.txt": EN, "b.txt": ZH})
+    with sqlite3.connect(index_path_for(folder)) as conn:
+        conn.execute("UPDATE documents SET meta = json_remove(meta, '$.reader')")
+    with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
+        window.refresh()
+    assert (window.last_report.updated, window.last_report.reread, window.last_report.unchanged) == (2, 2, 0)
+    assert "2 unchanged read again: this version reads their format differently." in window.statusBar().currentMessage()
+    with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
+        window.refresh()
+    assert (window.last_report.reread, window.last_report.unchanged) == (0, 2)
+    assert "read again" not in window.statusBar().currentMessage()
+    window.close()

@@ -59,6 +59,20 @@ _COMMON_FIRST = (".docx", ".doc", ".wps", ".pdf", ".txt", ".odt", ".rtf", ".md",
 READ_SUFFIXES: tuple[str, ...] = _COMMON_FIRST + tuple(sorted(set(FORMATS) - set(_COMMON_FIRST)))
 DIALOG_PATTERNS: str = " ".join(f"*{suffix}" for suffix in READ_SUFFIXES)
 
+# The version of each format's reader, kept in every document's meta ("reader"; absent: 1). A
+# format whose reading changed (what the same file gives: other paragraphs, other units) gets the
+# next number, and documents an earlier reader read are read again at the next indexing
+# (indexer._read_again): the figures of an index never mix two readings of one format.
+# txt 2 and pdf 2: manual pages' sources read as `man` shows them (extract/roff.py), words a
+# formatter broke at line ends (U+2010) mended, gaps bridged by drawn spaces not cells.
+READER_VERSIONS: dict[str, int] = {"txt": 2, "pdf": 2}
+
+
+def reader_version(fmt: str) -> int:
+    """The version of this program's reader of a format (1 for a format never changed since)."""
+    return READER_VERSIONS.get(fmt, 1)
+
+
 # What each format's content must look like (see ``common.sniff``).
 _EXPECTED_KIND = {
     "pdf": {"pdf"},
@@ -70,6 +84,8 @@ _EXPECTED_KIND = {
 
 __all__ = [
     "FORMATS",
+    "READER_VERSIONS",
+    "reader_version",
     "SUPPORTED_SUFFIXES",
     "READ_SUFFIXES",
     "DIALOG_PATTERNS",
@@ -273,7 +289,7 @@ def extract_bytes(
     except Exception as exc:  # noqa: BLE001 — a damaged file must never stop a run
         log.info("extraction of %s failed: %r", path, exc)
         return Skipped(path, "corrupt", f"damaged {_FORMAT_NOUNS[fmt]}: {_short(exc)}")
-    return build_document(path, fmt, result, {**meta, **result.meta})
+    return build_document(path, fmt, result, {**meta, **result.meta, "reader": str(reader_version(fmt))})
 
 
 _FORMAT_NAMES = {

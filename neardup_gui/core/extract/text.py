@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from charset_normalizer import from_bytes
 
-from neardup_gui.core.extract.common import ExtractError, Extracted, join_wrapped, resolve_line_hyphens
+from neardup_gui.core.extract.common import FORMATTER_HYPHEN, ExtractError, Extracted, join_wrapped, resolve_line_hyphens
+from neardup_gui.core.extract.roff import is_roff, roff_paragraphs
 
 log = logging.getLogger(__name__)
 
@@ -300,9 +301,29 @@ def split_paragraphs(text: str) -> list[str]:
         measured = lines if "\t" not in block else [_expand_tabs(line, widths, narrow) for line in lines]
         if len(lines) > 1 and _hard_wrapped(measured, widths, narrow):
             out.append(join_wrapped(lines))
+        elif "\u2010" in block:
+            out.extend(_formatter_hyphens_joined(lines))
         else:
             out.extend(lines)
     return resolve_line_hyphens(out)
+
+
+def _formatter_hyphens_joined(lines: list[str]) -> list[str]:
+    """Lines of a block that is not one wrapped paragraph (a list, hanging indents, a man page's
+    synopsis), with a word a formatter broke at a line end put together again: a letter and
+    U+2010 HYPHEN ending a line, a letter starting the next (groff and ``man`` break words so,
+    ``ENVIRON‐`` ⏎ ``MENT`` too; a typist's hyphen is U+002D). ``resolve_line_hyphens`` mends
+    the word unless the document writes it with its hyphen elsewhere: ``--organiza‐`` ⏎
+    ``tion=ORG`` is one word."""
+    out: list[str] = []
+    for line in lines:
+        if out and out[-1].endswith("\u2010") and len(out[-1]) >= 2 and out[-1][-2].isalpha():
+            first = line.lstrip()
+            if first[:1].isalpha():
+                out[-1] = out[-1][:-1] + FORMATTER_HYPHEN + first
+                continue
+        out.append(line)
+    return out
 
 
 class _CharWidths(dict):
@@ -416,5 +437,8 @@ def extract(data: bytes) -> Extracted:
     if "\x00" in decoded.text:
         raise ExtractError("binary", "binary data, not text")
     warning = decoded.warning(len(data))
+    if is_roff(decoded.text):  # a manual page's source: the text `man` shows (extract/roff.py)
+        return Extracted(paragraphs=roff_paragraphs(decoded.text), meta={"encoding": decoded.encoding, "markup": "roff"},
+                         warnings=[warning] if warning else [])
     return Extracted(paragraphs=split_paragraphs(undo_terminal_formatting(decoded.text)),
                      meta={"encoding": decoded.encoding}, warnings=[warning] if warning else [])
