@@ -14,10 +14,11 @@ import fnmatch
 import logging
 import os
 import stat as stat_mod
+import zlib
 from dataclasses import dataclass
 
 from neardup_gui.core.document import Skipped
-from neardup_gui.core.extract import SUPPORTED_SUFFIXES, content_decides, format_by_content
+from neardup_gui.core.extract import SUPPORTED_SUFFIXES, content_decides, format_by_content, gzip_inner
 from neardup_gui.core.extract.common import sniff
 from neardup_gui.core.progress import ProgressFn, count_noun, no_progress
 
@@ -173,18 +174,37 @@ def _is_supported(name: str) -> bool:
     return os.path.splitext(name)[1].lower() in SUPPORTED_SUFFIXES
 
 
+def _is_document(name: str, path: str) -> bool:
+    """A file of a format read, or named without a type and a document by its content; a
+    ``.gz`` when the file it holds is one (``ls.1.gz``: by the content it holds)."""
+    inner = gzip_inner(name)
+    if inner is not None:
+        return _is_supported(inner) or _is_document_by_content(path, compressed=True)
+    return _is_supported(name) or (content_decides(name) and _is_document_by_content(path))
+
+
 SNIFFED_BYTES = 8192  # what is read of a file whose name gives no type, to know whether it is a document
 
 
-def _is_document_by_content(path: str) -> bool:
+def _is_document_by_content(path: str, compressed: bool = False) -> bool:
     """A file whose name gives no type (``copyright``, ``ls.1``) is a document when its first
     bytes are text, a PDF, RTF or HTML, or it is a Word or OpenDocument zip; one that cannot be
-    read is listed as a document too, so that extraction says why."""
+    read is listed as a document too, so that extraction says why. ``compressed``: a ``.gz``,
+    whose first bytes once decompressed decide (a damaged one is listed, to be said so)."""
     try:
         with open(path, "rb") as handle:
             head = handle.read(SNIFFED_BYTES)
     except OSError:
         return True
+    if compressed and head[:2] == b"\x1f\x8b":
+        try:
+            head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, SNIFFED_BYTES)
+        except zlib.error:
+            return True
+        if not head:
+            return True
+        if head[:2] == b"PK":
+            return True  # (a zip's members are not in its first bytes: extraction decides)
     return bool(head) and format_by_content(sniff(head), path=path) is not None
 
 
@@ -278,7 +298,8 @@ def scan_folder(root: str, progress: ProgressFn = no_progress) -> ScanResult:
                 info = entry.stat(follow_symlinks=True)
             except OSError as exc:
                 if exc.errno == errno.ENOENT and is_link:
-                    if _is_supported(name) or _link_target_is_folderish(entry.path):
+                    if (_is_supported(name) or _is_supported(gzip_inner(name) or "")
+                            or _link_target_is_folderish(entry.path)):
                         problems.append(Skipped(entry.path, "broken-link", "broken symbolic link: its target does not exist"))
                     continue
                 code, why = _reason(exc)
@@ -288,8 +309,7 @@ def scan_folder(root: str, progress: ProgressFn = no_progress) -> ScanResult:
             key = (info.st_dev, info.st_ino)
             if not is_valid_name(name):
                 # (before: the index build stopped at the first such name, an exception in SQLite)
-                if stat_mod.S_ISDIR(info.st_mode) or (stat_mod.S_ISREG(info.st_mode) and (
-                        _is_supported(name) or (content_decides(name) and _is_document_by_content(entry.path)))):
+                if stat_mod.S_ISDIR(info.st_mode) or (stat_mod.S_ISREG(info.st_mode) and _is_document(name, entry.path)):
                     what = "folder" if stat_mod.S_ISDIR(info.st_mode) else "file"
                     problems.append(Skipped(shown_name(entry.path), "bad-name", name_problem(name, what) or ""))
                 elif stat_mod.S_ISREG(info.st_mode):
@@ -306,7 +326,7 @@ def scan_folder(root: str, progress: ProgressFn = no_progress) -> ScanResult:
                 seen_dirs[key] = rel
                 stack.append((entry.path, rel))
             elif stat_mod.S_ISREG(info.st_mode):
-                if _is_supported(name) or (content_decides(name) and _is_document_by_content(entry.path)):
+                if _is_document(name, entry.path):
                     found.append((is_link, rel, key, FileEntry(entry.path, rel, info.st_size, info.st_mtime_ns)))
                 else:
                     others.append(entry.path)

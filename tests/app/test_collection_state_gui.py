@@ -187,7 +187,7 @@ def test_the_counts_name_the_files_of_other_formats_left_out(qtbot, window, tmp_
     assert text.startswith(f"{len(EN)} documents: {len(EN)} indexed") and text.endswith(
         "; 3 other files left out (not a format neardup reads)")
     assert window.counts_label.toolTip().splitlines() == [
-        "Left out: neardup reads .docx .doc .wps .pdf .txt .odt .rtf .md .html .docm .dot .dotm .dotx .htm .wpt "
+        "Left out: neardup reads .docx .doc .wps .pdf .txt .odt .rtf .md .html .docm .dot .dotm .dotx .htm .wpt .gz "
         "files, and by its content a file named "
         "without a type (README, ls.1).", "budget.xlsx", "photo.jpg",
         "slides.pptx"]

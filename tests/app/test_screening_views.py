@@ -276,7 +276,7 @@ def test_the_summary_names_the_files_of_a_call_that_are_not_screened(qtbot, wind
     assert page.summary.text().startswith("<b>1 submission</b> in ")  # (not "1 submissions")
     assert page.summary.text().endswith(" · 2 other files left out (not a format neardup reads)")
     assert page.summary.toolTip().splitlines() == [
-        "Not screened: neardup reads .docx .doc .wps .pdf .txt .odt .rtf .md .html .docm .dot .dotm .dotx .htm .wpt "
+        "Not screened: neardup reads .docx .doc .wps .pdf .txt .odt .rtf .md .html .docm .dot .dotm .dotx .htm .wpt .gz "
         "files, and by its content a file "
         "named without a type (README, ls.1).", "budget.xlsx", "form.png"]
 

@@ -11,10 +11,12 @@ This runs in the calling process; ``neardup_gui.core.workers`` runs it in killab
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import logging
 import os
 import stat as stat_mod
+import zlib
 
 from neardup_gui.core.document import Document, Skipped
 from neardup_gui.core.extract.common import (
@@ -56,16 +58,21 @@ AUTO = "auto"
 # The suffixes of the formats whose text is read, as messages and file dialogs name them: the
 # common ones first, then the variants ("*.docx *.doc *.wps …" in a dialog).
 _COMMON_FIRST = (".docx", ".doc", ".wps", ".pdf", ".txt", ".odt", ".rtf", ".md", ".html")
-READ_SUFFIXES: tuple[str, ...] = _COMMON_FIRST + tuple(sorted(set(FORMATS) - set(_COMMON_FIRST)))
+# A file of one of these compressed by gzip (``ls.1.gz`` as /usr/share/man holds manual pages,
+# ``changelog.Debian.gz``, ``proposal.pdf.gz``) is read as the file it holds (:func:`gzip_inner`).
+GZIP_SUFFIX = ".gz"
+READ_SUFFIXES: tuple[str, ...] = (_COMMON_FIRST + tuple(sorted(set(FORMATS) - set(_COMMON_FIRST)))
+                                  + (GZIP_SUFFIX,))
 DIALOG_PATTERNS: str = " ".join(f"*{suffix}" for suffix in READ_SUFFIXES)
 
 # The version of each format's reader, kept in every document's meta ("reader"; absent: 1). A
 # format whose reading changed (what the same file gives: other paragraphs, other units) gets the
 # next number, and documents an earlier reader read are read again at the next indexing
 # (indexer._read_again): the figures of an index never mix two readings of one format.
-# txt 2 and pdf 2: manual pages' sources read as `man` shows them (extract/roff.py), words a
-# formatter broke at line ends (U+2010) mended, gaps bridged by drawn spaces not cells.
-READER_VERSIONS: dict[str, int] = {"txt": 2, "pdf": 2}
+# txt 2: manual pages' sources read as `man` shows them (extract/roff.py), words a formatter
+# broke at line ends (U+2010) mended; pdf 2: those words, and gaps bridged by drawn spaces not
+# cells; pdf 3: a page in a monospaced font read row by row.
+READER_VERSIONS: dict[str, int] = {"txt": 2, "pdf": 3}
 
 
 def reader_version(fmt: str) -> int:
@@ -92,6 +99,9 @@ __all__ = [
     "AUTO",
     "OTHER_SUFFIXES",
     "content_decides",
+    "gzip_inner",
+    "gunzip",
+    "GZIP_SUFFIX",
     "format_by_content",
     "extract_file",
     "extract_bytes",
@@ -103,9 +113,23 @@ __all__ = [
 ]
 
 
+def gzip_inner(path: str) -> str | None:
+    """The name of the file a ``.gz`` holds (``ls.1`` for ``ls.1.gz``), when it is one neardup
+    may read: its own suffix a format read or no type (a ``.tar.gz``, ``.csv.gz`` is not)."""
+    if not path.lower().endswith(GZIP_SUFFIX) or len(os.path.basename(path)) <= len(GZIP_SUFFIX):
+        return None
+    inner = path[:-len(GZIP_SUFFIX)]
+    suffix = os.path.splitext(inner)[1].lower()
+    return inner if suffix in FORMATS or _no_type(suffix) else None
+
+
 def format_of(path: str) -> str | None:
     """The format name for a path's suffix; :data:`AUTO` when the name gives no type
-    (:func:`content_decides`); None when the suffix is a type neardup does not read."""
+    (:func:`content_decides`); None when the suffix is a type neardup does not read. A ``.gz``
+    has the format of the file it holds (:func:`gzip_inner`)."""
+    inner = gzip_inner(path)
+    if inner is not None:
+        return format_of(inner)
     suffix = os.path.splitext(path)[1]
     fmt = FORMATS.get(suffix.lower())
     if fmt is None and _no_type(suffix):
@@ -245,6 +269,18 @@ def extract_bytes(
     """Extract already-read bytes of the given format (``meta`` is copied into the result)."""
     if not data:
         return Skipped(path, "empty", "empty file (0 bytes)")
+    if data[:2] == _GZIP_MAGIC and gzip_inner(path) is not None and "compressed" not in meta:
+        # (once: what a gzip file holds is read for what it is, even a gzip file again)
+        unpacked = gunzip(path, data, limits)
+        if isinstance(unpacked, Skipped):
+            return unpacked
+        data, warning = unpacked
+        if not data:
+            return Skipped(path, "empty", "empty file (0 bytes once decompressed)")
+        result = extract_bytes(path, fmt, data, limits, {**meta, "compressed": "gzip"})
+        if warning and isinstance(result, Document):
+            result = dataclasses.replace(result, warnings=(warning, *result.warnings))
+        return result
     kind = sniff(data)
     if fmt == AUTO:
         fmt = format_by_content(kind, data)
@@ -290,6 +326,52 @@ def extract_bytes(
         log.info("extraction of %s failed: %r", path, exc)
         return Skipped(path, "corrupt", f"damaged {_FORMAT_NOUNS[fmt]}: {_short(exc)}")
     return build_document(path, fmt, result, {**meta, **result.meta, "reader": str(reader_version(fmt))})
+
+
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+def gunzip(path: str, data: bytes, limits: ExtractLimits) -> tuple[bytes, str] | Skipped:
+    """The bytes a gzip file holds (every member of it), and a warning when it is damaged and
+    what came before the damage is kept; too much once decompressed (over
+    ``limits.max_unzipped_mb``: a gzip bomb), or nothing readable, is the reason it is skipped."""
+    cap = limits.max_unzipped_mb * 1024 * 1024
+    out: list[bytes] = []
+    size = 0
+    rest = data
+    warning = ""
+    while rest:
+        unpack = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        try:
+            while True:
+                chunk, rest = rest[:1 << 20], rest[1 << 20:]
+                piece = unpack.decompress(chunk, cap + 1 - size)
+                out.append(piece)
+                size += len(piece)
+                if size > cap:
+                    return Skipped(path, "too-large", f"over {limits.max_unzipped_mb} MB once decompressed "
+                                                      "(a gzip bomb?)")
+                if unpack.eof:
+                    rest = unpack.unused_data + rest  # (the next member, if any)
+                    break
+                rest = unpack.unconsumed_tail + rest
+                if not rest:
+                    break
+        except zlib.error as exc:
+            if not size:
+                return Skipped(path, "corrupt", f"damaged gzip file: {exc}")
+            warning = (f"recovered from a damaged file: the compressed data is damaged after {size} bytes "
+                       f"({exc}); the text after it is lost")
+            break
+        if not unpack.eof:
+            if not size:
+                return Skipped(path, "corrupt", "damaged gzip file: cut short before any text")
+            warning = (f"recovered from a damaged file: the compressed data is cut short after {size} bytes; "
+                       "the text after it is lost")
+            break
+        if rest[:2] != _GZIP_MAGIC:
+            break  # (trailing bytes after the last member: ignored, as gzip does)
+    return b"".join(out), warning
 
 
 _FORMAT_NAMES = {

@@ -268,9 +268,31 @@ def _split_row(row: list[_Glyph], gap_ems: float) -> list[_Line]:
     return lines
 
 
+# Glyphs a proportional font draws narrow (under 0.3 em in Times, Helvetica, Liberation Sans,
+# Noto Sans): one of them as wide as the page's other glyphs says the font is monospaced.
+_NARROW = frozenset("iIl.,:;'!|")
+
+
+def _monospaced(glyphs: list[_Glyph]) -> bool:
+    """Whether a page is set in a monospaced font: nine glyphs in ten share one width (0.45–0.75
+    em: not CJK), narrow letters among them. Such a page is a plain text printed (a man page, a
+    copyright file, a listing); its columns are aligned by spaces and tabs, which a text file
+    holds and a text reader reads line by line — as this page then is (no cells)."""
+    ink = [g for g in glyphs if not g.text.isspace() and g.size > 0]
+    if len(ink) < 40:
+        return False
+    widths = Counter(round((g.x1 - g.x0) / g.size, 2) for g in ink)
+    width, count = widths.most_common(1)[0]
+    if not 0.45 <= width <= 0.75 or count < 0.9 * len(ink):
+        return False
+    return any(g.text in _NARROW and round((g.x1 - g.x0) / g.size, 2) == width for g in ink)
+
+
 def _page_rows(glyphs: list[_Glyph]) -> list[list[_Line]]:
-    """Visual lines of a page, top first; a row with several cells has several lines."""
-    rows = [_split_row(row, _CELL_GAP) for row in _baseline_rows(glyphs)]
+    """Visual lines of a page, top first; a row with several cells has several lines (on a
+    monospaced page, each row is one line: see :func:`_monospaced`)."""
+    gap = float("inf") if _monospaced(glyphs) else _CELL_GAP
+    rows = [_split_row(row, gap) for row in _baseline_rows(glyphs)]
     rows = [row for row in rows if row]
     out: list[list[_Line]] = []
     for index, row in enumerate(rows):

@@ -153,8 +153,9 @@ _FILL_ON = frozenset("fi EE Ve Ed".split())
 _JOINED = frozenset("BR BI IB IR RB RI".split())  # alternating fonts, no space between
 _SPACED = frozenset("B I SM SB".split())
 # mdoc macros: how their words print
-_MDOC_QUIET = frozenset("Dd Dt Os Bl El Bd Ed Ek Bk Ns Pf Sm No Li Em Sy Cm Ic Ar Pa Ev Dv Er Va Fa Ft Fn Cd In "
-                        "Lb Vt An Ad Mt Tn Ux Bx Nx Fx Ox Bsx At St Rs Re %A %T %B %J %N %V %P %D %I %Q %R %O Ms Ot".split())
+_MDOC_QUIET = frozenset("Dd Dt Os Bl El Bd Ed Ek Bk Ns Pf Sm No Li Em Sy Cm Ic Ar Pa Ev Dv Er Va Fa Ft Fn Cd In Lb "
+                        "Vt An Ad Mt Tn Ux Bx Nx Fx Ox Bsx At St Rs Re %A %T %B %J %N %V %P %D %I %Q %R %O Ms "
+                        "Ot".split())
 _MDOC_WRAP = {"Op": ("[", "]"), "Oo": ("[", ""), "Oc": ("", "]"), "Dq": ("\u201c", "\u201d"), "Do": ("\u201c", ""),
               "Dc": ("", "\u201d"), "Sq": ("\u2018", "\u2019"), "So": ("\u2018", ""), "Sc": ("", "\u2019"),
               "Pq": ("(", ")"), "Po": ("(", ""), "Pc": ("", ")"), "Bq": ("[", "]"), "Bo": ("[", ""),
@@ -170,6 +171,8 @@ _MDOC_SILENT = frozenset("Dd Dt Os Bl El Bd Ed Bk Ek Rs Re Sm".split())  # their
 
 
 class _Reader:
+    """The paragraphs printed so far, the one being filled, and what the requests set."""
+
     def __init__(self) -> None:
         self.paragraphs: list[str] = []
         self.current: list[str] = []
@@ -220,7 +223,7 @@ class _Reader:
                     out.append("-")
                 glue = True
                 continue
-            if w == "Xr" and i + 1 <= len(words):
+            if w == "Xr" and i < len(words):
                 page = words[i]
                 section = words[i + 1] if i + 1 < len(words) and words[i + 1] not in _MDOC_CALLABLE else ""
                 i += 2 if section else 1
@@ -315,7 +318,9 @@ class _Reader:
         elif name == "In" and args:
             self.add(f"#include <{_text(args[0], self.strings)}>")
         elif name == "Fn" and args:
-            self.add(_text(f"{args[0]}({', '.join(a for a in args[1:] if a not in _CLOSING)}){''.join(a for a in args[1:] if a in _CLOSING)}", self.strings))
+            params = ", ".join(a for a in args[1:] if a not in _CLOSING)
+            after = "".join(a for a in args[1:] if a in _CLOSING)
+            self.add(_text(f"{args[0]}({params}){after}", self.strings))
         elif name == "Fo" and args:
             self.add(_text(args[0], self.strings) + "(")
         elif name == "Fc":
