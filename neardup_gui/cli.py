@@ -896,10 +896,10 @@ def run_screen(args: argparse.Namespace) -> int:
             "other_files": list(screening.others),
         })
     elif not screening.rows:
-        from neardup_gui.core.extract import SUPPORTED_SUFFIXES
+        from neardup_gui.core.extract import READ_SUFFIXES
 
         print(f"no submissions in {screening.info.folder}: it holds no "
-              f"{', '.join(sorted(SUPPORTED_SUFFIXES))} files", file=sys.stderr)
+              f"{', '.join(READ_SUFFIXES)} files", file=sys.stderr)
         if screening.others:
             print(other_files_line(screening.others, screening.info.folder), file=sys.stderr)
         return EXIT_SKIPPED  # (nothing was found where that is the question)
