@@ -295,7 +295,8 @@ def test_a_folder_of_page_sources_pairs_by_their_words(tmp_path):
 _PIECES = [".TH", ".SH", ".Sh", ".TP", ".IP", ".B", ".BR", ".de", "..", ".if", ".ie", ".el", "n", "t", "\\{", "\\}",
            "\\", "\\f", "\\(", "\\[", "\\*", "\\*(", "\\n", "\\s", "\\s-1", "\\h'", "'", '"', ".TS", ".TE", "T{", "T}",
            "\t", "\n", " ", ".", "x", "word", ".Nm", ".Op", ".Fl", ".Xr", ".Fo", ".Fc", ".Rv", ".Ex", "-std", ".UR",
-           ".UE", ".so", "\\N'99999999'", "\\[u110000]", ".ds", ".nf", ".fi"]
+           ".UE", ".so", "\\N'99999999'", "\\[u110000]", ".ds", ".nf", ".fi", "\\N'²'", "\\N'" + "9" * 5000 + "'",
+           "\\[uFFFFFFFFFFFFFFFFFFFFFFFF]", ".ds a \\*b\\*b\\*b\\*b\n", ".ds b \\*a\\*a\\*a\\*a\n", "\\*a"]
 
 
 @given(st.lists(st.sampled_from(_PIECES), max_size=60), st.integers(0, 4000))
@@ -306,3 +307,16 @@ def test_any_source_reads_without_failing(pieces, cut):
     source = PREAMBLE + ".TH X 1\n.SH NAME\n" + "".join(pieces) + "\n.SH END\n" + LEDGER_1[:cut]
     paragraphs = roff_paragraphs(source)
     assert all(isinstance(p, str) and p and "\n" not in p for p in paragraphs)
+
+
+def test_strings_read_inside_strings_stop_at_a_depth():
+    """A page's strings that use one another (a damaged page's may, without end): read to three
+    levels, so the text grows by a bounded factor (before: every path through them was read —
+    twelve strings using six others each took seconds, one more string far longer)."""
+    lines = [".TH A 1"]
+    for i in range(12):
+        lines.append(f".ds s{i} x" + "".join(f"\\*[s{(i + 1 + k) % 12}]" for k in range(6)))
+    lines += [".SH A", "text \\*[s0] end", ".SH B"]
+    body = roff_paragraphs("\n".join(lines) + "\n")[2]
+    assert body.startswith("text x") and body.endswith(" end")
+    assert body.count("x") <= 1 + 6 + 6 ** 2 + 6 ** 3

@@ -15,7 +15,8 @@ keeps.
 
 Not done (documented limits): macros a page defines itself are skipped, not expanded (pod2man's
 ``.IX`` index entries, ``.Vb``/``.Ve`` verbatim marks — the text between them is read); ``eqn``
-and ``pic`` are read as text; ``.so`` (a page that only points to another) leaves the page empty.
+and ``pic`` are read as text; a page that only points to another (``.so man7/x.7``) is no source
+by :func:`is_roff` (it has no title) and is read as the one line of text it holds.
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ _SECTION_RE = re.compile(r"^[.'][ \t]*(?:SH|Sh)(?:[ \t]|$)", re.M)
 
 
 def is_roff(text: str) -> bool:
-    """True for a manual page's source: a title request and at least two section headings, the
-    title before the first heading, within the first 200 lines that are not comments."""
+    """True for a manual page's source: a title request (``.TH``; mdoc's ``.Dd``/``.Dt``) within
+    its first 200 lines that are not comments, before at least two section headings."""
     if ".SH" not in text and ".Sh" not in text:
         return False
     head = "\n".join(line for line in text.split("\n", 2000)[:2000]
@@ -84,7 +85,10 @@ _ESCAPE_RE = re.compile(
 )
 
 
-def _escape(m: re.Match, strings: dict[str, str]) -> str:
+_STRING_DEPTH = 3  # strings read inside strings, at most (a damaged page's strings may nest without end)
+
+
+def _escape(m: re.Match, strings: dict[str, str], depth: int = 0) -> str:
     if m.group("comment") is not None:
         return ""
     name = m.group("special2") or m.group("special")
@@ -96,13 +100,17 @@ def _escape(m: re.Match, strings: dict[str, str]) -> str:
             # a string the page defined: its escapes read where it is used (not a string
             # that holds itself: nothing then)
             value = strings[name]
-            return _text(value, {k: v for k, v in strings.items() if k != name}) if "\\" in value else value
+            if "\\" not in value:
+                return value
+            inner = {k: v for k, v in strings.items() if k != name} if depth < _STRING_DEPTH else {}
+            return _text(value, inner, depth + 1)
         return _STRINGS.get(name, "")
     c = m.group("char")
     if c is None:
         if m.group(0)[1:2] in "N" and m.group("quoted"):  # \N'n': a glyph by its number
             digits = m.group("quoted")
-            return chr(int(digits)) if digits.isdigit() and 31 < int(digits) < 0x110000 else ""
+            ok = digits.isascii() and digits.isdigit() and len(digits) <= 7 and 31 < int(digits) < 0x110000
+            return chr(int(digits)) if ok else ""
         return ""
     if c in "\\e":
         return "\\"
@@ -121,7 +129,7 @@ def _special(name: str) -> str:
     if name.startswith("u") and len(name) >= 5:
         try:
             return "".join(chr(int(part, 16)) for part in name[1:].split("_"))
-        except ValueError:
+        except (ValueError, OverflowError):  # (not hexadecimal, or past the last code point)
             return ""
     if len(name) == 2 and name[0] in _ACCENTS:  # \('e: e acute
         import unicodedata
@@ -129,11 +137,11 @@ def _special(name: str) -> str:
     return ""
 
 
-def _text(line: str, strings: dict[str, str]) -> str:
+def _text(line: str, strings: dict[str, str], depth: int = 0) -> str:
     """A line of text with its escapes interpreted."""
     if "\\" not in line:
         return line
-    return _ESCAPE_RE.sub(lambda m: _escape(m, strings), line)
+    return _ESCAPE_RE.sub(lambda m: _escape(m, strings, depth), line)
 
 
 _ARG_RE = re.compile(r'"((?:[^"]|"")*)"?|(\S+)')
