@@ -341,37 +341,51 @@ def gunzip(path: str, data: bytes, limits: ExtractLimits) -> tuple[bytes, str] |
     rest = data
     warning = ""
     while rest:
-        unpack = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        try:
-            while True:
-                chunk, rest = rest[:1 << 20], rest[1 << 20:]
-                piece = unpack.decompress(chunk, cap + 1 - size)
-                out.append(piece)
-                size += len(piece)
-                if size > cap:
-                    return Skipped(path, "too-large", f"over {limits.max_unzipped_mb} MB once decompressed "
-                                                      "(a gzip bomb?)")
-                if unpack.eof:
-                    rest = unpack.unused_data + rest  # (the next member, if any)
-                    break
-                rest = unpack.unconsumed_tail + rest
-                if not rest:
-                    break
-        except zlib.error as exc:
+        member = rest
+        pieces, rest, ended, error = _inflate(member, cap - size, 1 << 20)
+        if error is not None:
+            # zlib gives nothing of a call that meets the damage: the member again in small
+            # steps, to keep what comes before it
+            pieces, rest, ended, _ = _inflate(member, cap - size, 256)
+        got = sum(map(len, pieces))
+        out.extend(pieces)
+        size += got
+        if size > cap:
+            return Skipped(path, "too-large", f"over {limits.max_unzipped_mb} MB once decompressed (a gzip bomb?)")
+        if error is not None or not ended:
             if not size:
-                return Skipped(path, "corrupt", f"damaged gzip file: {exc}")
-            warning = (f"recovered from a damaged file: the compressed data is damaged after {size} bytes "
-                       f"({exc}); the text after it is lost")
-            break
-        if not unpack.eof:
-            if not size:
-                return Skipped(path, "corrupt", "damaged gzip file: cut short before any text")
-            warning = (f"recovered from a damaged file: the compressed data is cut short after {size} bytes; "
-                       "the text after it is lost")
+                return Skipped(path, "corrupt", f"damaged gzip file: {error or 'cut short before any text'}")
+            what = (f"is damaged after {size} bytes ({error})" if error is not None
+                    else f"is cut short after {size} bytes")
+            warning = f"recovered from a damaged file: the compressed data {what}; the text after it is lost"
             break
         if rest[:2] != _GZIP_MAGIC:
             break  # (trailing bytes after the last member: ignored, as gzip does)
     return b"".join(out), warning
+
+
+def _inflate(data: bytes, room: int, step: int) -> tuple[list[bytes], bytes, bool, zlib.error | None]:
+    """One gzip member from the start of ``data``, fed ``step`` bytes at a time: (the pieces
+    decompressed, what follows the member, whether it ended, the error that stopped it). No more
+    than ``room`` + 1 bytes come out (the caller says "too large" past ``room``)."""
+    unpack = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    pieces: list[bytes] = []
+    got = 0
+    rest = data
+    try:
+        while rest:
+            chunk, rest = rest[:step], rest[step:]
+            piece = unpack.decompress(chunk, room + 1 - got)
+            pieces.append(piece)
+            got += len(piece)
+            if got > room:
+                break
+            if unpack.eof:
+                return pieces, unpack.unused_data + rest, True, None
+            rest = unpack.unconsumed_tail + rest
+    except zlib.error as exc:
+        return pieces, b"", False, exc
+    return pieces, b"", unpack.eof, None
 
 
 _FORMAT_NAMES = {
