@@ -572,8 +572,10 @@ class MainWindow(QMainWindow):
                 message += " " + (self.tr("%n file could not be read.", "", len(state.unread)) if len(state.unread) == 1
                                   else self.tr("%n files could not be read.", "", len(state.unread)))
             if report.reread:
-                message += " " + self.tr("{reread} unchanged read again: this version reads their format "
-                                         "differently.").format(reread=report.reread)
+                message += " " + (self.tr("%n unchanged file read again: this version reads its format differently.",
+                                          "", report.reread) if report.reread == 1 else
+                                  self.tr("%n unchanged files read again: this version reads their format "
+                                          "differently.", "", report.reread))
             if report.unread:
                 message += " " + self.tr("{unread} kept as they were: their folder could not be read.").format(
                     unread=report.unread)

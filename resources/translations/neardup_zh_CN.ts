@@ -1223,11 +1223,11 @@ Countable text: every word and character of the submission except template text 
         <location filename="../../neardup_gui/app/mainwindow.py" line="475" />
         <location filename="../../neardup_gui/app/mainwindow.py" line="480" />
         <location filename="../../neardup_gui/app/mainwindow.py" line="523" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="729" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="739" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="849" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="950" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1043" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="731" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="741" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="851" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="952" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1045" />
         <source>neardup</source>
         <translation>neardup</translation>
     </message>
@@ -1276,36 +1276,31 @@ Countable text: every word and character of the submission except template text 
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="575" />
-        <source>{reread} unchanged read again: this version reads their format differently.</source>
-        <translation>{reread} 个未改动的文件已重新读取：此版本读取其格式的方式不同。</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="652" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="654" />
         <source>The last indexing of this folder did not finish (it was cancelled, or the program was closed): only the documents indexed until then are shown. Refresh to continue where it stopped.</source>
         <translation>此文件夹上次的索引没有完成（被取消，或程序被关闭）：只显示当时已索引的文档。点击刷新可从中断处继续。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="696" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="698" />
         <source>; %n file could not be read</source>
         <translation>
             <numerusform>；%n 个文件无法读取</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="697" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="699" />
         <source>; %n files could not be read</source>
         <translation>
             <numerusform>；%n 个文件无法读取</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="703" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="705" />
         <source>Could not be read:</source>
         <translation>无法读取：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="706" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="708" />
         <source>Left out: neardup reads {formats} files, and by its content a file named without a type (README, ls.1).</source>
         <translation>未纳入：neardup 读取 {formats} 文件，以及按内容读取没有类型后缀的文件（如 README、ls.1）。</translation>
     </message>
@@ -1329,93 +1324,107 @@ Were the documents deleted on purpose? Remove all {n} from the index?</source>
         <translation>索引完成：新增 {added}，更新 {updated}，移动 {moved}，删除 {removed}，未变 {unchanged}，有警告 {warned}，跳过 {skipped}（{seconds:.1f} 秒）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="578" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="580" />
         <source>{unread} kept as they were: their folder could not be read.</source>
         <translation>{unread} 个文档保持原样：无法读取其所在的文件夹。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="689" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="691" />
         <source>%n document: {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
         <translation>
             <numerusform>共 %n 个文档：已索引 {indexed}，有警告 {warned}，跳过 {skipped}</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="691" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="693" />
         <source>%n documents: {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
         <translation>
             <numerusform>共 %n 个文档：已索引 {indexed}，有警告 {warned}，跳过 {skipped}</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="620" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="622" />
         <source>Select at least one whole sentence ({n} words or characters) to mark it as template.</source>
         <translation>请至少选择一个完整的句子（{n} 个字或词）才能标为模板。</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/mainwindow.py" line="575" />
+        <source>%n unchanged file read again: this version reads its format differently.</source>
+        <translation>
+            <numerusform>%n 个未改动的文件已重新读取：此版本读取其格式的方式不同。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/mainwindow.py" line="577" />
+        <source>%n unchanged files read again: this version reads their format differently.</source>
+        <translation>
+            <numerusform>%n 个未改动的文件已重新读取：此版本读取其格式的方式不同。</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="649" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="651" />
         <source>Indexing was cancelled: the documents indexed so far are shown. Refresh to continue where it stopped.</source>
         <translation>索引已取消：这里显示的是已建立索引的文档。点击刷新可从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="656" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="658" />
         <source>This is the saved index; files may have changed since. Refresh to pick up new, changed and deleted files.</source>
         <translation>这是已保存的索引，文件之后可能有变化。点击刷新可纳入新增、修改和删除的文件。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="699" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="701" />
         <source>; %n other file left out (not a format neardup reads)</source>
         <translation>
             <numerusform>；另有 %n 个其他格式的文件未纳入（neardup 不读取该格式）</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="701" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="703" />
         <source>; %n other files left out (not a format neardup reads)</source>
         <translation>
             <numerusform>；另有 %n 个其他格式的文件未纳入（neardup 不读取该格式）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="705" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="708" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="707" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="710" />
         <source>…and {n} more</source>
         <translation>……以及另外 {n} 个</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="721" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="723" />
         <source>Choose submissions to check</source>
         <translation>选择要检测的送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="722" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="724" />
         <source>Documents ({patterns});;All files (*)</source>
         <translation>文档 ({patterns});;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="730" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="732" />
         <source>Open a collection first (a folder of documents), then check files against it.</source>
         <translation>请先打开一个文档集（一个文档文件夹），再将文件与它比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="739" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="741" />
         <source>Some files could not be read:</source>
         <translation>有些文件无法读取：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="763" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="784" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="800" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="765" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="786" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="802" />
         <source>Add to collection</source>
         <translation>加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="764" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="766" />
         <source>These files cannot be added to the collection: their names are not valid UTF-8 (in GBK, perhaps). Rename them, check them again, then add them.</source>
         <translation>这些文件无法加入文档集：它们的文件名不是有效的 UTF-8 编码（可能是 GBK 编码）。请重命名，重新检测后再加入。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="785" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="787" />
         <source>{n} checked file(s) are outside the collection's folder {folder}.
 
 Copy them into the folder, or keep them where they are as external members? An external member stays in the collection when it is refreshed; if you move or delete the file, it leaves the collection.</source>
@@ -1424,17 +1433,17 @@ Copy them into the folder, or keep them where they are as external members? An e
 把它们复制到该文件夹，还是保留在原处作为外部成员？外部成员在刷新时会保留在文档集中；如果移动或删除了该文件，它就会离开文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="790" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="792" />
         <source>Copy into the folder</source>
         <translation>复制到文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="791" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="793" />
         <source>Keep where they are</source>
         <translation>保留在原处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="801" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="803" />
         <source>The collection's folder already has a file named {names}.
 
 Rename the copy (for example “name (2).docx”), or replace the file in the folder?</source>
@@ -1443,72 +1452,72 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 给复制的文件改名（例如“名称 (2).docx”），还是替换文件夹中的文件？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="805" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="807" />
         <source>Rename the copy</source>
         <translation>改名复制</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="806" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="808" />
         <source>Replace</source>
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="819" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="821" />
         <source>{name}: copied into the collection's folder as {member}</source>
         <translation>{name}：已复制到文档集文件夹，名为 {member}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="822" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="824" />
         <source>{name}: kept where it is, as an external member ({path})</source>
         <translation>{name}：保留在原处，作为外部成员（{path}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="825" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="827" />
         <source>{name}: already in the collection's folder</source>
         <translation>{name}：已在文档集文件夹中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="827" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="829" />
         <source>The checked submissions are now part of the collection.</source>
         <translation>已检测的送检文档已加入文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="829" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="831" />
         <source>Added to the collection</source>
         <translation>已加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="850" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="852" />
         <source>Open a collection first (a folder of documents), then screen a call against it.</source>
         <translation>请先打开一个文档集（文档文件夹），再对一批申请书进行检测。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="951" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="953" />
         <source>The fingerprints are being rebuilt from the stored texts in the background.</source>
         <translation>正在后台根据已保存的文本重建指纹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="981" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="983" />
         <source>The results now follow the changed settings.</source>
         <translation>结果已按更改后的设置更新。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1005" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1007" />
         <source>About neardup</source>
         <translation>关于 neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1006" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1008" />
         <source>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;Near-duplicate and plagiarism screening of local document collections, in Chinese and English. Similarity is the LCS ratio of the two texts with template text left out. No document leaves this computer.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;对本地中英文文档集进行近似重复与抄袭筛查。相似度为两篇文本的最长公共子序列比率，不计模板文字。所有文档都不会离开这台电脑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1044" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1046" />
         <source>Drop one folder to open it as a collection, or files to check them.</source>
         <translation>拖入一个文件夹即可作为文档集打开，拖入文件即可检测它们。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1052" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1054" />
         <source>Stopping the running task…</source>
         <translation>正在停止当前任务…</translation>
     </message>

@@ -153,7 +153,8 @@ def test_files_an_earlier_reader_read_are_read_again_and_the_status_bar_says_so(
     with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
         window.refresh()
     assert (window.last_report.updated, window.last_report.reread, window.last_report.unchanged) == (2, 2, 0)
-    assert "2 unchanged read again: this version reads their format differently." in window.statusBar().currentMessage()
+    assert "2 unchanged files read again: this version reads their format differently." in (
+        window.statusBar().currentMessage())
     with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
         window.refresh()
     assert (window.last_report.reread, window.last_report.unchanged) == (0, 2)
