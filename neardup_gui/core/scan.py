@@ -196,14 +196,14 @@ def _is_document_by_content(path: str, compressed: bool = False) -> bool:
             head = handle.read(SNIFFED_BYTES)
     except OSError:
         return True
-    if compressed and head[:2] == b"\x1f\x8b":
+    if compressed and sniff(head) == "gzip":
         try:
             head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, SNIFFED_BYTES)
         except zlib.error:
             return True
         if not head:
             return True
-        if head[:2] == b"PK":
+        if sniff(head) == "zip":
             return True  # (a zip's members are not in its first bytes: extraction decides)
     return bool(head) and format_by_content(sniff(head), path=path) is not None
 

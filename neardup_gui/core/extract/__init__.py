@@ -269,7 +269,8 @@ def extract_bytes(
     """Extract already-read bytes of the given format (``meta`` is copied into the result)."""
     if not data:
         return Skipped(path, "empty", "empty file (0 bytes)")
-    if data[:2] == _GZIP_MAGIC and gzip_inner(path) is not None and "compressed" not in meta:
+    kind = sniff(data)
+    if kind == "gzip" and gzip_inner(path) is not None and "compressed" not in meta:
         # (once: what a gzip file holds is read for what it is, even a gzip file again)
         unpacked = gunzip(path, data, limits)
         if isinstance(unpacked, Skipped):
@@ -281,7 +282,6 @@ def extract_bytes(
         if warning and isinstance(result, Document):
             result = dataclasses.replace(result, warnings=(warning, *result.warnings))
         return result
-    kind = sniff(data)
     if fmt == AUTO:
         fmt = format_by_content(kind, data)
         if fmt is None:
@@ -328,9 +328,6 @@ def extract_bytes(
     return build_document(path, fmt, result, {**meta, **result.meta, "reader": str(reader_version(fmt))})
 
 
-_GZIP_MAGIC = b"\x1f\x8b"
-
-
 def gunzip(path: str, data: bytes, limits: ExtractLimits) -> tuple[bytes, str] | Skipped:
     """The bytes a gzip file holds (every member of it), and a warning when it is damaged and
     what came before the damage is kept; too much once decompressed (over
@@ -359,7 +356,7 @@ def gunzip(path: str, data: bytes, limits: ExtractLimits) -> tuple[bytes, str] |
                     else f"is cut short after {size} bytes")
             warning = f"recovered from a damaged file: the compressed data {what}; the text after it is lost"
             break
-        if rest[:2] != _GZIP_MAGIC:
+        if sniff(rest[:2]) != "gzip":
             break  # (trailing bytes after the last member: ignored, as gzip does)
     return b"".join(out), warning
 

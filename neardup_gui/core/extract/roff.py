@@ -299,9 +299,8 @@ class _Reader:
             self.add("[" + _text(" ".join(args), self.strings) + "]")
         elif name == "ds" and args:
             # kept as written (``\\`` read as ``\`` once), interpreted where it is used
-            value = rest.split(None, 1)[1] if len(rest.split(None, 1)) > 1 else ""
-            self.strings[args[0]] = value[1:] if value.startswith('"') else value
-            self.strings[args[0]] = self.strings[args[0]].replace("\\\\", "\\")
+            value = rest.split(None, 1)[1] if len(args) > 1 else ""
+            self.strings[args[0]] = value.removeprefix('"').replace("\\\\", "\\")
         elif name in ("URL", "MTO") and args:
             # www.tmac's links (util-linux's pages): "text ⟨address⟩after" on a terminal
             text = _text(args[1], self.strings) if len(args) > 1 else ""
