@@ -14,9 +14,10 @@ import threading
 import traceback
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, QThreadPool, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QThreadPool, Signal
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox, QWidget
 
+from neardup_gui.app.relay import Relay, relay
 from neardup_gui.core.collection import Collection
 from neardup_gui.core.progress import ProgressFn, no_progress, wrap_progress
 from neardup_gui.core.report import build_report, format_for, write_report
@@ -125,14 +126,6 @@ def default_report_path(scope: str, collection_folder: str, items: Any, lang: st
     return os.path.join(folder, f"{stem} {day}.{ext}")
 
 
-class _Relay(QObject):
-    """The worker emits on it and Qt queues the calls to the job's slots on the GUI thread."""
-
-    progress = Signal(float, str)
-    done = Signal(str)
-    failed = Signal(str, str)
-
-
 class ExportJob(QObject):
     """One report being written in the background. Signals are delivered on the GUI thread."""
 
@@ -153,14 +146,11 @@ class ExportJob(QObject):
         self.items = items if isinstance(items, dict) or items is None else list(items)
         self.outcome = ""  # "done" | "failed" once ended
         self._ended = threading.Event()
-        # (the relay belongs to no thread: the worker emits on it, nothing is delivered to it, and
-        # whichever side lets go of it last deletes it safely; as the job's child it was deleted
-        # with the job, possibly while the worker was still returning from its last signal)
-        self._relay = _Relay()
-        self._relay.moveToThread(None)
-        self._relay.progress.connect(self.progress, Qt.ConnectionType.QueuedConnection)
-        self._relay.done.connect(self._deliver_done, Qt.ConnectionType.QueuedConnection)
-        self._relay.failed.connect(self._deliver_failed, Qt.ConnectionType.QueuedConnection)
+        # (the worker emits on the process's relay under this key, never on anything of the job's:
+        # a relay of the job's own was deleted by the worker while the GUI thread deleted the job,
+        # see app/relay.py; a job gone by then is told nothing)
+        self._relay = relay()
+        self._key = self._relay.register(self)
 
     def start(self, pool: QThreadPool | None = None) -> "ExportJob":
         # The worker is given what it needs, not the job: holding the job, it could drop the last
@@ -169,40 +159,46 @@ class ExportJob(QObject):
         # fault in a CI run, test_export_writes_the_report_in_the_language_it_is_given).
         (pool or QThreadPool.globalInstance()).start(functools.partial(
             _write_in_worker, self.db_path, self.scope, self.settings, self.out_path, self.items, self.lang,
-            self._relay, self._ended))
+            self._relay, self._key, self._ended))
         return self
 
     def wait(self, timeout_s: float | None = None) -> bool:
         """Block until the worker has returned (tests and shutdown only)."""
         return self._ended.wait(timeout_s)
 
-    @Slot(str)
-    def _deliver_done(self, path: str) -> None:
+    # -- told by the relay, on the GUI thread --------------------------------------------------------
+
+    def deliver_progress(self, fraction: float, message: str) -> None:
+        self.progress.emit(fraction, message)
+
+    def deliver_done(self, path: str) -> None:
         self.outcome = "done"
         self.done.emit(path)
         self.finished.emit()
 
-    @Slot(str, str)
-    def _deliver_failed(self, message: str, detail: str) -> None:
+    def deliver_cancelled(self) -> None:  # (a report is not cancelled; the relay's interface)
+        self.deliver_error("cancelled", "")
+
+    def deliver_error(self, message: str, detail: str) -> None:
         self.outcome = "failed"
         self.failed.emit(message, detail)
         self.finished.emit()
 
 
 def _write_in_worker(db_path: str, scope: str, settings: Settings, out_path: str, items: Any, lang: str,
-                     relay: _Relay, ended: threading.Event) -> None:
-    """The worker's part of an :class:`ExportJob`: write the report, say how it went on ``relay``
-    (the worker holds the relay; once the job is gone, its window closed while the report was
-    written, Qt delivers nothing: the connections went with the job)."""
+                     relay: Relay, key: int, ended: threading.Event) -> None:
+    """The worker's part of an :class:`ExportJob`: write the report, say how it went on the
+    process's ``relay`` under the job's ``key`` (once the job is gone, its window closed while the
+    report was written, the relay delivers nothing)."""
     try:
         path = write_report_file(db_path, scope, settings, out_path, items=items, lang=lang,
-                                 progress=lambda f, m="": relay.progress.emit(float(f), str(m)))
+                                 progress=lambda f, m="": relay.progress.emit(key, float(f), str(m)))
     except BaseException as exc:  # noqa: BLE001 - every failure must reach the GUI, not kill it
         detail = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
         log.error("report export to %s failed:\n%s", out_path, detail)
-        relay.failed.emit(str(exc) or type(exc).__name__, detail)
+        relay.failed.emit(key, str(exc) or type(exc).__name__, detail)
     else:
-        relay.done.emit(path)
+        relay.done.emit(key, path)
     finally:
         ended.set()
 

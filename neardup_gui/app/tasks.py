@@ -1,9 +1,9 @@
 """The one task runner: core functions in a worker thread, progress and results on the GUI thread.
 
 Follows Orange3's concurrent utilities: the core function gets a plain ``progress(fraction,
-message)`` callable; cancelling makes that callable raise :class:`Cancelled`; a small QObject
-carries progress and the outcome to the GUI thread through queued signals, where the callbacks
-run. Each task opens its own ``Collection`` (SQLite connections stay in the thread that made them).
+message)`` callable; cancelling makes that callable raise :class:`Cancelled`; the process's
+relay (app/relay.py) carries progress and the outcome to the GUI thread through queued signals,
+where the callbacks run. Each task opens its own ``Collection`` (SQLite connections stay in the thread that made them).
 """
 
 from __future__ import annotations
@@ -16,9 +16,10 @@ import traceback
 import weakref
 from typing import Any, Callable
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, QThreadPool, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, QThreadPool, QTimer, Signal
 
 from neardup_gui.app import collector
+from neardup_gui.app.relay import Relay, relay
 from neardup_gui.core.progress import Cancelled
 from neardup_gui.core.store import while_busy
 
@@ -31,32 +32,25 @@ PROGRESS_INTERVAL_S = 0.05
 SAY_WAITING_AFTER_S = 0.5
 
 
-class _Relay(QObject):
-    """The worker emits on it and Qt queues the calls to the task's slots on the GUI thread."""
-
-    progress = Signal(float, str)
-    done = Signal(object)
-    failed = Signal(object, str)
-    cancelled = Signal()
-
-
 class _Work:
     """The worker's side of a :class:`Task`: what the worker thread runs and touches, without the Task.
 
-    The worker holds only this (never the Task, a QObject of the GUI thread): holding the Task, it
-    could drop the last reference to it after its last signal, and the Task would be deleted on
-    the worker thread while the GUI thread delivered its queued events (the crash an export job
-    had in CI, see app/export.py). The relay belongs to no thread and receives nothing, so it may
-    be deleted by whichever side lets go of it last.
+    The worker holds only this: no Qt object but the process's relay, which is never deleted
+    (app/relay.py). Holding the Task (a QObject of the GUI thread), it could drop the last
+    reference to it after its last signal, and the Task would be deleted on the worker thread
+    while the GUI thread delivered its events (the crash an export job had in CI, see app/export.py);
+    holding a relay of the task's own, it deleted that relay while the GUI thread deleted the task
+    (CI's segmentation fault in ``exec``, app/relay.py).
     """
 
     def __init__(self, name: str, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
-                 relay: _Relay) -> None:
+                 relay: Relay, key: int) -> None:
         self.name = name
         self.fn = fn
         self.args = args
         self.kwargs = kwargs
         self.relay = relay
+        self.key = key
         self.cancel = threading.Event()
         self.ended = threading.Event()
         self.last_emit = 0.0
@@ -75,7 +69,7 @@ class _Work:
         now = time.monotonic()
         if now - self.last_emit >= PROGRESS_INTERVAL_S or fraction >= 1.0:
             self.last_emit = now
-            self.relay.progress.emit(float(fraction), str(message))
+            self.relay.progress.emit(self.key, float(fraction), str(message))
 
     def _waiting(self, waited_s: float) -> None:
         """Between the slices of a wait for another writer of the index (core/store.py)."""
@@ -87,21 +81,21 @@ class _Work:
                 "Task", "Waiting: another window or command is writing to the index…"))
 
     def run(self) -> None:
-        relay = self.relay
+        relay, key = self.relay, self.key
         try:
             with while_busy(self._waiting):
                 result = self.fn(*self.args, progress=self.report, **self.kwargs)
         except Cancelled:
-            relay.cancelled.emit()
+            relay.cancelled.emit(key)
         except BaseException as exc:  # noqa: BLE001 - every failure must reach the GUI, not kill it
             detail = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
             log.error("task %s failed:\n%s", self.name, detail)
-            relay.failed.emit(exc, detail)
+            relay.failed.emit(key, exc, detail)
         else:
             if self.cancel.is_set() and getattr(result, "cancelled", False):
-                relay.cancelled.emit()
+                relay.cancelled.emit(key)
             else:
-                relay.done.emit(result)
+                relay.done.emit(key, result)
         finally:
             self.ended.set()
 
@@ -134,16 +128,10 @@ class Task(QObject):
         self.outcome = ""  # "done" | "error" | "cancelled" once ended
         self.result: Any = None
         self.error: BaseException | None = None
-        # (the relay belongs to no thread: the worker emits on it, nothing is delivered to it, and
-        # whichever side lets go of it last deletes it safely, the worker after its last signal
-        # or the GUI thread; the task itself is deleted on the GUI thread only)
-        self._relay = _Relay()
-        self._relay.moveToThread(None)
-        self._relay.progress.connect(self._deliver_progress, Qt.ConnectionType.QueuedConnection)
-        self._relay.done.connect(self._deliver_done, Qt.ConnectionType.QueuedConnection)
-        self._relay.failed.connect(self._deliver_error, Qt.ConnectionType.QueuedConnection)
-        self._relay.cancelled.connect(self._deliver_cancelled, Qt.ConnectionType.QueuedConnection)
-        self._work = _Work(name, fn, args, kwargs, self._relay)
+        # (the worker emits on the process's relay under this task's key, and the relay calls the
+        # ``deliver_*`` methods below on the GUI thread; the task is deleted on the GUI thread only)
+        shared = relay()
+        self._work = _Work(name, fn, args, kwargs, shared, shared.register(self))
 
     @property
     def waiting(self) -> bool:
@@ -181,8 +169,7 @@ class Task(QObject):
             return None
         return elapsed * (1.0 - self.fraction) / self.fraction
 
-    @Slot(float, str)
-    def _deliver_progress(self, fraction: float, message: str) -> None:
+    def deliver_progress(self, fraction: float, message: str) -> None:
         if self.outcome:
             return
         self.fraction = fraction
@@ -190,8 +177,7 @@ class Task(QObject):
             self.message = message
         self.progress.emit(fraction, message)
 
-    @Slot(object)
-    def _deliver_done(self, result: Any) -> None:
+    def deliver_done(self, result: Any) -> None:
         self.outcome = "done"
         self.result = result
         try:
@@ -200,8 +186,7 @@ class Task(QObject):
         finally:
             self.finished.emit()
 
-    @Slot(object, str)
-    def _deliver_error(self, exc: BaseException, detail: str) -> None:
+    def deliver_error(self, exc: BaseException, detail: str) -> None:
         self.outcome = "error"
         self.error = exc
         try:
@@ -210,8 +195,7 @@ class Task(QObject):
         finally:
             self.finished.emit()
 
-    @Slot()
-    def _deliver_cancelled(self) -> None:
+    def deliver_cancelled(self) -> None:
         self.outcome = "cancelled"
         try:
             if self._on_cancelled:

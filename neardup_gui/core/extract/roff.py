@@ -333,12 +333,12 @@ class _Reader:
         elif name == "Fc":
             self.add(")" + _text("".join(args), self.strings))
         elif name == "Rv" and args[:1] == ["-std"]:
-            names = [a for a in args[1:]] or [self.name]
+            names = list(args[1:]) or [self.name]
             self.add(f"The {'() and '.join(names)}() function{'s' if len(names) > 1 else ''} return"
                      f"{'' if len(names) > 1 else 's'} the value 0 if successful; otherwise the value -1 is returned "
                      "and the global variable errno is set to indicate the error.")
         elif name == "Ex" and args[:1] == ["-std"]:
-            names = [a for a in args[1:]] or [self.name]
+            names = list(args[1:]) or [self.name]
             self.add(f"The {' and '.join(names)} utilit{'ies' if len(names) > 1 else 'y'} exit"
                      f"{'' if len(names) > 1 else 's'} 0 on success, and >0 if an error occurs.")
         elif name in _MDOC_SILENT:
