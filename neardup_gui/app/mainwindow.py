@@ -87,6 +87,7 @@ class MainWindow(QMainWindow):
         self.settings: Settings = self.defaults
         self.updating = False  # results are being re-derived for changed settings
         self._update_pending = False
+        self._update_reason = "settings"  # why the results are re-derived: "settings" or "index"
         self.language_setting = load_language(self.store)
         self.translations = translations or Translations(QApplication.instance())
         self.runner = TaskRunner(self)
@@ -302,8 +303,7 @@ class MainWindow(QMainWindow):
         self.recent_label.setText(self.tr("Recent collections:"))
         self.recent_list.setAccessibleName(self.tr("Recent collections"))
         self.notice_refresh.setText(self.tr("Refresh now"))
-        self.updating_label.setText(self.tr("Updating the results for the changed settings… "
-                                            "The figures shown are those of the previous settings until this finishes."))
+        self._say_updating()
         self.tabs.setTabText(0, self.tr("Documents"))
         self.tabs.setTabText(1, self.tr("Check"))
         self.tabs.setTabText(2, self.tr("Duplicates"))
@@ -581,7 +581,15 @@ class MainWindow(QMainWindow):
                     unread=report.unread)
             self.statusBar().showMessage(message, 15000)
         self.collection_loaded.emit()
-        self._find_duplicates()
+        changed = report is not None and (report.added or report.updated or report.moved or report.removed
+                                          or report.reread)
+        if changed and any(not r.skipped_reason for r in self.check_results):
+            # The shown checks were made against the collection as it was: a source removed stayed
+            # listed (its report could not be written), a source changed kept its old passages.
+            # Checked again with the results, as after a change of settings.
+            self.update_results(reason="index")
+        else:
+            self._find_duplicates()
 
     def _find_duplicates(self) -> None:
         if self.db_path:
@@ -955,11 +963,13 @@ class MainWindow(QMainWindow):
         elif collection_values(old) != collection_values(new) or old.strategy != new.strategy:
             self.update_results()
 
-    def update_results(self) -> None:
+    def update_results(self, reason: str = "settings") -> None:
         """Re-derive what is shown (pairs, clusters, the checked submissions) under the current
-        settings, showing "updating" meanwhile; waits for a running task first."""
+        settings and the collection as it is, showing "updating" meanwhile; waits for a running
+        task first. ``reason``: "settings" (changed) or "index" (the collection changed)."""
         if not self.db_path or self._closing:
             return
+        self._update_reason = reason
         self._set_updating(True)
         if self.is_busy():
             self._update_pending = True
@@ -980,16 +990,29 @@ class MainWindow(QMainWindow):
             self._show_check_results(list(updated.checks))
             if 0 <= current < len(updated.checks):
                 self.check_page.submission_combo.setCurrentIndex(current)
-        self.statusBar().showMessage(self.tr("The results now follow the changed settings."), 8000)
+        if self._update_reason == "index":
+            self.statusBar().showMessage(self.tr(
+                "The checked submissions were compared again with the collection as it is now."), 8000)
+        else:
+            self.statusBar().showMessage(self.tr("The results now follow the changed settings."), 8000)
+
+    def _say_updating(self) -> None:
+        if self._update_reason == "index":
+            self.updating_label.setText(self.tr("Checking the shown submissions again against the changed collection… "
+                                                "Their figures are those of the collection before until this finishes."))
+        else:
+            self.updating_label.setText(self.tr("Updating the results for the changed settings… "
+                                                "The figures shown are those of the previous settings until this finishes."))
 
     def _set_updating(self, on: bool) -> None:
+        self._say_updating()
         self.updating = on
         self.updating_label.setVisible(on)
         self.check_page.set_updating(on)
 
     def _main_task_finished(self) -> None:
         if self._update_pending and not self._closing:
-            self.update_results()
+            self.update_results(self._update_reason)
         elif self.updating and not (self.is_busy() and self.main_task.name == "update"):
             self._set_updating(False)  # done, cancelled or failed
 

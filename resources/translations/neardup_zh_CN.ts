@@ -773,34 +773,34 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>Export</name>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="246" />
-        <location filename="../../neardup_gui/app/export.py" line="270" />
-        <location filename="../../neardup_gui/app/export.py" line="286" />
+        <location filename="../../neardup_gui/app/export.py" line="242" />
+        <location filename="../../neardup_gui/app/export.py" line="266" />
+        <location filename="../../neardup_gui/app/export.py" line="282" />
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="264" />
+        <location filename="../../neardup_gui/app/export.py" line="260" />
         <source>Report written to {0}</source>
         <translation>报告已保存到 {0}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="271" />
+        <location filename="../../neardup_gui/app/export.py" line="267" />
         <source>The report could not be written: {0}</source>
         <translation>无法写入报告：{0}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="287" />
+        <location filename="../../neardup_gui/app/export.py" line="283" />
         <source>The report was written to {0}</source>
         <translation>报告已保存到 {0}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="289" />
+        <location filename="../../neardup_gui/app/export.py" line="285" />
         <source>Open report</source>
         <translation>打开报告</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="291" />
+        <location filename="../../neardup_gui/app/export.py" line="287" />
         <source>Show folder</source>
         <translation>打开所在文件夹</translation>
     </message>
@@ -972,132 +972,132 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="279" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="280" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="280" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="281" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="281" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="282" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="282" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="283" />
         <source>&amp;Open a folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="283" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="284" />
         <source>Choose a folder of documents to index as a collection</source>
         <translation>选择一个文档文件夹，将其建立索引作为文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="284" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="285" />
         <source>Open the &amp;sample collection</source>
         <translation>打开示例文档集(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="285" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="286" />
         <source>&amp;Check files…</source>
         <translation>检测文件(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="286" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="287" />
         <source>Check one or more submissions against the collection</source>
         <translation>将一份或多份送检文档与文档集比对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="287" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="288" />
         <source>&amp;Refresh the collection</source>
         <translation>刷新文档集(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="288" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="289" />
         <source>&amp;Export a report…</source>
         <translation>导出报告(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="290" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="291" />
         <source>Save what the current tab shows (check results, duplicate pairs or clusters) as HTML, PDF, CSV or JSON</source>
         <translation>将当前标签页的内容（检测结果、重复文档对或聚类）保存为 HTML、PDF、CSV 或 JSON</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="291" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="292" />
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="292" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="293" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="293" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="294" />
         <source>&amp;About neardup</source>
         <translation>关于 neardup(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="294" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="295" />
         <source>neardup &amp;Help</source>
         <translation>neardup 帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="295" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="296" />
         <source>What each figure means, and the keyboard shortcuts (F1)</source>
         <translation>各项比例的含义和快捷键（F1）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="296" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="297" />
         <source>&lt;b&gt;Collection&lt;/b&gt;</source>
         <translation>&lt;b&gt;文档集&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="297" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="298" />
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="298" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="299" />
         <source>Pick up new, changed and deleted files (only those are read) (F5)</source>
         <translation>纳入新增、修改和删除的文件（只读取这些文件）（F5）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="299" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="300" />
         <source>Check a file…</source>
         <translation>检测文件…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="300" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="301" />
         <source>Check one or more submissions against the collection (Ctrl+K); you can also drop files on the window</source>
         <translation>将一份或多份送检文档与文档集比对（Ctrl+K）；也可以把文件拖到窗口上</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="301" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="302" />
         <source>Open another folder…</source>
         <translation>打开其他文件夹…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="302" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="303" />
         <source>Recent collections:</source>
         <translation>最近的文档集：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="303" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="304" />
         <source>Recent collections</source>
         <translation>最近的文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="304" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="305" />
         <source>Refresh now</source>
         <translation>立即刷新</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="305" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1004" />
         <source>Updating the results for the changed settings… The figures shown are those of the previous settings until this finishes.</source>
         <translation>正在按更改后的设置更新结果……完成之前显示的仍是原设置下的数字。</translation>
     </message>
@@ -1223,11 +1223,11 @@ Countable text: every word and character of the submission except template text 
         <location filename="../../neardup_gui/app/mainwindow.py" line="475" />
         <location filename="../../neardup_gui/app/mainwindow.py" line="480" />
         <location filename="../../neardup_gui/app/mainwindow.py" line="523" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="731" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="741" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="851" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="952" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1045" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="739" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="749" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="859" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="960" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1068" />
         <source>neardup</source>
         <translation>neardup</translation>
     </message>
@@ -1276,31 +1276,31 @@ Countable text: every word and character of the submission except template text 
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="654" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="662" />
         <source>The last indexing of this folder did not finish (it was cancelled, or the program was closed): only the documents indexed until then are shown. Refresh to continue where it stopped.</source>
         <translation>此文件夹上次的索引没有完成（被取消，或程序被关闭）：只显示当时已索引的文档。点击刷新可从中断处继续。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="698" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="706" />
         <source>; %n file could not be read</source>
         <translation>
             <numerusform>；%n 个文件无法读取</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="699" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="707" />
         <source>; %n files could not be read</source>
         <translation>
             <numerusform>；%n 个文件无法读取</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="705" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="713" />
         <source>Could not be read:</source>
         <translation>无法读取：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="708" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="716" />
         <source>Left out: neardup reads {formats} files, and by its content a file named without a type (README, ls.1).</source>
         <translation>未纳入：neardup 读取 {formats} 文件，以及按内容读取没有类型后缀的文件（如 README、ls.1）。</translation>
     </message>
@@ -1329,21 +1329,21 @@ Were the documents deleted on purpose? Remove all {n} from the index?</source>
         <translation>{unread} 个文档保持原样：无法读取其所在的文件夹。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="691" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="699" />
         <source>%n document: {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
         <translation>
             <numerusform>共 %n 个文档：已索引 {indexed}，有警告 {warned}，跳过 {skipped}</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="693" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="701" />
         <source>%n documents: {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
         <translation>
             <numerusform>共 %n 个文档：已索引 {indexed}，有警告 {warned}，跳过 {skipped}</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="622" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="630" />
         <source>Select at least one whole sentence ({n} words or characters) to mark it as template.</source>
         <translation>请至少选择一个完整的句子（{n} 个字或词）才能标为模板。</translation>
     </message>
@@ -1362,69 +1362,69 @@ Were the documents deleted on purpose? Remove all {n} from the index?</source>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="651" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="659" />
         <source>Indexing was cancelled: the documents indexed so far are shown. Refresh to continue where it stopped.</source>
         <translation>索引已取消：这里显示的是已建立索引的文档。点击刷新可从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="658" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="666" />
         <source>This is the saved index; files may have changed since. Refresh to pick up new, changed and deleted files.</source>
         <translation>这是已保存的索引，文件之后可能有变化。点击刷新可纳入新增、修改和删除的文件。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="701" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="709" />
         <source>; %n other file left out (not a format neardup reads)</source>
         <translation>
             <numerusform>；另有 %n 个其他格式的文件未纳入（neardup 不读取该格式）</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="703" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="711" />
         <source>; %n other files left out (not a format neardup reads)</source>
         <translation>
             <numerusform>；另有 %n 个其他格式的文件未纳入（neardup 不读取该格式）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="707" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="710" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="715" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="718" />
         <source>…and {n} more</source>
         <translation>……以及另外 {n} 个</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="723" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="731" />
         <source>Choose submissions to check</source>
         <translation>选择要检测的送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="724" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="732" />
         <source>Documents ({patterns});;All files (*)</source>
         <translation>文档 ({patterns});;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="732" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="740" />
         <source>Open a collection first (a folder of documents), then check files against it.</source>
         <translation>请先打开一个文档集（一个文档文件夹），再将文件与它比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="741" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="749" />
         <source>Some files could not be read:</source>
         <translation>有些文件无法读取：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="765" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="786" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="802" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="773" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="794" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="810" />
         <source>Add to collection</source>
         <translation>加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="766" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="774" />
         <source>These files cannot be added to the collection: their names are not valid UTF-8 (in GBK, perhaps). Rename them, check them again, then add them.</source>
         <translation>这些文件无法加入文档集：它们的文件名不是有效的 UTF-8 编码（可能是 GBK 编码）。请重命名，重新检测后再加入。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="787" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="795" />
         <source>{n} checked file(s) are outside the collection's folder {folder}.
 
 Copy them into the folder, or keep them where they are as external members? An external member stays in the collection when it is refreshed; if you move or delete the file, it leaves the collection.</source>
@@ -1433,17 +1433,17 @@ Copy them into the folder, or keep them where they are as external members? An e
 把它们复制到该文件夹，还是保留在原处作为外部成员？外部成员在刷新时会保留在文档集中；如果移动或删除了该文件，它就会离开文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="792" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="800" />
         <source>Copy into the folder</source>
         <translation>复制到文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="793" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="801" />
         <source>Keep where they are</source>
         <translation>保留在原处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="803" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="811" />
         <source>The collection's folder already has a file named {names}.
 
 Rename the copy (for example “name (2).docx”), or replace the file in the folder?</source>
@@ -1452,72 +1452,82 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 给复制的文件改名（例如“名称 (2).docx”），还是替换文件夹中的文件？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="807" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="815" />
         <source>Rename the copy</source>
         <translation>改名复制</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="808" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="816" />
         <source>Replace</source>
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="821" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="829" />
         <source>{name}: copied into the collection's folder as {member}</source>
         <translation>{name}：已复制到文档集文件夹，名为 {member}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="824" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="832" />
         <source>{name}: kept where it is, as an external member ({path})</source>
         <translation>{name}：保留在原处，作为外部成员（{path}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="827" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="835" />
         <source>{name}: already in the collection's folder</source>
         <translation>{name}：已在文档集文件夹中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="829" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="837" />
         <source>The checked submissions are now part of the collection.</source>
         <translation>已检测的送检文档已加入文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="831" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="839" />
         <source>Added to the collection</source>
         <translation>已加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="852" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="860" />
         <source>Open a collection first (a folder of documents), then screen a call against it.</source>
         <translation>请先打开一个文档集（文档文件夹），再对一批申请书进行检测。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="953" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="961" />
         <source>The fingerprints are being rebuilt from the stored texts in the background.</source>
         <translation>正在后台根据已保存的文本重建指纹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="983" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="995" />
+        <source>The checked submissions were compared again with the collection as it is now.</source>
+        <translation>已将所检测的申请书与当前的文档集重新比对。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="997" />
         <source>The results now follow the changed settings.</source>
         <translation>结果已按更改后的设置更新。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1007" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1001" />
+        <source>Checking the shown submissions again against the changed collection… Their figures are those of the collection before until this finishes.</source>
+        <translation>文档集已变化，正在重新检测所显示的申请书… 完成之前，显示的数据仍是变化前文档集的结果。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1030" />
         <source>About neardup</source>
         <translation>关于 neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1008" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1031" />
         <source>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;Near-duplicate and plagiarism screening of local document collections, in Chinese and English. Similarity is the LCS ratio of the two texts with template text left out. No document leaves this computer.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;对本地中英文文档集进行近似重复与抄袭筛查。相似度为两篇文本的最长公共子序列比率，不计模板文字。所有文档都不会离开这台电脑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1046" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1069" />
         <source>Drop one folder to open it as a collection, or files to check them.</source>
         <translation>拖入一个文件夹即可作为文档集打开，拖入文件即可检测它们。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1054" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1077" />
         <source>Stopping the running task…</source>
         <translation>正在停止当前任务…</translation>
     </message>
@@ -2583,7 +2593,7 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>Task</name>
     <message>
-        <location filename="../../neardup_gui/app/tasks.py" line="86" />
+        <location filename="../../neardup_gui/app/tasks.py" line="80" />
         <source>Waiting: another window or command is writing to the index…</source>
         <translation>正在等待：另一个窗口或命令正在写入索引…</translation>
     </message>

@@ -1,0 +1,74 @@
+"""A checked submission shown on the Check tab follows the collection it was checked against.
+
+Found by driving the window with random actions: a submission checked, then its source removed
+from the folder and the collection refreshed, kept showing that source — and exporting its
+report failed with the message "67" (the source's document id, gone from the index); a source
+changed on disk kept the passages of its old text. Now a refresh that changes the collection
+checks the shown submissions again, as a change of settings does."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from neardup_gui.app.export import start_export
+
+
+def _texts(corpus_dir: Path) -> list[str]:
+    files = sorted((corpus_dir / "debian-reference-en").glob("*.txt"))
+    texts = [f.read_text(encoding="utf-8") for f in files]
+    return [t for t in texts if len(t) > 3000][:4]
+
+
+def test_a_refresh_that_removes_a_source_checks_the_shown_submission_again(
+        qtbot, window, no_blocking_dialogs, corpus_dir, tmp_path):
+    a, b, c, d = _texts(corpus_dir)
+    folder = tmp_path / "proposals"
+    folder.mkdir()
+    for name, text in (("a.txt", a), ("b.txt", b), ("c.txt", c)):
+        (folder / name).write_text(text, encoding="utf-8")
+    submission = tmp_path / "new.txt"  # most of a, then d's text
+    submission.write_text(a[: len(a) * 2 // 3] + "\n\n" + d, encoding="utf-8")
+    with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
+        window.open_folder(str(folder))
+    with qtbot.waitSignal(window.check_ready, timeout=60_000):
+        window.check_files([str(submission)])
+    assert [s.source.rel for s in window.visible_sources()][:1] == ["a.txt"]
+
+    (folder / "a.txt").unlink()
+    (folder / "d.txt").write_text(d, encoding="utf-8")  # the rest of the submission arrives
+    with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
+        window.refresh()
+    qtbot.waitUntil(lambda: not window.is_busy() and not window.updating, timeout=60_000)
+    sources = [s.source.rel for s in window.visible_sources()]
+    assert "a.txt" not in sources and sources[:1] == ["d.txt"]
+    assert "compared again" in window.statusBar().currentMessage()
+
+    # the report of the shown check is written, of the collection as it is
+    out = tmp_path / "check.json"
+    job = start_export(None, "check-submission", window.db_path, window.settings, str(out),
+                       {"result": window.current_check_result()})
+    with qtbot.waitSignal(job.finished, timeout=60_000):
+        pass
+    assert job.outcome == "done"
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert "a.txt" not in json.dumps(report) and "d.txt" in json.dumps(report)
+
+
+def test_a_refresh_that_changes_nothing_keeps_the_shown_check(qtbot, window, no_blocking_dialogs, corpus_dir, tmp_path):
+    a, b, c, _ = _texts(corpus_dir)
+    folder = tmp_path / "proposals"
+    folder.mkdir()
+    for name, text in (("a.txt", a), ("b.txt", b)):
+        (folder / name).write_text(text, encoding="utf-8")
+    submission = tmp_path / "new.txt"
+    submission.write_text(a[: len(a) // 2] + "\n\n" + c, encoding="utf-8")
+    with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
+        window.open_folder(str(folder))
+    with qtbot.waitSignal(window.check_ready, timeout=60_000):
+        window.check_files([str(submission)])
+    shown = window.current_check_result()
+    with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
+        window.refresh()
+    qtbot.waitUntil(lambda: not window.is_busy() and not window.updating, timeout=60_000)
+    assert window.current_check_result() is shown  # (nothing changed: not checked again)
