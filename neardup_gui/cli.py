@@ -1003,8 +1003,11 @@ def output_problem(path: str) -> str | None:
     there), or None."""
     target = Path(path).expanduser()
     parent = target.parent if str(target.parent) else Path(".")
-    if target.is_dir():
-        return "it is a folder"
+    try:
+        if target.is_dir():
+            return "it is a folder"
+    except OSError as exc:  # (a name longer than the file system allows: before, a traceback)
+        return (exc.strerror or str(exc)).lower()
     if not parent.exists():
         return f"no such folder: {parent}"
     if not parent.is_dir():

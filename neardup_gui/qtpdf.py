@@ -18,7 +18,7 @@ from PySide6.QtGui import (
     QFont, QGuiApplication, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument,
 )
 
-from neardup_gui.core.report import report_html, report_title
+from neardup_gui.core.report import part_path, report_html, report_title
 from neardup_gui.core.report.strings import translator
 
 log = logging.getLogger(__name__)
@@ -50,7 +50,7 @@ def write_pdf(report, path: str | Path, *, title: str = "") -> int:
     from the command line it makes its own.
     """
     app = ensure_gui_application()  # noqa: F841 - kept alive while we draw
-    tmp = str(path) + ".part"
+    tmp = str(part_path(path))  # (a name of this writer's own: see core.report.part_path)
     try:
         pages = _paint(report, tmp, title)
         os.replace(tmp, path)

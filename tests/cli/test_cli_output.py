@@ -213,8 +213,9 @@ def test_check_says_plainly_what_is_wrong_with_a_path_as_given(sample_index, tmp
 
 
 def test_a_report_that_cannot_be_written_says_why_and_leaves_nothing(sample_index, tmp_path) -> None:
-    """--out in a folder that does not exist is refused before any work; a write that fails
-    (here a name one part too long for the file system) is said, and no part file is left."""
+    """--out in a folder that does not exist, or a name longer than the file system allows, is
+    refused before any work; a name as long as it allows is written (its part file's name is
+    shortened: before, that write failed); no part file is ever left."""
     def report(out: Path) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-m", "neardup_gui.cli", "report", "--db", str(sample_index),
                                "--out", str(out), "-q"], capture_output=True, text=True, cwd=ROOT, timeout=300)
@@ -222,12 +223,16 @@ def test_a_report_that_cannot_be_written_says_why_and_leaves_nothing(sample_inde
     run = report(tmp_path / "no" / "such" / "r.html")
     assert run.returncode == 2 and "Traceback" not in run.stderr
     assert run.stderr.strip() == f"neardup: cannot write {tmp_path / 'no' / 'such' / 'r.html'}: no such folder: {tmp_path / 'no' / 'such'}"
-    long_name = tmp_path / ("r" * 250 + ".html")  # fits (255 at most); its ".part" does not
-    run = report(long_name)
+    too_long = tmp_path / ("r" * 251 + ".html")  # 256 bytes: one more than the file system allows
+    run = report(too_long)  # (before: a traceback, from the check before the work)
     assert run.returncode == 2 and "Traceback" not in run.stderr
-    assert run.stderr.strip().startswith(f"neardup: cannot write {long_name}: ")
-    assert run.stderr.strip().endswith("; nothing was written")
+    assert run.stderr.strip() == f"neardup: cannot write {too_long}: file name too long"
     assert list(tmp_path.iterdir()) == []
+    long_name = tmp_path / ("报" * 83 + ".html")  # 254 bytes: fits (255 at most); its part file is shortened
+    run = report(long_name)
+    assert run.returncode == 0, run.stderr
+    assert [p.name for p in tmp_path.iterdir()] == [long_name.name] and "<html" in long_name.read_text(encoding="utf-8")
+    long_name.unlink()
     ok = report(tmp_path / "r.json")
     assert ok.returncode == 0 and json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
 

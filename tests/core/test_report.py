@@ -336,6 +336,40 @@ def test_a_failed_write_leaves_no_partial_file(reports, tmp_path):
         write_report(reports["pairs"], tmp_path / "r.pdf")  # PDF is written by the Qt side
 
 
+def test_two_reports_written_to_one_name_at_once_do_not_write_into_each_other(reports, tmp_path):
+    """An export started twice to one file (found by random actions on the window): both wrote
+    "….json.part", and the second rename failed. Each writer now has a file of its own, and
+    another's unfinished file is left alone."""
+    import threading
+
+    target = tmp_path / "twice.json"
+    theirs = tmp_path / "twice.json.part"  # (another writer's file under the old, shared name)
+    theirs.write_text("half a report", encoding="utf-8")
+    write_report(reports["pairs"], target)
+    assert theirs.read_text(encoding="utf-8") == "half a report"
+    assert json.loads(target.read_text(encoding="utf-8"))["pairs"]
+
+    failures: list[BaseException] = []
+    start = threading.Barrier(4)
+
+    def write() -> None:
+        start.wait()
+        try:
+            for _ in range(5):
+                write_report(reports["pairs"], target)
+        except BaseException as exc:  # noqa: BLE001
+            failures.append(exc)
+
+    writers = [threading.Thread(target=write) for _ in range(4)]
+    for w in writers:
+        w.start()
+    for w in writers:
+        w.join()
+    assert failures == []
+    assert json.loads(target.read_text(encoding="utf-8"))["pairs"]  # whole
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["twice.json", "twice.json.part"]
+
+
 def test_passages_quote_each_span_once_with_the_changed_text_between_as_context():
     from neardup_gui.core.report.model import passages
     from neardup_gui.core.results import Comparison, MatchSpan

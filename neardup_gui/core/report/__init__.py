@@ -7,12 +7,14 @@ so it is written by ``neardup_gui.qtpdf`` from the same model.
 
 from __future__ import annotations
 
+import itertools
 import os
+import threading
 from pathlib import Path
 
 from neardup_gui.core.report.model import SCOPES, Report, build_report
 
-__all__ = ["FORMATS", "SCOPES", "Report", "build_report", "format_for", "report_html", "report_title", "write_report"]
+__all__ = ["FORMATS", "SCOPES", "Report", "build_report", "format_for", "part_path", "report_html", "report_title", "write_report"]
 
 FORMATS = ("html", "csv", "json", "pdf")
 
@@ -50,6 +52,22 @@ def report_title(report) -> str:  # noqa: ANN001
     return report.title if hasattr(report, "title") else report.summary.title
 
 
+_PARTS = itertools.count(1)
+
+
+def part_path(path: str | Path) -> Path:
+    """The name a report is written under beside ``path`` before it is renamed to it: one no other
+    writer uses (the process, the thread and a count in it). With one ``.part`` name for all, two
+    reports written to one file at once — an export started twice — wrote into each other's file,
+    and the second rename failed ("No such file or directory: '….html.part'"); now each writes its
+    own file and the one renamed last is the file kept, whole. A name near the file system's 255
+    bytes is shortened before the tail, so any name that fits can be written."""
+    p = Path(path)
+    tail = f".{os.getpid()}-{threading.get_ident()}-{next(_PARTS)}.part"
+    head = p.name.encode("utf-8", "surrogateescape")[: 255 - len(tail)].decode("utf-8", "ignore")
+    return p.with_name(head + tail)
+
+
 def write_report(report, path: str | Path, fmt: str | None = None) -> None:  # noqa: ANN001
     """Write ``report`` (any report model) as HTML, CSV or JSON (``fmt`` defaults to the file's extension).
 
@@ -61,7 +79,7 @@ def write_report(report, path: str | Path, fmt: str | None = None) -> None:  # n
     fmt = fmt or format_for(path)
     if fmt not in ("html", "csv", "json"):
         raise ValueError(f"{fmt!r} reports are written by neardup_gui.qtpdf, not by core")
-    tmp = Path(str(path) + ".part")
+    tmp = part_path(path)
     try:
         if fmt == "html":
             tmp.write_text(report_html(report), encoding="utf-8", newline="\n")
