@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from neardup_gui.core.collection import IndexProblem
 from neardup_gui.core.scan import FolderUnavailable
+from neardup_gui.core.store import DocumentGone
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +63,12 @@ def explain(exc: BaseException) -> tuple[str, str]:
             QCoreApplication.translate("Errors", "A file or folder could not be read or written."),
             QCoreApplication.translate("Errors", "Check that you have permission to read the collection folder and to write to "
                "your application data folder."),
+        )
+    if isinstance(exc, DocumentGone):
+        return (
+            QCoreApplication.translate("Errors", "A document of this result is no longer in the collection."),
+            QCoreApplication.translate("Errors", "It was removed or changed after the result was made. Check the submission "
+               "again, or screen the call again, to compare with the collection as it is now."),
         )
     if isinstance(exc, FileNotFoundError):
         return (

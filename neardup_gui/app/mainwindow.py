@@ -62,6 +62,7 @@ from neardup_gui.core.extract import DIALOG_PATTERNS, READ_SUFFIXES
 from neardup_gui.core.scan import FolderUnavailable, gbk_reading, is_valid_name, shown_name
 from neardup_gui.core.results import CheckResult, Cluster, Pair, SourceMatch
 from neardup_gui.core.settings import Settings, collection_values
+from neardup_gui.core.store import DocumentGone
 
 log = logging.getLogger(__name__)
 
@@ -411,10 +412,16 @@ class MainWindow(QMainWindow):
         if isinstance(exc, FolderUnavailable):
             detail = ""  # (an expected condition, said in full: no traceback to copy)
             said = f"{exc.folder}: {localise_reason(exc.reason)}"  # (the advice says that nothing was changed)
+        elif isinstance(exc, DocumentGone):
+            detail, said = "", ""  # (expected: the headline and advice say it all)
         dialog = ErrorDialog(headline, f"{advice}\n\n{said}" if said else advice, detail, self)
         self._error_dialogs.append(dialog)
         dialog.finished.connect(lambda _r, d=dialog: self._error_dialogs.remove(d))
         dialog.open()
+
+    def task_error(self, exc: BaseException, detail: str) -> None:
+        """A task of another view (a submission's side by side) failed: said as the window's are."""
+        self._task_error(exc, detail)
 
     def _update_actions(self) -> None:
         busy = self.is_busy()

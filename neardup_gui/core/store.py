@@ -254,6 +254,21 @@ def _schema4_screen(conn: sqlite3.Connection) -> None:
     ) WITHOUT ROWID""")
 
 
+class DocumentGone(KeyError):
+    """A document no longer in the index: removed from the folder, or changed (a changed document
+    is indexed again under a new id) after a result naming it — a check shown, a screening, a
+    report being written — was made. A ``KeyError`` (its callers' ``except KeyError`` still hold)
+    that says so in words: before, the examiner was shown a bare number ("67")."""
+
+    def __init__(self, doc_id: int) -> None:
+        super().__init__(doc_id)
+        self.doc_id = doc_id
+
+    def __str__(self) -> str:
+        return (f"document {self.doc_id} is no longer in the collection: it was removed or changed "
+                "after this result was made")
+
+
 class IndexProblem(Exception):
     """An index file that cannot be used, with a sentence the examiner can act on.
 
@@ -837,7 +852,7 @@ class Store:
         except sqlite3.DatabaseError as exc:
             raise _translate_error(exc, self.path) from exc
         if row is None:
-            raise KeyError(doc_id)
+            raise DocumentGone(doc_id)
         try:
             return StoredText(
                 text=zlib.decompress(row[0]).decode("utf-8"),

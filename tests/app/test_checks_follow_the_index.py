@@ -72,3 +72,39 @@ def test_a_refresh_that_changes_nothing_keeps_the_shown_check(qtbot, window, no_
         window.refresh()
     qtbot.waitUntil(lambda: not window.is_busy() and not window.updating, timeout=60_000)
     assert window.current_check_result() is shown  # (nothing changed: not checked again)
+
+
+def test_a_screened_source_removed_since_is_said_in_words(qtbot, window, no_blocking_dialogs, corpus_dir, tmp_path):
+    """A call screened, then its source removed from the collection and the collection refreshed:
+    opening the submission beside that source said nothing (the failure was only logged) — now
+    the window says the document left the collection and what to do, with no traceback; a
+    report's error names the document in words, not as a bare number."""
+    from neardup_gui.core.store import DocumentGone
+
+    a, b, _, d = _texts(corpus_dir)
+    folder = tmp_path / "proposals"
+    folder.mkdir()
+    for name, text in (("a.txt", a), ("b.txt", b)):
+        (folder / name).write_text(text, encoding="utf-8")
+    call = tmp_path / "call"
+    call.mkdir()
+    (call / "new.txt").write_text(a[: len(a) * 2 // 3] + "\n\n" + d, encoding="utf-8")
+    with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
+        window.open_folder(str(folder))
+    with qtbot.waitSignal(window.screening_ready, timeout=60_000):
+        window.screen_folder(str(call))
+    with qtbot.waitSignal(window.submission_opened, timeout=60_000) as opened:
+        window.open_submission("call", "new.txt")
+    view = opened.args[0]
+    assert [s.name for s in view.detail.sources][:1] == ["a.txt"]
+    (folder / "a.txt").unlink()
+    with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
+        window.refresh()
+    qtbot.waitUntil(lambda: not window.runner.is_busy(), timeout=60_000)
+    with qtbot.waitSignal(window.task_failed, timeout=60_000) as failed:
+        view.open_source(view.detail.sources[0].rank)
+    assert failed.args == ["A document of this result is no longer in the collection."]
+    dialog = window._error_dialogs[-1]
+    assert "screen the call again" in dialog.advice.text()
+    assert not dialog.details.isVisible()  # (an expected condition: no traceback to copy)
+    assert "no longer in the collection" in str(DocumentGone(67)) and "67" in str(DocumentGone(67))
