@@ -28,6 +28,7 @@ import itertools
 import weakref
 from typing import Any, Protocol
 
+import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal, Slot
 
 
@@ -73,7 +74,12 @@ class Relay(QObject):
 
     def _receiver(self, key: int, last: bool = False) -> Receiver | None:
         ref = self._receivers.pop(key, None) if last else self._receivers.get(key)
-        return ref() if ref is not None else None
+        receiver = ref() if ref is not None else None
+        # (a job's C++ side deleted with its window while Python still holds the wrapper: nothing
+        # to tell, and telling it would raise)
+        if receiver is None or (isinstance(receiver, QObject) and not shiboken6.isValid(receiver)):
+            return None
+        return receiver
 
     @Slot(int, float, str)
     def _progress(self, key: int, fraction: float, message: str) -> None:

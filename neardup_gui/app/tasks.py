@@ -3,7 +3,8 @@
 Follows Orange3's concurrent utilities: the core function gets a plain ``progress(fraction,
 message)`` callable; cancelling makes that callable raise :class:`Cancelled`; the process's
 relay (app/relay.py) carries progress and the outcome to the GUI thread through queued signals,
-where the callbacks run. Each task opens its own ``Collection`` (SQLite connections stay in the thread that made them).
+where the callbacks run. Each task opens its own ``Collection`` (SQLite connections stay in the
+thread that made them).
 """
 
 from __future__ import annotations

@@ -185,3 +185,21 @@ def test_news_for_a_task_gone_is_dropped_and_its_key_forgotten(qtbot):
 def test_the_relay_lives_on_the_gui_thread_and_is_made_once(qapp):
     assert relay() is relay()
     assert relay().thread() is qapp.thread()
+
+
+def test_a_job_whose_window_closed_mid_report_is_told_nothing(qtbot, qapp, tmp_path):
+    """The job's C++ side deleted with its window while Python still holds its wrapper: the
+    worker's news is dropped (telling it would raise "already deleted" in the event loop)."""
+    from PySide6.QtWidgets import QWidget
+
+    from neardup_gui.app.export import ExportJob
+
+    window = QWidget()
+    job = ExportJob("index", "pairs", None, str(tmp_path / "r.json"), parent=window, lang="en")
+    key = job._key
+    window.deleteLater()  # (the window and the job with it, in C++; ``job`` still held here)
+    qtbot.waitUntil(lambda: not __import__("shiboken6").isValid(job), timeout=10_000)
+    relay().progress.emit(key, 0.5, "half")
+    relay().done.emit(key, "r.json")
+    qtbot.wait(50)  # (delivered: a raise in the relay's slot would fail the test)
+    assert key not in relay()._receivers
