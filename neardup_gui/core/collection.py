@@ -35,7 +35,7 @@ from neardup_gui.core.results import (
 )
 from neardup_gui.core.scan import FileEntry, UnkeepableName, is_valid_name, name_problem, shown_name
 from neardup_gui.core.settings import COLLECTION_FIELDS, Settings, collection_values, with_values
-from neardup_gui.core.store import IndexProblem, Store
+from neardup_gui.core.store import DocumentGone, IndexProblem, Store
 from neardup_gui.core.templates import COPIES_ALIKE, MIN_SENTENCE_UNITS, sentence_key_spans, sentence_keys
 from neardup_gui.core.templates import copied_keys as templates_copied_keys
 from neardup_gui.core.units import Units
@@ -265,7 +265,7 @@ class Collection:
     def document(self, doc_id: int) -> DocumentInfo:
         d = self.store.document(doc_id)
         if d is None:
-            raise KeyError(doc_id)
+            raise DocumentGone(doc_id)
         return _info(d)
 
     def document_text(self, doc_id: int) -> str:

@@ -871,7 +871,7 @@ class Store:
         except sqlite3.DatabaseError as exc:
             raise _translate_error(exc, self.path) from exc
         if row is None:
-            raise KeyError(doc_id)
+            raise DocumentGone(doc_id)
         try:
             return zlib.decompress(row[0]).decode("utf-8"), _unpack_spans(row[1])
         except (zlib.error, UnicodeDecodeError, ValueError) as exc:

@@ -108,3 +108,26 @@ def test_a_screened_source_removed_since_is_said_in_words(qtbot, window, no_bloc
     assert "screen the call again" in dialog.advice.text()
     assert not dialog.details.isVisible()  # (an expected condition: no traceback to copy)
     assert "no longer in the collection" in str(DocumentGone(67)) and "67" in str(DocumentGone(67))
+
+
+def test_a_pair_opened_after_its_document_left_is_said_in_words(qtbot, window, no_blocking_dialogs, corpus_dir,
+                                                                  tmp_path):
+    """A pair of the Duplicates list clicked just as a refresh removed one of its documents (found
+    by random actions: "KeyError: 14" with a traceback, as a bug)."""
+    a, b, _, _ = _texts(corpus_dir)
+    folder = tmp_path / "proposals"
+    folder.mkdir()
+    (folder / "a.txt").write_text(a, encoding="utf-8")
+    (folder / "a2.txt").write_text(a.replace("the", "a", 5), encoding="utf-8")
+    (folder / "b.txt").write_text(b, encoding="utf-8")
+    with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
+        window.open_folder(str(folder))
+    pair = window.duplicates_page.model.records()[0]
+    (folder / pair.a.rel).unlink()
+    with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
+        window.refresh()
+    qtbot.waitUntil(lambda: not window.runner.is_busy(), timeout=60_000)
+    with qtbot.waitSignal(window.task_failed, timeout=60_000) as failed:
+        window.open_pair_diff(pair.a.doc_id, pair.b.doc_id)
+    assert failed.args == ["A document of this result is no longer in the collection."]
+    assert not window._error_dialogs[-1].details.isVisible()
