@@ -65,10 +65,6 @@ class Relay(QObject):
         self._receivers[key] = weakref.ref(receiver, functools.partial(self._forget, key))
         return key
 
-    def registered(self) -> int:
-        """How many receivers can still be told something (for tests)."""
-        return len(self._receivers)
-
     def _forget(self, key: int, _ref: weakref.ref) -> None:
         self._receivers.pop(key, None)
 

@@ -335,7 +335,7 @@ class SubmissionView(QDialog):
         s = self._source(rank)
         self.exclude_button.setEnabled(False)
         self.runner.start("exclude", exclude_source, self.db_path, self.detail.screening.name, self.detail.row.rel,
-                          s.path, not s.excluded, on_done=self._excluded, on_error=self._failed)
+                          s.path, not s.excluded, on_done=self._excluded, on_error=self._failed, owner=self)
 
     def _excluded(self, detail: SubmissionDetail) -> None:
         current = self._current_rank()
@@ -356,7 +356,7 @@ class SubmissionView(QDialog):
         if rank is None:
             return
         self.runner.start("diff", source_diff, self.db_path, self.detail, rank,
-                          on_done=lambda diff: self._show_diff(diff, passage), on_error=self._failed)
+                          on_done=lambda diff: self._show_diff(diff, passage), on_error=self._failed, owner=self)
 
     def _failed(self, exc: BaseException, detail: str) -> None:
         """Said by the window, as its own tasks' failures are (before: only logged — a source

@@ -17,6 +17,7 @@ import traceback
 import weakref
 from typing import Any, Callable
 
+import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, QThreadPool, QTimer, Signal
 
 from neardup_gui.app import collector
@@ -117,9 +118,11 @@ class Task(QObject):
         on_error: Callable[[BaseException, str], None] | None,
         on_cancelled: Callable[[], None] | None,
         parent: QObject | None = None,
+        owner: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         self.name = name
+        self._owner = weakref.ref(owner) if owner is not None else None  # see TaskRunner.start
         self._on_done = on_done
         self._on_error = on_error
         self._on_cancelled = on_cancelled
@@ -178,11 +181,17 @@ class Task(QObject):
             self.message = message
         self.progress.emit(fraction, message)
 
+    def _owner_gone(self) -> bool:
+        if self._owner is None:
+            return False
+        owner = self._owner()
+        return owner is None or not shiboken6.isValid(owner)
+
     def deliver_done(self, result: Any) -> None:
         self.outcome = "done"
         self.result = result
         try:
-            if self._on_done:
+            if self._on_done and not self._owner_gone():
                 self._on_done(result)
         finally:
             self.finished.emit()
@@ -191,7 +200,7 @@ class Task(QObject):
         self.outcome = "error"
         self.error = exc
         try:
-            if self._on_error:
+            if self._on_error and not self._owner_gone():
                 self._on_error(exc, detail)
         finally:
             self.finished.emit()
@@ -199,7 +208,7 @@ class Task(QObject):
     def deliver_cancelled(self) -> None:
         self.outcome = "cancelled"
         try:
-            if self._on_cancelled:
+            if self._on_cancelled and not self._owner_gone():
                 self._on_cancelled()
         finally:
             self.finished.emit()
@@ -230,13 +239,17 @@ class TaskRunner(QObject):
         on_done: Callable[[Any], None] | None = None,
         on_error: Callable[[BaseException, str], None] | None = None,
         on_cancelled: Callable[[], None] | None = None,
+        owner: QObject | None = None,
         **kwargs: Any,
     ) -> Task:
-        """Run ``fn(*args, progress=..., **kwargs)`` in a worker thread."""
+        """Run ``fn(*args, progress=..., **kwargs)`` in a worker thread.
+
+        ``owner``: the view the callbacks belong to; once it is deleted (a window closed while
+        its task ran), the task ends without calling them (they would raise "already deleted")."""
         if self._closed:
             raise RuntimeError("the task runner has been shut down")
         # No Qt parent: the runner holds the task until it has ended, then Python frees it.
-        task = Task(name, fn, args, kwargs, on_done, on_error, on_cancelled)
+        task = Task(name, fn, args, kwargs, on_done, on_error, on_cancelled, owner=owner)
         self._tasks.append(task)
         # (a weak reference: the connection lives on the task, and a strong one kept every task and
         # its result for as long as the window was open)

@@ -211,3 +211,27 @@ def test_many_short_tasks_end_cleanly_whoever_lets_go_last(qtbot):
     assert sorted(outcomes) == list(range(200))
     assert runner.shutdown(60)
     qtbot.waitUntil(lambda: not runner.is_busy(), timeout=60_000)
+
+
+def test_a_task_whose_owner_was_deleted_ends_without_its_callbacks(qtbot, runner):
+    """A submission view closed while its side by side was being prepared (found by random actions:
+    the callback made a window on the deleted view, "Internal C++ object already deleted")."""
+    import shiboken6
+    from PySide6.QtWidgets import QWidget
+
+    view = QWidget()
+    called: list[str] = []
+    release = threading.Event()
+    task = runner.start("diff", lambda progress: release.wait(60) and "diff",
+                        on_done=lambda r: called.append(view.objectName() + r), owner=view)
+    view.deleteLater()
+    qtbot.waitUntil(lambda: not shiboken6.isValid(view), timeout=10_000)
+    release.set()
+    with qtbot.waitSignal(task.finished, timeout=60_000):
+        pass
+    assert called == [] and task.outcome == "done"
+    kept = QWidget()
+    task = runner.start("diff", lambda progress: "diff", on_done=lambda r: called.append(r), owner=kept)
+    with qtbot.waitSignal(task.finished, timeout=60_000):
+        pass
+    assert called == ["diff"]  # (an owner still there: called as before)
