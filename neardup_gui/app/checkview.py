@@ -152,11 +152,11 @@ class CheckView(QWidget):
         largest = os.path.basename(s.largest_source) if s.largest_source else self.tr("none")
         self.summary_label.setText(
             self.tr("<b>Copied: {copied}</b> of {units} countable units &nbsp;·&nbsp; without quotations {nq} "
-                    "&nbsp;·&nbsp; largest single source {largest_ratio} ({largest}) &nbsp;·&nbsp; {n} sources found"
+                    "&nbsp;·&nbsp; largest single source {largest_ratio} ({largest}) &nbsp;·&nbsp; {found}"
                     "<br>Not counted: {template} units of template text, {excluded} units excluded "
                     "(quotations, bibliography)").format(
                 copied=percent(s.copied_ratio), units=s.countable_units, nq=percent(s.copied_ratio_without_quotes),
-                largest_ratio=percent(s.largest_source_ratio), largest=largest, n=len(result.matches),
+                largest_ratio=percent(s.largest_source_ratio), largest=largest, found=self._found(len(result.matches)),
                 template=s.template_units, excluded=s.excluded_units)
             + "<br>" + exclusions_text(result.exclusions)  # issue 14: which exclusions, how many units each
             + self._warnings_html(result)
@@ -177,9 +177,13 @@ class CheckView(QWidget):
         self.hidden_label.setVisible(hidden > 0)
         if hidden > 0:
             self.hidden_label.setText(self.tr(
-                "{n} sources found, {hidden} hidden below {minimum} — lower “Show sources from” to see them. "
+                "{found}, {hidden} hidden below {minimum} — lower “Show sources from” to see them. "
                 "Hidden sources still count in the figures above.").format(
-                n=total, hidden=hidden, minimum=f"{self.threshold_spin.value()} %"))
+                found=self._found(total), hidden=hidden, minimum=f"{self.threshold_spin.value()} %"))
+
+    def _found(self, n: int) -> str:
+        """"1 source found" / "3 sources found" (before: "1 sources found")."""
+        return self.tr("%n source found", "", n) if n == 1 else self.tr("%n sources found", "", n)
 
     def set_updating(self, on: bool) -> None:
         """While results are re-derived for changed settings, the figures shown are marked as old."""

@@ -43,6 +43,8 @@ def test_a_refresh_that_removes_a_source_checks_the_shown_submission_again(
     sources = [s.source.rel for s in window.visible_sources()]
     assert "a.txt" not in sources and sources[:1] == ["d.txt"]
     assert "compared again" in window.statusBar().currentMessage()
+    summary = window.check_page.summary_label.text()
+    assert "1 source found" in summary and "sources found" not in summary  # (said "1 sources found")
 
     # the report of the shown check is written, of the collection as it is
     out = tmp_path / "check.json"
