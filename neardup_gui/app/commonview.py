@@ -75,6 +75,7 @@ class CommonView(QWidget):
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.selectionModel().currentRowChanged.connect(lambda *_: self._selection_changed())
+        self._filling = False  # the list being made again: its current row moves, nothing to show yet
         self.text = QPlainTextEdit()
         self.text.setObjectName("commonText")
         self.text.setReadOnly(True)
@@ -153,8 +154,17 @@ class CommonView(QWidget):
         return text.get(passage.status, passage.status)
 
     def _fill(self) -> None:
+        self._filling = True
+        try:
+            self._fill_model()
+        finally:
+            self._filling = False
+
+    def _fill_model(self) -> None:
         model = self.model
-        model.removeRows(0, model.rowCount())  # (``clear`` costs far more with a view attached)
+        # (``clear`` costs far more with a view attached; while the rows go, the current row moves
+        # and is not followed: the selection is shown once, by ``set_passages``, when all is in)
+        model.removeRows(0, model.rowCount())
         model.setHorizontalHeaderLabels([self.tr("Passage"), self.tr("Documents"), self.tr("Status"),
                                          self.tr("Found in (a few)")])
         for row, p in enumerate(self.passages):
@@ -195,6 +205,8 @@ class CommonView(QWidget):
         self.summary.setText(text.format(k=left_out, rule=rule))
 
     def _selection_changed(self) -> None:
+        if self._filling:
+            return
         p = self.current_passage()
         self.text.setPlainText(p.text if p is not None else "")
         ok = p is not None and not self.busy
