@@ -591,9 +591,10 @@ class MainWindow(QMainWindow):
         changed = report is not None and (report.added or report.updated or report.moved or report.removed
                                           or report.reread)
         if changed and any(not r.skipped_reason for r in self.check_results):
-            # The shown checks were made against the collection as it was: a source removed stayed
-            # listed (its report could not be written), a source changed kept its old passages.
-            # Checked again with the results, as after a change of settings.
+            # The shown checks were made against the collection as it was: a source removed or
+            # changed (indexed again under a new id) stayed listed with its old figures, and its
+            # report or side by side could not be made. Checked again with the results, as after
+            # a change of settings; a source added is found.
             self.update_results(reason="index")
         else:
             self._find_duplicates()

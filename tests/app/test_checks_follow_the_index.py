@@ -2,9 +2,9 @@
 
 Found by driving the window with random actions: a submission checked, then its source removed
 from the folder and the collection refreshed, kept showing that source — and exporting its
-report failed with the message "67" (the source's document id, gone from the index); a source
-changed on disk kept the passages of its old text. Now a refresh that changes the collection
-checks the shown submissions again, as a change of settings does."""
+report failed with the message "67" (the source's document id, gone from the index; a source
+changed on disk is indexed again under a new id, the same). Now a refresh that changes the
+collection checks the shown submissions again, as a change of settings does."""
 
 from __future__ import annotations
 
