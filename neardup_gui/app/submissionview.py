@@ -361,7 +361,7 @@ class SubmissionView(QDialog):
     def _failed(self, exc: BaseException, detail: str) -> None:
         """Said by the window, as its own tasks' failures are (before: only logged — a source
         removed from the collection since the screening opened nothing, without a word)."""
-        self.exclude_button.setEnabled(True)
+        self._update_buttons()  # (an exclusion that failed gave its button back)
         window = self.parent()
         if hasattr(window, "task_error"):
             window.task_error(exc, detail)
