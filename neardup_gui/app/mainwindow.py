@@ -539,7 +539,15 @@ class MainWindow(QMainWindow):
 
     def rebuild(self) -> None:
         if self.folder and self.db_path:
-            self._start("rebuild", jobs.rebuild_collection, self.db_path, self.folder, self.settings, on_done=self._indexed)
+            self._start("rebuild", jobs.rebuild_collection, self.db_path, self.folder, self.settings,
+                        on_done=self._rebuilt)
+
+    def _rebuilt(self, state: jobs.CollectionState) -> None:
+        """A fresh index holds no screening: the Screening tab says so (before, it kept showing the
+        old file's, whose report and submissions then failed: "no screening named …")."""
+        self._indexed(state)
+        if state.db_path == self.db_path:
+            self.open_screening(None)
 
     def _loaded(self, state: jobs.CollectionState, after_cancel: bool) -> None:
         if state.db_path != self.db_path:

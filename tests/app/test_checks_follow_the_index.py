@@ -133,3 +133,25 @@ def test_a_pair_opened_after_its_document_left_is_said_in_words(qtbot, window, n
         window.open_pair_diff(pair.a.doc_id, pair.b.doc_id)
     assert failed.args == ["A document of this result is no longer in the collection."]
     assert not window._error_dialogs[-1].details.isVisible()
+
+
+def test_a_rebuilt_index_shows_no_screening_of_the_old_one(qtbot, window, no_blocking_dialogs, corpus_dir, tmp_path):
+    """Rebuilding (offered when an index cannot be used) starts a fresh file, without screenings:
+    the Screening tab kept showing the old file's, and its report then failed ("no screening
+    named 'call' in this index", found by random actions)."""
+    a, b, _, d = _texts(corpus_dir)
+    folder = tmp_path / "proposals"
+    folder.mkdir()
+    for name, text in (("a.txt", a), ("b.txt", b)):
+        (folder / name).write_text(text, encoding="utf-8")
+    call = tmp_path / "call"
+    call.mkdir()
+    (call / "new.txt").write_text(a[: len(a) // 2] + "\n\n" + d, encoding="utf-8")
+    with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
+        window.open_folder(str(folder))
+    with qtbot.waitSignal(window.screening_ready, timeout=60_000):
+        window.screen_folder(str(call))
+    assert window.screening_page.screening is not None
+    with qtbot.waitSignal(window.screening_ready, timeout=60_000):
+        window.rebuild()
+    assert window.screening_page.screening is None and window.screening_page.combo.count() == 0
