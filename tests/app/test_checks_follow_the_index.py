@@ -20,17 +20,23 @@ def _texts(corpus_dir: Path) -> list[str]:
     return [t for t in texts if len(t) > 3000][:4]
 
 
+def _opened(qtbot, window, tmp_path: Path, files: dict[str, str]) -> Path:
+    """The folder "proposals" holding ``files`` (name -> text), opened in ``window`` and paired."""
+    folder = tmp_path / "proposals"
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
+        window.open_folder(str(folder))
+    return folder
+
+
 def test_a_refresh_that_removes_a_source_checks_the_shown_submission_again(
         qtbot, window, no_blocking_dialogs, corpus_dir, tmp_path):
     a, b, c, d = _texts(corpus_dir)
-    folder = tmp_path / "proposals"
-    folder.mkdir()
-    for name, text in (("a.txt", a), ("b.txt", b), ("c.txt", c)):
-        (folder / name).write_text(text, encoding="utf-8")
     submission = tmp_path / "new.txt"  # most of a, then d's text
     submission.write_text(a[: len(a) * 2 // 3] + "\n\n" + d, encoding="utf-8")
-    with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
-        window.open_folder(str(folder))
+    folder = _opened(qtbot, window, tmp_path, {"a.txt": a, "b.txt": b, "c.txt": c})
     with qtbot.waitSignal(window.check_ready, timeout=60_000):
         window.check_files([str(submission)])
     assert [s.source.rel for s in window.visible_sources()][:1] == ["a.txt"]
@@ -59,14 +65,9 @@ def test_a_refresh_that_removes_a_source_checks_the_shown_submission_again(
 
 def test_a_refresh_that_changes_nothing_keeps_the_shown_check(qtbot, window, no_blocking_dialogs, corpus_dir, tmp_path):
     a, b, c, _ = _texts(corpus_dir)
-    folder = tmp_path / "proposals"
-    folder.mkdir()
-    for name, text in (("a.txt", a), ("b.txt", b)):
-        (folder / name).write_text(text, encoding="utf-8")
     submission = tmp_path / "new.txt"
     submission.write_text(a[: len(a) // 2] + "\n\n" + c, encoding="utf-8")
-    with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
-        window.open_folder(str(folder))
+    _opened(qtbot, window, tmp_path, {"a.txt": a, "b.txt": b})
     with qtbot.waitSignal(window.check_ready, timeout=60_000):
         window.check_files([str(submission)])
     shown = window.current_check_result()
@@ -84,15 +85,10 @@ def test_a_screened_source_removed_since_is_said_in_words(qtbot, window, no_bloc
     from neardup_gui.core.store import DocumentGone
 
     a, b, _, d = _texts(corpus_dir)
-    folder = tmp_path / "proposals"
-    folder.mkdir()
-    for name, text in (("a.txt", a), ("b.txt", b)):
-        (folder / name).write_text(text, encoding="utf-8")
     call = tmp_path / "call"
     call.mkdir()
     (call / "new.txt").write_text(a[: len(a) * 2 // 3] + "\n\n" + d, encoding="utf-8")
-    with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
-        window.open_folder(str(folder))
+    folder = _opened(qtbot, window, tmp_path, {"a.txt": a, "b.txt": b})
     with qtbot.waitSignal(window.screening_ready, timeout=60_000):
         window.screen_folder(str(call))
     with qtbot.waitSignal(window.submission_opened, timeout=60_000) as opened:
@@ -117,13 +113,7 @@ def test_a_pair_opened_after_its_document_left_is_said_in_words(qtbot, window, n
     """A pair of the Duplicates list clicked just as a refresh removed one of its documents (found
     by random actions: "KeyError: 14" with a traceback, as a bug)."""
     a, b, _, _ = _texts(corpus_dir)
-    folder = tmp_path / "proposals"
-    folder.mkdir()
-    (folder / "a.txt").write_text(a, encoding="utf-8")
-    (folder / "a2.txt").write_text(a.replace("the", "a", 5), encoding="utf-8")
-    (folder / "b.txt").write_text(b, encoding="utf-8")
-    with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
-        window.open_folder(str(folder))
+    folder = _opened(qtbot, window, tmp_path, {"a.txt": a, "a2.txt": a.replace("the", "a", 5), "b.txt": b})
     pair = window.duplicates_page.model.records()[0]
     (folder / pair.a.rel).unlink()
     with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
@@ -140,15 +130,10 @@ def test_a_rebuilt_index_shows_no_screening_of_the_old_one(qtbot, window, no_blo
     the Screening tab kept showing the old file's, and its report then failed ("no screening
     named 'call' in this index", found by random actions)."""
     a, b, _, d = _texts(corpus_dir)
-    folder = tmp_path / "proposals"
-    folder.mkdir()
-    for name, text in (("a.txt", a), ("b.txt", b)):
-        (folder / name).write_text(text, encoding="utf-8")
     call = tmp_path / "call"
     call.mkdir()
     (call / "new.txt").write_text(a[: len(a) // 2] + "\n\n" + d, encoding="utf-8")
-    with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
-        window.open_folder(str(folder))
+    _opened(qtbot, window, tmp_path, {"a.txt": a, "b.txt": b})
     with qtbot.waitSignal(window.screening_ready, timeout=60_000):
         window.screen_folder(str(call))
     assert window.screening_page.screening is not None

@@ -19,7 +19,6 @@ import threading
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QObject
 
 from neardup_gui.app.relay import relay
 from neardup_gui.app.tasks import TaskRunner
@@ -135,23 +134,6 @@ def test_thousands_of_workers_letting_go_late_never_crash(tmp_path, script):
                          env=env, timeout=600)
     assert run.returncode == 0, run.stderr[-3000:]  # (before: -11, a segmentation fault)
     assert run.stdout.split()[-2:] == ["ended", "5000"]
-
-
-def test_a_worker_holds_no_qt_object_but_the_process_relay(qtbot):
-    runner = TaskRunner(max_threads=1)
-    gate = threading.Event()
-    runner._pool.start(lambda: gate.wait(60))  # the task waits in the queue, its work unrun
-    task = runner.start("noop", lambda progress: 7)
-    try:
-        held = [v for v in vars(task._work).values() if isinstance(v, QObject)]
-        assert held == [relay()]
-        assert runner.start("other", lambda progress: 8)._work.relay is relay()  # one for all
-    finally:
-        gate.set()
-    with qtbot.waitSignal(task.finished, timeout=60_000):
-        pass
-    assert task.result == 7
-    assert runner.shutdown(60)
 
 
 def test_news_for_a_task_gone_is_dropped_and_its_key_forgotten(qtbot):

@@ -170,6 +170,14 @@ def test_the_worker_holds_no_reference_to_the_task(qtbot):
         holders = [r for r in gc.get_referrers(task)
                    if isinstance(r, dict) and any(v is task for v in r.values())]
         assert holders == []  # (before: the queued runnable's attributes held it)
+        # no Qt object either but the process's relay, never deleted (app/relay.py; a relay of the
+        # task's own, freed by the worker as the task was freed, was CI's segmentation fault)
+        from PySide6.QtCore import QObject
+
+        from neardup_gui.app.relay import relay
+
+        assert [v for v in vars(task._work).values() if isinstance(v, QObject)] == [relay()]
+        assert runner.start("other", lambda progress: 8)._work.relay is relay()  # one for all
     finally:
         gate.set()
     with qtbot.waitSignal(task.finished, timeout=60_000):
