@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from neardup_gui.core.collection import IndexProblem
 from neardup_gui.core.scan import FolderUnavailable
+from neardup_gui.core.screening import ScreeningGone
 from neardup_gui.core.store import DocumentGone
 
 log = logging.getLogger(__name__)
@@ -69,6 +70,12 @@ def explain(exc: BaseException) -> tuple[str, str]:
             QCoreApplication.translate("Errors", "A document of this result is no longer in the collection."),
             QCoreApplication.translate("Errors", "It was removed or changed after the result was made. Check the submission "
                "again, or screen the call again, to compare with the collection as it is now."),
+        )
+    if isinstance(exc, ScreeningGone):
+        return (
+            QCoreApplication.translate("Errors", "This screening has changed since it was shown."),
+            QCoreApplication.translate("Errors", "It was screened again, deleted, or the index was rebuilt. The Screening tab "
+               "now shows it as it is; open the submission again from there."),
         )
     if isinstance(exc, FileNotFoundError):
         return (

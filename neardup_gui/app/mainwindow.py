@@ -62,7 +62,8 @@ from neardup_gui.core.extract import DIALOG_PATTERNS, READ_SUFFIXES
 from neardup_gui.core.scan import FolderUnavailable, gbk_reading, is_valid_name, shown_name
 from neardup_gui.core.results import CheckResult, Cluster, Pair, SourceMatch
 from neardup_gui.core.settings import Settings, collection_values
-from neardup_gui.core.store import DocumentGone
+from neardup_gui.core.screening import ScreeningGone
+from neardup_gui.core.store import DocumentGone, IndexProblem
 
 log = logging.getLogger(__name__)
 
@@ -397,6 +398,13 @@ class MainWindow(QMainWindow):
             # asked once the failed task is wound up (its progress panel gone, a new one allowed)
             QTimer.singleShot(0, lambda: self._ask_to_empty(exc))
             return
+        if self._rebuilding() and (is_index_problem(exc) or isinstance(exc, (IndexProblem, DocumentGone, ScreeningGone))):
+            # a result opened while the index is rebuilt: the file is away or half made for a
+            # moment (this is no damage to offer a rebuild for; found by random actions)
+            self.last_error = (self.tr("The index is being rebuilt."), self.tr("Try again when it is done."))
+            self.task_failed.emit(self.last_error[0])
+            self.statusBar().showMessage(" ".join(self.last_error), 8000)
+            return
         headline, advice = explain(exc)
         self.last_error = (headline, advice)
         self.task_failed.emit(headline)
@@ -414,10 +422,18 @@ class MainWindow(QMainWindow):
             said = f"{exc.folder}: {localise_reason(exc.reason)}"  # (the advice says that nothing was changed)
         elif isinstance(exc, DocumentGone):
             detail, said = "", ""  # (expected: the headline and advice say it all)
+        elif isinstance(exc, ScreeningGone):
+            detail, said = "", ""
+            # the tab shows the screening as the index holds it now (the same one if it is still there)
+            shown = self.screening_page.screening
+            QTimer.singleShot(0, lambda: self.open_screening(shown.info.name if shown is not None else None))
         dialog = ErrorDialog(headline, f"{advice}\n\n{said}" if said else advice, detail, self)
         self._error_dialogs.append(dialog)
         dialog.finished.connect(lambda _r, d=dialog: self._error_dialogs.remove(d))
         dialog.open()
+
+    def _rebuilding(self) -> bool:
+        return self.main_task is not None and self.main_task.name == "rebuild" and self.main_task.is_running()
 
     def task_error(self, exc: BaseException, detail: str) -> None:
         """A task of another view (a submission's side by side) failed: said as the window's are."""

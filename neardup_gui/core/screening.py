@@ -61,6 +61,7 @@ __all__ = [
     "DEFAULT_FLAG", "COLLECTION", "SUBMISSION", "ScreenedSource", "ScreeningRow", "ScreeningInfo", "Screening",
     "SubmissionDetail", "screen_folder", "list_screenings", "load_screening", "delete_screening",
     "submission_detail", "set_source_excluded", "screening_index_path", "default_name", "coloured_spans",
+    "ScreeningGone",
 ]
 
 
@@ -267,11 +268,31 @@ def list_screenings(store: Store) -> list[ScreeningInfo]:
     return [_info(store, r) for r in rows]
 
 
+class ScreeningGone(KeyError):
+    """A screening, or one submission of it, no longer in the index: deleted, screened again
+    without that file, or gone with a rebuilt index after a view showing it was opened. A
+    ``KeyError`` (its callers' ``except KeyError`` still hold) whose words the window shows as an
+    expected condition, not as a bug."""
+
+    def __init__(self, screening: str | int, rel: str | None = None) -> None:
+        # (the words as its one argument, as the KeyError raised before had them: the command
+        # line prints ``args[0]``)
+        super().__init__(f"no screening named {screening!r} in this index" if rel is None
+                         else f"no submission {rel!r} in the screening {screening!r}")
+        self.screening, self.rel = screening, rel
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+    def __reduce__(self):  # noqa: ANN204 — (unpickled as made, not from its words)
+        return type(self), (self.screening, self.rel)
+
+
 def _find(store: Store, screening: str | int) -> ScreeningInfo:
     col = "id" if isinstance(screening, int) else "name"
     r = store.conn.execute(f"SELECT {_INFO_COLS} FROM screenings WHERE {col} = ?", (screening,)).fetchone()
     if r is None:
-        raise KeyError(f"no screening named {screening!r} in this index")
+        raise ScreeningGone(screening)
     return _info(store, r)
 
 
@@ -328,7 +349,7 @@ def submission_detail(store: Store, screening: str | int, rel: str) -> Submissio
     r = store.conn.execute(f"SELECT {_ROW_COLS}, marks FROM screening_rows WHERE screening_id = ? AND rel = ?",
                            (info.id, rel)).fetchone()
     if r is None:
-        raise KeyError(f"no submission {rel!r} in the screening {info.name!r}")
+        raise ScreeningGone(info.name, rel)
     row = _row(r[:-1])
     marks = _unpack_marks(r[-1])
     text = ""
@@ -341,10 +362,29 @@ def submission_detail(store: Store, screening: str | int, rel: str) -> Submissio
 
 def source_text(store: Store, detail: SubmissionDetail, source: ScreenedSource) -> str:
     """The text of a source: from the collection's index, or another submission's from the screening's."""
+    _same_screening(store, detail)
     if source.kind == COLLECTION:
         return store.text(source.doc_id).text
     with Store(screening_index_path(store.path, detail.screening.id), create=False) as batch:
         return batch.text(source.doc_id).text
+
+
+def _same_screening(store: Store, detail: SubmissionDetail) -> None:
+    """Raise :class:`ScreeningGone` unless ``detail`` was read from this index's screening.
+
+    Ids are never reused within one index (so a source's number is its document's, or nobody's:
+    :class:`DocumentGone`), but a rebuilt index numbers documents and screenings from 1 again. A
+    submission's view opened before a rebuild named its sources by the old numbers, and its side
+    by side showed whichever document the new index gave that number, under the old source's
+    name. The screening is known by its id and the time it was made. (A checked submission's
+    report makes a detail of no screening, id 0, from a check of the index as it is.)
+    """
+    info = detail.screening
+    if info.id == 0:
+        return
+    row = store.conn.execute("SELECT created FROM screenings WHERE id = ?", (info.id,)).fetchone()
+    if row is None or row[0] != info.created:
+        raise ScreeningGone(info.name)
 
 
 def set_source_excluded(store: Store, screening: str | int, rel: str, source_path: str, excluded: bool) -> ScreeningRow:

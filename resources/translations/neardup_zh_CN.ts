@@ -191,121 +191,121 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>CommonView</name>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="146" />
+        <location filename="../../neardup_gui/app/commonview.py" line="147" />
         <source>template file</source>
         <translation>模板文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="147" />
+        <location filename="../../neardup_gui/app/commonview.py" line="148" />
         <source>marked by you: not counted</source>
         <translation>您标记的：不计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="148" />
+        <location filename="../../neardup_gui/app/commonview.py" line="149" />
         <source>automatic: not counted</source>
         <translation>自动识别：不计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="149" />
+        <location filename="../../neardup_gui/app/commonview.py" line="150" />
         <source>counted by your choice</source>
         <translation>按您的选择计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="150" />
+        <location filename="../../neardup_gui/app/commonview.py" line="151" />
         <source>counted: its documents copy one another</source>
         <translation>计入：含有它的文档相互抄袭</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="151" />
+        <location filename="../../neardup_gui/app/commonview.py" line="152" />
         <source>counted</source>
         <translation>计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="158" />
+        <location filename="../../neardup_gui/app/commonview.py" line="168" />
         <source>Passage</source>
         <translation>段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="158" />
+        <location filename="../../neardup_gui/app/commonview.py" line="168" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="158" />
+        <location filename="../../neardup_gui/app/commonview.py" line="168" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="159" />
+        <location filename="../../neardup_gui/app/commonview.py" line="169" />
         <source>Found in (a few)</source>
         <translation>出现于（部分）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="165" />
+        <location filename="../../neardup_gui/app/commonview.py" line="175" />
         <source>{n} ({share})</source>
         <translation>{n}（{share}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="186" />
+        <location filename="../../neardup_gui/app/commonview.py" line="196" />
         <source>Automatic template: a sentence in at least {n} documents ({docs} and {share} of the collection) is left out, unless the documents holding it copy one another.</source>
         <translation>自动模板：出现在至少 {n} 篇文档（至少 {docs} 篇且占全集 {share}）中的句子不计入，含有它的文档相互抄袭时除外。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="191" />
+        <location filename="../../neardup_gui/app/commonview.py" line="201" />
         <source>Automatic template is off: only your template files and marks are left out.</source>
         <translation>自动模板已关闭：只有您的模板文件和标记不计入。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/commonview.py" line="193" />
+        <location filename="../../neardup_gui/app/commonview.py" line="203" />
         <source>%n passage recurs in several documents; {k} left out. {rule}</source>
         <translation>
             <numerusform>%n 个段落在多篇文档中重复出现；其中 {k} 个不计入。{rule}</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/commonview.py" line="194" />
+        <location filename="../../neardup_gui/app/commonview.py" line="204" />
         <source>%n passages recur in several documents; {k} are left out. {rule}</source>
         <translation>
             <numerusform>%n 个段落在多篇文档中重复出现；其中 {k} 个不计入。{rule}</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="206" />
+        <location filename="../../neardup_gui/app/commonview.py" line="218" />
         <source>Common passages</source>
         <translation>常见段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="207" />
+        <location filename="../../neardup_gui/app/commonview.py" line="219" />
         <source>Text of the selected passage</source>
         <translation>所选段落的全文</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="208" />
+        <location filename="../../neardup_gui/app/commonview.py" line="220" />
         <source>Exclude as template</source>
         <translation>作为模板排除</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="209" />
+        <location filename="../../neardup_gui/app/commonview.py" line="221" />
         <source>Never count this passage in any comparison (stored with the collection)</source>
         <translation>在任何比对中都不计入此段落（随文档集保存）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="210" />
+        <location filename="../../neardup_gui/app/commonview.py" line="222" />
         <source>Count it</source>
         <translation>计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="211" />
+        <location filename="../../neardup_gui/app/commonview.py" line="223" />
         <source>Count this passage even though it is in most documents</source>
         <translation>即使此段落出现在大多数文档中，也计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="212" />
+        <location filename="../../neardup_gui/app/commonview.py" line="224" />
         <source>Undo my choice</source>
         <translation>撤销我的选择</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="213" />
+        <location filename="../../neardup_gui/app/commonview.py" line="225" />
         <source>Forget what you chose for this passage</source>
         <translation>取消您对此段落的选择</translation>
     </message>
@@ -638,22 +638,22 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>ErrorDialog</name>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="92" />
+        <location filename="../../neardup_gui/app/errors.py" line="99" />
         <source>neardup: problem</source>
         <translation>neardup：出现问题</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="101" />
+        <location filename="../../neardup_gui/app/errors.py" line="108" />
         <source>Error details</source>
         <translation>错误详情</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="105" />
+        <location filename="../../neardup_gui/app/errors.py" line="112" />
         <source>Copy details</source>
         <translation>复制详情</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="106" />
+        <location filename="../../neardup_gui/app/errors.py" line="113" />
         <source>Copy the technical details to the clipboard</source>
         <translation>将技术详情复制到剪贴板</translation>
     </message>
@@ -661,92 +661,102 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>Errors</name>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="43" />
+        <location filename="../../neardup_gui/app/errors.py" line="44" />
         <source>The index of this collection cannot be used.</source>
         <translation>此文档集的索引无法使用。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="44" />
+        <location filename="../../neardup_gui/app/errors.py" line="45" />
         <source>The index file may be damaged or was made by a newer version. You can rebuild it from the documents; the old file is kept beside it as a backup.</source>
         <translation>索引文件可能已损坏，或由更新的版本创建。可以根据文档重建索引；旧文件会作为备份保留在旁边。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="49" />
+        <location filename="../../neardup_gui/app/errors.py" line="50" />
         <source>The collection's folder cannot be read.</source>
         <translation>无法读取该文档集的文件夹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="50" />
+        <location filename="../../neardup_gui/app/errors.py" line="51" />
         <source>Nothing in the index was changed: its documents are kept as they were. Connect the drive or put the folder back, then refresh; or open the collection again from where it is now.</source>
         <translation>索引未作任何改动：其中的文档保持原样。请连接驱动器或将文件夹放回原处，然后刷新；或从文件夹现在的位置重新打开该文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="55" />
+        <location filename="../../neardup_gui/app/errors.py" line="56" />
         <source>The index is busy.</source>
         <translation>索引正忙。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="56" />
+        <location filename="../../neardup_gui/app/errors.py" line="57" />
         <source>Another program (perhaps the command line) is writing to it. Wait until it finishes, then try again.</source>
         <translation>另一个程序（可能是命令行）正在写入索引。请等它完成后再试。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="60" />
+        <location filename="../../neardup_gui/app/errors.py" line="61" />
         <source>The disk is full.</source>
         <translation>磁盘已满。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="60" />
+        <location filename="../../neardup_gui/app/errors.py" line="61" />
         <source>Nothing was lost. Free some space, then try again.</source>
         <translation>没有丢失任何内容。请释放一些空间后再试。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="63" />
+        <location filename="../../neardup_gui/app/errors.py" line="64" />
         <source>A file or folder could not be read or written.</source>
         <translation>无法读取或写入某个文件或文件夹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="64" />
+        <location filename="../../neardup_gui/app/errors.py" line="65" />
         <source>Check that you have permission to read the collection folder and to write to your application data folder.</source>
         <translation>请检查你是否有权读取文档集文件夹，并有权写入应用数据文件夹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="69" />
+        <location filename="../../neardup_gui/app/errors.py" line="70" />
         <source>A document of this result is no longer in the collection.</source>
         <translation>此结果涉及的一份文档已不在文档集中。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="70" />
+        <location filename="../../neardup_gui/app/errors.py" line="71" />
         <source>It was removed or changed after the result was made. Check the submission again, or screen the call again, to compare with the collection as it is now.</source>
         <translation>它在得出此结果之后被删除或修改。请重新检测该申请书，或重新检测这批申请书，以便与当前的文档集比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="75" />
+        <location filename="../../neardup_gui/app/errors.py" line="76" />
+        <source>This screening has changed since it was shown.</source>
+        <translation>这次批量检测在显示之后已有变化。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/errors.py" line="77" />
+        <source>It was screened again, deleted, or the index was rebuilt. The Screening tab now shows it as it is; open the submission again from there.</source>
+        <translation>它已被重新检测、删除，或索引已重建。“批量检测”标签页现在显示其当前状态；请从那里重新打开该申请书。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/errors.py" line="82" />
         <source>A file or folder was not found.</source>
         <translation>找不到某个文件或文件夹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="76" />
+        <location filename="../../neardup_gui/app/errors.py" line="83" />
         <source>It may have been moved or deleted. Refresh the collection or choose it again.</source>
         <translation>它可能已被移动或删除。请刷新文档集或重新选择。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="79" />
+        <location filename="../../neardup_gui/app/errors.py" line="86" />
         <source>The index could not be used.</source>
         <translation>无法使用索引。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="79" />
+        <location filename="../../neardup_gui/app/errors.py" line="86" />
         <source>Try again; if it keeps happening, copy the details below.</source>
         <translation>请重试；如果问题反复出现，请复制下面的详情。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="81" />
+        <location filename="../../neardup_gui/app/errors.py" line="88" />
         <source>Something went wrong.</source>
         <translation>出现了问题。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="82" />
+        <location filename="../../neardup_gui/app/errors.py" line="89" />
         <source>This is a bug in neardup. Copy the details below and send them to the developers; your documents are not affected.</source>
         <translation>这是 neardup 的程序错误。请复制下面的详情发给开发者；你的文档不受影响。</translation>
     </message>
@@ -996,345 +1006,355 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="281" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="282" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="282" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="283" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="283" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="284" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="284" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="285" />
         <source>&amp;Open a folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="285" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="286" />
         <source>Choose a folder of documents to index as a collection</source>
         <translation>选择一个文档文件夹，将其建立索引作为文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="286" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="287" />
         <source>Open the &amp;sample collection</source>
         <translation>打开示例文档集(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="287" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="288" />
         <source>&amp;Check files…</source>
         <translation>检测文件(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="288" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="289" />
         <source>Check one or more submissions against the collection</source>
         <translation>将一份或多份送检文档与文档集比对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="289" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="290" />
         <source>&amp;Refresh the collection</source>
         <translation>刷新文档集(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="290" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="291" />
         <source>&amp;Export a report…</source>
         <translation>导出报告(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="292" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="293" />
         <source>Save what the current tab shows (check results, duplicate pairs or clusters) as HTML, PDF, CSV or JSON</source>
         <translation>将当前标签页的内容（检测结果、重复文档对或聚类）保存为 HTML、PDF、CSV 或 JSON</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="293" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="294" />
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="294" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="295" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="295" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="296" />
         <source>&amp;About neardup</source>
         <translation>关于 neardup(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="296" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="297" />
         <source>neardup &amp;Help</source>
         <translation>neardup 帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="297" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="298" />
         <source>What each figure means, and the keyboard shortcuts (F1)</source>
         <translation>各项比例的含义和快捷键（F1）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="298" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="299" />
         <source>&lt;b&gt;Collection&lt;/b&gt;</source>
         <translation>&lt;b&gt;文档集&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="299" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="300" />
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="300" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="301" />
         <source>Pick up new, changed and deleted files (only those are read) (F5)</source>
         <translation>纳入新增、修改和删除的文件（只读取这些文件）（F5）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="301" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="302" />
         <source>Check a file…</source>
         <translation>检测文件…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="302" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="303" />
         <source>Check one or more submissions against the collection (Ctrl+K); you can also drop files on the window</source>
         <translation>将一份或多份送检文档与文档集比对（Ctrl+K）；也可以把文件拖到窗口上</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="303" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="304" />
         <source>Open another folder…</source>
         <translation>打开其他文件夹…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="304" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="305" />
         <source>Recent collections:</source>
         <translation>最近的文档集：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="305" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="306" />
         <source>Recent collections</source>
         <translation>最近的文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="306" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="307" />
         <source>Refresh now</source>
         <translation>立即刷新</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1011" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1036" />
         <source>Updating the results for the changed settings… The figures shown are those of the previous settings until this finishes.</source>
         <translation>正在按更改后的设置更新结果……完成之前显示的仍是原设置下的数字。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="308" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="309" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="309" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="310" />
         <source>Check</source>
         <translation>检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="310" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="311" />
         <source>Duplicates</source>
         <translation>重复对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="311" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="312" />
         <source>Clusters</source>
         <translation>聚类</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="312" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="313" />
         <source>Every file of the collection and its status</source>
         <translation>文档集中的每个文件及其状态</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="313" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="314" />
         <source>Sources found for checked submissions</source>
         <translation>为送检文档找到的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="314" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="315" />
         <source>Pairs of the collection at or above the similarity threshold</source>
         <translation>文档集中相似度达到阈值的文档对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="315" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="316" />
         <source>Groups of near-duplicates</source>
         <translation>近似重复文档的分组</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="316" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="317" />
         <source>Common passages</source>
         <translation>常见段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="317" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="318" />
         <source>Passages found in many documents: which are left out as template, and why</source>
         <translation>在许多文档中出现的段落：哪些作为模板不计入，以及原因</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="318" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="319" />
         <source>Screening</source>
         <translation>批量检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="319" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="320" />
         <source>A whole call: every new submission checked against the collection and each other, ranked by copied share</source>
         <translation>整批申请：每份新申请书与文档集及彼此比对，按复制比排序</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="346" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="347" />
         <source>{name} — neardup</source>
         <translation>{name} — neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="351" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="352" />
         <source>Indexing</source>
         <translation>正在建立索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="352" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="353" />
         <source>Rebuilding the index</source>
         <translation>正在重建索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="353" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="354" />
         <source>Opening</source>
         <translation>正在打开</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="354" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="355" />
         <source>Finding duplicates</source>
         <translation>正在查找重复</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="355" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="356" />
         <source>Checking</source>
         <translation>正在检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="356" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="357" />
         <source>Adding to the collection</source>
         <translation>正在加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="357" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="358" />
         <source>Updating the results</source>
         <translation>正在更新结果</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="358" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="359" />
         <source>Screening the call</source>
         <translation>批量检测中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="372" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="478" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="373" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="494" />
         <source>Please wait for the current task to finish, or cancel it.</source>
         <translation>请等待当前任务完成，或取消它。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="388" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="389" />
         <source>Cancelled. Everything finished before cancelling is kept.</source>
         <translation>已取消。取消前已完成的内容都已保留。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="405" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="471" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="482" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="404" />
+        <source>The index is being rebuilt.</source>
+        <translation>正在重建索引。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="404" />
+        <source>Try again when it is done.</source>
+        <translation>请在完成后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="413" />
         <location filename="../../neardup_gui/app/mainwindow.py" line="487" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="530" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="746" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="756" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="866" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="967" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1075" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="498" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="503" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="546" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="771" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="781" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="891" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="992" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1100" />
         <source>neardup</source>
         <translation>neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="406" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="414" />
         <source>Rebuild the index now?</source>
         <translation>现在重建索引吗？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="463" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="479" />
         <source>Choose the folder of the collection</source>
         <translation>选择文档集所在的文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="471" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="487" />
         <source>The sample collection is missing from this installation.</source>
         <translation>此安装中缺少示例文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="483" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="499" />
         <source>The folder {folder} does not exist any more. Choose it again from where it is now.</source>
         <translation>文件夹 {folder} 已不存在。请从它现在的位置重新选择。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="488" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="504" />
         <source>The folder {folder} cannot be opened: its path is not valid UTF-8{gbk}. Rename it, then open it again.</source>
         <translation>无法打开文件夹 {folder}：它的路径不是有效的 UTF-8 编码{gbk}。请重命名后再打开。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="489" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="505" />
         <source>(in GBK: '{name}')</source>
         <translation>（按 GBK 编码读作“{name}”）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="579" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="603" />
         <source>%n file could not be read.</source>
         <translation>
             <numerusform>%n 个文件无法读取。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="580" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="604" />
         <source>%n files could not be read.</source>
         <translation>
             <numerusform>%n 个文件无法读取。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="669" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="694" />
         <source>The last indexing of this folder did not finish (it was cancelled, or the program was closed): only the documents indexed until then are shown. Refresh to continue where it stopped.</source>
         <translation>此文件夹上次的索引没有完成（被取消，或程序被关闭）：只显示当时已索引的文档。点击刷新可从中断处继续。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="713" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="738" />
         <source>; %n file could not be read</source>
         <translation>
             <numerusform>；%n 个文件无法读取</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="714" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="739" />
         <source>; %n files could not be read</source>
         <translation>
             <numerusform>；%n 个文件无法读取</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="720" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="745" />
         <source>Could not be read:</source>
         <translation>无法读取：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="723" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="748" />
         <source>Left out: neardup reads {formats} files, and by its content a file named without a type (README, ls.1).</source>
         <translation>未纳入：neardup 读取 {formats} 文件，以及按内容读取没有类型后缀的文件（如 README、ls.1）。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="395" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="396" />
         <source>The collection's folder holds no documents now.</source>
         <translation>该文档集的文件夹中现在没有任何文档。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="531" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="547" />
         <source>The folder {folder} holds no documents now, while this collection's index holds {n}. If the folder is on a drive or a network share, connect it and refresh: nothing was changed.
 
 Were the documents deleted on purpose? Remove all {n} from the index?</source>
@@ -1343,112 +1363,112 @@ Were the documents deleted on purpose? Remove all {n} from the index?</source>
 这些文档是有意删除的吗？要从索引中移除全部 {n} 个文档吗？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="570" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="594" />
         <source>Indexed: {added} added, {updated} updated, {moved} moved, {removed} removed, {unchanged} unchanged, {warned} with warnings, {skipped} skipped ({seconds:.1f} s)</source>
         <translation>索引完成：新增 {added}，更新 {updated}，移动 {moved}，删除 {removed}，未变 {unchanged}，有警告 {warned}，跳过 {skipped}（{seconds:.1f} 秒）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="587" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="611" />
         <source>{unread} kept as they were: their folder could not be read.</source>
         <translation>{unread} 个文档保持原样：无法读取其所在的文件夹。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="706" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="731" />
         <source>%n document: {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
         <translation>
             <numerusform>共 %n 个文档：已索引 {indexed}，有警告 {warned}，跳过 {skipped}</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="708" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="733" />
         <source>%n documents: {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
         <translation>
             <numerusform>共 %n 个文档：已索引 {indexed}，有警告 {warned}，跳过 {skipped}</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="637" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="662" />
         <source>Select at least one whole sentence ({n} words or characters) to mark it as template.</source>
         <translation>请至少选择一个完整的句子（{n} 个字或词）才能标为模板。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="582" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="606" />
         <source>%n unchanged file read again: this version reads its format differently.</source>
         <translation>
             <numerusform>%n 个未改动的文件已重新读取：此版本读取其格式的方式不同。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="584" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="608" />
         <source>%n unchanged files read again: this version reads their format differently.</source>
         <translation>
             <numerusform>%n 个未改动的文件已重新读取：此版本读取其格式的方式不同。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="666" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="691" />
         <source>Indexing was cancelled: the documents indexed so far are shown. Refresh to continue where it stopped.</source>
         <translation>索引已取消：这里显示的是已建立索引的文档。点击刷新可从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="673" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="698" />
         <source>This is the saved index; files may have changed since. Refresh to pick up new, changed and deleted files.</source>
         <translation>这是已保存的索引，文件之后可能有变化。点击刷新可纳入新增、修改和删除的文件。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="716" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="741" />
         <source>; %n other file left out (not a format neardup reads)</source>
         <translation>
             <numerusform>；另有 %n 个其他格式的文件未纳入（neardup 不读取该格式）</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="718" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="743" />
         <source>; %n other files left out (not a format neardup reads)</source>
         <translation>
             <numerusform>；另有 %n 个其他格式的文件未纳入（neardup 不读取该格式）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="722" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="725" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="747" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="750" />
         <source>…and {n} more</source>
         <translation>……以及另外 {n} 个</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="738" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="763" />
         <source>Choose submissions to check</source>
         <translation>选择要检测的送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="739" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="764" />
         <source>Documents ({patterns});;All files (*)</source>
         <translation>文档 ({patterns});;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="747" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="772" />
         <source>Open a collection first (a folder of documents), then check files against it.</source>
         <translation>请先打开一个文档集（一个文档文件夹），再将文件与它比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="756" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="781" />
         <source>Some files could not be read:</source>
         <translation>有些文件无法读取：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="780" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="801" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="817" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="805" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="826" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="842" />
         <source>Add to collection</source>
         <translation>加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="781" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="806" />
         <source>These files cannot be added to the collection: their names are not valid UTF-8 (in GBK, perhaps). Rename them, check them again, then add them.</source>
         <translation>这些文件无法加入文档集：它们的文件名不是有效的 UTF-8 编码（可能是 GBK 编码）。请重命名，重新检测后再加入。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="802" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="827" />
         <source>{n} checked file(s) are outside the collection's folder {folder}.
 
 Copy them into the folder, or keep them where they are as external members? An external member stays in the collection when it is refreshed; if you move or delete the file, it leaves the collection.</source>
@@ -1457,17 +1477,17 @@ Copy them into the folder, or keep them where they are as external members? An e
 把它们复制到该文件夹，还是保留在原处作为外部成员？外部成员在刷新时会保留在文档集中；如果移动或删除了该文件，它就会离开文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="807" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="832" />
         <source>Copy into the folder</source>
         <translation>复制到文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="808" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="833" />
         <source>Keep where they are</source>
         <translation>保留在原处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="818" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="843" />
         <source>The collection's folder already has a file named {names}.
 
 Rename the copy (for example “name (2).docx”), or replace the file in the folder?</source>
@@ -1476,82 +1496,82 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 给复制的文件改名（例如“名称 (2).docx”），还是替换文件夹中的文件？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="822" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="847" />
         <source>Rename the copy</source>
         <translation>改名复制</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="823" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="848" />
         <source>Replace</source>
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="836" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="861" />
         <source>{name}: copied into the collection's folder as {member}</source>
         <translation>{name}：已复制到文档集文件夹，名为 {member}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="839" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="864" />
         <source>{name}: kept where it is, as an external member ({path})</source>
         <translation>{name}：保留在原处，作为外部成员（{path}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="842" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="867" />
         <source>{name}: already in the collection's folder</source>
         <translation>{name}：已在文档集文件夹中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="844" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="869" />
         <source>The checked submissions are now part of the collection.</source>
         <translation>已检测的送检文档已加入文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="846" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="871" />
         <source>Added to the collection</source>
         <translation>已加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="867" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="892" />
         <source>Open a collection first (a folder of documents), then screen a call against it.</source>
         <translation>请先打开一个文档集（文档文件夹），再对一批申请书进行检测。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="968" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="993" />
         <source>The fingerprints are being rebuilt from the stored texts in the background.</source>
         <translation>正在后台根据已保存的文本重建指纹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1002" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1027" />
         <source>The checked submissions were compared again with the collection as it is now.</source>
         <translation>已将所检测的申请书与当前的文档集重新比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1004" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1029" />
         <source>The results now follow the changed settings.</source>
         <translation>结果已按更改后的设置更新。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1008" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1033" />
         <source>Checking the shown submissions again against the changed collection… Their figures are those of the collection before until this finishes.</source>
         <translation>文档集已变化，正在重新检测所显示的申请书… 完成之前，显示的数据仍是变化前文档集的结果。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1037" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1062" />
         <source>About neardup</source>
         <translation>关于 neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1038" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1063" />
         <source>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;Near-duplicate and plagiarism screening of local document collections, in Chinese and English. Similarity is the LCS ratio of the two texts with template text left out. No document leaves this computer.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;对本地中英文文档集进行近似重复与抄袭筛查。相似度为两篇文本的最长公共子序列比率，不计模板文字。所有文档都不会离开这台电脑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1076" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1101" />
         <source>Drop one folder to open it as a collection, or files to check them.</source>
         <translation>拖入一个文件夹即可作为文档集打开，拖入文件即可检测它们。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1084" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1109" />
         <source>Stopping the running task…</source>
         <translation>正在停止当前任务…</translation>
     </message>
@@ -2471,42 +2491,42 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>StartupErrorDialog</name>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="160" />
+        <location filename="../../neardup_gui/app/errors.py" line="167" />
         <source>neardup could not start</source>
         <translation>neardup 无法启动</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="163" />
+        <location filename="../../neardup_gui/app/errors.py" line="170" />
         <source>&lt;b&gt;neardup could not start.&lt;/b&gt; {what}</source>
         <translation>&lt;b&gt;neardup 无法启动。&lt;/b&gt;{what}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="170" />
+        <location filename="../../neardup_gui/app/errors.py" line="177" />
         <source>If it started failing after a change of settings, “Reset settings” sets the settings file aside (it is kept as a backup) and starts again with the defaults. Your collections and their indexes are not touched.</source>
         <translation>如果是在更改设置后开始出错，“重置设置”会把设置文件移到一旁（保留作备份），并用默认值重新启动。您的文档集及其索引不受影响。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="174" />
+        <location filename="../../neardup_gui/app/errors.py" line="181" />
         <source>The log file is {path}</source>
         <translation>日志文件：{path}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="180" />
+        <location filename="../../neardup_gui/app/errors.py" line="187" />
         <source>Error details</source>
         <translation>错误详情</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="183" />
+        <location filename="../../neardup_gui/app/errors.py" line="190" />
         <source>Reset settings</source>
         <translation>重置设置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="185" />
+        <location filename="../../neardup_gui/app/errors.py" line="192" />
         <source>Copy details</source>
         <translation>复制详情</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="186" />
+        <location filename="../../neardup_gui/app/errors.py" line="193" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>

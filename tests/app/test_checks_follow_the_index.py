@@ -140,3 +140,99 @@ def test_a_rebuilt_index_shows_no_screening_of_the_old_one(qtbot, window, no_blo
     with qtbot.waitSignal(window.screening_ready, timeout=60_000):
         window.rebuild()
     assert window.screening_page.screening is None and window.screening_page.combo.count() == 0
+
+
+def test_a_submission_of_a_screening_gone_is_said_in_words(qtbot, window, no_blocking_dialogs, corpus_dir, tmp_path):
+    """A submission opened from a screening that is no longer in the index — the index rebuilt, or
+    the call screened again without that file — said "Something went wrong … a bug in neardup"
+    with a traceback (``KeyError: "no screening named 'call' in this index"``, found by random
+    actions). Now it is said as the expected condition it is, and the Screening tab is shown
+    again as the index holds it."""
+    a, b, _, d = _texts(corpus_dir)
+    call = tmp_path / "call"
+    call.mkdir()
+    (call / "new.txt").write_text(a[: len(a) // 2] + "\n\n" + d, encoding="utf-8")
+    (call / "other.txt").write_text(b[: len(b) // 2], encoding="utf-8")
+    _opened(qtbot, window, tmp_path, {"a.txt": a, "b.txt": b})
+    with qtbot.waitSignal(window.screening_ready, timeout=60_000):
+        window.screen_folder(str(call))
+    (call / "other.txt").unlink()
+    with qtbot.waitSignal(window.screening_ready, timeout=60_000):
+        window.screen_folder(str(call), name="call")
+    assert [r.rel for r in window.screening_page.screening.rows] == ["new.txt"]
+
+    headline = "This screening has changed since it was shown."
+    with qtbot.waitSignal(window.screening_ready, timeout=60_000):  # then the tab is loaded again
+        with qtbot.waitSignal(window.task_failed, timeout=60_000) as failed:
+            window.open_submission("call", "other.txt")  # (a row shown before the second screening)
+    assert failed.args == [headline]
+    assert not window._error_dialogs[-1].details.isVisible()  # (expected: no traceback to copy)
+    assert "open the submission again" in window._error_dialogs[-1].advice.text()
+
+    with qtbot.waitSignal(window.screening_ready, timeout=60_000):
+        window.rebuild()
+    with qtbot.waitSignal(window.task_failed, timeout=60_000) as failed:
+        window.open_submission("call", "new.txt")
+    assert failed.args == [headline]
+    # the tab is loaded again from the index (a fresh one: no screening)
+    qtbot.waitUntil(lambda: not window.runner.is_busy(), timeout=60_000)
+    assert window.screening_page.screening is None
+
+
+def test_a_submission_view_from_before_a_rebuild_shows_no_other_document_as_a_source(
+        qtbot, window, no_blocking_dialogs, corpus_dir, tmp_path):
+    """A rebuilt index numbers its documents from 1 again. A submission's view opened before the
+    rebuild named its source by the old number, and its side by side showed whichever document
+    the new index gave that number, under the old source's name: evidence of the wrong file. Now
+    the screening it was read from is checked to be this index's first."""
+    a, b, c, d = _texts(corpus_dir)
+    call = tmp_path / "call"
+    call.mkdir()
+    (call / "new.txt").write_text(a[: len(a) * 2 // 3] + "\n\n" + d, encoding="utf-8")
+    folder = _opened(qtbot, window, tmp_path, {"a.txt": a, "b.txt": b})
+    with qtbot.waitSignal(window.screening_ready, timeout=60_000):
+        window.screen_folder(str(call))
+    with qtbot.waitSignal(window.submission_opened, timeout=60_000) as opened:
+        window.open_submission("call", "new.txt")
+    view = opened.args[0]
+    source = view.detail.sources[0]
+    assert source.name == "a.txt"
+    # the rebuilt index holds three documents (numbers 1-3), none of them a.txt (1 or 2 before)
+    (folder / "a.txt").unlink()
+    (folder / "c.txt").write_text(c, encoding="utf-8")
+    (folder / "d.txt").write_text(d, encoding="utf-8")
+    with qtbot.waitSignal(window.screening_ready, timeout=60_000):
+        window.rebuild()
+    from neardup_gui.core.store import Store
+
+    with Store(window.db_path, create=False) as store:
+        assert store.document(source.doc_id).rel in ("b.txt", "c.txt", "d.txt")  # (another file's number now)
+    qtbot.waitUntil(lambda: not window.runner.is_busy(), timeout=60_000)
+    with qtbot.waitSignal(window.task_failed, timeout=60_000) as failed:
+        view.open_source(source.rank)
+    assert failed.args == ["This screening has changed since it was shown."]
+    assert not window.diff_views
+
+
+def test_a_result_opened_while_the_index_is_rebuilt_offers_no_rebuild(qtbot, window, no_blocking_dialogs, corpus_dir,
+                                                                       tmp_path):
+    """A submission or pair opened while a rebuild has the index file away for a moment failed with
+    "The index of this collection cannot be used" and offered to rebuild it (found by random
+    actions). It is said as what it is, in the status bar, with no dialog."""
+    from neardup_gui.core.store import IndexProblem
+
+    a, b, _, _ = _texts(corpus_dir)
+    _opened(qtbot, window, tmp_path, {"a.txt": a, "b.txt": b})
+    window.rebuild()  # (running until the event loop delivers its end)
+    assert window.main_task.name == "rebuild" and window.main_task.is_running()
+    dialogs = len(window._error_dialogs)
+    with qtbot.waitSignal(window.task_failed, timeout=5_000) as failed:
+        window.task_error(IndexProblem("not-an-index", "There is no index at …"), "")
+    assert failed.args == ["The index is being rebuilt."]
+    assert "Try again when it is done." in window.statusBar().currentMessage()
+    assert len(window._error_dialogs) == dialogs
+    with qtbot.waitSignal(window.screening_ready, timeout=60_000):
+        pass  # (the rebuild ends)
+    with qtbot.waitSignal(window.task_failed, timeout=5_000) as failed:  # said as ever once it has ended
+        window.task_error(IndexProblem("not-an-index", "There is no index at …"), "")
+    assert failed.args == ["The index of this collection cannot be used."]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 import shutil
 import sqlite3
 import subprocess
@@ -14,7 +15,7 @@ import pytest
 from neardup_gui.core.collection import Collection
 from neardup_gui.core.progress import Cancelled
 from neardup_gui.core.screening import (
-    COLLECTION, SUBMISSION, delete_screening, list_screenings, load_screening, screen_folder,
+    COLLECTION, SUBMISSION, ScreeningGone, delete_screening, list_screenings, load_screening, screen_folder,
     screening_index_path, set_source_excluded, submission_detail,
 )
 from neardup_gui.core.settings import Settings
@@ -177,12 +178,18 @@ def test_screenings_are_listed_and_deleted(sample_call, tmp_path: Path) -> None:
         assert (info.name, info.state, info.submissions) == ("sample call", "done", 30)
         store.set_meta("screening_other_files/1", '["budget.xlsx"]')  # (as a screening run keeps them)
         assert load_screening(store, "sample call").others == (str(Path(info.folder) / "budget.xlsx"),)
+        with pytest.raises(ScreeningGone, match="no submission 'nope.txt' in the screening 'sample call'"):
+            submission_detail(store, "sample call", "nope.txt")
         delete_screening(store, "sample call")
         assert list_screenings(store) == []
         assert store.get_meta("screening_other_files/1") is None  # nothing of it is left
-        with pytest.raises(KeyError):
+        with pytest.raises(KeyError) as gone:
             load_screening(store, "sample call")
     assert not screening_index_path(db, 1).exists()
+    # said in words (the command line prints its first argument), the same once unpickled
+    assert isinstance(gone.value, ScreeningGone) and gone.value.args == ("no screening named 'sample call' in this index",)
+    again = pickle.loads(pickle.dumps(gone.value))
+    assert (str(again), again.screening, again.rel) == (str(gone.value), "sample call", None)
 
 
 def test_cli_screen_json_across_processes(tmp_path: Path) -> None:

@@ -1,5 +1,6 @@
 """A monkey for the window: random examiner actions, fast, on a real window for a while — any crash,
-any exception that reaches the event loop, any stall of the GUI thread is reported.
+any exception that reaches the event loop, any stall of the GUI thread, any failure the window can
+only call a bug ("Something went wrong") is reported.
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python -m tests.stress.monkey --seconds 240 --seed 6
 
@@ -84,6 +85,11 @@ def main() -> int:
 
     w = MainWindow()
     w.show()
+    # a failure the window can only call a bug (no explanation of its own) is looked for too
+    from neardup_gui.app.errors import explain
+
+    w.task_failed.connect(lambda headline: report("unexplained", w.last_error and "\n".join(w.last_error) or headline)
+                          if headline == explain(Exception())[0] else None)
     w.open_folder(str(folder))
 
     def views(kind: str) -> list:
