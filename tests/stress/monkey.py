@@ -8,7 +8,8 @@ What it does, at random intervals of 0–300 ms, whatever the window is busy wit
 check files (by the menu and by a drop), add checked files to the collection, open pairs and
 sources side by side, export every kind of report to a few names (PDF too), change the threshold
 and the language, mark text and common passages as template and undo, screen a call and open its
-submissions, exclude sources, edit, delete and add files in the folder, drop damaged copies of
+submissions, exclude sources, move its flag line, filter, sort, select and open rows of every list,
+switch to another collection and back, edit, delete and add files in the folder, drop damaged copies of
 real DOCX/PDF (cut, bytes changed, runs doubled) into it, take the folder away for a moment (an
 unmounted share), rebuild now and then. Message boxes and dialogs answer at random.
 
@@ -54,7 +55,7 @@ def main() -> int:
     os.environ["XDG_CONFIG_HOME"] = str(work / "home" / ".config")
     os.environ["XDG_DATA_HOME"] = str(work / "home" / ".local" / "share")
 
-    from PySide6.QtCore import QTimer
+    from PySide6.QtCore import Qt, QTimer
     from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QMessageBox
 
     app = QApplication([])
@@ -207,6 +208,35 @@ def main() -> int:
             if v is not w and v.isVisible() and random.random() < 0.7:
                 v.close()
 
+    other = work / "other"  # a second collection, switched to and back while work is running
+    other.mkdir()
+    for i, p in enumerate(random.sample(texts, 12)):
+        shutil.copy(p, other / f"o{i}.txt")
+
+    def a_switch() -> None:
+        if random.random() < 0.3:
+            w.open_folder(str(random.choice([folder, other])))
+
+    def a_view() -> None:  # the lists as an examiner uses them: filter, sort, select, activate
+        page = random.choice([w.duplicates_page, w.clusters_page, w.common_page, w.screening_page])
+        view = page.view
+        model = view.model()
+        if model is None:
+            return
+        r = random.random()
+        if r < 0.25 and hasattr(page, "filter"):
+            page.filter.setText(random.choice(["", "a", "txt", "2", "许", "zzz"]))
+        elif r < 0.45 and hasattr(view, "sortByColumn") and model.columnCount() > 0:
+            view.sortByColumn(random.randrange(model.columnCount()), random.choice(list(Qt.SortOrder)))
+        elif model.rowCount() > 0:
+            index = model.index(random.randrange(model.rowCount()), 0)
+            view.setCurrentIndex(index)
+            if random.random() < 0.3:
+                view.activated.emit(index)
+
+    def a_flag() -> None:
+        w.screening_page.flag_spin.setValue(random.choice([0, 10, 30, 50, 90, 100]))
+
     def a_collect() -> None:
         import gc
 
@@ -214,7 +244,8 @@ def main() -> int:
 
     actions = [a_refresh, a_rebuild, a_cancel, a_cancel, a_check, a_drop, a_add, a_tab, a_tab, a_pair, a_pair,
                a_export, a_settings, a_language, a_mark, a_passage, a_passage, a_edit, a_edit, a_damage, a_damage,
-               a_unmount, a_screen, a_submission, a_source, a_source, a_exclude, a_update, a_close, a_collect]
+               a_unmount, a_screen, a_submission, a_source, a_source, a_exclude, a_update, a_close, a_collect,
+               a_switch, a_view, a_view, a_flag]
     counts: dict[str, int] = {}
     started = time.monotonic()
     last_tick = [time.monotonic()]
@@ -243,8 +274,27 @@ def main() -> int:
     tick = QTimer()
     tick.timeout.connect(watchdog)
     tick.start(1000)
+
+    def stall_stacks() -> None:
+        """From a thread of its own: where the GUI thread is while it stalls (printed once a stall)."""
+        import threading
+
+        gui = threading.main_thread().ident
+        said = 0.0
+        while not done.wait(1.0):
+            since = last_tick[0]
+            if time.monotonic() - since > 4 and since != said:
+                said = since
+                frame = sys._current_frames().get(gui)
+                sys.__stderr__.write("MONKEY stalling here:\n" + "".join(traceback.format_stack(frame)) + "\n")
+
+    import threading
+
+    done = threading.Event()
+    threading.Thread(target=stall_stacks, daemon=True).start()
     QTimer.singleShot(2000, step)
     app.exec()
+    done.set()
     print(f"{sum(counts.values())} actions in {args.seconds:.0f} s (seed {args.seed}):",
           ", ".join(f"{k[2:]} {n}" for k, n in sorted(counts.items())))
     print(f"{len(errors)} reported")
