@@ -192,6 +192,7 @@ def source_diff(db_path: str, result: CheckResult, match: SourceMatch, progress:
     """The side-by-side input of a checked submission (A) and one of its sources (B)."""
     progress(0.0, "")
     with Collection.open(db_path, create=False) as collection:
+        collection.same_document(match.source)
         text_b = collection.document_text(match.source.doc_id)
     return DiffInput(
         result.text, text_b, match.comparison, os.path.basename(result.path),

@@ -271,6 +271,18 @@ class Collection:
     def document_text(self, doc_id: int) -> str:
         return self.store.text(doc_id).text
 
+    def same_document(self, info: DocumentInfo) -> None:
+        """Raise :class:`DocumentGone` unless this index's document ``info.doc_id`` is the one
+        ``info`` describes (the same content).
+
+        Ids are never reused within one index, but a rebuilt index numbers its documents from 1
+        again: a check shown before a rebuild named its sources by the old numbers, and the side
+        by side of a source (or a report) opened before the check was made again showed whichever
+        document the new index gave that number, under the old source's name."""
+        d = self.store.document(info.doc_id)
+        if d is None or (info.sha256 and d.sha256 != info.sha256):
+            raise DocumentGone(info.doc_id)
+
     def stats(self) -> dict[str, int]:
         return {"documents": self.store.count(), "indexed": self.store.count("indexed"),
                 "with_warnings": self.store.count_with_warnings(), "skipped": self.store.count("skipped")}

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from neardup_gui.app.export import start_export
 
 
@@ -236,3 +238,37 @@ def test_a_result_opened_while_the_index_is_rebuilt_offers_no_rebuild(qtbot, win
     with qtbot.waitSignal(window.task_failed, timeout=5_000) as failed:  # said as ever once it has ended
         window.task_error(IndexProblem("not-an-index", "There is no index at …"), "")
     assert failed.args == ["The index of this collection cannot be used."]
+
+
+def test_a_checked_source_from_before_a_rebuild_is_not_shown_by_its_old_number(
+        qtbot, window, no_blocking_dialogs, corpus_dir, tmp_path):
+    """The Check tab's side by side of a source, asked for between a rebuild and the check made
+    again, read the source by its old number: another document's text under the old name."""
+    from neardup_gui.app import jobs
+    from neardup_gui.core.store import DocumentGone
+
+    a, b, c, d = _texts(corpus_dir)
+    submission = tmp_path / "new.txt"
+    submission.write_text(a[: len(a) * 2 // 3] + "\n\n" + d, encoding="utf-8")
+    folder = _opened(qtbot, window, tmp_path, {"a.txt": a, "b.txt": b})
+    with qtbot.waitSignal(window.check_ready, timeout=60_000):
+        window.check_files([str(submission)])
+    stale = window.current_check_result()
+    match = next(m for m in stale.matches if m.source.rel == "a.txt")
+    (folder / "a.txt").unlink()
+    (folder / "c.txt").write_text(c, encoding="utf-8")
+    (folder / "d.txt").write_text(d, encoding="utf-8")
+    with qtbot.waitSignal(window.screening_ready, timeout=60_000):
+        window.rebuild()
+    qtbot.waitUntil(lambda: not window.is_busy() and not window.updating, timeout=60_000)
+    with pytest.raises(DocumentGone):
+        jobs.source_diff(window.db_path, stale, match, lambda *_: None)
+    # the check shown now is of the rebuilt index: its sources open
+    shown = window.current_check_result()
+    assert shown is not stale and "a.txt" not in {m.source.rel for m in shown.matches}
+    source = shown.matches[0].source
+    diff = jobs.source_diff(window.db_path, shown, shown.matches[0], lambda *_: None)
+    from neardup_gui.core.store import Store
+
+    with Store(window.db_path, create=False) as index:
+        assert diff.title_b == source.rel and diff.text_b == index.text(source.doc_id).text

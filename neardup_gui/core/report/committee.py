@@ -150,6 +150,8 @@ def build_check_report(collection, result: CheckResult, settings: Settings, *, l
     when nothing was found, the collection's template model applied to the text again."""
     if result.skipped_reason:
         raise ValueError(f"{os.path.basename(result.path)} could not be read: {result.skipped_reason}")
+    for m in result.matches:  # (a check of another index: its sources are read by their numbers)
+        collection.same_document(m.source)
     if result.matches:
         first = result.matches[0].comparison
         template, excluded = first.template_a, first.excluded_a

@@ -460,6 +460,8 @@ def build_report(collection, scope: str, settings: Settings, *, items: Sequence[
         results: list[CheckResult] = list(items)
         total = sum(len(r.matches) for r in results) or 1
         done = 0
+        for info in {m.source.doc_id: m.source for r in results for m in r.matches}.values():
+            collection.same_document(info)  # (results of another index: read by their numbers)
         for r in results:
             sub = submission_ref(r)
             s = r.summary
@@ -477,6 +479,8 @@ def build_report(collection, scope: str, settings: Settings, *, items: Sequence[
                 done += 1
     elif scope == "pairs":
         chosen: list[Pair] = list(items) if items is not None else collection.pairs(settings, wrap_progress(progress, 0.0, 0.5))
+        for info in {d.doc_id: d for p in (items or ()) for d in (p.a, p.b)}.values():
+            collection.same_document(info)  # (pairs shown before the index was rebuilt: read by their numbers)
         quoting = wrap_progress(progress, 0.0 if items is not None else 0.5, 1.0)
         for n, p in enumerate(chosen):
             quoting(n / max(len(chosen), 1), f"Comparing {p.a.rel} and {p.b.rel}")
@@ -485,6 +489,8 @@ def build_report(collection, scope: str, settings: Settings, *, items: Sequence[
                                      texts(p.a.doc_id), texts(p.b.doc_id)))
     else:
         chosen_c: list[Cluster] = list(items) if items is not None else collection.clusters(settings, wrap_progress(progress, 0.0, 0.5))
+        for info in {d.doc_id: d for c in (items or ()) for d in c.members}.values():
+            collection.same_document(info)
         quoting = wrap_progress(progress, 0.0 if items is not None else 0.5, 1.0)
         total = sum(len(c.members) - 1 for c in chosen_c) or 1
         done = 0
