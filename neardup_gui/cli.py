@@ -341,9 +341,10 @@ def _say_if_unfinished(coll, db: str) -> None:  # noqa: ANN001 - a Collection
 
     folder = unfinished(coll.store)
     if folder:
-        sys.stderr.write(f"neardup: note: the last indexing of {folder} did not finish; this index holds only the "
-                         f"documents indexed until then. Run `neardup index {shlex.quote(folder)} --db "
-                         f"{shlex.quote(db)}` to complete it.\n")
+        # (the mark is also there while another command or window is indexing it now)
+        sys.stderr.write(f"neardup: note: the last indexing of {folder} did not finish (or is still running in "
+                         f"another window or command); this index holds only the documents indexed until then. "
+                         f"Run `neardup index {shlex.quote(folder)} --db {shlex.quote(db)}` to complete it.\n")
 
 
 def _rules_json(coll, settings) -> dict[str, Any]:

@@ -146,6 +146,8 @@ def test_ctrl_c_stops_the_index_build_and_the_next_run_finishes_it(folder, whole
     partial = neardup("clusters", "--db", str(db), "--json", "-q")
     assert partial.returncode == 0, partial.stderr[-2000:]
     assert "did not finish" in partial.stderr and f"neardup index {folder} --db {db}" in partial.stderr
+    # (the same mark is there while another command indexes it now: said, not taken for a stop)
+    assert "or is still running in another window or command" in partial.stderr
     assert json.loads(partial.stdout) is not None  # (the JSON on stdout stays as it was)
     again = neardup("index", str(folder), "--db", str(db), "--json", "-q")
     assert again.returncode == 0, again.stderr[-2000:]
