@@ -941,7 +941,6 @@ def _report_args(p: argparse.ArgumentParser) -> None:
 
 @command("report", "Write a duplicate report (HTML, PDF, CSV or JSON) of a check, the pairs or the clusters.", _report_args)
 def run_report(args: argparse.Namespace) -> int:
-    import os
     from dataclasses import replace
 
     from neardup_gui.core.report import build_report, format_for
@@ -1126,7 +1125,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     stdout = sys.stdout
     if _is_terminal(sys.stderr):
         sys.stdout = _ClearsProgress(stdout)
-    from neardup_gui.core.store import while_busy
+    from neardup_gui.core.store import DocumentGone, while_busy
 
     try:
         with while_busy(_WaitingNotice()):
@@ -1134,6 +1133,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         _ProgressLine.clear()
         sys.stdout.flush()  # (here, not at exit: a reader gone is handled below)
         return code
+    except DocumentGone as exc:
+        # another window or command changed the index under this one (a document it was reading
+        # removed or indexed again): said, not a traceback; the index itself is sound
+        _ProgressLine.clear()
+        sys.stderr.write(f"neardup: {exc}: the index was changed by another neardup window or command while this "
+                         "ran. Run it again.\n")
+        return EXIT_INDEX
     except KeyboardInterrupt:
         _ProgressLine.clear()
         sys.stderr.write("interrupted\n")

@@ -325,6 +325,13 @@ class Collection:
         what the examiner counts) cover at least ``COPIES_ALIKE`` of their text outside the
         frequent sentences, or when neither holds anything else. Kept until the index's
         documents change."""
+        # One state of the index throughout: another window or command indexing it meanwhile
+        # removed documents between the list of a sentence's documents and the reading of their
+        # texts (`neardup screen` beside `neardup index`: DocumentGone, with its traceback).
+        with self.store.reading():
+            return self._copied_keys(min_frequency)
+
+    def _copied_keys(self, min_frequency: int) -> frozenset[int]:
         state = (self.store.fingerprint_generation(), min_frequency)
         if self._copied is not None and self._copied[0] == state:
             return self._copied[1]
