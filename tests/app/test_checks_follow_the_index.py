@@ -33,6 +33,21 @@ def _opened(qtbot, window, tmp_path: Path, files: dict[str, str]) -> Path:
     return folder
 
 
+def _submission_opened(qtbot, window, tmp_path: Path, texts: list[str]):  # noqa: ANN202
+    """The collection {a.txt, b.txt} opened, the call {new.txt: most of a, then d} screened, and
+    new.txt's view opened: (the collection's folder, the view)."""
+    a, b, _, d = texts
+    call = tmp_path / "call"
+    call.mkdir()
+    (call / "new.txt").write_text(a[: len(a) * 2 // 3] + "\n\n" + d, encoding="utf-8")
+    folder = _opened(qtbot, window, tmp_path, {"a.txt": a, "b.txt": b})
+    with qtbot.waitSignal(window.screening_ready, timeout=60_000):
+        window.screen_folder(str(call))
+    with qtbot.waitSignal(window.submission_opened, timeout=60_000) as opened:
+        window.open_submission("call", "new.txt")
+    return folder, opened.args[0]
+
+
 def test_a_refresh_that_removes_a_source_checks_the_shown_submission_again(
         qtbot, window, no_blocking_dialogs, corpus_dir, tmp_path):
     a, b, c, d = _texts(corpus_dir)
@@ -86,16 +101,7 @@ def test_a_screened_source_removed_since_is_said_in_words(qtbot, window, no_bloc
     report's error names the document in words, not as a bare number."""
     from neardup_gui.core.store import DocumentGone
 
-    a, b, _, d = _texts(corpus_dir)
-    call = tmp_path / "call"
-    call.mkdir()
-    (call / "new.txt").write_text(a[: len(a) * 2 // 3] + "\n\n" + d, encoding="utf-8")
-    folder = _opened(qtbot, window, tmp_path, {"a.txt": a, "b.txt": b})
-    with qtbot.waitSignal(window.screening_ready, timeout=60_000):
-        window.screen_folder(str(call))
-    with qtbot.waitSignal(window.submission_opened, timeout=60_000) as opened:
-        window.open_submission("call", "new.txt")
-    view = opened.args[0]
+    folder, view = _submission_opened(qtbot, window, tmp_path, _texts(corpus_dir))
     assert [s.name for s in view.detail.sources][:1] == ["a.txt"]
     (folder / "a.txt").unlink()
     with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
@@ -187,16 +193,8 @@ def test_a_submission_view_from_before_a_rebuild_shows_no_other_document_as_a_so
     rebuild named its source by the old number, and its side by side showed whichever document
     the new index gave that number, under the old source's name: evidence of the wrong file. Now
     the screening it was read from is checked to be this index's first."""
-    a, b, c, d = _texts(corpus_dir)
-    call = tmp_path / "call"
-    call.mkdir()
-    (call / "new.txt").write_text(a[: len(a) * 2 // 3] + "\n\n" + d, encoding="utf-8")
-    folder = _opened(qtbot, window, tmp_path, {"a.txt": a, "b.txt": b})
-    with qtbot.waitSignal(window.screening_ready, timeout=60_000):
-        window.screen_folder(str(call))
-    with qtbot.waitSignal(window.submission_opened, timeout=60_000) as opened:
-        window.open_submission("call", "new.txt")
-    view = opened.args[0]
+    _, _, c, d = texts = _texts(corpus_dir)
+    folder, view = _submission_opened(qtbot, window, tmp_path, texts)
     source = view.detail.sources[0]
     assert source.name == "a.txt"
     # the rebuilt index holds three documents (numbers 1-3), none of them a.txt (1 or 2 before)
