@@ -16,7 +16,8 @@ unmounted share), rebuild now and then. Message boxes and dialogs answer at rand
 Not part of the suite (its interleavings depend on the machine's speed); run it after touching
 the window's threading or its results' lifetimes. Sessions of it found: a task's relay freed on a
 worker while the task was freed (the segmentation fault, app/relay.py), shown checks that outlived
-their sources, two exports into one part file, a view deleted under its task's callback.
+their sources, two exports into one part file, a view deleted under its task's callback, a
+screening gone (screened again, or the index rebuilt) said as a bug.
 Exit status 1 when anything was reported.
 """
 
@@ -29,6 +30,7 @@ import random
 import shutil
 import sys
 import tempfile
+import threading
 import time
 import traceback
 from pathlib import Path
@@ -277,8 +279,6 @@ def main() -> int:
 
     def stall_stacks() -> None:
         """From a thread of its own: where the GUI thread is while it stalls (printed once a stall)."""
-        import threading
-
         gui = threading.main_thread().ident
         said = 0.0
         while not done.wait(1.0):
@@ -287,8 +287,6 @@ def main() -> int:
                 said = since
                 frame = sys._current_frames().get(gui)
                 sys.__stderr__.write("MONKEY stalling here:\n" + "".join(traceback.format_stack(frame)) + "\n")
-
-    import threading
 
     done = threading.Event()
     threading.Thread(target=stall_stacks, daemon=True).start()
