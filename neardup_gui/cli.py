@@ -39,6 +39,9 @@ def configure_logging(verbose: int) -> None:
     level = logging.WARNING - 10 * min(verbose, 2)
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     logging.getLogger("jieba").setLevel(logging.ERROR)
+    from neardup_gui.core.extract import quiet_parsers
+
+    quiet_parsers(verbose == 0)  # (the workers the command forks inherit it)
 
 
 def print_json(data: Any) -> None:

@@ -49,6 +49,9 @@ def configure_logging(verbose: int = 0, log_path: Path | None = None) -> Path | 
         root.addHandler(handler)
     root.setLevel(min(level, logging.INFO))
     logging.getLogger("jieba").setLevel(logging.ERROR)
+    from neardup_gui.core.extract import quiet_parsers
+
+    quiet_parsers(verbose == 0)
     return log_path
 
 

@@ -279,6 +279,10 @@ def _warning_patterns() -> list[tuple[re.Pattern[str], str]]:
          QCoreApplication.translate("Warnings", "recovered from a damaged file: {detail}")),
         (re.compile(r"^(?P<n>\d+) characters whose font is lost are left out$"),
          QCoreApplication.translate("Warnings", "{n} characters whose font is lost are left out")),
+        (re.compile(r"^the glyph widths of (?P<n>\d+) fonts? are damaged: characters may be read in another order or "
+                    r"left out$"),
+         QCoreApplication.translate("Warnings", "the glyph widths of {n} font(s) are damaged: characters may be read in "
+                                                "another order or left out")),
         (re.compile(r"^the character map of (?P<n>\d+) fonts? is damaged: some characters may be read wrongly$"),
          QCoreApplication.translate("Warnings", "the character map of {n} font(s) is damaged: some characters may be "
                                                 "read wrongly")),
@@ -313,6 +317,18 @@ def _detail_patterns() -> list[tuple[re.Pattern[str], str | None]]:
                                          "lost or read wrongly"))),
         (re.compile(r"the page tree is damaged(?P<why>(?: \(\w+\))?); (?P<n>\d+) pages? found among its objects"),
          t(QT_TRANSLATE_NOOP("Warnings", "the page tree is damaged{why}; {n} page(s) found among its objects"))),
+        (re.compile(r"the page tree counts (?P<count>\d+) pages; (?P<lost>\d+) of them (?:is|are) lost"),
+         t(QT_TRANSLATE_NOOP("Warnings", "the page tree counts {count} pages; {lost} of them lost"))),
+        (re.compile(r"its cross-reference table is damaged; (?P<n>\d+) objects? found by reading the whole file"),
+         t(QT_TRANSLATE_NOOP("Warnings", "its cross-reference table is damaged; {n} object(s) found by reading the "
+                                         "whole file"))),
+        (re.compile(r"the name of the contents of pages? (?P<pages>.*?) is damaged; read from the stream it names"),
+         t(QT_TRANSLATE_NOOP("Warnings", "the name of the contents of page(s) {pages} is damaged; read from the "
+                                         "stream it names"))),
+        (re.compile(r"the contents of pages? (?P<pages>.*?) lost their description and were read as the compressed "
+                    r"data they hold"),
+         t(QT_TRANSLATE_NOOP("Warnings", "the contents of page(s) {pages} lost their description and were read as "
+                                         "the compressed data they hold"))),
         (re.compile(r"its compound file cannot be read \((?P<why>.*?)\)(?=;|$)"),
          t(QT_TRANSLATE_NOOP("Warnings", "its compound file cannot be read ({why})"))),
         (re.compile(r"; the text was read from the Word stream that survives"),

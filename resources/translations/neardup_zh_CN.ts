@@ -1579,57 +1579,57 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>PairsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="410" />
+        <location filename="../../neardup_gui/app/models.py" line="426" />
         <source>Document A</source>
         <translation>文档 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="410" />
+        <location filename="../../neardup_gui/app/models.py" line="426" />
         <source>Document B</source>
         <translation>文档 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="411" />
+        <location filename="../../neardup_gui/app/models.py" line="427" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="411" />
+        <location filename="../../neardup_gui/app/models.py" line="427" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="412" />
+        <location filename="../../neardup_gui/app/models.py" line="428" />
         <source>B in A</source>
         <translation>B 在 A 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="412" />
+        <location filename="../../neardup_gui/app/models.py" line="428" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="413" />
+        <location filename="../../neardup_gui/app/models.py" line="429" />
         <source>Share of A's countable units found in B (containment)</source>
         <translation>A 的可计数单元出现在 B 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="414" />
+        <location filename="../../neardup_gui/app/models.py" line="430" />
         <source>Share of B's countable units found in A (containment)</source>
         <translation>B 的可计数单元出现在 A 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="415" />
+        <location filename="../../neardup_gui/app/models.py" line="431" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="416" />
+        <location filename="../../neardup_gui/app/models.py" line="432" />
         <source>Contained</source>
         <translation>包含比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="417" />
+        <location filename="../../neardup_gui/app/models.py" line="433" />
         <source>The larger of A in B and B in A: how much of one is found in the other</source>
         <translation>A 在 B 中与 B 在 A 中的较大者：一篇文档有多少内容见于另一篇</translation>
     </message>
@@ -2453,37 +2453,37 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>SourcesModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="450" />
+        <location filename="../../neardup_gui/app/models.py" line="466" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="450" />
+        <location filename="../../neardup_gui/app/models.py" line="466" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="451" />
+        <location filename="../../neardup_gui/app/models.py" line="467" />
         <source>Containment</source>
         <translation>包含度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="451" />
+        <location filename="../../neardup_gui/app/models.py" line="467" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="452" />
+        <location filename="../../neardup_gui/app/models.py" line="468" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="453" />
+        <location filename="../../neardup_gui/app/models.py" line="469" />
         <source>Share of the submission found in this source</source>
         <translation>送检文档出现在此来源中的比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="454" />
+        <location filename="../../neardup_gui/app/models.py" line="470" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
@@ -2651,7 +2651,7 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     </message>
     <message>
         <location filename="../../neardup_gui/app/models.py" line="279" />
-        <location filename="../../neardup_gui/app/models.py" line="363" />
+        <location filename="../../neardup_gui/app/models.py" line="379" />
         <source>recovered from a damaged file: {detail}</source>
         <translation>从损坏的文件中恢复：{detail}</translation>
     </message>
@@ -2661,179 +2661,204 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
         <translation>{n} 个字符的字体已丢失，未读入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="283" />
+        <location filename="../../neardup_gui/app/models.py" line="284" />
+        <source>the glyph widths of {n} font(s) are damaged: characters may be read in another order or left out</source>
+        <translation>{n} 个字体的字形宽度已损坏：字符可能顺序错乱或遗漏</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="287" />
         <source>the character map of {n} font(s) is damaged: some characters may be read wrongly</source>
         <translation>{n} 个字体的字符映射表已损坏：部分字符可能读错</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="286" />
+        <location filename="../../neardup_gui/app/models.py" line="290" />
         <source>the file is cut short: {n} characters of its text are missing</source>
         <translation>文件不完整：正文缺少 {n} 个字符</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="300" />
+        <location filename="../../neardup_gui/app/models.py" line="304" />
         <source>the end of the file (cross-reference table and trailer) is lost</source>
         <translation>文件末尾（交叉引用表和文件尾）已丢失</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="302" />
+        <location filename="../../neardup_gui/app/models.py" line="306" />
         <source>the cross-reference table or trailer is damaged</source>
         <translation>交叉引用表或文件尾已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="304" />
+        <location filename="../../neardup_gui/app/models.py" line="308" />
         <source>, with its catalog and {n} page(s) (rebuilt from their contents)</source>
         <translation>，文档目录和 {n} 个页面对象一并丢失（已按页面内容重建）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="305" />
+        <location filename="../../neardup_gui/app/models.py" line="309" />
         <source>, with its catalog</source>
         <translation>，文档目录一并丢失</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="307" />
+        <location filename="../../neardup_gui/app/models.py" line="311" />
         <source>; {n} page(s) read from the objects that survive</source>
         <translation>；从保留下来的对象中读取了 {n} 页</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="309" />
+        <location filename="../../neardup_gui/app/models.py" line="313" />
         <source>the PDF is damaged after page {n} ({why}); the pages after it are lost</source>
         <translation>PDF 在第 {n} 页之后损坏（{why}）；其后的页面已丢失</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="312" />
+        <location filename="../../neardup_gui/app/models.py" line="316" />
         <source>the contents of page(s) {pages} are damaged; their text after the damage is lost or read wrongly</source>
         <translation>第 {pages} 页的内容已损坏；损坏处之后的正文已丢失或可能读错</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="315" />
+        <location filename="../../neardup_gui/app/models.py" line="319" />
         <source>the page tree is damaged{why}; {n} page(s) found among its objects</source>
         <translation>页面树已损坏{why}；在其对象中找到 {n} 页</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="317" />
+        <location filename="../../neardup_gui/app/models.py" line="321" />
+        <source>the page tree counts {count} pages; {lost} of them lost</source>
+        <translation>页面树记有 {count} 页；其中 {lost} 页已丢失</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="323" />
+        <source>its cross-reference table is damaged; {n} object(s) found by reading the whole file</source>
+        <translation>其交叉引用表已损坏；通读整个文件找到 {n} 个对象</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="326" />
+        <source>the name of the contents of page(s) {pages} is damaged; read from the stream it names</source>
+        <translation>第 {pages} 页内容的名称已损坏；已从其所指的数据流读取</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="330" />
+        <source>the contents of page(s) {pages} lost their description and were read as the compressed data they hold</source>
+        <translation>第 {pages} 页的内容丢失了其描述，已按其中保存的压缩数据读取</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="333" />
         <source>its compound file cannot be read ({why})</source>
         <translation>其复合文件无法读取（{why}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="319" />
+        <location filename="../../neardup_gui/app/models.py" line="335" />
         <source>; the text was read from the Word stream that survives</source>
         <translation>；正文取自保留下来的 Word 数据流</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="320" />
+        <location filename="../../neardup_gui/app/models.py" line="336" />
         <source>the zip archive's directory is unreadable</source>
         <translation>zip 压缩包的目录无法读取</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="321" />
+        <location filename="../../neardup_gui/app/models.py" line="337" />
         <source>the zip archive's directory is damaged</source>
         <translation>zip 压缩包的目录已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="323" />
+        <location filename="../../neardup_gui/app/models.py" line="339" />
         <source>; {n} part(s) read up to the damage ({names})</source>
         <translation>；读取了损坏处之前的 {n} 个部件（{names}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="325" />
+        <location filename="../../neardup_gui/app/models.py" line="341" />
         <source>; its directory, from byte {pos}, is cut short or damaged</source>
         <translation>；其目录（从第 {pos} 字节起）不完整或已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="327" />
+        <location filename="../../neardup_gui/app/models.py" line="343" />
         <source>; no part at byte {pos}, the next one at byte {next}</source>
         <translation>；第 {pos} 字节处没有部件，下一个部件从第 {next} 字节开始</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="328" />
+        <location filename="../../neardup_gui/app/models.py" line="344" />
         <source>; the file ends there</source>
         <translation>；文件到此结束</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="329" />
+        <location filename="../../neardup_gui/app/models.py" line="345" />
         <source>; cut at byte {pos}</source>
         <translation>；文件在第 {pos} 字节处截断</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="331" />
+        <location filename="../../neardup_gui/app/models.py" line="347" />
         <source>; no further part at byte {pos}</source>
         <translation>；第 {pos} 字节处之后没有部件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="332" />
+        <location filename="../../neardup_gui/app/models.py" line="348" />
         <source>; {name} is cut short</source>
         <translation>；{name} 不完整</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="333" />
+        <location filename="../../neardup_gui/app/models.py" line="349" />
         <source>; {name}: checksum mismatch</source>
         <translation>；{name}：校验和不符</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="335" />
+        <location filename="../../neardup_gui/app/models.py" line="351" />
         <source>; {name}: damaged compressed data</source>
         <translation>；{name}：压缩数据已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="336" />
+        <location filename="../../neardup_gui/app/models.py" line="352" />
         <source>, its text read up to the damage</source>
         <translation>，其正文读取到损坏处为止</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="338" />
+        <location filename="../../neardup_gui/app/models.py" line="354" />
         <source>, some of its characters may be read wrongly</source>
         <translation>，其中部分字符可能读错</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="340" />
+        <location filename="../../neardup_gui/app/models.py" line="356" />
         <source>its end is lost ({n} group(s) left open)</source>
         <translation>文件末尾已丢失（{n} 个组未闭合）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="341" />
+        <location filename="../../neardup_gui/app/models.py" line="357" />
         <source>{n} closing brace(s) too many</source>
         <translation>多出 {n} 个右花括号</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="343" />
+        <location filename="../../neardup_gui/app/models.py" line="359" />
         <source>{n} damaged character(s) left out</source>
         <translation>已略去 {n} 个损坏的字符</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="345" />
+        <location filename="../../neardup_gui/app/models.py" line="361" />
         <source>{n} entries of its font, colour, style or list tables found outside them and left out</source>
         <translation>已略去 {n} 个出现在字体表、颜色表、样式表或列表表之外的表项</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="347" />
+        <location filename="../../neardup_gui/app/models.py" line="363" />
         <source>the file is cut short inside a tag</source>
         <translation>文件在某个标签中间被截断</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="348" />
+        <location filename="../../neardup_gui/app/models.py" line="364" />
         <source>{n} damaged tag(s) left out</source>
         <translation>已略去 {n} 个损坏的标签</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="349" />
+        <location filename="../../neardup_gui/app/models.py" line="365" />
         <source>; the text that survives was read</source>
         <translation>；已读取保留下来的正文</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="351" />
+        <location filename="../../neardup_gui/app/models.py" line="367" />
         <source>headers and footers left out ({why})</source>
         <translation>已略去页眉页脚（{why}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="353" />
+        <location filename="../../neardup_gui/app/models.py" line="369" />
         <source>{part} left out ({why})</source>
         <translation>已略去 {part}（{why}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="364" />
-        <location filename="../../neardup_gui/app/models.py" line="384" />
-        <location filename="../../neardup_gui/app/models.py" line="394" />
+        <location filename="../../neardup_gui/app/models.py" line="380" />
+        <location filename="../../neardup_gui/app/models.py" line="400" />
+        <location filename="../../neardup_gui/app/models.py" line="410" />
         <source>; </source>
         <translation>；</translation>
     </message>

@@ -94,6 +94,16 @@ DAMAGED_ACCOUNTS = [
      "；第 1204 字节处没有部件，下一个部件从第 1244 字节开始；文件到此结束"),
     ("recovered from a damaged file: headers and footers left out (damaged Word document: bad XML)",
      "从损坏的文件中恢复：已略去页眉页脚（damaged Word document: bad XML）"),
+    # (found by tests/stress/fuzz.py: pages a damaged PDF lost or whose contents were found again)
+    ("recovered from a damaged file: its cross-reference table is damaged; 1 object found by reading the whole file",
+     "从损坏的文件中恢复：其交叉引用表已损坏；通读整个文件找到 1 个对象"),
+    ("recovered from a damaged file: the page tree counts 8 pages; 1 of them is lost",
+     "从损坏的文件中恢复：页面树记有 8 页；其中 1 页已丢失"),
+    ("recovered from a damaged file: the name of the contents of page 4 is damaged; read from the stream it names",
+     "从损坏的文件中恢复：第 4 页内容的名称已损坏；已从其所指的数据流读取"),
+    ("recovered from a damaged file: the contents of pages 2, 3 lost their description and were read as the "
+     "compressed data they hold",
+     "从损坏的文件中恢复：第 2, 3 页的内容丢失了其描述，已按其中保存的压缩数据读取"),
 ]
 
 
@@ -167,6 +177,8 @@ def test_counted_messages_in_english_and_chinese(qapp):
             "7575 个字符的字体已丢失，未读入；文件不完整：正文缺少 4651 个字符"
         assert localise_warning("the character map of 1 font is damaged: some characters may be read wrongly") == \
             "1 个字体的字符映射表已损坏：部分字符可能读错"
+        assert localise_warning("the glyph widths of 2 fonts are damaged: characters may be read in another order or "
+                                "left out") == "2 个字体的字形宽度已损坏：字符可能顺序错乱或遗漏"
         assert localise_warning("the file is cut short: 4651 characters of its text are missing") == \
             "文件不完整：正文缺少 4651 个字符"
     finally:

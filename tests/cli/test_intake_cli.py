@@ -119,3 +119,27 @@ def test_warnings_persist_across_processes_and_a_schema_3_index_is_migrated(tmp_
     assert documents["clean.txt"].warnings == ()  # indexed under schema 3: nothing to warn about
     assert documents["cut.txt"].status == "indexed"
     assert documents["cut.txt"].warnings[0].startswith("2 of ")
+
+
+def test_the_parsers_own_log_lines_stay_off_the_console_unless_asked_for(tmp_path):
+    """A LibreOffice PDF whose compressed page has a damaged checksum: pdfminer logs "Data-loss
+    while decompressing corrupted data", naming no file, once per reading. `neardup index` says
+    the damage in its own words, for the file; pdfminer's line is shown only with `-v` (found
+    by tests/stress/fuzz.py: dozens of such lines for a folder of damaged files)."""
+    data = (FIXTURES / "en.pdf").read_bytes()
+    stream = data.index(b"stream\n") + len(b"stream\n")
+    last = data.index(b"\nendstream", stream) - 1  # the last byte of the zlib data: its checksum
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "checksum.pdf").write_bytes(data[:last] + bytes([data[last] ^ 0x55]) + data[last + 1:])
+    runs = {}
+    for verbose in ([], ["-v"]):
+        db = tmp_path / f"index{len(verbose)}.ndx"
+        runs[bool(verbose)] = subprocess.run(
+            [sys.executable, "-m", "neardup_gui.cli", *verbose, "index", str(folder), "--db", str(db)],
+            capture_output=True, text=True, cwd=ROOT, timeout=600)
+        assert runs[bool(verbose)].returncode == EXIT_OK, runs[bool(verbose)].stderr
+    quiet, loud = runs[False], runs[True]
+    assert "checksum.pdf: recovered from a damaged file" in quiet.stdout + quiet.stderr
+    assert "pdfminer" not in quiet.stderr and "Data-loss" not in quiet.stderr, quiet.stderr
+    assert "WARNING pdfminer.pdftypes: Data-loss while decompressing corrupted data" in loud.stderr

@@ -30,6 +30,28 @@ from neardup_gui.core.settings import ExtractLimits
 
 log = logging.getLogger(__name__)
 
+# The parsers' own log lines ("Data-loss while decompressing corrupted data", "Cannot render
+# horizontal string because /b'Td' is not a valid int…") name no file, and what they meet is said
+# per document in our words (a warning, or the reason it was skipped): on the console of
+# `neardup index` they were dozens of unexplained lines for a folder of damaged files (found by
+# tests/stress/fuzz.py). Quiet unless asked for (`-v`: :func:`quiet_parsers`).
+PARSER_LOGGERS = ("pdfminer", "olefile", "charset_normalizer")
+
+
+def quiet_parsers(quiet: bool = True) -> None:
+    """Show only the parsers' errors (``quiet``), or every line the log level lets through — in
+    this process and the worker processes it starts (they import this module afresh)."""
+    for name in PARSER_LOGGERS:
+        logging.getLogger(name).setLevel(logging.ERROR if quiet else logging.NOTSET)
+    if quiet:
+        os.environ.pop(_PARSER_LOGS_ENV, None)
+    else:
+        os.environ[_PARSER_LOGS_ENV] = "1"
+
+
+_PARSER_LOGS_ENV = "NEARDUP_PARSER_LOGS"
+quiet_parsers(os.environ.get(_PARSER_LOGS_ENV) != "1")  # (every process that reads files imports this module)
+
 # Suffix → format name (``.doc``: Word 97-2003, read from its piece table; a Word 6/95 one is
 # reported with its reason). Kingsoft WPS Writer's ``.wps`` (and its template ``.wpt``) is Word's
 # binary format, or a .docx when so saved: read as ``.doc`` is, its content deciding. Word's

@@ -849,15 +849,16 @@ NO_TEXT_FONT = "NeardupNoTextFont"  # the font given to a subset whose codes are
 
 
 def _lost_fonts_marked(resources, damaged_maps: set[int] | None = None,  # noqa: ANN001, ANN202 - pdfminer objects
-                       checked_maps: set[int] | None = None):
+                       checked_maps: set[int] | None = None, damaged_widths: set | None = None):
     """The page's resources with every font that is lost replaced by the lost-font placeholder:
     a font reference to an object that is gone or damaged (not a dictionary), or a font whose
     ToUnicode map is named but gone. pdfminer would read such a font's codes through a standard
     encoding — a LibreOffice subset's codes 1, 2, 3… as "!\"#" — and the document would be
     indexed as that garbage, with no warning. Unchanged when every font is there. A ToUnicode map
     whose compressed data is damaged (some of its characters may be wrong) adds its object number
-    to ``damaged_maps``; ``checked_maps``: the maps checked so far in the document (pages share
-    their fonts: each map is inflated once, not once a page)."""
+    to ``damaged_maps``; ``checked_maps``: the maps (and fonts' widths) checked so far in the
+    document (pages share their fonts: each map is inflated once, not once a page). A font whose
+    glyph widths are damaged (:func:`_widths_damaged`) adds its name to ``damaged_widths``."""
     from pdfminer.pdftypes import PDFStream, resolve1
 
     res = resolve1(resources)
@@ -871,6 +872,13 @@ def _lost_fonts_marked(resources, damaged_maps: set[int] | None = None,  # noqa:
             spec = resolve1(ref)
         except Exception:  # noqa: BLE001 — a damaged object ("Invalid dictionary construct"): lost
             spec = None
+        if damaged_widths is not None and isinstance(spec, dict):
+            key = ("widths", getattr(ref, "objid", id(spec)))
+            if checked_maps is None or key not in checked_maps:  # (each font once a document)
+                if checked_maps is not None:
+                    checked_maps.add(key)
+                if _widths_damaged(spec):
+                    damaged_widths.add(str(getattr(resolve1(spec.get("BaseFont")), "name", name)))
         if damaged_maps is not None and isinstance(spec, dict):
             cmap = spec.get("ToUnicode")
             stream = resolve1(cmap)
@@ -889,6 +897,29 @@ def _lost_fonts_marked(resources, damaged_maps: set[int] | None = None,  # noqa:
         else:
             kept[name] = ref
     return {**res, "Font": kept} if lost else resources
+
+
+def _widths_damaged(spec: dict) -> bool:
+    """True when a simple font's ``/Widths`` cannot be its glyphs' widths: not as many as its
+    codes from ``/FirstChar`` to ``/LastChar``, or not all numbers from 0 to 10,000 (a thousandth
+    of the text size each). Bytes inserted in the array (found by fuzzing) moved the glyphs after
+    a damaged width, and the same characters were read in another order, some lost where two
+    landed on one place, without a word."""
+    from pdfminer.pdftypes import resolve1
+    from pdfminer.psparser import LIT
+
+    if "Widths" not in spec or spec.get("Subtype") is LIT("Type3"):  # (a Type 3 font's are in its own units)
+        return False
+    try:
+        widths = resolve1(spec.get("Widths"))
+        first, last = resolve1(spec.get("FirstChar")), resolve1(spec.get("LastChar"))
+        values = [resolve1(w) for w in widths] if isinstance(widths, list) else None
+    except Exception:  # noqa: BLE001
+        return True
+    if values is None or not (isinstance(first, int) and isinstance(last, int)):
+        return True
+    return len(values) != last - first + 1 or not all(
+        isinstance(w, (int, float)) and not isinstance(w, bool) and 0 <= w <= 10_000 for w in values)
 
 
 _SUBSET_TAG_RE = re.compile(r"[A-Z]{6}\+")
@@ -996,28 +1027,56 @@ def _pages(document, warnings: list[str]) -> list:  # noqa: ANN001 - pdfminer's 
         count = resolve1(root.get("Count")) if isinstance(root, dict) else None
     except Exception:  # noqa: BLE001 — a damaged reference: the pages found are all there is to count
         count = None
-    if failure is None and not (isinstance(count, int) and count > len(pages)):
+    # (a catalog that names no page tree — its own object damaged — made pdfminer list the
+    # objects typed /Page, and a page whose /Type was damaged was left out in silence: found
+    # by fuzzing)
+    tree_lost = not isinstance(root, dict)
+    if failure is None and not tree_lost and not (isinstance(count, int) and count > len(pages)):
         return pages
     named = {page.pageid for page in pages}
-    found = []
+    objects: dict[int, dict] = {}
     for xref in document.xrefs:
         for objid in sorted(xref.get_objids()):
-            if objid in named:
-                continue
+            if objid in objects:
+                continue  # (an object listed by two tables)
             try:
                 obj = document.getobj(objid)
             except Exception:  # noqa: BLE001
                 continue
-            if isinstance(obj, dict) and obj.get("Type") is LIT("Page"):
-                attrs = dict(obj)
-                parent = resolve1(obj.get("Parent"))
-                for key in PDFPage.INHERITABLE_ATTRS:
-                    if key not in attrs and isinstance(parent, dict) and key in parent:
-                        attrs[key] = parent[key]
-                try:
-                    found.append(PDFPage(document, objid, attrs, None))
-                except Exception:  # noqa: BLE001
-                    continue
+            if isinstance(obj, dict):
+                objects[objid] = obj
+    kids: set[int] = set()  # the objects a node of the tree names as its kids
+    for obj in objects.values():
+        if obj.get("Type") is LIT("Pages"):
+            try:
+                listed = resolve1(obj.get("Kids"))
+            except Exception:  # noqa: BLE001
+                listed = None
+            if isinstance(listed, list):
+                kids.update(ref.objid for ref in listed if isinstance(getattr(ref, "objid", None), int))
+            if tree_lost and count is None and "Parent" not in obj:  # the root: its count of pages
+                count = resolve1(obj.get("Count"))
+    found = []
+    box = pages[0].attrs.get("MediaBox") if pages else None  # (the size of the pages read)
+    for objid, obj in objects.items():
+        kind = obj.get("Type")
+        # a page, or a kid of the tree whose /Type was damaged (``/Pa\xa3e``) and that is no node
+        if objid in named or not (kind is LIT("Page") or (objid in kids and kind is not LIT("Pages")
+                                                            and "Kids" not in obj)):
+            continue
+        attrs = dict(obj)
+        parent = resolve1(obj.get("Parent"))
+        for key in PDFPage.INHERITABLE_ATTRS:
+            if key not in attrs and isinstance(parent, dict) and key in parent:
+                attrs[key] = parent[key]
+        page = _page_of(document, objid, attrs, box)
+        if page is not None:
+            found.append(page)
+    lost = count - len(pages) - len(found) if isinstance(count, int) else 0
+    if lost > 0 and (pages or found):
+        # (pages the tree counts that are found nowhere: said, never dropped in silence)
+        warnings.append(f"recovered from a damaged file: the page tree counts {count} pages; "
+                        f"{lost} of them {'are' if lost != 1 else 'is'} lost")
     if not found:
         if failure is not None and not pages:
             raise failure
@@ -1032,6 +1091,68 @@ def _pages(document, warnings: list[str]) -> list:  # noqa: ANN001 - pdfminer's 
     return pages
 
 
+def _page_of(document, objid: int, attrs: dict, box):  # noqa: ANN001, ANN202 - pdfminer's
+    """A page object found outside the page tree, or None. One whose MediaBox or CropBox is
+    damaged (``[0 0 595.30 W41.88]``: pdfminer raised, and the page was lost without a word —
+    found by fuzzing) is given ``box``, the size of the pages read."""
+    from pdfminer.pdfpage import PDFPage
+
+    try:
+        return PDFPage(document, objid, attrs, None)
+    except Exception:  # noqa: BLE001
+        pass
+    kept = {k: v for k, v in attrs.items() if k not in ("MediaBox", "CropBox")}
+    if box is not None:
+        kept["MediaBox"] = box
+    try:
+        return PDFPage(document, objid, kept, None)
+    except Exception:  # noqa: BLE001
+        return None
+
+
+# an object's header at the start of a line: "12 0 obj"
+_LINE_OBJ_RE = re.compile(rb"(?:^|(?<=[\r\n]))(\d{1,10})[ \t\r\n]+(\d{1,5})[ \t\r\n]+obj\b")
+
+
+def _scanned_xref(data: bytes, others: list):  # noqa: ANN202 - a pdfminer PDFXRef
+    """A cross-reference table of the objects whose headers begin a line of the file, put after
+    the file's own tables (``others``): pdfminer asks it only for an object those do not lead to
+    — a damaged entry (``0\xb100000965``), a reference to an object that is gone. Found by
+    fuzzing (tests/stress/fuzz.py): one flipped byte in the table left the page whose contents
+    the entry located empty, without a word. The file is scanned (one regular expression, not a
+    parse of its objects) at the first such look-up, so an intact file is never scanned; the
+    last header of a number wins, as an update appended to a file replaces its objects. Objects
+    packed in object streams are not found this way (LibreOffice writes none). ``found`` holds
+    the objects it gave. It lists only the objects the other tables do not, as pdfminer lists
+    every table's objects to find pages when the catalog names none."""
+    from pdfminer.pdfdocument import PDFXRef
+
+    class ScannedXRef(PDFXRef):
+        def __init__(self) -> None:
+            super().__init__()
+            self.scanned = False
+            self.found: set[int] = set()
+
+        def _scan(self) -> None:
+            if not self.scanned:
+                self.scanned = True
+                for m in _LINE_OBJ_RE.finditer(data):
+                    self.offsets[int(m.group(1))] = (None, m.start(1), int(m.group(2)))
+
+        def get_objids(self):  # noqa: ANN202
+            self._scan()
+            listed = {objid for xref in others for objid in xref.get_objids()}
+            return [objid for objid in self.offsets if objid not in listed]
+
+        def get_pos(self, objid):  # noqa: ANN001, ANN202
+            self._scan()
+            pos = super().get_pos(objid)  # (KeyError: not in the file either)
+            self.found.add(objid)
+            return pos
+
+    return ScannedXRef()
+
+
 def _resolved_stream(item):  # noqa: ANN001, ANN202
     """A page's content stream, or None (a damaged reference)."""
     from pdfminer.pdftypes import PDFStream, resolve1
@@ -1041,6 +1162,86 @@ def _resolved_stream(item):  # noqa: ANN001, ANN202
     except Exception:  # noqa: BLE001 — what a damaged reference raises
         return None
     return stream if isinstance(stream, PDFStream) else None
+
+
+_ZLIB_HEADERS = (b"x\x01", b"x^", b"x\x9c", b"x\xda")
+_FILTERS = {"FlateDecode", "Fl", "LZWDecode", "LZW", "ASCII85Decode", "A85", "ASCIIHexDecode", "AHx",
+            "RunLengthDecode", "RL", "CCITTFaxDecode", "CCF", "DCTDecode", "DCT", "JBIG2Decode", "JPXDecode",
+            "Crypt"}
+
+
+def _flate_without_filter(stream, data: bytes) -> bool:  # noqa: ANN001 - a pdfminer PDFStream
+    """True, and the stream given its filter again, when a page's contents stream has lost its
+    filter (a run of bytes inserted in its dictionary: pdfminer read ``{}``; or a flipped byte
+    made it a filter no reader knows, ``/FlateDecode\xf2``) and its data is one whole zlib
+    stream, as LibreOffice writes them: the compressed bytes were read as operators, and the
+    page was empty without a word (found by fuzzing). Content operators are text, so data that
+    inflates whole, its checksum right, is compressed data. A dictionary whose end was damaged
+    (``/FlateDecode\xf2>``) left pdfminer no data at all: it is taken from the file (``data``),
+    between the object's ``stream`` and ``endstream``."""
+    from pdfminer.psparser import LIT
+
+    raw = getattr(stream, "rawdata", None)
+    if raw == b"" and isinstance(getattr(stream, "objid", None), int):
+        raw = _stream_bytes(data, stream.objid)
+    if not raw or not raw.startswith(_ZLIB_HEADERS):
+        return False
+    try:
+        names = [getattr(kind, "name", kind) for kind, _ in stream.get_filters()]
+    except Exception:  # noqa: BLE001 — a damaged /Filter or /DecodeParms
+        names = ["?"]
+    if names and all(name in _FILTERS for name in names):
+        return False
+    inflater = zlib.decompressobj()
+    try:
+        inflater.decompress(raw, 1 << 22)
+    except zlib.error:
+        return False
+    if not inflater.eof:
+        return False
+    stream.attrs["Filter"] = LIT("FlateDecode")
+    stream.attrs.pop("DecodeParms", None)
+    stream.rawdata, stream.data = raw, None
+    return True
+
+
+# the keys a page's dictionary may hold (ISO 32000-2, table 31)
+_PAGE_KEYS = {"Type", "Parent", "LastModified", "Resources", "MediaBox", "CropBox", "BleedBox", "TrimBox",
+              "ArtBox", "BoxColorInfo", "Contents", "Rotate", "Group", "Thumb", "B", "Dur", "Trans", "Annots",
+              "AA", "Metadata", "PieceInfo", "StructParents", "ID", "PZ", "SeparationInfo", "Tabs",
+              "TemplateInstantiated", "PresSteps", "UserUnit", "VP", "AF", "OutputIntents", "DPart"}
+
+
+def _contents_under_a_damaged_key(page) -> bool:  # noqa: ANN001 - a pdfminer PDFPage
+    """True, and the page given its contents, when a page without ``/Contents`` holds a key no
+    page has whose value is a stream or an array of streams: ``/Con\\ents 2 0 R``, a flipped
+    byte in the key (the page was read empty without a word — found by fuzzing)."""
+    from pdfminer.pdftypes import PDFStream, resolve1
+
+    if page.contents:
+        return False
+    for key, value in page.attrs.items():
+        if key in _PAGE_KEYS:
+            continue
+        try:
+            target = resolve1(value)
+            items = [resolve1(item) for item in (target if isinstance(target, list) else [target])]
+        except Exception:  # noqa: BLE001
+            continue
+        if items and all(isinstance(item, PDFStream) for item in items):
+            page.contents = items
+            return True
+    return False
+
+
+def _stream_bytes(data: bytes, objid: int) -> bytes:
+    """The bytes between ``stream`` and ``endstream`` of object ``objid`` in the file, or b""."""
+    start = re.search(rb"(?<![0-9])%d\s+\d+\s+obj\b" % objid, data)
+    if start is None:
+        return b""
+    opened = re.compile(rb"stream\r?\n").search(data, start.end(), start.end() + 4096)
+    end = data.find(b"endstream", opened.end()) if opened else -1
+    return data[opened.end():end].rstrip(b"\r\n") if end > 0 else b""
 
 
 def _inflates(stream) -> bool:  # noqa: ANN001 - a pdfminer PDFStream
@@ -1174,8 +1375,10 @@ def _extract(data: bytes, limits: ExtractLimits) -> Extracted:
             document = PDFDocument(PDFParser(io.BytesIO(data[:info] + b"/Xnfo" + data[info + 5:])), password="")
         except Exception:  # noqa: BLE001
             raise ExtractError("corrupt", f"damaged PDF: {exc or type(exc).__name__}") from exc
+    scanned = _scanned_xref(data, list(document.xrefs))
+    document.xrefs.append(scanned)
     stats: dict[str, Any] = {"images": 0, "lost": 0, "kept": 0, "strict": set(), "damaged_maps": set(),
-                             "checked_maps": set()}
+                             "checked_maps": set(), "damaged_widths": set()}
     manager = _resource_manager(stats["strict"])
     # No layout analysis by pdfminer (laparams=None): its line and box grouping breaks up the
     # lines of LibreOffice PDFs that mix Chinese and Latin text; visual lines are rebuilt from
@@ -1188,13 +1391,23 @@ def _extract(data: bytes, limits: ExtractLimits) -> Extracted:
     checked: set[int] = set()
     warnings: list[str] = []
     damaged_pages: dict[int, str] = {}  # page number → what was damaged (the first sign)
+    unfiltered: list[int] = []  # pages whose contents lost their dictionary, read as compressed data
+    misnamed: list[int] = []  # pages whose /Contents key was damaged, read from the stream it names
     try:
         for page in _pages(document, warnings):
             _check_page_streams(page, cap, checked)
-            page.resources = _lost_fonts_marked(page.resources, stats["damaged_maps"], stats["checked_maps"])
-            if not all(map(_inflates, filter(None, map(_resolved_stream, page.contents or [])))):
+            page.resources = _lost_fonts_marked(page.resources, stats["damaged_maps"], stats["checked_maps"],
+                                                stats["damaged_widths"])
+            if _contents_under_a_damaged_key(page):
+                misnamed.append(len(page_rows) + 1)
+            streams = list(map(_resolved_stream, page.contents or []))
+            if any([_flate_without_filter(stream, data) for stream in filter(None, streams)]):
+                unfiltered.append(len(page_rows) + 1)
+            if not all(map(_inflates, filter(None, streams))):
                 # (a flipped byte in a page's compressed contents: what inflates after it is noise)
                 damaged_pages[len(page_rows) + 1] = "damaged compressed data"
+            elif None in streams:  # (named, but found nowhere in the file, or not a stream)
+                damaged_pages[len(page_rows) + 1] = "lost"
             try:
                 interpreter.process_page(page)
             except (ExtractError, MemoryError, RecursionError):
@@ -1222,6 +1435,17 @@ def _extract(data: bytes, limits: ExtractLimits) -> Extracted:
                         f"({exc or type(exc).__name__}); the pages after it are lost")
     if not page_rows:
         raise ExtractError("corrupt", "damaged PDF: no pages found")
+    if scanned.found:
+        n = len(scanned.found)
+        warnings.insert(0, f"recovered from a damaged file: its cross-reference table is damaged; {n} "
+                           f"object{'s' if n != 1 else ''} found by reading the whole file")
+    if misnamed:
+        warnings.append(f"recovered from a damaged file: the name of the contents of page{'s' if len(misnamed) != 1 else ''} "
+                        f"{', '.join(map(str, misnamed))} is damaged; read from the stream it names")
+    if unfiltered:
+        warnings.append(f"recovered from a damaged file: the contents of page{'s' if len(unfiltered) != 1 else ''} "
+                        f"{', '.join(map(str, unfiltered))} lost their description and were read as the "
+                        "compressed data they hold")
     if damaged_pages:
         warnings.append(f"recovered from a damaged file: the contents of page{'s' if len(damaged_pages) != 1 else ''} "
                         f"{', '.join(f'{n} ({why})' for n, why in damaged_pages.items())} are damaged; their text "
@@ -1233,6 +1457,10 @@ def _extract(data: bytes, limits: ExtractLimits) -> Extracted:
             error.final = True  # (its objects were all read: reading them again cannot help)
             raise error
         warnings.append(f"{stats['lost']} characters whose font is lost are left out")
+    if stats["damaged_widths"]:
+        n = len(stats["damaged_widths"])
+        warnings.append(f"the glyph widths of {n} font{'s' if n != 1 else ''} are damaged: "
+                        "characters may be read in another order or left out")
     if stats["damaged_maps"]:
         n = len(stats["damaged_maps"])
         warnings.append(f"the character map of {n} font{'s' if n != 1 else ''} is damaged: some characters "
