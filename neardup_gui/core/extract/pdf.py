@@ -1192,12 +1192,7 @@ def _flate_without_filter(stream, data: bytes) -> bool:  # noqa: ANN001 - a pdfm
         names = ["?"]
     if names and all(name in _FILTERS for name in names):
         return False
-    inflater = zlib.decompressobj()
-    try:
-        inflater.decompress(raw, 1 << 22)
-    except zlib.error:
-        return False
-    if not inflater.eof:
+    if not _inflates_whole(raw):
         return False
     stream.attrs["Filter"] = LIT("FlateDecode")
     stream.attrs.pop("DecodeParms", None)
@@ -1252,6 +1247,12 @@ def _inflates(stream) -> bool:  # noqa: ANN001 - a pdfminer PDFStream
     filters = stream.get_filters() if raw is not None else []
     if not filters or filters[0][0] not in LITERALS_FLATE_DECODE or stream.decipher is not None:
         return True
+    return _inflates_whole(raw)
+
+
+def _inflates_whole(raw: bytes) -> bool:
+    """True when ``raw`` is zlib data that inflates to its end, its checksum right (or whose
+    first 4 MB inflate without an error: a longer stream is not inflated twice)."""
     inflater = zlib.decompressobj()
     try:
         inflater.decompress(raw, 1 << 22)
