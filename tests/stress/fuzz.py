@@ -181,6 +181,9 @@ def main() -> int:
             problems.append(f"{Path(path).name}: read without a warning, its text not its source's "
                             f"({len(result.text)} characters against {len(original.text)})")
     print("outcomes:", dict(sorted(outcome.items())), flush=True)
+    skipped = Counter(f"{meta[p][0].rsplit('.', 1)[1]}/{meta[p][1]}" for p, r in results.items()
+                      if isinstance(r, Skipped) and r.code == "corrupt")
+    print("skipped as damaged, by format and kind:", dict(sorted(skipped.items())), flush=True)
     # the command line over a sample of the cases, as an examiner's folder
     folder = work / "folder"
     folder.mkdir()
