@@ -38,6 +38,21 @@ def is_index_problem(exc: BaseException) -> bool:
 
 def explain(exc: BaseException) -> tuple[str, str]:
     """A short headline and what the examiner can do about ``exc``."""
+    return _explained(exc) or (
+        QCoreApplication.translate("Errors", "Something went wrong."),
+        QCoreApplication.translate("Errors", "This is a bug in neardup. Copy the details below and send them to the developers; "
+           "your documents are not affected."),
+    )
+
+
+def is_bug(exc: BaseException) -> bool:
+    """True when :func:`explain` can only call ``exc`` a bug: no condition of the examiner's files,
+    disk or index it has words for."""
+    return _explained(exc) is None
+
+
+def _explained(exc: BaseException) -> tuple[str, str] | None:
+    """:func:`explain`'s words for a condition it knows, or None."""
     kind = exc.kind if isinstance(exc, IndexProblem) else ""
     if is_index_problem(exc):
         return (
@@ -84,11 +99,7 @@ def explain(exc: BaseException) -> tuple[str, str]:
         )
     if kind:
         return (QCoreApplication.translate("Errors", "The index could not be used."), QCoreApplication.translate("Errors", "Try again; if it keeps happening, copy the details below."))
-    return (
-        QCoreApplication.translate("Errors", "Something went wrong."),
-        QCoreApplication.translate("Errors", "This is a bug in neardup. Copy the details below and send them to the developers; "
-           "your documents are not affected."),
-    )
+    return None
 
 
 class ErrorDialog(QDialog):

@@ -20,7 +20,7 @@ from typing import Any, Callable
 import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, QThreadPool, QTimer, Signal
 
-from neardup_gui.app import collector
+from neardup_gui.app import collector, errors
 from neardup_gui.app.relay import Relay, relay
 from neardup_gui.core.progress import Cancelled
 from neardup_gui.core.store import while_busy
@@ -91,7 +91,11 @@ class _Work:
             relay.cancelled.emit(key)
         except BaseException as exc:  # noqa: BLE001 - every failure must reach the GUI, not kill it
             detail = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-            log.error("task %s failed:\n%s", self.name, detail)
+            # A condition the window says in words (a folder taken away, a screening screened
+            # again, the index busy) goes to the log file with its traceback, not to the
+            # console as an error: the monkey's five minutes printed 41 tracebacks of them.
+            # A failure the window can only call a bug stays an error.
+            log.log(logging.ERROR if errors.is_bug(exc) else logging.INFO, "task %s failed:\n%s", self.name, detail)
             relay.failed.emit(key, exc, detail)
         else:
             if self.cancel.is_set() and getattr(result, "cancelled", False):

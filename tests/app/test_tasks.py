@@ -101,6 +101,31 @@ def test_an_exception_reaches_the_gui_with_its_details(qtbot, runner):
     assert "Traceback" in detail and "broken" in detail
 
 
+def test_a_failure_the_window_explains_is_logged_without_an_error(qtbot, runner, caplog):
+    """A condition the window says in words (here a screening screened again since it was shown)
+    goes to the log at INFO, with its traceback for the log file, and not to the console as an
+    error: the monkey's five minutes printed 41 such tracebacks on the terminal. A failure the
+    window can only call a bug stays an ERROR."""
+    import logging
+
+    from neardup_gui.core.screening import ScreeningGone
+
+    def gone(progress):
+        raise ScreeningGone("call", "c1.txt")
+
+    def broken(progress):
+        raise ValueError("a bug")
+
+    caplog.set_level(logging.INFO, logger="neardup_gui.app.tasks")
+    for name, fn in (("gone", gone), ("broken", broken)):
+        task = runner.start(name, fn, on_error=lambda e, d: None)
+        with qtbot.waitSignal(task.finished, timeout=60_000):
+            pass
+    levels = {r.getMessage().split("\n")[0]: r.levelno for r in caplog.records if "failed" in r.getMessage()}
+    assert levels == {"task gone failed:": logging.INFO, "task broken failed:": logging.ERROR}
+    assert all("Traceback" in r.getMessage() for r in caplog.records if "failed" in r.getMessage())
+
+
 def test_shutdown_cancels_and_waits_for_every_worker(qtbot):
     runner = TaskRunner()
     started = threading.Event()
