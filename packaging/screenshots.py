@@ -158,6 +158,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--languages", default="en,zh_CN")
     parser.add_argument("--themes", default="light,dark",
                         help="light (the platform palette) and/or dark (a dark Fusion palette, saved as LANG-dark-…)")
+    parser.add_argument("--main-only", action="store_true",
+                        help="the main screens only (1–7), without the common passages, the ring and the screening")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     home = isolate_home()
@@ -290,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
         settle(300)
         save(window.settings_dialog, f"{name}-7-settings")
         window.settings_dialog.reject()
-        if theme != "light":  # the dark run shows the main screens only
+        if theme != "light" or args.main_only:  # the dark run shows the main screens only
             window.close()
             settle(200)
             continue

@@ -47,10 +47,36 @@ def _client(address: str):
     except ImportError as exc:
         raise ClusterUnavailable(
             "Running on a Dask cluster needs dask.distributed: pip install 'neardup[cluster]'.") from exc
+    refused = _refused(address)
+    if refused is not None:
+        raise ClusterUnavailable(f"Cannot reach the Dask scheduler at {address}: {refused}")
     try:
         return Client(address, timeout=20, set_as_default=False)
     except (OSError, TimeoutError) as exc:
         raise ClusterUnavailable(f"Cannot reach the Dask scheduler at {address}: {exc}") from exc
+
+
+def _refused(address: str) -> OSError | None:
+    """The error of a TCP connection to a ``tcp://host:port`` address that nothing listens on
+    (refused at once), else None. dask's Client tries again for its whole time-out (20 s) even
+    when the connection is refused: a mistyped address was said only after 20 s of waiting."""
+    import socket
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(address)
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return None
+    if parts.scheme != "tcp" or not host or not port:
+        return None  # (other protocols, or no port: the Client says what it makes of them)
+    try:
+        socket.create_connection((host, port), timeout=5).close()
+    except ConnectionRefusedError as exc:
+        return exc
+    except OSError:
+        return None  # (a time-out or an unknown host: the Client tries, and says why it failed)
+    return None
 
 
 def _threads(client) -> int:  # noqa: ANN001 - a distributed.Client

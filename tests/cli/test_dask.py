@@ -71,6 +71,21 @@ def test_index_and_pairs_on_a_dask_cluster_equal_the_local_run(cluster, folder, 
     assert pairs_by_path(fresh, "--dask", cluster) == local
 
 
+def test_a_refused_connection_is_said_without_waiting_for_the_client(monkeypatch) -> None:
+    """Nothing listens at the address: said at once, without dask's Client, which tries again
+    for its whole time-out even when the connection is refused (20 s for a mistyped port)."""
+    import distributed
+
+    from neardup_gui.core import cluster
+
+    def no_client(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        raise AssertionError("the Client was asked to connect")
+
+    monkeypatch.setattr(distributed, "Client", no_client)
+    with pytest.raises(cluster.ClusterUnavailable, match="Cannot reach the Dask scheduler at tcp://127.0.0.1:9: "):
+        cluster._client("tcp://127.0.0.1:9")
+
+
 def test_unreachable_scheduler_is_a_plain_message(tmp_path, folder) -> None:
     done = neardup("index", str(folder), "--db", str(tmp_path / "x.db"), "-q", "--dask", "tcp://127.0.0.1:9")
     assert done.returncode == 2

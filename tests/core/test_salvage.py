@@ -502,7 +502,7 @@ def _within(part: str, whole: str) -> bool:
     return any(lines) and all(LCSseq.similarity(line, squeezed) == len(line) for line in lines)
 
 
-def test_a_cut_libreoffice_pdf_reads_the_text_whose_fonts_survive():
+def test_a_cut_libreoffice_pdf_reads_the_text_whose_fonts_survive(tmp_path):
     """Every cut of LibreOffice's PDF of the report (5 pages, three fonts: serif, bold and CJK,
     written after all the pages' contents; the font dictionary, pages and catalog last): the
     pages are rebuilt from their contents, fonts named by LibreOffice's subset tags. Cut after
@@ -516,8 +516,14 @@ def test_a_cut_libreoffice_pdf_reads_the_text_whose_fonts_survive():
     pages = re.search(rb"\d+ 0 obj\s*<</Type/Page/", data).start()
     assert len(fonts) == 3 and fonts[-1] < pages
     seen = set()
-    for cut in sorted({*range(2000, len(data), 997), *fonts, pages}):
-        result = read(data[:cut], "pdf")
+    cuts = sorted({*range(2000, len(data), 997), *fonts, pages})
+    for cut in cuts:
+        (tmp_path / f"{cut}.pdf").write_bytes(data[:cut])
+    # (read in the extraction workers, two at once, as an index build reads them)
+    results = {int(Path(path).stem): result for path, result in extract_many(
+        [str(tmp_path / f"{cut}.pdf") for cut in cuts], ExtractLimits(time_limit_s=60), workers=2)}
+    for cut in cuts:
+        result = results[cut]
         if cut < fonts[0]:
             assert isinstance(result, Skipped) and result.code == "corrupt", cut
             seen.add("none")
@@ -913,21 +919,30 @@ def test_damaged_glyph_widths_are_said():
         assert isinstance(intact, Skipped) or not any("widths" in w for w in intact.warnings), path
 
 
-def test_damaged_libreoffice_pdfs_are_never_read_as_foreign_text_in_silence():
+def test_damaged_libreoffice_pdfs_are_never_read_as_foreign_text_in_silence(tmp_path):
     """Seeded byte flips, cuts, duplicated and deleted runs of LibreOffice's PDFs (Chinese, mixed,
     English, two columns): whatever is read holds only characters of the intact text, or says
     what was damaged. Before this change, 16 of 640 such cases were read as garbage ('!"#$%&',
-    wrong CJK characters) with no warning: a font's codes read through a standard encoding."""
+    wrong CJK characters) with no warning: a font's codes read through a standard encoding.
+    (Read in the extraction workers, two at once, as an index build reads them.)"""
     fixtures = Path(__file__).resolve().parent.parent / "fixtures" / "ingest"
     rng = random.Random(20261127)
-    silent = []
+    alphabets: dict[str, tuple[str, set[str]]] = {}
     for name in ("zh.pdf", "mixed-pages-zh.pdf", "report.pdf", "two-columns.pdf"):
         data = (fixtures / name).read_bytes()
         alphabet = set(read(data, "pdf").text)
         for case, damaged in _fuzz_cases(data, rng, 32, flips=range(1, 31), kinds=("flip", "cut", "dup", "delete")):
-            result = read(damaged, "pdf")
-            if isinstance(result, Document) and not result.warnings:
-                foreign = [c for c in result.text if c not in alphabet and not c.isspace()]
-                if len(foreign) > 2:
-                    silent.append((name, case, "".join(foreign[:20])))
+            path = tmp_path / f"{case}-{name}"
+            path.write_bytes(damaged)
+            alphabets[str(path)] = (name, alphabet)
+    results = dict(extract_many(list(alphabets), ExtractLimits(time_limit_s=60), workers=2))
+    assert set(results) == set(alphabets)
+    silent = []
+    for path, result in results.items():
+        name, alphabet = alphabets[path]
+        assert not (isinstance(result, Skipped) and result.code in ("crash", "timeout", "memory")), (path, result)
+        if isinstance(result, Document) and not result.warnings:
+            foreign = [c for c in result.text if c not in alphabet and not c.isspace()]
+            if len(foreign) > 2:
+                silent.append((Path(path).name, "".join(foreign[:20])))
     assert not silent, silent
