@@ -879,6 +879,18 @@ def test_a_contents_stream_that_lost_its_dictionary_is_read_as_the_compressed_da
                                "were read as the compressed data they hold",)
 
 
+def test_an_intact_empty_page_is_not_looked_for_in_the_file(monkeypatch):
+    """A blank page's contents are an empty stream with ``/Length 0``: read as they are, not taken
+    for a stream whose dictionary was lost and searched for in the whole file (once a page)."""
+    from neardup_gui.core.extract import pdf
+
+    searched = []
+    monkeypatch.setattr(pdf, "_stream_bytes", lambda data, objid: searched.append(objid) or b"")
+    result = read(mf.simple_pdf([[(700.0, "A page of text before a blank one.", False)], []]), "pdf")
+    assert isinstance(result, Document) and result.warnings == () and searched == []
+    assert result.text == "A page of text before a blank one."
+
+
 def test_contents_under_a_damaged_key_are_read():
     """``/Con\\ents 11 0 R``: page 4 had no contents, and was read empty without a word."""
     data = REPORT_PDF.read_bytes()

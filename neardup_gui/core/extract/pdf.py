@@ -1178,21 +1178,20 @@ def _flate_without_filter(stream, data: bytes) -> bool:  # noqa: ANN001 - a pdfm
     page was empty without a word (found by fuzzing). Content operators are text, so data that
     inflates whole, its checksum right, is compressed data. A dictionary whose end was damaged
     (``/FlateDecode\xf2>``) left pdfminer no data at all: it is taken from the file (``data``),
-    between the object's ``stream`` and ``endstream``."""
+    between the object's ``stream`` and ``endstream`` — only then (a stream always has a
+    ``/Length``: an empty page's has one), so an intact file is not searched."""
     from pdfminer.psparser import LIT
 
     raw = getattr(stream, "rawdata", None)
-    if raw == b"" and isinstance(getattr(stream, "objid", None), int):
-        raw = _stream_bytes(data, stream.objid)
-    if not raw or not raw.startswith(_ZLIB_HEADERS):
-        return False
     try:
         names = [getattr(kind, "name", kind) for kind, _ in stream.get_filters()]
     except Exception:  # noqa: BLE001 — a damaged /Filter or /DecodeParms
         names = ["?"]
     if names and all(name in _FILTERS for name in names):
         return False
-    if not _inflates_whole(raw):
+    if raw == b"" and "Length" not in stream.attrs and isinstance(getattr(stream, "objid", None), int):
+        raw = _stream_bytes(data, stream.objid)
+    if not raw or not raw.startswith(_ZLIB_HEADERS) or not _inflates_whole(raw):
         return False
     stream.attrs["Filter"] = LIT("FlateDecode")
     stream.attrs.pop("DecodeParms", None)
@@ -1229,12 +1228,15 @@ def _contents_under_a_damaged_key(page) -> bool:  # noqa: ANN001 - a pdfminer PD
     return False
 
 
+_STREAM_KEYWORD_RE = re.compile(rb"stream\r?\n")
+
+
 def _stream_bytes(data: bytes, objid: int) -> bytes:
     """The bytes between ``stream`` and ``endstream`` of object ``objid`` in the file, or b""."""
     start = re.search(rb"(?<![0-9])%d\s+\d+\s+obj\b" % objid, data)
     if start is None:
         return b""
-    opened = re.compile(rb"stream\r?\n").search(data, start.end(), start.end() + 4096)
+    opened = _STREAM_KEYWORD_RE.search(data, start.end(), start.end() + 4096)
     end = data.find(b"endstream", opened.end()) if opened else -1
     return data[opened.end():end].rstrip(b"\r\n") if end > 0 else b""
 
