@@ -66,8 +66,11 @@ class Passage:
     b: CharSpan  # character offsets in B's extracted text
     units_a: int  # countable units of A the passage covers, gaps included
     units_b: int
-    matched_units: int  # units inside the exact runs below
+    matched_units: int  # identical units: those of the runs below (anchors and seeds)
     runs: tuple[MatchSpan, ...]  # the exact runs inside (≥ min_run, and shorter seeds between them)
+    # found out of the order of the alignment (a moved paragraph): counted in the containments,
+    # not in the similarity, which is seed 004's order-preserving ratio
+    moved: bool = False
 
 
 @dataclass(frozen=True)
