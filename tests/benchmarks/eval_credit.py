@@ -8,7 +8,8 @@ a *call* folder of applicants (screened), each group using its own originals O, 
   (3–8 % of the words replaced by synonyms): the first a large part of it followed by a good
   share of its own text (what the fourth copies), the second and third the same large part of
   it beside a little text of their own (so their containments against O and against each other
-  tie, and their similarity to each other is the higher: O is longer);
+  tie, and their similarity to each other is the higher: O is longer) — verbatim in groups 0,
+  2, …, with light edits in groups 1, 3, …;
 - ``copies-applicant``: a fourth copied the end of the first applicant (not O), in its order:
   one or two of its paragraphs from O (as the first edited them) and all of its own text; then
   text of its own;
@@ -62,10 +63,11 @@ CLEAN_LINE = 0.05  # a clean applicant "has a source" when one reaches this shar
 
 
 class Own:
-    """Held-out paragraphs (never indexed), handed out once each: an applicant's own text."""
+    """Held-out paragraphs (never indexed, none sharing an 8-unit run with an indexed document),
+    handed out once each: an applicant's own text."""
 
-    def __init__(self, sections: list[tuple[str, list[str]]], rng: random.Random) -> None:
-        self.paras = [p for _, ps in sections for p in ps if kit.n_units(p) >= 12]
+    def __init__(self, sections: list[tuple[str, list[str]]], rng: random.Random, indexed: kit.Grams) -> None:
+        self.paras = [p for _, ps in sections for p in ps if kit.n_units(p) >= 12 and not indexed.shares(p)]
         rng.shuffle(self.paras)
         self.pos = 0
 
@@ -120,10 +122,12 @@ def build_group(lang: str, g: int, originals: list[Built], own: Own, th: revise.
     subs["copies-original-1"] = Built(name["copies-original-1"], lang, "copies-original", a1)
     # the second and third: the same large part of O, each with its own edits (against each
     # other they reach the containment they reach against O, and a higher similarity: O is longer)
+    # (in every other group they copy it verbatim: the exact tie of the copies of one text)
     part = _blocks_part(o, 0.6, 0.8, rng)
+    hi = 0.0 if g % 2 == 0 else 0.08
     for r, extra in (("copies-original-2", 0.15), ("copies-original-3", 0.1)):
         subs[r] = Built(name[r], lang, "copies-original",
-                        _with_own(edited(part, o.file_name, 0.03, 0.08), own.take(round(size * extra)), rng))
+                        _with_own(edited(part, o.file_name, hi / 2, hi), own.take(round(size * extra)), rng))
     # the fourth copies the end of the first, in its order: one or two of its paragraphs from O
     # (as the first edited them: credited to O, the collection comes first) and all of its own
     # text (credited to the first), then writes some of its own
@@ -157,20 +161,25 @@ def build(out: Path, groups: int, seed: int, langs: list[str]) -> dict:
     archive: list[Built] = []
     call: list[Built] = []
     thesaurus = {}
+    held: dict[str, list[tuple[str, list[str]]]] = {}
+    docs: dict[str, list[Built]] = {}
     for lang in langs:
-        rng = random.Random(f"{seed}-credit-{lang}")
+        rng = random.Random(f"{seed}-credit-{lang}-split")
         sections = kit.read_sections(lang)
         order = list(range(len(sections)))
         rng.shuffle(order)
         n_held = max(int(0.35 * len(sections)), 24)
-        held = [sections[i] for i in sorted(order[:n_held])]
-        docs = [Built(f"{lang}-{sid}", lang, "archive", [[Segment(p)] for p in paras], "txt")
-                for sid, paras in (sections[i] for i in sorted(order[n_held:]))]
-        archive += docs
-        own = Own(held, rng)
-        th = revise.Thesaurus(lang, [" ".join(p) for _, p in held])
+        held[lang] = [sections[i] for i in sorted(order[:n_held])]
+        docs[lang] = [Built(f"{lang}-{sid}", lang, "archive", [[Segment(p)] for p in paras], "txt")
+                      for sid, paras in (sections[i] for i in sorted(order[n_held:]))]
+        archive += docs[lang]
+    indexed = kit.Grams(x.text for x in archive)
+    for lang in langs:
+        rng = random.Random(f"{seed}-credit-{lang}")
+        own = Own(held[lang], rng, indexed)
+        th = revise.Thesaurus(lang, [" ".join(p) for _, p in held[lang]])
         thesaurus[lang] = th.source
-        usable = [x for x in docs if kit.n_units(x.text) >= 200 and len(kit.blocks_of(x.para_texts)) >= 5]
+        usable = [x for x in docs[lang] if kit.n_units(x.text) >= 200 and len(kit.blocks_of(x.para_texts)) >= 5]
         rng.shuffle(usable)
         if len(usable) < 3 * groups:
             raise RuntimeError(f"{lang}: {len(usable)} usable originals for {groups} groups")

@@ -63,10 +63,11 @@ WITHIN = 0.05
 
 
 class Foreign:
-    """Held-out prose paragraphs, handed out once each (foreign text never overlaps itself)."""
+    """Held-out prose paragraphs, handed out once each (foreign text never overlaps itself),
+    none sharing an 8-unit run with an indexed document."""
 
-    def __init__(self, sections: list[tuple[str, list[str]]], rng: random.Random) -> None:
-        self.paras = [p for _, ps in sections for p in ps if kit.n_units(p) >= 12]
+    def __init__(self, sections: list[tuple[str, list[str]]], rng: random.Random, indexed: kit.Grams) -> None:
+        self.paras = [p for _, ps in sections for p in ps if kit.n_units(p) >= 12 and not indexed.shares(p)]
         rng.shuffle(self.paras)
         self.pos = 0
 
@@ -107,9 +108,9 @@ def _edited(paras: list[str], origin: str, rate: float, rng: random.Random, th: 
     return [revise.substitute(p, origin, rate, rng, th) for p in paras]
 
 
-def build_language(lang: str, n_per_kind: int, seed: int) -> tuple[list[Built], list[Built], str]:
-    """(originals, submissions, thesaurus source) of one language."""
-    rng = random.Random(f"{seed}-{lang}")
+def split_language(lang: str, seed: int) -> tuple[list[tuple[str, list[str]]], list[Built]]:
+    """(held-out sections, originals) of one language."""
+    rng = random.Random(f"{seed}-{lang}-split")
     sections = kit.read_sections(lang)
     order = list(range(len(sections)))
     rng.shuffle(order)
@@ -117,7 +118,15 @@ def build_language(lang: str, n_per_kind: int, seed: int) -> tuple[list[Built], 
     held = [sections[i] for i in sorted(order[:n_held])]
     originals = [Built(f"{lang}-{sid}", lang, "original", _copied(paras, f"{lang}-{sid}.txt"), "txt")
                  for sid, paras in (sections[i] for i in sorted(order[n_held:]))]
-    foreign = Foreign(held, rng)
+    return held, originals
+
+
+def build_language(lang: str, held: list[tuple[str, list[str]]], originals: list[Built], n_per_kind: int, seed: int,
+                   indexed: kit.Grams) -> tuple[list[Built], str]:
+    """(submissions, thesaurus source) of one language (``indexed``: the n-grams of every
+    original, both languages)."""
+    rng = random.Random(f"{seed}-{lang}")
+    foreign = Foreign(held, rng, indexed)
     th = revise.Thesaurus(lang, [" ".join(p) for _, p in held])
     usable = [o for o in originals if len(kit.blocks_of(o.para_texts)) >= 5 and kit.n_units(o.text) >= 150]
     rng.shuffle(usable)
@@ -190,17 +199,19 @@ def build_language(lang: str, n_per_kind: int, seed: int) -> tuple[list[Built], 
                     paras[i] = revise.substitute(revise.join_sentences(sents, lang), origin, rate, rng, th)
                 paras.insert(rng.randrange(len(paras) + 1), [Segment(foreign.sentence(lang))])
             subs.append(Built(name, lang, kind, paras, fmt, {"sources": [origin]}))
-    return originals, subs, th.source
+    return subs, th.source
 
 
 def build(out: Path, small: bool, seed: int, langs: list[str]) -> dict:
     n_per_kind = 3 if small else 6
-    originals: list[Built] = []
     subs: list[Built] = []
     thesaurus = {}
+    split = {lang: split_language(lang, seed) for lang in langs}
+    originals = [o for _, os_ in split.values() for o in os_]
+    indexed = kit.Grams(o.text for o in originals)
     for lang in langs:
-        o, s, th = build_language(lang, n_per_kind, seed)
-        originals += o
+        held, own_originals = split[lang]
+        s, th = build_language(lang, held, own_originals, n_per_kind, seed, indexed)
         subs += s
         thesaurus[lang] = th
     for d in ("collection", "submissions"):

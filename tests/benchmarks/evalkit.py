@@ -245,6 +245,22 @@ def containment(a: np.ndarray, b: np.ndarray, n: int) -> float:
     return float(np.isin(ga, gb, assume_unique=True).sum() / len(ga))
 
 
+class Grams:
+    """The n-grams of some texts (an index's documents), to keep text that must be foreign to
+    them foreign: the book repeats itself, and a section left untranslated stands in both
+    languages."""
+
+    def __init__(self, texts: Iterable[str], n: int = 8) -> None:
+        self.n = n
+        self.keys: set[int] = set()
+        for t in texts:
+            self.keys.update(gram_keys(unit_ids(t), n).tolist())
+
+    def shares(self, text: str) -> bool:
+        """True when ``text`` has an n-gram found in those texts."""
+        return any(k in self.keys for k in gram_keys(unit_ids(text), self.n).tolist())
+
+
 def longest_shared_run(a: np.ndarray, b: np.ndarray, limit: int = 64) -> int:
     """Length of the longest run of units of A found verbatim in B (capped at ``limit``)."""
     lo, hi = 0, min(limit, len(a), len(b))
