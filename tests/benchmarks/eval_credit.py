@@ -62,26 +62,6 @@ SHARE_FIELDS = ("credited_share", "credited", "share", "containment")
 CLEAN_LINE = 0.05  # a clean applicant "has a source" when one reaches this share
 
 
-class Own:
-    """Held-out paragraphs (never indexed, none sharing an 8-unit run with an indexed document),
-    handed out once each: an applicant's own text."""
-
-    def __init__(self, sections: list[tuple[str, list[str]]], rng: random.Random, indexed: kit.Grams) -> None:
-        self.paras = [p for _, ps in sections for p in ps if kit.n_units(p) >= 12 and not indexed.shares(p)]
-        rng.shuffle(self.paras)
-        self.pos = 0
-
-    def take(self, units: int) -> list[str]:
-        out, got = [], 0
-        while got < units or not out:
-            if self.pos >= len(self.paras):
-                raise RuntimeError("held-out text exhausted: fewer groups")
-            out.append(self.paras[self.pos])
-            got += kit.n_units(self.paras[self.pos])
-            self.pos += 1
-        return out
-
-
 def _own(paras: list[str]) -> list[list[Segment]]:
     return [[Segment(p)] for p in paras]
 
@@ -102,7 +82,7 @@ def _with_own(copied: list[list[Segment]], own: list[str], rng: random.Random) -
     return out
 
 
-def build_group(lang: str, g: int, originals: list[Built], own: Own, th: revise.Thesaurus,
+def build_group(lang: str, g: int, originals: list[Built], own: kit.HeldOut, th: revise.Thesaurus,
                 rng: random.Random) -> list[Built]:
     o, d, e = originals
     # (named so that a tie between an applicant and a collection document, broken by name, goes
@@ -176,7 +156,7 @@ def build(out: Path, groups: int, seed: int, langs: list[str]) -> dict:
     indexed = kit.Grams(x.text for x in archive)
     for lang in langs:
         rng = random.Random(f"{seed}-credit-{lang}")
-        own = Own(held[lang], rng, indexed)
+        own = kit.HeldOut(held[lang], rng, indexed)
         th = revise.Thesaurus(lang, [" ".join(p) for _, p in held[lang]])
         thesaurus[lang] = th.source
         usable = [x for x in docs[lang] if kit.n_units(x.text) >= 200 and len(kit.blocks_of(x.para_texts)) >= 5]

@@ -62,32 +62,6 @@ TRUTH_N = 8
 WITHIN = 0.05
 
 
-class Foreign:
-    """Held-out prose paragraphs, handed out once each (foreign text never overlaps itself),
-    none sharing an 8-unit run with an indexed document."""
-
-    def __init__(self, sections: list[tuple[str, list[str]]], rng: random.Random, indexed: kit.Grams) -> None:
-        self.paras = [p for _, ps in sections for p in ps if kit.n_units(p) >= 12 and not indexed.shares(p)]
-        rng.shuffle(self.paras)
-        self.pos = 0
-
-    def take(self, units: int) -> list[str]:
-        out, got = [], 0
-        while got < units or not out:
-            if self.pos >= len(self.paras):
-                raise RuntimeError("held-out text exhausted: fewer submissions, or a larger held-out share")
-            out.append(self.paras[self.pos])
-            got += kit.n_units(self.paras[self.pos])
-            self.pos += 1
-        return out
-
-    def sentence(self, lang: str) -> str:
-        while True:
-            sents = [s for s in kit.split_sentences(self.take(1)[0], lang) if kit.n_units(s) >= 6]
-            if sents:
-                return sents[0]
-
-
 def _copied(paras: list[str], origin: str) -> list[list[Segment]]:
     return [[Segment(p, origin)] for p in paras]
 
@@ -126,7 +100,7 @@ def build_language(lang: str, held: list[tuple[str, list[str]]], originals: list
     """(submissions, thesaurus source) of one language (``indexed``: the n-grams of every
     original, both languages)."""
     rng = random.Random(f"{seed}-{lang}")
-    foreign = Foreign(held, rng, indexed)
+    foreign = kit.HeldOut(held, rng, indexed)
     th = revise.Thesaurus(lang, [" ".join(p) for _, p in held])
     usable = [o for o in originals if len(kit.blocks_of(o.para_texts)) >= 5 and kit.n_units(o.text) >= 150]
     rng.shuffle(usable)
@@ -283,7 +257,7 @@ def summarise(rows: list[dict]) -> tuple[str, dict]:
             "check_err_max": max(abs(r["check"] - r["truth"]) for r in rs),
             "check_within": sum(abs(r["check"] - r["truth"]) <= WITHIN for r in rs),
             "first": sum(r["first"] for r in rs), "listed": sum(r["rank"] is not None for r in rs),
-            "compare_mean": kit.mean(r["compare"] for r in rs),
+            "compare_mean": kit.mean(r["compare"] for r in rs), "compare_min": min(r["compare"] for r in rs),
             "compare_err_mean": kit.mean(abs(r["compare"] - r["truth"]) for r in rs),
             "compare_err_max": max(abs(r["compare"] - r["truth"]) for r in rs),
         }
@@ -291,7 +265,7 @@ def summarise(rows: list[dict]) -> tuple[str, dict]:
     by_kind: dict = {}
     lines = []
     head = ["kind", "lang", "pairs", "truth", "verbatim", "n-gram 8", "baseline", "check mean", "check min",
-            "abs(check − truth) mean", "max", f"within {WITHIN}", "first", "compare mean",
+            "abs(check − truth) mean", "max", f"within {WITHIN}", "first", "compare mean", "compare min",
             "abs(compare − truth) mean", "max"]
     body = []
     for kind in KINDS:
@@ -303,7 +277,8 @@ def summarise(rows: list[dict]) -> tuple[str, dict]:
             by_kind[f"{kind}/{lang}"] = s
             body.append([kind, lang, s["pairs"], s["truth"], s["verbatim"], s["ngram8"], s["baseline"], s["check_mean"],
                          s["check_min"], s["check_err_mean"], s["check_err_max"], f"{s['check_within']}/{s['pairs']}",
-                         f"{s['first']}/{s['pairs']}", s["compare_mean"], s["compare_err_mean"], s["compare_err_max"]])
+                         f"{s['first']}/{s['pairs']}", s["compare_mean"], s["compare_min"], s["compare_err_mean"],
+                         s["compare_err_max"]])
     lines.append(kit.table(head, body))
     by_format: dict = {}
     body = []

@@ -34,6 +34,8 @@ from typing import Any
 
 import numpy as np
 
+from evalcorpus import write_docx
+from groundtruth import gram_keys
 from neardup_gui.core.units import tokenize
 
 HERE = Path(__file__).resolve().parent
@@ -133,6 +135,35 @@ def hard_shuffle(items: list, rng: random.Random, tries: int = 200) -> list:
     return best
 
 
+class HeldOut:
+    """Held-out prose paragraphs (never indexed), handed out once each so that the text one
+    document gets never recurs in another; none shares an 8-unit run with an indexed document
+    (``indexed``)."""
+
+    def __init__(self, sections: Sequence[tuple[str, list[str]]], rng: random.Random, indexed: Grams) -> None:
+        self.paras = [p for _, ps in sections for p in ps if n_units(p) >= 12 and not indexed.shares(p)]
+        rng.shuffle(self.paras)
+        self.pos = 0
+
+    def take(self, units: int) -> list[str]:
+        """Paragraphs holding at least ``units`` units (one at least)."""
+        out, got = [], 0
+        while got < units or not out:
+            if self.pos >= len(self.paras):
+                raise RuntimeError("held-out text exhausted: fewer documents, or a larger held-out share")
+            out.append(self.paras[self.pos])
+            got += n_units(self.paras[self.pos])
+            self.pos += 1
+        return out
+
+    def sentence(self, lang: str) -> str:
+        """One sentence of six units or more."""
+        while True:
+            sents = [s for s in split_sentences(self.take(1)[0], lang) if n_units(s) >= 6]
+            if sents:
+                return sents[0]
+
+
 # --- labelled text ---------------------------------------------------------------------------------
 
 
@@ -209,18 +240,6 @@ def unit_ids(text: str) -> np.ndarray:
     return np.asarray(tokenize(text).ids, dtype=np.uint64)
 
 
-def gram_keys(ids: np.ndarray, n: int) -> np.ndarray:
-    """The hash of the n-gram starting at every position (len(ids) - n + 1 of them)."""
-    ids = np.asarray(ids, dtype=np.uint64)
-    if len(ids) < n:
-        return np.zeros(0, dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        h = np.zeros(len(ids) - n + 1, dtype=np.uint64)
-        for k in range(n):
-            h = h * np.uint64(0x100000001B3) + ids[k:len(ids) - n + 1 + k]
-    return h
-
-
 def coverage(a: np.ndarray, b: np.ndarray, n: int) -> float:
     """Share of A's units lying in an n-gram of A found anywhere in B (order-free)."""
     if len(a) == 0:
@@ -276,15 +295,6 @@ def longest_shared_run(a: np.ndarray, b: np.ndarray, limit: int = 64) -> int:
 # --- writing files ---------------------------------------------------------------------------------
 
 
-def _docx(paragraphs: Sequence[str], path: Path) -> None:
-    import docx
-
-    d = docx.Document()
-    for p in paragraphs:
-        d.add_paragraph(p)
-    d.save(str(path))
-
-
 def _html(paragraphs: Sequence[str], path: Path) -> None:
     from html import escape
 
@@ -314,13 +324,13 @@ def write_files(items: Iterable[tuple[Path, Sequence[str], str]]) -> None:
             if fmt == "txt":
                 path.write_text("\n\n".join(paras) + "\n", encoding="utf-8")
             elif fmt == "docx-python":
-                _docx(paras, path)
+                write_docx(paras, path)
             else:
                 # staged under the final name (LibreOffice names its output after its input)
                 folder = stage / f"{fmt}-{folders.setdefault(path.parent, len(folders))}"
                 folder.mkdir(exist_ok=True)
                 src = folder / (path.stem + (".html" if fmt == "docx-lo" else ".docx"))
-                (_html if fmt == "docx-lo" else _docx)(paras, src)
+                (_html if fmt == "docx-lo" else write_docx)(paras, src)
                 by_lo.setdefault((fmt, path.parent), []).append(src)
         for (fmt, outdir), files in by_lo.items():
             if fmt == "docx-lo":
