@@ -11,11 +11,11 @@ a *call* folder of applicants (screened), each group using its own originals O, 
   tie, and their similarity to each other is the higher: O is longer) — verbatim in groups 0,
   2, …, with light edits in groups 1, 3, …;
 - ``copies-applicant``: a fourth copied the end of the first applicant (not O), in its order:
-  one or two of its paragraphs from O (as the first edited them) and all of its own text; then
-  text of its own;
+  its last paragraph from O (as the first edited it) and all of its own text; then text of its
+  own;
 - ``resubmission``: an applicant resubmitted the indexed document D with light edits;
-- ``mosaic``: an applicant copied blocks of D (which the resubmission also holds) and of E, in
-  any order, between paragraphs of its own;
+- ``mosaic``: an applicant copied a block of D (which the resubmission also holds) and a
+  smaller one of E, in any order, between paragraphs of its own;
 - ``clean``: two applicants wrote everything themselves (held-out sections, never indexed).
 
 Truth by construction (``evalkit.Built``): every copied unit is credited to where it came from,
@@ -97,7 +97,7 @@ def build_group(lang: str, g: int, originals: list[Built], own: kit.HeldOut, th:
     size = kit.n_units(o.text)
     # the first: a large part of O, then a good share of its own (what the fourth copies)
     a1_copied = edited(_blocks_part(o, 0.7, 1.0, rng), o.file_name, 0.03, 0.08)
-    a1_own = own.take(round(size * 0.5))
+    a1_own = own.take(round(size * 0.3))
     a1 = a1_copied + _own(a1_own)
     subs["copies-original-1"] = Built(name["copies-original-1"], lang, "copies-original", a1)
     # the second and third: the same large part of O, each with its own edits (against each
@@ -111,13 +111,18 @@ def build_group(lang: str, g: int, originals: list[Built], own: kit.HeldOut, th:
     # the fourth copies the end of the first, in its order: one or two of its paragraphs from O
     # (as the first edited them: credited to O, the collection comes first) and all of its own
     # text (credited to the first), then writes some of its own
-    taken = [list(p) for p in a1_copied[-rng.randint(1, 2):]] + [[Segment(p, "@copies-original-1")] for p in a1_own]
-    a4 = taken + _own(own.take(round(size * 0.3)))
+    taken = [list(a1_copied[-1])] + [[Segment(p, "@copies-original-1")] for p in a1_own]
+    a4 = taken + _own(own.take(round(size * 0.2)))
     subs["copies-applicant"] = Built(name["copies-applicant"], lang, "copies-applicant", a4)
     subs["resubmission"] = Built(name["resubmission"], lang, "resubmission",
                                  edited(d.para_texts, d.file_name, 0.03, 0.08))
-    pieces = [[[Segment(p, d.file_name)] for p in _blocks_part(d, 0.3, 0.5, rng)],
-              [[Segment(p, e.file_name)] for p in _blocks_part(e, 0.2, 0.4, rng)]]
+    # (D's block clearly the larger: the question is whom it is credited to, D or the applicant
+    # who resubmitted D, not which of two near-equal blocks is the larger)
+    from_d = _blocks_part(d, 0.4, 0.6, rng)
+    from_e = _blocks_part(e, 0.2, 0.4, rng)
+    while len(from_e) > 1 and kit.n_units("\n".join(from_e)) > 0.6 * kit.n_units("\n".join(from_d)):
+        from_e.pop()
+    pieces = [[[Segment(p, d.file_name)] for p in from_d], [[Segment(p, e.file_name)] for p in from_e]]
     rng.shuffle(pieces)
     mosaic = [para for piece in pieces for para in piece]
     subs["mosaic"] = Built(name["mosaic"], lang, "mosaic", _with_own(mosaic, own.take(round(size * 0.5)), rng))
