@@ -238,8 +238,8 @@ def truth_of_texts(text_a: str, text_b: str, min_run: int = DEFAULT_MIN_RUN) -> 
     return truth_of_ids(tokenize(text_a).ids, tokenize(text_b).ids, min_run)
 
 
-def gram_hashes(ids: np.ndarray, n: int) -> np.ndarray:
-    """Sorted unique hashes of the ``n``-grams of an id sequence (empty if shorter than n)."""
+def gram_keys(ids: np.ndarray, n: int) -> np.ndarray:
+    """The hash of the ``n``-gram starting at every position of an id sequence (empty if shorter)."""
     ids = np.asarray(ids, dtype=np.uint64)
     if len(ids) < n:
         return np.zeros(0, dtype=np.uint64)
@@ -248,7 +248,12 @@ def gram_hashes(ids: np.ndarray, n: int) -> np.ndarray:
         for k in range(n):
             # polynomial rolling combination; wrap-around is intended
             h = h * np.uint64(0x100000001B3) + ids[k : len(ids) - n + 1 + k]
-    return np.unique(h)
+    return h
+
+
+def gram_hashes(ids: np.ndarray, n: int) -> np.ndarray:
+    """Sorted unique hashes of the ``n``-grams of an id sequence (empty if shorter than n)."""
+    return np.unique(gram_keys(ids, n))
 
 
 def candidate_pairs(grams: Sequence[np.ndarray]) -> set[tuple[int, int]]:
