@@ -393,7 +393,7 @@ def _index_args(p: argparse.ArgumentParser) -> None:
 
 @command("index", "Index a folder (incremental: only new and changed files are read).", _index_args)
 def run_index(args: argparse.Namespace) -> int:
-    from neardup_gui.core.cluster import ClusterUnavailable
+    from neardup_gui.core.dask_backend import ClusterUnavailable
     from neardup_gui.core.progress import count_noun
     from neardup_gui.core.store import IndexProblem
 
@@ -644,7 +644,7 @@ def _pairs_by_args(p: argparse.ArgumentParser) -> None:
 
 @command("pairs", "List the verified near-duplicate pairs of a collection, best first.", _pairs_by_args)
 def run_pairs(args: argparse.Namespace) -> int:
-    from neardup_gui.core.cluster import ClusterUnavailable
+    from neardup_gui.core.dask_backend import ClusterUnavailable
     from neardup_gui.core.collection import CONTAINMENT_CUT
     from neardup_gui.core.store import IndexProblem
 
@@ -701,7 +701,7 @@ def _auto_words(rules: dict[str, Any]) -> str:
 
 @command("clusters", "Group the collection's near-duplicates (no chaining: each member is similar to the first).", _pairs_args)
 def run_clusters(args: argparse.Namespace) -> int:
-    from neardup_gui.core.cluster import ClusterUnavailable
+    from neardup_gui.core.dask_backend import ClusterUnavailable
     from neardup_gui.core.store import IndexProblem
 
     try:

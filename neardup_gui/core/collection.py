@@ -196,7 +196,7 @@ class Collection:
         a folder that holds no documents now empties the index, instead of changing nothing)."""
         extraction = None
         if settings.dask_address:
-            from neardup_gui.core.cluster import dask_extraction
+            from neardup_gui.core.dask_backend import dask_extraction
 
             extraction = dask_extraction(settings.dask_address)
         try:
@@ -658,7 +658,7 @@ class Collection:
             progress = wrap_progress(progress, 0.2, 1.0)
         spec = self.pass_spec(settings, min_containment, min_similarity)
         if executor is None and settings.dask_address:
-            from neardup_gui.core.cluster import dask_pass
+            from neardup_gui.core.dask_backend import dask_pass
 
             executor = dask_pass(settings.dask_address)
         if len(spec.todo):

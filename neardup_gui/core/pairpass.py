@@ -3,7 +3,7 @@
 The documents to pair (those not yet in the ``paired`` table) are cut into partitions. A
 partition task opens the index read-only, finds each document's candidates and verifies them
 exactly; it returns only the pairs that reach the pass's cut-offs. The tasks run in this process,
-in local worker processes, or on a Dask cluster (:mod:`neardup_gui.core.cluster`): the same
+in local worker processes, or on a Dask cluster (:mod:`neardup_gui.core.dask_backend`): the same
 function everywhere, so the answers are identical; only the caller writes the index.
 
 Which pair is verified where: pair (d, c) is verified while pairing d when c is a candidate of

@@ -76,14 +76,14 @@ def test_a_refused_connection_is_said_without_waiting_for_the_client(monkeypatch
     for its whole time-out even when the connection is refused (20 s for a mistyped port)."""
     import distributed
 
-    from neardup_gui.core import cluster
+    from neardup_gui.core import dask_backend
 
     def no_client(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
         raise AssertionError("the Client was asked to connect")
 
     monkeypatch.setattr(distributed, "Client", no_client)
-    with pytest.raises(cluster.ClusterUnavailable, match="Cannot reach the Dask scheduler at tcp://127.0.0.1:9: "):
-        cluster._client("tcp://127.0.0.1:9")
+    with pytest.raises(dask_backend.ClusterUnavailable, match="Cannot reach the Dask scheduler at tcp://127.0.0.1:9: "):
+        dask_backend._client("tcp://127.0.0.1:9")
 
 
 def test_unreachable_scheduler_is_a_plain_message(tmp_path, folder) -> None:
