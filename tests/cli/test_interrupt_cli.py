@@ -184,12 +184,11 @@ def stopped(args: list[str], under_way: Callable[[str], bool], how: signal.Signa
         os.kill(proc.pid, how)
         proc.wait(60)  # (a guard against a hang, not a speed test)
         alive = left_alive(proc.pid)
-        out, err = proc.communicate(timeout=60)  # (the pipes close once every process holding them is gone)
     finally:
-        end_session(proc.pid)
+        end_session(proc.pid)  # (what is left holds the output pipes open: it goes before they are read)
         if proc.poll() is None:
             proc.kill()
-            proc.communicate()
+        out, err = proc.communicate(timeout=60)
     return subprocess.CompletedProcess(proc.args, proc.returncode, out, seen + err), alive
 
 

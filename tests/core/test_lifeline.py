@@ -44,9 +44,11 @@ PARENT = textwrap.dedent('''
         print(p.pid, flush=True)
         if {orphaned}:
             os._exit(0)
-        while not Path(sys.argv[1]).exists():
+        for _ in range(6000):  # (a guard against a hang: a minute)
+            if Path(sys.argv[1]).exists():
+                break
             time.sleep(0.01)
-        print("bound", flush=True)
+        print("bound" if Path(sys.argv[1]).exists() else "never bound", flush=True)
         time.sleep(600)
 ''')
 
