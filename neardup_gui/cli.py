@@ -312,6 +312,11 @@ def _settings(args: argparse.Namespace, base=None):  # noqa: ANN001, ANN202 - a 
         changes["exclude_bibliography"] = True
     if getattr(args, "dask", None):
         changes["dask_address"] = args.dask
+    for name in ("dask_ca", "dask_cert", "dask_key"):
+        if getattr(args, name, None):
+            changes[name] = getattr(args, name)
+    if getattr(args, "dask_insecure", False):
+        changes["dask_insecure"] = True
     if getattr(args, "no_auto_template", False):
         changes["auto_template"] = False
     if getattr(args, "bits", None):
@@ -430,7 +435,7 @@ def _index_args(p: argparse.ArgumentParser) -> None:
 
 @command("index", "Index a folder (incremental: only new and changed files are read).", _index_args)
 def run_index(args: argparse.Namespace) -> int:
-    from neardup_gui.core.dask_backend import ClusterUnavailable
+    from neardup_gui.core.dask_connection import ClusterUnavailable
     from neardup_gui.core.progress import count_noun
     from neardup_gui.core.store import IndexProblem
 
@@ -658,7 +663,15 @@ def run_check(args: argparse.Namespace) -> int:
 
 def _dask_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dask", metavar="ADDRESS",
-                   help="run on a Dask cluster, e.g. tcp://host:8786 (needs neardup[cluster]; see docs/scale.md)")
+                   help="run on a Dask cluster, e.g. tls://host:8786 (needs neardup[cluster]; see docs/scale.md)")
+    p.add_argument("--dask-ca", dest="dask_ca", metavar="FILE",
+                   help="the CA certificate that signed the scheduler's (PEM; default: dask's configuration)")
+    p.add_argument("--dask-cert", dest="dask_cert", metavar="FILE",
+                   help="this machine's certificate, signed by that CA (PEM; it may hold the key too)")
+    p.add_argument("--dask-key", dest="dask_key", metavar="FILE", help="the private key of --dask-cert (PEM)")
+    p.add_argument("--dask-insecure", dest="dask_insecure", action="store_true",
+                   help="allow a plain tcp:// scheduler on another machine: every text then crosses the network "
+                        "unencrypted")
 
 
 def _cluster_problem(exc) -> int:
@@ -681,7 +694,7 @@ def _pairs_by_args(p: argparse.ArgumentParser) -> None:
 
 @command("pairs", "List the verified near-duplicate pairs of a collection, best first.", _pairs_by_args)
 def run_pairs(args: argparse.Namespace) -> int:
-    from neardup_gui.core.dask_backend import ClusterUnavailable
+    from neardup_gui.core.dask_connection import ClusterUnavailable
     from neardup_gui.core.collection import CONTAINMENT_CUT
     from neardup_gui.core.store import IndexProblem
 
@@ -738,7 +751,7 @@ def _auto_words(rules: dict[str, Any]) -> str:
 
 @command("clusters", "Group the collection's near-duplicates (no chaining: each member is similar to the first).", _pairs_args)
 def run_clusters(args: argparse.Namespace) -> int:
-    from neardup_gui.core.dask_backend import ClusterUnavailable
+    from neardup_gui.core.dask_connection import ClusterUnavailable
     from neardup_gui.core.store import IndexProblem
 
     try:
