@@ -18,7 +18,6 @@ import os
 import select
 import shlex
 import shutil
-import signal
 import sys
 import time
 import unicodedata
@@ -35,40 +34,6 @@ EXIT_USAGE = 2
 EXIT_INDEX = 3
 EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141  # (128 + SIGPIPE: what a shell shows for a writer whose reader went away)
-# The signals that stop a command as Ctrl+C does, and what is said; the exit status is 128 + the
-# signal's number, as a shell reports a command it ended (SIGTERM: 143, SIGHUP: 129).
-STOPPING_SIGNALS = {"SIGTERM": "terminated", "SIGHUP": "hung up"}
-
-
-class Terminated(KeyboardInterrupt):
-    """A stopping signal (:data:`STOPPING_SIGNALS`) received: raised where Ctrl+C's
-    KeyboardInterrupt is, so the work stops the same way (workers told and joined, the open
-    transaction rolled back, what was committed kept)."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-def _raise_terminated(signum: int, _frame: Any) -> None:
-    raise Terminated(signum)
-
-
-def _stop_on_signals() -> dict[int, Any]:
-    """Make the stopping signals raise :class:`Terminated` in this (the main) thread; returns the
-    handlers replaced. A signal ignored when the command started (``nohup`` ignores SIGHUP) stays
-    ignored."""
-    replaced: dict[int, Any] = {}
-    for name in STOPPING_SIGNALS:
-        number = getattr(signal, name, None)
-        if number is None:  # (no SIGHUP on Windows)
-            continue
-        try:
-            if signal.getsignal(number) is signal.SIG_DFL:
-                replaced[number] = signal.signal(number, _raise_terminated)
-        except ValueError:  # (not the main thread: a caller that runs a command in a thread)
-            break
-    return replaced
 
 
 def configure_logging(verbose: int) -> None:
@@ -1180,7 +1145,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout = _ClearsProgress(stdout)
     from neardup_gui.core.store import DocumentGone, while_busy
 
-    handlers = _stop_on_signals()
+    from neardup_gui.stopping import Terminated, said, stop_on_signals
+
+    handlers = stop_on_signals()
     try:
         with while_busy(_WaitingNotice()):
             code = args.run(args)
@@ -1197,7 +1164,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt as exc:
         _ProgressLine.clear()
         if isinstance(exc, Terminated):
-            sys.stderr.write(f"{STOPPING_SIGNALS[signal.Signals(exc.signum).name]}\n")
+            sys.stderr.write(said(exc) + "\n")
             return 128 + exc.signum
         sys.stderr.write("interrupted\n")
         return EXIT_INTERRUPTED
@@ -1210,8 +1177,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_closed_outputs()
         return EXIT_BROKEN_PIPE
     finally:
-        for number, handler in handlers.items():
-            signal.signal(number, handler)
+        handlers.restore()
         sys.stdout = stdout
         processes.allow_fork(chosen_before)
 
