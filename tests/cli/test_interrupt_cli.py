@@ -236,3 +236,25 @@ def test_an_index_build_stopped_or_killed_leaves_no_worker_and_the_next_run_fini
     pairs = neardup("pairs", "--db", str(db), "--threshold", "0.8", "--json", "-q")
     assert pairs.returncode == 0, pairs.stderr[-2000:]
     assert pairs_of(pairs.stdout.replace(str(docs), str(folder))) == whole[1]  # (the same files, elsewhere)
+
+
+def test_sighup_stops_a_command_as_sigterm_does_unless_ignored_when_it_started() -> None:
+    """SIGHUP (its terminal closed) raises what SIGTERM raises, said "hung up", exit status 129;
+    a command started with SIGHUP ignored (``nohup``) keeps ignoring it."""
+    from neardup_gui.stopping import Terminated, said, stop_on_signals
+
+    handlers = stop_on_signals()
+    try:
+        with pytest.raises(Terminated) as caught:
+            os.kill(os.getpid(), signal.SIGHUP)
+            signal.sigtimedwait([], 5)  # (a guard: the handler has raised before this)
+    finally:
+        handlers.restore()
+    assert said(caught.value) == "hung up" and 128 + caught.value.signum == 129
+    previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        handlers = stop_on_signals()
+        handlers.restore()
+        assert signal.SIGHUP not in handlers and signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGHUP, previous)
