@@ -2,8 +2,10 @@
 
 Results go to stdout (``--json`` for machine-readable output), progress and diagnostics to
 stderr. Exit codes: 0 success; 1 some input was skipped or nothing was found where that is the
-question; 2 usage error; 3 the index cannot be used (corrupt, too new, busy); 130 interrupted;
-141 the reader of the output went away (`neardup pairs | head`).
+question; 2 usage error; 3 the index cannot be used (corrupt, too new, busy); 130 interrupted
+(Ctrl+C), 143 terminated (SIGTERM: a logout, a shutdown, a task manager), 129 hung up (SIGHUP: its
+terminal closed), each stopping the work as Ctrl+C does; 141 the reader of the output went away
+(`neardup pairs | head`).
 """
 
 from __future__ import annotations
@@ -275,6 +277,11 @@ def _settings(args: argparse.Namespace, base=None):  # noqa: ANN001, ANN202 - a 
         changes["exclude_bibliography"] = True
     if getattr(args, "dask", None):
         changes["dask_address"] = args.dask
+    for name in ("dask_ca", "dask_cert", "dask_key"):
+        if getattr(args, name, None):
+            changes[name] = getattr(args, name)
+    if getattr(args, "dask_insecure", False):
+        changes["dask_insecure"] = True
     if getattr(args, "no_auto_template", False):
         changes["auto_template"] = False
     if getattr(args, "bits", None):
@@ -393,7 +400,7 @@ def _index_args(p: argparse.ArgumentParser) -> None:
 
 @command("index", "Index a folder (incremental: only new and changed files are read).", _index_args)
 def run_index(args: argparse.Namespace) -> int:
-    from neardup_gui.core.cluster import ClusterUnavailable
+    from neardup_gui.core.dask_connection import ClusterUnavailable
     from neardup_gui.core.progress import count_noun
     from neardup_gui.core.store import IndexProblem
 
@@ -621,7 +628,15 @@ def run_check(args: argparse.Namespace) -> int:
 
 def _dask_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dask", metavar="ADDRESS",
-                   help="run on a Dask cluster, e.g. tcp://host:8786 (needs neardup[cluster]; see docs/scale.md)")
+                   help="run on a Dask cluster, e.g. tls://host:8786 (needs neardup[cluster]; see docs/scale.md)")
+    p.add_argument("--dask-ca", dest="dask_ca", metavar="FILE",
+                   help="the CA certificate that signed the scheduler's (PEM; default: dask's configuration)")
+    p.add_argument("--dask-cert", dest="dask_cert", metavar="FILE",
+                   help="this machine's certificate, signed by that CA (PEM; it may hold the key too)")
+    p.add_argument("--dask-key", dest="dask_key", metavar="FILE", help="the private key of --dask-cert (PEM)")
+    p.add_argument("--dask-insecure", dest="dask_insecure", action="store_true",
+                   help="allow a plain tcp:// scheduler on another machine: every text then crosses the network "
+                        "unencrypted")
 
 
 def _cluster_problem(exc) -> int:
@@ -644,7 +659,7 @@ def _pairs_by_args(p: argparse.ArgumentParser) -> None:
 
 @command("pairs", "List the verified near-duplicate pairs of a collection, best first.", _pairs_by_args)
 def run_pairs(args: argparse.Namespace) -> int:
-    from neardup_gui.core.cluster import ClusterUnavailable
+    from neardup_gui.core.dask_connection import ClusterUnavailable
     from neardup_gui.core.collection import CONTAINMENT_CUT
     from neardup_gui.core.store import IndexProblem
 
@@ -701,7 +716,7 @@ def _auto_words(rules: dict[str, Any]) -> str:
 
 @command("clusters", "Group the collection's near-duplicates (no chaining: each member is similar to the first).", _pairs_args)
 def run_clusters(args: argparse.Namespace) -> int:
-    from neardup_gui.core.cluster import ClusterUnavailable
+    from neardup_gui.core.dask_connection import ClusterUnavailable
     from neardup_gui.core.store import IndexProblem
 
     try:
@@ -1130,6 +1145,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout = _ClearsProgress(stdout)
     from neardup_gui.core.store import DocumentGone, while_busy
 
+    from neardup_gui.stopping import Terminated, said, stop_on_signals
+
+    handlers = stop_on_signals()
     try:
         with while_busy(_WaitingNotice()):
             code = args.run(args)
@@ -1143,8 +1161,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"neardup: {exc}: the index was changed by another neardup window or command while this "
                          "ran. Run it again.\n")
         return EXIT_INDEX
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         _ProgressLine.clear()
+        if isinstance(exc, Terminated):
+            sys.stderr.write(said(exc) + "\n")
+            return 128 + exc.signum
         sys.stderr.write("interrupted\n")
         return EXIT_INTERRUPTED
     except BrokenPipeError:
@@ -1156,6 +1177,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_closed_outputs()
         return EXIT_BROKEN_PIPE
     finally:
+        handlers.restore()
         sys.stdout = stdout
         processes.allow_fork(chosen_before)
 

@@ -197,9 +197,9 @@ class Collection:
         a folder that holds no documents now empties the index, instead of changing nothing)."""
         extraction = None
         if settings.dask_address:
-            from neardup_gui.core.cluster import dask_extraction
+            from neardup_gui.core.dask_backend import DaskConnection, dask_extraction
 
-            extraction = dask_extraction(settings.dask_address)
+            extraction = dask_extraction(DaskConnection.of(settings))
         try:
             report = indexer.index_folder(self.store, folder, settings, progress, extraction,
                                           allow_empty=allow_empty)
@@ -659,9 +659,9 @@ class Collection:
             progress = wrap_progress(progress, 0.2, 1.0)
         spec = self.pass_spec(settings, min_containment, min_similarity)
         if executor is None and settings.dask_address:
-            from neardup_gui.core.cluster import dask_pass
+            from neardup_gui.core.dask_backend import DaskConnection, dask_pass
 
-            executor = dask_pass(settings.dask_address)
+            executor = dask_pass(DaskConnection.of(settings))
         if len(spec.todo):
             pairpass.run_pass(spec, self._write_pairs, progress, executor)
 

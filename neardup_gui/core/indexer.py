@@ -284,7 +284,7 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
 
     ``extraction``: what extracts and fingerprints the files, with the signature of
     :func:`workers.process_many` (default: :func:`workers.process_many_behind`, its children fed
-    while this thread writes; a Dask cluster's: :func:`cluster.dask_extraction`)."""
+    while this thread writes; a Dask cluster's: :func:`dask_backend.dask_extraction`)."""
     started = time.monotonic()
     folder = os.path.abspath(folder)
     params = settings.fingerprints
