@@ -60,7 +60,7 @@ def corpus_files():
 
 # --- extraction --------------------------------------------------------------------------------
 
-_REF_SPACE_RE = re.compile(r"[ \t\r\f\v\u00a0\u2000-\u200b\u3000\u202f\u205f\ufeff]+")
+_REF_SPACE_RE = re.compile(r"[ \t\r\f\v\u00a0\u2000-\u200a\u3000\u202f\u205f]+")
 
 
 def clean_paragraph_reference(text: str) -> str:
@@ -697,3 +697,14 @@ def test_sentence_keys_of_a_disguised_text_are_the_plain_texts():
     assert joined == "".join(t + "\x1f" for t in units.tokens)
     assert lengths.tolist() == [len(t) for t in units.tokens]
     assert [k for _, k in sentence_keys(disguised)] == [k for _, k in sentence_keys(plain)]
+
+
+@given(_TEXT)
+def test_a_cleaned_paragraph_knows_where_each_character_was(text):
+    """(what places a paragraph's hidden spans in the document's text)"""
+    from neardup_gui.core.extract.common import _cleaned_with_places
+
+    cleaned, at = _cleaned_with_places(text)
+    assert cleaned == clean_paragraph(text)
+    assert len(at) == len(cleaned) and at == sorted(set(at))
+    assert all(c == text[i] for c, i in zip(cleaned, at) if c != " ")
