@@ -672,5 +672,5 @@ def fingerprint_document(doc, params: FingerprintParams) -> tuple[Units, Fingerp
     """A document's units and fingerprints. Module-level and light to import, so an extraction
     worker can be told to run it by name (``workers.SUBMISSION_PREPARE``): ``neardup check``
     has each submission fingerprinted on the worker's core while the index loads."""
-    units = tokenize(doc.text)
+    units = tokenize(doc.text, doc.hidden)
     return units, fingerprint(doc.text, units, params)

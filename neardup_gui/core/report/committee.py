@@ -175,9 +175,10 @@ def build_check_report(collection, result: CheckResult, settings: Settings, *, l
     now = datetime.now(timezone.utc).timestamp()
     info = ScreeningInfo(id=0, name="", folder=os.path.dirname(result.path), state="done", created=now, updated=now,
                          flag=DEFAULT_FLAG)
-    row = ScreeningRow(os.path.basename(result.path), result.path, size, mtime, "", 0, "done", units=result.units)
+    row = ScreeningRow(os.path.basename(result.path), result.path, size, mtime, "", 0, "done", units=result.units,
+                       flags=result.flags)
     detail = SubmissionDetail(info, row, result.text, tuple(template), tuple(excluded), quoted_spans(result.text),
-                              sources)
+                              sources, result.hidden)
     return _report(collection.store, detail, settings, lang, enabled, call_submissions=0)
 
 
