@@ -12,7 +12,9 @@ characters and the spans where they are.
   counted, and so are words made only of look-alikes between Latin words.
 - ``hidden``: text the file hides from its reader (``Document.hidden``), in characters.
 - ``invisible``: format characters (zero-width spaces and joiners, soft hyphens, word joiners,
-  byte order marks, bidi controls, tags) inside words: between two characters of units.
+  byte order marks, bidi controls, tags), all of them, when at least one stands inside a word
+  (between two characters of units): a byte order mark at the start of a file, or a bidi mark
+  beside punctuation, changes no word and is no disguise.
 - ``traditional``: traditional characters folded to simplified ones for comparison, when there
   are at least ``MIN_TRADITIONAL`` (a simplified text quoting a name or a title is not one).
 """
@@ -120,10 +122,11 @@ def _spans_of(positions: np.ndarray) -> tuple[CharSpan, ...]:
 
 
 def _invisible(cls: np.ndarray, hidden_mask: np.ndarray) -> Flag | None:
-    """Format characters (not hidden text) inside words: each stretch of format characters and
-    hidden text whose nearest characters on both sides belong to units."""
+    """Every format character (hidden text aside), when one stretch of format characters (and
+    hidden text) has characters of units as its nearest neighbours on both sides: inside a word."""
     fmt = cls == FORMAT_CLASS
-    if not (fmt & ~hidden_mask).any():
+    where = np.flatnonzero(fmt & ~hidden_mask)
+    if len(where) == 0:
         return None
     n = len(cls)
     edges = np.diff(fmt.view(np.int8), prepend=np.int8(0), append=np.int8(0))
@@ -131,11 +134,10 @@ def _invisible(cls: np.ndarray, hidden_mask: np.ndarray) -> Flag | None:
     inside = (starts > 0) & (ends < n)
     unit = (cls == 1) | (cls == 2)
     inside[inside] = unit[starts[inside] - 1] & unit[ends[inside]]
-    counted = np.zeros(n + 1, dtype=np.int8)
-    np.add.at(counted, starts[inside], 1)
-    np.add.at(counted, ends[inside], -1)
-    where = np.flatnonzero((np.cumsum(counted[:-1]) > 0) & ~hidden_mask)
-    if len(where) == 0:
+    # (a stretch of hidden text alone, a letter glued to a word, is the hidden flag's)
+    if len(starts):
+        inside &= np.add.reduceat((fmt & ~hidden_mask).astype(np.int64), starts) > 0
+    if not inside.any():
         return None
     return Flag(INVISIBLE, len(where), _spans_of(where))
 

@@ -51,6 +51,8 @@ class IndexReport:
     skipped: tuple[Skipped, ...] = ()
     # (path, warnings) of every indexed document of the collection that carries warnings
     warned: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # (path, integrity flags) of every indexed document of the collection that carries flags
+    flagged: tuple[tuple[str, tuple[Flag, ...]], ...] = ()
     refingerprinted: int = 0
     # of the updated: unchanged files read again, an earlier reader of their format having read them
     reread: int = 0
@@ -442,11 +444,12 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
 
     stale = refingerprint(store, params, wrap_progress(progress, 0.95, 0.98))
     fill_bags(store, wrap_progress(progress, 0.98, 1.0))
+    flagged = [(d.path, d.flags) for d in store.documents() if d.status == "indexed" and d.flags]
     _keep_left_out(store, folder, scan)
     store.delete_meta(UNFINISHED_KEY)  # (a whole index holds no mark, as one made before marks were)
     report = IndexReport(
         added=added, updated=updated, moved=moved, removed=len(gone), unchanged=unchanged, unread=len(kept_unread),
-        skipped=tuple(skipped), warned=tuple(warned), refingerprinted=len(stale), reread=reread,
+        skipped=tuple(skipped), warned=tuple(warned), flagged=tuple(flagged), refingerprinted=len(stale), reread=reread,
         elapsed_s=time.monotonic() - started,
         changed_ids=tuple(changed_ids + stale), others=scan.others,
     )
