@@ -72,7 +72,7 @@ def _info(d) -> DocumentInfo:  # noqa: ANN001 - a store.StoredDocument
         doc_id=d.id, path=d.path, rel=d.rel, size=d.size, sha256=d.sha256, status=d.status,
         reason=d.reason, units=d.units, template_share=float(d.meta.get("template_share", 0.0)),
         format=d.format, exclusions=Exclusions.from_dict(d.meta.get("exclusions") or {}),
-        warnings=tuple(d.warnings),
+        warnings=tuple(d.warnings), flags=d.flags,
     )
 
 

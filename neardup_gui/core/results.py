@@ -134,6 +134,7 @@ class DocumentInfo:
     exclusions: Exclusions = field(default_factory=Exclusions)  # units not counted (set by the pairs pass)
     # set when the document was read only in part or leniently (status stays "indexed")
     warnings: tuple[str, ...] = ()
+    flags: tuple[Flag, ...] = ()  # integrity flags (core/flags.py)
 
 
 @dataclass(frozen=True)
