@@ -8,34 +8,37 @@ from PySide6.QtCore import QCoreApplication, QLocale
 
 from neardup_gui.core.flags import HIDDEN, INVISIBLE, REPLACED, TRADITIONAL, Flag
 
-_C = "Flags"
-
-
 def _n(value: int) -> str:
     return QLocale().toString(value)
 
 
 def flag_phrase(flag: Flag) -> str:
     """"Replaced characters: 212 in 118 words", "Hidden text: 1,030 characters", …"""
-    t = QCoreApplication.translate
     n, count = flag.count, _n(flag.count)
     if flag.kind == REPLACED:
-        return t(_C, "Replaced characters: {n} in {w} words").format(n=count, w=_n(flag.words))
-    if flag.kind == HIDDEN:
-        return (t(_C, "Hidden text: %n character", "", n) if n == 1 else
-                t(_C, "Hidden text: %n characters", "", n)).replace(str(n), count)
+        return QCoreApplication.translate("Flags", "Replaced characters: {n} in {w} words").format(
+            n=count, w=_n(flag.words))
+    if flag.kind == HIDDEN:  # (%n is written without digit grouping: the grouped count replaces it)
+        return (QCoreApplication.translate("Flags", "Hidden text: %n character", "", n) if n == 1 else
+                QCoreApplication.translate("Flags", "Hidden text: %n characters", "", n)).replace(str(n), count)
     if flag.kind == INVISIBLE:
-        return t(_C, "Invisible characters: {n}").format(n=count)
+        return QCoreApplication.translate("Flags", "Invisible characters: {n}").format(n=count)
     if flag.kind == TRADITIONAL:
-        return t(_C, "Traditional characters folded for comparison: {n}").format(n=count)
+        return QCoreApplication.translate("Flags", "Traditional characters folded for comparison: {n}").format(n=count)
     return f"{flag.kind}: {count}"
 
 
 def flag_name(kind: str) -> str:
     """A flag's short name, for a table cell."""
-    t = QCoreApplication.translate
-    return {REPLACED: t(_C, "replaced characters"), HIDDEN: t(_C, "hidden text"),
-            INVISIBLE: t(_C, "invisible characters"), TRADITIONAL: t(_C, "traditional characters")}.get(kind, kind)
+    if kind == REPLACED:
+        return QCoreApplication.translate("Flags", "replaced characters")
+    if kind == HIDDEN:
+        return QCoreApplication.translate("Flags", "hidden text")
+    if kind == INVISIBLE:
+        return QCoreApplication.translate("Flags", "invisible characters")
+    if kind == TRADITIONAL:
+        return QCoreApplication.translate("Flags", "traditional characters")
+    return kind
 
 
 def flags_cell(flags: Sequence[Flag]) -> str:
@@ -48,5 +51,5 @@ def flags_tooltip(flags: Sequence[Flag]) -> str:
     if not flags:
         return ""
     return "\n".join([*map(flag_phrase, flags), QCoreApplication.translate(
-        _C, "Compared as a reader sees the text: look-alike letters and traditional characters folded, "
+        "Flags", "Compared as a reader sees the text: look-alike letters and traditional characters folded, "
             "invisible characters and hidden text left out of every figure.")])
