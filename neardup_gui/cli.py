@@ -249,6 +249,13 @@ def run_extract(args: argparse.Namespace) -> int:
             continue
         for warning in r.warnings:
             sys.stderr.write(f"{path}: warning: {warning}\n")
+        for flag in integrity_flags(r.text, r.hidden):  # (with the first places, as the reader finds them)
+            from neardup_gui.core.report.model import flag_places
+            from neardup_gui.core.report.strings import flag_text, translator
+
+            shown, more = flag_places(r.text, flag)
+            places = " ".join(f"«{p}» at {a}" for p, (a, _) in zip(shown, flag.spans)) + (f" … (+{more})" if more else "")
+            sys.stderr.write(f"{path}: flag: {flag_text(flag, translator('en'))}: {places}\n")
         if several:
             sys.stdout.write(f"==> {path} <==\n")
         sys.stdout.write(r.text + "\n")

@@ -81,7 +81,7 @@ def checked(pages, tmp_path_factory):
     db = tmp / "index.ndx"
     _cli("index", str(coll), "--db", str(db))
     results = _cli("check", *(str(subs / n) for n in sorted(made)), "--db", str(db))
-    return {Path(r["path"]).name: r for r in results}, made
+    return {Path(r["path"]).name: r for r in results}, made, db, subs
 
 
 def _containment(result: dict, page: str) -> float:
@@ -89,7 +89,7 @@ def _containment(result: dict, page: str) -> float:
 
 
 def test_every_disguised_copy_finds_its_source_as_the_plain_copy_does(checked):
-    results, made = checked
+    results, made = checked[:2]
     assert len(results) == len(made) >= 11
     for name, (page, _) in made.items():
         r = results[name]
@@ -99,13 +99,13 @@ def test_every_disguised_copy_finds_its_source_as_the_plain_copy_does(checked):
 
 
 def test_a_traditional_copy_is_as_similar_as_the_simplified_one(checked):
-    results, _ = checked
+    results = checked[0]
     sim = {n: results[n]["matches"][0]["similarity"] for n in ("plain-zh.txt", "traditional.txt")}
     assert abs(sim["traditional.txt"] - sim["plain-zh.txt"]) <= 0.05
 
 
 def test_each_disguise_raises_its_flag_with_its_count(checked):
-    results, made = checked
+    results, made = checked[:2]
     for name, (_, expected) in made.items():
         got = {f["kind"]: f["count"] for f in results[name]["flags"]}
         assert got == expected, name
@@ -162,3 +162,37 @@ def test_no_flag_on_the_fixtures_and_the_sample():
     assert len(docs) > 40
     flagged = {d.path: integrity_flags(d.text, d.hidden) for d in docs}
     assert {p: f for p, f in flagged.items() if f} == {}
+
+
+def test_the_reports_carry_the_flags_and_their_places(checked, tmp_path):
+    """The duplicate report (JSON against its schema, HTML, CSV) and the committee's report of a
+    check (HTML with the places quoted, CSV)."""
+    from neardup_gui.core.collection import Collection
+    from neardup_gui.core.report.committee import build_check_report, committee_csv
+    from neardup_gui.core.report.committee_html import render_submission_html
+    from neardup_gui.core.settings import Settings
+    from tests.core.test_report import SCHEMA_FILE, _validate
+
+    _, _, db, subs = checked
+    files = [str(subs / "cyrillic.txt"), str(subs / "hidden-white.docx")]
+    out = {ext: tmp_path / f"r.{ext}" for ext in ("json", "html", "csv")}
+    for path in out.values():
+        subprocess.run([sys.executable, "-m", "neardup_gui.cli", "report", "--db", str(db), "--check", *files,
+                        "--out", str(path), "-q"], cwd=ROOT, check=True, capture_output=True, timeout=300)
+    data = json.loads(out["json"].read_text(encoding="utf-8"))
+    schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    _validate(data, schema, schema)
+    flags = {Path(p["a"]["path"]).name: p["a"]["flags"] for p in data["pairs"]}
+    assert [f["kind"] for f in flags["cyrillic.txt"]] == ["replaced"]
+    assert [f["kind"] for f in flags["hidden-white.docx"]] == ["hidden"] and flags["hidden-white.docx"][0]["spans"]
+    assert "Replaced characters: " in out["html"].read_text(encoding="utf-8")
+    assert "replaced:" in out["csv"].read_text(encoding="utf-8") and "flags_submission" in out["csv"].read_text(encoding="utf-8")
+
+    settings = Settings(workers=1)
+    with Collection.open(db) as coll:
+        result = coll.check([files[1]], settings)[0]
+        for lang, phrase in (("en", "Hidden text: "), ("zh_CN", "隐藏文字：")):
+            report = build_check_report(coll, result, settings, lang=lang)
+            html = render_submission_html(report)
+            assert phrase in html and "«" in html
+            assert "hidden:" in committee_csv(report)

@@ -232,7 +232,8 @@ _CATALOG: dict[str, tuple[str, str]] = {
     "integrity_note": ("The text was compared as a reader sees it: look-alike letters and traditional characters "
                        "folded, invisible characters and hidden text left out of every figure.",
                        "比对按读者所见的文字进行：形近字母和繁体字已归一，不可见字符和隐藏文字不计入任何数值。"),
-    "integrity_places": ("Where", "位置"),
+    "integrity_places": ("where:", "位置："),
+    "integrity_label": ("Integrity flags:", "文本异常标记："),
     "flag_replaced": ("Replaced characters: {n} in {w} words", "替换字符：{w} 个词中共 {n} 个"),
     "flag_hidden": ("Hidden text: {n} characters", "隐藏文字：{n} 个字符"),
     "flag_invisible": ("Invisible characters: {n}", "不可见字符：{n} 个"),
