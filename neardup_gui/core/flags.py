@@ -9,7 +9,7 @@ characters and the spans where they are.
   in formulas (TNFα, the α value), Russian names, English terms in Chinese — so a document is
   flagged only when at least ``MIN_MIXED_WORDS`` of its words have a look-alike between two
   Latin letters, which no honest spelling does; then every look-alike in a Latin word is
-  counted, and so are words made only of look-alikes between Latin words.
+  counted, and so are words made only of look-alikes (and digits) between Latin words or numbers.
 - ``hidden``: text the file hides from its reader (``Document.hidden``), in characters.
 - ``invisible``: format characters (zero-width spaces and joiners, soft hyphens, word joiners,
   byte order marks, bidi controls, tags), all of them, when at least one stands inside a word
@@ -179,9 +179,30 @@ def _replaced(text: str, cls: np.ndarray, folded: np.ndarray, units: Units) -> F
     if evidence < MIN_MIXED_WORDS:
         return None
     n = len(starts)
-    for w in whole:
-        neighbours = [v for v in (w - 1, w + 1) if 0 <= v < n]
-        if neighbours and all(not units.cjk[v] and latin_letters(v) for v in neighbours):
+
+    def latin_or_number(v: int) -> bool:  # a word with Latin letters, or a number ("-с 1", "400а")
+        if units.cjk[v]:
+            return False
+        letters = [text[i] for i in range(starts[v], ends[v]) if text[i].isalpha()]
+        return not letters or any(map(_is_latin, letters))
+
+    # words of look-alikes only, among Latin words, numbers or other such words, one of them at
+    # least a Latin word or a number ("with ^А с (…"): taken from the Latin side, until none is left
+    left, whole_set = set(whole), set(whole)
+
+    def anchored(v: int) -> bool:
+        return v in mixed or latin_or_number(v)
+
+    while left:
+        taken = set()
+        for w in left:
+            near = [v for v in (w - 1, w + 1) if 0 <= v < n]
+            if near and all(anchored(v) or v in whole_set for v in near) and any(map(anchored, near)):
+                taken.add(w)
+        if not taken:
+            break
+        for w in taken:
             mixed[w] = by_word[w]
+        left -= taken
     positions = np.array(sorted(p for ps in mixed.values() for p in ps), dtype=np.int64)
     return Flag(REPLACED, len(positions), _spans_of(positions), words=len(mixed))

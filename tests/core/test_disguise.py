@@ -196,3 +196,16 @@ def test_the_reports_carry_the_flags_and_their_places(checked, tmp_path):
             html = render_submission_html(report)
             assert phrase in html and "«" in html
             assert "hidden:" in committee_csv(report)
+
+
+def test_every_look_alike_of_a_disguised_text_is_counted_and_no_honest_one():
+    """Once words show look-alikes between Latin letters, the look-alikes in Latin words count,
+    and so do words of look-alikes only among Latin words and numbers (chains of them too); a
+    Russian sentence quoted in the same text does not."""
+    text = ("Thе quiсk brоwn fox pаges -с 1 and 400а:ffff with ^А с (x). "
+            "A Russian line: Мы видели его в Москве, а он нас.")
+    replaced = [f for f in integrity_flags(text) if f.kind == "replaced"]
+    assert len(replaced) == 1
+    places = [text[a:b] for a, b in replaced[0].spans]
+    assert places == ["е", "с", "о", "а", "с", "а", "А", "с"]
+    assert replaced[0].count == 8 and replaced[0].words == 8
