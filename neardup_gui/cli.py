@@ -221,6 +221,7 @@ def run_extract(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from neardup_gui.core.document import Skipped
+    from neardup_gui.core.flags import integrity_flags
     from neardup_gui.core.settings import ExtractLimits
     from neardup_gui.core.workers import extract_many
 
@@ -235,10 +236,11 @@ def run_extract(args: argparse.Namespace) -> int:
     if args.json:
         print_json([
             {"path": path, "status": "skipped", "reason": r.reason, "code": r.code, "format": None, "meta": {},
-             "warnings": [], "text": None}
+             "warnings": [], "text": None, "hidden": [], "flags": []}
             if isinstance(r, Skipped)
             else {"path": path, "status": "extracted", "reason": None, "code": None, "format": r.format,
-                  "meta": r.meta, "warnings": list(r.warnings), "text": r.text}
+                  "meta": r.meta, "warnings": list(r.warnings), "text": r.text,
+                  "hidden": [list(s) for s in r.hidden], "flags": [f.to_json() for f in integrity_flags(r.text, r.hidden)]}
             for path, r in ordered
         ])
         return EXIT_SKIPPED if skipped else EXIT_OK
@@ -249,6 +251,13 @@ def run_extract(args: argparse.Namespace) -> int:
             continue
         for warning in r.warnings:
             sys.stderr.write(f"{path}: warning: {warning}\n")
+        for flag in integrity_flags(r.text, r.hidden):  # (with the first places, as the reader finds them)
+            from neardup_gui.core.report.model import flag_places
+            from neardup_gui.core.report.strings import flag_text, translator
+
+            shown, more = flag_places(r.text, flag)
+            places = " ".join(f"«{p}» at {a}" for p, (a, _) in zip(shown, flag.spans)) + (f" … (+{more})" if more else "")
+            sys.stderr.write(f"{path}: flag: {flag_text(flag, translator('en'))}: {places}\n")
         if several:
             sys.stdout.write(f"==> {path} <==\n")
         sys.stdout.write(r.text + "\n")
@@ -438,6 +447,7 @@ def run_index(args: argparse.Namespace) -> int:
             "unchanged": report.unchanged, "unread": report.unread, "refingerprinted": report.refingerprinted,
             "reread": report.reread,
             "with_warnings": [{"path": path, "warnings": list(warnings)} for path, warnings in report.warned],
+            "with_flags": [{"path": path, "flags": [f.to_json() for f in flags]} for path, flags in report.flagged],
             "skipped": [{"path": s.path, "code": s.code, "reason": s.reason} for s in report.skipped],
             "other_files": list(report.others),
             "elapsed_s": round(report.elapsed_s, 3),
@@ -460,6 +470,10 @@ def run_index(args: argparse.Namespace) -> int:
             print(f"{len(report.skipped)} skipped:")
             for s in report.skipped:
                 print(f"  {s.path}: {s.reason}")
+        if report.flagged:
+            print(f"{count_noun(len(report.flagged), 'document')} with integrity flags:")
+            for path, flags in report.flagged:
+                print(f"  {path}: {_flags_line([f.to_json() for f in flags])}")
         if report.others:
             print(other_files_line(report.others, args.folder))
     return EXIT_SKIPPED if report.skipped else EXIT_OK
@@ -585,6 +599,7 @@ def run_check(args: argparse.Namespace) -> int:
             "path": r.path, "units": r.units,
             "skipped_reason": (given.get(r.path) or r.skipped_reason) if r.skipped_reason else None,
             "warnings": list(r.warnings),
+            "flags": [f.to_json() for f in r.flags],
             "summary": {
                 "copied_ratio": r.summary.copied_ratio,
                 "copied_ratio_without_quotes": r.summary.copied_ratio_without_quotes,
@@ -616,6 +631,8 @@ def run_check(args: argparse.Namespace) -> int:
                 continue
             for warning in r["warnings"]:
                 print(f"{r['path']}: warning: {warning}")
+            if r["flags"]:
+                print(f"{r['path']}: flags: {_flags_line(r['flags'])}")
             s = r["summary"]
             print(f"{r['path']}: copied {s['copied_ratio_without_template']:.1%} (template excluded), "
                   f"largest source {s['largest_source_ratio']:.1%}; {_exclusions_line(r['exclusions']['units'])}")
@@ -624,6 +641,15 @@ def run_check(args: argparse.Namespace) -> int:
             for m in r["matches"]:
                 print(f"  {m['similarity']:.3f} similarity  {m['containment']:.3f} contained  {m['path']}")
     return EXIT_SKIPPED if any(r["skipped_reason"] for r in out) else EXIT_OK
+
+
+def _flags_line(flags: list[dict[str, Any]]) -> str:
+    """Integrity flags (as JSON) in words: "replaced characters: 212 in 118 words; hidden text: …"."""
+    from neardup_gui.core.flags import Flag
+    from neardup_gui.core.report.strings import flag_text, translator
+
+    t = translator("en")
+    return "; ".join(flag_text(Flag.from_json(f), t).lower() for f in flags)
 
 
 def _dask_option(p: argparse.ArgumentParser) -> None:
@@ -910,7 +936,7 @@ def run_screen(args: argparse.Namespace) -> int:
                 "copied_without_quotes": r.copied_without_quotes, "largest_source_ratio": r.largest,
                 "largest_source": r.largest_source or None, "sources": r.sources,
                 "template_share": r.template_share, "flagged": r.flagged(screening.info.flag),
-                "warnings": list(r.warnings), "sha256": r.sha256,
+                "warnings": list(r.warnings), "sha256": r.sha256, "flags": [f.to_json() for f in r.flags],
             } for i, r in enumerate(rows, 1)],
             "other_files": list(screening.others),
         })
@@ -933,7 +959,8 @@ def run_screen(args: argparse.Namespace) -> int:
             mark = " !" if r.flagged(screening.info.flag) else "  "
             largest = os.path.basename(r.largest_source) if r.largest_source else "-"
             warn = f"  [{'; '.join(r.warnings)}]" if r.warnings else ""
-            print(f"{i:>4}{mark}{r.copied:>7.1%}  {r.largest:>7.1%}  {r.sources:>7}  {r.rel}  ({largest}){warn}")
+            flags = f"  [flags: {_flags_line([f.to_json() for f in r.flags])}]" if r.flags else ""
+            print(f"{i:>4}{mark}{r.copied:>7.1%}  {r.largest:>7.1%}  {r.sources:>7}  {r.rel}  ({largest}){warn}{flags}")
         flagged = len(screening.flagged())
         print(f"{count_noun(len(screening.rows), 'submission')} screened as {screening.info.name!r}; {flagged} flagged at "
               f"{screening.info.flag:.0%} copied or more (!)", file=sys.stderr)

@@ -192,8 +192,8 @@ class PartitionWorker:
         key = self._content.get(doc_id, doc_id)  # (_key inlined: called for every candidate)
         p = self._cache.get(key)
         if p is None:
-            text, furniture = self.store.text_and_furniture(doc_id)  # KeyError when the document is gone
-            p = self.verifier.prepare(self.verifier.mark(text, furniture, quoted=False), self.codes)
+            t = self.store.compared_text(doc_id)  # KeyError when the document is gone
+            p = self.verifier.prepare(self.verifier.mark(t.text, t.furniture, hidden=t.hidden, quoted=False), self.codes)
             self._cache[key] = p
             self._cache_bytes += p.nbytes
             while self._cache_bytes > self._cache_limit and len(self._cache) > 1:

@@ -4,72 +4,82 @@
 <context>
     <name>CheckView</name>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="148" />
+        <location filename="../../neardup_gui/app/checkview.py" line="149" />
         <source>This file could not be read: {reason}</source>
         <translation>无法读取此文件：{reason}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="152" />
+        <location filename="../../neardup_gui/app/checkview.py" line="153" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="170" />
+        <location filename="../../neardup_gui/app/checkview.py" line="172" />
         <source>Read with warnings: {warnings}</source>
         <translation>读取时有警告：{warnings}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="211" />
+        <location filename="../../neardup_gui/app/checkview.py" line="178" />
+        <source>Integrity flags:</source>
+        <translation>文本异常标记：</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="179" />
+        <source>Compared as a reader sees the text: look-alike letters and traditional characters folded, invisible characters and hidden text left out of every figure.</source>
+        <translation>比对按读者所见的文字进行：形近字母和繁体字已归一，不可见字符和隐藏文字不计入任何数值。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="221" />
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="212" />
+        <location filename="../../neardup_gui/app/checkview.py" line="222" />
         <source>Double-click or press Enter to compare side by side</source>
         <translation>双击或按回车键进行对照比较</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="213" />
+        <location filename="../../neardup_gui/app/checkview.py" line="223" />
         <source>Submission:</source>
         <translation>送检文档：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="214" />
+        <location filename="../../neardup_gui/app/checkview.py" line="224" />
         <source>Checked submission</source>
         <translation>送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="215" />
+        <location filename="../../neardup_gui/app/checkview.py" line="225" />
         <source>Check a file…</source>
         <translation>检测文件…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="216" />
+        <location filename="../../neardup_gui/app/checkview.py" line="226" />
         <source>Add to collection</source>
         <translation>加入文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="217" />
+        <location filename="../../neardup_gui/app/checkview.py" line="227" />
         <source>Report for the committee…</source>
         <translation>生成检测报告单…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="218" />
+        <location filename="../../neardup_gui/app/checkview.py" line="228" />
         <source>This submission's similarity report in the interface's language: figures, sections, sources, the full text coloured by source</source>
         <translation>以界面语言生成本申请书的检测报告单：各项比例、分段结果、来源及按来源着色的全文</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="228" />
+        <location filename="../../neardup_gui/app/checkview.py" line="238" />
         <source>Make the checked submissions part of the collection: copied into its folder, or kept where they are as external members</source>
         <translation>把已检测的文件加入文档集：复制到文档集文件夹，或保留在原处作为外部成员</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="231" />
+        <location filename="../../neardup_gui/app/checkview.py" line="241" />
         <source>What these figures mean: each is a share of the submission's countable text (its words and characters, without template text and excluded passages). “Copied” counts every passage found in any source once, so it is never below a single source; “without quotations” leaves quoted passages out of the count, so it is never above “copied”. Press F1 for more.</source>
         <translation>各项比例的含义：都以送检文件的可计文字（其文字与词，不含模板文字和被排除的段落）为分母。“总文字复制比”把在任一来源中找到的每段文字只计一次，因此不会低于任何单篇来源；“去除引用”不计引号内的文字，因此不会高于总文字复制比。按 F1 查看更多说明。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="236" />
+        <location filename="../../neardup_gui/app/checkview.py" line="246" />
         <source>Copied: share of the countable text found in any source of the collection.
 Without quotations: the same, not counting text in quotation marks.
 Largest single source: share of the countable text found in the one source that holds the most.
@@ -80,47 +90,47 @@ Countable text: every word and character of the submission except template text 
 可计文字：送检文件的全部文字与词，去掉模板文字（申报书表格、模板文件、页眉页脚）和设置中排除的内容（引文、参考文献）。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="220" />
+        <location filename="../../neardup_gui/app/checkview.py" line="230" />
         <source>Show sources from:</source>
         <translation>显示来源，最低：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="154" />
+        <location filename="../../neardup_gui/app/checkview.py" line="155" />
         <source>&lt;b&gt;Copied: {copied}&lt;/b&gt; of {units} countable units &amp;nbsp;·&amp;nbsp; without quotations {nq} &amp;nbsp;·&amp;nbsp; largest single source {largest_ratio} ({largest}) &amp;nbsp;·&amp;nbsp; {found}&lt;br&gt;Not counted: {template} units of template text, {excluded} units excluded (quotations, bibliography)</source>
         <translation>&lt;b&gt;总文字复制比：{copied}&lt;/b&gt;（可计文字共 {units} 个单元） &amp;nbsp;·&amp;nbsp; 去除引用 {nq} &amp;nbsp;·&amp;nbsp; 单篇最大文字复制比 {largest_ratio}（{largest}） &amp;nbsp;·&amp;nbsp; {found}&lt;br&gt;未计入：模板文字 {template} 个单元，排除的文字 {excluded} 个单元（引文、参考文献）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="180" />
+        <location filename="../../neardup_gui/app/checkview.py" line="190" />
         <source>{found}, {hidden} hidden below {minimum} — lower “Show sources from” to see them. Hidden sources still count in the figures above.</source>
         <translation>{found}，其中 {hidden} 个低于 {minimum} 未显示——调低“显示来源，最低”即可看到。未显示的来源仍计入上面的各项比例。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/checkview.py" line="186" />
+        <location filename="../../neardup_gui/app/checkview.py" line="196" />
         <source>%n source found</source>
         <translation>
             <numerusform>找到 %n 个来源</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/checkview.py" line="186" />
+        <location filename="../../neardup_gui/app/checkview.py" line="196" />
         <source>%n sources found</source>
         <translation>
             <numerusform>找到 %n 个来源</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="221" />
+        <location filename="../../neardup_gui/app/checkview.py" line="231" />
         <source>Hide sources whose similarity and containment are both below this value</source>
         <translation>隐藏相似度和包含度都低于此值的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="224" />
-        <location filename="../../neardup_gui/app/checkview.py" line="225" />
+        <location filename="../../neardup_gui/app/checkview.py" line="234" />
+        <location filename="../../neardup_gui/app/checkview.py" line="235" />
         <source>Minimum score shown</source>
         <translation>显示的最低分值</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="226" />
+        <location filename="../../neardup_gui/app/checkview.py" line="236" />
         <source>Drop one or more files anywhere on this window, or use “Check a file…”, to check a submission against the collection.</source>
         <translation>把一个或多个文件拖到窗口任意位置，或点击“检测文件…”，即可将送检文档与文档集比对。</translation>
     </message>
@@ -481,87 +491,107 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>DocumentsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="221" />
+        <location filename="../../neardup_gui/app/models.py" line="222" />
         <source>indexed with warnings</source>
         <translation>已索引（有警告）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="223" />
+        <location filename="../../neardup_gui/app/models.py" line="224" />
         <source>indexed</source>
         <translation>已索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="225" />
+        <location filename="../../neardup_gui/app/models.py" line="226" />
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="235" />
+        <location filename="../../neardup_gui/app/models.py" line="236" />
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="235" />
+        <location filename="../../neardup_gui/app/models.py" line="236" />
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="236" />
+        <location filename="../../neardup_gui/app/models.py" line="237" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="236" />
+        <location filename="../../neardup_gui/app/models.py" line="237" />
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="237" />
+        <location filename="../../neardup_gui/app/models.py" line="238" />
         <source>Units</source>
         <translation>单元数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="237" />
+        <location filename="../../neardup_gui/app/models.py" line="238" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="238" />
+        <location filename="../../neardup_gui/app/models.py" line="239" />
         <source>Countable units: CJK characters and words</source>
         <translation>可计数单元：汉字和单词</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="239" />
+        <location filename="../../neardup_gui/app/models.py" line="240" />
         <source>Share of the document that is template text (not counted)</source>
         <translation>文档中模板文字所占比例（不计入）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="241" />
+        <source>Integrity flags</source>
+        <translation>文本异常标记</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="242" />
+        <source>Look-alike letters, hidden text, invisible or traditional characters found in the document</source>
+        <translation>文档中发现的形近字母、隐藏文字、不可见字符或繁体字</translation>
     </message>
 </context>
 <context>
     <name>DocumentsView</name>
     <message>
-        <location filename="../../neardup_gui/app/documentsview.py" line="62" />
+        <location filename="../../neardup_gui/app/documentsview.py" line="72" />
         <source>Filter documents…</source>
         <translation>筛选文档…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/documentsview.py" line="63" />
+        <location filename="../../neardup_gui/app/documentsview.py" line="73" />
         <source>Filter documents</source>
         <translation>筛选文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/documentsview.py" line="64" />
+        <location filename="../../neardup_gui/app/documentsview.py" line="74" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/documentsview.py" line="65" />
+        <location filename="../../neardup_gui/app/documentsview.py" line="75" />
         <source>Only documents with warnings</source>
         <translation>只看有警告的文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/documentsview.py" line="66" />
+        <location filename="../../neardup_gui/app/documentsview.py" line="76" />
         <source>Documents read only in part or leniently: invalid bytes replaced, or recovered from a damaged file</source>
         <translation>仅部分读取或宽容读取的文档：无效字节已替换，或从损坏的文件中恢复</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/documentsview.py" line="78" />
+        <source>Only documents with integrity flags</source>
+        <translation>仅显示有文本异常标记的文档</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/documentsview.py" line="79" />
+        <source>Documents with look-alike letters, hidden text, invisible characters or traditional characters: perhaps a disguised copy</source>
+        <translation>含有形近字母、隐藏文字、不可见字符或繁体字的文档：可能是经过伪装的复制</translation>
     </message>
 </context>
 <context>
@@ -855,6 +885,59 @@ Countable text: every word and character of the submission except template text 
         <location filename="../../neardup_gui/app/settingsdialog.py" line="62" />
         <source>Certificates (*.pem *.crt *.key);;All files (*)</source>
         <translation>证书 (*.pem *.crt *.key);;所有文件 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>Flags</name>
+    <message>
+        <location filename="../../neardup_gui/app/flagtext.py" line="19" />
+        <source>Replaced characters: {n} in {w} words</source>
+        <translation>替换字符：{w} 个词中共 {n} 个</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/flagtext.py" line="22" />
+        <source>Hidden text: %n character</source>
+        <translation>隐藏文字：%n 个字符</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/flagtext.py" line="23" />
+        <source>Hidden text: %n characters</source>
+        <translation>隐藏文字：%n 个字符</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/flagtext.py" line="25" />
+        <source>Invisible characters: {n}</source>
+        <translation>不可见字符：{n} 个</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/flagtext.py" line="27" />
+        <source>Traditional characters folded for comparison: {n}</source>
+        <translation>繁体字已转为简体比对：{n} 个</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/flagtext.py" line="34" />
+        <source>replaced characters</source>
+        <translation>替换字符</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/flagtext.py" line="36" />
+        <source>hidden text</source>
+        <translation>隐藏文字</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/flagtext.py" line="38" />
+        <source>invisible characters</source>
+        <translation>不可见字符</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/flagtext.py" line="40" />
+        <source>traditional characters</source>
+        <translation>繁体字</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/flagtext.py" line="53" />
+        <source>Compared as a reader sees the text: look-alike letters and traditional characters folded, invisible characters and hidden text left out of every figure.</source>
+        <translation>比对按读者所见的文字进行：形近字母和繁体字已归一，不可见字符和隐藏文字不计入任何数值。</translation>
     </message>
 </context>
 <context>
@@ -1597,57 +1680,57 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>PairsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="426" />
+        <location filename="../../neardup_gui/app/models.py" line="435" />
         <source>Document A</source>
         <translation>文档 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="426" />
+        <location filename="../../neardup_gui/app/models.py" line="435" />
         <source>Document B</source>
         <translation>文档 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="427" />
+        <location filename="../../neardup_gui/app/models.py" line="436" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="427" />
+        <location filename="../../neardup_gui/app/models.py" line="436" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="428" />
+        <location filename="../../neardup_gui/app/models.py" line="437" />
         <source>B in A</source>
         <translation>B 在 A 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="428" />
+        <location filename="../../neardup_gui/app/models.py" line="437" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="429" />
+        <location filename="../../neardup_gui/app/models.py" line="438" />
         <source>Share of A's countable units found in B (containment)</source>
         <translation>A 的可计数单元出现在 B 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="430" />
+        <location filename="../../neardup_gui/app/models.py" line="439" />
         <source>Share of B's countable units found in A (containment)</source>
         <translation>B 的可计数单元出现在 A 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="431" />
+        <location filename="../../neardup_gui/app/models.py" line="440" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="432" />
+        <location filename="../../neardup_gui/app/models.py" line="441" />
         <source>Contained</source>
         <translation>包含比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="433" />
+        <location filename="../../neardup_gui/app/models.py" line="442" />
         <source>The larger of A in B and B in A: how much of one is found in the other</source>
         <translation>A 在 B 中与 B 在 A 中的较大者：一篇文档有多少内容见于另一篇</translation>
     </message>
@@ -1826,67 +1909,77 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>ScreeningModel</name>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="80" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="81" />
         <source>Rank</source>
         <translation>排名</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="80" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="81" />
         <source>Submission</source>
         <translation>申请书</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="81" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="82" />
         <source>Copied</source>
         <translation>复制比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="81" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="82" />
         <source>Flag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="82" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="83" />
         <source>Largest source</source>
         <translation>最大来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="83" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="84" />
         <source>Largest source share</source>
         <translation>单篇最大复制比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="84" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="85" />
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="84" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="85" />
         <source>Warnings</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="85" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="86" />
         <source>Share of the submission found in its sources, the form's text not counted</source>
         <translation>申请书中与来源重复的比例（不计模板文字）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="86" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="87" />
         <source>Share of the submission found in its single largest source</source>
         <translation>申请书在单个最大来源中的重复比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="87" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="88" />
         <source>Sources counted (documents of the collection and other submissions of this call)</source>
         <translation>计入的来源数（文档集中的文档及本批次其他申请书）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="106" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="89" />
+        <source>Integrity flags</source>
+        <translation>文本异常标记</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="90" />
+        <source>Look-alike letters, hidden text, invisible or traditional characters found in the submission</source>
+        <translation>送检文档中发现的形近字母、隐藏文字、不可见字符或繁体字</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="110" />
         <source>flagged</source>
         <translation>已标记</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="116" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="122" />
         <source>not read: {reason}</source>
         <translation>未读取：{reason}</translation>
     </message>
@@ -1894,125 +1987,135 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>ScreeningView</name>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="279" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="293" />
         <source>&lt;b&gt;%n submission&lt;/b&gt; in {folder}: {flagged} at or above the flag line, {unread} could not be read</source>
         <translation>
             <numerusform>&lt;b&gt;{folder} 中共 %n 份申请书&lt;/b&gt;：{flagged} 份达到或超过标记线，{unread} 份无法读取</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="282" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="296" />
         <source>&lt;b&gt;%n submissions&lt;/b&gt; in {folder}: {flagged} at or above the flag line, {unread} could not be read</source>
         <translation>
             <numerusform>&lt;b&gt;{folder} 中共 %n 份申请书&lt;/b&gt;：{flagged} 份达到或超过标记线，{unread} 份无法读取</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="286" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="300" />
         <source>%n other file left out (not a format neardup reads)</source>
         <translation>
             <numerusform>另有 %n 个其他格式的文件未检测（neardup 不读取该格式）</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="288" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="302" />
         <source>%n other files left out (not a format neardup reads)</source>
         <translation>
             <numerusform>另有 %n 个其他格式的文件未检测（neardup 不读取该格式）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="290" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="304" />
         <source>interrupted: screen again to check the rest</source>
         <translation>检测中断：再次检测以完成其余部分</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="293" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="307" />
         <source>Not screened: neardup reads {formats} files, and by its content a file named without a type (README, ls.1).</source>
         <translation>未检测：neardup 读取 {formats} 文件，以及按内容读取没有类型后缀的文件（如 README、ls.1）。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="295" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="309" />
         <source>…and {n} more</source>
         <translation>……以及另外 {n} 个</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="300" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="314" />
         <source>Choose the folder of new submissions</source>
         <translation>选择新申请书所在文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="352" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="369" />
         <source>Screen a folder…</source>
         <translation>检测文件夹…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="353" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="370" />
         <source>Check every file of a folder of new submissions against the collection and against each other; you can also drop the folder here</source>
         <translation>将文件夹中的每份新申请书与文档集及彼此比对；也可以把文件夹拖到这里</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="355" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="372" />
         <source>Screen again</source>
         <translation>重新检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="356" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="373" />
         <source>Pick up new and changed submissions; an interrupted screening goes on where it stopped</source>
         <translation>纳入新增和修改的申请书；中断的检测从中断处继续</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="358" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="375" />
         <source>Screening:</source>
         <translation>检测批次：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="359" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="376" />
         <source>Screenings kept in this collection</source>
         <translation>本文档集保存的检测批次</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="360" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="377" />
         <source>Flag from:</source>
         <translation>标记线：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="361" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="378" />
         <source>Flag a submission whose copied share (the form's text not counted) reaches this</source>
         <translation>复制比（不计模板文字）达到此值的申请书将被标记</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="364" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="381" />
         <source>Flag line</source>
         <translation>标记线</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="365" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="382" />
         <source>Flagged only</source>
         <translation>仅显示已标记</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="366" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="383" />
+        <source>With integrity flags only</source>
+        <translation>仅显示有文本异常标记的</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="384" />
+        <source>Submissions with look-alike letters, hidden text, invisible characters or traditional characters: perhaps a disguised copy</source>
+        <translation>含有形近字母、隐藏文字、不可见字符或繁体字的送检文档：可能是经过伪装的复制</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="386" />
         <source>Filter submissions…</source>
         <translation>筛选申请书…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="367" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="387" />
         <source>Filter submissions</source>
         <translation>筛选申请书</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="368" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="388" />
         <source>Screened submissions</source>
         <translation>已检测的申请书</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="369" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="389" />
         <source>Double-click or press Enter to open the submission with its sources coloured</source>
         <translation>双击或按回车键打开申请书，按来源着色显示</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="370" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="390" />
         <source>Screen a whole call: drop a folder of new submissions here, or use “Screen a folder…”. Each is checked against the collection and against the other submissions, and the table ranks them by copied share.</source>
         <translation>检测整批申请：把新申请书所在文件夹拖到这里，或使用“检测文件夹…”。每份申请书都与文档集及其他申请书比对，表格按复制比排序。</translation>
     </message>
@@ -2317,202 +2420,202 @@ Send the texts unencrypted to {address}?</source>
 <context>
     <name>SkipReasons</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="159" />
+        <location filename="../../neardup_gui/app/models.py" line="160" />
         <source>scanned PDF: no text layer</source>
         <translation>扫描版 PDF：没有文字层</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="160" />
+        <location filename="../../neardup_gui/app/models.py" line="161" />
         <source>legacy Word .doc: save it as .docx</source>
         <translation>旧版 Word .doc 文件：请另存为 .docx</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="161" />
+        <location filename="../../neardup_gui/app/models.py" line="162" />
         <source>Word 6/95 document: save it as .docx</source>
         <translation>Word 6/95 文档：请另存为 .docx</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="162" />
+        <location filename="../../neardup_gui/app/models.py" line="163" />
         <source>Microsoft Works document: save it as .docx</source>
         <translation>Microsoft Works 文档：请另存为 .docx</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="163" />
+        <location filename="../../neardup_gui/app/models.py" line="164" />
         <source>encrypted Word document: remove the password</source>
         <translation>加密的 Word 文档：请去掉密码</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="164" />
+        <location filename="../../neardup_gui/app/models.py" line="165" />
         <source>password-protected PDF: remove the password</source>
         <translation>有密码保护的 PDF：请去掉密码</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="165" />
+        <location filename="../../neardup_gui/app/models.py" line="166" />
         <source>password-protected OpenDocument file: remove the password</source>
         <translation>有密码保护的 OpenDocument 文件：请去掉密码</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="166" />
+        <location filename="../../neardup_gui/app/models.py" line="167" />
         <source>encrypted PDF this program cannot open ({detail})</source>
         <translation>本程序无法打开的加密 PDF（{detail}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="167" />
+        <location filename="../../neardup_gui/app/models.py" line="168" />
         <source>empty file (0 bytes)</source>
         <translation>空文件（0 字节）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="168" />
+        <location filename="../../neardup_gui/app/models.py" line="169" />
         <source>file holds only white space</source>
         <translation>文件只有空白</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="169" />
+        <location filename="../../neardup_gui/app/models.py" line="170" />
         <source>no text in this {format} file</source>
         <translation>这个 {format} 文件中没有文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="171" />
+        <location filename="../../neardup_gui/app/models.py" line="172" />
         <source>no words in the file: only punctuation, numbers of pages or symbols</source>
         <translation>文件中没有文字：只有标点、页码或符号</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="172" />
+        <location filename="../../neardup_gui/app/models.py" line="173" />
         <source>file no longer exists</source>
         <translation>文件已不存在</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="173" />
+        <location filename="../../neardup_gui/app/models.py" line="174" />
         <source>file was deleted while it was read</source>
         <translation>读取时文件被删除</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="174" />
+        <location filename="../../neardup_gui/app/models.py" line="175" />
         <source>file changed while it was read; try again</source>
         <translation>读取时文件发生了变化，请重试</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="175" />
+        <location filename="../../neardup_gui/app/models.py" line="176" />
         <source>file cannot be read: permission denied</source>
         <translation>无法读取文件：没有权限</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="176" />
+        <location filename="../../neardup_gui/app/models.py" line="177" />
         <source>file cannot be read: {detail}</source>
         <translation>无法读取文件：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="177" />
+        <location filename="../../neardup_gui/app/models.py" line="178" />
         <source>folder cannot be read: {detail}</source>
         <translation>无法读取文件夹：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="178" />
+        <location filename="../../neardup_gui/app/models.py" line="179" />
         <source>no such folder</source>
         <translation>文件夹不存在</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="179" />
+        <location filename="../../neardup_gui/app/models.py" line="180" />
         <source>not a folder</source>
         <translation>不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="180" />
+        <location filename="../../neardup_gui/app/models.py" line="181" />
         <source>broken symbolic link: its target does not exist</source>
         <translation>失效的符号链接：目标不存在</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="181" />
+        <location filename="../../neardup_gui/app/models.py" line="182" />
         <source>file is {size} MB, over the {limit} MB limit</source>
         <translation>文件大小 {size} MB，超过 {limit} MB 的上限</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="182" />
+        <location filename="../../neardup_gui/app/models.py" line="183" />
         <source>file is over the {limit} MB limit</source>
         <translation>文件超过 {limit} MB 的上限</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="183" />
+        <location filename="../../neardup_gui/app/models.py" line="184" />
         <source>needs more than {limit} MB of memory</source>
         <translation>需要超过 {limit} MB 的内存</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="184" />
+        <location filename="../../neardup_gui/app/models.py" line="185" />
         <source>worker was killed, most likely out of memory</source>
         <translation>读取进程被终止，很可能是内存不足</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="185" />
+        <location filename="../../neardup_gui/app/models.py" line="186" />
         <source>extraction took longer than {limit} s</source>
         <translation>读取用时超过 {limit} 秒</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="186" />
+        <location filename="../../neardup_gui/app/models.py" line="187" />
         <source>unsupported file type {suffix}</source>
         <translation>不支持的文件类型 {suffix}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="188" />
+        <location filename="../../neardup_gui/app/models.py" line="189" />
         <source>an archive ({suffix}): unpack it and check the documents inside</source>
         <translation>压缩包（{suffix}）：请解压后检测其中的文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="190" />
+        <location filename="../../neardup_gui/app/models.py" line="191" />
         <source>not a document: the file holds {what}</source>
         <translation>不是文档：文件内容是 {what}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="192" />
+        <location filename="../../neardup_gui/app/models.py" line="193" />
         <source>name not valid UTF-8 (in GBK: '{gbk}'): rename the file (the index cannot keep this name)</source>
         <translation>文件名不是有效的 UTF-8 编码（按 GBK 编码读作“{gbk}”）：请重命名该文件（索引无法保存这个文件名）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="194" />
+        <location filename="../../neardup_gui/app/models.py" line="195" />
         <source>name not valid UTF-8: rename the file (the index cannot keep this name)</source>
         <translation>文件名不是有效的 UTF-8 编码：请重命名该文件（索引无法保存这个文件名）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="196" />
+        <location filename="../../neardup_gui/app/models.py" line="197" />
         <source>folder name not valid UTF-8 (in GBK: '{gbk}'): rename the folder (the index cannot keep its documents' names)</source>
         <translation>文件夹名不是有效的 UTF-8 编码（按 GBK 编码读作“{gbk}”）：请重命名该文件夹（索引无法保存其中文档的名称）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="198" />
+        <location filename="../../neardup_gui/app/models.py" line="199" />
         <source>folder name not valid UTF-8: rename the folder (the index cannot keep its documents' names)</source>
         <translation>文件夹名不是有效的 UTF-8 编码：请重命名该文件夹（索引无法保存其中文档的名称）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="199" />
+        <location filename="../../neardup_gui/app/models.py" line="200" />
         <source>damaged Word document: {detail}</source>
         <translation>Word 文档已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="200" />
+        <location filename="../../neardup_gui/app/models.py" line="201" />
         <source>damaged PDF: {detail}</source>
         <translation>PDF 已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="201" />
+        <location filename="../../neardup_gui/app/models.py" line="202" />
         <source>damaged OpenDocument text: {detail}</source>
         <translation>OpenDocument 文本已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="202" />
+        <location filename="../../neardup_gui/app/models.py" line="203" />
         <source>damaged RTF document: {detail}</source>
         <translation>RTF 文档已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="203" />
+        <location filename="../../neardup_gui/app/models.py" line="204" />
         <source>damaged {what}: {detail}</source>
         <translation>文件已损坏（{what}）：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="204" />
+        <location filename="../../neardup_gui/app/models.py" line="205" />
         <source>file is {what}, not {expected}</source>
         <translation>文件实际是 {what}，不是 {expected}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="205" />
+        <location filename="../../neardup_gui/app/models.py" line="206" />
         <source>reading the file failed{detail}</source>
         <translation>读取文件失败{detail}</translation>
     </message>
@@ -2520,37 +2623,37 @@ Send the texts unencrypted to {address}?</source>
 <context>
     <name>SourcesModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="466" />
+        <location filename="../../neardup_gui/app/models.py" line="475" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="466" />
+        <location filename="../../neardup_gui/app/models.py" line="475" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="467" />
+        <location filename="../../neardup_gui/app/models.py" line="476" />
         <source>Containment</source>
         <translation>包含度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="467" />
+        <location filename="../../neardup_gui/app/models.py" line="476" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="468" />
+        <location filename="../../neardup_gui/app/models.py" line="477" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="469" />
+        <location filename="../../neardup_gui/app/models.py" line="478" />
         <source>Share of the submission found in this source</source>
         <translation>送检文档出现在此来源中的比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="470" />
+        <location filename="../../neardup_gui/app/models.py" line="479" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
@@ -2601,102 +2704,112 @@ Send the texts unencrypted to {address}?</source>
 <context>
     <name>SubmissionView</name>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="260" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="300" />
         <source>collection</source>
         <translation>文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="260" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="300" />
         <source>this call</source>
         <translation>本批次</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="261" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="301" />
         <source>excluded for this submission</source>
         <translation>已对本申请书排除</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="270" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="310" />
         <source>&lt;b&gt;{name}&lt;/b&gt;&lt;br&gt;&lt;b&gt;Copied: {copied}&lt;/b&gt; (the form's text not counted) &amp;nbsp;·&amp;nbsp; without quotations {nq} &amp;nbsp;·&amp;nbsp; largest single source {largest} &amp;nbsp;·&amp;nbsp; {units} units &amp;nbsp;·&amp;nbsp; form text {template} &amp;nbsp;·&amp;nbsp; {n} of {total} sources counted</source>
         <translation>&lt;b&gt;{name}&lt;/b&gt;&lt;br&gt;&lt;b&gt;总文字复制比：{copied}&lt;/b&gt;（不计模板文字） &amp;nbsp;·&amp;nbsp; 去除引用 {nq} &amp;nbsp;·&amp;nbsp; 单篇最大 {largest} &amp;nbsp;·&amp;nbsp; 共 {units} 字 &amp;nbsp;·&amp;nbsp; 模板文字 {template} &amp;nbsp;·&amp;nbsp; 计入 {n}/{total} 个来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="284" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="324" />
         <source>(beginning)</source>
         <translation>（开头）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="308" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="340" />
+        <source>Integrity flags:</source>
+        <translation>文本异常标记：</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="342" />
+        <source>(underlined in the text; not counted in any figure)</source>
+        <translation>（在正文中以下划线标出；不计入任何数值）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="356" />
         <source>Count this source again</source>
         <translation>重新计入此来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="310" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="358" />
         <source>Exclude this source</source>
         <translation>排除此来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="389" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="437" />
         <source>{name} — sources coloured</source>
         <translation>{name} — 按来源着色</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="390" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="438" />
         <source>Sources (untick to leave one out of the figures):</source>
         <translation>来源（取消勾选则不计入比例）：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="391" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="439" />
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="392" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="440" />
         <source>Side by side</source>
         <translation>对照查看</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="393" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="441" />
         <source>Open the submission beside the chosen source</source>
         <translation>将申请书与所选来源并排对照</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="394" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="442" />
         <source>Remember for this submission that this source does not count (for example the applicant's own earlier proposal)</source>
         <translation>对本申请书记住不计入此来源（例如申请人本人以前的申请书）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="396" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="444" />
         <source>Export the report…</source>
         <translation>导出报告…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="397" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="445" />
         <source>Sections:</source>
         <translation>分段：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="398" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="446" />
         <source>Section</source>
         <translation>段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="398" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="446" />
         <source>Units</source>
         <translation>单元数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="398" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="446" />
         <source>Copied</source>
         <translation>复制比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="399" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="447" />
         <source>Click a coloured passage to see it beside its source</source>
         <translation>点击着色片段，与其来源并排查看</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="401" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="449" />
         <source>Each source's passages have its colour and number. &lt;span style="color:{fg}; background-color:{bg};"&gt;The form's text&lt;/span&gt; and &lt;span style="color:{fg}; background-color:{bg}; text-decoration:line-through;"&gt;excluded text&lt;/span&gt; are never counted.</source>
         <translation>每个来源的片段以其颜色和编号标出。&lt;span style="color:{fg}; background-color:{bg};"&gt;模板文字&lt;/span&gt;和&lt;span style="color:{fg}; background-color:{bg}; text-decoration:line-through;"&gt;排除文字&lt;/span&gt;均不计入。</translation>
     </message>
@@ -2712,220 +2825,220 @@ Send the texts unencrypted to {address}?</source>
 <context>
     <name>Warnings</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="276" />
+        <location filename="../../neardup_gui/app/models.py" line="285" />
         <source>{n} of {size} bytes are not valid {encoding} and were replaced by � ({where}); the rest was read normally</source>
         <translation>{size} 字节中有 {n} 字节不是有效的 {encoding} 编码，已替换为 �（{where}）；其余内容正常读取</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="279" />
-        <location filename="../../neardup_gui/app/models.py" line="379" />
+        <location filename="../../neardup_gui/app/models.py" line="288" />
+        <location filename="../../neardup_gui/app/models.py" line="388" />
         <source>recovered from a damaged file: {detail}</source>
         <translation>从损坏的文件中恢复：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="281" />
+        <location filename="../../neardup_gui/app/models.py" line="290" />
         <source>{n} characters whose font is lost are left out</source>
         <translation>{n} 个字符的字体已丢失，未读入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="284" />
+        <location filename="../../neardup_gui/app/models.py" line="293" />
         <source>the glyph widths of {n} font(s) are damaged: characters may be read in another order or left out</source>
         <translation>{n} 个字体的字形宽度已损坏：字符可能顺序错乱或遗漏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="287" />
+        <location filename="../../neardup_gui/app/models.py" line="296" />
         <source>the character map of {n} font(s) is damaged: some characters may be read wrongly</source>
         <translation>{n} 个字体的字符映射表已损坏：部分字符可能读错</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="290" />
+        <location filename="../../neardup_gui/app/models.py" line="299" />
         <source>the file is cut short: {n} characters of its text are missing</source>
         <translation>文件不完整：正文缺少 {n} 个字符</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="304" />
+        <location filename="../../neardup_gui/app/models.py" line="313" />
         <source>the end of the file (cross-reference table and trailer) is lost</source>
         <translation>文件末尾（交叉引用表和文件尾）已丢失</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="306" />
+        <location filename="../../neardup_gui/app/models.py" line="315" />
         <source>the cross-reference table or trailer is damaged</source>
         <translation>交叉引用表或文件尾已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="308" />
+        <location filename="../../neardup_gui/app/models.py" line="317" />
         <source>, with its catalog and {n} page(s) (rebuilt from their contents)</source>
         <translation>，文档目录和 {n} 个页面对象一并丢失（已按页面内容重建）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="309" />
+        <location filename="../../neardup_gui/app/models.py" line="318" />
         <source>, with its catalog</source>
         <translation>，文档目录一并丢失</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="311" />
+        <location filename="../../neardup_gui/app/models.py" line="320" />
         <source>; {n} page(s) read from the objects that survive</source>
         <translation>；从保留下来的对象中读取了 {n} 页</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="313" />
+        <location filename="../../neardup_gui/app/models.py" line="322" />
         <source>the PDF is damaged after page {n} ({why}); the pages after it are lost</source>
         <translation>PDF 在第 {n} 页之后损坏（{why}）；其后的页面已丢失</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="316" />
+        <location filename="../../neardup_gui/app/models.py" line="325" />
         <source>the contents of page(s) {pages} are damaged; their text after the damage is lost or read wrongly</source>
         <translation>第 {pages} 页的内容已损坏；损坏处之后的正文已丢失或可能读错</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="319" />
+        <location filename="../../neardup_gui/app/models.py" line="328" />
         <source>the page tree is damaged{why}; {n} page(s) found among its objects</source>
         <translation>页面树已损坏{why}；在其对象中找到 {n} 页</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="321" />
+        <location filename="../../neardup_gui/app/models.py" line="330" />
         <source>the page tree counts {count} pages; {lost} of them lost</source>
         <translation>页面树记有 {count} 页；其中 {lost} 页已丢失</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="323" />
+        <location filename="../../neardup_gui/app/models.py" line="332" />
         <source>its cross-reference table is damaged; {n} object(s) found by reading the whole file</source>
         <translation>其交叉引用表已损坏；通读整个文件找到 {n} 个对象</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="326" />
+        <location filename="../../neardup_gui/app/models.py" line="335" />
         <source>the name of the contents of page(s) {pages} is damaged; read from the stream it names</source>
         <translation>第 {pages} 页内容的名称已损坏；已从其所指的数据流读取</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="330" />
+        <location filename="../../neardup_gui/app/models.py" line="339" />
         <source>the contents of page(s) {pages} lost their description and were read as the compressed data they hold</source>
         <translation>第 {pages} 页的内容丢失了其描述，已按其中保存的压缩数据读取</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="333" />
+        <location filename="../../neardup_gui/app/models.py" line="342" />
         <source>its compound file cannot be read ({why})</source>
         <translation>其复合文件无法读取（{why}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="335" />
+        <location filename="../../neardup_gui/app/models.py" line="344" />
         <source>; the text was read from the Word stream that survives</source>
         <translation>；正文取自保留下来的 Word 数据流</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="336" />
+        <location filename="../../neardup_gui/app/models.py" line="345" />
         <source>the zip archive's directory is unreadable</source>
         <translation>zip 压缩包的目录无法读取</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="337" />
+        <location filename="../../neardup_gui/app/models.py" line="346" />
         <source>the zip archive's directory is damaged</source>
         <translation>zip 压缩包的目录已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="339" />
+        <location filename="../../neardup_gui/app/models.py" line="348" />
         <source>; {n} part(s) read up to the damage ({names})</source>
         <translation>；读取了损坏处之前的 {n} 个部件（{names}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="341" />
+        <location filename="../../neardup_gui/app/models.py" line="350" />
         <source>; its directory, from byte {pos}, is cut short or damaged</source>
         <translation>；其目录（从第 {pos} 字节起）不完整或已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="343" />
+        <location filename="../../neardup_gui/app/models.py" line="352" />
         <source>; no part at byte {pos}, the next one at byte {next}</source>
         <translation>；第 {pos} 字节处没有部件，下一个部件从第 {next} 字节开始</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="344" />
+        <location filename="../../neardup_gui/app/models.py" line="353" />
         <source>; the file ends there</source>
         <translation>；文件到此结束</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="345" />
+        <location filename="../../neardup_gui/app/models.py" line="354" />
         <source>; cut at byte {pos}</source>
         <translation>；文件在第 {pos} 字节处截断</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="347" />
+        <location filename="../../neardup_gui/app/models.py" line="356" />
         <source>; no further part at byte {pos}</source>
         <translation>；第 {pos} 字节处之后没有部件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="348" />
+        <location filename="../../neardup_gui/app/models.py" line="357" />
         <source>; {name} is cut short</source>
         <translation>；{name} 不完整</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="349" />
+        <location filename="../../neardup_gui/app/models.py" line="358" />
         <source>; {name}: checksum mismatch</source>
         <translation>；{name}：校验和不符</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="351" />
+        <location filename="../../neardup_gui/app/models.py" line="360" />
         <source>; {name}: damaged compressed data</source>
         <translation>；{name}：压缩数据已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="352" />
+        <location filename="../../neardup_gui/app/models.py" line="361" />
         <source>, its text read up to the damage</source>
         <translation>，其正文读取到损坏处为止</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="354" />
+        <location filename="../../neardup_gui/app/models.py" line="363" />
         <source>, some of its characters may be read wrongly</source>
         <translation>，其中部分字符可能读错</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="356" />
+        <location filename="../../neardup_gui/app/models.py" line="365" />
         <source>its end is lost ({n} group(s) left open)</source>
         <translation>文件末尾已丢失（{n} 个组未闭合）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="357" />
+        <location filename="../../neardup_gui/app/models.py" line="366" />
         <source>{n} closing brace(s) too many</source>
         <translation>多出 {n} 个右花括号</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="359" />
+        <location filename="../../neardup_gui/app/models.py" line="368" />
         <source>{n} damaged character(s) left out</source>
         <translation>已略去 {n} 个损坏的字符</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="361" />
+        <location filename="../../neardup_gui/app/models.py" line="370" />
         <source>{n} entries of its font, colour, style or list tables found outside them and left out</source>
         <translation>已略去 {n} 个出现在字体表、颜色表、样式表或列表表之外的表项</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="363" />
+        <location filename="../../neardup_gui/app/models.py" line="372" />
         <source>the file is cut short inside a tag</source>
         <translation>文件在某个标签中间被截断</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="364" />
+        <location filename="../../neardup_gui/app/models.py" line="373" />
         <source>{n} damaged tag(s) left out</source>
         <translation>已略去 {n} 个损坏的标签</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="365" />
+        <location filename="../../neardup_gui/app/models.py" line="374" />
         <source>; the text that survives was read</source>
         <translation>；已读取保留下来的正文</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="367" />
+        <location filename="../../neardup_gui/app/models.py" line="376" />
         <source>headers and footers left out ({why})</source>
         <translation>已略去页眉页脚（{why}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="369" />
+        <location filename="../../neardup_gui/app/models.py" line="378" />
         <source>{part} left out ({why})</source>
         <translation>已略去 {part}（{why}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="380" />
-        <location filename="../../neardup_gui/app/models.py" line="400" />
-        <location filename="../../neardup_gui/app/models.py" line="410" />
+        <location filename="../../neardup_gui/app/models.py" line="389" />
+        <location filename="../../neardup_gui/app/models.py" line="409" />
+        <location filename="../../neardup_gui/app/models.py" line="419" />
         <source>; </source>
         <translation>；</translation>
     </message>
