@@ -382,12 +382,15 @@ def _span_json(comp) -> list[dict[str, Any]]:
     return [{"a": list(s.a), "b": list(s.b), "units": s.units} for s in comp.spans]
 
 
-def _passage_json(comp) -> list[dict[str, Any]]:
-    """Edited passages: character spans, units covered in each text, identical units, and the
-    identical runs inside (what lies between them was edited)."""
+def _passage_json(comp, credit=None) -> list[dict[str, Any]]:  # noqa: ANN001 - a Comparison, its Credit
+    """Edited passages: character spans, units covered in each text, identical units, the
+    identical runs inside (what lies between them was edited), whether it was found out of the
+    source's order (moved), and, for a checked submission's source, the other sources holding it."""
+    also = dict(zip(comp.shown_passages(), credit.also_in)) if credit is not None else {}
     return [{"a": list(p.a), "b": list(p.b), "units_a": p.units_a, "units_b": p.units_b,
-             "identical_units": p.matched_units,
-             "runs": [{"a": list(r.a), "b": list(r.b), "units": r.units} for r in p.runs]}
+             "identical_units": p.matched_units, "moved": p.moved,
+             "runs": [{"a": list(r.a), "b": list(r.b), "units": r.units} for r in p.runs],
+             **({"also_in": list(also.get(p, ()))} if credit is not None else {})}
             for p in comp.passages]
 
 
@@ -616,10 +619,14 @@ def run_check(args: argparse.Namespace) -> int:
             "matches": [{
                 "path": m.source.path, "similarity": m.comparison.similarity,
                 "containment": m.comparison.containment_a, "source_containment": m.comparison.containment_b,
+                # the share of the submission credited to it: a passage several sources hold is
+                # credited to one (the collection's, the earlier indexed, the one holding more)
+                "credited": m.credit.share if m.credit else m.comparison.containment_a,
+                "credited_units": m.credit.units if m.credit else None,
                 "common_units": m.comparison.common_units, "template_share": m.comparison.template_share_b,
                 "source_exclusions": m.comparison.exclusions_b.as_dict(),
                 "estimate": m.estimate, "found_by": list(m.found_by), "spans": _span_json(m.comparison),
-                "passages": _passage_json(m.comparison),
+                "passages": _passage_json(m.comparison, m.credit),
             } for m in matches[: args.top]],
         })
     if args.json:
@@ -905,6 +912,20 @@ def _screen_args(p: argparse.ArgumentParser) -> None:
     _common_options(p, threshold=False)
 
 
+def _screened_sources_json(store, screening_id: int, row) -> list[dict[str, Any]]:  # noqa: ANN001
+    """A screened submission's sources with their credit, counted ones first (as the window lists them)."""
+    from neardup_gui.core.screening import submission_detail
+
+    if row.status != "done":
+        return []
+    detail = submission_detail(store, screening_id, row.rel)
+    counted = {s.rank: s for s in detail.counted()}
+    return [{"path": s.path, "kind": s.kind, "credited": counted[s.rank].credit.share if s.rank in counted else 0.0,
+             "containment": s.containment, "similarity": s.similarity, "excluded": s.excluded,
+             "also_in": sorted({o for names in counted[s.rank].credit.also_in for o in names}) if s.rank in counted else []}
+            for s in detail.sources]
+
+
 @command("screen", "Screen a folder of new submissions against the collection and each other: a ranked table.",
          _screen_args)
 def run_screen(args: argparse.Namespace) -> int:
@@ -928,6 +949,10 @@ def run_screen(args: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED
     rows = screening.rows[: args.top] if args.top else screening.rows
     if args.json:
+        from neardup_gui.core.store import Store
+
+        with Store(args.db, create=False) as store:
+            listed = {r.rel: _screened_sources_json(store, screening.info.id, r) for r in rows}
         print_json({
             "name": screening.info.name, "folder": screening.info.folder, "flag": screening.info.flag,
             "submissions": [{
@@ -937,6 +962,7 @@ def run_screen(args: argparse.Namespace) -> int:
                 "largest_source": r.largest_source or None, "sources": r.sources,
                 "template_share": r.template_share, "flagged": r.flagged(screening.info.flag),
                 "warnings": list(r.warnings), "sha256": r.sha256, "flags": [f.to_json() for f in r.flags],
+                "source_list": listed[r.rel],
             } for i, r in enumerate(rows, 1)],
             "other_files": list(screening.others),
         })

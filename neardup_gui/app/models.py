@@ -467,6 +467,10 @@ def source_score(match: SourceMatch) -> float:
     return max(match.comparison.similarity, match.comparison.containment_a)
 
 
+def _credited(m: SourceMatch) -> float:
+    return m.credit.share if m.credit is not None else m.comparison.containment_a
+
+
 class SourcesModel(RecordTableModel[SourceMatch]):
     """The sources found for one checked submission, best first."""
 
@@ -477,9 +481,16 @@ class SourcesModel(RecordTableModel[SourceMatch]):
         QCoreApplication.translate("SourcesModel", "Common units")
         QCoreApplication.translate("SourcesModel", "Share of the submission found in this source")
         QCoreApplication.translate("SourcesModel", "LCS ratio of the two texts, template text left out")
+        QCoreApplication.translate("SourcesModel", "Credited")
+        QCoreApplication.translate("SourcesModel", "Share of the submission credited to this source: a passage "
+                                   "several sources hold is credited to one (the collection's, the earlier "
+                                   "indexed, the one holding more)")
         super().__init__(
             [
                 Column(c, "Source", lambda m: m.source.rel or m.source.path, lambda m: (m.source.rel or m.source.path).lower()),
+                Column(c, "Credited", lambda m: percent(_credited(m)), _credited, numeric=True,
+                       tooltip="Share of the submission credited to this source: a passage several sources hold "
+                               "is credited to one (the collection's, the earlier indexed, the one holding more)"),
                 Column(c, "Similarity", lambda m: percent(m.comparison.similarity),
                        lambda m: m.comparison.similarity, numeric=True,
                        tooltip="LCS ratio of the two texts, template text left out"),

@@ -49,7 +49,7 @@ from neardup_gui.core.flags import INVISIBLE, TRADITIONAL, Flag
 from neardup_gui.core.progress import ProgressFn
 from neardup_gui.core.report.model import EXCLUDED, MATCH, TEMPLATE, _Marks, segments
 from neardup_gui.core.screening import (
-    COLLECTION, ScreenedSource, SubmissionDetail, coloured_spans, set_source_excluded, source_passage_spans, source_text,
+    COLLECTION, ScreenedSource, SubmissionDetail, coloured_spans, set_source_excluded, source_text,
     submission_detail,
 )
 from neardup_gui.core.sections import find_sections, section_figures
@@ -284,7 +284,8 @@ class SubmissionView(QDialog):
         self._refresh()
 
     def counted(self) -> list[ScreenedSource]:
-        return [s for s in self.detail.sources if s.rank in self.enabled]
+        """The sources counted, each with its credit among them (core/credit.py)."""
+        return self.detail.counted(self.enabled)
 
     def _refresh(self) -> None:
         """Everything that follows the counted sources: text colours, legend, figures, sections."""
@@ -293,13 +294,22 @@ class SubmissionView(QDialog):
         self.text.setHtml(submission_html(self.detail, self.counted(), self.numbers, palette))
         self.text.verticalScrollBar().setValue(bar)
         text_colour = palette.color(QPalette.ColorRole.Text)
+        credits = {s.rank: s.credit for s in self.counted()}
         for row in range(self.legend.count()):
             item = self.legend.item(row)
             s = self._source(item.data(Qt.ItemDataRole.UserRole))
             n = self.numbers[s.rank]
             where = self.tr("collection") if s.kind == COLLECTION else self.tr("this call")
             note = "" if not s.excluded else " · " + self.tr("excluded for this submission")
-            item.setText(f"[{n}] {s.name}\n{percent(s.containment)} · {where}{note}")
+            credit = credits.get(s.rank)
+            share = percent(credit.share if credit is not None else s.containment)
+            if credit is not None and credit.units and credit.share < s.containment:
+                note += " · " + self.tr("holds {share} in all, part of it credited to other sources").format(
+                    share=percent(s.containment))
+            elif credit is not None and not credit.units:
+                note += " · " + self.tr("holds {share}, all of it credited to other sources").format(
+                    share=percent(s.containment))
+            item.setText(f"[{n}] {s.name}\n{share} · {where}{note}")
             item.setToolTip(s.path)
             counted = s.rank in self.enabled
             item.setBackground(QBrush(source_colour(palette, n)) if counted else QBrush())
@@ -316,7 +326,7 @@ class SubmissionView(QDialog):
             total=len(self.detail.sources)) + self._flags_html())
         secs = find_sections(self.detail.text, self.detail.template)
         # counted as the headline and the committee report count: over passages (issue 15)
-        figs = section_figures(self.detail.units, secs, [(s.name, source_passage_spans(s)) for s in self.counted()],
+        figs = section_figures(self.detail.units, secs, [(s.name, s.credit.spans) for s in self.counted()],
                                self.detail.template, self.detail.excluded)
         self.section_figures = figs
         self.sections.setRowCount(len(figs))

@@ -25,6 +25,7 @@ import numpy as np
 from neardup_gui.core import indexer, pairpass
 from neardup_gui.core.candidates import CandidateFinder
 from neardup_gui.core.compare import units_in_spans
+from neardup_gui.core.credit import credit, credited_first
 from neardup_gui.core.prepared import PreparedDocument, UnitCodes
 from neardup_gui.core.document import CharSpan, Document, Skipped
 from neardup_gui.core.fingerprints import Fingerprints, fingerprint_document
@@ -73,7 +74,7 @@ def _info(d) -> DocumentInfo:  # noqa: ANN001 - a store.StoredDocument
         doc_id=d.id, path=d.path, rel=d.rel, size=d.size, sha256=d.sha256, status=d.status,
         reason=d.reason, units=d.units, template_share=float(d.meta.get("template_share", 0.0)),
         format=d.format, exclusions=Exclusions.from_dict(d.meta.get("exclusions") or {}),
-        warnings=tuple(d.warnings), flags=d.flags,
+        warnings=tuple(d.warnings), flags=d.flags, indexed_at=float(d.indexed_at or 0.0),
     )
 
 
@@ -545,7 +546,8 @@ class Collection:
             if comp.containment_a < SOURCE_FLOOR and comp.similarity < SOURCE_FLOOR:
                 continue
             matches.append(SourceMatch(_info(info), comp, cand.estimate, tuple(sorted(cand.found_by))))
-        matches.sort(key=lambda m: (-m.comparison.containment_a, -m.comparison.similarity, m.source.rel))
+        # whose text each passage is: one source each, the others "also in" (core/credit.py)
+        matches = credited_first(credit(sub.units, countable, matches))
         # (the path as it can be shown, printed and written in a report: a name that is not valid
         # UTF-8 has its bytes written as \xff)
         return CheckResult(path=shown_name(doc.path), file=_unless_shown(doc.path), units=len(units), matches=tuple(matches),
@@ -928,9 +930,11 @@ def summarise(sub: Marked, matches: Sequence[SourceMatch]) -> CheckSummary:
     - copied: countable units inside any source's covered spans;
     - without quotations: the same, quoted units left out of the count (the denominator stays);
     - without template: equal to copied (template text never counts, in any figure);
-    - largest single source: countable units inside one source's covered spans, the largest.
+    - largest single source: the countable units credited to one source (core/credit.py: a
+      passage found in several documents is credited to one of them), the largest.
 
-    Sharing one denominator, copied ≥ largest single source ≥ 0 and copied ≥ each "without".
+    Sharing one denominator, copied ≥ largest single source ≥ 0 and copied ≥ each "without";
+    the credited units of all sources add up to copied.
     """
     units = sub.units
     n = len(units)
@@ -940,14 +944,12 @@ def summarise(sub: Marked, matches: Sequence[SourceMatch]) -> CheckSummary:
     countable = ~(template | excluded)
     total = int(countable.sum())
     covered = np.zeros(n, dtype=bool)
-    largest, best = 0, None
     for m in matches:
-        mine = units_in_spans(units, covered_spans(m)) & countable
-        covered |= mine
-        count = int(mine.sum())
-        if best is None or count > largest:
-            largest, best = count, m
+        covered |= units_in_spans(units, covered_spans(m)) & countable
     copied = int(covered.sum())
+    credited = [m for m in credit(units, countable, matches) if m.credit.units]
+    best = max(credited, key=lambda m: (m.credit.units, -credited.index(m)), default=None)
+    largest = best.credit.units if best is not None else 0
 
     def share(k: int) -> float:
         return k / total if total else 0.0
@@ -963,7 +965,7 @@ def summarise(sub: Marked, matches: Sequence[SourceMatch]) -> CheckSummary:
         countable_units=total,
         template_units=int(template.sum()),
         excluded_units=int(excluded.sum()),
-        sources=len(matches),
+        sources=len(credited),
     )
 
 

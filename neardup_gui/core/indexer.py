@@ -137,11 +137,14 @@ def write_indexed(
     replace_id: int | None = None,
     prep: Prepared | None = None,
     sentence_counts: SentenceCounts | None = None,
+    indexed_at: float | None = None,
 ) -> int:
     """Write one extracted document with its text, fingerprints and search rows: one transaction.
 
     ``sentence_counts``: the document's sentences are counted when the caller (a commit group)
-    says so, see :meth:`Store.write_fingerprints`."""
+    says so, see :meth:`Store.write_fingerprints`. ``indexed_at``: when the indexing that reads it
+    started (the documents of one run share it: which came first decides whose a passage found
+    in several is, core/credit.py); default now."""
     if prep is None:
         prep = prepare(doc.text, params, doc.hidden)
     elif not doc.text and (prep.body is None or prep.packed_paragraphs is None):
@@ -152,7 +155,7 @@ def write_indexed(
         doc_id = store.write_document(
             conn, rel=entry.rel, path=entry.path, size=entry.size, mtime_ns=entry.mtime_ns,
             sha256=doc.meta.get("sha256", ""), status="indexed", fmt=doc.format, units=prep.units,
-            meta=meta, replace_id=replace_id, warnings=doc.warnings, flags=prep.flags,
+            meta=meta, replace_id=replace_id, warnings=doc.warnings, flags=prep.flags, indexed_at=indexed_at,
         )
         store.write_text(conn, doc_id, doc.text, doc.paragraphs, doc.furniture, doc.margins,
                          body=prep.body, packed_paragraphs=prep.packed_paragraphs, hidden=doc.hidden)
@@ -293,6 +296,7 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
     :func:`workers.process_many` (default: :func:`workers.process_many_behind`, its children fed
     while this thread writes; a Dask cluster's: :func:`dask_backend.dask_extraction`)."""
     started = time.monotonic()
+    run_at = time.time()
     folder = os.path.abspath(folder)
     params = settings.fingerprints
     # Left set when this stops before the end (cancelled, the program closed, a crash, a full
@@ -422,6 +426,7 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
                         doc_id = write_skipped(store, entry, result, replace_id=old.id if old else None)
                     else:
                         doc_id = write_indexed(store, entry, result, params, replace_id=old.id if old else None, prep=prep,
+                                               indexed_at=run_at,
                                                sentence_counts=group.sentence_counts)
                         changed_ids.append(doc_id)
                     if old is None:
@@ -626,6 +631,7 @@ def index_files(store: Store, entries: Iterable[FileEntry], settings: Settings, 
     entries = list(entries)
     by_path = {e.path: e for e in entries}
     ids = []
+    run_at = time.time()
     runs = extract_many(list(by_path), settings.limits, settings.workers, no_progress)
     try:  # closed explicitly, as in index_folder: a failed write must not leave workers running
         for n, (path, result) in enumerate(runs, 1):
@@ -634,7 +640,8 @@ def index_files(store: Store, entries: Iterable[FileEntry], settings: Settings, 
             if isinstance(result, Skipped):
                 ids.append(write_skipped(store, entry, result, replace_id=old[0] if old else None))
             else:
-                ids.append(write_indexed(store, entry, result, settings.fingerprints, replace_id=old[0] if old else None))
+                ids.append(write_indexed(store, entry, result, settings.fingerprints, replace_id=old[0] if old else None,
+                                         indexed_at=run_at))
             progress(n / len(entries), f"Added {n} of {len(entries)}: {entry.rel}")
     finally:
         runs.close()

@@ -137,7 +137,20 @@ class DocumentInfo:
     exclusions: Exclusions = field(default_factory=Exclusions)  # units not counted (set by the pairs pass)
     # set when the document was read only in part or leniently (status stays "indexed")
     warnings: tuple[str, ...] = ()
+    indexed_at: float = 0.0  # when the indexing run that read it started (0: not known)
     flags: tuple[Flag, ...] = ()  # integrity flags (core/flags.py)
+
+
+@dataclass(frozen=True)
+class Credit:
+    """What of one source's passages is credited to it (core/credit.py: whose text it is)."""
+
+    spans: tuple[CharSpan, ...]  # the submission's character spans credited to it, in text order
+    units: int  # countable units of the submission credited to it
+    share: float  # ``units`` / the submission's countable units
+    # for each of its passages (shown order), the other sources holding part of it (their names)
+    also_in: tuple[tuple[str, ...], ...] = ()
+
 
 
 @dataclass(frozen=True)
@@ -148,6 +161,8 @@ class SourceMatch:
     comparison: Comparison  # A = the submission, B = the source
     estimate: float | None = None  # fingerprint estimate that made it a candidate (an estimate)
     found_by: tuple[str, ...] = ()  # strategies that proposed it
+    kind: str = "collection"  # "collection" | "submission" (another submission of the same call)
+    credit: Credit | None = None  # what of its passages is credited to it (core/credit.py)
 
 
 @dataclass(frozen=True)

@@ -44,7 +44,9 @@ log = logging.getLogger(__name__)
 # 5: bags (each document's bag of units: the pairs pass bounds a candidate before preparing it)
 # 6: texts.hidden (the spans of text a file hides), documents.flags and screening_rows.flags (the
 #    integrity flags: replaced letters, hidden text, invisible characters, traditional characters)
-SCHEMA_VERSION = 6
+# 7: screening_sources.indexed_at (when each source was indexed: whose a passage found in several
+#    sources is, core/credit.py)
+SCHEMA_VERSION = 7
 # the folder of a collection's screening indexes, beside its index file (``<index>.screenings/N.ndx``)
 SCREENINGS_SUFFIX = ".screenings"
 APPLICATION_ID = 0x4E445550  # "NDUP": marks the file as ours in the SQLite header
@@ -155,6 +157,13 @@ def _schema6_disguise(conn: sqlite3.Connection) -> None:
                                       ("screening_rows", "flags", "TEXT NOT NULL DEFAULT '[]'")):
         if column not in {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}:
             conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
+
+
+def _schema7_credit(conn: sqlite3.Connection) -> None:
+    """Schema 7: when each source of a screened submission was indexed (0 for a source kept
+    before: credit then goes by kind and by how much each source holds)."""
+    if "indexed_at" not in {r[1] for r in conn.execute("PRAGMA table_info(screening_sources)")}:
+        conn.execute("ALTER TABLE screening_sources ADD COLUMN indexed_at REAL NOT NULL DEFAULT 0")
 
 
 def _add_generation(conn: sqlite3.Connection) -> None:
@@ -359,6 +368,7 @@ class StoredDocument:
     meta: dict
     warnings: tuple[str, ...] = ()
     flags: tuple[Flag, ...] = ()  # integrity flags (core/flags.py)
+    indexed_at: float = 0.0  # when the indexing run that read it started
 
 
 @dataclass(frozen=True, eq=False)
@@ -669,6 +679,8 @@ class Store:
                 _schema5_bags(conn)
             if version < 6:
                 _schema6_disguise(conn)
+            if version < 7:
+                _schema7_credit(conn)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         log.info("migrated %s from schema %d to %d", self.path, version, SCHEMA_VERSION)
 
@@ -697,6 +709,7 @@ class Store:
             _schema4_screen(self.conn)
             _schema5_bags(self.conn)
             _schema6_disguise(self.conn)
+            _schema7_credit(self.conn)
             self.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             self.set_meta("created_by", f"neardup {__version__}")
@@ -845,11 +858,12 @@ class Store:
 
     # --- documents -----------------------------------------------------------------------------
 
-    _DOC_COLS = "id, rel, path, size, mtime_ns, sha256, status, code, reason, format, units, meta, warnings, flags"
+    _DOC_COLS = ("id, rel, path, size, mtime_ns, sha256, status, code, reason, format, units, meta, warnings, flags, "
+                 "indexed_at")
 
     def _doc(self, row) -> StoredDocument:
         return StoredDocument(*row[:11], meta=json.loads(row[11]), warnings=tuple(json.loads(row[12])),
-                              flags=flags_from_json(row[13]))
+                              flags=flags_from_json(row[13]), indexed_at=row[14])
 
     def documents(self) -> list[StoredDocument]:
         try:  # the first full read of every task: damage the open-time checks missed surfaces here
@@ -951,8 +965,10 @@ class Store:
         replace_id: int | None = None,
         warnings: Sequence[str] = (),
         flags: Sequence[Flag] = (),
+        indexed_at: float | None = None,
     ) -> int:
-        """Insert (or replace) a documents row inside the caller's transaction; returns its id."""
+        """Insert (or replace) a documents row inside the caller's transaction; returns its id.
+        ``indexed_at``: when the indexing run that read it started (default now)."""
         if replace_id is not None:
             self.remove(conn, replace_id)
         old = conn.execute("SELECT id FROM documents WHERE rel = ?", (rel,)).fetchone()
@@ -962,7 +978,8 @@ class Store:
             "INSERT INTO documents (rel, path, size, mtime_ns, sha256, status, code, reason, format, units, meta,"
             " indexed_at, warnings, flags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (rel, path, size, mtime_ns, sha256, status, code, reason, fmt, units,
-             json.dumps(meta or {}, ensure_ascii=False), time.time(), json.dumps(list(warnings), ensure_ascii=False),
+             json.dumps(meta or {}, ensure_ascii=False), time.time() if indexed_at is None else indexed_at,
+             json.dumps(list(warnings), ensure_ascii=False),
              flags_to_json(flags)),
         )
         return int(cur.lastrowid)

@@ -2623,39 +2623,49 @@ Send the texts unencrypted to {address}?</source>
 <context>
     <name>SourcesModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="475" />
+        <location filename="../../neardup_gui/app/models.py" line="479" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="475" />
+        <location filename="../../neardup_gui/app/models.py" line="479" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="476" />
+        <location filename="../../neardup_gui/app/models.py" line="480" />
         <source>Containment</source>
         <translation>包含度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="476" />
+        <location filename="../../neardup_gui/app/models.py" line="480" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="477" />
+        <location filename="../../neardup_gui/app/models.py" line="481" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="478" />
+        <location filename="../../neardup_gui/app/models.py" line="482" />
         <source>Share of the submission found in this source</source>
         <translation>送检文档出现在此来源中的比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="479" />
+        <location filename="../../neardup_gui/app/models.py" line="483" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="484" />
+        <source>Credited</source>
+        <translation>计入比例</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="485" />
+        <source>Share of the submission credited to this source: a passage several sources hold is credited to one (the collection's, the earlier indexed, the one holding more)</source>
+        <translation>计入该来源的本文比例：多个来源都含有的段落只计入其中一个（优先库内文献，其次较早入库者，再次含量较多者）</translation>
     </message>
 </context>
 <context>
@@ -2704,112 +2714,122 @@ Send the texts unencrypted to {address}?</source>
 <context>
     <name>SubmissionView</name>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="300" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="302" />
         <source>collection</source>
         <translation>文档集</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="300" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="302" />
         <source>this call</source>
         <translation>本批次</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="301" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="303" />
         <source>excluded for this submission</source>
         <translation>已对本申请书排除</translation>
     </message>
     <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="307" />
+        <source>holds {share} in all, part of it credited to other sources</source>
+        <translation>共含本文 {share}，其中一部分计入其他来源</translation>
+    </message>
+    <message>
         <location filename="../../neardup_gui/app/submissionview.py" line="310" />
+        <source>holds {share}, all of it credited to other sources</source>
+        <translation>含本文 {share}，全部计入其他来源</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="320" />
         <source>&lt;b&gt;{name}&lt;/b&gt;&lt;br&gt;&lt;b&gt;Copied: {copied}&lt;/b&gt; (the form's text not counted) &amp;nbsp;·&amp;nbsp; without quotations {nq} &amp;nbsp;·&amp;nbsp; largest single source {largest} &amp;nbsp;·&amp;nbsp; {units} units &amp;nbsp;·&amp;nbsp; form text {template} &amp;nbsp;·&amp;nbsp; {n} of {total} sources counted</source>
         <translation>&lt;b&gt;{name}&lt;/b&gt;&lt;br&gt;&lt;b&gt;总文字复制比：{copied}&lt;/b&gt;（不计模板文字） &amp;nbsp;·&amp;nbsp; 去除引用 {nq} &amp;nbsp;·&amp;nbsp; 单篇最大 {largest} &amp;nbsp;·&amp;nbsp; 共 {units} 字 &amp;nbsp;·&amp;nbsp; 模板文字 {template} &amp;nbsp;·&amp;nbsp; 计入 {n}/{total} 个来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="324" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="334" />
         <source>(beginning)</source>
         <translation>（开头）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="340" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="350" />
         <source>Integrity flags:</source>
         <translation>文本异常标记：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="342" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="352" />
         <source>(underlined in the text; not counted in any figure)</source>
         <translation>（在正文中以下划线标出；不计入任何数值）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="356" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="366" />
         <source>Count this source again</source>
         <translation>重新计入此来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="358" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="368" />
         <source>Exclude this source</source>
         <translation>排除此来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="437" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="447" />
         <source>{name} — sources coloured</source>
         <translation>{name} — 按来源着色</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="438" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="448" />
         <source>Sources (untick to leave one out of the figures):</source>
         <translation>来源（取消勾选则不计入比例）：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="439" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="449" />
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="440" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="450" />
         <source>Side by side</source>
         <translation>对照查看</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="441" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="451" />
         <source>Open the submission beside the chosen source</source>
         <translation>将申请书与所选来源并排对照</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="442" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="452" />
         <source>Remember for this submission that this source does not count (for example the applicant's own earlier proposal)</source>
         <translation>对本申请书记住不计入此来源（例如申请人本人以前的申请书）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="444" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="454" />
         <source>Export the report…</source>
         <translation>导出报告…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="445" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="455" />
         <source>Sections:</source>
         <translation>分段：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="446" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="456" />
         <source>Section</source>
         <translation>段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="446" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="456" />
         <source>Units</source>
         <translation>单元数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="446" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="456" />
         <source>Copied</source>
         <translation>复制比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="447" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="457" />
         <source>Click a coloured passage to see it beside its source</source>
         <translation>点击着色片段，与其来源并排查看</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="449" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="459" />
         <source>Each source's passages have its colour and number. &lt;span style="color:{fg}; background-color:{bg};"&gt;The form's text&lt;/span&gt; and &lt;span style="color:{fg}; background-color:{bg}; text-decoration:line-through;"&gt;excluded text&lt;/span&gt; are never counted.</source>
         <translation>每个来源的片段以其颜色和编号标出。&lt;span style="color:{fg}; background-color:{bg};"&gt;模板文字&lt;/span&gt;和&lt;span style="color:{fg}; background-color:{bg}; text-decoration:line-through;"&gt;排除文字&lt;/span&gt;均不计入。</translation>
     </message>

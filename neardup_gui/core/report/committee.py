@@ -23,7 +23,7 @@ from neardup_gui.core.report.model import (
 )
 from neardup_gui.core.results import CheckResult
 from neardup_gui.core.screening import (
-    COLLECTION, DEFAULT_FLAG, ScreenedSource, Screening, source_passage_spans, ScreeningInfo, ScreeningRow, SubmissionDetail, coloured_spans, load_screening, source_text,
+    COLLECTION, DEFAULT_FLAG, ScreenedSource, Screening, ScreeningInfo, ScreeningRow, SubmissionDetail, coloured_spans, load_screening, source_text,
     submission_detail,
 )
 from neardup_gui.core.sections import find_sections, section_figures
@@ -49,6 +49,10 @@ class SourceEntry:
     source_containment: float
     common_units: int
     excluded: bool  # excluded by the examiner: listed, not counted, not coloured
+    # share of the submission credited to it (core/credit.py: a passage several sources hold is
+    # credited to one of them), and the sources whose credited passages it also holds
+    credited: float = 0.0
+    also_in: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -165,7 +169,7 @@ def build_check_report(collection, result: CheckResult, settings: Settings, *, l
         similarity=m.comparison.similarity, containment=m.comparison.containment_a,
         source_containment=m.comparison.containment_b, common_units=m.comparison.common_units,
         units_a=m.comparison.units_a, units_b=m.comparison.units_b, spans=m.comparison.spans,
-        passages=m.comparison.passages)
+        passages=m.comparison.passages, indexed_at=m.source.indexed_at)
         for i, m in enumerate(result.matches, 1))
     try:
         st = os.stat(result.path)
@@ -189,8 +193,9 @@ def _report(store: Store, detail: SubmissionDetail, settings: Settings, lang: st
     t = translator(lang)
     rel = detail.row.rel
     row = detail.row
-    counted = [s for s in detail.sources if (s.rank in enabled if enabled is not None else not s.excluded)]
+    counted = detail.counted(enabled)  # each with its credit among them
     counted_ranks = {s.rank for s in counted}
+    credit_of = {s.rank: s.credit for s in counted}
     summary = detail.summary({s.rank for s in counted})
     size, sha = file_identity(row.path)
     document = DocRef(path=row.path, name=row.rel, size=size if size >= 0 else row.size, sha256=sha or row.sha256,
@@ -204,9 +209,12 @@ def _report(store: Store, detail: SubmissionDetail, settings: Settings, lang: st
             number=number[s.rank], kind=s.kind,
             document=DocRef(path=s.path, name=s.name, size=-1, sha256=_source_sha(store, detail, s), units=s.units_b),
             containment=s.containment, similarity=s.similarity, source_containment=s.source_containment,
-            common_units=s.common_units, excluded=s.rank not in counted_ranks))
+            common_units=s.common_units, excluded=s.rank not in counted_ranks,
+            credited=credit_of[s.rank].share if s.rank in credit_of else 0.0,
+            also_in=tuple(sorted({o for names in (credit_of[s.rank].also_in if s.rank in credit_of else ())
+                                  for o in names}))))
     secs = find_sections(detail.text, detail.template)
-    figs = section_figures(detail.units, secs, [(s.name, source_passage_spans(s)) for s in counted],
+    figs = section_figures(detail.units, secs, [(s.name, s.credit.spans) for s in counted],
                            detail.template, detail.excluded)
     sections = tuple(SectionRow(f.section.title, f.units, f.countable, f.copied, f.share, f.largest_source)
                      for f in figs)
@@ -282,8 +290,8 @@ def default_report_name(report: SubmissionReport | ScreeningReport, ext: str) ->
 SUBMISSION_CSV_COLUMNS = (
     "submission", "submission_path", "submission_sha256", "units", "copied_ratio", "copied_ratio_without_quotes",
     "copied_ratio_with_template", "largest_source_ratio", "copied_units", "template_share", "flagged",
-    "source_number", "source", "source_path", "found_in", "source_share", "similarity", "common_units",
-    "source_excluded", "flags",
+    "source_number", "source", "source_path", "found_in", "source_share", "source_holds", "similarity",
+    "common_units", "source_excluded", "flags",
 )
 SCREENING_CSV_COLUMNS = (
     "rank", "submission", "path", "status", "reason", "units", "copied_ratio", "copied_ratio_without_quotes",
@@ -316,9 +324,9 @@ def committee_csv(report: SubmissionReport | ScreeningReport) -> str:
             f(report.copied_without_quotes), f(report.copied_overall), f(report.largest), report.copied_units,
             f(report.template_share), int(report.flagged))
     for e in report.sources or [None]:
-        tail = ("", "", "", "", "", "", "", "") if e is None else (
-            e.number, e.document.name, e.document.path, e.kind, f(e.containment), f(e.similarity), e.common_units,
-            int(e.excluded))
+        tail = ("", "", "", "", "", "", "", "", "") if e is None else (
+            e.number, e.document.name, e.document.path, e.kind, f(e.credited), f(e.containment), f(e.similarity),
+            e.common_units, int(e.excluded))
         tail += (flags_csv(report.document.flags),)
         writer.writerow([neutralise(v) for v in head + tail])
     return out.getvalue()

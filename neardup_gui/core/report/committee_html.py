@@ -129,8 +129,12 @@ def render_submission_html(r: SubmissionReport, *, flavour: str = "browser") -> 
             swatch = (f"<span{w.attr('swatch', _colour(e.number))}>&nbsp;{e.number}&nbsp;</span>"
                       if not e.excluded else f"{e.number}")
             note = f"<br><span{w.attr('units')}>{esc(t('excluded_source'))}</span>" if e.excluded else ""
+            if not e.excluded and e.credited < e.containment:  # it holds more than is credited to it
+                note += (f"<br><span{w.attr('units')}>"
+                         f"{esc(t('source_holds', share=pct(e.containment), others=', '.join(e.also_in)))}</span>")
             w(f"<tr{row}><td{w.attr('sw')}>{swatch}</td><td>{esc(e.document.name)}{note}</td><td>{esc(kind)}</td>"
-              f"<td{n}>{pct(e.containment)}</td><td{n}>{pct(e.similarity)}</td><td{n}>{e.common_units:,}</td></tr>\n")
+              f"<td{n}>{pct(e.credited if not e.excluded else e.containment)}</td><td{n}>{pct(e.similarity)}</td>"
+              f"<td{n}>{e.common_units:,}</td></tr>\n")
         w("</tbody></table>\n")
     w(f"</{sec}>\n")
     # --- the full text

@@ -59,6 +59,8 @@ _CATALOG: dict[str, tuple[str, str]] = {
     "similarity": ("Similarity r", "相似度 r"),
     "common": ("Matched units", "重复字数"),
     "excluded_source": ("excluded by the examiner, not counted", "审查人已排除，不计入"),
+    "source_holds": ("holds {share} of the submission; the rest is credited to {others}",
+                     "含本文 {share}，其余计入 {others}"),
     "no_sources": ("No source found.", "未发现相似文献。"),
     # full text and passages
     "full_text": ("Full text with matched passages", "全文标明引文"),
