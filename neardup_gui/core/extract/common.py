@@ -647,6 +647,10 @@ LINE_HYPHEN = "\ufdd0"
 # U+2010 HYPHEN ending a line is a formatter's (groff, ``man``: a typist's hyphen is U+002D), and
 # most often a word it broke: mended unless the document writes the word with a hyphen elsewhere.
 FORMATTER_HYPHEN = "\ufdd1"
+# Text a file hides from a reader (a PDF's invisible or white-on-white text) is written between
+# these two noncharacters by a format module; build_document removes them and records the span.
+HIDDEN_START = "\ufdd2"
+HIDDEN_END = "\ufdd3"
 _LINE_HYPHEN_RE = re.compile(rf"(\w+)([{LINE_HYPHEN}{FORMATTER_HYPHEN}])(\w+)")
 _PIECES_RE = re.compile(rf"\w*[{LINE_HYPHEN}{FORMATTER_HYPHEN}]\w*")
 _WORD_RE = re.compile(r"\w+")
