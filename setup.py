@@ -11,5 +11,5 @@ from setuptools import Extension, setup
 setup(ext_modules=[
     Extension(f"neardup_gui.{name.replace('/', '.')}", [f"neardup_gui/{name}.c"], optional=True,
               extra_compile_args=["-O2"])
-    for name in ("core/_myers", "core/_kernels", "core/_units", "core/extract/pdf/_lines")
+    for name in ("core/_myers", "core/_kernels", "core/_units", "core/extract/pdf/_lines", "core/extract/pdf/_pdfium")
 ])

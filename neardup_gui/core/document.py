@@ -21,6 +21,8 @@ class Document:
     ``author`` where the file says so.
     ``warnings`` say what was read only in part or leniently (invalid bytes replaced, a damaged
     file salvaged): such a document is "indexed with warnings", never silently partial.
+    ``hidden`` are spans of text the file hides from a reader: not compared, shown as hidden
+    (a PDF's invisible text, text the colour of what lies under it, off the page or clipped).
     """
 
     path: str
@@ -31,6 +33,7 @@ class Document:
     margins: str = ""
     meta: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
     warnings: tuple[str, ...] = ()
+    hidden: tuple[CharSpan, ...] = ()
 
 
 @dataclass(frozen=True)

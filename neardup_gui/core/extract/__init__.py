@@ -93,8 +93,9 @@ DIALOG_PATTERNS: str = " ".join(f"*{suffix}" for suffix in READ_SUFFIXES)
 # (indexer._read_again): the figures of an index never mix two readings of one format.
 # txt 2: manual pages' sources read as `man` shows them (extract/roff.py), words a formatter
 # broke at line ends (U+2010) mended; pdf 2: those words, and gaps bridged by drawn spaces not
-# cells; pdf 3: a page in a monospaced font read row by row.
-READER_VERSIONS: dict[str, int] = {"txt": 2, "pdf": 3}
+# cells; pdf 3: a page in a monospaced font read row by row; pdf 4: text the file hides marked
+# (Document.hidden), an intact file read by PDFium.
+READER_VERSIONS: dict[str, int] = {"txt": 2, "pdf": 4}
 
 
 def reader_version(fmt: str) -> int:

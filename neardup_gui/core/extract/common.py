@@ -48,6 +48,11 @@ class Extracted:
     warnings: list[str] = field(default_factory=list)
 
 
+# Text a file hides from a reader (a PDF's invisible or white-on-white text) is written between
+# these two noncharacters by a format module; build_document removes them and records the span.
+HIDDEN_START = "\ufdd2"
+HIDDEN_END = "\ufdd3"
+_HIDDEN_MARK_RE = re.compile(f"([{HIDDEN_START}{HIDDEN_END}])")
 _SPACE_RE = re.compile(r"[ \t\r\f\v\u00a0\u2000-\u200b\u3000\u202f\u205f\ufeff]+")
 # C0 and C1 control characters but the tab (line breaks included): each becomes one space. One
 # regex pass, not a Python step per character (22 M characters of text cost 6 s that way).
@@ -132,6 +137,10 @@ def clean_paragraphs(paragraphs: Sequence[str]) -> list[str]:
 def build_document(path: str, fmt: str, result: Extracted, meta: dict[str, str]) -> Document | Skipped:
     """Join cleaned paragraphs with ``"\n"``, record their spans, refuse a document without text."""
     cleaned = clean_paragraphs(result.paragraphs)
+    local_hidden: dict[int, list[CharSpan]] = {}
+    for index, paragraph in enumerate(cleaned):
+        if HIDDEN_START in paragraph or HIDDEN_END in paragraph:
+            cleaned[index], local_hidden[index] = _without_hidden_marks(paragraph)
     kept = list(itertools.compress(range(len(cleaned)), cleaned))  # the indices of non-empty paragraphs
     parts = list(filter(None, cleaned))
     # paragraph i starts after the i paragraphs before it and their "\n"s
@@ -141,6 +150,8 @@ def build_document(path: str, fmt: str, result: Extracted, meta: dict[str, str])
         [span for span, index in zip(spans, kept) if index in result.furniture] if result.furniture else []
     )
     text = "\n".join(parts)
+    hidden: list[CharSpan] = [(start + a, start + b) for (start, _), index in zip(spans, kept)
+                              for a, b in local_hidden.get(index, ())]
     page_furniture = set(furniture)
     body_has_text = any(has_text(text[s:e]) for s, e in spans if (s, e) not in page_furniture)
     if not body_has_text:
@@ -159,7 +170,39 @@ def build_document(path: str, fmt: str, result: Extracted, meta: dict[str, str])
         margins=margins,
         meta=dict(meta),
         warnings=tuple(result.warnings),
+        hidden=tuple(hidden),
     )
+
+
+def _without_hidden_marks(paragraph: str) -> tuple[str, list[CharSpan]]:
+    """A paragraph without the marks of hidden text (HIDDEN_START … HIDDEN_END), and the spans
+    they marked in what is left, white space at their ends left out (a mark left open runs to
+    the paragraph's end)."""
+    out: list[str] = []
+    spans: list[CharSpan] = []
+    length, opened = 0, -1
+    for piece in _HIDDEN_MARK_RE.split(paragraph):
+        if piece == HIDDEN_START:
+            opened = length if opened < 0 else opened
+        elif piece == HIDDEN_END:
+            if 0 <= opened < length:
+                spans.append((opened, length))
+            opened = -1
+        else:
+            out.append(piece)
+            length += len(piece)
+    if 0 <= opened < length:
+        spans.append((opened, length))
+    text = "".join(out)
+    trimmed = []
+    for start, end in spans:  # (a space drawn after a hidden glyph goes with it: not hidden)
+        while start < end and text[start].isspace():
+            start += 1
+        while end > start and text[end - 1].isspace():
+            end -= 1
+        if start < end:
+            trimmed.append((start, end))
+    return text, trimmed
 
 
 # --- sniffing -------------------------------------------------------------------------------
@@ -647,10 +690,6 @@ LINE_HYPHEN = "\ufdd0"
 # U+2010 HYPHEN ending a line is a formatter's (groff, ``man``: a typist's hyphen is U+002D), and
 # most often a word it broke: mended unless the document writes the word with a hyphen elsewhere.
 FORMATTER_HYPHEN = "\ufdd1"
-# Text a file hides from a reader (a PDF's invisible or white-on-white text) is written between
-# these two noncharacters by a format module; build_document removes them and records the span.
-HIDDEN_START = "\ufdd2"
-HIDDEN_END = "\ufdd3"
 _LINE_HYPHEN_RE = re.compile(rf"(\w+)([{LINE_HYPHEN}{FORMATTER_HYPHEN}])(\w+)")
 _PIECES_RE = re.compile(rf"\w*[{LINE_HYPHEN}{FORMATTER_HYPHEN}]\w*")
 _WORD_RE = re.compile(r"\w+")

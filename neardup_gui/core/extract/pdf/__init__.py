@@ -7,13 +7,35 @@ Two readers give a page's glyphs to the same layout (:mod:`.lines`, :mod:`.layou
 
 from __future__ import annotations
 
+import logging
+
 from neardup_gui.core.extract.common import Extracted
-from neardup_gui.core.extract.pdf import miner
+from neardup_gui.core.extract.pdf import fium, integrity, miner
 from neardup_gui.core.settings import ExtractLimits
+
+log = logging.getLogger(__name__)
 
 __all__ = ["extract"]
 
 
 def extract(data: bytes, limits: ExtractLimits) -> Extracted:
-    """Extract a PDF's text; raises ExtractError for encrypted, scanned or damaged files."""
-    return miner.read(data, limits)
+    """Extract a PDF's text; raises ExtractError for encrypted, scanned or damaged files.
+
+    An intact file (:mod:`.integrity`) is read by PDFium (:mod:`.fium`); any other, and any file
+    PDFium cannot open, by pdfminer.six (:mod:`.miner`), which salvages what is damaged and says
+    so. A file it reads without a word of its own says why it was not read by the fast reader.
+    ``limits.pdf_fast`` False reads every file with pdfminer.six (the two readers compared).
+    """
+    why = ""
+    if limits.pdf_fast and fium.available():
+        why = integrity.damage(data, limits.max_unzipped_mb * 1024 * 1024)
+        if not why:
+            result = fium.read(data, limits)
+            if result is not None:
+                return result
+            why = "PDFium cannot read it"
+        log.info("PDF read by pdfminer.six: %s", why)
+    result = miner.read(data, limits)
+    if why and not result.warnings:
+        result.warnings.append(f"read by the salvage reader (pdfminer.six): {why}")
+    return result

@@ -69,6 +69,14 @@ _SPACE_RUN_SLACK = 0.3
 _NO_LINE_START = frozenset("，。、；：？！）」』】〉》”’…・,.;:?!)]}%")
 
 
+def page_transform(x0: float, y0: float, x1: float, y1: float, rotation: int) -> tuple[float, ...]:
+    """The map (a, b, c, d, e, f) from a page's user space to the space its glyphs are read in:
+    its media box (x0, y0)–(x1, y1) with the lower left corner at the origin, turned by its
+    /Rotate (0, 90, 180 or 270) so that its text reads upright, as pdfminer.six sets a page."""
+    return {90: (0.0, -1.0, 1.0, 0.0, -y0, x1), 180: (-1.0, 0.0, 0.0, -1.0, x1, y1),
+            270: (0.0, 1.0, -1.0, 0.0, y1, -x0)}.get(rotation % 360, (1.0, 0.0, 0.0, 1.0, -x0, -y0))
+
+
 @dataclass
 class Glyph:
     """One glyph drawn on a page: its text, its box (PDF units, y up) and baseline, its size."""
@@ -112,6 +120,13 @@ class GlyphColumns:
         return cls("".join(g.text for g in glyphs), starts, *(np.ascontiguousarray(numbers[:, k]) for k in range(6)),
                    np.array([g.hidden for g in glyphs], dtype=np.uint8))
 
+    def __add__(self, other: GlyphColumns) -> GlyphColumns:
+        """These glyphs, then ``other``'s."""
+        starts = np.concatenate([self.starts[:-1], other.starts + len(self.text)])
+        return GlyphColumns(self.text + other.text, starts, *(np.concatenate([getattr(self, name), getattr(other, name)])
+                                                              for name in ("x0", "x1", "y0", "y1", "base", "size",
+                                                                           "hidden")))
+
     def glyphs(self) -> list[Glyph]:
         """The glyphs again, in order."""
         text, starts = self.text, self.starts.tolist()
@@ -149,8 +164,8 @@ def rotated_boxes(glyphs: list[Glyph], page_height: float) -> list[Box]:
                 gap = max(g.x0 - before.x1, before.x0 - g.x1, g.y0 - before.y1, before.y0 - g.y1)
                 if gap > _WORD_GAP * g.size and not (CJK_CHAR_RE.match(g.text) or CJK_CHAR_RE.match(before.text)):
                     parts.append(" ")
-            parts.append(" " if g.text.isspace() else g.text)
-        text = " ".join("".join(parts).split())
+            parts.append(" " if g.text.isspace() else f"{HIDDEN_START}{g.text}{HIDDEN_END}" if g.hidden else g.text)
+        text = " ".join("".join(parts).split()).replace(HIDDEN_END + HIDDEN_START, "")
         if text:
             top = page_height - max(g.y1 for g in run)
             boxes.append(Box([text], top, min(g.y0 for g in run), 1))

@@ -14,10 +14,21 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from neardup_gui.core.extract.common import ExtractError, Extracted, has_text
+from neardup_gui.core.extract.pdf import hidden as hiding
 from neardup_gui.core.extract.pdf.fonts import LOST_FONT, NO_TEXT_FONT, interpreter, lost_fonts_marked, resource_manager
 from neardup_gui.core.extract.pdf.layout import PageRows, extracted
-from neardup_gui.core.extract.pdf.lines import LIGATURES, Box, Glyph, GlyphColumns, page_rows, rotated_boxes
+from neardup_gui.core.extract.pdf.lines import (
+    LIGATURES,
+    Box,
+    Glyph,
+    GlyphColumns,
+    page_rows,
+    page_transform,
+    rotated_boxes,
+)
 from neardup_gui.core.extract.pdf.salvage import (
     check_page_streams,
     contents_under_a_damaged_key,
@@ -67,12 +78,42 @@ def read(data: bytes, limits: ExtractLimits) -> Extracted:
         return result
 
 
-def page_glyphs(layout, out: list[Glyph], rotated: list[Glyph], stats: dict[str, Any]) -> None:  # noqa: ANN001 - pdfminer's LTPage
+def page_glyphs(layout, out: list[Glyph], rotated: list[Glyph], stats: dict[str, Any],  # noqa: ANN001 - an LTPage
+                page_box: tuple[float, float, float, float] | None = None) -> None:
     """The page's glyphs: upright ones into ``out``, rotated ones (in drawing order) into
-    ``rotated``; images are counted."""
-    from pdfminer.layout import LTChar, LTFigure, LTImage
+    ``rotated``, each marked hidden as :mod:`.hidden` says (``page_box``: the visible box,
+    the layout's box when None); images are counted."""
+    drawn = _Drawn()
+    _collect(layout, out, rotated, stats, drawn)
+    glyphs = out[len(out) - len(drawn.upright_notes):] + rotated[len(rotated) - len(drawn.turned_notes):]
+    if not glyphs:
+        return
+    box = page_box if page_box is not None else (layout.x0, layout.y0, layout.x1, layout.y1)
+    notes = np.array(drawn.upright_notes + drawn.turned_notes, dtype=np.float64).reshape(-1, 4)
+    arrays = hiding.PageGlyphs(*(np.array([getattr(g, name) for g in glyphs], dtype=np.float64)
+                                 for name in ("x0", "y0", "x1", "y1")),
+                               *(notes[:, k].astype(np.int64) for k in range(3)), notes[:, 3],
+                               np.full((len(glyphs), 4), np.nan))
+    for glyph, hidden in zip(glyphs, hiding.hidden(arrays, box, drawn.covers).tolist()):
+        glyph.hidden = hidden
+
+
+@dataclass
+class _Drawn:
+    """What :func:`_collect` notes for the hidden-text rule: each glyph's render mode, colours and
+    place in the drawing order (upright ones first, as ``out`` then ``rotated``), and covers."""
+
+    order_now: int = 0
+    upright_notes: list[tuple[int, int, int, int]] = field(default_factory=list)
+    turned_notes: list[tuple[int, int, int, int]] = field(default_factory=list)
+    covers: list[hiding.Cover] = field(default_factory=list)
+
+
+def _collect(layout, out: list[Glyph], rotated: list[Glyph], stats: dict[str, Any], drawn: _Drawn) -> None:  # noqa: ANN001
+    from pdfminer.layout import LTChar, LTCurve, LTFigure, LTImage
 
     for obj in layout:
+        drawn.order_now += 1
         if isinstance(obj, LTChar):
             if obj.fontname == LOST_FONT:
                 stats["lost"] += 1  # (a damaged file's text whose font is lost: codes, not characters)
@@ -90,14 +131,44 @@ def page_glyphs(layout, out: list[Glyph], rotated: list[Glyph], stats: dict[str,
             stats["kept"] += 1
             size = max(obj.size if obj.size > 0 else obj.height, 0.1)
             text = text.translate(LIGATURES)
+            state = getattr(obj, "graphicstate", None)
+            note = (getattr(obj, "render_mode", 0), _rgba(getattr(state, "ncolor", None)),
+                    _rgba(getattr(state, "scolor", None)), drawn.order_now)
             if obj.upright:
                 out.append(Glyph(text, obj.x0, obj.x1, obj.y0, obj.y1, obj.matrix[5], size))
+                drawn.upright_notes.append(note)
             else:
                 rotated.append(Glyph(text, obj.x0, obj.x1, obj.y0, obj.y1, (obj.y0 + obj.y1) / 2, size))
+                drawn.turned_notes.append(note)
         elif isinstance(obj, LTImage):
             stats["images"] += 1
+            drawn.covers.append(hiding.Cover(obj.x0, obj.y0, obj.x1, obj.y1, None, drawn.order_now))
         elif isinstance(obj, LTFigure):
-            page_glyphs(obj, out, rotated, stats)
+            _collect(obj, out, rotated, stats, drawn)
+        elif isinstance(obj, LTCurve) and obj.fill:
+            colour = _rgba(obj.non_stroking_color)
+            drawn.covers.append(hiding.Cover(obj.x0, obj.y0, obj.x1, obj.y1, colour, drawn.order_now))
+
+
+def _rgba(colour) -> int:  # noqa: ANN001 - a pdfminer colour
+    """A pdfminer colour (gray, RGB or CMYK components from 0 to 1) as opaque 0xRRGGBBAA; black
+    for what is not such a colour (a pattern: what shows is not known, so taken as ink). pdfminer
+    keeps no transparency: its text is never fully transparent."""
+    if isinstance(colour, (int, float)):
+        colour = (colour,)
+    if not isinstance(colour, (tuple, list)) or not all(isinstance(v, (int, float)) for v in colour):
+        return 0x000000FF
+    values = [min(max(float(v), 0.0), 1.0) for v in colour]
+    if len(values) == 1:
+        r = g = b = values[0]
+    elif len(values) == 3:
+        r, g, b = values
+    elif len(values) == 4:
+        c, m, y, k = values
+        r, g, b = (1 - c) * (1 - k), (1 - m) * (1 - k), (1 - y) * (1 - k)
+    else:
+        return 0x000000FF
+    return round(r * 255) << 24 | round(g * 255) << 16 | round(b * 255) << 8 | 255
 
 
 @dataclass
@@ -158,14 +229,14 @@ def _open(data: bytes):  # noqa: ANN202 - a pdfminer PDFDocument
 
 
 def _read_pages(document, data: bytes, limits: ExtractLimits, stats: dict[str, Any],  # noqa: ANN001 - pdfminer's
-                damage: _Damage) -> tuple[list[PageRows], list[list[Box]]]:
-    """Each page's visual lines and rotated runs; what was damaged goes to ``damage``."""
-    from pdfminer.converter import PDFPageAggregator
+                damage: _Damage, wanted: set[int] | None = None) -> tuple[list[PageRows], list[list[Box]]]:
+    """Each page's visual lines and rotated runs; what was damaged goes to ``damage``. With
+    ``wanted`` (page indices from 0), only those pages are read (the others have no rows)."""
 
     manager = resource_manager(stats["strict"])
     # No layout analysis by pdfminer (laparams=None): visual lines are rebuilt from the glyphs
     # (lines.page_rows).
-    device = PDFPageAggregator(manager, laparams=None)
+    device = _device(manager)
     pages_interpreter = interpreter(manager, device)
     cap = limits.max_unzipped_mb * 1024 * 1024
     rows: list[PageRows] = []
@@ -174,6 +245,10 @@ def _read_pages(document, data: bytes, limits: ExtractLimits, stats: dict[str, A
     try:
         for page in document_pages(document, damage.warnings):
             number = len(rows) + 1
+            if wanted is not None and number - 1 not in wanted:
+                rows.append(([], 0.0, 0.0))
+                rotated_runs.append([])
+                continue
             check_page_streams(page, cap, checked)
             page.resources = lost_fonts_marked(page.resources, stats["damaged_maps"], stats["checked_maps"],
                                                stats["damaged_widths"])
@@ -201,7 +276,7 @@ def _read_pages(document, data: bytes, limits: ExtractLimits, stats: dict[str, A
             layout = device.get_result()
             glyphs: list[Glyph] = []
             turned: list[Glyph] = []
-            page_glyphs(layout, glyphs, turned, stats)
+            page_glyphs(layout, glyphs, turned, stats, _visible_box(page, layout))
             rows.append((page_rows(GlyphColumns.of(glyphs)), layout.height, layout.width))
             rotated_runs.append(rotated_boxes(turned, layout.height))
     except (ExtractError, MemoryError, RecursionError):
@@ -215,6 +290,66 @@ def _read_pages(document, data: bytes, limits: ExtractLimits, stats: dict[str, A
     if not rows:
         raise ExtractError("corrupt", "damaged PDF: no pages found")
     return rows, rotated_runs
+
+
+@dataclass
+class SomePages:
+    """Pages read by this reader for the fast one: rows and rotated runs by page index, the
+    pictures drawn on them, and the warnings their reading gives."""
+
+    pages: dict[int, tuple[PageRows, list[Box]]]
+    images: int
+    warnings: list[str]
+
+
+def read_pages(data: bytes, limits: ExtractLimits, wanted: set[int]) -> SomePages | None:
+    """The pages ``wanted`` (indices from 0) of a PDF the fast reader reads: the pages it could
+    not read. None when this reader finds the file damaged or finds other pages (the whole file is
+    then read by :func:`read`)."""
+    try:
+        document = _open(data)
+        stats: dict[str, Any] = {"images": 0, "lost": 0, "kept": 0, "strict": set(), "damaged_maps": set(),
+                                 "checked_maps": set(), "damaged_widths": set()}
+        damage = _Damage()
+        rows, rotated = _read_pages(document, data, limits, stats, damage, wanted)
+        warnings = _warnings(damage, stats)
+    except ExtractError as exc:
+        if exc.code == "zip-bomb":
+            raise
+        return None
+    if damage.warnings or damage.pages or damage.unfiltered or damage.misnamed or max(wanted) >= len(rows):
+        return None
+    return SomePages({i: (rows[i], rotated[i]) for i in wanted}, stats["images"], warnings)
+
+
+def _device(manager):  # noqa: ANN001, ANN202 - pdfminer's
+    """pdfminer's page aggregator, each character noting the text render mode it was drawn in
+    (``render_mode``: its text state is not kept with it)."""
+    from pdfminer.converter import PDFPageAggregator
+
+    class Device(PDFPageAggregator):
+        def render_string(self, textstate, seq, ncs, graphicstate):  # noqa: ANN001, ANN202
+            drawn = self.cur_item._objs
+            before = len(drawn)
+            super().render_string(textstate, seq, ncs, graphicstate)
+            for obj in drawn[before:]:
+                obj.render_mode = textstate.render
+
+    return Device(manager, laparams=None)
+
+
+def _visible_box(page, layout) -> tuple[float, float, float, float]:  # noqa: ANN001 - pdfminer's
+    """The page's crop box in its glyphs' space (lines.page_transform), the layout's box when
+    it has none or it cannot be read."""
+    try:
+        x0, y0, x1, y1 = (float(v) for v in page.mediabox)
+        cx0, cy0, cx1, cy1 = (float(v) for v in page.cropbox)
+        a, b, c, d, e, f = page_transform(x0, y0, x1, y1, page.rotate)
+    except (TypeError, ValueError):
+        return layout.x0, layout.y0, layout.x1, layout.y1
+    xs = (a * cx0 + c * cy0 + e, a * cx1 + c * cy1 + e)
+    ys = (b * cx0 + d * cy0 + f, b * cx1 + d * cy1 + f)
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 def _pages_named(pages: list[int]) -> str:
