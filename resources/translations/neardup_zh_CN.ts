@@ -638,22 +638,22 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>ErrorDialog</name>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="99" />
+        <location filename="../../neardup_gui/app/errors.py" line="110" />
         <source>neardup: problem</source>
         <translation>neardup：出现问题</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="108" />
+        <location filename="../../neardup_gui/app/errors.py" line="119" />
         <source>Error details</source>
         <translation>错误详情</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="112" />
+        <location filename="../../neardup_gui/app/errors.py" line="123" />
         <source>Copy details</source>
         <translation>复制详情</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="113" />
+        <location filename="../../neardup_gui/app/errors.py" line="124" />
         <source>Copy the technical details to the clipboard</source>
         <translation>将技术详情复制到剪贴板</translation>
     </message>
@@ -661,102 +661,102 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>Errors</name>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="44" />
+        <location filename="../../neardup_gui/app/errors.py" line="59" />
         <source>The index of this collection cannot be used.</source>
         <translation>此文档集的索引无法使用。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="45" />
+        <location filename="../../neardup_gui/app/errors.py" line="60" />
         <source>The index file may be damaged or was made by a newer version. You can rebuild it from the documents; the old file is kept beside it as a backup.</source>
         <translation>索引文件可能已损坏，或由更新的版本创建。可以根据文档重建索引；旧文件会作为备份保留在旁边。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="50" />
+        <location filename="../../neardup_gui/app/errors.py" line="65" />
         <source>The collection's folder cannot be read.</source>
         <translation>无法读取该文档集的文件夹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="51" />
+        <location filename="../../neardup_gui/app/errors.py" line="66" />
         <source>Nothing in the index was changed: its documents are kept as they were. Connect the drive or put the folder back, then refresh; or open the collection again from where it is now.</source>
         <translation>索引未作任何改动：其中的文档保持原样。请连接驱动器或将文件夹放回原处，然后刷新；或从文件夹现在的位置重新打开该文档集。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="56" />
+        <location filename="../../neardup_gui/app/errors.py" line="71" />
         <source>The index is busy.</source>
         <translation>索引正忙。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="57" />
+        <location filename="../../neardup_gui/app/errors.py" line="72" />
         <source>Another program (perhaps the command line) is writing to it. Wait until it finishes, then try again.</source>
         <translation>另一个程序（可能是命令行）正在写入索引。请等它完成后再试。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="61" />
+        <location filename="../../neardup_gui/app/errors.py" line="76" />
         <source>The disk is full.</source>
         <translation>磁盘已满。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="61" />
+        <location filename="../../neardup_gui/app/errors.py" line="76" />
         <source>Nothing was lost. Free some space, then try again.</source>
         <translation>没有丢失任何内容。请释放一些空间后再试。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="64" />
+        <location filename="../../neardup_gui/app/errors.py" line="79" />
         <source>A file or folder could not be read or written.</source>
         <translation>无法读取或写入某个文件或文件夹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="65" />
+        <location filename="../../neardup_gui/app/errors.py" line="80" />
         <source>Check that you have permission to read the collection folder and to write to your application data folder.</source>
         <translation>请检查你是否有权读取文档集文件夹，并有权写入应用数据文件夹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="70" />
+        <location filename="../../neardup_gui/app/errors.py" line="85" />
         <source>A document of this result is no longer in the collection.</source>
         <translation>此结果涉及的一份文档已不在文档集中。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="71" />
+        <location filename="../../neardup_gui/app/errors.py" line="86" />
         <source>It was removed or changed after the result was made. Check the submission again, or screen the call again, to compare with the collection as it is now.</source>
         <translation>它在得出此结果之后被删除或修改。请重新检测该申请书，或重新检测这批申请书，以便与当前的文档集比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="76" />
+        <location filename="../../neardup_gui/app/errors.py" line="91" />
         <source>This screening has changed since it was shown.</source>
         <translation>这次批量检测在显示之后已有变化。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="77" />
+        <location filename="../../neardup_gui/app/errors.py" line="92" />
         <source>It was screened again, deleted, or the index was rebuilt. The Screening tab now shows it as it is; open the submission again from there.</source>
         <translation>它已被重新检测、删除，或索引已重建。“批量检测”标签页现在显示其当前状态；请从那里重新打开该申请书。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="82" />
+        <location filename="../../neardup_gui/app/errors.py" line="97" />
         <source>A file or folder was not found.</source>
         <translation>找不到某个文件或文件夹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="83" />
+        <location filename="../../neardup_gui/app/errors.py" line="98" />
         <source>It may have been moved or deleted. Refresh the collection or choose it again.</source>
         <translation>它可能已被移动或删除。请刷新文档集或重新选择。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="86" />
+        <location filename="../../neardup_gui/app/errors.py" line="101" />
         <source>The index could not be used.</source>
         <translation>无法使用索引。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="86" />
+        <location filename="../../neardup_gui/app/errors.py" line="101" />
         <source>Try again; if it keeps happening, copy the details below.</source>
         <translation>请重试；如果问题反复出现，请复制下面的详情。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="88" />
+        <location filename="../../neardup_gui/app/errors.py" line="42" />
         <source>Something went wrong.</source>
         <translation>出现了问题。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="89" />
+        <location filename="../../neardup_gui/app/errors.py" line="43" />
         <source>This is a bug in neardup. Copy the details below and send them to the developers; your documents are not affected.</source>
         <translation>这是 neardup 的程序错误。请复制下面的详情发给开发者；你的文档不受影响。</translation>
     </message>
@@ -1579,57 +1579,57 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>PairsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="426" />
+        <location filename="../../neardup_gui/app/models.py" line="447" />
         <source>Document A</source>
         <translation>文档 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="426" />
+        <location filename="../../neardup_gui/app/models.py" line="447" />
         <source>Document B</source>
         <translation>文档 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="427" />
+        <location filename="../../neardup_gui/app/models.py" line="448" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="427" />
+        <location filename="../../neardup_gui/app/models.py" line="448" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="428" />
+        <location filename="../../neardup_gui/app/models.py" line="449" />
         <source>B in A</source>
         <translation>B 在 A 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="428" />
+        <location filename="../../neardup_gui/app/models.py" line="449" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="429" />
+        <location filename="../../neardup_gui/app/models.py" line="450" />
         <source>Share of A's countable units found in B (containment)</source>
         <translation>A 的可计数单元出现在 B 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="430" />
+        <location filename="../../neardup_gui/app/models.py" line="451" />
         <source>Share of B's countable units found in A (containment)</source>
         <translation>B 的可计数单元出现在 A 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="431" />
+        <location filename="../../neardup_gui/app/models.py" line="452" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="432" />
+        <location filename="../../neardup_gui/app/models.py" line="453" />
         <source>Contained</source>
         <translation>包含比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="433" />
+        <location filename="../../neardup_gui/app/models.py" line="454" />
         <source>The larger of A in B and B in A: how much of one is found in the other</source>
         <translation>A 在 B 中与 B 在 A 中的较大者：一篇文档有多少内容见于另一篇</translation>
     </message>
@@ -2453,37 +2453,37 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>SourcesModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="466" />
+        <location filename="../../neardup_gui/app/models.py" line="487" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="466" />
+        <location filename="../../neardup_gui/app/models.py" line="487" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="467" />
+        <location filename="../../neardup_gui/app/models.py" line="488" />
         <source>Containment</source>
         <translation>包含度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="467" />
+        <location filename="../../neardup_gui/app/models.py" line="488" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="468" />
+        <location filename="../../neardup_gui/app/models.py" line="489" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="469" />
+        <location filename="../../neardup_gui/app/models.py" line="490" />
         <source>Share of the submission found in this source</source>
         <translation>送检文档出现在此来源中的比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="470" />
+        <location filename="../../neardup_gui/app/models.py" line="491" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
@@ -2491,42 +2491,42 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>StartupErrorDialog</name>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="167" />
+        <location filename="../../neardup_gui/app/errors.py" line="178" />
         <source>neardup could not start</source>
         <translation>neardup 无法启动</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="170" />
+        <location filename="../../neardup_gui/app/errors.py" line="181" />
         <source>&lt;b&gt;neardup could not start.&lt;/b&gt; {what}</source>
         <translation>&lt;b&gt;neardup 无法启动。&lt;/b&gt;{what}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="177" />
+        <location filename="../../neardup_gui/app/errors.py" line="188" />
         <source>If it started failing after a change of settings, “Reset settings” sets the settings file aside (it is kept as a backup) and starts again with the defaults. Your collections and their indexes are not touched.</source>
         <translation>如果是在更改设置后开始出错，“重置设置”会把设置文件移到一旁（保留作备份），并用默认值重新启动。您的文档集及其索引不受影响。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="181" />
+        <location filename="../../neardup_gui/app/errors.py" line="192" />
         <source>The log file is {path}</source>
         <translation>日志文件：{path}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="187" />
+        <location filename="../../neardup_gui/app/errors.py" line="198" />
         <source>Error details</source>
         <translation>错误详情</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="190" />
+        <location filename="../../neardup_gui/app/errors.py" line="201" />
         <source>Reset settings</source>
         <translation>重置设置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="192" />
+        <location filename="../../neardup_gui/app/errors.py" line="203" />
         <source>Copy details</source>
         <translation>复制详情</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="193" />
+        <location filename="../../neardup_gui/app/errors.py" line="204" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
@@ -2651,214 +2651,269 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     </message>
     <message>
         <location filename="../../neardup_gui/app/models.py" line="279" />
-        <location filename="../../neardup_gui/app/models.py" line="379" />
+        <location filename="../../neardup_gui/app/models.py" line="400" />
         <source>recovered from a damaged file: {detail}</source>
         <translation>从损坏的文件中恢复：{detail}</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/models.py" line="281" />
+        <source>page(s) {pages} read by the salvage reader (pdfminer.six): {detail}</source>
+        <translation>第 {pages} 页由修复读取器（pdfminer.six）读取：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="283" />
+        <source>read by the salvage reader (pdfminer.six): {detail}</source>
+        <translation>由修复读取器（pdfminer.six）读取：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="285" />
         <source>{n} characters whose font is lost are left out</source>
         <translation>{n} 个字符的字体已丢失，未读入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="284" />
+        <location filename="../../neardup_gui/app/models.py" line="288" />
         <source>the glyph widths of {n} font(s) are damaged: characters may be read in another order or left out</source>
         <translation>{n} 个字体的字形宽度已损坏：字符可能顺序错乱或遗漏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="287" />
+        <location filename="../../neardup_gui/app/models.py" line="291" />
         <source>the character map of {n} font(s) is damaged: some characters may be read wrongly</source>
         <translation>{n} 个字体的字符映射表已损坏：部分字符可能读错</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="290" />
+        <location filename="../../neardup_gui/app/models.py" line="294" />
         <source>the file is cut short: {n} characters of its text are missing</source>
         <translation>文件不完整：正文缺少 {n} 个字符</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="304" />
+        <location filename="../../neardup_gui/app/models.py" line="308" />
         <source>the end of the file (cross-reference table and trailer) is lost</source>
         <translation>文件末尾（交叉引用表和文件尾）已丢失</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="306" />
+        <location filename="../../neardup_gui/app/models.py" line="310" />
         <source>the cross-reference table or trailer is damaged</source>
         <translation>交叉引用表或文件尾已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="308" />
+        <location filename="../../neardup_gui/app/models.py" line="312" />
         <source>, with its catalog and {n} page(s) (rebuilt from their contents)</source>
         <translation>，文档目录和 {n} 个页面对象一并丢失（已按页面内容重建）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="309" />
+        <location filename="../../neardup_gui/app/models.py" line="313" />
         <source>, with its catalog</source>
         <translation>，文档目录一并丢失</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="311" />
+        <location filename="../../neardup_gui/app/models.py" line="315" />
         <source>; {n} page(s) read from the objects that survive</source>
         <translation>；从保留下来的对象中读取了 {n} 页</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="313" />
+        <location filename="../../neardup_gui/app/models.py" line="317" />
         <source>the PDF is damaged after page {n} ({why}); the pages after it are lost</source>
         <translation>PDF 在第 {n} 页之后损坏（{why}）；其后的页面已丢失</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="316" />
+        <location filename="../../neardup_gui/app/models.py" line="320" />
         <source>the contents of page(s) {pages} are damaged; their text after the damage is lost or read wrongly</source>
         <translation>第 {pages} 页的内容已损坏；损坏处之后的正文已丢失或可能读错</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="319" />
+        <location filename="../../neardup_gui/app/models.py" line="323" />
         <source>the page tree is damaged{why}; {n} page(s) found among its objects</source>
         <translation>页面树已损坏{why}；在其对象中找到 {n} 页</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="321" />
+        <location filename="../../neardup_gui/app/models.py" line="325" />
         <source>the page tree counts {count} pages; {lost} of them lost</source>
         <translation>页面树记有 {count} 页；其中 {lost} 页已丢失</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="323" />
+        <location filename="../../neardup_gui/app/models.py" line="327" />
         <source>its cross-reference table is damaged; {n} object(s) found by reading the whole file</source>
         <translation>其交叉引用表已损坏；通读整个文件找到 {n} 个对象</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="326" />
+        <location filename="../../neardup_gui/app/models.py" line="330" />
         <source>the name of the contents of page(s) {pages} is damaged; read from the stream it names</source>
         <translation>第 {pages} 页内容的名称已损坏；已从其所指的数据流读取</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="330" />
+        <location filename="../../neardup_gui/app/models.py" line="334" />
         <source>the contents of page(s) {pages} lost their description and were read as the compressed data they hold</source>
         <translation>第 {pages} 页的内容丢失了其描述，已按其中保存的压缩数据读取</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="333" />
+        <location filename="../../neardup_gui/app/models.py" line="337" />
+        <source>its fonts give some glyphs no character</source>
+        <translation>其字体有些字形没有对应的字符</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="339" />
+        <source>the fast reader could not read it</source>
+        <translation>快速读取器无法读取</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="340" />
+        <source>PDFium cannot read it</source>
+        <translation>PDFium 无法读取</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="342" />
+        <source>object {n} is not where the cross-reference table says</source>
+        <translation>对象 {n} 不在交叉引用表所指的位置</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="344" />
+        <source>a stream does not end where its length says</source>
+        <translation>有一个流的结束位置与其长度不符</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="346" />
+        <source>the compressed data of stream {n} is damaged{why}</source>
+        <translation>流 {n} 的压缩数据已损坏{why}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="348" />
+        <source>the compressed data of stream {n} is cut short</source>
+        <translation>流 {n} 的压缩数据被截断</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="350" />
+        <source>the dictionary of object {n} is damaged</source>
+        <translation>对象 {n} 的字典已损坏</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="352" />
+        <source>the file's end (startxref) is lost</source>
+        <translation>文件末尾（startxref）已丢失</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="354" />
         <source>its compound file cannot be read ({why})</source>
         <translation>其复合文件无法读取（{why}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="335" />
+        <location filename="../../neardup_gui/app/models.py" line="356" />
         <source>; the text was read from the Word stream that survives</source>
         <translation>；正文取自保留下来的 Word 数据流</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="336" />
+        <location filename="../../neardup_gui/app/models.py" line="357" />
         <source>the zip archive's directory is unreadable</source>
         <translation>zip 压缩包的目录无法读取</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="337" />
+        <location filename="../../neardup_gui/app/models.py" line="358" />
         <source>the zip archive's directory is damaged</source>
         <translation>zip 压缩包的目录已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="339" />
+        <location filename="../../neardup_gui/app/models.py" line="360" />
         <source>; {n} part(s) read up to the damage ({names})</source>
         <translation>；读取了损坏处之前的 {n} 个部件（{names}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="341" />
+        <location filename="../../neardup_gui/app/models.py" line="362" />
         <source>; its directory, from byte {pos}, is cut short or damaged</source>
         <translation>；其目录（从第 {pos} 字节起）不完整或已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="343" />
+        <location filename="../../neardup_gui/app/models.py" line="364" />
         <source>; no part at byte {pos}, the next one at byte {next}</source>
         <translation>；第 {pos} 字节处没有部件，下一个部件从第 {next} 字节开始</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="344" />
+        <location filename="../../neardup_gui/app/models.py" line="365" />
         <source>; the file ends there</source>
         <translation>；文件到此结束</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="345" />
+        <location filename="../../neardup_gui/app/models.py" line="366" />
         <source>; cut at byte {pos}</source>
         <translation>；文件在第 {pos} 字节处截断</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="347" />
+        <location filename="../../neardup_gui/app/models.py" line="368" />
         <source>; no further part at byte {pos}</source>
         <translation>；第 {pos} 字节处之后没有部件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="348" />
+        <location filename="../../neardup_gui/app/models.py" line="369" />
         <source>; {name} is cut short</source>
         <translation>；{name} 不完整</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="349" />
+        <location filename="../../neardup_gui/app/models.py" line="370" />
         <source>; {name}: checksum mismatch</source>
         <translation>；{name}：校验和不符</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="351" />
+        <location filename="../../neardup_gui/app/models.py" line="372" />
         <source>; {name}: damaged compressed data</source>
         <translation>；{name}：压缩数据已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="352" />
+        <location filename="../../neardup_gui/app/models.py" line="373" />
         <source>, its text read up to the damage</source>
         <translation>，其正文读取到损坏处为止</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="354" />
+        <location filename="../../neardup_gui/app/models.py" line="375" />
         <source>, some of its characters may be read wrongly</source>
         <translation>，其中部分字符可能读错</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="356" />
+        <location filename="../../neardup_gui/app/models.py" line="377" />
         <source>its end is lost ({n} group(s) left open)</source>
         <translation>文件末尾已丢失（{n} 个组未闭合）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="357" />
+        <location filename="../../neardup_gui/app/models.py" line="378" />
         <source>{n} closing brace(s) too many</source>
         <translation>多出 {n} 个右花括号</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="359" />
+        <location filename="../../neardup_gui/app/models.py" line="380" />
         <source>{n} damaged character(s) left out</source>
         <translation>已略去 {n} 个损坏的字符</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="361" />
+        <location filename="../../neardup_gui/app/models.py" line="382" />
         <source>{n} entries of its font, colour, style or list tables found outside them and left out</source>
         <translation>已略去 {n} 个出现在字体表、颜色表、样式表或列表表之外的表项</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="363" />
+        <location filename="../../neardup_gui/app/models.py" line="384" />
         <source>the file is cut short inside a tag</source>
         <translation>文件在某个标签中间被截断</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="364" />
+        <location filename="../../neardup_gui/app/models.py" line="385" />
         <source>{n} damaged tag(s) left out</source>
         <translation>已略去 {n} 个损坏的标签</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="365" />
+        <location filename="../../neardup_gui/app/models.py" line="386" />
         <source>; the text that survives was read</source>
         <translation>；已读取保留下来的正文</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="367" />
+        <location filename="../../neardup_gui/app/models.py" line="388" />
         <source>headers and footers left out ({why})</source>
         <translation>已略去页眉页脚（{why}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="369" />
+        <location filename="../../neardup_gui/app/models.py" line="390" />
         <source>{part} left out ({why})</source>
         <translation>已略去 {part}（{why}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="380" />
-        <location filename="../../neardup_gui/app/models.py" line="400" />
-        <location filename="../../neardup_gui/app/models.py" line="410" />
+        <location filename="../../neardup_gui/app/models.py" line="401" />
+        <location filename="../../neardup_gui/app/models.py" line="421" />
+        <location filename="../../neardup_gui/app/models.py" line="431" />
         <source>; </source>
         <translation>；</translation>
     </message>

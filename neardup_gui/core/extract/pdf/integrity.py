@@ -122,8 +122,10 @@ def _check(data: bytes, cap: int) -> None:
             _check_font(number, obj, objects)
         elif b"Page" in kinds:
             pages += 1
-            if not _CONTENTS_RE.search(obj.body):
-                raise _Damaged(f"page object {number} has no contents")
+            if not _CONTENTS_RE.search(obj.body) and not _top_keys(obj.body) <= _PAGE_KEYS:
+                # (a blank page has no contents; a page holding a key no page has lost its
+                # /Contents to a damaged byte, ``/Con\\ents``)
+                raise _Damaged(f"page object {number} has no contents and a key no page has")
             box = _MEDIABOX_RE.search(obj.body)
             if box and box.group(1) is not None and not _numbers(box.group(1), 4):
                 raise _Damaged(f"the page box of page object {number} is damaged")
@@ -166,6 +168,30 @@ def _well_formed(body: bytes) -> bool:
             continue
         return False
     return not stack
+
+
+# the keys a page's dictionary may hold (ISO 32000-2, table 31)
+_PAGE_KEYS = {b"Type", b"Parent", b"LastModified", b"Resources", b"MediaBox", b"CropBox", b"BleedBox", b"TrimBox",
+              b"ArtBox", b"BoxColorInfo", b"Contents", b"Rotate", b"Group", b"Thumb", b"B", b"Dur", b"Trans",
+              b"Annots", b"AA", b"Metadata", b"PieceInfo", b"StructParents", b"ID", b"PZ", b"SeparationInfo",
+              b"Tabs", b"TemplateInstantiated", b"PresSteps", b"UserUnit", b"VP", b"AF", b"OutputIntents", b"DPart"}
+
+
+def _top_keys(body: bytes) -> set[bytes]:
+    """The keys of an object's outermost dictionary (of a well-formed body)."""
+    keys, depth, position = set(), 0, 0
+    for token in _TOKEN_RE.findall(body):
+        if token in (b"<<", b"["):
+            if depth == 1:
+                position += 1
+            depth += 1
+        elif token in (b">>", b"]"):
+            depth -= 1
+        elif depth == 1 and token[:1] != b"%":
+            if position % 2 == 0:
+                keys.add(token[1:])
+            position += 1
+    return keys
 
 
 def _numbers(listed: bytes, count: int) -> bool:
