@@ -220,7 +220,9 @@ class _Widths:
         keys, inverse = np.unique(font_ids.reshape(-1).astype(np.int64) << 21 | codes.astype(np.int64),
                                   return_inverse=True)
         font_list = distinct_fonts.tolist()
-        values = np.array([self.width(font_list[k >> 21], k & 0x1FFFFF) for k in keys.tolist()])
+        known, width = self.widths, self.width
+        values = np.array([known.get((font_list[k >> 21], k & 0x1FFFFF)) or width(font_list[k >> 21], k & 0x1FFFFF)
+                           for k in keys.tolist()])
         return values[inverse.reshape(-1)]
 
     def descents_of(self, fonts: np.ndarray) -> np.ndarray:
@@ -480,7 +482,8 @@ def _with_dropped_spaces(columns: GlyphColumns, chars: np.ndarray, codes: np.nda
             places.append((i, right[i]))
     for i in np.flatnonzero(upright & ~blank & (right > np.maximum(inked, last_space) + _EMPTY_WIDTH)).tolist():
         places.append((i, right[i]))
-    places.extend(_gaps(columns, ctm, texts, upright & (blank | spaced), steps, em))
+    if np.any((codes >= 0x3000) & (codes <= 0x9FFF)):  # (objects of spaces with jumps: lines mixing CJK)
+        places.extend(_gaps(columns, ctm, texts, upright & (blank | spaced), steps, em))
     if len(chars) > 1:
         places.extend(_runs(chars, spaces, order, at, listed, steps))
     if not places:
