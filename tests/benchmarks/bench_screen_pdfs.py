@@ -39,7 +39,6 @@ os.environ.setdefault("NEARDUP_BENCH_OUT", str(OUT / "index"))
 sys.path.insert(0, str(HERE))
 
 import bench_check  # noqa: E402
-import synthcorpus  # noqa: E402
 from pdfcorpus import write_docx  # noqa: E402
 
 NEARDUP = ROOT / ".venv" / "bin" / "neardup"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 
-from neardup_gui.core.extract.common import Extracted
+from neardup_gui.core.extract.common import ExtractError, Extracted
 from neardup_gui.core.extract.pdf import fium, integrity, miner
 from neardup_gui.core.settings import ExtractLimits
 
@@ -30,7 +30,13 @@ def extract(data: bytes, limits: ExtractLimits) -> Extracted:
     if limits.pdf_fast and fium.available():
         why = integrity.damage(data, limits.max_unzipped_mb * 1024 * 1024)
         if not why:
-            result = fium.read(data, limits)
+            try:
+                result = fium.read(data, limits)
+            except (ExtractError, MemoryError, RecursionError):
+                raise
+            except Exception as exc:  # noqa: BLE001 — a file PDFium trips on is still read, by the salvage reader
+                log.warning("the fast PDF reader failed: %r", exc)
+                result = None
             if result is not None:
                 return result
             why = "PDFium cannot read it"

@@ -16,8 +16,8 @@ damage is read by the salvage reader (pdfminer.six, :mod:`.miner`), which says w
 - every page has contents and a page box of four numbers, and the page tree counts as many pages
   as there are page objects.
 
-Only regular expressions and zlib over the bytes: a few milliseconds for a 60-page proposal.
-Objects packed in object streams are read from them (unpacked once, inflated anyway).
+Only regular expressions and zlib over the bytes. Objects packed in object streams are read from
+them (unpacked once, inflated anyway).
 """
 
 from __future__ import annotations
