@@ -79,10 +79,16 @@ def build_call(folder: Path, count: int, index_size: int, seed: int = 50) -> dic
             write_docx(target, name[:2], paragraphs[0][:40], ["\n".join(paragraphs)], 1)
             sources.append(target)
         print(f"converting {len(sources)} proposals to PDF with LibreOffice…", file=sys.stderr, flush=True)
-        with tempfile.TemporaryDirectory() as profile:
-            subprocess.run(["soffice", f"-env:UserInstallation=file://{profile}", "--headless", "--convert-to",
-                            "pdf:writer_pdf_Export", "--outdir", str(folder), *map(str, sources)],
-                           check=True, capture_output=True, timeout=7200)
+        for _ in range(5):  # (one LibreOffice run sometimes stops before the end of a long list)
+            missing = [d for d in sources if not (folder / f"{d.stem}.pdf").exists()]
+            for at in range(0, len(missing), 50):
+                with tempfile.TemporaryDirectory() as profile:
+                    subprocess.run(["soffice", f"-env:UserInstallation=file://{profile}", "--headless", "--convert-to",
+                                    "pdf:writer_pdf_Export", "--outdir", str(folder), *map(str, missing[at:at + 50])],
+                                   check=True, capture_output=True, timeout=3600)
+        missing = [d.stem for d in sources if not (folder / f"{d.stem}.pdf").exists()]
+        if missing:
+            raise SystemExit(f"LibreOffice did not make {len(missing)} of the PDFs, e.g. {missing[0]}")
     planted_path.write_text(json.dumps(planted, ensure_ascii=False, indent=1), encoding="utf-8")
     return planted
 
@@ -123,10 +129,14 @@ def main() -> int:
             return 1
         result = json.loads(run.stdout)
     print(f"  neardup screen: {wall:7.1f} s wall, {cpu:7.1f} s CPU")
-    flagged = {Path(r["path"]).name for r in result["submissions"] if r["flagged"]}
-    copies = {name for name, what in planted.items() if what}
-    print(f"  planted copies flagged: {len(copies & flagged)} of {len(copies)}; other submissions flagged: "
-          f"{len(flagged - copies)}")
+    rows = {Path(r["path"]).name: r for r in result["submissions"]}
+    copies = {name: what.split(" ", 1)[1] for name, what in planted.items() if what and name in rows}
+    found = [name for name, source in copies.items() if Path(rows[name]["largest_source"] or "").name ==
+             Path(source).name]
+    flagged = {name for name, r in rows.items() if r["flagged"]}
+    print(f"  planted copies whose largest source is the one copied: {len(found)} of {len(copies)}; "
+          f"flagged (copied share at least {result['flag']}): {len(flagged & set(copies))} of them, "
+          f"{len(flagged - set(copies))} others")
     wall, cpu, _ = timed([str(NEARDUP), "extract", *map(str, pdfs)], cwd=ROOT)
     print(f"  neardup extract of the PDFs: {wall:7.1f} s wall, {cpu:7.1f} s CPU "
           f"({len(pdfs) / cpu:.1f} files/s, {size / cpu:.2f} MB/s per core)")

@@ -107,12 +107,15 @@ def build(out: Path, count: int = 40, seed: int = 50) -> list[Path]:
             todo.append(docx)
         if todo:
             print(f"converting {len(todo)} documents to PDF with LibreOffice (one call)…", file=sys.stderr)
-            with tempfile.TemporaryDirectory() as profile:
-                subprocess.run(
-                    ["soffice", f"-env:UserInstallation=file://{profile}", "--headless",
-                     "--convert-to", "pdf:writer_pdf_Export", "--outdir", str(out), *map(str, todo)],
-                    check=True, capture_output=True, timeout=3600,
-                )
+            for _ in range(3):  # (one LibreOffice run sometimes stops before the end of a long list)
+                missing = [d for d in todo if not (out / f"{d.stem}.pdf").exists()]
+                if missing:
+                    with tempfile.TemporaryDirectory() as profile:
+                        subprocess.run(
+                            ["soffice", f"-env:UserInstallation=file://{profile}", "--headless",
+                             "--convert-to", "pdf:writer_pdf_Export", "--outdir", str(out), *map(str, missing)],
+                            check=True, capture_output=True, timeout=3600,
+                        )
     missing = [p for p in pdfs if not p.exists()]
     if missing:
         raise SystemExit(f"LibreOffice did not write {len(missing)} PDFs, e.g. {missing[0]}")
