@@ -1,10 +1,11 @@
 """`neardup screen` of a call of 500 PDF proposals against a 10,000-document index, beside the
 time the same PDFs take to read with pdftotext (poppler) and with neardup alone.
 
-Built once and cached under ``tests/benchmarks/out/screen_pdfs/`` (``NEARDUP_BENCH_OUT`` moves it):
+Built once and cached under ``tests/benchmarks/out/`` (``NEARDUP_BENCH_OUT`` moves it):
 
 - the index: bench_check's collection (real corpus sections and generated proposals, written
-  straight into the index) at its 10,000-document checkpoint, built by bench_check.build;
+  straight into the index) at its 10,000-document checkpoint, built by bench_check.build (or
+  the one bench_check.py has built already);
 - the call: 500 proposals, 60 % Chinese, of generated text (synthcorpus, 1–12 pages), written by
   python-docx with a running header and made PDF by LibreOffice (one call); one in five holds a
   section copied from a generated document of the index, one in twenty a section of another
@@ -35,7 +36,6 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 OUT = Path(os.environ.get("NEARDUP_BENCH_OUT", HERE / "out")) / "screen_pdfs"
-os.environ.setdefault("NEARDUP_BENCH_OUT", str(OUT / "index"))
 sys.path.insert(0, str(HERE))
 
 import bench_check  # noqa: E402
