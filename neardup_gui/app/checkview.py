@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from neardup_gui.app.flagtext import flag_phrase
 from neardup_gui.app.appsettings import load_check_minimum, save_check_minimum
 from neardup_gui.app.commonview import exclusions_text
 from neardup_gui.app.models import FilterProxy, SourcesModel, localise_reason, percent, source_score, warnings_text
@@ -160,6 +161,7 @@ class CheckView(QWidget):
                 template=s.template_units, excluded=s.excluded_units)
             + "<br>" + exclusions_text(result.exclusions)  # issue 14: which exclusions, how many units each
             + self._warnings_html(result)
+            + self._flags_html(result)
         )
 
     def _warnings_html(self, result: CheckResult) -> str:
@@ -168,6 +170,14 @@ class CheckView(QWidget):
             return ""
         text = warnings_text(result.warnings)
         return "<br>" + self.tr("Read with warnings: {warnings}").format(warnings=escape(text))
+
+    def _flags_html(self, result: CheckResult) -> str:
+        """The submission's integrity flags, in the warning colour of the summary."""
+        if not result.flags:
+            return ""
+        return "<br><b>" + escape(self.tr("Integrity flags:")) + "</b> " + escape("; ".join(map(flag_phrase, result.flags))) \
+            + "<br>" + escape(self.tr("Compared as a reader sees the text: look-alike letters and traditional "
+                                      "characters folded, invisible characters and hidden text left out of every figure."))
 
     def _update_hidden(self) -> None:
         """Say how many sources the filter hides, and how to see them."""

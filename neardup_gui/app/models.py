@@ -16,6 +16,7 @@ from PySide6.QtCore import (
     Qt,
 )
 
+from neardup_gui.app.flagtext import flags_cell, flags_tooltip
 from neardup_gui.core.results import DocumentInfo, Pair, SourceMatch
 
 log = logging.getLogger(__name__)
@@ -237,6 +238,9 @@ class DocumentsModel(RecordTableModel[DocumentInfo]):
         QCoreApplication.translate("DocumentsModel", "Units"), QCoreApplication.translate("DocumentsModel", "Template share")
         QCoreApplication.translate("DocumentsModel", "Countable units: CJK characters and words")
         QCoreApplication.translate("DocumentsModel", "Share of the document that is template text (not counted)")
+        QCoreApplication.translate("DocumentsModel", "Integrity flags")
+        QCoreApplication.translate("DocumentsModel", "Look-alike letters, hidden text, invisible or traditional "
+                                                     "characters found in the document")
         super().__init__(
             [
                 Column(c, "File", lambda d: d.rel or d.path, lambda d: (d.rel or d.path).lower()),
@@ -247,14 +251,19 @@ class DocumentsModel(RecordTableModel[DocumentInfo]):
                        tooltip="Countable units: CJK characters and words"),
                 Column(c, "Template share", lambda d: percent(d.template_share), lambda d: d.template_share,
                        numeric=True, tooltip="Share of the document that is template text (not counted)"),
+                Column(c, "Integrity flags", lambda d: flags_cell(d.flags), lambda d: len(d.flags),
+                       tooltip="Look-alike letters, hidden text, invisible or traditional characters found in the document"),
             ],
             parent,
         )
 
     REASON_COLUMN = 3
     STATUS_COLUMN = 2
+    FLAGS_COLUMN = 6
 
     def tooltip(self, record: DocumentInfo, column: int) -> str | None:
+        if column == self.FLAGS_COLUMN and record.flags:
+            return flags_tooltip(record.flags)
         # the Reason column's tooltip is the reason (or the warnings) in full (a long one is cut
         # in the cell); the status of a document with warnings says them too
         if column in (self.STATUS_COLUMN, self.REASON_COLUMN) and (record.reason or record.warnings):

@@ -16,6 +16,7 @@ the settings exclude them) likewise and struck through.
 
 from __future__ import annotations
 
+import bisect
 import html
 import logging
 from typing import Sequence
@@ -41,7 +42,10 @@ from PySide6.QtWidgets import (
 from neardup_gui.app.diffview import DiffInput, DiffView
 from neardup_gui.app.models import percent
 from neardup_gui.app.tasks import TaskRunner
+from neardup_gui.app.flagtext import flag_phrase
 from neardup_gui.core.collection import Collection
+from neardup_gui.core.document import CharSpan
+from neardup_gui.core.flags import INVISIBLE, TRADITIONAL, Flag
 from neardup_gui.core.progress import ProgressFn
 from neardup_gui.core.report.model import EXCLUDED, MATCH, TEMPLATE, _Marks, segments
 from neardup_gui.core.screening import (
@@ -118,9 +122,11 @@ def submission_html(detail: SubmissionDetail, counted: Sequence[ScreenedSource],
     marks = _Marks(spans, detail.template, detail.excluded)
     text_colour = palette.color(QPalette.ColorRole.Text).name()
     muted_fg, muted_bg = (c.name() for c in muted_colours(palette))
-    out, previous = [], None
+    flagged = flagged_places(detail.row.flags)
+    out, previous, pos = [], None, 0
     for seg in segments(detail.text, (0, len(detail.text)), spans, detail.template, detail.excluded, marks=marks):
-        text = html.escape(seg.text).replace("\n", "<br>")
+        text = _with_flags(seg.text, pos, flagged)
+        pos += len(seg.text)
         if seg.kind == MATCH:
             rank, i = owner[seg.match]
             number = numbers[rank]
@@ -140,6 +146,40 @@ def submission_html(detail: SubmissionDetail, counted: Sequence[ScreenedSource],
         else:
             out.append(text)
     return "".join(out)
+
+
+FLAG_COLOUR = "#d03030"  # (readable on the light and the dark palette)
+
+
+def flagged_places(flags: Sequence[Flag]) -> list[CharSpan]:
+    """Where the submission view underlines an integrity flag: the replaced letters, the hidden
+    text, and the character before each invisible one (which has no width to underline)."""
+    places: list[CharSpan] = []
+    for f in flags:
+        if f.kind == INVISIBLE:
+            places.extend((max(a - 1, 0), a) for a, _ in f.spans)
+        elif f.kind != TRADITIONAL:  # (a whole page of traditional characters is not underlined)
+            places.extend(f.spans)
+    return sorted(places)
+
+
+def _with_flags(text: str, start: int, places: Sequence[CharSpan]) -> str:
+    """``text`` (at ``start`` in the document) as HTML, its flagged places underlined."""
+    out, pos = [], start
+    end = start + len(text)
+    i = bisect.bisect_left(places, (start, start)) - 1
+    for a, b in places[max(i, 0):]:
+        if a >= end:
+            break
+        a, b = max(a, pos), min(b, end)
+        if a >= b:
+            continue
+        out.append(html.escape(text[pos - start:a - start]))
+        out.append(f'<span style="text-decoration:underline; color:{FLAG_COLOUR};">'
+                   f"{html.escape(text[a - start:b - start])}</span>")
+        pos = b
+    out.append(html.escape(text[pos - start:]))
+    return "".join(out).replace("\n", "<br>")
 
 
 # --- the view --------------------------------------------------------------------------------------
@@ -273,7 +313,7 @@ class SubmissionView(QDialog):
             name=html.escape(self.detail.row.rel), copied=percent(summary.copied_ratio_without_template),
             nq=percent(summary.copied_ratio_without_quotes), largest=percent(summary.largest_source_ratio),
             units=self.detail.row.units, template=percent(summary.template_share), n=len(self.enabled),
-            total=len(self.detail.sources)))
+            total=len(self.detail.sources)) + self._flags_html())
         secs = find_sections(self.detail.text, self.detail.template)
         # counted as the headline and the committee report count: over passages (issue 15)
         figs = section_figures(self.detail.units, secs, [(s.name, source_passage_spans(s)) for s in self.counted()],
@@ -292,6 +332,14 @@ class SubmissionView(QDialog):
         self.sections.resizeColumnsToContents()
         self.sections.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self._update_buttons()
+
+    def _flags_html(self) -> str:
+        """The submission's integrity flags under its figures (their places underlined in the text)."""
+        if not self.detail.row.flags:
+            return ""
+        return (f'<br><span style="color:{FLAG_COLOUR};"><b>' + html.escape(self.tr("Integrity flags:")) + "</b> "
+                + html.escape("; ".join(map(flag_phrase, self.detail.row.flags))) + "</span> "
+                + html.escape(self.tr("(underlined in the text; not counted in any figure)")))
 
     def _source(self, rank: int) -> ScreenedSource:
         return next(s for s in self.detail.sources if s.rank == rank)

@@ -30,498 +30,29 @@ look-up serves most of them. ``docs/similarity.md`` gives the measured figures.
 
 from __future__ import annotations
 
-import bisect
-import codecs
-import functools
+import itertools
 import logging
-import math
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Iterable, Sequence
 
 import numpy as np
 
+from neardup_gui.core.align import (
+    Block, _align_codes, _align_sequences, _codes_as_sequences, _dense_codes, _lcs_length_sequences,
+    _window_labels,
+)
+from neardup_gui.core import align
 from neardup_gui.core.document import CharSpan
-from neardup_gui.core.passages import countable_marks, coverage_bound, passage_cover, passages_of
-from neardup_gui.core.results import Comparison, Exclusions, MatchSpan
+from neardup_gui.core.passages import DEFAULT_RULES, Found, Run, countable_marks, coverage_bound, find_passages
+from neardup_gui.core.results import Comparison, MatchSpan, Passage
 from neardup_gui.core.units import Units, tokenize
 
-try:  # the compiled fast path; the readable Myers diff below is the fallback and the cross-check
-    from rapidfuzz.distance import Indel as _Indel
-    from rapidfuzz.distance import LCSseq as _LCSseq
-except ImportError:  # pragma: no cover - rapidfuzz is a declared dependency
-    _Indel = None
-    _LCSseq = None
-
-try:  # Myers' O((N+M)·D) diff compiled (google-diff-match-patch's C++ port): close texts
-    from fast_diff_match_patch import diff as _dmp_diff
-except ImportError:  # pragma: no cover - a declared dependency; the bit-parallel path serves
-    _dmp_diff = None
-try:  # the same diff, our own C (core/_myers.c): no clock read at every step, stops beyond a budget
-    from neardup_gui.core import _myers
-except ImportError:  # built when a C compiler is at hand (setup.py); diff-match-patch serves otherwise
-    _myers = None
 try:  # two steps of a comparison in C (core/_kernels.c): the same answers as the numpy code here
     from neardup_gui.core import _kernels
 except ImportError:  # (not built: the numpy code serves)
     _kernels = None
 
 log = logging.getLogger(__name__)
-
-Block = tuple[int, int, int]  # (i in A, j in B, length): A[i:i+length] == B[j:j+length]
-
-# Code points usable to spell a dense unit code as one character of a str (surrogates skipped,
-# because a str is built through UTF-32 decoding, which refuses them).
-_SURROGATES = 0xD800
-_SURROGATE_GAP = 0x800
-_MAX_STR_CODES = 0x110000 - _SURROGATE_GAP
-
-
-# ----------------------------------------------------------------------------------------------
-# Alignment
-# ----------------------------------------------------------------------------------------------
-
-
-def _dense_codes(a_ids: np.ndarray, b_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
-    """Map the ids of both sequences to small dense codes (equal ids ↔ equal codes).
-
-    rapidfuzz hashes non-string elements with Python's ``hash``, which folds integers modulo
-    2**61 − 1: two different 64-bit unit ids can collide there. Dense codes never collide.
-    """
-    both = np.concatenate([np.asarray(a_ids, dtype=np.uint64), np.asarray(b_ids, dtype=np.uint64)])
-    uniq, inverse = np.unique(both, return_inverse=True)
-    # Most frequent units get the smallest codes: rapidfuzz looks characters below 256 up in a
-    # table and the rest in a hash map, so this roughly halves its time on Chinese text. The
-    # alignment depends only on which units are equal, never on the codes themselves.
-    counts = np.bincount(inverse, minlength=len(uniq))
-    rank = np.empty(len(uniq), dtype=np.uint32)
-    rank[np.argsort(-counts, kind="stable")] = np.arange(len(uniq), dtype=np.uint32)
-    codes = rank[inverse]
-    return codes[: len(a_ids)], codes[len(a_ids) :], len(uniq)
-
-
-def _as_sequences(a_ids: np.ndarray, b_ids: np.ndarray) -> tuple[Sequence, Sequence]:
-    """Both sequences in the form rapidfuzz compares fastest: a str of one character per unit."""
-    ca, cb, distinct = _dense_codes(a_ids, b_ids)
-    return _codes_as_sequences(ca, cb, distinct)
-
-
-def _codes_as_sequences(ca: np.ndarray, cb: np.ndarray, distinct: int) -> tuple[Sequence, Sequence]:
-    if distinct <= _SURROGATES:  # every code is a character as it stands (the usual case)
-        return _as_str(ca), _as_str(cb)
-    if distinct <= _MAX_STR_CODES:
-        return _codes_to_str(ca), _codes_to_str(cb)
-    return ca.tolist(), cb.tolist()  # small ints hash to themselves: still collision-free
-
-
-_U4 = np.dtype("<u4")
-
-
-def _as_str(codes: np.ndarray) -> str:
-    """A str of one character per code (every code below the surrogates). The pass's items are
-    little-endian uint32 already: decoded in place (22,000 sequences a pass over 2,372 copyright
-    files: the copy and the bytes object made for each cost as much as the decoding)."""
-    if codes.dtype == _U4 and codes.flags.c_contiguous:
-        return codecs.utf_32_le_decode(codes)[0]
-    return codes.astype(_U4).tobytes().decode("utf-32-le")
-
-
-def _codes_to_str(codes: np.ndarray) -> str:
-    shifted = codes + np.where(codes >= _SURROGATES, _SURROGATE_GAP, 0).astype(np.uint32)
-    return shifted.astype("<u4").tobytes().decode("utf-32-le")
-
-
-def myers_budget(n: int, m: int) -> int:
-    """Largest edit distance D for which Myers' diff is tried before the bit-parallel LCS.
-
-    Measured here: Myers in Python costs about 1.6 µs·D² (plus C-speed snakes); rapidfuzz about
-    10 ns per 64-cell word, i.e. N·M/6400 µs. Myers wins while D < √(N·M)/100, so a failed
-    attempt costs at most about as much as the fallback. After the shared-k-gram filter a
-    resubmission of 35,000 units has D ≈ 100: Myers then takes 20 ms where rapidfuzz takes 500.
-    """
-    return max(4, int((n * m) ** 0.5) // 100)
-
-
-def align(a_ids: np.ndarray, b_ids: np.ndarray) -> list[Block]:
-    """Matching blocks ``(i, j, length)`` of one LCS of two unit-id sequences, in order.
-
-    The blocks are disjoint, increasing in both sequences, and their lengths sum to the LCS
-    length. Close sequences (a resubmission, after the shared-k-gram filter) are aligned by
-    Myers' diff, as in seed 004; when their edit distance exceeds :func:`myers_budget`,
-    rapidfuzz's bit-parallel LCS alignment takes over. Deterministic: the same inputs always
-    give the same blocks.
-    """
-    if len(a_ids) == 0 or len(b_ids) == 0:
-        return []
-    return _align_sequences(*_as_sequences(a_ids, b_ids))
-
-
-# Bounded memory. rapidfuzz's alignment keeps one bit per cell of the N×M matrix: two 320,000-unit
-# copies of one highly repetitive text (a 2 MB licence collection, where nearly every unit is in a
-# shared k-gram) needed 12.6 GB and 70 s. Above this many cells (256 MB of bits) the alignment is
-# split at unique anchors first (patience diff); Myers' diff is tried before that only within the
-# edit distance it covers in about a second, so a long resubmission stays exact.
-SPLIT_MIN_CELLS = 2_000_000_000
-SPLIT_MYERS_MAX_D = 800
-# Anchors: runs of this many units that occur exactly once in each sequence.
-ANCHOR_UNITS = 12
-
-
-def _align_sequences(sa: Sequence, sb: Sequence, lcs: int | None = None, lcs_at_most: int | None = None) -> list[Block]:
-    """``lcs``: the LCS length when known (the bound computed before the alignment): then the
-    edit distance is known too, and Myers' diff is tried only when it is within its budget (it
-    then succeeds), never in vain (measured on 2,375 copy-heavy copyright files: 40,782 of 135,365
-    attempts failed and cost as much as the bit-parallel alignment they fell back to).
-    ``lcs_at_most``: an upper bound of it otherwise (the bag of units), so a lower bound of the
-    edit distance, where the search for it starts."""
-    if len(sa) == 0 or len(sb) == 0:
-        return []
-    if (_myers is not None or _dmp_diff is not None) and isinstance(sa, str) and isinstance(sb, str) \
-            and len(sa) * len(sb) >= DMP_MIN_CELLS:
-        blocks = _compiled_myers_blocks(sa, sb, lcs, lcs_at_most)
-        if blocks is not None:
-            return blocks
-    large = len(sa) * len(sb) > SPLIT_MIN_CELLS
-    budget = myers_budget(len(sa), len(sb))
-    if large:
-        budget = min(budget, SPLIT_MYERS_MAX_D)
-    if lcs is None or len(sa) + len(sb) - 2 * lcs <= budget:
-        blocks = myers_blocks(sa, sb, max_d=budget)
-        if blocks is not None:
-            return blocks
-    if large:
-        return _anchored_blocks(sa, sb)
-    if _Indel is None:  # pragma: no cover - rapidfuzz is a declared dependency
-        return myers_blocks(sa, sb) or []
-    return _rapidfuzz_blocks(sa, sb)
-
-
-# The compiled Myers diff costs about 3–8 µs per unit of edit distance D (measured here: 10,000
-# units, D = 600: 2.6 ms; D = 4,000: 32 ms; two unrelated texts: 440 ms) and little else; the
-# bit-parallel alignment about 1.5e-7 ms per cell whatever D (1,000²: 0.15 ms; 10,000²: 16 ms).
-# So Myers serves while D ≤ N·M / DMP_CELLS_PER_D, with at least DMP_MIN_D (tiny pieces) and at
-# most DMP_MAX_D (its time stays under about a second on any size).
-DMP_CELLS_PER_D = 40_000
-# Below this many cells the readable Myers diff or the bit-parallel alignment takes microseconds,
-# and the compiled diff gains nothing (the local alignments inside passages, median 36 cells:
-# 20,000 of them from the pass over 2,375 copy-heavy files took 0.11 s either way, timed alone).
-DMP_MIN_CELLS = 100_000
-DMP_MIN_D = 16
-DMP_MAX_D = 100_000
-# The edit distance is unknown before aligning: the LCS length is found by rapidfuzz's banded
-# bit-parallel LCS (cost ∝ N × band / 64), the band widened fourfold from this many units until it
-# holds the edit distance or passes the budget (then the bit-parallel alignment takes over).
-DMP_FIRST_BAND = 64
-
-
-def dmp_budget(n: int, m: int) -> int:
-    """Largest edit distance for which the compiled Myers diff is used (see DMP_CELLS_PER_D)."""
-    return min(DMP_MAX_D, max(DMP_MIN_D, (n * m) // DMP_CELLS_PER_D))
-
-
-def _banded_lcs(sa: str, sb: str, budget: int, floor: int = 0) -> int | None:
-    """The LCS length when the edit distance is at most ``budget``, else None (rapidfuzz's LCS
-    with a score cut-off only computes the band of the matrix that can reach it). ``floor``: a
-    lower bound of the edit distance, the first band tried when larger than DMP_FIRST_BAND
-    (measured on the 2,375 copy-heavy copyright files: 4,533 → 4,365 banded searches, 1.68 → 1.52 s)."""
-    total = len(sa) + len(sb)
-    band = min(max(DMP_FIRST_BAND, floor), budget)
-    while True:
-        cutoff = max(0, -(-(total - band) // 2))
-        found = _lcs_length_sequences(sa, sb, at_least=cutoff)  # 0 when shorter than cutoff
-        if found or cutoff == 0:
-            return found
-        if band >= budget:
-            return None
-        band = min(4 * band, budget)
-
-
-def _compiled_myers_blocks(sa: str, sb: str, lcs: int | None, lcs_at_most: int | None = None) -> list[Block] | None:
-    """Blocks of an LCS by the compiled Myers diff, or None when the edit distance is beyond
-    :func:`dmp_budget` (the caller aligns otherwise).
-
-    Exact: diff-match-patch's diff without a time limit is a shortest edit script of insertions
-    and deletions, i.e. its equal stretches form an LCS (its "half match" shortcut, which may miss
-    the optimum, is skipped when no time limit is set). Our own C (core/_myers.c) computes the
-    same edit script, stopping as soon as the edit distance is proved beyond the budget; without
-    it, diff-match-patch's is used, after the banded LCS has told whether the edit distance is
-    within the budget (it has no bound of its own). When the LCS length is known (given, or
-    computed by the banded LCS) the blocks are checked against it: a diff that were not shortest
-    would be set aside, never reported.
-
-    Measured on 2,375 copy-heavy copyright files (``neardup pairs --workers 1``, serial pass):
-    15.6 s with diff-match-patch (1.8 s of it system time: it reads the process CPU clock at every
-    step, 4.1 million reads) → 11.0 s with core/_myers.c, the same pairs byte for byte.
-    """
-    n, m = len(sa), len(sb)
-    budget = dmp_budget(n, m)
-    if lcs is None:
-        floor = 0 if lcs_at_most is None else n + m - 2 * min(lcs_at_most, n, m)
-        if floor > budget:
-            return None
-        if _myers is None:
-            if _LCSseq is None:  # pragma: no cover
-                return None
-            lcs = _banded_lcs(sa, sb, budget, floor)
-            if lcs is None:
-                return None
-    elif n + m - 2 * lcs > budget:
-        return None
-    if _myers is not None:
-        blocks = _myers.blocks(sa, sb, budget)  # None beyond the budget
-        if blocks is None:
-            return None
-        whole = True
-    else:
-        blocks, whole = _dmp_blocks(sa, sb)
-    if not whole or (lcs is not None and sum(b[2] for b in blocks) != lcs):  # a guard: never seen to fire
-        log.warning("compiled diff gave no LCS (%d×%d units): aligned bit-parallel instead", n, m)
-        return None
-    return blocks
-
-
-def _dmp_blocks(sa: str, sb: str) -> tuple[list[Block], bool]:
-    """The equal stretches of diff-match-patch's diff (no time limit), and whether its edit script
-    spans both sequences whole."""
-    blocks: list[Block] = []
-    i = j = 0
-    for op, length in _dmp_diff(sa, sb, timelimit=0, checklines=False, cleanup="No", counts_only=True):
-        if op == "=":
-            blocks.append((i, j, length))
-            i += length
-            j += length
-        elif op == "-":
-            i += length
-        else:
-            j += length
-    return blocks, (i, j) == (len(sa), len(sb))
-
-
-def _sequence_codes(seq: Sequence) -> np.ndarray:
-    if isinstance(seq, str):
-        return np.frombuffer(seq.encode("utf-32-le", "surrogatepass"), dtype="<u4").astype(np.int64)
-    return np.asarray(seq, dtype=np.int64)
-
-
-def unique_anchors(ca: np.ndarray, cb: np.ndarray, k: int = ANCHOR_UNITS) -> list[tuple[int, int]]:
-    """Start positions ``(i, j)`` of k-unit runs found exactly once in A and once in B, equal,
-    forming the longest chain increasing in both (patience diff), and not overlapping."""
-    if len(ca) < k or len(cb) < k:
-        return []
-    wa = np.lib.stride_tricks.sliding_window_view(ca, k)
-    wb = np.lib.stride_tricks.sliding_window_view(cb, k)
-    labels = _window_labels(np.concatenate([wa, wb]))
-    la, lb = labels[: len(wa)], labels[len(wa):]
-    n_labels = int(labels.max()) + 1
-    count_a = np.bincount(la, minlength=n_labels)
-    count_b = np.bincount(lb, minlength=n_labels)
-    once = (count_a == 1) & (count_b == 1)
-    pos_b = np.full(n_labels, -1, dtype=np.int64)
-    pos_b[lb] = np.arange(len(lb))
-    ia = np.flatnonzero(once[la])  # ascending in A
-    jb = pos_b[la[ia]]
-    # longest increasing subsequence of jb (patience sorting), O(n log n)
-    tails: list[int] = []
-    tail_at: list[int] = []
-    back = np.full(len(ia), -1, dtype=np.int64)
-    for t, j in enumerate(jb.tolist()):
-        h = bisect.bisect_left(tails, j)
-        if h == len(tails):
-            tails.append(j)
-            tail_at.append(t)
-        else:
-            tails[h] = j
-            tail_at[h] = t
-        back[t] = tail_at[h - 1] if h > 0 else -1
-    chain: list[int] = []
-    t = tail_at[-1] if tail_at else -1
-    while t >= 0:
-        chain.append(t)
-        t = int(back[t])
-    chain.reverse()
-    out: list[tuple[int, int]] = []
-    end_a = end_b = 0
-    for t in chain:
-        i, j = int(ia[t]), int(jb[t])
-        if i >= end_a and j >= end_b:
-            out.append((i, j))
-            end_a, end_b = i + k, j + k
-    return out
-
-
-def _anchored_blocks(sa: Sequence, sb: Sequence) -> list[Block]:
-    """Matching blocks of two long sequences aligned piecewise between unique anchors.
-
-    Each piece is aligned by :func:`_align_sequences` (so split again while it is large, with
-    the anchors unique within it). An LCS through every anchor: equal to the unsplit LCS
-    whenever the anchors lie on one (as in a copy with scattered edits), at most a little
-    shorter otherwise. Without any anchor a large piece is cut into bounded windows.
-    """
-    k = ANCHOR_UNITS
-    anchors = unique_anchors(_sequence_codes(sa), _sequence_codes(sb), k)
-    if not anchors:
-        return _windowed_blocks(sa, sb)
-    blocks: list[Block] = []
-    pi = pj = 0
-    for i, j in [*anchors, (len(sa), len(sb))]:
-        blocks.extend((x + pi, y + pj, n) for x, y, n in _align_sequences(sa[pi:i], sb[pj:j]))
-        if i < len(sa):
-            blocks.append((i, j, k))
-        pi, pj = i + k, j + k
-    return _merge_blocks(blocks)
-
-
-def _windowed_blocks(sa: Sequence, sb: Sequence) -> list[Block]:
-    """Last resort for a long piece without a unique anchor: aligned in windows along the diagonal
-    (each at most SPLIT_MIN_CELLS cells), so memory stays bounded; an approximation of the LCS."""
-    n, m = len(sa), len(sb)
-    pieces = max(2, int(np.ceil((n * m / SPLIT_MIN_CELLS) ** 0.5)))
-    blocks: list[Block] = []
-    for p in range(pieces):
-        a0, a1 = n * p // pieces, n * (p + 1) // pieces
-        b0, b1 = m * p // pieces, m * (p + 1) // pieces
-        sub_a, sub_b = sa[a0:a1], sb[b0:b1]
-        if len(sub_a) * len(sub_b) > SPLIT_MIN_CELLS:  # cannot happen with the sizes above
-            continue
-        inner = myers_blocks(sub_a, sub_b, max_d=myers_budget(len(sub_a), len(sub_b)))
-        if inner is None:
-            inner = _rapidfuzz_blocks(sub_a, sub_b) if _Indel is not None else (myers_blocks(sub_a, sub_b) or [])
-        blocks.extend((x + a0, y + b0, ln) for x, y, ln in inner)
-    return _merge_blocks(blocks)
-
-
-def _rapidfuzz_blocks(sa: Sequence, sb: Sequence) -> list[Block]:
-    blocks: list[Block] = []
-    for tag, i1, i2, j1, _j2 in _Indel.opcodes(sa, sb).as_list():
-        if tag == "equal":
-            blocks.append((i1, j1, i2 - i1))
-    return blocks
-
-
-def align_bit_parallel(a_ids: np.ndarray, b_ids: np.ndarray) -> list[Block]:
-    """The same as :func:`align` through rapidfuzz only (the peer in tests and benchmarks)."""
-    if len(a_ids) == 0 or len(b_ids) == 0:
-        return []
-    return _rapidfuzz_blocks(*_as_sequences(a_ids, b_ids))
-
-
-def lcs_length(a_ids: np.ndarray, b_ids: np.ndarray) -> int:
-    """Length of an LCS of two unit-id sequences (bit-parallel, no alignment kept)."""
-    if len(a_ids) == 0 or len(b_ids) == 0:
-        return 0
-    return _lcs_length_sequences(*_as_sequences(a_ids, b_ids))
-
-
-def _lcs_length_sequences(sa: Sequence, sb: Sequence, at_least: int = 0) -> int:
-    """The LCS length; with ``at_least``, 0 when it is shorter than that (then computed faster:
-    only the band of the matrix that can reach it)."""
-    if len(sa) == 0 or len(sb) == 0:
-        return 0
-    if _LCSseq is None:  # pragma: no cover
-        found = sum(n for _, _, n in _align_sequences(sa, sb))
-        return found if found >= at_least else 0
-    cutoff = at_least - LCS_CUTOFF_SLACK
-    found = int(_LCSseq.similarity(sa, sb, score_cutoff=cutoff if cutoff > 0 else None))
-    return found if found >= at_least else 0
-
-
-# rapidfuzz's banded LCS (3.14) may return 0 when its cut-off equals the LCS length exactly (two
-# real 425- and 424-unit selections with an LCS of 400: 0 at a cut-off of 400, 400 at 399; one
-# in 290,000 random trials, never at a lower cut-off). The band is widened by this many units.
-LCS_CUTOFF_SLACK = 16
-
-
-def _snake(a: Sequence, b: Sequence, x: int, y: int) -> int:
-    """Length of the common prefix of ``a[x:]`` and ``b[y:]``.
-
-    Galloping over slice comparisons (done in C) instead of a unit-by-unit Python loop.
-    """
-    limit = min(len(a) - x, len(b) - y)
-    if limit <= 0 or a[x] != b[y]:
-        return 0
-    lo, step = 1, 1  # a[x:x+lo] == b[y:y+lo] is known
-    hi = limit + 1
-    while lo < limit:
-        nxt = min(lo + step, limit)
-        if a[x + lo : x + nxt] == b[y + lo : y + nxt]:
-            lo, step = nxt, step * 2
-        else:
-            hi = nxt
-            break
-    while hi - lo > 1:  # the first difference lies in [lo, hi)
-        mid = (lo + hi) // 2
-        if a[x + lo : x + mid] == b[y + lo : y + mid]:
-            lo = mid
-        else:
-            hi = mid
-    return lo
-
-
-def myers_blocks(a: Sequence, b: Sequence, max_d: int | None = None) -> list[Block] | None:
-    """Matching blocks of an LCS by Myers' O((N+M)·D) greedy diff (seed 004's algorithm).
-
-    Keeps the furthest-reaching x of every diagonal k = x − y for each edit count d, then walks
-    the stored frontiers back from (N, M). Memory is O(D²). With ``max_d`` given, returns
-    ``None`` as soon as more than ``max_d`` insertions and deletions would be needed — cheap when
-    the two sequences are close, which is exactly when this beats the bit-parallel O(N·M/64).
-    """
-    n, m = len(a), len(b)
-    if n == 0 or m == 0:
-        return []
-    limit = n + m if max_d is None else min(max_d, n + m)
-    offset = limit + 1
-    v = [0] * (2 * limit + 3)  # v[offset + k]: furthest x reached on diagonal k
-    trace: list[list[int]] = []
-    done = False
-    for d in range(limit + 1):
-        trace.append(v[offset - d - 1 : offset + d + 2])  # v[-d-1 .. d+1] before step d
-        for k in range(-d, d + 1, 2):
-            if k == -d or (k != d and v[offset + k - 1] < v[offset + k + 1]):
-                x = v[offset + k + 1]  # step down: a unit of b is inserted
-            else:
-                x = v[offset + k - 1] + 1  # step right: a unit of a is deleted
-            y = x - k
-            if x < n and y < m and a[x] == b[y]:  # then follow the diagonal while units are equal
-                x += _snake(a, b, x, y)
-            v[offset + k] = x
-            if x >= n and x - k >= m:
-                done = True
-                break
-        if done:
-            break
-    if not done:
-        return None
-
-    blocks: list[Block] = []
-    x, y = n, m
-    for d in range(len(trace) - 1, -1, -1):
-        frontier = trace[d]
-        k = x - y
-        if d == 0:
-            prev_x = prev_y = 0
-        else:
-            if k == -d or (k != d and frontier[k - 1 + d + 1] < frontier[k + 1 + d + 1]):
-                prev_k = k + 1
-            else:
-                prev_k = k - 1
-            prev_x = frontier[prev_k + d + 1]
-            prev_y = prev_x - prev_k
-        run = min(x - prev_x, y - prev_y)  # the snake that ended step d
-        if run > 0:
-            blocks.append((x - run, y - run, run))
-        x, y = prev_x, prev_y
-    blocks.reverse()
-    return _merge_blocks(blocks)
-
-
-def _merge_blocks(blocks: list[Block]) -> list[Block]:
-    merged: list[Block] = []
-    for i, j, n in blocks:
-        if merged and merged[-1][0] + merged[-1][2] == i and merged[-1][1] + merged[-1][2] == j:
-            merged[-1] = (merged[-1][0], merged[-1][1], merged[-1][2] + n)
-        else:
-            merged.append((i, j, n))
-    return merged
-
 
 # ----------------------------------------------------------------------------------------------
 # Shared k-grams: the only units that can ever be part of a trustable run
@@ -574,25 +105,6 @@ def _whole_windows(gaps: np.ndarray | None, windows: int, k: int) -> np.ndarray:
     starts = np.arange(windows)
     return crossed[starts + k - 1] == crossed[starts]
 
-
-_HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
-
-
-def _window_labels(windows: np.ndarray) -> np.ndarray:
-    """Equal rows of ``windows`` get equal labels, different rows different labels."""
-    h = np.zeros(len(windows), dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        for col in range(windows.shape[1]):
-            h = h * _HASH_MULTIPLIER + windows[:, col].astype(np.uint64) + np.uint64(1)
-    uniq, labels = np.unique(h, return_inverse=True)
-    first = np.full(len(uniq), -1, dtype=np.int64)
-    first[labels[::-1]] = np.arange(len(labels) - 1, -1, -1)  # first row of every label
-    if np.array_equal(windows, windows[first[labels]]):
-        return labels
-    log.warning("k-gram hash collision: comparing k-grams byte by byte")
-    row = np.dtype((np.void, windows.dtype.itemsize * windows.shape[1]))
-    _, labels = np.unique(np.ascontiguousarray(windows).view(row).ravel(), return_inverse=True)
-    return labels
 
 
 def _cover(window_starts: np.ndarray, n: int, k: int) -> np.ndarray:
@@ -853,7 +365,8 @@ def _aligned_comparison(
     ``sel_*``: the items aligned; ``whole``: the count when the two texts are identical.
     ``counts_only``: the figures without the spans and passages (left empty). ``marks``: further
     fields of the Comparison (the prepared path's template and exclusion spans and shares).
-    ``unit_marks``: ``countable`` of :func:`~neardup_gui.core.passages.passage_cover`.
+    ``unit_marks``: each side's :func:`~neardup_gui.core.passages.countable_marks`, when the caller
+    keeps them (a prepared document's are the same for every comparison it takes part in).
     """
     marks = marks or {}
     n_a, n_b = len(codes_a), len(codes_b)
@@ -869,7 +382,7 @@ def _aligned_comparison(
         # the coherent part). Measured: one resubmission in the evaluation collection kept 282
         # of its 283 aligned units this way against 280.
         n_a_sel, n_b_sel = len(seq_a), len(seq_b)
-        if lcs is None and len(seq_a) * len(seq_b) <= SPLIT_MIN_CELLS:
+        if lcs is None and len(seq_a) * len(seq_b) <= align.SPLIT_MIN_CELLS:
             lcs = sum(n for _, _, n in blocks)  # an LCS unless split at anchors (large sequences)
         back = _align_sequences(*_codes_as_sequences(seq_a[::-1].copy(), seq_b[::-1].copy(), n_codes),
                                 lcs=lcs)  # (the reversed sequences have the same LCS length)
@@ -884,19 +397,36 @@ def _aligned_comparison(
         raw = sum(n for _, _, n in blocks)  # the full alignment is an LCS already
     else:
         raw = _lcs_length_sequences(*_codes_as_sequences(codes_a, codes_b, distinct))
-    # Edited passages (issue 15): the runs merged across small edits; containment counts them.
+    (jumps_a, cjk_a), (jumps_b, cjk_b) = unit_marks or (countable_marks(a, pos_a), countable_marks(b, pos_b))
+    if cjk_a is None or cjk_b is None:  # (both sides' flags, or neither's)
+        cjk_a = cjk_b = None
+    runs = spans if counts_only else _runs_of_spans(a, b, spans, pos_a, pos_b)
+    # The in-order passages: the runs of the alignment merged across small edits.
+    in_order = find_passages(runs, codes_a, codes_b, jumps_a, jumps_b, _align_codes, DEFAULT_RULES, cjk_a, cjk_b)
+    # The identical units of the in-order passages (their anchors and seeds: aligned runs, never
+    # a scattered common word): the similarity's numerator, seed 004's ratio over the coherent
+    # part of the LCS, counted in the same passages the containments count.
+    identical = sum(_identical(p) for p in in_order)
+    in_order, moved = (in_order, []) if whole else _moved_passages(
+        in_order, items_a, items_b, unit_a, unit_b, pos_a, pos_b, codes_a, codes_b, n_codes, sel_a, sel_b, min_run,
+        (jumps_a, cjk_a), (jumps_b, cjk_b))
+    cover_a = sum(ea - sa for sa, ea, _, _, _ in itertools.chain(in_order, moved))
+    cover_b = sum(eb - sb for _, _, sb, eb, _ in itertools.chain(in_order, moved))
     if counts_only:
-        cover_a, cover_b = passage_cover(a, b, spans, pos_a, pos_b, codes_a, codes_b, _align_codes,
-                                         countable=unit_marks)
         found, spans = (), []
     else:
-        found, cover_a, cover_b = passages_of(a, b, spans, pos_a, pos_b, codes_a, codes_b, _align_codes)
+        found = tuple(sorted([_passage(a, b, pos_a, pos_b, p, False) for p in in_order]
+                             + [_passage(a, b, pos_a, pos_b, p, True) for p in moved], key=lambda p: (p.a, p.b)))
+        if moved:
+            anchors = [MatchSpan(_chars(a, pos_a, i, i + n), _chars(b, pos_b, j, j + n), n)
+                       for *_, seeds in moved for i, j, n in seeds if n >= min_run]
+            spans = sorted([*spans, *anchors], key=lambda s: (s.a, s.b))
     return Comparison(
         **marks,
-        similarity=_ratio(common, n_a + n_b - common),
+        similarity=_ratio(identical, n_a + n_b - identical),
         containment_a=_ratio(cover_a, n_a),
         containment_b=_ratio(cover_b, n_b),
-        common_units=common,
+        common_units=identical,
         units_a=n_a,
         units_b=n_b,
         spans=tuple(spans),
@@ -907,32 +437,177 @@ def _aligned_comparison(
     )
 
 
-def _align_codes(ca: np.ndarray, cb: np.ndarray) -> list[Block]:
-    """:func:`align` on codes that are already dense (the local alignments inside passages)."""
-    if len(ca) == 0 or len(cb) == 0:
+def _moved_passages(
+    in_order: list[Found], items_a: np.ndarray, items_b: np.ndarray, unit_a: np.ndarray, unit_b: np.ndarray,
+    pos_a: np.ndarray, pos_b: np.ndarray, codes_a: np.ndarray, codes_b: np.ndarray, n_codes: int,
+    sel_a: np.ndarray, sel_b: np.ndarray, min_run: int, marks_a: tuple, marks_b: tuple,
+) -> tuple[list[Found], list[Found]]:
+    """The passages found out of order: the tiling of what the in-order passages left; and the
+    in-order passages, split where a moved one lies in their edited stretch.
+
+    Copying counts wherever the copied text sits. Round after round, the identical units already
+    in a passage are taken out of both texts (each stands for a barrier no run or passage
+    crosses), the rest is aligned again, and its runs of ``min_run`` units are merged into
+    passages by the same rules, until a round finds no run. Each round takes the longest
+    order-consistent part of what is left (an LCS), so a shuffled copy comes back paragraph group
+    by paragraph group, each with its edits. A passage joined across a gap may hold, in that gap,
+    text copied from elsewhere: found by a later round, it splits the earlier passage there, so
+    passages stay disjoint in both texts and each unit is counted once.
+
+    Cheap when nothing moved: a new run needs ``min_run`` units of the first round's shared
+    k-grams left over in both texts, which is checked before anything is aligned again.
+    """
+    n_a, n_b = len(codes_a), len(codes_b)
+    used_a, used_b = np.zeros(n_a, dtype=bool), np.zeros(n_b, dtype=bool)  # identical units taken
+    for *_, seeds in in_order:
+        _take(used_a, used_b, seeds)
+    real_a = np.flatnonzero(unit_a >= 0)  # the item of each countable unit
+    real_b = np.flatnonzero(unit_b >= 0)
+    shared_a = np.searchsorted(real_a, sel_a[unit_a[sel_a] >= 0])  # countable units of the shared k-grams
+    shared_b = np.searchsorted(real_b, sel_b[unit_b[sel_b] >= 0])
+    kept, moved = list(in_order), []
+    while np.count_nonzero(~used_a[shared_a]) >= min_run and np.count_nonzero(~used_b[shared_b]) >= min_run:
+        left_a, left_b = items_a.copy(), items_b.copy()
+        left_a[real_a[used_a]] = n_codes  # a barrier of A's, found nowhere in B
+        left_b[real_b[used_b]] = n_codes + 1
+        mask_a, mask_b = _shared_mask_codes(left_a, left_b, min_run)
+        if not mask_a.any():
+            break
+        round_a, round_b = np.flatnonzero(mask_a).astype(np.int64), np.flatnonzero(mask_b).astype(np.int64)
+        blocks = _align_sequences(*_codes_as_sequences(left_a[round_a], left_b[round_b], n_codes + 2))
+        runs, _, _ = _counted(None, None, blocks, round_a, round_b, unit_a, unit_b, min_run, 0, (pos_a, pos_b))
+        if not runs:
+            # The LCS spent the shared units on scattered matches (short repeated lines, a
+            # table's cells): the longest shared run left is taken on its own, as tiling does.
+            run = _longest_shared_run(left_a, left_b, mask_a, min_run)
+            if run is None:
+                break
+            runs, _, _ = _counted(None, None, [(0, 0, run[2])], np.arange(run[0], run[0] + run[2], dtype=np.int64),
+                                  np.arange(run[1], run[1] + run[2], dtype=np.int64), unit_a, unit_b, min_run, 0,
+                                  (pos_a, pos_b))
+            if not runs:
+                break
+        # no passage of this round reaches across an identical unit already taken
+        jumps_a = marks_a[0] | used_a[:-1] | used_a[1:]
+        jumps_b = marks_b[0] | used_b[:-1] | used_b[1:]
+        found = find_passages(runs, codes_a, codes_b, jumps_a, jumps_b, _align_codes, DEFAULT_RULES, marks_a[1],
+                              marks_b[1])
+        for p in found:
+            _take(used_a, used_b, p[4])
+            kept = [piece for q in kept for piece in _split_around(q, p)]
+            moved = [piece for q in moved for piece in _split_around(q, p)]
+        moved.extend(found)
+    return kept, moved
+
+
+def _take(used_a: np.ndarray, used_b: np.ndarray, seeds: Sequence[Run]) -> None:
+    for i, j, n in seeds:
+        used_a[i:i + n] = True
+        used_b[j:j + n] = True
+
+
+def _split_around(p: Found, other: Found) -> list[Found]:
+    """``p`` in pieces that leave out the stretch between two of its seeds where ``other`` lies
+    (in either text); ``p`` itself when ``other`` lies outside it."""
+    seeds = p[4]
+    cuts = set()
+    for side, (start, end) in ((0, (other[0], other[1])), (1, (other[2], other[3]))):
+        if not (p[2 * side] < end and start < p[2 * side + 1]):
+            continue
+        for k in range(len(seeds) - 1):  # the stretch between seeds k and k + 1 holds ``other``
+            if seeds[k][side] + seeds[k][2] <= start and end <= seeds[k + 1][side]:
+                cuts.add(k + 1)
+                break
+    if not cuts:
+        return [p]
+    pieces, at = [], 0
+    for cut in sorted(cuts) + [len(seeds)]:
+        part = seeds[at:cut]
+        pieces.append((part[0][0], part[-1][0] + part[-1][2], part[0][1], part[-1][1] + part[-1][2], tuple(part)))
+        at = cut
+    return pieces
+
+
+def _identical(found: Found) -> int:
+    """The identical units of a passage: those of its anchors and seeds."""
+    return sum(n for _, _, n in found[4])
+
+
+# How many places of B a window of A is extended from when the longest shared run is looked for
+# (a window repeated more often than this is a table's filler, found again at its first places).
+RUN_PLACES = 16
+
+
+def _longest_shared_run(items_a: np.ndarray, items_b: np.ndarray, mask_a: np.ndarray,
+                        k: int) -> tuple[int, int, int] | None:
+    """The longest run ``(i, j, n)`` of equal items (``n`` ≥ ``k`` real units or gaps) starting at
+    a shared ``k``-window of A (``mask_a``: the items inside one), extended from up to
+    RUN_PLACES places of B per window; None when there is none."""
+    if len(items_a) < k or len(items_b) < k:
+        return None
+    wa = np.lib.stride_tricks.sliding_window_view(items_a, k)
+    wb = np.lib.stride_tricks.sliding_window_view(items_b, k)
+    labels = _window_labels(np.concatenate([wa, wb]))
+    la, lb = labels[: len(wa)], labels[len(wa):]
+    order = np.argsort(lb, kind="stable")
+    sorted_lb = lb[order]
+    best: tuple[int, int, int] | None = None
+    starts = np.flatnonzero(mask_a[: len(wa)])
+    for i in starts.tolist():
+        if i > 0 and mask_a[i - 1] and best is not None and best[0] <= i - 1 < best[0] + best[2]:
+            continue  # inside the best run found so far: no longer run starts here
+        lo = int(np.searchsorted(sorted_lb, la[i], side="left"))
+        hi = min(int(np.searchsorted(sorted_lb, la[i], side="right")), lo + RUN_PLACES)
+        for j in order[lo:hi].tolist():
+            n = k
+            while i + n < len(items_a) and j + n < len(items_b) and items_a[i + n] == items_b[j + n]:
+                n += 1
+            if best is None or n > best[2]:
+                best = (i, j, n)
+    return best
+
+
+def _passage(a: Units, b: Units, pos_a: np.ndarray, pos_b: np.ndarray, found: Found, moved: bool) -> Passage:
+    """A found passage (countable coordinates) as the character spans a view shows."""
+    start_a, end_a, start_b, end_b, seeds = found
+    return Passage(
+        a=_chars(a, pos_a, start_a, end_a), b=_chars(b, pos_b, start_b, end_b),
+        units_a=end_a - start_a, units_b=end_b - start_b, matched_units=_identical(found),
+        runs=tuple(MatchSpan(a=_chars(a, pos_a, i, i + n), b=_chars(b, pos_b, j, j + n), units=n)
+                   for i, j, n in seeds),
+        moved=moved,
+    )
+
+
+def _runs_of_spans(a: Units, b: Units, spans: Sequence[MatchSpan], pos_a: np.ndarray, pos_b: np.ndarray) -> list[Run]:
+    """The exact runs behind match spans, in countable coordinates (a span starts on a unit)."""
+    if not spans:
         return []
-    if len(ca) * len(cb) < DMP_MIN_CELLS and _kernels is not None and ca.dtype == np.uint32 and cb.dtype == np.uint32:
-        # :func:`_align_sequences` of small sequences, its readable Myers diff in C
-        # (core/_kernels.c: greedy_blocks, step for step) on the codes as they are: the passages of
-        # the pass align thousands of small regions, where building strings cost more than aligning
-        blocks = _kernels.greedy_blocks(ca, cb, myers_budget(len(ca), len(cb)))
-        if blocks is not None:
-            return blocks
-        sa, sb = _codes_as_sequences(ca, cb, int(max(ca.max(), cb.max())) + 1)
-        return _rapidfuzz_blocks(sa, sb) if _Indel is not None else (myers_blocks(sa, sb) or [])
-    return _align_sequences(*_codes_as_sequences(ca, cb, int(max(ca.max(), cb.max())) + 1))
+    first_a = np.searchsorted(pos_a, np.searchsorted(a.starts, [s.a[0] for s in spans]))
+    first_b = np.searchsorted(pos_b, np.searchsorted(b.starts, [s.b[0] for s in spans]))
+    return [(int(i), int(j), s.units) for i, j, s in zip(first_a, first_b, spans)]
+
+
+def _chars(u: Units, pos: np.ndarray, start: int, end: int) -> tuple[int, int]:
+    return int(u.starts[pos[start]]), int(u.ends[pos[end - 1]])
 
 
 def _below_cutoffs(
-    bound: int, n_a: int, n_b: int, min_similarity: float | None, min_containment: float | None
+    anchor_bound: int, n_a: int, n_b: int, min_similarity: float | None, min_containment: float | None,
+    identical_bound: int | None = None,
 ) -> bool:
-    """True when even ``bound`` common units cannot reach any given cut-off."""
+    """True when the figures cannot reach any given cut-off, given an upper bound of the anchor
+    units (exact runs of ``min_run``) and, optionally, of the identical units.
+
+    Passages cover at most :func:`coverage_bound` of the anchors in each text, and the identical
+    units the similarity counts lie inside passages: both figures are bounded by that coverage."""
     below = True
+    cover = coverage_bound(anchor_bound)
     if min_similarity is not None:
-        below = below and _ratio(bound, n_a + n_b - bound) < min_similarity
+        c = min(cover, n_a, n_b) if identical_bound is None else min(cover, n_a, n_b, identical_bound)
+        below = below and _ratio(c, n_a + n_b - c) < min_similarity
     if min_containment is not None:
-        cover = coverage_bound(bound)  # containment counts passages (core/passages.py)
-        below = below and max(_ratio(cover, n_a), _ratio(cover, n_b)) < min_containment
+        below = below and max(_ratio(min(cover, n_a), n_a), _ratio(min(cover, n_b), n_b)) < min_containment
     return below
 
 
@@ -1020,445 +695,3 @@ def compare_documents(
         excluded_share_a=_ratio(int(e_mask_a.sum()), len(ua)),
         excluded_share_b=_ratio(int(e_mask_b.sum()), len(ub)),
     )
-
-
-# ----------------------------------------------------------------------------------------------
-# Prepared documents: what a comparison needs of a document, computed once per pass
-# ----------------------------------------------------------------------------------------------
-
-
-class UnitCodes:
-    """Small integer codes for unit ids (and for removed text), shared by one pass's documents.
-
-    The alignment only asks which items are equal, so any injective coding gives the same
-    answer as the per-pair dense codes of :func:`compare_units`; a shared one costs one look-up
-    per unit of a document instead of a sort per pair. Codes are given in order of first sight
-    (a document's new units in ascending order of id), so the units of the first documents (the
-    commonest words and characters) get codes below 256, the ones rapidfuzz looks up in a
-    table. A stretch of removed text (a gap item) is coded by its unit ids, apart from every
-    unit. Owned by one pass in one process (never shared state).
-    """
-
-    def __init__(self) -> None:
-        self._codes: dict[object, int] = {}  # unit id (or ("gap", key)) → code, without core/_kernels.c
-        self._gaps: dict[bytes, int] = {}  # a removed stretch's key → code, with it
-        self._next = 0  # the next code given (the codes given so far: 0 .. _next - 1)
-        self._units = 0  # how many unit ids are in the table
-        # with core/_kernels.c: the unit ids in an open-addressing table (unit_codes), kept at
-        # most half full; one document's units coded in one call, without a sort (np.unique
-        # with its inverse was most of the cost: 0.5 ms a long copyright file)
-        self._keys = self._vals = None
-        if _kernels is not None and hasattr(_kernels, "unit_codes"):
-            self._keys, self._vals = self._table(1024)
-
-    @staticmethod
-    def _table(size: int) -> tuple[np.ndarray, np.ndarray]:
-        return np.zeros(size, dtype=np.uint64), np.full(size, 0xFFFFFFFF, dtype=np.uint32)
-
-    def __len__(self) -> int:
-        return self._next if self._keys is not None else len(self._codes)
-
-    def encode(self, ids: np.ndarray) -> np.ndarray:
-        if len(ids) == 0:
-            return np.zeros(0, dtype=np.uint32)
-        if self._keys is not None:
-            ids = np.ascontiguousarray(ids, dtype=np.uint64)
-            if 2 * (self._units + len(ids)) > len(self._keys):
-                self._grow(self._units + len(ids))
-            coded, after = _kernels.unit_codes(self._keys, self._vals, ids, self._next)
-            self._units += after - self._next
-            self._next = after
-            return np.frombuffer(coded, dtype=np.uint32)
-        uniq, inverse = np.unique(np.asarray(ids, dtype=np.uint64), return_inverse=True)
-        known = self._codes
-        keys = uniq.tolist()
-        got = list(map(known.get, keys))  # a C loop; only units not seen before take a Python step
-        if None in got:
-            got = [known.setdefault(u, len(known)) if c is None else c for u, c in zip(keys, got)]
-        return np.array(got, dtype=np.uint32)[inverse.reshape(-1)]
-
-    def _grow(self, units: int) -> None:
-        """A table at most half full with ``units`` unit ids, holding the codes given so far."""
-        size = len(self._keys)
-        while 2 * units > size:
-            size *= 2
-        held = self._vals != 0xFFFFFFFF
-        keys, vals = self._table(size)
-        _kernels.code_table_put(keys, vals, self._keys[held], self._vals[held])  # (fresh, contiguous copies)
-        self._keys, self._vals = keys, vals
-
-    def encode_gaps(self, keys: list[bytes]) -> dict[bytes, int]:
-        """Codes of removed stretches (by their unit ids), never equal to a unit's code."""
-        if self._keys is not None:
-            out = {}
-            for k in keys:
-                code = self._gaps.get(k)
-                if code is None:
-                    code = self._gaps[k] = self._next
-                    self._next += 1
-                out[k] = code
-            return out
-        known = self._codes
-        return {k: known.setdefault(("gap", k), len(known)) for k in keys}
-
-
-# Buckets of the bag-of-units bound (:attr:`PreparedDocument.buckets`): the units of a document are
-# counted per bucket of their code, and the sum over buckets of the smaller count is an exact
-# upper bound of the multiset overlap, so of the LCS. Measured on 797 real copyright files at a
-# threshold of 0.8: of 15,782 candidates the length bound let through, 1,024 buckets reject 14,460,
-# the exact bag of units 14,462; it costs 1,024 operations per pair, for all of a document's
-# candidates at once, instead of a search of every window.
-BAG_BUCKETS = 1024
-# The index stores bags as uint16 (store.pack_bag): a full bucket stands for any count from there up.
-BAG_FULL = 0xFFFF
-
-
-def unit_bag(ids: np.ndarray) -> np.ndarray:
-    """How many units fall in each of BAG_BUCKETS buckets of their ids.
-
-    The index stores it for every document (all its units, :func:`~neardup_gui.core.store.pack_bag`),
-    so the pairs pass bounds the common units of a candidate before preparing it. Bucketed by unit
-    id rather than by the pass's codes, it is the same kind of exact upper bound as
-    :attr:`PreparedDocument.buckets`; counting all units rather than the countable ones only
-    loosens it."""
-    buckets = (np.asarray(ids, dtype=np.uint64) & np.uint64(BAG_BUCKETS - 1)).astype(np.intp)
-    return np.bincount(buckets, minlength=BAG_BUCKETS).astype(np.int64)
-
-
-def stored_bag_bounds(bag: np.ndarray, stored: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
-    """For each row of ``stored`` (bags read from the index), an exact upper bound of its common
-    units with a document whose (countable) units have the :func:`unit_bag` ``bag``. ``rows``:
-    only those rows of ``stored``, in that order (the pass's candidates among every stored bag)."""
-    if (_kernels is not None and bag.dtype == np.int64 and stored.dtype == np.uint16 and stored.ndim == 2
-            and stored.shape[1] == len(bag) and len(bag)):
-        # the same in C (core/_kernels.c: bag_bounds), the candidates' rows read in place: in a
-        # copy-heavy collection a document has dozens of candidates, each a row of 1,024 buckets
-        picked = np.arange(len(stored), dtype=np.int64) if rows is None else np.ascontiguousarray(rows, dtype=np.int64)
-        return np.frombuffer(_kernels.bag_bounds(bag, stored, picked), dtype=np.int64)
-    if rows is not None:
-        stored = stored[rows]
-    rows = stored.astype(np.int64)
-    if len(rows) and int(stored.max()) >= BAG_FULL:
-        rows[stored >= BAG_FULL] = np.iinfo(np.int64).max // 4  # a full bucket: any count
-    return np.minimum(rows, bag).sum(axis=1)
-
-
-@dataclass(frozen=True)
-class _Windows:
-    """The ``min_run``-windows of a prepared document's items."""
-
-    hashes: np.ndarray  # their distinct 64-bit hashes, sorted
-    first: np.ndarray  # start of one window per distinct hash, to check a match item by item
-    inverse: np.ndarray  # the index in hashes of every window's hash
-    collided: bool  # two different windows of this document share a hash (then compared exactly)
-
-
-@dataclass(frozen=True, eq=False)
-class PreparedDocument:
-    """A document ready to be compared many times: countable units coded, ``min_run``-grams hashed.
-
-    Built by :func:`prepare_document`; compared by :func:`compare_prepared`, which returns
-    exactly what :func:`compare_documents` returns for the same texts, marks and ``min_run``.
-    What only some comparisons need (the window hashes, the bag of units) is computed on first
-    use: in a copy-heavy collection most candidates are ruled out by the cheaper bounds.
-    """
-
-    units: Units  # offsets only (the text stays with the caller)
-    min_run: int
-    pos: np.ndarray  # original positions of the countable units
-    codes: np.ndarray  # uint32 pass-wide codes of the countable units
-    items: np.ndarray  # the codes with one gap item where removed text lies between two of them
-    unit: np.ndarray  # the unit position of every item (−1: a gap item)
-    template: tuple[CharSpan, ...] = ()
-    excluded: tuple[CharSpan, ...] = ()
-    template_share: float = 0.0
-    excluded_share: float = 0.0
-    exclusions: Exclusions = field(default_factory=Exclusions)  # what the marks removed, carried along
-
-    @functools.cached_property
-    def windows(self) -> _Windows:
-        """The hashed ``min_run``-windows of the items (see :func:`_shared_mask_prepared`)."""
-        items, k = self.items, self.min_run
-        if len(items) < k:
-            empty = np.zeros(0, dtype=np.int32)
-            return _Windows(np.zeros(0, dtype=np.uint64), empty, empty.copy(), False)
-        if _kernels is not None and items.dtype == np.uint32:  # (core/_kernels.c: the same, in C)
-            hashes, first, inverse, collided = _kernels.windows(items, k, int(_HASH_MULTIPLIER))
-            return _Windows(np.frombuffer(hashes, dtype=np.uint64), np.frombuffer(first, dtype=np.int32),
-                            np.frombuffer(inverse, dtype=np.int32), collided)
-        windows = np.lib.stride_tricks.sliding_window_view(items, k)
-        h = np.zeros(len(windows), dtype=np.uint64)
-        with np.errstate(over="ignore"):
-            for col in range(k):
-                h = h * _HASH_MULTIPLIER + windows[:, col].astype(np.uint64) + np.uint64(1)
-        hashes, first, inverse = np.unique(h, return_index=True, return_inverse=True)
-        inverse = inverse.reshape(-1).astype(np.int32)
-        first = first.astype(np.int32)
-        collided = not np.array_equal(windows, windows[first[inverse]])
-        return _Windows(hashes, first, inverse, collided)
-
-    @functools.cached_property
-    def top_item(self) -> int:
-        """The largest item code (0 for a document without items)."""
-        return int(self.items.max(initial=0))
-
-    @functools.cached_property
-    def countable_marks(self) -> tuple[np.ndarray, np.ndarray | None]:
-        """:func:`~neardup_gui.core.passages.countable_marks` of its countable units: the same
-        for each of the document's comparisons."""
-        return countable_marks(self.units, self.pos)
-
-    @functools.cached_property
-    def buckets(self) -> np.ndarray:
-        """How many countable units fall in each of BAG_BUCKETS buckets of their codes."""
-        return np.bincount(self.codes % BAG_BUCKETS, minlength=BAG_BUCKETS).astype(np.int32)
-
-    @property
-    def nbytes(self) -> int:
-        """Approximate memory held (for the caches of a pass)."""
-        arrays = [self.units.ids, self.units.starts, self.units.ends, self.pos, self.codes, self.items, self.unit]
-        if "windows" in self.__dict__:
-            w = self.__dict__["windows"]
-            arrays += [w.hashes, w.first, w.inverse]
-        return sum(x.nbytes for x in arrays) + (4 * BAG_BUCKETS if "buckets" in self.__dict__ else 0) + 200
-
-
-def bag_bounds(a: PreparedDocument, others: Sequence[PreparedDocument]) -> np.ndarray:
-    """For each of ``others``, an exact upper bound of its common units with ``a`` (the bucketed
-    bag of units, see BAG_BUCKETS), computed for all of them at once."""
-    if not others:
-        return np.zeros(0, dtype=np.int64)
-    matrix = np.stack([o.buckets for o in others])
-    return np.minimum(matrix, a.buckets).sum(axis=1, dtype=np.int64)
-
-
-def prepare_document(
-    units: Units,
-    *,
-    min_run: int,
-    codes: UnitCodes,
-    template: Iterable[CharSpan] = (),
-    excluded: Iterable[CharSpan] = (),
-    exclusions: Exclusions | None = None,
-) -> PreparedDocument:
-    """The per-document part of :func:`compare_documents`, done once (see :class:`PreparedDocument`)."""
-    if min_run < 1:
-        raise ValueError("min_run must be at least 1")
-    tpl, exc = merge_spans(template), merge_spans(excluded)
-    t_mask = units_in_spans(units, tpl)
-    e_mask = units_in_spans(units, exc) & ~t_mask
-    pos = np.flatnonzero(~(t_mask | e_mask)).astype(np.int64)
-    coded = codes.encode(units.ids[pos])
-    jumps, keys = _gap_keys(units.ids, pos)
-    items, unit = _with_gaps(coded, pos, jumps, keys, codes.encode_gaps(keys))
-    unit = unit.astype(np.int32) if len(units) < 2**31 else unit
-    # (offsets and positions in 32 bits: a cache of prepared documents holds a third more)
-    small = units.ends[-1] < 2**31 if len(units) else True
-    offsets = np.int32 if small else np.int64
-    return PreparedDocument(
-        units=Units(ids=units.ids, starts=units.starts.astype(offsets), ends=units.ends.astype(offsets), cjk=units.cjk),
-        min_run=min_run, pos=pos, codes=coded, items=items, unit=unit, template=tpl, excluded=exc,
-        template_share=_ratio(int(t_mask.sum()), len(units)), excluded_share=_ratio(int(e_mask.sum()), len(units)),
-        exclusions=exclusions if exclusions is not None else Exclusions(),
-    )
-
-
-def _shared_mask_prepared(
-    a: PreparedDocument, b: PreparedDocument, at_least: int | None = None
-) -> tuple[np.ndarray, np.ndarray] | None:
-    """:func:`shared_kgram_mask` of two prepared documents' items, from their window hashes.
-
-    One search of A's sorted distinct window hashes in B's; every hash found in both is checked
-    item by item on one window each (the windows of one hash within a document were checked
-    equal when it was prepared). On any collision the exact labels decide.
-
-    ``at_least``: None is returned, before that check, when fewer items than this are covered
-    in one of the texts by windows whose hashes match (a superset of the shared windows, so an
-    exact bound): in a copy-heavy collection most candidates that reach this step stop here
-    (measured on 10,000 generated documents: 30,336 of 72,441), and the check costs most."""
-    k = a.min_run
-    na, nb = len(a.items), len(b.items)
-    if na < k or nb < k:
-        return None if at_least else (np.zeros(na, dtype=bool), np.zeros(nb, dtype=bool))
-    if a.windows.collided or b.windows.collided:
-        return _reaching(_shared_mask_codes(a.items, b.items, k), at_least)
-    got = (_compiled_shared_cover if _compiled(a, b) else _numpy_shared_cover)(a, b, at_least)
-    if got is not False:
-        return got
-    log.warning("k-gram hash collision: comparing k-grams unit by unit")
-    return _reaching(_shared_mask_codes(a.items, b.items, k), at_least)
-
-
-def _compiled(a: PreparedDocument, b: PreparedDocument) -> bool:
-    """Whether core/_kernels.c serves these two documents (built, and their items as it reads them)."""
-    return _kernels is not None and a.items.dtype == np.uint32 and b.items.dtype == np.uint32
-
-
-def _compiled_shared_cover(a: PreparedDocument, b: PreparedDocument, at_least: int | None):  # noqa: ANN202
-    """:func:`_numpy_shared_cover` in C (core/_kernels.c)."""
-    wa, wb = a.windows, b.windows
-    got = _kernels.shared_cover(wa.hashes, wa.inverse, wa.first, a.items, wb.hashes, wb.inverse, wb.first,
-                                b.items, a.min_run, -1 if at_least is None else at_least)
-    if got is None or got is False:
-        return got
-    return np.frombuffer(got[0], dtype=bool), np.frombuffer(got[1], dtype=bool)
-
-
-def _numpy_shared_cover(a: PreparedDocument, b: PreparedDocument, at_least: int | None):  # noqa: ANN202
-    """The masks of :func:`_shared_mask_prepared` from the window hashes (neither document's
-    collided); None below ``at_least``; False when two windows of one hash differ (a collision)."""
-    k, na, nb = a.min_run, len(a.items), len(b.items)
-    wa, wb = a.windows, b.windows
-    idx = np.searchsorted(wb.hashes, wa.hashes)
-    np.minimum(idx, len(wb.hashes) - 1, out=idx)
-    hit_a = wb.hashes[idx] == wa.hashes
-    if not hit_a.any():
-        return None if at_least else (np.zeros(na, dtype=bool), np.zeros(nb, dtype=bool))
-    pair_b = idx[hit_a]
-    hit_b = np.zeros(len(wb.hashes), dtype=bool)
-    hit_b[pair_b] = True
-    covers = _reaching((_cover(np.flatnonzero(hit_a[wa.inverse]), na, k),
-                        _cover(np.flatnonzero(hit_b[wb.inverse]), nb, k)), at_least)
-    if covers is None:
-        return None
-    offsets = np.arange(k)
-    window_a = a.items[wa.first[hit_a][:, None] + offsets]
-    window_b = b.items[wb.first[pair_b][:, None] + offsets]
-    return covers if np.array_equal(window_a, window_b) else False
-
-
-def _reaching(masks: tuple[np.ndarray, np.ndarray], at_least: int | None) -> tuple[np.ndarray, np.ndarray] | None:
-    """``masks``, or None when one of them holds fewer than ``at_least`` items."""
-    if at_least is not None and min(int(masks[0].sum()), int(masks[1].sum())) < at_least:
-        return None
-    return masks
-
-
-def _least_reaching(n_a: int, n_b: int, min_similarity: float | None, min_containment: float | None) -> int | None:
-    """The fewest common units that can reach a cut-off (:func:`_below_cutoffs` is false from
-    there on: it falls as the count grows); None when even ``min(n_a, n_b)`` cannot."""
-    hi = min(n_a, n_b)
-    if _below_cutoffs(hi, n_a, n_b, min_similarity, min_containment):
-        return None
-    if not _below_cutoffs(0, n_a, n_b, min_similarity, min_containment):
-        return 0
-    lo = 0  # below at lo, not below at hi
-    if min_containment is None and min_similarity is not None and 0 < min_similarity <= 1:
-        # c / (n_a + n_b − c) ≥ s from c = s·(n_a + n_b) / (1 + s) on: start there and step to
-        # the first count _below_cutoffs passes (rounding may move it by one), instead of the
-        # bisection's dozen calls (one per candidate of the pass that gets this far)
-        c = min(max(math.ceil(min_similarity * (n_a + n_b) / (1 + min_similarity)), 1), hi)
-        while c > 1 and not _below_cutoffs(c - 1, n_a, n_b, min_similarity, None):
-            c -= 1
-        while _below_cutoffs(c, n_a, n_b, min_similarity, None):
-            c += 1
-        return c
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if _below_cutoffs(mid, n_a, n_b, min_similarity, min_containment):
-            lo = mid
-        else:
-            hi = mid
-    return hi
-
-
-def _multiset_overlap_sparse(ca: np.ndarray, cb: np.ndarray) -> int:
-    """:func:`_multiset_overlap` for codes of any size (pass-wide codes are not dense per pair)."""
-    if len(ca) == 0 or len(cb) == 0:
-        return 0
-    top = int(max(ca.max(), cb.max())) + 1
-    if top <= 4 * (len(ca) + len(cb)) + 1024:
-        return _multiset_overlap(ca, cb, top)
-    ua, na = np.unique(ca, return_counts=True)
-    ub, nb = np.unique(cb, return_counts=True)
-    _, ia, ib = np.intersect1d(ua, ub, assume_unique=True, return_indices=True)
-    return int(np.minimum(na[ia], nb[ib]).sum())
-
-
-# The bit-parallel LCS length (a tighter bound than the bag of units) is computed before the
-# alignment when the selected sequences are this large (N·M cells): below it the alignment
-# itself is about as cheap as the bound. Measured on 300 documents of the 10,000-document
-# copy-heavy collection: the bound spares 542 of 1,392 alignments (and their passages), CPU time
-# 1.06 s → 1.03 s; most candidates never get here (the bag of units rejects them first).
-LCS_BOUND_MIN_CELLS = 10_000
-# ... and only when the bag of units is within this margin of a cut-off: above it the LCS bound
-# all but never rejects (2,375 copy-heavy copyright files at 0.8: 33 rejections of 11,600 bounds
-# computed, all 33 within 0.1; 7 of 102 on the 797 real files, all within 0.1), and it costs about
-# as much as the alignment it would spare.
-LCS_BOUND_MARGIN = 0.1
-
-
-def compare_prepared(
-    a: PreparedDocument,
-    b: PreparedDocument,
-    *,
-    min_similarity: float | None = None,
-    min_containment: float | None = None,
-    with_raw_lcs: bool = False,
-    counts_only: bool = False,
-    bag_bounded: bool = False,
-) -> Comparison | None:
-    """:func:`compare_documents` of two prepared documents: the same Comparison, computed faster.
-
-    Cut-offs as in :func:`compare_units`, with more exact upper bounds of the trustable count
-    tried before the alignment, cheapest first: the shorter length, the bag of units (skipped
-    with ``bag_bounded``: the caller has applied it, as the pass does for all of a document's
-    candidates at once), the units inside shared ``min_run``-grams, their multiset overlap and
-    (for long selections near a cut-off) their LCS length. A returned Comparison is always exact;
-    ``None`` means a bound proved both cut-offs missed. ``counts_only``: the figures only
-    (similarity, containments, common units), without the spans and passages a view needs (the
-    collection-wide pass stores the figures).
-    """
-    if a.min_run != b.min_run:
-        raise ValueError("both documents must be prepared with the same min_run")
-    n_a, n_b = len(a.codes), len(b.codes)
-    cut = min_similarity is not None or min_containment is not None
-    identical = n_a > 0 and len(a.items) == len(b.items) and bool(np.array_equal(a.items, b.items))
-    if identical:
-        sel_a, sel_b = np.arange(len(a.items), dtype=np.int64), np.arange(len(b.items), dtype=np.int64)
-    lcs = None  # the LCS length of the selections, when a bound computed it
-    lcs_at_most = None  # else an upper bound of it: the real units' bag, plus the gap items
-    if not identical:
-        need = None  # the fewest trustable units that reach a cut-off: every bound is compared with it
-        if cut:
-            need = _least_reaching(n_a, n_b, min_similarity, min_containment)
-            if need is None:
-                return None
-            if not bag_bounded and int(bag_bounds(a, [b])[0]) < need:
-                return None
-        shared = _shared_mask_prepared(a, b, at_least=need)
-        if shared is None:
-            return None
-        sel_a = np.flatnonzero(shared[0]).astype(np.int64)
-        sel_b = np.flatnonzero(shared[1]).astype(np.int64)
-        if need is not None:
-            if min(len(sel_a), len(sel_b)) < need:
-                return None
-            if _compiled(a, b):
-                bound, gaps_a, gaps_b = _kernels.real_overlap(a.items, a.unit, sel_a, b.items, b.unit, sel_b)
-            else:
-                real_a, real_b = sel_a[a.unit[sel_a] >= 0], sel_b[b.unit[sel_b] >= 0]
-                bound = _multiset_overlap_sparse(a.items[real_a], b.items[real_b])
-                gaps_a, gaps_b = len(sel_a) - len(real_a), len(sel_b) - len(real_b)
-            if bound < need:
-                return None
-            lcs_at_most = bound + min(gaps_a, gaps_b)
-            near = _below_cutoffs(bound, n_a, n_b, None if min_similarity is None else min_similarity + LCS_BOUND_MARGIN,
-                                  None if min_containment is None else min_containment + LCS_BOUND_MARGIN)
-            if near and len(sel_a) * len(sel_b) >= LCS_BOUND_MIN_CELLS:
-                seq_a, seq_b = a.items[sel_a], b.items[sel_b]
-                top = int(max(seq_a.max(), seq_b.max())) + 1
-                # banded: only the part of the matrix that can reach ``need`` is computed (0 below it)
-                lcs = _lcs_length_sequences(*_codes_as_sequences(seq_a, seq_b, top), at_least=need)
-                if lcs < need:
-                    return None
-    n_codes = max(a.top_item, b.top_item) + 1
-    return _aligned_comparison(
-        a.units, b.units, a.pos, b.pos, a.codes, b.codes, n_codes, a.items, b.items, a.unit, b.unit, n_codes,
-        sel_a, sel_b, whole=n_a if identical else 0, min_run=a.min_run, with_raw_lcs=with_raw_lcs,
-        blocks_are_lcs=False, lcs=lcs, counts_only=counts_only, lcs_at_most=lcs_at_most,
-        marks={"template_a": a.template, "template_b": b.template, "excluded_a": a.excluded, "excluded_b": b.excluded,
-               "template_share_a": a.template_share, "template_share_b": b.template_share,
-               "excluded_share_a": a.excluded_share, "excluded_share_b": b.excluded_share,
-               "exclusions_a": a.exclusions, "exclusions_b": b.exclusions},
-        unit_marks=(a.countable_marks, b.countable_marks) if counts_only else None)

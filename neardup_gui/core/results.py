@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from neardup_gui.core.document import CharSpan
+from neardup_gui.core.flags import Flag
 
 
 @dataclass(frozen=True)
@@ -66,8 +67,11 @@ class Passage:
     b: CharSpan  # character offsets in B's extracted text
     units_a: int  # countable units of A the passage covers, gaps included
     units_b: int
-    matched_units: int  # units inside the exact runs below
+    matched_units: int  # identical units: those of the runs below (anchors and seeds)
     runs: tuple[MatchSpan, ...]  # the exact runs inside (≥ min_run, and shorter seeds between them)
+    # found out of the order of the alignment (a moved paragraph): counted in the containments,
+    # not in the similarity, which is seed 004's order-preserving ratio
+    moved: bool = False
 
 
 @dataclass(frozen=True)
@@ -133,6 +137,7 @@ class DocumentInfo:
     exclusions: Exclusions = field(default_factory=Exclusions)  # units not counted (set by the pairs pass)
     # set when the document was read only in part or leniently (status stays "indexed")
     warnings: tuple[str, ...] = ()
+    flags: tuple[Flag, ...] = ()  # integrity flags (core/flags.py)
 
 
 @dataclass(frozen=True)
@@ -184,6 +189,8 @@ class CheckResult:
     # the submission's path as the system names it, when ``path`` (shown, printed, written in
     # reports) is not it: a name that is not valid UTF-8, its bytes escaped there (scan.shown_name)
     file: str = field(default="", compare=False, repr=False)
+    hidden: tuple[CharSpan, ...] = ()  # text the submission's file hides (never compared)
+    flags: tuple[Flag, ...] = ()  # the submission's integrity flags (core/flags.py)
 
     @property
     def read_from(self) -> str:

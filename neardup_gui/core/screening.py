@@ -38,6 +38,7 @@ import numpy as np
 from neardup_gui.core import indexer
 from neardup_gui.core.collection import Collection, summarise, user_template_keys
 from neardup_gui.core.document import CharSpan, Document
+from neardup_gui.core.flags import Flag, flags_from_json, flags_to_json
 from neardup_gui.core.progress import ProgressFn, no_progress, wrap_progress
 from neardup_gui.core.results import CheckSummary, Comparison, DocumentInfo, MatchSpan, Passage, SourceMatch
 from neardup_gui.core.settings import Settings
@@ -115,6 +116,7 @@ class ScreeningRow:
     sources: int = 0  # counted sources
     template_share: float = 0.0
     quoted_share: float = 0.0
+    flags: tuple[Flag, ...] = ()  # integrity flags of the submission (core/flags.py)
 
     def flagged(self, line: float) -> bool:
         return self.status == "done" and self.copied >= line
@@ -157,10 +159,11 @@ class SubmissionDetail:
     excluded: tuple[CharSpan, ...]
     quoted: tuple[CharSpan, ...]
     sources: tuple[ScreenedSource, ...]
+    hidden: tuple[CharSpan, ...] = ()  # text the file hides: never compared
 
     @functools.cached_property
     def units(self) -> Units:
-        return tokenize(self.text)
+        return tokenize(self.text, self.hidden)
 
     def marked(self) -> Marked:
         return Marked(self.text, self.units, self.template, self.excluded, self.quoted)
@@ -244,11 +247,12 @@ def _unpack_passages(blob: bytes) -> tuple[Passage, ...]:
 
 
 _ROW_COLS = ("rel, path, size, mtime_ns, sha256, batch_id, status, reason, warnings, units, copied, copied_overall, "
-             "copied_without_quotes, largest, largest_source, sources, template_share, quoted_share")
+             "copied_without_quotes, largest, largest_source, sources, template_share, quoted_share, flags")
 
 
 def _row(r: Sequence) -> ScreeningRow:
-    return ScreeningRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], tuple(json.loads(r[8])), *r[9:])
+    return ScreeningRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], tuple(json.loads(r[8])), *r[9:-1],
+                        flags=flags_from_json(r[-1]))
 
 
 def _info(store: Store, r: Sequence) -> ScreeningInfo:
@@ -352,12 +356,13 @@ def submission_detail(store: Store, screening: str | int, rel: str) -> Submissio
         raise ScreeningGone(info.name, rel)
     row = _row(r[:-1])
     marks = _unpack_marks(r[-1])
-    text = ""
+    text, hidden = "", ()
     if row.status == "done":
         with Store(screening_index_path(store.path, info.id), create=False) as batch:
-            text = batch.text(row.batch_id).text
+            stored = batch.text(row.batch_id)
+            text, hidden = stored.text, stored.hidden
     return SubmissionDetail(info, row, text, marks["template"], marks["excluded"], marks["quoted"],
-                            _sources(store, info.id, rel, excluded_sources(store, row.sha256)))
+                            _sources(store, info.id, rel, excluded_sources(store, row.sha256)), hidden)
 
 
 def source_text(store: Store, detail: SubmissionDetail, source: ScreenedSource) -> str:
@@ -574,8 +579,8 @@ def _screen_one(main: Collection, batch: Collection, d, settings: Settings, v: V
     """Check one submission (``d``: its row in the screening's index) against both indexes."""
     stored = batch.store.text(d.id)
     doc = Document(path=d.path, format=d.format, text=stored.text, paragraphs=stored.paragraphs,
-                   furniture=stored.furniture, margins=stored.margins, meta=d.meta)
-    units = tokenize(stored.text)
+                   furniture=stored.furniture, hidden=stored.hidden, margins=stored.margins, meta=d.meta)
+    units = tokenize(stored.text, stored.hidden)
     fp = batch.store.fingerprints_of(d.id)
     prepared = (units, fp) if fp is not None else None
     in_collection = main.check_document(doc, settings, wrap_progress(progress, 0.0, 0.5), verifier=v, prepared=prepared)
@@ -597,7 +602,7 @@ def _screen_one(main: Collection, batch: Collection, d, settings: Settings, v: V
     counted = [m for (_, m), s in zip(found, sources) if not s.excluded]
     summary = summarise(marked, counted)
     row = ScreeningRow(d.rel, d.path, d.size, d.mtime_ns, d.sha256, d.id, "done",
-                       warnings=_warnings(doc, len(units), summary.template_share), units=len(units))
+                       warnings=_warnings(doc, len(units), summary.template_share), units=len(units), flags=d.flags)
     return _with_figures(row, summary, len(counted)), _pack_marks(marked), sources
 
 
@@ -605,11 +610,11 @@ def _write_row(store: Store, screening_id: int, row: ScreeningRow, marks: bytes,
     """One submission's row and its sources: one transaction (a kill leaves it whole or absent)."""
     with store.transaction() as conn:
         conn.execute(f"INSERT OR REPLACE INTO screening_rows ({_ROW_COLS}, marks, screening_id) "
-                     f"VALUES ({','.join('?' * 20)})",
+                     f"VALUES ({','.join('?' * 21)})",
                      (row.rel, row.path, row.size, row.mtime_ns, row.sha256, row.batch_id, row.status, row.reason,
                       json.dumps(list(row.warnings), ensure_ascii=False), row.units, row.copied, row.copied_overall,
                       row.copied_without_quotes, row.largest, row.largest_source, row.sources, row.template_share,
-                      row.quoted_share, marks, screening_id))
+                      row.quoted_share, flags_to_json(row.flags), marks, screening_id))
         conn.execute("DELETE FROM screening_sources WHERE screening_id = ? AND rel = ?", (screening_id, row.rel))
         conn.executemany(
             "INSERT INTO screening_sources (screening_id, rel, rank, kind, doc_id, path, name, similarity, containment, "

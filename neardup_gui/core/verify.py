@@ -11,9 +11,8 @@ from typing import Iterable
 
 import numpy as np
 
-from neardup_gui.core.compare import (
-    PreparedDocument, UnitCodes, compare_documents, compare_prepared, merge_spans, prepare_document, units_in_spans,
-)
+from neardup_gui.core.compare import compare_documents, merge_spans, units_in_spans
+from neardup_gui.core.prepared import compare_prepared, prepare_document, PreparedDocument, UnitCodes
 from neardup_gui.core.document import CharSpan
 from neardup_gui.core.exclusions import bibliography_spans, quoted_spans
 from neardup_gui.core.results import Comparison, Exclusions
@@ -65,11 +64,13 @@ class Verifier:
         return not (self.all_template_keys or self.settings.exclude_quotes or self.settings.exclude_bibliography)
 
     def mark(self, text: str, furniture: Iterable[CharSpan] = (), units: Units | None = None, *,
-             quoted: bool = True) -> Marked:
-        """The template and excluded spans of ``text``. ``quoted``: False when the caller needs no
-        quotation spans unless they are excluded (the collection-wide pass: its figures never use
-        them; finding them was a fortieth of its time on 2,375 copyright files)."""
-        units = units if units is not None else tokenize(text)
+             hidden: Iterable[CharSpan] = (), quoted: bool = True) -> Marked:
+        """The template and excluded spans of ``text``. ``units``: ``tokenize(text, hidden)`` when
+        the caller has it (``hidden``: the text the file hides, never compared). ``quoted``: False
+        when the caller needs no quotation spans unless they are excluded (the collection-wide
+        pass: its figures never use them; finding them was a fortieth of its time on 2,375
+        copyright files)."""
+        units = units if units is not None else tokenize(text, hidden)
         furniture = merge_spans(furniture)
         files: list[CharSpan] = []
         marked: list[CharSpan] = []

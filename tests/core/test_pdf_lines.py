@@ -103,7 +103,7 @@ def test_real_pages_of_the_fixtures() -> None:
 
 def test_hidden_glyphs_are_marked_in_the_line() -> None:
     """A hidden run inside a word and one at the line's end: marked, spaces outside the marks."""
-    from neardup_gui.core.extract.common import HIDDEN_END, HIDDEN_START
+    from neardup_gui.core.extract.pdf.lines import HIDDEN_END, HIDDEN_START
 
     glyphs = [Glyph(c, 10 + 6 * k, 16 + 6 * k, 500, 510, 500, 10.0, hidden=c in "xz") for k, c in enumerate("abxcd z")]
     for compiled in (True, False):

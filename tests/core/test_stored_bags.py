@@ -15,7 +15,7 @@ from hypothesis import given, settings as hsettings, strategies as st
 from tests.benchmarks.copyheavy import build
 from neardup_gui.core import pairpass
 from neardup_gui.core.collection import Collection
-from neardup_gui.core.compare import BAG_BUCKETS, stored_bag_bounds, unit_bag
+from neardup_gui.core.prepared import BAG_BUCKETS, stored_bag_bounds, unit_bag
 from neardup_gui.core.settings import Settings
 from neardup_gui.core.store import SCHEMA_VERSION, Store, pack_bag, unpack_bag
 from neardup_gui.core.units import tokenize
@@ -58,7 +58,7 @@ def test_the_index_stores_every_documents_bag_read_by_another_process(tmp_path, 
         ids, matrix = store.bags()
         assert len(ids) == 12
         for doc_id, row in zip(ids.tolist(), matrix):
-            text, _ = store.text_and_furniture(doc_id)
+            text = store.compared_text(doc_id).text
             assert np.array_equal(row, np.minimum(unit_bag(tokenize(text).ids), 0xFFFF))
         some = ids[[1, 5]].tolist()
         got, rows = store.bags(some + [10**6])  # an unknown id has no bag
@@ -99,7 +99,7 @@ def test_a_schema_4_index_migrates_and_pairs_without_bags_as_with_them(tmp_path,
     conn.commit()
     conn.close()
     with Collection.open(old) as coll:
-        assert coll.store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+        assert coll.store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert len(coll.store.bags()[0]) == 0
         without = [(p.a.rel, p.b.rel, p.similarity, p.containment_a, p.containment_b) for p in coll.pairs(SETTINGS)]
     assert without == with_bags
@@ -190,7 +190,8 @@ def test_search_rows_in_memory_give_the_candidates_sql_gives(tmp_path, corpus_di
         channels = Counter()
         for doc_id, in store.conn.execute("SELECT id FROM documents ORDER BY id").fetchall():
             fp = store.fingerprints_of(doc_id)
-            text, furniture = store.text_and_furniture(doc_id)
+            stored = store.compared_text(doc_id)
+            text, furniture = stored.text, stored.furniture
             ids = verifier.mark(text, furniture).units.ids
             got = [{d: sorted(c.found_by) for d, c in f.find(fp, ids, min_shared_anchors=PAIR_MIN_SHARED_ANCHORS,
                                                             estimates=False).items()} for f in (plain, held)]
@@ -204,7 +205,7 @@ def test_search_rows_in_memory_give_the_candidates_sql_gives(tmp_path, corpus_di
 def test_the_compiled_bag_bounds_are_the_numpys(counts, n_rows, data) -> None:
     """core/_kernels.c's bag_bounds against the numpy code, on chosen rows of stored bags with
     full buckets (a count beyond uint16), empty ones and counts on either side of the bag's."""
-    from neardup_gui.core import compare
+    from neardup_gui.core import prepared
 
     width = len(counts)
     bag = np.array(counts, dtype=np.int64)
@@ -212,12 +213,12 @@ def test_the_compiled_bag_bounds_are_the_numpys(counts, n_rows, data) -> None:
                                                   min_size=width, max_size=width), min_size=n_rows, max_size=n_rows)),
                       dtype=np.uint16).reshape(n_rows, width)
     picked = np.array(data.draw(st.lists(st.integers(0, max(n_rows - 1, 0)), max_size=20 if n_rows else 0)), dtype=np.int64)
-    kept = compare._kernels
+    kept = prepared._kernels
     try:
-        compare._kernels = None
+        prepared._kernels = None
         want_all, want = stored_bag_bounds(bag, stored), stored_bag_bounds(bag, stored, picked)
     finally:
-        compare._kernels = kept
+        prepared._kernels = kept
     got_all, got = stored_bag_bounds(bag, stored), stored_bag_bounds(bag, stored, picked)
     assert got_all.dtype == got.dtype == want.dtype == np.int64
     assert got_all.tolist() == want_all.tolist() and got.tolist() == want.tolist()

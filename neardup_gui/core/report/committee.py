@@ -19,7 +19,7 @@ from typing import Any
 
 from neardup_gui import __version__
 from neardup_gui.core.report.model import (
-    DocRef, Passage, Segment, _Marks, file_identity, passages, segments, settings_dict,
+    DocRef, Passage, Segment, _Marks, file_identity, flags_csv, passages, segments, settings_dict,
 )
 from neardup_gui.core.results import CheckResult
 from neardup_gui.core.screening import (
@@ -156,7 +156,7 @@ def build_check_report(collection, result: CheckResult, settings: Settings, *, l
         first = result.matches[0].comparison
         template, excluded = first.template_a, first.excluded_a
     else:
-        marked = collection.verifier(settings).mark(result.text)
+        marked = collection.verifier(settings).mark(result.text, hidden=result.hidden)
         template, excluded = marked.template, marked.excluded
     from neardup_gui.core.exclusions import quoted_spans
 
@@ -175,9 +175,10 @@ def build_check_report(collection, result: CheckResult, settings: Settings, *, l
     now = datetime.now(timezone.utc).timestamp()
     info = ScreeningInfo(id=0, name="", folder=os.path.dirname(result.path), state="done", created=now, updated=now,
                          flag=DEFAULT_FLAG)
-    row = ScreeningRow(os.path.basename(result.path), result.path, size, mtime, "", 0, "done", units=result.units)
+    row = ScreeningRow(os.path.basename(result.path), result.path, size, mtime, "", 0, "done", units=result.units,
+                       flags=result.flags)
     detail = SubmissionDetail(info, row, result.text, tuple(template), tuple(excluded), quoted_spans(result.text),
-                              sources)
+                              sources, result.hidden)
     return _report(collection.store, detail, settings, lang, enabled, call_submissions=0)
 
 
@@ -193,7 +194,8 @@ def _report(store: Store, detail: SubmissionDetail, settings: Settings, lang: st
     summary = detail.summary({s.rank for s in counted})
     size, sha = file_identity(row.path)
     document = DocRef(path=row.path, name=row.rel, size=size if size >= 0 else row.size, sha256=sha or row.sha256,
-                      units=row.units, format=os.path.splitext(row.path)[1].lstrip(".").lower(), submission=True)
+                      units=row.units, format=os.path.splitext(row.path)[1].lstrip(".").lower(), submission=True,
+                      flags=row.flags)
     # numbered in rank order: number i is colour i - 1 in the text and the side-by-side passages
     number = {s.rank: i for i, s in enumerate(detail.sources, 1)}
     entries = []
@@ -281,12 +283,12 @@ SUBMISSION_CSV_COLUMNS = (
     "submission", "submission_path", "submission_sha256", "units", "copied_ratio", "copied_ratio_without_quotes",
     "copied_ratio_with_template", "largest_source_ratio", "copied_units", "template_share", "flagged",
     "source_number", "source", "source_path", "found_in", "source_share", "similarity", "common_units",
-    "source_excluded",
+    "source_excluded", "flags",
 )
 SCREENING_CSV_COLUMNS = (
     "rank", "submission", "path", "status", "reason", "units", "copied_ratio", "copied_ratio_without_quotes",
     "copied_ratio_with_template", "largest_source_ratio", "largest_source", "sources", "template_share", "flagged",
-    "warnings", "sha256",
+    "warnings", "sha256", "flags",
 )
 
 
@@ -307,7 +309,7 @@ def committee_csv(report: SubmissionReport | ScreeningReport) -> str:
             writer.writerow([neutralise(v) for v in (
                 i, r.rel, r.path, r.status, r.reason, r.units, f(r.copied), f(r.copied_without_quotes),
                 f(r.copied_overall), f(r.largest), r.largest_source, r.sources, f(r.template_share),
-                int(r.flagged(report.info.flag)), "; ".join(r.warnings), r.sha256)])
+                int(r.flagged(report.info.flag)), "; ".join(r.warnings), r.sha256, flags_csv(r.flags))])
         return out.getvalue()
     writer.writerow(SUBMISSION_CSV_COLUMNS)
     head = (report.document.name, report.document.path, report.document.sha256, report.units, f(report.copied),
@@ -317,6 +319,7 @@ def committee_csv(report: SubmissionReport | ScreeningReport) -> str:
         tail = ("", "", "", "", "", "", "", "") if e is None else (
             e.number, e.document.name, e.document.path, e.kind, f(e.containment), f(e.similarity), e.common_units,
             int(e.excluded))
+        tail += (flags_csv(report.document.flags),)
         writer.writerow([neutralise(v) for v in head + tail])
     return out.getvalue()
 

@@ -11,9 +11,11 @@ from __future__ import annotations
 from neardup_gui.core.report.html import (
     _BASE_CSS, _QT_STYLES, PALETTE, _Writer, document_head, esc, pct, setting_value, size_text,
 )
-from neardup_gui.core.report.model import EDITED, ELIDED, EXCLUDED, MATCH, TEMPLATE, Passage, Segment, flat_settings
+from neardup_gui.core.report.model import (
+    EDITED, ELIDED, EXCLUDED, MATCH, TEMPLATE, Passage, Segment, flag_places, flat_settings,
+)
 from neardup_gui.core.report.committee import ScreeningReport, SourcePassages, SubmissionReport
-from neardup_gui.core.report.strings import translator
+from neardup_gui.core.report.strings import flag_text, translator
 
 _EXTRA_CSS = """
 .figures { table-layout: fixed; }
@@ -100,6 +102,8 @@ def render_submission_html(r: SubmissionReport, *, flavour: str = "browser") -> 
       f"{esc(t('units_note'))}</p>\n")
     if r.warnings:
         w(f"<p{w.attr('flag')}>{esc(t('warnings'))}: {esc('; '.join(r.warnings))}</p>\n")
+    if r.document.flags:
+        _integrity(w, r)
     # sections
     w(f"<{sec}><h2>{esc(t('sections'))}</h2>\n", w.table("rank"),
       f"<thead><tr><th>{esc(t('section'))}</th><th{w.attr('nw')}>{esc(t('section_units'))}</th>"
@@ -280,7 +284,7 @@ def render_screening_html(r: ScreeningReport, *, flavour: str = "browser") -> st
         largest = x.largest_source.rsplit("/", 1)[-1] if x.largest_source else ""
         w(f"<tr><td{n}>{i}</td><td>{esc(x.rel)}</td><td{n}><span{hot}>{pct(x.copied)}</span></td>"
           f"<td{n}>{pct(x.largest)}</td><td>{esc(largest)}</td><td{n}>{x.sources}</td>"
-          f"<td>{esc('; '.join(x.warnings))}</td></tr>\n")
+          f"<td>{esc('; '.join([*x.warnings, *(flag_text(f, t) for f in x.flags)]))}</td></tr>\n")
     w("</tbody></table>\n")
     sec = "div" if w.qt else "section"
     w(f'<{sec}{w.attr("page")}><h2>{esc(t("appendix"))}</h2>\n')
@@ -290,3 +294,16 @@ def render_screening_html(r: ScreeningReport, *, flavour: str = "browser") -> st
     w(f"<p{w.attr('lead')}>{esc(t('definitions'))}</p></{sec}>\n")
     w("</body>\n</html>\n")
     return "".join(w.parts)
+
+
+def _integrity(w, r: SubmissionReport) -> None:  # noqa: ANN001 - a _Writer
+    """The submission's integrity flags, each with its first places quoted as a reader finds them."""
+    t = translator(r.lang)
+    text = "".join(s.text for s in r.full_text)
+    w(f"<p{w.attr('flag')}><b>{esc(t('integrity_label'))}</b> "
+      f"{esc('; '.join(flag_text(f, t) for f in r.document.flags))}</p>\n<ul>\n")
+    for f in r.document.flags:
+        shown, more = flag_places(text, f)
+        places = " ".join(f"«{esc(p)}»" for p in shown) + (f" … (+{more:,})" if more else "")
+        w(f"<li>{esc(flag_text(f, t))} — {esc(t('integrity_places'))} {places}</li>\n")
+    w(f"</ul>\n<p{w.attr('lead')}>{esc(t('integrity_note'))}</p>\n")

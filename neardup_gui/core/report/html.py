@@ -18,6 +18,7 @@ from neardup_gui.core.report.strings import translator
 from neardup_gui.core.report.model import (
     EDITED, ELIDED, EXCLUDED, MATCH, TEMPLATE, DocRef, Passage, Report, ReportPair, Segment, flat_settings,
 )
+from neardup_gui.core.report.strings import flag_text
 
 log = logging.getLogger(__name__)
 
@@ -483,6 +484,10 @@ def _docs(w: _Writer, a: DocRef, b: DocRef, check: bool) -> None:
     if a.warnings or b.warnings:
         rows.append((t("warnings"), lambda d: (f"<span{w.attr('warn')}>{WARNING_MARK}</span> " + esc("; ".join(d.warnings)))
                      if d.warnings else esc(t("none"))))
+    if a.flags or b.flags:  # (their places are in the JSON report)
+        rows.append((t("integrity"), lambda d: (f"<span{w.attr('warn')}>{WARNING_MARK}</span> "
+                                                + esc("; ".join(flag_text(f, t) for f in d.flags)))
+                     if d.flags else esc(t("integrity_none"))))
     for label, cell in rows:
         w(f"<tr><th{w.attr('th')}>{esc(label)}</th><td>{cell(a)}</td><td>{cell(b)}</td></tr>\n")
     w("</tbody></table>\n")

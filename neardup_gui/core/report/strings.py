@@ -226,6 +226,18 @@ _CATALOG: dict[str, tuple[str, str]] = {
     "r_bytes": ("{n} bytes", "{n} 字节"),
     "r_passage_units": ("{n} units", "{n} 字"),
     "r_passage_size": ("{a} / {b} units, {m} identical in {r} runs", "{a} / {b} 字，其中 {m} 字完全相同（{r} 段）"),
+    # integrity flags (core/flags.py)
+    "integrity": ("Integrity flags", "文本异常标记"),
+    "integrity_none": ("none", "无"),
+    "integrity_note": ("The text was compared as a reader sees it: look-alike letters and traditional characters "
+                       "folded, invisible characters and hidden text left out of every figure.",
+                       "比对按读者所见的文字进行：形近字母和繁体字已归一，不可见字符和隐藏文字不计入任何数值。"),
+    "integrity_places": ("where:", "位置："),
+    "integrity_label": ("Integrity flags:", "文本异常标记："),
+    "flag_replaced": ("Replaced characters: {n} in {w} words", "替换字符：{w} 个词中共 {n} 个"),
+    "flag_hidden": ("Hidden text: {n} characters", "隐藏文字：{n} 个字符"),
+    "flag_invisible": ("Invisible characters: {n}", "不可见字符：{n} 个"),
+    "flag_traditional": ("Traditional characters folded for comparison: {n}", "繁体字已转为简体比对：{n} 个"),
 }
 
 
@@ -239,6 +251,11 @@ def translator(lang: str) -> Callable[..., str]:
         return text.format(**values) if values else text
 
     return t
+
+
+def flag_text(flag, t: Callable[..., str]) -> str:  # noqa: ANN001 - a core.flags.Flag
+    """A flag in words ("Replaced characters: 212 in 118 words"), by the translator ``t``."""
+    return t(f"flag_{flag.kind}", n=f"{flag.count:,}", w=f"{flag.words:,}")
 
 
 def keys() -> list[str]:

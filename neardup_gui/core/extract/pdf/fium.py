@@ -343,7 +343,7 @@ def _page_glyphs(chars: np.ndarray, objects: np.ndarray, geometry: _Geometry,
     sizes = np.maximum(np.where(height > 0, height, 0.0), 0.1)
     base = np.where(upright, gy, (y0 + y1) / 2)
     hidden = hiding.hidden(
-        hiding.PageGlyphs(x0, y0, x1, y1, first["render"], first["fill"], first["stroke"],
+        hiding.PageGlyphs(x0, y0, x1, y1, sizes, first["render"], first["fill"], first["stroke"],
                           _orders(first["object"], objects), _clip_boxes(first["clip"], ctm)),
         geometry.box, _covers(objects, ctm))
     columns = _columns(text, bounds, upright, x0, x1, y0, y1, base, sizes, hidden)

@@ -7,9 +7,10 @@ One rule for both readers, on arrays of a page's glyphs:
 - **invisible**: render mode 3 (neither filled nor stroked) or 7 (a clip only), or every colour
   it is painted in fully transparent — except on a picture: a scanned page's text layer is
   drawn invisible over the scan, and is the page's visible text;
-- **the colour of its background**: every colour it is painted in within ``_SAME`` of the colour
+- **the colour of its background**: every colour it is painted in within ``SAME_COLOUR`` of the colour
   under its centre — the last filled shape drawn before it there, else the page's white (white
   on white; black on a black box). Over a picture the colour under it is unknown: not hidden;
+- **too small to read**: drawn under ``MIN_VISIBLE_POINTS`` high (as in every format);
 - **off the page**: its box does not meet the page's box;
 - **clipped**: its box does not meet the box of its clip path.
 """
@@ -20,9 +21,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-# Colours as 0xRRGGBBAA (PDFium's order); two colours whose every channel differs by at most this
-# are the same to the eye (white text on a 2 % grey page is still unreadable).
-_SAME = 8
+from neardup_gui.core.extract.hiding import MIN_VISIBLE_POINTS, SAME_COLOUR
+
+# Colours are 0xRRGGBBAA (PDFium's order); the same to the eye as extract/hiding.py says for
+# every format (SAME_COLOUR on every channel).
 _WHITE = 0xFFFFFFFF
 # render modes (PDF 32000 9.3.6): which colours a glyph is painted in
 _FILLED = np.array([1, 0, 1, 0, 1, 0, 1, 0], dtype=bool)
@@ -44,14 +46,15 @@ class Cover:
 
 @dataclass(frozen=True)
 class PageGlyphs:
-    """What the rule asks of a page's glyphs, as arrays of one entry per glyph: their boxes, their
-    render mode (-1 unknown: filled), fill and stroke colours (0xRRGGBBAA), their place in the
-    drawing order, and the box of their clip path (NaN where there is none)."""
+    """What the rule asks of a page's glyphs, as arrays of one entry per glyph: their boxes and
+    sizes, their render mode (-1 unknown: filled), fill and stroke colours (0xRRGGBBAA), their
+    place in the drawing order, and the box of their clip path (NaN where there is none)."""
 
     x0: np.ndarray
     y0: np.ndarray
     x1: np.ndarray
     y1: np.ndarray
+    size: np.ndarray
     render: np.ndarray
     fill: np.ndarray
     stroke: np.ndarray
@@ -83,6 +86,7 @@ def hidden(glyphs: PageGlyphs, page_box: tuple[float, float, float, float], cove
     result = (invisible & ~on_picture) | (camouflaged & (under >= 0))
     left, bottom, right, top = page_box
     result |= (glyphs.x1 < left) | (glyphs.x0 > right) | (glyphs.y1 < bottom) | (glyphs.y0 > top)
+    result |= glyphs.size < MIN_VISIBLE_POINTS
     clip = glyphs.clip
     with np.errstate(invalid="ignore"):
         clipped = (glyphs.x1 < clip[:, 0]) | (glyphs.y1 < clip[:, 1]) | (glyphs.x0 > clip[:, 2]) | (glyphs.y0 > clip[:, 3])
@@ -90,9 +94,9 @@ def hidden(glyphs: PageGlyphs, page_box: tuple[float, float, float, float], cove
 
 
 def _same(colours: np.ndarray, under: np.ndarray) -> np.ndarray:
-    """Whether each colour's red, green and blue are within ``_SAME`` of the colour under it."""
+    """Whether each colour's red, green and blue are within ``SAME_COLOUR`` of the colour under it."""
     a = colours.astype(np.int64)
     same = np.ones(len(a), dtype=bool)
     for shift in (24, 16, 8):
-        same &= np.abs(((a >> shift) & 255) - ((under >> shift) & 255)) <= _SAME
+        same &= np.abs(((a >> shift) & 255) - ((under >> shift) & 255)) <= SAME_COLOUR
     return same

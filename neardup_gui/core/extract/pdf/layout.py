@@ -9,11 +9,13 @@ a page or column end joined again; running headers, footers and page numbers are
 from __future__ import annotations
 
 import bisect
+import re
 from collections import Counter
 
 from neardup_gui.core.extract.common import Extracted, join_wrapped, resolve_line_hyphens
 from neardup_gui.core.extract.pdf.furniture import find_furniture
-from neardup_gui.core.extract.pdf.lines import CJK_CHAR_RE, Box, Line
+from neardup_gui.core.document import CharSpan
+from neardup_gui.core.extract.pdf.lines import CJK_CHAR_RE, HIDDEN_END, HIDDEN_START, Box, Line
 
 # (page rows, page height, page width) of each page, as :func:`assemble` takes them
 PageRows = tuple[list[list[Line]], float, float]
@@ -22,15 +24,55 @@ PageRows = tuple[list[list[Line]], float, float]
 def extracted(page_rows: list[PageRows], page_rotated: list[list[Box]], meta: dict[str, str],
               warnings: list[str], images: int = 0) -> Extracted:
     """The extraction of a PDF from each page's visual lines and rotated runs (:func:`assemble`):
-    words broken at line ends mended from the document's own words; ``images``, the number of
-    pictures drawn, makes a PDF without words a scanned one."""
+    words broken at line ends mended from the document's own words, hidden glyphs' marks made
+    the paragraphs' hidden spans; ``images``, the number of pictures drawn, makes a PDF without
+    words a scanned one."""
     paragraphs, furniture = assemble(page_rows, page_rotated)
-    result = Extracted(paragraphs=resolve_line_hyphens(paragraphs), furniture=furniture, meta=meta, warnings=warnings)
+    paragraphs = resolve_line_hyphens(paragraphs)
+    hidden: dict[int, list[CharSpan]] = {}
+    for index, paragraph in enumerate(paragraphs):
+        if HIDDEN_START in paragraph or HIDDEN_END in paragraph:
+            paragraphs[index], hidden[index] = _without_hidden_marks(paragraph)
+    result = Extracted(paragraphs=paragraphs, furniture=furniture, meta=meta, warnings=warnings, hidden=hidden)
     if images:
         # Used only when the body has no words (build_document): pages that are pictures.
         result.empty_code = "scanned-pdf"
         result.empty_reason = "scanned PDF: no text layer"
     return result
+
+
+_HIDDEN_MARK_RE = re.compile(f"([{HIDDEN_START}{HIDDEN_END}])")
+
+
+def _without_hidden_marks(paragraph: str) -> tuple[str, list[CharSpan]]:
+    """A paragraph without the marks of hidden glyphs (HIDDEN_START … HIDDEN_END), and the spans
+    they marked in what is left, white space at their ends left out (a space drawn after a hidden
+    glyph is not hidden; a mark left open runs to the paragraph's end)."""
+    out: list[str] = []
+    spans: list[CharSpan] = []
+    length, opened = 0, -1
+    for piece in _HIDDEN_MARK_RE.split(paragraph):
+        if piece == HIDDEN_START:
+            opened = length if opened < 0 else opened
+        elif piece == HIDDEN_END:
+            if 0 <= opened < length:
+                spans.append((opened, length))
+            opened = -1
+        else:
+            out.append(piece)
+            length += len(piece)
+    if 0 <= opened < length:
+        spans.append((opened, length))
+    text = "".join(out)
+    trimmed = []
+    for start, end in spans:
+        while start < end and text[start].isspace():
+            start += 1
+        while end > start and text[end - 1].isspace():
+            end -= 1
+        if start < end:
+            trimmed.append((start, end))
+    return text, trimmed
 
 
 def assemble(page_rows: list[PageRows], page_rotated: list[list[Box]]) -> tuple[list[str], set[int]]:

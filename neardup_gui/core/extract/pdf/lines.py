@@ -16,8 +16,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from neardup_gui.core.extract.common import HIDDEN_END, HIDDEN_START
-
 try:  # the compiled kernel of page_rows (setup.py builds it where a C compiler is)
     from neardup_gui.core.extract.pdf import _lines as _compiled_lines
 except ImportError:  # pragma: no cover - a build without a compiler
@@ -25,6 +23,10 @@ except ImportError:  # pragma: no cover - a build without a compiler
 
 log = logging.getLogger(__name__)
 
+# A run of hidden glyphs is written between these two noncharacters in a line's text (by
+# _split_row and _lines.c); layout.extracted turns them into the paragraph's hidden spans.
+HIDDEN_START = "\ufdd2"
+HIDDEN_END = "\ufdd3"
 # Ligature characters as the letters they join (both readers' text goes through this).
 LIGATURES = str.maketrans(
     {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl", "\ufb05": "st", "\ufb06": "st"}

@@ -91,7 +91,7 @@ def page_glyphs(layout, out: list[Glyph], rotated: list[Glyph], stats: dict[str,
     box = page_box if page_box is not None else (layout.x0, layout.y0, layout.x1, layout.y1)
     notes = np.array(drawn.upright_notes + drawn.turned_notes, dtype=np.float64).reshape(-1, 4)
     arrays = hiding.PageGlyphs(*(np.array([getattr(g, name) for g in glyphs], dtype=np.float64)
-                                 for name in ("x0", "y0", "x1", "y1")),
+                                 for name in ("x0", "y0", "x1", "y1", "size")),
                                *(notes[:, k].astype(np.int64) for k in range(3)), notes[:, 3],
                                np.full((len(glyphs), 4), np.nan))
     for glyph, hidden in zip(glyphs, hiding.hidden(arrays, box, drawn.covers).tolist()):
