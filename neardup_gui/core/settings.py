@@ -20,6 +20,9 @@ class ExtractLimits:
     # docx/odt: refuse archives whose uncompressed size or ratio says "zip bomb"
     max_unzipped_mb: int = 500
     max_zip_ratio: float = 200.0
+    # read an intact PDF with PDFium (extract/pdf/fium.py); False: every PDF with pdfminer.six,
+    # the salvage reader (the two readers' answers compared: tests, benchmarks)
+    pdf_fast: bool = True
 
 
 @dataclass(frozen=True)

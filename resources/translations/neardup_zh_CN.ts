@@ -1680,57 +1680,57 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>PairsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="435" />
+        <location filename="../../neardup_gui/app/models.py" line="456" />
         <source>Document A</source>
         <translation>文档 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="435" />
+        <location filename="../../neardup_gui/app/models.py" line="456" />
         <source>Document B</source>
         <translation>文档 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="436" />
+        <location filename="../../neardup_gui/app/models.py" line="457" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="436" />
+        <location filename="../../neardup_gui/app/models.py" line="457" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="437" />
+        <location filename="../../neardup_gui/app/models.py" line="458" />
         <source>B in A</source>
         <translation>B 在 A 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="437" />
+        <location filename="../../neardup_gui/app/models.py" line="458" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="438" />
+        <location filename="../../neardup_gui/app/models.py" line="459" />
         <source>Share of A's countable units found in B (containment)</source>
         <translation>A 的可计数单元出现在 B 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="439" />
+        <location filename="../../neardup_gui/app/models.py" line="460" />
         <source>Share of B's countable units found in A (containment)</source>
         <translation>B 的可计数单元出现在 A 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="440" />
+        <location filename="../../neardup_gui/app/models.py" line="461" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="441" />
+        <location filename="../../neardup_gui/app/models.py" line="462" />
         <source>Contained</source>
         <translation>包含比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="442" />
+        <location filename="../../neardup_gui/app/models.py" line="463" />
         <source>The larger of A in B and B in A: how much of one is found in the other</source>
         <translation>A 在 B 中与 B 在 A 中的较大者：一篇文档有多少内容见于另一篇</translation>
     </message>
@@ -2623,47 +2623,47 @@ Send the texts unencrypted to {address}?</source>
 <context>
     <name>SourcesModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="479" />
+        <location filename="../../neardup_gui/app/models.py" line="500" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="479" />
+        <location filename="../../neardup_gui/app/models.py" line="500" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="480" />
+        <location filename="../../neardup_gui/app/models.py" line="501" />
         <source>Containment</source>
         <translation>包含度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="480" />
+        <location filename="../../neardup_gui/app/models.py" line="501" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="481" />
+        <location filename="../../neardup_gui/app/models.py" line="502" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="482" />
+        <location filename="../../neardup_gui/app/models.py" line="503" />
         <source>Share of the submission found in this source</source>
         <translation>送检文档出现在此来源中的比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="483" />
+        <location filename="../../neardup_gui/app/models.py" line="504" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="484" />
+        <location filename="../../neardup_gui/app/models.py" line="505" />
         <source>Credited</source>
         <translation>计入比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="485" />
+        <location filename="../../neardup_gui/app/models.py" line="506" />
         <source>Share of the submission credited to this source: a passage several sources hold is credited to one (the collection's, the earlier indexed, the one holding more)</source>
         <translation>计入该来源的本文比例：多个来源都含有的段落只计入其中一个（优先库内文献，其次较早入库者，再次含量较多者）</translation>
     </message>
@@ -2851,214 +2851,269 @@ Send the texts unencrypted to {address}?</source>
     </message>
     <message>
         <location filename="../../neardup_gui/app/models.py" line="288" />
-        <location filename="../../neardup_gui/app/models.py" line="388" />
+        <location filename="../../neardup_gui/app/models.py" line="409" />
         <source>recovered from a damaged file: {detail}</source>
         <translation>从损坏的文件中恢复：{detail}</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/models.py" line="290" />
+        <source>page(s) {pages} read by the salvage reader (pdfminer.six): {detail}</source>
+        <translation>第 {pages} 页由修复读取器（pdfminer.six）读取：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="292" />
+        <source>read by the salvage reader (pdfminer.six): {detail}</source>
+        <translation>由修复读取器（pdfminer.six）读取：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="294" />
         <source>{n} characters whose font is lost are left out</source>
         <translation>{n} 个字符的字体已丢失，未读入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="293" />
+        <location filename="../../neardup_gui/app/models.py" line="297" />
         <source>the glyph widths of {n} font(s) are damaged: characters may be read in another order or left out</source>
         <translation>{n} 个字体的字形宽度已损坏：字符可能顺序错乱或遗漏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="296" />
+        <location filename="../../neardup_gui/app/models.py" line="300" />
         <source>the character map of {n} font(s) is damaged: some characters may be read wrongly</source>
         <translation>{n} 个字体的字符映射表已损坏：部分字符可能读错</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="299" />
+        <location filename="../../neardup_gui/app/models.py" line="303" />
         <source>the file is cut short: {n} characters of its text are missing</source>
         <translation>文件不完整：正文缺少 {n} 个字符</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="313" />
+        <location filename="../../neardup_gui/app/models.py" line="317" />
         <source>the end of the file (cross-reference table and trailer) is lost</source>
         <translation>文件末尾（交叉引用表和文件尾）已丢失</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="315" />
+        <location filename="../../neardup_gui/app/models.py" line="319" />
         <source>the cross-reference table or trailer is damaged</source>
         <translation>交叉引用表或文件尾已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="317" />
+        <location filename="../../neardup_gui/app/models.py" line="321" />
         <source>, with its catalog and {n} page(s) (rebuilt from their contents)</source>
         <translation>，文档目录和 {n} 个页面对象一并丢失（已按页面内容重建）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="318" />
+        <location filename="../../neardup_gui/app/models.py" line="322" />
         <source>, with its catalog</source>
         <translation>，文档目录一并丢失</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="320" />
+        <location filename="../../neardup_gui/app/models.py" line="324" />
         <source>; {n} page(s) read from the objects that survive</source>
         <translation>；从保留下来的对象中读取了 {n} 页</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="322" />
+        <location filename="../../neardup_gui/app/models.py" line="326" />
         <source>the PDF is damaged after page {n} ({why}); the pages after it are lost</source>
         <translation>PDF 在第 {n} 页之后损坏（{why}）；其后的页面已丢失</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="325" />
+        <location filename="../../neardup_gui/app/models.py" line="329" />
         <source>the contents of page(s) {pages} are damaged; their text after the damage is lost or read wrongly</source>
         <translation>第 {pages} 页的内容已损坏；损坏处之后的正文已丢失或可能读错</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="328" />
+        <location filename="../../neardup_gui/app/models.py" line="332" />
         <source>the page tree is damaged{why}; {n} page(s) found among its objects</source>
         <translation>页面树已损坏{why}；在其对象中找到 {n} 页</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="330" />
+        <location filename="../../neardup_gui/app/models.py" line="334" />
         <source>the page tree counts {count} pages; {lost} of them lost</source>
         <translation>页面树记有 {count} 页；其中 {lost} 页已丢失</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="332" />
+        <location filename="../../neardup_gui/app/models.py" line="336" />
         <source>its cross-reference table is damaged; {n} object(s) found by reading the whole file</source>
         <translation>其交叉引用表已损坏；通读整个文件找到 {n} 个对象</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="335" />
+        <location filename="../../neardup_gui/app/models.py" line="339" />
         <source>the name of the contents of page(s) {pages} is damaged; read from the stream it names</source>
         <translation>第 {pages} 页内容的名称已损坏；已从其所指的数据流读取</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="339" />
+        <location filename="../../neardup_gui/app/models.py" line="343" />
         <source>the contents of page(s) {pages} lost their description and were read as the compressed data they hold</source>
         <translation>第 {pages} 页的内容丢失了其描述，已按其中保存的压缩数据读取</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="342" />
+        <location filename="../../neardup_gui/app/models.py" line="346" />
+        <source>its fonts give some glyphs no character</source>
+        <translation>其字体有些字形没有对应的字符</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="348" />
+        <source>the fast reader could not read it</source>
+        <translation>快速读取器无法读取</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="349" />
+        <source>PDFium cannot read it</source>
+        <translation>PDFium 无法读取</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="351" />
+        <source>object {n} is not where the cross-reference table says</source>
+        <translation>对象 {n} 不在交叉引用表所指的位置</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="353" />
+        <source>a stream does not end where its length says</source>
+        <translation>有一个流的结束位置与其长度不符</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="355" />
+        <source>the compressed data of stream {n} is damaged{why}</source>
+        <translation>流 {n} 的压缩数据已损坏{why}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="357" />
+        <source>the compressed data of stream {n} is cut short</source>
+        <translation>流 {n} 的压缩数据被截断</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="359" />
+        <source>the dictionary of object {n} is damaged</source>
+        <translation>对象 {n} 的字典已损坏</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="361" />
+        <source>the file's end (startxref) is lost</source>
+        <translation>文件末尾（startxref）已丢失</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="363" />
         <source>its compound file cannot be read ({why})</source>
         <translation>其复合文件无法读取（{why}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="344" />
+        <location filename="../../neardup_gui/app/models.py" line="365" />
         <source>; the text was read from the Word stream that survives</source>
         <translation>；正文取自保留下来的 Word 数据流</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="345" />
+        <location filename="../../neardup_gui/app/models.py" line="366" />
         <source>the zip archive's directory is unreadable</source>
         <translation>zip 压缩包的目录无法读取</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="346" />
+        <location filename="../../neardup_gui/app/models.py" line="367" />
         <source>the zip archive's directory is damaged</source>
         <translation>zip 压缩包的目录已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="348" />
+        <location filename="../../neardup_gui/app/models.py" line="369" />
         <source>; {n} part(s) read up to the damage ({names})</source>
         <translation>；读取了损坏处之前的 {n} 个部件（{names}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="350" />
+        <location filename="../../neardup_gui/app/models.py" line="371" />
         <source>; its directory, from byte {pos}, is cut short or damaged</source>
         <translation>；其目录（从第 {pos} 字节起）不完整或已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="352" />
+        <location filename="../../neardup_gui/app/models.py" line="373" />
         <source>; no part at byte {pos}, the next one at byte {next}</source>
         <translation>；第 {pos} 字节处没有部件，下一个部件从第 {next} 字节开始</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="353" />
+        <location filename="../../neardup_gui/app/models.py" line="374" />
         <source>; the file ends there</source>
         <translation>；文件到此结束</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="354" />
+        <location filename="../../neardup_gui/app/models.py" line="375" />
         <source>; cut at byte {pos}</source>
         <translation>；文件在第 {pos} 字节处截断</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="356" />
+        <location filename="../../neardup_gui/app/models.py" line="377" />
         <source>; no further part at byte {pos}</source>
         <translation>；第 {pos} 字节处之后没有部件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="357" />
+        <location filename="../../neardup_gui/app/models.py" line="378" />
         <source>; {name} is cut short</source>
         <translation>；{name} 不完整</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="358" />
+        <location filename="../../neardup_gui/app/models.py" line="379" />
         <source>; {name}: checksum mismatch</source>
         <translation>；{name}：校验和不符</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="360" />
+        <location filename="../../neardup_gui/app/models.py" line="381" />
         <source>; {name}: damaged compressed data</source>
         <translation>；{name}：压缩数据已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="361" />
+        <location filename="../../neardup_gui/app/models.py" line="382" />
         <source>, its text read up to the damage</source>
         <translation>，其正文读取到损坏处为止</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="363" />
+        <location filename="../../neardup_gui/app/models.py" line="384" />
         <source>, some of its characters may be read wrongly</source>
         <translation>，其中部分字符可能读错</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="365" />
+        <location filename="../../neardup_gui/app/models.py" line="386" />
         <source>its end is lost ({n} group(s) left open)</source>
         <translation>文件末尾已丢失（{n} 个组未闭合）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="366" />
+        <location filename="../../neardup_gui/app/models.py" line="387" />
         <source>{n} closing brace(s) too many</source>
         <translation>多出 {n} 个右花括号</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="368" />
+        <location filename="../../neardup_gui/app/models.py" line="389" />
         <source>{n} damaged character(s) left out</source>
         <translation>已略去 {n} 个损坏的字符</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="370" />
+        <location filename="../../neardup_gui/app/models.py" line="391" />
         <source>{n} entries of its font, colour, style or list tables found outside them and left out</source>
         <translation>已略去 {n} 个出现在字体表、颜色表、样式表或列表表之外的表项</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="372" />
+        <location filename="../../neardup_gui/app/models.py" line="393" />
         <source>the file is cut short inside a tag</source>
         <translation>文件在某个标签中间被截断</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="373" />
+        <location filename="../../neardup_gui/app/models.py" line="394" />
         <source>{n} damaged tag(s) left out</source>
         <translation>已略去 {n} 个损坏的标签</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="374" />
+        <location filename="../../neardup_gui/app/models.py" line="395" />
         <source>; the text that survives was read</source>
         <translation>；已读取保留下来的正文</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="376" />
+        <location filename="../../neardup_gui/app/models.py" line="397" />
         <source>headers and footers left out ({why})</source>
         <translation>已略去页眉页脚（{why}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="378" />
+        <location filename="../../neardup_gui/app/models.py" line="399" />
         <source>{part} left out ({why})</source>
         <translation>已略去 {part}（{why}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="389" />
-        <location filename="../../neardup_gui/app/models.py" line="409" />
-        <location filename="../../neardup_gui/app/models.py" line="419" />
+        <location filename="../../neardup_gui/app/models.py" line="410" />
+        <location filename="../../neardup_gui/app/models.py" line="430" />
+        <location filename="../../neardup_gui/app/models.py" line="440" />
         <source>; </source>
         <translation>；</translation>
     </message>
