@@ -388,7 +388,7 @@ def _passage_json(comp, credit=None) -> list[dict[str, Any]]:  # noqa: ANN001 - 
     source's order (moved), and, for a checked submission's source, the other sources holding it."""
     also = dict(zip(comp.shown_passages(), credit.also_in)) if credit is not None else {}
     return [{"a": list(p.a), "b": list(p.b), "units_a": p.units_a, "units_b": p.units_b,
-             "identical_units": p.matched_units, "moved": p.moved,
+             "identical_units": p.matched_units, "moved": p.moved, "revised": p.revised,
              "runs": [{"a": list(r.a), "b": list(r.b), "units": r.units} for r in p.runs],
              **({"also_in": list(also.get(p, ()))} if credit is not None else {})}
             for p in comp.passages]

@@ -246,7 +246,7 @@ def _unpack_spans(blob: bytes) -> tuple[MatchSpan, ...]:
 
 def _pack_passages(passages: Sequence[Passage]) -> bytes:
     data = [[list(p.a), list(p.b), p.units_a, p.units_b, p.matched_units,
-             [[list(r.a), list(r.b), r.units] for r in p.runs], p.moved] for p in passages]
+             [[list(r.a), list(r.b), r.units] for r in p.runs], p.moved, p.revised] for p in passages]
     return zlib.compress(json.dumps(data, separators=(",", ":")).encode("utf-8"))
 
 
@@ -255,8 +255,9 @@ def _unpack_passages(blob: bytes) -> tuple[Passage, ...]:
         return ()
     return tuple(Passage(a=tuple(a), b=tuple(b), units_a=ua, units_b=ub, matched_units=m,
                          runs=tuple(MatchSpan(tuple(ra), tuple(rb), n) for ra, rb, n in runs),
-                         moved=bool(moved[0]) if moved else False)  # (a row kept before moved passages: none)
-                 for a, b, ua, ub, m, runs, *moved in json.loads(zlib.decompress(blob).decode("utf-8")))
+                         moved=bool(kind[0]) if kind else False, revised=bool(kind[1]) if len(kind) > 1 else False)
+                 # (a row kept before moved and revised passages has neither)
+                 for a, b, ua, ub, m, runs, *kind in json.loads(zlib.decompress(blob).decode("utf-8")))
 
 
 _ROW_COLS = ("rel, path, size, mtime_ns, sha256, batch_id, status, reason, warnings, units, copied, copied_overall, "
