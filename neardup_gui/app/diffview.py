@@ -68,24 +68,10 @@ class DiffInput:
     path_b: str = ""
 
 
-def colour_for(index: int) -> QColor:
-    """The background of matched passage ``index``, from the palette (light or dark theme)."""
-    return colours.match_colour(index)
-
-
-EDITED_BLEND = 0.45  # how far the edited shade moves from the passage colour to the background
-
-
 def passage_shades(index: int, palette: QPalette | None = None) -> tuple[QColor, QColor]:
-    """The two shades of passage ``index``: identical text, and edited text inside the passage.
-
-    The one place that chooses them: the edited shade is the passage colour blended towards the
-    text background of the palette in use, so it reads as "the same passage, fainter" on a light
-    and on a dark theme alike.
-    """
-    p = palette or colours.current()
-    exact = colours.match_colour(index, p)
-    return exact, colours.mix(exact, p.color(QPalette.ColorRole.Base), EDITED_BLEND)
+    """The two shades of passage ``index``: identical text, and edited text inside the passage
+    (:func:`neardup_gui.app.colours.passage_shades`, the reports' colours on a light palette)."""
+    return colours.passage_shades(index, palette)
 
 
 def passage_marks(passages: Sequence[Passage], side: str, palette: QPalette | None = None

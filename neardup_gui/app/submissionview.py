@@ -7,11 +7,11 @@ figures, which follow the sources the examiner counts: unticking a source recomp
 once, and "Exclude this source" (the applicant's own earlier proposal, say) is remembered for this
 submission in the index. Clicking a passage opens it beside its source (the side-by-side view).
 
-Styles (documented in docs/screening.md): a source's passages have a background of its own hue,
-light on a light theme and dark on a dark one (derived from the palette's Base colour, text in
-the palette's Text colour, so both themes stay readable); the form's template text is in the
-palette's placeholder colour on its alternate base; excluded text (quotations, bibliography when
-the settings exclude them) likewise and struck through.
+Styles (documented in docs/screening.md): source n has the colour the committee's report gives it
+(:mod:`neardup_gui.core.palette`, derived from the palette's Base colour so a dark theme gets dark
+tints under light text); the words edited inside a copied passage are a lighter shade of it; the
+form's template text is grey, and excluded text (quotations, bibliography when the settings
+exclude them) grey and struck through.
 """
 
 from __future__ import annotations
@@ -38,23 +38,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from neardup_gui.app import colours
 from neardup_gui.app.diffview import DiffInput, DiffView
 from neardup_gui.app.models import percent
 from neardup_gui.app.tasks import TaskRunner
 from neardup_gui.core.collection import Collection
 from neardup_gui.core.progress import ProgressFn
-from neardup_gui.core.report.model import EXCLUDED, MATCH, TEMPLATE, _Marks, segments
+from neardup_gui.core.report.model import EDITED, EXCLUDED, MATCH, TEMPLATE, _Marks, segments
 from neardup_gui.core.screening import (
-    COLLECTION, ScreenedSource, SubmissionDetail, coloured_spans, set_source_excluded, source_passage_spans, source_text,
+    COLLECTION, ScreenedSource, SubmissionDetail, coloured_runs, set_source_excluded, source_passage_spans, source_text,
     submission_detail,
 )
 from neardup_gui.core.sections import find_sections, section_figures
 from neardup_gui.core.settings import Settings
 
 log = logging.getLogger(__name__)
-
-GOLDEN = 0.618033988749895
-
 
 # --- the work (run in the task runner) ---------------------------------------------------------
 
@@ -89,43 +87,31 @@ def exclude_source(db_path: str, name: str, rel: str, source_path: str, excluded
 # --- colours from the palette --------------------------------------------------------------------
 
 
-def is_dark(palette: QPalette) -> bool:
-    return palette.color(QPalette.ColorRole.Base).lightnessF() < 0.5
-
-
 def source_colour(palette: QPalette, number: int) -> QColor:
-    """The background of source ``number`` (1-based): hues spread by the golden ratio, light on a
-    light theme, dark on a dark one, so the palette's Text colour stays readable on it."""
-    hue = ((number - 1) * GOLDEN + 0.08) % 1.0
-    if is_dark(palette):
-        return QColor.fromHslF(hue, 0.55, 0.30)
-    return QColor.fromHslF(hue, 0.85, 0.82)
-
-
-def muted_colours(palette: QPalette) -> tuple[QColor, QColor]:
-    """(foreground, background) of template and excluded text."""
-    return palette.color(QPalette.ColorRole.PlaceholderText), palette.color(QPalette.ColorRole.AlternateBase)
+    """The background of source ``number`` (1-based): its colour in the committee's report too
+    (:func:`neardup_gui.core.palette.passage_colours` of ``number - 1``)."""
+    return colours.passage_shades(number - 1, palette)[0]
 
 
 def submission_html(detail: SubmissionDetail, counted: Sequence[ScreenedSource], numbers: dict[int, int],
                     palette: QPalette) -> str:
-    """The full text as rich text: each counted source's passages in its colour, numbered, each a
-    link ``passage:<rank>:<i>`` (its source's rank and the passage's index among that source's)."""
-    spans, owner = [], []
-    for span, rank, i in coloured_spans(counted):
-        spans.append(span)
-        owner.append((rank, i))
-    marks = _Marks(spans, detail.template, detail.excluded)
+    """The full text as rich text: each counted source's passages in its colour, numbered, the
+    edited words inside a passage in the lighter shade of it (as the side-by-side view and the
+    report show them), each passage a link ``passage:<rank>:<i>`` (its source's rank and the
+    passage's index among that source's)."""
+    runs, pieces = coloured_runs(counted)
+    marks = _Marks([span for span, _ in runs], detail.template, detail.excluded, owners=[k for _, k in runs],
+                   edited=[(span, k) for k, (span, _, _) in enumerate(pieces)])
     text_colour = palette.color(QPalette.ColorRole.Text).name()
-    muted_fg, muted_bg = (c.name() for c in muted_colours(palette))
+    muted_fg, muted_bg = (c.name() for c in colours.muted_colours(palette))
     out, previous = [], None
-    for seg in segments(detail.text, (0, len(detail.text)), spans, detail.template, detail.excluded, marks=marks):
+    for seg in segments(detail.text, (0, len(detail.text)), (), detail.template, detail.excluded, marks=marks):
         text = html.escape(seg.text).replace("\n", "<br>")
-        if seg.kind == MATCH:
-            rank, i = owner[seg.match]
+        if seg.kind in (MATCH, EDITED):
+            _, rank, i = pieces[seg.match]
             number = numbers[rank]
             label = f"<sup><b>[{number}]</b></sup>" if previous != rank else ""
-            colour = source_colour(palette, number).name()
+            colour = colours.passage_shades(number - 1, palette)[seg.kind == EDITED].name()
             out.append(f'{label}<a href="passage:{rank}:{i}" style="text-decoration:none; color:{text_colour};">'
                        f'<span style="background-color:{colour}; color:{text_colour};">{text}</span></a>')
             previous = rank
@@ -397,7 +383,7 @@ class SubmissionView(QDialog):
         self.sections_label.setText(self.tr("Sections:"))
         self.sections.setHorizontalHeaderLabels([self.tr("Section"), self.tr("Units"), self.tr("Copied")])
         self.text.setToolTip(self.tr("Click a coloured passage to see it beside its source"))
-        fg, bg = (c.name() for c in muted_colours(self.palette()))
+        fg, bg = (c.name() for c in colours.muted_colours(self.palette()))
         self.key.setText(self.tr("Each source's passages have its colour and number. "
                                  "<span style=\"color:{fg}; background-color:{bg};\">The form's text</span> and "
                                  "<span style=\"color:{fg}; background-color:{bg}; text-decoration:line-through;\">"

@@ -156,10 +156,11 @@ def _full_text(w: _CWriter, segs: tuple[Segment, ...]) -> str:
     out, previous = [], None
     for seg in segs:
         text = w.text(seg.text)
-        if seg.kind == MATCH:
+        if seg.kind in (MATCH, EDITED):  # (edited words inside a passage: the lighter shade)
             number = seg.match + 1
             label = f"<sup>[{number}]</sup>" if previous != number else ""
-            out.append(f"{label}<span{w.attr(_colour(number))}>{text}</span>")
+            colour = _colour(number)
+            out.append(f"{label}<span{w.attr(colour if seg.kind == MATCH else 'e' + colour[1:])}>{text}</span>")
             previous = number
             continue
         if seg.text.strip():

@@ -14,6 +14,7 @@ import html as _html
 import logging
 from typing import Any, Callable
 
+from neardup_gui.core.palette import MUTED_BACKGROUND, MUTED_FOREGROUND, PASTELS, passage_colours
 from neardup_gui.core.report.strings import translator
 from neardup_gui.core.report.model import (
     EDITED, ELIDED, EXCLUDED, MATCH, TEMPLATE, DocRef, Passage, Report, ReportPair, Segment, flat_settings,
@@ -21,22 +22,10 @@ from neardup_gui.core.report.model import (
 
 log = logging.getLogger(__name__)
 
-# The diff view's palette (neardup_gui.app.diffview.PALETTE; a test keeps them equal): light
-# backgrounds that stay readable under black text; match i has colour i on both sides.
-PALETTE = ("#ffd8a8", "#b2f2bb", "#a5d8ff", "#fcc2d7", "#ffec99", "#d0bfff", "#99e9f2", "#e9fac8")
-
-
-def lighter(colour: str, keep: float = 0.4) -> str:
-    """``colour`` mixed with white, ``keep`` of it left: the edited words of a passage (issue 15.2)."""
-    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
-    return "#" + "".join(f"{round(255 - (255 - c) * keep):02x}" for c in (r, g, b))
-
-
-# Passage i's edited words: the same hue as its identical runs, lighter, so a copied-then-edited
-# section reads as one entry and the changed words still stand out.
-LIGHT_PALETTE = tuple(lighter(c) for c in PALETTE)
-MUTED_FOREGROUND = "#8c8c8c"
-MUTED_BACKGROUND = "#f1f1f1"
+# Passage i's colours on paper: identical text, and the edited words in a lighter shade of the same
+# hue (the window asks the same function, so a source has one colour on screen and on paper).
+PALETTE = tuple(passage_colours(i)[0] for i in range(len(PASTELS)))
+LIGHT_PALETTE = tuple(passage_colours(i)[1] for i in range(len(PASTELS)))
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 FONT_FAMILY = ('"Noto Sans", "DejaVu Sans", "Noto Sans CJK SC", "Source Han Sans SC", "PingFang SC", '
