@@ -118,6 +118,9 @@ def style_sheet(palette: QPalette | None = None) -> str:
     hint = mix(text(p), p.color(QPalette.ColorRole.Window), 0.35).name()  # secondary, still easy to read
     warning = mix(text(p), QColor(NOTICE_HUE), 0.45 if not is_dark(p) else 0.35).name()
     line = mix(p.color(QPalette.ColorRole.Window), text(p), 0.25).name()
+    # the examiner's own selection in the texts: a translucent wash, the passages' colours show through it
+    h = p.color(QPalette.ColorRole.Highlight)
+    wash = f"rgba({h.red()}, {h.green()}, {h.blue()}, 90)"
     return f"""
 QLabel#notice, QLabel#updatingNotice {{ background: {notice_bg}; color: {fg}; border: 1px solid {notice_border}; border-radius: 4px; padding: 6px; }}
 QLabel#checkSummary {{ background: {summary_bg}; color: {fg}; border: 1px solid {summary_border}; border-radius: 4px; padding: 6px; }}
@@ -125,6 +128,7 @@ QLabel#checkSummary:disabled {{ color: {hint}; }}
 QLabel#dropHint, QLabel#emptyHint, QLabel#figuresMeaning {{ color: {hint}; }}
 QLabel#hiddenSources, QLabel#refingerprintNote {{ color: {warning}; }}
 QWidget#progressPanel {{ border-top: 1px solid {line}; }}
+QPlainTextEdit#paneA, QPlainTextEdit#paneB, QTextBrowser#submissionText {{ selection-background-color: {wash}; selection-color: {fg}; }}
 """
 
 

@@ -46,6 +46,7 @@ from PySide6.QtWidgets import (
 from neardup_gui.app import colours
 from neardup_gui.app.commonview import exclusions_text  # issue 14
 from neardup_gui.app.models import percent
+from neardup_gui.app.widgets import ColourKeepingDelegate
 from neardup_gui.core.document import CharSpan
 from neardup_gui.core.results import Comparison, MatchSpan, Passage
 
@@ -53,6 +54,8 @@ log = logging.getLogger(__name__)
 
 # Zoom of both panes, in points added to the application's font size.
 ZOOM_RANGE = (-6, 24)
+# The text panes' left margin (px): the bar beside the passage shown is drawn in it.
+MARK_MARGIN = 10
 
 
 @dataclass(frozen=True)
@@ -194,12 +197,18 @@ class TextPane(QPlainTextEdit):
         )
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.match_count = 0
+        # The passage shown by next/previous: a bar in the left margin beside it, never a text
+        # selection (a selection's colour would cover the passage's colours).
+        self.current_span: CharSpan | None = None
+        self.current_colour = QColor()
 
     def show_text(self, text: str, matches: list[tuple[CharSpan, QColor]], muted: list[CharSpan],
                   edited: Sequence[tuple[CharSpan, QColor]] = (), passages: int | None = None) -> None:
         """``matches``: identical text; ``edited``: edited text inside passages (lighter shade);
         ``passages``: how many passages these make (default: one per match)."""
         self.setPlainText(text)
+        self.document().setDocumentMargin(MARK_MARGIN)
+        self.current_span = None
         selections: list[QTextEdit.ExtraSelection] = []
         muted_format = QTextCharFormat()
         muted_format.setForeground(colours.muted_foreground(self.palette()))
@@ -276,12 +285,30 @@ class TextPane(QPlainTextEdit):
                 break
             bar.setValue(target)
 
-    def select_span(self, span: CharSpan) -> None:
+    def show_current(self, span: CharSpan, colour: QColor) -> None:
+        """Mark ``span`` as the passage shown: the text cursor at its start (no selection) and a
+        bar of ``colour`` beside its lines."""
         cursor = QTextCursor(self.document())
-        n = self.document().characterCount() - 1
-        cursor.setPosition(min(max(span[0], 0), n))
-        cursor.setPosition(min(max(span[1], 0), n), QTextCursor.MoveMode.KeepAnchor)
+        cursor.setPosition(min(max(span[0], 0), self.document().characterCount() - 1))
         self.setTextCursor(cursor)
+        self.current_span = span
+        self.current_colour = colour
+        self.viewport().update()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if self.current_span is None:
+            return
+        n = self.document().characterCount() - 1
+        first, last = QTextCursor(self.document()), QTextCursor(self.document())
+        first.setPosition(min(max(self.current_span[0], 0), n))
+        last.setPosition(min(max(self.current_span[1] - 1, 0), n))
+        top, bottom = self.cursorRect(first).top(), self.cursorRect(last).bottom()
+        if bottom < 0 or top > self.viewport().height():
+            return
+        painter = QPainter(self.viewport())
+        painter.fillRect(QRect(1, top, MARK_MARGIN // 2, max(2, bottom - top)), self.current_colour)
+        painter.end()
 
 
 class DiffView(QDialog):
@@ -329,6 +356,7 @@ class DiffView(QDialog):
         self.open_b_button.setEnabled(bool(diff.path_b) and Path(diff.path_b).exists())
 
         self.passages = QListWidget()
+        self.passages.setItemDelegate(ColourKeepingDelegate(self.passages))
         self.passages.setObjectName("passageList")
         self.passages.setWordWrap(True)
         self.passages.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -476,7 +504,8 @@ class DiffView(QDialog):
     # -- navigation -----------------------------------------------------------------------------
 
     def go_to_match(self, index: int) -> None:
-        """Select match ``index`` in both panes and bring it to the middle of both."""
+        """Show match ``index`` in both panes (a bar beside it, its colours uncovered) and bring it
+        a quarter down both."""
         if not self.matches:
             return
         index = index % len(self.matches)
@@ -484,8 +513,9 @@ class DiffView(QDialog):
         span = self.matches[index]
         self._syncing = True
         try:
-            self.pane_a.select_span(span.a)
-            self.pane_b.select_span(span.b)
+            marker = colours.match_marker(index, self.palette())
+            self.pane_a.show_current(span.a, marker)
+            self.pane_b.show_current(span.b, marker)
             # a quarter down, so that a long passage shows as much of itself as fits
             self.pane_a.scroll_to_position(span.a[0], 0.25)
             self.pane_b.scroll_to_position(span.b[0], 0.25)

@@ -42,6 +42,7 @@ from neardup_gui.app import colours
 from neardup_gui.app.diffview import DiffInput, DiffView
 from neardup_gui.app.models import percent
 from neardup_gui.app.tasks import TaskRunner
+from neardup_gui.app.widgets import ColourKeepingDelegate
 from neardup_gui.core.collection import Collection
 from neardup_gui.core.progress import ProgressFn
 from neardup_gui.core.report.model import EDITED, EXCLUDED, MATCH, TEMPLATE, _Marks, segments
@@ -160,6 +161,7 @@ class SubmissionView(QDialog):
         self.text.anchorClicked.connect(self._anchor_clicked)
         self.legend_label = QLabel()
         self.legend = QListWidget()
+        self.legend.setItemDelegate(ColourKeepingDelegate(self.legend))
         self.legend.setObjectName("sourceLegend")
         self.legend.setWordWrap(True)
         self.legend.itemChanged.connect(self._item_changed)

@@ -6,15 +6,20 @@ import re
 
 from typing import Callable
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, QTimer
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QModelIndex, QPersistentModelIndex, Qt, QTimer
+from PySide6.QtGui import QPainter, QPalette, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
     QProgressBar,
     QPushButton,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableView,
     QWidget,
 )
@@ -120,6 +125,27 @@ def filter_as_typed(edit: QLineEdit, proxy: FilterProxy) -> QTimer:
 
     edit.textChanged.connect(changed)
     return timer
+
+
+class ColourKeepingDelegate(QStyledItemDelegate):
+    """Draws a list's chosen item with its own background colour and a frame, not the selection
+    colour: a passage or a source keeps the colour it has in the text while it is chosen."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem,
+              index: QModelIndex | QPersistentModelIndex) -> None:
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        chosen = bool(opt.state & QStyle.StateFlag.State_Selected)
+        if chosen and index.data(Qt.ItemDataRole.BackgroundRole) is not None:
+            opt.state &= ~QStyle.StateFlag.State_Selected
+            style = opt.widget.style() if opt.widget is not None else QApplication.style()
+            style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+            painter.save()
+            painter.setPen(QPen(opt.palette.color(QPalette.ColorRole.Highlight), 2))
+            painter.drawRect(opt.rect.adjusted(1, 1, -2, -2))
+            painter.restore()
+            return
+        super().paint(painter, opt, index)
 
 
 def make_table(model_proxy: FilterProxy, name: str, stretch: tuple[int, ...] = (0,)) -> QTableView:

@@ -43,15 +43,16 @@ def test_next_and_previous_move_both_panes(qtbot, text_pair):
     assert view.current_match == -1
     qtbot.mouseClick(view.next_button, Qt.MouseButton.LeftButton)
     assert view.current_match == 0
-    assert view.pane_a.textCursor().selectionStart() == spans[0].a[0]
-    assert view.pane_b.textCursor().selectionStart() == spans[0].b[0]
+    assert view.pane_a.current_span == spans[0].a and view.pane_b.current_span == spans[0].b
+    # shown beside a bar, not selected: a selection's colour would cover the passage's colours
+    assert not view.pane_a.textCursor().hasSelection() and not view.pane_b.textCursor().hasSelection()
+    assert view.pane_a.textCursor().position() == spans[0].a[0]
     last = len(spans) - 1
     qtbot.mouseClick(view.previous_button, Qt.MouseButton.LeftButton)  # wraps to the last
     assert view.current_match == last
     a_bar, b_bar = view.pane_a.verticalScrollBar().value(), view.pane_b.verticalScrollBar().value()
     assert a_bar > 0 and b_bar > 0  # the last passage is far down in both texts
-    assert view.pane_a.textCursor().selectedText().split() == original[spans[last].a[0]:spans[last].a[1]].split()
-    assert view.pane_b.textCursor().selectionStart() == spans[last].b[0]
+    assert view.pane_a.current_span == spans[last].a and view.pane_b.current_span == spans[last].b
     # the passage is visible in both panes
     for pane, pos in ((view.pane_a, spans[last].a[0]), (view.pane_b, spans[last].b[0])):
         cursor = pane.textCursor()
@@ -68,7 +69,44 @@ def test_next_and_previous_move_both_panes(qtbot, text_pair):
     # choosing a passage in the list shows it in both panes
     view.passages.setCurrentRow(1)
     assert view.current_match == 1
-    assert view.pane_b.textCursor().selectionStart() == spans[1].b[0]
+    assert view.pane_b.current_span == spans[1].b
+
+
+def _share_of(image, rect, colour) -> float:
+    """The share of ``rect``'s pixels in ``image`` that are ``colour`` (a QColor)."""
+    want = colour.rgb() & 0xFFFFFF
+    pixels = [(image.pixel(x, y) & 0xFFFFFF) == want
+              for x in range(rect.left(), rect.right(), 2) for y in range(rect.top(), rect.bottom(), 2)]
+    return sum(pixels) / max(1, len(pixels))
+
+
+def test_the_passage_shown_keeps_its_colours_uncovered(qtbot, qapp, text_pair):
+    """Next/previous and the list choose a passage without selecting it: the pane shows the
+    passage's colour (a bar beside it), the list its item's colour with a frame. The examiner's own
+    selection is a translucent wash over the colours."""
+    from neardup_gui.app import colours
+    from neardup_gui.app.main import apply_style
+
+    original, edited = text_pair
+    apply_style(qapp)
+    try:
+        view = _view(qtbot, original, edited)
+        view.go_to_match(1)
+        qapp.processEvents()
+        colour = colours.match_colour(1, view.palette())
+        highlight = view.palette().color(view.palette().ColorRole.Highlight)
+        item_rect = view.passages.visualItemRect(view.passages.item(1))
+        listed = view.passages.viewport().grab().toImage()
+        assert _share_of(listed, item_rect, colour) > 0.4
+        assert _share_of(listed, item_rect, highlight) < 0.3  # (the frame)
+        pane = view.pane_a.viewport().grab().toImage()
+        assert _share_of(pane, pane.rect(), colour) > 0.05
+        assert _share_of(pane, pane.rect(), highlight) == 0
+        # the examiner's own selection lets the colours through
+        selection = view.pane_a.palette().color(view.pane_a.palette().ColorRole.Highlight)
+        assert selection.alpha() < 128
+    finally:
+        qapp.setStyleSheet("")
 
 
 def test_scrolling_one_pane_keeps_the_other_in_step(qtbot, text_pair):
@@ -169,9 +207,7 @@ def test_an_edited_copy_shows_one_passage_per_copied_section(qtbot, corpus_dir):
     view.next_match()
     second = view.matches[1]
     assert view.current_match == 1 and view.position_label.text() == "Passage 2 of 2"
-    cursor = view.pane_a.textCursor()
-    assert (cursor.selectionStart(), cursor.selectionEnd()) == second.a
-    assert view.pane_b.textCursor().selectionStart() == second.b[0]
+    assert view.pane_a.current_span == second.a and view.pane_b.current_span == second.b
     assert "edited" in view.passages.item(0).text()
 
 
