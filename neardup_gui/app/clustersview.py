@@ -41,6 +41,12 @@ class ClustersView(QWidget):
         self.pairwise = QTableWidget()
         self.pairwise.setObjectName("pairwiseView")
         self.pairwise.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        # Said in place of an empty tree: why there is no cluster, and what to do.
+        self.empty_hint = QLabel()
+        self.empty_hint.setObjectName("emptyHint")
+        self.empty_hint.setWordWrap(True)
+        self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.known = False  # the clusters of the open collection have been found
         below = QWidget()
         b = QVBoxLayout(below)
         b.setContentsMargins(0, 0, 0, 0)
@@ -52,19 +58,34 @@ class ClustersView(QWidget):
         splitter.setStretchFactor(0, 2)
         splitter.setStretchFactor(1, 1)
         layout = QVBoxLayout(self)
+        layout.addWidget(self.empty_hint, 1)
         layout.addWidget(splitter, 1)
+        self.splitter = splitter
         self.retranslate_ui()
 
-    def set_clusters(self, clusters: Sequence[Cluster], threshold: float | None = None) -> None:
+    def set_clusters(self, clusters: Sequence[Cluster], threshold: float | None = None, known: bool = True) -> None:
         """``threshold``: what the pairs were listed down to; a pair of members that is not among
-        them (in a cluster too large to compare all its pairs) is said to be below it."""
+        them (in a cluster too large to compare all its pairs) is said to be below it. ``known``:
+        these are the collection's clusters (not the empty list of one still being worked out)."""
         shown = self.current_cluster()  # (of the clusters shown until now)
         self.clusters = list(clusters)
         self.threshold = threshold
+        self.known = known
         self._fill(shown.representative.doc_id if shown is not None else None)
+        self._update_empty()
 
     def reset(self) -> None:
-        self.set_clusters(())
+        self.set_clusters((), known=False)
+
+    def _update_empty(self) -> None:
+        empty = self.known and not self.clusters
+        self.empty_hint.setVisible(empty)
+        self.splitter.setVisible(not empty)
+        threshold = percent(self.threshold) if self.threshold is not None else ""
+        self.empty_hint.setText(self.tr(
+            "No cluster: no two documents of this collection reach the similarity r threshold ({threshold}). "
+            "A cluster is a group of near-copies; the Duplicates tab ranks every pair, and Settings (Ctrl+,) "
+            "sets the threshold.").format(threshold=threshold))
 
     def _activated(self, index: QModelIndex) -> None:
         data = index.data(RECORD_ROLE)
@@ -104,7 +125,7 @@ class ClustersView(QWidget):
         removing their rows at once 0.01 s."""
         model = self.model
         model.removeRows(0, model.rowCount())
-        model.setHorizontalHeaderLabels([self.tr("Cluster / document"), self.tr("Similarity to representative")])
+        model.setHorizontalHeaderLabels([self.tr("Cluster / document"), self.tr("Similarity r to the representative")])
         for i, cluster in enumerate(self.clusters, 1):
             rep = cluster.representative
             if cluster.ring:
@@ -176,6 +197,7 @@ class ClustersView(QWidget):
         self.view.setToolTip(self.tr("Double-click a member or press Enter to compare it with the representative"))
         shown = self.current_cluster()
         self._fill(shown.representative.doc_id if shown is not None else None)
+        self._update_empty()
 
 
 def _lowest(cluster: Cluster) -> float:

@@ -199,10 +199,10 @@ class CommonView(QWidget):
                 share=percent(r.get("automatic_min_share") or 0.0))
         else:
             rule = self.tr("Automatic template is off: only your template files and marks are left out.")
-        n = len(self.passages)
-        text = (self.tr("%n passage recurs in several documents; {k} left out. {rule}", "", n) if n == 1 else
-                self.tr("%n passages recur in several documents; {k} are left out. {rule}", "", n))
-        self.summary.setText(text.format(k=left_out, rule=rule))
+        # two counts, two messages: each takes its own plural form ("1 are left out" before)
+        found = self.tr("%n passage(s) found in several documents", "", len(self.passages))
+        out = self.tr("%n of them left out as template", "", left_out)
+        self.summary.setText(self.tr("{found}; {left_out}. {rule}").format(found=found, left_out=out, rule=rule))
 
     def _selection_changed(self) -> None:
         if self._filling:

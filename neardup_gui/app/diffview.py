@@ -473,10 +473,13 @@ class DiffView(QDialog):
             if len(snippet) > 48:
                 snippet = snippet[:47] + "…"
             if passage.matched_units < max(passage.units_a, passage.units_b):
-                label = self.tr("{n}. {units} units, edited ({identical} identical): {snippet}").format(
-                    n=i + 1, units=passage.units_a, identical=passage.matched_units, snippet=snippet)
+                # (how much each side covers: a passage identical in A may hold more words in B)
+                label = self.tr("{n}. A {units_a} units, B {units_b}; {identical} identical: {snippet}").format(
+                    n=i + 1, units_a=passage.units_a, units_b=passage.units_b, identical=passage.matched_units,
+                    snippet=snippet)
             else:
-                label = self.tr("{n}. {units} units: {snippet}").format(n=i + 1, units=passage.units_a, snippet=snippet)
+                label = self.tr("{n}. {units} units, identical: {snippet}").format(
+                    n=i + 1, units=passage.units_a, snippet=snippet)
             item = QListWidgetItem(label)
             item.setBackground(passage_shades(i)[0])
             item.setForeground(colours.text(self.palette()))
@@ -606,8 +609,8 @@ class DiffView(QDialog):
         self.setWindowTitle(self.tr("Side by side: {a} ↔ {b}").format(a=self.diff.title_a, b=self.diff.title_b))
         self.header.setText(
             self.tr(
-                "<b>Similarity {sim}</b> &nbsp;·&nbsp; A in B {ca} &nbsp;·&nbsp; B in A {cb} &nbsp;·&nbsp; "
-                "common units {common} &nbsp;·&nbsp; template share A {ta}, B {tb}"
+                "<b>Similarity r {sim}</b> &nbsp;·&nbsp; A in B {ca} &nbsp;·&nbsp; B in A {cb} &nbsp;·&nbsp; "
+                "identical units {common} &nbsp;·&nbsp; template share A {ta}, B {tb}"
             ).format(
                 sim=percent(c.similarity), ca=percent(c.containment_a), cb=percent(c.containment_b),
                 common=c.common_units, ta=percent(c.template_share_a), tb=percent(c.template_share_b),
@@ -617,8 +620,8 @@ class DiffView(QDialog):
                                                           b=exclusions_text(c.exclusions_b))
         )
         self.header.setToolTip(
-            self.tr("Similarity is the LCS ratio common / (A + B − common) over countable units; "
-                    "containment is the share of one text found in the other, counted over copied passages "
+            self.tr("Similarity r is the LCS ratio identical / (A + B − identical) over countable units; "
+                    "A in B is the share of A found in B, counted over copied passages "
                     "(identical runs and the edited words between them, shown in a lighter shade). "
                     "Template text is not counted.")
         )

@@ -43,6 +43,12 @@ class DuplicatesView(QWidget):
         self.order.addItems(["", ""])
         self.order.currentIndexChanged.connect(self._order_changed)
         self.order_label.setBuddy(self.order)
+        # Said in place of an empty table: why there is nothing, and what to do.
+        self.empty_hint = QLabel()
+        self.empty_hint.setObjectName("emptyHint")
+        self.empty_hint.setWordWrap(True)
+        self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.known = False  # the pairs of the open collection have been found
         layout = QVBoxLayout(self)
         row = QHBoxLayout()
         row.addWidget(self.summary, 1)
@@ -50,12 +56,16 @@ class DuplicatesView(QWidget):
         row.addWidget(self.order)
         row.addWidget(self.filter, 1)
         layout.addLayout(row)
+        layout.addWidget(self.empty_hint, 1)
         layout.addWidget(self.view, 1)
         self.retranslate_ui()
 
-    def set_pairs(self, pairs: Sequence[Pair], threshold: float) -> None:
+    def set_pairs(self, pairs: Sequence[Pair], threshold: float, known: bool = True) -> None:
+        """``known``: these are the collection's pairs (not the empty list of a collection whose
+        pairs are still being found)."""
         self.pairs = list(pairs)
         self.threshold = threshold
+        self.known = known
         self._show()
 
     def set_containment_pairs(self, pairs: Sequence[Pair]) -> None:
@@ -77,11 +87,29 @@ class DuplicatesView(QWidget):
         self.view.sortByColumn(6 if containment else 0, Qt.SortOrder.DescendingOrder)
         self.view.resizeColumnsToContents()
         self._update_summary()
+        self._update_empty()
+
+    def _update_empty(self) -> None:
+        shown = self.by_containment if self.by_containment_shown() else self.pairs
+        empty = self.known and not shown
+        self.empty_hint.setVisible(empty)
+        self.view.setVisible(not empty)
+        if self.by_containment_shown():
+            self.empty_hint.setText(self.tr(
+                "No pair of documents in which at least {cut} of one is found in the other. Checking a new "
+                "submission (Check files…) compares it with every document, whatever its share.").format(
+                cut=percent(CONTAINMENT_CUT)))
+        else:
+            self.empty_hint.setText(self.tr(
+                "No pair of documents reaches the similarity r threshold ({threshold}): no document of this "
+                "collection is a near-copy of another. Rank by containment to list partial copies (a section "
+                "copied into a longer text), or lower the threshold in Settings (Ctrl+,).").format(
+                threshold=percent(self.threshold)))
 
     def reset(self) -> None:
         self.filter.clear()
         self.by_containment = []
-        self.set_pairs((), self.threshold)
+        self.set_pairs((), self.threshold, known=False)
 
     def _activated(self, index: QModelIndex) -> None:
         pair = self.proxy.record_at(index)
@@ -89,16 +117,13 @@ class DuplicatesView(QWidget):
             self.pair_activated.emit(pair.a.doc_id, pair.b.doc_id)
 
     def _update_summary(self) -> None:
-        # (English singular as its own string: "1 pair", as the window's counts line)
         if self.by_containment_shown():
             n = len(self.by_containment)
-            text = (self.tr("%n pair in which at least {cut} of one document is found in the other", "", n) if n == 1 else
-                    self.tr("%n pairs in which at least {cut} of one document is found in the other", "", n))
+            text = self.tr("%n pair(s) in which at least {cut} of one document is found in the other", "", n)
             self.summary.setText(text.format(cut=percent(CONTAINMENT_CUT)))
             return
         n = len(self.pairs)
-        text = (self.tr("%n pair with similarity of at least {threshold}", "", n) if n == 1 else
-                self.tr("%n pairs with similarity of at least {threshold}", "", n))
+        text = self.tr("%n pair(s) with similarity r of at least {threshold}", "", n)
         self.summary.setText(text.format(threshold=percent(self.threshold)))
 
     def retranslate_ui(self) -> None:
@@ -113,3 +138,4 @@ class DuplicatesView(QWidget):
         self.view.setToolTip(self.tr("Double-click or press Enter to compare side by side"))
         self.model.retranslate()
         self._update_summary()
+        self._update_empty()

@@ -32,13 +32,31 @@ class Translations:
     """The installed translators of one application; ``switch`` replaces them.
 
     Installing a translator makes Qt send a LanguageChange event to every widget, which our
-    widgets answer by re-translating themselves, so the switch is live.
+    widgets answer by re-translating themselves, so the switch is live. English has a translator
+    too: it holds only the plural forms of the counted messages ("%n source(s) found" → "1 source
+    found", "3 sources found"), which Qt takes from a translation, never from the source text.
     """
 
     def __init__(self, app: QCoreApplication) -> None:
         self._app = app
         self._installed: list[QTranslator] = []
         self.language = "en"
+        self._install("en")
+
+    def _install(self, language: str) -> bool:
+        ours = QTranslator(self._app)
+        path = resources_dir() / "translations"
+        if not ours.load(f"neardup_{language}", str(path)):
+            log.warning("no translation for %s in %s", language, path)
+            return False
+        if language != "en":
+            qt = QTranslator(self._app)
+            if qt.load(f"qtbase_{language}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+                self._app.installTranslator(qt)
+                self._installed.append(qt)
+        self._app.installTranslator(ours)
+        self._installed.append(ours)
+        return True
 
     def switch(self, language: str) -> bool:
         """Show the interface in ``language`` ("en" or "zh_CN"); False if no translation was found."""
@@ -48,20 +66,12 @@ class Translations:
         self.language = language
         if language == "en":
             QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
-            # Removing translators already sends LanguageChange when there were any.
+            self._install("en")
             return True
-        ours = QTranslator(self._app)
-        path = resources_dir() / "translations"
-        if not ours.load(f"neardup_{language}", str(path)):
-            log.warning("no translation for %s in %s", language, path)
+        if not self._install(language):
             self.language = "en"
+            self._install("en")
             return False
-        qt = QTranslator(self._app)
-        if qt.load(f"qtbase_{language}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
-            self._app.installTranslator(qt)
-            self._installed.append(qt)
-        self._app.installTranslator(ours)
-        self._installed.append(ours)
         QLocale.setDefault(QLocale(language))
         return True
 

@@ -79,10 +79,10 @@ class ScreeningModel(RecordTableModel[ScreeningRow]):
         # The strings are marked for translation here and translated when shown.
         QCoreApplication.translate("ScreeningModel", "Rank"), QCoreApplication.translate("ScreeningModel", "Submission")
         QCoreApplication.translate("ScreeningModel", "Copied"), QCoreApplication.translate("ScreeningModel", "Flag")
-        QCoreApplication.translate("ScreeningModel", "Largest source")
-        QCoreApplication.translate("ScreeningModel", "Largest source share")
+        QCoreApplication.translate("ScreeningModel", "Largest source (file)")
+        QCoreApplication.translate("ScreeningModel", "Largest single source")
         QCoreApplication.translate("ScreeningModel", "Sources"), QCoreApplication.translate("ScreeningModel", "Warnings")
-        QCoreApplication.translate("ScreeningModel", "Share of the submission found in its sources, the form's text not counted")
+        QCoreApplication.translate("ScreeningModel", "Share of the submission found in its sources, template text not counted")
         QCoreApplication.translate("ScreeningModel", "Share of the submission found in its single largest source")
         QCoreApplication.translate("ScreeningModel", "Sources counted (documents of the collection and other submissions of this call)")
         self.flag = DEFAULT_FLAG
@@ -94,11 +94,11 @@ class ScreeningModel(RecordTableModel[ScreeningRow]):
                 Column(c, "Submission", lambda r: r.rel, lambda r: r.rel.lower()),
                 Column(c, "Copied", lambda r: percent(r.copied) if r.status == "done" else "",
                        lambda r: r.copied if r.status == "done" else -1.0, numeric=True,
-                       tooltip="Share of the submission found in its sources, the form's text not counted"),
-                Column(c, "Largest source share", lambda r: percent(r.largest) if r.status == "done" else "",
+                       tooltip="Share of the submission found in its sources, template text not counted"),
+                Column(c, "Largest single source", lambda r: percent(r.largest) if r.status == "done" else "",
                        lambda r: r.largest, numeric=True,
                        tooltip="Share of the submission found in its single largest source"),
-                Column(c, "Largest source", lambda r: os.path.basename(r.largest_source),
+                Column(c, "Largest source (file)", lambda r: os.path.basename(r.largest_source),
                        lambda r: os.path.basename(r.largest_source).lower()),
                 Column(c, "Sources", lambda r: str(r.sources) if r.status == "done" else "", lambda r: r.sources,
                        numeric=True,
@@ -275,17 +275,12 @@ class ScreeningView(QWidget):
         line = self.flag_spin.value() / 100
         done = [r for r in s.rows if r.status == "done"]
         flagged = sum(1 for r in s.rows if r.flagged(line))
-        # (English singular as its own string, as the counts line's)
-        text = (self.tr("<b>%n submission</b> in {folder}: {flagged} at or above the flag line, "
-                        "{unread} could not be read", "", len(s.rows))
-                if len(s.rows) == 1 else
-                self.tr("<b>%n submissions</b> in {folder}: {flagged} at or above the flag line, "
-                        "{unread} could not be read", "", len(s.rows))).format(
-            folder=display_path(s.info.folder), flagged=flagged, unread=len(s.rows) - len(done))
+        text = self.tr("<b>%n submission(s)</b> in {folder}", "", len(s.rows)).format(folder=display_path(s.info.folder))
+        text += self.tr(": {flagged}, {unread}").format(
+            flagged=self.tr("%n at or above the flag line", "", flagged),
+            unread=self.tr("%n could not be read", "", len(s.rows) - len(done)))
         if s.others:  # (as the last screening run found them)
-            text += " · " + (self.tr("%n other file left out (not a format neardup reads)", "", len(s.others))
-                             if len(s.others) == 1 else
-                             self.tr("%n other files left out (not a format neardup reads)", "", len(s.others)))
+            text += " · " + self.tr("%n other file(s) left out (not a format neardup reads)", "", len(s.others))
         if s.info.state != "done":
             text += " · " + self.tr("interrupted: screen again to check the rest")
         self.summary.setText(text)
@@ -357,8 +352,8 @@ class ScreeningView(QWidget):
                                                 "goes on where it stopped"))
         self.combo_label.setText(self.tr("Screening:"))
         self.combo.setAccessibleName(self.tr("Screenings kept in this collection"))
-        self.flag_label.setText(self.tr("Flag from:"))
-        tip = self.tr("Flag a submission whose copied share (the form's text not counted) reaches this")
+        self.flag_label.setText(self.tr("Flag line:"))
+        tip = self.tr("A submission is flagged when its copied share (template text not counted) reaches this line")
         self.flag_label.setToolTip(tip)
         self.flag_spin.setToolTip(tip)
         self.flag_spin.setAccessibleName(self.tr("Flag line"))

@@ -247,7 +247,8 @@ class SubmissionView(QDialog):
             n = self.numbers[s.rank]
             where = self.tr("collection") if s.kind == COLLECTION else self.tr("this call")
             note = "" if not s.excluded else " · " + self.tr("excluded for this submission")
-            item.setText(f"[{n}] {s.name}\n{percent(s.containment)} · {where}{note}")
+            share = self.tr("share of the submission {share}").format(share=percent(s.containment))
+            item.setText(f"[{n}] {s.name}\n{share} · {where}{note}")
             item.setToolTip(s.path)
             counted = s.rank in self.enabled
             item.setBackground(QBrush(source_colour(palette, n)) if counted else QBrush())
@@ -255,9 +256,9 @@ class SubmissionView(QDialog):
         summary = self.detail.summary(self.enabled)
         self.summary = summary
         self.figures.setText(self.tr(
-            "<b>{name}</b><br><b>Copied: {copied}</b> (the form's text not counted) &nbsp;·&nbsp; without "
-            "quotations {nq} &nbsp;·&nbsp; largest single source {largest} &nbsp;·&nbsp; {units} units &nbsp;·&nbsp; "
-            "form text {template} &nbsp;·&nbsp; {n} of {total} sources counted").format(
+            "<b>{name}</b><br><b>Copied {copied}</b> (template text not counted) &nbsp;·&nbsp; copied without "
+            "quotations {nq} &nbsp;·&nbsp; largest single source {largest} &nbsp;·&nbsp; units {units} &nbsp;·&nbsp; "
+            "template share {template} &nbsp;·&nbsp; sources counted: {n} of {total}").format(
             name=html.escape(self.detail.row.rel), copied=percent(summary.copied_ratio_without_template),
             nq=percent(summary.copied_ratio_without_quotes), largest=percent(summary.largest_source_ratio),
             units=self.detail.row.units, template=percent(summary.template_share), n=len(self.enabled),
@@ -386,10 +387,14 @@ class SubmissionView(QDialog):
         self.sections.setHorizontalHeaderLabels([self.tr("Section"), self.tr("Units"), self.tr("Copied")])
         self.text.setToolTip(self.tr("Click a coloured passage to see it beside its source"))
         fg, bg = (c.name() for c in colours.muted_colours(self.palette()))
-        self.key.setText(self.tr("Each source's passages have its colour and number. "
-                                 "<span style=\"color:{fg}; background-color:{bg};\">The form's text</span> and "
+        exact, edited = (c.name() for c in colours.passage_shades(0, self.palette()))
+        self.key.setText(self.tr("Each source's passages have its colour and number: "
+                                 "<span style=\"background-color:{exact};\">identical text</span>, "
+                                 "<span style=\"background-color:{edited};\">edited words</span>. "
+                                 "<span style=\"color:{fg}; background-color:{bg};\">Template text</span> and "
                                  "<span style=\"color:{fg}; background-color:{bg}; text-decoration:line-through;\">"
-                                 "excluded text</span> are never counted.").format(fg=fg, bg=bg))
+                                 "excluded text</span> are never counted.").format(fg=fg, bg=bg, exact=exact,
+                                                                                    edited=edited))
         self._refresh()
 
     def changeEvent(self, event) -> None:  # noqa: ANN001

@@ -6,7 +6,7 @@ import re
 
 from typing import Callable
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QModelIndex, QPersistentModelIndex, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QObject, QModelIndex, QPersistentModelIndex, Qt, QTimer
 from PySide6.QtGui import QPainter, QPalette, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -40,8 +40,21 @@ def _counted(match: re.Match[str], translated: str) -> str:
     return translated.format(**{k: v for k, v in match.groupdict().items() if k != "n"})
 
 
-def _tr_n(text: str, match: re.Match[str]) -> str:
-    return QCoreApplication.translate("ProgressMessages", text, None, int(match["n"]))
+class ProgressCounts(QObject):
+    """The core's counted progress messages, each through ``tr`` with its count: Qt's plural forms
+    (lupdate marks a message as counted only when it is asked for through ``tr``)."""
+
+    def found(self, n: int) -> str:
+        return self.tr("Found %n document(s)", "", n)
+
+    def finding_common(self, n: int) -> str:
+        return self.tr("Finding common passages (%n document(s) read)", "", n)
+
+    def refingerprinted(self, n: int) -> str:
+        return self.tr("Re-fingerprinted %n document(s)", "", n)
+
+    def indexed(self, n: int) -> str:
+        return self.tr("Indexed %n document(s) ({warned} with warnings, {skipped} skipped)", "", n)
 
 
 def _progress_patterns() -> list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]]:
@@ -53,21 +66,20 @@ def _progress_patterns() -> list[tuple[re.Pattern[str], str | Callable[[re.Match
         (re.compile(r"^Verifying (?P<done>\d+) of (?P<total>\d+) candidates$"), QCoreApplication.translate("ProgressMessages", "Verifying {done} of {total} candidates")),
         (re.compile(r"^Compared (?P<done>\d+) of (?P<total>\d+)$"), QCoreApplication.translate("ProgressMessages", "Compared {done} of {total}")),
         (re.compile(r"^Quoting (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Quoting {file}")),
+        (re.compile(r"^Writing (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Writing {file}")),
+        (re.compile(r"^Wrote (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Wrote {file}")),
         (re.compile(r"^Completing the index: (?P<done>\d+) of (?P<total>\d+)$"), QCoreApplication.translate("ProgressMessages", "Completing the index: {done} of {total}")),
         (re.compile(r"^Reading (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Reading {file}")),
         (re.compile(r"^[Ss]canning (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Scanning {file}")),
-        # The counted messages of core (progress.count_noun, indexer.index_summary): Qt's %n
-        # forms; English has no translator installed, so its singular is a string of its own.
-        (re.compile(r"^found (?P<n>\d+) documents?$"), lambda m: _counted(m, (
-            _tr_n(QT_TRANSLATE_NOOP("ProgressMessages", "Found %n document"), m) if m["n"] == "1" else _tr_n(QT_TRANSLATE_NOOP("ProgressMessages", "Found %n documents"), m)))),
-        (re.compile(r"^Finding common passages \((?P<n>\d+) documents? read\)$"), lambda m: _counted(m, (
-            _tr_n(QT_TRANSLATE_NOOP("ProgressMessages", "Finding common passages (%n document read)"), m) if m["n"] == "1" else _tr_n(QT_TRANSLATE_NOOP("ProgressMessages", "Finding common passages (%n documents read)"), m)))),
-        (re.compile(r"^Re-fingerprinted (?P<n>\d+) documents?$"), lambda m: _counted(m, (
-            _tr_n(QT_TRANSLATE_NOOP("ProgressMessages", "Re-fingerprinted %n document"), m) if m["n"] == "1" else _tr_n(QT_TRANSLATE_NOOP("ProgressMessages", "Re-fingerprinted %n documents"), m)))),
+        # The counted messages of core (progress.count_noun, indexer.index_summary), in Qt's %n
+        # plural forms (English's from neardup_en.qm, as every counted message of the window).
+        (re.compile(r"^found (?P<n>\d+) documents?$"), lambda m: _counted(m, ProgressCounts().found(int(m["n"])))),
+        (re.compile(r"^Finding common passages \((?P<n>\d+) documents? read\)$"),
+         lambda m: _counted(m, ProgressCounts().finding_common(int(m["n"])))),
+        (re.compile(r"^Re-fingerprinted (?P<n>\d+) documents?$"),
+         lambda m: _counted(m, ProgressCounts().refingerprinted(int(m["n"])))),
         (re.compile(r"^Indexed (?P<n>\d+) documents? \((?P<warned>\d+) with warnings, (?P<skipped>\d+) skipped\)$"),
-         lambda m: _counted(m, (
-             _tr_n(QT_TRANSLATE_NOOP("ProgressMessages", "Indexed %n document ({warned} with warnings, {skipped} skipped)"), m) if m["n"] == "1"
-             else _tr_n(QT_TRANSLATE_NOOP("ProgressMessages", "Indexed %n documents ({warned} with warnings, {skipped} skipped)"), m)))),
+         lambda m: _counted(m, ProgressCounts().indexed(int(m["n"])))),
     ]
 
 
@@ -81,6 +93,7 @@ def _stage_words() -> dict[str, str]:
         "Reading the submissions": QCoreApplication.translate("ProgressMessages", "Reading the submissions"),
         "Scanning the folder": QCoreApplication.translate("ProgressMessages", "Scanning the folder"),
         "Report ready": QCoreApplication.translate("ProgressMessages", "Report ready"),
+        "Building the report": QCoreApplication.translate("ProgressMessages", "Building the report"),
         "Screened": QCoreApplication.translate("ProgressMessages", "Screened"),
         "Checked": QCoreApplication.translate("ProgressMessages", "Checked"),
         "Compared": QCoreApplication.translate("ProgressMessages", "Compared"),

@@ -76,7 +76,7 @@ def render_submission_html(r: SubmissionReport, *, flavour: str = "browser") -> 
     w(f"<h1>{esc(r.title)}</h1>\n")
     against = (t("against_value", n=r.collection_documents, m=r.call_submissions) if r.screening
                else t("against_collection", n=r.collection_documents))
-    _kv(w, [(t("document"), esc(r.document.name))]
+    _kv(w, [(t("document"), w.name(r.document.name))]
         + ([(t("call"), esc(r.screening))] if r.screening else [])
         + [(t("checked_at"), esc(r.checked.replace("T", " ").replace("+00:00", " UTC"))), (t("against"), esc(against))])
     n = w.attr("num")
@@ -95,11 +95,10 @@ def render_submission_html(r: SubmissionReport, *, flavour: str = "browser") -> 
     flag_line = pct(r.flag)
     flag = (f"<span{w.attr('flag')}>{esc(t('flagged', line=flag_line))}</span>" if r.flagged
             else f"<span{w.attr('ok')}>{esc(t('not_flagged', line=flag_line))}</span>")
-    w(f"<p>{esc(t('flag'))}: {flag}</p>\n")
-    w(f"<p{w.attr('lead')}>{esc(t('copied'))}: {esc(t('copied_note'))}. {esc(t('template'))}: {pct(r.template_share)}. "
-      f"{esc(t('units_note'))}</p>\n")
+    w(f"<p>{flag}</p>\n")
+    w(f"<p{w.attr('lead')}>{esc(t('figures_note', copied=t('copied'), note=t('copied_note'), template=t('template'), share=pct(r.template_share), units=t('units_note')))}</p>\n")
     if r.warnings:
-        w(f"<p{w.attr('flag')}>{esc(t('warnings'))}: {esc('; '.join(r.warnings))}</p>\n")
+        w(f"<p{w.attr('flag')}>{esc(t('warnings_line', warnings=t('list_separator').join(r.warnings)))}</p>\n")
     # sections
     w(f"<{sec}><h2>{esc(t('sections'))}</h2>\n", w.table("rank"),
       f"<thead><tr><th>{esc(t('section'))}</th><th{w.attr('nw')}>{esc(t('section_units'))}</th>"
@@ -125,7 +124,7 @@ def render_submission_html(r: SubmissionReport, *, flavour: str = "browser") -> 
             swatch = (f"<span{w.attr('swatch', _colour(e.number))}>&nbsp;{e.number}&nbsp;</span>"
                       if not e.excluded else f"{e.number}")
             note = f"<br><span{w.attr('units')}>{esc(t('excluded_source'))}</span>" if e.excluded else ""
-            w(f"<tr{row}><td{w.attr('sw')}>{swatch}</td><td>{esc(e.document.name)}{note}</td><td>{esc(kind)}</td>"
+            w(f"<tr{row}><td{w.attr('sw')}>{swatch}</td><td>{w.name(e.document.name)}{note}</td><td>{esc(kind)}</td>"
               f"<td{n}>{pct(e.containment)}</td><td{n}>{pct(e.similarity)}</td><td{n}>{e.common_units:,}</td></tr>\n")
         w("</tbody></table>\n")
     w(f"</{sec}>\n")
@@ -223,15 +222,15 @@ def _appendix(w: _CWriter, r: SubmissionReport, t) -> None:  # noqa: ANN001
     sec = "div" if w.qt else "section"
     w(f'<{sec}{w.attr("page")}><h2>{esc(t("appendix"))}</h2>\n<h3>{esc(t("files"))}</h3>\n', w.table("docs"),
       f"<thead><tr><th>#</th><th>{esc(t('file'))} / {esc(t('path'))}</th><th>{esc(t('sha256'))}</th></tr></thead><tbody>\n")
-    w(f"<tr><td></td><td>{esc(r.document.name)}<br><code>{esc(r.document.path)}</code><br>"
+    w(f"<tr><td></td><td>{w.name(r.document.name)}<br><code>{w.name(r.document.path)}</code><br>"
       f"{esc(size_text(r.document.size, t))}</td><td><code>{esc(r.document.sha256)}</code></td></tr>\n")
     for e in r.sources:
-        w(f"<tr><td{w.attr('num')}>{e.number}</td><td>{esc(e.document.name)}<br><code>{esc(e.document.path)}</code></td>"
+        w(f"<tr><td{w.attr('num')}>{e.number}</td><td>{w.name(e.document.name)}<br><code>{w.name(e.document.path)}</code></td>"
           f"<td><code>{esc(e.document.sha256)}</code></td></tr>\n")
     w("</tbody></table>\n")
     _kv(w, [(t("application"), esc(f"neardup {r.app_version}")), (t("created"), esc(r.created)),
              (t("collection_folder"), f"<code>{esc(r.collection_folder)}</code>"),
-             (t("index_file"), f"<code>{esc(r.index_path)}</code>")])
+             (t("index_file"), f"<code>{w.name(r.index_path)}</code>")])
     _settings_table(w, r.settings, t)
     w(f"<p{w.attr('lead')}>{esc(t('definitions'))}</p></{sec}>\n")
 
@@ -275,18 +274,18 @@ def render_screening_html(r: ScreeningReport, *, flavour: str = "browser") -> st
       f"<th>{esc(t('warnings'))}</th></tr></thead><tbody>\n")
     for i, x in enumerate(r.rows, 1):
         if x.status != "done":
-            w(f"<tr><td{n}>{i}</td><td>{esc(x.rel)}</td><td colspan=\"5\">{esc(t('skipped', reason=x.reason))}</td></tr>\n")
+            w(f"<tr><td{n}>{i}</td><td>{w.name(x.rel)}</td><td colspan=\"5\">{esc(t('skipped', reason=x.reason))}</td></tr>\n")
             continue
         hot = w.attr("flag") if x.flagged(info.flag) else ""
         largest = x.largest_source.rsplit("/", 1)[-1] if x.largest_source else ""
-        w(f"<tr><td{n}>{i}</td><td>{esc(x.rel)}</td><td{n}><span{hot}>{pct(x.copied)}</span></td>"
-          f"<td{n}>{pct(x.largest)}</td><td>{esc(largest)}</td><td{n}>{x.sources}</td>"
-          f"<td>{esc('; '.join(x.warnings))}</td></tr>\n")
+        w(f"<tr><td{n}>{i}</td><td>{w.name(x.rel)}</td><td{n}><span{hot}>{pct(x.copied)}</span></td>"
+          f"<td{n}>{pct(x.largest)}</td><td>{w.name(largest)}</td><td{n}>{x.sources}</td>"
+          f"<td>{esc(t('list_separator').join(x.warnings))}</td></tr>\n")
     w("</tbody></table>\n")
     sec = "div" if w.qt else "section"
     w(f'<{sec}{w.attr("page")}><h2>{esc(t("appendix"))}</h2>\n')
     _kv(w, [(t("application"), esc(f"neardup {r.app_version}")), (t("created"), esc(r.created)),
-             (t("index_file"), f"<code>{esc(r.index_path)}</code>")])
+             (t("index_file"), f"<code>{w.name(r.index_path)}</code>")])
     _settings_table(w, r.settings, t)
     w(f"<p{w.attr('lead')}>{esc(t('definitions'))}</p></{sec}>\n")
     w("</body>\n</html>\n")

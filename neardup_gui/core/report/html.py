@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html as _html
 import logging
+import re
 from typing import Any, Callable
 
 from neardup_gui.core.palette import MUTED_BACKGROUND, MUTED_FOREGROUND, PASTELS, passage_colours
@@ -36,7 +37,7 @@ MONO_FAMILY = '"DejaVu Sans Mono", "Noto Sans Mono CJK SC", monospace'
 ELEMENTS = frozenset({
     "html", "head", "meta", "title", "style", "body", "header", "section", "article", "footer", "div",
     "h1", "h2", "h3", "p", "table", "colgroup", "col", "thead", "tbody", "tr", "th", "td", "span", "a",
-    "code", "br",
+    "code", "br", "wbr",
 })
 
 EXPLANATION = translator("en")("r_explanation")
@@ -58,7 +59,7 @@ a {{ color: #1c5fb8; text-decoration: none; }}
 code {{ font-family: {MONO_FAMILY}; font-size: 8.5pt; overflow-wrap: anywhere; }}
 table {{ border-collapse: collapse; width: 100%; margin: 6px 0 10px 0; }}
 th, td {{ border: 1px solid #d0d4d9; padding: 4px 6px; vertical-align: top; text-align: left; }}
-td {{ overflow-wrap: anywhere; }}
+td {{ overflow-wrap: break-word; }}
 thead th {{ overflow-wrap: normal; }}
 thead th {{ background: #eef1f4; }}
 .lead {{ color: #555; }}
@@ -161,10 +162,15 @@ WARNING_MARK = "⚠"
 def warned(w: "_Writer", d: DocRef) -> str:
     """The document's name, with a warning mark (its warnings as the tooltip) when it was indexed
     with warnings: read only in part or leniently, so its figures may miss some of its text."""
-    name = esc(d.name)
+    name = w.name(d.name)
     if not d.warnings:
         return name
     return f'{name} <span{w.attr("warn")} title="{esc("; ".join(d.warnings))}">{WARNING_MARK}</span>'
+
+
+# Punctuation inside a file name or path after which a line may break (not at its end, nor
+# before another such mark).
+_BREAK_AFTER = re.compile(r"([./\\_-])(?=[^./\\_\s-])")
 
 
 class _Writer:
@@ -194,6 +200,14 @@ class _Writer:
         if self.qt:
             s = s.replace("\r\n", "\n").replace("\n", "<br>")
         return s
+
+    def name(self, value: Any) -> str:
+        """A file name or path for a table cell: escaped, a line break allowed after its
+        punctuation (. / \\ _ -), so a narrow column wraps it there and never inside a word. In Qt
+        the allowance is a zero-width space, which the PDF's text layer leaves out (the name reads
+        and searches whole); in a browser it is ``<wbr>``."""
+        mark = "\u200b" if self.qt else "<wbr>"
+        return _BREAK_AFTER.sub(lambda m: m.group(1) + mark, esc(value))
 
     def table(self, *classes: str) -> str:
         if self.qt:
@@ -322,16 +336,16 @@ def _submissions(w: _Writer, report: Report) -> None:
     t, nw = w.t, w.attr("nw")
     w(f'<{sec} id="submissions"><h2>{esc(t("r_submissions"))}</h2>\n', w.table("rank"),
       f"<thead><tr><th>{esc(t('r_submission'))}</th><th{nw}>{esc(t('r_units'))}</th><th{nw}>{esc(t('r_copied'))}</th>"
-      f"<th>{esc(t('r_copied_without_template'))}</th><th>{esc(t('r_copied_without_quotes'))}</th>"
+      f"<th>{esc(t('r_copied_without_quotes'))}</th>"
       f"<th>{esc(t('r_largest_source'))}</th><th{nw}>{esc(t('r_sources'))}</th></tr></thead><tbody>\n")
     for sub in report.submissions:
         if sub.skipped_reason:
-            w(f"<tr><td>{esc(sub.document.name)}</td><td colspan=\"6\">{esc(t('r_skipped', reason=sub.skipped_reason))}</td></tr>\n")
+            w(f"<tr><td>{w.name(sub.document.name)}</td><td colspan=\"5\">{esc(t('r_skipped', reason=sub.skipped_reason))}</td></tr>\n")
             continue
         n = w.attr("num")
         w(f"<tr><td>{warned(w, sub.document)}</td><td{n}>{sub.units}</td><td{n}>{pct(sub.copied_ratio)}</td>"
-          f"<td{n}>{pct(sub.copied_ratio_without_template)}</td><td{n}>{pct(sub.copied_ratio_without_quotes)}</td>"
-          f"<td>{pct(sub.largest_source_ratio)} {esc(sub.largest_source)}</td><td{n}>{sub.sources}</td></tr>\n")
+          f"<td{n}>{pct(sub.copied_ratio_without_quotes)}</td>"
+          f"<td>{pct(sub.largest_source_ratio)} {w.name(sub.largest_source)}</td><td{n}>{sub.sources}</td></tr>\n")
     w(f"</tbody></table></{sec}>\n")
 
 
@@ -463,8 +477,8 @@ def _docs(w: _Writer, a: DocRef, b: DocRef, check: bool) -> None:
       f"<thead><tr><th></th><th>{esc(t('r_submission')) if check else 'A'}</th>"
       f"<th>{esc(t('r_source')) if check else 'B'}</th></tr></thead><tbody>\n")
     rows: list[tuple[str, Callable[[DocRef], str]]] = [
-        (t("file"), lambda d: esc(d.name)),
-        (t("path"), lambda d: esc(d.path)),
+        (t("file"), lambda d: w.name(d.name)),
+        (t("path"), lambda d: w.name(d.path)),
         (t("size"), lambda d: esc(size_text(d.size, t))),
         ("SHA-256", lambda d: f"<code>{esc(d.sha256) or esc(t('r_unreadable'))}</code>"),
         (t("r_units"), lambda d: str(d.units)),
