@@ -218,7 +218,7 @@ class CheckView(QWidget):
         self.report_button.setEnabled(can_add)
 
     def retranslate_ui(self) -> None:
-        self.sources_view.setAccessibleName(self.tr("Sources"))
+        self.sources_view.setAccessibleName(self.tr("Sources found"))
         self.sources_view.setToolTip(self.tr("Double-click or press Enter to compare side by side"))
         self.submission_label.setText(self.tr("Submission:"))
         self.submission_combo.setAccessibleName(self.tr("Checked submission"))

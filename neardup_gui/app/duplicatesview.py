@@ -102,7 +102,7 @@ class DuplicatesView(QWidget):
         else:
             self.empty_hint.setText(self.tr(
                 "No pair of documents reaches the similarity r threshold ({threshold}): no document of this "
-                "collection is a near-copy of another. Rank by containment to list partial copies (a section "
+                "collection is a near-copy of another. Rank by contained to list partial copies (a section "
                 "copied into a longer text), or lower the threshold in Settings (Ctrl+,).").format(
                 threshold=percent(self.threshold)))
 
@@ -128,10 +128,10 @@ class DuplicatesView(QWidget):
 
     def retranslate_ui(self) -> None:
         self.order_label.setText(self.tr("Rank by:"))
-        self.order.setItemText(0, self.tr("similarity"))
-        self.order.setItemText(1, self.tr("containment"))
-        self.order.setToolTip(self.tr("Containment lists partial copies too: a section copied into a long "
-                                      "proposal has a low similarity but most of the copy is found in the source"))
+        self.order.setItemText(0, self.tr("similarity r"))
+        self.order.setItemText(1, self.tr("contained"))
+        self.order.setToolTip(self.tr("Contained lists partial copies too: a section copied into a long "
+                                      "proposal has a low similarity r, but most of the copy is found in the source"))
         self.filter.setPlaceholderText(self.tr("Filter pairs…"))
         self.filter.setAccessibleName(self.tr("Filter pairs"))
         self.view.setAccessibleName(self.tr("Duplicate pairs"))

@@ -377,7 +377,7 @@ class SubmissionView(QDialog):
     def retranslate_ui(self) -> None:
         self.setWindowTitle(self.tr("{name} — sources coloured").format(name=self.detail.row.rel))
         self.legend_label.setText(self.tr("Sources (untick to leave one out of the figures):"))
-        self.legend.setAccessibleName(self.tr("Sources"))
+        self.legend.setAccessibleName(self.tr("Sources of the submission"))
         self.side_button.setText(self.tr("Side by side"))
         self.side_button.setToolTip(self.tr("Open the submission beside the chosen source"))
         self.exclude_button.setToolTip(self.tr("Remember for this submission that this source does not count "

@@ -43,11 +43,6 @@
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="221" />
-        <source>Sources</source>
-        <translation>来源</translation>
-    </message>
-    <message>
         <location filename="../../neardup_gui/app/checkview.py" line="222" />
         <source>Double-click or press Enter to compare side by side</source>
         <translation>双击或按回车键进行对照比较</translation>
@@ -86,7 +81,12 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/checkview.py" line="226" />
         <source>Add to collection</source>
-        <translation>加入文档集</translation>
+        <translation>加入文献库</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="221" />
+        <source>Sources found</source>
+        <translation>找到的来源</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/checkview.py" line="227" />
@@ -121,7 +121,7 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/checkview.py" line="239" />
         <source>Make the checked submissions part of the collection: copied into its folder, or kept where they are as external members</source>
-        <translation>把已检测的文件加入文档集：复制到文档集文件夹，或保留在原处作为外部成员</translation>
+        <translation>把已检测的文件加入文献库：复制到文献库文件夹，或保留在原处作为外部成员</translation>
     </message>
 </context>
 <context>
@@ -296,7 +296,7 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/commonview.py" line="221" />
         <source>Never count this passage in any comparison (stored with the collection)</source>
-        <translation>在任何比对中都不计入此段落（随文档集保存）</translation>
+        <translation>在任何比对中都不计入此段落（随文献库保存）</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/commonview.py" line="222" />
@@ -344,7 +344,7 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/diffview.py" line="607" />
         <source>Never count the selected sentences in any comparison of this collection (listed and undone in Common passages)</source>
-        <translation>在本文档集的任何比对中都不计入所选句子（可在“常见段落”中查看和撤销）</translation>
+        <translation>在本文献库的任何比对中都不计入所选句子（可在“常见段落”中查看和撤销）</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/diffview.py" line="609" />
@@ -580,11 +580,6 @@ Countable text: every word and character of the submission except template text 
         <source>No pair of documents in which at least {cut} of one is found in the other. Checking a new submission (Check files…) compares it with every document, whatever its share.</source>
         <translation>没有一篇文档至少 {cut} 出现在另一篇中的文档对。检测新的送检文档（检测文件…）会将它与每篇文档比对，无论比例高低。</translation>
     </message>
-    <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="104" />
-        <source>No pair of documents reaches the similarity r threshold ({threshold}): no document of this collection is a near-copy of another. Rank by containment to list partial copies (a section copied into a longer text), or lower the threshold in Settings (Ctrl+,).</source>
-        <translation>没有文档对达到相似度 r 阈值（{threshold}）：本文献库中没有近似复制另一篇的文档。按包含度排序可列出部分复制（某一节被复制到更长的文本中），也可在“设置”（Ctrl+,）中降低阈值。</translation>
-    </message>
     <message numerus="yes">
         <location filename="../../neardup_gui/app/duplicatesview.py" line="122" />
         <source>%n pair(s) in which at least {cut} of one document is found in the other</source>
@@ -605,19 +600,24 @@ Countable text: every word and character of the submission except template text 
         <translation>排序依据：</translation>
     </message>
     <message>
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="104" />
+        <source>No pair of documents reaches the similarity r threshold ({threshold}): no document of this collection is a near-copy of another. Rank by contained to list partial copies (a section copied into a longer text), or lower the threshold in Settings (Ctrl+,).</source>
+        <translation>没有文档对达到相似度 r 阈值（{threshold}）：本文献库中没有近似复制另一篇的文档。按包含度排序可列出部分复制（某一节被复制到更长的文本中），也可在“设置”（Ctrl+,）中降低阈值。</translation>
+    </message>
+    <message>
         <location filename="../../neardup_gui/app/duplicatesview.py" line="131" />
-        <source>similarity</source>
-        <translation>相似度</translation>
+        <source>similarity r</source>
+        <translation>相似度 r</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/duplicatesview.py" line="132" />
-        <source>containment</source>
-        <translation>包含比</translation>
+        <source>contained</source>
+        <translation>包含度</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/duplicatesview.py" line="133" />
-        <source>Containment lists partial copies too: a section copied into a long proposal has a low similarity but most of the copy is found in the source</source>
-        <translation>按包含比排序也能列出部分抄袭：一节内容被抄入长篇申请书时相似度很低，但抄袭者的大部分内容都能在来源中找到</translation>
+        <source>Contained lists partial copies too: a section copied into a long proposal has a low similarity r, but most of the copy is found in the source</source>
+        <translation>按包含度排序也会列出部分复制：一节内容被复制到很长的申请书中时，相似度 r 很低，但复制的内容大部分可在来源中找到</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/duplicatesview.py" line="135" />
@@ -668,7 +668,7 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="59" />
         <source>The index of this collection cannot be used.</source>
-        <translation>此文档集的索引无法使用。</translation>
+        <translation>此文献库的索引无法使用。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="60" />
@@ -678,12 +678,12 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="65" />
         <source>The collection's folder cannot be read.</source>
-        <translation>无法读取该文档集的文件夹。</translation>
+        <translation>无法读取该文献库的文件夹。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="66" />
         <source>Nothing in the index was changed: its documents are kept as they were. Connect the drive or put the folder back, then refresh; or open the collection again from where it is now.</source>
-        <translation>索引未作任何改动：其中的文档保持原样。请连接驱动器或将文件夹放回原处，然后刷新；或从文件夹现在的位置重新打开该文档集。</translation>
+        <translation>索引未作任何改动：其中的文档保持原样。请连接驱动器或将文件夹放回原处，然后刷新；或从文件夹现在的位置重新打开该文献库。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="71" />
@@ -713,17 +713,17 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="80" />
         <source>Check that you have permission to read the collection folder and to write to your application data folder.</source>
-        <translation>请检查你是否有权读取文档集文件夹，并有权写入应用数据文件夹。</translation>
+        <translation>请检查你是否有权读取文献库文件夹，并有权写入应用数据文件夹。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="85" />
         <source>A document of this result is no longer in the collection.</source>
-        <translation>此结果涉及的一份文档已不在文档集中。</translation>
+        <translation>此结果涉及的一份文档已不在文献库中。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="86" />
         <source>It was removed or changed after the result was made. Check the submission again, or screen the call again, to compare with the collection as it is now.</source>
-        <translation>它在得出此结果之后被删除或修改。请重新检测该申请书，或重新检测这批申请书，以便与当前的文档集比对。</translation>
+        <translation>它在得出此结果之后被删除或修改。请重新检测该申请书，或重新检测这批申请书，以便与当前的文献库比对。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="91" />
@@ -743,7 +743,7 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="98" />
         <source>It may have been moved or deleted. Refresh the collection or choose it again.</source>
-        <translation>它可能已被移动或删除。请刷新文档集或重新选择。</translation>
+        <translation>它可能已被移动或删除。请刷新文献库或重新选择。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="101" />
@@ -869,17 +869,17 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/helpview.py" line="30" />
         <source>Open a folder as a collection</source>
-        <translation>打开一个文件夹作为文档集</translation>
+        <translation>打开一个文件夹作为文献库</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/helpview.py" line="31" />
         <source>Check files against the collection (or drop them on the window)</source>
-        <translation>用文档集检测文件（也可把文件拖到窗口上）</translation>
+        <translation>用文献库检测文件（也可把文件拖到窗口上）</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/helpview.py" line="32" />
         <source>Refresh the collection: read new, changed and deleted files</source>
-        <translation>刷新文档集：读取新增、修改和删除的文件</translation>
+        <translation>刷新文献库：读取新增、修改和删除的文件</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/helpview.py" line="33" />
@@ -1054,7 +1054,7 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/helpview.py" line="86" />
         <source>Open a folder of submissions: it is indexed once, then only changes are read. The Duplicates and Clusters tabs list near-duplicates inside the collection; drop a new file on the window to check it against the collection. Double-click any result to see both texts side by side. Matching and template settings are kept with each collection; new collections start from the defaults.</source>
-        <translation>打开一个存放申报材料的文件夹：第一次建立索引，之后只读取有变化的文件。“重复对”和“聚类”标签页列出文档集内部的近似重复；把新文件拖到窗口上即可用文档集检测它。双击任一结果可并排对照两篇文本。匹配和模板设置随各文档集保存；新文档集从默认值开始。</translation>
+        <translation>打开一个存放申报材料的文件夹：第一次建立索引，之后只读取有变化的文件。“重复对”和“聚类”标签页列出文献库内部的近似重复；把新文件拖到窗口上即可用文献库检测它。双击任一结果可并排对照两篇文本。匹配和模板设置随各文献库保存；新文献库从默认值开始。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/helpview.py" line="90" />
@@ -1103,12 +1103,12 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="286" />
         <source>Choose a folder of documents to index as a collection</source>
-        <translation>选择一个文档文件夹，将其建立索引作为文档集</translation>
+        <translation>选择一个文档文件夹，将其建立索引作为文献库</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="287" />
         <source>Open the &amp;sample collection</source>
-        <translation>打开示例文档集(&amp;S)</translation>
+        <translation>打开示例文献库(&amp;S)</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="288" />
@@ -1118,12 +1118,12 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="289" />
         <source>Check one or more submissions against the collection</source>
-        <translation>将一份或多份送检文档与文档集比对</translation>
+        <translation>将一份或多份送检文档与文献库比对</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="290" />
         <source>&amp;Refresh the collection</source>
-        <translation>刷新文档集(&amp;R)</translation>
+        <translation>刷新文献库(&amp;R)</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="291" />
@@ -1163,7 +1163,7 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="299" />
         <source>&lt;b&gt;Collection&lt;/b&gt;</source>
-        <translation>&lt;b&gt;文档集&lt;/b&gt;</translation>
+        <translation>&lt;b&gt;文献库&lt;/b&gt;</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="300" />
@@ -1178,7 +1178,7 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="303" />
         <source>Check one or more submissions against the collection (Ctrl+K); you can also drop files on the window</source>
-        <translation>将一份或多份送检文档与文档集比对（Ctrl+K）；也可以把文件拖到窗口上</translation>
+        <translation>将一份或多份送检文档与文献库比对（Ctrl+K）；也可以把文件拖到窗口上</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="304" />
@@ -1188,12 +1188,12 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="305" />
         <source>Recent collections:</source>
-        <translation>最近的文档集：</translation>
+        <translation>最近的文献库：</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="306" />
         <source>Recent collections</source>
-        <translation>最近的文档集</translation>
+        <translation>最近的文献库</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="307" />
@@ -1275,7 +1275,7 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="313" />
         <source>Every file of the collection and its status</source>
-        <translation>文档集中的每个文件及其状态</translation>
+        <translation>文献库中的每个文件及其状态</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="314" />
@@ -1285,7 +1285,7 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="315" />
         <source>Pairs of the collection at or above the similarity threshold</source>
-        <translation>文档集中相似度达到阈值的文档对</translation>
+        <translation>文献库中相似度达到阈值的文档对</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="316" />
@@ -1310,7 +1310,7 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="320" />
         <source>A whole call: every new submission checked against the collection and each other, ranked by copied share</source>
-        <translation>整批申请：每份新申请书与文档集及彼此比对，按复制比排序</translation>
+        <translation>整批申请：每份新申请书与文献库及彼此比对，按复制比排序</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="347" />
@@ -1345,7 +1345,7 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="357" />
         <source>Adding to the collection</source>
-        <translation>正在加入文档集</translation>
+        <translation>正在加入文献库</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="358" />
@@ -1400,12 +1400,12 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="479" />
         <source>Choose the folder of the collection</source>
-        <translation>选择文档集所在的文件夹</translation>
+        <translation>选择文献库所在的文件夹</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="487" />
         <source>The sample collection is missing from this installation.</source>
-        <translation>此安装中缺少示例文档集。</translation>
+        <translation>此安装中缺少示例文献库。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="499" />
@@ -1440,14 +1440,14 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="396" />
         <source>The collection's folder holds no documents now.</source>
-        <translation>该文档集的文件夹中现在没有任何文档。</translation>
+        <translation>该文献库的文件夹中现在没有任何文档。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="547" />
         <source>The folder {folder} holds no documents now, while this collection's index holds {n}. If the folder is on a drive or a network share, connect it and refresh: nothing was changed.
 
 Were the documents deleted on purpose? Remove all {n} from the index?</source>
-        <translation>文件夹 {folder} 中现在没有任何文档，而该文档集的索引中有 {n} 个文档。如果该文件夹位于外接驱动器或网络共享上，请连接后再刷新：索引未作任何改动。
+        <translation>文件夹 {folder} 中现在没有任何文档，而该文献库的索引中有 {n} 个文档。如果该文件夹位于外接驱动器或网络共享上，请连接后再刷新：索引未作任何改动。
 
 这些文档是有意删除的吗？要从索引中移除全部 {n} 个文档吗？</translation>
     </message>
@@ -1490,7 +1490,7 @@ Were the documents deleted on purpose? Remove all {n} from the index?</source>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="765" />
         <source>Open a collection first (a folder of documents), then check files against it.</source>
-        <translation>请先打开一个文档集（一个文档文件夹），再将文件与它比对。</translation>
+        <translation>请先打开一个文献库（一个文档文件夹），再将文件与它比对。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="774" />
@@ -1502,21 +1502,21 @@ Were the documents deleted on purpose? Remove all {n} from the index?</source>
         <location filename="../../neardup_gui/app/mainwindow.py" line="819" />
         <location filename="../../neardup_gui/app/mainwindow.py" line="835" />
         <source>Add to collection</source>
-        <translation>加入文档集</translation>
+        <translation>加入文献库</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="799" />
         <source>These files cannot be added to the collection: their names are not valid UTF-8 (in GBK, perhaps). Rename them, check them again, then add them.</source>
-        <translation>这些文件无法加入文档集：它们的文件名不是有效的 UTF-8 编码（可能是 GBK 编码）。请重命名，重新检测后再加入。</translation>
+        <translation>这些文件无法加入文献库：它们的文件名不是有效的 UTF-8 编码（可能是 GBK 编码）。请重命名，重新检测后再加入。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="820" />
         <source>{n} checked file(s) are outside the collection's folder {folder}.
 
 Copy them into the folder, or keep them where they are as external members? An external member stays in the collection when it is refreshed; if you move or delete the file, it leaves the collection.</source>
-        <translation>有 {n} 个已检测的文件不在文档集文件夹 {folder} 中。
+        <translation>有 {n} 个已检测的文件不在文献库文件夹 {folder} 中。
 
-把它们复制到该文件夹，还是保留在原处作为外部成员？外部成员在刷新时会保留在文档集中；如果移动或删除了该文件，它就会离开文档集。</translation>
+把它们复制到该文件夹，还是保留在原处作为外部成员？外部成员在刷新时会保留在文献库中；如果移动或删除了该文件，它就会离开文献库。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="825" />
@@ -1533,7 +1533,7 @@ Copy them into the folder, or keep them where they are as external members? An e
         <source>The collection's folder already has a file named {names}.
 
 Rename the copy (for example “name (2).docx”), or replace the file in the folder?</source>
-        <translation>文档集文件夹中已有名为 {names} 的文件。
+        <translation>文献库文件夹中已有名为 {names} 的文件。
 
 给复制的文件改名（例如“名称 (2).docx”），还是替换文件夹中的文件？</translation>
     </message>
@@ -1550,7 +1550,7 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="854" />
         <source>{name}: copied into the collection's folder as {member}</source>
-        <translation>{name}：已复制到文档集文件夹，名为 {member}</translation>
+        <translation>{name}：已复制到文献库文件夹，名为 {member}</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="857" />
@@ -1560,22 +1560,22 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="860" />
         <source>{name}: already in the collection's folder</source>
-        <translation>{name}：已在文档集文件夹中</translation>
+        <translation>{name}：已在文献库文件夹中</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="862" />
         <source>The checked submissions are now part of the collection.</source>
-        <translation>已检测的送检文档已加入文档集。</translation>
+        <translation>已检测的送检文档已加入文献库。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="864" />
         <source>Added to the collection</source>
-        <translation>已加入文档集</translation>
+        <translation>已加入文献库</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="885" />
         <source>Open a collection first (a folder of documents), then screen a call against it.</source>
-        <translation>请先打开一个文档集（文档文件夹），再对一批申请书进行检测。</translation>
+        <translation>请先打开一个文献库（文档文件夹），再对一批申请书进行检测。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="986" />
@@ -1585,7 +1585,7 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="1020" />
         <source>The checked submissions were compared again with the collection as it is now.</source>
-        <translation>已将所检测的申请书与当前的文档集重新比对。</translation>
+        <translation>已将所检测的申请书与当前的文献库重新比对。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="1022" />
@@ -1595,7 +1595,7 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="1026" />
         <source>Checking the shown submissions again against the changed collection… Their figures are those of the collection before until this finishes.</source>
-        <translation>文档集已变化，正在重新检测所显示的申请书… 完成之前，显示的数据仍是变化前文档集的结果。</translation>
+        <translation>文献库已变化，正在重新检测所显示的申请书… 完成之前，显示的数据仍是变化前文献库的结果。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="1055" />
@@ -1605,12 +1605,12 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="1056" />
         <source>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;Near-duplicate and plagiarism screening of local document collections, in Chinese and English. Similarity is the LCS ratio of the two texts with template text left out. No document leaves this computer.&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;对本地中英文文档集进行近似重复与抄袭筛查。相似度为两篇文本的最长公共子序列比率，不计模板文字。所有文档都不会离开这台电脑。&lt;/p&gt;</translation>
+        <translation>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;对本地中英文文献库进行近似重复与抄袭筛查。相似度为两篇文本的最长公共子序列比率，不计模板文字。所有文档都不会离开这台电脑。&lt;/p&gt;</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="1094" />
         <source>Drop one folder to open it as a collection, or files to check them.</source>
-        <translation>拖入一个文件夹即可作为文档集打开，拖入文件即可检测它们。</translation>
+        <translation>拖入一个文件夹即可作为文献库打开，拖入文件即可检测它们。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="1102" />
@@ -1913,7 +1913,7 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     <message>
         <location filename="../../neardup_gui/app/screeningview.py" line="87" />
         <source>Sources counted (documents of the collection and other submissions of this call)</source>
-        <translation>计入的来源数（文档集中的文档及本批次其他申请书）</translation>
+        <translation>计入的来源数（文献库中的文档及本批次其他申请书）</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/screeningview.py" line="106" />
@@ -1989,7 +1989,7 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     <message>
         <location filename="../../neardup_gui/app/screeningview.py" line="348" />
         <source>Check every file of a folder of new submissions against the collection and against each other; you can also drop the folder here</source>
-        <translation>将文件夹中的每份新申请书与文档集及彼此比对；也可以把文件夹拖到这里</translation>
+        <translation>将文件夹中的每份新申请书与文献库及彼此比对；也可以把文件夹拖到这里</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/screeningview.py" line="350" />
@@ -2009,7 +2009,7 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     <message>
         <location filename="../../neardup_gui/app/screeningview.py" line="354" />
         <source>Screenings kept in this collection</source>
-        <translation>本文档集保存的检测批次</translation>
+        <translation>本文献库保存的检测批次</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/screeningview.py" line="355" />
@@ -2054,7 +2054,7 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     <message>
         <location filename="../../neardup_gui/app/screeningview.py" line="365" />
         <source>Screen a whole call: drop a folder of new submissions here, or use “Screen a folder…”. Each is checked against the collection and against the other submissions, and the table ranks them by copied share.</source>
-        <translation>检测整批申请：把新申请书所在文件夹拖到这里，或使用“检测文件夹…”。每份申请书都与文档集及其他申请书比对，表格按复制比排序。</translation>
+        <translation>检测整批申请：把新申请书所在文件夹拖到这里，或使用“检测文件夹…”。每份申请书都与文献库及其他申请书比对，表格按复制比排序。</translation>
     </message>
 </context>
 <context>
@@ -2067,17 +2067,17 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     <message>
         <location filename="../../neardup_gui/app/settingsdialog.py" line="184" />
         <source>Matching and template text are kept with the collection “{name}”: other collections keep their own. Index and interface settings apply everywhere.</source>
-        <translation>匹配和模板文字设置随文档集“{name}”保存，其他文档集各有自己的设置。索引和界面设置对所有文档集生效。</translation>
+        <translation>匹配和模板文字设置随文献库“{name}”保存，其他文献库各有自己的设置。索引和界面设置对所有文献库生效。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/settingsdialog.py" line="188" />
         <source>No collection is open: matching and template settings set here are the defaults every new collection starts from.</source>
-        <translation>当前没有打开文档集：此处的匹配和模板设置是每个新文档集的默认值。</translation>
+        <translation>当前没有打开文献库：此处的匹配和模板设置是每个新文献库的默认值。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/settingsdialog.py" line="190" />
         <source>Also use these matching and template settings for new collections</source>
-        <translation>同时把这些匹配和模板设置作为新文档集的默认值</translation>
+        <translation>同时把这些匹配和模板设置作为新文献库的默认值</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/settingsdialog.py" line="191" />
@@ -2242,7 +2242,7 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     <message>
         <location filename="../../neardup_gui/app/settingsdialog.py" line="227" />
         <source>and at least (share of collection):</source>
-        <translation>且至少占文档集的比例：</translation>
+        <translation>且至少占文献库的比例：</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/settingsdialog.py" line="228" />
@@ -2561,7 +2561,7 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="188" />
         <source>If it started failing after a change of settings, “Reset settings” sets the settings file aside (it is kept as a backup) and starts again with the defaults. Your collections and their indexes are not touched.</source>
-        <translation>如果是在更改设置后开始出错，“重置设置”会把设置文件移到一旁（保留作备份），并用默认值重新启动。您的文档集及其索引不受影响。</translation>
+        <translation>如果是在更改设置后开始出错，“重置设置”会把设置文件移到一旁（保留作备份），并用默认值重新启动。您的文献库及其索引不受影响。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="192" />
@@ -2594,7 +2594,7 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     <message>
         <location filename="../../neardup_gui/app/submissionview.py" line="248" />
         <source>collection</source>
-        <translation>文档集</translation>
+        <translation>文献库</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/submissionview.py" line="248" />
@@ -2643,8 +2643,8 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     </message>
     <message>
         <location filename="../../neardup_gui/app/submissionview.py" line="380" />
-        <source>Sources</source>
-        <translation>来源</translation>
+        <source>Sources of the submission</source>
+        <translation>送检文档的来源</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/submissionview.py" line="381" />
@@ -2936,7 +2936,7 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     <message>
         <location filename="../../neardup_gui/app/welcome.py" line="100" />
         <source>neardup finds near-duplicate and copied passages in a folder of documents (Word, PDF and text files, in Chinese and English) and shows the matching text side by side. Everything stays on this computer: open a folder to index it, then drop a new submission on the window to check it against the collection.</source>
-        <translation>neardup 在一个文档文件夹（Word、PDF 和文本文件，中英文均可）中查找近似重复和抄袭的段落，并把相同的文字左右对照显示。所有内容都留在这台电脑上：打开一个文件夹为其建立索引，再把新的送检文档拖到窗口上，即可与文档集比对。</translation>
+        <translation>neardup 在一个文档文件夹（Word、PDF 和文本文件，中英文均可）中查找近似重复和抄袭的段落，并把相同的文字左右对照显示。所有内容都留在这台电脑上：打开一个文件夹为其建立索引，再把新的送检文档拖到窗口上，即可与文献库比对。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/welcome.py" line="106" />
@@ -2946,12 +2946,12 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     <message>
         <location filename="../../neardup_gui/app/welcome.py" line="107" />
         <source>Choose a folder of documents to index as a collection (Ctrl+O)</source>
-        <translation>选择一个文档文件夹，将其建立索引作为文档集（Ctrl+O）</translation>
+        <translation>选择一个文档文件夹，将其建立索引作为文献库（Ctrl+O）</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/welcome.py" line="108" />
         <source>Try the sample collection</source>
-        <translation>试用示例文档集</translation>
+        <translation>试用示例文献库</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/welcome.py" line="109" />
@@ -2961,12 +2961,12 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     <message>
         <location filename="../../neardup_gui/app/welcome.py" line="110" />
         <source>Recent collections:</source>
-        <translation>最近的文档集：</translation>
+        <translation>最近的文献库：</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/welcome.py" line="111" />
         <source>Recent collections</source>
-        <translation>最近的文档集</translation>
+        <translation>最近的文献库</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/welcome.py" line="112" />

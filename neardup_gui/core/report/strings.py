@@ -167,7 +167,7 @@ _CATALOG: dict[str, tuple[str, str]] = {
     "r_set_workers": ("extraction processes", "文本提取进程数"),
     "r_submissions": ("Submissions", "送检文档"),
     "r_submission": ("Submission", "送检文档"),
-    "r_units": ("Units", "字数"),
+    "r_units": ("Units", "总字数"),
     "r_copied": ("Copied", "总文字复制比"),
     "r_copied_without_quotes": ("Copied without quotations", "去除引用文献复制比"),
     "r_largest_source": ("Largest single source", "单篇最大文字复制比"),
