@@ -24,7 +24,8 @@ import numpy as np
 
 from neardup_gui.core import indexer, pairpass
 from neardup_gui.core.candidates import CandidateFinder
-from neardup_gui.core.compare import PreparedDocument, UnitCodes, units_in_spans
+from neardup_gui.core.compare import units_in_spans
+from neardup_gui.core.prepared import PreparedDocument, UnitCodes
 from neardup_gui.core.document import CharSpan, Document, Skipped
 from neardup_gui.core.fingerprints import Fingerprints, fingerprint_document
 from neardup_gui.core.indexer import IndexReport

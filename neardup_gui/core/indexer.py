@@ -21,13 +21,14 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
+from neardup_gui.core import prepared as prepared_module
 from neardup_gui.core.document import Document, Skipped
 from neardup_gui.core.fingerprints import FINGERPRINT_ALGORITHM, fingerprint
 from neardup_gui.core.progress import Cancelled, ProgressFn, count_noun, no_progress, wrap_progress
 from neardup_gui.core.scan import FileEntry, FolderUnavailable, ScanResult, folder_problem, scan_folder
 from neardup_gui.core.extract import format_of, reader_version
 from neardup_gui.core.settings import ExtractLimits, FingerprintParams, Settings
-from neardup_gui.core.compare import unit_bag
+from neardup_gui.core.prepared import unit_bag
 from neardup_gui.core.store import SCREENINGS_SUFFIX, SearchRows, SentenceCounts, Store, compress_text, pack_bag, pack_spans, search_rows
 from neardup_gui.core.templates import sentence_key_array
 from neardup_gui.core.units import tokenize
@@ -85,7 +86,7 @@ class Prepared:
     sentence_fps: np.ndarray
     anchors: np.ndarray
     sentence_hashes: np.ndarray
-    bag: bytes  # its bag of units as stored (store.pack_bag of compare.unit_bag)
+    bag: bytes  # its bag of units as stored (store.pack_bag of prepared_module.unit_bag)
     # the stored forms of the text and of its paragraph spans, made by the extraction worker
     # (store.compress_text, store.pack_spans) so that the one writer does not
     body: bytes | None = None
@@ -197,7 +198,7 @@ def refingerprint(store: Store, params: FingerprintParams, progress: ProgressFn 
 
 
 def fill_bags(store: Store, progress: ProgressFn = no_progress) -> int:
-    """Give the documents indexed before schema 5 their bag of units (``compare.unit_bag``), from
+    """Give the documents indexed before schema 5 their bag of units (``prepared_module.unit_bag``), from
     their stored texts, in commit groups; returns how many. Until then the pairs pass bounds them
     only once prepared (exact, slower in a copy-heavy collection)."""
     missing = store.documents_without_bags()

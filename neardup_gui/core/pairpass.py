@@ -29,7 +29,7 @@ import numpy as np
 
 from neardup_gui.core import processes
 from neardup_gui.core.candidates import PAIR_MIN_SHARED_ANCHORS, AnchorPostings, CandidateFinder
-from neardup_gui.core.compare import BAG_BUCKETS, PreparedDocument, UnitCodes, bag_bounds, stored_bag_bounds, unit_bag
+from neardup_gui.core.prepared import bag_bounds, BAG_BUCKETS, PreparedDocument, stored_bag_bounds, unit_bag, UnitCodes
 from neardup_gui.core.results import Comparison, Exclusions
 from neardup_gui.core.progress import Cancelled, ProgressFn, no_progress
 from neardup_gui.core.settings import Settings

@@ -11,9 +11,8 @@ from typing import Iterable
 
 import numpy as np
 
-from neardup_gui.core.compare import (
-    PreparedDocument, UnitCodes, compare_documents, compare_prepared, merge_spans, prepare_document, units_in_spans,
-)
+from neardup_gui.core.compare import compare_documents, merge_spans, units_in_spans
+from neardup_gui.core.prepared import compare_prepared, prepare_document, PreparedDocument, UnitCodes
 from neardup_gui.core.document import CharSpan
 from neardup_gui.core.exclusions import bibliography_spans, quoted_spans
 from neardup_gui.core.results import Comparison, Exclusions

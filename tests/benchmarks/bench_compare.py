@@ -27,7 +27,8 @@ from typing import Callable
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from neardup_gui.core.compare import align_bit_parallel, compare_units  # noqa: E402
+from neardup_gui.core.align import align_bit_parallel
+from neardup_gui.core.compare import compare_units  # noqa: E402
 from neardup_gui.core.settings import Settings  # noqa: E402
 from neardup_gui.core.units import Units, tokenize  # noqa: E402
 

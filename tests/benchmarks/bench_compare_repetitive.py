@@ -44,13 +44,14 @@ def main() -> None:
 
     from rapidfuzz.distance import LCSseq
 
+    from neardup_gui.core import align as align_module
     from neardup_gui.core import compare
     from neardup_gui.core.units import tokenize
 
     ua, ub = tokenize(a), tokenize(b)
-    ca, cb, distinct = compare._dense_codes(ua.ids, ub.ids)
+    ca, cb, distinct = align_module._dense_codes(ua.ids, ub.ids)
     ma, mb = compare._shared_mask_codes(ca, cb, 8)
-    sa, sb = compare._codes_as_sequences(ca[ma], cb[mb], distinct)
+    sa, sb = align_module._codes_as_sequences(ca[ma], cb[mb], distinct)
     started = time.monotonic()
     lcs = int(LCSseq.similarity(sa, sb))
     peer_s = time.monotonic() - started

@@ -293,7 +293,7 @@ def write_formats(sp: Split, copies: dict, queries: Path) -> dict[str, tuple[str
 
 def seed_chance(sp: Split, windows: int = 600, width: int = 64) -> list[dict]:
     """Share of window units in aligned runs of ≥ s units: unrelated windows vs edited copies."""
-    from neardup_gui.core.compare import _align_codes, _dense_codes
+    from neardup_gui.core.align import _align_codes, _dense_codes
     from neardup_gui.core.units import tokenize
 
     rng = random.Random(1)

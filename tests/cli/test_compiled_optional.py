@@ -13,6 +13,7 @@ import zlib
 
 import pytest
 
+from neardup_gui.core import align as align_module
 from neardup_gui.core import compare, units
 from tests.benchmarks.copyheavy import build
 
@@ -25,9 +26,9 @@ BLOCKED = textwrap.dedent("""
             return None
     sys.meta_path.insert(0, Blocker())
     from neardup_gui import cli
-    from neardup_gui.core import candidates, compare, units
-    assert compare._myers is None and compare._kernels is None and units._compiled_units is None
-    assert candidates._kernels is None
+    from neardup_gui.core import align, candidates, compare, prepared, units
+    assert align._myers is None and compare._kernels is None and units._compiled_units is None
+    assert candidates._kernels is None and prepared._kernels is None and align._kernels is None
     sys.exit(cli.main(sys.argv[1:]))
 """)
 
@@ -60,7 +61,7 @@ def stored(db) -> dict[str, list]:
         conn.close()
 
 
-@pytest.mark.skipif(compare._myers is None or compare._kernels is None or units._compiled_units is None,
+@pytest.mark.skipif(align_module._myers is None or compare._kernels is None or units._compiled_units is None,
                     reason="the compiled parts are not built here")
 def test_without_the_compiled_parts_the_same_index_and_pairs(tmp_path) -> None:
     build(tmp_path / "docs", 160, seed=8, families=30)

@@ -11,18 +11,10 @@ from hypothesis import strategies as st
 from rapidfuzz.distance import LCSseq
 
 from tests.corpus import corpus_dir
+from neardup_gui.core import align as align_module
 from neardup_gui.core import compare as compare_module
-from neardup_gui.core.compare import (
-    align,
-    align_bit_parallel,
-    compare_documents,
-    compare_units,
-    lcs_length,
-    merge_spans,
-    myers_blocks,
-    shared_kgram_mask,
-    units_in_spans,
-)
+from neardup_gui.core.align import align, align_bit_parallel, lcs_length, myers_blocks
+from neardup_gui.core.compare import compare_documents, compare_units, merge_spans, shared_kgram_mask, units_in_spans
 from neardup_gui.core.settings import Settings
 from neardup_gui.core.units import cjk_share, paragraphs, tokenize
 
@@ -128,7 +120,7 @@ def test_kgram_hash_collisions_fall_back_to_exact_comparison(monkeypatch: pytest
     b = np.array([7, 2, 3, 4, 8, 1, 2], dtype=np.uint64)
     expected = shared_kgram_mask(a, b, 3)
     # a multiplier of 0 hashes a k-gram to its last unit only: collisions everywhere
-    monkeypatch.setattr(compare_module, "_HASH_MULTIPLIER", np.uint64(0))
+    monkeypatch.setattr(align_module, "_HASH_MULTIPLIER", np.uint64(0))
     got = shared_kgram_mask(a, b, 3)
     assert got[0].tolist() == expected[0].tolist() and got[1].tolist() == expected[1].tolist()
 
@@ -355,7 +347,7 @@ def test_shared_kgram_alignment_against_full_alignment(lang: str) -> None:
 def test_many_distinct_units_skip_the_surrogate_range() -> None:
     # more distinct units than code points below the surrogates: codes must still spell a str
     codes = np.array([0, 0xD7FF, 0xD800, 0xDFFF, 0x10F7FF], dtype=np.uint32)
-    text = compare_module._codes_to_str(codes)
+    text = align_module._codes_to_str(codes)
     assert len(text) == 5 and len(set(text)) == 5
     assert [ord(c) for c in text] == [0, 0xD7FF, 0xE000, 0xE7FF, 0x10FFFF]
     ids = np.arange(60_000, dtype=np.uint64) * np.uint64(2**40)  # 60,000 distinct units
@@ -400,8 +392,8 @@ def test_the_more_coherent_of_two_lcs_tie_breaks_is_kept():
 
     a = units([1, 3, 3, 3, 1, 1, 3, 1, 2, 1, 1, 2])
     b = units([2, 2, 1, 1, 1, 1, 3, 2, 2, 1])
-    ca, cb, distinct = C._dense_codes(a.ids, b.ids)
-    forward = C._align_sequences(*C._codes_as_sequences(ca, cb, distinct))
+    ca, cb, distinct = align_module._dense_codes(a.ids, b.ids)
+    forward = align_module._align_sequences(*align_module._codes_as_sequences(ca, cb, distinct))
     pa, pb = C._aligned_pairs(forward, np.arange(12), np.arange(10))
     assert C._match_spans(a, b, pa, pb, np.arange(12), np.arange(10), 3)[1] == 0
     comp = C.compare_units(a, b, min_run=3, alignment="full")
@@ -425,9 +417,9 @@ def test_alignment_told_its_lcs_length_gives_the_same_blocks(base, edits) -> Non
         elif other:
             other[min(at, len(other) - 1)] = code
     ca, cb = np.array(base, dtype=np.int64), np.array(other, dtype=np.int64)
-    sa, sb = compare_module._codes_as_sequences(ca, cb, 6)
+    sa, sb = align_module._codes_as_sequences(ca, cb, 6)
     lcs = int(LCSseq.similarity(sa, sb))
-    assert compare_module._align_sequences(sa, sb, lcs=lcs) == compare_module._align_sequences(sa, sb)
+    assert align_module._align_sequences(sa, sb, lcs=lcs) == align_module._align_sequences(sa, sb)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -458,22 +450,22 @@ def test_compiled_myers_gives_an_lcs_or_steps_aside_beyond_its_budget(base, edit
     """Its blocks are a common subsequence as long as the LCS (brute force: rapidfuzz's length);
     it declines exactly when the edit distance exceeds its budget."""
     other = apply_edits(base, edits)
-    sa, sb = compare_module._codes_as_sequences(np.array(base, dtype=np.int64), np.array(other, dtype=np.int64), 7)
+    sa, sb = align_module._codes_as_sequences(np.array(base, dtype=np.int64), np.array(other, dtype=np.int64), 7)
     lcs = int(LCSseq.similarity(sa, sb))
-    blocks = compare_module._compiled_myers_blocks(sa, sb, None)
-    within = len(sa) + len(sb) - 2 * lcs <= compare_module.dmp_budget(len(sa), len(sb))
+    blocks = align_module._compiled_myers_blocks(sa, sb, None)
+    within = len(sa) + len(sb) - 2 * lcs <= align_module.dmp_budget(len(sa), len(sb))
     if not within:
         assert blocks is None
         return
     assert blocks is not None
     assert_valid_blocks(blocks, list(sa), list(sb))
     assert sum(n for *_, n in blocks) == lcs
-    assert compare_module._compiled_myers_blocks(sa, sb, lcs) == blocks  # told its length: the same
+    assert align_module._compiled_myers_blocks(sa, sb, lcs) == blocks  # told its length: the same
     # told an upper bound of the length (the bag of units: the search for it starts nearer), the same
     bag = sum(min(base.count(c), other.count(c)) for c in set(base))
     assert bag >= lcs
-    assert compare_module._compiled_myers_blocks(sa, sb, None, bag) == blocks
-    assert compare_module._compiled_myers_blocks(sa, sb, None, lcs) == blocks
+    assert align_module._compiled_myers_blocks(sa, sb, None, bag) == blocks
+    assert align_module._compiled_myers_blocks(sa, sb, None, lcs) == blocks
 
 
 def test_compiled_myers_on_real_text_and_unrelated_text() -> None:
@@ -481,28 +473,28 @@ def test_compiled_myers_on_real_text_and_unrelated_text() -> None:
     texts = corpus_texts("zh-cn")
     text = "\n".join(texts[:8])
     a, b = tokenize(text).ids, tokenize(light_edit(text, rng, every=600)).ids  # a resubmission
-    ca, cb, distinct = compare_module._dense_codes(a, b)
-    sa, sb = compare_module._codes_as_sequences(ca, cb, distinct)
-    assert len(sa) + len(sb) - 2 * lcs_length(a, b) <= compare_module.dmp_budget(len(sa), len(sb))
-    blocks = compare_module._compiled_myers_blocks(sa, sb, None)
+    ca, cb, distinct = align_module._dense_codes(a, b)
+    sa, sb = align_module._codes_as_sequences(ca, cb, distinct)
+    assert len(sa) + len(sb) - 2 * lcs_length(a, b) <= align_module.dmp_budget(len(sa), len(sb))
+    blocks = align_module._compiled_myers_blocks(sa, sb, None)
     assert blocks is not None and sum(n for *_, n in blocks) == lcs_length(a, b)
     assert_valid_blocks(blocks, list(sa), list(sb))
     # two unrelated long texts: far beyond the budget, the banded LCS says so and the diff never runs
     u = tokenize("\n".join(texts[8:16])).ids
-    cu, cv, distinct = compare_module._dense_codes(a, u)
-    su, sv = compare_module._codes_as_sequences(cu, cv, distinct)
+    cu, cv, distinct = align_module._dense_codes(a, u)
+    su, sv = align_module._codes_as_sequences(cu, cv, distinct)
     assert len(su) * len(sv) > 1_000_000
-    assert compare_module._compiled_myers_blocks(su, sv, None) is None
-    assert sum(n for *_, n in compare_module._align_sequences(su, sv)) == lcs_length(a, u)  # bit-parallel
+    assert align_module._compiled_myers_blocks(su, sv, None) is None
+    assert sum(n for *_, n in align_module._align_sequences(su, sv)) == lcs_length(a, u)  # bit-parallel
 
 
 def test_a_diff_that_is_not_an_lcs_is_set_aside(caplog) -> None:
     """The guard: told a length the diff does not reach, the blocks are refused (and logged)."""
     sa, sb = "abcabbaxyz", "cbabacxyz"
     lcs = int(LCSseq.similarity(sa, sb))
-    assert compare_module._compiled_myers_blocks(sa, sb, lcs) is not None
+    assert align_module._compiled_myers_blocks(sa, sb, lcs) is not None
     with caplog.at_level("WARNING"):
-        assert compare_module._compiled_myers_blocks(sa, sb, lcs - 1) is None
+        assert align_module._compiled_myers_blocks(sa, sb, lcs - 1) is None
     assert "compiled diff gave no LCS" in caplog.text
 
 
@@ -518,8 +510,8 @@ def test_banded_lcs_at_a_cut_off_equal_to_the_lcs() -> None:
     lcs = data["lcs"]
     assert LCSseq.similarity(sa, sb) == lcs
     for cut in range(lcs - 40, lcs + 1):
-        assert compare_module._lcs_length_sequences(sa, sb, at_least=cut) == lcs
-    assert compare_module._lcs_length_sequences(sa, sb, at_least=lcs + 1) == 0
+        assert align_module._lcs_length_sequences(sa, sb, at_least=cut) == lcs
+    assert align_module._lcs_length_sequences(sa, sb, at_least=lcs + 1) == 0
 
 
 @settings(max_examples=300, deadline=None)
@@ -533,4 +525,4 @@ def test_banded_lcs_is_the_lcs_or_zero_below_its_cut_off(base, edits, below) -> 
     sa, sb = "".join(chr(0x100 + c) for c in base), "".join(chr(0x100 + c) for c in other)
     lcs = int(LCSseq.similarity(sa, sb))
     cut = max(0, lcs - below)
-    assert compare_module._lcs_length_sequences(sa, sb, at_least=cut) == (lcs if lcs >= cut else 0)
+    assert align_module._lcs_length_sequences(sa, sb, at_least=cut) == (lcs if lcs >= cut else 0)

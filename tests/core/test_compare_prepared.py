@@ -10,8 +10,11 @@ from hypothesis import strategies as st
 
 from tests.benchmarks.copyheavy import light_edit
 from tests.corpus import corpus_dir
+from neardup_gui.core import align as align_module
+from neardup_gui.core import prepared as prepared_module
 from neardup_gui.core import compare as compare_module
-from neardup_gui.core.compare import UnitCodes, compare_documents, compare_prepared, prepare_document
+from neardup_gui.core.compare import compare_documents
+from neardup_gui.core.prepared import compare_prepared, prepare_document, UnitCodes
 from neardup_gui.core.exclusions import quoted_spans
 from neardup_gui.core.units import paragraphs, tokenize
 
@@ -83,7 +86,7 @@ def test_prepared_cutoffs_return_none_only_below_them() -> None:
 
 def test_prepared_lcs_bound_prunes_long_selections(monkeypatch) -> None:
     """With the LCS bound forced on, the answers are the same (it is exact) and it prunes."""
-    monkeypatch.setattr(compare_module, "LCS_BOUND_MIN_CELLS", 0)
+    monkeypatch.setattr(prepared_module, "LCS_BOUND_MIN_CELLS", 0)
     en = corpus_texts("en")
     codes = UnitCodes()
     # reordered paragraphs: many shared windows, a short LCS
@@ -96,7 +99,8 @@ def test_prepared_lcs_bound_prunes_long_selections(monkeypatch) -> None:
 
 def test_hash_collision_falls_back_to_exact_labels(monkeypatch) -> None:
     """Every window hashed alike: the prepared path must still find exactly the shared k-grams."""
-    monkeypatch.setattr(compare_module, "_HASH_MULTIPLIER", np.uint64(0))  # hash = last unit only
+    monkeypatch.setattr(align_module, "_HASH_MULTIPLIER", np.uint64(0))  # hash = last unit only
+    monkeypatch.setattr(prepared_module, "_HASH_MULTIPLIER", np.uint64(0))
     en = corpus_texts("en")
     codes = UnitCodes()
     plain, fast = both_ways(en[20], en[20][: len(en[20]) // 2] + " extra words here " + en[21], codes)
@@ -138,16 +142,16 @@ def test_bag_bound_is_never_below_the_common_units(a, b, buckets, cut_a) -> None
     words = ["alpha", "beta", "gamma", "delta", "eps", "zeta", "eta", "theta", "iota", "kappa"]
     text_a, text_b = " ".join(words[x] for x in a), " ".join(words[x] for x in b)
     tpl_a = [(s * 3, s * 3 + n * 3) for s, n in cut_a]
-    saved = compare_module.BAG_BUCKETS
-    compare_module.BAG_BUCKETS = buckets
+    saved = prepared_module.BAG_BUCKETS
+    prepared_module.BAG_BUCKETS = buckets
     try:
         codes = UnitCodes()
         pa = prepare_document(tokenize(text_a), min_run=2, codes=codes, template=tpl_a)
         pb = prepare_document(tokenize(text_b), min_run=2, codes=codes)
-        bound = int(compare_module.bag_bounds(pa, [pb, pa])[0])
-        same = int(compare_module.bag_bounds(pa, [pb, pa])[1])
+        bound = int(prepared_module.bag_bounds(pa, [pb, pa])[0])
+        same = int(prepared_module.bag_bounds(pa, [pb, pa])[1])
     finally:
-        compare_module.BAG_BUCKETS = saved
+        prepared_module.BAG_BUCKETS = saved
     plain = compare_documents(text_a, text_b, min_run=2, template_a=tpl_a, with_raw_lcs=False)
     assert bound >= plain.common_units
     assert same == len(pa.codes)  # a document shares its whole bag with itself
@@ -163,8 +167,8 @@ def test_bag_bound_rejects_same_length_text_of_another_kind_before_alignment(mon
     pa, pb = (prepare_document(tokenize(t), min_run=MIN_RUN, codes=codes) for t in (base, other))
     edit = prepare_document(tokenize(light_edit(base, 0.02, random.Random(3))), min_run=MIN_RUN, codes=codes)
     aligned = []
-    real = compare_module._aligned_comparison
-    monkeypatch.setattr(compare_module, "_aligned_comparison", lambda *a, **k: aligned.append(1) or real(*a, **k))
+    real = prepared_module._aligned_comparison
+    monkeypatch.setattr(prepared_module, "_aligned_comparison", lambda *a, **k: aligned.append(1) or real(*a, **k))
     assert compare_prepared(pa, pb, min_similarity=0.8) is None
     assert not aligned
     assert "windows" not in pb.__dict__  # its window hashes were never needed

@@ -12,8 +12,10 @@ from rapidfuzz.distance import LCSseq
 
 from tests.benchmarks.copyheavy import light_edit
 from tests.benchmarks.repetitive import edited_pair, synthetic_copyright
+from neardup_gui.core import align as align_module
 from neardup_gui.core import compare as compare_module
-from neardup_gui.core.compare import _align_sequences, compare_documents, unique_anchors
+from neardup_gui.core.align import _align_sequences, unique_anchors
+from neardup_gui.core.compare import compare_documents
 from neardup_gui.core.units import tokenize
 
 MIN_RUN = 8
@@ -23,17 +25,17 @@ MIN_RUN = 8
 def split_everything(monkeypatch):
     """Make every alignment "large", so the split path runs on test-sized inputs; count its uses."""
     calls = []
-    real = compare_module._anchored_blocks
+    real = align_module._anchored_blocks
 
     def counted(sa, sb):
         calls.append((len(sa), len(sb)))
         return real(sa, sb)
 
-    monkeypatch.setattr(compare_module, "_anchored_blocks", counted)
-    monkeypatch.setattr(compare_module, "_dmp_diff", None)  # the compiled diffs would serve first
-    monkeypatch.setattr(compare_module, "_myers", None)
-    monkeypatch.setattr(compare_module, "SPLIT_MIN_CELLS", 200_000)
-    monkeypatch.setattr(compare_module, "SPLIT_MYERS_MAX_D", 4)
+    monkeypatch.setattr(align_module, "_anchored_blocks", counted)
+    monkeypatch.setattr(align_module, "_dmp_diff", None)  # the compiled diffs would serve first
+    monkeypatch.setattr(align_module, "_myers", None)
+    monkeypatch.setattr(align_module, "SPLIT_MIN_CELLS", 200_000)
+    monkeypatch.setattr(align_module, "SPLIT_MYERS_MAX_D", 4)
     return calls
 
 
@@ -44,8 +46,8 @@ def unsplit(text_a: str, text_b: str):
 def test_repetitive_licence_collection_split_gives_the_exact_similarity(split_everything) -> None:
     a, b = edited_pair(synthetic_copyright(60))  # 60 near-identical stanzas, 2 % words dropped each
     with pytest.MonkeyPatch.context() as mp:  # the reference: no split
-        mp.setattr(compare_module, "SPLIT_MIN_CELLS", 10**18)
-        mp.setattr(compare_module, "SPLIT_MYERS_MAX_D", 10**9)
+        mp.setattr(align_module, "SPLIT_MIN_CELLS", 10**18)
+        mp.setattr(align_module, "SPLIT_MYERS_MAX_D", 10**9)
         exact = unsplit(a, b)
     split = unsplit(a, b)
     assert split_everything  # the split path really ran
@@ -58,8 +60,8 @@ def test_real_text_light_edit_split_gives_the_exact_count(split_everything, corp
     text = "\n".join(p.read_text(encoding="utf-8") for p in sections)
     edited = light_edit(text, 0.02, random.Random(3))
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(compare_module, "SPLIT_MIN_CELLS", 10**18)
-        mp.setattr(compare_module, "SPLIT_MYERS_MAX_D", 10**9)
+        mp.setattr(align_module, "SPLIT_MIN_CELLS", 10**18)
+        mp.setattr(align_module, "SPLIT_MYERS_MAX_D", 10**9)
         exact = unsplit(text, edited)
     split = unsplit(text, edited)
     assert split_everything
@@ -69,8 +71,8 @@ def test_real_text_light_edit_split_gives_the_exact_count(split_everything, corp
 def test_split_alignment_is_a_common_subsequence_nearly_as_long_as_the_lcs(split_everything) -> None:
     a, b = edited_pair(synthetic_copyright(40), rate=0.05)  # heavier edits: anchors off the LCS exist
     ids_a, ids_b = tokenize(a).ids, tokenize(b).ids
-    ca, cb, distinct = compare_module._dense_codes(ids_a, ids_b)
-    sa, sb = compare_module._codes_as_sequences(ca, cb, distinct)
+    ca, cb, distinct = align_module._dense_codes(ids_a, ids_b)
+    sa, sb = align_module._codes_as_sequences(ca, cb, distinct)
     blocks = _align_sequences(sa, sb)
     assert split_everything
     last_i = last_j = 0
@@ -111,18 +113,18 @@ def test_repetitive_pair_through_the_compiled_diff_keeps_its_similarity() -> Non
     collection: an exact LCS (its length is checked), so the similarity differs from the reference
     (rapidfuzz's alignment, unsplit) only by which of the equally long LCSs is picked (issue 16:
     ±0.005; the real 2 MB Boost pair: 0.9574 → 0.9559)."""
-    assert compare_module._dmp_diff is not None
+    assert align_module._dmp_diff is not None
     a, b = edited_pair(synthetic_copyright(60))
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(compare_module, "_dmp_diff", None)
-        mp.setattr(compare_module, "_myers", None)
-        mp.setattr(compare_module, "SPLIT_MIN_CELLS", 10**18)
-        mp.setattr(compare_module, "SPLIT_MYERS_MAX_D", 10**9)
+        mp.setattr(align_module, "_dmp_diff", None)
+        mp.setattr(align_module, "_myers", None)
+        mp.setattr(align_module, "SPLIT_MIN_CELLS", 10**18)
+        mp.setattr(align_module, "SPLIT_MYERS_MAX_D", 10**9)
         reference = unsplit(a, b)
     compiled = unsplit(a, b)
     ids_a, ids_b = tokenize(a).ids, tokenize(b).ids
-    ca, cb, distinct = compare_module._dense_codes(ids_a, ids_b)
-    sa, sb = compare_module._codes_as_sequences(ca, cb, distinct)
-    assert len(sa) * len(sb) >= compare_module.DMP_MIN_CELLS
-    assert compare_module._compiled_myers_blocks(sa, sb, None) is not None  # the compiled path ran
+    ca, cb, distinct = align_module._dense_codes(ids_a, ids_b)
+    sa, sb = align_module._codes_as_sequences(ca, cb, distinct)
+    assert len(sa) * len(sb) >= align_module.DMP_MIN_CELLS
+    assert align_module._compiled_myers_blocks(sa, sb, None) is not None  # the compiled path ran
     assert abs(compiled.similarity - reference.similarity) <= 0.005

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from neardup_gui.core import align as align_module
 from neardup_gui.core import compare, units
 
 
-@pytest.mark.parametrize("name, module", [("_myers", lambda: compare._myers), ("_kernels", lambda: compare._kernels),
+@pytest.mark.parametrize("name, module", [("_myers", lambda: align_module._myers), ("_kernels", lambda: compare._kernels),
                                           ("_units", lambda: units._compiled_units)])
 def test_built_where_a_compiler_is(name, module) -> None:
     headers = Path(sysconfig.get_paths()["include"]) / "Python.h"

@@ -1,10 +1,10 @@
 """core/_kernels.c: steps of a comparison in C give what the numpy (or Python) code gives.
 
-``shared_cover`` stands for the window search of :func:`compare._shared_mask_prepared`,
+``shared_cover`` stands for the window search of :func:`prepared_module._shared_mask_prepared`,
 ``counted_runs`` for :func:`compare._aligned_pairs` + :func:`compare._match_spans` in the
 counts-only form the collection-wide pass uses, ``real_overlap`` for the multiset overlap of the
 shared items, ``windows`` for :attr:`PreparedDocument.windows`, ``greedy_blocks`` for
-:func:`compare.myers_blocks`, ``posting_counts`` for :meth:`candidates.AnchorPostings.counts`,
+:func:`align_module.myers_blocks`, ``posting_counts`` for :meth:`candidates.AnchorPostings.counts`,
 ``chained_passages`` for the Python of :func:`passages._chained_passages` (also in test_passages_fast.py).
 Each comparison below is made twice, with the compiled steps and with the numpy ones, and must be
 equal field for field.
@@ -17,9 +17,12 @@ import random
 import numpy as np
 import pytest
 
+from neardup_gui.core import align as align_module
+from neardup_gui.core import prepared as prepared_module
 from neardup_gui.core import compare as compare_module
 from neardup_gui.core import passages as passages_module
-from neardup_gui.core.compare import UnitCodes, _align_codes, compare_prepared, prepare_document
+from neardup_gui.core.align import _align_codes
+from neardup_gui.core.prepared import compare_prepared, prepare_document, UnitCodes
 from neardup_gui.core.exclusions import quoted_spans
 from neardup_gui.core.passages import DEFAULT_RULES, PassageRules, _Hole
 from neardup_gui.core.units import tokenize
@@ -35,8 +38,8 @@ def both(a, b, **cuts):
     """compare_prepared with the compiled steps and with numpy's (counts only, as the pass asks)."""
     fast = compare_prepared(a, b, counts_only=True, **cuts)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(compare_module, "_kernels", None)
-        mp.setattr(passages_module, "_kernels", None)
+        for module in (align_module, compare_module, prepared_module, passages_module):
+            mp.setattr(module, "_kernels", None)
         plain = compare_prepared(a, b, counts_only=True, **cuts)
     return fast, plain
 
@@ -162,7 +165,7 @@ def numpy_windows(items: np.ndarray, k: int, multiplier: int):
     return hashes, first.astype(np.int32), inverse.reshape(-1).astype(np.int32), collided
 
 
-def assert_windows(items: np.ndarray, k: int, multiplier: int = int(compare_module._HASH_MULTIPLIER)) -> bool:
+def assert_windows(items: np.ndarray, k: int, multiplier: int = int(align_module._HASH_MULTIPLIER)) -> bool:
     hashes, first, inverse, collided = _kernels.windows(items, k, multiplier)
     want = numpy_windows(items, k, multiplier)
     assert np.array_equal(np.frombuffer(hashes, dtype=np.uint64), want[0])
@@ -208,7 +211,7 @@ def test_windows_refuse_what_does_not_fit() -> None:
 
 @needs_ext
 def test_greedy_blocks_are_the_readable_myers_diffs() -> None:
-    """greedy_blocks is compare.myers_blocks step for step (the same LCS among equally long
+    """greedy_blocks is align_module.myers_blocks step for step (the same LCS among equally long
     ones, the same None beyond the budget): random sequences built for ties and real edits."""
     rng = random.Random(34)
     for _ in range(20000):
@@ -222,7 +225,7 @@ def test_greedy_blocks_are_the_readable_myers_diffs() -> None:
                 b.insert(rng.randrange(len(b) + 1), rng.randrange(top))
         ca, cb = np.array(a, dtype=np.uint32), np.array(b, dtype=np.uint32)
         max_d = rng.choice([None, 0, 1, 2, 4, 8, 100])
-        want = compare_module.myers_blocks(*compare_module._codes_as_sequences(ca, cb, 1001), max_d=max_d)
+        want = align_module.myers_blocks(*align_module._codes_as_sequences(ca, cb, 1001), max_d=max_d)
         assert _kernels.greedy_blocks(ca, cb, -1 if max_d is None else max_d) == want
     codes = UnitCodes()
     text = sorted((corpus_dir() / "debian-reference-en").glob("*.txt"))[0].read_text(encoding="utf-8")
@@ -230,8 +233,8 @@ def test_greedy_blocks_are_the_readable_myers_diffs() -> None:
     b = codes.encode(tokenize(light_edit(text, 0.02, random.Random(3))).ids)
     for lo in range(0, min(len(a), len(b)) - 300, 97):  # pieces as the passages align them
         pa, pb = a[lo:lo + rng.randrange(1, 300)], b[lo:lo + rng.randrange(1, 300)]
-        budget = compare_module.myers_budget(len(pa), len(pb))
-        want = compare_module.myers_blocks(*compare_module._codes_as_sequences(pa, pb, len(codes) + 1), max_d=budget)
+        budget = align_module.myers_budget(len(pa), len(pb))
+        want = align_module.myers_blocks(*align_module._codes_as_sequences(pa, pb, len(codes) + 1), max_d=budget)
         assert _kernels.greedy_blocks(pa, pb, budget) == want
 
 
@@ -243,8 +246,8 @@ def test_local_alignments_in_c_are_those_of_the_sequences() -> None:
         top = rng.choice([2, 4, 50])
         a = np.array([rng.randrange(top) for _ in range(rng.randrange(1, 120))], dtype=np.uint32)
         b = np.array([rng.randrange(top) for _ in range(rng.randrange(1, 120))], dtype=np.uint32)
-        want = compare_module._align_sequences(*compare_module._codes_as_sequences(a, b, top + 1))
-        assert compare_module._align_codes(a, b) == want
+        want = align_module._align_sequences(*align_module._codes_as_sequences(a, b, top + 1))
+        assert align_module._align_codes(a, b) == want
 
 
 @needs_ext

@@ -13,13 +13,14 @@ import sys
 import pytest
 from fast_diff_match_patch import diff as dmp_diff
 
+from neardup_gui.core import align as align_module
 from neardup_gui.core import compare as compare_module
 from neardup_gui.core.compare import compare_documents
 from neardup_gui.core.units import tokenize
 from tests.benchmarks.copyheavy import light_edit
 from tests.benchmarks.repetitive import edited_pair, synthetic_copyright
 
-_myers = compare_module._myers
+_myers = align_module._myers
 
 
 needs_ext = pytest.mark.skipif(_myers is None, reason="the compiled diff is not built here")
@@ -83,8 +84,8 @@ def test_real_text_with_light_edits_gives_diff_match_patch_blocks(corpus_dir) ->
         text = text[:40_000]
         for rate in (0.005, 0.03, 0.1):
             ids_a, ids_b = tokenize(text).ids, tokenize(light_edit(text, rate, rng)).ids
-            ca, cb, distinct = compare_module._dense_codes(ids_a, ids_b)
-            sa, sb = compare_module._codes_as_sequences(ca, cb, distinct)
+            ca, cb, distinct = align_module._dense_codes(ids_a, ids_b)
+            sa, sb = align_module._codes_as_sequences(ca, cb, distinct)
             check(sa, sb)
 
 
@@ -114,10 +115,10 @@ def test_comparisons_equal_with_and_without_the_compiled_diff(corpus_dir) -> Non
 
     for a, b in pairs:
         with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(compare_module, "_myers", Counted)
+            mp.setattr(align_module, "_myers", Counted)
             ours = compare_documents(a, b, min_run=8)
         with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(compare_module, "_myers", None)
+            mp.setattr(align_module, "_myers", None)
             theirs = compare_documents(a, b, min_run=8)
         assert ours == theirs
         assert ours.common_units > 1000

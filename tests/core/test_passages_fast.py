@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 from tests.core import passages_reference as ref
 from tests.corpus import corpus_dir
 from neardup_gui.core import passages
-from neardup_gui.core.compare import _align_codes, compare_units
+from neardup_gui.core.align import _align_codes
+from neardup_gui.core.compare import compare_units
 from neardup_gui.core.passages import DEFAULT_RULES, PassageRules
 from neardup_gui.core.units import tokenize
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from neardup_gui.core import prepared as prepared_module
 from neardup_gui.core import compare
 from neardup_gui.core.search import (
     BruteSearch, GroupedSearch, PermutedSearch, base, deserialise, grouped, permuted, serialise,
@@ -117,7 +118,7 @@ def test_kernels_refuse_inconsistent_arrays() -> None:
 
 
 def test_least_reaching_count_equals_the_bisection() -> None:
-    """compare._least_reaching starts from the closed form for a similarity cut-off: the count it
+    """prepared_module._least_reaching starts from the closed form for a similarity cut-off: the count it
     returns is the bisection's, the least one _below_cutoffs lets through."""
 
     def bisection(n_a: int, n_b: int, s: float) -> int | None:
@@ -141,4 +142,4 @@ def test_least_reaching_count_equals_the_bisection() -> None:
     for s in cuts:
         for n_a in sizes:
             for n_b in (0, 1, 5, n_a, n_a + 1, max(0, n_a - 1), 2 * n_a, int(rng.integers(1, 200_000))):
-                assert compare._least_reaching(n_a, n_b, s, None) == bisection(n_a, n_b, s), (n_a, n_b, s)
+                assert prepared_module._least_reaching(n_a, n_b, s, None) == bisection(n_a, n_b, s), (n_a, n_b, s)

@@ -15,7 +15,7 @@ from hypothesis import given, settings as hsettings, strategies as st
 from tests.benchmarks.copyheavy import build
 from neardup_gui.core import pairpass
 from neardup_gui.core.collection import Collection
-from neardup_gui.core.compare import BAG_BUCKETS, stored_bag_bounds, unit_bag
+from neardup_gui.core.prepared import BAG_BUCKETS, stored_bag_bounds, unit_bag
 from neardup_gui.core.settings import Settings
 from neardup_gui.core.store import SCHEMA_VERSION, Store, pack_bag, unpack_bag
 from neardup_gui.core.units import tokenize
@@ -204,7 +204,7 @@ def test_search_rows_in_memory_give_the_candidates_sql_gives(tmp_path, corpus_di
 def test_the_compiled_bag_bounds_are_the_numpys(counts, n_rows, data) -> None:
     """core/_kernels.c's bag_bounds against the numpy code, on chosen rows of stored bags with
     full buckets (a count beyond uint16), empty ones and counts on either side of the bag's."""
-    from neardup_gui.core import compare
+    from neardup_gui.core import prepared
 
     width = len(counts)
     bag = np.array(counts, dtype=np.int64)
@@ -212,12 +212,12 @@ def test_the_compiled_bag_bounds_are_the_numpys(counts, n_rows, data) -> None:
                                                   min_size=width, max_size=width), min_size=n_rows, max_size=n_rows)),
                       dtype=np.uint16).reshape(n_rows, width)
     picked = np.array(data.draw(st.lists(st.integers(0, max(n_rows - 1, 0)), max_size=20 if n_rows else 0)), dtype=np.int64)
-    kept = compare._kernels
+    kept = prepared._kernels
     try:
-        compare._kernels = None
+        prepared._kernels = None
         want_all, want = stored_bag_bounds(bag, stored), stored_bag_bounds(bag, stored, picked)
     finally:
-        compare._kernels = kept
+        prepared._kernels = kept
     got_all, got = stored_bag_bounds(bag, stored), stored_bag_bounds(bag, stored, picked)
     assert got_all.dtype == got.dtype == want.dtype == np.int64
     assert got_all.tolist() == want_all.tolist() and got.tolist() == want.tolist()

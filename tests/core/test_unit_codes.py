@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from neardup_gui.core.compare import UnitCodes, prepare_document
+from neardup_gui.core.prepared import prepare_document, UnitCodes
 from neardup_gui.core.units import tokenize
 from tests.corpus import corpus_dir
 
@@ -103,7 +103,7 @@ def test_the_table_functions_refuse_what_they_cannot_hold() -> None:
 def test_codes_become_the_same_string_whatever_their_array() -> None:
     """The alignment reads codes as a str: decoded in place from the pass's uint32 items, through
     a copy from anything else (other types, byte orders, strided views), the same characters."""
-    from neardup_gui.core.compare import _as_str
+    from neardup_gui.core.align import _as_str
 
     rng = np.random.default_rng(7)
     for dtype in (np.uint32, np.int64, np.uint16, np.dtype(">u4")):

@@ -1,0 +1,474 @@
+"""Prepared documents: what a comparison needs of a document, computed once per pass.
+
+A pass (pairs, clusters, screening) compares each document with many others. Its countable units
+are coded once (:class:`UnitCodes`, shared by the pass), its ``min_run``-grams hashed once, its bag
+of units counted once; :func:`compare_prepared` then returns exactly what
+:func:`~neardup_gui.core.compare.compare_documents` returns for the same texts and marks, after
+exact upper bounds (the shorter length, the bag of units, the shared k-grams, the LCS length) have
+ruled out, cheapest first, the candidates that cannot reach a cut-off.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import math
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from neardup_gui.core.align import _codes_as_sequences, _HASH_MULTIPLIER, _lcs_length_sequences
+from neardup_gui.core.compare import (
+    _aligned_comparison, _below_cutoffs, _cover, _gap_keys, _multiset_overlap, _ratio, _shared_mask_codes,
+    _with_gaps, merge_spans, units_in_spans,
+)
+from neardup_gui.core.document import CharSpan
+from neardup_gui.core.passages import countable_marks
+from neardup_gui.core.results import Comparison, Exclusions
+from neardup_gui.core.units import Units
+
+try:  # the window search, the bag bounds and the unit coding in C (core/_kernels.c): the same answers
+    from neardup_gui.core import _kernels
+except ImportError:  # (not built: the numpy code serves)
+    _kernels = None
+
+log = logging.getLogger(__name__)
+
+
+
+class UnitCodes:
+    """Small integer codes for unit ids (and for removed text), shared by one pass's documents.
+
+    The alignment only asks which items are equal, so any injective coding gives the same
+    answer as the per-pair dense codes of :func:`compare_units`; a shared one costs one look-up
+    per unit of a document instead of a sort per pair. Codes are given in order of first sight
+    (a document's new units in ascending order of id), so the units of the first documents (the
+    commonest words and characters) get codes below 256, the ones rapidfuzz looks up in a
+    table. A stretch of removed text (a gap item) is coded by its unit ids, apart from every
+    unit. Owned by one pass in one process (never shared state).
+    """
+
+    def __init__(self) -> None:
+        self._codes: dict[object, int] = {}  # unit id (or ("gap", key)) → code, without core/_kernels.c
+        self._gaps: dict[bytes, int] = {}  # a removed stretch's key → code, with it
+        self._next = 0  # the next code given (the codes given so far: 0 .. _next - 1)
+        self._units = 0  # how many unit ids are in the table
+        # with core/_kernels.c: the unit ids in an open-addressing table (unit_codes), kept at
+        # most half full; one document's units coded in one call, without a sort (np.unique
+        # with its inverse was most of the cost: 0.5 ms a long copyright file)
+        self._keys = self._vals = None
+        if _kernels is not None and hasattr(_kernels, "unit_codes"):
+            self._keys, self._vals = self._table(1024)
+
+    @staticmethod
+    def _table(size: int) -> tuple[np.ndarray, np.ndarray]:
+        return np.zeros(size, dtype=np.uint64), np.full(size, 0xFFFFFFFF, dtype=np.uint32)
+
+    def __len__(self) -> int:
+        return self._next if self._keys is not None else len(self._codes)
+
+    def encode(self, ids: np.ndarray) -> np.ndarray:
+        if len(ids) == 0:
+            return np.zeros(0, dtype=np.uint32)
+        if self._keys is not None:
+            ids = np.ascontiguousarray(ids, dtype=np.uint64)
+            if 2 * (self._units + len(ids)) > len(self._keys):
+                self._grow(self._units + len(ids))
+            coded, after = _kernels.unit_codes(self._keys, self._vals, ids, self._next)
+            self._units += after - self._next
+            self._next = after
+            return np.frombuffer(coded, dtype=np.uint32)
+        uniq, inverse = np.unique(np.asarray(ids, dtype=np.uint64), return_inverse=True)
+        known = self._codes
+        keys = uniq.tolist()
+        got = list(map(known.get, keys))  # a C loop; only units not seen before take a Python step
+        if None in got:
+            got = [known.setdefault(u, len(known)) if c is None else c for u, c in zip(keys, got)]
+        return np.array(got, dtype=np.uint32)[inverse.reshape(-1)]
+
+    def _grow(self, units: int) -> None:
+        """A table at most half full with ``units`` unit ids, holding the codes given so far."""
+        size = len(self._keys)
+        while 2 * units > size:
+            size *= 2
+        held = self._vals != 0xFFFFFFFF
+        keys, vals = self._table(size)
+        _kernels.code_table_put(keys, vals, self._keys[held], self._vals[held])  # (fresh, contiguous copies)
+        self._keys, self._vals = keys, vals
+
+    def encode_gaps(self, keys: list[bytes]) -> dict[bytes, int]:
+        """Codes of removed stretches (by their unit ids), never equal to a unit's code."""
+        if self._keys is not None:
+            out = {}
+            for k in keys:
+                code = self._gaps.get(k)
+                if code is None:
+                    code = self._gaps[k] = self._next
+                    self._next += 1
+                out[k] = code
+            return out
+        known = self._codes
+        return {k: known.setdefault(("gap", k), len(known)) for k in keys}
+
+
+# Buckets of the bag-of-units bound (:attr:`PreparedDocument.buckets`): the units of a document are
+# counted per bucket of their code, and the sum over buckets of the smaller count is an exact
+# upper bound of the multiset overlap, so of the LCS. Measured on 797 real copyright files at a
+# threshold of 0.8: of 15,782 candidates the length bound let through, 1,024 buckets reject 14,460,
+# the exact bag of units 14,462; it costs 1,024 operations per pair, for all of a document's
+# candidates at once, instead of a search of every window.
+BAG_BUCKETS = 1024
+# The index stores bags as uint16 (store.pack_bag): a full bucket stands for any count from there up.
+BAG_FULL = 0xFFFF
+
+
+def unit_bag(ids: np.ndarray) -> np.ndarray:
+    """How many units fall in each of BAG_BUCKETS buckets of their ids.
+
+    The index stores it for every document (all its units, :func:`~neardup_gui.core.store.pack_bag`),
+    so the pairs pass bounds the common units of a candidate before preparing it. Bucketed by unit
+    id rather than by the pass's codes, it is the same kind of exact upper bound as
+    :attr:`PreparedDocument.buckets`; counting all units rather than the countable ones only
+    loosens it."""
+    buckets = (np.asarray(ids, dtype=np.uint64) & np.uint64(BAG_BUCKETS - 1)).astype(np.intp)
+    return np.bincount(buckets, minlength=BAG_BUCKETS).astype(np.int64)
+
+
+def stored_bag_bounds(bag: np.ndarray, stored: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
+    """For each row of ``stored`` (bags read from the index), an exact upper bound of its common
+    units with a document whose (countable) units have the :func:`unit_bag` ``bag``. ``rows``:
+    only those rows of ``stored``, in that order (the pass's candidates among every stored bag)."""
+    if (_kernels is not None and bag.dtype == np.int64 and stored.dtype == np.uint16 and stored.ndim == 2
+            and stored.shape[1] == len(bag) and len(bag)):
+        # the same in C (core/_kernels.c: bag_bounds), the candidates' rows read in place: in a
+        # copy-heavy collection a document has dozens of candidates, each a row of 1,024 buckets
+        picked = np.arange(len(stored), dtype=np.int64) if rows is None else np.ascontiguousarray(rows, dtype=np.int64)
+        return np.frombuffer(_kernels.bag_bounds(bag, stored, picked), dtype=np.int64)
+    if rows is not None:
+        stored = stored[rows]
+    rows = stored.astype(np.int64)
+    if len(rows) and int(stored.max()) >= BAG_FULL:
+        rows[stored >= BAG_FULL] = np.iinfo(np.int64).max // 4  # a full bucket: any count
+    return np.minimum(rows, bag).sum(axis=1)
+
+
+@dataclass(frozen=True)
+class _Windows:
+    """The ``min_run``-windows of a prepared document's items."""
+
+    hashes: np.ndarray  # their distinct 64-bit hashes, sorted
+    first: np.ndarray  # start of one window per distinct hash, to check a match item by item
+    inverse: np.ndarray  # the index in hashes of every window's hash
+    collided: bool  # two different windows of this document share a hash (then compared exactly)
+
+
+@dataclass(frozen=True, eq=False)
+class PreparedDocument:
+    """A document ready to be compared many times: countable units coded, ``min_run``-grams hashed.
+
+    Built by :func:`prepare_document`; compared by :func:`compare_prepared`, which returns
+    exactly what :func:`compare_documents` returns for the same texts, marks and ``min_run``.
+    What only some comparisons need (the window hashes, the bag of units) is computed on first
+    use: in a copy-heavy collection most candidates are ruled out by the cheaper bounds.
+    """
+
+    units: Units  # offsets only (the text stays with the caller)
+    min_run: int
+    pos: np.ndarray  # original positions of the countable units
+    codes: np.ndarray  # uint32 pass-wide codes of the countable units
+    items: np.ndarray  # the codes with one gap item where removed text lies between two of them
+    unit: np.ndarray  # the unit position of every item (−1: a gap item)
+    template: tuple[CharSpan, ...] = ()
+    excluded: tuple[CharSpan, ...] = ()
+    template_share: float = 0.0
+    excluded_share: float = 0.0
+    exclusions: Exclusions = field(default_factory=Exclusions)  # what the marks removed, carried along
+
+    @functools.cached_property
+    def windows(self) -> _Windows:
+        """The hashed ``min_run``-windows of the items (see :func:`_shared_mask_prepared`)."""
+        items, k = self.items, self.min_run
+        if len(items) < k:
+            empty = np.zeros(0, dtype=np.int32)
+            return _Windows(np.zeros(0, dtype=np.uint64), empty, empty.copy(), False)
+        if _kernels is not None and items.dtype == np.uint32:  # (core/_kernels.c: the same, in C)
+            hashes, first, inverse, collided = _kernels.windows(items, k, int(_HASH_MULTIPLIER))
+            return _Windows(np.frombuffer(hashes, dtype=np.uint64), np.frombuffer(first, dtype=np.int32),
+                            np.frombuffer(inverse, dtype=np.int32), collided)
+        windows = np.lib.stride_tricks.sliding_window_view(items, k)
+        h = np.zeros(len(windows), dtype=np.uint64)
+        with np.errstate(over="ignore"):
+            for col in range(k):
+                h = h * _HASH_MULTIPLIER + windows[:, col].astype(np.uint64) + np.uint64(1)
+        hashes, first, inverse = np.unique(h, return_index=True, return_inverse=True)
+        inverse = inverse.reshape(-1).astype(np.int32)
+        first = first.astype(np.int32)
+        collided = not np.array_equal(windows, windows[first[inverse]])
+        return _Windows(hashes, first, inverse, collided)
+
+    @functools.cached_property
+    def top_item(self) -> int:
+        """The largest item code (0 for a document without items)."""
+        return int(self.items.max(initial=0))
+
+    @functools.cached_property
+    def countable_marks(self) -> tuple[np.ndarray, np.ndarray | None]:
+        """:func:`~neardup_gui.core.passages.countable_marks` of its countable units: the same
+        for each of the document's comparisons."""
+        return countable_marks(self.units, self.pos)
+
+    @functools.cached_property
+    def buckets(self) -> np.ndarray:
+        """How many countable units fall in each of BAG_BUCKETS buckets of their codes."""
+        return np.bincount(self.codes % BAG_BUCKETS, minlength=BAG_BUCKETS).astype(np.int32)
+
+    @property
+    def nbytes(self) -> int:
+        """Approximate memory held (for the caches of a pass)."""
+        arrays = [self.units.ids, self.units.starts, self.units.ends, self.pos, self.codes, self.items, self.unit]
+        if "windows" in self.__dict__:
+            w = self.__dict__["windows"]
+            arrays += [w.hashes, w.first, w.inverse]
+        return sum(x.nbytes for x in arrays) + (4 * BAG_BUCKETS if "buckets" in self.__dict__ else 0) + 200
+
+
+def bag_bounds(a: PreparedDocument, others: Sequence[PreparedDocument]) -> np.ndarray:
+    """For each of ``others``, an exact upper bound of its common units with ``a`` (the bucketed
+    bag of units, see BAG_BUCKETS), computed for all of them at once."""
+    if not others:
+        return np.zeros(0, dtype=np.int64)
+    matrix = np.stack([o.buckets for o in others])
+    return np.minimum(matrix, a.buckets).sum(axis=1, dtype=np.int64)
+
+
+def prepare_document(
+    units: Units,
+    *,
+    min_run: int,
+    codes: UnitCodes,
+    template: Iterable[CharSpan] = (),
+    excluded: Iterable[CharSpan] = (),
+    exclusions: Exclusions | None = None,
+) -> PreparedDocument:
+    """The per-document part of :func:`compare_documents`, done once (see :class:`PreparedDocument`)."""
+    if min_run < 1:
+        raise ValueError("min_run must be at least 1")
+    tpl, exc = merge_spans(template), merge_spans(excluded)
+    t_mask = units_in_spans(units, tpl)
+    e_mask = units_in_spans(units, exc) & ~t_mask
+    pos = np.flatnonzero(~(t_mask | e_mask)).astype(np.int64)
+    coded = codes.encode(units.ids[pos])
+    jumps, keys = _gap_keys(units.ids, pos)
+    items, unit = _with_gaps(coded, pos, jumps, keys, codes.encode_gaps(keys))
+    unit = unit.astype(np.int32) if len(units) < 2**31 else unit
+    # (offsets and positions in 32 bits: a cache of prepared documents holds a third more)
+    small = units.ends[-1] < 2**31 if len(units) else True
+    offsets = np.int32 if small else np.int64
+    return PreparedDocument(
+        units=Units(ids=units.ids, starts=units.starts.astype(offsets), ends=units.ends.astype(offsets), cjk=units.cjk),
+        min_run=min_run, pos=pos, codes=coded, items=items, unit=unit, template=tpl, excluded=exc,
+        template_share=_ratio(int(t_mask.sum()), len(units)), excluded_share=_ratio(int(e_mask.sum()), len(units)),
+        exclusions=exclusions if exclusions is not None else Exclusions(),
+    )
+
+
+def _shared_mask_prepared(
+    a: PreparedDocument, b: PreparedDocument, at_least: int | None = None
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`shared_kgram_mask` of two prepared documents' items, from their window hashes.
+
+    One search of A's sorted distinct window hashes in B's; every hash found in both is checked
+    item by item on one window each (the windows of one hash within a document were checked
+    equal when it was prepared). On any collision the exact labels decide.
+
+    ``at_least``: None is returned, before that check, when fewer items than this are covered
+    in one of the texts by windows whose hashes match (a superset of the shared windows, so an
+    exact bound): in a copy-heavy collection most candidates that reach this step stop here
+    (measured on 10,000 generated documents: 30,336 of 72,441), and the check costs most."""
+    k = a.min_run
+    na, nb = len(a.items), len(b.items)
+    if na < k or nb < k:
+        return None if at_least else (np.zeros(na, dtype=bool), np.zeros(nb, dtype=bool))
+    if a.windows.collided or b.windows.collided:
+        return _reaching(_shared_mask_codes(a.items, b.items, k), at_least)
+    got = (_compiled_shared_cover if _compiled(a, b) else _numpy_shared_cover)(a, b, at_least)
+    if got is not False:
+        return got
+    log.warning("k-gram hash collision: comparing k-grams unit by unit")
+    return _reaching(_shared_mask_codes(a.items, b.items, k), at_least)
+
+
+def _compiled(a: PreparedDocument, b: PreparedDocument) -> bool:
+    """Whether core/_kernels.c serves these two documents (built, and their items as it reads them)."""
+    return _kernels is not None and a.items.dtype == np.uint32 and b.items.dtype == np.uint32
+
+
+def _compiled_shared_cover(a: PreparedDocument, b: PreparedDocument, at_least: int | None):  # noqa: ANN202
+    """:func:`_numpy_shared_cover` in C (core/_kernels.c)."""
+    wa, wb = a.windows, b.windows
+    got = _kernels.shared_cover(wa.hashes, wa.inverse, wa.first, a.items, wb.hashes, wb.inverse, wb.first,
+                                b.items, a.min_run, -1 if at_least is None else at_least)
+    if got is None or got is False:
+        return got
+    return np.frombuffer(got[0], dtype=bool), np.frombuffer(got[1], dtype=bool)
+
+
+def _numpy_shared_cover(a: PreparedDocument, b: PreparedDocument, at_least: int | None):  # noqa: ANN202
+    """The masks of :func:`_shared_mask_prepared` from the window hashes (neither document's
+    collided); None below ``at_least``; False when two windows of one hash differ (a collision)."""
+    k, na, nb = a.min_run, len(a.items), len(b.items)
+    wa, wb = a.windows, b.windows
+    idx = np.searchsorted(wb.hashes, wa.hashes)
+    np.minimum(idx, len(wb.hashes) - 1, out=idx)
+    hit_a = wb.hashes[idx] == wa.hashes
+    if not hit_a.any():
+        return None if at_least else (np.zeros(na, dtype=bool), np.zeros(nb, dtype=bool))
+    pair_b = idx[hit_a]
+    hit_b = np.zeros(len(wb.hashes), dtype=bool)
+    hit_b[pair_b] = True
+    covers = _reaching((_cover(np.flatnonzero(hit_a[wa.inverse]), na, k),
+                        _cover(np.flatnonzero(hit_b[wb.inverse]), nb, k)), at_least)
+    if covers is None:
+        return None
+    offsets = np.arange(k)
+    window_a = a.items[wa.first[hit_a][:, None] + offsets]
+    window_b = b.items[wb.first[pair_b][:, None] + offsets]
+    return covers if np.array_equal(window_a, window_b) else False
+
+
+def _reaching(masks: tuple[np.ndarray, np.ndarray], at_least: int | None) -> tuple[np.ndarray, np.ndarray] | None:
+    """``masks``, or None when one of them holds fewer than ``at_least`` items."""
+    if at_least is not None and min(int(masks[0].sum()), int(masks[1].sum())) < at_least:
+        return None
+    return masks
+
+
+def _least_reaching(n_a: int, n_b: int, min_similarity: float | None, min_containment: float | None) -> int | None:
+    """The fewest common units that can reach a cut-off (:func:`_below_cutoffs` is false from
+    there on: it falls as the count grows); None when even ``min(n_a, n_b)`` cannot."""
+    hi = min(n_a, n_b)
+    if _below_cutoffs(hi, n_a, n_b, min_similarity, min_containment):
+        return None
+    if not _below_cutoffs(0, n_a, n_b, min_similarity, min_containment):
+        return 0
+    lo = 0  # below at lo, not below at hi
+    if min_containment is None and min_similarity is not None and 0 < min_similarity <= 1:
+        # c / (n_a + n_b − c) ≥ s from c = s·(n_a + n_b) / (1 + s) on: start there and step to
+        # the first count _below_cutoffs passes (rounding may move it by one), instead of the
+        # bisection's dozen calls (one per candidate of the pass that gets this far)
+        c = min(max(math.ceil(min_similarity * (n_a + n_b) / (1 + min_similarity)), 1), hi)
+        while c > 1 and not _below_cutoffs(c - 1, n_a, n_b, min_similarity, None):
+            c -= 1
+        while _below_cutoffs(c, n_a, n_b, min_similarity, None):
+            c += 1
+        return c
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if _below_cutoffs(mid, n_a, n_b, min_similarity, min_containment):
+            lo = mid
+        else:
+            hi = mid
+    return hi
+
+
+def _multiset_overlap_sparse(ca: np.ndarray, cb: np.ndarray) -> int:
+    """:func:`_multiset_overlap` for codes of any size (pass-wide codes are not dense per pair)."""
+    if len(ca) == 0 or len(cb) == 0:
+        return 0
+    top = int(max(ca.max(), cb.max())) + 1
+    if top <= 4 * (len(ca) + len(cb)) + 1024:
+        return _multiset_overlap(ca, cb, top)
+    ua, na = np.unique(ca, return_counts=True)
+    ub, nb = np.unique(cb, return_counts=True)
+    _, ia, ib = np.intersect1d(ua, ub, assume_unique=True, return_indices=True)
+    return int(np.minimum(na[ia], nb[ib]).sum())
+
+
+# The bit-parallel LCS length (a tighter bound than the bag of units) is computed before the
+# alignment when the selected sequences are this large (N·M cells): below it the alignment
+# itself is about as cheap as the bound. Measured on 300 documents of the 10,000-document
+# copy-heavy collection: the bound spares 542 of 1,392 alignments (and their passages), CPU time
+# 1.06 s → 1.03 s; most candidates never get here (the bag of units rejects them first).
+LCS_BOUND_MIN_CELLS = 10_000
+# ... and only when the bag of units is within this margin of a cut-off: above it the LCS bound
+# all but never rejects (2,375 copy-heavy copyright files at 0.8: 33 rejections of 11,600 bounds
+# computed, all 33 within 0.1; 7 of 102 on the 797 real files, all within 0.1), and it costs about
+# as much as the alignment it would spare.
+LCS_BOUND_MARGIN = 0.1
+
+
+def compare_prepared(
+    a: PreparedDocument,
+    b: PreparedDocument,
+    *,
+    min_similarity: float | None = None,
+    min_containment: float | None = None,
+    with_raw_lcs: bool = False,
+    counts_only: bool = False,
+    bag_bounded: bool = False,
+) -> Comparison | None:
+    """:func:`compare_documents` of two prepared documents: the same Comparison, computed faster.
+
+    Cut-offs as in :func:`compare_units`, with more exact upper bounds of the trustable count
+    tried before the alignment, cheapest first: the shorter length, the bag of units (skipped
+    with ``bag_bounded``: the caller has applied it, as the pass does for all of a document's
+    candidates at once), the units inside shared ``min_run``-grams, their multiset overlap and
+    (for long selections near a cut-off) their LCS length. A returned Comparison is always exact;
+    ``None`` means a bound proved both cut-offs missed. ``counts_only``: the figures only
+    (similarity, containments, common units), without the spans and passages a view needs (the
+    collection-wide pass stores the figures).
+    """
+    if a.min_run != b.min_run:
+        raise ValueError("both documents must be prepared with the same min_run")
+    n_a, n_b = len(a.codes), len(b.codes)
+    cut = min_similarity is not None or min_containment is not None
+    identical = n_a > 0 and len(a.items) == len(b.items) and bool(np.array_equal(a.items, b.items))
+    if identical:
+        sel_a, sel_b = np.arange(len(a.items), dtype=np.int64), np.arange(len(b.items), dtype=np.int64)
+    lcs = None  # the LCS length of the selections, when a bound computed it
+    lcs_at_most = None  # else an upper bound of it: the real units' bag, plus the gap items
+    if not identical:
+        need = None  # the fewest trustable units that reach a cut-off: every bound is compared with it
+        if cut:
+            need = _least_reaching(n_a, n_b, min_similarity, min_containment)
+            if need is None:
+                return None
+            if not bag_bounded and int(bag_bounds(a, [b])[0]) < need:
+                return None
+        shared = _shared_mask_prepared(a, b, at_least=need)
+        if shared is None:
+            return None
+        sel_a = np.flatnonzero(shared[0]).astype(np.int64)
+        sel_b = np.flatnonzero(shared[1]).astype(np.int64)
+        if need is not None:
+            if min(len(sel_a), len(sel_b)) < need:
+                return None
+            if _compiled(a, b):
+                bound, gaps_a, gaps_b = _kernels.real_overlap(a.items, a.unit, sel_a, b.items, b.unit, sel_b)
+            else:
+                real_a, real_b = sel_a[a.unit[sel_a] >= 0], sel_b[b.unit[sel_b] >= 0]
+                bound = _multiset_overlap_sparse(a.items[real_a], b.items[real_b])
+                gaps_a, gaps_b = len(sel_a) - len(real_a), len(sel_b) - len(real_b)
+            if bound < need:
+                return None
+            lcs_at_most = bound + min(gaps_a, gaps_b)
+            near = _below_cutoffs(bound, n_a, n_b, None if min_similarity is None else min_similarity + LCS_BOUND_MARGIN,
+                                  None if min_containment is None else min_containment + LCS_BOUND_MARGIN)
+            if near and len(sel_a) * len(sel_b) >= LCS_BOUND_MIN_CELLS:
+                seq_a, seq_b = a.items[sel_a], b.items[sel_b]
+                top = int(max(seq_a.max(), seq_b.max())) + 1
+                # banded: only the part of the matrix that can reach ``need`` is computed (0 below it)
+                lcs = _lcs_length_sequences(*_codes_as_sequences(seq_a, seq_b, top), at_least=need)
+                if lcs < need:
+                    return None
+    n_codes = max(a.top_item, b.top_item) + 1
+    return _aligned_comparison(
+        a.units, b.units, a.pos, b.pos, a.codes, b.codes, n_codes, a.items, b.items, a.unit, b.unit, n_codes,
+        sel_a, sel_b, whole=n_a if identical else 0, min_run=a.min_run, with_raw_lcs=with_raw_lcs,
+        blocks_are_lcs=False, lcs=lcs, counts_only=counts_only, lcs_at_most=lcs_at_most,
+        marks={"template_a": a.template, "template_b": b.template, "excluded_a": a.excluded, "excluded_b": b.excluded,
+               "template_share_a": a.template_share, "template_share_b": b.template_share,
+               "excluded_share_a": a.excluded_share, "excluded_share_b": b.excluded_share,
+               "exclusions_a": a.exclusions, "exclusions_b": b.exclusions},
+        unit_marks=(a.countable_marks, b.countable_marks) if counts_only else None)
