@@ -129,6 +129,16 @@ def remember_recent(store: QSettings, folder: str) -> list[str]:
     return recent
 
 
+def welcomed(store: QSettings) -> bool:
+    """True once a start has shown this user the welcome view."""
+    return _raw(store, "ui/welcomed") in (True, "true", "1", 1)
+
+
+def mark_welcomed(store: QSettings) -> None:
+    store.setValue("ui/welcomed", True)
+    store.sync()
+
+
 def load_check_minimum(store: QSettings, default: int = 10) -> tuple[bool, int]:
     """The Check tab's option to hide weak sources: (on, below this percentage, 1–100). Off unless
     the examiner turned it on: every source holding a passage of the minimum run is listed."""

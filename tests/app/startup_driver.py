@@ -30,6 +30,7 @@ def run() -> int:
     parser.add_argument("--fail-once", action="store_true",
                         help="reading the settings fails once while the window is built")
     parser.add_argument("--open", default="", help="open this collection and report once it is loaded")
+    parser.add_argument("--sample", action="store_true", help="start as `make run` does (neardup-gui --sample)")
     args = parser.parse_args()
     app = app_main.create_application([sys.argv[0]])
     from neardup_gui.app import mainwindow
@@ -65,8 +66,11 @@ def run() -> int:
                     return
                 if args.open and (not state["loaded"] or w.is_busy() or w.runner.is_busy()):
                     return
+                if args.sample and not state.get("waited"):  # (the sample is opened from the event loop)
+                    state["waited"] = True
+                    return
                 report["window"] = {"settings": settings_json(w.settings), "title": w.windowTitle(),
-                                    "folder": w.folder,
+                                    "folder": w.folder, "welcome": w.stack.currentWidget() is w.welcome,
                                     "pairs": [[p.a.rel, p.b.rel, p.similarity] for p in w.pairs]}
                 timer.stop()
                 w.close()
@@ -77,7 +81,7 @@ def run() -> int:
     timer.setInterval(20)
     timer.timeout.connect(poll)
     timer.start()
-    code = app_main.main([])
+    code = app_main.main(["--sample"] if args.sample else [])
     report["exit_code"] = code
     print("REPORT " + json.dumps(report))
     return 0
