@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QSizePolicy,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -20,9 +21,14 @@ from PySide6.QtWidgets import (
 
 from neardup_gui.app.appsettings import load_check_minimum, save_check_minimum
 from neardup_gui.app.commonview import exclusions_text
+from neardup_gui.app.flowlayout import FlowLayout
 from neardup_gui.app.models import FilterProxy, SourcesModel, localise_reason, percent, source_score, warnings_text
 from neardup_gui.app.widgets import make_table
 from neardup_gui.core.results import CheckResult, SourceMatch
+
+
+# The tab's height, in lines of its text, from which the line on what the figures mean is shown.
+ROOMY_LINES = 26
 
 
 class CheckView(QWidget):
@@ -41,7 +47,8 @@ class CheckView(QWidget):
         self.submission_label = QLabel()
         self.submission_combo = QComboBox()
         self.submission_combo.setObjectName("submissionCombo")
-        self.submission_combo.setMinimumContentsLength(30)
+        self.submission_combo.setMinimumContentsLength(16)
+        self.submission_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.submission_combo.currentIndexChanged.connect(self.show_current)
         self.submission_label.setBuddy(self.submission_combo)
         self.check_here_button = QPushButton()
@@ -74,6 +81,7 @@ class CheckView(QWidget):
         self.threshold_spin.setObjectName("hideSourcesPercent")
         self.threshold_spin.setRange(1, 100)
         self.threshold_spin.setSuffix(" %")
+        self.threshold_spin.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         self.threshold_spin.valueChanged.connect(self._threshold_changed)
         self.hide_box.toggled.connect(self._hide_toggled)
         self.sources_model = SourcesModel(self)
@@ -82,17 +90,19 @@ class CheckView(QWidget):
         self.sources_view = make_table(self.sources_proxy, "sourcesView")
         self.sources_view.sortByColumn(2, Qt.SortOrder.DescendingOrder)
         self.sources_view.activated.connect(self._activated)
+        # (a few rows at least; with a large text on a small screen the summary above keeps its lines)
+        self.sources_view.setMinimumHeight(self.sources_view.fontMetrics().height() * 4)
         self.empty_hint = QLabel()
         self.empty_hint.setObjectName("emptyHint")
         self.empty_hint.setWordWrap(True)
         self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
         layout = QVBoxLayout(self)
-        row = QHBoxLayout()
-        row.addWidget(self.submission_label)
-        row.addWidget(self.submission_combo, 1)
-        row.addWidget(self.check_here_button)
-        row.addWidget(self.add_button)
-        row.addWidget(self.report_button)
+        row = FlowLayout()
+        row.add(self.submission_label)
+        row.add(self.submission_combo, stretch=True)
+        row.add(self.check_here_button)
+        row.add(self.add_button)
+        row.add(self.report_button)
         layout.addLayout(row)
         layout.addWidget(self.summary_label)
         layout.addWidget(self.meaning_label)
@@ -100,6 +110,7 @@ class CheckView(QWidget):
         trow.addWidget(self.hide_box)
         trow.addWidget(self.threshold_spin)
         trow.addWidget(self.hidden_label, 1)
+        trow.addStretch(0)
         layout.addLayout(trow)
         layout.addWidget(self.empty_hint)
         layout.addWidget(self.sources_view, 1)
@@ -142,14 +153,13 @@ class CheckView(QWidget):
         self.submission_combo.setVisible(has)
         self.submission_label.setVisible(has)
         self.summary_label.setVisible(has)  # (an empty framed box said nothing)
-        self.meaning_label.setVisible(has and not (result and result.skipped_reason))
+        self._show_meaning()
         if result is None:
             self.sources_model.set_records([])
             self.summary_label.setText("")
             self._update_hidden()
             return
         self.sources_model.set_records(result.matches)
-        self.sources_view.resizeColumnsToContents()
         self._update_hidden()
         if result.skipped_reason:
             self.summary_label.setText(self.tr("This file could not be read: {reason}").format(
@@ -167,6 +177,17 @@ class CheckView(QWidget):
             + "<br>" + exclusions_text(result.exclusions)  # issue 14: which exclusions, how many units each
             + self._warnings_html(result)
         )
+
+    def _show_meaning(self) -> None:
+        """The line on what the figures mean, when there is room for it: with a large text on a
+        small screen the figures themselves keep every line (the summary's tooltip and F1 say it)."""
+        result = self.current_result()
+        roomy = self.height() >= self.fontMetrics().lineSpacing() * ROOMY_LINES
+        self.meaning_label.setVisible(result is not None and not result.skipped_reason and roomy)
+
+    def resizeEvent(self, event) -> None:  # noqa: ANN001, N802
+        super().resizeEvent(event)
+        self._show_meaning()
 
     def _warnings_html(self, result: CheckResult) -> str:
         """A submission read only in part or leniently says so under its figures (intake)."""
@@ -239,10 +260,8 @@ class CheckView(QWidget):
         self.add_button.setToolTip(self.tr("Make the checked submissions part of the collection: copied into its "
                                            "folder, or kept where they are as external members"))
         self.meaning_label.setText(self.tr(
-            "What these figures mean: each is a share of the submission's countable text (its words and "
-            "characters, without template text and excluded passages). “Copied” counts every passage found in "
-            "any source once, so it is never below the largest single source; “copied without quotations” "
-            "leaves quoted passages out of the count, so it is never above “copied”. Press F1 for more."))
+            "Each figure is a share of the submission's countable text; “copied” counts every passage found in "
+            "any source once. Press F1 for what each figure means."))
         self.summary_label.setToolTip(self.tr(
             "Copied: share of the countable text found in any source of the collection.\n"
             "Copied without quotations: the same, not counting text in quotation marks.\n"

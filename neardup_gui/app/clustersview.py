@@ -7,9 +7,10 @@ from typing import Sequence
 from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
-    QAbstractItemView, QHeaderView, QLabel, QSplitter, QTableWidget, QTableWidgetItem, QTreeView, QVBoxLayout, QWidget,
+    QAbstractItemView, QLabel, QSplitter, QTableWidget, QTableWidgetItem, QTreeView, QVBoxLayout, QWidget,
 )
 
+from neardup_gui.app.columns import ColumnFit
 from neardup_gui.app.models import RECORD_ROLE, percent
 from neardup_gui.core.collection import RING_MAX_COMPARE
 from neardup_gui.core.results import Cluster
@@ -35,9 +36,11 @@ class ClustersView(QWidget):
         self.view.setAlternatingRowColors(True)
         self.view.activated.connect(self._activated)
         self.view.selectionModel().currentChanged.connect(self._current_changed)
+        self.column_fit = ColumnFit(self.view, names=(0,))
         self._filling = False
         self.pairwise_label = QLabel()
         self.pairwise_label.setObjectName("pairwiseLabel")
+        self.pairwise_label.setWordWrap(True)
         self.pairwise = QTableWidget()
         self.pairwise.setObjectName("pairwiseView")
         self.pairwise.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -149,7 +152,6 @@ class ClustersView(QWidget):
                 top.appendRow([name, score])
             model.appendRow([top, blank])
         self.view.expandAll()
-        self.view.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
 
     def current_cluster(self) -> Cluster | None:
         data = self.view.currentIndex().data(RECORD_ROLE)

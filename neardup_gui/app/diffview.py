@@ -39,14 +39,16 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QTextEdit,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from neardup_gui.app import colours
-from neardup_gui.app.commonview import exclusions_text  # issue 14
+from neardup_gui.app.commonview import exclusions_text
+from neardup_gui.app.flowlayout import FlowLayout
 from neardup_gui.app.models import percent
-from neardup_gui.app.widgets import ColourKeepingDelegate
+from neardup_gui.app.widgets import ColourKeepingDelegate, ElidedLabel
 from neardup_gui.core.document import CharSpan
 from neardup_gui.core.results import Comparison, MatchSpan, Passage
 
@@ -335,8 +337,8 @@ class DiffView(QDialog):
         self.header.setObjectName("diffHeader")
         self.header.setWordWrap(True)
         self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.title_a = QLabel()
-        self.title_b = QLabel()
+        self.title_a = ElidedLabel()
+        self.title_b = ElidedLabel()
         for label in (self.title_a, self.title_b):
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             label.setObjectName("paneTitle")
@@ -360,7 +362,7 @@ class DiffView(QDialog):
         self.passages.setObjectName("passageList")
         self.passages.setWordWrap(True)
         self.passages.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.passages.setMinimumWidth(200)
+        self.passages.setMinimumWidth(self.passages.fontMetrics().averageCharWidth() * 16)
         self.passages.currentRowChanged.connect(self._passage_chosen)
         self.pane_a = TextPane()
         self.pane_b = TextPane()
@@ -370,10 +372,10 @@ class DiffView(QDialog):
         self.overview_b = OverviewBar()
         self.overview_a.jump_requested.connect(lambda f: self._jump_fraction(self.pane_a, f))
         self.overview_b.jump_requested.connect(lambda f: self._jump_fraction(self.pane_b, f))
-        self.zoom_out_button = QPushButton("−")
-        self.zoom_in_button = QPushButton("+")
-        for button in (self.zoom_out_button, self.zoom_in_button):
-            button.setFixedWidth(button.fontMetrics().horizontalAdvance("MM") + 12)
+        self.zoom_out_button = QToolButton()
+        self.zoom_in_button = QToolButton()
+        self.zoom_out_button.setText("−")
+        self.zoom_in_button.setText("+")
         self.zoom_out_button.clicked.connect(lambda: self.zoom_by(-1))
         self.zoom_in_button.clicked.connect(lambda: self.zoom_by(1))
         for pane in (self.pane_a, self.pane_b):
@@ -392,21 +394,17 @@ class DiffView(QDialog):
                 shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
                 shortcut.activated.connect(slot)
 
-        nav = QHBoxLayout()
-        nav.addWidget(self.previous_button)
-        nav.addWidget(self.next_button)
-        nav.addWidget(self.position_label)
-        nav.addStretch(1)
-        nav.addWidget(self.zoom_out_button)
-        nav.addWidget(self.zoom_in_button)
-        nav.addWidget(self.sync_box)
-        nav.addWidget(self.open_a_button)
-        nav.addWidget(self.open_b_button)
-        self.mark_template_button = QPushButton()  # issue 14
+        nav = FlowLayout()
+        nav.add(self.previous_button)
+        nav.add(self.next_button)
+        nav.add(self.position_label, stretch=True)
+        self.mark_template_button = QPushButton()
         self.mark_template_button.setObjectName("markTemplate")
         self.mark_template_button.clicked.connect(self._mark_selection)
         self.mark_template_button.setEnabled(False)
-        nav.addWidget(self.mark_template_button)
+        for w in (self.zoom_out_button, self.zoom_in_button, self.sync_box, self.open_a_button, self.open_b_button,
+                  self.mark_template_button):
+            nav.add(w)
 
         def column(title: QLabel, pane: TextPane, bar: OverviewBar, bar_left: bool) -> QWidget:
             box = QWidget()

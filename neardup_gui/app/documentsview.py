@@ -21,7 +21,7 @@ class DocumentsView(QWidget):
         self.model = DocumentsModel(self)
         self.proxy = FilterProxy(parent=self)
         self.proxy.setSourceModel(self.model)
-        self.view = make_table(self.proxy, "documentsView")
+        self.view = make_table(self.proxy, "documentsView", names=(0,), texts=(3,))
         self.view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
         self.filter = QLineEdit()
         self.filter.setObjectName("documentsFilter")
@@ -41,10 +41,7 @@ class DocumentsView(QWidget):
         self.retranslate_ui()
 
     def set_documents(self, documents: Sequence[DocumentInfo]) -> None:
-        first = self.model.rowCount() == 0
         self.model.set_records(documents)
-        if first and documents:  # size the columns once, not on every refresh
-            self.view.resizeColumnsToContents()
 
     def records(self) -> list[DocumentInfo]:
         return self.model.records()

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Sequence
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QVBoxLayout, QWidget
 
+from neardup_gui.app.flowlayout import FlowLayout
 from neardup_gui.app.models import FilterProxy, PairsModel, percent
 from neardup_gui.app.widgets import filter_as_typed, make_table
 from neardup_gui.core.collection import CONTAINMENT_CUT
@@ -28,7 +29,7 @@ class DuplicatesView(QWidget):
         self.model = PairsModel(self)
         self.proxy = FilterProxy(parent=self)
         self.proxy.setSourceModel(self.model)
-        self.view = make_table(self.proxy, "pairsView", stretch=(1, 2))
+        self.view = make_table(self.proxy, "pairsView", names=(1, 2))
         self.view.sortByColumn(0, Qt.SortOrder.DescendingOrder)
         self.view.activated.connect(self._activated)
         self.filter = QLineEdit()
@@ -49,13 +50,14 @@ class DuplicatesView(QWidget):
         self.empty_hint.setWordWrap(True)
         self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.known = False  # the pairs of the open collection have been found
+        self.summary.setWordWrap(True)
         layout = QVBoxLayout(self)
-        row = QHBoxLayout()
-        row.addWidget(self.summary, 1)
-        row.addWidget(self.order_label)
-        row.addWidget(self.order)
-        row.addWidget(self.filter, 1)
+        row = FlowLayout()
+        row.add(self.order_label)
+        row.add(self.order)
+        row.add(self.filter, stretch=True)
         layout.addLayout(row)
+        layout.addWidget(self.summary)
         layout.addWidget(self.empty_hint, 1)
         layout.addWidget(self.view, 1)
         self.retranslate_ui()
@@ -85,7 +87,6 @@ class DuplicatesView(QWidget):
         containment = self.by_containment_shown()
         self.model.set_records(self.by_containment if containment else self.pairs)
         self.view.sortByColumn(6 if containment else 0, Qt.SortOrder.DescendingOrder)
-        self.view.resizeColumnsToContents()
         self._update_summary()
         self._update_empty()
 

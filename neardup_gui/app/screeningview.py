@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
     QFileDialog,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
@@ -27,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from neardup_gui.app.flowlayout import FlowLayout
 from neardup_gui.app.paths import display_path, files_tip, local_file
 from neardup_gui.app.models import Column, FilterProxy, RecordTableModel, localise_reason, percent
 from neardup_gui.app.widgets import filter_as_typed, make_table
@@ -160,7 +160,8 @@ class ScreeningView(QWidget):
         self.combo_label = QLabel()
         self.combo = QComboBox()
         self.combo.setObjectName("screeningCombo")
-        self.combo.setMinimumContentsLength(24)
+        self.combo.setMinimumContentsLength(12)
+        self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.combo.activated.connect(self._chosen)
         self.combo_label.setBuddy(self.combo)
         self.flag_label = QLabel()
@@ -185,7 +186,7 @@ class ScreeningView(QWidget):
         self.proxy = FilterProxy(score=_flag_score, parent=self)
         self.proxy.setSourceModel(self.model)
         filter_as_typed(self.filter, self.proxy)
-        self.view = make_table(self.proxy, "screeningView", stretch=(1,))
+        self.view = make_table(self.proxy, "screeningView", names=(1, 4), texts=(7,))
         self.view.sortByColumn(0, Qt.SortOrder.AscendingOrder)  # by rank: the highest copied share first
         self.view.activated.connect(self._activated)
         self.empty_hint = QLabel()
@@ -193,21 +194,15 @@ class ScreeningView(QWidget):
         self.empty_hint.setWordWrap(True)
         self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
         layout = QVBoxLayout(self)
-        top = QHBoxLayout()
-        top.addWidget(self.screen_button)
-        top.addWidget(self.rescreen_button)
-        top.addSpacing(12)
-        top.addWidget(self.combo_label)
-        top.addWidget(self.combo, 1)
-        top.addSpacing(12)
-        top.addWidget(self.flag_label)
-        top.addWidget(self.flag_spin)
+        top = FlowLayout()
+        for w in (self.screen_button, self.rescreen_button, self.combo_label):
+            top.add(w)
+        top.add(self.combo, stretch=True)
+        for w in (self.flag_label, self.flag_spin, self.flagged_only):
+            top.add(w)
+        top.add(self.filter, stretch=True)
         layout.addLayout(top)
-        row = QHBoxLayout()
-        row.addWidget(self.summary, 1)
-        row.addWidget(self.flagged_only)
-        row.addWidget(self.filter, 1)
-        layout.addLayout(row)
+        layout.addWidget(self.summary)
         layout.addWidget(self.empty_hint, 1)
         layout.addWidget(self.view, 1)
         self.retranslate_ui()
@@ -236,13 +231,6 @@ class ScreeningView(QWidget):
             self.flag_spin.setValue(round(screening.info.flag * 100))
             self.flag_spin.blockSignals(False)
             self.model.set_screening_rows(screening.rows, screening.info.flag)
-            self.view.resizeColumnsToContents()
-            # A long reason (a file not read) took the width the submissions' names stretch into:
-            # the warnings column is held to a third of the table, its whole text in its tooltip.
-            warnings = ScreeningModel.WARNINGS_COLUMN
-            most = max(240, self.view.viewport().width() // 3)
-            if self.view.columnWidth(warnings) > most:
-                self.view.setColumnWidth(warnings, most)
         else:
             self.model.set_screening_rows((), self.flag_spin.value() / 100)
         self._update_summary()

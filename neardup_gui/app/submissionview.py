@@ -25,7 +25,6 @@ from PySide6.QtGui import QBrush, QColor, QPalette
 from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QListWidget,
     QListWidgetItem,
@@ -39,6 +38,7 @@ from PySide6.QtWidgets import (
 )
 
 from neardup_gui.app import colours
+from neardup_gui.app.columns import ColumnFit
 from neardup_gui.app.diffview import DiffInput, DiffView
 from neardup_gui.app.models import percent
 from neardup_gui.app.tasks import TaskRunner
@@ -180,8 +180,9 @@ class SubmissionView(QDialog):
         self.sections = QTableWidget(0, 3)
         self.sections.setObjectName("sectionsTable")
         self.sections.verticalHeader().setVisible(False)
+        self.sections.verticalHeader().setDefaultSectionSize(self.sections.fontMetrics().height() + 8)
         self.sections.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        self.sections.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.column_fit = ColumnFit(self.sections, names=(0,))
         self.key = QLabel()
         self.key.setObjectName("styleKey")
         self.key.setWordWrap(True)
@@ -278,8 +279,6 @@ class SubmissionView(QDialog):
                 if f.largest_source:
                     cell.setToolTip(f.largest_source)
                 self.sections.setItem(row, col, cell)
-        self.sections.resizeColumnsToContents()
-        self.sections.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self._update_buttons()
 
     def _source(self, rank: int) -> ScreenedSource:

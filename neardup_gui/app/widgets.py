@@ -6,13 +6,12 @@ import re
 
 from typing import Callable
 
-from PySide6.QtCore import QCoreApplication, QObject, QModelIndex, QPersistentModelIndex, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, QPersistentModelIndex, QSize, Qt, QTimer
 from PySide6.QtGui import QPainter, QPalette, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QProgressBar,
@@ -24,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from neardup_gui.app.columns import ColumnFit
 from neardup_gui.app.models import FilterProxy
 from neardup_gui.app.tasks import Task
 
@@ -140,6 +140,37 @@ def filter_as_typed(edit: QLineEdit, proxy: FilterProxy) -> QTimer:
     return timer
 
 
+class ElidedLabel(QLabel):
+    """A one-line label of a name that is elided in its middle when the label is narrow, so both
+    ends of a file name stay readable and a long name never widens its window."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._full = ""
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+        self._full = text
+        self._elide()
+
+    def full_text(self) -> str:
+        return self._full
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        hint = super().minimumSizeHint()
+        return QSize(self.fontMetrics().averageCharWidth() * 12, hint.height())
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return QSize(self.fontMetrics().horizontalAdvance(self._full) + 8, super().sizeHint().height())
+
+    def resizeEvent(self, event) -> None:  # noqa: ANN001, N802
+        super().resizeEvent(event)
+        self._elide()
+
+    def _elide(self) -> None:
+        room = max(0, self.contentsRect().width())
+        super().setText(self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideMiddle, room))
+
+
 class ColourKeepingDelegate(QStyledItemDelegate):
     """Draws a list's chosen item with its own background colour and a frame, not the selection
     colour: a passage or a source keeps the colour it has in the text while it is chosen."""
@@ -161,7 +192,10 @@ class ColourKeepingDelegate(QStyledItemDelegate):
         super().paint(painter, opt, index)
 
 
-def make_table(model_proxy: FilterProxy, name: str, stretch: tuple[int, ...] = (0,)) -> QTableView:
+def make_table(model_proxy: FilterProxy, name: str, names: tuple[int, ...] = (0,), texts: tuple[int, ...] = ()
+               ) -> QTableView:
+    """A sortable, filterable results table; its columns fitted (app/columns.py): ``names`` are
+    the columns of file names, ``texts`` of other free text."""
     view = QTableView()
     view.setObjectName(name)
     view.setModel(model_proxy)
@@ -171,14 +205,11 @@ def make_table(model_proxy: FilterProxy, name: str, stretch: tuple[int, ...] = (
     view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     view.setAlternatingRowColors(True)
     view.verticalHeader().setVisible(False)
-    view.horizontalHeader().setStretchLastSection(False)
     # Size columns from the first rows only: measuring thousands of rows would stall the GUI.
     view.horizontalHeader().setResizeContentsPrecision(40)
     view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 8)
-    view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-    for column in stretch:  # the file names take the spare width
-        view.horizontalHeader().setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
     view.setTabKeyNavigation(False)
+    view.column_fit = ColumnFit(view, names, texts)  # type: ignore[attr-defined]
     return view
 
 
@@ -196,7 +227,7 @@ class ProgressPanel(QWidget):
         self.bar.setTextVisible(True)
         self.message = QLabel()
         self.message.setObjectName("progressMessage")
-        self.message.setMinimumWidth(200)
+        self.message.setMinimumWidth(self.message.fontMetrics().averageCharWidth() * 16)
         self.times = QLabel()
         self.cancel_button = QPushButton()
         self.cancel_button.setObjectName("cancelButton")

@@ -4,7 +4,7 @@
 <context>
     <name>CheckView</name>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/checkview.py" line="184" />
+        <location filename="../../neardup_gui/app/checkview.py" line="188" />
         <source>%n of them hidden: they still count in the figures above</source>
         <translation>
             <numerusform>%n of them hidden: they still count in the figures above</numerusform>
@@ -12,7 +12,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/checkview.py" line="189" />
+        <location filename="../../neardup_gui/app/checkview.py" line="193" />
         <source>%n source(s) found</source>
         <translation>
             <numerusform>%n source found</numerusform>
@@ -23,7 +23,7 @@
 <context>
     <name>CommonView</name>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/commonview.py" line="203" />
+        <location filename="../../neardup_gui/app/commonview.py" line="200" />
         <source>%n passage(s) found in several documents</source>
         <translation>
             <numerusform>%n passage found in several documents</numerusform>
@@ -31,7 +31,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/commonview.py" line="204" />
+        <location filename="../../neardup_gui/app/commonview.py" line="201" />
         <source>%n of them left out as template</source>
         <translation>
             <numerusform>%n of them left out as template</numerusform>
@@ -42,7 +42,7 @@
 <context>
     <name>DuplicatesView</name>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="122" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="123" />
         <source>%n pair(s) in which at least {cut} of one document is found in the other</source>
         <translation>
             <numerusform>%n pair in which at least {cut} of one document is found in the other</numerusform>
@@ -50,7 +50,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="126" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="127" />
         <source>%n pair(s) with similarity r of at least {threshold}</source>
         <translation>
             <numerusform>%n pair with similarity r of at least {threshold}</numerusform>
@@ -147,7 +147,7 @@
 <context>
     <name>ScreeningView</name>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="278" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="266" />
         <source>&lt;b&gt;%n submission(s)&lt;/b&gt; in {folder}</source>
         <translation>
             <numerusform>&lt;b&gt;%n submission&lt;/b&gt; in {folder}</numerusform>
@@ -155,7 +155,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="280" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="268" />
         <source>%n at or above the flag line</source>
         <translation>
             <numerusform>%n at or above the flag line</numerusform>
@@ -163,7 +163,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="281" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="269" />
         <source>%n could not be read</source>
         <translation>
             <numerusform>%n could not be read</numerusform>
@@ -171,7 +171,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="283" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="271" />
         <source>%n other file(s) left out (not a format neardup reads)</source>
         <translation>
             <numerusform>%n other file left out (not a format neardup reads)</numerusform>

@@ -4,71 +4,71 @@
 <context>
     <name>CheckView</name>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="155" />
+        <location filename="../../neardup_gui/app/checkview.py" line="159" />
         <source>This file could not be read: {reason}</source>
         <translation>无法读取此文件：{reason}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="159" />
+        <location filename="../../neardup_gui/app/checkview.py" line="163" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="161" />
+        <location filename="../../neardup_gui/app/checkview.py" line="165" />
         <source>&lt;b&gt;Copied {copied}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; copied without quotations {nq} &amp;nbsp;·&amp;nbsp; largest single source {largest_ratio} ({largest}) &amp;nbsp;·&amp;nbsp; {found}&lt;br&gt;Units counted: {units}; not counted: template text {template}, excluded (quotations, bibliography) {excluded}</source>
         <translation>&lt;b&gt;总文字复制比 {copied}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; 去除引用文献复制比 {nq} &amp;nbsp;·&amp;nbsp; 单篇最大文字复制比 {largest_ratio}（{largest}）&amp;nbsp;·&amp;nbsp; {found}&lt;br&gt;计入字数：{units}；未计入：模板文字 {template}，排除文字（引文、参考文献）{excluded}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="176" />
+        <location filename="../../neardup_gui/app/checkview.py" line="180" />
         <source>Read with warnings: {warnings}</source>
         <translation>读取时有警告：{warnings}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/checkview.py" line="184" />
+        <location filename="../../neardup_gui/app/checkview.py" line="188" />
         <source>%n of them hidden: they still count in the figures above</source>
         <translation>
             <numerusform>其中 %n 个已隐藏：仍计入上方各项比例</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="185" />
+        <location filename="../../neardup_gui/app/checkview.py" line="189" />
         <source>none hidden</source>
         <translation>没有隐藏的来源</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/checkview.py" line="189" />
+        <location filename="../../neardup_gui/app/checkview.py" line="193" />
         <source>%n source(s) found</source>
         <translation>
             <numerusform>找到 %n 个来源</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="222" />
+        <location filename="../../neardup_gui/app/checkview.py" line="226" />
         <source>Double-click or press Enter to compare side by side</source>
         <translation>双击或按回车键进行对照比较</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="223" />
+        <location filename="../../neardup_gui/app/checkview.py" line="227" />
         <source>Submission:</source>
         <translation>送检文档：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="224" />
+        <location filename="../../neardup_gui/app/checkview.py" line="228" />
         <source>Checked submission</source>
         <translation>送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="225" />
+        <location filename="../../neardup_gui/app/checkview.py" line="229" />
         <source>Check files…</source>
         <translation>检测文件…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="242" />
-        <source>What these figures mean: each is a share of the submission's countable text (its words and characters, without template text and excluded passages). “Copied” counts every passage found in any source once, so it is never below the largest single source; “copied without quotations” leaves quoted passages out of the count, so it is never above “copied”. Press F1 for more.</source>
-        <translation>各项比例的含义：均为送检文档可计字数（其文字和词，不含模板文字和排除的片段）中的比例。“总文字复制比”把在任一来源中找到的片段各计一次，因此不会低于单篇最大文字复制比；“去除引用文献复制比”不计引号内的片段，因此不会高于总文字复制比。按 F1 查看更多说明。</translation>
+        <location filename="../../neardup_gui/app/checkview.py" line="246" />
+        <source>Each figure is a share of the submission's countable text; “copied” counts every passage found in any source once. Press F1 for what each figure means.</source>
+        <translation>各项比例均为送检文档可计文字中的比例；“总文字复制比”把在任一来源中找到的片段各计一次。按 F1 查看每项比例的含义。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="247" />
+        <location filename="../../neardup_gui/app/checkview.py" line="249" />
         <source>Copied: share of the countable text found in any source of the collection.
 Copied without quotations: the same, not counting text in quotation marks.
 Largest single source: share of the countable text found in the one source that holds the most.
@@ -79,47 +79,47 @@ Countable text: every word and character of the submission except template text 
 可计文字：送检文档中除模板文字（申报书模板、模板文件、页眉页脚）和设置排除的内容（引文、参考文献）以外的全部文字。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="226" />
+        <location filename="../../neardup_gui/app/checkview.py" line="230" />
         <source>Add to collection</source>
         <translation>加入文献库</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="221" />
+        <location filename="../../neardup_gui/app/checkview.py" line="225" />
         <source>Sources found</source>
         <translation>找到的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="227" />
+        <location filename="../../neardup_gui/app/checkview.py" line="231" />
         <source>Report for the committee…</source>
         <translation>生成检测报告单…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="228" />
+        <location filename="../../neardup_gui/app/checkview.py" line="232" />
         <source>This submission's similarity report in the interface's language: figures, sections, sources, the full text coloured by source</source>
         <translation>以界面语言生成本申请书的检测报告单：各项比例、分段结果、来源及按来源着色的全文</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="230" />
+        <location filename="../../neardup_gui/app/checkview.py" line="234" />
         <source>Hide sources below</source>
         <translation>隐藏低于此值的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="231" />
+        <location filename="../../neardup_gui/app/checkview.py" line="235" />
         <source>Every source holding a passage of at least the minimum match length is listed. Tick to hide the sources whose similarity r and share of the submission are both below this value; they still count in the figures.</source>
         <translation>列出所有含有不短于最小匹配长度片段的来源。勾选后隐藏相似度 r 和占送检文档比例都低于此值的来源；它们仍计入各项比例。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="236" />
+        <location filename="../../neardup_gui/app/checkview.py" line="240" />
         <source>Hide sources below this share</source>
         <translation>隐藏低于此比例的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="237" />
+        <location filename="../../neardup_gui/app/checkview.py" line="241" />
         <source>Drop one or more files anywhere on this window, or use “Check files…”, to check a submission against the collection.</source>
         <translation>将一个或多个文件拖放到本窗口任意位置，或使用“检测文件…”，即可将送检文档与文献库比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="239" />
+        <location filename="../../neardup_gui/app/checkview.py" line="243" />
         <source>Make the checked submissions part of the collection: copied into its folder, or kept where they are as external members</source>
         <translation>把已检测的文件加入文献库：复制到文献库文件夹，或保留在原处作为外部成员</translation>
     </message>
@@ -127,67 +127,67 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>ClustersView</name>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="128" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="131" />
         <source>Cluster / document</source>
         <translation>聚类 / 文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="86" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="89" />
         <source>No cluster: no two documents of this collection reach the similarity r threshold ({threshold}). A cluster is a group of near-copies; the Duplicates tab ranks every pair, and Settings (Ctrl+,) sets the threshold.</source>
         <translation>没有文档组：本文献库中没有两篇文档达到相似度 r 阈值（{threshold}）。文档组是一组近似重复的文档；“重复文档”标签页列出每一对文档，阈值可在“设置”（Ctrl+,）中调整。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="128" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="131" />
         <source>Similarity r to the representative</source>
         <translation>与代表文档的相似度 r</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="132" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="135" />
         <source>Ring {i}: {n} near-identical documents, every pair at or above {lowest}</source>
         <translation>团伙 {i}：{n} 篇几乎相同的文档，每一对都不低于 {lowest}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="139" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="142" />
         <source>Cluster {i}: {n} documents, around {name}</source>
         <translation>聚类 {i}：{n} 个文档，代表文档 {name}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="147" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="150" />
         <source>representative</source>
         <translation>代表文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="166" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="168" />
         <source>Select a cluster of three or more documents to see every pair.</source>
         <translation>选择一个含三篇或更多文档的簇，即可查看每一对的相似度。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="180" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="182" />
         <source>below the threshold; not compared: this cluster has more than {n} documents</source>
         <translation>低于阈值；未比对：此簇的文档多于 {n} 篇</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="191" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="193" />
         <source>Ring: every pair of these {n} documents is at or above the threshold</source>
         <translation>团伙：这 {n} 篇文档两两之间都达到阈值</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="192" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="194" />
         <source>Every pair of this cluster's {n} documents</source>
         <translation>本簇 {n} 篇文档两两之间的相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="195" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="197" />
         <source>Similarity of every pair of the selected cluster</source>
         <translation>所选簇中每一对文档的相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="196" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="198" />
         <source>Clusters</source>
         <translation>聚类</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="197" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="199" />
         <source>Double-click a member or press Enter to compare it with the representative</source>
         <translation>双击成员或按回车键，与代表文档进行对照比较</translation>
     </message>
@@ -195,126 +195,126 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>CommonView</name>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="147" />
+        <location filename="../../neardup_gui/app/commonview.py" line="148" />
         <source>template file</source>
         <translation>模板文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="148" />
+        <location filename="../../neardup_gui/app/commonview.py" line="149" />
         <source>marked by you: not counted</source>
         <translation>您标记的：不计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="149" />
+        <location filename="../../neardup_gui/app/commonview.py" line="150" />
         <source>automatic: not counted</source>
         <translation>自动识别：不计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="150" />
+        <location filename="../../neardup_gui/app/commonview.py" line="151" />
         <source>counted by your choice</source>
         <translation>按您的选择计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="151" />
+        <location filename="../../neardup_gui/app/commonview.py" line="152" />
         <source>counted: its documents copy one another</source>
         <translation>计入：含有它的文档相互抄袭</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="152" />
+        <location filename="../../neardup_gui/app/commonview.py" line="153" />
         <source>counted</source>
         <translation>计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="168" />
+        <location filename="../../neardup_gui/app/commonview.py" line="169" />
         <source>Passage</source>
         <translation>段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="168" />
+        <location filename="../../neardup_gui/app/commonview.py" line="169" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="168" />
+        <location filename="../../neardup_gui/app/commonview.py" line="169" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="169" />
+        <location filename="../../neardup_gui/app/commonview.py" line="170" />
         <source>Found in (a few)</source>
         <translation>出现于（部分）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="175" />
+        <location filename="../../neardup_gui/app/commonview.py" line="176" />
         <source>{n} ({share})</source>
         <translation>{n}（{share}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="196" />
+        <location filename="../../neardup_gui/app/commonview.py" line="193" />
         <source>Automatic template: a sentence in at least {n} documents ({docs} and {share} of the collection) is left out, unless the documents holding it copy one another.</source>
         <translation>自动模板：出现在至少 {n} 篇文档（至少 {docs} 篇且占全集 {share}）中的句子不计入，含有它的文档相互抄袭时除外。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="201" />
+        <location filename="../../neardup_gui/app/commonview.py" line="198" />
         <source>Automatic template is off: only your template files and marks are left out.</source>
         <translation>自动模板已关闭：只有您的模板文件和标记不计入。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/commonview.py" line="203" />
+        <location filename="../../neardup_gui/app/commonview.py" line="200" />
         <source>%n passage(s) found in several documents</source>
         <translation>
             <numerusform>%n 个段落在多篇文档中重复出现</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/commonview.py" line="204" />
+        <location filename="../../neardup_gui/app/commonview.py" line="201" />
         <source>%n of them left out as template</source>
         <translation>
             <numerusform>其中 %n 个作为模板不计入</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="205" />
+        <location filename="../../neardup_gui/app/commonview.py" line="202" />
         <source>{found}; {left_out}. {rule}</source>
         <translation>{found}；{left_out}。{rule}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="218" />
+        <location filename="../../neardup_gui/app/commonview.py" line="215" />
         <source>Common passages</source>
         <translation>常见段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="219" />
+        <location filename="../../neardup_gui/app/commonview.py" line="216" />
         <source>Text of the selected passage</source>
         <translation>所选段落的全文</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="220" />
+        <location filename="../../neardup_gui/app/commonview.py" line="217" />
         <source>Exclude as template</source>
         <translation>作为模板排除</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="221" />
+        <location filename="../../neardup_gui/app/commonview.py" line="218" />
         <source>Never count this passage in any comparison (stored with the collection)</source>
         <translation>在任何比对中都不计入此段落（随文献库保存）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="222" />
+        <location filename="../../neardup_gui/app/commonview.py" line="219" />
         <source>Count it</source>
         <translation>计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="223" />
+        <location filename="../../neardup_gui/app/commonview.py" line="220" />
         <source>Count this passage even though it is in most documents</source>
         <translation>即使此段落出现在大多数文档中，也计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="224" />
+        <location filename="../../neardup_gui/app/commonview.py" line="221" />
         <source>Undo my choice</source>
         <translation>撤销我的选择</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="225" />
+        <location filename="../../neardup_gui/app/commonview.py" line="222" />
         <source>Forget what you chose for this passage</source>
         <translation>取消您对此段落的选择</translation>
     </message>
@@ -322,167 +322,167 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>DiffView</name>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="578" />
+        <location filename="../../neardup_gui/app/diffview.py" line="576" />
         <source>No matched passages</source>
         <translation>没有相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="580" />
+        <location filename="../../neardup_gui/app/diffview.py" line="578" />
         <source>{n} matched passages</source>
         <translation>共 {n} 处相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="583" />
+        <location filename="../../neardup_gui/app/diffview.py" line="581" />
         <source>Passage {i} of {n}</source>
         <translation>第 {i} 处，共 {n} 处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="605" />
+        <location filename="../../neardup_gui/app/diffview.py" line="603" />
         <source>Mark selection as template</source>
         <translation>将所选文字标为模板</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="607" />
+        <location filename="../../neardup_gui/app/diffview.py" line="605" />
         <source>Never count the selected sentences in any comparison of this collection (listed and undone in Common passages)</source>
         <translation>在本文献库的任何比对中都不计入所选句子（可在“常见段落”中查看和撤销）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="609" />
+        <location filename="../../neardup_gui/app/diffview.py" line="607" />
         <source>Side by side: {a} ↔ {b}</source>
         <translation>对照：{a} ↔ {b}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="619" />
+        <location filename="../../neardup_gui/app/diffview.py" line="617" />
         <source>A: {a}&lt;br&gt;B: {b}</source>
         <translation>A：{a}&lt;br&gt;B：{b}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="477" />
+        <location filename="../../neardup_gui/app/diffview.py" line="475" />
         <source>{n}. A {units_a} units, B {units_b}; {identical} identical: {snippet}</source>
         <translation>{n}. A {units_a} 字，B {units_b} 字；相同 {identical} 字：{snippet}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="481" />
+        <location filename="../../neardup_gui/app/diffview.py" line="479" />
         <source>{n}. {units} units, identical: {snippet}</source>
         <translation>{n}. {units} 字，完全相同：{snippet}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="612" />
+        <location filename="../../neardup_gui/app/diffview.py" line="610" />
         <source>&lt;b&gt;Similarity r {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A in B {ca} &amp;nbsp;·&amp;nbsp; B in A {cb} &amp;nbsp;·&amp;nbsp; identical units {common} &amp;nbsp;·&amp;nbsp; template share A {ta}, B {tb}</source>
         <translation>&lt;b&gt;相似度 r {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A 在 B 中 {ca} &amp;nbsp;·&amp;nbsp; B 在 A 中 {cb} &amp;nbsp;·&amp;nbsp; 相同字数 {common} &amp;nbsp;·&amp;nbsp; 模板文字占比 A {ta}，B {tb}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="623" />
+        <location filename="../../neardup_gui/app/diffview.py" line="621" />
         <source>Similarity r is the LCS ratio identical / (A + B − identical) over countable units; A in B is the share of A found in B, counted over copied passages (identical runs and the edited words between them, shown in a lighter shade). Template text is not counted.</source>
         <translation>相似度 r 为按可计字数求得的最长公共子序列比：相同字数 / (A + B − 相同字数)；A 在 B 中为 A 在 B 中出现的比例，按被复制的片段计算（完全相同的片段及其间的改动文字，改动文字以浅色显示）。模板文字不计入。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="628" />
+        <location filename="../../neardup_gui/app/diffview.py" line="626" />
         <source>A: {title}</source>
         <translation>A：{title}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="629" />
+        <location filename="../../neardup_gui/app/diffview.py" line="627" />
         <source>B: {title}</source>
         <translation>B：{title}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="632" />
+        <location filename="../../neardup_gui/app/diffview.py" line="630" />
         <source>◀ Previous</source>
         <translation>◀ 上一处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="633" />
+        <location filename="../../neardup_gui/app/diffview.py" line="631" />
         <source>Previous matched passage (Shift+F3, Ctrl+Up)</source>
         <translation>上一处相同段落（Shift+F3，Ctrl+↑）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="634" />
+        <location filename="../../neardup_gui/app/diffview.py" line="632" />
         <source>Next ▶</source>
         <translation>下一处 ▶</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="635" />
+        <location filename="../../neardup_gui/app/diffview.py" line="633" />
         <source>Next matched passage (F3, Ctrl+Down)</source>
         <translation>下一处相同段落（F3，Ctrl+↓）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="636" />
+        <location filename="../../neardup_gui/app/diffview.py" line="634" />
         <source>Larger text in both panes (Ctrl++, Ctrl+wheel)</source>
         <translation>两侧文字一起放大（Ctrl++、Ctrl+滚轮）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="637" />
+        <location filename="../../neardup_gui/app/diffview.py" line="635" />
         <source>Smaller text in both panes (Ctrl+−, Ctrl+wheel); Ctrl+0 resets</source>
         <translation>两侧文字一起缩小（Ctrl+−、Ctrl+滚轮）；Ctrl+0 恢复</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="638" />
+        <location filename="../../neardup_gui/app/diffview.py" line="636" />
         <source>Larger text</source>
         <translation>放大文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="639" />
+        <location filename="../../neardup_gui/app/diffview.py" line="637" />
         <source>Smaller text</source>
         <translation>缩小文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="640" />
+        <location filename="../../neardup_gui/app/diffview.py" line="638" />
         <source>Scroll together</source>
         <translation>同步滚动</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="641" />
+        <location filename="../../neardup_gui/app/diffview.py" line="639" />
         <source>Keep both texts at the matching place while scrolling</source>
         <translation>滚动时让两篇文本保持在对应位置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="642" />
+        <location filename="../../neardup_gui/app/diffview.py" line="640" />
         <source>Open A</source>
         <translation>打开 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="643" />
+        <location filename="../../neardup_gui/app/diffview.py" line="641" />
         <source>Open the original file of A in its usual application</source>
         <translation>用默认程序打开 A 的原始文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="644" />
+        <location filename="../../neardup_gui/app/diffview.py" line="642" />
         <source>Open B</source>
         <translation>打开 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="645" />
+        <location filename="../../neardup_gui/app/diffview.py" line="643" />
         <source>Open the original file of B in its usual application</source>
         <translation>用默认程序打开 B 的原始文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="646" />
+        <location filename="../../neardup_gui/app/diffview.py" line="644" />
         <source>Matched passages</source>
         <translation>相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="647" />
+        <location filename="../../neardup_gui/app/diffview.py" line="645" />
         <source>Matched passages; choose one to show it in both texts</source>
         <translation>相同段落；选择一处即可在两篇文本中同时显示</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="648" />
+        <location filename="../../neardup_gui/app/diffview.py" line="646" />
         <source>Text A</source>
         <translation>文本 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="649" />
+        <location filename="../../neardup_gui/app/diffview.py" line="647" />
         <source>Text B</source>
         <translation>文本 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="650" />
+        <location filename="../../neardup_gui/app/diffview.py" line="648" />
         <source>Where the matches lie in A; click to jump</source>
         <translation>A 中相同段落的位置；点击即可跳转</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="651" />
+        <location filename="../../neardup_gui/app/diffview.py" line="649" />
         <source>Where the matches lie in B; click to jump</source>
         <translation>B 中相同段落的位置；点击即可跳转</translation>
     </message>
@@ -537,7 +537,7 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/models.py" line="238" />
         <source>Countable units: CJK characters and words</source>
-        <translation>可计数单元：汉字和单词</translation>
+        <translation>可计字数：汉字和单词</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/models.py" line="239" />
@@ -548,27 +548,27 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>DocumentsView</name>
     <message>
-        <location filename="../../neardup_gui/app/documentsview.py" line="62" />
+        <location filename="../../neardup_gui/app/documentsview.py" line="59" />
         <source>Filter documents…</source>
         <translation>筛选文档…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/documentsview.py" line="63" />
+        <location filename="../../neardup_gui/app/documentsview.py" line="60" />
         <source>Filter documents</source>
         <translation>筛选文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/documentsview.py" line="64" />
+        <location filename="../../neardup_gui/app/documentsview.py" line="61" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/documentsview.py" line="65" />
+        <location filename="../../neardup_gui/app/documentsview.py" line="62" />
         <source>Only documents with warnings</source>
         <translation>只看有警告的文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/documentsview.py" line="66" />
+        <location filename="../../neardup_gui/app/documentsview.py" line="63" />
         <source>Documents read only in part or leniently: invalid bytes replaced, or recovered from a damaged file</source>
         <translation>仅部分读取或宽容读取的文档：无效字节已替换，或从损坏的文件中恢复</translation>
     </message>
@@ -576,66 +576,66 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>DuplicatesView</name>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="99" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="100" />
         <source>No pair of documents in which at least {cut} of one is found in the other. Checking a new submission (Check files…) compares it with every document, whatever its share.</source>
         <translation>没有一篇文档至少 {cut} 出现在另一篇中的文档对。检测新的送检文档（检测文件…）会将它与每篇文档比对，无论比例高低。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="122" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="123" />
         <source>%n pair(s) in which at least {cut} of one document is found in the other</source>
         <translation>
             <numerusform>%n 对文档，其中一篇至少 {cut} 的内容见于另一篇</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="126" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="127" />
         <source>%n pair(s) with similarity r of at least {threshold}</source>
         <translation>
             <numerusform>相似度 r 不低于 {threshold} 的文档对：%n 对</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="130" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="131" />
         <source>Rank by:</source>
         <translation>排序依据：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="104" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="105" />
         <source>No pair of documents reaches the similarity r threshold ({threshold}): no document of this collection is a near-copy of another. Rank by contained to list partial copies (a section copied into a longer text), or lower the threshold in Settings (Ctrl+,).</source>
         <translation>没有文档对达到相似度 r 阈值（{threshold}）：本文献库中没有近似复制另一篇的文档。按包含度排序可列出部分复制（某一节被复制到更长的文本中），也可在“设置”（Ctrl+,）中降低阈值。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="131" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="132" />
         <source>similarity r</source>
         <translation>相似度 r</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="132" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="133" />
         <source>contained</source>
         <translation>包含度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="133" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="134" />
         <source>Contained lists partial copies too: a section copied into a long proposal has a low similarity r, but most of the copy is found in the source</source>
         <translation>按包含度排序也会列出部分复制：一节内容被复制到很长的申请书中时，相似度 r 很低，但复制的内容大部分可在来源中找到</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="135" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="136" />
         <source>Filter pairs…</source>
         <translation>筛选文档对…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="136" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="137" />
         <source>Filter pairs</source>
         <translation>筛选文档对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="137" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="138" />
         <source>Duplicate pairs</source>
         <translation>重复文档对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="138" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="139" />
         <source>Double-click or press Enter to compare side by side</source>
         <translation>双击或按回车键进行对照比较</translation>
     </message>
@@ -806,7 +806,7 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/commonview.py" line="51" />
         <source>Left out, by reason: {parts} ({n} units in all)</source>
-        <translation>按原因排除：{parts}（共 {n} 个单元）</translation>
+        <translation>按原因排除：{parts}（共 {n} 字）</translation>
     </message>
 </context>
 <context>
@@ -1828,32 +1828,32 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>ProgressPanel</name>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="233" />
+        <location filename="../../neardup_gui/app/widgets.py" line="264" />
         <source>Stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="247" />
+        <location filename="../../neardup_gui/app/widgets.py" line="278" />
         <source>Elapsed {elapsed}</source>
         <translation>已用 {elapsed}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="249" />
+        <location filename="../../neardup_gui/app/widgets.py" line="280" />
         <source>about {remaining} left</source>
         <translation>约剩 {remaining}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="258" />
+        <location filename="../../neardup_gui/app/widgets.py" line="289" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="259" />
+        <location filename="../../neardup_gui/app/widgets.py" line="290" />
         <source>Stop the running task; everything done so far is kept (Esc)</source>
         <translation>停止当前任务；已完成的内容都会保留（Esc）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="260" />
+        <location filename="../../neardup_gui/app/widgets.py" line="291" />
         <source>Progress</source>
         <translation>进度</translation>
     </message>
@@ -1929,130 +1929,130 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>ScreeningView</name>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="278" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="266" />
         <source>&lt;b&gt;%n submission(s)&lt;/b&gt; in {folder}</source>
         <translation>
             <numerusform>{folder} 中的 &lt;b&gt;%n 份申请书&lt;/b&gt;</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="279" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="267" />
         <source>: {flagged}, {unread}</source>
         <translation>：{flagged}，{unread}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="280" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="268" />
         <source>%n at or above the flag line</source>
         <translation>
             <numerusform>%n 份达到或超过标记线</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="281" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="269" />
         <source>%n could not be read</source>
         <translation>
             <numerusform>%n 份无法读取</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="283" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="271" />
         <source>%n other file(s) left out (not a format neardup reads)</source>
         <translation>
             <numerusform>另有 %n 个其他格式的文件未检测（neardup 不读取该格式）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="285" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="273" />
         <source>interrupted: screen again to check the rest</source>
         <translation>检测中断：再次检测以完成其余部分</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="288" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="276" />
         <source>Not screened: neardup reads {formats} files, and by its content a file named without a type (README, ls.1).</source>
         <translation>未检测：neardup 读取 {formats} 文件，以及按内容读取没有类型后缀的文件（如 README、ls.1）。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="290" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="278" />
         <source>…and {n} more</source>
         <translation>……以及另外 {n} 个</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="295" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="283" />
         <source>Choose the folder of new submissions</source>
         <translation>选择新申请书所在文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="347" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="335" />
         <source>Screen a folder…</source>
         <translation>检测文件夹…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="348" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="336" />
         <source>Check every file of a folder of new submissions against the collection and against each other; you can also drop the folder here</source>
         <translation>将文件夹中的每份新申请书与文献库及彼此比对；也可以把文件夹拖到这里</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="350" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="338" />
         <source>Screen again</source>
         <translation>重新检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="351" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="339" />
         <source>Pick up new and changed submissions; an interrupted screening goes on where it stopped</source>
         <translation>纳入新增和修改的申请书；中断的检测从中断处继续</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="353" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="341" />
         <source>Screening:</source>
         <translation>检测批次：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="354" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="342" />
         <source>Screenings kept in this collection</source>
         <translation>本文献库保存的检测批次</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="355" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="343" />
         <source>Flag line:</source>
         <translation>标记线：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="356" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="344" />
         <source>A submission is flagged when its copied share (template text not counted) reaches this line</source>
         <translation>总文字复制比（模板文字不计入）达到此线的申请书会被标记</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="359" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="347" />
         <source>Flag line</source>
         <translation>标记线</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="360" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="348" />
         <source>Flagged only</source>
         <translation>仅显示已标记</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="361" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="349" />
         <source>Filter submissions…</source>
         <translation>筛选申请书…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="362" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="350" />
         <source>Filter submissions</source>
         <translation>筛选申请书</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="363" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="351" />
         <source>Screened submissions</source>
         <translation>已检测的申请书</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="364" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="352" />
         <source>Double-click or press Enter to open the submission with its sources coloured</source>
         <translation>双击或按回车键打开申请书，按来源着色显示</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="365" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="353" />
         <source>Screen a whole call: drop a folder of new submissions here, or use “Screen a folder…”. Each is checked against the collection and against the other submissions, and the table ranks them by copied share.</source>
         <translation>检测整批申请：把新申请书所在文件夹拖到这里，或使用“检测文件夹…”。每份申请书都与文献库及其他申请书比对，表格按复制比排序。</translation>
     </message>
@@ -2060,247 +2060,247 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="181" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="193" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="184" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="196" />
         <source>Matching and template text are kept with the collection “{name}”: other collections keep their own. Index and interface settings apply everywhere.</source>
         <translation>匹配和模板文字设置随文献库“{name}”保存，其他文献库各有自己的设置。索引和界面设置对所有文献库生效。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="188" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="200" />
         <source>No collection is open: matching and template settings set here are the defaults every new collection starts from.</source>
         <translation>当前没有打开文献库：此处的匹配和模板设置是每个新文献库的默认值。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="190" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="202" />
         <source>Also use these matching and template settings for new collections</source>
         <translation>同时把这些匹配和模板设置作为新文献库的默认值</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="191" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="203" />
         <source>Matching</source>
         <translation>比对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="192" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="204" />
         <source>Index and search</source>
         <translation>索引与检索</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="193" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="205" />
         <source>Template text</source>
         <translation>模板文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="194" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="206" />
         <source>Interface</source>
         <translation>界面</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="195" />
-        <source>Report pairs from similarity:</source>
-        <translation>报告文档对的最低相似度：</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="196" />
-        <source>Pairs of the collection at or above this similarity are listed as duplicates</source>
-        <translation>相似度达到此值的文档对列为重复</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="197" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="209" />
         <source>Minimum match length (units):</source>
-        <translation>最短匹配长度（单元）：</translation>
+        <translation>最短匹配长度（字数）：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="198" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="210" />
         <source>A common passage counts only if it is at least this many characters or words long</source>
         <translation>相同段落至少达到这么多个字或词才计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="199" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="211" />
         <source>Quotations:</source>
         <translation>引文：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="200" />
-        <source>Leave text in quotation marks out of the similarity</source>
-        <translation>计算相似度时不计引号内的文字</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="201" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="213" />
         <source>Bibliography:</source>
         <translation>参考文献：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="202" />
-        <source>Leave the reference list out of the similarity</source>
-        <translation>计算相似度时不计参考文献列表</translation>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="207" />
+        <source>Report pairs from similarity r:</source>
+        <translation>报告文档对的最低相似度 r：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="203" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="208" />
+        <source>Pairs of the collection at or above this similarity r are listed as duplicates</source>
+        <translation>文献库中相似度 r 达到或超过此值的文档对列为重复</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="212" />
+        <source>Leave text in quotation marks out of every figure</source>
+        <translation>各项比例均不计引号内的文字</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="214" />
+        <source>Leave the reference list out of every figure</source>
+        <translation>各项比例均不计参考文献列表</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="215" />
         <source>Exclude quoted text</source>
         <translation>排除引文</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="204" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="216" />
         <source>Exclude the bibliography</source>
         <translation>排除参考文献</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="205" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="217" />
         <source>Fingerprint size (bits):</source>
         <translation>指纹长度（位）：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="206" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="218" />
         <source>Larger fingerprints estimate similarity more precisely but take more space</source>
         <translation>指纹越长，相似度估计越准确，但占用空间更多</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="207" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="219" />
         <source>Search strategy:</source>
         <translation>检索策略：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="208" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="220" />
         <source>How candidates are found; every strategy finds the same pairs</source>
         <translation>查找候选文档的方式；每种策略找到的文档对都相同</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="209" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="221" />
         <source>Worker processes:</source>
         <translation>工作进程数：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="210" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="222" />
         <source>How many documents are read and fingerprinted at the same time</source>
         <translation>同时读取并计算指纹的文档数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="211" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="223" />
         <source>Dask cluster (optional):</source>
         <translation>Dask 集群（可选）：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="212" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="224" />
         <source>Address of a Dask scheduler to index and compare on; empty: this computer only</source>
         <translation>在其上建立索引和比对的 Dask 调度器地址；留空：仅用本机</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="214" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="226" />
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="215" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="227" />
         <source>Brute force (reference)</source>
         <translation>穷举（基准）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="216" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="228" />
         <source>Permuted tables</source>
         <translation>置换表</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="217" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="229" />
         <source>Group merging</source>
         <translation>分组合并</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="218" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="230" />
         <source>LSH buckets</source>
         <translation>LSH 分桶</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="222" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="234" />
         <source>Automatic template:</source>
         <translation>自动模板：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="223" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="235" />
         <source>Off: count all text except your template files and the passages you marked</source>
         <translation>关闭：除您的模板文件和您标记的段落外，全部文字都计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="224" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="236" />
         <source>Leave out sentences found in most documents (the call's form)</source>
         <translation>不计入大多数文档共有的句子（申报书的表格）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="225" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="237" />
         <source>Template if in at least (documents):</source>
         <translation>出现在至少多少个文档中视为模板：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="226" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="238" />
         <source>A sentence found in at least this many documents is treated as template</source>
         <translation>出现在至少这么多个文档中的句子视为模板</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="227" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="239" />
         <source>and at least (share of collection):</source>
         <translation>且至少占文献库的比例：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="228" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="240" />
         <source>... and in at least this share of all documents</source>
         <translation>……并且出现在至少这个比例的文档中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="229" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="241" />
         <source>Template files:</source>
         <translation>模板文件：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="230" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="242" />
         <source>Template files</source>
         <translation>模板文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="231" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="243" />
         <source>Files whose sentences are template wherever they occur (e.g. the blank application form)</source>
         <translation>其中的句子无论出现在哪里都视为模板的文件（例如空白申请书）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="232" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="244" />
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="233" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="245" />
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="234" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="246" />
         <source>Language:</source>
         <translation>语言：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="235" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="247" />
         <source>The language of the interface; the change applies at once</source>
         <translation>界面语言；更改立即生效</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="236" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="248" />
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="244" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="256" />
         <source>Changing the fingerprint size re-fingerprints every document from its stored text. This runs in the background after you press OK; the files are not read again.</source>
         <translation>更改指纹长度会根据已保存的文本重新计算每个文档的指纹。按“确定”后在后台进行，不会重新读取文件。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="252" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="264" />
         <source>Choose template files</source>
         <translation>选择模板文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="253" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="265" />
         <source>Documents ({patterns});;All files (*)</source>
         <translation>文档 ({patterns});;所有文件 (*)</translation>
     </message>
@@ -2592,107 +2592,107 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>SubmissionView</name>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="248" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="249" />
         <source>collection</source>
         <translation>文献库</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="248" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="249" />
         <source>this call</source>
         <translation>本批次</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="249" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="250" />
         <source>excluded for this submission</source>
         <translation>已对本申请书排除</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="250" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="251" />
         <source>share of the submission {share}</source>
         <translation>占送检文档比例 {share}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="259" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="260" />
         <source>&lt;b&gt;{name}&lt;/b&gt;&lt;br&gt;&lt;b&gt;Copied {copied}&lt;/b&gt; (template text not counted) &amp;nbsp;·&amp;nbsp; copied without quotations {nq} &amp;nbsp;·&amp;nbsp; largest single source {largest} &amp;nbsp;·&amp;nbsp; units {units} &amp;nbsp;·&amp;nbsp; template share {template} &amp;nbsp;·&amp;nbsp; sources counted: {n} of {total}</source>
         <translation>&lt;b&gt;{name}&lt;/b&gt;&lt;br&gt;&lt;b&gt;总文字复制比 {copied}&lt;/b&gt;（模板文字不计入）&amp;nbsp;·&amp;nbsp; 去除引用文献复制比 {nq} &amp;nbsp;·&amp;nbsp; 单篇最大文字复制比 {largest} &amp;nbsp;·&amp;nbsp; 总字数 {units} &amp;nbsp;·&amp;nbsp; 模板文字占比 {template} &amp;nbsp;·&amp;nbsp; 计入的来源：{n} / {total}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="273" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="274" />
         <source>(beginning)</source>
         <translation>（开头）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="297" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="296" />
         <source>Count this source again</source>
         <translation>重新计入此来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="299" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="298" />
         <source>Exclude this source</source>
         <translation>排除此来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="378" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="377" />
         <source>{name} — sources coloured</source>
         <translation>{name} — 按来源着色</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="379" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="378" />
         <source>Sources (untick to leave one out of the figures):</source>
         <translation>来源（取消勾选则不计入比例）：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="380" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="379" />
         <source>Sources of the submission</source>
         <translation>送检文档的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="381" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="380" />
         <source>Side by side</source>
         <translation>对照查看</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="382" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="381" />
         <source>Open the submission beside the chosen source</source>
         <translation>将申请书与所选来源并排对照</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="383" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="382" />
         <source>Remember for this submission that this source does not count (for example the applicant's own earlier proposal)</source>
         <translation>对本申请书记住不计入此来源（例如申请人本人以前的申请书）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="385" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="384" />
         <source>Export the report…</source>
         <translation>导出报告…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="386" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="385" />
         <source>Sections:</source>
         <translation>分段：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="387" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="386" />
         <source>Section</source>
         <translation>段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="387" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="386" />
         <source>Units</source>
         <translation>总字数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="387" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="386" />
         <source>Copied</source>
         <translation>文字复制比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="388" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="387" />
         <source>Click a coloured passage to see it beside its source</source>
         <translation>点击着色片段，与其来源并排查看</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="391" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="390" />
         <source>Each source's passages have its colour and number: &lt;span style="background-color:{exact};"&gt;identical text&lt;/span&gt;, &lt;span style="background-color:{edited};"&gt;edited words&lt;/span&gt;. &lt;span style="color:{fg}; background-color:{bg};"&gt;Template text&lt;/span&gt; and &lt;span style="color:{fg}; background-color:{bg}; text-decoration:line-through;"&gt;excluded text&lt;/span&gt; are never counted.</source>
         <translation>每个来源的片段有其颜色和编号：&lt;span style="background-color:{exact};"&gt;完全相同的文字&lt;/span&gt;，&lt;span style="background-color:{edited};"&gt;改动的文字&lt;/span&gt;。&lt;span style="color:{fg}; background-color:{bg};"&gt;模板文字&lt;/span&gt;和&lt;span style="color:{fg}; background-color:{bg}; text-decoration:line-through;"&gt;排除文字&lt;/span&gt;从不计入。</translation>
     </message>
@@ -2929,47 +2929,47 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>WelcomeView</name>
     <message>
-        <location filename="../../neardup_gui/app/welcome.py" line="97" />
+        <location filename="../../neardup_gui/app/welcome.py" line="103" />
         <source>&lt;h1&gt;neardup&lt;/h1&gt;</source>
         <translation>&lt;h1&gt;neardup 文档查重&lt;/h1&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/welcome.py" line="100" />
+        <location filename="../../neardup_gui/app/welcome.py" line="106" />
         <source>neardup finds near-duplicate and copied passages in a folder of documents (Word, PDF and text files, in Chinese and English) and shows the matching text side by side. Everything stays on this computer: open a folder to index it, then drop a new submission on the window to check it against the collection.</source>
         <translation>neardup 在一个文档文件夹（Word、PDF 和文本文件，中英文均可）中查找近似重复和抄袭的段落，并把相同的文字左右对照显示。所有内容都留在这台电脑上：打开一个文件夹为其建立索引，再把新的送检文档拖到窗口上，即可与文献库比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/welcome.py" line="106" />
+        <location filename="../../neardup_gui/app/welcome.py" line="112" />
         <source>Open a folder…</source>
         <translation>打开文件夹…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/welcome.py" line="107" />
+        <location filename="../../neardup_gui/app/welcome.py" line="113" />
         <source>Choose a folder of documents to index as a collection (Ctrl+O)</source>
         <translation>选择一个文档文件夹，将其建立索引作为文献库（Ctrl+O）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/welcome.py" line="108" />
+        <location filename="../../neardup_gui/app/welcome.py" line="114" />
         <source>Try the sample collection</source>
         <translation>试用示例文献库</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/welcome.py" line="109" />
+        <location filename="../../neardup_gui/app/welcome.py" line="115" />
         <source>Open the bundled sample of funding proposals with planted duplicates</source>
         <translation>打开内置的基金申请书示例，其中预置了重复案例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/welcome.py" line="110" />
+        <location filename="../../neardup_gui/app/welcome.py" line="116" />
         <source>Recent collections:</source>
         <translation>最近的文献库：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/welcome.py" line="111" />
+        <location filename="../../neardup_gui/app/welcome.py" line="117" />
         <source>Recent collections</source>
         <translation>最近的文献库</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/welcome.py" line="112" />
+        <location filename="../../neardup_gui/app/welcome.py" line="118" />
         <source>You can also drag a folder onto this window.</source>
         <translation>也可以把文件夹拖到这个窗口上。</translation>
     </message>

@@ -90,3 +90,47 @@ def texts(top: QWidget, tooltips: bool = True) -> list[tuple[str, str]]:
             out.append((name + " tooltip", w.toolTip()))
         out.append((name + " accessible", w.accessibleName()))
     return [(where, t) for where, t in out if t]
+
+
+def prepare(qtbot, window, collection, call, submission, forms=()) -> None:  # noqa: ANN001
+    """Open ``collection``, give it the template files ``forms``, check ``submission`` and screen
+    the folder ``call``: every tab then has results."""
+    with qtbot.waitSignal(window.duplicates_ready, timeout=180_000):
+        window.open_folder(str(collection))
+    qtbot.waitUntil(lambda: not window.runner.is_busy(), timeout=60_000)
+    if forms:
+        with qtbot.waitSignal(window.duplicates_ready, timeout=180_000):
+            window.apply_settings(window.settings.with_(template_files=tuple(forms)), window.language_setting)
+    with qtbot.waitSignal(window.check_ready, timeout=180_000):
+        window.check_files([str(submission)])
+    with qtbot.waitSignal(window.screening_ready, timeout=180_000):
+        window.screen_folder(str(call))
+
+
+def visit(qtbot, window):  # noqa: ANN001
+    """Yield (screen, widget) at each screen of a window with results: every tab, the submission
+    view, the side by side, settings and help (the welcome view, shown for a moment, first)."""
+    shown = window.stack.currentWidget()
+    window.stack.setCurrentWidget(window.welcome)
+    yield "welcome", window
+    window.stack.setCurrentWidget(shown)
+    yield "status bar", window
+    for i in range(window.tabs.count()):
+        window.tabs.setCurrentIndex(i)
+        yield window.tabs.tabText(i), window
+    row = window.screening_page.visible_rows()[0]
+    with qtbot.waitSignal(window.submission_opened, timeout=60_000) as opened:
+        window.open_submission(window.screening_page.current_name(), row.rel)
+    view = opened.args[0]
+    yield "submission view", view
+    with qtbot.waitSignal(view.diff_opened, timeout=60_000) as diff:
+        view.open_source(view.detail.sources[0].rank)
+    yield "side by side", diff.args[0]
+    diff.args[0].close()
+    view.close()
+    window.open_settings()
+    yield "settings", window.settings_dialog
+    window.settings_dialog.reject()
+    window.show_help()
+    yield "help", window.help_dialog
+    window.help_dialog.close()
