@@ -4,11 +4,11 @@ Run under a virtual X server, from the project folder (``make screenshots``):
 
     xvfb-run -a -s "-screen 0 1600x1000x24" .venv/bin/python packaging/screenshots.py
 
-It starts the real application with a fresh, temporary home, builds an archive and a call from the
-bundled sample (packaging's own copy: the window shows "~/Documents/…", never this machine), and
-drives the window as an examiner does: the welcome view, the collection's tabs (documents, check,
-duplicates, clusters, common passages, screening), the side by side, the submission view,
-settings and help. Each screen is saved at each size into ``docs/screenshots/<W>x<H>/``, named
+It starts the real application with a fresh, temporary home, copies the bundled sample there as a
+collection and builds an archive and a call from it (the window shows "~/Documents/…", never this
+machine), and drives the window as an examiner does: the welcome view, the sample's tabs
+(documents, check, duplicates, clusters, common passages), a resubmission side by side with its
+source, the call screened against the archive, a mosaic's submission view, settings and help. Each screen is saved at each size into ``docs/screenshots/<W>x<H>/``, named
 ``<language>-<theme>-<NN>-<screen>.png``; with ``--extras`` (the default for a full run) also an
 edited copy side by side, a ring of light edits in the Clusters tab and the first two pages of a
 committee report (``pdftoppm``). ``--text-scale 2`` doubles the interface's text size (for
@@ -193,13 +193,19 @@ def shoot_language(shoot: Shooter, translations, store, home: Path, language: st
     prefix = f"{language}-{theme}"
     lang = "zh" if language.startswith("zh") else "en"
     archive, call = build_call(home)
+    # the sample as a collection: its planted resubmissions, section copies and forms
+    collection = home / "Documents" / "fund-proposals-2025"
+    if not collection.exists():
+        from neardup_gui.app.paths import sample_folder
+
+        shutil.copytree(sample_folder(), collection)
     translations.switch(language)
     window = MainWindow(translations, store)
     window.show()
     shoot.settle(400)
     shoot.save(window, f"{prefix}-01-welcome")
 
-    window.open_folder(str(archive))
+    window.open_folder(str(collection))
     shoot.wait_for(window.duplicates_ready)
     shoot.settle(300)
     for tab, name in ((window.documents_tab, "02-documents"), (window.pairs_tab, "04-duplicates"),
@@ -213,8 +219,8 @@ def shoot_language(shoot: Shooter, translations, store, home: Path, language: st
         page.view.setCurrentIndex(page.model.index(form, 0))
     shoot.save(window, f"{prefix}-06-common-passages")
 
-    # a proposal of the archive resubmitted under another name, checked against it
-    source = archive / ("zh-01-水稻抗旱基因.docx" if lang == "zh" else "en-01-coastal-erosion.docx")
+    # a proposal of the collection resubmitted under another name, checked against it
+    source = collection / ("zh-01-水稻抗旱基因.docx" if lang == "zh" else "en-01-coastal-erosion.docx")
     submission = home / "Downloads" / ("resubmitted-" + source.name)
     submission.parent.mkdir(exist_ok=True)
     shutil.copy(source, submission)
@@ -222,20 +228,20 @@ def shoot_language(shoot: Shooter, translations, store, home: Path, language: st
     shoot.wait_for(window.check_ready)
     shoot.save(window, f"{prefix}-03-check")
 
+    # a light edit of a proposal beside it (a pair of the Duplicates tab): passages, edited words,
+    # the bar beside the passage shown
+    pair = next(p for p in window.pairs if {p.a.rel[:5], p.b.rel[:5]} == {f"{lang}-01", f"{lang}-02"})
+    window.open_pair_diff(pair.a.doc_id, pair.b.doc_id)
+    view = shoot.wait_for(window.diff_opened)[0]
+    shoot.save(view, f"{prefix}-08-side-by-side", before=lambda v: v.go_to_match(0))
+    view.close()
+
+    # a call screened against an archive, and a mosaic of three archive proposals coloured by source
+    window.open_folder(str(archive))
+    shoot.wait_for(window.duplicates_ready)
     window.screen_folder(str(call), "call-2026")
     shoot.wait_for(window.screening_ready)
     shoot.save(window, f"{prefix}-07-screening")
-
-    # a light edit of an archive proposal (a submission of the call) beside it: passages, edited
-    # words, the bar beside the passage shown
-    window.open_submission("call-2026", "zh-02-水稻干旱响应调控.pdf" if lang == "zh" else "en-02-shoreline-retreat.pdf")
-    resubmission = shoot.wait_for(window.submission_opened)[0]
-    resubmission.open_source(resubmission.detail.sources[0].rank)
-    view = shoot.wait_for(resubmission.diff_opened)[0]
-    shoot.save(view, f"{prefix}-08-side-by-side", before=lambda v: v.go_to_match(0))
-    view.close()
-    resubmission.close()
-
     window.open_submission("call-2026", MOSAIC_NAMES[lang])
     view = shoot.wait_for(window.submission_opened)[0]
     shoot.save(view, f"{prefix}-09-submission")
@@ -263,13 +269,16 @@ def shoot_language(shoot: Shooter, translations, store, home: Path, language: st
     window.help_dialog.close()
 
     if extras and theme == "light":
-        extra_shots(shoot, window, home, archive, language, lang)
+        extra_shots(shoot, window, home, collection, language, lang)
     window.close()
     shoot.settle(200)
 
 
 def extra_shots(shoot: Shooter, window, home: Path, archive: Path, language: str, lang: str) -> None:  # noqa: ANN001
-    """An edited copy beside its source (English), and a ring of light edits in the Clusters tab."""
+    """An edited copy beside its source (English), and a ring of light edits in the Clusters tab
+    (``archive``: the sample collection, open again first)."""
+    window.open_folder(str(archive))
+    shoot.wait_for(window.duplicates_ready)
     size = [shoot.sizes[0]]
     if lang == "en":
         edited = home / "Downloads" / "edited-coastal-erosion.txt"

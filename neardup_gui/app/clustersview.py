@@ -149,6 +149,7 @@ class ClustersView(QWidget):
                 name.setData(("member", i - 1, member.doc_id), RECORD_ROLE)
                 score = QStandardItem(self.tr("representative") if member.doc_id == rep.doc_id else percent(sim))
                 score.setData(("member", i - 1, member.doc_id), RECORD_ROLE)
+                score.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 top.appendRow([name, score])
             model.appendRow([top, blank])
         self.view.expandAll()

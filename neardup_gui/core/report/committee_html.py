@@ -106,7 +106,7 @@ def render_submission_html(r: SubmissionReport, *, flavour: str = "browser") -> 
       f"<th>{esc(t('section_source'))}</th></tr></thead><tbody>\n")
     for s in r.sections:
         hot = w.attr("flag") if s.share >= r.flag and s.copied else ""
-        w(f"<tr><td>{esc(s.title or t('beginning'))}</td><td{n}>{s.units:,}</td><td{n}>{s.copied:,}</td>"
+        w(f"<tr><td>{esc(s.title or t('beginning'))}</td><td{n}>{s.countable:,}</td><td{n}>{s.copied:,}</td>"
           f"<td{n}><span{hot}>{pct(s.share)}</span></td><td>{esc(s.largest_source)}</td></tr>\n")
     w(f"</tbody></table><p{w.attr('lead')}>{esc(t('sections_how'))}</p></{sec}>\n")
     # sources
