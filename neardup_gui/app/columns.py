@@ -15,32 +15,91 @@ from typing import Sequence
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QTreeView
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyle, QStyleOptionHeader, QTableView, QTreeView
 
 log = logging.getLogger(__name__)
 
-NAME_MIN_CHARS = 14  # a name column is never narrower than this many average characters
+NAME_MIN_CHARS = 16  # a name column is never narrower than this many average characters
 HEADER_LINES = 2  # a header may wrap onto this many lines
-SLACK_PX = 6  # beside the style's margins and sort arrow, so that the arrow never touches the words
+SLACK_PX = 4  # beside the style's margins and sort arrow, so that the arrow never touches the words
+
+
+class WrappedHeader(QHeaderView):
+    """A horizontal header that draws each section's title with the line break chosen for it
+    (``breaks``: logical index → title with a line feed), so a two-line header is split where the
+    fitting decided, never left to a greedy wrap that leaves one character alone."""
+
+    def __init__(self, parent: QAbstractItemView) -> None:
+        super().__init__(Qt.Orientation.Horizontal, parent)
+        self.breaks: dict[int, str] = {}
+
+    def paintSection(self, painter, rect, logical: int) -> None:  # noqa: ANN001, N802 - Qt's name
+        text = self.breaks.get(logical)
+        if text is None:
+            super().paintSection(painter, rect, logical)
+            return
+        option = QStyleOptionHeader()
+        self.initStyleOptionForIndex(option, logical)
+        option.rect = rect
+        option.text = text
+        painter.save()
+        self.style().drawControl(QStyle.ControlElement.CE_Header, option, painter, self)
+        painter.restore()
+
+
+def install_wrapped_header(view: QAbstractItemView) -> QHeaderView:
+    """Give ``view`` a :class:`WrappedHeader` with the settings of the header it had."""
+    old = header_of(view)
+    if isinstance(old, WrappedHeader):
+        return old
+    new = WrappedHeader(view)
+    new.setSectionsClickable(old.sectionsClickable())
+    new.setSortIndicatorShown(old.isSortIndicatorShown())
+    new.setSortIndicator(old.sortIndicatorSection(), old.sortIndicatorOrder())
+    new.setHighlightSections(old.highlightSections())
+    new.setResizeContentsPrecision(old.resizeContentsPrecision())
+    new.setVisible(not old.isHidden())
+    if isinstance(view, QTableView):
+        view.setHorizontalHeader(new)
+    else:
+        view.setHeader(new)  # type: ignore[union-attr]
+    return new
 
 
 def header_of(view: QAbstractItemView) -> QHeaderView:
     return view.horizontalHeader() if isinstance(view, QTableView) else view.header()  # type: ignore[union-attr]
 
 
-def wrapped_width(text: str, metrics: QFontMetrics, lines: int = HEADER_LINES) -> int:
-    """The narrowest width that shows ``text`` on at most ``lines`` lines broken at its spaces.
-    A text without spaces (a Chinese header, short anyway) keeps one line: broken between any
-    two characters it left one character alone on the second."""
+def _tokens(text: str) -> tuple[list[str], str]:
+    """The pieces a header may break between, and what joins them: its words, or the characters
+    of a Chinese header of five or more (and no space)."""
+    if " " in text:
+        return text.split(), " "
+    if len(text) >= 5 and all(ord(ch) >= 0x2E80 for ch in text):
+        return list(text), ""
+    return [text], ""
+
+
+def wrapped(text: str, metrics: QFontMetrics, lines: int = HEADER_LINES) -> list[str]:
+    """``text`` on at most ``lines`` lines (two: enough for every header of the window), broken at
+    the space (a Chinese header between the characters) that makes the widest line narrowest,
+    with no line of one or two characters alone ("r" under "Similarity")."""
     text = text.strip()
-    words = text.split()
-    best = metrics.horizontalAdvance(text)
-    if lines <= 1 or len(words) < 2:
+    tokens, joiner = _tokens(text)
+    best, best_width = [text], metrics.horizontalAdvance(text)
+    if lines < 2:
         return best
-    for cut in range(1, len(words)):  # (two lines: enough for every header of the window)
-        first, second = " ".join(words[:cut]), " ".join(words[cut:])
-        best = min(best, max(metrics.horizontalAdvance(first), metrics.horizontalAdvance(second)))
+    for cut in range(1, len(tokens)):
+        parts = [joiner.join(tokens[:cut]), joiner.join(tokens[cut:])]
+        width = max(metrics.horizontalAdvance(p) for p in parts)
+        if width < best_width and all(len(p) > 2 for p in parts):
+            best, best_width = parts, width
     return best
+
+
+def wrapped_width(text: str, metrics: QFontMetrics, lines: int = HEADER_LINES) -> int:
+    """The width of the widest line of :func:`wrapped`."""
+    return max(metrics.horizontalAdvance(line) for line in wrapped(text, metrics, lines))
 
 
 class ColumnFit(QObject):
@@ -63,10 +122,11 @@ class ColumnFit(QObject):
         self._timer.timeout.connect(self.fit)
         view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         view.setWordWrap(False)  # (a wrapped name is cut at its line's end, not elided in its middle)
-        header = header_of(view)
+        header = install_wrapped_header(view)
         header.setStretchLastSection(False)
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setDefaultAlignment(Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap)
+        header.setDefaultAlignment(Qt.AlignmentFlag.AlignCenter)
+        header.sortIndicatorChanged.connect(self.schedule)
         view.viewport().installEventFilter(self)
         view.installEventFilter(self)
         self.watch(view.model())
@@ -101,7 +161,8 @@ class ColumnFit(QObject):
         two_lines = False
         for c in columns:
             head = self.needed_width(c)
-            two_lines = two_lines or head < header.sectionSizeHint(c)
+            two_lines = two_lines or len(wrapped(str(model.headerData(c, Qt.Orientation.Horizontal) or ""),
+                                                 metrics)) > 1
             content = view.sizeHintForColumn(c) if model.rowCount() else 0
             if c in self.names:
                 needed[c] = max(head, metrics.averageCharWidth() * NAME_MIN_CHARS)
@@ -126,15 +187,34 @@ class ColumnFit(QObject):
             if spare > 0:
                 for c in flexible:
                     widths[c] += spare // len(flexible)
+        breaks: dict[int, str] = {}
         for c in columns:
+            title = str(model.headerData(c, Qt.Orientation.Horizontal) or "")
+            lines = wrapped(title, metrics)
+            if len(lines) > 1 and widths[c] < metrics.horizontalAdvance(title) + self.padding(c):
+                breaks[c] = "\n".join(lines)
             header.resizeSection(c, widths[c])
+        if isinstance(header, WrappedHeader):
+            header.breaks = breaks
+            header.viewport().update()
         line = metrics.lineSpacing()
         header.setFixedHeight(line * (HEADER_LINES if two_lines else 1) + max(10, line // 2))
+
+    def padding(self, column: int) -> int:
+        """What a header section needs beside its words: the style's margins, and room for the
+        sort arrow in the sorted column only (the columns are fitted again when it moves)."""
+        header = header_of(self.view)
+        title = str(self.view.model().headerData(column, Qt.Orientation.Horizontal) or "")
+        padding = max(0, header.sectionSizeHint(column) - header.fontMetrics().horizontalAdvance(title)) + SLACK_PX
+        if header.isSortIndicatorShown() and column != header.sortIndicatorSection():
+            # (the hint holds the arrow's room in every section: Qt adds the section's height
+            # and a margin to it when sort arrows are shown)
+            margin = header.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, header)
+            padding -= header.fontMetrics().height() + 2 * margin + margin
+        return max(padding, 2 * SLACK_PX)
 
     def needed_width(self, column: int) -> int:
         """The least width ``column``'s header needs (for the layout tests)."""
         header = header_of(self.view)
         title = str(self.view.model().headerData(column, Qt.Orientation.Horizontal) or "")
-        metrics = header.fontMetrics()
-        padding = max(0, header.sectionSizeHint(column) - metrics.horizontalAdvance(title)) + SLACK_PX
-        return wrapped_width(title, metrics) + padding
+        return wrapped_width(title, header.fontMetrics()) + self.padding(column)

@@ -335,6 +335,9 @@ class DiffView(QDialog):
 
         self.header = QLabel()
         self.header.setObjectName("diffHeader")
+        font = self.header.font()  # (the figures a little larger than the text, in the text's own units)
+        font.setPointSizeF(font.pointSizeF() * 1.15)
+        self.header.setFont(font)
         self.header.setWordWrap(True)
         self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.title_a = ElidedLabel()

@@ -199,6 +199,7 @@ def make_table(model_proxy: FilterProxy, name: str, names: tuple[int, ...] = (0,
     view = QTableView()
     view.setObjectName(name)
     view.setModel(model_proxy)
+    view.column_fit = ColumnFit(view, names, texts)  # type: ignore[attr-defined] # (its header first)
     view.setSortingEnabled(True)
     view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -209,7 +210,6 @@ def make_table(model_proxy: FilterProxy, name: str, names: tuple[int, ...] = (0,
     view.horizontalHeader().setResizeContentsPrecision(40)
     view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 8)
     view.setTabKeyNavigation(False)
-    view.column_fit = ColumnFit(view, names, texts)  # type: ignore[attr-defined]
     return view
 
 

@@ -4,7 +4,7 @@
 <context>
     <name>CheckView</name>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/checkview.py" line="188" />
+        <location filename="../../neardup_gui/app/checkview.py" line="205" />
         <source>%n of them hidden: they still count in the figures above</source>
         <translation>
             <numerusform>%n of them hidden: they still count in the figures above</numerusform>
@@ -12,7 +12,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/checkview.py" line="193" />
+        <location filename="../../neardup_gui/app/checkview.py" line="210" />
         <source>%n source(s) found</source>
         <translation>
             <numerusform>%n source found</numerusform>

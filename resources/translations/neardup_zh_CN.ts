@@ -4,71 +4,71 @@
 <context>
     <name>CheckView</name>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="159" />
+        <location filename="../../neardup_gui/app/checkview.py" line="165" />
         <source>This file could not be read: {reason}</source>
         <translation>无法读取此文件：{reason}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="163" />
+        <location filename="../../neardup_gui/app/checkview.py" line="169" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="165" />
+        <location filename="../../neardup_gui/app/checkview.py" line="171" />
         <source>&lt;b&gt;Copied {copied}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; copied without quotations {nq} &amp;nbsp;·&amp;nbsp; largest single source {largest_ratio} ({largest}) &amp;nbsp;·&amp;nbsp; {found}&lt;br&gt;Units counted: {units}; not counted: template text {template}, excluded (quotations, bibliography) {excluded}</source>
         <translation>&lt;b&gt;总文字复制比 {copied}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; 去除引用文献复制比 {nq} &amp;nbsp;·&amp;nbsp; 单篇最大文字复制比 {largest_ratio}（{largest}）&amp;nbsp;·&amp;nbsp; {found}&lt;br&gt;计入字数：{units}；未计入：模板文字 {template}，排除文字（引文、参考文献）{excluded}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="180" />
+        <location filename="../../neardup_gui/app/checkview.py" line="197" />
         <source>Read with warnings: {warnings}</source>
         <translation>读取时有警告：{warnings}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/checkview.py" line="188" />
+        <location filename="../../neardup_gui/app/checkview.py" line="205" />
         <source>%n of them hidden: they still count in the figures above</source>
         <translation>
             <numerusform>其中 %n 个已隐藏：仍计入上方各项比例</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="189" />
+        <location filename="../../neardup_gui/app/checkview.py" line="206" />
         <source>none hidden</source>
         <translation>没有隐藏的来源</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/checkview.py" line="193" />
+        <location filename="../../neardup_gui/app/checkview.py" line="210" />
         <source>%n source(s) found</source>
         <translation>
             <numerusform>找到 %n 个来源</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="226" />
+        <location filename="../../neardup_gui/app/checkview.py" line="243" />
         <source>Double-click or press Enter to compare side by side</source>
         <translation>双击或按回车键进行对照比较</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="227" />
+        <location filename="../../neardup_gui/app/checkview.py" line="244" />
         <source>Submission:</source>
         <translation>送检文档：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="228" />
+        <location filename="../../neardup_gui/app/checkview.py" line="245" />
         <source>Checked submission</source>
         <translation>送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="229" />
+        <location filename="../../neardup_gui/app/checkview.py" line="246" />
         <source>Check files…</source>
         <translation>检测文件…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="246" />
+        <location filename="../../neardup_gui/app/checkview.py" line="263" />
         <source>Each figure is a share of the submission's countable text; “copied” counts every passage found in any source once. Press F1 for what each figure means.</source>
         <translation>各项比例均为送检文档可计文字中的比例；“总文字复制比”把在任一来源中找到的片段各计一次。按 F1 查看每项比例的含义。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="249" />
+        <location filename="../../neardup_gui/app/checkview.py" line="266" />
         <source>Copied: share of the countable text found in any source of the collection.
 Copied without quotations: the same, not counting text in quotation marks.
 Largest single source: share of the countable text found in the one source that holds the most.
@@ -79,47 +79,47 @@ Countable text: every word and character of the submission except template text 
 可计文字：送检文档中除模板文字（申报书模板、模板文件、页眉页脚）和设置排除的内容（引文、参考文献）以外的全部文字。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="230" />
+        <location filename="../../neardup_gui/app/checkview.py" line="247" />
         <source>Add to collection</source>
         <translation>加入文献库</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="225" />
+        <location filename="../../neardup_gui/app/checkview.py" line="242" />
         <source>Sources found</source>
         <translation>找到的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="231" />
+        <location filename="../../neardup_gui/app/checkview.py" line="248" />
         <source>Report for the committee…</source>
         <translation>生成检测报告单…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="232" />
+        <location filename="../../neardup_gui/app/checkview.py" line="249" />
         <source>This submission's similarity report in the interface's language: figures, sections, sources, the full text coloured by source</source>
         <translation>以界面语言生成本申请书的检测报告单：各项比例、分段结果、来源及按来源着色的全文</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="234" />
+        <location filename="../../neardup_gui/app/checkview.py" line="251" />
         <source>Hide sources below</source>
         <translation>隐藏低于此值的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="235" />
+        <location filename="../../neardup_gui/app/checkview.py" line="252" />
         <source>Every source holding a passage of at least the minimum match length is listed. Tick to hide the sources whose similarity r and share of the submission are both below this value; they still count in the figures.</source>
         <translation>列出所有含有不短于最小匹配长度片段的来源。勾选后隐藏相似度 r 和占送检文档比例都低于此值的来源；它们仍计入各项比例。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="240" />
+        <location filename="../../neardup_gui/app/checkview.py" line="257" />
         <source>Hide sources below this share</source>
         <translation>隐藏低于此比例的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="241" />
+        <location filename="../../neardup_gui/app/checkview.py" line="258" />
         <source>Drop one or more files anywhere on this window, or use “Check files…”, to check a submission against the collection.</source>
         <translation>将一个或多个文件拖放到本窗口任意位置，或使用“检测文件…”，即可将送检文档与文献库比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="243" />
+        <location filename="../../neardup_gui/app/checkview.py" line="260" />
         <source>Make the checked submissions part of the collection: copied into its folder, or kept where they are as external members</source>
         <translation>把已检测的文件加入文献库：复制到文献库文件夹，或保留在原处作为外部成员</translation>
     </message>
@@ -134,7 +134,7 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/clustersview.py" line="89" />
         <source>No cluster: no two documents of this collection reach the similarity r threshold ({threshold}). A cluster is a group of near-copies; the Duplicates tab ranks every pair, and Settings (Ctrl+,) sets the threshold.</source>
-        <translation>没有文档组：本文献库中没有两篇文档达到相似度 r 阈值（{threshold}）。文档组是一组近似重复的文档；“重复文档”标签页列出每一对文档，阈值可在“设置”（Ctrl+,）中调整。</translation>
+        <translation>没有聚类：本文献库中没有两篇文档达到相似度 r 阈值（{threshold}）。聚类是一组近似重复的文档；“重复对”标签页列出每一对文档，阈值可在“设置”（Ctrl+,）中调整。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/clustersview.py" line="131" />
@@ -157,37 +157,37 @@ Countable text: every word and character of the submission except template text 
         <translation>代表文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="168" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="169" />
         <source>Select a cluster of three or more documents to see every pair.</source>
-        <translation>选择一个含三篇或更多文档的簇，即可查看每一对的相似度。</translation>
+        <translation>选择一个含三篇或更多文档的聚类，即可查看每一对文档的相似度 r。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="182" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="183" />
         <source>below the threshold; not compared: this cluster has more than {n} documents</source>
-        <translation>低于阈值；未比对：此簇的文档多于 {n} 篇</translation>
+        <translation>低于阈值；未比对：此聚类的文档多于 {n} 篇</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="193" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="194" />
         <source>Ring: every pair of these {n} documents is at or above the threshold</source>
         <translation>团伙：这 {n} 篇文档两两之间都达到阈值</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="194" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="195" />
         <source>Every pair of this cluster's {n} documents</source>
-        <translation>本簇 {n} 篇文档两两之间的相似度</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="197" />
-        <source>Similarity of every pair of the selected cluster</source>
-        <translation>所选簇中每一对文档的相似度</translation>
+        <translation>本聚类 {n} 篇文档两两之间的相似度 r</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/clustersview.py" line="198" />
+        <source>Similarity of every pair of the selected cluster</source>
+        <translation>所选聚类中每一对文档的相似度 r</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/clustersview.py" line="199" />
         <source>Clusters</source>
         <translation>聚类</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="199" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="200" />
         <source>Double-click a member or press Enter to compare it with the representative</source>
         <translation>双击成员或按回车键，与代表文档进行对照比较</translation>
     </message>
@@ -322,167 +322,167 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>DiffView</name>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="576" />
+        <location filename="../../neardup_gui/app/diffview.py" line="579" />
         <source>No matched passages</source>
         <translation>没有相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="578" />
+        <location filename="../../neardup_gui/app/diffview.py" line="581" />
         <source>{n} matched passages</source>
         <translation>共 {n} 处相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="581" />
+        <location filename="../../neardup_gui/app/diffview.py" line="584" />
         <source>Passage {i} of {n}</source>
         <translation>第 {i} 处，共 {n} 处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="603" />
+        <location filename="../../neardup_gui/app/diffview.py" line="606" />
         <source>Mark selection as template</source>
         <translation>将所选文字标为模板</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="605" />
+        <location filename="../../neardup_gui/app/diffview.py" line="608" />
         <source>Never count the selected sentences in any comparison of this collection (listed and undone in Common passages)</source>
         <translation>在本文献库的任何比对中都不计入所选句子（可在“常见段落”中查看和撤销）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="607" />
+        <location filename="../../neardup_gui/app/diffview.py" line="610" />
         <source>Side by side: {a} ↔ {b}</source>
         <translation>对照：{a} ↔ {b}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="617" />
+        <location filename="../../neardup_gui/app/diffview.py" line="620" />
         <source>A: {a}&lt;br&gt;B: {b}</source>
         <translation>A：{a}&lt;br&gt;B：{b}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="475" />
+        <location filename="../../neardup_gui/app/diffview.py" line="478" />
         <source>{n}. A {units_a} units, B {units_b}; {identical} identical: {snippet}</source>
         <translation>{n}. A {units_a} 字，B {units_b} 字；相同 {identical} 字：{snippet}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="479" />
+        <location filename="../../neardup_gui/app/diffview.py" line="482" />
         <source>{n}. {units} units, identical: {snippet}</source>
         <translation>{n}. {units} 字，完全相同：{snippet}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="610" />
+        <location filename="../../neardup_gui/app/diffview.py" line="613" />
         <source>&lt;b&gt;Similarity r {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A in B {ca} &amp;nbsp;·&amp;nbsp; B in A {cb} &amp;nbsp;·&amp;nbsp; identical units {common} &amp;nbsp;·&amp;nbsp; template share A {ta}, B {tb}</source>
         <translation>&lt;b&gt;相似度 r {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A 在 B 中 {ca} &amp;nbsp;·&amp;nbsp; B 在 A 中 {cb} &amp;nbsp;·&amp;nbsp; 相同字数 {common} &amp;nbsp;·&amp;nbsp; 模板文字占比 A {ta}，B {tb}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="621" />
+        <location filename="../../neardup_gui/app/diffview.py" line="624" />
         <source>Similarity r is the LCS ratio identical / (A + B − identical) over countable units; A in B is the share of A found in B, counted over copied passages (identical runs and the edited words between them, shown in a lighter shade). Template text is not counted.</source>
         <translation>相似度 r 为按可计字数求得的最长公共子序列比：相同字数 / (A + B − 相同字数)；A 在 B 中为 A 在 B 中出现的比例，按被复制的片段计算（完全相同的片段及其间的改动文字，改动文字以浅色显示）。模板文字不计入。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="626" />
+        <location filename="../../neardup_gui/app/diffview.py" line="629" />
         <source>A: {title}</source>
         <translation>A：{title}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="627" />
+        <location filename="../../neardup_gui/app/diffview.py" line="630" />
         <source>B: {title}</source>
         <translation>B：{title}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="630" />
+        <location filename="../../neardup_gui/app/diffview.py" line="633" />
         <source>◀ Previous</source>
         <translation>◀ 上一处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="631" />
+        <location filename="../../neardup_gui/app/diffview.py" line="634" />
         <source>Previous matched passage (Shift+F3, Ctrl+Up)</source>
         <translation>上一处相同段落（Shift+F3，Ctrl+↑）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="632" />
+        <location filename="../../neardup_gui/app/diffview.py" line="635" />
         <source>Next ▶</source>
         <translation>下一处 ▶</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="633" />
+        <location filename="../../neardup_gui/app/diffview.py" line="636" />
         <source>Next matched passage (F3, Ctrl+Down)</source>
         <translation>下一处相同段落（F3，Ctrl+↓）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="634" />
+        <location filename="../../neardup_gui/app/diffview.py" line="637" />
         <source>Larger text in both panes (Ctrl++, Ctrl+wheel)</source>
         <translation>两侧文字一起放大（Ctrl++、Ctrl+滚轮）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="635" />
+        <location filename="../../neardup_gui/app/diffview.py" line="638" />
         <source>Smaller text in both panes (Ctrl+−, Ctrl+wheel); Ctrl+0 resets</source>
         <translation>两侧文字一起缩小（Ctrl+−、Ctrl+滚轮）；Ctrl+0 恢复</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="636" />
+        <location filename="../../neardup_gui/app/diffview.py" line="639" />
         <source>Larger text</source>
         <translation>放大文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="637" />
+        <location filename="../../neardup_gui/app/diffview.py" line="640" />
         <source>Smaller text</source>
         <translation>缩小文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="638" />
+        <location filename="../../neardup_gui/app/diffview.py" line="641" />
         <source>Scroll together</source>
         <translation>同步滚动</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="639" />
+        <location filename="../../neardup_gui/app/diffview.py" line="642" />
         <source>Keep both texts at the matching place while scrolling</source>
         <translation>滚动时让两篇文本保持在对应位置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="640" />
+        <location filename="../../neardup_gui/app/diffview.py" line="643" />
         <source>Open A</source>
         <translation>打开 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="641" />
+        <location filename="../../neardup_gui/app/diffview.py" line="644" />
         <source>Open the original file of A in its usual application</source>
         <translation>用默认程序打开 A 的原始文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="642" />
+        <location filename="../../neardup_gui/app/diffview.py" line="645" />
         <source>Open B</source>
         <translation>打开 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="643" />
+        <location filename="../../neardup_gui/app/diffview.py" line="646" />
         <source>Open the original file of B in its usual application</source>
         <translation>用默认程序打开 B 的原始文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="644" />
+        <location filename="../../neardup_gui/app/diffview.py" line="647" />
         <source>Matched passages</source>
         <translation>相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="645" />
+        <location filename="../../neardup_gui/app/diffview.py" line="648" />
         <source>Matched passages; choose one to show it in both texts</source>
         <translation>相同段落；选择一处即可在两篇文本中同时显示</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="646" />
+        <location filename="../../neardup_gui/app/diffview.py" line="649" />
         <source>Text A</source>
         <translation>文本 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="647" />
+        <location filename="../../neardup_gui/app/diffview.py" line="650" />
         <source>Text B</source>
         <translation>文本 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="648" />
+        <location filename="../../neardup_gui/app/diffview.py" line="651" />
         <source>Where the matches lie in A; click to jump</source>
         <translation>A 中相同段落的位置；点击即可跳转</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="649" />
+        <location filename="../../neardup_gui/app/diffview.py" line="652" />
         <source>Where the matches lie in B; click to jump</source>
         <translation>B 中相同段落的位置；点击即可跳转</translation>
     </message>
