@@ -71,19 +71,25 @@ def header_of(view: QAbstractItemView) -> QHeaderView:
 
 
 def _tokens(text: str) -> tuple[list[str], str]:
-    """The pieces a header may break between, and what joins them: its words, or the characters
-    of a Chinese header of five or more (and no space)."""
+    """The pieces a header may break between, and what joins them: its words (a Chinese header
+    of five characters or more: its words as jieba cuts them, so "单篇最大 / 文字复制比" and not
+    "单篇最大文 / 字复制比")."""
     if " " in text:
         return text.split(), " "
     if len(text) >= 5 and all(ord(ch) >= 0x2E80 for ch in text):
-        return list(text), ""
+        try:
+            import rjieba
+
+            return [w for w in rjieba.cut(text) if w], ""
+        except Exception:  # noqa: BLE001 - no segmenter: between any two characters
+            return list(text), ""
     return [text], ""
 
 
 def wrapped(text: str, metrics: QFontMetrics, lines: int = HEADER_LINES) -> list[str]:
     """``text`` on at most ``lines`` lines (two: enough for every header of the window), broken at
-    the space (a Chinese header between the characters) that makes the widest line narrowest,
-    with no line of one or two characters alone ("r" under "Similarity")."""
+    the space (a Chinese header between its words) that makes the widest line narrowest, with no
+    line of a lone letter or two ("r" under "Similarity") or of one Chinese character."""
     text = text.strip()
     tokens, joiner = _tokens(text)
     best, best_width = [text], metrics.horizontalAdvance(text)
@@ -92,7 +98,8 @@ def wrapped(text: str, metrics: QFontMetrics, lines: int = HEADER_LINES) -> list
     for cut in range(1, len(tokens)):
         parts = [joiner.join(tokens[:cut]), joiner.join(tokens[cut:])]
         width = max(metrics.horizontalAdvance(p) for p in parts)
-        if width < best_width and all(len(p) > 2 for p in parts):
+        shortest = 1 if joiner == "" else 2  # (no line of one Chinese character, or of "r" or "A" alone)
+        if width < best_width and all(len(p) > shortest for p in parts):
             best, best_width = parts, width
     return best
 
@@ -191,7 +198,8 @@ class ColumnFit(QObject):
         for c in columns:
             title = str(model.headerData(c, Qt.Orientation.Horizontal) or "")
             lines = wrapped(title, metrics)
-            if len(lines) > 1 and widths[c] < metrics.horizontalAdvance(title) + self.padding(c):
+            one_line = metrics.horizontalAdvance(title) + self.padding(c)
+            if len(lines) > 1 and not self._sorted(c) and widths[c] < one_line:
                 breaks[c] = "\n".join(lines)
             header.resizeSection(c, widths[c])
         if isinstance(header, WrappedHeader):
@@ -213,8 +221,15 @@ class ColumnFit(QObject):
             padding -= header.fontMetrics().height() + 2 * margin + margin
         return max(padding, 2 * SLACK_PX)
 
+    def _sorted(self, column: int) -> bool:
+        header = header_of(self.view)
+        return header.isSortIndicatorShown() and column == header.sortIndicatorSection()
+
     def needed_width(self, column: int) -> int:
-        """The least width ``column``'s header needs (for the layout tests)."""
+        """The least width ``column``'s header needs: its words on two lines at most, on one in
+        the sorted column (some styles draw the sort arrow above the words: a second line would
+        run into it)."""
         header = header_of(self.view)
         title = str(self.view.model().headerData(column, Qt.Orientation.Horizontal) or "")
-        return wrapped_width(title, header.fontMetrics()) + self.padding(column)
+        lines = 1 if self._sorted(column) else HEADER_LINES
+        return wrapped_width(title, header.fontMetrics(), lines) + self.padding(column)

@@ -194,3 +194,17 @@ def test_an_edited_copy_is_one_passage_per_copied_section_in_both_shades(tmp_pat
     assert "edited words" in side
     qt = render_submission_html(r, flavour="qt")
     assert f"background-color:{LIGHT_PALETTE[0]}" in qt and f"background-color:{PALETTE[0]}" in qt
+
+
+def test_a_chinese_report_uses_chinese_punctuation(db: Path) -> None:
+    """No half-width colon after Chinese words ("标记: 已标记：" mixed both), the flag said once."""
+    import re
+
+    with Store(db) as store:
+        r = build_submission_report(store, "call 2026", ZH4, SETTINGS, lang="zh_CN")
+        screening = build_screening_report(store, "call 2026", SETTINGS, lang="zh_CN")
+    for page in (render_submission_html(r, flavour="qt"), render_screening_html(screening, flavour="qt")):
+        text = re.sub(r"<[^>]+>", "", page)
+        assert not re.search(r"[\u4e00-\u9fff）][:;] ?", text), re.search(r".{12}[\u4e00-\u9fff）][:;].{12}", text)
+    assert "已标记：总文字复制比达到或超过标记线" in render_submission_html(r)
+    assert "标记:" not in render_submission_html(r)

@@ -203,8 +203,9 @@ def _source_passages(w: _CWriter, r: SubmissionReport, sp: SourcePassages, t) ->
     w(w.table("passages"))
     if not w.qt:
         w('<colgroup><col class="n"><col><col></colgroup>')
-    w(f"<thead><tr><th{nw}>#</th><th{qw}>{esc(t('document'))}: {esc(r.document.name)}</th>"
-      f"<th{qw}>{esc(t('source'))} {sp.number}: {esc(sp.document.name)}</th></tr></thead><tbody>\n")
+    head_a = t("labelled", label=esc(t("document")), value=w.name(r.document.name))
+    head_b = t("labelled", label=esc(f"{t('source')} {sp.number}"), value=w.name(sp.document.name))
+    w(f"<thead><tr><th{nw}>#</th><th{qw}>{head_a}</th><th{qw}>{head_b}</th></tr></thead><tbody>\n")
     for i, p in enumerate(sp.passages, 1):
         _passage(w, p, i, colour, t)
     w(f"</tbody></table></{art}>\n")

@@ -446,7 +446,7 @@ def _pair(w: _Writer, p: ReportPair, check: bool) -> None:
       f"<h3>{p.rank}. {esc(p.a.name)} ⟷ {esc(p.b.name)}</h3>\n")
     t = w.t
     if p.group:
-        w(f"<p{w.attr('group')}>{esc(t('r_submission' if check else 'r_in'))}: {esc(p.group)}</p>\n")
+        w(f"<p{w.attr('group')}>{t('labelled', label=esc(t('r_submission' if check else 'r_in')), value=esc(p.group))}</p>\n")
     w("<p>" + esc(t("r_pair_figures", sim=pct(p.similarity), ab=pct(p.containment_a), ba=pct(p.containment_b),
                     common=p.common_units, ua=p.units_a, ub=p.units_b, ta=pct(p.template_share_a),
                     tb=pct(p.template_share_b)))
@@ -465,7 +465,9 @@ def _pair(w: _Writer, p: ReportPair, check: bool) -> None:
         w('<colgroup><col class="n"><col><col></colgroup>')
     nw = ' width="8%"' if w.qt else ""
     qw = ' width="46%"' if w.qt else ""
-    w(f"<thead><tr><th{nw}>#</th><th{qw}>{esc(label_a)}: {esc(p.a.name)}</th><th{qw}>{esc(label_b)}: {esc(p.b.name)}</th></tr></thead><tbody>\n")
+    head_a = t("labelled", label=esc(label_a), value=w.name(p.a.name))
+    head_b = t("labelled", label=esc(label_b), value=w.name(p.b.name))
+    w(f"<thead><tr><th{nw}>#</th><th{qw}>{head_a}</th><th{qw}>{head_b}</th></tr></thead><tbody>\n")
     for passage in p.passages:
         _passage(w, passage)
     w(f"</tbody></table></{art}>\n")

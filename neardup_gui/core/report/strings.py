@@ -39,6 +39,7 @@ _CATALOG: dict[str, tuple[str, str]] = {
     "figures_note": ("{copied}: {note}. {template}: {share}. {units}", "{copied}：{note}。{template}：{share}。{units}"),
     "warnings_line": ("Warnings: {warnings}", "提示：{warnings}"),
     "list_separator": ("; ", "；"),
+    "labelled": ("{label}: {value}", "{label}：{value}"),  # (the colon of the report's language)
     "units_note": ("A unit is one Chinese character or one word of another script.",
                    "字数按汉字计，其他文字按词计。"),
     # sections
@@ -69,7 +70,7 @@ _CATALOG: dict[str, tuple[str, str]] = {
                        "above); {template} is grey, {excluded} grey and struck through; neither is counted.",
                        "每个重复片段按来源着色并标注来源编号（同上方列表）；{template}为灰色，{excluded}为灰色删除线，"
                        "均不计入。"),
-    "template_text": ("form (template) text", "模板文字"),
+    "template_text": ("template text", "模板文字"),
     "excluded_text": ("excluded text", "排除文字"),
     "side_by_side": ("Matched passages side by side", "相似片段对照"),
     "edited_note": ("One entry is one copied section: {identical} in the source's colour, {edited} between the "
