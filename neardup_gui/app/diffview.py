@@ -56,8 +56,9 @@ log = logging.getLogger(__name__)
 
 # Zoom of both panes, in points added to the application's font size.
 ZOOM_RANGE = (-6, 24)
-# The text panes' left margin (px): the bar beside the passage shown is drawn in it.
-MARK_MARGIN = 10
+# The text panes' left margin holds, beside each passage's first line, the passage's number (in
+# both panes: a passage moved in B is found by its number), and the bar beside the passage shown.
+BAR_PX = 4
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,11 @@ def passage_shades(index: int, palette: QPalette | None = None) -> tuple[QColor,
     """The two shades of passage ``index``: identical text, and edited text inside the passage
     (:func:`neardup_gui.app.colours.passage_shades`, the reports' colours on a light palette)."""
     return colours.passage_shades(index, palette)
+
+
+def percent_place(position: int, length: int) -> str:
+    """Where ``position`` lies in a text of ``length`` characters, as a whole percentage."""
+    return f"{round(100 * position / max(1, length))}%"
 
 
 def passage_marks(passages: Sequence[Passage], side: str, palette: QPalette | None = None
@@ -203,13 +209,29 @@ class TextPane(QPlainTextEdit):
         # selection (a selection's colour would cover the passage's colours).
         self.current_span: CharSpan | None = None
         self.current_colour = QColor()
+        self._numbers: list[tuple[int, int, QColor]] = []  # (start in this text, number, colour), by start
+        self._starts: list[int] = []
+        # the margin beside the text (as a code editor's line numbers): outside the text, so the
+        # text keeps its own margins and never moves under the numbers
+        self.margin_area = _Margin(self)
+        self.setViewportMargins(self.margin(), 0, 0, 0)
+        self.updateRequest.connect(self._margin_follows)
+
+    def margin(self) -> int:
+        """The left margin: room for the bar and a three-digit passage number."""
+        return BAR_PX + 4 + self.fontMetrics().horizontalAdvance("888") + 4
+
+    def set_numbers(self, numbers: Sequence[tuple[CharSpan, int, QColor]]) -> None:
+        """The passages' numbers, drawn in the margin beside the line each passage starts on."""
+        self._numbers = sorted(((span[0], n, colour) for span, n, colour in numbers), key=lambda x: (x[0], x[1]))
+        self._starts = [start for start, _, _ in self._numbers]
+        self.margin_area.update()
 
     def show_text(self, text: str, matches: list[tuple[CharSpan, QColor]], muted: list[CharSpan],
                   edited: Sequence[tuple[CharSpan, QColor]] = (), passages: int | None = None) -> None:
         """``matches``: identical text; ``edited``: edited text inside passages (lighter shade);
         ``passages``: how many passages these make (default: one per match)."""
         self.setPlainText(text)
-        self.document().setDocumentMargin(MARK_MARGIN)
         self.current_span = None
         selections: list[QTextEdit.ExtraSelection] = []
         muted_format = QTextCharFormat()
@@ -295,28 +317,73 @@ class TextPane(QPlainTextEdit):
         self.setTextCursor(cursor)
         self.current_span = span
         self.current_colour = colour
-        self.viewport().update()
+        self.margin_area.update()
 
-    def paintEvent(self, event: QPaintEvent) -> None:
-        super().paintEvent(event)
-        if self.current_span is None:
-            return
+    def resizeEvent(self, event) -> None:  # noqa: ANN001, N802
+        super().resizeEvent(event)
+        rect = self.contentsRect()
+        self.margin_area.setGeometry(QRect(rect.left(), rect.top(), self.margin(), rect.height()))
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:  # (zoom: the numbers' room follows the text's size)
+            self.setViewportMargins(self.margin(), 0, 0, 0)
+            self.resizeEvent(None)
+
+    def _margin_follows(self, rect: QRect, dy: int) -> None:
+        if dy:
+            self.margin_area.scroll(0, dy)
+        else:
+            self.margin_area.update(0, rect.y(), self.margin_area.width(), rect.height())
+
+    def paint_margin(self, painter: QPainter) -> None:
+        """The bar beside the passage shown, and the numbers of the passages starting in view."""
         n = self.document().characterCount() - 1
-        first, last = QTextCursor(self.document()), QTextCursor(self.document())
-        first.setPosition(min(max(self.current_span[0], 0), n))
-        last.setPosition(min(max(self.current_span[1] - 1, 0), n))
-        top, bottom = self.cursorRect(first).top(), self.cursorRect(last).bottom()
-        if bottom < 0 or top > self.viewport().height():
-            return
-        painter = QPainter(self.viewport())
-        painter.fillRect(QRect(1, top, MARK_MARGIN // 2, max(2, bottom - top)), self.current_colour)
+        if self.current_span is not None:
+            first, last = QTextCursor(self.document()), QTextCursor(self.document())
+            first.setPosition(min(max(self.current_span[0], 0), n))
+            last.setPosition(min(max(self.current_span[1] - 1, 0), n))
+            top, bottom = self.cursorRect(first).top(), self.cursorRect(last).bottom()
+            if bottom >= 0 and top <= self.viewport().height():
+                painter.fillRect(QRect(1, top, BAR_PX, max(2, bottom - top)), self.current_colour)
+        top_pos = self.cursorForPosition(QPoint(0, 0)).position()
+        bottom_pos = self.cursorForPosition(QPoint(self.viewport().width() - 1, self.viewport().height() - 1)).position()
+        font = QFont(self.font())
+        font.setBold(True)
+        painter.setFont(font)
+        text_colour = colours.text(self.palette())
+        cursor = QTextCursor(self.document())
+        for start, number, colour in self._numbers[bisect.bisect_left(self._starts, top_pos):]:
+            if start > bottom_pos:
+                break
+            cursor.setPosition(min(max(start, 0), n))
+            rect = self.cursorRect(cursor)
+            # the number on its passage's shade, in the text colour (which reads on every shade)
+            box = QRect(BAR_PX + 2, rect.top(), self.margin() - BAR_PX - 4, rect.height())
+            painter.fillRect(box, colour)
+            painter.setPen(text_colour)
+            painter.drawText(box.adjusted(0, 0, -2, 0), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                             str(number))
+
+
+class _Margin(QWidget):
+    """The strip left of a text pane where its passages' numbers and the bar are drawn."""
+
+    def __init__(self, pane: TextPane) -> None:
+        super().__init__(pane)
+        self.pane = pane
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+        painter = QPainter(self)
+        painter.fillRect(event.rect(), self.pane.palette().color(QPalette.ColorRole.Base))
+        self.pane.paint_margin(painter)
         painter.end()
 
 
 class DiffView(QDialog):
     """Two texts side by side with their matched passages; opened from any result."""
 
-    # issue 14: the examiner marks the selected text as template (the window stores it)
+    # the examiner marks the selected text as template (the window stores it)
     mark_template_requested = Signal(str)
 
     def __init__(self, diff: DiffInput, parent: QWidget | None = None) -> None:
@@ -439,7 +506,7 @@ class DiffView(QDialog):
         layout.addWidget(splitter, 1)
 
         self._fill()
-        for pane in (self.pane_a, self.pane_b):  # issue 14: a selection can be marked as template
+        for pane in (self.pane_a, self.pane_b):  # a selection can be marked as template
             pane.selectionChanged.connect(self._selection_changed)
         self.pane_a.verticalScrollBar().valueChanged.connect(lambda _v: self._pane_scrolled(self.pane_a))
         self.pane_b.verticalScrollBar().valueChanged.connect(lambda _v: self._pane_scrolled(self.pane_b))
@@ -464,6 +531,10 @@ class DiffView(QDialog):
         self.pane_b.show_text(self.diff.text_b, exact_b, muted_b, edited_b, n)
         self.overview_a.set_content(len(self.diff.text_a), [(p.a, passage_shades(i)[0]) for i, p in enumerate(self.matches)], muted_a)
         self.overview_b.set_content(len(self.diff.text_b), [(p.b, passage_shades(i)[0]) for i, p in enumerate(self.matches)], muted_b)
+        # every passage numbered on both sides, in A's order: one moved in B keeps its number there
+        shades = [passage_shades(i, self.palette())[0] for i in range(n)]
+        self.pane_a.set_numbers([(p.a, i + 1, shades[i]) for i, p in enumerate(self.matches)])
+        self.pane_b.set_numbers([(p.b, i + 1, shades[i]) for i, p in enumerate(self.matches)])
 
     def _fill_passages(self) -> None:
         current = self.passages.currentRow()
@@ -481,6 +552,12 @@ class DiffView(QDialog):
             else:
                 label = self.tr("{n}. {units} units, identical: {snippet}").format(
                     n=i + 1, units=passage.units_a, snippet=snippet)
+            # where it is in B: a passage of A found elsewhere in B (moved) says so
+            place = percent_place(passage.b[0], len(self.diff.text_b))
+            if getattr(passage, "moved", False):
+                label += " " + self.tr("(moved: in B at {place})").format(place=place)
+            else:
+                label += " " + self.tr("(in B at {place})").format(place=place)
             item = QListWidgetItem(label)
             item.setBackground(passage_shades(i)[0])
             item.setForeground(colours.text(self.palette()))
@@ -585,7 +662,7 @@ class DiffView(QDialog):
             )
 
     def selected_text(self) -> str:
-        """The text selected in the focused pane, else in either (issue 14)."""
+        """The text selected in the focused pane, else in either."""
         panes = sorted((self.pane_a, self.pane_b), key=lambda p: not p.hasFocus())
         for pane in panes:
             text = pane.textCursor().selectedText().replace("\u2029", "\n")
@@ -616,7 +693,7 @@ class DiffView(QDialog):
                 sim=percent(c.similarity), ca=percent(c.containment_a), cb=percent(c.containment_b),
                 common=c.common_units, ta=percent(c.template_share_a), tb=percent(c.template_share_b),
             )
-            # issue 14: which exclusions applied on each side, and how many units each removed
+            # which exclusions applied on each side, and how many units each removed
             + "<br>" + self.tr("A: {a}<br>B: {b}").format(a=exclusions_text(c.exclusions_a),
                                                           b=exclusions_text(c.exclusions_b))
         )

@@ -322,167 +322,177 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>DiffView</name>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="579" />
+        <location filename="../../neardup_gui/app/diffview.py" line="656" />
         <source>No matched passages</source>
         <translation>没有相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="581" />
+        <location filename="../../neardup_gui/app/diffview.py" line="658" />
         <source>{n} matched passages</source>
         <translation>共 {n} 处相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="584" />
+        <location filename="../../neardup_gui/app/diffview.py" line="661" />
         <source>Passage {i} of {n}</source>
         <translation>第 {i} 处，共 {n} 处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="606" />
+        <location filename="../../neardup_gui/app/diffview.py" line="683" />
         <source>Mark selection as template</source>
         <translation>将所选文字标为模板</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="608" />
+        <location filename="../../neardup_gui/app/diffview.py" line="685" />
         <source>Never count the selected sentences in any comparison of this collection (listed and undone in Common passages)</source>
         <translation>在本文献库的任何比对中都不计入所选句子（可在“常见段落”中查看和撤销）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="610" />
+        <location filename="../../neardup_gui/app/diffview.py" line="687" />
         <source>Side by side: {a} ↔ {b}</source>
         <translation>对照：{a} ↔ {b}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="620" />
+        <location filename="../../neardup_gui/app/diffview.py" line="697" />
         <source>A: {a}&lt;br&gt;B: {b}</source>
         <translation>A：{a}&lt;br&gt;B：{b}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="478" />
+        <location filename="../../neardup_gui/app/diffview.py" line="549" />
         <source>{n}. A {units_a} units, B {units_b}; {identical} identical: {snippet}</source>
         <translation>{n}. A {units_a} 字，B {units_b} 字；相同 {identical} 字：{snippet}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="482" />
+        <location filename="../../neardup_gui/app/diffview.py" line="553" />
         <source>{n}. {units} units, identical: {snippet}</source>
         <translation>{n}. {units} 字，完全相同：{snippet}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="613" />
+        <location filename="../../neardup_gui/app/diffview.py" line="558" />
+        <source>(moved: in B at {place})</source>
+        <translation>（已移位：在 B 的 {place} 处）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/diffview.py" line="560" />
+        <source>(in B at {place})</source>
+        <translation>（在 B 的 {place} 处）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/diffview.py" line="690" />
         <source>&lt;b&gt;Similarity r {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A in B {ca} &amp;nbsp;·&amp;nbsp; B in A {cb} &amp;nbsp;·&amp;nbsp; identical units {common} &amp;nbsp;·&amp;nbsp; template share A {ta}, B {tb}</source>
         <translation>&lt;b&gt;相似度 r {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A 在 B 中 {ca} &amp;nbsp;·&amp;nbsp; B 在 A 中 {cb} &amp;nbsp;·&amp;nbsp; 相同字数 {common} &amp;nbsp;·&amp;nbsp; 模板文字占比 A {ta}，B {tb}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="624" />
+        <location filename="../../neardup_gui/app/diffview.py" line="701" />
         <source>Similarity r is the LCS ratio identical / (A + B − identical) over countable units; A in B is the share of A found in B, counted over copied passages (identical runs and the edited words between them, shown in a lighter shade). Template text is not counted.</source>
         <translation>相似度 r 为按可计字数求得的最长公共子序列比：相同字数 / (A + B − 相同字数)；A 在 B 中为 A 在 B 中出现的比例，按被复制的片段计算（完全相同的片段及其间的改动文字，改动文字以浅色显示）。模板文字不计入。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="629" />
+        <location filename="../../neardup_gui/app/diffview.py" line="706" />
         <source>A: {title}</source>
         <translation>A：{title}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="630" />
+        <location filename="../../neardup_gui/app/diffview.py" line="707" />
         <source>B: {title}</source>
         <translation>B：{title}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="633" />
+        <location filename="../../neardup_gui/app/diffview.py" line="710" />
         <source>◀ Previous</source>
         <translation>◀ 上一处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="634" />
+        <location filename="../../neardup_gui/app/diffview.py" line="711" />
         <source>Previous matched passage (Shift+F3, Ctrl+Up)</source>
         <translation>上一处相同段落（Shift+F3，Ctrl+↑）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="635" />
+        <location filename="../../neardup_gui/app/diffview.py" line="712" />
         <source>Next ▶</source>
         <translation>下一处 ▶</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="636" />
+        <location filename="../../neardup_gui/app/diffview.py" line="713" />
         <source>Next matched passage (F3, Ctrl+Down)</source>
         <translation>下一处相同段落（F3，Ctrl+↓）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="637" />
+        <location filename="../../neardup_gui/app/diffview.py" line="714" />
         <source>Larger text in both panes (Ctrl++, Ctrl+wheel)</source>
         <translation>两侧文字一起放大（Ctrl++、Ctrl+滚轮）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="638" />
+        <location filename="../../neardup_gui/app/diffview.py" line="715" />
         <source>Smaller text in both panes (Ctrl+−, Ctrl+wheel); Ctrl+0 resets</source>
         <translation>两侧文字一起缩小（Ctrl+−、Ctrl+滚轮）；Ctrl+0 恢复</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="639" />
+        <location filename="../../neardup_gui/app/diffview.py" line="716" />
         <source>Larger text</source>
         <translation>放大文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="640" />
+        <location filename="../../neardup_gui/app/diffview.py" line="717" />
         <source>Smaller text</source>
         <translation>缩小文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="641" />
+        <location filename="../../neardup_gui/app/diffview.py" line="718" />
         <source>Scroll together</source>
         <translation>同步滚动</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="642" />
+        <location filename="../../neardup_gui/app/diffview.py" line="719" />
         <source>Keep both texts at the matching place while scrolling</source>
         <translation>滚动时让两篇文本保持在对应位置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="643" />
+        <location filename="../../neardup_gui/app/diffview.py" line="720" />
         <source>Open A</source>
         <translation>打开 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="644" />
+        <location filename="../../neardup_gui/app/diffview.py" line="721" />
         <source>Open the original file of A in its usual application</source>
         <translation>用默认程序打开 A 的原始文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="645" />
+        <location filename="../../neardup_gui/app/diffview.py" line="722" />
         <source>Open B</source>
         <translation>打开 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="646" />
+        <location filename="../../neardup_gui/app/diffview.py" line="723" />
         <source>Open the original file of B in its usual application</source>
         <translation>用默认程序打开 B 的原始文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="647" />
+        <location filename="../../neardup_gui/app/diffview.py" line="724" />
         <source>Matched passages</source>
         <translation>相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="648" />
+        <location filename="../../neardup_gui/app/diffview.py" line="725" />
         <source>Matched passages; choose one to show it in both texts</source>
         <translation>相同段落；选择一处即可在两篇文本中同时显示</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="649" />
+        <location filename="../../neardup_gui/app/diffview.py" line="726" />
         <source>Text A</source>
         <translation>文本 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="650" />
+        <location filename="../../neardup_gui/app/diffview.py" line="727" />
         <source>Text B</source>
         <translation>文本 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="651" />
+        <location filename="../../neardup_gui/app/diffview.py" line="728" />
         <source>Where the matches lie in A; click to jump</source>
         <translation>A 中相同段落的位置；点击即可跳转</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="652" />
+        <location filename="../../neardup_gui/app/diffview.py" line="729" />
         <source>Where the matches lie in B; click to jump</source>
         <translation>B 中相同段落的位置；点击即可跳转</translation>
     </message>

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from neardup_gui.app.diffview import Alignment, DiffInput, DiffView
+from neardup_gui.app.diffview import Alignment, DiffInput, DiffView, passage_shades
 from neardup_gui.core.document import CharSpan
 from neardup_gui.core.results import MatchSpan
 from tests.app.records import exact_comparison
@@ -215,7 +215,6 @@ def test_an_edited_copy_shows_one_passage_per_copied_section(qtbot, corpus_dir):
 
 
 def test_edited_words_are_a_lighter_shade_inside_the_passage(qtbot, corpus_dir):
-    from neardup_gui.app.diffview import passage_shades
 
     view, _sections = _edited_copy_view(qtbot, corpus_dir)
     first = view.matches[0]
@@ -245,7 +244,6 @@ def test_the_two_shades_follow_the_theme(qapp):
     from PySide6.QtGui import QPalette
 
     from neardup_gui.app import colours
-    from neardup_gui.app.diffview import passage_shades
 
     for palette in (QPalette(colours.current()), colours.dark_fusion_palette()):
         base = palette.color(QPalette.ColorRole.Base)
@@ -255,3 +253,48 @@ def test_the_two_shades_follow_the_theme(qapp):
             assert edited != exact
             assert abs(edited.lightness() - base.lightness()) < abs(exact.lightness() - base.lightness())
             assert colours.contrast(text, edited) >= 4.5 and colours.contrast(text, exact) >= 4.5
+
+
+def test_a_passage_moved_in_b_is_numbered_and_walked_on_both_sides(qtbot):
+    """A's first paragraph is B's second: the list stays in A's order and says where each passage
+    is in B, both panes number every passage (a moved one keeps its number in B), and next and
+    previous walk them all, each shown on both sides."""
+    from neardup_gui.core.results import Passage
+    from neardup_gui.core.units import tokenize
+
+    first = ("Coastal managers must decide where to place sand nourishment and when to close exposed "
+             "roads along the regional coastline during the storm season.")
+    second = ("The coupled model will be run in ensemble mode with members drawn from the posterior "
+              "distribution of calibrated parameters and forced with national wave forecasts.")
+    text_a, text_b = first + "\n" + second, second + "\n" + first
+
+    def passage(paragraph: str) -> Passage:
+        a0, b0 = text_a.index(paragraph), text_b.index(paragraph)
+        units = len(tokenize(paragraph))
+        run = MatchSpan(a=(a0, a0 + len(paragraph)), b=(b0, b0 + len(paragraph)), units=units)
+        return Passage(a=run.a, b=run.b, units_a=units, units_b=units, matched_units=units, runs=(run,))
+
+    from dataclasses import replace
+
+    passages = (passage(first), passage(second))
+    comparison = replace(exact_comparison(text_a, text_b), passages=passages)
+    view = DiffView(DiffInput(text_a, text_b, comparison, "submission.txt", "source.txt"))
+    qtbot.addWidget(view)
+    view.resize(1000, 600)
+    view.show()
+    qtbot.waitExposed(view)
+    assert [p.a for p in view.matches] == [passages[0].a, passages[1].a]  # A's order
+    assert view.passages.item(0).text().endswith(f"(in B at {round(100 * text_b.index(first) / len(text_b))}%)")
+    assert [(start, number) for start, number, _ in view.pane_b._numbers] == [(0, 2), (text_b.index(first), 1)]
+    assert [(start, number) for start, number, _ in view.pane_a._numbers] == [(0, 1), (text_a.index(second), 2)]
+    assert view.overview_b.mark_count() == 2
+    # the numbers are drawn in the margin on their passages' shades, both in B's view
+    image = view.pane_b.margin_area.grab().toImage()
+    drawn = {image.pixelColor(x, y).name() for x in range(image.width()) for y in range(image.height())}
+    assert {passage_shades(0)[0].name(), passage_shades(1)[0].name()} <= drawn
+    view.next_match()
+    assert view.pane_a.current_span == passages[0].a and view.pane_b.current_span == passages[0].b
+    view.next_match()
+    assert view.pane_b.current_span == passages[1].b
+    view.previous_match()
+    assert view.pane_b.current_span == passages[0].b
