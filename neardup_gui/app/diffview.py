@@ -23,6 +23,7 @@ from PySide6.QtGui import (
     QPainter,
     QPaintEvent,
     QPalette,
+    QResizeEvent,
     QShortcut,
     QTextCharFormat,
     QTextCursor,
@@ -319,16 +320,19 @@ class TextPane(QPlainTextEdit):
         self.current_colour = colour
         self.margin_area.update()
 
-    def resizeEvent(self, event) -> None:  # noqa: ANN001, N802
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
         super().resizeEvent(event)
-        rect = self.contentsRect()
-        self.margin_area.setGeometry(QRect(rect.left(), rect.top(), self.margin(), rect.height()))
+        self._place_margin()
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:  # (zoom: the numbers' room follows the text's size)
             self.setViewportMargins(self.margin(), 0, 0, 0)
-            self.resizeEvent(None)
+            self._place_margin()
+
+    def _place_margin(self) -> None:
+        rect = self.contentsRect()
+        self.margin_area.setGeometry(QRect(rect.left(), rect.top(), self.margin(), rect.height()))
 
     def _margin_follows(self, rect: QRect, dy: int) -> None:
         if dy:

@@ -292,6 +292,10 @@ def test_a_passage_moved_in_b_is_numbered_and_walked_on_both_sides(qtbot):
     image = view.pane_b.margin_area.grab().toImage()
     drawn = {image.pixelColor(x, y).name() for x in range(image.width()) for y in range(image.height())}
     assert {passage_shades(0)[0].name(), passage_shades(1)[0].name()} <= drawn
+    # larger text: the margin widens with it, beside the pane, and still draws the numbers
+    width = view.pane_b.margin_area.width()
+    view.zoom_by(6)
+    assert view.pane_b.margin_area.width() == view.pane_b.margin() > width
     view.next_match()
     assert view.pane_a.current_span == passages[0].a and view.pane_b.current_span == passages[0].b
     view.next_match()
