@@ -2,8 +2,10 @@
 
 Results go to stdout (``--json`` for machine-readable output), progress and diagnostics to
 stderr. Exit codes: 0 success; 1 some input was skipped or nothing was found where that is the
-question; 2 usage error; 3 the index cannot be used (corrupt, too new, busy); 130 interrupted;
-141 the reader of the output went away (`neardup pairs | head`).
+question; 2 usage error; 3 the index cannot be used (corrupt, too new, busy); 130 interrupted
+(Ctrl+C), 143 terminated (SIGTERM: a logout, a shutdown, a task manager), 129 hung up (SIGHUP: its
+terminal closed), each stopping the work as Ctrl+C does; 141 the reader of the output went away
+(`neardup pairs | head`).
 """
 
 from __future__ import annotations
@@ -219,6 +221,7 @@ def run_extract(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from neardup_gui.core.document import Skipped
+    from neardup_gui.core.flags import integrity_flags
     from neardup_gui.core.settings import ExtractLimits
     from neardup_gui.core.workers import extract_many
 
@@ -233,10 +236,11 @@ def run_extract(args: argparse.Namespace) -> int:
     if args.json:
         print_json([
             {"path": path, "status": "skipped", "reason": r.reason, "code": r.code, "format": None, "meta": {},
-             "warnings": [], "text": None}
+             "warnings": [], "text": None, "hidden": [], "flags": []}
             if isinstance(r, Skipped)
             else {"path": path, "status": "extracted", "reason": None, "code": None, "format": r.format,
-                  "meta": r.meta, "warnings": list(r.warnings), "text": r.text}
+                  "meta": r.meta, "warnings": list(r.warnings), "text": r.text,
+                  "hidden": [list(s) for s in r.hidden], "flags": [f.to_json() for f in integrity_flags(r.text, r.hidden)]}
             for path, r in ordered
         ])
         return EXIT_SKIPPED if skipped else EXIT_OK
@@ -247,6 +251,13 @@ def run_extract(args: argparse.Namespace) -> int:
             continue
         for warning in r.warnings:
             sys.stderr.write(f"{path}: warning: {warning}\n")
+        for flag in integrity_flags(r.text, r.hidden):  # (with the first places, as the reader finds them)
+            from neardup_gui.core.report.model import flag_places
+            from neardup_gui.core.report.strings import flag_text, translator
+
+            shown, more = flag_places(r.text, flag)
+            places = " ".join(f"«{p}» at {a}" for p, (a, _) in zip(shown, flag.spans)) + (f" … (+{more})" if more else "")
+            sys.stderr.write(f"{path}: flag: {flag_text(flag, translator('en'))}: {places}\n")
         if several:
             sys.stdout.write(f"==> {path} <==\n")
         sys.stdout.write(r.text + "\n")
@@ -275,6 +286,11 @@ def _settings(args: argparse.Namespace, base=None):  # noqa: ANN001, ANN202 - a 
         changes["exclude_bibliography"] = True
     if getattr(args, "dask", None):
         changes["dask_address"] = args.dask
+    for name in ("dask_ca", "dask_cert", "dask_key"):
+        if getattr(args, name, None):
+            changes[name] = getattr(args, name)
+    if getattr(args, "dask_insecure", False):
+        changes["dask_insecure"] = True
     if getattr(args, "no_auto_template", False):
         changes["auto_template"] = False
     if getattr(args, "bits", None):
@@ -366,12 +382,15 @@ def _span_json(comp) -> list[dict[str, Any]]:
     return [{"a": list(s.a), "b": list(s.b), "units": s.units} for s in comp.spans]
 
 
-def _passage_json(comp) -> list[dict[str, Any]]:
-    """Edited passages: character spans, units covered in each text, identical units, and the
-    identical runs inside (what lies between them was edited)."""
+def _passage_json(comp, credit=None) -> list[dict[str, Any]]:  # noqa: ANN001 - a Comparison, its Credit
+    """Edited passages: character spans, units covered in each text, identical units, the
+    identical runs inside (what lies between them was edited), whether it was found out of the
+    source's order (moved), and, for a checked submission's source, the other sources holding it."""
+    also = dict(zip(comp.shown_passages(), credit.also_in)) if credit is not None else {}
     return [{"a": list(p.a), "b": list(p.b), "units_a": p.units_a, "units_b": p.units_b,
-             "identical_units": p.matched_units,
-             "runs": [{"a": list(r.a), "b": list(r.b), "units": r.units} for r in p.runs]}
+             "identical_units": p.matched_units, "moved": p.moved,
+             "runs": [{"a": list(r.a), "b": list(r.b), "units": r.units} for r in p.runs],
+             **({"also_in": list(also.get(p, ()))} if credit is not None else {})}
             for p in comp.passages]
 
 
@@ -393,7 +412,7 @@ def _index_args(p: argparse.ArgumentParser) -> None:
 
 @command("index", "Index a folder (incremental: only new and changed files are read).", _index_args)
 def run_index(args: argparse.Namespace) -> int:
-    from neardup_gui.core.cluster import ClusterUnavailable
+    from neardup_gui.core.dask_connection import ClusterUnavailable
     from neardup_gui.core.progress import count_noun
     from neardup_gui.core.store import IndexProblem
 
@@ -431,6 +450,7 @@ def run_index(args: argparse.Namespace) -> int:
             "unchanged": report.unchanged, "unread": report.unread, "refingerprinted": report.refingerprinted,
             "reread": report.reread,
             "with_warnings": [{"path": path, "warnings": list(warnings)} for path, warnings in report.warned],
+            "with_flags": [{"path": path, "flags": [f.to_json() for f in flags]} for path, flags in report.flagged],
             "skipped": [{"path": s.path, "code": s.code, "reason": s.reason} for s in report.skipped],
             "other_files": list(report.others),
             "elapsed_s": round(report.elapsed_s, 3),
@@ -453,6 +473,10 @@ def run_index(args: argparse.Namespace) -> int:
             print(f"{len(report.skipped)} skipped:")
             for s in report.skipped:
                 print(f"  {s.path}: {s.reason}")
+        if report.flagged:
+            print(f"{count_noun(len(report.flagged), 'document')} with integrity flags:")
+            for path, flags in report.flagged:
+                print(f"  {path}: {_flags_line([f.to_json() for f in flags])}")
         if report.others:
             print(other_files_line(report.others, args.folder))
     return EXIT_SKIPPED if report.skipped else EXIT_OK
@@ -578,6 +602,7 @@ def run_check(args: argparse.Namespace) -> int:
             "path": r.path, "units": r.units,
             "skipped_reason": (given.get(r.path) or r.skipped_reason) if r.skipped_reason else None,
             "warnings": list(r.warnings),
+            "flags": [f.to_json() for f in r.flags],
             "summary": {
                 "copied_ratio": r.summary.copied_ratio,
                 "copied_ratio_without_quotes": r.summary.copied_ratio_without_quotes,
@@ -594,10 +619,14 @@ def run_check(args: argparse.Namespace) -> int:
             "matches": [{
                 "path": m.source.path, "similarity": m.comparison.similarity,
                 "containment": m.comparison.containment_a, "source_containment": m.comparison.containment_b,
+                # the share of the submission credited to it: a passage several sources hold is
+                # credited to one (the collection's, the earlier indexed, the one holding more)
+                "credited": m.credit.share if m.credit else m.comparison.containment_a,
+                "credited_units": m.credit.units if m.credit else None,
                 "common_units": m.comparison.common_units, "template_share": m.comparison.template_share_b,
                 "source_exclusions": m.comparison.exclusions_b.as_dict(),
                 "estimate": m.estimate, "found_by": list(m.found_by), "spans": _span_json(m.comparison),
-                "passages": _passage_json(m.comparison),
+                "passages": _passage_json(m.comparison, m.credit),
             } for m in matches[: args.top]],
         })
     if args.json:
@@ -609,6 +638,8 @@ def run_check(args: argparse.Namespace) -> int:
                 continue
             for warning in r["warnings"]:
                 print(f"{r['path']}: warning: {warning}")
+            if r["flags"]:
+                print(f"{r['path']}: flags: {_flags_line(r['flags'])}")
             s = r["summary"]
             print(f"{r['path']}: copied {s['copied_ratio_without_template']:.1%}, copied without quotations "
                   f"{s['copied_ratio_without_quotes']:.1%}, largest single source {s['largest_source_ratio']:.1%}; "
@@ -621,9 +652,26 @@ def run_check(args: argparse.Namespace) -> int:
     return EXIT_SKIPPED if any(r["skipped_reason"] for r in out) else EXIT_OK
 
 
+def _flags_line(flags: list[dict[str, Any]]) -> str:
+    """Integrity flags (as JSON) in words: "replaced characters: 212 in 118 words; hidden text: …"."""
+    from neardup_gui.core.flags import Flag
+    from neardup_gui.core.report.strings import flag_text, translator
+
+    t = translator("en")
+    return "; ".join(flag_text(Flag.from_json(f), t).lower() for f in flags)
+
+
 def _dask_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dask", metavar="ADDRESS",
-                   help="run on a Dask cluster, e.g. tcp://host:8786 (needs neardup[cluster]; see docs/scale.md)")
+                   help="run on a Dask cluster, e.g. tls://host:8786 (needs neardup[cluster]; see docs/scale.md)")
+    p.add_argument("--dask-ca", dest="dask_ca", metavar="FILE",
+                   help="the CA certificate that signed the scheduler's (PEM; default: dask's configuration)")
+    p.add_argument("--dask-cert", dest="dask_cert", metavar="FILE",
+                   help="this machine's certificate, signed by that CA (PEM; it may hold the key too)")
+    p.add_argument("--dask-key", dest="dask_key", metavar="FILE", help="the private key of --dask-cert (PEM)")
+    p.add_argument("--dask-insecure", dest="dask_insecure", action="store_true",
+                   help="allow a plain tcp:// scheduler on another machine: every text then crosses the network "
+                        "unencrypted")
 
 
 def _cluster_problem(exc) -> int:
@@ -646,7 +694,7 @@ def _pairs_by_args(p: argparse.ArgumentParser) -> None:
 
 @command("pairs", "List the verified near-duplicate pairs of a collection, best first.", _pairs_by_args)
 def run_pairs(args: argparse.Namespace) -> int:
-    from neardup_gui.core.cluster import ClusterUnavailable
+    from neardup_gui.core.dask_connection import ClusterUnavailable
     from neardup_gui.core.collection import CONTAINMENT_CUT
     from neardup_gui.core.store import IndexProblem
 
@@ -703,7 +751,7 @@ def _auto_words(rules: dict[str, Any]) -> str:
 
 @command("clusters", "Group the collection's near-duplicates (no chaining: each member is similar to the first).", _pairs_args)
 def run_clusters(args: argparse.Namespace) -> int:
-    from neardup_gui.core.cluster import ClusterUnavailable
+    from neardup_gui.core.dask_connection import ClusterUnavailable
     from neardup_gui.core.store import IndexProblem
 
     try:
@@ -868,6 +916,20 @@ def _screen_args(p: argparse.ArgumentParser) -> None:
     _common_options(p, threshold=False)
 
 
+def _screened_sources_json(store, screening_id: int, row) -> list[dict[str, Any]]:  # noqa: ANN001
+    """A screened submission's sources with their credit, counted ones first (as the window lists them)."""
+    from neardup_gui.core.screening import submission_detail
+
+    if row.status != "done":
+        return []
+    detail = submission_detail(store, screening_id, row.rel)
+    counted = {s.rank: s for s in detail.counted()}
+    return [{"path": s.path, "kind": s.kind, "credited": counted[s.rank].credit.share if s.rank in counted else 0.0,
+             "containment": s.containment, "similarity": s.similarity, "excluded": s.excluded,
+             "also_in": sorted({o for names in counted[s.rank].credit.also_in for o in names}) if s.rank in counted else []}
+            for s in detail.sources]
+
+
 @command("screen", "Screen a folder of new submissions against the collection and each other: a ranked table.",
          _screen_args)
 def run_screen(args: argparse.Namespace) -> int:
@@ -891,6 +953,10 @@ def run_screen(args: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED
     rows = screening.rows[: args.top] if args.top else screening.rows
     if args.json:
+        from neardup_gui.core.store import Store
+
+        with Store(args.db, create=False) as store:
+            listed = {r.rel: _screened_sources_json(store, screening.info.id, r) for r in rows}
         print_json({
             "name": screening.info.name, "folder": screening.info.folder, "flag": screening.info.flag,
             "submissions": [{
@@ -899,7 +965,8 @@ def run_screen(args: argparse.Namespace) -> int:
                 "copied_without_quotes": r.copied_without_quotes, "largest_source_ratio": r.largest,
                 "largest_source": r.largest_source or None, "sources": r.sources,
                 "template_share": r.template_share, "flagged": r.flagged(screening.info.flag),
-                "warnings": list(r.warnings), "sha256": r.sha256,
+                "warnings": list(r.warnings), "sha256": r.sha256, "flags": [f.to_json() for f in r.flags],
+                "source_list": listed[r.rel],
             } for i, r in enumerate(rows, 1)],
             "other_files": list(screening.others),
         })
@@ -922,7 +989,8 @@ def run_screen(args: argparse.Namespace) -> int:
             mark = " !" if r.flagged(screening.info.flag) else "  "
             largest = os.path.basename(r.largest_source) if r.largest_source else "-"
             warn = f"  [{'; '.join(r.warnings)}]" if r.warnings else ""
-            print(f"{i:>4}{mark}{r.copied:>7.1%}  {r.largest:>21.1%}  {r.sources:>7}  {r.rel}  ({largest}){warn}")
+            flags = f"  [flags: {_flags_line([f.to_json() for f in r.flags])}]" if r.flags else ""
+            print(f"{i:>4}{mark}{r.copied:>7.1%}  {r.largest:>21.1%}  {r.sources:>7}  {r.rel}  ({largest}){warn}{flags}")
         flagged = len(screening.flagged())
         print(f"{count_noun(len(screening.rows), 'submission')} screened as {screening.info.name!r}; {flagged} flagged "
               f"(!): copied at or above the flag line, {screening.info.flag:.0%}", file=sys.stderr)
@@ -1134,6 +1202,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout = _ClearsProgress(stdout)
     from neardup_gui.core.store import DocumentGone, while_busy
 
+    from neardup_gui.stopping import Terminated, said, stop_on_signals
+
+    handlers = stop_on_signals()
     try:
         with while_busy(_WaitingNotice()):
             code = args.run(args)
@@ -1147,8 +1218,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"neardup: {exc}: the index was changed by another neardup window or command while this "
                          "ran. Run it again.\n")
         return EXIT_INDEX
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         _ProgressLine.clear()
+        if isinstance(exc, Terminated):
+            sys.stderr.write(said(exc) + "\n")
+            return 128 + exc.signum
         sys.stderr.write("interrupted\n")
         return EXIT_INTERRUPTED
     except BrokenPipeError:
@@ -1160,6 +1234,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_closed_outputs()
         return EXIT_BROKEN_PIPE
     finally:
+        handlers.restore()
         sys.stdout = stdout
         processes.allow_fork(chosen_before)
 

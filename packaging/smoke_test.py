@@ -19,7 +19,10 @@ source tree's code), in a temporary HOME, and checks that
 6. ``neardup pairs`` of a collection large enough for a parallel pass (440 generated texts in
    families of light edits) runs its workers from the fork server (the frozen executable started
    again as the server: PyInstaller's multiprocessing hook must recognise it) and finds the same
-   pairs as one process.
+   pairs as one process;
+7. the fast PDF reader is in the bundle: PDFium (pypdfium2 and its shared library) loads, and
+   the structure check sends a PDF whose stream is longer than its /Length says to the salvage
+   reader, which says why (without PDFium every PDF is read by pdfminer.six, in silence).
 
 Prints the timings (start-up of the command line and of the window) and the bundle size.
 Exit code 0 when every check passes.
@@ -266,6 +269,30 @@ def test_window_chinese(bundle: Path, env: dict[str, str], log_path: Path, timeo
     print("ok  neardup-gui starts in Chinese (zh_CN translation found in the bundle)")
 
 
+def test_pdf_readers(bundle: Path, work: Path, env: dict[str, str]) -> None:
+    page = b"BT /F1 12 Tf 72 700 Td (Words of a page whose stream length is wrong.) Tj ET\n%%"
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> "
+               b"/Contents 4 0 R >>",
+               b"<< /Length %d >>\nstream\n%s\nendstream" % (len(page) - 1, page),
+               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    out, offsets = bytearray(b"%PDF-1.4\n"), []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(out)
+    out += b"xref\n0 6\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % at for at in offsets)
+    out += b"trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % xref
+    path = work / "length.pdf"
+    path.write_bytes(bytes(out))
+    proc = run([str(bundle / "neardup"), "extract", str(path), "--json"], env)
+    check(proc.returncode == 0, f"neardup extract exited {proc.returncode}: {proc.stderr[-3000:]}")
+    [result] = json.loads(proc.stdout)
+    wanted = "read by the salvage reader (pdfminer.six): a stream does not end where its length says"
+    check(result.get("warnings") == [wanted], f"the fast PDF reader is not in the bundle: {result}")
+    print("ok  the fast PDF reader (PDFium) is in the bundle, the salvage reader reads a damaged PDF")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("bundle", nargs="?", type=Path, default=ROOT / "dist" / "neardup")
@@ -284,6 +311,7 @@ def main(argv: list[str] | None = None) -> int:
         version_times = test_version(bundle, env)
         index_s = test_index_and_check(bundle, sample, work, env)
         test_parallel_pass(bundle, work, env)
+        test_pdf_readers(bundle, work, env)
         # A second, fresh home for the window: it starts like a first start.
         gui_env = isolated_env(work / "gui-home")
         shown_s = test_window(bundle, gui_env, work / "gui-home" / "data", work / "gui.log")

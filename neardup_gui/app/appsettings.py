@@ -51,6 +51,10 @@ KEYS = {
     "exclude_bibliography": "exclude/bibliography",
     "workers": "run/workers",
     "dask_address": "run/dask_address",
+    "dask_ca": "run/dask_ca",
+    "dask_cert": "run/dask_cert",
+    "dask_key": "run/dask_key",
+    "dask_insecure": "run/dask_insecure",
     "minhash_bits": "fingerprints/minhash_bits",
 }
 

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from neardup_gui.app.flagtext import flags_line
 from neardup_gui.app.appsettings import load_check_minimum, save_check_minimum
 from neardup_gui.app.commonview import exclusions_text
 from neardup_gui.app.flowlayout import FlowLayout
@@ -176,6 +177,7 @@ class CheckView(QWidget):
                 found=self._found(len(result.matches)), template=s.template_units, excluded=s.excluded_units)
             + "<br>" + exclusions_text(result.exclusions)  # issue 14: which exclusions, how many units each
             + self._warnings_html(result)
+            + self._flags_html(result)
         )
 
     def _show_meaning(self) -> None:
@@ -195,6 +197,14 @@ class CheckView(QWidget):
             return ""
         text = warnings_text(result.warnings)
         return "<br>" + self.tr("Read with warnings: {warnings}").format(warnings=escape(text))
+
+    def _flags_html(self, result: CheckResult) -> str:
+        """The submission's integrity flags, in the warning colour of the summary."""
+        if not result.flags:
+            return ""
+        return "<br><b>" + escape(self.tr("Integrity flags:")) + "</b> " + escape(flags_line(result.flags)) \
+            + "<br>" + escape(self.tr("Compared as a reader sees the text: look-alike letters and traditional "
+                                      "characters folded, invisible characters and hidden text left out of every figure."))
 
     def _update_hidden(self) -> None:
         """Say how many sources the option hides, that they still count, and how to see them."""

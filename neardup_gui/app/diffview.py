@@ -558,7 +558,7 @@ class DiffView(QDialog):
                     n=i + 1, units=passage.units_a, snippet=snippet)
             # where it is in B: a passage of A found elsewhere in B (moved) says so
             place = percent_place(passage.b[0], len(self.diff.text_b))
-            if getattr(passage, "moved", False):
+            if passage.moved:
                 label += " " + self.tr("(moved: in B at {place})").format(place=place)
             else:
                 label += " " + self.tr("(in B at {place})").format(place=place)

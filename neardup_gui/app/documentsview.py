@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Sequence
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QLineEdit, QVBoxLayout, QWidget
 
+from neardup_gui.app.flowlayout import FlowLayout
 from neardup_gui.app.models import DocumentsModel, FilterProxy
 from neardup_gui.app.widgets import filter_as_typed, make_table
 from neardup_gui.core.results import DocumentInfo
@@ -31,10 +32,16 @@ class DocumentsView(QWidget):
         # salvaged): what the examiner should look at before trusting their figures.
         self.with_warnings = QCheckBox()
         self.with_warnings.setObjectName("documentsWithWarnings")
-        self.with_warnings.toggled.connect(self._filter_warnings)
-        row = QHBoxLayout()
-        row.addWidget(self.filter, 1)
-        row.addWidget(self.with_warnings)
+        self.with_warnings.toggled.connect(self._filter_rows)
+        # Documents with integrity flags (look-alike letters, hidden text, invisible or
+        # traditional characters): what may be a disguised copy
+        self.with_flags = QCheckBox()
+        self.with_flags.setObjectName("documentsWithFlags")
+        self.with_flags.toggled.connect(self._filter_rows)
+        row = FlowLayout()  # (the options go under the filter when the window is narrow)
+        row.add(self.filter, stretch=True)
+        row.add(self.with_warnings)
+        row.add(self.with_flags)
         layout = QVBoxLayout(self)
         layout.addLayout(row)
         layout.addWidget(self.view, 1)
@@ -50,10 +57,14 @@ class DocumentsView(QWidget):
         """Another collection: no rows, no filter left over from the previous one."""
         self.filter.clear()
         self.with_warnings.setChecked(False)
+        self.with_flags.setChecked(False)
         self.model.set_records(())
 
-    def _filter_warnings(self, only: bool) -> None:
-        self.proxy.set_condition((lambda d: d.status == "indexed" and bool(d.warnings)) if only else None)
+    def _filter_rows(self, _on: bool = False) -> None:
+        warnings, flags = self.with_warnings.isChecked(), self.with_flags.isChecked()
+        self.proxy.set_condition(
+            (lambda d: d.status == "indexed" and (not warnings or bool(d.warnings)) and (not flags or bool(d.flags)))
+            if warnings or flags else None)
 
     def retranslate_ui(self) -> None:
         self.filter.setPlaceholderText(self.tr("Filter documents…"))
@@ -62,4 +73,7 @@ class DocumentsView(QWidget):
         self.with_warnings.setText(self.tr("Only documents with warnings"))
         self.with_warnings.setToolTip(self.tr("Documents read only in part or leniently: "
                                               "invalid bytes replaced, or recovered from a damaged file"))
+        self.with_flags.setText(self.tr("Only documents with integrity flags"))
+        self.with_flags.setToolTip(self.tr("Documents with look-alike letters, hidden text, invisible characters "
+                                           "or traditional characters: perhaps a disguised copy"))
         self.model.retranslate()

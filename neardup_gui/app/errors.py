@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from neardup_gui.core.collection import IndexProblem
+from neardup_gui.core.dask_connection import ClusterUnavailable
 from neardup_gui.core.scan import FolderUnavailable
 from neardup_gui.core.screening import ScreeningGone
 from neardup_gui.core.store import DocumentGone
@@ -59,6 +60,12 @@ def _explained(exc: BaseException) -> tuple[str, str] | None:
             QCoreApplication.translate("Errors", "The index of this collection cannot be used."),
             QCoreApplication.translate("Errors", "The index file may be damaged or was made by a newer version. You can rebuild it "
                "from the documents; the old file is kept beside it as a backup."),
+        )
+    if isinstance(exc, ClusterUnavailable):
+        return (
+            QCoreApplication.translate("Errors", "The Dask cluster cannot be used."),
+            QCoreApplication.translate("Errors", "Nothing was changed. What stands in the way is said below; the "
+               "cluster's address and certificates are in Settings (docs/scale.md says how to set up a cluster)."),
         )
     if isinstance(exc, FolderUnavailable):
         return (

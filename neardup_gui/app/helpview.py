@@ -58,6 +58,10 @@ class HelpDialog(QDialog):
             (self.tr("Share of the submission"), self.tr(
                 "The share of the submission's units found in one source (a row of the Check tab, a source of the "
                 "submission view).")),
+            (self.tr("Credited"), self.tr(
+                "The share of the submission's units credited to one source: a passage several sources hold is "
+                "credited to one of them (a document of the collection before a submission of the call, then the "
+                "earlier indexed, then the one holding more), so the sources' credited shares add up to Copied.")),
             (self.tr("Similarity r"), self.tr(
                 "The LCS ratio of two texts: identical / (A + B − identical), counting only identical runs of at "
                 "least the minimum match length, in order. 100 % means the same text.")),

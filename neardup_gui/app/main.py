@@ -131,6 +131,66 @@ def build_window(args: argparse.Namespace, translations: "Translations") -> "Mai
     return window
 
 
+class StopOnSignals:
+    """SIGTERM, SIGHUP and SIGINT (a logout, a shutdown, a task manager's "End task", the closed
+    terminal, Ctrl+C in it) close the window as its close button does: the running task is
+    cancelled and waited for, its worker processes stopped, every document written whole or not
+    at all. :meth:`exit_code` gives the status the shell expects of a command so stopped.
+
+    Python runs a signal's handler only between its own instructions, and the window's event loop
+    is Qt's: the signal's number is written to a socket the loop watches (``signal.set_wakeup_fd``),
+    which wakes it. A signal ignored when the window started (``nohup``) stays ignored.
+    """
+
+    def __init__(self, app: "QApplication") -> None:  # noqa: F821 - imported lazily
+        import signal
+        import socket
+
+        from PySide6.QtCore import QSocketNotifier
+
+        self._app = app
+        self.received: int | None = None
+        self._reader, self._writer = socket.socketpair()
+        for end in (self._reader, self._writer):
+            end.setblocking(False)
+        self._previous_fd = signal.set_wakeup_fd(self._writer.fileno(), warn_on_full_buffer=False)
+        self._handlers: dict[int, object] = {}
+        for name in ("SIGTERM", "SIGHUP", "SIGINT"):
+            number = getattr(signal, name, None)
+            if number is not None and signal.getsignal(number) in (signal.SIG_DFL, signal.default_int_handler):
+                self._handlers[number] = signal.signal(number, lambda *_: None)  # (the socket says it)
+        self._notifier = QSocketNotifier(self._reader.fileno(), QSocketNotifier.Type.Read, app)
+        self._notifier.activated.connect(self._woken)
+
+    def _woken(self) -> None:
+        import signal
+
+        try:
+            numbers = self._reader.recv(64)
+        except OSError:
+            return
+        for number in numbers:
+            if number in self._handlers and self.received is None:
+                self.received = number
+                log.info("%s received: closing the window", signal.Signals(number).name)
+                self._app.closeAllWindows()  # (each window's closeEvent stops its work)
+                self._app.quit()
+
+    def exit_code(self, code: int) -> int:
+        """``code``, or 128 + the signal's number when a signal closed the window."""
+        return 128 + self.received if self.received is not None else code
+
+    def close(self) -> None:
+        import signal
+
+        self._notifier.setEnabled(False)
+        for number, handler in self._handlers.items():
+            signal.signal(number, handler)
+        signal.set_wakeup_fd(self._previous_fd)
+        self._reader.close()
+        self._writer.close()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the application; returns the exit code."""
     # Extraction runs in worker processes; a frozen (PyInstaller) build needs this first.
@@ -162,9 +222,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             reset_settings()
     holder.append(window)
     log.info("neardup %s started", __version__)
-    code = app.exec()
-    window.runner.shutdown()
-    return code
+    stop = StopOnSignals(app)
+    try:
+        code = app.exec()
+        window.runner.shutdown()
+    finally:
+        stop.close()
+    return stop.exit_code(code)
 
 
 if __name__ == "__main__":

@@ -57,11 +57,12 @@ from neardup_gui.app.submissionview import SubmissionView, load_submission
 from neardup_gui.app.tasks import Task, TaskRunner
 from neardup_gui.app.welcome import WelcomeView
 from neardup_gui.app.widgets import ProgressPanel
+from neardup_gui.core.dask_connection import ClusterUnavailable
 from neardup_gui.core.document import Skipped
 from neardup_gui.core.extract import DIALOG_PATTERNS, READ_SUFFIXES
 from neardup_gui.core.scan import FolderUnavailable, gbk_reading, is_valid_name, shown_name
 from neardup_gui.core.results import CheckResult, Cluster, Pair, SourceMatch
-from neardup_gui.core.settings import Settings, collection_values
+from neardup_gui.core.settings import COLLECTION_FIELDS, Settings, collection_values
 from neardup_gui.core.screening import ScreeningGone
 from neardup_gui.core.store import DocumentGone, IndexProblem
 
@@ -420,6 +421,8 @@ class MainWindow(QMainWindow):
         if isinstance(exc, FolderUnavailable):
             detail = ""  # (an expected condition, said in full: no traceback to copy)
             said = f"{exc.folder}: {localise_reason(exc.reason)}"  # (the advice says that nothing was changed)
+        elif isinstance(exc, ClusterUnavailable):
+            detail = ""  # (an expected condition, said in full by the core: no traceback to copy)
         elif isinstance(exc, DocumentGone):
             detail, said = "", ""  # (expected: the headline and advice say it all)
         elif isinstance(exc, ScreeningGone):
@@ -962,15 +965,15 @@ class MainWindow(QMainWindow):
 
         The matching and template values belong to the open collection (kept in its index);
         with no collection open, or ``as_defaults``, they also become the defaults for new
-        collections. The machine's values (fingerprint size, strategy, workers) are global.
+        collections. The machine's values (fingerprint size, strategy, workers, the Dask cluster
+        and its certificates) are global.
         """
         old = self.settings
         self.settings = new
         if self.db_path is None or as_defaults:
             self.defaults = new
-        else:
-            self.defaults = self.defaults.with_(strategy=new.strategy, workers=new.workers,
-                                                fingerprints=new.fingerprints)
+        else:  # (the machine's values are all but the collection's: the cluster's too)
+            self.defaults = new.with_(**{name: getattr(self.defaults, name) for name in COLLECTION_FIELDS})
         save_settings(self.store, self.defaults)
         if language != self.language_setting:
             self.language_setting = language

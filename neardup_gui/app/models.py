@@ -16,6 +16,7 @@ from PySide6.QtCore import (
     Qt,
 )
 
+from neardup_gui.app.flagtext import flags_cell, flags_tooltip
 from neardup_gui.core.results import DocumentInfo, Pair, SourceMatch
 
 log = logging.getLogger(__name__)
@@ -237,6 +238,9 @@ class DocumentsModel(RecordTableModel[DocumentInfo]):
         QCoreApplication.translate("DocumentsModel", "Units"), QCoreApplication.translate("DocumentsModel", "Template share")
         QCoreApplication.translate("DocumentsModel", "Countable units: CJK characters and words")
         QCoreApplication.translate("DocumentsModel", "Share of the document that is template text (not counted)")
+        QCoreApplication.translate("DocumentsModel", "Integrity flags")
+        QCoreApplication.translate("DocumentsModel", "Look-alike letters, hidden text, invisible or traditional "
+                                                     "characters found in the document")
         super().__init__(
             [
                 Column(c, "File", lambda d: d.rel or d.path, lambda d: (d.rel or d.path).lower()),
@@ -247,14 +251,19 @@ class DocumentsModel(RecordTableModel[DocumentInfo]):
                        tooltip="Countable units: CJK characters and words"),
                 Column(c, "Template share", lambda d: percent(d.template_share), lambda d: d.template_share,
                        numeric=True, tooltip="Share of the document that is template text (not counted)"),
+                Column(c, "Integrity flags", lambda d: flags_cell(d.flags), lambda d: len(d.flags),
+                       tooltip="Look-alike letters, hidden text, invisible or traditional characters found in the document"),
             ],
             parent,
         )
 
     REASON_COLUMN = 3
     STATUS_COLUMN = 2
+    FLAGS_COLUMN = 6
 
     def tooltip(self, record: DocumentInfo, column: int) -> str | None:
+        if column == self.FLAGS_COLUMN and record.flags:
+            return flags_tooltip(record.flags)
         # the Reason column's tooltip is the reason (or the warnings) in full (a long one is cut
         # in the cell); the status of a document with warnings says them too
         if column in (self.STATUS_COLUMN, self.REASON_COLUMN) and (record.reason or record.warnings):
@@ -277,6 +286,10 @@ def _warning_patterns() -> list[tuple[re.Pattern[str], str]]:
                                                 "\ufffd ({where}); the rest was read normally")),
         (re.compile(r"^recovered from a damaged file: (?P<detail>.*)$", re.S),
          QCoreApplication.translate("Warnings", "recovered from a damaged file: {detail}")),
+        (re.compile(r"^pages? (?P<pages>[\d, ]+) read by the salvage reader \(pdfminer\.six\): (?P<detail>.*)$", re.S),
+         QCoreApplication.translate("Warnings", "page(s) {pages} read by the salvage reader (pdfminer.six): {detail}")),
+        (re.compile(r"^read by the salvage reader \(pdfminer\.six\): (?P<detail>.*)$", re.S),
+         QCoreApplication.translate("Warnings", "read by the salvage reader (pdfminer.six): {detail}")),
         (re.compile(r"^(?P<n>\d+) characters whose font is lost are left out$"),
          QCoreApplication.translate("Warnings", "{n} characters whose font is lost are left out")),
         (re.compile(r"^the glyph widths of (?P<n>\d+) fonts? are damaged: characters may be read in another order or "
@@ -329,6 +342,23 @@ def _detail_patterns() -> list[tuple[re.Pattern[str], str | None]]:
                     r"data they hold"),
          t(QT_TRANSLATE_NOOP("Warnings", "the contents of page(s) {pages} lost their description and were read as "
                                          "the compressed data they hold"))),
+        (re.compile(r"^its fonts give some glyphs no character$"),
+         t(QT_TRANSLATE_NOOP("Warnings", "its fonts give some glyphs no character"))),
+        (re.compile(r"^the fast reader could not read it$"),
+         t(QT_TRANSLATE_NOOP("Warnings", "the fast reader could not read it"))),
+        (re.compile(r"^PDFium cannot read it$"), t(QT_TRANSLATE_NOOP("Warnings", "PDFium cannot read it"))),
+        (re.compile(r"^object (?P<n>\d+) is not where the cross-reference table says$"),
+         t(QT_TRANSLATE_NOOP("Warnings", "object {n} is not where the cross-reference table says"))),
+        (re.compile(r"^a stream does not end where its length says$"),
+         t(QT_TRANSLATE_NOOP("Warnings", "a stream does not end where its length says"))),
+        (re.compile(r"^the compressed data of stream (?P<n>\d+) is damaged(?P<why>.*)$"),
+         t(QT_TRANSLATE_NOOP("Warnings", "the compressed data of stream {n} is damaged{why}"))),
+        (re.compile(r"^the compressed data of stream (?P<n>\d+) is cut short$"),
+         t(QT_TRANSLATE_NOOP("Warnings", "the compressed data of stream {n} is cut short"))),
+        (re.compile(r"^the dictionary of object (?P<n>\d+) is damaged$"),
+         t(QT_TRANSLATE_NOOP("Warnings", "the dictionary of object {n} is damaged"))),
+        (re.compile(r"^the file's end \(startxref\) is lost$"),
+         t(QT_TRANSLATE_NOOP("Warnings", "the file's end (startxref) is lost"))),
         (re.compile(r"its compound file cannot be read \((?P<why>.*?)\)(?=;|$)"),
          t(QT_TRANSLATE_NOOP("Warnings", "its compound file cannot be read ({why})"))),
         (re.compile(r"; the text was read from the Word stream that survives"),
@@ -461,6 +491,10 @@ def source_score(match: SourceMatch) -> float:
     return max(match.comparison.similarity, match.comparison.containment_a)
 
 
+def _credited(m: SourceMatch) -> float:
+    return m.credit.share if m.credit is not None else m.comparison.containment_a
+
+
 class SourcesModel(RecordTableModel[SourceMatch]):
     """The sources found for one checked submission, best first."""
 
@@ -472,9 +506,16 @@ class SourcesModel(RecordTableModel[SourceMatch]):
         QCoreApplication.translate("SourcesModel", "Share of the submission found in this source")
         QCoreApplication.translate("SourcesModel", "LCS ratio of the two texts, template text left out")
         QCoreApplication.translate("SourcesModel", "Units in the identical runs the two texts share")
+        QCoreApplication.translate("SourcesModel", "Credited")
+        QCoreApplication.translate("SourcesModel", "Share of the submission credited to this source: a passage "
+                                   "several sources hold is credited to one (the collection's, the earlier "
+                                   "indexed, the one holding more)")
         super().__init__(
             [
                 Column(c, "Source", lambda m: m.source.rel or m.source.path, lambda m: (m.source.rel or m.source.path).lower()),
+                Column(c, "Credited", lambda m: percent(_credited(m)), _credited, numeric=True,
+                       tooltip="Share of the submission credited to this source: a passage several sources hold "
+                               "is credited to one (the collection's, the earlier indexed, the one holding more)"),
                 Column(c, "Similarity r", lambda m: percent(m.comparison.similarity),
                        lambda m: m.comparison.similarity, numeric=True,
                        tooltip="LCS ratio of the two texts, template text left out"),

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from neardup_gui.app.flagtext import flags_cell, flags_tooltip
 from neardup_gui.app.flowlayout import FlowLayout
 from neardup_gui.app.paths import display_path, files_tip, local_file
 from neardup_gui.app.models import Column, FilterProxy, RecordTableModel, localise_reason, percent
@@ -85,6 +86,9 @@ class ScreeningModel(RecordTableModel[ScreeningRow]):
         QCoreApplication.translate("ScreeningModel", "Share of the submission found in its sources, template text not counted")
         QCoreApplication.translate("ScreeningModel", "Share of the submission found in its single largest source")
         QCoreApplication.translate("ScreeningModel", "Sources counted (documents of the collection and other submissions of this call)")
+        QCoreApplication.translate("ScreeningModel", "Integrity flags")
+        QCoreApplication.translate("ScreeningModel", "Look-alike letters, hidden text, invisible or traditional "
+                                                     "characters found in the submission")
         self.flag = DEFAULT_FLAG
         self.rank: dict[str, int] = {}
         super().__init__(
@@ -106,6 +110,8 @@ class ScreeningModel(RecordTableModel[ScreeningRow]):
                 Column(c, "Flag", lambda r: QCoreApplication.translate("ScreeningModel", "flagged") if r.flagged(self.flag) else "",
                        lambda r: int(r.flagged(self.flag))),
                 Column(c, "Warnings", self._warnings, lambda r: self._warnings(r).lower()),
+                Column(c, "Integrity flags", lambda r: flags_cell(r.flags), lambda r: len(r.flags),
+                       tooltip="Look-alike letters, hidden text, invisible or traditional characters found in the submission"),
             ],
             parent,
         )
@@ -126,8 +132,11 @@ class ScreeningModel(RecordTableModel[ScreeningRow]):
         self.set_records(self.records())
 
     WARNINGS_COLUMN = 7
+    FLAGS_COLUMN = 8
 
     def tooltip(self, record: ScreeningRow, column: int) -> str | None:
+        if column == self.FLAGS_COLUMN and record.flags:
+            return f"{record.path}\n{flags_tooltip(record.flags)}"
         if column == self.WARNINGS_COLUMN and self._warnings(record):  # (the column may be cut short)
             return f"{record.path}\n{self._warnings(record)}"
         return record.path
@@ -176,6 +185,9 @@ class ScreeningView(QWidget):
         self.flagged_only = QCheckBox()
         self.flagged_only.setObjectName("flaggedOnly")
         self.flagged_only.toggled.connect(self._flagged_only)
+        self.with_flags = QCheckBox()
+        self.with_flags.setObjectName("screeningWithFlags")
+        self.with_flags.toggled.connect(self._with_flags)
         self.filter = QLineEdit()
         self.filter.setObjectName("screeningFilter")
         self.filter.setClearButtonEnabled(True)
@@ -198,7 +210,7 @@ class ScreeningView(QWidget):
         for w in (self.screen_button, self.rescreen_button, self.combo_label):
             top.add(w)
         top.add(self.combo, stretch=True)
-        for w in (self.flag_label, self.flag_spin, self.flagged_only):
+        for w in (self.flag_label, self.flag_spin, self.flagged_only, self.with_flags):
             top.add(w)
         top.add(self.filter, stretch=True)
         layout.addLayout(top)
@@ -239,6 +251,7 @@ class ScreeningView(QWidget):
     def reset(self) -> None:
         self.filter.clear()
         self.flagged_only.setChecked(False)
+        self.with_flags.setChecked(False)
         self.set_screenings((), None)
 
     def visible_rows(self) -> list[ScreeningRow]:
@@ -309,6 +322,9 @@ class ScreeningView(QWidget):
     def _flagged_only(self, on: bool) -> None:
         self.proxy.set_minimum(self.flag_spin.value() / 100 if on else 0.0)
 
+    def _with_flags(self, on: bool) -> None:
+        self.proxy.set_condition((lambda r: bool(r.flags)) if on else None)
+
     def _activated(self, index: QModelIndex) -> None:
         row = self.proxy.record_at(index)
         if row is not None and row.status == "done" and self.screening is not None:
@@ -346,6 +362,9 @@ class ScreeningView(QWidget):
         self.flag_spin.setToolTip(tip)
         self.flag_spin.setAccessibleName(self.tr("Flag line"))
         self.flagged_only.setText(self.tr("Flagged only"))
+        self.with_flags.setText(self.tr("With integrity flags only"))
+        self.with_flags.setToolTip(self.tr("Submissions with look-alike letters, hidden text, invisible characters "
+                                           "or traditional characters: perhaps a disguised copy"))
         self.filter.setPlaceholderText(self.tr("Filter submissions…"))
         self.filter.setAccessibleName(self.tr("Filter submissions"))
         self.view.setAccessibleName(self.tr("Screened submissions"))

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListWidget,
+    QMessageBox,
     QPushButton,
     QScrollArea,
     QSpinBox,
@@ -29,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from neardup_gui.app.appsettings import last_folder, needs_refingerprint, remember_folder
+from neardup_gui.core.dask_connection import plain_remote
 from neardup_gui.core.extract import DIALOG_PATTERNS
 from neardup_gui.core.settings import Settings
 
@@ -36,6 +38,32 @@ log = logging.getLogger(__name__)
 
 FINGERPRINT_SIZES = (64, 128, 256, 512, 1024)
 STRATEGIES = ("auto", "brute", "permuted", "grouped", "lsh")
+
+
+class FileField(QWidget):
+    """A file's path, typed or chosen ("Choose…")."""
+
+    def __init__(self, path: str, object_name: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.edit = QLineEdit(path)
+        self.edit.setObjectName(object_name)
+        self.choose = QPushButton()
+        self.choose.clicked.connect(self._choose)
+        self.title = ""
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.edit, 1)
+        layout.addWidget(self.choose)
+        self.setFocusProxy(self.edit)  # (its label's shortcut goes to the path)
+
+    def text(self) -> str:
+        return self.edit.text().strip()
+
+    def _choose(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, self.title, os.path.dirname(self.text()),
+                                              self.tr("Certificates (*.pem *.crt *.key);;All files (*)"))
+        if path:
+            self.edit.setText(path)
 
 
 class SettingsDialog(QDialog):
@@ -109,7 +137,12 @@ class SettingsDialog(QDialog):
         self.workers.setValue(settings.workers)
         self.dask_address = QLineEdit(settings.dask_address)
         self.dask_address.setObjectName("daskAddress")
-        self.dask_address.setPlaceholderText("tcp://host:8786")
+        self.dask_address.setPlaceholderText("tls://host:8786")
+        self.dask_ca = FileField(settings.dask_ca, "daskCa")
+        self.dask_cert = FileField(settings.dask_cert, "daskCert")
+        self.dask_key = FileField(settings.dask_key, "daskKey")
+        # the plain address on another machine the examiner allowed (asked once, on OK)
+        self._insecure_address = settings.dask_address if settings.dask_insecure else None
         self.refingerprint_note = QLabel()
         self.refingerprint_note.setObjectName("refingerprintNote")
         self.refingerprint_note.setWordWrap(True)
@@ -129,6 +162,8 @@ class SettingsDialog(QDialog):
         self._row(self.index_form, self.strategy)
         self._row(self.index_form, self.workers)
         self._row(self.index_form, self.dask_address)
+        for field in (self.dask_ca, self.dask_cert, self.dask_key):
+            self._row(self.index_form, field)
         self.index_form.addRow(self.refingerprint_note)
         self.template_box = QGroupBox()
         self.template_form = QFormLayout(self.template_box)
@@ -221,7 +256,22 @@ class SettingsDialog(QDialog):
         self._label(self.index_form, self.workers, self.tr("Worker processes:"),
                     self.tr("How many documents are read and fingerprinted at the same time"))
         self._label(self.index_form, self.dask_address, self.tr("Dask cluster (optional):"),
-                    self.tr("Address of a Dask scheduler to index and compare on; empty: this computer only"))
+                    self.tr("Address of a Dask scheduler to index and compare on, e.g. tls://host:8786; empty: this "
+                            "computer only. Every document's text is sent to it."))
+        for field, text, tip in (
+            (self.dask_ca, self.tr("Cluster's CA certificate:"),
+             self.tr("The certificate of the authority that signed the scheduler's (PEM); empty: dask's own "
+                     "configuration")),
+            (self.dask_cert, self.tr("This computer's certificate:"),
+             self.tr("This computer's certificate for the cluster, signed by that authority (PEM); empty: dask's "
+                     "own configuration")),
+            (self.dask_key, self.tr("Its private key:"),
+             self.tr("The private key of this computer's certificate (PEM), unless the certificate file holds it")),
+        ):
+            self._label(self.index_form, field, text, tip)
+            field.edit.setAccessibleName(text.rstrip(":："))
+            field.choose.setText(self.tr("Choose…"))
+            field.title = text.rstrip(":：")
         names = {
             "auto": self.tr("Automatic"),
             "brute": self.tr("Brute force (reference)"),
@@ -287,8 +337,30 @@ class SettingsDialog(QDialog):
             exclude_bibliography=self.exclude_bibliography.isChecked(),
             workers=self.workers.value(),
             dask_address=self.dask_address.text().strip(),
+            dask_ca=self.dask_ca.text(),
+            dask_cert=self.dask_cert.text(),
+            dask_key=self.dask_key.text(),
+            dask_insecure=self.dask_address.text().strip() == self._insecure_address,
             fingerprints=replace(s.fingerprints, minhash_bits=int(self.fingerprint_size.currentData())),
         )
+
+    def accept(self) -> None:
+        """A plain (unencrypted) cluster address on another computer is asked about once: every
+        document's text would cross the network readable. No keeps the dialog open."""
+        address = self.dask_address.text().strip()
+        if plain_remote(address) and address != self._insecure_address:
+            answer = QMessageBox.question(
+                self, self.tr("Unencrypted cluster"),
+                self.tr("{address} is not encrypted and is not this computer: every document's text would cross "
+                        "the network, readable by anyone on it. Use the scheduler's TLS address (tls://…) with its "
+                        "certificates instead, unless this network is trusted.\n\nSend the texts unencrypted to "
+                        "{address}?").format(address=address),
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+            if answer != QMessageBox.StandardButton.Yes:
+                self.dask_address.setFocus()
+                return
+            self._insecure_address = address
+        super().accept()
 
     def result_as_defaults(self) -> bool:
         """Whether the collection's values also become the defaults for new collections."""

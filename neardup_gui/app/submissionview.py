@@ -16,6 +16,7 @@ exclude them) grey and struck through.
 
 from __future__ import annotations
 
+import bisect
 import html
 import logging
 from typing import Sequence
@@ -41,9 +42,12 @@ from neardup_gui.app import colours
 from neardup_gui.app.columns import ColumnFit
 from neardup_gui.app.diffview import DiffInput, DiffView
 from neardup_gui.app.models import percent
+from neardup_gui.app.flagtext import flags_line
 from neardup_gui.app.tasks import TaskRunner
 from neardup_gui.app.widgets import ColourKeepingDelegate
 from neardup_gui.core.collection import Collection
+from neardup_gui.core.document import CharSpan
+from neardup_gui.core.flags import INVISIBLE, TRADITIONAL, Flag
 from neardup_gui.core.progress import ProgressFn
 from neardup_gui.core.report.model import EDITED, EXCLUDED, MATCH, TEMPLATE, _Marks, segments
 from neardup_gui.core.screening import (
@@ -105,9 +109,11 @@ def submission_html(detail: SubmissionDetail, counted: Sequence[ScreenedSource],
                    edited=[(span, k) for k, (span, _, _) in enumerate(pieces)])
     text_colour = palette.color(QPalette.ColorRole.Text).name()
     muted_fg, muted_bg = (c.name() for c in colours.muted_colours(palette))
-    out, previous = [], None
+    flagged = flagged_places(detail.row.flags)
+    out, previous, pos = [], None, 0
     for seg in segments(detail.text, (0, len(detail.text)), (), detail.template, detail.excluded, marks=marks):
-        text = html.escape(seg.text).replace("\n", "<br>")
+        text = _with_flags(seg.text, pos, flagged)
+        pos += len(seg.text)
         if seg.kind in (MATCH, EDITED):
             _, rank, i = pieces[seg.match]
             number = numbers[rank]
@@ -127,6 +133,40 @@ def submission_html(detail: SubmissionDetail, counted: Sequence[ScreenedSource],
         else:
             out.append(text)
     return "".join(out)
+
+
+FLAG_COLOUR = "#d03030"  # (readable on the light and the dark palette)
+
+
+def flagged_places(flags: Sequence[Flag]) -> list[CharSpan]:
+    """Where the submission view underlines an integrity flag: the replaced letters, the hidden
+    text, and the character before each invisible one (which has no width to underline)."""
+    places: list[CharSpan] = []
+    for f in flags:
+        if f.kind == INVISIBLE:
+            places.extend((max(a - 1, 0), a) for a, _ in f.spans)
+        elif f.kind != TRADITIONAL:  # (a whole page of traditional characters is not underlined)
+            places.extend(f.spans)
+    return sorted(places)
+
+
+def _with_flags(text: str, start: int, places: Sequence[CharSpan]) -> str:
+    """``text`` (at ``start`` in the document) as HTML, its flagged places underlined."""
+    out, pos = [], start
+    end = start + len(text)
+    i = bisect.bisect_left(places, (start, start)) - 1
+    for a, b in places[max(i, 0):]:
+        if a >= end:
+            break
+        a, b = max(a, pos), min(b, end)
+        if a >= b:
+            continue
+        out.append(html.escape(text[pos - start:a - start]))
+        out.append(f'<span style="text-decoration:underline; color:{FLAG_COLOUR};">'
+                   f"{html.escape(text[a - start:b - start])}</span>")
+        pos = b
+    out.append(html.escape(text[pos - start:]))
+    return "".join(out).replace("\n", "<br>")
 
 
 # --- the view --------------------------------------------------------------------------------------
@@ -233,7 +273,8 @@ class SubmissionView(QDialog):
         self._refresh()
 
     def counted(self) -> list[ScreenedSource]:
-        return [s for s in self.detail.sources if s.rank in self.enabled]
+        """The sources counted, each with its credit among them (core/credit.py)."""
+        return self.detail.counted(self.enabled)
 
     def _refresh(self) -> None:
         """Everything that follows the counted sources: text colours, legend, figures, sections."""
@@ -242,13 +283,24 @@ class SubmissionView(QDialog):
         self.text.setHtml(submission_html(self.detail, self.counted(), self.numbers, palette))
         self.text.verticalScrollBar().setValue(bar)
         text_colour = palette.color(QPalette.ColorRole.Text)
+        credits = {s.rank: s.credit for s in self.counted()}
         for row in range(self.legend.count()):
             item = self.legend.item(row)
             s = self._source(item.data(Qt.ItemDataRole.UserRole))
             n = self.numbers[s.rank]
             where = self.tr("collection") if s.kind == COLLECTION else self.tr("this call")
             note = "" if not s.excluded else " · " + self.tr("excluded for this submission")
-            share = self.tr("share of the submission {share}").format(share=percent(s.containment))
+            credit = credits.get(s.rank)
+            if credit is None:
+                share = self.tr("share of the submission {share}").format(share=percent(s.containment))
+            else:
+                share = self.tr("credited {share}").format(share=percent(credit.share))
+            if credit is not None and credit.units and credit.share < s.containment:
+                note += " · " + self.tr("holds {share} in all, part of it credited to other sources").format(
+                    share=percent(s.containment))
+            elif credit is not None and not credit.units:
+                note += " · " + self.tr("holds {share}, all of it credited to other sources").format(
+                    share=percent(s.containment))
             item.setText(f"[{n}] {s.name}\n{share} · {where}{note}")
             item.setToolTip(s.path)
             counted = s.rank in self.enabled
@@ -263,10 +315,10 @@ class SubmissionView(QDialog):
             name=html.escape(self.detail.row.rel), copied=percent(summary.copied_ratio_without_template),
             nq=percent(summary.copied_ratio_without_quotes), largest=percent(summary.largest_source_ratio),
             units=self.detail.row.units, template=percent(summary.template_share), n=len(self.enabled),
-            total=len(self.detail.sources)))
+            total=len(self.detail.sources)) + self._flags_html())
         secs = find_sections(self.detail.text, self.detail.template)
         # counted as the headline and the committee report count: over passages (issue 15)
-        figs = section_figures(self.detail.units, secs, [(s.name, source_passage_spans(s)) for s in self.counted()],
+        figs = section_figures(self.detail.units, secs, [(s.name, s.credit.spans) for s in self.counted()],
                                self.detail.template, self.detail.excluded)
         self.section_figures = figs
         self.sections.setRowCount(len(figs))
@@ -280,6 +332,14 @@ class SubmissionView(QDialog):
                     cell.setToolTip(f.largest_source)
                 self.sections.setItem(row, col, cell)
         self._update_buttons()
+
+    def _flags_html(self) -> str:
+        """The submission's integrity flags under its figures (their places underlined in the text)."""
+        if not self.detail.row.flags:
+            return ""
+        return (f'<br><span style="color:{FLAG_COLOUR};"><b>' + html.escape(self.tr("Integrity flags:")) + "</b> "
+                + html.escape(flags_line(self.detail.row.flags)) + "</span> "
+                + html.escape(self.tr("(underlined in the text; not counted in any figure)")))
 
     def _source(self, rank: int) -> ScreenedSource:
         return next(s for s in self.detail.sources if s.rank == rank)

@@ -859,21 +859,19 @@ done:
 /* ------------------------------------------------------------- passages: chains of seeds */
 
 PyDoc_STRVAR(chained_passages_doc,
-"chained_passages(runs, codes_a, codes_b, jumps_a, jumps_b, align, cjk_a, cjk_b, hole, short_run,\n"
+"chained_passages(runs, codes_a, codes_b, jumps_a, jumps_b, align, cjk_a, cjk_b, short_run,\n"
 "                 word_weight, max_hole, window, min_density, min_anchor_share, gap_share,\n"
-"                 word_pairs, holes) -> list of (start_a, end_a, start_b, end_b, seeds)\n\n"
+"                 word_pairs) -> list of (start_a, end_a, start_b, end_b, seeds)\n\n"
 "passages._chained_passages in Python, step for step: the anchors chained across small edits with the\n"
 "seeds of local alignments (``align(x, y)``, called on slices of the code arrays), the chains\n"
 "joined across small gaps and tested for density. ``jumps_*`` and ``cjk_*`` are bool arrays\n"
-"(``cjk_*`` may be None); ``hole`` is the class that stands for a hole's seeds (passages._Hole).\n"
-"The anchors of the result are the objects of ``runs``.");
+"(``cjk_*`` may be None). The anchors of the result are the objects of ``runs``.");
 
 /* A chain's item: an exact run (``src``: its index in the caller's sequence, or -1 for a seed
- * found here) or a hole standing for the seeds between two anchors (passages._Hole). */
+ * found here). */
 typedef struct {
-    int64_t i, j, n, end_a, end_b;
+    int64_t i, j, n;
     Py_ssize_t src;
-    int hole;
 } item_t;
 
 typedef struct {
@@ -972,13 +970,6 @@ static int translated(const ctx_t *c, int64_t a0, int64_t a1, int64_t b0, int64_
     return (share_a >= 0.75 && share_b <= 0.25) || (share_b >= 0.75 && share_a <= 0.25);
 }
 
-static int could_be_translated(const ctx_t *c, int64_t a0, int64_t a1, int64_t b0, int64_t b1) {
-    if (!c->csa || !c->csb || a1 - a0 < 3 || b1 - b0 < 3) return 0;
-    if (!in_range(c, a0, a1, b0, b1)) return -1;
-    int64_t in_a = c->csa[a1] - c->csa[a0], in_b = c->csb[b1] - c->csb[b0];
-    return !((in_a == 0 && in_b == 0) || (in_a == a1 - a0 && in_b == b1 - b0));
-}
-
 static int64_t block_field(PyObject *block, Py_ssize_t k) {
     PyObject *v = PySequence_GetItem(block, k);
     if (!v) return -1;
@@ -1020,7 +1011,7 @@ static int seeds_between(const ctx_t *c, int64_t a0, int64_t a1, int64_t b0, int
             keep = n >= c->sure_units ||
                    (n >= c->min_units && c->cum[a0 + i + n] - c->cum[a0 + i] >= (double)c->s - 1e-9);
         }
-        if (keep) rc = chain_push(out, (item_t){a0 + i, b0 + j, n, 0, 0, -1, 0});
+        if (keep) rc = chain_push(out, (item_t){a0 + i, b0 + j, n, -1});
     }
     Py_DECREF(seq);
     return rc;
@@ -1113,9 +1104,8 @@ static int item_qsort_cmp(const void *x, const void *y) {
     return (a > b) - (a < b); /* equal runs keep their order, as sorted() does */
 }
 
-/* whether the item equals an anchor (``r in anchor_set``: a hole never does) */
+/* whether the item equals an anchor (``r in anchor_set``) */
 static int is_anchor(const ctx_t *c, const item_t *r) {
-    if (r->hole) return 0;
     Py_ssize_t lo = 0, hi = c->nruns;
     while (lo < hi) {
         Py_ssize_t mid = lo + (hi - lo) / 2;
@@ -1139,39 +1129,7 @@ static int dense(const ctx_t *c, const item_t *first, const item_t *last, int64_
     return (double)matched >= c->min_density * length && (double)anchored >= c->min_anchor_share * length;
 }
 
-/* the chain with the seeds of its holes in their place */
-static int resolved(const ctx_t *c, const chain_t *g, chain_t *out) {
-    chain_t seeds = {0};
-    int rc = 0;
-    for (Py_ssize_t t = 0; t < g->n && !rc; t++) {
-        const item_t *r = &g->v[t];
-        if (r->hole) {
-            seeds.n = 0;
-            if (!(rc = seeds_between(c, r->i, r->end_a, r->j, r->end_b, &seeds)))
-                rc = chain_forward(c, &seeds, r->i, r->j, out);
-        } else {
-            rc = chain_push(out, *r);
-        }
-    }
-    chain_free(&seeds);
-    return rc;
-}
-
-static int resolve_in_place(const ctx_t *c, chain_t *g) {
-    chain_t out = {0};
-    if (resolved(c, g, &out)) {
-        chain_free(&out);
-        return -1;
-    }
-    chain_free(g);
-    *g = out;
-    return 0;
-}
-
-static PyObject *item_object(const item_t *r, PyObject *runs_seq, PyObject *hole_cls) {
-    if (r->hole)
-        return PyObject_CallFunction(hole_cls, "LLLLL", (long long)r->i, (long long)r->j, (long long)r->n,
-                                     (long long)r->end_a, (long long)r->end_b);
+static PyObject *item_object(const item_t *r, PyObject *runs_seq) {
     if (r->src >= 0) {
         PyObject *o = PySequence_Fast_GET_ITEM(runs_seq, r->src);
         Py_INCREF(o);
@@ -1181,11 +1139,11 @@ static PyObject *item_object(const item_t *r, PyObject *runs_seq, PyObject *hole
 }
 
 /* (start_a, end_a, start_b, end_b, seeds) of items v[0..n) appended to ``out`` */
-static int emit(PyObject *out, const item_t *v, Py_ssize_t n, PyObject *runs_seq, PyObject *hole_cls) {
+static int emit(PyObject *out, const item_t *v, Py_ssize_t n, PyObject *runs_seq) {
     PyObject *seeds = PyTuple_New(n);
     if (!seeds) return -1;
     for (Py_ssize_t t = 0; t < n; t++) {
-        PyObject *o = item_object(&v[t], runs_seq, hole_cls);
+        PyObject *o = item_object(&v[t], runs_seq);
         if (!o) {
             Py_DECREF(seeds);
             return -1;
@@ -1226,20 +1184,20 @@ static int cuts_of(const unsigned char *jumps, Py_ssize_t n, int64_t **cuts, Py_
 }
 
 static PyObject *py_chained_passages(PyObject *self, PyObject *args) {
-    PyObject *runs_obj, *codes_a, *codes_b, *jumps_a_obj, *jumps_b_obj, *align, *cjk_a_obj, *cjk_b_obj, *hole_cls;
+    PyObject *runs_obj, *codes_a, *codes_b, *jumps_a_obj, *jumps_b_obj, *align, *cjk_a_obj, *cjk_b_obj;
     long long short_run, max_hole, window;
     double word_weight, min_density, min_anchor_share, gap_share;
-    int word_pairs, holes;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOOLdLLdddpp", &runs_obj, &codes_a, &codes_b, &jumps_a_obj, &jumps_b_obj,
-                          &align, &cjk_a_obj, &cjk_b_obj, &hole_cls, &short_run, &word_weight, &max_hole, &window,
-                          &min_density, &min_anchor_share, &gap_share, &word_pairs, &holes))
+    int word_pairs;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOLdLLdddp", &runs_obj, &codes_a, &codes_b, &jumps_a_obj, &jumps_b_obj,
+                          &align, &cjk_a_obj, &cjk_b_obj, &short_run, &word_weight, &max_hole, &window,
+                          &min_density, &min_anchor_share, &gap_share, &word_pairs))
         return NULL;
     PyObject *result = NULL, *runs_seq = NULL;
     buf_t bja = {0}, bjb = {0}, bca = {0}, bcb = {0};
     item_t *runs = NULL;
     unsigned char *joins = NULL, *quick = NULL, *opened = NULL;
     chain_t *groups = NULL;
-    int64_t *most = NULL, *sums = NULL;
+    int64_t *sums = NULL;
     Py_ssize_t ngroups = 0;
     ctx_t c = {0};
     chain_t tmp = {0}, seeds = {0}, fwd = {0};
@@ -1268,7 +1226,7 @@ static PyObject *py_chained_passages(PyObject *self, PyObject *args) {
     }
     for (Py_ssize_t t = 0; t < nruns; t++) {
         PyObject *r = PySequence_Fast_GET_ITEM(runs_seq, t);
-        runs[t] = (item_t){block_field(r, 0), block_field(r, 1), block_field(r, 2), 0, 0, t, 0};
+        runs[t] = (item_t){block_field(r, 0), block_field(r, 1), block_field(r, 2), t};
         if (PyErr_Occurred()) goto fail;
     }
     qsort(runs, (size_t)nruns, sizeof(item_t), item_qsort_cmp);
@@ -1313,8 +1271,7 @@ static PyObject *py_chained_passages(PyObject *self, PyObject *args) {
 
     /* groups: at most one per anchor */
     groups = calloc((size_t)nruns, sizeof(chain_t));
-    most = calloc((size_t)nruns, sizeof(int64_t));
-    if (!groups || !most) {
+    if (!groups) {
         PyErr_NoMemory();
         goto fail;
     }
@@ -1344,7 +1301,6 @@ static PyObject *py_chained_passages(PyObject *self, PyObject *args) {
                 joins[k] = !tr;
             }
         }
-        const int64_t hole_max = h < c.max_region ? h : c.max_region;
         for (Py_ssize_t k = 0; k + 1 < nruns; k++) {
             if (joins[k]) continue;
             chain_t *g = &groups[ngroups - 1];
@@ -1357,16 +1313,6 @@ static PyObject *py_chained_passages(PyObject *self, PyObject *args) {
             }
             int64_t ea = prev->i + prev->n, eb = prev->j + prev->n, sa = nxt->i, sb = nxt->j;
             int open_between = opened[k];
-            if (holes && open_between && 0 <= sa - ea && sa - ea <= hole_max && 0 <= sb - eb && sb - eb <= hole_max) {
-                int could = could_be_translated(&c, ea, sa, eb, sb);
-                if (could < 0) goto fail;
-                if (!could) {
-                    if (chain_push(g, (item_t){ea, eb, 0, sa, sb, -1, 1}) || chain_push(g, *nxt)) goto fail;
-                    int64_t least = sa - ea < sb - eb ? sa - ea : sb - eb;
-                    most[ngroups - 1] += least > 1 ? least : 1;
-                    continue;
-                }
-            }
             seeds.n = fwd.n = 0;
             if (open_between && sa - ea <= c.max_region && sb - eb <= c.max_region) {
                 if (seeds_between(&c, ea, sa, eb, sb, &seeds) || chain_forward(&c, &seeds, ea, eb, &fwd)) goto fail;
@@ -1417,8 +1363,8 @@ static PyObject *py_chained_passages(PyObject *self, PyObject *args) {
     Py_ssize_t nmerged = 1;
     for (Py_ssize_t g = 1; g < ngroups; g++) {
         chain_t *prev = &groups[nmerged - 1], *group = &groups[g];
-        int64_t matched = sums[2 * g], anchored = sums[2 * g + 1], more = most[g];
-        int64_t *psum = &sums[2 * (nmerged - 1)], *pmost = &most[nmerged - 1];
+        int64_t matched = sums[2 * g], anchored = sums[2 * g + 1];
+        int64_t *psum = &sums[2 * (nmerged - 1)];
         const item_t *pl = &prev->v[prev->n - 1];
         int64_t ea = pl->i + pl->n, eb = pl->j + pl->n, sa = group->v[0].i, sb = group->v[0].j;
         const item_t *gl = &group->v[group->n - 1];
@@ -1431,31 +1377,17 @@ static PyObject *py_chained_passages(PyObject *self, PyObject *args) {
             if (tr < 0) goto fail;
             join = !tr;
         }
-        if (join) {
-            int dense_now = dense(&c, &prev->v[0], gl, jm, ja_);
-            if (!dense_now && *pmost + more && dense(&c, &prev->v[0], gl, jm + *pmost + more, ja_)) {
-                if (resolve_in_place(&c, prev) || resolve_in_place(&c, group)) goto fail;
-                int64_t unused;
-                sums_of(&c, prev, &psum[0], &unused);
-                sums_of(&c, group, &matched, &unused);
-                *pmost = 0, more = 0;
-                jm = psum[0] + matched;
-                gl = &group->v[group->n - 1];
-                dense_now = dense(&c, &prev->v[0], gl, jm, ja_);
-            }
-            if (dense_now) {
-                if (chain_extend(prev, group->v, group->n)) goto fail;
-                chain_free(group);
-                psum[0] = jm, psum[1] = ja_;
-                *pmost += more;
-                continue;
-            }
+        if (join && dense(&c, &prev->v[0], gl, jm, ja_)) {
+            if (chain_extend(prev, group->v, group->n)) goto fail;
+            chain_free(group);
+            psum[0] = jm, psum[1] = ja_;
+            continue;
         }
         /* a chain of its own */
         chain_t moved = *group;
         *group = (chain_t){0};
         groups[nmerged] = moved;
-        sums[2 * nmerged] = matched, sums[2 * nmerged + 1] = anchored, most[nmerged] = more;
+        sums[2 * nmerged] = matched, sums[2 * nmerged + 1] = anchored;
         nmerged++;
     }
     for (Py_ssize_t g = nmerged; g < ngroups; g++) chain_free(&groups[g]);
@@ -1464,11 +1396,6 @@ static PyObject *py_chained_passages(PyObject *self, PyObject *args) {
     for (Py_ssize_t g = 0; g < ngroups; g++) {
         chain_t *ch = &groups[g];
         int64_t matched = sums[2 * g], anchored = sums[2 * g + 1];
-        if (most[g] && !dense(&c, &ch->v[0], &ch->v[ch->n - 1], matched, anchored)) {
-            if (resolve_in_place(&c, ch)) goto fail; /* the density test needs the seeds of the holes */
-            int64_t unused;
-            sums_of(&c, ch, &matched, &unused);
-        }
         if (!dense(&c, &ch->v[0], &ch->v[ch->n - 1], matched, anchored)) {
             /* too thin: first without what lies beyond the outer anchors, then the anchors alone */
             Py_ssize_t lo = -1, hi = -1;
@@ -1482,20 +1409,20 @@ static PyObject *py_chained_passages(PyObject *self, PyObject *args) {
             sums_of(&c, &inner, &m2, &a2);
             if (!dense(&c, &ch->v[lo], &ch->v[hi], m2, a2)) {
                 for (Py_ssize_t t = lo; t <= hi; t++)
-                    if (is_anchor(&c, &ch->v[t]) && emit(result, &ch->v[t], 1, runs_seq, hole_cls)) goto fail;
+                    if (is_anchor(&c, &ch->v[t]) && emit(result, &ch->v[t], 1, runs_seq)) goto fail;
                 continue;
             }
-            if (emit(result, ch->v + lo, hi - lo + 1, runs_seq, hole_cls)) goto fail;
+            if (emit(result, ch->v + lo, hi - lo + 1, runs_seq)) goto fail;
             continue;
         }
-        if (emit(result, ch->v, ch->n, runs_seq, hole_cls)) goto fail;
+        if (emit(result, ch->v, ch->n, runs_seq)) goto fail;
     }
     goto done;
 fail:
     Py_CLEAR(result);
 done:
     for (Py_ssize_t g = 0; groups && g < ngroups; g++) chain_free(&groups[g]);
-    free(groups), free(most), free(sums), free(runs), free(joins), free(quick), free(opened);
+    free(groups), free(sums), free(runs), free(joins), free(quick), free(opened);
     free(c.cut_a), free(c.cut_b), free(c.cum), free(c.csa), free(c.csb);
     chain_free(&tmp), chain_free(&seeds), chain_free(&fwd);
     release(&bja), release(&bjb), release(&bca), release(&bcb);

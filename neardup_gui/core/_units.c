@@ -2,7 +2,9 @@
  *
  * In: the text's code points (one byte each for a Latin-1 text, four for any other, as
  * units.text_codes gives them), the class of every code point (units._CLASS: 0 not part of a
- * unit, 1 a unit on its own (CJK), 2 part of a run, 255 not learnt yet) and the seed of unit ids.
+ * unit, 1 a unit on its own (CJK), 2 part of a run, 3 a format character: part of a run when run
+ * characters stand on both sides of it and its neighbouring format characters, else nothing;
+ * 255 not learnt yet) and the seed of unit ids.
  * Out: every unit's [start, end), its id and its kind, and the units' text each followed by a
  * space (Units.spaced), or None when a code point's class is not learnt yet (the caller learns
  * them and asks again).
@@ -88,6 +90,36 @@ static uint64_t murmur3_h1(const uint8_t *data, size_t len, uint32_t seed) {
 }
 
 #define CODE(i) (wide ? ((const uint32_t *)codes)[(i)] : (uint32_t)((const uint8_t *)codes)[(i)])
+#define FORMAT_CLASS 3
+
+/* The end of the run that starts at i (a class 2 code point): past every run character and every
+ * stretch of format characters followed by one. -1 when a code point's class is not learnt yet. */
+static Py_ssize_t run_end(const void *codes, int wide, Py_ssize_t n, const uint8_t *cls, Py_ssize_t ntab,
+                          Py_ssize_t i) {
+    Py_ssize_t j = i + 1;
+    while (j < n) {
+        uint32_t d = CODE(j);
+        uint8_t kd = d < (uint32_t)ntab ? cls[d] : 255;
+        if (kd == 255) return -1;
+        if (kd == 2) {
+            j++;
+            continue;
+        }
+        if (kd != FORMAT_CLASS) break;
+        Py_ssize_t m = j + 1; /* the format characters from j on, then what follows them */
+        uint8_t km = FORMAT_CLASS;
+        while (m < n) {
+            uint32_t e = CODE(m);
+            km = e < (uint32_t)ntab ? cls[e] : 255;
+            if (km != FORMAT_CLASS) break;
+            m++;
+        }
+        if (m < n && km == 255) return -1;
+        if (m == n || km != 2) break;
+        j = m + 1;
+    }
+    return j;
+}
 
 static PyObject *py_units(PyObject *self, PyObject *args) {
     Py_buffer cv, tv;
@@ -114,20 +146,12 @@ static PyObject *py_units(PyObject *self, PyObject *args) {
             Py_INCREF(out);
             goto done;
         }
-        if (k == 0) { i++; continue; }
+        if (k == 0 || k == FORMAT_CLASS) { i++; continue; }
         Py_ssize_t j = i + 1;
-        if (k == 2) {
-            while (j < n) {
-                uint32_t d = CODE(j);
-                uint8_t kd = d < (uint32_t)ntab ? cls[d] : 255;
-                if (kd == 255) {
-                    out = Py_None;
-                    Py_INCREF(out);
-                    goto done;
-                }
-                if (kd != 2) break;
-                j++;
-            }
+        if (k == 2 && (j = run_end(codes, wide, n, cls, ntab, i)) < 0) {
+            out = Py_None;
+            Py_INCREF(out);
+            goto done;
         }
         count++;
         chars += j - i + 1;
@@ -152,10 +176,8 @@ static PyObject *py_units(PyObject *self, PyObject *args) {
     for (Py_ssize_t i = 0; i < n;) {
         uint32_t c = CODE(i);
         uint8_t k = cls[c];
-        if (k == 0) { i++; continue; }
-        Py_ssize_t j = i + 1;
-        if (k == 2)
-            while (j < n && cls[CODE(j)] == 2) j++;
+        if (k == 0 || k == FORMAT_CLASS) { i++; continue; }
+        Py_ssize_t j = k == 2 ? run_end(codes, wide, n, cls, ntab, i) : i + 1;
         s[u] = i;
         e[u] = j;
         uint8_t kind = k == 1 ? 1 : 0;

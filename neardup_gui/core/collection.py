@@ -25,9 +25,11 @@ import numpy as np
 from neardup_gui.core import indexer, pairpass
 from neardup_gui.core.candidates import CandidateFinder
 from neardup_gui.core.compare import units_in_spans
+from neardup_gui.core.credit import credit, credited_first
 from neardup_gui.core.prepared import PreparedDocument, UnitCodes
 from neardup_gui.core.document import CharSpan, Document, Skipped
 from neardup_gui.core.fingerprints import Fingerprints, fingerprint_document
+from neardup_gui.core.flags import integrity_flags
 from neardup_gui.core.indexer import IndexReport
 from neardup_gui.core.passages import rules_key as passage_rules_key
 from neardup_gui.core.progress import ProgressFn, no_progress, wrap_progress
@@ -72,7 +74,7 @@ def _info(d) -> DocumentInfo:  # noqa: ANN001 - a store.StoredDocument
         doc_id=d.id, path=d.path, rel=d.rel, size=d.size, sha256=d.sha256, status=d.status,
         reason=d.reason, units=d.units, template_share=float(d.meta.get("template_share", 0.0)),
         format=d.format, exclusions=Exclusions.from_dict(d.meta.get("exclusions") or {}),
-        warnings=tuple(d.warnings),
+        warnings=tuple(d.warnings), flags=d.flags, indexed_at=float(d.indexed_at or 0.0),
     )
 
 
@@ -197,9 +199,9 @@ class Collection:
         a folder that holds no documents now empties the index, instead of changing nothing)."""
         extraction = None
         if settings.dask_address:
-            from neardup_gui.core.cluster import dask_extraction
+            from neardup_gui.core.dask_backend import DaskConnection, dask_extraction
 
-            extraction = dask_extraction(settings.dask_address)
+            extraction = dask_extraction(DaskConnection.of(settings))
         try:
             report = indexer.index_folder(self.store, folder, settings, progress, extraction,
                                           allow_empty=allow_empty)
@@ -347,7 +349,8 @@ class Collection:
 
             def document(doc_id: int) -> tuple[Marked, np.ndarray]:
                 if doc_id not in docs:
-                    m = plain.mark(*self.store.text_and_furniture(doc_id))
+                    t = self.store.compared_text(doc_id)
+                    m = plain.mark(t.text, t.furniture, hidden=t.hidden)
                     starts, ends, hashes = sentence_key_spans(m.text, m.units)
                     at = np.minimum(np.searchsorted(ordered, hashes), len(ordered) - 1)
                     found = ordered[at] == hashes
@@ -438,7 +441,8 @@ class Collection:
     def marked(self, doc_id: int, v: Verifier) -> Marked:
         m = self._marked.get(doc_id)
         if m is None:
-            m = v.mark(*self.store.text_and_furniture(doc_id))
+            t = self.store.compared_text(doc_id)
+            m = v.mark(t.text, t.furniture, hidden=t.hidden)
             if len(self._marked) > 512:
                 self._marked.clear()
             self._marked[doc_id] = m
@@ -542,12 +546,13 @@ class Collection:
             if comp.containment_a < SOURCE_FLOOR and comp.similarity < SOURCE_FLOOR:
                 continue
             matches.append(SourceMatch(_info(info), comp, cand.estimate, tuple(sorted(cand.found_by))))
-        matches.sort(key=lambda m: (-m.comparison.containment_a, -m.comparison.similarity, m.source.rel))
+        # whose text each passage is: one source each, the others "also in" (core/credit.py)
+        matches = credited_first(credit(sub.units, countable, matches))
         # (the path as it can be shown, printed and written in a report: a name that is not valid
         # UTF-8 has its bytes written as \xff)
         return CheckResult(path=shown_name(doc.path), file=_unless_shown(doc.path), units=len(units), matches=tuple(matches),
                            summary=summarise(sub, matches), text=doc.text, exclusions=sub.exclusions,
-                           warnings=doc.warnings)
+                           warnings=doc.warnings, hidden=doc.hidden, flags=integrity_flags(doc.text, doc.hidden, units))
 
     # --- collection-wide ------------------------------------------------------------------------
 
@@ -659,9 +664,9 @@ class Collection:
             progress = wrap_progress(progress, 0.2, 1.0)
         spec = self.pass_spec(settings, min_containment, min_similarity)
         if executor is None and settings.dask_address:
-            from neardup_gui.core.cluster import dask_pass
+            from neardup_gui.core.dask_backend import DaskConnection, dask_pass
 
-            executor = dask_pass(settings.dask_address)
+            executor = dask_pass(DaskConnection.of(settings))
         if len(spec.todo):
             pairpass.run_pass(spec, self._write_pairs, progress, executor)
 
@@ -925,9 +930,11 @@ def summarise(sub: Marked, matches: Sequence[SourceMatch]) -> CheckSummary:
     - copied: countable units inside any source's covered spans;
     - without quotations: the same, quoted units left out of the count (the denominator stays);
     - without template: equal to copied (template text never counts, in any figure);
-    - largest single source: countable units inside one source's covered spans, the largest.
+    - largest single source: the countable units credited to one source (core/credit.py: a
+      passage found in several documents is credited to one of them), the largest.
 
-    Sharing one denominator, copied ≥ largest single source ≥ 0 and copied ≥ each "without".
+    Sharing one denominator, copied ≥ largest single source ≥ 0 and copied ≥ each "without";
+    the credited units of all sources add up to copied.
     """
     units = sub.units
     n = len(units)
@@ -937,14 +944,12 @@ def summarise(sub: Marked, matches: Sequence[SourceMatch]) -> CheckSummary:
     countable = ~(template | excluded)
     total = int(countable.sum())
     covered = np.zeros(n, dtype=bool)
-    largest, best = 0, None
     for m in matches:
-        mine = units_in_spans(units, covered_spans(m)) & countable
-        covered |= mine
-        count = int(mine.sum())
-        if best is None or count > largest:
-            largest, best = count, m
+        covered |= units_in_spans(units, covered_spans(m)) & countable
     copied = int(covered.sum())
+    credited = [m for m in credit(units, countable, matches) if m.credit.units]
+    best = max(credited, key=lambda m: (m.credit.units, -credited.index(m)), default=None)
+    largest = best.credit.units if best is not None else 0
 
     def share(k: int) -> float:
         return k / total if total else 0.0
@@ -960,7 +965,7 @@ def summarise(sub: Marked, matches: Sequence[SourceMatch]) -> CheckSummary:
         countable_units=total,
         template_units=int(template.sum()),
         excluded_units=int(excluded.sum()),
-        sources=len(matches),
+        sources=len(credited),
     )
 
 
@@ -973,7 +978,7 @@ def compare_files(path_a: str, path_b: str, settings: Settings) -> tuple[Compari
             raise ValueError(f"{p}: {d.reason}")
         docs.append(d)
     v = Verifier(settings, (), user_template_keys(settings))
-    a, b = (v.mark(d.text, d.furniture) for d in docs)
+    a, b = (v.mark(d.text, d.furniture, hidden=d.hidden) for d in docs)
     comp = v.compare(a, b)
     assert comp is not None
     return comp, docs[0].text, docs[1].text

@@ -30,9 +30,10 @@ look-up serves most of them. ``docs/similarity.md`` gives the measured figures.
 
 from __future__ import annotations
 
+import itertools
 import logging
 from dataclasses import replace
-from typing import Iterable
+from typing import Iterable, Sequence
 
 import numpy as np
 
@@ -42,8 +43,8 @@ from neardup_gui.core.align import (
 )
 from neardup_gui.core import align
 from neardup_gui.core.document import CharSpan
-from neardup_gui.core.passages import coverage_bound, passage_cover, passages_of
-from neardup_gui.core.results import Comparison, MatchSpan
+from neardup_gui.core.passages import DEFAULT_RULES, Found, Run, countable_marks, coverage_bound, find_passages
+from neardup_gui.core.results import Comparison, MatchSpan, Passage
 from neardup_gui.core.units import Units, tokenize
 
 try:  # two steps of a comparison in C (core/_kernels.c): the same answers as the numpy code here
@@ -364,7 +365,8 @@ def _aligned_comparison(
     ``sel_*``: the items aligned; ``whole``: the count when the two texts are identical.
     ``counts_only``: the figures without the spans and passages (left empty). ``marks``: further
     fields of the Comparison (the prepared path's template and exclusion spans and shares).
-    ``unit_marks``: ``countable`` of :func:`~neardup_gui.core.passages.passage_cover`.
+    ``unit_marks``: each side's :func:`~neardup_gui.core.passages.countable_marks`, when the caller
+    keeps them (a prepared document's are the same for every comparison it takes part in).
     """
     marks = marks or {}
     n_a, n_b = len(codes_a), len(codes_b)
@@ -395,19 +397,36 @@ def _aligned_comparison(
         raw = sum(n for _, _, n in blocks)  # the full alignment is an LCS already
     else:
         raw = _lcs_length_sequences(*_codes_as_sequences(codes_a, codes_b, distinct))
-    # Edited passages (issue 15): the runs merged across small edits; containment counts them.
+    (jumps_a, cjk_a), (jumps_b, cjk_b) = unit_marks or (countable_marks(a, pos_a), countable_marks(b, pos_b))
+    if cjk_a is None or cjk_b is None:  # (both sides' flags, or neither's)
+        cjk_a = cjk_b = None
+    runs = spans if counts_only else _runs_of_spans(a, b, spans, pos_a, pos_b)
+    # The in-order passages: the runs of the alignment merged across small edits.
+    in_order = find_passages(runs, codes_a, codes_b, jumps_a, jumps_b, _align_codes, DEFAULT_RULES, cjk_a, cjk_b)
+    # The identical units of the in-order passages (their anchors and seeds: aligned runs, never
+    # a scattered common word): the similarity's numerator, seed 004's ratio over the coherent
+    # part of the LCS, counted in the same passages the containments count.
+    identical = sum(_identical(p) for p in in_order)
+    in_order, moved = (in_order, []) if whole else _moved_passages(
+        in_order, items_a, items_b, unit_a, unit_b, pos_a, pos_b, codes_a, codes_b, n_codes, sel_a, sel_b, min_run,
+        (jumps_a, cjk_a), (jumps_b, cjk_b))
+    cover_a = sum(ea - sa for sa, ea, _, _, _ in itertools.chain(in_order, moved))
+    cover_b = sum(eb - sb for _, _, sb, eb, _ in itertools.chain(in_order, moved))
     if counts_only:
-        cover_a, cover_b = passage_cover(a, b, spans, pos_a, pos_b, codes_a, codes_b, _align_codes,
-                                         countable=unit_marks)
         found, spans = (), []
     else:
-        found, cover_a, cover_b = passages_of(a, b, spans, pos_a, pos_b, codes_a, codes_b, _align_codes)
+        found = tuple(sorted([_passage(a, b, pos_a, pos_b, p, False) for p in in_order]
+                             + [_passage(a, b, pos_a, pos_b, p, True) for p in moved], key=lambda p: (p.a, p.b)))
+        if moved:
+            anchors = [MatchSpan(_chars(a, pos_a, i, i + n), _chars(b, pos_b, j, j + n), n)
+                       for *_, seeds in moved for i, j, n in seeds if n >= min_run]
+            spans = sorted([*spans, *anchors], key=lambda s: (s.a, s.b))
     return Comparison(
         **marks,
-        similarity=_ratio(common, n_a + n_b - common),
+        similarity=_ratio(identical, n_a + n_b - identical),
         containment_a=_ratio(cover_a, n_a),
         containment_b=_ratio(cover_b, n_b),
-        common_units=common,
+        common_units=identical,
         units_a=n_a,
         units_b=n_b,
         spans=tuple(spans),
@@ -418,17 +437,177 @@ def _aligned_comparison(
     )
 
 
+def _moved_passages(
+    in_order: list[Found], items_a: np.ndarray, items_b: np.ndarray, unit_a: np.ndarray, unit_b: np.ndarray,
+    pos_a: np.ndarray, pos_b: np.ndarray, codes_a: np.ndarray, codes_b: np.ndarray, n_codes: int,
+    sel_a: np.ndarray, sel_b: np.ndarray, min_run: int, marks_a: tuple, marks_b: tuple,
+) -> tuple[list[Found], list[Found]]:
+    """The passages found out of order: the tiling of what the in-order passages left; and the
+    in-order passages, split where a moved one lies in their edited stretch.
+
+    Copying counts wherever the copied text sits. Round after round, the identical units already
+    in a passage are taken out of both texts (each stands for a barrier no run or passage
+    crosses), the rest is aligned again, and its runs of ``min_run`` units are merged into
+    passages by the same rules, until a round finds no run. Each round takes the longest
+    order-consistent part of what is left (an LCS), so a shuffled copy comes back paragraph group
+    by paragraph group, each with its edits. A passage joined across a gap may hold, in that gap,
+    text copied from elsewhere: found by a later round, it splits the earlier passage there, so
+    passages stay disjoint in both texts and each unit is counted once.
+
+    Cheap when nothing moved: a new run needs ``min_run`` units of the first round's shared
+    k-grams left over in both texts, which is checked before anything is aligned again.
+    """
+    n_a, n_b = len(codes_a), len(codes_b)
+    used_a, used_b = np.zeros(n_a, dtype=bool), np.zeros(n_b, dtype=bool)  # identical units taken
+    for *_, seeds in in_order:
+        _take(used_a, used_b, seeds)
+    real_a = np.flatnonzero(unit_a >= 0)  # the item of each countable unit
+    real_b = np.flatnonzero(unit_b >= 0)
+    shared_a = np.searchsorted(real_a, sel_a[unit_a[sel_a] >= 0])  # countable units of the shared k-grams
+    shared_b = np.searchsorted(real_b, sel_b[unit_b[sel_b] >= 0])
+    kept, moved = list(in_order), []
+    while np.count_nonzero(~used_a[shared_a]) >= min_run and np.count_nonzero(~used_b[shared_b]) >= min_run:
+        left_a, left_b = items_a.copy(), items_b.copy()
+        left_a[real_a[used_a]] = n_codes  # a barrier of A's, found nowhere in B
+        left_b[real_b[used_b]] = n_codes + 1
+        mask_a, mask_b = _shared_mask_codes(left_a, left_b, min_run)
+        if not mask_a.any():
+            break
+        round_a, round_b = np.flatnonzero(mask_a).astype(np.int64), np.flatnonzero(mask_b).astype(np.int64)
+        blocks = _align_sequences(*_codes_as_sequences(left_a[round_a], left_b[round_b], n_codes + 2))
+        runs, _, _ = _counted(None, None, blocks, round_a, round_b, unit_a, unit_b, min_run, 0, (pos_a, pos_b))
+        if not runs:
+            # The LCS spent the shared units on scattered matches (short repeated lines, a
+            # table's cells): the longest shared run left is taken on its own, as tiling does.
+            run = _longest_shared_run(left_a, left_b, mask_a, min_run)
+            if run is None:
+                break
+            runs, _, _ = _counted(None, None, [(0, 0, run[2])], np.arange(run[0], run[0] + run[2], dtype=np.int64),
+                                  np.arange(run[1], run[1] + run[2], dtype=np.int64), unit_a, unit_b, min_run, 0,
+                                  (pos_a, pos_b))
+            if not runs:
+                break
+        # no passage of this round reaches across an identical unit already taken
+        jumps_a = marks_a[0] | used_a[:-1] | used_a[1:]
+        jumps_b = marks_b[0] | used_b[:-1] | used_b[1:]
+        found = find_passages(runs, codes_a, codes_b, jumps_a, jumps_b, _align_codes, DEFAULT_RULES, marks_a[1],
+                              marks_b[1])
+        for p in found:
+            _take(used_a, used_b, p[4])
+            kept = [piece for q in kept for piece in _split_around(q, p)]
+            moved = [piece for q in moved for piece in _split_around(q, p)]
+        moved.extend(found)
+    return kept, moved
+
+
+def _take(used_a: np.ndarray, used_b: np.ndarray, seeds: Sequence[Run]) -> None:
+    for i, j, n in seeds:
+        used_a[i:i + n] = True
+        used_b[j:j + n] = True
+
+
+def _split_around(p: Found, other: Found) -> list[Found]:
+    """``p`` in pieces that leave out the stretch between two of its seeds where ``other`` lies
+    (in either text); ``p`` itself when ``other`` lies outside it."""
+    seeds = p[4]
+    cuts = set()
+    for side, (start, end) in ((0, (other[0], other[1])), (1, (other[2], other[3]))):
+        if not (p[2 * side] < end and start < p[2 * side + 1]):
+            continue
+        for k in range(len(seeds) - 1):  # the stretch between seeds k and k + 1 holds ``other``
+            if seeds[k][side] + seeds[k][2] <= start and end <= seeds[k + 1][side]:
+                cuts.add(k + 1)
+                break
+    if not cuts:
+        return [p]
+    pieces, at = [], 0
+    for cut in sorted(cuts) + [len(seeds)]:
+        part = seeds[at:cut]
+        pieces.append((part[0][0], part[-1][0] + part[-1][2], part[0][1], part[-1][1] + part[-1][2], tuple(part)))
+        at = cut
+    return pieces
+
+
+def _identical(found: Found) -> int:
+    """The identical units of a passage: those of its anchors and seeds."""
+    return sum(n for _, _, n in found[4])
+
+
+# How many places of B a window of A is extended from when the longest shared run is looked for
+# (a window repeated more often than this is a table's filler, found again at its first places).
+RUN_PLACES = 16
+
+
+def _longest_shared_run(items_a: np.ndarray, items_b: np.ndarray, mask_a: np.ndarray,
+                        k: int) -> tuple[int, int, int] | None:
+    """The longest run ``(i, j, n)`` of equal items (``n`` ≥ ``k`` real units or gaps) starting at
+    a shared ``k``-window of A (``mask_a``: the items inside one), extended from up to
+    RUN_PLACES places of B per window; None when there is none."""
+    if len(items_a) < k or len(items_b) < k:
+        return None
+    wa = np.lib.stride_tricks.sliding_window_view(items_a, k)
+    wb = np.lib.stride_tricks.sliding_window_view(items_b, k)
+    labels = _window_labels(np.concatenate([wa, wb]))
+    la, lb = labels[: len(wa)], labels[len(wa):]
+    order = np.argsort(lb, kind="stable")
+    sorted_lb = lb[order]
+    best: tuple[int, int, int] | None = None
+    starts = np.flatnonzero(mask_a[: len(wa)])
+    for i in starts.tolist():
+        if i > 0 and mask_a[i - 1] and best is not None and best[0] <= i - 1 < best[0] + best[2]:
+            continue  # inside the best run found so far: no longer run starts here
+        lo = int(np.searchsorted(sorted_lb, la[i], side="left"))
+        hi = min(int(np.searchsorted(sorted_lb, la[i], side="right")), lo + RUN_PLACES)
+        for j in order[lo:hi].tolist():
+            n = k
+            while i + n < len(items_a) and j + n < len(items_b) and items_a[i + n] == items_b[j + n]:
+                n += 1
+            if best is None or n > best[2]:
+                best = (i, j, n)
+    return best
+
+
+def _passage(a: Units, b: Units, pos_a: np.ndarray, pos_b: np.ndarray, found: Found, moved: bool) -> Passage:
+    """A found passage (countable coordinates) as the character spans a view shows."""
+    start_a, end_a, start_b, end_b, seeds = found
+    return Passage(
+        a=_chars(a, pos_a, start_a, end_a), b=_chars(b, pos_b, start_b, end_b),
+        units_a=end_a - start_a, units_b=end_b - start_b, matched_units=_identical(found),
+        runs=tuple(MatchSpan(a=_chars(a, pos_a, i, i + n), b=_chars(b, pos_b, j, j + n), units=n)
+                   for i, j, n in seeds),
+        moved=moved,
+    )
+
+
+def _runs_of_spans(a: Units, b: Units, spans: Sequence[MatchSpan], pos_a: np.ndarray, pos_b: np.ndarray) -> list[Run]:
+    """The exact runs behind match spans, in countable coordinates (a span starts on a unit)."""
+    if not spans:
+        return []
+    first_a = np.searchsorted(pos_a, np.searchsorted(a.starts, [s.a[0] for s in spans]))
+    first_b = np.searchsorted(pos_b, np.searchsorted(b.starts, [s.b[0] for s in spans]))
+    return [(int(i), int(j), s.units) for i, j, s in zip(first_a, first_b, spans)]
+
+
+def _chars(u: Units, pos: np.ndarray, start: int, end: int) -> tuple[int, int]:
+    return int(u.starts[pos[start]]), int(u.ends[pos[end - 1]])
+
 
 def _below_cutoffs(
-    bound: int, n_a: int, n_b: int, min_similarity: float | None, min_containment: float | None
+    anchor_bound: int, n_a: int, n_b: int, min_similarity: float | None, min_containment: float | None,
+    identical_bound: int | None = None,
 ) -> bool:
-    """True when even ``bound`` common units cannot reach any given cut-off."""
+    """True when the figures cannot reach any given cut-off, given an upper bound of the anchor
+    units (exact runs of ``min_run``) and, optionally, of the identical units.
+
+    Passages cover at most :func:`coverage_bound` of the anchors in each text, and the identical
+    units the similarity counts lie inside passages: both figures are bounded by that coverage."""
     below = True
+    cover = coverage_bound(anchor_bound)
     if min_similarity is not None:
-        below = below and _ratio(bound, n_a + n_b - bound) < min_similarity
+        c = min(cover, n_a, n_b) if identical_bound is None else min(cover, n_a, n_b, identical_bound)
+        below = below and _ratio(c, n_a + n_b - c) < min_similarity
     if min_containment is not None:
-        cover = coverage_bound(bound)  # containment counts passages (core/passages.py)
-        below = below and max(_ratio(cover, n_a), _ratio(cover, n_b)) < min_containment
+        below = below and max(_ratio(min(cover, n_a), n_a), _ratio(min(cover, n_b), n_b)) < min_containment
     return below
 
 

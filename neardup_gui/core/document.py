@@ -16,6 +16,9 @@ class Document:
     ``paragraphs`` are the character spans of those paragraphs in ``text``.
     ``furniture`` are spans of ``text`` recognised as page furniture (running headers, footers,
     page numbers of a PDF); they stay in the text so offsets hold, and are treated as template.
+    ``hidden`` are spans of ``text`` its reader cannot see (a hidden attribute, text coloured as
+    its background, text under 2 points; a PDF's invisible text, off its page or clipped); they
+    stay in the text so offsets hold, and are left out of every comparison.
     ``margins`` holds text kept apart from the body (docx headers and footers), not compared.
     ``meta`` carries format details: ``encoding`` for text files, ``pages`` for PDFs, ``title``,
     ``author`` where the file says so.
@@ -28,6 +31,7 @@ class Document:
     text: str
     paragraphs: tuple[CharSpan, ...] = ()
     furniture: tuple[CharSpan, ...] = ()
+    hidden: tuple[CharSpan, ...] = ()
     margins: str = ""
     meta: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
     warnings: tuple[str, ...] = ()

@@ -35,6 +35,7 @@ import mmh3
 import numpy as np
 
 from neardup_gui.core.arrays import distinct, distinct_first_counts
+from neardup_gui.core.folding import fold_map, fold_table
 from neardup_gui.core.settings import FingerprintParams
 from neardup_gui.core.units import (CJK_CLASS, Units, normalise_token, sentences, sentences_in_units, slice_hashes,
                                     tokenize, unit_id)
@@ -48,8 +49,10 @@ log = logging.getLogger(__name__)
 
 # The version of the fingerprint algorithms, stored with every fingerprint (indexer.params_key):
 # 1 = k permutations, simhash over the NFKC text; 2 = one permutation hashing with densification,
-# simhash from the units. A change here re-fingerprints every index from its stored text.
-FINGERPRINT_ALGORITHM = 2
+# simhash from the units; 3 = units with disguises folded (look-alike letters, format characters
+# inside words, traditional characters, text the file hides). A change here re-fingerprints every
+# index from its stored text.
+FINGERPRINT_ALGORITHM = 3
 
 _U64 = np.uint64
 _MASK64 = (1 << 64) - 1
@@ -456,8 +459,11 @@ def _cjk_runs_text(units: Units) -> str:
     lines[np.arange(len(chars)) + shift] = chars
     out = lines.tobytes().decode("utf-32-le", "surrogatepass")
     # CJK units are NFKC-normalised one by one; ideographs almost never change (compatibility
-    # ideographs do), and the quick check costs nothing when nothing does
-    return out if unicodedata.is_normalized("NFKC", out) else unicodedata.normalize("NFKC", out)
+    # ideographs do), and the quick check costs nothing when nothing does; traditional
+    # characters fold to simplified ones, as their units do
+    if not unicodedata.is_normalized("NFKC", out):
+        out = unicodedata.normalize("NFKC", out)
+    return out.translate(fold_map()) if fold_table()[codes[units.starts[idx]]].any() else out
 
 
 @dataclass(frozen=True)
@@ -666,5 +672,5 @@ def fingerprint_document(doc, params: FingerprintParams) -> tuple[Units, Fingerp
     """A document's units and fingerprints. Module-level and light to import, so an extraction
     worker can be told to run it by name (``workers.SUBMISSION_PREPARE``): ``neardup check``
     has each submission fingerprinted on the worker's core while the index loads."""
-    units = tokenize(doc.text)
+    units = tokenize(doc.text, doc.hidden)
     return units, fingerprint(doc.text, units, params)

@@ -22,7 +22,8 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from neardup_gui.core import prepared as prepared_module
-from neardup_gui.core.document import Document, Skipped
+from neardup_gui.core.document import CharSpan, Document, Skipped
+from neardup_gui.core.flags import Flag, integrity_flags
 from neardup_gui.core.fingerprints import FINGERPRINT_ALGORITHM, fingerprint
 from neardup_gui.core.progress import Cancelled, ProgressFn, count_noun, no_progress, wrap_progress
 from neardup_gui.core.scan import FileEntry, FolderUnavailable, ScanResult, folder_problem, scan_folder
@@ -51,6 +52,8 @@ class IndexReport:
     skipped: tuple[Skipped, ...] = ()
     # (path, warnings) of every indexed document of the collection that carries warnings
     warned: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # (path, integrity flags) of every indexed document of the collection that carries flags
+    flagged: tuple[tuple[str, tuple[Flag, ...]], ...] = ()
     refingerprinted: int = 0
     # of the updated: unchanged files read again, an earlier reader of their format having read them
     reread: int = 0
@@ -87,6 +90,7 @@ class Prepared:
     anchors: np.ndarray
     sentence_hashes: np.ndarray
     bag: bytes  # its bag of units as stored (store.pack_bag of prepared_module.unit_bag)
+    flags: tuple[Flag, ...] = ()  # its integrity flags (core/flags.py)
     # the stored forms of the text and of its paragraph spans, made by the extraction worker
     # (store.compress_text, store.pack_spans) so that the one writer does not
     body: bytes | None = None
@@ -94,9 +98,10 @@ class Prepared:
     rows: SearchRows | None = None  # (store.search_rows)
 
 
-def prepare(text: str, params: FingerprintParams) -> Prepared:
-    """Units and every fingerprint of one extracted text."""
-    units = tokenize(text)
+def prepare(text: str, params: FingerprintParams, hidden: Sequence[CharSpan] = ()) -> Prepared:
+    """Units, every fingerprint and the integrity flags of one extracted text (``hidden``: the
+    spans its file hides)."""
+    units = tokenize(text, hidden)
     fp = fingerprint(text, units, params)
     keys = sentence_key_array(text, units)
     return Prepared(
@@ -108,6 +113,7 @@ def prepare(text: str, params: FingerprintParams) -> Prepared:
         anchors=fp.anchors,
         sentence_hashes=keys,
         bag=pack_bag(unit_bag(units.ids)),
+        flags=integrity_flags(text, hidden, units),
     )
 
 
@@ -117,7 +123,7 @@ def prepare_document(doc: Document, params: FingerprintParams) -> Lightened:
     writer without its text and paragraph spans (``text=""``, ``paragraphs=()``): the writer
     stores the compressed forms, and the text would cross the pipe and be unpickled for nothing
     (2,375 copyright files: 40 MB of text)."""
-    prep = prepare(doc.text, params)
+    prep = prepare(doc.text, params, doc.hidden)
     prep = dataclasses.replace(prep, body=compress_text(doc.text), packed_paragraphs=pack_spans(doc.paragraphs),
                                rows=search_rows(prep.lsh_keys, prep.anchors, prep.sentence_fps, prep.sentence_hashes))
     return Lightened(dataclasses.replace(doc, text="", paragraphs=()), prep)
@@ -131,13 +137,16 @@ def write_indexed(
     replace_id: int | None = None,
     prep: Prepared | None = None,
     sentence_counts: SentenceCounts | None = None,
+    indexed_at: float | None = None,
 ) -> int:
     """Write one extracted document with its text, fingerprints and search rows: one transaction.
 
     ``sentence_counts``: the document's sentences are counted when the caller (a commit group)
-    says so, see :meth:`Store.write_fingerprints`."""
+    says so, see :meth:`Store.write_fingerprints`. ``indexed_at``: when the indexing that reads it
+    started (the documents of one run share it: which came first decides whose a passage found
+    in several is, core/credit.py); default now."""
     if prep is None:
-        prep = prepare(doc.text, params)
+        prep = prepare(doc.text, params, doc.hidden)
     elif not doc.text and (prep.body is None or prep.packed_paragraphs is None):
         # (a lightened document's text comes back only in its prepared form)
         raise ValueError(f"{doc.path}: prepared without its text")
@@ -146,10 +155,10 @@ def write_indexed(
         doc_id = store.write_document(
             conn, rel=entry.rel, path=entry.path, size=entry.size, mtime_ns=entry.mtime_ns,
             sha256=doc.meta.get("sha256", ""), status="indexed", fmt=doc.format, units=prep.units,
-            meta=meta, replace_id=replace_id, warnings=doc.warnings,
+            meta=meta, replace_id=replace_id, warnings=doc.warnings, flags=prep.flags, indexed_at=indexed_at,
         )
         store.write_text(conn, doc_id, doc.text, doc.paragraphs, doc.furniture, doc.margins,
-                         body=prep.body, packed_paragraphs=prep.packed_paragraphs)
+                         body=prep.body, packed_paragraphs=prep.packed_paragraphs, hidden=doc.hidden)
         store.write_fingerprints(
             conn, doc_id, params_json=params_key(params), simhash=prep.simhash, minhash_words=prep.minhash,
             lsh_keys=prep.lsh_keys, sentence_fps=prep.sentence_fps, anchors=prep.anchors,
@@ -183,9 +192,10 @@ def refingerprint(store: Store, params: FingerprintParams, progress: ProgressFn 
     with _CommitGroups(store) as group:
         for i, doc_id in enumerate(stale):
             progress(i / max(len(stale), 1), f"Re-fingerprinting {i + 1} of {len(stale)}")
-            text, _ = store.text_and_furniture(doc_id)
-            prep = prepare(text, params)
+            t = store.compared_text(doc_id)
+            prep = prepare(t.text, params, t.hidden)
             group.next()
+            store.write_flags(store.conn, doc_id, prep.flags)
             store.write_fingerprints(
                 store.conn, doc_id, params_json=key, simhash=prep.simhash, minhash_words=prep.minhash,
                 lsh_keys=prep.lsh_keys, sentence_fps=prep.sentence_fps, anchors=prep.anchors,
@@ -205,9 +215,9 @@ def fill_bags(store: Store, progress: ProgressFn = no_progress) -> int:
     with _CommitGroups(store) as group:
         for i, doc_id in enumerate(missing):
             progress(i / max(len(missing), 1), f"Completing the index: {i + 1} of {len(missing)}")
-            text, _ = store.text_and_furniture(doc_id)
+            t = store.compared_text(doc_id)
             group.next()
-            store.write_bag(store.conn, doc_id, pack_bag(unit_bag(tokenize(text).ids)))
+            store.write_bag(store.conn, doc_id, pack_bag(unit_bag(tokenize(t.text, t.hidden).ids)))
     return len(missing)
 
 
@@ -284,8 +294,9 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
 
     ``extraction``: what extracts and fingerprints the files, with the signature of
     :func:`workers.process_many` (default: :func:`workers.process_many_behind`, its children fed
-    while this thread writes; a Dask cluster's: :func:`cluster.dask_extraction`)."""
+    while this thread writes; a Dask cluster's: :func:`dask_backend.dask_extraction`)."""
     started = time.monotonic()
+    run_at = time.time()
     folder = os.path.abspath(folder)
     params = settings.fingerprints
     # Left set when this stops before the end (cancelled, the program closed, a crash, a full
@@ -415,6 +426,7 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
                         doc_id = write_skipped(store, entry, result, replace_id=old.id if old else None)
                     else:
                         doc_id = write_indexed(store, entry, result, params, replace_id=old.id if old else None, prep=prep,
+                                               indexed_at=run_at,
                                                sentence_counts=group.sentence_counts)
                         changed_ids.append(doc_id)
                     if old is None:
@@ -438,11 +450,12 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
 
     stale = refingerprint(store, params, wrap_progress(progress, 0.95, 0.98))
     fill_bags(store, wrap_progress(progress, 0.98, 1.0))
+    flagged = [(d.path, d.flags) for d in store.documents() if d.status == "indexed" and d.flags]
     _keep_left_out(store, folder, scan)
     store.delete_meta(UNFINISHED_KEY)  # (a whole index holds no mark, as one made before marks were)
     report = IndexReport(
         added=added, updated=updated, moved=moved, removed=len(gone), unchanged=unchanged, unread=len(kept_unread),
-        skipped=tuple(skipped), warned=tuple(warned), refingerprinted=len(stale), reread=reread,
+        skipped=tuple(skipped), warned=tuple(warned), flagged=tuple(flagged), refingerprinted=len(stale), reread=reread,
         elapsed_s=time.monotonic() - started,
         changed_ids=tuple(changed_ids + stale), others=scan.others,
     )
@@ -618,6 +631,7 @@ def index_files(store: Store, entries: Iterable[FileEntry], settings: Settings, 
     entries = list(entries)
     by_path = {e.path: e for e in entries}
     ids = []
+    run_at = time.time()
     runs = extract_many(list(by_path), settings.limits, settings.workers, no_progress)
     try:  # closed explicitly, as in index_folder: a failed write must not leave workers running
         for n, (path, result) in enumerate(runs, 1):
@@ -626,7 +640,8 @@ def index_files(store: Store, entries: Iterable[FileEntry], settings: Settings, 
             if isinstance(result, Skipped):
                 ids.append(write_skipped(store, entry, result, replace_id=old[0] if old else None))
             else:
-                ids.append(write_indexed(store, entry, result, settings.fingerprints, replace_id=old[0] if old else None))
+                ids.append(write_indexed(store, entry, result, settings.fingerprints, replace_id=old[0] if old else None,
+                                         indexed_at=run_at))
             progress(n / len(entries), f"Added {n} of {len(entries)}: {entry.rel}")
     finally:
         runs.close()

@@ -3,7 +3,7 @@
 The documents to pair (those not yet in the ``paired`` table) are cut into partitions. A
 partition task opens the index read-only, finds each document's candidates and verifies them
 exactly; it returns only the pairs that reach the pass's cut-offs. The tasks run in this process,
-in local worker processes, or on a Dask cluster (:mod:`neardup_gui.core.cluster`): the same
+in local worker processes, or on a Dask cluster (:mod:`neardup_gui.core.dask_backend`): the same
 function everywhere, so the answers are identical; only the caller writes the index.
 
 Which pair is verified where: pair (d, c) is verified while pairing d when c is a candidate of
@@ -27,7 +27,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from neardup_gui.core import processes
+from neardup_gui.core import lifeline, processes
 from neardup_gui.core.candidates import PAIR_MIN_SHARED_ANCHORS, AnchorPostings, CandidateFinder
 from neardup_gui.core.prepared import bag_bounds, BAG_BUCKETS, PreparedDocument, stored_bag_bounds, unit_bag, UnitCodes
 from neardup_gui.core.results import Comparison, Exclusions
@@ -192,8 +192,8 @@ class PartitionWorker:
         key = self._content.get(doc_id, doc_id)  # (_key inlined: called for every candidate)
         p = self._cache.get(key)
         if p is None:
-            text, furniture = self.store.text_and_furniture(doc_id)  # KeyError when the document is gone
-            p = self.verifier.prepare(self.verifier.mark(text, furniture, quoted=False), self.codes)
+            t = self.store.compared_text(doc_id)  # KeyError when the document is gone
+            p = self.verifier.prepare(self.verifier.mark(t.text, t.furniture, hidden=t.hidden, quoted=False), self.codes)
             self._cache[key] = p
             self._cache_bytes += p.nbytes
             while self._cache_bytes > self._cache_limit and len(self._cache) > 1:
@@ -511,7 +511,11 @@ def _init_worker(spec: PassSpec) -> None:
     global _worker  # noqa: PLW0603 - the state of a pool worker process, never of the caller
     import signal
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl+C and cancels
+    lifeline.bind_to_parent()  # (ends with the process that started the pass, however it ends)
+    # The parent handles Ctrl+C and cancels. (SIGTERM keeps its default: the pool stops its
+    # workers with it. Sent to the whole process group, it stops the parent's pass as well, and
+    # what was written stays.)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker = PartitionWorker(spec)
 
 

@@ -1,82 +1,37 @@
-"""Edited passages: the exact aligned runs of a comparison merged across small edits.
+"""Edited passages: exact aligned runs merged across small edits into copied-then-edited passages.
 
-Copy-then-edit is the usual way to evade a screen: substitute a word every few words, insert or
-drop one here and there. Each edit breaks an exact run, and a run shorter than ``min_run`` does
-not count, so an edited copy reads as confetti of short runs and its containment falls with the
-edit rate (measured on Chinese text with 30 % of the words replaced: 0.49 for a wholly copied
-text). The PAN text-alignment systems (2012–2015; e.g. Sanchez-Perez et al., 2014) seed on exact
-matches, *extend* the seeds across small gaps into passages, then filter. This module does that
-on top of the exact alignment of :mod:`neardup_gui.core.compare`:
+An edit (a word substituted, inserted or dropped) breaks an exact run, and a run shorter than
+``min_run`` does not count alone, so an edited copy reads as confetti of short runs. As the PAN
+text-alignment systems do (seed, extend, filter; e.g. Sanchez-Perez et al., 2014), the runs of one
+monotone alignment are merged here, in named steps:
 
-1. **Anchors**: the exact runs of ≥ ``min_run`` units (the trustable runs the similarity counts).
-   Every passage holds at least one; a text that shares no such run with the other forms none.
-2. **Seeds**: between two consecutive anchors, and outward from the first and the last, the two
-   texts are aligned locally and the aligned runs weighing ≥ ``short_run`` are kept: three CJK
-   characters, or two words (a word unit weighs ``word_weight`` = 1.5 characters). Alone they
-   would be chance (a three-character phrase recurs in any two texts on one subject); inside a
-   copied stretch they are the words the editor left alone. Seeds of word pairs count only in a
-   passage holding at least ``min_anchors_for_words`` anchors; a passage around a lone anchor
-   is built from seeds of ``short_run`` units, as before word pairs counted.
-3. **Chaining**: from an anchor, seeds are followed while the unmatched stretch ("hole") before
-   the next seed is at most ``max_hole`` units in each text — a substituted, inserted or dropped
-   word or two — and is not written in CJK on one side and in words on the other (a translated
-   description between two identical table rows is not an edit: with 8-unit anchors the check
-   proposes the English original of a translated section, and its package rows chained across
-   the translations read 0.18 containment, above the true source of a 15 % copy; now 0.05).
-   When the chain reaches the next anchor the two anchors are one passage. Regions
-   longer than ``2 × window`` are aligned a window at a time from each end, for as long as the
-   chain goes on.
-4. **Joining**: two chains that stopped short of each other are one passage when the gap between
-   them is at most ``gap_share`` of their joint length (a burst of edits inside a long copied
-   section), provided the joined passage passes the filter below.
-5. **Filter**: a passage is kept only if its seeds cover at least ``min_density`` of it and its
-   anchors at least ``min_anchor_share``, in each text; otherwise it is cut back to its outer
-   anchors, and if still too thin its anchors stand alone. The anchor share also bounds what
-   passages can cover (coverage ≤ anchor units / share), which keeps :func:`coverage_bound` —
-   the upper bound the containment cut-off prunes with — exact.
+1. **Anchors**: the exact runs of at least ``min_run`` units. Every passage holds one; a text that
+   shares no such run with the other forms none.
+2. **Seeds**: between two consecutive anchors, and outward from the outer ones (``window`` units at
+   a time), the two texts are aligned locally and the aligned runs weighing at least ``short_run``
+   are kept: three CJK characters, or two words (a word weighs ``word_weight`` = 1.5 characters, so
+   a seed is about as unlikely by chance in English as in Chinese). Seeds of word pairs count only
+   in a passage holding ``min_anchors_for_words`` anchors: parallel text that is no copy (two
+   tables with one common row) shares one anchor and many word pairs around it.
+3. **Chaining**: seeds are followed while the unmatched hole before the next is at most
+   ``max_hole`` units in each text and is not a translation (CJK on one side, words on the other);
+   a chain that reaches the next anchor joins the two.
+4. **Joining**: two chains join across a gap of at most ``gap_share`` of their joint length (a
+   burst of edits inside one copied section).
+5. **Density**: seeds cover at least ``min_density`` and anchors at least ``min_anchor_share`` of a
+   passage, in each text; otherwise it is cut back to its outer anchors, and if still too thin its
+   anchors stand alone.
 
-Passages are disjoint and in the same order in both texts (they follow one monotone alignment),
-are never extended across removed (template or excluded) text — only an exact run may hold
-some, where both texts have it at the aligned place — and cover every anchor; so containment
-counted over passages is never below the exact containment.
+Guarantees: passages are disjoint, in the same order in both texts, never extended across
+removed (template or excluded) text — only an exact run may hold some, where both texts removed
+the same text at the aligned place — and every anchor lies in one. Anchors are at least
+``min_anchor_share`` of every passage (or a passage is one anchor), which bounds what passages can
+cover: :func:`coverage_bound`. The rules' values and the measurements behind them:
+``docs/similarity.md`` ("Edited passages").
 
-Counting only (:func:`passage_cover`, what the collection-wide pass stores) finds the same
-passages with fewer local alignments: a hole of at most ``max_hole`` units in each text joins its
-two anchors whatever it holds, so its seeds are looked for only when a density test needs them.
-
-Why these bounds (``PassageRules`` defaults), measured with ``tests/benchmarks/eval_pan.py`` on
-the development corpus, both languages (figures in ``docs/quality.md``):
-
-* ``short_run`` = 3 and ``max_hole`` = 12 units: with 30 % of the Chinese words replaced,
-  clusters of two or three substituted words with a leftover run of one or two characters
-  between them are common. Measured on 10 such copies (before the joining step existed): seeds
-  of ≥ 4 units and holes of ≤ 10 gave containment 0.84 in 5.3 passages per copy; seeds of ≥ 3,
-  0.92 in 3.8; with holes of ≤ 12 and the joining step, 0.99 in 1.0. Passages start only from
-  anchors, so short seeds and wide holes add nothing between unrelated texts.
-* ``min_density`` = 0.4 and ``min_anchor_share`` = 0.1: an English copy with 30 % of its words
-  replaced keeps only about a quarter of its units in runs of ≥ 8, so an anchor share of 0.2
-  split such copies (containment 0.69); 0.1 keeps most whole (0.79), and the cut-off bound stays
-  finite (ten times the anchor bound).
-* ``gap_share`` = 0.2: joins chains across bursts of edits (a 20-unit gap between two copied
-  stretches of 50 units) but not across an inserted paragraph of other text.
-* ``word_weight`` = 1.5: a seed must be as unlikely by chance in English as in Chinese. Measured
-  on 64-unit windows of unrelated sections of the same book, aligned as passages are: runs of
-  ≥ 2 words cover 0.6 % of the English units, runs of ≥ 3 characters 0.6 % of the Chinese ones
-  (≥ 3 words: under 0.05 %). An English copy with 30 % of its words replaced keeps 62 % of its
-  units in runs of ≥ 2 words but only 55 % in runs of ≥ 3, and its holes between 3-word runs
-  often exceed ``max_hole``: with 3-unit seeds such copies broke into pieces (containment 0.84
-  over 120 copies, 36 below 0.8); with word pairs, 0.93 (11 below 0.8, two of them without any
-  anchor). Chinese is unchanged (a CJK run's weight is its length).
-* ``min_anchors_for_words`` = 2: parallel text that is not a copy — two tables with the same
-  header and one common row, a template sentence with other nouns — shares one exact run and
-  many word pairs around it. Two anchors chained in order are independent evidence of copying;
-  one is a shared phrase. With word pairs counted around lone anchors too, the unrelated pairs
-  at ≥ 0.1 containment (5 splits of the evaluation, 13,920 pairs) rose from 6 to 16; with this
-  rule they stay at the 6 of the former rules (the book's own repeated headings and rows).
-
-With these, no passage on the unrelated pairs of the evaluation grew by more than a few units
-beyond its anchors, and no pair of the default evaluation reaches 0.1 containment (the same
-count as the exact runs alone: zero).
+The chaining runs in C where it is built (core/_kernels.c: ``chained_passages``, these steps step
+for step, calling ``align`` for the local alignments); the Python below is its specification and
+its fallback, and tests hold the two equal on random inputs.
 """
 
 from __future__ import annotations
@@ -86,14 +41,14 @@ import logging
 import math
 from bisect import bisect_left
 from dataclasses import dataclass
-from typing import NamedTuple, Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
-from neardup_gui.core.results import MatchSpan, Passage
+from neardup_gui.core.align import Block, _align_codes
 from neardup_gui.core.units import Units
 
-try:  # the chaining in C (core/_kernels.c: chained_passages, _chained_passages's Python step for step)
+try:  # the chaining in C (core/_kernels.c: chained_passages), step for step the Python below
     from neardup_gui.core import _kernels
 except ImportError:  # no C compiler at install time: the same passages from the Python below
     _kernels = None
@@ -101,6 +56,9 @@ except ImportError:  # no C compiler at install time: the same passages from the
 log = logging.getLogger(__name__)
 
 Run = tuple[int, int, int]  # (i in A, j in B, length), in countable-unit coordinates
+# A passage as found: (start_a, end_a, start_b, end_b, its seeds and anchors in order)
+Found = tuple[int, int, int, int, tuple[Run, ...]]
+Align = Callable[[np.ndarray, np.ndarray], list[Block]]
 
 
 @dataclass(frozen=True)
@@ -111,7 +69,7 @@ class PassageRules:
     word_weight: float = 1.5  # weight of a word unit in a seed (a CJK character weighs 1)
     min_anchors_for_words: int = 2  # anchors a passage needs before seeds of word pairs count in it
     max_hole: int = 12  # largest unmatched stretch between two seeds, in each text
-    window: int = 64  # how far beyond its outer anchors a passage may be extended
+    window: int = 64  # how far beyond its outer anchors a passage may be extended, a step at a time
     min_density: float = 0.4  # seed units / passage units, in each text
     min_anchor_share: float = 0.1  # anchor units / passage units, in each text
     gap_share: float = 0.2  # two chains join across a gap of this share of their joint length
@@ -127,39 +85,23 @@ DEFAULT_RULES = PassageRules()
 
 
 def rules_key(rules: PassageRules | None = None) -> str:
-    """The merging rules as a stable string: results cached with other rules (or before passages
-    existed) are recomputed, because their containments were counted differently."""
+    """The merging rules as a stable string: results cached under other rules are recomputed,
+    because their figures were counted differently."""
     r = rules or DEFAULT_RULES
-    return (f"passages-3:{r.short_run}:{r.word_weight}:{r.min_anchors_for_words}:{r.max_hole}:{r.window}:"
+    return (f"passages-4:{r.short_run}:{r.word_weight}:{r.min_anchors_for_words}:{r.max_hole}:{r.window}:"
             f"{r.min_density}:{r.min_anchor_share}:{r.gap_share}")
 
 
 def coverage_bound(anchor_bound: int, rules: PassageRules = DEFAULT_RULES) -> int:
-    """Upper bound of the units passages can cover, given an upper bound of the anchor units."""
+    """Upper bound of the units passages can cover (in either text), given an upper bound of the
+    anchor units: anchors are at least ``min_anchor_share`` of every passage."""
     return int(anchor_bound / rules.min_anchor_share) if rules.min_anchor_share > 0 else 1 << 62
 
 
-@dataclass(frozen=True)
-class _Chain:
-    start_a: int
-    start_b: int
-    end_a: int
-    end_b: int
-    seeds: tuple[Run, ...]  # anchors and short seeds, in order
-    anchors: tuple[Run, ...]
-
-
-class _Hole(NamedTuple):
-    """In a chain built for counts only: the region from the end ``(i, j)`` of one anchor to the
-    start ``(end_a, end_b)`` of the next, joined whatever seeds it holds, standing for them.
-    Its ``n`` is 0 (no seed units counted); it is no anchor and never a chain's first or last
-    item (an anchor precedes and follows it)."""
-
-    i: int
-    j: int
-    n: int
-    end_a: int
-    end_b: int
+def countable_marks(u: Units, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """Of the countable units ``pos`` of ``u``: True between k and k + 1 where removed text lies
+    (nothing is merged across it), and which are CJK characters (None when ``u`` does not say)."""
+    return np.diff(pos) > 1, None if u.cjk is None else u.cjk[pos]
 
 
 def find_passages(
@@ -168,51 +110,47 @@ def find_passages(
     codes_b: np.ndarray,
     jumps_a: np.ndarray,
     jumps_b: np.ndarray,
-    align,
+    align: Align = _align_codes,
     rules: PassageRules = DEFAULT_RULES,
     cjk_a: np.ndarray | None = None,
     cjk_b: np.ndarray | None = None,
-    counts_only: bool = False,
-) -> list[tuple[int, int, int, int, tuple[Run, ...]]]:
-    """Passages as ``(start_a, end_a, start_b, end_b, seeds)`` in countable coordinates.
+) -> list[Found]:
+    """The passages of one monotone alignment, in order, in countable coordinates.
 
     ``runs``: the anchors (exact runs of ≥ min_run units), increasing in both texts.
     ``codes_*``: the countable units' codes (equal units ↔ equal codes). ``jumps_*[k]`` is True
     when removed text lies between countable units k and k + 1: nothing is merged across it.
     ``align(x, y)`` returns the matching blocks ``(i, j, n)`` of an LCS of two code arrays.
-    ``cjk_*``: True for each countable unit that is a CJK character (None: all of them, so
-    seeds are runs of ``short_run`` units and no hole is told apart as a translation).
-
-    Seeds of word pairs (lighter than ``short_run`` units) are trusted only inside a passage
-    that holds ``min_anchors_for_words`` anchors: a passage around a lone anchor is built again,
-    between its neighbours, from seeds of ``short_run`` units (see the module docstring).
-
-    ``counts_only``: the same passages, but their seeds are not all looked for: where two anchors
-    join whatever lies between them, the hole stands in ``seeds`` for the seeds it holds (see
-    :class:`_Hole`), unless the passage's density test needs them (:func:`passage_cover`).
+    ``cjk_*``: True for each countable unit that is a CJK character (None: all of them, so seeds
+    are runs of ``short_run`` units and no hole is told apart as a translation).
     """
     # lighter seeds exist when fewer than short_run words weigh short_run (1.5: two words)
     word_pairs = cjk_a is not None and math.ceil(rules.short_run / rules.word_weight - 1e-9) < rules.short_run
-    # A passage holding a hole holds the two anchors around it, so it passes the anchor test
-    # below without its seeds as long as two anchors are enough.
-    holes = counts_only and rules.min_anchors_for_words <= 2
-    found = _chained_passages(runs, codes_a, codes_b, jumps_a, jumps_b, align, rules, cjk_a, cjk_b, word_pairs,
-                              holes)
+    found = _chained_passages(runs, codes_a, codes_b, jumps_a, jumps_b, align, rules, cjk_a, cjk_b, word_pairs)
     if not word_pairs or rules.min_anchors_for_words <= 1:
         return found
+    return _without_lone_word_pairs(found, runs, codes_a, codes_b, jumps_a, jumps_b, align, rules, cjk_a, cjk_b)
+
+
+def _without_lone_word_pairs(found: list[Found], runs: Sequence[Run], codes_a: np.ndarray, codes_b: np.ndarray,
+                             jumps_a: np.ndarray, jumps_b: np.ndarray, align: Align, rules: PassageRules,
+                             cjk_a: np.ndarray, cjk_b: np.ndarray | None) -> list[Found]:
+    """Step 2's rule on word pairs: a passage with fewer than ``min_anchors_for_words`` anchors
+    that holds a seed lighter than ``short_run`` units is built again, between its neighbours,
+    from seeds of ``short_run`` units only."""
     anchor_set = set(runs)
     enough = rules.min_anchors_for_words
-    out: list[tuple[int, int, int, int, tuple[Run, ...]]] = []
+    out: list[Found] = []
     for k, passage in enumerate(found):
         seeds = passage[4]
         # (enough anchors are known as soon as they are met: a long copy's passage holds thousands)
         if next(itertools.islice(filter(anchor_set.__contains__, seeds), enough - 1, None), None) is not None:
             out.append(passage)
             continue
-        anchors = [r for r in seeds if r in anchor_set]
         if all(n >= rules.short_run for _, _, n in seeds):
             out.append(passage)
             continue
+        anchors = [r for r in seeds if r in anchor_set]
         # Between the passage before (as kept) and the one after (which can only shrink), so the
         # passages stay disjoint and in order.
         a0, b0 = (out[-1][1], out[-1][3]) if out else (0, 0)
@@ -226,133 +164,104 @@ def find_passages(
 
 
 def _chained_passages(
-    runs: Sequence[Run],
-    codes_a: np.ndarray,
-    codes_b: np.ndarray,
-    jumps_a: np.ndarray,
-    jumps_b: np.ndarray,
-    align,
-    rules: PassageRules,
-    cjk_a: np.ndarray | None,
-    cjk_b: np.ndarray | None,
-    word_pairs: bool,
-    holes: bool = False,
-) -> list[tuple[int, int, int, int, tuple[Run, ...]]]:
-    """:func:`find_passages`, with seeds of word pairs wherever its anchors (``word_pairs``) or none;
-    ``holes``: the holes two anchors join across whatever they hold are not aligned unless a
-    density test needs their seeds (a :class:`_Hole` stands for them in the chain).
-
-    In C when it is built (core/_kernels.c: chained_passages, the Python steps below, step for
-    step, calling ``align`` for the local alignments): the collection-wide pass chains the
-    anchors of every comparison, thousands of regions per long copy, where the Python steps
-    around the alignments were about an eighth of the pass (2,372 grown copyright files).
-    """
+    runs: Sequence[Run], codes_a: np.ndarray, codes_b: np.ndarray, jumps_a: np.ndarray, jumps_b: np.ndarray,
+    align: Align, rules: PassageRules, cjk_a: np.ndarray | None, cjk_b: np.ndarray | None, word_pairs: bool,
+) -> list[Found]:
+    """Steps 2–5 with seeds of word pairs wherever the texts have words (``word_pairs``) or none."""
     if _kernels is not None and all(m is None or m.dtype == np.bool_ for m in (jumps_a, jumps_b, cjk_a, cjk_b)):
         return _kernels.chained_passages(
-            runs, codes_a, codes_b, jumps_a, jumps_b, align, cjk_a, cjk_b, _Hole, rules.short_run,
-            rules.word_weight, rules.max_hole, rules.window, rules.min_density, rules.min_anchor_share,
-            rules.gap_share, word_pairs, holes)
-    # (the Python steps below: the code the C one follows, and its fallback)
+            runs, codes_a, codes_b, jumps_a, jumps_b, align, cjk_a, cjk_b, rules.short_run, rules.word_weight,
+            rules.max_hole, rules.window, rules.min_density, rules.min_anchor_share, rules.gap_share, word_pairs)
     runs = sorted(runs)
     if not runs:
         return []
-    # Seed weights (a word weighs more than a character), as prefix sums where A mixes scripts;
-    # a text in one script needs none (all its runs of a length weigh the same).
-    has_a = cjk_a is not None and bool(cjk_a.any())
-    only_a = cjk_a is None or bool(cjk_a.all())
-    if not word_pairs or only_a:
-        min_units, cum = rules.short_run, None
-    elif not has_a:
-        min_units, cum = max(1, math.ceil(rules.short_run / rules.word_weight - 1e-9)), None
-    else:
-        min_units = max(1, math.ceil(rules.short_run / max(1.0, rules.word_weight) - 1e-9))
-        cum = np.concatenate([[0.0], np.cumsum(np.where(cjk_a, 1.0, rules.word_weight))]).tolist()
-    sure_units = rules.short_run  # this many units are a seed whatever they are (a CJK unit weighs 1)
-    # CJK counts as prefix sums, only where a hole can be CJK on one side and words on the other.
-    has_b = cjk_b is not None and bool(cjk_b.any())
-    only_b = cjk_b is None or bool(cjk_b.all())
-    mixed = cjk_a is not None and cjk_b is not None and ((has_a and not only_b) or (has_b and not only_a))
-    cjk_sum_a = np.concatenate([[0], np.cumsum(cjk_a)]).tolist() if mixed else None
-    cjk_sum_b = np.concatenate([[0], np.cumsum(cjk_b)]).tolist() if mixed else None
+    s = _Seeding(codes_a, codes_b, jumps_a, jumps_b, align, rules, cjk_a, cjk_b, word_pairs)
+    anchor_set = set(runs)
+    return _dense_passages(_joined(_chains(runs, s), anchor_set, s), anchor_set, s)
 
-    def translated(a0: int, a1: int, b0: int, b1: int) -> bool:
+
+class _Seeding:
+    """Seeds and chains of seeds between anchors: steps 2 and 3 (see the module docstring)."""
+
+    def __init__(self, codes_a: np.ndarray, codes_b: np.ndarray, jumps_a: np.ndarray, jumps_b: np.ndarray,
+                 align: Align, rules: PassageRules, cjk_a: np.ndarray | None, cjk_b: np.ndarray | None,
+                 word_pairs: bool) -> None:
+        self.codes_a, self.codes_b, self.align, self.rules = codes_a, codes_b, align, rules
+        self.na, self.nb = len(codes_a), len(codes_b)
+        # after these countable units lies removed text (plain lists: bisect is cheaper per call)
+        self.cut_a = np.flatnonzero(jumps_a).tolist()
+        self.cut_b = np.flatnonzero(jumps_b).tolist()
+        # Seed weights (a word weighs more than a character), as prefix sums where A mixes
+        # scripts; a text in one script needs none (all its runs of a length weigh the same).
+        has_a = cjk_a is not None and bool(cjk_a.any())
+        only_a = cjk_a is None or bool(cjk_a.all())
+        self.cum: list[float] | None = None
+        if not word_pairs or only_a:
+            self.min_units = rules.short_run
+        elif not has_a:
+            self.min_units = max(1, math.ceil(rules.short_run / rules.word_weight - 1e-9))
+        else:
+            self.min_units = max(1, math.ceil(rules.short_run / max(1.0, rules.word_weight) - 1e-9))
+            self.cum = np.concatenate([[0.0], np.cumsum(np.where(cjk_a, 1.0, rules.word_weight))]).tolist()
+        # CJK counts as prefix sums, only where a hole can be CJK on one side and words on the other
+        has_b = cjk_b is not None and bool(cjk_b.any())
+        only_b = cjk_b is None or bool(cjk_b.all())
+        mixed = cjk_a is not None and cjk_b is not None and ((has_a and not only_b) or (has_b and not only_a))
+        self.cjk_sum_a = np.concatenate([[0], np.cumsum(cjk_a)]).tolist() if mixed else None
+        self.cjk_sum_b = np.concatenate([[0], np.cumsum(cjk_b)]).tolist() if mixed else None
+
+    def translated(self, a0: int, a1: int, b0: int, b1: int) -> bool:
         """A hole written in CJK on one side and in words on the other is a translation, not an
-        edit: both holes of 3 units or more, one at least 3/4 CJK, the other at most 1/4 (an
-        edit next to an option name or a command mixes the two in a short hole on both sides)."""
-        if cjk_sum_a is None or cjk_sum_b is None or a1 - a0 < 3 or b1 - b0 < 3:
+        edit: both holes of 3 units or more, one at least 3/4 CJK, the other at most 1/4."""
+        if self.cjk_sum_a is None or self.cjk_sum_b is None or a1 - a0 < 3 or b1 - b0 < 3:
             return False
-        share_a = (cjk_sum_a[a1] - cjk_sum_a[a0]) / (a1 - a0)
-        share_b = (cjk_sum_b[b1] - cjk_sum_b[b0]) / (b1 - b0)
+        share_a = (self.cjk_sum_a[a1] - self.cjk_sum_a[a0]) / (a1 - a0)
+        share_b = (self.cjk_sum_b[b1] - self.cjk_sum_b[b0]) / (b1 - b0)
         return (share_a >= 0.75 and share_b <= 0.25) or (share_b >= 0.75 and share_a <= 0.25)
 
-    def could_be_translated(a0: int, a1: int, b0: int, b1: int) -> bool:
-        """Whether any part of this hole from its start or to its end could be :func:`translated`:
-        not when it is too short, nor when both sides are wholly CJK or both wholly words."""
-        if cjk_sum_a is None or cjk_sum_b is None or a1 - a0 < 3 or b1 - b0 < 3:
-            return False
-        in_a, in_b = cjk_sum_a[a1] - cjk_sum_a[a0], cjk_sum_b[b1] - cjk_sum_b[b0]
-        return not ((in_a == 0 and in_b == 0) or (in_a == a1 - a0 and in_b == b1 - b0))
-
-    na, nb = len(codes_a), len(codes_b)
-    # after these countable units lies removed text (plain lists: bisect is cheaper per call)
-    cut_a = np.flatnonzero(jumps_a).tolist()
-    cut_b = np.flatnonzero(jumps_b).tolist()
-    w, h, s = rules.window, rules.max_hole, rules.short_run
-    max_region = rules.max_region
-
-    def seeds_between(a0: int, a1: int, b0: int, b1: int) -> list[Run]:
-        if a1 - a0 < min_units or b1 - b0 < min_units:
+    def seeds_between(self, a0: int, a1: int, b0: int, b1: int) -> list[Run]:
+        """The seeds of the local alignment of A[a0:a1] and B[b0:b1]: its runs weighing ``short_run``."""
+        if a1 - a0 < self.min_units or b1 - b0 < self.min_units:
             return []
-        blocks = align(codes_a[a0:a1], codes_b[b0:b1])
+        blocks = self.align(self.codes_a[a0:a1], self.codes_b[b0:b1])
+        cum, s = self.cum, self.rules.short_run
         if cum is None:
-            return [(a0 + i, b0 + j, n) for i, j, n in blocks if n >= min_units]
+            return [(a0 + i, b0 + j, n) for i, j, n in blocks if n >= self.min_units]
         return [(a0 + i, b0 + j, n) for i, j, n in blocks
-                if n >= sure_units or (n >= min_units and cum[a0 + i + n] - cum[a0 + i] >= s - 1e-9)]
+                if n >= s or (n >= self.min_units and cum[a0 + i + n] - cum[a0 + i] >= s - 1e-9)]
 
-    def free_after(cuts: list[int], pos: int, limit: int) -> int:
-        """Largest end ≤ limit such that [pos, end) crosses no removed text (pos: first unit)."""
-        k = bisect_left(cuts, pos - 1)  # first cut at or after unit pos - 1
-        return min(limit, cuts[k] + 1) if k < len(cuts) else limit
-
-    def free_before(cuts: list[int], pos: int, limit: int) -> int:
-        """Smallest start ≥ limit such that [start, pos) crosses no removed text (pos: one past)."""
-        k = bisect_left(cuts, pos) - 1  # last cut before unit pos
-        return max(limit, cuts[k] + 1) if k >= 0 else limit
-
-    def crosses(cuts: list[int], end: int, start: int) -> bool:
-        """True when removed text lies anywhere between unit ``end - 1`` and unit ``start``."""
-        k = bisect_left(cuts, end - 1)
-        return k < len(cuts) and cuts[k] <= start - 1
-
-    def chain_forward(seeds: list[Run], ea: int, eb: int) -> list[Run]:
-        taken = []
+    def chain_forward(self, seeds: list[Run], ea: int, eb: int) -> list[Run]:
+        """The seeds chained forward from the end (ea, eb) of a run, while holes stay small."""
+        taken, h = [], self.rules.max_hole
         for i, j, n in seeds:
             if i < ea or j < eb:
                 continue
-            if i - ea > h or j - eb > h or translated(ea, i, eb, j):
+            if i - ea > h or j - eb > h or self.translated(ea, i, eb, j):
                 break
             taken.append((i, j, n))
             ea, eb = i + n, j + n
         return taken
 
-    def chain_backward(seeds: list[Run], sa: int, sb: int) -> list[Run]:
-        taken = []
+    def chain_backward(self, seeds: list[Run], sa: int, sb: int) -> list[Run]:
+        """The seeds chained backward from the start (sa, sb) of a run, in text order."""
+        taken, h = [], self.rules.max_hole
         for i, j, n in reversed(seeds):
             if i + n > sa or j + n > sb:
                 continue
-            if sa - (i + n) > h or sb - (j + n) > h or translated(i + n, sa, j + n, sb):
+            if sa - (i + n) > h or sb - (j + n) > h or self.translated(i + n, sa, j + n, sb):
                 break
             taken.append((i, j, n))
             sa, sb = i, j
         taken.reverse()
         return taken
 
-    def extend_forward(ea: int, eb: int, lim_a: int, lim_b: int) -> list[Run]:
+    def extend_forward(self, ea: int, eb: int, lim_a: int, lim_b: int) -> list[Run]:
         """Seeds chained from (ea, eb) towards (lim_a, lim_b), one window at a time."""
         taken: list[Run] = []
+        w, h = self.rules.window, self.rules.max_hole
         while True:
             wa, wb = min(lim_a, ea + w), min(lim_b, eb + w)
-            more = chain_forward(seeds_between(ea, wa, eb, wb), ea, eb)
+            more = self.chain_forward(self.seeds_between(ea, wa, eb, wb), ea, eb)
             if not more:
                 return taken
             taken.extend(more)
@@ -360,12 +269,13 @@ def _chained_passages(
             if (wa == lim_a and wb == lim_b) or (wa - ea > h and wb - eb > h):
                 return taken  # the chain stopped inside the window, not at its edge
 
-    def extend_backward(sa: int, sb: int, lim_a: int, lim_b: int) -> list[Run]:
+    def extend_backward(self, sa: int, sb: int, lim_a: int, lim_b: int) -> list[Run]:
         """Seeds chained from (sa, sb) back towards (lim_a, lim_b), one window at a time."""
         taken: list[Run] = []
+        w, h = self.rules.window, self.rules.max_hole
         while True:
             wa, wb = max(lim_a, sa - w), max(lim_b, sb - w)
-            more = chain_backward(seeds_between(wa, sa, wb, sb), sa, sb)
+            more = self.chain_backward(self.seeds_between(wa, sa, wb, sb), sa, sb)
             if not more:
                 return taken
             taken[:0] = more
@@ -373,132 +283,118 @@ def _chained_passages(
             if (wa == lim_a and wb == lim_b) or (sa - wa > h and sb - wb > h):
                 return taken
 
-    def end_of(seeds: Sequence[Run], a0: int, b0: int) -> tuple[int, int]:
-        return (seeds[-1][0] + seeds[-1][2], seeds[-1][1] + seeds[-1][2]) if seeds else (a0, b0)
 
-    # Left edge of the first anchor, then every region between anchors, then the right edge.
+def _free_after(cuts: list[int], pos: int, limit: int) -> int:
+    """Largest end ≤ limit such that [pos, end) crosses no removed text (pos: first unit)."""
+    k = bisect_left(cuts, pos - 1)  # first cut at or after unit pos - 1
+    return min(limit, cuts[k] + 1) if k < len(cuts) else limit
+
+
+def _free_before(cuts: list[int], pos: int, limit: int) -> int:
+    """Smallest start ≥ limit such that [start, pos) crosses no removed text (pos: one past)."""
+    k = bisect_left(cuts, pos) - 1  # last cut before unit pos
+    return max(limit, cuts[k] + 1) if k >= 0 else limit
+
+
+def _crossing(cuts: list[int], end: int, start: int) -> bool:
+    """True when removed text lies anywhere between unit ``end - 1`` and unit ``start``."""
+    k = bisect_left(cuts, end - 1)
+    return k < len(cuts) and cuts[k] <= start - 1
+
+
+def _end(chain: Sequence[Run]) -> tuple[int, int]:
+    return chain[-1][0] + chain[-1][2], chain[-1][1] + chain[-1][2]
+
+
+def _chains(runs: list[Run], s: _Seeding) -> list[list[Run]]:
+    """Step 3: the anchors in chains of seeds, each chain from one anchor (its seeds before it
+    included) to where seeds stop reaching the next anchor."""
+    h, max_region = s.rules.max_hole, s.rules.max_region
     first = runs[0]
-    groups: list[list[Run]] = [extend_backward(first[0], first[1], free_before(cut_a, first[0], 0),
-                                               free_before(cut_b, first[1], 0)) + [first]]
+    groups: list[list[Run]] = [s.extend_backward(first[0], first[1], _free_before(s.cut_a, first[0], 0),
+                                                 _free_before(s.cut_b, first[1], 0)) + [first]]
     # Most regions between consecutive anchors (thousands per long copy) are decided without a
     # local alignment: a hole narrower than a seed in either text holds no seed, so the anchors
     # are one passage exactly when the hole is small, open and not a translation, and otherwise
-    # the next anchor starts a chain of its own (nothing to chain back to it). These are found
-    # for all regions at once; only the others go through the loop below.
-    attention: list[int] = []  # the regions that are not quick joins
-    if len(runs) > 1:  # (one anchor, as for two identical texts: no region, no numpy call)
-        joins, quick, opened = _quick_regions(runs, cut_a, cut_b, min_units, h)
-        if cjk_sum_a is not None:
+    # the next anchor starts a chain of its own. Only the other regions are aligned.
+    attention: list[int] = []
+    quick = opened = np.zeros(0, dtype=bool)
+    if len(runs) > 1:
+        joins, quick, opened = _quick_regions(runs, s.cut_a, s.cut_b, s.min_units, h)
+        if s.cjk_sum_a is not None:
             for k in np.flatnonzero(joins).tolist():
                 prev, nxt = runs[k], runs[k + 1]
-                joins[k] = not translated(prev[0] + prev[2], nxt[0], prev[1] + prev[2], nxt[1])
+                joins[k] = not s.translated(prev[0] + prev[2], nxt[0], prev[1] + prev[2], nxt[1])
         attention = np.flatnonzero(~joins).tolist()
     placed = 0  # runs[:placed + 1] are in groups
-    most = [0]  # for each group, the seed units its holes could hold at most
-    hole_max = min(h, max_region)
     for k in attention:
         groups[-1].extend(runs[placed + 1 : k + 1])  # regions placed..k-1 joined their anchors
         placed = k + 1
         nxt = runs[k + 1]
         if quick[k]:
             groups.append([nxt])
-            most.append(0)
             continue
         prev = runs[k]
         ea, eb = prev[0] + prev[2], prev[1] + prev[2]
         sa, sb = nxt[0], nxt[1]
         open_between = bool(opened[k])
-        if (holes and open_between and 0 <= sa - ea <= hole_max and 0 <= sb - eb <= hole_max
-                and not could_be_translated(ea, sa, eb, sb)):
-            # Joined whatever seeds the hole holds (it is within max_hole, and no part of it can
-            # be a translation); they are looked for only if a density test needs them.
-            groups[-1].append(_Hole(ea, eb, 0, sa, sb))
-            groups[-1].append(nxt)
-            # seeds are disjoint in both texts; at least 1, so that a chain holding a hole is
-            # known by its bound (the hole is not quick: ≥ min_units units on each side)
-            most[-1] += max(1, min(sa - ea, sb - eb))
-            continue
         if open_between and sa - ea <= max_region and sb - eb <= max_region:
-            seeds = seeds_between(ea, sa, eb, sb)  # a small region without removed text: align it whole
-            fwd = chain_forward(seeds, ea, eb)
+            seeds = s.seeds_between(ea, sa, eb, sb)  # a small region without removed text: aligned whole
+            fwd = s.chain_forward(seeds, ea, eb)
         else:
             seeds = []
-            fwd = extend_forward(ea, eb, free_after(cut_a, ea, sa), free_after(cut_b, eb, sb))
+            fwd = s.extend_forward(ea, eb, _free_after(s.cut_a, ea, sa), _free_after(s.cut_b, eb, sb))
         groups[-1].extend(fwd)
-        end_a, end_b = end_of(fwd, ea, eb)
-        if sa - end_a <= h and sb - end_b <= h and open_between and not translated(end_a, sa, end_b, sb):
+        end_a, end_b = _end(fwd) if fwd else (ea, eb)
+        if sa - end_a <= h and sb - end_b <= h and open_between and not s.translated(end_a, sa, end_b, sb):
             groups[-1].append(nxt)  # the chain reached the next anchor: one passage
             continue
         if seeds:
-            back = [r for r in chain_backward(seeds, sa, sb) if r[0] >= end_a and r[1] >= end_b]
+            back = [r for r in s.chain_backward(seeds, sa, sb) if r[0] >= end_a and r[1] >= end_b]
         else:
-            back = extend_backward(sa, sb, max(end_a, free_before(cut_a, sa, end_a)),
-                                   max(end_b, free_before(cut_b, sb, end_b)))
+            back = s.extend_backward(sa, sb, max(end_a, _free_before(s.cut_a, sa, end_a)),
+                                     max(end_b, _free_before(s.cut_b, sb, end_b)))
         groups.append(back + [nxt])
-        most.append(0)
     groups[-1].extend(runs[placed + 1 :])
-    last = runs[-1]
-    ea, eb = last[0] + last[2], last[1] + last[2]
-    groups[-1].extend(extend_forward(ea, eb, free_after(cut_a, ea, na), free_after(cut_b, eb, nb)))
+    ea, eb = _end(runs)
+    groups[-1].extend(s.extend_forward(ea, eb, _free_after(s.cut_a, ea, s.na), _free_after(s.cut_b, eb, s.nb)))
+    return groups
 
-    # Chains that stopped short of each other are one passage when the gap between them is
-    # small beside both (a cluster of edits inside one copied section).
-    anchor_set = set(runs)
-    # Seed and anchor units of each chain, summed once and added up as chains join (the density
-    # test of a join would otherwise walk the whole joined chain again).
-    # A hole counts no seed units until resolved (so a chain dense without them is dense), and
-    # at most ``most`` (so a chain thin even with them is thin); only in between are they found.
-    sums = [(sum(r[2] for r in g), sum(r[2] for r in g if r in anchor_set)) for g in groups]
 
-    def resolved(chain: list) -> list[Run]:
-        """The chain with the seeds of its holes in their place (as the full search finds them)."""
-        out: list[Run] = []
-        for r in chain:
-            if r.__class__ is _Hole:
-                out.extend(chain_forward(seeds_between(r.i, r.end_a, r.j, r.end_b), r.i, r.j))
-            else:
-                out.append(r)
-        return out
-
-    merged: list[list[Run]] = [groups[0]]
-    merged_sums, merged_most = [sums[0]], [most[0]]
-    for group, (matched, anchored), more in zip(groups[1:], sums[1:], most[1:]):
-        prev = merged[-1]
-        ea, eb = end_of(prev, 0, 0)
-        sa, sb = group[0][0], group[0][1]
-        joint = (ea - prev[0][0]) + (group[-1][0] + group[-1][2] - sa)
-        allowed = max(h, int(rules.gap_share * joint))
-        joined = (merged_sums[-1][0] + matched, merged_sums[-1][1] + anchored)
-        if (sa - ea <= allowed and sb - eb <= allowed
-                and not crosses(cut_a, ea, sa) and not crosses(cut_b, eb, sb) and not translated(ea, sa, eb, sb)):
-            dense_now = _dense(prev[0], group[-1], *joined, rules)
-            if (not dense_now and merged_most[-1] + more
-                    and _dense(prev[0], group[-1], joined[0] + merged_most[-1] + more, joined[1], rules)):
-                prev[:], group = resolved(prev), resolved(group)
-                merged_sums[-1] = (sum(r[2] for r in prev), merged_sums[-1][1])
-                matched, merged_most[-1], more = sum(r[2] for r in group), 0, 0
-                joined = (merged_sums[-1][0] + matched, joined[1])
-                dense_now = _dense(prev[0], group[-1], *joined, rules)
-            if dense_now:
+def _joined(groups: list[list[Run]], anchor_set: set[Run], s: _Seeding) -> list[tuple[list[Run], int, int]]:
+    """Step 4: chains that stopped short of each other joined across a gap small beside both,
+    when the joined chain passes the density test; each with its seed and anchor units."""
+    h, gap_share = s.rules.max_hole, s.rules.gap_share
+    merged: list[tuple[list[Run], int, int]] = []
+    for group in groups:
+        matched = sum(r[2] for r in group)
+        anchored = sum(r[2] for r in group if r in anchor_set)
+        if merged:
+            prev, pm, pa = merged[-1]
+            ea, eb = _end(prev)
+            sa, sb = group[0][0], group[0][1]
+            joint = (ea - prev[0][0]) + (group[-1][0] + group[-1][2] - sa)
+            allowed = max(h, int(gap_share * joint))
+            if (sa - ea <= allowed and sb - eb <= allowed and not _crossing(s.cut_a, ea, sa)
+                    and not _crossing(s.cut_b, eb, sb) and not s.translated(ea, sa, eb, sb)
+                    and _dense(prev[0], group[-1], pm + matched, pa + anchored, s.rules)):
                 prev.extend(group)
-                merged_sums[-1] = joined
-                merged_most[-1] += more
+                merged[-1] = (prev, pm + matched, pa + anchored)
                 continue
-        merged.append(group)
-        merged_sums.append((matched, anchored))
-        merged_most.append(more)
+        merged.append((group, matched, anchored))
+    return merged
 
-    out = []
-    for seeds, (matched, anchored), more in zip(merged, merged_sums, merged_most):
-        if more and not _dense(seeds[0], seeds[-1], matched, anchored, rules):
-            seeds = resolved(seeds)  # the density test needs the seeds of the holes
-            matched = sum(r[2] for r in seeds)
-        if not _dense(seeds[0], seeds[-1], matched, anchored, rules):
-            # Too thin to call one passage: first drop what lies beyond the outer anchors,
-            # then, if still too thin, let the anchors stand alone.
+
+def _dense_passages(chains: list[tuple[list[Run], int, int]], anchor_set: set[Run], s: _Seeding) -> list[Found]:
+    """Step 5: each chain as a passage when dense enough; else cut back to its outer anchors, and
+    if still too thin, its anchors each a passage of its own."""
+    out: list[Found] = []
+    for seeds, matched, anchored in chains:
+        if not _dense(seeds[0], seeds[-1], matched, anchored, s.rules):
             at = [k for k, r in enumerate(seeds) if r in anchor_set]
             seeds = seeds[at[0] : at[-1] + 1]
-            if not _dense_enough(seeds, anchor_set, rules):
+            if not _dense(seeds[0], seeds[-1], sum(r[2] for r in seeds),
+                          sum(r[2] for r in seeds if r in anchor_set), s.rules):
                 log.debug("chain of %d seeds rejected", len(seeds))
                 out.extend((i, i + n, j, j + n, ((i, j, n),)) for i, j, n in seeds if (i, j, n) in anchor_set)
                 continue
@@ -523,8 +419,7 @@ def _quick_regions(
 
 
 def _crosses(cuts: list[int], end: np.ndarray, start: np.ndarray) -> np.ndarray:
-    """For each region, True when removed text lies anywhere between unit ``end - 1`` and unit
-    ``start`` (``crosses`` in :func:`_chained_passages`, for many regions at once)."""
+    """:func:`_crossing` for many regions at once."""
     if not cuts:
         return np.zeros(len(end), dtype=bool)
     c = np.asarray(cuts, dtype=np.int64)
@@ -532,99 +427,8 @@ def _crosses(cuts: list[int], end: np.ndarray, start: np.ndarray) -> np.ndarray:
     return (k < len(c)) & (c[np.minimum(k, len(c) - 1)] <= start - 1)
 
 
-def _dense_enough(seeds: Sequence[Run], anchors: set[Run], rules: PassageRules) -> bool:
-    """Seeds cover ``min_density`` and anchors ``min_anchor_share`` of the chain, in each text."""
-    return _dense(seeds[0], seeds[-1], sum(r[2] for r in seeds), sum(r[2] for r in seeds if r in anchors), rules)
-
-
 def _dense(first: Run, last: Run, matched: int, anchored: int, rules: PassageRules) -> bool:
-    """:func:`_dense_enough` of a chain from ``first`` to ``last`` holding ``matched`` seed
-    units, ``anchored`` of them in anchors."""
+    """Whether a chain from ``first`` to ``last`` holding ``matched`` seed units, ``anchored`` of
+    them in anchors, has seeds covering ``min_density`` and anchors ``min_anchor_share`` of it."""
     length = max(last[0] + last[2] - first[0], last[1] + last[2] - first[1])
     return matched >= rules.min_density * length and anchored >= rules.min_anchor_share * length
-
-
-def passages_of(
-    a: Units,
-    b: Units,
-    spans: Sequence[MatchSpan],
-    pos_a: np.ndarray,
-    pos_b: np.ndarray,
-    codes_a: np.ndarray,
-    codes_b: np.ndarray,
-    align,
-    rules: PassageRules = DEFAULT_RULES,
-) -> tuple[tuple[Passage, ...], int, int]:
-    """The edited passages of a comparison whose exact runs are ``spans``.
-
-    ``pos_*``: original unit index of each countable unit; ``codes_*``: their codes. Returns the
-    passages and the countable units they cover in A and in B (gaps inside passages included).
-    """
-    if not spans:
-        return (), 0, 0
-    found = _found(a, b, _runs_of_spans(a, b, spans, pos_a, pos_b), pos_a, pos_b, codes_a, codes_b, align, rules)
-    passages = []
-    cover_a = cover_b = 0
-    for start_a, end_a, start_b, end_b, seeds in found:
-        cover_a += end_a - start_a
-        cover_b += end_b - start_b
-        exact = tuple(
-            MatchSpan(a=_chars(a, pos_a, i, i + n), b=_chars(b, pos_b, j, j + n), units=n) for i, j, n in seeds
-        )
-        passages.append(Passage(
-            a=_chars(a, pos_a, start_a, end_a), b=_chars(b, pos_b, start_b, end_b),
-            units_a=end_a - start_a, units_b=end_b - start_b,
-            matched_units=sum(n for _, _, n in seeds), runs=exact,
-        ))
-    return tuple(passages), cover_a, cover_b
-
-
-def passage_cover(
-    a: Units,
-    b: Units,
-    runs: Sequence[Run],
-    pos_a: np.ndarray,
-    pos_b: np.ndarray,
-    codes_a: np.ndarray,
-    codes_b: np.ndarray,
-    align,
-    rules: PassageRules = DEFAULT_RULES,
-    countable: tuple[tuple[np.ndarray, np.ndarray | None], tuple[np.ndarray, np.ndarray | None]] | None = None,
-) -> tuple[int, int]:
-    """The countable units the passages cover in A and in B, as :func:`passages_of` counts them,
-    from the exact runs in countable coordinates and without building the passages (what the
-    collection-wide pass stores: on 2,375 copy-heavy files, building them was a tenth of it).
-
-    ``countable``: A's and B's :func:`countable_marks` (what :func:`_found` derives from each
-    side's units and positions), when the caller keeps them
-    (the pass's prepared documents: the same for every comparison they take part in)."""
-    if not runs:
-        return 0, 0
-    found = _found(a, b, runs, pos_a, pos_b, codes_a, codes_b, align, rules, counts_only=True, countable=countable)
-    return sum(e - s for s, e, _, _, _ in found), sum(e - s for _, _, s, e, _ in found)
-
-
-def countable_marks(u: Units, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-    """Of the countable units ``pos`` of ``u``: True between k and k + 1 where removed text lies
-    (nothing is merged across it), and which are CJK characters (None when ``u`` does not say)."""
-    return np.diff(pos) > 1, None if u.cjk is None else u.cjk[pos]
-
-
-def _found(a: Units, b: Units, runs: Sequence[Run], pos_a: np.ndarray, pos_b: np.ndarray, codes_a: np.ndarray,
-           codes_b: np.ndarray, align, rules: PassageRules, counts_only: bool = False,
-           countable: tuple | None = None) -> list[tuple[int, int, int, int, tuple[Run, ...]]]:
-    (jumps_a, cjk_a), (jumps_b, cjk_b) = countable or (countable_marks(a, pos_a), countable_marks(b, pos_b))
-    if cjk_a is None or cjk_b is None:  # (both sides' flags, or neither's)
-        cjk_a = cjk_b = None
-    return find_passages(runs, codes_a, codes_b, jumps_a, jumps_b, align, rules, cjk_a, cjk_b, counts_only)
-
-
-def _runs_of_spans(a: Units, b: Units, spans: Sequence[MatchSpan], pos_a: np.ndarray, pos_b: np.ndarray) -> list[Run]:
-    """The exact runs behind match spans, in countable coordinates (a span starts on a unit)."""
-    first_a = np.searchsorted(pos_a, np.searchsorted(a.starts, [s.a[0] for s in spans]))
-    first_b = np.searchsorted(pos_b, np.searchsorted(b.starts, [s.b[0] for s in spans]))
-    return [(int(i), int(j), s.units) for i, j, s in zip(first_a, first_b, spans)]
-
-
-def _chars(u: Units, pos: np.ndarray, start: int, end: int) -> tuple[int, int]:
-    return int(u.starts[pos[start]]), int(u.ends[pos[end - 1]])

@@ -344,32 +344,55 @@ def _reaching(masks: tuple[np.ndarray, np.ndarray], at_least: int | None) -> tup
     return masks
 
 
-def _least_reaching(n_a: int, n_b: int, min_similarity: float | None, min_containment: float | None) -> int | None:
-    """The fewest common units that can reach a cut-off (:func:`_below_cutoffs` is false from
+def _least_reaching(n_a: int, n_b: int, min_similarity: float | None, min_containment: float | None,
+                    identical_bound: int | None = None) -> int | None:
+    """The fewest anchor units that can reach a cut-off (:func:`_below_cutoffs` is false from
     there on: it falls as the count grows); None when even ``min(n_a, n_b)`` cannot."""
+    def below(count: int) -> bool:
+        return _below_cutoffs(count, n_a, n_b, min_similarity, min_containment, identical_bound)
+
     hi = min(n_a, n_b)
-    if _below_cutoffs(hi, n_a, n_b, min_similarity, min_containment):
+    if below(hi):
         return None
-    if not _below_cutoffs(0, n_a, n_b, min_similarity, min_containment):
+    lo = 0
+    if not below(lo):
         return 0
-    lo = 0  # below at lo, not below at hi
-    if min_containment is None and min_similarity is not None and 0 < min_similarity <= 1:
-        # c / (n_a + n_b − c) ≥ s from c = s·(n_a + n_b) / (1 + s) on: start there and step to
-        # the first count _below_cutoffs passes (rounding may move it by one), instead of the
-        # bisection's dozen calls (one per candidate of the pass that gets this far)
-        c = min(max(math.ceil(min_similarity * (n_a + n_b) / (1 + min_similarity)), 1), hi)
-        while c > 1 and not _below_cutoffs(c - 1, n_a, n_b, min_similarity, None):
-            c -= 1
-        while _below_cutoffs(c, n_a, n_b, min_similarity, None):
-            c += 1
-        return c
-    while hi - lo > 1:
+    while hi - lo > 1:  # below at lo, not below at hi
         mid = (lo + hi) // 2
-        if _below_cutoffs(mid, n_a, n_b, min_similarity, min_containment):
+        if below(mid):
             lo = mid
         else:
             hi = mid
     return hi
+
+
+def _fewest_identical(n_a: int, n_b: int, min_similarity: float) -> int:
+    """The fewest identical units c with c / (n_a + n_b − c) ≥ ``min_similarity``."""
+    c = max(0, min(math.ceil(min_similarity * (n_a + n_b) / (1 + min_similarity)), min(n_a, n_b)))
+    while c > 0 and _ratio(c - 1, n_a + n_b - c + 1) >= min_similarity:
+        c -= 1
+    while c < min(n_a, n_b) and _ratio(c, n_a + n_b - c) < min_similarity:
+        c += 1
+    return c
+
+
+def _identical_below(a: PreparedDocument, b: PreparedDocument, anchor_bound: int, bag: int,
+                     min_similarity: float, min_containment: float | None) -> bool:
+    """Whether neither figure can reach its cut-off once the identical units are bounded by the
+    LCS of the two texts' countable units (the in-order passages are a common subsequence):
+    computed banded, only the part of the matrix that can reach the similarity's need. Tighter
+    than ten times the anchors where two texts share boilerplate and short phrases."""
+    n_a, n_b = len(a.codes), len(b.codes)
+    if _below_cutoffs(anchor_bound, n_a, n_b, min_similarity, min_containment, bag):
+        return True
+    if min_containment is not None and not _below_cutoffs(anchor_bound, n_a, n_b, None, min_containment):
+        return False  # the containment may reach its cut-off whatever the similarity
+    need = _fewest_identical(n_a, n_b, min_similarity)
+    if need == 0 or n_a == 0 or n_b == 0:
+        return False
+    top = int(max(a.codes.max(), b.codes.max())) + 1
+    lcs = _lcs_length_sequences(*_codes_as_sequences(a.codes, b.codes, top), at_least=need)  # 0 below need
+    return lcs < need
 
 
 def _multiset_overlap_sparse(ca: np.ndarray, cb: np.ndarray) -> int:
@@ -429,12 +452,13 @@ def compare_prepared(
     lcs = None  # the LCS length of the selections, when a bound computed it
     lcs_at_most = None  # else an upper bound of it: the real units' bag, plus the gap items
     if not identical:
-        need = None  # the fewest trustable units that reach a cut-off: every bound is compared with it
+        need = None  # the fewest anchor units that reach a cut-off: every bound is compared with it
+        bag = min(n_a, n_b)  # the identical units are at most the LCS, at most the bag of units
         if cut:
-            need = _least_reaching(n_a, n_b, min_similarity, min_containment)
-            if need is None:
-                return None
-            if not bag_bounded and int(bag_bounds(a, [b])[0]) < need:
+            if not bag_bounded:
+                bag = min(bag, int(bag_bounds(a, [b])[0]))
+            need = _least_reaching(n_a, n_b, min_similarity, min_containment, bag)
+            if need is None or bag < need:
                 return None
         shared = _shared_mask_prepared(a, b, at_least=need)
         if shared is None:
@@ -453,8 +477,10 @@ def compare_prepared(
             if bound < need:
                 return None
             lcs_at_most = bound + min(gaps_a, gaps_b)
+            if min_similarity is not None and _identical_below(a, b, bound, bag, min_similarity, min_containment):
+                return None
             near = _below_cutoffs(bound, n_a, n_b, None if min_similarity is None else min_similarity + LCS_BOUND_MARGIN,
-                                  None if min_containment is None else min_containment + LCS_BOUND_MARGIN)
+                                  None if min_containment is None else min_containment + LCS_BOUND_MARGIN, bag)
             if near and len(sel_a) * len(sel_b) >= LCS_BOUND_MIN_CELLS:
                 seq_a, seq_b = a.items[sel_a], b.items[sel_b]
                 top = int(max(seq_a.max(), seq_b.max())) + 1

@@ -36,6 +36,8 @@ import sys
 import threading
 from multiprocessing.context import BaseContext
 
+from neardup_gui.core import lifeline
+
 log = logging.getLogger(__name__)
 
 __all__ = ["allow_fork", "context", "fork_safe", "server_allowed", "start_server"]
@@ -73,8 +75,10 @@ def virtual_mb() -> float:
         return 0.0
 
 
-# What the fork server imports before it forks anything: what a pass worker runs.
-SERVER_PRELOAD = ["neardup_gui.core.pairpass"]
+# What the fork server imports before it forks anything: first what ends it with this process
+# (it is not a multiprocessing child, so it is bound to its parent on import, with the parent's id
+# in lifeline.PARENT_ENV; the workers it forks end with it), then what a pass worker runs.
+SERVER_PRELOAD = ["neardup_gui.core.server_lifeline", "neardup_gui.core.pairpass"]
 
 
 def server_allowed() -> bool:
@@ -102,8 +106,9 @@ def _server_running() -> bool:
     if _server_failed:
         return False
     multiprocessing.get_context("forkserver").set_forkserver_preload(SERVER_PRELOAD)
-    saved = {k: os.environ.get(k) for k in SERVER_ENVIRONMENT}
+    saved = {k: os.environ.get(k) for k in [*SERVER_ENVIRONMENT, lifeline.PARENT_ENV]}
     os.environ.update({k: v for k, v in SERVER_ENVIRONMENT.items() if saved[k] is None})
+    os.environ[lifeline.PARENT_ENV] = str(os.getpid())
     try:
         forkserver.ensure_running()
         return True
@@ -115,6 +120,8 @@ def _server_running() -> bool:
         for k, v in saved.items():
             if v is None:
                 os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
 
 
 def start_server() -> None:

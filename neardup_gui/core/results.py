@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from neardup_gui.core.document import CharSpan
+from neardup_gui.core.flags import Flag
 
 
 @dataclass(frozen=True)
@@ -66,8 +67,11 @@ class Passage:
     b: CharSpan  # character offsets in B's extracted text
     units_a: int  # countable units of A the passage covers, gaps included
     units_b: int
-    matched_units: int  # units inside the exact runs below
+    matched_units: int  # identical units: those of the runs below (anchors and seeds)
     runs: tuple[MatchSpan, ...]  # the exact runs inside (≥ min_run, and shorter seeds between them)
+    # found out of the order of the alignment (a moved paragraph): counted in the containments,
+    # not in the similarity, which is seed 004's order-preserving ratio
+    moved: bool = False
 
 
 @dataclass(frozen=True)
@@ -133,6 +137,20 @@ class DocumentInfo:
     exclusions: Exclusions = field(default_factory=Exclusions)  # units not counted (set by the pairs pass)
     # set when the document was read only in part or leniently (status stays "indexed")
     warnings: tuple[str, ...] = ()
+    indexed_at: float = 0.0  # when the indexing run that read it started (0: not known)
+    flags: tuple[Flag, ...] = ()  # integrity flags (core/flags.py)
+
+
+@dataclass(frozen=True)
+class Credit:
+    """What of one source's passages is credited to it (core/credit.py: whose text it is)."""
+
+    spans: tuple[CharSpan, ...]  # the submission's character spans credited to it, in text order
+    units: int  # countable units of the submission credited to it
+    share: float  # ``units`` / the submission's countable units
+    # for each of its passages (shown order), the other sources holding part of it (their names)
+    also_in: tuple[tuple[str, ...], ...] = ()
+
 
 
 @dataclass(frozen=True)
@@ -143,6 +161,8 @@ class SourceMatch:
     comparison: Comparison  # A = the submission, B = the source
     estimate: float | None = None  # fingerprint estimate that made it a candidate (an estimate)
     found_by: tuple[str, ...] = ()  # strategies that proposed it
+    kind: str = "collection"  # "collection" | "submission" (another submission of the same call)
+    credit: Credit | None = None  # what of its passages is credited to it (core/credit.py)
 
 
 @dataclass(frozen=True)
@@ -184,6 +204,8 @@ class CheckResult:
     # the submission's path as the system names it, when ``path`` (shown, printed, written in
     # reports) is not it: a name that is not valid UTF-8, its bytes escaped there (scan.shown_name)
     file: str = field(default="", compare=False, repr=False)
+    hidden: tuple[CharSpan, ...] = ()  # text the submission's file hides (never compared)
+    flags: tuple[Flag, ...] = ()  # the submission's integrity flags (core/flags.py)
 
     @property
     def read_from(self) -> str:

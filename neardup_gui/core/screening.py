@@ -37,9 +37,12 @@ import numpy as np
 
 from neardup_gui.core import indexer
 from neardup_gui.core.collection import Collection, summarise, user_template_keys
+from neardup_gui.core.compare import units_in_spans
+from neardup_gui.core.credit import COLLECTION, SUBMISSION, credit, credited_first
 from neardup_gui.core.document import CharSpan, Document
+from neardup_gui.core.flags import Flag, flags_from_json, flags_to_json
 from neardup_gui.core.progress import ProgressFn, no_progress, wrap_progress
-from neardup_gui.core.results import CheckSummary, Comparison, DocumentInfo, MatchSpan, Passage, SourceMatch
+from neardup_gui.core.results import CheckSummary, Comparison, Credit, DocumentInfo, MatchSpan, Passage, SourceMatch
 from neardup_gui.core.settings import Settings
 from neardup_gui.core.store import SCREENINGS_SUFFIX, Store
 from neardup_gui.core.units import Units, tokenize
@@ -54,8 +57,6 @@ DEFAULT_FLAG = 0.3
 SHORT_UNITS = 200
 MOSTLY_TEMPLATE = 0.8
 
-COLLECTION = "collection"  # a source from the collection's index
-SUBMISSION = "submission"  # a source among the call's other submissions
 
 __all__ = [
     "DEFAULT_FLAG", "COLLECTION", "SUBMISSION", "ScreenedSource", "ScreeningRow", "ScreeningInfo", "Screening",
@@ -83,6 +84,8 @@ class ScreenedSource:
     spans: tuple[MatchSpan, ...]  # A = the submission, B = the source
     excluded: bool = False  # the examiner excluded it for this submission: not counted
     passages: tuple[Passage, ...] = ()  # the exact runs merged across small edits: what counts
+    indexed_at: float = 0.0  # when its indexing run started (whose a shared passage is: core/credit.py)
+    credit: Credit | None = None  # what of its passages is credited to it, among the sources counted
 
     def comparison(self, template_a: Sequence[CharSpan] = (), excluded_a: Sequence[CharSpan] = ()) -> Comparison:
         return Comparison(similarity=self.similarity, containment_a=self.containment,
@@ -115,6 +118,7 @@ class ScreeningRow:
     sources: int = 0  # counted sources
     template_share: float = 0.0
     quoted_share: float = 0.0
+    flags: tuple[Flag, ...] = ()  # integrity flags of the submission (core/flags.py)
 
     def flagged(self, line: float) -> bool:
         return self.status == "done" and self.copied >= line
@@ -157,23 +161,34 @@ class SubmissionDetail:
     excluded: tuple[CharSpan, ...]
     quoted: tuple[CharSpan, ...]
     sources: tuple[ScreenedSource, ...]
+    hidden: tuple[CharSpan, ...] = ()  # text the file hides: never compared
 
     @functools.cached_property
     def units(self) -> Units:
-        return tokenize(self.text)
+        return tokenize(self.text, self.hidden)
 
     def marked(self) -> Marked:
         return Marked(self.text, self.units, self.template, self.excluded, self.quoted)
 
     def summary(self, enabled: Iterable[int] | None = None) -> CheckSummary:
         """The figures counting only the sources ranked ``enabled`` (default: those not excluded)."""
+        return summarise(self.marked(), [_as_match(s) for s in self.counted(enabled)])
+
+    def counted(self, enabled: Iterable[int] | None = None) -> list[ScreenedSource]:
+        """The sources ranked ``enabled`` (default: those not excluded), each with its credit
+        among them: a passage several of them hold is credited to one (core/credit.py)."""
         ranks = set(enabled) if enabled is not None else {s.rank for s in self.sources if not s.excluded}
-        return summarise(self.marked(), [_as_match(s) for s in self.sources if s.rank in ranks])
+        chosen = [s for s in self.sources if s.rank in ranks]
+        m = self.marked()
+        countable = ~(units_in_spans(m.units, m.template) | units_in_spans(m.units, m.excluded))
+        credited = credit(m.units, countable, [_as_match(s) for s in chosen])
+        return [replace(s, credit=c.credit) for s, c in zip(chosen, credited)]
 
 
 def _as_match(s: ScreenedSource) -> SourceMatch:
-    info = DocumentInfo(doc_id=s.doc_id, path=s.path, rel=s.name, size=0, sha256="", status="indexed")
-    return SourceMatch(info, s.comparison())
+    info = DocumentInfo(doc_id=s.doc_id, path=s.path, rel=s.name, size=0, sha256="", status="indexed",
+                        indexed_at=s.indexed_at)
+    return SourceMatch(info, s.comparison(), kind=s.kind, credit=s.credit)
 
 
 # --- where things are -------------------------------------------------------------------------
@@ -231,7 +246,7 @@ def _unpack_spans(blob: bytes) -> tuple[MatchSpan, ...]:
 
 def _pack_passages(passages: Sequence[Passage]) -> bytes:
     data = [[list(p.a), list(p.b), p.units_a, p.units_b, p.matched_units,
-             [[list(r.a), list(r.b), r.units] for r in p.runs]] for p in passages]
+             [[list(r.a), list(r.b), r.units] for r in p.runs], p.moved] for p in passages]
     return zlib.compress(json.dumps(data, separators=(",", ":")).encode("utf-8"))
 
 
@@ -239,16 +254,18 @@ def _unpack_passages(blob: bytes) -> tuple[Passage, ...]:
     if not blob:  # a row written before passages were kept
         return ()
     return tuple(Passage(a=tuple(a), b=tuple(b), units_a=ua, units_b=ub, matched_units=m,
-                         runs=tuple(MatchSpan(tuple(ra), tuple(rb), n) for ra, rb, n in runs))
-                 for a, b, ua, ub, m, runs in json.loads(zlib.decompress(blob).decode("utf-8")))
+                         runs=tuple(MatchSpan(tuple(ra), tuple(rb), n) for ra, rb, n in runs),
+                         moved=bool(moved[0]) if moved else False)  # (a row kept before moved passages: none)
+                 for a, b, ua, ub, m, runs, *moved in json.loads(zlib.decompress(blob).decode("utf-8")))
 
 
 _ROW_COLS = ("rel, path, size, mtime_ns, sha256, batch_id, status, reason, warnings, units, copied, copied_overall, "
-             "copied_without_quotes, largest, largest_source, sources, template_share, quoted_share")
+             "copied_without_quotes, largest, largest_source, sources, template_share, quoted_share, flags")
 
 
 def _row(r: Sequence) -> ScreeningRow:
-    return ScreeningRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], tuple(json.loads(r[8])), *r[9:])
+    return ScreeningRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], tuple(json.loads(r[8])), *r[9:-1],
+                        flags=flags_from_json(r[-1]))
 
 
 def _info(store: Store, r: Sequence) -> ScreeningInfo:
@@ -329,10 +346,10 @@ def delete_screening(store: Store, screening: str | int) -> None:
 def _sources(store: Store, screening_id: int, rel: str, excluded_paths: set[str]) -> tuple[ScreenedSource, ...]:
     rows = store.conn.execute(
         "SELECT rank, kind, doc_id, path, name, similarity, containment, source_containment, common, units_a, "
-        "units_b, spans, passages FROM screening_sources WHERE screening_id = ? AND rel = ? ORDER BY rank",
+        "units_b, spans, passages, indexed_at FROM screening_sources WHERE screening_id = ? AND rel = ? ORDER BY rank",
         (screening_id, rel))
     return tuple(ScreenedSource(*r[:11], spans=_unpack_spans(r[11]), excluded=r[3] in excluded_paths,
-                                passages=_unpack_passages(r[12])) for r in rows)
+                                passages=_unpack_passages(r[12]), indexed_at=r[13]) for r in rows)
 
 
 def excluded_sources(store: Store, sha256: str) -> set[str]:
@@ -352,12 +369,13 @@ def submission_detail(store: Store, screening: str | int, rel: str) -> Submissio
         raise ScreeningGone(info.name, rel)
     row = _row(r[:-1])
     marks = _unpack_marks(r[-1])
-    text = ""
+    text, hidden = "", ()
     if row.status == "done":
         with Store(screening_index_path(store.path, info.id), create=False) as batch:
-            text = batch.text(row.batch_id).text
+            stored = batch.text(row.batch_id)
+            text, hidden = stored.text, stored.hidden
     return SubmissionDetail(info, row, text, marks["template"], marks["excluded"], marks["quoted"],
-                            _sources(store, info.id, rel, excluded_sources(store, row.sha256)))
+                            _sources(store, info.id, rel, excluded_sources(store, row.sha256)), hidden)
 
 
 def source_text(store: Store, detail: SubmissionDetail, source: ScreenedSource) -> str:
@@ -402,7 +420,8 @@ def set_source_excluded(store: Store, screening: str | int, rel: str, source_pat
             conn.execute("DELETE FROM source_exclusions WHERE submission_sha256 = ? AND source_path = ?",
                          (sha, source_path))
     detail = submission_detail(store, screening, rel)
-    row = _with_figures(detail.row, detail.summary(), sum(1 for s in detail.sources if not s.excluded))
+    summary = detail.summary()
+    row = _with_figures(detail.row, summary, summary.sources)
     with store.transaction() as conn:
         _update_figures(conn, detail.screening.id, row)
     return row
@@ -574,8 +593,8 @@ def _screen_one(main: Collection, batch: Collection, d, settings: Settings, v: V
     """Check one submission (``d``: its row in the screening's index) against both indexes."""
     stored = batch.store.text(d.id)
     doc = Document(path=d.path, format=d.format, text=stored.text, paragraphs=stored.paragraphs,
-                   furniture=stored.furniture, margins=stored.margins, meta=d.meta)
-    units = tokenize(stored.text)
+                   furniture=stored.furniture, hidden=stored.hidden, margins=stored.margins, meta=d.meta)
+    units = tokenize(stored.text, stored.hidden)
     fp = batch.store.fingerprints_of(d.id)
     prepared = (units, fp) if fp is not None else None
     in_collection = main.check_document(doc, settings, wrap_progress(progress, 0.0, 0.5), verifier=v, prepared=prepared)
@@ -583,41 +602,45 @@ def _screen_one(main: Collection, batch: Collection, d, settings: Settings, v: V
     # A submission that is also in the collection (the same file, e.g. the call's folder indexed as
     # the collection) is one source, not two: the collection's copy is kept.
     in_archive = {m.source.sha256 for m in in_collection.matches if m.source.sha256}
-    found = [(COLLECTION, m) for m in in_collection.matches] + [
-        (SUBMISSION, m) for m in in_call.matches if not (m.source.sha256 and m.source.sha256 in in_archive)]
-    found.sort(key=lambda km: (-km[1].comparison.containment_a, -km[1].comparison.similarity, km[1].source.rel))
+    found = [replace(m, kind=COLLECTION) for m in in_collection.matches] + [
+        replace(m, kind=SUBMISSION) for m in in_call.matches if not (m.source.sha256 and m.source.sha256 in in_archive)]
     excluded_paths = excluded_sources(main.store, d.sha256)
-    sources = [ScreenedSource(rank=i, kind=kind, doc_id=m.source.doc_id, path=m.source.path, name=m.source.rel,
+    marked = v.mark(doc.text, doc.furniture, units)
+    # ranked by credit among the sources counted (a passage several sources hold is credited to
+    # one: the collection's before the call's), those the examiner excluded after them
+    counted = credited_first(credit(units, marked.countable_mask(),
+                                    [m for m in found if m.source.path not in excluded_paths]))
+    found = counted + [m for m in found if m.source.path in excluded_paths]
+    sources = [ScreenedSource(rank=i, kind=m.kind, doc_id=m.source.doc_id, path=m.source.path, name=m.source.rel,
                               similarity=m.comparison.similarity, containment=m.comparison.containment_a,
                               source_containment=m.comparison.containment_b, common_units=m.comparison.common_units,
                               units_a=m.comparison.units_a, units_b=m.comparison.units_b, spans=m.comparison.spans,
-                              excluded=m.source.path in excluded_paths, passages=m.comparison.passages)
-               for i, (kind, m) in enumerate(found, 1)]
-    marked = v.mark(doc.text, doc.furniture, units)
-    counted = [m for (_, m), s in zip(found, sources) if not s.excluded]
+                              excluded=m.source.path in excluded_paths, passages=m.comparison.passages,
+                              indexed_at=m.source.indexed_at, credit=m.credit)
+               for i, m in enumerate(found, 1)]
     summary = summarise(marked, counted)
     row = ScreeningRow(d.rel, d.path, d.size, d.mtime_ns, d.sha256, d.id, "done",
-                       warnings=_warnings(doc, len(units), summary.template_share), units=len(units))
-    return _with_figures(row, summary, len(counted)), _pack_marks(marked), sources
+                       warnings=_warnings(doc, len(units), summary.template_share), units=len(units), flags=d.flags)
+    return _with_figures(row, summary, summary.sources), _pack_marks(marked), sources
 
 
 def _write_row(store: Store, screening_id: int, row: ScreeningRow, marks: bytes, sources: list[ScreenedSource]) -> None:
     """One submission's row and its sources: one transaction (a kill leaves it whole or absent)."""
     with store.transaction() as conn:
         conn.execute(f"INSERT OR REPLACE INTO screening_rows ({_ROW_COLS}, marks, screening_id) "
-                     f"VALUES ({','.join('?' * 20)})",
+                     f"VALUES ({','.join('?' * 21)})",
                      (row.rel, row.path, row.size, row.mtime_ns, row.sha256, row.batch_id, row.status, row.reason,
                       json.dumps(list(row.warnings), ensure_ascii=False), row.units, row.copied, row.copied_overall,
                       row.copied_without_quotes, row.largest, row.largest_source, row.sources, row.template_share,
-                      row.quoted_share, marks, screening_id))
+                      row.quoted_share, flags_to_json(row.flags), marks, screening_id))
         conn.execute("DELETE FROM screening_sources WHERE screening_id = ? AND rel = ?", (screening_id, row.rel))
         conn.executemany(
             "INSERT INTO screening_sources (screening_id, rel, rank, kind, doc_id, path, name, similarity, containment, "
-            "source_containment, common, units_a, units_b, spans, passages) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "source_containment, common, units_a, units_b, spans, passages, indexed_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(screening_id, row.rel, s.rank, s.kind, s.doc_id, s.path, s.name, s.similarity, s.containment,
               s.source_containment, s.common_units, s.units_a, s.units_b, _pack_spans(s.spans),
-              _pack_passages(s.passages)) for s in sources])
+              _pack_passages(s.passages), s.indexed_at) for s in sources])
         conn.execute("UPDATE screenings SET updated = ? WHERE id = ?", (time.time(), screening_id))
 
 
@@ -629,18 +652,19 @@ def set_flag(store: Store, screening: str | int, flag: float) -> None:
 
 
 def coloured_spans(sources: Sequence[ScreenedSource]) -> list[tuple[CharSpan, int, int]]:
-    """The submission's text as each counted source colours it: ``(span, rank, passage index)``,
-    disjoint. Where sources overlap (a passage found in the archive and in the submission of this
-    call that copied it), the better-ranked source keeps it: the full text then reads like the
-    legend, best source first."""
+    """The submission's text as the counted sources colour it: ``(span, rank, passage index)``,
+    disjoint. Each piece in the colour of the source it is credited to (:meth:`SubmissionDetail.counted`:
+    a passage found in the archive and in a fellow applicant's submission is the archive's), and
+    numbered by the passage of that source it lies in. Sources without their credit (a caller
+    that did not ask for it) colour in rank order, the better-ranked keeping what they share."""
     taken: list[CharSpan] = []  # sorted, disjoint
     out: list[tuple[CharSpan, int, int]] = []
     for s in sorted(sources, key=lambda s: s.rank):
-        covered = source_passage_spans(s)
-        for i, a in enumerate(covered):
-            for piece in _subtract(a, taken):
-                out.append((piece, s.rank, i))
-        taken = _merge(taken + list(covered))
+        for i, a in enumerate(source_passage_spans(s)):
+            for piece in (_intersect(a, s.credit.spans) if s.credit is not None else [a]):
+                for part in _subtract(piece, taken):
+                    out.append((part, s.rank, i))
+        taken = _merge(taken + [span for span, rank, _ in out if rank == s.rank])
     out.sort()
     return out
 
@@ -659,6 +683,11 @@ def coloured_runs(sources: Sequence[ScreenedSource]) -> tuple[list[tuple[CharSpa
             if a < b:
                 runs.append(((a, b), k))
     return runs, pieces
+
+
+def _intersect(span: CharSpan, spans: Sequence[CharSpan]) -> list[CharSpan]:
+    """The parts of ``span`` inside ``spans``."""
+    return [(max(span[0], a), min(span[1], b)) for a, b in spans if a < span[1] and b > span[0]]
 
 
 def source_passage_spans(source: ScreenedSource) -> tuple[CharSpan, ...]:

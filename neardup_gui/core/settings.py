@@ -20,6 +20,9 @@ class ExtractLimits:
     # docx/odt: refuse archives whose uncompressed size or ratio says "zip bomb"
     max_unzipped_mb: int = 500
     max_zip_ratio: float = 200.0
+    # read an intact PDF with PDFium (extract/pdf/fium.py); False: every PDF with pdfminer.six,
+    # the salvage reader (the two readers' answers compared: tests, benchmarks)
+    pdf_fast: bool = True
 
 
 @dataclass(frozen=True)
@@ -76,8 +79,15 @@ class Settings:
     exclude_quotes: bool = False
     exclude_bibliography: bool = False
     workers: int = field(default_factory=lambda: os.cpu_count() or 1)
-    # a Dask scheduler ("tcp://host:8786") to run the index build and the pairs pass on; "" = here
+    # a Dask scheduler ("tls://host:8786") to run the index build and the pairs pass on; "" = here
     dask_address: str = ""
+    # its TLS certificates, PEM files: the CA that signed the scheduler's, and this machine's own
+    # with its key ("" = dask's configuration, distributed.comm.tls.*; core/dask_connection.py)
+    dask_ca: str = ""
+    dask_cert: str = ""
+    dask_key: str = ""
+    # the examiner allowed a plain (unencrypted) dask_address on another machine
+    dask_insecure: bool = False
     limits: ExtractLimits = field(default_factory=ExtractLimits)
     fingerprints: FingerprintParams = field(default_factory=FingerprintParams)
 
@@ -143,7 +153,15 @@ def _dask_address(raw: Any) -> str:
         return ""
     if isinstance(raw, str) and (raw.strip() == "" or "://" in raw.strip() or ":" in raw.strip()):
         return raw.strip()
-    raise ValueError(f"{raw!r} is not a scheduler address such as tcp://host:8786")
+    raise ValueError(f"{raw!r} is not a scheduler address such as tls://host:8786")
+
+
+def _file_name(raw: Any) -> str:
+    if raw is None:
+        return ""
+    if isinstance(raw, str):
+        return raw.strip()
+    raise ValueError(f"{raw!r} is not a file name")
 
 
 def _strategy(raw: Any) -> str:
@@ -166,6 +184,10 @@ CHECKERS: dict[str, Any] = {
     "strategy": _strategy,
     "workers": _whole(1, 1024),
     "dask_address": _dask_address,
+    "dask_ca": _file_name,
+    "dask_cert": _file_name,
+    "dask_key": _file_name,
+    "dask_insecure": _yes_no,
     "minhash_bits": _whole(64, 4096),
 }
 

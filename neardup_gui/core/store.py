@@ -29,6 +29,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 import numpy as np
 
 from neardup_gui.core.arrays import distinct, distinct_first_counts
+from neardup_gui.core.flags import Flag, flags_from_json, flags_to_json
 
 from neardup_gui import __version__
 
@@ -41,7 +42,11 @@ log = logging.getLogger(__name__)
 #    the collection's own settings; external members (files kept from outside the folder);
 #    screenings of a call: screenings, screening_rows, screening_sources, source_exclusions
 # 5: bags (each document's bag of units: the pairs pass bounds a candidate before preparing it)
-SCHEMA_VERSION = 5
+# 6: texts.hidden (the spans of text a file hides), documents.flags and screening_rows.flags (the
+#    integrity flags: replaced letters, hidden text, invisible characters, traditional characters)
+# 7: screening_sources.indexed_at (when each source was indexed: whose a passage found in several
+#    sources is, core/credit.py)
+SCHEMA_VERSION = 7
 # the folder of a collection's screening indexes, beside its index file (``<index>.screenings/N.ndx``)
 SCREENINGS_SUFFIX = ".screenings"
 APPLICATION_ID = 0x4E445550  # "NDUP": marks the file as ours in the SQLite header
@@ -141,6 +146,24 @@ def _schema5_bags(conn: sqlite3.Connection) -> None:
     indexed before has none and is prepared to be bounded, as before."""
     conn.execute("CREATE TABLE IF NOT EXISTS bags ("
                  "doc_id INTEGER PRIMARY KEY REFERENCES documents (id) ON DELETE CASCADE, counts BLOB NOT NULL)")
+
+
+def _schema6_disguise(conn: sqlite3.Connection) -> None:
+    """Schema 6: the spans of text each document's file hides (``Document.hidden``), and the
+    integrity flags of each document and screened submission (a JSON list, core/flags.py). A
+    document indexed before has none until it is read again (every reader's version moved on)."""
+    for table, column, definition in (("texts", "hidden", "BLOB NOT NULL DEFAULT x''"),
+                                      ("documents", "flags", "TEXT NOT NULL DEFAULT '[]'"),
+                                      ("screening_rows", "flags", "TEXT NOT NULL DEFAULT '[]'")):
+        if column not in {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}:
+            conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
+
+
+def _schema7_credit(conn: sqlite3.Connection) -> None:
+    """Schema 7: when each source of a screened submission was indexed (0 for a source kept
+    before: credit then goes by kind and by how much each source holds)."""
+    if "indexed_at" not in {r[1] for r in conn.execute("PRAGMA table_info(screening_sources)")}:
+        conn.execute("ALTER TABLE screening_sources ADD COLUMN indexed_at REAL NOT NULL DEFAULT 0")
 
 
 def _add_generation(conn: sqlite3.Connection) -> None:
@@ -344,6 +367,8 @@ class StoredDocument:
     units: int
     meta: dict
     warnings: tuple[str, ...] = ()
+    flags: tuple[Flag, ...] = ()  # integrity flags (core/flags.py)
+    indexed_at: float = 0.0  # when the indexing run that read it started
 
 
 @dataclass(frozen=True, eq=False)
@@ -402,6 +427,16 @@ class StoredText:
     paragraphs: tuple[tuple[int, int], ...]
     furniture: tuple[tuple[int, int], ...]
     margins: str
+    hidden: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class ComparedText:
+    """What a comparison needs of a stored text: its body, its furniture and its hidden spans."""
+
+    text: str
+    furniture: tuple[tuple[int, int], ...]
+    hidden: tuple[tuple[int, int], ...]
 
 
 def _forget_sentences(conn: sqlite3.Connection, doc_id: int) -> None:
@@ -642,6 +677,10 @@ class Store:
                 _schema4_screen(conn)
             if version < 5:
                 _schema5_bags(conn)
+            if version < 6:
+                _schema6_disguise(conn)
+            if version < 7:
+                _schema7_credit(conn)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         log.info("migrated %s from schema %d to %d", self.path, version, SCHEMA_VERSION)
 
@@ -669,6 +708,8 @@ class Store:
             _schema4_appday(self.conn)
             _schema4_screen(self.conn)
             _schema5_bags(self.conn)
+            _schema6_disguise(self.conn)
+            _schema7_credit(self.conn)
             self.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             self.set_meta("created_by", f"neardup {__version__}")
@@ -817,10 +858,12 @@ class Store:
 
     # --- documents -----------------------------------------------------------------------------
 
-    _DOC_COLS = "id, rel, path, size, mtime_ns, sha256, status, code, reason, format, units, meta, warnings"
+    _DOC_COLS = ("id, rel, path, size, mtime_ns, sha256, status, code, reason, format, units, meta, warnings, flags, "
+                 "indexed_at")
 
     def _doc(self, row) -> StoredDocument:
-        return StoredDocument(*row[:11], meta=json.loads(row[11]), warnings=tuple(json.loads(row[12])))
+        return StoredDocument(*row[:11], meta=json.loads(row[11]), warnings=tuple(json.loads(row[12])),
+                              flags=flags_from_json(row[13]), indexed_at=row[14])
 
     def documents(self) -> list[StoredDocument]:
         try:  # the first full read of every task: damage the open-time checks missed surfaces here
@@ -847,7 +890,7 @@ class Store:
         reported as a damaged index, never as a raw decoding error."""
         try:
             row = self.conn.execute(
-                "SELECT body, paragraphs, furniture, margins FROM texts WHERE doc_id = ?", (doc_id,)
+                "SELECT body, paragraphs, furniture, margins, hidden FROM texts WHERE doc_id = ?", (doc_id,)
             ).fetchone()
         except sqlite3.DatabaseError as exc:
             raise _translate_error(exc, self.path) from exc
@@ -859,21 +902,22 @@ class Store:
                 paragraphs=_unpack_spans(row[1]),
                 furniture=_unpack_spans(row[2]),
                 margins=zlib.decompress(row[3]).decode("utf-8"),
+                hidden=_unpack_spans(row[4]),
             )
         except (zlib.error, UnicodeDecodeError, ValueError) as exc:
             raise self._damaged(f"the stored text of document {doc_id}", exc) from exc
 
-    def text_and_furniture(self, doc_id: int) -> tuple[str, tuple[tuple[int, int], ...]]:
-        """What a comparison needs of a stored text (its body and furniture), without the rest
-        :meth:`text` decodes (a pass reads every document of the collection)."""
+    def compared_text(self, doc_id: int) -> ComparedText:
+        """What a comparison needs of a stored text (its body, furniture and hidden spans),
+        without the rest :meth:`text` decodes (a pass reads every document of the collection)."""
         try:
-            row = self.conn.execute("SELECT body, furniture FROM texts WHERE doc_id = ?", (doc_id,)).fetchone()
+            row = self.conn.execute("SELECT body, furniture, hidden FROM texts WHERE doc_id = ?", (doc_id,)).fetchone()
         except sqlite3.DatabaseError as exc:
             raise _translate_error(exc, self.path) from exc
         if row is None:
             raise DocumentGone(doc_id)
         try:
-            return zlib.decompress(row[0]).decode("utf-8"), _unpack_spans(row[1])
+            return ComparedText(zlib.decompress(row[0]).decode("utf-8"), _unpack_spans(row[1]), _unpack_spans(row[2]))
         except (zlib.error, UnicodeDecodeError, ValueError) as exc:
             raise self._damaged(f"the stored text of document {doc_id}", exc) from exc
 
@@ -920,8 +964,11 @@ class Store:
         meta: dict | None = None,
         replace_id: int | None = None,
         warnings: Sequence[str] = (),
+        flags: Sequence[Flag] = (),
+        indexed_at: float | None = None,
     ) -> int:
-        """Insert (or replace) a documents row inside the caller's transaction; returns its id."""
+        """Insert (or replace) a documents row inside the caller's transaction; returns its id.
+        ``indexed_at``: when the indexing run that read it started (default now)."""
         if replace_id is not None:
             self.remove(conn, replace_id)
         old = conn.execute("SELECT id FROM documents WHERE rel = ?", (rel,)).fetchone()
@@ -929,21 +976,28 @@ class Store:
             self.remove(conn, old[0])
         cur = conn.execute(
             "INSERT INTO documents (rel, path, size, mtime_ns, sha256, status, code, reason, format, units, meta,"
-            " indexed_at, warnings) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " indexed_at, warnings, flags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (rel, path, size, mtime_ns, sha256, status, code, reason, fmt, units,
-             json.dumps(meta or {}, ensure_ascii=False), time.time(), json.dumps(list(warnings), ensure_ascii=False)),
+             json.dumps(meta or {}, ensure_ascii=False), time.time() if indexed_at is None else indexed_at,
+             json.dumps(list(warnings), ensure_ascii=False),
+             flags_to_json(flags)),
         )
         return int(cur.lastrowid)
 
+    def write_flags(self, conn: sqlite3.Connection, doc_id: int, flags: Sequence[Flag]) -> None:
+        """A document's integrity flags, made again (inside the caller's transaction)."""
+        conn.execute("UPDATE documents SET flags = ? WHERE id = ?", (flags_to_json(flags), doc_id))
+
     def write_text(self, conn: sqlite3.Connection, doc_id: int, text: str, paragraphs, furniture, margins: str,
-                   body: bytes | None = None, packed_paragraphs: bytes | None = None) -> None:
+                   body: bytes | None = None, packed_paragraphs: bytes | None = None,
+                   hidden: Sequence[tuple[int, int]] = ()) -> None:
         """The extracted text (``body``, ``packed_paragraphs``: :func:`compress_text` of ``text``
         and :func:`pack_spans` of ``paragraphs``, when the caller has them already)."""
         conn.execute(
-            "INSERT OR REPLACE INTO texts (doc_id, body, paragraphs, furniture, margins) VALUES (?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO texts (doc_id, body, paragraphs, furniture, margins, hidden) VALUES (?, ?, ?, ?, ?, ?)",
             (doc_id, compress_text(text) if body is None else body,
              _pack_spans(paragraphs) if packed_paragraphs is None else packed_paragraphs,
-             _pack_spans(furniture), compress_text(margins)),
+             _pack_spans(furniture), compress_text(margins), _pack_spans(hidden)),
         )
 
     def write_fingerprints(

@@ -26,7 +26,8 @@ import mmh3
 import numpy as np
 
 from neardup_gui.core.document import CharSpan
-from neardup_gui.core.units import Units, sentences_in_units, slice_hashes, tokenize, utf8_offsets
+from neardup_gui.core.folding import fold
+from neardup_gui.core.units import Units, needs_folding, sentences_in_units, slice_hashes, tokenize, utf8_offsets
 
 log = logging.getLogger(__name__)
 
@@ -104,6 +105,12 @@ def _joined_tokens(units: Units) -> tuple[str, np.ndarray]:
     ``tests/core/test_index_fastpaths.py`` checks it against joining ``units.tokens``.
     """
     raw = units.spaced().replace(" ", _SEPARATOR)  # (no unit holds a space)
+    if needs_folding(raw):
+        # a disguise or traditional characters (folding.fold works character by character, so
+        # the joined tokens fold as each one does); their lengths are counted again
+        lowered = fold(raw)
+        tokens = lowered.split(_SEPARATOR)[:-1]
+        return lowered, np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
     own = units.ends - units.starts
     changed: list[tuple[int, str]] = []
     normal = raw if unicodedata.is_normalized("NFKC", raw) else _nfkc(raw, changed)

@@ -1,9 +1,12 @@
 """Units, sentences and paragraphs: the atoms every comparison counts, with their offsets.
 
 A *unit* is one CJK character, or one run of other letters/digits. Units are compared after
-NFKC normalisation and lower-casing; punctuation and white space are not units. Every unit
-keeps its ``[start, end)`` character offsets in the extracted text, so any result can be
-highlighted in the text the examiner reads.
+NFKC normalisation, the folds of :mod:`~neardup_gui.core.folding` (look-alike letters,
+traditional characters) and lower-casing; punctuation and white space are not units. Invisible
+format characters (category Cf) are not units either, and inside a run they do not end it: the
+run goes on after them, as a reader sees the word. Text the file hides (``Document.hidden``) is
+compared as if it were such a character. Every unit keeps its ``[start, end)`` character
+offsets in the extracted text, so any result can be highlighted in the text the examiner reads.
 """
 
 from __future__ import annotations
@@ -14,19 +17,21 @@ import operator
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from typing import Iterable
 
 import mmh3
 import numpy as np
 
 from neardup_gui.core.arrays import distinct
 from neardup_gui.core.document import CharSpan
+from neardup_gui.core.folding import FORMAT_CATEGORY, fold, fold_table
 
 # Ideographs (URO, Ext. A–H, compatibility), kana, Hangul syllables, 々 and 〇: one unit each.
 CJK_CLASS = (
     "\u3005\u3007\u3040-\u309f\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
     "\uf900-\ufaff\U00020000-\U0003134f"
 )
-_UNIT_RE = re.compile(rf"[{CJK_CLASS}]|[^\W_{CJK_CLASS}]+")
+_UNIT_RE = re.compile(rf"[{CJK_CLASS}]|[^\W_{CJK_CLASS}]+")  # (units as cjk_share counts them)
 _CJK_RE = re.compile(rf"[{CJK_CLASS}]")
 
 # Sentence ends: Chinese 。！？； (and their half-width forms after NFKC), English . ! ? followed
@@ -102,11 +107,23 @@ class Units:
         return int(self.starts[i]), int(self.ends[j - 1])
 
 
+@functools.lru_cache(maxsize=1)
+def unit_pattern() -> re.Pattern:
+    """The plain definition of units as one regex (what :func:`tokenize` must equal): a CJK
+    character, or a run of other word characters that goes on through the format characters
+    standing between two of them. (Built on first use: finding the format characters reads
+    every code point's category.)"""
+    fmt = "".join(re.escape(chr(c)) for c in range(0x110000)
+                  if unicodedata.category(chr(c)) == FORMAT_CATEGORY and not 0xD800 <= c < 0xE000)
+    word = rf"[^\W_{CJK_CLASS}]"
+    return re.compile(rf"[{CJK_CLASS}]|{word}(?:[{fmt}]*{word})*")
+
+
 def normalise_token(token: str) -> str:
-    """NFKC and lower-case: full-width forms, ligatures and case collapse to one unit."""
-    if token.isascii():
-        return token.lower()
-    return unicodedata.normalize("NFKC", token).lower()
+    """NFKC, folded and lower-cased (:func:`~neardup_gui.core.folding.fold`): full-width forms,
+    ligatures, look-alike letters, traditional characters, format characters and case collapse
+    to one unit."""
+    return fold(token)
 
 
 _NORMALISED: dict[str, str] = {}  # raw token -> normalised token, per process (bounded)
@@ -118,10 +135,14 @@ def unit_id(token: str) -> int:
 
 
 # Class of every code point, filled lazily from the regexes themselves (so it can never disagree
-# with them): 0 not part of a unit, 1 a unit on its own (CJK), 2 part of a run, 255 unknown yet.
+# with them): 0 not part of a unit, 1 a unit on its own (CJK), 2 part of a run, 3 a format
+# character (inside a run it goes on; elsewhere it is nothing), 255 unknown yet.
 _CLASS = np.full(0x110000, 255, dtype=np.uint8)
 _CJK_ONE_RE = re.compile(rf"[{CJK_CLASS}]")
 _RUN_CHAR_RE = re.compile(rf"[^\W_{CJK_CLASS}]")
+FORMAT_CLASS = 3
+# What text a file hides is compared as: a format character (zero-width space), one for one
+HIDDEN_AS = 0x200B
 
 
 def _classes(codes: np.ndarray) -> np.ndarray:
@@ -130,16 +151,34 @@ def _classes(codes: np.ndarray) -> np.ndarray:
     if (cls == 255).any():
         for c in distinct(codes[cls == 255]).tolist():
             ch = chr(c)
-            _CLASS[c] = 1 if _CJK_ONE_RE.match(ch) else 2 if _RUN_CHAR_RE.match(ch) else 0
+            _CLASS[c] = (1 if _CJK_ONE_RE.match(ch) else 2 if _RUN_CHAR_RE.match(ch)
+                         else FORMAT_CLASS if unicodedata.category(ch) == FORMAT_CATEGORY else 0)
         cls = _CLASS[codes]
     return cls
 
 
-def _unit_spans(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``[start, end)`` of every unit, as ``_UNIT_RE.finditer`` gives them, without a Python
-    step per unit: a CJK code point is a unit; a maximal run of other word characters is one."""
-    cls = _classes(codes)
+def _run_mask(cls: np.ndarray) -> np.ndarray:
+    """True for the code points inside runs: run characters, and format characters whose nearest
+    other characters on both sides are run characters (they join the run's two halves)."""
     run = cls == 2
+    fmt = cls == FORMAT_CLASS
+    if not fmt.any():
+        return run
+    n = len(cls)
+    at = np.arange(n)
+    left = np.maximum.accumulate(np.where(fmt, -1, at))  # the last other character at or before each
+    right = np.minimum.accumulate(np.where(fmt, n, at)[::-1])[::-1]  # the first at or after each
+    inside = fmt & (left >= 0) & (right < n)
+    inside[inside] = run[left[inside]] & run[right[inside]]
+    return run | inside
+
+
+def _unit_spans(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``[start, end)`` of every unit, as ``unit_pattern().finditer`` gives them, without a Python
+    step per unit: a CJK code point is a unit; a maximal run of other word characters (and the
+    format characters between them) is one."""
+    cls = _classes(codes)
+    run = _run_mask(cls)
     prev_run = np.empty_like(run)
     prev_run[:1] = False
     prev_run[1:] = run[:-1]
@@ -174,29 +213,39 @@ def _cjk_ids(codes: np.ndarray) -> np.ndarray:
     return ids
 
 
-def tokenize(text: str) -> Units:
+def tokenize(text: str, hidden: Iterable[CharSpan] = ()) -> Units:
     """Split ``text`` into units with their offsets and ids.
+
+    ``hidden``: spans of ``text`` the file hides (``Document.hidden``); their characters are
+    compared as format characters (``HIDDEN_AS``): never a unit, and a letter hidden inside a
+    word leaves the word whole. The units' offsets still point into ``text``.
 
     Vectorised: the unit boundaries come from a class per code point (numpy); a CJK unit's id is
     looked up by its code point, and only the runs of other letters are sliced out as strings, each
     distinct one normalised and hashed once. ``tests/core/test_units.py`` checks the result
-    against the plain definition (one ``_UNIT_RE.finditer`` step per unit). Where core/_units.c
-    is built, the units are cut and their ASCII runs hashed in C (:func:`_tokenize_compiled`,
-    checked against this path in ``tests/core/test_units_ext.py``): on 2,375 real copyright
-    files 1.05 s → 0.32 s.
+    against the plain definition (one regex step per unit). Where core/_units.c is built, the
+    units are cut and their ASCII runs hashed in C (:func:`_tokenize_compiled`, checked against
+    this path in ``tests/core/test_units_ext.py``).
     """
     if not text:
         empty = np.empty(0, dtype=np.int64)
         return Units(ids=np.empty(0, dtype=np.uint64), starts=empty, ends=empty.copy(), text=text,
                      cjk=np.empty(0, dtype=bool))
     codes = text_codes(text)
+    source = text  # the text the runs are read from: hidden characters replaced
+    hidden = [(a, b) for a, b in hidden if a < b]
+    if hidden:
+        codes = codes.astype(np.uint32)
+        for a, b in hidden:
+            codes[a:b] = HIDDEN_AS
+        source = codes.astype("<u4", copy=False).tobytes().decode("utf-32-le", "surrogatepass")
     if _compiled_units is not None:
-        return _tokenize_compiled(text, codes)
-    if codes.dtype == np.uint8:  # Latin-1: no CJK character
+        return _tokenize_compiled(text, codes, source)
+    if codes.dtype == np.uint8 and "\xad" not in text:  # Latin-1 without a soft hyphen: no CJK, no format character
         return _tokenize_runs(text, codes, _LATIN1_RUN[codes])
     cls = _classes(codes)
     if not (cls == 1).any():
-        return _tokenize_runs(text, codes, cls == 2)
+        return _tokenize_runs(text, codes, _run_mask(cls))
     starts, ends = _unit_spans(codes)
     ids = np.empty(len(starts), dtype=np.uint64)
     single = ends - starts == 1
@@ -206,12 +255,14 @@ def tokenize(text: str) -> Units:
     runs = ~cjk
     if runs.any():
         ids[runs] = _run_ids(_joined(codes, starts[runs], ends[runs], " ")[:-1].split(" "))
-    return Units(ids=ids, starts=starts, ends=ends, text=text, cjk=cjk)
+    spaced = _joined(codes, starts, ends, " ") if hidden else None
+    return Units(ids=ids, starts=starts, ends=ends, text=text, cjk=cjk, spaced_text=spaced)
 
 
-def _tokenize_compiled(text: str, codes: np.ndarray) -> Units:
+def _tokenize_compiled(text: str, codes: np.ndarray, source: str) -> Units:
     """:func:`tokenize` with the units cut and the ASCII runs' ids computed in C
-    (``core/_units.c``); CJK units and other runs take their ids from the caches here."""
+    (``core/_units.c``); CJK units and other runs take their ids from the caches here (the
+    other runs read from ``source``: ``text`` with its hidden characters replaced)."""
     got = _compiled_units.units(codes, _CLASS, UNIT_HASH_SEED)
     if got is None:  # a code point of an unknown class: learn them all, then cut
         _classes(codes)
@@ -226,7 +277,7 @@ def _tokenize_compiled(text: str, codes: np.ndarray) -> Units:
         ids[cjk] = _cjk_ids(codes[starts[cjk]])
     other = np.flatnonzero(kinds == 2)
     if len(other):
-        ids[other] = _run_ids([text[a:b] for a, b in zip(starts[other].tolist(), ends[other].tolist())])
+        ids[other] = _run_ids([source[a:b] for a, b in zip(starts[other].tolist(), ends[other].tolist())])
     spaced_text = spaced.decode("latin-1") if codes.dtype == np.uint8 else spaced.decode("utf-32-le", "surrogatepass")
     return Units(ids=ids, starts=starts, ends=ends, text=text, cjk=cjk, spaced_text=spaced_text)
 
@@ -269,9 +320,10 @@ def _tokenize_runs(text: str, codes: np.ndarray, runs: np.ndarray) -> Units:
     edges = np.diff(runs.view(np.int8), prepend=np.int8(0), append=np.int8(0))  # +1 at a start, −1 after an end
     starts = np.flatnonzero(edges == 1).astype(np.int64)
     ends = np.flatnonzero(edges == -1).astype(np.int64)
-    if codes.dtype == np.uint8 and len(starts):
-        # one byte a character: every other character to a space and split, in C (a fifth less
-        # than the joined string below on 2,375 real copyright files)
+    if codes.dtype == np.uint8 and len(starts) and not runs[codes == 0xAD].any():
+        # one byte a character (and no soft hyphen inside a run): every other character to a
+        # space and split, in C (a fifth less than the joined string below on 2,375 real
+        # copyright files)
         raw = codes.tobytes().translate(_RUN_BYTES).split()
         ids = _run_ids(raw, _LATIN1_RUN_IDS)
         spaced = b" ".join(raw).decode("latin-1") + " "
@@ -279,6 +331,15 @@ def _tokenize_runs(text: str, codes: np.ndarray, runs: np.ndarray) -> Units:
         spaced = _joined(codes, starts, ends, " ", inside=runs)
         ids = _run_ids(spaced[:-1].split(" ")) if len(starts) else np.empty(0, dtype=np.uint64)
     return Units(ids=ids, starts=starts, ends=ends, text=text, cjk=np.zeros(len(starts), dtype=bool), spaced_text=spaced)
+
+
+def needs_folding(text: str) -> bool:
+    """True when a character of ``text`` is folded by more than NFKC and lower-casing: a
+    look-alike letter, a traditional character, or a format character (whose class is learnt)."""
+    codes = text_codes(text)
+    if codes.dtype == np.uint8:
+        return "\xad" in text  # (the only format character of Latin-1; none is folded)
+    return bool(fold_table()[codes].any() or (_CLASS[codes] == FORMAT_CLASS).any())
 
 
 def text_codes(text: str) -> np.ndarray:

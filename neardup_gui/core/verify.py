@@ -64,11 +64,13 @@ class Verifier:
         return not (self.all_template_keys or self.settings.exclude_quotes or self.settings.exclude_bibliography)
 
     def mark(self, text: str, furniture: Iterable[CharSpan] = (), units: Units | None = None, *,
-             quoted: bool = True) -> Marked:
-        """The template and excluded spans of ``text``. ``quoted``: False when the caller needs no
-        quotation spans unless they are excluded (the collection-wide pass: its figures never use
-        them; finding them was a fortieth of its time on 2,375 copyright files)."""
-        units = units if units is not None else tokenize(text)
+             hidden: Iterable[CharSpan] = (), quoted: bool = True) -> Marked:
+        """The template and excluded spans of ``text``. ``units``: ``tokenize(text, hidden)`` when
+        the caller has it (``hidden``: the text the file hides, never compared). ``quoted``: False
+        when the caller needs no quotation spans unless they are excluded (the collection-wide
+        pass: its figures never use them; finding them was a fortieth of its time on 2,375
+        copyright files)."""
+        units = units if units is not None else tokenize(text, hidden)
         furniture = merge_spans(furniture)
         files: list[CharSpan] = []
         marked: list[CharSpan] = []

@@ -23,7 +23,7 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.reduction import ForkingPickler
 from typing import Any, Callable
 
-from neardup_gui.core import processes
+from neardup_gui.core import lifeline, processes
 from neardup_gui.core.document import Document, Skipped
 from neardup_gui.core.extract import extract_file, format_of, os_failure, too_large_reason, unsupported
 from neardup_gui.core.progress import ProgressFn, no_progress
@@ -95,6 +95,7 @@ def _child_main(conn: Connection, limits: ExtractLimits, prepare: Prepare | None
     ``function(document, argument)`` here (fingerprinting: it uses every core, and jieba's
     dictionary is loaded once per worker) and the result travels back with the document.
     """
+    lifeline.bind_to_parent()  # (before the cap: it starts a thread)
     try:
         import resource
 
@@ -102,8 +103,11 @@ def _child_main(conn: Connection, limits: ExtractLimits, prepare: Prepare | None
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
     except (ImportError, ValueError, OSError) as exc:  # no RLIMIT_AS on this system
         log.warning("no memory cap for extraction workers: %s", exc)
-    # The parent handles Ctrl+C and cancellation; a child must not die of the shared SIGINT.
+    # The parent handles Ctrl+C, SIGTERM and cancellation, and kills its children itself: a child
+    # must not die of the signal its process group shares (it would be taken for a file that
+    # crashed the extraction, and kept so in the index).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     prepare = resolve_prepare(prepare)
     conn.send(_READY)
     while True:

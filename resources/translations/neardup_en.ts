@@ -4,7 +4,7 @@
 <context>
     <name>CheckView</name>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/checkview.py" line="205" />
+        <location filename="../../neardup_gui/app/checkview.py" line="215" />
         <source>%n of them hidden: they still count in the figures above</source>
         <translation>
             <numerusform>%n of them hidden: they still count in the figures above</numerusform>
@@ -12,7 +12,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/checkview.py" line="210" />
+        <location filename="../../neardup_gui/app/checkview.py" line="220" />
         <source>%n source(s) found</source>
         <translation>
             <numerusform>%n source found</numerusform>
@@ -59,9 +59,20 @@
     </message>
 </context>
 <context>
+    <name>Flags</name>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/flagtext.py" line="17" />
+        <source>Hidden text: %n character(s)</source>
+        <translation>
+            <numerusform>Hidden text: %n character</numerusform>
+            <numerusform>Hidden text: %n characters</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="603" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="606" />
         <source>%n file(s) could not be read.</source>
         <translation>
             <numerusform>%n file could not be read.</numerusform>
@@ -69,7 +80,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="605" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="608" />
         <source>%n unchanged file(s) read again: this version reads their format differently.</source>
         <translation>
             <numerusform>%n unchanged file read again: this version reads their format differently.</numerusform>
@@ -77,7 +88,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="608" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="611" />
         <source>%n document(s) kept as they were: their folder could not be read.</source>
         <translation>
             <numerusform>%n document kept as it was: its folder could not be read.</numerusform>
@@ -85,7 +96,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="728" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="731" />
         <source>%n document(s): {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
         <translation>
             <numerusform>%n document: {indexed} indexed, {warned} with warnings, {skipped} skipped</numerusform>
@@ -93,7 +104,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="734" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="737" />
         <source>; %n file(s) could not be read</source>
         <translation>
             <numerusform>; %n file could not be read</numerusform>
@@ -101,7 +112,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="736" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="739" />
         <source>; %n other file(s) left out (not a format neardup reads)</source>
         <translation>
             <numerusform>; %n other file left out (not a format neardup reads)</numerusform>
@@ -147,7 +158,7 @@
 <context>
     <name>ScreeningView</name>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="266" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="279" />
         <source>&lt;b&gt;%n submission(s)&lt;/b&gt; in {folder}</source>
         <translation>
             <numerusform>&lt;b&gt;%n submission&lt;/b&gt; in {folder}</numerusform>
@@ -155,7 +166,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="268" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="281" />
         <source>%n at or above the flag line</source>
         <translation>
             <numerusform>%n at or above the flag line</numerusform>
@@ -163,7 +174,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="269" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="282" />
         <source>%n could not be read</source>
         <translation>
             <numerusform>%n could not be read</numerusform>
@@ -171,7 +182,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="271" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="284" />
         <source>%n other file(s) left out (not a format neardup reads)</source>
         <translation>
             <numerusform>%n other file left out (not a format neardup reads)</numerusform>

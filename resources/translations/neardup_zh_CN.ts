@@ -4,71 +4,81 @@
 <context>
     <name>CheckView</name>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="165" />
+        <location filename="../../neardup_gui/app/checkview.py" line="166" />
         <source>This file could not be read: {reason}</source>
         <translation>无法读取此文件：{reason}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="169" />
+        <location filename="../../neardup_gui/app/checkview.py" line="170" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="171" />
+        <location filename="../../neardup_gui/app/checkview.py" line="172" />
         <source>&lt;b&gt;Copied {copied}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; copied without quotations {nq} &amp;nbsp;·&amp;nbsp; largest single source {largest_ratio} ({largest}) &amp;nbsp;·&amp;nbsp; {found}&lt;br&gt;Units counted: {units}; not counted: template text {template}, excluded (quotations, bibliography) {excluded}</source>
         <translation>&lt;b&gt;总文字复制比 {copied}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; 去除引用文献复制比 {nq} &amp;nbsp;·&amp;nbsp; 单篇最大文字复制比 {largest_ratio}（{largest}）&amp;nbsp;·&amp;nbsp; {found}&lt;br&gt;计入字数：{units}；未计入：模板文字 {template}，排除文字（引文、参考文献）{excluded}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="197" />
+        <location filename="../../neardup_gui/app/checkview.py" line="199" />
         <source>Read with warnings: {warnings}</source>
         <translation>读取时有警告：{warnings}</translation>
     </message>
-    <message numerus="yes">
+    <message>
         <location filename="../../neardup_gui/app/checkview.py" line="205" />
+        <source>Integrity flags:</source>
+        <translation>文本异常标记：</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="206" />
+        <source>Compared as a reader sees the text: look-alike letters and traditional characters folded, invisible characters and hidden text left out of every figure.</source>
+        <translation>比对按读者所见的文字进行：形近字母和繁体字已归一，不可见字符和隐藏文字不计入任何数值。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/checkview.py" line="215" />
         <source>%n of them hidden: they still count in the figures above</source>
         <translation>
             <numerusform>其中 %n 个已隐藏：仍计入上方各项比例</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="206" />
+        <location filename="../../neardup_gui/app/checkview.py" line="216" />
         <source>none hidden</source>
         <translation>没有隐藏的来源</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/checkview.py" line="210" />
+        <location filename="../../neardup_gui/app/checkview.py" line="220" />
         <source>%n source(s) found</source>
         <translation>
             <numerusform>找到 %n 个来源</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="243" />
+        <location filename="../../neardup_gui/app/checkview.py" line="253" />
         <source>Double-click or press Enter to compare side by side</source>
         <translation>双击或按回车键进行对照比较</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="244" />
+        <location filename="../../neardup_gui/app/checkview.py" line="254" />
         <source>Submission:</source>
         <translation>送检文档：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="245" />
+        <location filename="../../neardup_gui/app/checkview.py" line="255" />
         <source>Checked submission</source>
         <translation>送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="246" />
+        <location filename="../../neardup_gui/app/checkview.py" line="256" />
         <source>Check files…</source>
         <translation>检测文件…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="263" />
+        <location filename="../../neardup_gui/app/checkview.py" line="273" />
         <source>Each figure is a share of the submission's countable text; “copied” counts every passage found in any source once. Press F1 for what each figure means.</source>
         <translation>各项比例均为送检文档可计文字中的比例；“总文字复制比”把在任一来源中找到的片段各计一次。按 F1 查看每项比例的含义。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="266" />
+        <location filename="../../neardup_gui/app/checkview.py" line="276" />
         <source>Copied: share of the countable text found in any source of the collection.
 Copied without quotations: the same, not counting text in quotation marks.
 Largest single source: share of the countable text found in the one source that holds the most.
@@ -79,47 +89,47 @@ Countable text: every word and character of the submission except template text 
 可计文字：送检文档中除模板文字（申报书模板、模板文件、页眉页脚）和设置排除的内容（引文、参考文献）以外的全部文字。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="247" />
+        <location filename="../../neardup_gui/app/checkview.py" line="257" />
         <source>Add to collection</source>
         <translation>加入文献库</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="242" />
+        <location filename="../../neardup_gui/app/checkview.py" line="252" />
         <source>Sources found</source>
         <translation>找到的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="248" />
+        <location filename="../../neardup_gui/app/checkview.py" line="258" />
         <source>Report for the committee…</source>
         <translation>生成检测报告单…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="249" />
+        <location filename="../../neardup_gui/app/checkview.py" line="259" />
         <source>This submission's similarity report in the interface's language: figures, sections, sources, the full text coloured by source</source>
         <translation>以界面语言生成本申请书的检测报告单：各项比例、分段结果、来源及按来源着色的全文</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="251" />
+        <location filename="../../neardup_gui/app/checkview.py" line="261" />
         <source>Hide sources below</source>
         <translation>隐藏低于此值的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="252" />
+        <location filename="../../neardup_gui/app/checkview.py" line="262" />
         <source>Every source holding a passage of at least the minimum match length is listed. Tick to hide the sources whose similarity r and share of the submission are both below this value; they still count in the figures.</source>
         <translation>列出所有含有不短于最小匹配长度片段的来源。勾选后隐藏相似度 r 和占送检文档比例都低于此值的来源；它们仍计入各项比例。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="257" />
+        <location filename="../../neardup_gui/app/checkview.py" line="267" />
         <source>Hide sources below this share</source>
         <translation>隐藏低于此比例的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="258" />
+        <location filename="../../neardup_gui/app/checkview.py" line="268" />
         <source>Drop one or more files anywhere on this window, or use “Check files…”, to check a submission against the collection.</source>
         <translation>将一个或多个文件拖放到本窗口任意位置，或使用“检测文件…”，即可将送检文档与文献库比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="260" />
+        <location filename="../../neardup_gui/app/checkview.py" line="270" />
         <source>Make the checked submissions part of the collection: copied into its folder, or kept where they are as external members</source>
         <translation>把已检测的文件加入文献库：复制到文献库文件夹，或保留在原处作为外部成员</translation>
     </message>
@@ -322,177 +332,177 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>DiffView</name>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="656" />
+        <location filename="../../neardup_gui/app/diffview.py" line="660" />
         <source>No matched passages</source>
         <translation>没有相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="658" />
+        <location filename="../../neardup_gui/app/diffview.py" line="662" />
         <source>{n} matched passages</source>
         <translation>共 {n} 处相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="661" />
+        <location filename="../../neardup_gui/app/diffview.py" line="665" />
         <source>Passage {i} of {n}</source>
         <translation>第 {i} 处，共 {n} 处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="683" />
+        <location filename="../../neardup_gui/app/diffview.py" line="687" />
         <source>Mark selection as template</source>
         <translation>将所选文字标为模板</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="685" />
+        <location filename="../../neardup_gui/app/diffview.py" line="689" />
         <source>Never count the selected sentences in any comparison of this collection (listed and undone in Common passages)</source>
         <translation>在本文献库的任何比对中都不计入所选句子（可在“常见段落”中查看和撤销）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="687" />
+        <location filename="../../neardup_gui/app/diffview.py" line="691" />
         <source>Side by side: {a} ↔ {b}</source>
         <translation>对照：{a} ↔ {b}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="697" />
+        <location filename="../../neardup_gui/app/diffview.py" line="701" />
         <source>A: {a}&lt;br&gt;B: {b}</source>
         <translation>A：{a}&lt;br&gt;B：{b}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="549" />
+        <location filename="../../neardup_gui/app/diffview.py" line="553" />
         <source>{n}. A {units_a} units, B {units_b}; {identical} identical: {snippet}</source>
         <translation>{n}. A {units_a} 字，B {units_b} 字；相同 {identical} 字：{snippet}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="553" />
+        <location filename="../../neardup_gui/app/diffview.py" line="557" />
         <source>{n}. {units} units, identical: {snippet}</source>
         <translation>{n}. {units} 字，完全相同：{snippet}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="558" />
+        <location filename="../../neardup_gui/app/diffview.py" line="562" />
         <source>(moved: in B at {place})</source>
         <translation>（已移位：在 B 的 {place} 处）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="560" />
+        <location filename="../../neardup_gui/app/diffview.py" line="564" />
         <source>(in B at {place})</source>
         <translation>（在 B 的 {place} 处）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="690" />
+        <location filename="../../neardup_gui/app/diffview.py" line="694" />
         <source>&lt;b&gt;Similarity r {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A in B {ca} &amp;nbsp;·&amp;nbsp; B in A {cb} &amp;nbsp;·&amp;nbsp; identical units {common} &amp;nbsp;·&amp;nbsp; template share A {ta}, B {tb}</source>
         <translation>&lt;b&gt;相似度 r {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A 在 B 中 {ca} &amp;nbsp;·&amp;nbsp; B 在 A 中 {cb} &amp;nbsp;·&amp;nbsp; 相同字数 {common} &amp;nbsp;·&amp;nbsp; 模板文字占比 A {ta}，B {tb}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="701" />
+        <location filename="../../neardup_gui/app/diffview.py" line="705" />
         <source>Similarity r is the LCS ratio identical / (A + B − identical) over countable units; A in B is the share of A found in B, counted over copied passages (identical runs and the edited words between them, shown in a lighter shade). Template text is not counted.</source>
         <translation>相似度 r 为按可计字数求得的最长公共子序列比：相同字数 / (A + B − 相同字数)；A 在 B 中为 A 在 B 中出现的比例，按被复制的片段计算（完全相同的片段及其间的改动文字，改动文字以浅色显示）。模板文字不计入。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="706" />
+        <location filename="../../neardup_gui/app/diffview.py" line="710" />
         <source>A: {title}</source>
         <translation>A：{title}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="707" />
+        <location filename="../../neardup_gui/app/diffview.py" line="711" />
         <source>B: {title}</source>
         <translation>B：{title}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="710" />
+        <location filename="../../neardup_gui/app/diffview.py" line="714" />
         <source>◀ Previous</source>
         <translation>◀ 上一处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="711" />
+        <location filename="../../neardup_gui/app/diffview.py" line="715" />
         <source>Previous matched passage (Shift+F3, Ctrl+Up)</source>
         <translation>上一处相同段落（Shift+F3，Ctrl+↑）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="712" />
+        <location filename="../../neardup_gui/app/diffview.py" line="716" />
         <source>Next ▶</source>
         <translation>下一处 ▶</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="713" />
+        <location filename="../../neardup_gui/app/diffview.py" line="717" />
         <source>Next matched passage (F3, Ctrl+Down)</source>
         <translation>下一处相同段落（F3，Ctrl+↓）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="714" />
+        <location filename="../../neardup_gui/app/diffview.py" line="718" />
         <source>Larger text in both panes (Ctrl++, Ctrl+wheel)</source>
         <translation>两侧文字一起放大（Ctrl++、Ctrl+滚轮）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="715" />
+        <location filename="../../neardup_gui/app/diffview.py" line="719" />
         <source>Smaller text in both panes (Ctrl+−, Ctrl+wheel); Ctrl+0 resets</source>
         <translation>两侧文字一起缩小（Ctrl+−、Ctrl+滚轮）；Ctrl+0 恢复</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="716" />
+        <location filename="../../neardup_gui/app/diffview.py" line="720" />
         <source>Larger text</source>
         <translation>放大文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="717" />
+        <location filename="../../neardup_gui/app/diffview.py" line="721" />
         <source>Smaller text</source>
         <translation>缩小文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="718" />
+        <location filename="../../neardup_gui/app/diffview.py" line="722" />
         <source>Scroll together</source>
         <translation>同步滚动</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="719" />
+        <location filename="../../neardup_gui/app/diffview.py" line="723" />
         <source>Keep both texts at the matching place while scrolling</source>
         <translation>滚动时让两篇文本保持在对应位置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="720" />
+        <location filename="../../neardup_gui/app/diffview.py" line="724" />
         <source>Open A</source>
         <translation>打开 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="721" />
+        <location filename="../../neardup_gui/app/diffview.py" line="725" />
         <source>Open the original file of A in its usual application</source>
         <translation>用默认程序打开 A 的原始文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="722" />
+        <location filename="../../neardup_gui/app/diffview.py" line="726" />
         <source>Open B</source>
         <translation>打开 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="723" />
+        <location filename="../../neardup_gui/app/diffview.py" line="727" />
         <source>Open the original file of B in its usual application</source>
         <translation>用默认程序打开 B 的原始文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="724" />
+        <location filename="../../neardup_gui/app/diffview.py" line="728" />
         <source>Matched passages</source>
         <translation>相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="725" />
+        <location filename="../../neardup_gui/app/diffview.py" line="729" />
         <source>Matched passages; choose one to show it in both texts</source>
         <translation>相同段落；选择一处即可在两篇文本中同时显示</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="726" />
+        <location filename="../../neardup_gui/app/diffview.py" line="730" />
         <source>Text A</source>
         <translation>文本 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="727" />
+        <location filename="../../neardup_gui/app/diffview.py" line="731" />
         <source>Text B</source>
         <translation>文本 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="728" />
+        <location filename="../../neardup_gui/app/diffview.py" line="732" />
         <source>Where the matches lie in A; click to jump</source>
         <translation>A 中相同段落的位置；点击即可跳转</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="729" />
+        <location filename="../../neardup_gui/app/diffview.py" line="733" />
         <source>Where the matches lie in B; click to jump</source>
         <translation>B 中相同段落的位置；点击即可跳转</translation>
     </message>
@@ -500,87 +510,107 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>DocumentsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="221" />
+        <location filename="../../neardup_gui/app/models.py" line="222" />
         <source>indexed with warnings</source>
         <translation>已索引（有警告）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="223" />
+        <location filename="../../neardup_gui/app/models.py" line="224" />
         <source>indexed</source>
         <translation>已索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="225" />
+        <location filename="../../neardup_gui/app/models.py" line="226" />
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="235" />
+        <location filename="../../neardup_gui/app/models.py" line="236" />
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="235" />
+        <location filename="../../neardup_gui/app/models.py" line="236" />
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="236" />
+        <location filename="../../neardup_gui/app/models.py" line="237" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="236" />
+        <location filename="../../neardup_gui/app/models.py" line="237" />
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="237" />
+        <location filename="../../neardup_gui/app/models.py" line="238" />
         <source>Units</source>
         <translation>总字数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="237" />
+        <location filename="../../neardup_gui/app/models.py" line="238" />
         <source>Template share</source>
         <translation>模板文字占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="238" />
+        <location filename="../../neardup_gui/app/models.py" line="239" />
         <source>Countable units: CJK characters and words</source>
         <translation>可计字数：汉字和单词</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="239" />
+        <location filename="../../neardup_gui/app/models.py" line="240" />
         <source>Share of the document that is template text (not counted)</source>
         <translation>文档中模板文字所占比例（不计入）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="241" />
+        <source>Integrity flags</source>
+        <translation>文本异常标记</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="242" />
+        <source>Look-alike letters, hidden text, invisible or traditional characters found in the document</source>
+        <translation>文档中发现的形近字母、隐藏文字、不可见字符或繁体字</translation>
     </message>
 </context>
 <context>
     <name>DocumentsView</name>
     <message>
-        <location filename="../../neardup_gui/app/documentsview.py" line="59" />
+        <location filename="../../neardup_gui/app/documentsview.py" line="70" />
         <source>Filter documents…</source>
         <translation>筛选文档…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/documentsview.py" line="60" />
+        <location filename="../../neardup_gui/app/documentsview.py" line="71" />
         <source>Filter documents</source>
         <translation>筛选文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/documentsview.py" line="61" />
+        <location filename="../../neardup_gui/app/documentsview.py" line="72" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/documentsview.py" line="62" />
+        <location filename="../../neardup_gui/app/documentsview.py" line="73" />
         <source>Only documents with warnings</source>
         <translation>只看有警告的文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/documentsview.py" line="63" />
+        <location filename="../../neardup_gui/app/documentsview.py" line="74" />
         <source>Documents read only in part or leniently: invalid bytes replaced, or recovered from a damaged file</source>
         <translation>仅部分读取或宽容读取的文档：无效字节已替换，或从损坏的文件中恢复</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/documentsview.py" line="76" />
+        <source>Only documents with integrity flags</source>
+        <translation>仅显示有文本异常标记的文档</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/documentsview.py" line="77" />
+        <source>Documents with look-alike letters, hidden text, invisible characters or traditional characters: perhaps a disguised copy</source>
+        <translation>含有形近字母、隐藏文字、不可见字符或繁体字的文档：可能是经过伪装的复制</translation>
     </message>
 </context>
 <context>
@@ -653,22 +683,22 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>ErrorDialog</name>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="110" />
+        <location filename="../../neardup_gui/app/errors.py" line="117" />
         <source>neardup: problem</source>
         <translation>neardup：出现问题</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="119" />
+        <location filename="../../neardup_gui/app/errors.py" line="126" />
         <source>Error details</source>
         <translation>错误详情</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="123" />
+        <location filename="../../neardup_gui/app/errors.py" line="130" />
         <source>Copy details</source>
         <translation>复制详情</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="124" />
+        <location filename="../../neardup_gui/app/errors.py" line="131" />
         <source>Copy the technical details to the clipboard</source>
         <translation>将技术详情复制到剪贴板</translation>
     </message>
@@ -676,102 +706,112 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>Errors</name>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="59" />
+        <location filename="../../neardup_gui/app/errors.py" line="60" />
         <source>The index of this collection cannot be used.</source>
         <translation>此文献库的索引无法使用。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="60" />
+        <location filename="../../neardup_gui/app/errors.py" line="61" />
         <source>The index file may be damaged or was made by a newer version. You can rebuild it from the documents; the old file is kept beside it as a backup.</source>
         <translation>索引文件可能已损坏，或由更新的版本创建。可以根据文档重建索引；旧文件会作为备份保留在旁边。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="65" />
+        <location filename="../../neardup_gui/app/errors.py" line="66" />
+        <source>The Dask cluster cannot be used.</source>
+        <translation>无法使用该 Dask 集群。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/errors.py" line="67" />
+        <source>Nothing was changed. What stands in the way is said below; the cluster's address and certificates are in Settings (docs/scale.md says how to set up a cluster).</source>
+        <translation>未做任何更改。原因见下文；集群的地址和证书可在“设置”中修改（如何搭建集群见 docs/scale.md）。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/errors.py" line="72" />
         <source>The collection's folder cannot be read.</source>
         <translation>无法读取该文献库的文件夹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="66" />
+        <location filename="../../neardup_gui/app/errors.py" line="73" />
         <source>Nothing in the index was changed: its documents are kept as they were. Connect the drive or put the folder back, then refresh; or open the collection again from where it is now.</source>
         <translation>索引未作任何改动：其中的文档保持原样。请连接驱动器或将文件夹放回原处，然后刷新；或从文件夹现在的位置重新打开该文献库。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="71" />
+        <location filename="../../neardup_gui/app/errors.py" line="78" />
         <source>The index is busy.</source>
         <translation>索引正忙。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="72" />
+        <location filename="../../neardup_gui/app/errors.py" line="79" />
         <source>Another program (perhaps the command line) is writing to it. Wait until it finishes, then try again.</source>
         <translation>另一个程序（可能是命令行）正在写入索引。请等它完成后再试。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="76" />
+        <location filename="../../neardup_gui/app/errors.py" line="83" />
         <source>The disk is full.</source>
         <translation>磁盘已满。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="76" />
+        <location filename="../../neardup_gui/app/errors.py" line="83" />
         <source>Nothing was lost. Free some space, then try again.</source>
         <translation>没有丢失任何内容。请释放一些空间后再试。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="79" />
+        <location filename="../../neardup_gui/app/errors.py" line="86" />
         <source>A file or folder could not be read or written.</source>
         <translation>无法读取或写入某个文件或文件夹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="80" />
+        <location filename="../../neardup_gui/app/errors.py" line="87" />
         <source>Check that you have permission to read the collection folder and to write to your application data folder.</source>
         <translation>请检查你是否有权读取文献库文件夹，并有权写入应用数据文件夹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="85" />
+        <location filename="../../neardup_gui/app/errors.py" line="92" />
         <source>A document of this result is no longer in the collection.</source>
         <translation>此结果涉及的一份文档已不在文献库中。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="86" />
+        <location filename="../../neardup_gui/app/errors.py" line="93" />
         <source>It was removed or changed after the result was made. Check the submission again, or screen the call again, to compare with the collection as it is now.</source>
         <translation>它在得出此结果之后被删除或修改。请重新检测该申请书，或重新检测这批申请书，以便与当前的文献库比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="91" />
+        <location filename="../../neardup_gui/app/errors.py" line="98" />
         <source>This screening has changed since it was shown.</source>
         <translation>这次批量检测在显示之后已有变化。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="92" />
+        <location filename="../../neardup_gui/app/errors.py" line="99" />
         <source>It was screened again, deleted, or the index was rebuilt. The Screening tab now shows it as it is; open the submission again from there.</source>
         <translation>它已被重新检测、删除，或索引已重建。“批量检测”标签页现在显示其当前状态；请从那里重新打开该申请书。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="97" />
+        <location filename="../../neardup_gui/app/errors.py" line="104" />
         <source>A file or folder was not found.</source>
         <translation>找不到某个文件或文件夹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="98" />
+        <location filename="../../neardup_gui/app/errors.py" line="105" />
         <source>It may have been moved or deleted. Refresh the collection or choose it again.</source>
         <translation>它可能已被移动或删除。请刷新文献库或重新选择。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="101" />
+        <location filename="../../neardup_gui/app/errors.py" line="108" />
         <source>The index could not be used.</source>
         <translation>无法使用索引。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="101" />
+        <location filename="../../neardup_gui/app/errors.py" line="108" />
         <source>Try again; if it keeps happening, copy the details below.</source>
         <translation>请重试；如果问题反复出现，请复制下面的详情。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="42" />
+        <location filename="../../neardup_gui/app/errors.py" line="43" />
         <source>Something went wrong.</source>
         <translation>出现了问题。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="43" />
+        <location filename="../../neardup_gui/app/errors.py" line="44" />
         <source>This is a bug in neardup. Copy the details below and send them to the developers; your documents are not affected.</source>
         <translation>这是 neardup 的程序错误。请复制下面的详情发给开发者；你的文档不受影响。</translation>
     </message>
@@ -875,6 +915,69 @@ Countable text: every word and character of the submission except template text 
     </message>
 </context>
 <context>
+    <name>FileField</name>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="64" />
+        <source>Certificates (*.pem *.crt *.key);;All files (*)</source>
+        <translation>证书 (*.pem *.crt *.key);;所有文件 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>Flags</name>
+    <message>
+        <location filename="../../neardup_gui/app/flagtext.py" line="28" />
+        <source>Replaced characters: {n} in {w} words</source>
+        <translation>替换字符：{w} 个词中共 {n} 个</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/flagtext.py" line="17" />
+        <source>Hidden text: %n character(s)</source>
+        <translation>
+            <numerusform>隐藏文字：%n 个字符</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/flagtext.py" line="33" />
+        <source>Invisible characters: {n}</source>
+        <translation>不可见字符：{n} 个</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/flagtext.py" line="35" />
+        <source>Traditional characters folded for comparison: {n}</source>
+        <translation>繁体字已转为简体比对：{n} 个</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/flagtext.py" line="42" />
+        <source>replaced characters</source>
+        <translation>替换字符</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/flagtext.py" line="44" />
+        <source>hidden text</source>
+        <translation>隐藏文字</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/flagtext.py" line="46" />
+        <source>invisible characters</source>
+        <translation>不可见字符</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/flagtext.py" line="48" />
+        <source>traditional characters</source>
+        <translation>繁体字</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/flagtext.py" line="55" />
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/flagtext.py" line="67" />
+        <source>Compared as a reader sees the text: look-alike letters and traditional characters folded, invisible characters and hidden text left out of every figure.</source>
+        <translation>比对按读者所见的文字进行：形近字母和繁体字已归一，不可见字符和隐藏文字不计入任何数值。</translation>
+    </message>
+</context>
+<context>
     <name>HelpDialog</name>
     <message>
         <location filename="../../neardup_gui/app/helpview.py" line="30" />
@@ -968,76 +1071,86 @@ Countable text: every word and character of the submission except template text 
     </message>
     <message>
         <location filename="../../neardup_gui/app/helpview.py" line="61" />
+        <source>Credited</source>
+        <translation>计入比例</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="62" />
+        <source>The share of the submission's units credited to one source: a passage several sources hold is credited to one of them (a document of the collection before a submission of the call, then the earlier indexed, then the one holding more), so the sources' credited shares add up to Copied.</source>
+        <translation>送检文档字词中计入某一来源的比例：多个来源都含有的段落只计入其中一个（文献库中的文档先于本批次的其他送检文档，其次较早入库者，再次含量较多者），因此各来源的计入比例之和等于总文字复制比。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="65" />
         <source>Similarity r</source>
         <translation>相似度 r</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="62" />
+        <location filename="../../neardup_gui/app/helpview.py" line="66" />
         <source>The LCS ratio of two texts: identical / (A + B − identical), counting only identical runs of at least the minimum match length, in order. 100 % means the same text.</source>
         <translation>两篇文本的最长公共子序列比：相同字数 / (A + B − 相同字数)，只按顺序计入不短于最小匹配长度的完全相同片段。100% 表示文本相同。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="64" />
+        <location filename="../../neardup_gui/app/helpview.py" line="68" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="65" />
+        <location filename="../../neardup_gui/app/helpview.py" line="69" />
         <source>The share of A's units found in B (B in A: the other way). A short text copied whole into a long one has a high A in B and a low similarity r.</source>
         <translation>A 的字数中在 B 中找到的比例（B 在 A 中则相反）。一篇短文被整篇复制到长文中时，A 在 B 中很高而相似度 r 很低。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="67" />
+        <location filename="../../neardup_gui/app/helpview.py" line="71" />
         <source>Contained</source>
         <translation>包含度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="67" />
+        <location filename="../../neardup_gui/app/helpview.py" line="71" />
         <source>The larger of A in B and B in A.</source>
         <translation>A 在 B 中与 B 在 A 中两者的较大值。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="68" />
+        <location filename="../../neardup_gui/app/helpview.py" line="72" />
         <source>Identical units</source>
         <translation>相同字数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="68" />
+        <location filename="../../neardup_gui/app/helpview.py" line="72" />
         <source>The units inside the identical runs two texts share: what the similarity r counts.</source>
         <translation>两篇文本共有的完全相同片段中的字数：相似度 r 所计的字数。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="70" />
+        <location filename="../../neardup_gui/app/helpview.py" line="74" />
         <source>Copied units</source>
         <translation>重复字数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="70" />
+        <location filename="../../neardup_gui/app/helpview.py" line="74" />
         <source>How many units of a submission (or of a section) lie in copied passages.</source>
         <translation>送检文档（或其中一节）位于被复制片段中的字数。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="72" />
+        <location filename="../../neardup_gui/app/helpview.py" line="76" />
         <source>The share of a document that is template text (shown grey, never counted).</source>
         <translation>文档中模板文字所占的比例（以灰色显示，从不计入）。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="74" />
+        <location filename="../../neardup_gui/app/helpview.py" line="78" />
         <source>Flag line</source>
         <translation>标记线</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="74" />
+        <location filename="../../neardup_gui/app/helpview.py" line="78" />
         <source>A screened submission whose copied share reaches this line is flagged.</source>
         <translation>批量检测中总文字复制比达到此线的申请书会被标记。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="76" />
+        <location filename="../../neardup_gui/app/helpview.py" line="80" />
         <source>Hide sources below</source>
         <translation>隐藏低于此值的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="77" />
+        <location filename="../../neardup_gui/app/helpview.py" line="81" />
         <source>An option of the Check tab, off at first: hides the sources whose similarity r and share of the submission are both below the value. Hidden sources still count in Copied, and the tab says how many are hidden.</source>
         <translation>“检测”标签页的选项，默认关闭：隐藏相似度 r 和占送检文档比例都低于该值的来源。隐藏的来源仍计入总文字复制比，标签页会说明隐藏了多少个。</translation>
     </message>
@@ -1057,33 +1170,33 @@ Countable text: every word and character of the submission except template text 
         <translation>单篇最大文字复制比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="72" />
+        <location filename="../../neardup_gui/app/helpview.py" line="76" />
         <source>Template share</source>
         <translation>模板文字占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="86" />
+        <location filename="../../neardup_gui/app/helpview.py" line="90" />
         <source>Open a folder of submissions: it is indexed once, then only changes are read. The Duplicates and Clusters tabs list near-duplicates inside the collection; drop a new file on the window to check it against the collection. Double-click any result to see both texts side by side. Matching and template settings are kept with each collection; new collections start from the defaults.</source>
         <translation>打开一个存放申报材料的文件夹：第一次建立索引，之后只读取有变化的文件。“重复对”和“聚类”标签页列出文献库内部的近似重复；把新文件拖到窗口上即可用文献库检测它。双击任一结果可并排对照两篇文本。匹配和模板设置随各文献库保存；新文献库从默认值开始。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="90" />
-        <location filename="../../neardup_gui/app/helpview.py" line="98" />
+        <location filename="../../neardup_gui/app/helpview.py" line="94" />
+        <location filename="../../neardup_gui/app/helpview.py" line="102" />
         <source>neardup help</source>
         <translation>neardup 帮助</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="91" />
+        <location filename="../../neardup_gui/app/helpview.py" line="95" />
         <source>What the figures mean</source>
         <translation>各项比例的含义</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="92" />
+        <location filename="../../neardup_gui/app/helpview.py" line="96" />
         <source>Keyboard shortcuts</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="99" />
+        <location filename="../../neardup_gui/app/helpview.py" line="103" />
         <source>Help</source>
         <translation>帮助</translation>
     </message>
@@ -1091,369 +1204,369 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="282" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="283" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="283" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="284" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="284" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="285" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="285" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="286" />
         <source>&amp;Open a folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="286" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="287" />
         <source>Choose a folder of documents to index as a collection</source>
         <translation>选择一个文档文件夹，将其建立索引作为文献库</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="287" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="288" />
         <source>Open the &amp;sample collection</source>
         <translation>打开示例文献库(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="288" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="289" />
         <source>&amp;Check files…</source>
         <translation>检测文件(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="289" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="290" />
         <source>Check one or more submissions against the collection</source>
         <translation>将一份或多份送检文档与文献库比对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="290" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="291" />
         <source>&amp;Refresh the collection</source>
         <translation>刷新文献库(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="291" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="292" />
         <source>&amp;Export a report…</source>
         <translation>导出报告(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="293" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="294" />
         <source>Save what the current tab shows (check results, duplicate pairs or clusters) as HTML, PDF, CSV or JSON</source>
         <translation>将当前标签页的内容（检测结果、重复文档对或聚类）保存为 HTML、PDF、CSV 或 JSON</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="294" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="295" />
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="295" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="296" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="296" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="297" />
         <source>&amp;About neardup</source>
         <translation>关于 neardup(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="297" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="298" />
         <source>neardup &amp;Help</source>
         <translation>neardup 帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="298" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="299" />
         <source>What each figure means, and the keyboard shortcuts (F1)</source>
         <translation>各项比例的含义和快捷键（F1）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="299" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="300" />
         <source>&lt;b&gt;Collection&lt;/b&gt;</source>
         <translation>&lt;b&gt;文献库&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="300" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="301" />
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="301" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="302" />
         <source>Pick up new, changed and deleted files (only those are read) (F5)</source>
         <translation>纳入新增、修改和删除的文件（只读取这些文件）（F5）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="303" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="304" />
         <source>Check one or more submissions against the collection (Ctrl+K); you can also drop files on the window</source>
         <translation>将一份或多份送检文档与文献库比对（Ctrl+K）；也可以把文件拖到窗口上</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="304" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="305" />
         <source>Open another folder…</source>
         <translation>打开其他文件夹…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="305" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="306" />
         <source>Recent collections:</source>
         <translation>最近的文献库：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="306" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="307" />
         <source>Recent collections</source>
         <translation>最近的文献库</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="307" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="308" />
         <source>Refresh now</source>
         <translation>立即刷新</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="603" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="606" />
         <source>%n file(s) could not be read.</source>
         <translation>
             <numerusform>%n 个文件无法读取。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="605" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="608" />
         <source>%n unchanged file(s) read again: this version reads their format differently.</source>
         <translation>
             <numerusform>%n 个未改动的文件已重新读取：此版本读取其格式的方式不同。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="608" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="611" />
         <source>%n document(s) kept as they were: their folder could not be read.</source>
         <translation>
             <numerusform>%n 个文档保持原样：其所在文件夹无法读取。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="728" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="731" />
         <source>%n document(s): {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
         <translation>
             <numerusform>共 %n 个文档：已索引 {indexed}，有警告 {warned}，跳过 {skipped}</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="734" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="737" />
         <source>; %n file(s) could not be read</source>
         <translation>
             <numerusform>；%n 个文件无法读取</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="736" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="739" />
         <source>; %n other file(s) left out (not a format neardup reads)</source>
         <translation>
             <numerusform>；另有 %n 个其他格式的文件未纳入（neardup 不读取该格式）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1029" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1032" />
         <source>Updating the results for the changed settings… The figures shown are those of the previous settings until this finishes.</source>
         <translation>正在按更改后的设置更新结果……完成之前显示的仍是原设置下的数字。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="309" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="310" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="302" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="303" />
         <source>Check files…</source>
         <translation>检测文件…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="310" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="311" />
         <source>Check</source>
         <translation>检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="311" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="312" />
         <source>Duplicates</source>
         <translation>重复对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="312" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="313" />
         <source>Clusters</source>
         <translation>聚类</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="313" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="314" />
         <source>Every file of the collection and its status</source>
         <translation>文献库中的每个文件及其状态</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="314" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="315" />
         <source>Sources found for checked submissions</source>
         <translation>为送检文档找到的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="315" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="316" />
         <source>Pairs of the collection at or above the similarity threshold</source>
         <translation>文献库中相似度达到阈值的文档对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="316" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="317" />
         <source>Groups of near-duplicates</source>
         <translation>近似重复文档的分组</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="317" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="318" />
         <source>Common passages</source>
         <translation>常见段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="318" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="319" />
         <source>Passages found in many documents: which are left out as template, and why</source>
         <translation>在许多文档中出现的段落：哪些作为模板不计入，以及原因</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="319" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="320" />
         <source>Screening</source>
         <translation>批量检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="320" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="321" />
         <source>A whole call: every new submission checked against the collection and each other, ranked by copied share</source>
         <translation>整批申请：每份新申请书与文献库及彼此比对，按复制比排序</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="347" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="348" />
         <source>{name} — neardup</source>
         <translation>{name} — neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="352" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="353" />
         <source>Indexing</source>
         <translation>正在建立索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="353" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="354" />
         <source>Rebuilding the index</source>
         <translation>正在重建索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="354" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="355" />
         <source>Opening</source>
         <translation>正在打开</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="355" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="356" />
         <source>Finding duplicates</source>
         <translation>正在查找重复</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="356" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="357" />
         <source>Checking</source>
         <translation>正在检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="357" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="358" />
         <source>Adding to the collection</source>
         <translation>正在加入文献库</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="358" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="359" />
         <source>Updating the results</source>
         <translation>正在更新结果</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="359" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="360" />
         <source>Screening the call</source>
         <translation>批量检测中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="373" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="494" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="374" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="497" />
         <source>Please wait for the current task to finish, or cancel it.</source>
         <translation>请等待当前任务完成，或取消它。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="389" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="390" />
         <source>Cancelled. Everything finished before cancelling is kept.</source>
         <translation>已取消。取消前已完成的内容都已保留。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="404" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="405" />
         <source>The index is being rebuilt.</source>
         <translation>正在重建索引。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="404" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="405" />
         <source>Try again when it is done.</source>
         <translation>请在完成后重试。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="413" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="487" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="498" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="503" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="546" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="764" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="774" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="884" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="985" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1093" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="414" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="490" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="501" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="506" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="549" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="767" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="777" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="887" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="988" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1096" />
         <source>neardup</source>
         <translation>neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="414" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="415" />
         <source>Rebuild the index now?</source>
         <translation>现在重建索引吗？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="479" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="482" />
         <source>Choose the folder of the collection</source>
         <translation>选择文献库所在的文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="487" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="490" />
         <source>The sample collection is missing from this installation.</source>
         <translation>此安装中缺少示例文献库。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="499" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="502" />
         <source>The folder {folder} does not exist any more. Choose it again from where it is now.</source>
         <translation>文件夹 {folder} 已不存在。请从它现在的位置重新选择。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="504" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="507" />
         <source>The folder {folder} cannot be opened: its path is not valid UTF-8{gbk}. Rename it, then open it again.</source>
         <translation>无法打开文件夹 {folder}：它的路径不是有效的 UTF-8 编码{gbk}。请重命名后再打开。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="505" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="508" />
         <source>(in GBK: '{name}')</source>
         <translation>（按 GBK 编码读作“{name}”）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="691" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="694" />
         <source>The last indexing of this folder did not finish (it was cancelled, or the program was closed): only the documents indexed until then are shown. Refresh to continue where it stopped.</source>
         <translation>此文件夹上次的索引没有完成（被取消，或程序被关闭）：只显示当时已索引的文档。点击刷新可从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="738" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="741" />
         <source>Could not be read:</source>
         <translation>无法读取：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="741" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="744" />
         <source>Left out: neardup reads {formats} files, and by its content a file named without a type (README, ls.1).</source>
         <translation>未纳入：neardup 读取 {formats} 文件，以及按内容读取没有类型后缀的文件（如 README、ls.1）。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="396" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="397" />
         <source>The collection's folder holds no documents now.</source>
         <translation>该文献库的文件夹中现在没有任何文档。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="547" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="550" />
         <source>The folder {folder} holds no documents now, while this collection's index holds {n}. If the folder is on a drive or a network share, connect it and refresh: nothing was changed.
 
 Were the documents deleted on purpose? Remove all {n} from the index?</source>
@@ -1462,65 +1575,65 @@ Were the documents deleted on purpose? Remove all {n} from the index?</source>
 这些文档是有意删除的吗？要从索引中移除全部 {n} 个文档吗？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="594" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="597" />
         <source>Indexed: {added} added, {updated} updated, {moved} moved, {removed} removed, {unchanged} unchanged, {warned} with warnings, {skipped} skipped ({seconds:.1f} s)</source>
         <translation>索引完成：新增 {added}，更新 {updated}，移动 {moved}，删除 {removed}，未变 {unchanged}，有警告 {warned}，跳过 {skipped}（{seconds:.1f} 秒）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="659" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="662" />
         <source>Select at least one whole sentence ({n} words or characters) to mark it as template.</source>
         <translation>请至少选择一个完整的句子（{n} 个字或词）才能标为模板。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="688" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="691" />
         <source>Indexing was cancelled: the documents indexed so far are shown. Refresh to continue where it stopped.</source>
         <translation>索引已取消：这里显示的是已建立索引的文档。点击刷新可从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="695" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="698" />
         <source>This is the saved index; files may have changed since. Refresh to pick up new, changed and deleted files.</source>
         <translation>这是已保存的索引，文件之后可能有变化。点击刷新可纳入新增、修改和删除的文件。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="740" />
         <location filename="../../neardup_gui/app/mainwindow.py" line="743" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="746" />
         <source>…and {n} more</source>
         <translation>……以及另外 {n} 个</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="756" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="759" />
         <source>Choose submissions to check</source>
         <translation>选择要检测的送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="757" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="760" />
         <source>Documents ({patterns});;All files (*)</source>
         <translation>文档 ({patterns});;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="765" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="768" />
         <source>Open a collection first (a folder of documents), then check files against it.</source>
         <translation>请先打开一个文献库（一个文档文件夹），再将文件与它比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="774" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="777" />
         <source>Some files could not be read:</source>
         <translation>有些文件无法读取：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="798" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="819" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="835" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="801" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="822" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="838" />
         <source>Add to collection</source>
         <translation>加入文献库</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="799" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="802" />
         <source>These files cannot be added to the collection: their names are not valid UTF-8 (in GBK, perhaps). Rename them, check them again, then add them.</source>
         <translation>这些文件无法加入文献库：它们的文件名不是有效的 UTF-8 编码（可能是 GBK 编码）。请重命名，重新检测后再加入。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="820" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="823" />
         <source>{n} checked file(s) are outside the collection's folder {folder}.
 
 Copy them into the folder, or keep them where they are as external members? An external member stays in the collection when it is refreshed; if you move or delete the file, it leaves the collection.</source>
@@ -1529,17 +1642,17 @@ Copy them into the folder, or keep them where they are as external members? An e
 把它们复制到该文件夹，还是保留在原处作为外部成员？外部成员在刷新时会保留在文献库中；如果移动或删除了该文件，它就会离开文献库。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="825" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="828" />
         <source>Copy into the folder</source>
         <translation>复制到文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="826" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="829" />
         <source>Keep where they are</source>
         <translation>保留在原处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="836" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="839" />
         <source>The collection's folder already has a file named {names}.
 
 Rename the copy (for example “name (2).docx”), or replace the file in the folder?</source>
@@ -1548,82 +1661,82 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 给复制的文件改名（例如“名称 (2).docx”），还是替换文件夹中的文件？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="840" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="843" />
         <source>Rename the copy</source>
         <translation>改名复制</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="841" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="844" />
         <source>Replace</source>
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="854" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="857" />
         <source>{name}: copied into the collection's folder as {member}</source>
         <translation>{name}：已复制到文献库文件夹，名为 {member}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="857" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="860" />
         <source>{name}: kept where it is, as an external member ({path})</source>
         <translation>{name}：保留在原处，作为外部成员（{path}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="860" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="863" />
         <source>{name}: already in the collection's folder</source>
         <translation>{name}：已在文献库文件夹中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="862" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="865" />
         <source>The checked submissions are now part of the collection.</source>
         <translation>已检测的送检文档已加入文献库。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="864" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="867" />
         <source>Added to the collection</source>
         <translation>已加入文献库</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="885" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="888" />
         <source>Open a collection first (a folder of documents), then screen a call against it.</source>
         <translation>请先打开一个文献库（文档文件夹），再对一批申请书进行检测。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="986" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="989" />
         <source>The fingerprints are being rebuilt from the stored texts in the background.</source>
         <translation>正在后台根据已保存的文本重建指纹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1020" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1023" />
         <source>The checked submissions were compared again with the collection as it is now.</source>
         <translation>已将所检测的申请书与当前的文献库重新比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1022" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1025" />
         <source>The results now follow the changed settings.</source>
         <translation>结果已按更改后的设置更新。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1026" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1029" />
         <source>Checking the shown submissions again against the changed collection… Their figures are those of the collection before until this finishes.</source>
         <translation>文献库已变化，正在重新检测所显示的申请书… 完成之前，显示的数据仍是变化前文献库的结果。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1055" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1058" />
         <source>About neardup</source>
         <translation>关于 neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1056" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1059" />
         <source>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;Near-duplicate and plagiarism screening of local document collections, in Chinese and English. Similarity is the LCS ratio of the two texts with template text left out. No document leaves this computer.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;对本地中英文文献库进行近似重复与抄袭筛查。相似度为两篇文本的最长公共子序列比率，不计模板文字。所有文档都不会离开这台电脑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1094" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1097" />
         <source>Drop one folder to open it as a collection, or files to check them.</source>
         <translation>拖入一个文件夹即可作为文献库打开，拖入文件即可检测它们。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1102" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1105" />
         <source>Stopping the running task…</source>
         <translation>正在停止当前任务…</translation>
     </message>
@@ -1631,62 +1744,62 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>PairsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="426" />
+        <location filename="../../neardup_gui/app/models.py" line="456" />
         <source>Document A</source>
         <translation>文档 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="426" />
+        <location filename="../../neardup_gui/app/models.py" line="456" />
         <source>Document B</source>
         <translation>文档 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="427" />
+        <location filename="../../neardup_gui/app/models.py" line="457" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="427" />
+        <location filename="../../neardup_gui/app/models.py" line="457" />
         <source>Similarity r</source>
         <translation>相似度 r</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="428" />
+        <location filename="../../neardup_gui/app/models.py" line="458" />
         <source>B in A</source>
         <translation>B 在 A 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="428" />
+        <location filename="../../neardup_gui/app/models.py" line="458" />
         <source>Identical units</source>
         <translation>相同字数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="429" />
+        <location filename="../../neardup_gui/app/models.py" line="459" />
         <source>Share of A's countable units found in B</source>
         <translation>A 的可计字数中在 B 中找到的比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="430" />
+        <location filename="../../neardup_gui/app/models.py" line="460" />
         <source>Share of B's countable units found in A</source>
         <translation>B 的可计字数中在 A 中找到的比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="431" />
+        <location filename="../../neardup_gui/app/models.py" line="461" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="432" />
+        <location filename="../../neardup_gui/app/models.py" line="462" />
         <source>Units in the identical runs the two texts share</source>
         <translation>两篇文本共有的完全相同片段中的字数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="433" />
+        <location filename="../../neardup_gui/app/models.py" line="463" />
         <source>Contained</source>
         <translation>包含度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="434" />
+        <location filename="../../neardup_gui/app/models.py" line="464" />
         <source>The larger of A in B and B in A: how much of one is found in the other</source>
         <translation>A 在 B 中与 B 在 A 中的较大者：一篇文档有多少内容见于另一篇</translation>
     </message>
@@ -1871,67 +1984,77 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>ScreeningModel</name>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="80" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="81" />
         <source>Rank</source>
         <translation>排名</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="80" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="81" />
         <source>Submission</source>
         <translation>申请书</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="81" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="82" />
         <source>Copied</source>
         <translation>总文字复制比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="81" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="82" />
         <source>Flag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="82" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="83" />
         <source>Largest source (file)</source>
         <translation>最大来源（文件）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="83" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="84" />
         <source>Largest single source</source>
         <translation>单篇最大文字复制比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="85" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="86" />
         <source>Share of the submission found in its sources, template text not counted</source>
         <translation>送检文档中在其来源中找到的比例，模板文字不计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="84" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="85" />
         <source>Sources</source>
         <translation>相似文献数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="84" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="85" />
         <source>Warnings</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="86" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="87" />
         <source>Share of the submission found in its single largest source</source>
         <translation>申请书在单个最大来源中的重复比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="87" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="88" />
         <source>Sources counted (documents of the collection and other submissions of this call)</source>
         <translation>计入的来源数（文献库中的文档及本批次其他申请书）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="106" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="89" />
+        <source>Integrity flags</source>
+        <translation>文本异常标记</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="90" />
+        <source>Look-alike letters, hidden text, invisible or traditional characters found in the submission</source>
+        <translation>送检文档中发现的形近字母、隐藏文字、不可见字符或繁体字</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="110" />
         <source>flagged</source>
         <translation>已标记</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="116" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="122" />
         <source>not read: {reason}</source>
         <translation>未读取：{reason}</translation>
     </message>
@@ -1939,130 +2062,140 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>ScreeningView</name>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="266" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="279" />
         <source>&lt;b&gt;%n submission(s)&lt;/b&gt; in {folder}</source>
         <translation>
             <numerusform>{folder} 中的 &lt;b&gt;%n 份申请书&lt;/b&gt;</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="267" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="280" />
         <source>: {flagged}, {unread}</source>
         <translation>：{flagged}，{unread}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="268" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="281" />
         <source>%n at or above the flag line</source>
         <translation>
             <numerusform>%n 份达到或超过标记线</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="269" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="282" />
         <source>%n could not be read</source>
         <translation>
             <numerusform>%n 份无法读取</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="271" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="284" />
         <source>%n other file(s) left out (not a format neardup reads)</source>
         <translation>
             <numerusform>另有 %n 个其他格式的文件未检测（neardup 不读取该格式）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="273" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="286" />
         <source>interrupted: screen again to check the rest</source>
         <translation>检测中断：再次检测以完成其余部分</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="276" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="289" />
         <source>Not screened: neardup reads {formats} files, and by its content a file named without a type (README, ls.1).</source>
         <translation>未检测：neardup 读取 {formats} 文件，以及按内容读取没有类型后缀的文件（如 README、ls.1）。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="278" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="291" />
         <source>…and {n} more</source>
         <translation>……以及另外 {n} 个</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="283" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="296" />
         <source>Choose the folder of new submissions</source>
         <translation>选择新申请书所在文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="335" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="351" />
         <source>Screen a folder…</source>
         <translation>检测文件夹…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="336" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="352" />
         <source>Check every file of a folder of new submissions against the collection and against each other; you can also drop the folder here</source>
         <translation>将文件夹中的每份新申请书与文献库及彼此比对；也可以把文件夹拖到这里</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="338" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="354" />
         <source>Screen again</source>
         <translation>重新检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="339" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="355" />
         <source>Pick up new and changed submissions; an interrupted screening goes on where it stopped</source>
         <translation>纳入新增和修改的申请书；中断的检测从中断处继续</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="341" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="357" />
         <source>Screening:</source>
         <translation>检测批次：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="342" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="358" />
         <source>Screenings kept in this collection</source>
         <translation>本文献库保存的检测批次</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="343" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="359" />
         <source>Flag line:</source>
         <translation>标记线：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="344" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="360" />
         <source>A submission is flagged when its copied share (template text not counted) reaches this line</source>
         <translation>总文字复制比（模板文字不计入）达到此线的申请书会被标记</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="347" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="363" />
         <source>Flag line</source>
         <translation>标记线</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="348" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="364" />
         <source>Flagged only</source>
         <translation>仅显示已标记</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="349" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="365" />
+        <source>With integrity flags only</source>
+        <translation>仅显示有文本异常标记的</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="366" />
+        <source>Submissions with look-alike letters, hidden text, invisible characters or traditional characters: perhaps a disguised copy</source>
+        <translation>含有形近字母、隐藏文字、不可见字符或繁体字的送检文档：可能是经过伪装的复制</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="368" />
         <source>Filter submissions…</source>
         <translation>筛选申请书…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="350" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="369" />
         <source>Filter submissions</source>
         <translation>筛选申请书</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="351" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="370" />
         <source>Screened submissions</source>
         <translation>已检测的申请书</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="352" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="371" />
         <source>Double-click or press Enter to open the submission with its sources coloured</source>
         <translation>双击或按回车键打开申请书，按来源着色显示</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="353" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="372" />
         <source>Screen a whole call: drop a folder of new submissions here, or use “Screen a folder…”. Each is checked against the collection and against the other submissions, and the table ranks them by copied share.</source>
         <translation>检测整批申请：把新申请书所在文件夹拖到这里，或使用“检测文件夹…”。每份申请书都与文献库及其他申请书比对，表格按复制比排序。</translation>
     </message>
@@ -2070,450 +2203,499 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="193" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="228" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="196" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="231" />
         <source>Matching and template text are kept with the collection “{name}”: other collections keep their own. Index and interface settings apply everywhere.</source>
         <translation>匹配和模板文字设置随文献库“{name}”保存，其他文献库各有自己的设置。索引和界面设置对所有文献库生效。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="200" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="235" />
         <source>No collection is open: matching and template settings set here are the defaults every new collection starts from.</source>
         <translation>当前没有打开文献库：此处的匹配和模板设置是每个新文献库的默认值。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="202" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="237" />
         <source>Also use these matching and template settings for new collections</source>
         <translation>同时把这些匹配和模板设置作为新文献库的默认值</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="203" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="238" />
         <source>Matching</source>
         <translation>比对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="204" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="239" />
         <source>Index and search</source>
         <translation>索引与检索</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="205" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="240" />
         <source>Template text</source>
         <translation>模板文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="206" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="241" />
         <source>Interface</source>
         <translation>界面</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="209" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="244" />
         <source>Minimum match length (units):</source>
         <translation>最短匹配长度（字数）：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="210" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="245" />
         <source>A common passage counts only if it is at least this many characters or words long</source>
         <translation>相同段落至少达到这么多个字或词才计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="211" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="246" />
         <source>Quotations:</source>
         <translation>引文：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="213" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="248" />
         <source>Bibliography:</source>
         <translation>参考文献：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="207" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="242" />
         <source>Report pairs from similarity r:</source>
         <translation>报告文档对的最低相似度 r：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="208" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="243" />
         <source>Pairs of the collection at or above this similarity r are listed as duplicates</source>
         <translation>文献库中相似度 r 达到或超过此值的文档对列为重复</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="212" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="247" />
         <source>Leave text in quotation marks out of every figure</source>
         <translation>各项比例均不计引号内的文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="214" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="249" />
         <source>Leave the reference list out of every figure</source>
         <translation>各项比例均不计参考文献列表</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="215" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="250" />
         <source>Exclude quoted text</source>
         <translation>排除引文</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="216" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="251" />
         <source>Exclude the bibliography</source>
         <translation>排除参考文献</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="217" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="252" />
         <source>Fingerprint size (bits):</source>
         <translation>指纹长度（位）：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="218" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="253" />
         <source>Larger fingerprints estimate similarity more precisely but take more space</source>
         <translation>指纹越长，相似度估计越准确，但占用空间更多</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="219" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="254" />
         <source>Search strategy:</source>
         <translation>检索策略：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="220" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="255" />
         <source>How candidates are found; every strategy finds the same pairs</source>
         <translation>查找候选文档的方式；每种策略找到的文档对都相同</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="221" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="256" />
         <source>Worker processes:</source>
         <translation>工作进程数：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="222" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="257" />
         <source>How many documents are read and fingerprinted at the same time</source>
         <translation>同时读取并计算指纹的文档数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="223" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="258" />
         <source>Dask cluster (optional):</source>
         <translation>Dask 集群（可选）：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="224" />
-        <source>Address of a Dask scheduler to index and compare on; empty: this computer only</source>
-        <translation>在其上建立索引和比对的 Dask 调度器地址；留空：仅用本机</translation>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="259" />
+        <source>Address of a Dask scheduler to index and compare on, e.g. tls://host:8786; empty: this computer only. Every document's text is sent to it.</source>
+        <translation>在其上建立索引和比对的 Dask 调度器地址，例如 tls://host:8786；留空：仅用本机。每份文档的文本都会发送给它。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="226" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="262" />
+        <source>Cluster's CA certificate:</source>
+        <translation>集群的 CA 证书：</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="263" />
+        <source>The certificate of the authority that signed the scheduler's (PEM); empty: dask's own configuration</source>
+        <translation>签发调度器证书的证书颁发机构（CA）的证书（PEM）；留空：使用 dask 自身的配置</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="265" />
+        <source>This computer's certificate:</source>
+        <translation>本机证书：</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="266" />
+        <source>This computer's certificate for the cluster, signed by that authority (PEM); empty: dask's own configuration</source>
+        <translation>本机用于该集群的证书，由该颁发机构签发（PEM）；留空：使用 dask 自身的配置</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="268" />
+        <source>Its private key:</source>
+        <translation>其私钥：</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="269" />
+        <source>The private key of this computer's certificate (PEM), unless the certificate file holds it</source>
+        <translation>本机证书的私钥（PEM），若证书文件已包含私钥则可留空</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="273" />
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="276" />
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="227" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="277" />
         <source>Brute force (reference)</source>
         <translation>穷举（基准）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="228" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="278" />
         <source>Permuted tables</source>
         <translation>置换表</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="229" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="279" />
         <source>Group merging</source>
         <translation>分组合并</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="230" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="280" />
         <source>LSH buckets</source>
         <translation>LSH 分桶</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="234" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="284" />
         <source>Automatic template:</source>
         <translation>自动模板：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="235" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="285" />
         <source>Off: count all text except your template files and the passages you marked</source>
         <translation>关闭：除您的模板文件和您标记的段落外，全部文字都计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="236" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="286" />
         <source>Leave out sentences found in most documents (the call's form)</source>
         <translation>不计入大多数文档共有的句子（申报书的表格）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="237" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="287" />
         <source>Template if in at least (documents):</source>
         <translation>出现在至少多少个文档中视为模板：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="238" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="288" />
         <source>A sentence found in at least this many documents is treated as template</source>
         <translation>出现在至少这么多个文档中的句子视为模板</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="239" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="289" />
         <source>and at least (share of collection):</source>
         <translation>且至少占文献库的比例：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="240" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="290" />
         <source>... and in at least this share of all documents</source>
         <translation>……并且出现在至少这个比例的文档中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="241" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="291" />
         <source>Template files:</source>
         <translation>模板文件：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="242" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="292" />
         <source>Template files</source>
         <translation>模板文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="243" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="293" />
         <source>Files whose sentences are template wherever they occur (e.g. the blank application form)</source>
         <translation>其中的句子无论出现在哪里都视为模板的文件（例如空白申请书）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="244" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="294" />
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="245" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="295" />
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="246" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="296" />
         <source>Language:</source>
         <translation>语言：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="247" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="297" />
         <source>The language of the interface; the change applies at once</source>
         <translation>界面语言；更改立即生效</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="248" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="298" />
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="256" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="306" />
         <source>Changing the fingerprint size re-fingerprints every document from its stored text. This runs in the background after you press OK; the files are not read again.</source>
         <translation>更改指纹长度会根据已保存的文本重新计算每个文档的指纹。按“确定”后在后台进行，不会重新读取文件。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="264" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="314" />
         <source>Choose template files</source>
         <translation>选择模板文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="265" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="315" />
         <source>Documents ({patterns});;All files (*)</source>
         <translation>文档 ({patterns});;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="353" />
+        <source>Unencrypted cluster</source>
+        <translation>未加密的集群</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="354" />
+        <source>{address} is not encrypted and is not this computer: every document's text would cross the network, readable by anyone on it. Use the scheduler's TLS address (tls://…) with its certificates instead, unless this network is trusted.
+
+Send the texts unencrypted to {address}?</source>
+        <translation>{address} 未加密，且不是本机：每份文档的文本都将以明文经过网络，网络上的任何人都能读取。除非该网络可信，请改用调度器的 TLS 地址（tls://…）及其证书。
+
+仍要以未加密方式将文本发送到 {address} 吗？</translation>
     </message>
 </context>
 <context>
     <name>SkipReasons</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="159" />
+        <location filename="../../neardup_gui/app/models.py" line="160" />
         <source>scanned PDF: no text layer</source>
         <translation>扫描版 PDF：没有文字层</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="160" />
+        <location filename="../../neardup_gui/app/models.py" line="161" />
         <source>legacy Word .doc: save it as .docx</source>
         <translation>旧版 Word .doc 文件：请另存为 .docx</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="161" />
+        <location filename="../../neardup_gui/app/models.py" line="162" />
         <source>Word 6/95 document: save it as .docx</source>
         <translation>Word 6/95 文档：请另存为 .docx</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="162" />
+        <location filename="../../neardup_gui/app/models.py" line="163" />
         <source>Microsoft Works document: save it as .docx</source>
         <translation>Microsoft Works 文档：请另存为 .docx</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="163" />
+        <location filename="../../neardup_gui/app/models.py" line="164" />
         <source>encrypted Word document: remove the password</source>
         <translation>加密的 Word 文档：请去掉密码</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="164" />
+        <location filename="../../neardup_gui/app/models.py" line="165" />
         <source>password-protected PDF: remove the password</source>
         <translation>有密码保护的 PDF：请去掉密码</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="165" />
+        <location filename="../../neardup_gui/app/models.py" line="166" />
         <source>password-protected OpenDocument file: remove the password</source>
         <translation>有密码保护的 OpenDocument 文件：请去掉密码</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="166" />
+        <location filename="../../neardup_gui/app/models.py" line="167" />
         <source>encrypted PDF this program cannot open ({detail})</source>
         <translation>本程序无法打开的加密 PDF（{detail}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="167" />
+        <location filename="../../neardup_gui/app/models.py" line="168" />
         <source>empty file (0 bytes)</source>
         <translation>空文件（0 字节）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="168" />
+        <location filename="../../neardup_gui/app/models.py" line="169" />
         <source>file holds only white space</source>
         <translation>文件只有空白</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="169" />
+        <location filename="../../neardup_gui/app/models.py" line="170" />
         <source>no text in this {format} file</source>
         <translation>这个 {format} 文件中没有文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="171" />
+        <location filename="../../neardup_gui/app/models.py" line="172" />
         <source>no words in the file: only punctuation, numbers of pages or symbols</source>
         <translation>文件中没有文字：只有标点、页码或符号</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="172" />
+        <location filename="../../neardup_gui/app/models.py" line="173" />
         <source>file no longer exists</source>
         <translation>文件已不存在</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="173" />
+        <location filename="../../neardup_gui/app/models.py" line="174" />
         <source>file was deleted while it was read</source>
         <translation>读取时文件被删除</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="174" />
+        <location filename="../../neardup_gui/app/models.py" line="175" />
         <source>file changed while it was read; try again</source>
         <translation>读取时文件发生了变化，请重试</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="175" />
+        <location filename="../../neardup_gui/app/models.py" line="176" />
         <source>file cannot be read: permission denied</source>
         <translation>无法读取文件：没有权限</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="176" />
+        <location filename="../../neardup_gui/app/models.py" line="177" />
         <source>file cannot be read: {detail}</source>
         <translation>无法读取文件：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="177" />
+        <location filename="../../neardup_gui/app/models.py" line="178" />
         <source>folder cannot be read: {detail}</source>
         <translation>无法读取文件夹：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="178" />
+        <location filename="../../neardup_gui/app/models.py" line="179" />
         <source>no such folder</source>
         <translation>文件夹不存在</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="179" />
+        <location filename="../../neardup_gui/app/models.py" line="180" />
         <source>not a folder</source>
         <translation>不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="180" />
+        <location filename="../../neardup_gui/app/models.py" line="181" />
         <source>broken symbolic link: its target does not exist</source>
         <translation>失效的符号链接：目标不存在</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="181" />
+        <location filename="../../neardup_gui/app/models.py" line="182" />
         <source>file is {size} MB, over the {limit} MB limit</source>
         <translation>文件大小 {size} MB，超过 {limit} MB 的上限</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="182" />
+        <location filename="../../neardup_gui/app/models.py" line="183" />
         <source>file is over the {limit} MB limit</source>
         <translation>文件超过 {limit} MB 的上限</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="183" />
+        <location filename="../../neardup_gui/app/models.py" line="184" />
         <source>needs more than {limit} MB of memory</source>
         <translation>需要超过 {limit} MB 的内存</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="184" />
+        <location filename="../../neardup_gui/app/models.py" line="185" />
         <source>worker was killed, most likely out of memory</source>
         <translation>读取进程被终止，很可能是内存不足</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="185" />
+        <location filename="../../neardup_gui/app/models.py" line="186" />
         <source>extraction took longer than {limit} s</source>
         <translation>读取用时超过 {limit} 秒</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="186" />
+        <location filename="../../neardup_gui/app/models.py" line="187" />
         <source>unsupported file type {suffix}</source>
         <translation>不支持的文件类型 {suffix}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="188" />
+        <location filename="../../neardup_gui/app/models.py" line="189" />
         <source>an archive ({suffix}): unpack it and check the documents inside</source>
         <translation>压缩包（{suffix}）：请解压后检测其中的文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="190" />
+        <location filename="../../neardup_gui/app/models.py" line="191" />
         <source>not a document: the file holds {what}</source>
         <translation>不是文档：文件内容是 {what}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="192" />
+        <location filename="../../neardup_gui/app/models.py" line="193" />
         <source>name not valid UTF-8 (in GBK: '{gbk}'): rename the file (the index cannot keep this name)</source>
         <translation>文件名不是有效的 UTF-8 编码（按 GBK 编码读作“{gbk}”）：请重命名该文件（索引无法保存这个文件名）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="194" />
+        <location filename="../../neardup_gui/app/models.py" line="195" />
         <source>name not valid UTF-8: rename the file (the index cannot keep this name)</source>
         <translation>文件名不是有效的 UTF-8 编码：请重命名该文件（索引无法保存这个文件名）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="196" />
+        <location filename="../../neardup_gui/app/models.py" line="197" />
         <source>folder name not valid UTF-8 (in GBK: '{gbk}'): rename the folder (the index cannot keep its documents' names)</source>
         <translation>文件夹名不是有效的 UTF-8 编码（按 GBK 编码读作“{gbk}”）：请重命名该文件夹（索引无法保存其中文档的名称）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="198" />
+        <location filename="../../neardup_gui/app/models.py" line="199" />
         <source>folder name not valid UTF-8: rename the folder (the index cannot keep its documents' names)</source>
         <translation>文件夹名不是有效的 UTF-8 编码：请重命名该文件夹（索引无法保存其中文档的名称）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="199" />
+        <location filename="../../neardup_gui/app/models.py" line="200" />
         <source>damaged Word document: {detail}</source>
         <translation>Word 文档已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="200" />
+        <location filename="../../neardup_gui/app/models.py" line="201" />
         <source>damaged PDF: {detail}</source>
         <translation>PDF 已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="201" />
+        <location filename="../../neardup_gui/app/models.py" line="202" />
         <source>damaged OpenDocument text: {detail}</source>
         <translation>OpenDocument 文本已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="202" />
+        <location filename="../../neardup_gui/app/models.py" line="203" />
         <source>damaged RTF document: {detail}</source>
         <translation>RTF 文档已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="203" />
+        <location filename="../../neardup_gui/app/models.py" line="204" />
         <source>damaged {what}: {detail}</source>
         <translation>文件已损坏（{what}）：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="204" />
+        <location filename="../../neardup_gui/app/models.py" line="205" />
         <source>file is {what}, not {expected}</source>
         <translation>文件实际是 {what}，不是 {expected}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="205" />
+        <location filename="../../neardup_gui/app/models.py" line="206" />
         <source>reading the file failed{detail}</source>
         <translation>读取文件失败{detail}</translation>
     </message>
@@ -2521,80 +2703,90 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>SourcesModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="469" />
+        <location filename="../../neardup_gui/app/models.py" line="503" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="469" />
+        <location filename="../../neardup_gui/app/models.py" line="503" />
         <source>Similarity r</source>
         <translation>相似度 r</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="470" />
+        <location filename="../../neardup_gui/app/models.py" line="504" />
         <source>Share of the submission</source>
         <translation>占送检文档比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="471" />
+        <location filename="../../neardup_gui/app/models.py" line="505" />
         <source>Identical units</source>
         <translation>相同字数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="472" />
+        <location filename="../../neardup_gui/app/models.py" line="506" />
         <source>Share of the submission found in this source</source>
         <translation>送检文档出现在此来源中的比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="473" />
+        <location filename="../../neardup_gui/app/models.py" line="507" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="474" />
+        <location filename="../../neardup_gui/app/models.py" line="508" />
         <source>Units in the identical runs the two texts share</source>
         <translation>两篇文本共有的完全相同片段中的字数</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="509" />
+        <source>Credited</source>
+        <translation>计入比例</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="510" />
+        <source>Share of the submission credited to this source: a passage several sources hold is credited to one (the collection's, the earlier indexed, the one holding more)</source>
+        <translation>计入该来源的本文比例：多个来源都含有的段落只计入其中一个（优先库内文献，其次较早入库者，再次含量较多者）</translation>
     </message>
 </context>
 <context>
     <name>StartupErrorDialog</name>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="178" />
+        <location filename="../../neardup_gui/app/errors.py" line="185" />
         <source>neardup could not start</source>
         <translation>neardup 无法启动</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="181" />
+        <location filename="../../neardup_gui/app/errors.py" line="188" />
         <source>&lt;b&gt;neardup could not start.&lt;/b&gt; {what}</source>
         <translation>&lt;b&gt;neardup 无法启动。&lt;/b&gt;{what}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="188" />
+        <location filename="../../neardup_gui/app/errors.py" line="195" />
         <source>If it started failing after a change of settings, “Reset settings” sets the settings file aside (it is kept as a backup) and starts again with the defaults. Your collections and their indexes are not touched.</source>
         <translation>如果是在更改设置后开始出错，“重置设置”会把设置文件移到一旁（保留作备份），并用默认值重新启动。您的文献库及其索引不受影响。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="192" />
+        <location filename="../../neardup_gui/app/errors.py" line="199" />
         <source>The log file is {path}</source>
         <translation>日志文件：{path}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="198" />
+        <location filename="../../neardup_gui/app/errors.py" line="205" />
         <source>Error details</source>
         <translation>错误详情</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="201" />
+        <location filename="../../neardup_gui/app/errors.py" line="208" />
         <source>Reset settings</source>
         <translation>重置设置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="203" />
+        <location filename="../../neardup_gui/app/errors.py" line="210" />
         <source>Copy details</source>
         <translation>复制详情</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/errors.py" line="204" />
+        <location filename="../../neardup_gui/app/errors.py" line="211" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
@@ -2602,107 +2794,132 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>SubmissionView</name>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="249" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="291" />
         <source>collection</source>
         <translation>文献库</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="249" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="291" />
         <source>this call</source>
         <translation>本批次</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="250" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="292" />
         <source>excluded for this submission</source>
         <translation>已对本申请书排除</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="251" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="295" />
         <source>share of the submission {share}</source>
         <translation>占送检文档比例 {share}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="260" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="297" />
+        <source>credited {share}</source>
+        <translation>计入比例 {share}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="299" />
+        <source>holds {share} in all, part of it credited to other sources</source>
+        <translation>共含本文 {share}，其中一部分计入其他来源</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="302" />
+        <source>holds {share}, all of it credited to other sources</source>
+        <translation>含本文 {share}，全部计入其他来源</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="312" />
         <source>&lt;b&gt;{name}&lt;/b&gt;&lt;br&gt;&lt;b&gt;Copied {copied}&lt;/b&gt; (template text not counted) &amp;nbsp;·&amp;nbsp; copied without quotations {nq} &amp;nbsp;·&amp;nbsp; largest single source {largest} &amp;nbsp;·&amp;nbsp; units {units} &amp;nbsp;·&amp;nbsp; template share {template} &amp;nbsp;·&amp;nbsp; sources counted: {n} of {total}</source>
         <translation>&lt;b&gt;{name}&lt;/b&gt;&lt;br&gt;&lt;b&gt;总文字复制比 {copied}&lt;/b&gt;（模板文字不计入）&amp;nbsp;·&amp;nbsp; 去除引用文献复制比 {nq} &amp;nbsp;·&amp;nbsp; 单篇最大文字复制比 {largest} &amp;nbsp;·&amp;nbsp; 总字数 {units} &amp;nbsp;·&amp;nbsp; 模板文字占比 {template} &amp;nbsp;·&amp;nbsp; 计入的来源：{n} / {total}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="274" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="326" />
         <source>(beginning)</source>
         <translation>（开头）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="296" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="340" />
+        <source>Integrity flags:</source>
+        <translation>文本异常标记：</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="342" />
+        <source>(underlined in the text; not counted in any figure)</source>
+        <translation>（在正文中以下划线标出；不计入任何数值）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="356" />
         <source>Count this source again</source>
         <translation>重新计入此来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="298" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="358" />
         <source>Exclude this source</source>
         <translation>排除此来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="377" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="437" />
         <source>{name} — sources coloured</source>
         <translation>{name} — 按来源着色</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="378" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="438" />
         <source>Sources (untick to leave one out of the figures):</source>
         <translation>来源（取消勾选则不计入比例）：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="379" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="439" />
         <source>Sources of the submission</source>
         <translation>送检文档的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="380" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="440" />
         <source>Side by side</source>
         <translation>对照查看</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="381" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="441" />
         <source>Open the submission beside the chosen source</source>
         <translation>将申请书与所选来源并排对照</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="382" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="442" />
         <source>Remember for this submission that this source does not count (for example the applicant's own earlier proposal)</source>
         <translation>对本申请书记住不计入此来源（例如申请人本人以前的申请书）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="384" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="444" />
         <source>Export the report…</source>
         <translation>导出报告…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="385" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="445" />
         <source>Sections:</source>
         <translation>分段：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="386" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="446" />
         <source>Section</source>
         <translation>段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="386" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="446" />
         <source>Units</source>
         <translation>总字数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="386" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="446" />
         <source>Copied</source>
         <translation>文字复制比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="387" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="447" />
         <source>Click a coloured passage to see it beside its source</source>
         <translation>点击着色片段，与其来源并排查看</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="390" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="450" />
         <source>Each source's passages have its colour and number: &lt;span style="background-color:{exact};"&gt;identical text&lt;/span&gt;, &lt;span style="background-color:{edited};"&gt;edited words&lt;/span&gt;. &lt;span style="color:{fg}; background-color:{bg};"&gt;Template text&lt;/span&gt; and &lt;span style="color:{fg}; background-color:{bg}; text-decoration:line-through;"&gt;excluded text&lt;/span&gt; are never counted.</source>
         <translation>每个来源的片段有其颜色和编号：&lt;span style="background-color:{exact};"&gt;完全相同的文字&lt;/span&gt;，&lt;span style="background-color:{edited};"&gt;改动的文字&lt;/span&gt;。&lt;span style="color:{fg}; background-color:{bg};"&gt;模板文字&lt;/span&gt;和&lt;span style="color:{fg}; background-color:{bg}; text-decoration:line-through;"&gt;排除文字&lt;/span&gt;从不计入。</translation>
     </message>
@@ -2718,220 +2935,276 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>Warnings</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="276" />
+        <location filename="../../neardup_gui/app/models.py" line="285" />
         <source>{n} of {size} bytes are not valid {encoding} and were replaced by � ({where}); the rest was read normally</source>
         <translation>{size} 字节中有 {n} 字节不是有效的 {encoding} 编码，已替换为 �（{where}）；其余内容正常读取</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="279" />
-        <location filename="../../neardup_gui/app/models.py" line="379" />
+        <location filename="../../neardup_gui/app/models.py" line="288" />
+        <location filename="../../neardup_gui/app/models.py" line="409" />
         <source>recovered from a damaged file: {detail}</source>
         <translation>从损坏的文件中恢复：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="281" />
+        <location filename="../../neardup_gui/app/models.py" line="290" />
+        <source>page(s) {pages} read by the salvage reader (pdfminer.six): {detail}</source>
+        <translation>第 {pages} 页由修复读取器（pdfminer.six）读取：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="292" />
+        <source>read by the salvage reader (pdfminer.six): {detail}</source>
+        <translation>由修复读取器（pdfminer.six）读取：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="294" />
         <source>{n} characters whose font is lost are left out</source>
         <translation>{n} 个字符的字体已丢失，未读入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="284" />
+        <location filename="../../neardup_gui/app/models.py" line="297" />
         <source>the glyph widths of {n} font(s) are damaged: characters may be read in another order or left out</source>
         <translation>{n} 个字体的字形宽度已损坏：字符可能顺序错乱或遗漏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="287" />
+        <location filename="../../neardup_gui/app/models.py" line="300" />
         <source>the character map of {n} font(s) is damaged: some characters may be read wrongly</source>
         <translation>{n} 个字体的字符映射表已损坏：部分字符可能读错</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="290" />
+        <location filename="../../neardup_gui/app/models.py" line="303" />
         <source>the file is cut short: {n} characters of its text are missing</source>
         <translation>文件不完整：正文缺少 {n} 个字符</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="304" />
+        <location filename="../../neardup_gui/app/models.py" line="317" />
         <source>the end of the file (cross-reference table and trailer) is lost</source>
         <translation>文件末尾（交叉引用表和文件尾）已丢失</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="306" />
+        <location filename="../../neardup_gui/app/models.py" line="319" />
         <source>the cross-reference table or trailer is damaged</source>
         <translation>交叉引用表或文件尾已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="308" />
+        <location filename="../../neardup_gui/app/models.py" line="321" />
         <source>, with its catalog and {n} page(s) (rebuilt from their contents)</source>
         <translation>，文档目录和 {n} 个页面对象一并丢失（已按页面内容重建）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="309" />
+        <location filename="../../neardup_gui/app/models.py" line="322" />
         <source>, with its catalog</source>
         <translation>，文档目录一并丢失</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="311" />
+        <location filename="../../neardup_gui/app/models.py" line="324" />
         <source>; {n} page(s) read from the objects that survive</source>
         <translation>；从保留下来的对象中读取了 {n} 页</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="313" />
+        <location filename="../../neardup_gui/app/models.py" line="326" />
         <source>the PDF is damaged after page {n} ({why}); the pages after it are lost</source>
         <translation>PDF 在第 {n} 页之后损坏（{why}）；其后的页面已丢失</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="316" />
+        <location filename="../../neardup_gui/app/models.py" line="329" />
         <source>the contents of page(s) {pages} are damaged; their text after the damage is lost or read wrongly</source>
         <translation>第 {pages} 页的内容已损坏；损坏处之后的正文已丢失或可能读错</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="319" />
+        <location filename="../../neardup_gui/app/models.py" line="332" />
         <source>the page tree is damaged{why}; {n} page(s) found among its objects</source>
         <translation>页面树已损坏{why}；在其对象中找到 {n} 页</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="321" />
+        <location filename="../../neardup_gui/app/models.py" line="334" />
         <source>the page tree counts {count} pages; {lost} of them lost</source>
         <translation>页面树记有 {count} 页；其中 {lost} 页已丢失</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="323" />
+        <location filename="../../neardup_gui/app/models.py" line="336" />
         <source>its cross-reference table is damaged; {n} object(s) found by reading the whole file</source>
         <translation>其交叉引用表已损坏；通读整个文件找到 {n} 个对象</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="326" />
+        <location filename="../../neardup_gui/app/models.py" line="339" />
         <source>the name of the contents of page(s) {pages} is damaged; read from the stream it names</source>
         <translation>第 {pages} 页内容的名称已损坏；已从其所指的数据流读取</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="330" />
+        <location filename="../../neardup_gui/app/models.py" line="343" />
         <source>the contents of page(s) {pages} lost their description and were read as the compressed data they hold</source>
         <translation>第 {pages} 页的内容丢失了其描述，已按其中保存的压缩数据读取</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="333" />
+        <location filename="../../neardup_gui/app/models.py" line="346" />
+        <source>its fonts give some glyphs no character</source>
+        <translation>其字体有些字形没有对应的字符</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="348" />
+        <source>the fast reader could not read it</source>
+        <translation>快速读取器无法读取</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="349" />
+        <source>PDFium cannot read it</source>
+        <translation>PDFium 无法读取</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="351" />
+        <source>object {n} is not where the cross-reference table says</source>
+        <translation>对象 {n} 不在交叉引用表所指的位置</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="353" />
+        <source>a stream does not end where its length says</source>
+        <translation>有一个流的结束位置与其长度不符</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="355" />
+        <source>the compressed data of stream {n} is damaged{why}</source>
+        <translation>流 {n} 的压缩数据已损坏{why}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="357" />
+        <source>the compressed data of stream {n} is cut short</source>
+        <translation>流 {n} 的压缩数据被截断</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="359" />
+        <source>the dictionary of object {n} is damaged</source>
+        <translation>对象 {n} 的字典已损坏</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="361" />
+        <source>the file's end (startxref) is lost</source>
+        <translation>文件末尾（startxref）已丢失</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="363" />
         <source>its compound file cannot be read ({why})</source>
         <translation>其复合文件无法读取（{why}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="335" />
+        <location filename="../../neardup_gui/app/models.py" line="365" />
         <source>; the text was read from the Word stream that survives</source>
         <translation>；正文取自保留下来的 Word 数据流</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="336" />
+        <location filename="../../neardup_gui/app/models.py" line="366" />
         <source>the zip archive's directory is unreadable</source>
         <translation>zip 压缩包的目录无法读取</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="337" />
+        <location filename="../../neardup_gui/app/models.py" line="367" />
         <source>the zip archive's directory is damaged</source>
         <translation>zip 压缩包的目录已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="339" />
+        <location filename="../../neardup_gui/app/models.py" line="369" />
         <source>; {n} part(s) read up to the damage ({names})</source>
         <translation>；读取了损坏处之前的 {n} 个部件（{names}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="341" />
+        <location filename="../../neardup_gui/app/models.py" line="371" />
         <source>; its directory, from byte {pos}, is cut short or damaged</source>
         <translation>；其目录（从第 {pos} 字节起）不完整或已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="343" />
+        <location filename="../../neardup_gui/app/models.py" line="373" />
         <source>; no part at byte {pos}, the next one at byte {next}</source>
         <translation>；第 {pos} 字节处没有部件，下一个部件从第 {next} 字节开始</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="344" />
+        <location filename="../../neardup_gui/app/models.py" line="374" />
         <source>; the file ends there</source>
         <translation>；文件到此结束</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="345" />
+        <location filename="../../neardup_gui/app/models.py" line="375" />
         <source>; cut at byte {pos}</source>
         <translation>；文件在第 {pos} 字节处截断</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="347" />
+        <location filename="../../neardup_gui/app/models.py" line="377" />
         <source>; no further part at byte {pos}</source>
         <translation>；第 {pos} 字节处之后没有部件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="348" />
+        <location filename="../../neardup_gui/app/models.py" line="378" />
         <source>; {name} is cut short</source>
         <translation>；{name} 不完整</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="349" />
+        <location filename="../../neardup_gui/app/models.py" line="379" />
         <source>; {name}: checksum mismatch</source>
         <translation>；{name}：校验和不符</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="351" />
+        <location filename="../../neardup_gui/app/models.py" line="381" />
         <source>; {name}: damaged compressed data</source>
         <translation>；{name}：压缩数据已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="352" />
+        <location filename="../../neardup_gui/app/models.py" line="382" />
         <source>, its text read up to the damage</source>
         <translation>，其正文读取到损坏处为止</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="354" />
+        <location filename="../../neardup_gui/app/models.py" line="384" />
         <source>, some of its characters may be read wrongly</source>
         <translation>，其中部分字符可能读错</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="356" />
+        <location filename="../../neardup_gui/app/models.py" line="386" />
         <source>its end is lost ({n} group(s) left open)</source>
         <translation>文件末尾已丢失（{n} 个组未闭合）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="357" />
+        <location filename="../../neardup_gui/app/models.py" line="387" />
         <source>{n} closing brace(s) too many</source>
         <translation>多出 {n} 个右花括号</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="359" />
+        <location filename="../../neardup_gui/app/models.py" line="389" />
         <source>{n} damaged character(s) left out</source>
         <translation>已略去 {n} 个损坏的字符</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="361" />
+        <location filename="../../neardup_gui/app/models.py" line="391" />
         <source>{n} entries of its font, colour, style or list tables found outside them and left out</source>
         <translation>已略去 {n} 个出现在字体表、颜色表、样式表或列表表之外的表项</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="363" />
+        <location filename="../../neardup_gui/app/models.py" line="393" />
         <source>the file is cut short inside a tag</source>
         <translation>文件在某个标签中间被截断</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="364" />
+        <location filename="../../neardup_gui/app/models.py" line="394" />
         <source>{n} damaged tag(s) left out</source>
         <translation>已略去 {n} 个损坏的标签</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="365" />
+        <location filename="../../neardup_gui/app/models.py" line="395" />
         <source>; the text that survives was read</source>
         <translation>；已读取保留下来的正文</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="367" />
+        <location filename="../../neardup_gui/app/models.py" line="397" />
         <source>headers and footers left out ({why})</source>
         <translation>已略去页眉页脚（{why}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="369" />
+        <location filename="../../neardup_gui/app/models.py" line="399" />
         <source>{part} left out ({why})</source>
         <translation>已略去 {part}（{why}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="380" />
-        <location filename="../../neardup_gui/app/models.py" line="400" />
+        <location filename="../../neardup_gui/app/flagtext.py" line="60" />
         <location filename="../../neardup_gui/app/models.py" line="410" />
+        <location filename="../../neardup_gui/app/models.py" line="430" />
+        <location filename="../../neardup_gui/app/models.py" line="440" />
         <source>; </source>
         <translation>；</translation>
     </message>

@@ -3,7 +3,12 @@ JSON on stdout, what the examiner would have seen: a start-up error dialog (answ
 "Reset settings") and the main window's settings. Used by tests/app/test_startup.py in a child
 process, so the settings are read by a process that did not write them.
 
-    python tests/app/startup_driver.py [--fail-once] [--open FOLDER]
+    python tests/app/startup_driver.py [--fail-once] [--open FOLDER [--refresh] [--say-progress]]
+
+``--say-progress`` prints ``PROGRESS task fraction message`` on stdout for each progress report of
+the window's tasks (the core's own words, untranslated), for a test that acts while the work is
+under way; ``--refresh`` refreshes the collection
+once it is loaded (an index left unfinished by an earlier start is completed) before reporting.
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ def run() -> int:
                         help="reading the settings fails once while the window is built")
     parser.add_argument("--open", default="", help="open this collection and report once it is loaded")
     parser.add_argument("--sample", action="store_true", help="start as `make run` does (neardup-gui --sample)")
+    parser.add_argument("--refresh", action="store_true", help="refresh the collection once it is loaded")
+    parser.add_argument("--say-progress", action="store_true", help="print the tasks' progress reports")
     args = parser.parse_args()
     app = app_main.create_application([sys.argv[0]])
     from neardup_gui.app import mainwindow
@@ -49,7 +56,14 @@ def run() -> int:
 
         mainwindow.load_settings = failing
 
-    state = {"opened": False, "loaded": False}
+    state = {"opened": False, "loaded": False, "refreshed": False, "followed": None}
+
+    def say_progress(w) -> None:  # noqa: ANN001 - the main window
+        task = w.main_task
+        if task is not None and task is not state["followed"]:
+            state["followed"] = task
+            task.progress.connect(lambda fraction, message, name=task.name:
+                                  print(f"PROGRESS {name} {fraction:.3f} {message}", flush=True))
 
     def poll() -> None:
         for w in QApplication.topLevelWidgets():
@@ -64,13 +78,19 @@ def run() -> int:
                     w.collection_loaded.connect(lambda: state.update(loaded=True))
                     w.open_folder(args.open)
                     return
+                if args.say_progress:
+                    say_progress(w)
                 if args.open and (not state["loaded"] or w.is_busy() or w.runner.is_busy()):
                     return
                 if args.sample and not state.get("waited"):  # (the sample is opened from the event loop)
                     state["waited"] = True
                     return
+                if args.refresh and not state["refreshed"]:
+                    state["refreshed"] = True
+                    w.refresh()
+                    return
                 report["window"] = {"settings": settings_json(w.settings), "title": w.windowTitle(),
-                                    "folder": w.folder, "welcome": w.stack.currentWidget() is w.welcome,
+                                    "folder": w.folder, "db": w.db_path, "welcome": w.stack.currentWidget() is w.welcome,
                                     "pairs": [[p.a.rel, p.b.rel, p.similarity] for p in w.pairs]}
                 timer.stop()
                 w.close()

@@ -160,7 +160,7 @@ def test_results_changed_in_one_process_are_what_the_next_process_shows(qtbot, w
     a = make_folder(tmp_path, "call-a", EN)
     open_and_wait(qtbot, window, a)
     before = [(p.a.rel, p.b.rel, p.similarity) for p in window.pairs]
-    changed = window.settings.with_(min_run=25, threshold=0.3)
+    changed = window.settings.with_(min_run=25, threshold=0.95)
     with qtbot.waitSignal(window.duplicates_ready, timeout=120_000):
         window.apply_settings(changed, "en")
     qtbot.waitUntil(lambda: not window.runner.is_busy() and not window.updating, timeout=60_000)

@@ -65,6 +65,9 @@ CASES = {
     "edges": Settings(threshold=0.0, min_run=1, template_min_docs=2, template_min_share=1.0, workers=1,
                       strategy="lsh"),
     "top": Settings(threshold=1.0, min_run=200, template_min_share=0.125, strategy="grouped", workers=64),
+    "a TLS cluster": Settings(dask_address="tls://10.1.2.3:8786", dask_ca="/etc/cluster/ca.pem",
+                              dask_cert=ODD_PATHS[0], dask_key="/tmp/中文 文件/examiner.key"),
+    "an unencrypted cluster allowed": Settings(dask_address="tcp://10.1.2.3:8786", dask_insecure=True),
 }
 
 

@@ -31,7 +31,8 @@ ALLOWED = {
     "ctrl", "shift", "esc", "enter", "alt", "del", "tab", "f1", "f3", "f5", "a", "b", "r", "gbk", "utf", "cnki",
     "readme", "ls", "dask", "qt", "word", "minhash", "simhash", "lsh", "ok", "id", "url", "tcp", "n", "x", "s",
     "ms", "kb", "mb", "gb", "v", "cjk", "jieba", "wal", "sqlite", "ini", "github", "gpl", "python", "pyside",
-    "nfkc", "bit", "bits", "man", "gz", "zip", "xml", "b-bit", "english",
+    "nfkc", "bit", "bits", "man", "gz", "zip", "xml", "b-bit", "english", "ca", "pem", "tls", "pdfium",
+    "pdfminer",
 }
 # Data, not interface: file names, paths, addresses.
 _DATA = re.compile(r"(\S*[/~\\]\S*|\S+\.[A-Za-z0-9]{1,5}\b|[\w-]+-\d+\S*|https?://\S+)")

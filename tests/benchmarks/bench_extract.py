@@ -5,6 +5,13 @@ Builds (once, cached under tests/benchmarks/out/extract/) txt, docx (python-docx
 prints files/s and MB/s per format for in-process extraction, 1 worker and all cores, and the
 speed-up of all cores over one worker. Also times one 30-page docx in-process.
 
+Then real PDFs as proposals come (pdfcorpus.py: 40 LibreOffice PDFs of 2–56 pages, half Chinese,
+with running headers, page numbers and two-column pages), read one file after another in one
+process each way, in the same run: neardup's reading (PDFium for an intact file, see
+docs/extraction.md), neardup with its salvage reader alone (pdfminer.six, how it read every PDF
+before), PDFium's own plain text through pypdfium2 (the raw fast reader, no layout), and
+``pdftotext`` (poppler, a process a file): files and MB per CPU second (per core).
+
 Run: ``python tests/benchmarks/bench_extract.py`` (``make bench``). The corpus is found at
 ``../shared/corpus`` next to the project, or wherever ``NEARDUP_CORPUS`` points.
 """
@@ -128,7 +135,44 @@ def measure(label: str, paths: list[Path], run) -> tuple[float, float]:
     return len(paths) / elapsed, steady
 
 
+def raw_pdfium_text(path: str) -> str:
+    """PDFium's plain text of a PDF (pypdfium2's text page, no layout of ours)."""
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(path)
+    try:
+        return "\n".join(page.get_textpage().get_text_range() for page in document)
+    finally:
+        document.close()
+
+
+def real_pdfs() -> None:
+    """The four readers of real PDFs, one after another on the same files (see the docstring)."""
+    import pdfcorpus
+
+    pdfs = pdfcorpus.build(OUT / "proposals", count=40)
+    size = sum(p.stat().st_size for p in pdfs) / 1048576
+    pages = sum(int(extract_file(str(p), ExtractLimits()).meta["pages"]) for p in pdfs)
+    print(f"real PDFs: {len(pdfs)} LibreOffice proposals, {pages} pages, {size:.1f} MB, read one after another")
+    runs = {
+        "neardup": lambda p: extract_file(p, ExtractLimits()),
+        "neardup, salvage reader alone": lambda p: extract_file(p, ExtractLimits(pdf_fast=False)),
+        "PDFium plain text": raw_pdfium_text,
+        "pdftotext": lambda p: subprocess.run(["pdftotext", "-q", p, "/dev/null"], check=False),
+    }
+    for label, run in runs.items():
+        cpu = cpu_seconds()
+        start = time.perf_counter()
+        for path in pdfs:
+            run(str(path))
+        wall = time.perf_counter() - start
+        cpu = cpu_seconds() - cpu
+        print(f"  {label:<30} {len(pdfs) / cpu:7.1f} files/s {size / cpu:6.2f} MB/s {pages / cpu:7.1f} pages/s "
+              f"per core ({cpu:.2f} s CPU, {wall:.2f} s wall)")
+
+
 def main() -> None:
+    real_pdfs()
     made = build(corpus_sections())
     cores = os.cpu_count() or 1
     limits = ExtractLimits()

@@ -356,12 +356,16 @@ def merge_cost(sp: Split, min_run: int) -> list[dict]:
     cases = [("copy, 0 %", big, big), ("copy, 10 %", ob.obfuscate(big, sp.lang, 0.1, sp.vocab, random.Random(1)), big),
              ("copy, 30 %", ob.obfuscate(big, sp.lang, 0.3, sp.vocab, random.Random(1)), big), ("unrelated", big, other)]
     rows = []
-    merging = compare_module.passages_of
+    merging = compare_module.find_passages
+
+    def anchors_alone(runs, *args, **kw):  # every exact run a passage of its own: no merging
+        return [(i, i + n, j, j + n, ((i, j, n),)) for i, j, n in sorted(runs)]
+
     for label, a, b in cases:
         ua, ub = tokenize(a), tokenize(b)
         times = {}
         for on in (True, False):
-            compare_module.passages_of = merging if on else (lambda *args, **kw: ((), 0, 0))
+            compare_module.find_passages = merging if on else anchors_alone
             try:
                 best = float("inf")
                 for _ in range(3):
@@ -369,7 +373,7 @@ def merge_cost(sp: Split, min_run: int) -> list[dict]:
                     compare_module.compare_units(ua, ub, min_run=min_run)
                     best = min(best, time.perf_counter() - t)
             finally:
-                compare_module.passages_of = merging
+                compare_module.find_passages = merging
             times[on] = best
         rows.append(dict(lang=sp.lang, case=label, units_a=len(ua), units_b=len(ub),
                          ms_with=1000 * times[True], ms_without=1000 * times[False]))

@@ -11,8 +11,16 @@ and the definition of the numbers in ARCHITECTURE.md:
   ``restrict=False`` gives the literal LCS of all units instead;
 - of the aligned unit pairs, keep only maximal runs of at least ``min_run`` units that are
   consecutive in both sequences (the match spans); ``common`` = units in those runs;
-- ``similarity = common / (|A| + |B| - common)``, ``containment_a = common / |A|``,
-  ``containment_b = common / |B|``.
+- the kept runs are chained where the unmatched stretch between two consecutive runs is at most
+  ``HOLE`` units in both texts (an edit: a word or two substituted, inserted or dropped), or is
+  itself mostly copied (its LCS at least ``DENSE`` of the longer side, up to ``STRETCH`` units:
+  edits every few units, which leave only runs shorter than ``min_run``); a chain
+  is a passage, from its first run to its last. ``identical`` = the units of the runs plus those of
+  every stretch chained across in runs of two units or more of its LCS (the identical units of the passages);
+- ``similarity = identical / (|A| + |B| - identical)``, ``containment_a = passage units of A / |A|``,
+  ``containment_b`` likewise. This is simpler than the product's passages (no seeds, no windows,
+  no joining across larger gaps): on copies edited here and there the two agree closely, and where
+  they differ the product counts more of an edited copy, never less.
 
 The LCS is computed by the textbook O(N·M) recurrence, vectorised over one row at a time:
 with ``t[j] = max(L[i-1][j], L[i-1][j-1] + [a_i == b_j])`` the row is
@@ -67,20 +75,78 @@ class Truth:
     lcs: int  # raw LCS length, before the min_run filter
     common: int  # units inside kept runs
     runs: tuple[Run, ...]
+    identical: int = -1  # units of the runs and of the LCS of the stretches chained across (-1: common)
+    cover_a: int = -1  # units of A inside the chains, from first run to last (-1: common)
+    cover_b: int = -1
+
+    @property
+    def same(self) -> int:
+        return self.common if self.identical < 0 else self.identical
 
     @property
     def similarity(self) -> float:
-        denom = self.len_a + self.len_b - self.common
-        return self.common / denom if denom else 0.0
+        denom = self.len_a + self.len_b - self.same
+        return self.same / denom if denom else 0.0
 
     @property
     def containment_a(self) -> float:
-        """Share of A inside the kept runs (A contained in B)."""
-        return self.common / self.len_a if self.len_a else 0.0
+        """Share of A inside the passages (A contained in B)."""
+        covered = self.common if self.cover_a < 0 else self.cover_a
+        return covered / self.len_a if self.len_a else 0.0
 
     @property
     def containment_b(self) -> float:
-        return self.common / self.len_b if self.len_b else 0.0
+        covered = self.common if self.cover_b < 0 else self.cover_b
+        return covered / self.len_b if self.len_b else 0.0
+
+
+# The largest unmatched stretch, in each text, that two consecutive runs are chained across
+# whatever it holds; and, up to STRETCH units, one whose LCS is at least DENSE of its longer side.
+HOLE = 12
+DENSE = 0.4
+STRETCH = 200
+
+
+def chained(a: np.ndarray, b: np.ndarray, runs: Sequence[Run], hole: int = HOLE) -> tuple[int, int, int]:
+    """(identical, cover_a, cover_b) of ``runs`` (increasing in both texts) chained across small
+    stretches: see the module docstring."""
+    identical = cover_a = cover_b = 0
+    start = None
+    prev = None
+    for r in list(runs) + [None]:
+        if r is not None and prev is not None:
+            gap_a = r.a_start - (prev.a_start + prev.length)
+            gap_b = r.b_start - (prev.b_start + prev.length)
+            if 0 <= gap_a <= STRETCH and 0 <= gap_b <= STRETCH:
+                stretch_a = a[prev.a_start + prev.length:r.a_start]
+                stretch_b = b[prev.b_start + prev.length:r.b_start]
+                same = _seeded(stretch_a, stretch_b)
+                if (gap_a <= hole and gap_b <= hole) or same >= DENSE * max(gap_a, gap_b):
+                    identical += same + r.length
+                    prev = r
+                    continue
+        if prev is not None:  # the chain from ``start`` ends at ``prev``
+            cover_a += prev.a_start + prev.length - start.a_start
+            cover_b += prev.b_start + prev.length - start.b_start
+        if r is not None:
+            start = prev = r
+            identical += r.length
+    if runs:  # the texts' edges, before the first run and after the last, as a stretch between runs
+        first, last = runs[0], runs[-1]
+        for (a0, a1), (b0, b1) in (((0, first.a_start), (0, first.b_start)),
+                                   ((last.a_start + last.length, len(a)), (last.b_start + last.length, len(b)))):
+            if 0 < a1 - a0 <= STRETCH and 0 < b1 - b0 <= STRETCH:
+                same = _seeded(a[a0:a1], b[b0:b1])
+                if same and same >= DENSE * max(a1 - a0, b1 - b0):
+                    identical += same
+                    cover_a, cover_b = cover_a + a1 - a0, cover_b + b1 - b0
+    return identical, cover_a, cover_b
+
+
+def _seeded(x: np.ndarray, y: np.ndarray) -> int:
+    """The units of an LCS of two stretches that lie in its runs of two units or more (a single
+    common word or character in an edited stretch is chance)."""
+    return sum(r.length for r in runs_of(lcs_pairs(x, y)) if r.length >= 2)
 
 
 def lcs_table(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -164,7 +230,7 @@ def truth_of_ids(a: np.ndarray, b: np.ndarray, min_run: int = DEFAULT_MIN_RUN, r
     else:
         pairs = lcs_pairs(a, b)
     kept = tuple(r for r in runs_of(pairs) if r.length >= min_run)
-    return Truth(len(a), len(b), len(pairs), sum(r.length for r in kept), kept)
+    return Truth(len(a), len(b), len(pairs), sum(r.length for r in kept), kept, *chained(a, b, kept))
 
 
 def truth_of_texts(text_a: str, text_b: str, min_run: int = DEFAULT_MIN_RUN) -> Truth:
@@ -172,8 +238,8 @@ def truth_of_texts(text_a: str, text_b: str, min_run: int = DEFAULT_MIN_RUN) -> 
     return truth_of_ids(tokenize(text_a).ids, tokenize(text_b).ids, min_run)
 
 
-def gram_hashes(ids: np.ndarray, n: int) -> np.ndarray:
-    """Sorted unique hashes of the ``n``-grams of an id sequence (empty if shorter than n)."""
+def gram_keys(ids: np.ndarray, n: int) -> np.ndarray:
+    """The hash of the ``n``-gram starting at every position of an id sequence (empty if shorter)."""
     ids = np.asarray(ids, dtype=np.uint64)
     if len(ids) < n:
         return np.zeros(0, dtype=np.uint64)
@@ -182,7 +248,12 @@ def gram_hashes(ids: np.ndarray, n: int) -> np.ndarray:
         for k in range(n):
             # polynomial rolling combination; wrap-around is intended
             h = h * np.uint64(0x100000001B3) + ids[k : len(ids) - n + 1 + k]
-    return np.unique(h)
+    return h
+
+
+def gram_hashes(ids: np.ndarray, n: int) -> np.ndarray:
+    """Sorted unique hashes of the ``n``-grams of an id sequence (empty if shorter than n)."""
+    return np.unique(gram_keys(ids, n))
 
 
 def candidate_pairs(grams: Sequence[np.ndarray]) -> set[tuple[int, int]]:

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-EVALUATIONS = ("eval_pan.py", "eval_template.py")  # self-contained quality evaluations run with the benchmarks
+EVALUATIONS = ("eval_pan.py", "eval_template.py", "eval_disguise.py", "flags_clean.py")  # self-contained quality evaluations run with the benchmarks
 
 
 def main() -> int:

@@ -58,9 +58,9 @@ def test_the_collection_settings_apply_to_pairs(tmp_path, capsys):
     _, out = run(capsys, "pairs", "--db", str(db), "--json", "-q")
     default_pairs = json.loads(out)
     with Collection.open(db) as coll:
-        coll.save_settings(Settings(threshold=0.8))
+        coll.save_settings(Settings(threshold=0.85))
     _, out = run(capsys, "pairs", "--db", str(db), "--json", "-q")
     high = json.loads(out)
-    assert high == [p for p in default_pairs if p["similarity"] >= 0.8] and len(high) < len(default_pairs)
+    assert high == [p for p in default_pairs if p["similarity"] >= 0.85] and len(high) < len(default_pairs)
     _, out = run(capsys, "pairs", "--db", str(db), "--json", "-q", "--threshold", "0.7")  # an option wins
     assert json.loads(out) == default_pairs

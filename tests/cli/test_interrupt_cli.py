@@ -1,10 +1,13 @@
-"""Ctrl+C in the middle of `neardup index` or `neardup pairs`: the command stops at once with exit
-code 130, no worker process outlives it, and what was done is kept: the next run finishes the
-work and its answers are those of a run never interrupted.
+"""Ctrl+C, SIGTERM or SIGKILL in the middle of `neardup index` or `neardup pairs`: the command stops
+(Ctrl+C: at once, exit code 130; SIGTERM as Ctrl+C does, 143), no worker process outlives it, even
+when the command itself is killed, and what was done is kept: the next run finishes the work and
+its answers are those of a run never interrupted.
 
-The interrupt is sent as a terminal sends it, to the command's whole process group, once the
-command's own progress says the work is under way (no sleep: the same on any machine; what is
-left then takes seconds here).
+Ctrl+C is sent as a terminal sends it, to the command's whole process group; SIGTERM and SIGKILL
+to the command alone, as a logout, a task manager or the out-of-memory killer do. Each is sent
+once the command's own progress says the work is under way (no sleep: the same on any machine;
+what is left then takes seconds here, or, for the index build, a file that only the time limit
+ends).
 """
 
 from __future__ import annotations
@@ -24,11 +27,15 @@ import pytest
 
 from neardup_gui.core import pairpass
 from tests.benchmarks.copyheavy import build
-from tests.signals import hear_ctrl_c
+from tests.fixtures.ingest.make_fixtures import endless_pdf
+from tests.signals import ORPHANS_GONE_S, end_session, hear_ctrl_c, left_alive
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="process groups and /proc")
 
 ROOT = Path(__file__).resolve().parents[2]
+# A PDF that only the extraction's time limit ends, made the largest file (read first): a worker is
+# busy with it whenever the signal comes, and so cannot notice its parent gone by a closed pipe.
+ENDLESS = "endless.pdf"
 
 
 def neardup(*args: str) -> subprocess.CompletedProcess:
@@ -157,3 +164,97 @@ def test_ctrl_c_stops_the_index_build_and_the_next_run_finishes_it(folder, whole
     assert pairs.returncode == 0, pairs.stderr[-2000:]
     assert pairs_of(pairs.stdout) == whole[1]
     assert "did not finish" not in pairs.stderr
+
+
+def stopped(args: list[str], under_way: Callable[[str], bool], how: signal.Signals
+            ) -> tuple[subprocess.CompletedProcess, list[tuple[int, str]]]:
+    """Run ``neardup args`` in a session of its own; send ``how`` to the command alone once
+    ``under_way`` holds for a line of its progress. Returns its outcome and the processes of its
+    session (its workers, its fork server) still alive ORPHANS_GONE_S after the signal."""
+    proc = subprocess.Popen([sys.executable, "-m", "neardup_gui.cli", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT, start_new_session=True)
+    seen = ""
+    try:
+        for line in proc.stderr:
+            seen += line
+            if under_way(line):
+                break
+        else:
+            raise AssertionError(f"ended before it was seen under way: {seen[-2000:]!r}")
+        os.kill(proc.pid, how)
+        proc.wait(60)  # (a guard against a hang, not a speed test)
+        alive = left_alive(proc.pid)
+    finally:
+        end_session(proc.pid)  # (what is left holds the output pipes open: it goes before they are read)
+        if proc.poll() is None:
+            proc.kill()
+        out, err = proc.communicate(timeout=60)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, seen + err), alive
+
+
+def said_stopped(run: subprocess.CompletedProcess, how: signal.Signals) -> None:
+    """SIGTERM stops the command as Ctrl+C does: said in a line, its own exit status."""
+    if how == signal.SIGKILL:
+        assert run.returncode == -signal.SIGKILL
+        return
+    assert run.returncode == 128 + how, run.stderr[-2000:]
+    assert run.stderr.rstrip().endswith("terminated") and "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
+def test_a_pass_stopped_or_killed_leaves_no_worker_and_the_next_run_finishes_it(whole, tmp_path, how) -> None:
+    db = tmp_path / "i.db"
+    shutil.copy(whole[0], db)
+    run, alive = stopped(["pairs", "--db", str(db), "--threshold", "0.8", "--workers", "2"], past(1), how)
+    assert alive == [], f"alive {ORPHANS_GONE_S} s after {how.name} to the command: {alive}"
+    said_stopped(run, how)
+    none_left_holding(db)
+    again = neardup("pairs", "--db", str(db), "--threshold", "0.8", "--json", "-q")
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert pairs_of(again.stdout) == whole[1]
+
+
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
+def test_an_index_build_stopped_or_killed_leaves_no_worker_and_the_next_run_finishes_it(folder, whole, tmp_path, how) -> None:
+    docs = tmp_path / "docs"
+    shutil.copytree(folder, docs)
+    # a file that only the time limit (60 s) ends: the build is under way, a worker busy, whenever
+    # the signal comes
+    (docs / ENDLESS).write_bytes(endless_pdf(padding=1 << 16))
+    db = tmp_path / "i.db"
+    run, alive = stopped(["index", str(docs), "--db", str(db), "--workers", "2"],
+                         lambda line: "] Indexed " in line, how)
+    assert alive == [], f"alive {ORPHANS_GONE_S} s after {how.name} to the command: {alive}"
+    said_stopped(run, how)
+    none_left_holding(db)
+    (docs / ENDLESS).unlink()
+    again = neardup("index", str(docs), "--db", str(db), "--json", "-q")
+    assert again.returncode == 0, again.stderr[-2000:]
+    report = json.loads(again.stdout)
+    files = sum(1 for p in docs.rglob("*") if p.is_file())
+    assert report["unchanged"] + report["added"] == files and not report["skipped"]
+    pairs = neardup("pairs", "--db", str(db), "--threshold", "0.8", "--json", "-q")
+    assert pairs.returncode == 0, pairs.stderr[-2000:]
+    assert pairs_of(pairs.stdout.replace(str(docs), str(folder))) == whole[1]  # (the same files, elsewhere)
+
+
+def test_sighup_stops_a_command_as_sigterm_does_unless_ignored_when_it_started() -> None:
+    """SIGHUP (its terminal closed) raises what SIGTERM raises, said "hung up", exit status 129;
+    a command started with SIGHUP ignored (``nohup``) keeps ignoring it."""
+    from neardup_gui.stopping import Terminated, said, stop_on_signals
+
+    handlers = stop_on_signals()
+    try:
+        with pytest.raises(Terminated) as caught:
+            os.kill(os.getpid(), signal.SIGHUP)
+            signal.sigtimedwait([], 5)  # (a guard: the handler has raised before this)
+    finally:
+        handlers.restore()
+    assert said(caught.value) == "hung up" and 128 + caught.value.signum == 129
+    previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        handlers = stop_on_signals()
+        handlers.restore()
+        assert signal.SIGHUP not in handlers and signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGHUP, previous)

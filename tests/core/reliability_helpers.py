@@ -218,7 +218,8 @@ def cli(*args: str) -> list[str]:
 
 
 def start_group(argv: list[str], **kwargs) -> subprocess.Popen:
-    """Start a child in its own process group (so that a kill reaches its worker processes too)."""
+    """Start a child in a session (and process group) of its own: the processes it starts stay in
+    it, so they can be told from others' and killed together."""
     return subprocess.Popen(argv, env=child_env(), start_new_session=True, **kwargs)
 
 
@@ -229,14 +230,6 @@ def kill_group(proc: subprocess.Popen) -> None:
     except ProcessLookupError:
         pass
     proc.wait(30)
-
-
-def group_alive(pgid: int) -> bool:
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    return True
 
 
 def page_of(db: Path, name: str) -> tuple[int, int]:

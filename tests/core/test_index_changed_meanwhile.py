@@ -37,7 +37,7 @@ def test_the_automatic_template_reads_one_state_of_the_index(corpus_dir: Path, t
     with Collection.open(db) as coll:
         assert len(coll.store.frequent_sentences(3))
         docs = [d.doc_id for d in coll.documents()]
-        read = coll.store.text_and_furniture
+        read = coll.store.compared_text
         removed: list[int] = []
 
         def read_while_another_removes(doc_id: int):  # noqa: ANN202
@@ -49,7 +49,7 @@ def test_the_automatic_template_reads_one_state_of_the_index(corpus_dir: Path, t
                             removed.append(gone)
             return read(doc_id)
 
-        monkeypatch.setattr(coll.store, "text_and_furniture", read_while_another_removes)
+        monkeypatch.setattr(coll.store, "compared_text", read_while_another_removes)
         coll.copied_keys(coll.template_min_frequency(settings))  # (raised DocumentGone)
         assert removed and len(removed) == len(docs) - 1
         # once that reading is over, the index as it is now: the removed documents are gone

@@ -60,7 +60,7 @@ def corpus_files():
 
 # --- extraction --------------------------------------------------------------------------------
 
-_REF_SPACE_RE = re.compile(r"[ \t\r\f\v\u00a0\u2000-\u200b\u3000\u202f\u205f\ufeff]+")
+_REF_SPACE_RE = re.compile(r"[ \t\r\f\v\u00a0\u2000-\u200a\u3000\u202f\u205f]+")
 
 
 def clean_paragraph_reference(text: str) -> str:
@@ -245,7 +245,7 @@ def test_sentences_equal_the_piece_loop(text):
 
 
 def tokenize_reference(text):
-    spans = [m.span() for m in U._UNIT_RE.finditer(text)]
+    spans = [m.span() for m in U.unit_pattern().finditer(text)]
     tokens = tuple(U.normalise_token(text[a:b]) for a, b in spans)
     return tokens, [U.unit_id(t) for t in tokens], [a for a, _ in spans], [b for _, b in spans]
 
@@ -682,3 +682,29 @@ def test_extraction_of_real_files_equals_the_plain_definitions(tmp_path):
         assert prep.units == len(ref["units"]) and prep.anchors.tolist() == ref["anchors"], name
         assert prep.sentence_hashes.tolist() == ref["keys"], name
         assert sentence_hashes(doc.text, PARAMS).tolist() == ref["sentence_hashes"], name
+
+
+def test_sentence_keys_of_a_disguised_text_are_the_plain_texts():
+    """A disguised copy (look-alike letters, format characters inside words, traditional
+    characters) joins its folded tokens as its units normalise them, and keys its sentences as
+    the plain text's."""
+    from neardup_gui.core.templates import _joined_tokens
+
+    plain = "The copied page, word for word. 复制的内容后来发现。It stays the same sentence here."
+    disguised = "Thе соpiеd pa\u00adge, wo\u200brd for word. 複製的內容後來發現。It stаys the sa\u2060me sentence here."
+    units = U.tokenize(disguised)
+    joined, lengths = _joined_tokens(units)
+    assert joined == "".join(t + "\x1f" for t in units.tokens)
+    assert lengths.tolist() == [len(t) for t in units.tokens]
+    assert [k for _, k in sentence_keys(disguised)] == [k for _, k in sentence_keys(plain)]
+
+
+@given(_TEXT)
+def test_a_cleaned_paragraph_knows_where_each_character_was(text):
+    """(what places a paragraph's hidden spans in the document's text)"""
+    from neardup_gui.core.extract.common import _cleaned_with_places
+
+    cleaned, at = _cleaned_with_places(text)
+    assert cleaned == clean_paragraph(text)
+    assert len(at) == len(cleaned) and at == sorted(set(at))
+    assert all(c == text[i] for c, i in zip(cleaned, at) if c != " ")

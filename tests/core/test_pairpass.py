@@ -173,7 +173,7 @@ def test_stored_anchors_are_the_anchors_a_pass_would_compute(copy_heavy) -> None
         ids = [r[0] for r in store.conn.execute("SELECT id FROM documents WHERE status = 'indexed' ORDER BY id")]
         assert len(ids) == 240
         for doc_id in ids[::7]:
-            text, _ = store.text_and_furniture(doc_id)
+            text = store.compared_text(doc_id).text
             stored = store.fingerprints_of(doc_id).anchors
             assert np.array_equal(np.sort(stored), anchors(tokenize(text).ids, SETTINGS.fingerprints))
 
@@ -265,7 +265,7 @@ def test_countable_lengths_known_before_preparation_are_the_prepared_ones(tmp_pa
     with Store(db, create=False) as store:
         ids = [r[0] for r in store.conn.execute("SELECT id FROM documents WHERE status = 'indexed' ORDER BY id")]
         headed = ids[3]
-        text, _ = store.text_and_furniture(headed)
+        text = store.compared_text(headed).text
         with store.transaction() as conn:  # a third of it furniture, as running heads are
             conn.execute("UPDATE texts SET furniture = ? WHERE doc_id = ?", (_pack_spans([(0, len(text) // 3)]), headed))
     with Collection.open(db) as coll:
@@ -295,7 +295,7 @@ def test_countable_lengths_known_before_preparation_are_the_prepared_ones(tmp_pa
     with Collection.open(db) as coll:
         found = {tuple(sorted((p.a.doc_id, p.b.doc_id))): round(p.similarity, 9) for p in coll.pairs(SETTINGS)}
         verifier = coll.verifier(SETTINGS)
-        marked = {d: verifier.mark(*coll.store.text_and_furniture(d)) for d in ids}
+        marked = {d: verifier.mark(coll.store.compared_text(d).text, coll.store.compared_text(d).furniture) for d in ids}
     truth = {}
     for a, b in itertools.combinations(ids, 2):
         comp = verifier.compare(marked[a], marked[b])

@@ -47,11 +47,13 @@ def test_substitution_every_eight_words_is_one_passage() -> None:
     for k in range(27, 200, 8):
         copy[k] = f"new{k}"
     c = compare(copy, src)
-    assert len(c.spans) == 1 and c.common_units == 27  # the exact figures see only the anchor
+    assert [s.units for s in c.spans] == [27]  # the exact runs see only the anchor
+    assert c.common_units == 200 - 22  # the passage's identical units: every word not replaced
     assert len(c.passages) == 1
     p = c.passages[0]
     assert p.units_a == p.units_b == 200 and c.containment_a == 1.0
-    assert c.similarity == pytest.approx(27 / (200 + 200 - 27))  # seed 004's ratio, unchanged
+    # seed 004's ratio over the identical units of the passage (the exact runs alone: 0.07)
+    assert c.similarity == pytest.approx(178 / (200 + 200 - 178))
     assert p.matched_units == 200 - len(range(27, 200, 8))  # every untouched word
     assert p.runs[0].units == 27 and all(r.units == 7 for r in p.runs[1:-1]) and p.runs[-1].units == 4
 
@@ -102,7 +104,7 @@ def test_word_pairs_bridge_two_anchors_but_do_not_extend_a_lone_one() -> None:
     src = words("w", 100)
     edited = [f"x{k}" if k % 3 == 2 else w for k, w in enumerate(src[10:90], 10)]
     c = compare(src[:10] + edited + src[90:], src)
-    assert len(c.spans) == 2 and c.common_units == 21  # the first anchor ends at the first edit
+    assert len(c.spans) == 2 and sum(s.units for s in c.spans) == 21  # the first anchor ends at the first edit
     assert len(c.passages) == 1 and c.containment_a == 1.0
     assert all(r.units == 2 for r in c.passages[0].runs[1:-1])
     lone = compare(src[:10] + edited, src[:90])
@@ -181,7 +183,7 @@ def test_cutoff_bound_holds_for_passages() -> None:
         if rng.random() < 0.3:
             copy[k] = f"n{k}"
     c = compare(copy, src)
-    assert c.passage_units_a > 2 * c.common_units  # edits matter here
+    assert c.passage_units_a > 2 * sum(s.units for s in c.spans)  # edits matter here
     assert coverage_bound(c.common_units) >= c.passage_units_a
     again = compare(copy, src, min_containment=c.containment_a * 0.99)
     assert again is not None and again.containment_a == c.containment_a
@@ -298,7 +300,7 @@ def test_english_copy_with_30_percent_substituted_is_one_passage(en_texts: list[
     c = compare_documents(copy, src, min_run=MIN_RUN)
     assert c.containment_a >= 0.8, c.containment_a
     assert len(c.passages) == 1, [p.units_a for p in c.passages]
-    assert c.common_units / c.units_a < 0.5  # the exact runs alone see less than half
+    assert sum(s.units for s in c.spans) / c.units_a < 0.5  # the exact runs alone see less than half
 
 
 def test_parallel_english_tables_are_not_an_edited_copy() -> None:
@@ -309,7 +311,7 @@ def test_parallel_english_tables_are_not_an_edited_copy() -> None:
     folder = corpus_dir() / LANGS["en"]
     a, b = ((folder / name).read_text(encoding="utf-8") for name in ("ch12-007.txt", "ch12-008.txt"))
     c = compare_documents(a, b, min_run=MIN_RUN)
-    assert c.common_units == 8 and len(c.passages) == 1
+    assert [s.units for s in c.spans] == [8] and len(c.passages) == 1
     assert max(c.containment_a, c.containment_b) < 0.1
     assert all(r.units >= RULES.short_run for r in c.passages[0].runs)
 

@@ -1,12 +1,12 @@
-"""The faster edited passages (issue 16) equal the former ones exactly, on every kind of input.
+"""The passages found in C (core/_kernels.c) are the Python specification's, and both keep the
+guarantees of core/passages.py, on every kind of input.
 
-``tests/core/passages_reference.py`` is a frozen copy of core/passages.py before the fast paths
-(regions decided without an alignment, running density sums, holes left unaligned when only the
-covers are needed). Both are run on the same inputs and must give the same passages — the same
-seeds in the same order — and the same covers: random sequences with substitutions, insertions and
-deletions, Chinese and English text from the corpus, mixed scripts, removed (template) text. Where
-the chaining in C is built (core/_kernels.c: chained_passages), its Python fallback is run on the
-same inputs too and must give the same passages, seeds and holes.
+The specification (passages.py without the compiled kernel) and the kernel are run on the same
+inputs and must give the same passages, the same seeds in the same order: random sequences with
+substitutions, insertions and deletions, Chinese and English text from the corpus, mixed scripts,
+removed (template) text. Every answer is also checked against the module's guarantees: passages
+disjoint and in the same order in both texts, every anchor inside one, nothing merged across
+removed text, each passage dense or a lone anchor.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.core import passages_reference as ref
 from tests.corpus import corpus_dir
 from neardup_gui.core import passages
 from neardup_gui.core.align import _align_codes
@@ -49,24 +48,36 @@ def anchors_of(codes_a: np.ndarray, codes_b: np.ndarray, jumps_a: np.ndarray, ju
 def assert_same(runs, codes_a, codes_b, jumps_a, jumps_b, cjk_a=None, cjk_b=None,
                 rules: PassageRules = DEFAULT_RULES) -> list:
     args = (runs, codes_a, codes_b, jumps_a, jumps_b, _align_codes, rules, cjk_a, cjk_b)
-    new, old = passages.find_passages(*args), ref.find_passages(*args)
-    assert new == old
-    # counts only (what passage_cover sums): the same passages, their seeds possibly not all found
-    counted = passages.find_passages(*args, counts_only=True)
-    assert [p[:4] for p in counted] == [p[:4] for p in old]
-    if passages._kernels is not None:
-        # the chaining in C (core/_kernels.c) and its Python fallback: the same passages, the same
-        # seeds and holes (of the same types), in both forms
-        with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(passages, "_kernels", None)
-            assert typed(passages.find_passages(*args)) == typed(new)
-            assert typed(passages.find_passages(*args, counts_only=True)) == typed(counted)
-    return new
+    found = passages.find_passages(*args)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(passages, "_kernels", None)
+        spec = passages.find_passages(*args)
+    assert found == spec
+    assert_guarantees(spec, runs, jumps_a, jumps_b, rules)
+    return found
 
 
-def typed(found: list) -> list:
-    """Passages with the type of every seed (a hole is a passages._Hole, an anchor or seed a tuple)."""
-    return [(p[:4], tuple((type(r), tuple(r)) for r in p[4])) for p in found]
+def assert_guarantees(found: list, runs, jumps_a: np.ndarray, jumps_b: np.ndarray, rules: PassageRules) -> None:
+    """The guarantees of core/passages.py (its module docstring) hold for ``found``."""
+    anchors = set(runs)
+    end_a = end_b = 0
+    for sa, ea, sb, eb, seeds in found:
+        assert end_a <= sa < ea and end_b <= sb < eb  # disjoint, in the same order in both texts
+        end_a, end_b = ea, eb
+        assert (seeds[0][0], seeds[0][1]) == (sa, sb) and (seeds[-1][0] + seeds[-1][2], seeds[-1][1] + seeds[-1][2]) == (ea, eb)
+        for (i, j, n), (i2, j2, _) in zip(seeds, seeds[1:]):
+            assert i + n <= i2 and j + n <= j2  # seeds in order, disjoint
+        held = [r for r in seeds if r in anchors]
+        for jumps, start, end, side in ((jumps_a, sa, ea, 0), (jumps_b, sb, eb, 1)):
+            for k in np.flatnonzero(jumps[start:end - 1]) + start:  # removed text only inside an anchor
+                assert any(r[side] <= k and k + 1 < r[side] + r[2] for r in held), (k, side)
+        assert held  # every passage holds an anchor
+        if len(seeds) > 1:
+            length = max(ea - sa, eb - sb)
+            assert sum(n for *_, n in seeds) >= rules.min_density * length
+            assert sum(n for *_, n in held) >= rules.min_anchor_share * length
+    inside = {r for *_, seeds in found for r in seeds}
+    assert anchors <= inside  # every anchor lies in a passage
 
 
 def edited(base: list[int], edits: list[tuple[int, str, int]]) -> list[int]:
@@ -233,44 +244,41 @@ def test_same_passages_on_mixed_script_translation() -> None:
     base=st.lists(st.integers(0, 30), min_size=0, max_size=200),
     edits=st.lists(st.tuples(st.integers(0, 199), st.sampled_from("sid"), st.integers(31, 60)), max_size=40),
 )
-def test_same_comparison_figures_through_compare_units(base, edits) -> None:
-    """Through the comparison itself: the passages it reports are the reference's passages of
-    its own exact runs (the check the collection-wide pass relies on, via passage_cover)."""
+def test_same_comparison_through_compare_units(base, edits) -> None:
+    """Through the comparison itself: the same Comparison with the compiled steps and without."""
     a = tokenize(" ".join(f"u{i}" for i in edited(base, edits)))
     b = tokenize(" ".join(f"u{i}" for i in base))
-    c = compare_units(a, b, min_run=MIN_RUN)
-    codes_a, codes_b = dense(a.ids.tolist(), b.ids.tolist())
-    pos_a, pos_b = np.arange(len(codes_a)), np.arange(len(codes_b))
-    expected = ref.passages_of(a, b, c.spans, pos_a, pos_b, codes_a, codes_b, _align_codes)
-    assert (c.passages, c.passage_units_a, c.passage_units_b) == expected
-    runs = ref._runs_of_spans(a, b, c.spans, pos_a, pos_b)
-    assert passages.passage_cover(a, b, runs, pos_a, pos_b, codes_a, codes_b, _align_codes) == expected[1:]
+    fast = compare_units(a, b, min_run=MIN_RUN)
+    with pytest.MonkeyPatch.context() as mp:
+        from neardup_gui.core import align, compare
+
+        for module in (align, compare, passages):
+            mp.setattr(module, "_kernels", None)
+        plain = compare_units(a, b, min_run=MIN_RUN)
+    assert fast == plain
 
 
 @pytest.mark.parametrize("seed_in_hole", [True, False])
-def test_hole_seeds_are_found_when_the_density_test_needs_them(seed_in_hole: bool) -> None:
+def test_a_seed_in_the_hole_decides_whether_two_anchors_are_one_passage(seed_in_hole: bool) -> None:
     """Two 3-unit anchors around a 12-unit hole: the anchors alone cover 6 of 18 units (below
-    min_density 0.4), so whether they are one passage depends on the seed in the hole. Counting
-    only, the hole is first left unaligned; the density test then has to look into it."""
+    min_density 0.4), so whether they are one passage depends on the seed in the hole."""
     hole_b = [30, 31, 32, 33, 14, 15, 16, 34, 35, 36, 37, 38] if seed_in_hole else list(range(30, 42))
     codes_a = np.array([1, 2, 3, *range(10, 22), 4, 5, 6], dtype=np.int64)
     codes_b = np.array([1, 2, 3, *hole_b, 4, 5, 6], dtype=np.int64)
     runs = [(0, 0, 3), (15, 15, 3)]
     none = np.zeros(17, dtype=bool)
     found = assert_same(runs, codes_a, codes_b, none, none)
-    counted = passages.find_passages(runs, codes_a, codes_b, none, none, _align_codes, counts_only=True)
     if seed_in_hole:
         assert found == [(0, 18, 0, 18, ((0, 0, 3), (7, 7, 3), (15, 15, 3)))]
     else:
         assert [p[:4] for p in found] == [(0, 3, 0, 3), (15, 18, 15, 18)]
-    assert [p[:4] for p in counted] == [p[:4] for p in found]
 
 
 @pytest.mark.parametrize("seeds_in_holes", [True, False])
 def test_two_chains_join_when_the_seeds_of_their_holes_make_them_dense(seeds_in_holes: bool) -> None:
     """Two chains of five 3-unit anchors with 12-unit holes between them, 13 other units apart:
     the anchors alone cover 30 of 139 units (below min_density), so whether the chains join into
-    one passage depends on the seeds in the holes, which counting only left unaligned."""
+    one passage depends on the seeds in the holes."""
     fresh = iter(range(100, 10_000))
     a: list[int] = []
     b: list[int] = []

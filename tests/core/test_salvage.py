@@ -815,18 +815,18 @@ def test_an_object_the_cross_reference_table_lost_is_found_by_reading_the_file(m
     """One damaged entry of the table (the contents of page 2): the page was read empty, without
     a word. Now the object is found by reading the whole file — only when the table fails, so an
     intact file is never scanned (counted) — and the damage is said."""
-    from neardup_gui.core.extract import pdf
+    from neardup_gui.core.extract.pdf import salvage
 
     data = REPORT_PDF.read_bytes()
     scans = []
-    headers = pdf._LINE_OBJ_RE
+    headers = salvage._LINE_OBJ_RE
 
     class Counted:
         def finditer(self, text):  # noqa: ANN001, ANN202
             scans.append(1)
             return headers.finditer(text)
 
-    monkeypatch.setattr(pdf, "_LINE_OBJ_RE", Counted())
+    monkeypatch.setattr(salvage, "_LINE_OBJ_RE", Counted())
     whole = read(data, "pdf")
     assert whole.warnings == () and scans == []
     result = read(_xref_entry_damaged(data, 5), "pdf")
@@ -882,10 +882,10 @@ def test_a_contents_stream_that_lost_its_dictionary_is_read_as_the_compressed_da
 def test_an_intact_empty_page_is_not_looked_for_in_the_file(monkeypatch):
     """A blank page's contents are an empty stream with ``/Length 0``: read as they are, not taken
     for a stream whose dictionary was lost and searched for in the whole file (once a page)."""
-    from neardup_gui.core.extract import pdf
+    from neardup_gui.core.extract.pdf import salvage
 
     searched = []
-    monkeypatch.setattr(pdf, "_stream_bytes", lambda data, objid: searched.append(objid) or b"")
+    monkeypatch.setattr(salvage, "_stream_bytes", lambda data, objid: searched.append(objid) or b"")
     result = read(mf.simple_pdf([[(700.0, "A page of text before a blank one.", False)], []]), "pdf")
     assert isinstance(result, Document) and result.warnings == () and searched == []
     assert result.text == "A page of text before a blank one."

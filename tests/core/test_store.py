@@ -7,7 +7,7 @@ import sqlite3
 import numpy as np
 import pytest
 
-from neardup_gui.core.store import SCHEMA_VERSION, IndexProblem, Store
+from neardup_gui.core.store import SCHEMA_VERSION, ComparedText, IndexProblem, Store
 
 
 def _write(store: Store, rel: str, text: str = "正文 text") -> int:
@@ -34,7 +34,7 @@ def test_round_trip_of_a_document(tmp_path):
         assert (doc.id, doc.rel, doc.status, doc.meta) == (doc_id, "a.txt", "indexed", {"encoding": "utf-8"})
         stored = store.text(doc_id)
         assert stored.text == "正文 text" and stored.paragraphs == ((0, 2), (3, 7)) and stored.margins == "页眉"
-        assert store.text_and_furniture(doc_id) == ("正文 text", ((0, 2),))  # what a pass reads
+        assert store.compared_text(doc_id) == ComparedText("正文 text", ((0, 2),), ())  # what a pass reads
         ids, sims, words = store.fingerprint_matrix()
         assert ids.tolist() == [doc_id] and sims.tolist() == [2**64 - 1]
         assert words.tolist() == [[1, 2**63]]
@@ -119,7 +119,7 @@ def test_damage_inside_a_text_blob_is_reported_as_a_damaged_index(tmp_path):
         with pytest.raises(IndexProblem) as err:
             store.text(doc_id)
         with pytest.raises(IndexProblem) as err_pass:
-            store.text_and_furniture(doc_id)
+            store.compared_text(doc_id)
     assert err.value.kind == "corrupt" and "cannot be read" in str(err.value)
     assert err_pass.value.kind == "corrupt"
 

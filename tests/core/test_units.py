@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from hypothesis import given, strategies as st
+import numpy as np
 
 from neardup_gui.core.units import cjk_share, paragraphs, sentences, tokenize, unit_id
 
@@ -55,11 +56,14 @@ def test_offsets_always_point_at_the_unit(text):
     assert list(u.starts) == sorted(u.starts)
 
 
-def _tokenize_reference(text):
-    """The plain definition: one ``finditer`` step per unit, normalised and hashed one by one."""
-    from neardup_gui.core.units import _UNIT_RE, normalise_token
+def _tokenize_reference(text, hidden=()):
+    """The plain definition: one ``finditer`` step per unit (hidden characters read as a zero-width
+    space), normalised and hashed one by one."""
+    from neardup_gui.core.units import normalise_token, unit_pattern
 
-    spans = [m.span() for m in _UNIT_RE.finditer(text)]
+    for a, b in hidden:
+        text = text[:a] + "\u200b" * (b - a) + text[b:]
+    spans = [m.span() for m in unit_pattern().finditer(text)]
     tokens = tuple(normalise_token(text[a:b]) for a, b in spans)
     return tokens, [unit_id(t) for t in tokens], [a for a, _ in spans], [b for _, b in spans]
 
@@ -67,20 +71,45 @@ def _tokenize_reference(text):
 _MIXED = st.text(
     alphabet=st.one_of(
         st.characters(),  # anything, astral planes and lone surrogates included
-        st.sampled_from("中文字々〇かカ한ｱＡＢ１２ﬁ²_- \n。，.é\U00020000\U0002a700"),
+        # disguises: look-alikes, format characters (a soft hyphen, zero-width and bidi ones, a
+        # tag), traditional characters
+        st.sampled_from("中文字々〇かカ한ｱＡＢ１２ﬁ²_- \n。，.é\U00020000\U0002a700"
+                        "аеорсхуіАВНαορνΙ\u00ad\u200b\u200c\u200d\u2060\ufeff\u202e\U000e0041後發國"),
     ),
     max_size=300,
 )
 
 
-@given(_MIXED)
-def test_vectorised_tokenize_equals_the_plain_definition(text):
-    u = tokenize(text)
-    tokens, ids, starts, ends = _tokenize_reference(text)
+@given(_MIXED, st.lists(st.tuples(st.integers(0, 300), st.integers(0, 8)), max_size=4))
+def test_vectorised_tokenize_equals_the_plain_definition(text, hidden):
+    hidden = [(a, min(a + k, len(text))) for a, k in hidden if a < len(text)]
+    u = tokenize(text, hidden)
+    tokens, ids, starts, ends = _tokenize_reference(text, hidden)
     assert u.tokens == tokens
     assert u.ids.tolist() == ids
     assert u.starts.tolist() == starts
     assert u.ends.tolist() == ends
+
+
+def test_disguises_give_the_units_of_the_plain_text():
+    plain = tokenize("The copied page, word for word. 复制的内容后来发现")
+    for disguised, hidden in [
+        ("Thе соpiеd pаgе, wоrd fоr wоrd. 复制的内容后来发现", ()),  # Cyrillic look-alikes
+        ("The co\u00adpied pa\u00adge, wo\u200brd for wo\u200dr\u2060d. 复\u200b制\u200b的内容后来发现", ()),
+        ("The copied page, word for word. 複製的內容後來發現", ()),  # traditional characters
+        ("Thex copiedx pagex, wordx forx wordx. 复制的内容后来发现", [(3, 4), (11, 12), (17, 18), (24, 25), (29, 30),
+                                                             (35, 36)]),  # letters the file hides
+    ]:
+        u = tokenize(disguised, hidden)
+        assert u.tokens == plain.tokens, disguised
+        assert np.array_equal(u.ids, plain.ids)
+        # the offsets point into the text as the file holds it: the first unit ends before "x"
+        assert disguised[u.starts[0]:u.ends[0]] in ("Thе", "The")
+
+
+def test_greek_in_a_formula_and_russian_names_fold_alike_on_both_sides():
+    # (folded the same wherever they stand: comparing two honest texts is unchanged)
+    assert tokenize("α = 0.05, Путин").tokens == tokenize("α = 0.05, Путин").tokens == ("a", "0", "05", "пyтин")
 
 
 def test_vectorised_tokenize_on_real_text():

@@ -25,18 +25,18 @@ _units = units_module._compiled_units
 needs_ext = pytest.mark.skipif(_units is None, reason="the compiled tokenizer is not built here")
 
 
-def plain(text: str):
+def plain(text: str, hidden=()):
     """:func:`tokenize` by the numpy path (the compiled module set aside)."""
     kept = units_module._compiled_units
     units_module._compiled_units = None
     try:
-        return tokenize(text)
+        return tokenize(text, hidden)
     finally:
         units_module._compiled_units = kept
 
 
-def assert_same(text: str) -> None:
-    got, want = tokenize(text), plain(text)
+def assert_same(text: str, hidden=()) -> None:
+    got, want = tokenize(text, hidden), plain(text, hidden)
     for name in ("ids", "starts", "ends", "cjk"):
         a, b = getattr(got, name), getattr(want, name)
         assert a.dtype == b.dtype, (name, text)
@@ -72,6 +72,16 @@ def test_random_texts_where_the_two_could_part(seed: int) -> None:
               "\u0301", "\u00a0", "\u2028", "\ud800", "ÿ", "µ", "Ⅻ", "٣", "ก", "\u0e31", chr(0x10ffff)]
     for _ in range(3000):
         assert_same("".join(rng.choice(pieces) for _ in range(rng.randrange(0, 30))))
+    # disguises: look-alike letters, format characters inside and beside runs (the soft hyphen
+    # of Latin-1 texts too), traditional characters, and spans the file hides
+    pieces += ["а", "е", "Н", "ο", "ν", "Ι", "\u00ad", "\u200b", "\u200d", "\u2060", "\ufeff", "\u202e",
+               "\U000e0041", "後", "發", "x"]
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 30)))
+        hidden = sorted((a, a + rng.randrange(1, 4)) for a in rng.sample(range(len(text)), min(len(text), rng.randrange(3))))
+        assert_same(text, hidden)
+    for text in ("wo\u00adrd\u00ad \u00adx", "\u00ad", "a\u00ad\u00adb", "ab\u200b"):  # (Latin-1, one byte a character)
+        assert_same(text)
     # long runs (the hash's 16-byte blocks and tails), and a text of one run
     for n in (1, 15, 16, 17, 31, 32, 33, 1000):
         assert_same("Ab" * n)

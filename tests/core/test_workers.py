@@ -131,7 +131,7 @@ def test_a_failing_prepare_step_skips_that_file_in_a_daemonic_worker_too(tmp_pat
     others go on (the fallback used to let the exception end the whole task)."""
     import multiprocessing
 
-    from neardup_gui.core.cluster import extract_partition
+    from neardup_gui.core.dask_backend import extract_partition
 
     for name in ("a.txt", "b.txt", "c.txt"):
         (tmp_path / name).write_text(f"text of {name} " * 20, encoding="utf-8")

@@ -93,8 +93,11 @@ DIALOG_PATTERNS: str = " ".join(f"*{suffix}" for suffix in READ_SUFFIXES)
 # (indexer._read_again): the figures of an index never mix two readings of one format.
 # txt 2: manual pages' sources read as `man` shows them (extract/roff.py), words a formatter
 # broke at line ends (U+2010) mended; pdf 2: those words, and gaps bridged by drawn spaces not
-# cells; pdf 3: a page in a monospaced font read row by row.
-READER_VERSIONS: dict[str, int] = {"txt": 2, "pdf": 3}
+# cells; pdf 3: a page in a monospaced font read row by row. Every format's next version (txt 3,
+# pdf 4, the others 2): zero-width spaces and byte order marks kept in the text (they were made
+# white space), and for docx and odt the spans of text the reader cannot see (Document.hidden).
+# pdf 5: a PDF's hidden text marked (Document.hidden), an intact file read by PDFium.
+READER_VERSIONS: dict[str, int] = {"txt": 3, "pdf": 5, "docx": 2, "odt": 2, "html": 2, "rtf": 2, "doc": 2}
 
 
 def reader_version(fmt: str) -> int:

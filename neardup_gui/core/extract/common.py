@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import io
 import itertools
 import logging
@@ -46,9 +47,13 @@ class Extracted:
     # What the examiner must know about a text that was read only in part or leniently
     # (invalid bytes replaced, a damaged container salvaged); the document is still indexed.
     warnings: list[str] = field(default_factory=list)
+    # Text its reader cannot see (extract/hiding.py): paragraph index -> spans in that paragraph
+    hidden: dict[int, list[CharSpan]] = field(default_factory=dict)
 
 
-_SPACE_RE = re.compile(r"[ \t\r\f\v\u00a0\u2000-\u200b\u3000\u202f\u205f\ufeff]+")
+# (the zero-width space and the byte order mark are not white space: invisible, they stay in
+# the text as the file holds it, and comparison reads them as format characters, core/units.py)
+_SPACE_RE = re.compile(r"[ \t\r\f\v\u00a0\u2000-\u200a\u3000\u202f\u205f]+")
 # C0 and C1 control characters but the tab (line breaks included): each becomes one space. One
 # regex pass, not a Python step per character (22 M characters of text cost 6 s that way).
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
@@ -85,7 +90,7 @@ _LATIN1_CONTROLS = bytes(32 if (0 < c < 32 and c != 9) or 0x7F <= c <= 0xA0 else
 _CONTROL_BUT_NUL_RE = re.compile(r"[\x01-\x08\x0a-\x1f\x7f-\x9f]")
 # Where str.split's white space (after the control characters became spaces) and _SPACE_RE's differ
 # (``in`` a text of narrower characters costs nothing)
-_SPLIT_DIFFERS = "\u1680\u2028\u2029\u200b\ufeff"
+_SPLIT_DIFFERS = "\u1680\u2028\u2029"
 
 
 def clean_paragraphs(paragraphs: Sequence[str]) -> list[str]:
@@ -141,6 +146,7 @@ def build_document(path: str, fmt: str, result: Extracted, meta: dict[str, str])
         [span for span, index in zip(spans, kept) if index in result.furniture] if result.furniture else []
     )
     text = "\n".join(parts)
+    hidden = _hidden_spans(result, cleaned, kept, spans) if result.hidden else ()
     page_furniture = set(furniture)
     body_has_text = any(has_text(text[s:e]) for s, e in spans if (s, e) not in page_furniture)
     if not body_has_text:
@@ -156,10 +162,48 @@ def build_document(path: str, fmt: str, result: Extracted, meta: dict[str, str])
         text=text,
         paragraphs=tuple(spans),
         furniture=tuple(furniture),
+        hidden=hidden,
         margins=margins,
         meta=dict(meta),
         warnings=tuple(result.warnings),
     )
+
+
+def _hidden_spans(result: Extracted, cleaned: list[str], kept: list[int], spans: list[CharSpan]) -> tuple[CharSpan, ...]:
+    """The hidden spans of the extracted paragraphs, as spans of the document's text (each
+    paragraph cleaned again with the place of every character it keeps)."""
+    out: list[CharSpan] = []
+    for (start, _), index in zip(spans, kept):
+        within = result.hidden.get(index)
+        if not within:
+            continue
+        text, at = _cleaned_with_places(result.paragraphs[index])
+        if text != cleaned[index]:  # (cannot happen: one definition of cleaning)
+            log.warning("hidden text of paragraph %d not placed: its cleaning differs", index)
+            continue
+        for a, b in within:
+            lo, hi = bisect.bisect_left(at, a), bisect.bisect_left(at, b)
+            if lo < hi:
+                out.append((start + lo, start + hi))
+    return tuple(out)
+
+
+def _cleaned_with_places(text: str) -> tuple[str, list[int]]:
+    """:func:`clean_paragraph` of ``text``, and where each of its characters was in ``text``."""
+    text = _CONTROL_RE.sub(" ", text)  # (one for one)
+    parts: list[str] = []
+    at: list[int] = []
+    pos = 0
+    for m in _SPACE_RE.finditer(text):
+        parts += (text[pos:m.start()], " ")
+        at += range(pos, m.start() + 1)
+        pos = m.end()
+    parts.append(text[pos:])
+    at += range(pos, len(text))
+    joined = "".join(parts)
+    lead = len(joined) - len(joined.lstrip())
+    stripped = joined.strip()
+    return stripped, at[lead:lead + len(stripped)]
 
 
 # --- sniffing -------------------------------------------------------------------------------

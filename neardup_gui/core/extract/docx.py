@@ -1,11 +1,14 @@
-"""Word documents (.docx): body paragraphs and tables in document order; headers apart."""
+"""Word documents (.docx): body paragraphs and tables in document order; headers apart; the
+spans of text a reader cannot see (hidden, coloured as its background, tiny: extract/hiding.py)."""
 
 from __future__ import annotations
 
 import logging
 import posixpath
 
+from neardup_gui.core.document import CharSpan
 from neardup_gui.core.extract.common import ExtractError, Extracted, has_text, parse_xml, read_package, read_xml_part
+from neardup_gui.core.extract.hiding import AUTO, WHITE, HiddenSpans, Look, parse_colour
 from neardup_gui.core.settings import ExtractLimits
 
 log = logging.getLogger(__name__)
@@ -25,56 +28,180 @@ _SKIP = {f"{_W}{n}" for n in ("del", "delText", "instrText", "rPr", "pPr", "fldD
 }
 
 
-def _paragraph_text(p) -> str:
-    """Visible text of a w:p: text runs, tabs, breaks; deleted revisions and field codes left out."""
-    parts: list[str] = []
-    stack = [iter(p)]
+_R, _PPR, _RPR, _PSTYLE, _RSTYLE, _VAL = f"{_W}r", f"{_W}pPr", f"{_W}rPr", f"{_W}pStyle", f"{_W}rStyle", f"{_W}val"
+_VANISH, _COLOR, _SZ, _HIGHLIGHT, _SHD, _FILL = (
+    f"{_W}vanish", f"{_W}color", f"{_W}sz", f"{_W}highlight", f"{_W}shd", f"{_W}fill",
+)
+# The highlight colours of WordprocessingML (ST_HighlightColor), as RGB
+_HIGHLIGHTS = {
+    "black": "000000", "blue": "0000FF", "cyan": "00FFFF", "green": "00FF00", "magenta": "FF00FF", "red": "FF0000",
+    "yellow": "FFFF00", "white": "FFFFFF", "darkBlue": "000080", "darkCyan": "008080", "darkGreen": "008000",
+    "darkMagenta": "800080", "darkRed": "800000", "darkYellow": "808000", "darkGray": "808080", "lightGray": "C0C0C0",
+}
+
+
+def _on(element) -> bool:
+    """The value of a toggle property (``<w:vanish/>``, ``<w:vanish w:val="false"/>``)."""
+    return (element.get(_VAL) or "true").lower() not in ("0", "false", "off")
+
+
+def _run_look(rpr) -> Look:
+    """What a w:rPr (of a run or a style) says of how its text is seen."""
+    if rpr is None:
+        return Look()
+    hidden = colour = points = highlight = shading = None
+    for child in rpr:
+        tag = child.tag
+        if tag == _VANISH:
+            hidden = _on(child)
+        elif tag == _COLOR:
+            value = child.get(_VAL) or ""
+            colour = AUTO if value.lower() == "auto" else parse_colour(value)
+        elif tag == _SZ:
+            try:
+                points = int(child.get(_VAL) or "") / 2  # (half-points)
+            except ValueError:
+                pass
+        elif tag == _HIGHLIGHT:
+            highlight = parse_colour(_HIGHLIGHTS.get(child.get(_VAL) or ""))
+        elif tag == _SHD:
+            shading = parse_colour(child.get(_FILL))
+    return Look(hidden=hidden, colour=colour, points=points, background=highlight or shading)
+
+
+class _Styles:
+    """The run looks of a document's styles (word/styles.xml), their ``basedOn`` chains resolved,
+    and the page colour; a document without styles has the defaults."""
+
+    def __init__(self, styles=None, page: tuple[int, int, int] = WHITE) -> None:  # noqa: ANN001 - lxml elements
+        self.page = page
+        self.default = Look()
+        self.default_paragraph = ""
+        self._raw: dict[str, tuple[str, Look, tuple[int, int, int] | None]] = {}
+        self._looks: dict[str, Look] = {}
+        if styles is None:
+            return
+        defaults = styles.find(f"{_W}docDefaults/{_W}rPrDefault/{_RPR}")
+        self.default = _run_look(defaults)
+        for style in styles.iter(f"{_W}style"):
+            sid = style.get(f"{_W}styleId") or ""
+            based = style.find(f"{_W}basedOn")
+            shading = style.find(f"{_PPR}/{_SHD}")
+            self._raw[sid] = (based.get(_VAL) or "" if based is not None else "", _run_look(style.find(_RPR)),
+                              parse_colour(shading.get(_FILL)) if shading is not None else None)
+            if style.get(f"{_W}type") == "paragraph" and _on_default(style):
+                self.default_paragraph = sid
+
+    def look(self, sid: str) -> Look:
+        """The look a style gives its runs, from its chain of ``basedOn`` styles (what none of
+        them sets stays unset)."""
+        if sid in self._looks:
+            return self._looks[sid]
+        self._looks[sid] = Look()  # (a cycle of basedOn ends here)
+        raw = self._raw.get(sid)
+        look = Look() if raw is None else raw[1].over(self.look(raw[0]) if raw[0] else Look())
+        self._looks[sid] = look
+        return look
+
+    def paragraph_background(self, sid: str) -> tuple[int, int, int] | None:
+        seen = set()
+        while sid and sid not in seen:
+            seen.add(sid)
+            raw = self._raw.get(sid)
+            if raw is None:
+                return None
+            if raw[2] is not None:
+                return raw[2]
+            sid = raw[0]
+        return None
+
+
+def _on_default(style) -> bool:  # noqa: ANN001 - an lxml element
+    return (style.get(f"{_W}default") or "").lower() in ("1", "true", "on")
+
+
+def _paragraph_look(p, styles: _Styles) -> Look:  # noqa: ANN001 - an lxml element
+    """The look a paragraph gives its runs: its style's, over its shading."""
+    ppr = p.find(_PPR)
+    style = ppr.find(_PSTYLE) if ppr is not None else None
+    sid = (style.get(_VAL) or "") if style is not None else styles.default_paragraph
+    shading = ppr.find(_SHD) if ppr is not None else None
+    background = parse_colour(shading.get(_FILL)) if shading is not None else None
+    return Look(background=background or styles.paragraph_background(sid)).over(styles.look(sid)).over(styles.default)
+
+
+def _paragraph_text(p, styles: _Styles | None = None) -> tuple[str, list[CharSpan]]:
+    """Visible text of a w:p: text runs, tabs, breaks; deleted revisions and field codes left out.
+    With the paragraph's ``styles``, also the spans of the text its reader cannot see (hidden,
+    coloured as its background, under 2 points)."""
+    out = HiddenSpans()
+    base = _paragraph_look(p, styles) if styles is not None else None
+    stack = [(iter(p), False)]
     while stack:
-        child = next(stack[-1], None)
+        child = next(stack[-1][0], None)
         if child is None:
             stack.pop()
             continue
         tag = child.tag
+        unseen = stack[-1][1]
         if tag == _T:
             if child.text:
-                parts.append(child.text)
+                out.add(child.text, unseen)
         elif tag == _TAB:
-            parts.append("\t")
+            out.add("\t", unseen)
         elif tag in (_BR, _CR):
-            parts.append(" ")
+            out.add(" ", unseen)
         elif tag == _NOBREAK:
-            parts.append("-")
+            out.add("-", unseen)
         elif tag in _SKIP or tag == _SOFTHYPHEN or tag == _SYM:
             continue
         elif len(child):
-            stack.append(iter(child))
-    return "".join(parts)
+            if tag == _R and base is not None:
+                unseen = _run_unseen(child, base, styles)
+            stack.append((iter(child), unseen))
+    return out.text(), out.spans
 
 
-def _block_items(parent, out: list[str]) -> None:
-    """Paragraph texts under a body, cell or content control, tables row by row, in order."""
+def _run_unseen(run, base: Look, styles: _Styles) -> bool:  # noqa: ANN001 - an lxml element
+    rpr = run.find(_RPR)
+    if rpr is None:
+        return base.unseen(styles.page)
+    look = _run_look(rpr)
+    style = rpr.find(_RSTYLE)
+    if style is not None:  # a character style, between the run's own formatting and its paragraph's
+        look = look.over(styles.look(style.get(_VAL) or ""))
+    return look.over(base).unseen(styles.page)
+
+
+def _block_items(parent, out: list[str], styles: _Styles | None = None,
+                 hidden: dict[int, list[CharSpan]] | None = None) -> None:
+    """Paragraph texts under a body, cell or content control, tables row by row, in order (with
+    ``styles``, the unseen spans of paragraph ``i`` of ``out`` go to ``hidden[i]``)."""
     for child in parent:
         tag = child.tag
         if tag == _P:
-            out.append(_paragraph_text(child))
+            text, spans = _paragraph_text(child, styles)
+            if spans and hidden is not None:
+                hidden[len(out)] = spans
+            out.append(text)
         elif tag == _TBL:
             for row in child.iter(_TR):
                 if row.getparent() is not child:
                     continue  # rows of nested tables are reached through their cells
                 for cell in row:
                     if cell.tag == _TC:
-                        _block_items(cell, out)
+                        _block_items(cell, out, styles, hidden)
                     elif cell.tag == _SDT:
                         for content in cell.iter(_SDT_CONTENT):
                             for tc in content:
                                 if tc.tag == _TC:
-                                    _block_items(tc, out)
+                                    _block_items(tc, out, styles, hidden)
         elif tag == _SDT:
             for content in child:
                 if content.tag == _SDT_CONTENT:
-                    _block_items(content, out)
+                    _block_items(content, out, styles, hidden)
         elif tag in (f"{_W}customXml", f"{_W}ins"):
-            _block_items(child, out)
+            _block_items(child, out, styles, hidden)
 
 
 _REL = "{http://schemas.openxmlformats.org/package/2006/relationships}Relationship"
@@ -190,10 +317,6 @@ def _read(archive, warnings: list[str], salvaged: bool) -> Extracted:
     body = root.find(f"{_W}body")
     if body is None:
         raise ExtractError("corrupt", "damaged Word document: no document body")
-    paragraphs: list[str] = []
-    _block_items(body, paragraphs)
-    if salvaged and not any(has_text(p) for p in paragraphs):
-        raise ExtractError("corrupt", f"damaged Word document: {main} is cut short before any text")
     # Headers and footers in the order the sections refer to them, each once. A damaged one
     # is left out with a warning: the body is what is compared.
     try:
@@ -201,6 +324,11 @@ def _read(archive, warnings: list[str], salvaged: bool) -> Extracted:
     except ExtractError as exc:
         warnings.append(f"recovered from a damaged file: headers and footers left out ({exc.reason})")
         relationships = {}
+    paragraphs: list[str] = []
+    hidden: dict[int, list[CharSpan]] = {}
+    _block_items(body, paragraphs, _styles(archive, root, relationships), hidden)
+    if salvaged and not any(has_text(p) for p in paragraphs):
+        raise ExtractError("corrupt", f"damaged Word document: {main} is cut short before any text")
     margins: list[str] = []
     seen: set[str] = set()
     for reference in body.iter(f"{_W}headerReference", f"{_W}footerReference"):
@@ -221,4 +349,25 @@ def _read(archive, warnings: list[str], salvaged: bool) -> Extracted:
         _block_items(part, margins)
     meta: dict[str, str] = {}
     _core_properties(archive, meta)
-    return Extracted(paragraphs=paragraphs, margins=margins, meta=meta, warnings=warnings)
+    return Extracted(paragraphs=paragraphs, margins=margins, meta=meta, warnings=warnings, hidden=hidden)
+
+
+_STYLES_TYPE = "/styles"
+
+
+def _styles(archive, root, relationships: dict[str, tuple[str, str]]) -> _Styles:  # noqa: ANN001
+    """The document's styles and page colour. Styles only decide what is hidden: a damaged or
+    missing styles part leaves the defaults (direct formatting is still read)."""
+    background = root.find(f"{_W}background")
+    page = parse_colour(background.get(f"{_W}color")) if background is not None else None
+    name = next((n for t, n in relationships.values() if t.endswith(_STYLES_TYPE)), "word/styles.xml")
+    try:
+        styles = parse_xml(read_xml_part(archive, name, _WHAT), name, _WHAT)
+    except KeyError:
+        styles = None
+    except ExtractError as exc:
+        if exc.code == "unsafe-xml":
+            raise
+        log.info("styles part %s unreadable: %s", name, exc.reason)
+        styles = None
+    return _Styles(styles, page or WHITE)

@@ -1,11 +1,14 @@
-"""OpenDocument text (.odt): paragraphs, headings, lists and tables of content.xml."""
+"""OpenDocument text (.odt): paragraphs, headings, lists and tables of content.xml; the spans of
+text a reader cannot see (hidden, coloured as its background, tiny: extract/hiding.py)."""
 
 from __future__ import annotations
 
 import logging
 import xml.etree.ElementTree as ET
 
+from neardup_gui.core.document import CharSpan
 from neardup_gui.core.extract.common import ExtractError, Extracted, has_text, parse_xml, read_package, read_xml_part
+from neardup_gui.core.extract.hiding import WHITE, HiddenSpans, Look, parse_colour
 from neardup_gui.core.settings import ExtractLimits
 
 log = logging.getLogger(__name__)
@@ -21,33 +24,114 @@ _SKIP_INLINE = {f"{_TEXT}note", f"{_OFFICE}annotation", f"{_TEXT}tracked-changes
 _SKIP_BLOCK = {f"{_TEXT}tracked-changes", f"{_TEXT}sequence-decls", f"{_TEXT}variable-decls", f"{_OFFICE}forms"}
 
 
-def _inline_text(element, out: list[str]) -> None:
+_STYLE = "{urn:oasis:names:tc:opendocument:xmlns:style:1.0}"
+_FO = "{urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0}"
+_STYLE_NAME = f"{_TEXT}style-name"
+# points in one unit of each length unit ODF writes
+_POINTS = {"pt": 1.0, "pc": 12.0, "in": 72.0, "cm": 72 / 2.54, "mm": 72 / 25.4, "px": 0.75}
+
+
+def _points(value: str | None) -> float | None:
+    """A font size in points ("10pt", "0.35cm"); None for a percentage or anything else."""
+    if not value:
+        return None
+    for unit, factor in _POINTS.items():
+        if value.endswith(unit):
+            try:
+                return float(value[: -len(unit)]) * factor
+            except ValueError:
+                return None
+    return None
+
+
+def _text_look(style) -> tuple[Look, tuple[int, int, int] | None]:  # noqa: ANN001 - an element
+    """(the look of a style's text properties, its paragraph background)."""
+    props = style.find(f"{_STYLE}text-properties")
+    look = Look()
+    if props is not None:
+        display = props.get(f"{_TEXT}display")
+        colour = props.get(f"{_FO}color")
+        look = Look(hidden=None if display is None else display == "none",
+                    colour=parse_colour(colour) if colour else None,
+                    points=_points(props.get(f"{_FO}font-size")),
+                    background=parse_colour(props.get(f"{_FO}background-color")))
+    paragraph = style.find(f"{_STYLE}paragraph-properties")
+    return look, parse_colour(paragraph.get(f"{_FO}background-color")) if paragraph is not None else None
+
+
+class _Styles:
+    """The looks of a document's text and paragraph styles (content.xml's automatic styles and
+    styles.xml's), their parent chains resolved, and the page colour."""
+
+    def __init__(self, *roots) -> None:  # noqa: ANN002 - elements (None: a part not read)
+        self.page = WHITE
+        self._raw: dict[tuple[str, str], tuple[str, Look, tuple[int, int, int] | None]] = {}
+        self._defaults: dict[str, Look] = {}
+        self._looks: dict[tuple[str, str], Look] = {}
+        for root in roots:
+            if root is None:
+                continue
+            for style in root.iter(f"{_STYLE}style"):
+                look, background = _text_look(style)
+                key = (style.get(f"{_STYLE}family", ""), style.get(f"{_STYLE}name", ""))
+                self._raw[key] = (style.get(f"{_STYLE}parent-style-name", ""), look, background)
+            for style in root.iter(f"{_STYLE}default-style"):
+                self._defaults[style.get(f"{_STYLE}family", "")] = _text_look(style)[0]
+            for layout in root.iter(f"{_STYLE}page-layout-properties"):
+                self.page = parse_colour(layout.get(f"{_FO}background-color")) or self.page
+                break
+
+    def look(self, family: str, name: str) -> Look:
+        """The look a style gives its text: its parent chain, then the family's default style."""
+        key = (family, name)
+        if key in self._looks:
+            return self._looks[key]
+        self._looks[key] = Look()  # (a cycle of parents ends here)
+        raw = self._raw.get(key)
+        if raw is None:
+            look = self._defaults.get(family, Look())
+        else:
+            parent = self.look(family, raw[0]) if raw[0] else self._defaults.get(family, Look())
+            look = Look(background=raw[2]).over(raw[1].over(parent)) if raw[2] else raw[1].over(parent)
+        self._looks[key] = look
+        return look
+
+
+def _inline_text(element, out: HiddenSpans, styles: _Styles | None = None, look: Look = Look()) -> None:  # noqa: B008
+    unseen = styles is not None and look.unseen(styles.page)
     if element.text:
-        out.append(element.text)
+        out.add(element.text, unseen)
     for child in element:
         tag = child.tag
         if tag == f"{_TEXT}s":
-            out.append(" " * int(child.get(f"{_TEXT}c", "1") or 1))
+            out.add(" " * int(child.get(f"{_TEXT}c", "1") or 1), unseen)
         elif tag == f"{_TEXT}tab":
-            out.append("\t")
+            out.add("\t", unseen)
         elif tag == f"{_TEXT}line-break":
-            out.append(" ")
+            out.add(" ", unseen)
         elif tag not in _SKIP_INLINE:
-            _inline_text(child, out)
+            name = child.get(_STYLE_NAME) if styles is not None else None
+            _inline_text(child, out, styles, styles.look("text", name).over(look) if name else look)
         if child.tail:
-            out.append(child.tail)
+            out.add(child.tail, unseen)
 
 
-def _blocks(element, out: list[str]) -> None:
+def _blocks(element, out: list[str], styles: _Styles | None = None,
+            hidden: dict[int, list[CharSpan]] | None = None) -> None:
+    """Paragraph texts in document order (with ``styles``, the unseen spans of paragraph ``i`` of
+    ``out`` go to ``hidden[i]``)."""
     for child in element:
         tag = child.tag
         if tag in _PARAGRAPHS:
-            parts: list[str] = []
-            _inline_text(child, parts)
-            out.append("".join(parts))
+            parts = HiddenSpans()
+            look = styles.look("paragraph", child.get(_STYLE_NAME, "")) if styles is not None else Look()
+            _inline_text(child, parts, styles, look)
+            if parts.spans and hidden is not None:
+                hidden[len(out)] = parts.spans
+            out.append(parts.text())
         elif tag not in _SKIP_BLOCK:
             # lists, sections, tables, rows and cells hold paragraphs in document order
-            _blocks(child, out)
+            _blocks(child, out, styles, hidden)
 
 
 def extract(data: bytes, limits: ExtractLimits) -> Extracted:
@@ -94,7 +178,23 @@ def _read(archive, warnings: list[str], salvaged: bool) -> Extracted:
     if text_root is None:
         raise ExtractError("wrong-format", "OpenDocument file without text body (a spreadsheet or drawing?)")
     paragraphs: list[str] = []
-    _blocks(text_root, paragraphs)
+    hidden: dict[int, list[CharSpan]] = {}
+    _blocks(text_root, paragraphs, _Styles(root, _styles_part(archive, names)), hidden)
     if salvaged and not any(has_text(p) for p in paragraphs):
         raise ExtractError("corrupt", "damaged OpenDocument text: content.xml is cut short before any text")
-    return Extracted(paragraphs=paragraphs, warnings=warnings)
+    return Extracted(paragraphs=paragraphs, warnings=warnings, hidden=hidden)
+
+
+def _styles_part(archive, names: set[str]):  # noqa: ANN001, ANN202 - an element or None
+    """styles.xml, parsed; None when it is missing or damaged (styles only decide what is hidden)."""
+    if "styles.xml" not in names:
+        return None
+    try:
+        return ET.fromstring(read_xml_part(archive, "styles.xml", _WHAT))
+    except ExtractError as exc:
+        if exc.code == "unsafe-xml":
+            raise
+    except ET.ParseError:
+        pass
+    log.info("styles.xml unreadable: hidden text is found by the document's own styles only")
+    return None

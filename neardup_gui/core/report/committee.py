@@ -19,11 +19,11 @@ from typing import Any
 
 from neardup_gui import __version__
 from neardup_gui.core.report.model import (
-    DocRef, Passage, Segment, _Marks, file_identity, passages, segments, settings_dict,
+    DocRef, Passage, Segment, _Marks, file_identity, flags_csv, passages, segments, settings_dict,
 )
 from neardup_gui.core.results import CheckResult
 from neardup_gui.core.screening import (
-    COLLECTION, DEFAULT_FLAG, ScreenedSource, Screening, source_passage_spans, ScreeningInfo, ScreeningRow, SubmissionDetail, coloured_runs, load_screening, source_text,
+    COLLECTION, DEFAULT_FLAG, ScreenedSource, Screening, ScreeningInfo, ScreeningRow, SubmissionDetail, coloured_runs, load_screening, source_text,
     submission_detail,
 )
 from neardup_gui.core.sections import find_sections, section_figures
@@ -49,6 +49,10 @@ class SourceEntry:
     source_containment: float
     common_units: int
     excluded: bool  # excluded by the examiner: listed, not counted, not coloured
+    # share of the submission credited to it (core/credit.py: a passage several sources hold is
+    # credited to one of them), and the sources whose credited passages it also holds
+    credited: float = 0.0
+    also_in: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -156,7 +160,7 @@ def build_check_report(collection, result: CheckResult, settings: Settings, *, l
         first = result.matches[0].comparison
         template, excluded = first.template_a, first.excluded_a
     else:
-        marked = collection.verifier(settings).mark(result.text)
+        marked = collection.verifier(settings).mark(result.text, hidden=result.hidden)
         template, excluded = marked.template, marked.excluded
     from neardup_gui.core.exclusions import quoted_spans
 
@@ -165,7 +169,7 @@ def build_check_report(collection, result: CheckResult, settings: Settings, *, l
         similarity=m.comparison.similarity, containment=m.comparison.containment_a,
         source_containment=m.comparison.containment_b, common_units=m.comparison.common_units,
         units_a=m.comparison.units_a, units_b=m.comparison.units_b, spans=m.comparison.spans,
-        passages=m.comparison.passages)
+        passages=m.comparison.passages, indexed_at=m.source.indexed_at)
         for i, m in enumerate(result.matches, 1))
     try:
         st = os.stat(result.path)
@@ -175,9 +179,10 @@ def build_check_report(collection, result: CheckResult, settings: Settings, *, l
     now = datetime.now(timezone.utc).timestamp()
     info = ScreeningInfo(id=0, name="", folder=os.path.dirname(result.path), state="done", created=now, updated=now,
                          flag=DEFAULT_FLAG)
-    row = ScreeningRow(os.path.basename(result.path), result.path, size, mtime, "", 0, "done", units=result.units)
+    row = ScreeningRow(os.path.basename(result.path), result.path, size, mtime, "", 0, "done", units=result.units,
+                       flags=result.flags)
     detail = SubmissionDetail(info, row, result.text, tuple(template), tuple(excluded), quoted_spans(result.text),
-                              sources)
+                              sources, result.hidden)
     return _report(collection.store, detail, settings, lang, enabled, call_submissions=0)
 
 
@@ -188,12 +193,14 @@ def _report(store: Store, detail: SubmissionDetail, settings: Settings, lang: st
     t = translator(lang)
     rel = detail.row.rel
     row = detail.row
-    counted = [s for s in detail.sources if (s.rank in enabled if enabled is not None else not s.excluded)]
+    counted = detail.counted(enabled)  # each with its credit among them
     counted_ranks = {s.rank for s in counted}
+    credit_of = {s.rank: s.credit for s in counted}
     summary = detail.summary({s.rank for s in counted})
     size, sha = file_identity(row.path)
     document = DocRef(path=row.path, name=row.rel, size=size if size >= 0 else row.size, sha256=sha or row.sha256,
-                      units=row.units, format=os.path.splitext(row.path)[1].lstrip(".").lower(), submission=True)
+                      units=row.units, format=os.path.splitext(row.path)[1].lstrip(".").lower(), submission=True,
+                      flags=row.flags)
     # numbered in rank order: number i is colour i - 1 in the text and the side-by-side passages
     number = {s.rank: i for i, s in enumerate(detail.sources, 1)}
     entries = []
@@ -202,9 +209,12 @@ def _report(store: Store, detail: SubmissionDetail, settings: Settings, lang: st
             number=number[s.rank], kind=s.kind,
             document=DocRef(path=s.path, name=s.name, size=-1, sha256=_source_sha(store, detail, s), units=s.units_b),
             containment=s.containment, similarity=s.similarity, source_containment=s.source_containment,
-            common_units=s.common_units, excluded=s.rank not in counted_ranks))
+            common_units=s.common_units, excluded=s.rank not in counted_ranks,
+            credited=credit_of[s.rank].share if s.rank in credit_of else 0.0,
+            also_in=tuple(sorted({o for names in (credit_of[s.rank].also_in if s.rank in credit_of else ())
+                                  for o in names}))))
     secs = find_sections(detail.text, detail.template)
-    figs = section_figures(detail.units, secs, [(s.name, source_passage_spans(s)) for s in counted],
+    figs = section_figures(detail.units, secs, [(s.name, s.credit.spans) for s in counted],
                            detail.template, detail.excluded)
     sections = tuple(SectionRow(f.section.title, f.units, f.countable, f.copied, f.share, f.largest_source)
                      for f in figs)
@@ -279,13 +289,13 @@ def default_report_name(report: SubmissionReport | ScreeningReport, ext: str) ->
 SUBMISSION_CSV_COLUMNS = (
     "submission", "submission_path", "submission_sha256", "units", "copied_ratio", "copied_ratio_without_quotes",
     "copied_ratio_with_template", "largest_source_ratio", "copied_units", "template_share", "flagged",
-    "source_number", "source", "source_path", "found_in", "source_share", "similarity", "common_units",
-    "source_excluded",
+    "source_number", "source", "source_path", "found_in", "source_share", "source_holds", "similarity",
+    "common_units", "source_excluded", "flags",
 )
 SCREENING_CSV_COLUMNS = (
     "rank", "submission", "path", "status", "reason", "units", "copied_ratio", "copied_ratio_without_quotes",
     "copied_ratio_with_template", "largest_source_ratio", "largest_source", "sources", "template_share", "flagged",
-    "warnings", "sha256",
+    "warnings", "sha256", "flags",
 )
 
 
@@ -306,16 +316,17 @@ def committee_csv(report: SubmissionReport | ScreeningReport) -> str:
             writer.writerow([neutralise(v) for v in (
                 i, r.rel, r.path, r.status, r.reason, r.units, f(r.copied), f(r.copied_without_quotes),
                 f(r.copied_overall), f(r.largest), r.largest_source, r.sources, f(r.template_share),
-                int(r.flagged(report.info.flag)), "; ".join(r.warnings), r.sha256)])
+                int(r.flagged(report.info.flag)), "; ".join(r.warnings), r.sha256, flags_csv(r.flags))])
         return out.getvalue()
     writer.writerow(SUBMISSION_CSV_COLUMNS)
     head = (report.document.name, report.document.path, report.document.sha256, report.units, f(report.copied),
             f(report.copied_without_quotes), f(report.copied_overall), f(report.largest), report.copied_units,
             f(report.template_share), int(report.flagged))
     for e in report.sources or [None]:
-        tail = ("", "", "", "", "", "", "", "") if e is None else (
-            e.number, e.document.name, e.document.path, e.kind, f(e.containment), f(e.similarity), e.common_units,
-            int(e.excluded))
+        tail = ("", "", "", "", "", "", "", "", "") if e is None else (
+            e.number, e.document.name, e.document.path, e.kind, f(e.credited), f(e.containment), f(e.similarity),
+            e.common_units, int(e.excluded))
+        tail += (flags_csv(report.document.flags),)
         writer.writerow([neutralise(v) for v in head + tail])
     return out.getvalue()
 

@@ -11,9 +11,11 @@ from __future__ import annotations
 from neardup_gui.core.report.html import (
     _BASE_CSS, _QT_STYLES, PALETTE, _Writer, document_head, esc, pct, setting_value, size_text,
 )
-from neardup_gui.core.report.model import EDITED, ELIDED, EXCLUDED, MATCH, TEMPLATE, Passage, Segment, flat_settings
+from neardup_gui.core.report.model import (
+    EDITED, ELIDED, EXCLUDED, MATCH, TEMPLATE, Passage, Segment, flag_places, flat_settings,
+)
 from neardup_gui.core.report.committee import ScreeningReport, SourcePassages, SubmissionReport
-from neardup_gui.core.report.strings import translator
+from neardup_gui.core.report.strings import flag_text, translator
 
 _EXTRA_CSS = """
 .figures { table-layout: fixed; }
@@ -99,6 +101,8 @@ def render_submission_html(r: SubmissionReport, *, flavour: str = "browser") -> 
     w(f"<p{w.attr('lead')}>{esc(t('figures_note', copied=t('copied'), note=t('copied_note'), template=t('template'), share=pct(r.template_share), units=t('units_note')))}</p>\n")
     if r.warnings:
         w(f"<p{w.attr('flag')}>{esc(t('warnings_line', warnings=t('list_separator').join(r.warnings)))}</p>\n")
+    if r.document.flags:
+        _integrity(w, r)
     # sections
     w(f"<{sec}><h2>{esc(t('sections'))}</h2>\n", w.table("rank"),
       f"<thead><tr><th>{esc(t('section'))}</th><th{w.attr('nw')}>{esc(t('section_units'))}</th>"
@@ -116,7 +120,7 @@ def render_submission_html(r: SubmissionReport, *, flavour: str = "browser") -> 
     else:
         w(w.table("rank", "sources"),
           f"<thead><tr><th>#</th><th>{esc(t('source'))}</th><th{w.attr('nw')}>{esc(t('kind'))}</th>"
-          f"<th>{esc(t('share'))}</th><th{w.attr('nw')}>{esc(t('similarity'))}</th>"
+          f"<th>{esc(t('credited'))}</th><th{w.attr('nw')}>{esc(t('similarity'))}</th>"
           f"<th{w.attr('nw')}>{esc(t('common'))}</th></tr></thead><tbody>\n")
         for e in r.sources:
             kind = t("kind_collection") if e.kind == "collection" else t("kind_submission")
@@ -124,8 +128,12 @@ def render_submission_html(r: SubmissionReport, *, flavour: str = "browser") -> 
             swatch = (f"<span{w.attr('swatch', _colour(e.number))}>&nbsp;{e.number}&nbsp;</span>"
                       if not e.excluded else f"{e.number}")
             note = f"<br><span{w.attr('units')}>{esc(t('excluded_source'))}</span>" if e.excluded else ""
+            if not e.excluded and e.credited < e.containment:  # it holds more than is credited to it
+                note += (f"<br><span{w.attr('units')}>"
+                         f"{esc(t('source_holds', share=pct(e.containment), others=t('list_separator').join(e.also_in)))}</span>")
             w(f"<tr{row}><td{w.attr('sw')}>{swatch}</td><td>{w.name(e.document.name)}{note}</td><td>{esc(kind)}</td>"
-              f"<td{n}>{pct(e.containment)}</td><td{n}>{pct(e.similarity)}</td><td{n}>{e.common_units:,}</td></tr>\n")
+              f"<td{n}>{pct(e.credited if not e.excluded else e.containment)}</td><td{n}>{pct(e.similarity)}</td>"
+              f"<td{n}>{e.common_units:,}</td></tr>\n")
         w("</tbody></table>\n")
     w(f"</{sec}>\n")
     # --- the full text
@@ -214,7 +222,9 @@ def _source_passages(w: _CWriter, r: SubmissionReport, sp: SourcePassages, t) ->
 def _passage(w: _CWriter, p: Passage, i: int, colour: str, t) -> None:  # noqa: ANN001
     lang_a = ' lang="zh-Hans"' if p.cjk_a else ""
     lang_b = ' lang="zh-Hans"' if p.cjk_b else ""
-    w(f"<tr{w.attr('passage')}><td{w.attr('n')}>{i}<span{w.attr('units')}>{'<br>' if w.qt else ''}{esc(t('units', n=p.units))}</span></td>"
+    moved = f"<br>{esc(t('passage_moved'))}" if p.moved else ""
+    w(f"<tr{w.attr('passage')}><td{w.attr('n')}>{i}<span{w.attr('units')}>{'<br>' if w.qt else ''}{esc(t('units', n=p.units))}"
+      f"{moved}</span></td>"
       f"<td{w.attr('q')}{lang_a}>{_segments(w, p.a, colour, t)}</td>"
       f"<td{w.attr('q')}{lang_b}>{_segments(w, p.b, colour, t)}</td></tr>\n")
 
@@ -281,7 +291,7 @@ def render_screening_html(r: ScreeningReport, *, flavour: str = "browser") -> st
         largest = x.largest_source.rsplit("/", 1)[-1] if x.largest_source else ""
         w(f"<tr><td{n}>{i}</td><td>{w.name(x.rel)}</td><td{n}><span{hot}>{pct(x.copied)}</span></td>"
           f"<td{n}>{pct(x.largest)}</td><td>{w.name(largest)}</td><td{n}>{x.sources}</td>"
-          f"<td>{esc(t('list_separator').join(x.warnings))}</td></tr>\n")
+          f"<td>{esc(t('list_separator').join([*x.warnings, *(flag_text(f, t) for f in x.flags)]))}</td></tr>\n")
     w("</tbody></table>\n")
     sec = "div" if w.qt else "section"
     w(f'<{sec}{w.attr("page")}><h2>{esc(t("appendix"))}</h2>\n')
@@ -291,3 +301,16 @@ def render_screening_html(r: ScreeningReport, *, flavour: str = "browser") -> st
     w(f"<p{w.attr('lead')}>{esc(t('definitions'))}</p></{sec}>\n")
     w("</body>\n</html>\n")
     return "".join(w.parts)
+
+
+def _integrity(w, r: SubmissionReport) -> None:  # noqa: ANN001 - a _Writer
+    """The submission's integrity flags, each with its first places quoted as a reader finds them."""
+    t = translator(r.lang)
+    text = "".join(s.text for s in r.full_text)
+    w(f"<p{w.attr('flag')}><b>{esc(t('integrity_label'))}</b> "
+      f"{esc(t('list_separator').join(flag_text(f, t) for f in r.document.flags))}</p>\n<ul>\n")
+    for f in r.document.flags:
+        shown, more = flag_places(text, f)
+        places = " ".join(f"«{esc(p)}»" for p in shown) + (f" … (+{more:,})" if more else "")
+        w(f"<li>{esc(flag_text(f, t))} — {esc(t('integrity_places'))} {places}</li>\n")
+    w(f"</ul>\n<p{w.attr('lead')}>{esc(t('integrity_note'))}</p>\n")

@@ -13,7 +13,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from neardup_gui.core.report.model import Report, ReportPair
+from neardup_gui.core.report.model import Report, ReportPair, flags_csv
 from neardup_gui.core.report.strings import LANGUAGES
 
 log = logging.getLogger(__name__)
@@ -26,6 +26,7 @@ PAIR_COLUMNS = (
     "passages", "size_a", "size_b", "sha256_a", "sha256_b",
     "not_counted_a", "not_counted_b",  # issue 14: units each exclusion removed ("automatic:40; quotes:3")
     "warnings_a", "warnings_b",  # issue 17.3: how a document was read only in part or leniently ("; "-joined)
+    "flags_a", "flags_b",  # integrity flags, "kind:count" ("; "-joined; their places are in the JSON report)
 )
 CHECK_COLUMNS = (
     "rank", "submission", "submission_path", "source_path", "source", "similarity", "containment",
@@ -37,6 +38,7 @@ CHECK_COLUMNS = (
     "submission_largest_source_ratio",
     "not_counted_submission", "not_counted_source",  # issue 14, as in PAIR_COLUMNS
     "warnings_submission", "warnings_source",  # issue 17.3, as in PAIR_COLUMNS
+    "flags_submission", "flags_source",  # as in PAIR_COLUMNS
 )
 
 
@@ -66,6 +68,8 @@ HEADINGS_ZH: dict[str, str] = {
     "not_counted_b": "B 未计入",
     "warnings_a": "A 提示",
     "warnings_b": "B 提示",
+    "flags_a": "A 文本异常标记",
+    "flags_b": "B 文本异常标记",
     "submission": "送检文档",
     "submission_path": "送检文档路径",
     "source_path": "来源路径",
@@ -89,6 +93,8 @@ HEADINGS_ZH: dict[str, str] = {
     "not_counted_source": "来源未计入",
     "warnings_submission": "送检文档提示",
     "warnings_source": "来源提示",
+    "flags_submission": "送检文档文本异常标记",
+    "flags_source": "来源文本异常标记",
 }
 
 
@@ -134,7 +140,8 @@ def _row(p: ReportPair, check: bool, subs: dict | None = None) -> list[Any]:
 
 
 def _warnings(p: ReportPair) -> list[str]:
-    return ["; ".join(p.a.warnings), "; ".join(p.b.warnings)]
+    """The two documents' warnings, then their integrity flags."""
+    return ["; ".join(p.a.warnings), "; ".join(p.b.warnings), flags_csv(p.a.flags), flags_csv(p.b.flags)]
 
 
 def render_csv(report: Report) -> str:

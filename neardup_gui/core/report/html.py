@@ -20,6 +20,7 @@ from neardup_gui.core.report.strings import translator
 from neardup_gui.core.report.model import (
     EDITED, ELIDED, EXCLUDED, MATCH, TEMPLATE, DocRef, Passage, Report, ReportPair, Segment, flat_settings,
 )
+from neardup_gui.core.report.strings import flag_text
 
 log = logging.getLogger(__name__)
 
@@ -488,6 +489,10 @@ def _docs(w: _Writer, a: DocRef, b: DocRef, check: bool) -> None:
     if a.warnings or b.warnings:
         rows.append((t("warnings"), lambda d: (f"<span{w.attr('warn')}>{WARNING_MARK}</span> " + esc("; ".join(d.warnings)))
                      if d.warnings else esc(t("none"))))
+    if a.flags or b.flags:  # (their places are in the JSON report)
+        rows.append((t("integrity"), lambda d: (f"<span{w.attr('warn')}>{WARNING_MARK}</span> "
+                                                + esc("; ".join(flag_text(f, t) for f in d.flags)))
+                     if d.flags else esc(t("integrity_none"))))
     for label, cell in rows:
         w(f"<tr><th{w.attr('th')}>{esc(label)}</th><td>{cell(a)}</td><td>{cell(b)}</td></tr>\n")
     w("</tbody></table>\n")
@@ -521,8 +526,9 @@ def _passage(w: _Writer, passage: Passage) -> None:
     if passage.runs:  # an edited passage: what it covers, and how much of it is identical
         size = w.t("r_passage_size", a=passage.units_a, b=passage.units_b, m=passage.matched_units,
                    r=len(passage.runs))
+    moved = f"<br>{esc(w.t('passage_moved'))}" if passage.moved else ""
     w(f'<tr id="passage-{passage.index + 1}"{w.attr("passage")}><td{w.attr("n")}>'
       f"<span{w.attr('swatch', colour)}>&nbsp;{passage.index + 1}&nbsp;</span>"
-      f"<span{w.attr('units')}>{'<br>' if w.qt else ''}{esc(size)}</span></td>"
+      f"<span{w.attr('units')}>{'<br>' if w.qt else ''}{esc(size)}{moved}</span></td>"
       f"<td{w.attr('q')}{lang_a}>{_segments(w, passage.a)}</td>"
       f"<td{w.attr('q')}{lang_b}>{_segments(w, passage.b)}</td></tr>\n")

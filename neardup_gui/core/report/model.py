@@ -21,6 +21,8 @@ from datetime import datetime, timezone
 from typing import Any, Sequence
 
 from neardup_gui import __version__
+from neardup_gui.core.flags import Flag
+from neardup_gui.core.folding import is_format
 from neardup_gui.core.document import CharSpan
 from neardup_gui.core.indexer import unfinished
 from neardup_gui.core.progress import ProgressFn, no_progress, wrap_progress
@@ -60,6 +62,7 @@ class DocRef:
     format: str = ""
     submission: bool = False  # a checked file, not a document of the collection
     warnings: tuple[str, ...] = ()  # intake: read only in part or leniently (indexed with warnings)
+    flags: tuple[Flag, ...] = ()  # integrity flags (core/flags.py), their places as character spans
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,7 @@ class Passage:
     units_b: int = 0
     matched_units: int = 0  # = units
     runs: tuple[tuple[CharSpan, CharSpan, int], ...] = ()  # the exact runs inside: (a span, b span, units)
+    moved: bool = False  # found out of the other text's order (a paragraph moved): quoted from its own place
 
 
 @dataclass(frozen=True)
@@ -219,14 +223,39 @@ def file_identity(path: str) -> tuple[int, str]:
 
 def doc_ref(info: DocumentInfo) -> DocRef:
     return DocRef(path=info.path, name=info.rel or os.path.basename(info.path), size=info.size,
-                  sha256=info.sha256, units=info.units, format=info.format, warnings=tuple(info.warnings))
+                  sha256=info.sha256, units=info.units, format=info.format, warnings=tuple(info.warnings),
+                  flags=info.flags)
 
 
 def submission_ref(result: CheckResult) -> DocRef:
     size, sha = file_identity(result.path)
     ext = os.path.splitext(result.path)[1].lstrip(".").lower()
     return DocRef(path=result.path, name=os.path.basename(result.path), size=size, sha256=sha,
-                  units=result.units, format=ext, submission=True, warnings=tuple(result.warnings))
+                  units=result.units, format=ext, submission=True, warnings=tuple(result.warnings),
+                  flags=result.flags)
+
+
+FLAG_PLACES_SHOWN = 12  # places quoted for each flag in a report (all of them are in its JSON)
+
+
+def flags_csv(flags: Sequence[Flag]) -> str:
+    """Flags in a CSV cell: "replaced:212; hidden:1030"."""
+    return "; ".join(f"{f.kind}:{f.count}" for f in flags)
+
+
+def flag_places(text: str, flag: Flag, limit: int = FLAG_PLACES_SHOWN) -> tuple[list[str], int]:
+    """The first ``limit`` places of a flag as the reader finds them in the text — the word
+    around each (hidden text as it is, an invisible character shown as "·") — and how many more."""
+    shown: list[str] = []
+    for a, b in flag.spans[:limit]:
+        lo, hi = a, b
+        if flag.kind != "hidden":
+            while lo > 0 and lo > a - 30 and (text[lo - 1].isalnum() or is_format(text[lo - 1])):
+                lo -= 1
+            while hi < len(text) and hi < b + 30 and (text[hi].isalnum() or is_format(text[hi])):
+                hi += 1
+        shown.append("".join("·" if is_format(c) else c for c in text[lo:hi][:80]))
+    return shown, max(len(flag.spans) - limit, 0)
 
 
 class _Marks:
@@ -346,7 +375,7 @@ def passages(text_a: str, text_b: str, comp: Comparison, *, context: int = CONTE
                            cjk_a=cjk_share(text_a[p.a[0]:p.a[1]]) > 0.3,
                            cjk_b=cjk_share(text_b[p.b[0]:p.b[1]]) > 0.3,
                            units_a=p.units_a, units_b=p.units_b, matched_units=p.matched_units,
-                           runs=tuple((tuple(r.a), tuple(r.b), r.units) for r in p.runs)))
+                           runs=tuple((tuple(r.a), tuple(r.b), r.units) for r in p.runs), moved=p.moved))
     return tuple(out)
 
 

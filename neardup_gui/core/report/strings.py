@@ -59,10 +59,12 @@ _CATALOG: dict[str, tuple[str, str]] = {
     "kind": ("Found in", "来源范围"),
     "kind_collection": ("collection", "文献库"),
     "kind_submission": ("this call", "本批次"),
-    "share": ("Share of the submission", "占送检文档比例"),
+    "credited": ("Credited", "计入比例"),
     "similarity": ("Similarity r", "相似度 r"),
     "common": ("Identical units", "相同字数"),
     "excluded_source": ("excluded by the examiner, not counted", "审查人已排除，不计入"),
+    "source_holds": ("holds {share} of the submission; the rest is credited to {others}",
+                     "含本文 {share}，其余计入 {others}"),
     "no_sources": ("No source found.", "未发现相似文献。"),
     # full text and passages
     "full_text": ("Full text with matched passages", "全文标明引文"),
@@ -229,7 +231,20 @@ _CATALOG: dict[str, tuple[str, str]] = {
     "r_unreadable": ("unreadable", "无法读取"),
     "r_bytes": ("{n} bytes", "{n} 字节"),
     "r_passage_units": ("{n} units", "{n} 字"),
+    "passage_moved": ("moved: in another order in the other text", "已移位：在另一文本中的顺序不同"),
     "r_passage_size": ("units {a} / {b}, identical {m} (runs: {r})", "{a} / {b} 字，其中相同 {m} 字（{r} 段）"),
+    # integrity flags (core/flags.py)
+    "integrity": ("Integrity flags", "文本异常标记"),
+    "integrity_none": ("none", "无"),
+    "integrity_note": ("The text was compared as a reader sees it: look-alike letters and traditional characters "
+                       "folded, invisible characters and hidden text left out of every figure.",
+                       "比对按读者所见的文字进行：形近字母和繁体字已归一，不可见字符和隐藏文字不计入任何数值。"),
+    "integrity_places": ("where:", "位置："),
+    "integrity_label": ("Integrity flags:", "文本异常标记："),
+    "flag_replaced": ("Replaced characters: {n} in {w} words", "替换字符：{w} 个词中共 {n} 个"),
+    "flag_hidden": ("Hidden text: {n} characters", "隐藏文字：{n} 个字符"),
+    "flag_invisible": ("Invisible characters: {n}", "不可见字符：{n} 个"),
+    "flag_traditional": ("Traditional characters folded for comparison: {n}", "繁体字已转为简体比对：{n} 个"),
 }
 
 
@@ -243,6 +258,11 @@ def translator(lang: str) -> Callable[..., str]:
         return text.format(**values) if values else text
 
     return t
+
+
+def flag_text(flag, t: Callable[..., str]) -> str:  # noqa: ANN001 - a core.flags.Flag
+    """A flag in words ("Replaced characters: 212 in 118 words"), by the translator ``t``."""
+    return t(f"flag_{flag.kind}", n=f"{flag.count:,}", w=f"{flag.words:,}")
 
 
 def keys() -> list[str]:

@@ -8,7 +8,8 @@ a local run. Only the examiner's process writes the index: the tasks send their 
 
 What the workers must see: the collection's files (for the index build) and the index file (for
 the pass, opened read-only) at the same paths as the examiner's machine — a shared folder.
-docs/scale.md says how to start a cluster and what crosses the network.
+docs/scale.md says how to start a cluster, over TLS, and what crosses the network; how the
+connection is made, and refused, is :mod:`neardup_gui.core.dask_connection`'s.
 """
 
 from __future__ import annotations
@@ -18,13 +19,14 @@ import os
 import time
 from typing import Any, Iterator, Sequence
 
+from neardup_gui.core.dask_connection import ClusterUnavailable, DaskConnection, connect
 from neardup_gui.core.pairpass import DocumentPairs, Executor, PassSpec, run_partition
 from neardup_gui.core.progress import ProgressFn, no_progress
 from neardup_gui.core.settings import ExtractLimits
 
 log = logging.getLogger(__name__)
 
-__all__ = ["ClusterUnavailable", "dask_extraction", "dask_pass", "extract_partition"]
+__all__ = ["ClusterUnavailable", "DaskConnection", "dask_extraction", "dask_pass", "extract_partition"]
 
 # How often the caller wakes while tasks run (lets ``progress`` cancel).
 _TICK_S = 0.2
@@ -35,48 +37,6 @@ PARTITIONS_PER_THREAD = 4
 # start-up), so a few large tasks per worker thread, within these bounds.
 TASKS_PER_THREAD = 2
 FILES_PER_TASK = (16, 1000)
-
-
-class ClusterUnavailable(RuntimeError):
-    """dask.distributed is not installed, or the scheduler cannot be reached (a plain message)."""
-
-
-def _client(address: str):
-    try:
-        from distributed import Client
-    except ImportError as exc:
-        raise ClusterUnavailable(
-            "Running on a Dask cluster needs dask.distributed: pip install 'neardup[cluster]'.") from exc
-    refused = _refused(address)
-    if refused is not None:
-        raise ClusterUnavailable(f"Cannot reach the Dask scheduler at {address}: {refused}")
-    try:
-        return Client(address, timeout=20, set_as_default=False)
-    except (OSError, TimeoutError) as exc:
-        raise ClusterUnavailable(f"Cannot reach the Dask scheduler at {address}: {exc}") from exc
-
-
-def _refused(address: str) -> OSError | None:
-    """The error of a TCP connection to a ``tcp://host:port`` address that nothing listens on
-    (refused at once), else None. dask's Client tries again for its whole time-out (20 s) even
-    when the connection is refused: a mistyped address was said only after 20 s of waiting."""
-    import socket
-    from urllib.parse import urlsplit
-
-    try:
-        parts = urlsplit(address)
-        host, port = parts.hostname, parts.port
-    except ValueError:
-        return None
-    if parts.scheme != "tcp" or not host or not port:
-        return None  # (other protocols, or no port: the Client says what it makes of them)
-    try:
-        socket.create_connection((host, port), timeout=5).close()
-    except ConnectionRefusedError as exc:
-        return exc
-    except OSError:
-        return None  # (a time-out or an unknown host: the Client tries, and says why it failed)
-    return None
 
 
 def _threads(client) -> int:  # noqa: ANN001 - a distributed.Client
@@ -108,20 +68,20 @@ def _pass_partition(spec: PassSpec, doc_ids: list[int]) -> tuple[int, list[Docum
     return len(doc_ids), run_partition(spec, doc_ids)
 
 
-def dask_pass(address: str) -> Executor:
+def dask_pass(conn: DaskConnection) -> Executor:
     """An executor for :func:`pairpass.run_pass` that runs the partitions on a Dask cluster.
 
     The partitions given are regrouped into a few per worker thread."""
 
     def run(spec: PassSpec, parts: list[list[int]], tick: ProgressFn) -> Iterator[tuple[int, list[DocumentPairs]]]:
-        with _client(address) as client:
+        with connect(conn) as dask:
             docs = [d for part in parts for d in part]
-            count = max(1, min(len(docs), _threads(client) * PARTITIONS_PER_THREAD))
+            count = max(1, min(len(docs), _threads(dask) * PARTITIONS_PER_THREAD))
             size = -(-len(docs) // count)
             groups = [docs[i:i + size] for i in range(0, len(docs), size)]
-            [spec_f] = client.scatter([spec], broadcast=True)
-            futures = [client.submit(_pass_partition, spec_f, g, pure=False) for g in groups]
-            yield from _as_completed(client, futures, tick)
+            [spec_f] = dask.scatter([spec], broadcast=True)
+            futures = [dask.submit(_pass_partition, spec_f, g, pure=False) for g in groups]
+            yield from _as_completed(dask, futures, tick)
 
     return run
 
@@ -144,19 +104,19 @@ def extract_partition(paths: Sequence[str], limits: ExtractLimits, prepare: Any)
     return [(path, *extract_and_prepare(path, limits, prepare)) for path in paths]
 
 
-def dask_extraction(address: str):
+def dask_extraction(conn: DaskConnection):  # noqa: ANN201 - a process_many
     """A drop-in for :func:`workers.process_many` that extracts on a Dask cluster."""
 
     def process(paths: Sequence[str], limits: ExtractLimits = ExtractLimits(), workers: int = 0,
                 progress: ProgressFn = no_progress, prepare: Any = None) -> Iterator[tuple[str, Any, Any]]:
         paths = [os.path.abspath(p) for p in paths]
-        with _client(address) as client:
+        with connect(conn) as dask:
             low, high = FILES_PER_TASK
-            size = min(high, max(low, -(-len(paths) // (_threads(client) * TASKS_PER_THREAD))))
-            futures = [client.submit(extract_partition, paths[i:i + size], limits, prepare, pure=False)
+            size = min(high, max(low, -(-len(paths) // (_threads(dask) * TASKS_PER_THREAD))))
+            futures = [dask.submit(extract_partition, paths[i:i + size], limits, prepare, pure=False)
                        for i in range(0, len(paths), size)]
             done = 0
-            for batch in _as_completed(client, futures, lambda f, m: progress(done / max(len(paths), 1), "")):
+            for batch in _as_completed(dask, futures, lambda f, m: progress(done / max(len(paths), 1), "")):
                 for item in batch:
                     done += 1
                     progress(done / len(paths), os.path.basename(item[0]))
