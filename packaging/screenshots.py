@@ -10,7 +10,7 @@ machine), and drives the window as an examiner does: the welcome view, the sampl
 (documents, check, duplicates, clusters, common passages), a resubmission side by side with its
 source, the call screened against the archive, a mosaic's submission view, settings and help. Each screen is saved at each size into ``docs/screenshots/<W>x<H>/``, named
 ``<language>-<theme>-<NN>-<screen>.png``; with ``--extras`` (the default for a full run) also an
-edited copy side by side, a ring of light edits in the Clusters tab and the first two pages of a
+edited copy and a reordered copy side by side, a ring of light edits in the Clusters tab and the first two pages of a
 committee report (``pdftoppm``). ``--text-scale 2`` doubles the interface's text size (for
 looking at layouts; the README's pictures are at 1).
 """
@@ -60,6 +60,16 @@ def edited_copy(source: Path, words_from: Path, every: int = 7) -> str:
     rng = random.Random(8)
     return re.sub(r"[A-Za-z]{4,}", lambda m: rng.choice(vocabulary) if rng.random() < 1 / every else m.group(),
                   texts[0])
+
+
+def reordered_copy(source: Path) -> str:
+    """The text of ``source`` with its second half of paragraphs put before its first."""
+    from neardup_gui.core.collection import read_submission
+    from neardup_gui.core.settings import Settings
+
+    paragraphs = [p for p in read_submission(str(source), Settings()).text.split("\n") if p.strip()]
+    half = len(paragraphs) // 2
+    return "\n".join(paragraphs[half:] + paragraphs[:half])
 
 
 def light_edit(text: str, seed: int) -> str:
@@ -291,6 +301,18 @@ def extra_shots(shoot: Shooter, window, home: Path, archive: Path, language: str
         window.check_page.source_activated.emit(result, original)
         view = shoot.wait_for(window.diff_opened)[0]
         shoot.save(view, f"{language}-light-12-edited-passage", size, before=lambda v: v.go_to_match(0))
+        view.close()
+        # the same proposal with its second half put first: passages found in another order
+        reordered = home / "Downloads" / "reordered-coastal-erosion.txt"
+        reordered.write_text(reordered_copy(archive / "en-01-coastal-erosion.docx"), encoding="utf-8")
+        window.check_files([str(reordered)])
+        shoot.wait_for(window.check_ready)
+        result = window.check_results[0]
+        original = next(m for m in result.matches if m.source.rel.startswith("en-01"))
+        window.check_page.source_activated.emit(result, original)
+        view = shoot.wait_for(window.diff_opened)[0]
+        first_moved = next((i for i, p in enumerate(view.matches) if p.moved), 0)
+        shoot.save(view, f"{language}-light-12-moved-passage", size, before=lambda v: v.go_to_match(first_moved))
         view.close()
     mill = home / "Documents" / "call-with-a-ring"
     if not mill.exists():
