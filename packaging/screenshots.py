@@ -285,32 +285,29 @@ def shoot_language(shoot: Shooter, translations, store, home: Path, language: st
 
 
 def extra_shots(shoot: Shooter, window, home: Path, archive: Path, language: str, lang: str) -> None:  # noqa: ANN001
-    """An edited copy beside its source (English), and a ring of light edits in the Clusters tab
+    """An edited copy and a reordered copy beside their source (English), and a ring of light edits in the Clusters tab
     (``archive``: the sample collection, open again first)."""
     window.open_folder(str(archive))
     shoot.wait_for(window.duplicates_ready)
     size = [shoot.sizes[0]]
     if lang == "en":
-        edited = home / "Downloads" / "edited-coastal-erosion.txt"
-        edited.write_text(edited_copy(archive / "en-01-coastal-erosion.docx", archive / "en-05-dementia-speech.txt"),
-                          encoding="utf-8")
-        window.check_files([str(edited)])
-        shoot.wait_for(window.check_ready)
-        result = window.check_results[0]
-        original = next(m for m in result.matches if m.source.rel.startswith("en-01"))
-        window.check_page.source_activated.emit(result, original)
-        view = shoot.wait_for(window.diff_opened)[0]
+        source = archive / "en-01-coastal-erosion.docx"
+
+        def beside_source(name: str, text: str):  # noqa: ANN202 - the side-by-side view
+            copy = home / "Downloads" / name
+            copy.write_text(text, encoding="utf-8")
+            window.check_files([str(copy)])
+            shoot.wait_for(window.check_ready)
+            result = window.check_results[0]
+            window.check_page.source_activated.emit(
+                result, next(m for m in result.matches if m.source.rel.startswith("en-01")))
+            return shoot.wait_for(window.diff_opened)[0]
+
+        view = beside_source("edited-coastal-erosion.txt", edited_copy(source, archive / "en-05-dementia-speech.txt"))
         shoot.save(view, f"{language}-light-12-edited-passage", size, before=lambda v: v.go_to_match(0))
         view.close()
         # the same proposal with its second half put first: passages found in another order
-        reordered = home / "Downloads" / "reordered-coastal-erosion.txt"
-        reordered.write_text(reordered_copy(archive / "en-01-coastal-erosion.docx"), encoding="utf-8")
-        window.check_files([str(reordered)])
-        shoot.wait_for(window.check_ready)
-        result = window.check_results[0]
-        original = next(m for m in result.matches if m.source.rel.startswith("en-01"))
-        window.check_page.source_activated.emit(result, original)
-        view = shoot.wait_for(window.diff_opened)[0]
+        view = beside_source("reordered-coastal-erosion.txt", reordered_copy(source))
         first_moved = next((i for i, p in enumerate(view.matches) if p.moved), 0)
         shoot.save(view, f"{language}-light-12-moved-passage", size, before=lambda v: v.go_to_match(first_moved))
         view.close()
