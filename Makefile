@@ -7,7 +7,7 @@ STAMP_TEST := $(VENV)/.installed-test
 STAMP_BENCH := $(VENV)/.installed-bench
 STAMP_PACKAGE := $(VENV)/.installed-package
 # what an install builds from (the compiled modules included: a changed C file is built again)
-BUILD_INPUTS := pyproject.toml setup.py $(wildcard neardup_gui/core/*.c)
+BUILD_INPUTS := pyproject.toml setup.py $(wildcard neardup_gui/core/*.c neardup_gui/core/*/*.c neardup_gui/core/*/*/*.c)
 
 .PHONY: run test bench package package-test screenshots deps-run deps-test translations clean
 

@@ -137,6 +137,9 @@ def context(capped: bool = False, opens_index: bool = False) -> BaseContext:
     server where forking is chosen (on Linux), else ``spawn``; for another, ``fork`` when
     :func:`fork_safe` (and, for a child that caps its address space, ``capped``, while this
     process is under FORK_MAX_PARENT_MB), else ``spawn``."""
+    # numpy's OpenBLAS reserves buffers for every core when it loads: in a child whose address
+    # space is capped that can fail before the first file is read (at 192 MB), so children take one
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     if opens_index:
         method = "forkserver" if server_allowed() and _server_running() else "spawn"
         log.debug("starting a child process by %s", method)
