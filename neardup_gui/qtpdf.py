@@ -68,22 +68,12 @@ def write_pdf(report, path: str | Path, *, title: str = "") -> int:
     return pages
 
 
-def _paint(report, tmp: str, title: str) -> int:  # noqa: ANN001
-    """Lay the report out on A4 pages and paint them, with a footer, into a new PDF at ``tmp``."""
-    writer = QPdfWriter(tmp)
-    writer.setResolution(RESOLUTION_DPI)
-    writer.setTitle(title or report_title(report))
-    version, created = _stamp(report)
-    t = translator(getattr(report, "lang", "en"))
-    writer.setCreator(f"neardup {version}")
-    writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Portrait,
-                                     MARGINS_MM, QPageLayout.Unit.Millimeter))
+def laid_out(report, writer: QPdfWriter) -> tuple[QTextDocument, QFont, QSizeF]:  # noqa: ANN001
+    """The report laid out on ``writer``'s pages, with the writer's metrics (the text measured is
+    the text drawn): (the document, its font, the size of a page's body above the footer)."""
     paint_rect = writer.pageLayout().paintRectPixels(RESOLUTION_DPI)
-    footer_px = FOOTER_MM / 25.4 * RESOLUTION_DPI
-    body = QSizeF(paint_rect.width(), paint_rect.height() - footer_px)
-
+    body = QSizeF(paint_rect.width(), paint_rect.height() - FOOTER_MM / 25.4 * RESOLUTION_DPI)
     doc = QTextDocument()
-    # Lay out with the writer's metrics, so the text measured is the text drawn.
     doc.documentLayout().setPaintDevice(writer)
     font = QFont()
     font.setFamilies(FONT_FAMILIES)
@@ -94,6 +84,27 @@ def _paint(report, tmp: str, title: str) -> int:  # noqa: ANN001
     doc.setDocumentMargin(0)
     doc.setHtml(report_html(report, flavour="qt"))
     doc.setPageSize(body)
+    return doc, font, body
+
+
+def new_writer(path: str, title: str = "") -> QPdfWriter:
+    """A PDF writer of A4 pages at the report's resolution and margins."""
+    writer = QPdfWriter(path)
+    writer.setResolution(RESOLUTION_DPI)
+    writer.setTitle(title)
+    writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Portrait,
+                                     MARGINS_MM, QPageLayout.Unit.Millimeter))
+    return writer
+
+
+def _paint(report, tmp: str, title: str) -> int:  # noqa: ANN001
+    """Lay the report out on A4 pages and paint them, with a footer, into a new PDF at ``tmp``."""
+    writer = new_writer(tmp, title or report_title(report))
+    version, created = _stamp(report)
+    t = translator(getattr(report, "lang", "en"))
+    writer.setCreator(f"neardup {version}")
+    footer_px = FOOTER_MM / 25.4 * RESOLUTION_DPI
+    doc, font, body = laid_out(report, writer)
     pages = doc.pageCount()
 
     painter = QPainter()

@@ -129,3 +129,46 @@ def test_to_unicode_rewrite_keeps_every_offset() -> None:
     assert b"<2F42> <4E00>" in fixed  # (a bfchar's code is the glyph, not text: kept)
     assert b"<0007> <0007> <6587>" in fixed
     assert b"<0008> <0009> <2F42>" in fixed  # (a range counts up from its first character: kept)
+
+
+
+def _bad_breaks(doc) -> list[str]:  # noqa: ANN001 - a laid-out QTextDocument
+    """Every line end that falls inside a Latin word although the word had a break point (a space,
+    a - . _ / or a zero-width space): the text around it, the break marked by |."""
+    bad = []
+    block = doc.begin()
+    while block.isValid():
+        text, layout = block.text(), block.layout()
+        for i in range(layout.lineCount() - 1):
+            end = layout.lineAt(i).textStart() + layout.lineAt(i).textLength()
+            before, after = text[end - 1:end], text[end:end + 1]
+            if not (before.isascii() and before.isalnum() and after.isascii() and after.isalnum()):
+                continue  # (after a space or a mark, or beside a CJK character: a break point)
+            start = max(text.rfind(" ", 0, end), text.rfind("\u200b", 0, end)) + 1
+            if any(c in "-._/ \u200b" for c in text[start:end]):  # the word had a break point
+                bad.append(text[max(0, end - 30):end] + "|" + text[end:end + 10])
+        block = block.next()
+    return bad
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_pdf_tables_break_file_names_after_their_punctuation(qapp, screened, tmp_path, lang) -> None:
+    """The screening report's narrow columns of file names: a line ends after a name's - . _ /,
+    never inside one of its words (some names do wrap)."""
+    from neardup_gui.qtpdf import laid_out, new_writer
+
+    from dataclasses import replace
+
+    with Collection.open(screened, create=False) as coll:
+        report = build_screening_report(coll.store, "c", Settings(), lang=lang)
+    # names joined by _ (Unicode's line breaking breaks after a hyphen, not after _ or .)
+    report = replace(report, rows=tuple(replace(r, rel=r.rel.replace("-", "_")) for r in report.rows))
+    writer = new_writer(str(tmp_path / "s.pdf"))
+    doc, _, _ = laid_out(report, writer)
+    wrapped = 0
+    block = doc.begin()
+    while block.isValid():
+        wrapped += block.text().replace("\u200b", "") in {r.rel for r in report.rows} and block.layout().lineCount() > 1
+        block = block.next()
+    assert wrapped
+    assert not _bad_breaks(doc)
