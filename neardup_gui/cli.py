@@ -302,7 +302,7 @@ def _common_options(p: argparse.ArgumentParser, *, db: bool = True, threshold: b
     if db:
         p.add_argument("--db", required=True, metavar="F", help="the index file of the collection")
     if threshold:
-        p.add_argument("--threshold", type=float, metavar="T", help="similarity to report, 0..1 (default 0.7)")
+        p.add_argument("--threshold", type=float, metavar="T", help="similarity r to report, 0..1 (default 0.7)")
     p.add_argument("--min-run", type=int, dest="min_run", metavar="N", help="minimum units in a matched passage (default 8)")
     p.add_argument("--template", action="append", metavar="FILE", help="a template file whose text never counts (repeatable)")
     p.add_argument("--exclude-quotes", action="store_true", help="do not count quoted text")
@@ -641,12 +641,14 @@ def run_check(args: argparse.Namespace) -> int:
             if r["flags"]:
                 print(f"{r['path']}: flags: {_flags_line(r['flags'])}")
             s = r["summary"]
-            print(f"{r['path']}: copied {s['copied_ratio_without_template']:.1%} (template excluded), "
-                  f"largest source {s['largest_source_ratio']:.1%}; {_exclusions_line(r['exclusions']['units'])}")
+            print(f"{r['path']}: copied {s['copied_ratio_without_template']:.1%}, copied without quotations "
+                  f"{s['copied_ratio_without_quotes']:.1%}, largest single source {s['largest_source_ratio']:.1%}; "
+                  f"{_exclusions_line(r['exclusions']['units'])}")
             if not r["matches"]:
                 print("  no source found")
             for m in r["matches"]:
-                print(f"  {m['similarity']:.3f} similarity  {m['containment']:.3f} contained  {m['path']}")
+                print(f"  share of the submission {m['containment']:.1%}  similarity r {m['similarity']:.3f}  "
+                      f"{m['path']}")
     return EXIT_SKIPPED if any(r["skipped_reason"] for r in out) else EXIT_OK
 
 
@@ -720,13 +722,13 @@ def run_pairs(args: argparse.Namespace) -> int:
         for p in pairs:
             if by == "containment":
                 inner, outer = (p.a, p.b) if p.containment_a >= p.containment_b else (p.b, p.a)
-                print(f"{max(p.containment_a, p.containment_b):.3f} contained  (r {p.similarity:.3f})  "
+                print(f"contained {max(p.containment_a, p.containment_b):.1%}  (similarity r {p.similarity:.3f})  "
                       f"{inner.rel}  in  {outer.rel}")
             else:
-                print(f"{p.similarity:.3f}  {p.a.rel}  ~  {p.b.rel}")
+                print(f"similarity r {p.similarity:.3f}  {p.a.rel}  ~  {p.b.rel}")
         from neardup_gui.core.progress import count_noun
 
-        print(f"{count_noun(len(pairs), 'pair')} with {'similarity' if by == 'similarity' else 'containment'} "
+        print(f"{count_noun(len(pairs), 'pair')} with {'similarity r' if by == 'similarity' else 'contained'} "
               f"at or above {cut}; {_auto_words(rules)}",
               file=sys.stderr)
     return EXIT_OK
@@ -805,12 +807,14 @@ def run_compare(args: argparse.Namespace) -> int:
                                    "units_a": comp.exclusions_a.as_dict(), "units_b": comp.exclusions_b.as_dict()},
                     "passages": _passage_json(comp)})
     else:
-        print(f"similarity {comp.similarity:.3f}; {comp.containment_a:.1%} of A is in B; {comp.containment_b:.1%} of B is in A")
+        print(f"similarity r {comp.similarity:.3f}; A in B {comp.containment_a:.1%}; B in A {comp.containment_b:.1%}; "
+              f"identical units {comp.common_units}")
         print(f"A {_exclusions_line(comp.exclusions_a.as_dict())}; B {_exclusions_line(comp.exclusions_b.as_dict())}")
         for p in comp.passages:
             quote = text_a[p.a[0]:p.a[1]].replace("\n", " ")
-            edited = f", {p.matched_units} identical" if p.matched_units < max(p.units_a, p.units_b) else ""
-            print(f"  [{p.units_a} units{edited}] {quote[:100]}{'…' if len(quote) > 100 else ''}")
+            size = (f"A {p.units_a} units, B {p.units_b}; {p.matched_units} identical"
+                    if p.matched_units < max(p.units_a, p.units_b) else f"{p.units_a} units, identical")
+            print(f"  [{size}] {quote[:100]}{'…' if len(quote) > 100 else ''}")
     return EXIT_OK
 
 
@@ -977,19 +981,19 @@ def run_screen(args: argparse.Namespace) -> int:
     else:
         from neardup_gui.core.progress import count_noun
 
-        print(f"{'rank':>4}  {'copied':>7}  {'largest':>7}  {'sources':>7}  submission  (largest source)")
+        print(f"{'rank':>4}  {'copied':>7}  {'largest single source':>21}  {'sources':>7}  submission  (largest source)")
         for i, r in enumerate(rows, 1):
             if r.status != "done":
-                print(f"{i:>4}  {'':>7}  {'':>7}  {'':>7}  {r.rel}: skipped: {r.reason}")
+                print(f"{i:>4}  {'':>7}  {'':>21}  {'':>7}  {r.rel}: skipped: {r.reason}")
                 continue
             mark = " !" if r.flagged(screening.info.flag) else "  "
             largest = os.path.basename(r.largest_source) if r.largest_source else "-"
             warn = f"  [{'; '.join(r.warnings)}]" if r.warnings else ""
             flags = f"  [flags: {_flags_line([f.to_json() for f in r.flags])}]" if r.flags else ""
-            print(f"{i:>4}{mark}{r.copied:>7.1%}  {r.largest:>7.1%}  {r.sources:>7}  {r.rel}  ({largest}){warn}{flags}")
+            print(f"{i:>4}{mark}{r.copied:>7.1%}  {r.largest:>21.1%}  {r.sources:>7}  {r.rel}  ({largest}){warn}{flags}")
         flagged = len(screening.flagged())
-        print(f"{count_noun(len(screening.rows), 'submission')} screened as {screening.info.name!r}; {flagged} flagged at "
-              f"{screening.info.flag:.0%} copied or more (!)", file=sys.stderr)
+        print(f"{count_noun(len(screening.rows), 'submission')} screened as {screening.info.name!r}; {flagged} flagged "
+              f"(!): copied at or above the flag line, {screening.info.flag:.0%}", file=sys.stderr)
         if screening.others:
             print(other_files_line(screening.others, screening.info.folder), file=sys.stderr)
     return EXIT_SKIPPED if any(r.status != "done" for r in screening.rows) else EXIT_OK

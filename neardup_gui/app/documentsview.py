@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Sequence
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QLineEdit, QVBoxLayout, QWidget
 
+from neardup_gui.app.flowlayout import FlowLayout
 from neardup_gui.app.models import DocumentsModel, FilterProxy
 from neardup_gui.app.widgets import filter_as_typed, make_table
 from neardup_gui.core.results import DocumentInfo
@@ -21,7 +22,7 @@ class DocumentsView(QWidget):
         self.model = DocumentsModel(self)
         self.proxy = FilterProxy(parent=self)
         self.proxy.setSourceModel(self.model)
-        self.view = make_table(self.proxy, "documentsView")
+        self.view = make_table(self.proxy, "documentsView", names=(0,), texts=(3,))
         self.view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
         self.filter = QLineEdit()
         self.filter.setObjectName("documentsFilter")
@@ -37,20 +38,17 @@ class DocumentsView(QWidget):
         self.with_flags = QCheckBox()
         self.with_flags.setObjectName("documentsWithFlags")
         self.with_flags.toggled.connect(self._filter_rows)
-        row = QHBoxLayout()
-        row.addWidget(self.filter, 1)
-        row.addWidget(self.with_warnings)
-        row.addWidget(self.with_flags)
+        row = FlowLayout()  # (the options go under the filter when the window is narrow)
+        row.add(self.filter, stretch=True)
+        row.add(self.with_warnings)
+        row.add(self.with_flags)
         layout = QVBoxLayout(self)
         layout.addLayout(row)
         layout.addWidget(self.view, 1)
         self.retranslate_ui()
 
     def set_documents(self, documents: Sequence[DocumentInfo]) -> None:
-        first = self.model.rowCount() == 0
         self.model.set_records(documents)
-        if first and documents:  # size the columns once, not on every refresh
-            self.view.resizeColumnsToContents()
 
     def records(self) -> list[DocumentInfo]:
         return self.model.records()

@@ -61,7 +61,7 @@ MOSTLY_TEMPLATE = 0.8
 __all__ = [
     "DEFAULT_FLAG", "COLLECTION", "SUBMISSION", "ScreenedSource", "ScreeningRow", "ScreeningInfo", "Screening",
     "SubmissionDetail", "screen_folder", "list_screenings", "load_screening", "delete_screening",
-    "submission_detail", "set_source_excluded", "screening_index_path", "default_name", "coloured_spans",
+    "submission_detail", "set_source_excluded", "screening_index_path", "default_name", "coloured_spans", "coloured_runs",
     "ScreeningGone",
 ]
 
@@ -668,6 +668,22 @@ def coloured_spans(sources: Sequence[ScreenedSource]) -> list[tuple[CharSpan, in
         taken = _merge(taken + [span for span, rank, _ in out if rank == s.rank])
     out.sort()
     return out
+
+
+def coloured_runs(sources: Sequence[ScreenedSource]) -> tuple[list[tuple[CharSpan, int]], list[tuple[CharSpan, int, int]]]:
+    """:func:`coloured_spans` with each coloured piece cut into identical text and edited words:
+    (identical runs, each with the index of its piece; the pieces ``(span, rank, passage index)``).
+    The pieces cover the passages whole, edits included; the runs are the part of each piece that
+    lies in its passage's exact runs, so the rest of a piece is the edited words (a lighter shade)."""
+    pieces = coloured_spans(sources)
+    runs_of = {s.rank: [sorted(tuple(r.a) for r in p.runs) for p in s.comparison().shown_passages()] for s in sources}
+    runs: list[tuple[CharSpan, int]] = []
+    for k, ((start, end), rank, i) in enumerate(pieces):
+        for a, b in runs_of[rank][i]:
+            a, b = max(a, start), min(b, end)
+            if a < b:
+                runs.append(((a, b), k))
+    return runs, pieces
 
 
 def _intersect(span: CharSpan, spans: Sequence[CharSpan]) -> list[CharSpan]:
