@@ -566,16 +566,28 @@ def _revised_passages(
     else:
         weight = np.concatenate([[0.0], np.cumsum(np.where(cjk, 1.0, rules.word_weight))])
     seeds = [r for r in sorted(runs) if weight[r[0] + r[2]] - weight[r[0]] >= rules.seed_weight - 1e-9]
-    # removed text, or a unit some passage holds, ends a chain
+    # removed text, or a unit some passage holds, ends a chain; so does a hole written in CJK on
+    # one side and in words on the other (a translation keeps its commands and names in order)
     stop_a = np.concatenate([[0], np.cumsum(marks_a[0] | used_a[:-1] | used_a[1:])])
     stop_b = np.concatenate([[0], np.cumsum(marks_b[0] | used_b[:-1] | used_b[1:])])
+    cjk_a, cjk_b = marks_a[1], marks_b[1]
+    sum_a = None if cjk_a is None else np.concatenate([[0], np.cumsum(cjk_a)])
+    sum_b = None if cjk_b is None else np.concatenate([[0], np.cumsum(cjk_b)])
+
+    def translated(a0: int, a1: int, b0: int, b1: int) -> bool:
+        if sum_a is None or sum_b is None or a1 - a0 < 3 or b1 - b0 < 3:
+            return False
+        share_a, share_b = (sum_a[a1] - sum_a[a0]) / (a1 - a0), (sum_b[b1] - sum_b[b0]) / (b1 - b0)
+        return (share_a >= 0.75 and share_b <= 0.25) or (share_b >= 0.75 and share_a <= 0.25)
+
     out: list[Found] = []
     chain: list[Run] = []
     for seed in seeds + [None]:
         if chain and seed is not None:
             (i, j, n), (i2, j2, _) = chain[-1], seed
             if (i + n <= i2 <= i + n + rules.max_hole and j + n <= j2 <= j + n + rules.max_hole
-                    and stop_a[i2] == stop_a[i + n - 1] and stop_b[j2] == stop_b[j + n - 1]):
+                    and stop_a[i2] == stop_a[i + n - 1] and stop_b[j2] == stop_b[j + n - 1]
+                    and not translated(i + n, i2, j + n, j2)):
                 chain.append(seed)
                 continue
         if len(chain) >= rules.min_seeds:
@@ -583,8 +595,10 @@ def _revised_passages(
             sb, eb = chain[0][1], chain[-1][1] + chain[-1][2]
             units = sum(n for _, _, n in chain)
             heavy = sum(weight[i + n] - weight[i] for i, _, n in chain)
+            written_alike = sum_a is None or sum_b is None or abs(
+                (sum_a[ea] - sum_a[sa]) / (ea - sa) - (sum_b[eb] - sum_b[sb]) / (eb - sb)) <= 0.5
             if (heavy >= rules.min_weight - 1e-9 and units >= rules.min_density * (ea - sa)
-                    and units >= rules.min_density * (eb - sb)):
+                    and units >= rules.min_density * (eb - sb) and written_alike):
                 out.append((sa, ea, sb, eb, tuple(chain)))
         chain = [seed] if seed is not None else []
     return out

@@ -383,3 +383,14 @@ def test_containment_cutoff_never_drops_an_edited_copy_that_reaches_it(zh_texts:
             else:
                 assert fast == exact
     assert pruned > 0
+
+
+def test_a_translation_keeping_its_commands_in_order_is_no_revised_passage() -> None:
+    """A Chinese page and its English original share the commands, paths and names they quote,
+    in the same order, and nothing else: a translation, not a heavy revision."""
+    commands = ["apt-get update now please", "apt-get install foo bar baz", "cat /etc/apt/sources.list file",
+                "dpkg --list all packages", "systemctl restart the service", "journalctl -u the unit"]
+    zh = "".join(f"然后再运行 {c} 。" for c in commands)
+    en = " ".join(f"and then run {c}." for c in commands)
+    c = compare_documents(zh, en, min_run=MIN_RUN)
+    assert not [p for p in c.passages if p.revised] and c.containment_a < 0.1
