@@ -653,7 +653,7 @@ def grams(unit_ids: np.ndarray, params: FingerprintParams) -> np.ndarray:
     :func:`gram_guarantee` units (the default minimum run of a comparison, 8) shares one: a
     check looking up every k-gram of a submission (:func:`gram_kgrams`) proposes every document
     that shares a run the comparison can count, however long the two documents. Density about
-    2/(window + 1): two grams in five units."""
+    2/(window + 1): one gram in three units."""
     if len(unit_ids) < params.gram_kgram:
         return np.empty(0, dtype=np.uint64)
     seed = _derived_seed(params.seed, _P_GRAM)

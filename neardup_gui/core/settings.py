@@ -52,8 +52,8 @@ class FingerprintParams:
     # one per window of this many; any common run of gram_window + gram_kgram - 1 = 8 units (the
     # default minimum run of a comparison) shares one, so the check proposes every document the
     # comparison can find a passage in, whatever the two documents' lengths
-    gram_kgram: int = 5
-    gram_window: int = 4
+    gram_kgram: int = 4
+    gram_window: int = 5
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
