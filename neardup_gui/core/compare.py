@@ -476,7 +476,11 @@ def _tiling(
         left_a, left_b = items_a.copy(), items_b.copy()
         left_a[real_a[used_a]] = n_codes  # a barrier of A's, found nowhere in B
         left_b[real_b[used_b]] = n_codes + 1
-        mask_a, mask_b = _shared_mask_codes(left_a, left_b, min_run)
+        # a k-gram shared now was shared in the first round (sel) and holds no unit taken since
+        open_a, open_b = np.zeros(len(items_a), dtype=bool), np.zeros(len(items_b), dtype=bool)
+        open_a[sel_a], open_b[sel_b] = True, True
+        open_a[real_a[used_a]], open_b[real_b[used_b]] = False, False
+        mask_a, mask_b = _shared_within(left_a, left_b, open_a, open_b, min_run, n_codes)
         if not mask_a.any():
             break
         round_a, round_b = np.flatnonzero(mask_a).astype(np.int64), np.flatnonzero(mask_b).astype(np.int64)
@@ -554,7 +558,9 @@ def _revised_passages(
     left_a, left_b = items_a.copy(), items_b.copy()
     left_a[real_a[used_a]] = n_codes
     left_b[real_b[used_b]] = n_codes + 1
-    mask_a, mask_b = _shared_mask_codes(left_a, left_b, k)
+    open_a, open_b = np.ones(len(items_a), dtype=bool), np.ones(len(items_b), dtype=bool)
+    open_a[real_a[used_a]], open_b[real_b[used_b]] = False, False
+    mask_a, mask_b = _shared_within(left_a, left_b, open_a, open_b, k, n_codes)
     if mask_a.sum() < rules.min_seeds * k:
         return []
     sel_a, sel_b = np.flatnonzero(mask_a).astype(np.int64), np.flatnonzero(mask_b).astype(np.int64)
@@ -612,6 +618,66 @@ def _free_stretch_units(used: np.ndarray, k: int) -> int:
     starts, ends = np.flatnonzero(edges == -1), np.flatnonzero(edges == 1)
     lengths = ends - starts
     return int(lengths[lengths >= k].sum())
+
+
+def _shared_within(items_a: np.ndarray, items_b: np.ndarray, open_a: np.ndarray, open_b: np.ndarray, k: int,
+                   n_codes: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_shared_mask_codes` of two item sequences where only the ``open`` items can lie in
+    a shared k-gram: the stretches of at least ``k`` open items are put end to end, a barrier
+    between two (codes ``n_codes`` and ``n_codes + 1``, one per side: they match nothing), so the
+    k-grams of a few stretches left over are hashed, not those of the whole texts."""
+    pieces = [_open_stretches(o, k) for o in (open_a, open_b)]
+    masks = [np.zeros(len(o), dtype=bool) for o in (open_a, open_b)]
+    if not len(pieces[0][0]) or not len(pieces[1][0]):
+        return masks[0], masks[1]
+    packed = []
+    for (where, sep), items, barrier in zip(pieces, (items_a, items_b), (n_codes, n_codes + 1)):
+        codes = np.where(sep, barrier, items[np.maximum(where, 0)]).astype(items.dtype)
+        packed.append(codes)
+    got_a, got_b = _shared_mask_compiled(packed[0], packed[1], k)
+    for mask, got, (where, sep) in zip(masks, (got_a, got_b), pieces):
+        mask[where[got & ~sep]] = True
+    return masks[0], masks[1]
+
+
+def _shared_mask_compiled(ca: np.ndarray, cb: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_shared_mask_codes` by the window search in C (core/_kernels.c, as the prepared
+    documents use it) where it is built and the codes fit; the numpy code otherwise and on any
+    hash collision."""
+    if (_kernels is not None and ca.dtype == np.uint32 and cb.dtype == np.uint32 and len(ca) >= k and len(cb) >= k
+            and ca.flags.c_contiguous and cb.flags.c_contiguous):
+        mult = int(align._HASH_MULTIPLIER)
+        ha, fa, ia, col_a = _kernels.windows(ca, k, mult)
+        hb, fb, ib, col_b = _kernels.windows(cb, k, mult)
+        if not (col_a or col_b):
+            got = _kernels.shared_cover(np.frombuffer(ha, dtype=np.uint64), np.frombuffer(ia, dtype=np.int32),
+                                        np.frombuffer(fa, dtype=np.int32), ca, np.frombuffer(hb, dtype=np.uint64),
+                                        np.frombuffer(ib, dtype=np.int32), np.frombuffer(fb, dtype=np.int32), cb, k, -1)
+            if got is None:
+                return np.zeros(len(ca), dtype=bool), np.zeros(len(cb), dtype=bool)
+            if got is not False:
+                return np.frombuffer(got[0], dtype=bool).copy(), np.frombuffer(got[1], dtype=bool).copy()
+    return _shared_mask_codes(ca, cb, k)
+
+
+def _open_stretches(open_: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The items of every stretch of at least ``k`` open items, end to end, one separator after
+    each: (item index, -1 for a separator; True for a separator)."""
+    edges = np.diff(np.concatenate([[0], open_.astype(np.int8), [0]]))
+    starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+    long = ends - starts >= k
+    starts, ends = starts[long], ends[long]
+    if not len(starts):
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, np.zeros(0, dtype=bool)
+    lengths = ends - starts + 1  # each stretch and its separator
+    total = int(lengths.sum())
+    offsets = np.repeat(np.cumsum(lengths) - lengths, lengths)
+    within = np.arange(total) - offsets
+    where = np.repeat(starts, lengths) + within
+    sep = within == np.repeat(lengths - 1, lengths)
+    where[sep] = -1
+    return where.astype(np.int64), sep
 
 
 def _take(used_a: np.ndarray, used_b: np.ndarray, seeds: Sequence[Run]) -> None:

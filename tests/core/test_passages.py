@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.corpus import corpus_dir
-from neardup_gui.core.compare import compare_documents, compare_units
+from neardup_gui.core.compare import REVISION, compare_documents, compare_units
 from neardup_gui.core.passages import DEFAULT_RULES, coverage_bound
 from neardup_gui.core.settings import Settings
 from neardup_gui.core.units import Units, tokenize
@@ -211,16 +211,24 @@ def units_of(ids: list[int]) -> Units:
 
 def check_invariants(c, a: Units, b: Units) -> None:
     last_a = last_b = -1
-    for p in c.passages:
-        assert p.a[0] >= last_a and p.b[0] >= last_b, "disjoint and in the same order in both texts"
+    for p in (p for p in c.passages if not p.moved):
+        assert p.a[0] >= last_a and p.b[0] >= last_b, "the in-order passages: disjoint, in the same order in both texts"
         last_a, last_b = p.a[1], p.b[1]
+    for side in ("a", "b"):  # every passage (moved ones too): disjoint in each text
+        spans = sorted(getattr(p, side) for p in c.passages)
+        assert all(x[1] <= y[0] for x, y in zip(spans, spans[1:])), side
+    for p in c.passages:
         assert p.runs and p.matched_units == sum(r.units for r in p.runs)
         assert p.matched_units <= min(p.units_a, p.units_b)
         for r in p.runs:
             assert p.a[0] <= r.a[0] < r.a[1] <= p.a[1] and p.b[0] <= r.b[0] < r.b[1] <= p.b[1]
             assert a.text[r.a[0] : r.a[1]] == b.text[r.b[0] : r.b[1]]  # the runs are exact
         # every passage holds an anchor; identical texts are identical however short (issue 14)
-        assert any(r.units >= MIN_RUN for r in p.runs) or c.similarity == 1.0, "every passage holds an anchor"
+        # every passage holds an anchor (a revised one: min_seeds seeds); identical texts are
+        # identical however short
+        assert p.revised or any(r.units >= MIN_RUN for r in p.runs) or c.similarity == 1.0, "an anchor"
+        if p.revised:
+            assert len(p.runs) >= REVISION.min_seeds
     for s in c.spans:  # every exact span lies inside one passage
         assert any(p.a[0] <= s.a[0] and s.a[1] <= p.a[1] for p in c.passages)
     assert c.passage_units_a >= c.common_units and c.passage_units_b >= c.common_units
