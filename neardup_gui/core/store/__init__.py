@@ -30,6 +30,7 @@ import numpy as np
 
 from neardup_gui.core.arrays import distinct, distinct_first_counts
 from neardup_gui.core.flags import Flag, flags_from_json, flags_to_json
+from neardup_gui.core.store import examiner
 
 from neardup_gui import __version__
 
@@ -46,7 +47,9 @@ log = logging.getLogger(__name__)
 #    integrity flags: replaced letters, hidden text, invisible characters, traditional characters)
 # 7: screening_sources.indexed_at (when each source was indexed: whose a passage found in several
 #    sources is, core/credit.py)
-SCHEMA_VERSION = 7
+# 8: the examiner's records (store/examiner.py): applicants, decisions; the split of each screened
+#    submission's copying into its applicants' own work and others', and each source's sha256
+SCHEMA_VERSION = 8
 # the folder of a collection's screening indexes, beside its index file (``<index>.screenings/N.ndx``)
 SCREENINGS_SUFFIX = ".screenings"
 APPLICATION_ID = 0x4E445550  # "NDUP": marks the file as ours in the SQLite header
@@ -681,6 +684,8 @@ class Store:
                 _schema6_disguise(conn)
             if version < 7:
                 _schema7_credit(conn)
+            if version < 8:
+                examiner.migrate(conn)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         log.info("migrated %s from schema %d to %d", self.path, version, SCHEMA_VERSION)
 
@@ -710,6 +715,8 @@ class Store:
             _schema5_bags(self.conn)
             _schema6_disguise(self.conn)
             _schema7_credit(self.conn)
+            examiner.create_tables(self.conn)
+            examiner.restore(self.conn, self.path)  # (a rebuilt index keeps the examiner's work)
             self.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             self.set_meta("created_by", f"neardup {__version__}")
