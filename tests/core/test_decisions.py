@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import sqlite3
 from pathlib import Path
 
@@ -121,3 +122,37 @@ def test_an_index_of_schema_7_keeps_its_excluded_sources_as_decisions(tmp_path: 
 
 def _copied(store: Store, rel: str) -> float:
     return next(r.copied for r in load_screening(store, "call").rows if r.rel == rel)
+
+
+def test_the_committee_report_gives_both_ratios_the_resubmission_and_each_decision_with_its_note(call) -> None:
+    from neardup_gui.core.report.committee import build_screening_report, build_submission_report, committee_csv
+    from neardup_gui.core.report.committee_html import render_screening_html, render_submission_html
+
+    db, _ = call
+    with Store(db) as store:
+        detail = submission_detail(store, "call", "y-proposal.docx")
+        original = next(s for s in detail.sources if s.name == "x-2024-proposal.docx")
+        decide_source(store, "call", "y-proposal.docx", original.path, "common-knowledge", "textbook definitions")
+        try:
+            for lang, words in (("en", ("Similarity without the applicant's own documents", "Resubmission / duplicate "
+                                        "submission of x-2024-proposal.docx", "from the file's author metadata")),
+                                ("zh_CN", ("去除本人文献复制比", "重复申报", "来自文件的作者属性"))):
+                x = build_submission_report(store, "call", "x-resubmission.docx", SETTINGS, lang=lang)
+                assert x.copied_from_own > 0.95 and x.copied_from_others < 0.02 and not x.flagged
+                assert x.resubmission_of == "x-2024-proposal.docx"
+                page = html.unescape(render_submission_html(x, flavour="qt"))
+                assert all(w in page for w in words), lang
+            y = build_submission_report(store, "call", "y-proposal.docx", SETTINGS, lang="zh_CN")
+            page = render_submission_html(y)
+            assert y.copied == 0.0 and y.set_apart > 0.4 and not y.flagged
+            entry = next(e for e in y.sources if e.document.name == "x-2024-proposal.docx")
+            assert entry.decision.choice == "common-knowledge" and entry.excluded
+            assert "审查人认定" in page and "允许：公知内容" in page and "textbook definitions" in page
+            assert entry.decision.date()[:10].replace("-", "") and entry.decision.date().replace("T", " ")[:16] in page
+            assert "经审查人认定而剔除" in page
+            row = next(line for line in committee_csv(y).splitlines()[1:] if "x-2024-proposal.docx" in line)
+            assert "common-knowledge" in row and "textbook definitions" in row
+            table = render_screening_html(build_screening_report(store, "call", SETTINGS, lang="zh_CN"))
+            assert "去除本人文献复制比" in table and "重复申报" in table and "王小明" in table
+        finally:
+            decide_source(store, "call", "y-proposal.docx", original.path, None)

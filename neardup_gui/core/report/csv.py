@@ -39,6 +39,8 @@ CHECK_COLUMNS = (
     "not_counted_submission", "not_counted_source",  # issue 14, as in PAIR_COLUMNS
     "warnings_submission", "warnings_source",  # issue 17.3, as in PAIR_COLUMNS
     "flags_submission", "flags_source",  # as in PAIR_COLUMNS
+    # the submission's copied ratio split by whose the credited text is
+    "submission_copied_from_others", "submission_copied_from_own",
 )
 
 
@@ -95,6 +97,8 @@ HEADINGS_ZH: dict[str, str] = {
     "warnings_source": "来源提示",
     "flags_submission": "送检文档文本异常标记",
     "flags_source": "来源文本异常标记",
+    "submission_copied_from_others": "去除本人文献复制比",
+    "submission_copied_from_own": "本人文献复制比",
 }
 
 
@@ -132,7 +136,8 @@ def _row(p: ReportPair, check: bool, subs: dict | None = None) -> list[Any]:
                 _ratio(p.containment_b), _ratio(p.template_share_a), _ratio(p.template_share_b), p.common_units,
                 p.units_a, p.units_b, len(p.passages), "" if p.estimate is None else _ratio(p.estimate),
                 p.a.size, p.b.size, p.a.sha256, p.b.sha256, *own,
-                _not_counted(p.exclusions_a), _not_counted(p.exclusions_b), *_warnings(p)]
+                _not_counted(p.exclusions_a), _not_counted(p.exclusions_b), *_warnings(p),
+                *(["", ""] if s is None else [_ratio(s.copied_from_others), _ratio(s.copied_from_own)])]
     return [p.rank, p.group, p.a.path, p.b.path, p.a.name, p.b.name, _ratio(p.similarity), _ratio(p.containment_a),
             _ratio(p.containment_b), _ratio(p.template_share_a), _ratio(p.template_share_b), p.common_units,
             p.units_a, p.units_b, len(p.passages), p.a.size, p.b.size, p.a.sha256, p.b.sha256,

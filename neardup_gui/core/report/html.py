@@ -334,14 +334,17 @@ def _submissions(w: _Writer, report: Report) -> None:
     t, nw = w.t, w.attr("nw")
     w(f'<{sec} id="submissions"><h2>{esc(t("r_submissions"))}</h2>\n', w.table("rank"),
       f"<thead><tr><th>{esc(t('r_submission'))}</th><th{nw}>{esc(t('r_units'))}</th><th{nw}>{esc(t('r_copied'))}</th>"
+      f"<th>{esc(t('r_without_own'))}</th>"
       f"<th>{esc(t('r_copied_without_template'))}</th><th>{esc(t('r_copied_without_quotes'))}</th>"
       f"<th>{esc(t('r_largest_source'))}</th><th{nw}>{esc(t('r_sources'))}</th></tr></thead><tbody>\n")
     for sub in report.submissions:
         if sub.skipped_reason:
-            w(f"<tr><td>{esc(sub.document.name)}</td><td colspan=\"6\">{esc(t('r_skipped', reason=sub.skipped_reason))}</td></tr>\n")
+            w(f"<tr><td>{esc(sub.document.name)}</td><td colspan=\"7\">{esc(t('r_skipped', reason=sub.skipped_reason))}</td></tr>\n")
             continue
         n = w.attr("num")
-        w(f"<tr><td>{warned(w, sub.document)}</td><td{n}>{sub.units}</td><td{n}>{pct(sub.copied_ratio)}</td>"
+        who = f"<br>{esc(t('applicants'))}: {esc(sub.applicants)}" if sub.applicants else ""
+        w(f"<tr><td>{warned(w, sub.document)}{who}</td><td{n}>{sub.units}</td><td{n}>{pct(sub.copied_ratio)}</td>"
+          f"<td{n}>{pct(sub.copied_from_others)}</td>"
           f"<td{n}>{pct(sub.copied_ratio_without_template)}</td><td{n}>{pct(sub.copied_ratio_without_quotes)}</td>"
           f"<td>{pct(sub.largest_source_ratio)} {esc(sub.largest_source)}</td><td{n}>{sub.sources}</td></tr>\n")
     w(f"</tbody></table></{sec}>\n")

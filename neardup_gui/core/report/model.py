@@ -139,6 +139,11 @@ class SubmissionSummary:
     quoted_share: float
     sources: int
     skipped_reason: str = ""
+    # whose: its applicants, and copied_ratio split by whose the credited text is (CNKI's
+    # 去除本人文献复制比 is copied_from_others)
+    applicants: str = ""
+    copied_from_others: float = 0.0
+    copied_from_own: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -499,7 +504,8 @@ def build_report(collection, scope: str, settings: Settings, *, items: Sequence[
                 copied_ratio_without_template=s.copied_ratio_without_template,
                 largest_source_ratio=s.largest_source_ratio, largest_source=s.largest_source,
                 template_share=s.template_share, quoted_share=s.quoted_share, sources=len(r.matches),
-                skipped_reason=r.skipped_reason))
+                skipped_reason=r.skipped_reason, applicants=r.applicants.text(),
+                copied_from_others=s.copied_from_others, copied_from_own=s.copied_from_own))
             for m in r.matches:
                 progress(done / total, f"Quoting {m.source.rel}")
                 pairs.append(report_pair(len(pairs) + 1, sub.name, sub, doc_ref(m.source), m.comparison,
