@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from neardup_gui.app.models import FilterProxy, PairsModel, percent
 from neardup_gui.app.widgets import filter_as_typed, make_table
@@ -18,6 +18,7 @@ class DuplicatesView(QWidget):
 
     pair_activated = Signal(int, int)  # doc_a, doc_b: open them side by side
     containment_requested = Signal()  # the examiner ranks by containment: the window computes those pairs
+    decide_requested = Signal(object)  # a Pair: the examiner decides on it
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -43,11 +44,20 @@ class DuplicatesView(QWidget):
         self.order.addItems(["", ""])
         self.order.currentIndexChanged.connect(self._order_changed)
         self.order_label.setBuddy(self.order)
+        self.undecided_only = QCheckBox()
+        self.undecided_only.setObjectName("pairsUndecided")
+        self.undecided_only.toggled.connect(lambda on: self.proxy.set_condition(
+            (lambda p: p.decision is None or p.decision.changed) if on else None))
+        self.decide_button = QPushButton()
+        self.decide_button.setObjectName("decidePairButton")
+        self.decide_button.clicked.connect(self._decide)
         layout = QVBoxLayout(self)
         row = QHBoxLayout()
         row.addWidget(self.summary, 1)
         row.addWidget(self.order_label)
         row.addWidget(self.order)
+        row.addWidget(self.undecided_only)
+        row.addWidget(self.decide_button)
         row.addWidget(self.filter, 1)
         layout.addLayout(row)
         layout.addWidget(self.view, 1)
@@ -80,8 +90,17 @@ class DuplicatesView(QWidget):
 
     def reset(self) -> None:
         self.filter.clear()
+        self.undecided_only.setChecked(False)
         self.by_containment = []
         self.set_pairs((), self.threshold)
+
+    def current_pair(self) -> Pair | None:
+        return self.proxy.record_at(self.view.currentIndex())
+
+    def _decide(self) -> None:
+        pair = self.current_pair()
+        if pair is not None:
+            self.decide_requested.emit(pair)
 
     def _activated(self, index: QModelIndex) -> None:
         pair = self.proxy.record_at(index)
@@ -107,6 +126,12 @@ class DuplicatesView(QWidget):
         self.order.setItemText(1, self.tr("containment"))
         self.order.setToolTip(self.tr("Containment lists partial copies too: a section copied into a long "
                                       "proposal has a low similarity but most of the copy is found in the source"))
+        self.undecided_only.setText(self.tr("Undecided only"))
+        self.undecided_only.setToolTip(self.tr("Pairs the examiner has not decided on yet (or decided on before a "
+                                               "text changed)"))
+        self.decide_button.setText(self.tr("Decide…"))
+        self.decide_button.setToolTip(self.tr("Record your decision on the chosen pair: copying confirmed, permitted "
+                                              "(own work, cited, common knowledge) or not relevant, with a note"))
         self.filter.setPlaceholderText(self.tr("Filter pairs…"))
         self.filter.setAccessibleName(self.tr("Filter pairs"))
         self.view.setAccessibleName(self.tr("Duplicate pairs"))

@@ -48,6 +48,7 @@ def _progress_patterns() -> list[tuple[re.Pattern[str], str | Callable[[re.Match
         (re.compile(r"^Verifying (?P<done>\d+) of (?P<total>\d+) candidates$"), QCoreApplication.translate("ProgressMessages", "Verifying {done} of {total} candidates")),
         (re.compile(r"^Compared (?P<done>\d+) of (?P<total>\d+)$"), QCoreApplication.translate("ProgressMessages", "Compared {done} of {total}")),
         (re.compile(r"^Quoting (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Quoting {file}")),
+        (re.compile(r"^Updating the figures of (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Updating the figures of {file}")),
         (re.compile(r"^Completing the index: (?P<done>\d+) of (?P<total>\d+)$"), QCoreApplication.translate("ProgressMessages", "Completing the index: {done} of {total}")),
         (re.compile(r"^Reading (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Reading {file}")),
         (re.compile(r"^[Ss]canning (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Scanning {file}")),
