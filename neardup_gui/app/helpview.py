@@ -52,6 +52,16 @@ class HelpDialog(QDialog):
             (self.tr("Without quotations"), self.tr(
                 "Copied, not counting text inside quotation marks. Never above Copied; equal to it when quotations "
                 "are excluded in the settings.")),
+            (self.tr("Without own work"), self.tr(
+                "Copied, not counting the text credited to the applicant's own documents (CNKI's 去除本人文献复制比): "
+                "what a submission is flagged by. A submission that is mostly one of its applicant's own documents is "
+                "labelled a resubmission / duplicate submission. Applicants come from your CSV or “Set applicant…”, "
+                "else from each file's author field.")),
+            (self.tr("Decision"), self.tr(
+                "Yours, on a pair or on a source of a submission: copying confirmed; permitted (own work, cited, "
+                "common knowledge) or not relevant, whose text then leaves the copied share; with a note, printed in "
+                "the reports. Kept under the two texts' contents: a text changed since is marked and its decision no "
+                "longer applied.")),
             (self.tr("Largest single source"), self.tr(
                 "The share of the countable text found in the one source that holds the most (its containment).")),
             (self.tr("Similarity"), self.tr(

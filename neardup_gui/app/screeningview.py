@@ -116,14 +116,14 @@ class ScreeningModel(RecordTableModel[ScreeningRow]):
                        numeric=True,
                        tooltip="Sources counted (documents of the collection and other submissions of this call)"),
                 Column(c, "Flag", self._flag, lambda r: (int(r.flagged(self.flag)), bool(r.resubmission_of))),
-                Column(c, "Warnings", self._warnings, lambda r: self._warnings(r).lower()),
-                Column(c, "Integrity flags", lambda r: flags_cell(r.flags), lambda r: len(r.flags),
-                       tooltip="Look-alike letters, hidden text, invisible or traditional characters found in the submission"),
                 applicants_column(c, lambda r: r.applicants),
                 Column(c, "Decision", lambda r: rows_decision_cell(r.decided, r.undecided),
                        lambda r: (r.undecided == 0, r.decided),
                        tooltip="The examiner's decision: copying confirmed, permitted (own work, cited, common "
                                "knowledge) or not relevant"),
+                Column(c, "Warnings", self._warnings, lambda r: self._warnings(r).lower()),
+                Column(c, "Integrity flags", lambda r: flags_cell(r.flags), lambda r: len(r.flags),
+                       tooltip="Look-alike letters, hidden text, invisible or traditional characters found in the submission"),
             ],
             parent,
         )
@@ -152,11 +152,11 @@ class ScreeningModel(RecordTableModel[ScreeningRow]):
         self.flag = flag
         self.set_records(self.records())
 
-    WARNINGS_COLUMN = 8
-    FLAGS_COLUMN = 9
-    APPLICANTS_COLUMN = 10
-    DECISION_COLUMN = 11
     FLAG_COLUMN = 7
+    APPLICANTS_COLUMN = 8
+    DECISION_COLUMN = 9
+    WARNINGS_COLUMN = 10
+    FLAGS_COLUMN = 11
 
     def decoration(self, record: ScreeningRow, column: int) -> Any:
         return rows_decision_icon(record.decided, record.undecided) if column == self.DECISION_COLUMN else None

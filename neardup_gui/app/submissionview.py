@@ -312,6 +312,9 @@ class SubmissionView(QDialog):
             if credit is not None and credit.units and credit.share < s.containment:
                 note += " · " + self.tr("holds {share} in all, part of it credited to other sources").format(
                     share=percent(s.containment))
+            elif credit is not None and not credit.units and any(o.excluded and o.decision for o in self.detail.sources):
+                note += " · " + self.tr("holds {share}, all of it set apart by a decision or credited to other "
+                                        "sources").format(share=percent(s.containment))
             elif credit is not None and not credit.units:
                 note += " · " + self.tr("holds {share}, all of it credited to other sources").format(
                     share=percent(s.containment))

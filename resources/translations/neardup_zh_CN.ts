@@ -1371,77 +1371,97 @@ Countable text: every word and character of the submission except template text 
     </message>
     <message>
         <location filename="../../neardup_gui/app/helpview.py" line="55" />
+        <source>Without own work</source>
+        <translation>去除本人文献</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="56" />
+        <source>Copied, not counting the text credited to the applicant's own documents (CNKI's 去除本人文献复制比): what a submission is flagged by. A submission that is mostly one of its applicant's own documents is labelled a resubmission / duplicate submission. Applicants come from your CSV or “Set applicant…”, else from each file's author field.</source>
+        <translation>复制比中去除计入申请人本人文档的文字后的比例（即知网的“去除本人文献复制比”），申请书据此标记。主要内容为申请人本人某一文档的申请书标为“重复申报”。申请人来自您导入的 CSV 名单或“设置申请人…”，否则取自各文件的作者属性。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="60" />
+        <source>Decision</source>
+        <translation>认定</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="61" />
+        <source>Yours, on a pair or on a source of a submission: copying confirmed; permitted (own work, cited, common knowledge) or not relevant, whose text then leaves the copied share; with a note, printed in the reports. Kept under the two texts' contents: a text changed since is marked and its decision no longer applied.</source>
+        <translation>您对一对文档或申请书某一来源的认定：确认抄袭；允许（本人成果、已注明引用、公知内容）或无关——其相应文字随即不计入复制比；可附说明，打印在报告中。认定按两篇文本的内容保存：其后文本有改动的会被标出，该认定不再采用。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="65" />
         <source>Largest single source</source>
         <translation>单篇最大文字复制比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="56" />
+        <location filename="../../neardup_gui/app/helpview.py" line="66" />
         <source>The share of the countable text found in the one source that holds the most (its containment).</source>
         <translation>可计文字中在包含最多的那一篇来源里找到的比例（即它的包含度）。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="57" />
+        <location filename="../../neardup_gui/app/helpview.py" line="67" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="58" />
+        <location filename="../../neardup_gui/app/helpview.py" line="68" />
         <source>The LCS ratio of two texts: common / (A + B − common), counting only passages of at least the minimum match length. 100 % means the same text.</source>
         <translation>两篇文本的 LCS 比率：相同部分 /（A + B − 相同部分），只计不短于最小匹配长度的段落。100 % 表示文本相同。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="60" />
+        <location filename="../../neardup_gui/app/helpview.py" line="70" />
         <source>Containment (A in B)</source>
         <translation>包含度（A 在 B 中）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="61" />
+        <location filename="../../neardup_gui/app/helpview.py" line="71" />
         <source>The share of A's countable text found in B. A short text copied whole into a long one has a high containment and a low similarity.</source>
         <translation>A 的可计文字中在 B 里找到的比例。一篇短文被整篇抄进长文时，包含度高而相似度低。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="63" />
+        <location filename="../../neardup_gui/app/helpview.py" line="73" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="63" />
+        <location filename="../../neardup_gui/app/helpview.py" line="73" />
         <source>The share of a document that is template text (shown, never counted).</source>
         <translation>文档中模板文字所占的比例（显示但从不计入）。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="64" />
+        <location filename="../../neardup_gui/app/helpview.py" line="74" />
         <source>Show sources from</source>
         <translation>显示来源，最低</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="65" />
+        <location filename="../../neardup_gui/app/helpview.py" line="75" />
         <source>Hides sources whose similarity and containment are both below the value. Hidden sources still count in Copied; the Check tab says how many are hidden.</source>
         <translation>隐藏相似度和包含度都低于该值的来源。隐藏的来源仍计入总文字复制比；“检测”标签页会说明隐藏了几个。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="73" />
+        <location filename="../../neardup_gui/app/helpview.py" line="83" />
         <source>Open a folder of submissions: it is indexed once, then only changes are read. The Duplicates and Clusters tabs list near-duplicates inside the collection; drop a new file on the window to check it against the collection. Double-click any result to see both texts side by side. Matching and template settings are kept with each collection; new collections start from the defaults.</source>
         <translation>打开一个存放申报材料的文件夹：第一次建立索引，之后只读取有变化的文件。“重复对”和“聚类”标签页列出文档集内部的近似重复；把新文件拖到窗口上即可用文档集检测它。双击任一结果可并排对照两篇文本。匹配和模板设置随各文档集保存；新文档集从默认值开始。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="77" />
-        <location filename="../../neardup_gui/app/helpview.py" line="85" />
+        <location filename="../../neardup_gui/app/helpview.py" line="87" />
+        <location filename="../../neardup_gui/app/helpview.py" line="95" />
         <source>neardup help</source>
         <translation>neardup 帮助</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="78" />
+        <location filename="../../neardup_gui/app/helpview.py" line="88" />
         <source>What the figures mean</source>
         <translation>各项比例的含义</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="79" />
+        <location filename="../../neardup_gui/app/helpview.py" line="89" />
         <source>Keyboard shortcuts</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="86" />
+        <location filename="../../neardup_gui/app/helpview.py" line="96" />
         <source>Help</source>
         <translation>帮助</translation>
     </message>
@@ -3192,111 +3212,116 @@ Send the texts unencrypted to {address}?</source>
     </message>
     <message>
         <location filename="../../neardup_gui/app/submissionview.py" line="316" />
+        <source>holds {share}, all of it set apart by a decision or credited to other sources</source>
+        <translation>含本文 {share}，全部经认定剔除或计入其他来源</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="319" />
         <source>holds {share}, all of it credited to other sources</source>
         <translation>含本文 {share}，全部计入其他来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="327" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="330" />
         <source>&lt;b&gt;{name}&lt;/b&gt;&lt;br&gt;&lt;b&gt;Copied: {copied}&lt;/b&gt; (the form's text not counted) &amp;nbsp;·&amp;nbsp; without quotations {nq} &amp;nbsp;·&amp;nbsp; largest single source {largest} &amp;nbsp;·&amp;nbsp; {units} units &amp;nbsp;·&amp;nbsp; form text {template} &amp;nbsp;·&amp;nbsp; {n} of {total} sources counted</source>
         <translation>&lt;b&gt;{name}&lt;/b&gt;&lt;br&gt;&lt;b&gt;总文字复制比：{copied}&lt;/b&gt;（不计模板文字） &amp;nbsp;·&amp;nbsp; 去除引用 {nq} &amp;nbsp;·&amp;nbsp; 单篇最大 {largest} &amp;nbsp;·&amp;nbsp; 共 {units} 字 &amp;nbsp;·&amp;nbsp; 模板文字 {template} &amp;nbsp;·&amp;nbsp; 计入 {n}/{total} 个来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="342" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="345" />
         <source>(beginning)</source>
         <translation>（开头）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="358" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="361" />
         <source>Integrity flags:</source>
         <translation>文本异常标记：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="360" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="363" />
         <source>(underlined in the text; not counted in any figure)</source>
         <translation>（在正文中以下划线标出；不计入任何数值）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="375" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="378" />
         <source>Count this source again</source>
         <translation>重新计入此来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="377" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="380" />
         <source>Exclude this source</source>
         <translation>排除此来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="473" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="476" />
         <source>{name} — sources coloured</source>
         <translation>{name} — 按来源着色</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="474" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="477" />
         <source>Sources (untick to leave one out of the figures):</source>
         <translation>来源（取消勾选则不计入比例）：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="475" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="478" />
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="476" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="479" />
         <source>Side by side</source>
         <translation>对照查看</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="477" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="480" />
         <source>Open the submission beside the chosen source</source>
         <translation>将申请书与所选来源并排对照</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="478" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="481" />
         <source>Remember for this submission that this source does not count: the decision “not relevant”</source>
         <translation>记住此来源不计入本申请书：即认定为“无关”</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="480" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="483" />
         <source>Decide…</source>
         <translation>认定…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="481" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="484" />
         <source>Record your decision on this source: copying confirmed, permitted (own work, cited, common knowledge) or not relevant, with a note; printed in the report</source>
         <translation>记录对此来源的认定：确认抄袭、允许（本人成果、已注明引用、公知内容）或无关，可附说明；打印在报告中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="484" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="487" />
         <source>Export the report…</source>
         <translation>导出报告…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="485" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="488" />
         <source>Sections:</source>
         <translation>分段：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="486" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="489" />
         <source>Section</source>
         <translation>段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="486" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="489" />
         <source>Units</source>
         <translation>单元数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="486" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="489" />
         <source>Copied</source>
         <translation>复制比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="487" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="490" />
         <source>Click a coloured passage to see it beside its source</source>
         <translation>点击着色片段，与其来源并排查看</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="489" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="492" />
         <source>Each source's passages have its colour and number. &lt;span style="color:{fg}; background-color:{bg};"&gt;The form's text&lt;/span&gt; and &lt;span style="color:{fg}; background-color:{bg}; text-decoration:line-through;"&gt;excluded text&lt;/span&gt; are never counted.</source>
         <translation>每个来源的片段以其颜色和编号标出。&lt;span style="color:{fg}; background-color:{bg};"&gt;模板文字&lt;/span&gt;和&lt;span style="color:{fg}; background-color:{bg}; text-decoration:line-through;"&gt;排除文字&lt;/span&gt;均不计入。</translation>
     </message>
