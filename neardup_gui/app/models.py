@@ -16,6 +16,7 @@ from PySide6.QtCore import (
     Qt,
 )
 
+from neardup_gui.app.examiner import applicants_cell, applicants_tip, decision_cell, decision_icon, decision_tip
 from neardup_gui.app.flagtext import flags_cell, flags_tooltip
 from neardup_gui.core.results import DocumentInfo, Pair, SourceMatch
 
@@ -253,7 +254,7 @@ class DocumentsModel(RecordTableModel[DocumentInfo]):
                        numeric=True, tooltip="Share of the document that is template text (not counted)"),
                 Column(c, "Integrity flags", lambda d: flags_cell(d.flags), lambda d: len(d.flags),
                        tooltip="Look-alike letters, hidden text, invisible or traditional characters found in the document"),
-                applicants_column(c, lambda d: d.applicants),
+                applicants_column(lambda d: d.applicants),
             ],
             parent,
         )
@@ -265,8 +266,6 @@ class DocumentsModel(RecordTableModel[DocumentInfo]):
 
     def tooltip(self, record: DocumentInfo, column: int) -> str | None:
         if column == self.APPLICANTS_COLUMN:
-            from neardup_gui.app.examiner import applicants_tip
-
             return applicants_tip(record.applicants)
         if column == self.FLAGS_COLUMN and record.flags:
             return flags_tooltip(record.flags)
@@ -481,8 +480,8 @@ class PairsModel(RecordTableModel[Pair]):
                 Column(c, "Contained", lambda p: percent(max(p.containment_a, p.containment_b)),
                        lambda p: max(p.containment_a, p.containment_b), numeric=True,
                        tooltip="The larger of A in B and B in A: how much of one is found in the other"),
-                same_applicant_column(c, lambda p: p.same_applicant),
-                decision_column(c, lambda p: p.decision),
+                same_applicant_column(lambda p: p.same_applicant),
+                decision_column(lambda p: decision_cell(p.decision)),
             ],
             parent,
         )
@@ -491,8 +490,6 @@ class PairsModel(RecordTableModel[Pair]):
     DECISION_COLUMN = 8
 
     def tooltip(self, record: Pair, column: int) -> str | None:
-        from neardup_gui.app.examiner import applicants_cell, decision_tip
-
         if column == self.DECISION_COLUMN:
             return decision_tip(record.decision)
         if column == self.SAME_APPLICANT_COLUMN:
@@ -500,8 +497,6 @@ class PairsModel(RecordTableModel[Pair]):
         return f"{record.a.path}\n{record.b.path}"
 
     def decoration(self, record: Pair, column: int) -> Any:
-        from neardup_gui.app.examiner import decision_icon
-
         return decision_icon(record.decision) if column == self.DECISION_COLUMN else None
 
 
@@ -544,8 +539,8 @@ class SourcesModel(RecordTableModel[SourceMatch]):
                        lambda m: m.comparison.template_share_b, numeric=True),
                 Column(c, "Common units", lambda m: str(m.comparison.common_units),
                        lambda m: m.comparison.common_units, numeric=True),
-                same_applicant_column(c, lambda m: m.same_applicant),
-                decision_column(c, lambda m: m.decision),
+                same_applicant_column(lambda m: m.same_applicant),
+                decision_column(lambda m: decision_cell(m.decision)),
             ],
             parent,
         )
@@ -554,8 +549,6 @@ class SourcesModel(RecordTableModel[SourceMatch]):
     DECISION_COLUMN = 7
 
     def tooltip(self, record: SourceMatch, column: int) -> str | None:
-        from neardup_gui.app.examiner import applicants_cell, decision_tip
-
         if column == self.DECISION_COLUMN:
             return decision_tip(record.decision)
         if column == self.SAME_APPLICANT_COLUMN:
@@ -563,56 +556,34 @@ class SourcesModel(RecordTableModel[SourceMatch]):
         return record.source.path
 
     def decoration(self, record: SourceMatch, column: int) -> Any:
-        from neardup_gui.app.examiner import decision_icon
-
         return decision_icon(record.decision) if column == self.DECISION_COLUMN else None
 
 
-def applicants_column(context: str, of: Callable[[Any], Any]) -> Column:
-    """A record's applicants, with where they came from (core/applicants.py)."""
-    from neardup_gui.app.examiner import applicants_cell
-
-    return Column(context, "Applicants", lambda r: applicants_cell(of(r)), lambda r: applicants_cell(of(r)).lower(),
-                  tooltip="Whose document it is: named by the examiner (a CSV or “Set applicant…”), else by the "
-                          "file's own author field")
-
-
-def same_applicant_column(context: str, same: Callable[[Any], bool]) -> Column:
-    return Column(context, "Same applicant", lambda r: _t("Examiner", "own work") if same(r) else "",
-                  lambda r: int(same(r)),
-                  tooltip="Both documents are one applicant's: a resubmission or a duplicate submission, not copying")
-
-
-def decision_column(context: str, of: Callable[[Any], Any]) -> Column:
-    from neardup_gui.app.examiner import decision_cell
-
-    return Column(context, "Decision", lambda r: decision_cell(of(r)), lambda r: decision_cell(of(r)),
-                  tooltip="The examiner's decision: copying confirmed, permitted (own work, cited, common "
-                          "knowledge) or not relevant")
-
-
-def _mark_examiner_columns() -> None:
-    """(the headers of the columns above, marked for translation in each model's context; lupdate
-    reads literal contexts only)"""
-    QCoreApplication.translate("DocumentsModel", "Applicants")
-    QCoreApplication.translate("DocumentsModel", "Whose document it is: named by the examiner (a CSV or “Set "
-                                                 "applicant…”), else by the file's own author field")
-    QCoreApplication.translate("ScreeningModel", "Applicants")
-    QCoreApplication.translate("ScreeningModel", "Whose document it is: named by the examiner (a CSV or “Set "
-                                                 "applicant…”), else by the file's own author field")
-    QCoreApplication.translate("PairsModel", "Decision")
-    QCoreApplication.translate("PairsModel", "The examiner's decision: copying confirmed, permitted (own work, "
+# The columns every list of the examiner's records shares, their words in one context.
+APPLICANTS_HEADER = QT_TRANSLATE_NOOP("Examiner", "Applicants")
+APPLICANTS_TIP = QT_TRANSLATE_NOOP("Examiner", "Whose document it is: named by the examiner (a CSV or “Set "
+                                               "applicant…”), else by the file's own author field")
+DECISION_HEADER = QT_TRANSLATE_NOOP("Examiner", "Decision")
+DECISION_TIP = QT_TRANSLATE_NOOP("Examiner", "The examiner's decision: copying confirmed, permitted (own work, "
                                              "cited, common knowledge) or not relevant")
-    QCoreApplication.translate("SourcesModel", "Decision")
-    QCoreApplication.translate("SourcesModel", "The examiner's decision: copying confirmed, permitted (own work, "
-                                               "cited, common knowledge) or not relevant")
-    QCoreApplication.translate("PairsModel", "Same applicant")
-    QCoreApplication.translate("PairsModel", "Both documents are one applicant's: a resubmission or a duplicate "
-                                             "submission, not copying")
-    QCoreApplication.translate("SourcesModel", "Same applicant")
-    QCoreApplication.translate("SourcesModel", "Both documents are one applicant's: a resubmission or a duplicate "
-                                               "submission, not copying")
-    QCoreApplication.translate("Examiner", "own work")
+SAME_APPLICANT_HEADER = QT_TRANSLATE_NOOP("Examiner", "Same applicant")
+SAME_APPLICANT_TIP = QT_TRANSLATE_NOOP("Examiner", "Both documents are one applicant's: a resubmission or a "
+                                                   "duplicate submission, not copying")
+
+
+def applicants_column(of: Callable[[Any], Any]) -> Column:
+    """A record's applicants, with where they came from (core/applicants.py)."""
+    return Column("Examiner", APPLICANTS_HEADER, lambda r: applicants_cell(of(r)),
+                  lambda r: applicants_cell(of(r)).lower(), tooltip=APPLICANTS_TIP)
+
+
+def same_applicant_column(same: Callable[[Any], bool]) -> Column:
+    return Column("Examiner", SAME_APPLICANT_HEADER, lambda r: _t("Examiner", "own work") if same(r) else "",
+                  lambda r: int(same(r)), tooltip=SAME_APPLICANT_TIP)
+
+
+def decision_column(text: Callable[[Any], str], sort: Callable[[Any], Any] | None = None) -> Column:
+    return Column("Examiner", DECISION_HEADER, text, sort or text, tooltip=DECISION_TIP)
 
 
 class FilterProxy(QSortFilterProxyModel):

@@ -30,7 +30,9 @@ from PySide6.QtWidgets import (
 from neardup_gui.app.flagtext import flags_cell, flags_tooltip
 from neardup_gui.app.paths import display_path, files_tip, local_file
 from neardup_gui.app.examiner import applicants_tip, rows_decision_cell, rows_decision_icon
-from neardup_gui.app.models import Column, FilterProxy, RecordTableModel, applicants_column, localise_reason, percent
+from neardup_gui.app.models import (
+    Column, FilterProxy, RecordTableModel, applicants_column, decision_column, localise_reason, percent,
+)
 from neardup_gui.app.widgets import filter_as_typed, make_table
 from neardup_gui.core.collection import Collection
 from neardup_gui.core.extract import READ_SUFFIXES
@@ -116,11 +118,9 @@ class ScreeningModel(RecordTableModel[ScreeningRow]):
                        numeric=True,
                        tooltip="Sources counted (documents of the collection and other submissions of this call)"),
                 Column(c, "Flag", self._flag, lambda r: (int(r.flagged(self.flag)), bool(r.resubmission_of))),
-                applicants_column(c, lambda r: r.applicants),
-                Column(c, "Decision", lambda r: rows_decision_cell(r.decided, r.undecided),
-                       lambda r: (r.undecided == 0, r.decided),
-                       tooltip="The examiner's decision: copying confirmed, permitted (own work, cited, common "
-                               "knowledge) or not relevant"),
+                applicants_column(lambda r: r.applicants),
+                decision_column(lambda r: rows_decision_cell(r.decided, r.undecided),
+                                lambda r: (r.undecided == 0, r.decided)),
                 Column(c, "Warnings", self._warnings, lambda r: self._warnings(r).lower()),
                 Column(c, "Integrity flags", lambda r: flags_cell(r.flags), lambda r: len(r.flags),
                        tooltip="Look-alike letters, hidden text, invisible or traditional characters found in the submission"),

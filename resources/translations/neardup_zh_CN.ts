@@ -597,79 +597,69 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>DocumentsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="222" />
+        <location filename="../../neardup_gui/app/models.py" line="223" />
         <source>indexed with warnings</source>
         <translation>已索引（有警告）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="224" />
+        <location filename="../../neardup_gui/app/models.py" line="225" />
         <source>indexed</source>
         <translation>已索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="226" />
+        <location filename="../../neardup_gui/app/models.py" line="227" />
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="236" />
+        <location filename="../../neardup_gui/app/models.py" line="237" />
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="236" />
+        <location filename="../../neardup_gui/app/models.py" line="237" />
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="237" />
+        <location filename="../../neardup_gui/app/models.py" line="238" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="237" />
+        <location filename="../../neardup_gui/app/models.py" line="238" />
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="238" />
+        <location filename="../../neardup_gui/app/models.py" line="239" />
         <source>Units</source>
         <translation>单元数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="238" />
+        <location filename="../../neardup_gui/app/models.py" line="239" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="239" />
+        <location filename="../../neardup_gui/app/models.py" line="240" />
         <source>Countable units: CJK characters and words</source>
         <translation>可计数单元：汉字和单词</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="240" />
+        <location filename="../../neardup_gui/app/models.py" line="241" />
         <source>Share of the document that is template text (not counted)</source>
         <translation>文档中模板文字所占比例（不计入）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="241" />
+        <location filename="../../neardup_gui/app/models.py" line="242" />
         <source>Integrity flags</source>
         <translation>文本异常标记</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="242" />
+        <location filename="../../neardup_gui/app/models.py" line="243" />
         <source>Look-alike letters, hidden text, invisible or traditional characters found in the document</source>
         <translation>文档中发现的形近字母、隐藏文字、不可见字符或繁体字</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/models.py" line="597" />
-        <source>Applicants</source>
-        <translation>申请人</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/models.py" line="598" />
-        <source>Whose document it is: named by the examiner (a CSV or “Set applicant…”), else by the file's own author field</source>
-        <translation>文档所属的申请人：由审查人指定（CSV 名单或“设置申请人…”），否则取自文件自身的作者属性</translation>
     </message>
 </context>
 <context>
@@ -1095,9 +1085,34 @@ Countable text: every word and character of the submission except template text 
         <translation>重复申报（与 {name} 重复）：属申请人本人成果，不属抄袭</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="615" />
-        <source>own work</source>
-        <translation>本人成果</translation>
+        <location filename="../../neardup_gui/app/models.py" line="563" />
+        <source>Applicants</source>
+        <translation>申请人</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="564" />
+        <source>Whose document it is: named by the examiner (a CSV or “Set applicant…”), else by the file's own author field</source>
+        <translation>文档所属的申请人：由审查人指定（CSV 名单或“设置申请人…”），否则取自文件自身的作者属性</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="566" />
+        <source>Decision</source>
+        <translation>认定</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="567" />
+        <source>The examiner's decision: copying confirmed, permitted (own work, cited, common knowledge) or not relevant</source>
+        <translation>审查人的认定：确认抄袭、允许（本人成果、已注明引用、公知内容）或无关</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="569" />
+        <source>Same applicant</source>
+        <translation>同一申请人</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="570" />
+        <source>Both documents are one applicant's: a resubmission or a duplicate submission, not copying</source>
+        <translation>两篇文档属于同一申请人：属重复申报，不属抄袭</translation>
     </message>
 </context>
 <context>
@@ -2057,79 +2072,59 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>PairsModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="462" />
+        <location filename="../../neardup_gui/app/models.py" line="461" />
         <source>Document A</source>
         <translation>文档 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="462" />
+        <location filename="../../neardup_gui/app/models.py" line="461" />
         <source>Document B</source>
         <translation>文档 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="463" />
+        <location filename="../../neardup_gui/app/models.py" line="462" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="463" />
+        <location filename="../../neardup_gui/app/models.py" line="462" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="464" />
+        <location filename="../../neardup_gui/app/models.py" line="463" />
         <source>B in A</source>
         <translation>B 在 A 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="464" />
+        <location filename="../../neardup_gui/app/models.py" line="463" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="465" />
+        <location filename="../../neardup_gui/app/models.py" line="464" />
         <source>Share of A's countable units found in B (containment)</source>
         <translation>A 的可计数单元出现在 B 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="466" />
+        <location filename="../../neardup_gui/app/models.py" line="465" />
         <source>Share of B's countable units found in A (containment)</source>
         <translation>B 的可计数单元出现在 A 中的比例（包含度）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="467" />
+        <location filename="../../neardup_gui/app/models.py" line="466" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="468" />
+        <location filename="../../neardup_gui/app/models.py" line="467" />
         <source>Contained</source>
         <translation>包含比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="469" />
+        <location filename="../../neardup_gui/app/models.py" line="468" />
         <source>The larger of A in B and B in A: how much of one is found in the other</source>
         <translation>A 在 B 中与 B 在 A 中的较大者：一篇文档有多少内容见于另一篇</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/models.py" line="603" />
-        <source>Decision</source>
-        <translation>认定</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/models.py" line="604" />
-        <source>The examiner's decision: copying confirmed, permitted (own work, cited, common knowledge) or not relevant</source>
-        <translation>审查人的认定：确认抄袭、允许（本人成果、已注明引用、公知内容）或无关</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/models.py" line="609" />
-        <source>Same applicant</source>
-        <translation>同一申请人</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/models.py" line="610" />
-        <source>Both documents are one applicant's: a resubmission or a duplicate submission, not copying</source>
-        <translation>两篇文档属于同一申请人：属重复申报，不属抄袭</translation>
     </message>
 </context>
 <context>
@@ -2311,77 +2306,77 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>ScreeningModel</name>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="82" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="84" />
         <source>Rank</source>
         <translation>排名</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="82" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="84" />
         <source>Submission</source>
         <translation>申请书</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="83" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="85" />
         <source>Copied</source>
         <translation>复制比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="83" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="85" />
         <source>Flag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="84" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="86" />
         <source>Largest source</source>
         <translation>最大来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="85" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="87" />
         <source>Largest source share</source>
         <translation>单篇最大复制比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="86" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="88" />
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="86" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="88" />
         <source>Warnings</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="87" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="89" />
         <source>Share of the submission found in its sources, the form's text not counted</source>
         <translation>申请书中与来源重复的比例（不计模板文字）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="88" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="90" />
         <source>Share of the submission found in its single largest source</source>
         <translation>申请书在单个最大来源中的重复比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="89" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="91" />
         <source>Sources counted (documents of the collection and other submissions of this call)</source>
         <translation>计入的来源数（文档集中的文档及本批次其他申请书）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="90" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="92" />
         <source>Integrity flags</source>
         <translation>文本异常标记</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="91" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="93" />
         <source>Without own work</source>
         <translation>去除本人文献</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="92" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="94" />
         <source>Share of the submission copied from others' documents: the applicants' own earlier documents left out (the flag's figure)</source>
         <translation>申请书中来自他人文献的比例：不计申请人本人的已有文档（据此标记）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="94" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="96" />
         <source>Look-alike letters, hidden text, invisible or traditional characters found in the submission</source>
         <translation>送检文档中发现的形近字母、隐藏文字、不可见字符或繁体字</translation>
     </message>
@@ -2409,16 +2404,6 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
         <location filename="../../neardup_gui/app/screeningview.py" line="171" />
         <source>Sources without a decision (or decided before a text changed): open the submission to decide</source>
         <translation>有未认定（或认定后文本已改动）的来源：打开该申请书进行认定</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/models.py" line="600" />
-        <source>Applicants</source>
-        <translation>申请人</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/models.py" line="601" />
-        <source>Whose document it is: named by the examiner (a CSV or “Set applicant…”), else by the file's own author field</source>
-        <translation>文档所属的申请人：由审查人指定（CSV 名单或“设置申请人…”），否则取自文件自身的作者属性</translation>
     </message>
 </context>
 <context>
@@ -2877,202 +2862,202 @@ Send the texts unencrypted to {address}?</source>
 <context>
     <name>SkipReasons</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="160" />
+        <location filename="../../neardup_gui/app/models.py" line="161" />
         <source>scanned PDF: no text layer</source>
         <translation>扫描版 PDF：没有文字层</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="161" />
+        <location filename="../../neardup_gui/app/models.py" line="162" />
         <source>legacy Word .doc: save it as .docx</source>
         <translation>旧版 Word .doc 文件：请另存为 .docx</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="162" />
+        <location filename="../../neardup_gui/app/models.py" line="163" />
         <source>Word 6/95 document: save it as .docx</source>
         <translation>Word 6/95 文档：请另存为 .docx</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="163" />
+        <location filename="../../neardup_gui/app/models.py" line="164" />
         <source>Microsoft Works document: save it as .docx</source>
         <translation>Microsoft Works 文档：请另存为 .docx</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="164" />
+        <location filename="../../neardup_gui/app/models.py" line="165" />
         <source>encrypted Word document: remove the password</source>
         <translation>加密的 Word 文档：请去掉密码</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="165" />
+        <location filename="../../neardup_gui/app/models.py" line="166" />
         <source>password-protected PDF: remove the password</source>
         <translation>有密码保护的 PDF：请去掉密码</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="166" />
+        <location filename="../../neardup_gui/app/models.py" line="167" />
         <source>password-protected OpenDocument file: remove the password</source>
         <translation>有密码保护的 OpenDocument 文件：请去掉密码</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="167" />
+        <location filename="../../neardup_gui/app/models.py" line="168" />
         <source>encrypted PDF this program cannot open ({detail})</source>
         <translation>本程序无法打开的加密 PDF（{detail}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="168" />
+        <location filename="../../neardup_gui/app/models.py" line="169" />
         <source>empty file (0 bytes)</source>
         <translation>空文件（0 字节）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="169" />
+        <location filename="../../neardup_gui/app/models.py" line="170" />
         <source>file holds only white space</source>
         <translation>文件只有空白</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="170" />
+        <location filename="../../neardup_gui/app/models.py" line="171" />
         <source>no text in this {format} file</source>
         <translation>这个 {format} 文件中没有文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="172" />
+        <location filename="../../neardup_gui/app/models.py" line="173" />
         <source>no words in the file: only punctuation, numbers of pages or symbols</source>
         <translation>文件中没有文字：只有标点、页码或符号</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="173" />
+        <location filename="../../neardup_gui/app/models.py" line="174" />
         <source>file no longer exists</source>
         <translation>文件已不存在</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="174" />
+        <location filename="../../neardup_gui/app/models.py" line="175" />
         <source>file was deleted while it was read</source>
         <translation>读取时文件被删除</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="175" />
+        <location filename="../../neardup_gui/app/models.py" line="176" />
         <source>file changed while it was read; try again</source>
         <translation>读取时文件发生了变化，请重试</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="176" />
+        <location filename="../../neardup_gui/app/models.py" line="177" />
         <source>file cannot be read: permission denied</source>
         <translation>无法读取文件：没有权限</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="177" />
+        <location filename="../../neardup_gui/app/models.py" line="178" />
         <source>file cannot be read: {detail}</source>
         <translation>无法读取文件：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="178" />
+        <location filename="../../neardup_gui/app/models.py" line="179" />
         <source>folder cannot be read: {detail}</source>
         <translation>无法读取文件夹：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="179" />
+        <location filename="../../neardup_gui/app/models.py" line="180" />
         <source>no such folder</source>
         <translation>文件夹不存在</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="180" />
+        <location filename="../../neardup_gui/app/models.py" line="181" />
         <source>not a folder</source>
         <translation>不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="181" />
+        <location filename="../../neardup_gui/app/models.py" line="182" />
         <source>broken symbolic link: its target does not exist</source>
         <translation>失效的符号链接：目标不存在</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="182" />
+        <location filename="../../neardup_gui/app/models.py" line="183" />
         <source>file is {size} MB, over the {limit} MB limit</source>
         <translation>文件大小 {size} MB，超过 {limit} MB 的上限</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="183" />
+        <location filename="../../neardup_gui/app/models.py" line="184" />
         <source>file is over the {limit} MB limit</source>
         <translation>文件超过 {limit} MB 的上限</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="184" />
+        <location filename="../../neardup_gui/app/models.py" line="185" />
         <source>needs more than {limit} MB of memory</source>
         <translation>需要超过 {limit} MB 的内存</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="185" />
+        <location filename="../../neardup_gui/app/models.py" line="186" />
         <source>worker was killed, most likely out of memory</source>
         <translation>读取进程被终止，很可能是内存不足</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="186" />
+        <location filename="../../neardup_gui/app/models.py" line="187" />
         <source>extraction took longer than {limit} s</source>
         <translation>读取用时超过 {limit} 秒</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="187" />
+        <location filename="../../neardup_gui/app/models.py" line="188" />
         <source>unsupported file type {suffix}</source>
         <translation>不支持的文件类型 {suffix}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="189" />
+        <location filename="../../neardup_gui/app/models.py" line="190" />
         <source>an archive ({suffix}): unpack it and check the documents inside</source>
         <translation>压缩包（{suffix}）：请解压后检测其中的文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="191" />
+        <location filename="../../neardup_gui/app/models.py" line="192" />
         <source>not a document: the file holds {what}</source>
         <translation>不是文档：文件内容是 {what}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="193" />
+        <location filename="../../neardup_gui/app/models.py" line="194" />
         <source>name not valid UTF-8 (in GBK: '{gbk}'): rename the file (the index cannot keep this name)</source>
         <translation>文件名不是有效的 UTF-8 编码（按 GBK 编码读作“{gbk}”）：请重命名该文件（索引无法保存这个文件名）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="195" />
+        <location filename="../../neardup_gui/app/models.py" line="196" />
         <source>name not valid UTF-8: rename the file (the index cannot keep this name)</source>
         <translation>文件名不是有效的 UTF-8 编码：请重命名该文件（索引无法保存这个文件名）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="197" />
+        <location filename="../../neardup_gui/app/models.py" line="198" />
         <source>folder name not valid UTF-8 (in GBK: '{gbk}'): rename the folder (the index cannot keep its documents' names)</source>
         <translation>文件夹名不是有效的 UTF-8 编码（按 GBK 编码读作“{gbk}”）：请重命名该文件夹（索引无法保存其中文档的名称）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="199" />
+        <location filename="../../neardup_gui/app/models.py" line="200" />
         <source>folder name not valid UTF-8: rename the folder (the index cannot keep its documents' names)</source>
         <translation>文件夹名不是有效的 UTF-8 编码：请重命名该文件夹（索引无法保存其中文档的名称）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="200" />
+        <location filename="../../neardup_gui/app/models.py" line="201" />
         <source>damaged Word document: {detail}</source>
         <translation>Word 文档已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="201" />
+        <location filename="../../neardup_gui/app/models.py" line="202" />
         <source>damaged PDF: {detail}</source>
         <translation>PDF 已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="202" />
+        <location filename="../../neardup_gui/app/models.py" line="203" />
         <source>damaged OpenDocument text: {detail}</source>
         <translation>OpenDocument 文本已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="203" />
+        <location filename="../../neardup_gui/app/models.py" line="204" />
         <source>damaged RTF document: {detail}</source>
         <translation>RTF 文档已损坏：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="204" />
+        <location filename="../../neardup_gui/app/models.py" line="205" />
         <source>damaged {what}: {detail}</source>
         <translation>文件已损坏（{what}）：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="205" />
+        <location filename="../../neardup_gui/app/models.py" line="206" />
         <source>file is {what}, not {expected}</source>
         <translation>文件实际是 {what}，不是 {expected}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="206" />
+        <location filename="../../neardup_gui/app/models.py" line="207" />
         <source>reading the file failed{detail}</source>
         <translation>读取文件失败{detail}</translation>
     </message>
@@ -3080,69 +3065,49 @@ Send the texts unencrypted to {address}?</source>
 <context>
     <name>SourcesModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="522" />
+        <location filename="../../neardup_gui/app/models.py" line="517" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="522" />
+        <location filename="../../neardup_gui/app/models.py" line="517" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="523" />
+        <location filename="../../neardup_gui/app/models.py" line="518" />
         <source>Containment</source>
         <translation>包含度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="523" />
+        <location filename="../../neardup_gui/app/models.py" line="518" />
         <source>Template share</source>
         <translation>模板占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="524" />
+        <location filename="../../neardup_gui/app/models.py" line="519" />
         <source>Common units</source>
         <translation>相同单元</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="525" />
+        <location filename="../../neardup_gui/app/models.py" line="520" />
         <source>Share of the submission found in this source</source>
         <translation>送检文档出现在此来源中的比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="526" />
+        <location filename="../../neardup_gui/app/models.py" line="521" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="527" />
+        <location filename="../../neardup_gui/app/models.py" line="522" />
         <source>Credited</source>
         <translation>计入比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="528" />
+        <location filename="../../neardup_gui/app/models.py" line="523" />
         <source>Share of the submission credited to this source: a passage several sources hold is credited to one (the collection's, the earlier indexed, the one holding more)</source>
         <translation>计入该来源的本文比例：多个来源都含有的段落只计入其中一个（优先库内文献，其次较早入库者，再次含量较多者）</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/models.py" line="606" />
-        <source>Decision</source>
-        <translation>认定</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/models.py" line="607" />
-        <source>The examiner's decision: copying confirmed, permitted (own work, cited, common knowledge) or not relevant</source>
-        <translation>审查人的认定：确认抄袭、允许（本人成果、已注明引用、公知内容）或无关</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/models.py" line="612" />
-        <source>Same applicant</source>
-        <translation>同一申请人</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/models.py" line="613" />
-        <source>Both documents are one applicant's: a resubmission or a duplicate submission, not copying</source>
-        <translation>两篇文档属于同一申请人：属重复申报，不属抄袭</translation>
     </message>
 </context>
 <context>
@@ -3337,275 +3302,275 @@ Send the texts unencrypted to {address}?</source>
 <context>
     <name>Warnings</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="291" />
+        <location filename="../../neardup_gui/app/models.py" line="290" />
         <source>{n} of {size} bytes are not valid {encoding} and were replaced by � ({where}); the rest was read normally</source>
         <translation>{size} 字节中有 {n} 字节不是有效的 {encoding} 编码，已替换为 �（{where}）；其余内容正常读取</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="294" />
-        <location filename="../../neardup_gui/app/models.py" line="415" />
+        <location filename="../../neardup_gui/app/models.py" line="293" />
+        <location filename="../../neardup_gui/app/models.py" line="414" />
         <source>recovered from a damaged file: {detail}</source>
         <translation>从损坏的文件中恢复：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="296" />
+        <location filename="../../neardup_gui/app/models.py" line="295" />
         <source>page(s) {pages} read by the salvage reader (pdfminer.six): {detail}</source>
         <translation>第 {pages} 页由修复读取器（pdfminer.six）读取：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="298" />
+        <location filename="../../neardup_gui/app/models.py" line="297" />
         <source>read by the salvage reader (pdfminer.six): {detail}</source>
         <translation>由修复读取器（pdfminer.six）读取：{detail}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="300" />
+        <location filename="../../neardup_gui/app/models.py" line="299" />
         <source>{n} characters whose font is lost are left out</source>
         <translation>{n} 个字符的字体已丢失，未读入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="303" />
+        <location filename="../../neardup_gui/app/models.py" line="302" />
         <source>the glyph widths of {n} font(s) are damaged: characters may be read in another order or left out</source>
         <translation>{n} 个字体的字形宽度已损坏：字符可能顺序错乱或遗漏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="306" />
+        <location filename="../../neardup_gui/app/models.py" line="305" />
         <source>the character map of {n} font(s) is damaged: some characters may be read wrongly</source>
         <translation>{n} 个字体的字符映射表已损坏：部分字符可能读错</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="309" />
+        <location filename="../../neardup_gui/app/models.py" line="308" />
         <source>the file is cut short: {n} characters of its text are missing</source>
         <translation>文件不完整：正文缺少 {n} 个字符</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="323" />
+        <location filename="../../neardup_gui/app/models.py" line="322" />
         <source>the end of the file (cross-reference table and trailer) is lost</source>
         <translation>文件末尾（交叉引用表和文件尾）已丢失</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="325" />
+        <location filename="../../neardup_gui/app/models.py" line="324" />
         <source>the cross-reference table or trailer is damaged</source>
         <translation>交叉引用表或文件尾已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="327" />
+        <location filename="../../neardup_gui/app/models.py" line="326" />
         <source>, with its catalog and {n} page(s) (rebuilt from their contents)</source>
         <translation>，文档目录和 {n} 个页面对象一并丢失（已按页面内容重建）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="328" />
+        <location filename="../../neardup_gui/app/models.py" line="327" />
         <source>, with its catalog</source>
         <translation>，文档目录一并丢失</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="330" />
+        <location filename="../../neardup_gui/app/models.py" line="329" />
         <source>; {n} page(s) read from the objects that survive</source>
         <translation>；从保留下来的对象中读取了 {n} 页</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="332" />
+        <location filename="../../neardup_gui/app/models.py" line="331" />
         <source>the PDF is damaged after page {n} ({why}); the pages after it are lost</source>
         <translation>PDF 在第 {n} 页之后损坏（{why}）；其后的页面已丢失</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="335" />
+        <location filename="../../neardup_gui/app/models.py" line="334" />
         <source>the contents of page(s) {pages} are damaged; their text after the damage is lost or read wrongly</source>
         <translation>第 {pages} 页的内容已损坏；损坏处之后的正文已丢失或可能读错</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="338" />
+        <location filename="../../neardup_gui/app/models.py" line="337" />
         <source>the page tree is damaged{why}; {n} page(s) found among its objects</source>
         <translation>页面树已损坏{why}；在其对象中找到 {n} 页</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="340" />
+        <location filename="../../neardup_gui/app/models.py" line="339" />
         <source>the page tree counts {count} pages; {lost} of them lost</source>
         <translation>页面树记有 {count} 页；其中 {lost} 页已丢失</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="342" />
+        <location filename="../../neardup_gui/app/models.py" line="341" />
         <source>its cross-reference table is damaged; {n} object(s) found by reading the whole file</source>
         <translation>其交叉引用表已损坏；通读整个文件找到 {n} 个对象</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="345" />
+        <location filename="../../neardup_gui/app/models.py" line="344" />
         <source>the name of the contents of page(s) {pages} is damaged; read from the stream it names</source>
         <translation>第 {pages} 页内容的名称已损坏；已从其所指的数据流读取</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="349" />
+        <location filename="../../neardup_gui/app/models.py" line="348" />
         <source>the contents of page(s) {pages} lost their description and were read as the compressed data they hold</source>
         <translation>第 {pages} 页的内容丢失了其描述，已按其中保存的压缩数据读取</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="352" />
+        <location filename="../../neardup_gui/app/models.py" line="351" />
         <source>its fonts give some glyphs no character</source>
         <translation>其字体有些字形没有对应的字符</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="354" />
+        <location filename="../../neardup_gui/app/models.py" line="353" />
         <source>the fast reader could not read it</source>
         <translation>快速读取器无法读取</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="355" />
+        <location filename="../../neardup_gui/app/models.py" line="354" />
         <source>PDFium cannot read it</source>
         <translation>PDFium 无法读取</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="357" />
+        <location filename="../../neardup_gui/app/models.py" line="356" />
         <source>object {n} is not where the cross-reference table says</source>
         <translation>对象 {n} 不在交叉引用表所指的位置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="359" />
+        <location filename="../../neardup_gui/app/models.py" line="358" />
         <source>a stream does not end where its length says</source>
         <translation>有一个流的结束位置与其长度不符</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="361" />
+        <location filename="../../neardup_gui/app/models.py" line="360" />
         <source>the compressed data of stream {n} is damaged{why}</source>
         <translation>流 {n} 的压缩数据已损坏{why}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="363" />
+        <location filename="../../neardup_gui/app/models.py" line="362" />
         <source>the compressed data of stream {n} is cut short</source>
         <translation>流 {n} 的压缩数据被截断</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="365" />
+        <location filename="../../neardup_gui/app/models.py" line="364" />
         <source>the dictionary of object {n} is damaged</source>
         <translation>对象 {n} 的字典已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="367" />
+        <location filename="../../neardup_gui/app/models.py" line="366" />
         <source>the file's end (startxref) is lost</source>
         <translation>文件末尾（startxref）已丢失</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="369" />
+        <location filename="../../neardup_gui/app/models.py" line="368" />
         <source>its compound file cannot be read ({why})</source>
         <translation>其复合文件无法读取（{why}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="371" />
+        <location filename="../../neardup_gui/app/models.py" line="370" />
         <source>; the text was read from the Word stream that survives</source>
         <translation>；正文取自保留下来的 Word 数据流</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="372" />
+        <location filename="../../neardup_gui/app/models.py" line="371" />
         <source>the zip archive's directory is unreadable</source>
         <translation>zip 压缩包的目录无法读取</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="373" />
+        <location filename="../../neardup_gui/app/models.py" line="372" />
         <source>the zip archive's directory is damaged</source>
         <translation>zip 压缩包的目录已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="375" />
+        <location filename="../../neardup_gui/app/models.py" line="374" />
         <source>; {n} part(s) read up to the damage ({names})</source>
         <translation>；读取了损坏处之前的 {n} 个部件（{names}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="377" />
+        <location filename="../../neardup_gui/app/models.py" line="376" />
         <source>; its directory, from byte {pos}, is cut short or damaged</source>
         <translation>；其目录（从第 {pos} 字节起）不完整或已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="379" />
+        <location filename="../../neardup_gui/app/models.py" line="378" />
         <source>; no part at byte {pos}, the next one at byte {next}</source>
         <translation>；第 {pos} 字节处没有部件，下一个部件从第 {next} 字节开始</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="380" />
+        <location filename="../../neardup_gui/app/models.py" line="379" />
         <source>; the file ends there</source>
         <translation>；文件到此结束</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="381" />
+        <location filename="../../neardup_gui/app/models.py" line="380" />
         <source>; cut at byte {pos}</source>
         <translation>；文件在第 {pos} 字节处截断</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="383" />
+        <location filename="../../neardup_gui/app/models.py" line="382" />
         <source>; no further part at byte {pos}</source>
         <translation>；第 {pos} 字节处之后没有部件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="384" />
+        <location filename="../../neardup_gui/app/models.py" line="383" />
         <source>; {name} is cut short</source>
         <translation>；{name} 不完整</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="385" />
+        <location filename="../../neardup_gui/app/models.py" line="384" />
         <source>; {name}: checksum mismatch</source>
         <translation>；{name}：校验和不符</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="387" />
+        <location filename="../../neardup_gui/app/models.py" line="386" />
         <source>; {name}: damaged compressed data</source>
         <translation>；{name}：压缩数据已损坏</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="388" />
+        <location filename="../../neardup_gui/app/models.py" line="387" />
         <source>, its text read up to the damage</source>
         <translation>，其正文读取到损坏处为止</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="390" />
+        <location filename="../../neardup_gui/app/models.py" line="389" />
         <source>, some of its characters may be read wrongly</source>
         <translation>，其中部分字符可能读错</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="392" />
+        <location filename="../../neardup_gui/app/models.py" line="391" />
         <source>its end is lost ({n} group(s) left open)</source>
         <translation>文件末尾已丢失（{n} 个组未闭合）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="393" />
+        <location filename="../../neardup_gui/app/models.py" line="392" />
         <source>{n} closing brace(s) too many</source>
         <translation>多出 {n} 个右花括号</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="395" />
+        <location filename="../../neardup_gui/app/models.py" line="394" />
         <source>{n} damaged character(s) left out</source>
         <translation>已略去 {n} 个损坏的字符</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="397" />
+        <location filename="../../neardup_gui/app/models.py" line="396" />
         <source>{n} entries of its font, colour, style or list tables found outside them and left out</source>
         <translation>已略去 {n} 个出现在字体表、颜色表、样式表或列表表之外的表项</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="399" />
+        <location filename="../../neardup_gui/app/models.py" line="398" />
         <source>the file is cut short inside a tag</source>
         <translation>文件在某个标签中间被截断</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="400" />
+        <location filename="../../neardup_gui/app/models.py" line="399" />
         <source>{n} damaged tag(s) left out</source>
         <translation>已略去 {n} 个损坏的标签</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="401" />
+        <location filename="../../neardup_gui/app/models.py" line="400" />
         <source>; the text that survives was read</source>
         <translation>；已读取保留下来的正文</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="403" />
+        <location filename="../../neardup_gui/app/models.py" line="402" />
         <source>headers and footers left out ({why})</source>
         <translation>已略去页眉页脚（{why}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="405" />
+        <location filename="../../neardup_gui/app/models.py" line="404" />
         <source>{part} left out ({why})</source>
         <translation>已略去 {part}（{why}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="416" />
-        <location filename="../../neardup_gui/app/models.py" line="436" />
-        <location filename="../../neardup_gui/app/models.py" line="446" />
+        <location filename="../../neardup_gui/app/models.py" line="415" />
+        <location filename="../../neardup_gui/app/models.py" line="435" />
+        <location filename="../../neardup_gui/app/models.py" line="445" />
         <source>; </source>
         <translation>；</translation>
     </message>
