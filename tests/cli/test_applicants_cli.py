@@ -169,6 +169,15 @@ def test_pairs_show_and_filter_one_applicants_own_documents_and_the_undecided(tm
     assert own not in names("--undecided") and len(names("--undecided")) == 2
     decided = [p for p in json.loads(neardup("pairs", "--db", str(db), "--json", "-q").stdout) if p["decision"]]
     assert [p["decision"]["decision"] for p in decided] == ["own-work"]
+    # the pairs report says it too (JSON, CSV and HTML)
+    for ext in ("json", "csv", "html"):
+        neardup("report", "--db", str(db), "--scope", "pairs", "--out", str(tmp_path / f"pairs.{ext}"), "-q")
+    reported = json.loads((tmp_path / "pairs.json").read_text(encoding="utf-8"))["pairs"]
+    mine = [p for p in reported if p["same_applicant"]]
+    assert len(mine) == 1 and mine[0]["decision"]["decision"] == "own-work" and mine[0]["decision"]["applied"]
+    assert ",own-work," in (tmp_path / "pairs.csv").read_text(encoding="utf-8-sig")
+    assert "permitted: the applicant's own work" in (tmp_path / "pairs.html").read_text(encoding="utf-8").replace(
+        "&#x27;", "'")
 
 
 def test_a_csv_that_cannot_be_used_is_said_and_changes_nothing(tmp_path: Path) -> None:
@@ -183,3 +192,16 @@ def test_a_csv_that_cannot_be_used_is_said_and_changes_nothing(tmp_path: Path) -
     kept = json.loads(run.stdout)["applicants"]
     assert kept["files"] == 2 and len(kept["problems"]) == 2
     assert "line 3: no applicant for other-0.docx" in run.stderr and "line 4: not-there.docx is not a file" in run.stderr
+
+
+def test_a_file_added_by_copying_keeps_the_applicants_its_original_was_given(tmp_path: Path) -> None:
+    collection, call, _, _ = make_call(tmp_path, metadata=False)
+    db = tmp_path / "index.ndx"
+    neardup("index", str(collection), "--db", str(db), "-q")
+    csv = tmp_path / "added.csv"
+    csv.write_text("z-proposal.docx,Zhang Wei\n", encoding="utf-8")  # (beside the CSV, not in the collection)
+    shutil.copy(call / "z-proposal.docx", tmp_path / "z-proposal.docx")
+    neardup("add", str(tmp_path / "z-proposal.docx"), "--copy", "--db", str(db), "--applicants", str(csv), "-q")
+    listed = {Path(a["path"]).name: a for a in json.loads(neardup("applicants", "--db", str(db), "--json").stdout)}
+    assert listed["z-proposal.docx"]["path"] == str(collection / "z-proposal.docx")
+    assert listed["z-proposal.docx"]["names"] == ["Zhang Wei"] and listed["z-proposal.docx"]["source"] == "csv"

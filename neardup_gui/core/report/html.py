@@ -441,6 +441,21 @@ def _details(w: _Writer, report: Report) -> None:
         _pair(w, p, report.summary.scope == "check")
 
 
+def _pair_whose(w: _Writer, p: ReportPair) -> None:
+    """A pair of one applicant's documents said so, and the examiner's decision with its note and date."""
+    t = w.t
+    words = [t("r_same_applicant")] if p.same_applicant else []
+    d = p.decision
+    if d is not None:
+        state = (t("decision_changed") if d["text_changed_since"]
+                 else t("decision_applied_counted") if d["verdict"] == "confirmed" else t("decision_applied_apart"))
+        words.append(f"{t('decision')}: {t('choice_' + d['decision'])} ({state}), "
+                     f"{d['decided_at'].replace('T', ' ').replace('+00:00', ' UTC')}"
+                     + (f" — {d['note']}" if d["note"] else ""))
+    if words:
+        w(f"<p{w.attr('lead')}>{esc(' · '.join(words))}</p>\n")
+
+
 def _pair(w: _Writer, p: ReportPair, check: bool) -> None:
     art = "div" if w.qt else "article"
     w(f'<{art} id="pair-{p.rank}"{w.attr("pair")}>\n',
@@ -455,6 +470,7 @@ def _pair(w: _Writer, p: ReportPair, check: bool) -> None:
          if p.excluded_share_a or p.excluded_share_b else "")
       + (esc(t("r_pair_estimate", e=f"{p.estimate:.3f}")) if p.estimate is not None else "")
       + "</p>\n")
+    _pair_whose(w, p)
     _docs(w, p.a, p.b, check)
     if not p.passages:
         w(f"<p{w.attr('none')}>{esc(t('r_no_passage'))}</p></{art}>\n")

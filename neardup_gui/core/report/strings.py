@@ -263,6 +263,8 @@ _CATALOG: dict[str, tuple[str, str]] = {
     "r_without_own": ("Copied without own documents", "去除本人文献复制比"),
     "r_label": ("Label", "标签"),
     "r_resubmission_label": ("resubmission / duplicate submission", "重复申报"),
+    "r_same_applicant": ("Both documents are one applicant's: own work, not copying",
+                         "两篇文档属于同一申请人：属本人成果，不属抄袭"),
     # integrity flags (core/flags.py)
     "integrity": ("Integrity flags", "文本异常标记"),
     "integrity_none": ("none", "无"),
