@@ -302,7 +302,7 @@ def _common_options(p: argparse.ArgumentParser, *, db: bool = True, threshold: b
     if db:
         p.add_argument("--db", required=True, metavar="F", help="the index file of the collection")
     if threshold:
-        p.add_argument("--threshold", type=float, metavar="T", help="similarity to report, 0..1 (default 0.7)")
+        p.add_argument("--threshold", type=float, metavar="T", help="similarity r to report, 0..1 (default 0.7)")
     p.add_argument("--min-run", type=int, dest="min_run", metavar="N", help="minimum units in a matched passage (default 8)")
     p.add_argument("--template", action="append", metavar="FILE", help="a template file whose text never counts (repeatable)")
     p.add_argument("--exclude-quotes", action="store_true", help="do not count quoted text")
@@ -388,7 +388,7 @@ def _passage_json(comp, credit=None) -> list[dict[str, Any]]:  # noqa: ANN001 - 
     source's order (moved), and, for a checked submission's source, the other sources holding it."""
     also = dict(zip(comp.shown_passages(), credit.also_in)) if credit is not None else {}
     return [{"a": list(p.a), "b": list(p.b), "units_a": p.units_a, "units_b": p.units_b,
-             "identical_units": p.matched_units, "moved": p.moved,
+             "identical_units": p.matched_units, "moved": p.moved, "revised": p.revised,
              "runs": [{"a": list(r.a), "b": list(r.b), "units": r.units} for r in p.runs],
              **({"also_in": list(also.get(p, ()))} if credit is not None else {})}
             for p in comp.passages]
@@ -664,18 +664,19 @@ def run_check(args: argparse.Namespace) -> int:
             if r["flags"]:
                 print(f"{r['path']}: flags: {_flags_line(r['flags'])}")
             s = r["summary"]
-            own = f", from the applicant's own documents {s['copied_from_own']:.1%}" if s["copied_from_own"] else ""
-            print(f"{r['path']}: copied {s['copied_ratio_without_template']:.1%} (template excluded), "
-                  f"from others {s['copied_from_others']:.1%}{own}, "
-                  f"largest source {s['largest_source_ratio']:.1%}; {_exclusions_line(r['exclusions']['units'])}")
+            own = f", copied from own documents {s['copied_from_own']:.1%}" if s["copied_from_own"] else ""
+            print(f"{r['path']}: copied {s['copied_ratio_without_template']:.1%}, copied without own documents "
+                  f"{s['copied_from_others']:.1%}{own}, copied without quotations "
+                  f"{s['copied_ratio_without_quotes']:.1%}, largest single source {s['largest_source_ratio']:.1%}; "
+                  f"{_exclusions_line(r['exclusions']['units'])}")
             if r["label"]:
                 print(f"  {r['label']} of {s['resubmission_of']}")
             if not r["matches"]:
                 print("  no source found")
             for m in r["matches"]:
                 mine = "  (same applicant)" if m["same_applicant"] else ""
-                print(f"  {m['similarity']:.3f} similarity  {m['containment']:.3f} contained  {m['path']}{mine}"
-                      f"{decision_words(m['decision'])}")
+                print(f"  share of the submission {m['containment']:.1%}  similarity r {m['similarity']:.3f}  "
+                      f"{m['path']}{mine}{decision_words(m['decision'])}")
     return EXIT_SKIPPED if any(r["skipped_reason"] for r in out) else EXIT_OK
 
 
@@ -758,13 +759,13 @@ def run_pairs(args: argparse.Namespace) -> int:
             said = decision_words(p.decision.to_json() if p.decision else None)
             if by == "containment":
                 inner, outer = (p.a, p.b) if p.containment_a >= p.containment_b else (p.b, p.a)
-                print(f"{max(p.containment_a, p.containment_b):.3f} contained  (r {p.similarity:.3f})  "
+                print(f"contained {max(p.containment_a, p.containment_b):.1%}  (similarity r {p.similarity:.3f})  "
                       f"{inner.rel}  in  {outer.rel}{mine}{said}")
             else:
-                print(f"{p.similarity:.3f}  {p.a.rel}  ~  {p.b.rel}{mine}{said}")
+                print(f"similarity r {p.similarity:.3f}  {p.a.rel}  ~  {p.b.rel}{mine}{said}")
         from neardup_gui.core.progress import count_noun
 
-        print(f"{count_noun(len(pairs), 'pair')} with {'similarity' if by == 'similarity' else 'containment'} "
+        print(f"{count_noun(len(pairs), 'pair')} with {'similarity r' if by == 'similarity' else 'contained'} "
               f"at or above {cut}; {_auto_words(rules)}",
               file=sys.stderr)
     return EXIT_OK
@@ -843,12 +844,14 @@ def run_compare(args: argparse.Namespace) -> int:
                                    "units_a": comp.exclusions_a.as_dict(), "units_b": comp.exclusions_b.as_dict()},
                     "passages": _passage_json(comp)})
     else:
-        print(f"similarity {comp.similarity:.3f}; {comp.containment_a:.1%} of A is in B; {comp.containment_b:.1%} of B is in A")
+        print(f"similarity r {comp.similarity:.3f}; A in B {comp.containment_a:.1%}; B in A {comp.containment_b:.1%}; "
+              f"identical units {comp.common_units}")
         print(f"A {_exclusions_line(comp.exclusions_a.as_dict())}; B {_exclusions_line(comp.exclusions_b.as_dict())}")
         for p in comp.passages:
             quote = text_a[p.a[0]:p.a[1]].replace("\n", " ")
-            edited = f", {p.matched_units} identical" if p.matched_units < max(p.units_a, p.units_b) else ""
-            print(f"  [{p.units_a} units{edited}] {quote[:100]}{'…' if len(quote) > 100 else ''}")
+            size = (f"A {p.units_a} units, B {p.units_b}; {p.matched_units} identical"
+                    if p.matched_units < max(p.units_a, p.units_b) else f"{p.units_a} units, identical")
+            print(f"  [{size}] {quote[:100]}{'…' if len(quote) > 100 else ''}")
     return EXIT_OK
 
 
@@ -1031,22 +1034,22 @@ def run_screen(args: argparse.Namespace) -> int:
     else:
         from neardup_gui.core.progress import count_noun
 
-        print(f"{'rank':>4}  {'copied':>7}  {'others':>7}  {'largest':>7}  {'sources':>7}  submission  (largest source)")
+        print(f"{'rank':>4}  {'copied':>7}  {'copied without own documents':>28}  {'largest single source':>21}  "
+              f"{'sources':>7}  submission  (largest source)")
         for i, r in enumerate(rows, 1):
             if r.status != "done":
-                print(f"{i:>4}  {'':>7}  {'':>7}  {'':>7}  {'':>7}  {r.rel}: skipped: {r.reason}")
+                print(f"{i:>4}  {'':>7}  {'':>28}  {'':>21}  {'':>7}  {r.rel}: skipped: {r.reason}")
                 continue
             mark = " !" if r.flagged(screening.info.flag) else "  "
             largest = os.path.basename(r.largest_source) if r.largest_source else "-"
             warn = f"  [{'; '.join(r.warnings)}]" if r.warnings else ""
             flags = f"  [flags: {_flags_line([f.to_json() for f in r.flags])}]" if r.flags else ""
             label = f"  [{label_of(r.resubmission_of)} of {os.path.basename(r.resubmission_of)}]" if r.resubmission_of else ""
-            print(f"{i:>4}{mark}{r.copied:>7.1%}  {r.copied_from_others:>7.1%}  {r.largest:>7.1%}  {r.sources:>7}  "
+            print(f"{i:>4}{mark}{r.copied:>7.1%}  {r.copied_from_others:>28.1%}  {r.largest:>21.1%}  {r.sources:>7}  "
                   f"{r.rel}  ({largest}){label}{warn}{flags}")
         flagged = len(screening.flagged())
-        print(f"{count_noun(len(screening.rows), 'submission')} screened as {screening.info.name!r}; {flagged} flagged at "
-              f"{screening.info.flag:.0%} copied from others or more (!); \"others\" leaves out the applicants' own "
-              "documents", file=sys.stderr)
+        print(f"{count_noun(len(screening.rows), 'submission')} screened as {screening.info.name!r}; {flagged} flagged "
+              f"(!): copied without own documents at or above the flag line, {screening.info.flag:.0%}", file=sys.stderr)
         if screening.others:
             print(other_files_line(screening.others, screening.info.folder), file=sys.stderr)
     return EXIT_SKIPPED if any(r.status != "done" for r in screening.rows) else EXIT_OK

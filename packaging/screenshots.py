@@ -1,14 +1,18 @@
-"""Take the README's screenshots of the main screens, in English and Chinese.
+"""Take the screenshots of every screen, at two window sizes, in English and Chinese, light and dark.
 
-Run under a virtual X server, from the project folder:
+Run under a virtual X server, from the project folder (``make screenshots``):
 
     xvfb-run -a -s "-screen 0 1600x1000x24" .venv/bin/python packaging/screenshots.py
 
-It starts the real application with a fresh, temporary home (so it begins at the welcome
-view), opens the bundled sample collection, checks a submission, opens the side-by-side view
-and the settings, the common passages, and a ring in the clusters tab (a copy of the sample with
-six light edits of one proposal), and saves each window with ``QWidget.grab()`` into
-``docs/screenshots/``.
+It starts the real application with a fresh, temporary home, copies the bundled sample there as a
+collection and builds an archive and a call from it (the window shows "~/Documents/…", never this
+machine), and drives the window as an examiner does: the welcome view, the sample's tabs
+(documents, check, duplicates, clusters, common passages), a resubmission side by side with its
+source, the call screened against the archive, a mosaic's submission view, settings and help. Each screen is saved at each size into ``docs/screenshots/<W>x<H>/``, named
+``<language>-<theme>-<NN>-<screen>.png``; with ``--extras`` (the default for a full run) also an
+edited copy and a reordered copy side by side, a ring of light edits in the Clusters tab and the first two pages of a
+committee report (``pdftoppm``). ``--text-scale 2`` doubles the interface's text size (for
+looking at layouts; the README's pictures are at 1).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import argparse
 import logging
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -25,6 +30,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 log = logging.getLogger("screenshots")
+
+SCREENS = ("01-welcome", "02-documents", "03-check", "04-duplicates", "05-clusters", "06-common-passages",
+           "07-screening", "08-side-by-side", "09-submission", "10-settings", "11-help")
 
 
 def isolate_home() -> Path:
@@ -52,6 +60,16 @@ def edited_copy(source: Path, words_from: Path, every: int = 7) -> str:
     rng = random.Random(8)
     return re.sub(r"[A-Za-z]{4,}", lambda m: rng.choice(vocabulary) if rng.random() < 1 / every else m.group(),
                   texts[0])
+
+
+def reordered_copy(source: Path) -> str:
+    """The text of ``source`` with its second half of paragraphs put before its first."""
+    from neardup_gui.core.collection import read_submission
+    from neardup_gui.core.settings import Settings
+
+    paragraphs = [p for p in read_submission(str(source), Settings()).text.split("\n") if p.strip()]
+    half = len(paragraphs) // 2
+    return "\n".join(paragraphs[half:] + paragraphs[:half])
 
 
 def light_edit(text: str, seed: int) -> str:
@@ -82,6 +100,7 @@ MOSAICS = {
             "single regional laboratory, and test whether a shared sampling calendar lowers the cost of each."),
            ("Methods", "en-03", "Methods"), ("Expected outcomes", "en-13", "Expected outcomes")]),
 }
+MOSAIC_NAMES = {"zh": "zh-16-社区联合监测.txt", "en": "en-16-joint-monitoring.txt"}
 
 
 def _md_section(path: Path, heading: str) -> str:
@@ -97,6 +116,8 @@ def build_call(home: Path) -> tuple[Path, Path]:
     sample = sample_folder()
     src = ROOT / "resources" / "sample_src"
     archive, call = home / "Documents" / "archive-2025", home / "Documents" / "call-2026"
+    if call.exists():
+        return archive, call
     archive.mkdir(parents=True, exist_ok=True)
     call.mkdir(parents=True, exist_ok=True)
     for f in sample.iterdir():
@@ -111,45 +132,195 @@ def build_call(home: Path) -> tuple[Path, Path]:
             else:
                 md = next(src.glob(f"{stem}-*.md"))
                 lines.append(_md_section(md, what))
-        name = "zh-16-社区联合监测.txt" if lang == "zh" else "en-16-joint-monitoring.txt"
-        (call / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+        (call / MOSAIC_NAMES[lang]).write_text("\n".join(lines) + "\n", encoding="utf-8")
     return archive, call
 
 
-def screening_shots(language, translations, store, home: Path, out: Path, settle, wait_for, save) -> None:  # noqa: ANN001
-    """The Screening tab, the coloured submission view, and the first and full-text pages of the PDF report."""
-    import subprocess
+class Shooter:
+    """Saves a widget at every size asked for, into ``out/<W>x<H>/<name>.png``."""
 
-    from neardup_gui.app.export import write_report_file
+    def __init__(self, app, out: Path, sizes: list[tuple[int, int]]) -> None:  # noqa: ANN001
+        self.app = app
+        self.out = out
+        self.sizes = sizes
+        self.saved: list[Path] = []
+
+    def settle(self, ms: int = 250) -> None:
+        from PySide6.QtCore import QEventLoop, QTimer
+
+        loop = QEventLoop()
+        QTimer.singleShot(ms, loop.quit)
+        loop.exec()
+
+    def wait_for(self, signal, timeout_s: float = 240) -> list:  # noqa: ANN001
+        """The values ``signal`` carries once it is emitted (the loop is entered again when
+        something else ends it first)."""
+        import time
+
+        from PySide6.QtCore import QEventLoop, QTimer
+
+        got: list = []
+        loop = QEventLoop()
+
+        def done(*values) -> None:  # noqa: ANN002
+            got.append(values)
+            loop.quit()
+
+        signal.connect(done)
+        deadline = time.monotonic() + timeout_s
+        timer = QTimer()
+        timer.setSingleShot(True)
+        timer.timeout.connect(loop.quit)
+        while not got and time.monotonic() < deadline:
+            timer.start(int(max(1.0, deadline - time.monotonic()) * 1000))
+            loop.exec()
+        timer.stop()
+        signal.disconnect(done)
+        if not got:
+            raise RuntimeError(f"no {signal} within {timeout_s} s")
+        return list(got[0])
+
+    def save(self, widget, name: str, sizes: list[tuple[int, int]] | None = None, before=None) -> None:  # noqa: ANN001
+        """``before(widget)``: called after each resize (to scroll back to what is shown)."""
+        for w, h in sizes or self.sizes:
+            widget.resize(w, h)
+            self.settle()
+            if before is not None:
+                before(widget)
+                self.settle(150)
+            folder = self.out / f"{w}x{h}"
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / f"{name}.png"
+            widget.grab().save(str(path))
+            self.saved.append(path)
+            log.info("saved %s", path)
+
+
+def shoot_language(shoot: Shooter, translations, store, home: Path, language: str, theme: str,  # noqa: ANN001
+                   extras: bool) -> None:
     from neardup_gui.app.mainwindow import MainWindow
 
-    archive, call = build_call(home) if not (home / "Documents" / "call-2026").exists() else (
-        home / "Documents" / "archive-2025", home / "Documents" / "call-2026")
+    prefix = f"{language}-{theme}"
+    lang = "zh" if language.startswith("zh") else "en"
+    archive, call = build_call(home)
+    # the sample as a collection: its planted resubmissions, section copies and forms
+    collection = home / "Documents" / "fund-proposals-2025"
+    if not collection.exists():
+        from neardup_gui.app.paths import sample_folder
+
+        shutil.copytree(sample_folder(), collection)
+    translations.switch(language)
     window = MainWindow(translations, store)
-    window.resize(1440, 880)
     window.show()
+    shoot.settle(400)
+    shoot.save(window, f"{prefix}-01-welcome")
+
+    window.open_folder(str(collection))
+    shoot.wait_for(window.duplicates_ready)
+    shoot.settle(300)
+    for tab, name in ((window.documents_tab, "02-documents"), (window.pairs_tab, "04-duplicates"),
+                      (window.clusters_tab, "05-clusters")):
+        window.tabs.setCurrentWidget(tab)
+        shoot.save(window, f"{prefix}-{name}")
+    window.tabs.setCurrentWidget(window.common_tab)
+    page = window.common_tab
+    if page.passages:
+        form = next((r for r, p in enumerate(page.passages) if len(p.text) > 300), 0)
+        page.view.setCurrentIndex(page.model.index(form, 0))
+    shoot.save(window, f"{prefix}-06-common-passages")
+
+    # a proposal of the collection resubmitted under another name, checked against it
+    source = collection / ("zh-01-水稻抗旱基因.docx" if lang == "zh" else "en-01-coastal-erosion.docx")
+    submission = home / "Downloads" / ("resubmitted-" + source.name)
+    submission.parent.mkdir(exist_ok=True)
+    shutil.copy(source, submission)
+    window.check_files([str(submission)])
+    shoot.wait_for(window.check_ready)
+    shoot.save(window, f"{prefix}-03-check")
+
+    # a light edit of a proposal beside it (a pair of the Duplicates tab): passages, edited words,
+    # the bar beside the passage shown
+    pair = next(p for p in window.pairs if {p.a.rel[:5], p.b.rel[:5]} == {f"{lang}-01", f"{lang}-02"})
+    window.open_pair_diff(pair.a.doc_id, pair.b.doc_id)
+    view = shoot.wait_for(window.diff_opened)[0]
+    shoot.save(view, f"{prefix}-08-side-by-side", before=lambda v: v.go_to_match(0))
+    view.close()
+
+    # a call screened against an archive, and a mosaic of three archive proposals coloured by source
     window.open_folder(str(archive))
-    wait_for(window.duplicates_ready)
+    shoot.wait_for(window.duplicates_ready)
     window.screen_folder(str(call), "call-2026")
-    wait_for(window.screening_ready)
-    save(window, f"{language}-8-screening")
-    mosaic = "zh-16-社区联合监测.txt" if language.startswith("zh") else "en-16-joint-monitoring.txt"
-    window.open_submission("call-2026", mosaic)
-    got = wait_for(window.submission_opened)
-    if got:
-        view = got[0]
-        view.resize(1500, 900)
-        save(view, f"{language}-9-submission")
+    shoot.wait_for(window.screening_ready)
+    shoot.save(window, f"{prefix}-07-screening")
+    window.open_submission("call-2026", MOSAIC_NAMES[lang])
+    view = shoot.wait_for(window.submission_opened)[0]
+    shoot.save(view, f"{prefix}-09-submission")
+    if extras and theme == "light":
         pdf = home / f"report-{language}.pdf"
+        from neardup_gui.app.export import write_report_file
+
         write_report_file(window.db_path, "submission", window.settings, str(pdf),
-                          items={"screening": "call-2026", "rel": mosaic, "lang": language})
-        for page, name in ((1, "10-report-first-page"), (2, "11-report-full-text")):
-            subprocess.run(["pdftoppm", "-r", "80", "-png", "-singlefile", "-f", str(page), "-l", str(page),
-                            str(pdf), str(out / f"{language}-{name}")], check=True)
-            log.info("saved %s", out / f"{language}-{name}.png")
-        view.close()
+                          items={"screening": "call-2026", "rel": MOSAIC_NAMES[lang], "lang": language})
+        for page_no, name in ((1, "13-report-first-page"), (2, "14-report-full-text")):
+            folder = shoot.out / "report"
+            folder.mkdir(parents=True, exist_ok=True)
+            subprocess.run(["pdftoppm", "-r", "80", "-png", "-singlefile", "-f", str(page_no), "-l", str(page_no),
+                            str(pdf), str(folder / f"{language}-{name}")], check=True)
+            shoot.saved.append(folder / f"{language}-{name}.png")
+    view.close()
+
+    window.tabs.setCurrentWidget(window.screening_tab)
+    window.open_settings()
+    shoot.settle(300)
+    shoot.save(window.settings_dialog, f"{prefix}-10-settings")
+    window.settings_dialog.reject()
+    window.show_help()
+    shoot.save(window.help_dialog, f"{prefix}-11-help")
+    window.help_dialog.close()
+
+    if extras and theme == "light":
+        extra_shots(shoot, window, home, collection, language, lang)
     window.close()
-    settle(200)
+    shoot.settle(200)
+
+
+def extra_shots(shoot: Shooter, window, home: Path, archive: Path, language: str, lang: str) -> None:  # noqa: ANN001
+    """An edited copy and a reordered copy beside their source (English), and a ring of light edits in the Clusters tab
+    (``archive``: the sample collection, open again first)."""
+    window.open_folder(str(archive))
+    shoot.wait_for(window.duplicates_ready)
+    size = [shoot.sizes[0]]
+    if lang == "en":
+        source = archive / "en-01-coastal-erosion.docx"
+
+        def beside_source(name: str, text: str):  # noqa: ANN202 - the side-by-side view
+            copy = home / "Downloads" / name
+            copy.write_text(text, encoding="utf-8")
+            window.check_files([str(copy)])
+            shoot.wait_for(window.check_ready)
+            result = window.check_results[0]
+            window.check_page.source_activated.emit(
+                result, next(m for m in result.matches if m.source.rel.startswith("en-01")))
+            return shoot.wait_for(window.diff_opened)[0]
+
+        view = beside_source("edited-coastal-erosion.txt", edited_copy(source, archive / "en-05-dementia-speech.txt"))
+        shoot.save(view, f"{language}-light-12-edited-passage", size, before=lambda v: v.go_to_match(0))
+        view.close()
+        # the same proposal with its second half put first: passages found in another order
+        view = beside_source("reordered-coastal-erosion.txt", reordered_copy(source))
+        first_moved = next((i for i, p in enumerate(view.matches) if p.moved), 0)
+        shoot.save(view, f"{language}-light-12-moved-passage", size, before=lambda v: v.go_to_match(first_moved))
+        view.close()
+    mill = home / "Documents" / "call-with-a-ring"
+    if not mill.exists():
+        shutil.copytree(archive, mill)
+        original = (archive / "en-15-coral-acoustics.txt").read_text(encoding="utf-8")
+        for k in range(1, 7):
+            (mill / f"en-15-coral-acoustics-v{k}.txt").write_text(light_edit(original, k), encoding="utf-8")
+    window.open_folder(str(mill))
+    shoot.wait_for(window.duplicates_ready)
+    window.tabs.setCurrentWidget(window.clusters_tab)
+    shoot.save(window, f"{language}-light-12-ring", size)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -157,177 +328,47 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=str(ROOT / "docs" / "screenshots"))
     parser.add_argument("--languages", default="en,zh_CN")
     parser.add_argument("--themes", default="light,dark",
-                        help="light (the platform palette) and/or dark (a dark Fusion palette, saved as LANG-dark-…)")
+                        help="light (the platform palette) and/or dark (a dark Fusion palette)")
+    parser.add_argument("--sizes", default="1600x1000,1024x700", help="window sizes, WxH, comma-separated")
     parser.add_argument("--main-only", action="store_true",
-                        help="the main screens only (1–7), without the common passages, the ring and the screening")
+                        help="without the extras (edited passage, ring, report pages)")
+    parser.add_argument("--text-scale", type=float, default=1.0, help="the interface's text size, times")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     home = isolate_home()
 
-    from PySide6.QtCore import QEventLoop, QTimer
-    from PySide6.QtWidgets import QApplication, QWidget
+    from PySide6.QtWidgets import QApplication
 
+    from neardup_gui.app import colours
     from neardup_gui.app.appsettings import open_store
     from neardup_gui.app.i18n import Translations
-    from neardup_gui.app import colours
     from neardup_gui.app.main import apply_style, create_application
-    from neardup_gui.app.mainwindow import MainWindow
-    from neardup_gui.app.paths import sample_folder
 
     app = create_application([sys.argv[0]])
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    if args.text_scale != 1.0:
+        font = app.font()
+        font.setPointSizeF(font.pointSizeF() * args.text_scale)
+        app.setFont(font)
+    sizes = [tuple(int(v) for v in s.split("x")) for s in args.sizes.split(",")]
+    shoot = Shooter(app, Path(args.out), sizes)  # type: ignore[arg-type]
     translations = Translations(app)
     store = open_store()
-
-    def settle(ms: int = 300) -> None:
-        loop = QEventLoop()
-        QTimer.singleShot(ms, loop.quit)
-        loop.exec()
-
-    def wait_for(signal, timeout_s: float = 180) -> list:
-        got: list = []
-        loop = QEventLoop()
-
-        def done(*values) -> None:
-            got.extend(values)
-            loop.quit()
-
-        signal.connect(done)
-        QTimer.singleShot(int(timeout_s * 1000), loop.quit)
-        loop.exec()
-        signal.disconnect(done)
-        if not got and signal is not None:
-            log.debug("no values from signal")
-        return got
-
-    def save(widget: QWidget, name: str) -> None:
-        settle()
-        path = out / f"{name}.png"
-        widget.grab().save(str(path))
-        log.info("saved %s", path)
-
-    # Work on a copy in the temporary home, so the window shows "~/Documents/…", not this machine.
-    collection = home / "Documents" / "fund-proposals-2025"
-    shutil.copytree(sample_folder(), collection)
-    submissions = {"en": "en-01-coastal-erosion.docx", "zh_CN": "zh-01-水稻抗旱基因.docx"}
     light_palette, light_style = app.palette(), app.style().name()
-    runs = [(t, lang) for t in args.themes.split(",") for lang in args.languages.split(",")]
-    for theme, language in runs:
-        if theme == "dark":  # as a Breeze Dark user sees it
-            app.setStyle("Fusion")
-            app.setPalette(colours.dark_fusion_palette())
-        else:
-            app.setStyle(light_style)
-            app.setPalette(light_palette)
-        apply_style(app)
-        name = language if theme == "light" else f"{language}-{theme}"
-        translations.switch(language)
-        window = MainWindow(translations, store)
-        window.resize(1440, 880)
-        window.show()
-        settle(500)
-        save(window, f"{name}-1-welcome")
-
-        ready = window.duplicates_ready
-        window.open_folder(str(collection))
-        wait_for(ready)
-        window.tabs.setCurrentWidget(window.documents_tab)
-        save(window, f"{name}-2-documents")
-
-        window.tabs.setCurrentWidget(window.pairs_tab)
-        save(window, f"{name}-4-duplicates")
-        window.tabs.setCurrentWidget(window.clusters_tab)
-        save(window, f"{name}-5-clusters")
-
-        source = collection / submissions[language]
-        submission = home / "Downloads" / ("resubmitted-" + source.name)
-        submission.parent.mkdir(exist_ok=True)
-        shutil.copy(source, submission)
-        window.check_files([str(submission)])
-        wait_for(window.check_ready)
-        save(window, f"{name}-3-check")
-
-        window.tabs.setCurrentWidget(window.pairs_tab)
-        prefix = "zh" if language.startswith("zh") else "en"
-        pair = next((p for p in window.pairs if p.a.rel.startswith(prefix)), window.pairs[0])
-        window.open_pair_diff(pair.a.doc_id, pair.b.doc_id)
-        got = wait_for(window.diff_opened)
-        if got:
-            view = got[0]
-            view.resize(1500, 900)
-            view.go_to_match(min(1, max(0, len(view.spans) - 1)))
-            for pane in (view.pane_a, view.pane_b):  # the selection's colour would hide the passages'
-                cursor = pane.textCursor()
-                cursor.clearSelection()
-                pane.setTextCursor(cursor)
-            save(view, f"{name}-6-side-by-side")
-            view.close()
-
-        if language == "en":
-            # An edited copy: a proposal with one word in about seven replaced, checked, and its
-            # source shown side by side (identical text and edited words in two shades).
-            edited = home / "Downloads" / "edited-coastal-erosion.txt"
-            edited.write_text(edited_copy(collection / "en-01-coastal-erosion.docx",
-                                          collection / "en-10-glacier-hydrology.txt"), encoding="utf-8")
-            window.check_files([str(edited)])
-            wait_for(window.check_ready)
-            result = window.check_results[0]
-            original = next(m for m in result.matches if m.source.rel.startswith("en-01"))
-            window.check_page.source_activated.emit(result, original)
-            got = wait_for(window.diff_opened)
-            if got:
-                view = got[0]
-                view.resize(1500, 900)
-                view.go_to_match(0)
-                for pane, start in ((view.pane_a, view.matches[0].a[0]), (view.pane_b, view.matches[0].b[0])):
-                    cursor = pane.textCursor()
-                    cursor.setPosition(start)  # no selection: it would hide the two shades
-                    pane.setTextCursor(cursor)
-                    pane.scroll_to_position(start, 0.1)
-                save(view, f"{name}-8-edited-passage")
-                view.close()
-
-        window.open_settings()
-        settle(300)
-        save(window.settings_dialog, f"{name}-7-settings")
-        window.settings_dialog.reject()
-        if theme != "light" or args.main_only:  # the dark run shows the main screens only
-            window.close()
-            settle(200)
-            continue
-
-        if theme != "light":  # the tabs below are shown in the light theme only
-            window.close()
-            settle(200)
-            continue
-
-        # Common passages: the sample's two forms (each in 5 of 30 proposals) are listed, and
-        # counted, since 5 of 30 is far below the automatic rule's half of the collection.
-        window.tabs.setCurrentWidget(window.common_tab)
-        page = window.common_tab
-        form = next((r for r, p in enumerate(page.passages) if p.documents == 5 and len(p.text) > 500), 0)
-        if page.passages:
-            page.view.setCurrentIndex(page.model.index(form, 0))
-        save(window, f"{language}-9-common-passages")
-
-        # A ring: a proposal and six light edits of it, added to the collection (a mill's pattern).
-        mill = home / "Documents" / "call-with-a-ring"
-        shutil.copytree(collection, mill, dirs_exist_ok=True)
-        original = (mill / "en-10-glacier-hydrology.txt").read_text(encoding="utf-8")
-        for k in range(1, 7):
-            (mill / f"en-10-glacier-hydrology-v{k}.txt").write_text(light_edit(original, k), encoding="utf-8")
-        window.open_folder(str(mill))
-        wait_for(window.duplicates_ready)
-        window.tabs.setCurrentWidget(window.clusters_tab)
-        save(window, f"{language}-10-ring")
-        window.close()
-        settle(200)
-
-        screening_shots(language, translations, store, home, out, settle, wait_for, save)
-
-    shutil.rmtree(home, ignore_errors=True)
+    try:
+        for theme in args.themes.split(","):
+            if theme == "dark":  # as a Breeze Dark user sees it
+                app.setStyle("Fusion")
+                app.setPalette(colours.dark_fusion_palette())
+            else:
+                app.setStyle(light_style)
+                app.setPalette(light_palette)
+            apply_style(app)
+            for language in args.languages.split(","):
+                shoot_language(shoot, translations, store, home, language, theme, not args.main_only)
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
     QApplication.processEvents()
+    log.info("%d screenshots in %s", len(shoot.saved), args.out)
     return 0
 
 

@@ -7,7 +7,7 @@ set -euo pipefail
 what="${1:-test}"   # run | test | package
 pkgs_run=(libxkbcommon-x11-0 libegl1 libgl1 libxcb-cursor0 libxcb-icccm4 libxcb-image0
           libxcb-keysyms1 libxcb-randr0 libxcb-render-util0 libxcb-shape0 libxcb-xinerama0
-          libxcb-xkb1 libfontconfig1 libdbus-1-3 fonts-noto-cjk
+          libxcb-xkb1 libfontconfig1 libdbus-1-3 fonts-noto-cjk fonts-dejavu-core
           gcc libc6-dev)  # (the compiled parts, neardup_gui/core/*.c: optional, faster)
 pkgs_test=("${pkgs_run[@]}" libreoffice-writer-nogui poppler-utils qpdf xvfb xauth chromium
            groff-base bsdextrautils)  # (man pages rendered with their formatting, tests/core/test_terminal_formatting.py)

@@ -18,6 +18,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TS = ROOT / "resources" / "translations" / "neardup_zh_CN.ts"
 QM = TS.with_suffix(".qm")
+# English's own translation holds only the plural forms of the counted messages (lupdate
+# -pluralonly): "%n source(s) found" → "%n source found", "%n sources found". A form written by
+# hand in the file is kept; a new message gets the forms the "(s)" convention gives.
+TS_EN = ROOT / "resources" / "translations" / "neardup_en.ts"
 
 
 def _text(translation: ET.Element) -> str:
@@ -41,6 +45,27 @@ def known(paths: list[Path]) -> tuple[dict[tuple[str, str], str], dict[str, str]
                 by_key[(name, source)] = _text(tr)
                 by_source.setdefault(source, _text(tr))
     return by_key, by_source
+
+
+def english_plurals(bindir: Path, sources: list[str]) -> None:
+    """Update neardup_en.ts (plural forms only) and compile it."""
+    subprocess.run([str(bindir / "pyside6-lupdate"), "-pluralonly", *sources, "-ts", str(TS_EN), "-no-obsolete",
+                    "-source-language", "en", "-target-language", "en"], check=True)
+    text = TS_EN.read_text(encoding="utf-8")
+    tree = ET.parse(TS_EN)
+    for message in tree.getroot().iter("message"):
+        tr = message.find("translation")
+        forms = tr.findall("numerusform")
+        if tr.get("type") != "unfinished" and all(f.text for f in forms):
+            continue
+        source = message.find("source").text
+        while len(forms) < 2:
+            forms.append(ET.SubElement(tr, "numerusform"))
+        forms[0].text, forms[1].text = source.replace("(s)", ""), source.replace("(s)", "s")
+        tr.attrib.pop("type", None)
+    TS_EN.write_text(text[: text.index("<TS")] + ET.tostring(tree.getroot(), encoding="unicode") + "\n",
+                     encoding="utf-8")
+    subprocess.run([str(bindir / "pyside6-lrelease"), str(TS_EN), "-qm", str(TS_EN.with_suffix(".qm"))], check=True)
 
 
 def main() -> int:
@@ -74,6 +99,7 @@ def main() -> int:
     body = ET.tostring(tree.getroot(), encoding="unicode")
     TS.write_text(head + body + "\n", encoding="utf-8")
     subprocess.run([str(bindir / "pyside6-lrelease"), str(TS), "-qm", str(QM)], check=True)
+    english_plurals(bindir, sources)
     return 1 if missing else 0
 
 

@@ -133,22 +133,36 @@ def remember_recent(store: QSettings, folder: str) -> list[str]:
     return recent
 
 
-def load_check_minimum(store: QSettings, default: int = 10) -> int:
-    """The Check tab's "show sources from" filter, in percent (0–100)."""
+def welcomed(store: QSettings) -> bool:
+    """True once a start has shown this user the welcome view."""
+    return _raw(store, "ui/welcomed") in (True, "true", "1", 1)
+
+
+def mark_welcomed(store: QSettings) -> None:
+    store.setValue("ui/welcomed", True)
+    store.sync()
+
+
+def load_check_minimum(store: QSettings, default: int = 10) -> tuple[bool, int]:
+    """The Check tab's option to hide weak sources: (on, below this percentage, 1–100). Off unless
+    the examiner turned it on: every source holding a passage of the minimum run is listed."""
+    hide = _raw(store, "check/hide_below")
+    on = hide in (True, "true", "1", 1)
     value = _raw(store, "check/minimum")
     if value is _MISSING:
-        return default
+        return on, default
     try:
         number = float(value)
-        if number.is_integer() and 0 <= number <= 100:
-            return int(number)
-        raise ValueError(f"{number} is not a whole percentage")
+        if number.is_integer() and 1 <= number <= 100:
+            return on, int(number)
+        raise ValueError(f"{number} is not a whole percentage from 1 to 100")
     except (TypeError, ValueError) as exc:
         log.warning("setting check/minimum: %r cannot be used (%s); using %d %%", value, exc, default)
-        return default
+        return on, default
 
 
-def save_check_minimum(store: QSettings, value: int) -> None:
+def save_check_minimum(store: QSettings, hide: bool, value: int) -> None:
+    store.setValue("check/hide_below", bool(hide))
     store.setValue("check/minimum", int(value))
 
 

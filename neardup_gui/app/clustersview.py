@@ -7,9 +7,10 @@ from typing import Sequence
 from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
-    QAbstractItemView, QHeaderView, QLabel, QSplitter, QTableWidget, QTableWidgetItem, QTreeView, QVBoxLayout, QWidget,
+    QAbstractItemView, QLabel, QSplitter, QTableWidget, QTableWidgetItem, QTreeView, QVBoxLayout, QWidget,
 )
 
+from neardup_gui.app.columns import ColumnFit
 from neardup_gui.app.models import RECORD_ROLE, percent
 from neardup_gui.core.collection import RING_MAX_COMPARE
 from neardup_gui.core.results import Cluster
@@ -35,12 +36,20 @@ class ClustersView(QWidget):
         self.view.setAlternatingRowColors(True)
         self.view.activated.connect(self._activated)
         self.view.selectionModel().currentChanged.connect(self._current_changed)
+        self.column_fit = ColumnFit(self.view, names=(0,))
         self._filling = False
         self.pairwise_label = QLabel()
         self.pairwise_label.setObjectName("pairwiseLabel")
+        self.pairwise_label.setWordWrap(True)
         self.pairwise = QTableWidget()
         self.pairwise.setObjectName("pairwiseView")
         self.pairwise.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        # Said in place of an empty tree: why there is no cluster, and what to do.
+        self.empty_hint = QLabel()
+        self.empty_hint.setObjectName("emptyHint")
+        self.empty_hint.setWordWrap(True)
+        self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.known = False  # the clusters of the open collection have been found
         below = QWidget()
         b = QVBoxLayout(below)
         b.setContentsMargins(0, 0, 0, 0)
@@ -52,19 +61,34 @@ class ClustersView(QWidget):
         splitter.setStretchFactor(0, 2)
         splitter.setStretchFactor(1, 1)
         layout = QVBoxLayout(self)
+        layout.addWidget(self.empty_hint, 1)
         layout.addWidget(splitter, 1)
+        self.splitter = splitter
         self.retranslate_ui()
 
-    def set_clusters(self, clusters: Sequence[Cluster], threshold: float | None = None) -> None:
+    def set_clusters(self, clusters: Sequence[Cluster], threshold: float | None = None, known: bool = True) -> None:
         """``threshold``: what the pairs were listed down to; a pair of members that is not among
-        them (in a cluster too large to compare all its pairs) is said to be below it."""
+        them (in a cluster too large to compare all its pairs) is said to be below it. ``known``:
+        these are the collection's clusters (not the empty list of one still being worked out)."""
         shown = self.current_cluster()  # (of the clusters shown until now)
         self.clusters = list(clusters)
         self.threshold = threshold
+        self.known = known
         self._fill(shown.representative.doc_id if shown is not None else None)
+        self._update_empty()
 
     def reset(self) -> None:
-        self.set_clusters(())
+        self.set_clusters((), known=False)
+
+    def _update_empty(self) -> None:
+        empty = self.known and not self.clusters
+        self.empty_hint.setVisible(empty)
+        self.splitter.setVisible(not empty)
+        threshold = percent(self.threshold) if self.threshold is not None else ""
+        self.empty_hint.setText(self.tr(
+            "No cluster: no two documents of this collection reach the similarity r threshold ({threshold}). "
+            "A cluster is a group of near-copies; the Duplicates tab ranks every pair, and Settings (Ctrl+,) "
+            "sets the threshold.").format(threshold=threshold))
 
     def _activated(self, index: QModelIndex) -> None:
         data = index.data(RECORD_ROLE)
@@ -104,7 +128,7 @@ class ClustersView(QWidget):
         removing their rows at once 0.01 s."""
         model = self.model
         model.removeRows(0, model.rowCount())
-        model.setHorizontalHeaderLabels([self.tr("Cluster / document"), self.tr("Similarity to representative")])
+        model.setHorizontalHeaderLabels([self.tr("Cluster / document"), self.tr("Similarity r to the representative")])
         for i, cluster in enumerate(self.clusters, 1):
             rep = cluster.representative
             if cluster.ring:
@@ -125,10 +149,10 @@ class ClustersView(QWidget):
                 name.setData(("member", i - 1, member.doc_id), RECORD_ROLE)
                 score = QStandardItem(self.tr("representative") if member.doc_id == rep.doc_id else percent(sim))
                 score.setData(("member", i - 1, member.doc_id), RECORD_ROLE)
+                score.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 top.appendRow([name, score])
             model.appendRow([top, blank])
         self.view.expandAll()
-        self.view.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
 
     def current_cluster(self) -> Cluster | None:
         data = self.view.currentIndex().data(RECORD_ROLE)
@@ -176,6 +200,7 @@ class ClustersView(QWidget):
         self.view.setToolTip(self.tr("Double-click a member or press Enter to compare it with the representative"))
         shown = self.current_cluster()
         self._fill(shown.representative.doc_id if shown is not None else None)
+        self._update_empty()
 
 
 def _lowest(cluster: Cluster) -> float:

@@ -12,13 +12,10 @@ import logging
 
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 
-from neardup_gui.core.report import html as report_html
+from neardup_gui.core import palette as shared
 
 log = logging.getLogger(__name__)
 
-# Hues of the matched passages (the side-by-side view, its overview bars and passage list): told
-# apart by hue; how light or dark they are comes from the palette.
-MATCH_HUES = ("#ff922b", "#40c057", "#339af0", "#f06595", "#fab005", "#845ef7", "#22b8cf", "#94d82d")
 NOTICE_HUE = "#f0b400"  # amber: "this may be out of date"
 ACCENT_HUE = "#339af0"  # blue: the check summary
 
@@ -52,35 +49,38 @@ def text(palette: QPalette | None = None) -> QColor:
     return (palette or current()).color(QPalette.ColorRole.Text)
 
 
-def match_colour(index: int, palette: QPalette | None = None) -> QColor:
-    """Background of matched passage ``index`` (the same on both sides); text stays ``text()``.
+def passage_shades(index: int, palette: QPalette | None = None) -> tuple[QColor, QColor]:
+    """(identical text, edited words) of passage or source ``index`` on this palette: the colours
+    of :func:`neardup_gui.core.palette.passage_colours`, which the reports use too."""
+    p = palette or current()
+    exact, edited = shared.passage_colours(index, p.color(QPalette.ColorRole.Base).name(), is_dark(p))
+    return QColor(exact), QColor(edited)
 
-    A light theme gets the report's pastels (the same colours on screen and on paper); a dark
-    theme the same hues as dark tints of its base colour."""
-    if not is_dark(palette):
-        return QColor(report_html.PALETTE[index % len(report_html.PALETTE)])
-    return _tint(MATCH_HUES[index % len(MATCH_HUES)], palette, light=0.35, dark=0.36)
+
+def match_colour(index: int, palette: QPalette | None = None) -> QColor:
+    """Background of matched passage ``index`` (the same on both sides); text stays ``text()``."""
+    return passage_shades(index, palette)[0]
 
 
 def match_marker(index: int, palette: QPalette | None = None) -> QColor:
     """The stronger shade of a passage's colour, for the overview bars."""
-    return _tint(MATCH_HUES[index % len(MATCH_HUES)], palette, light=0.6, dark=0.7)
+    p = palette or current()
+    return QColor(shared.marker_colour(index, p.color(QPalette.ColorRole.Base).name(), is_dark(p)))
+
+
+def muted_colours(palette: QPalette | None = None) -> tuple[QColor, QColor]:
+    """(foreground, background) of template and excluded text (the reports' grey in a light theme)."""
+    p = palette or current()
+    fg, bg = shared.muted_colours(p.color(QPalette.ColorRole.Base).name(), text(p).name(), is_dark(p))
+    return QColor(fg), QColor(bg)
 
 
 def muted_foreground(palette: QPalette | None = None) -> QColor:
-    """Template and excluded text: readable, plainly not the main text (the report's grey in a
-    light theme)."""
-    p = palette or current()
-    if not is_dark(p):
-        return QColor(report_html.MUTED_FOREGROUND)
-    return mix(p.color(QPalette.ColorRole.Text), p.color(QPalette.ColorRole.Base), 0.4)
+    return muted_colours(palette)[0]
 
 
 def muted_background(palette: QPalette | None = None) -> QColor:
-    p = palette or current()
-    if not is_dark(p):
-        return QColor(report_html.MUTED_BACKGROUND)
-    return mix(p.color(QPalette.ColorRole.Base), p.color(QPalette.ColorRole.Text), 0.07)
+    return muted_colours(palette)[1]
 
 
 def overview_background(palette: QPalette | None = None) -> QColor:
@@ -118,6 +118,9 @@ def style_sheet(palette: QPalette | None = None) -> str:
     hint = mix(text(p), p.color(QPalette.ColorRole.Window), 0.35).name()  # secondary, still easy to read
     warning = mix(text(p), QColor(NOTICE_HUE), 0.45 if not is_dark(p) else 0.35).name()
     line = mix(p.color(QPalette.ColorRole.Window), text(p), 0.25).name()
+    # the examiner's own selection in the texts: a translucent wash, the passages' colours show through it
+    h = p.color(QPalette.ColorRole.Highlight)
+    wash = f"rgba({h.red()}, {h.green()}, {h.blue()}, 90)"
     return f"""
 QLabel#notice, QLabel#updatingNotice {{ background: {notice_bg}; color: {fg}; border: 1px solid {notice_border}; border-radius: 4px; padding: 6px; }}
 QLabel#checkSummary {{ background: {summary_bg}; color: {fg}; border: 1px solid {summary_border}; border-radius: 4px; padding: 6px; }}
@@ -125,6 +128,7 @@ QLabel#checkSummary:disabled {{ color: {hint}; }}
 QLabel#dropHint, QLabel#emptyHint, QLabel#figuresMeaning {{ color: {hint}; }}
 QLabel#hiddenSources, QLabel#refingerprintNote {{ color: {warning}; }}
 QWidget#progressPanel {{ border-top: 1px solid {line}; }}
+QPlainTextEdit#paneA, QPlainTextEdit#paneB, QTextBrowser#submissionText {{ selection-background-color: {wash}; selection-color: {fg}; }}
 """
 
 

@@ -16,7 +16,6 @@ from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QPlainTextEdit,
     QPushButton,
@@ -26,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from neardup_gui.app.columns import ColumnFit
 from neardup_gui.app.models import percent
 from neardup_gui.core.common import CommonPassage
 from neardup_gui.core.results import Exclusions
@@ -75,6 +75,7 @@ class CommonView(QWidget):
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.selectionModel().currentRowChanged.connect(lambda *_: self._selection_changed())
+        self.column_fit = ColumnFit(self.view, texts=(0, 3))
         self._filling = False  # the list being made again: its current row moves, nothing to show yet
         self.text = QPlainTextEdit()
         self.text.setObjectName("commonText")
@@ -182,10 +183,6 @@ class CommonView(QWidget):
             names = QStandardItem(", ".join(p.names))
             names.setToolTip("\n".join(p.names))
             model.appendRow([text, docs, status, names])
-        header = self.view.header()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for col in (1, 2):
-            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
 
     def _update_summary(self) -> None:
         left_out = sum(1 for p in self.passages if p.status != "counted")
@@ -199,10 +196,10 @@ class CommonView(QWidget):
                 share=percent(r.get("automatic_min_share") or 0.0))
         else:
             rule = self.tr("Automatic template is off: only your template files and marks are left out.")
-        n = len(self.passages)
-        text = (self.tr("%n passage recurs in several documents; {k} left out. {rule}", "", n) if n == 1 else
-                self.tr("%n passages recur in several documents; {k} are left out. {rule}", "", n))
-        self.summary.setText(text.format(k=left_out, rule=rule))
+        # two counts, two messages: each takes its own plural form ("1 are left out" before)
+        found = self.tr("%n passage(s) found in several documents", "", len(self.passages))
+        out = self.tr("%n of them left out as template", "", left_out)
+        self.summary.setText(self.tr("{found}; {left_out}. {rule}").format(found=found, left_out=out, rule=rule))
 
     def _selection_changed(self) -> None:
         if self._filling:

@@ -23,6 +23,7 @@ from PySide6.QtGui import (
     QPainter,
     QPaintEvent,
     QPalette,
+    QResizeEvent,
     QShortcut,
     QTextCharFormat,
     QTextCursor,
@@ -39,13 +40,16 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QTextEdit,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from neardup_gui.app import colours
-from neardup_gui.app.commonview import exclusions_text  # issue 14
+from neardup_gui.app.commonview import exclusions_text
+from neardup_gui.app.flowlayout import FlowLayout
 from neardup_gui.app.models import percent
+from neardup_gui.app.widgets import ColourKeepingDelegate, ElidedLabel
 from neardup_gui.core.document import CharSpan
 from neardup_gui.core.results import Comparison, MatchSpan, Passage
 
@@ -53,6 +57,9 @@ log = logging.getLogger(__name__)
 
 # Zoom of both panes, in points added to the application's font size.
 ZOOM_RANGE = (-6, 24)
+# The text panes' left margin holds, beside each passage's first line, the passage's number (in
+# both panes: a passage moved in B is found by its number), and the bar beside the passage shown.
+BAR_PX = 4
 
 
 @dataclass(frozen=True)
@@ -68,24 +75,15 @@ class DiffInput:
     path_b: str = ""
 
 
-def colour_for(index: int) -> QColor:
-    """The background of matched passage ``index``, from the palette (light or dark theme)."""
-    return colours.match_colour(index)
-
-
-EDITED_BLEND = 0.45  # how far the edited shade moves from the passage colour to the background
-
-
 def passage_shades(index: int, palette: QPalette | None = None) -> tuple[QColor, QColor]:
-    """The two shades of passage ``index``: identical text, and edited text inside the passage.
+    """The two shades of passage ``index``: identical text, and edited text inside the passage
+    (:func:`neardup_gui.app.colours.passage_shades`, the reports' colours on a light palette)."""
+    return colours.passage_shades(index, palette)
 
-    The one place that chooses them: the edited shade is the passage colour blended towards the
-    text background of the palette in use, so it reads as "the same passage, fainter" on a light
-    and on a dark theme alike.
-    """
-    p = palette or colours.current()
-    exact = colours.match_colour(index, p)
-    return exact, colours.mix(exact, p.color(QPalette.ColorRole.Base), EDITED_BLEND)
+
+def percent_place(position: int, length: int) -> str:
+    """Where ``position`` lies in a text of ``length`` characters, as a whole percentage."""
+    return f"{round(100 * position / max(1, length))}%"
 
 
 def passage_marks(passages: Sequence[Passage], side: str, palette: QPalette | None = None
@@ -208,12 +206,34 @@ class TextPane(QPlainTextEdit):
         )
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.match_count = 0
+        # The passage shown by next/previous: a bar in the left margin beside it, never a text
+        # selection (a selection's colour would cover the passage's colours).
+        self.current_span: CharSpan | None = None
+        self.current_colour = QColor()
+        self._numbers: list[tuple[int, int, QColor]] = []  # (start in this text, number, colour), by start
+        self._starts: list[int] = []
+        # the margin beside the text (as a code editor's line numbers): outside the text, so the
+        # text keeps its own margins and never moves under the numbers
+        self.margin_area = _Margin(self)
+        self.setViewportMargins(self.margin(), 0, 0, 0)
+        self.updateRequest.connect(self._margin_follows)
+
+    def margin(self) -> int:
+        """The left margin: room for the bar and a three-digit passage number."""
+        return BAR_PX + 4 + self.fontMetrics().horizontalAdvance("888") + 4
+
+    def set_numbers(self, numbers: Sequence[tuple[CharSpan, int, QColor]]) -> None:
+        """The passages' numbers, drawn in the margin beside the line each passage starts on."""
+        self._numbers = sorted(((span[0], n, colour) for span, n, colour in numbers), key=lambda x: (x[0], x[1]))
+        self._starts = [start for start, _, _ in self._numbers]
+        self.margin_area.update()
 
     def show_text(self, text: str, matches: list[tuple[CharSpan, QColor]], muted: list[CharSpan],
                   edited: Sequence[tuple[CharSpan, QColor]] = (), passages: int | None = None) -> None:
         """``matches``: identical text; ``edited``: edited text inside passages (lighter shade);
         ``passages``: how many passages these make (default: one per match)."""
         self.setPlainText(text)
+        self.current_span = None
         selections: list[QTextEdit.ExtraSelection] = []
         muted_format = QTextCharFormat()
         muted_format.setForeground(colours.muted_foreground(self.palette()))
@@ -290,18 +310,84 @@ class TextPane(QPlainTextEdit):
                 break
             bar.setValue(target)
 
-    def select_span(self, span: CharSpan) -> None:
+    def show_current(self, span: CharSpan, colour: QColor) -> None:
+        """Mark ``span`` as the passage shown: the text cursor at its start (no selection) and a
+        bar of ``colour`` beside its lines."""
         cursor = QTextCursor(self.document())
-        n = self.document().characterCount() - 1
-        cursor.setPosition(min(max(span[0], 0), n))
-        cursor.setPosition(min(max(span[1], 0), n), QTextCursor.MoveMode.KeepAnchor)
+        cursor.setPosition(min(max(span[0], 0), self.document().characterCount() - 1))
         self.setTextCursor(cursor)
+        self.current_span = span
+        self.current_colour = colour
+        self.margin_area.update()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._place_margin()
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:  # (zoom: the numbers' room follows the text's size)
+            self.setViewportMargins(self.margin(), 0, 0, 0)
+            self._place_margin()
+
+    def _place_margin(self) -> None:
+        rect = self.contentsRect()
+        self.margin_area.setGeometry(QRect(rect.left(), rect.top(), self.margin(), rect.height()))
+
+    def _margin_follows(self, rect: QRect, dy: int) -> None:
+        if dy:
+            self.margin_area.scroll(0, dy)
+        else:
+            self.margin_area.update(0, rect.y(), self.margin_area.width(), rect.height())
+
+    def paint_margin(self, painter: QPainter) -> None:
+        """The bar beside the passage shown, and the numbers of the passages starting in view."""
+        n = self.document().characterCount() - 1
+        if self.current_span is not None:
+            first, last = QTextCursor(self.document()), QTextCursor(self.document())
+            first.setPosition(min(max(self.current_span[0], 0), n))
+            last.setPosition(min(max(self.current_span[1] - 1, 0), n))
+            top, bottom = self.cursorRect(first).top(), self.cursorRect(last).bottom()
+            if bottom >= 0 and top <= self.viewport().height():
+                painter.fillRect(QRect(1, top, BAR_PX, max(2, bottom - top)), self.current_colour)
+        top_pos = self.cursorForPosition(QPoint(0, 0)).position()
+        bottom_pos = self.cursorForPosition(QPoint(self.viewport().width() - 1, self.viewport().height() - 1)).position()
+        font = QFont(self.font())
+        font.setBold(True)
+        painter.setFont(font)
+        text_colour = colours.text(self.palette())
+        cursor = QTextCursor(self.document())
+        for start, number, colour in self._numbers[bisect.bisect_left(self._starts, top_pos):]:
+            if start > bottom_pos:
+                break
+            cursor.setPosition(min(max(start, 0), n))
+            rect = self.cursorRect(cursor)
+            # the number on its passage's shade, in the text colour (which reads on every shade)
+            box = QRect(BAR_PX + 2, rect.top(), self.margin() - BAR_PX - 4, rect.height())
+            painter.fillRect(box, colour)
+            painter.setPen(text_colour)
+            painter.drawText(box.adjusted(0, 0, -2, 0), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                             str(number))
+
+
+class _Margin(QWidget):
+    """The strip left of a text pane where its passages' numbers and the bar are drawn."""
+
+    def __init__(self, pane: TextPane) -> None:
+        super().__init__(pane)
+        self.pane = pane
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+        painter = QPainter(self)
+        painter.fillRect(event.rect(), self.pane.palette().color(QPalette.ColorRole.Base))
+        self.pane.paint_margin(painter)
+        painter.end()
 
 
 class DiffView(QDialog):
     """Two texts side by side with their matched passages; opened from any result."""
 
-    # issue 14: the examiner marks the selected text as template (the window stores it)
+    # the examiner marks the selected text as template (the window stores it)
     mark_template_requested = Signal(str)
 
     def __init__(self, diff: DiffInput, parent: QWidget | None = None) -> None:
@@ -320,10 +406,13 @@ class DiffView(QDialog):
 
         self.header = QLabel()
         self.header.setObjectName("diffHeader")
+        font = self.header.font()  # (the figures a little larger than the text, in the text's own units)
+        font.setPointSizeF(font.pointSizeF() * 1.15)
+        self.header.setFont(font)
         self.header.setWordWrap(True)
         self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.title_a = QLabel()
-        self.title_b = QLabel()
+        self.title_a = ElidedLabel()
+        self.title_b = ElidedLabel()
         for label in (self.title_a, self.title_b):
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             label.setObjectName("paneTitle")
@@ -343,10 +432,11 @@ class DiffView(QDialog):
         self.open_b_button.setEnabled(bool(diff.path_b) and Path(diff.path_b).exists())
 
         self.passages = QListWidget()
+        self.passages.setItemDelegate(ColourKeepingDelegate(self.passages))
         self.passages.setObjectName("passageList")
         self.passages.setWordWrap(True)
         self.passages.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.passages.setMinimumWidth(200)
+        self.passages.setMinimumWidth(self.passages.fontMetrics().averageCharWidth() * 16)
         self.passages.currentRowChanged.connect(self._passage_chosen)
         self.pane_a = TextPane()
         self.pane_b = TextPane()
@@ -356,10 +446,10 @@ class DiffView(QDialog):
         self.overview_b = OverviewBar()
         self.overview_a.jump_requested.connect(lambda f: self._jump_fraction(self.pane_a, f))
         self.overview_b.jump_requested.connect(lambda f: self._jump_fraction(self.pane_b, f))
-        self.zoom_out_button = QPushButton("−")
-        self.zoom_in_button = QPushButton("+")
-        for button in (self.zoom_out_button, self.zoom_in_button):
-            button.setFixedWidth(button.fontMetrics().horizontalAdvance("MM") + 12)
+        self.zoom_out_button = QToolButton()
+        self.zoom_in_button = QToolButton()
+        self.zoom_out_button.setText("−")
+        self.zoom_in_button.setText("+")
         self.zoom_out_button.clicked.connect(lambda: self.zoom_by(-1))
         self.zoom_in_button.clicked.connect(lambda: self.zoom_by(1))
         for pane in (self.pane_a, self.pane_b):
@@ -378,21 +468,17 @@ class DiffView(QDialog):
                 shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
                 shortcut.activated.connect(slot)
 
-        nav = QHBoxLayout()
-        nav.addWidget(self.previous_button)
-        nav.addWidget(self.next_button)
-        nav.addWidget(self.position_label)
-        nav.addStretch(1)
-        nav.addWidget(self.zoom_out_button)
-        nav.addWidget(self.zoom_in_button)
-        nav.addWidget(self.sync_box)
-        nav.addWidget(self.open_a_button)
-        nav.addWidget(self.open_b_button)
-        self.mark_template_button = QPushButton()  # issue 14
+        nav = FlowLayout()
+        nav.add(self.previous_button)
+        nav.add(self.next_button)
+        nav.add(self.position_label, stretch=True)
+        self.mark_template_button = QPushButton()
         self.mark_template_button.setObjectName("markTemplate")
         self.mark_template_button.clicked.connect(self._mark_selection)
         self.mark_template_button.setEnabled(False)
-        nav.addWidget(self.mark_template_button)
+        for w in (self.zoom_out_button, self.zoom_in_button, self.sync_box, self.open_a_button, self.open_b_button,
+                  self.mark_template_button):
+            nav.add(w)
 
         def column(title: QLabel, pane: TextPane, bar: OverviewBar, bar_left: bool) -> QWidget:
             box = QWidget()
@@ -424,7 +510,7 @@ class DiffView(QDialog):
         layout.addWidget(splitter, 1)
 
         self._fill()
-        for pane in (self.pane_a, self.pane_b):  # issue 14: a selection can be marked as template
+        for pane in (self.pane_a, self.pane_b):  # a selection can be marked as template
             pane.selectionChanged.connect(self._selection_changed)
         self.pane_a.verticalScrollBar().valueChanged.connect(lambda _v: self._pane_scrolled(self.pane_a))
         self.pane_b.verticalScrollBar().valueChanged.connect(lambda _v: self._pane_scrolled(self.pane_b))
@@ -449,6 +535,10 @@ class DiffView(QDialog):
         self.pane_b.show_text(self.diff.text_b, exact_b, muted_b, edited_b, n)
         self.overview_a.set_content(len(self.diff.text_a), [(p.a, passage_shades(i)[0]) for i, p in enumerate(self.matches)], muted_a)
         self.overview_b.set_content(len(self.diff.text_b), [(p.b, passage_shades(i)[0]) for i, p in enumerate(self.matches)], muted_b)
+        # every passage numbered on both sides, in A's order: one moved in B keeps its number there
+        shades = [passage_shades(i, self.palette())[0] for i in range(n)]
+        self.pane_a.set_numbers([(p.a, i + 1, shades[i]) for i, p in enumerate(self.matches)])
+        self.pane_b.set_numbers([(p.b, i + 1, shades[i]) for i, p in enumerate(self.matches)])
 
     def _fill_passages(self) -> None:
         current = self.passages.currentRow()
@@ -459,10 +549,19 @@ class DiffView(QDialog):
             if len(snippet) > 48:
                 snippet = snippet[:47] + "…"
             if passage.matched_units < max(passage.units_a, passage.units_b):
-                label = self.tr("{n}. {units} units, edited ({identical} identical): {snippet}").format(
-                    n=i + 1, units=passage.units_a, identical=passage.matched_units, snippet=snippet)
+                # (how much each side covers: a passage identical in A may hold more words in B)
+                label = self.tr("{n}. A {units_a} units, B {units_b}; {identical} identical: {snippet}").format(
+                    n=i + 1, units_a=passage.units_a, units_b=passage.units_b, identical=passage.matched_units,
+                    snippet=snippet)
             else:
-                label = self.tr("{n}. {units} units: {snippet}").format(n=i + 1, units=passage.units_a, snippet=snippet)
+                label = self.tr("{n}. {units} units, identical: {snippet}").format(
+                    n=i + 1, units=passage.units_a, snippet=snippet)
+            # where it is in B: a passage of A found elsewhere in B (moved) says so
+            place = percent_place(passage.b[0], len(self.diff.text_b))
+            if passage.moved:
+                label += " " + self.tr("(moved: in B at {place})").format(place=place)
+            else:
+                label += " " + self.tr("(in B at {place})").format(place=place)
             item = QListWidgetItem(label)
             item.setBackground(passage_shades(i)[0])
             item.setForeground(colours.text(self.palette()))
@@ -490,7 +589,8 @@ class DiffView(QDialog):
     # -- navigation -----------------------------------------------------------------------------
 
     def go_to_match(self, index: int) -> None:
-        """Select match ``index`` in both panes and bring it to the middle of both."""
+        """Show match ``index`` in both panes (a bar beside it, its colours uncovered) and bring it
+        a quarter down both."""
         if not self.matches:
             return
         index = index % len(self.matches)
@@ -498,8 +598,9 @@ class DiffView(QDialog):
         span = self.matches[index]
         self._syncing = True
         try:
-            self.pane_a.select_span(span.a)
-            self.pane_b.select_span(span.b)
+            marker = colours.match_marker(index, self.palette())
+            self.pane_a.show_current(span.a, marker)
+            self.pane_b.show_current(span.b, marker)
             # a quarter down, so that a long passage shows as much of itself as fits
             self.pane_a.scroll_to_position(span.a[0], 0.25)
             self.pane_b.scroll_to_position(span.b[0], 0.25)
@@ -565,7 +666,7 @@ class DiffView(QDialog):
             )
 
     def selected_text(self) -> str:
-        """The text selected in the focused pane, else in either (issue 14)."""
+        """The text selected in the focused pane, else in either."""
         panes = sorted((self.pane_a, self.pane_b), key=lambda p: not p.hasFocus())
         for pane in panes:
             text = pane.textCursor().selectedText().replace("\u2029", "\n")
@@ -590,19 +691,19 @@ class DiffView(QDialog):
         self.setWindowTitle(self.tr("Side by side: {a} ↔ {b}").format(a=self.diff.title_a, b=self.diff.title_b))
         self.header.setText(
             self.tr(
-                "<b>Similarity {sim}</b> &nbsp;·&nbsp; A in B {ca} &nbsp;·&nbsp; B in A {cb} &nbsp;·&nbsp; "
-                "common units {common} &nbsp;·&nbsp; template share A {ta}, B {tb}"
+                "<b>Similarity r {sim}</b> &nbsp;·&nbsp; A in B {ca} &nbsp;·&nbsp; B in A {cb} &nbsp;·&nbsp; "
+                "identical units {common} &nbsp;·&nbsp; template share A {ta}, B {tb}"
             ).format(
                 sim=percent(c.similarity), ca=percent(c.containment_a), cb=percent(c.containment_b),
                 common=c.common_units, ta=percent(c.template_share_a), tb=percent(c.template_share_b),
             )
-            # issue 14: which exclusions applied on each side, and how many units each removed
+            # which exclusions applied on each side, and how many units each removed
             + "<br>" + self.tr("A: {a}<br>B: {b}").format(a=exclusions_text(c.exclusions_a),
                                                           b=exclusions_text(c.exclusions_b))
         )
         self.header.setToolTip(
-            self.tr("Similarity is the LCS ratio common / (A + B − common) over countable units; "
-                    "containment is the share of one text found in the other, counted over copied passages "
+            self.tr("Similarity r is the LCS ratio identical / (A + B − identical) over countable units; "
+                    "A in B is the share of A found in B, counted over copied passages "
                     "(identical runs and the edited words between them, shown in a lighter shade). "
                     "Template text is not counted.")
         )

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Sequence
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLineEdit, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QCheckBox, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
+from neardup_gui.app.flowlayout import FlowLayout
 from neardup_gui.app.models import DocumentsModel, FilterProxy
 from neardup_gui.app.widgets import filter_as_typed, make_table
 from neardup_gui.core.results import DocumentInfo
@@ -23,7 +24,9 @@ class DocumentsView(QWidget):
         self.model = DocumentsModel(self)
         self.proxy = FilterProxy(parent=self)
         self.proxy.setSourceModel(self.model)
-        self.view = make_table(self.proxy, "documentsView")
+        self.view = make_table(self.proxy, "documentsView", names=(0,), texts=(3, DocumentsModel.APPLICANTS_COLUMN))
+        # ("Set applicant…" names the applicants of every chosen document)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
         self.filter = QLineEdit()
         self.filter.setObjectName("documentsFilter")
@@ -43,21 +46,18 @@ class DocumentsView(QWidget):
         self.applicant_button.setObjectName("documentsSetApplicant")
         self.applicant_button.clicked.connect(
             lambda: self.applicants_requested.emit(self.selected()) if self.selected() else None)
-        row = QHBoxLayout()
-        row.addWidget(self.filter, 1)
-        row.addWidget(self.with_warnings)
-        row.addWidget(self.with_flags)
-        row.addWidget(self.applicant_button)
+        row = FlowLayout()  # (the options go under the filter when the window is narrow)
+        row.add(self.filter, stretch=True)
+        row.add(self.with_warnings)
+        row.add(self.with_flags)
+        row.add(self.applicant_button)
         layout = QVBoxLayout(self)
         layout.addLayout(row)
         layout.addWidget(self.view, 1)
         self.retranslate_ui()
 
     def set_documents(self, documents: Sequence[DocumentInfo]) -> None:
-        first = self.model.rowCount() == 0
         self.model.set_records(documents)
-        if first and documents:  # size the columns once, not on every refresh
-            self.view.resizeColumnsToContents()
 
     def records(self) -> list[DocumentInfo]:
         return self.model.records()

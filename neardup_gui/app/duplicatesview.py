@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Sequence
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
-from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
+from neardup_gui.app.flowlayout import FlowLayout
 from neardup_gui.app.models import FilterProxy, PairsModel, percent
 from neardup_gui.app.widgets import filter_as_typed, make_table
 from neardup_gui.core.collection import CONTAINMENT_CUT
@@ -29,7 +30,7 @@ class DuplicatesView(QWidget):
         self.model = PairsModel(self)
         self.proxy = FilterProxy(parent=self)
         self.proxy.setSourceModel(self.model)
-        self.view = make_table(self.proxy, "pairsView", stretch=(1, 2))
+        self.view = make_table(self.proxy, "pairsView", names=(1, 2), texts=(PairsModel.DECISION_COLUMN,))
         self.view.sortByColumn(0, Qt.SortOrder.DescendingOrder)
         self.view.activated.connect(self._activated)
         self.filter = QLineEdit()
@@ -51,21 +52,32 @@ class DuplicatesView(QWidget):
         self.decide_button = QPushButton()
         self.decide_button.setObjectName("decidePairButton")
         self.decide_button.clicked.connect(self._decide)
+        # Said in place of an empty table: why there is nothing, and what to do.
+        self.empty_hint = QLabel()
+        self.empty_hint.setObjectName("emptyHint")
+        self.empty_hint.setWordWrap(True)
+        self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.known = False  # the pairs of the open collection have been found
+        self.summary.setWordWrap(True)
         layout = QVBoxLayout(self)
-        row = QHBoxLayout()
-        row.addWidget(self.summary, 1)
-        row.addWidget(self.order_label)
-        row.addWidget(self.order)
-        row.addWidget(self.undecided_only)
-        row.addWidget(self.decide_button)
-        row.addWidget(self.filter, 1)
+        row = FlowLayout()
+        row.add(self.order_label)
+        row.add(self.order)
+        row.add(self.undecided_only)
+        row.add(self.decide_button)
+        row.add(self.filter, stretch=True)
         layout.addLayout(row)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.empty_hint, 1)
         layout.addWidget(self.view, 1)
         self.retranslate_ui()
 
-    def set_pairs(self, pairs: Sequence[Pair], threshold: float) -> None:
+    def set_pairs(self, pairs: Sequence[Pair], threshold: float, known: bool = True) -> None:
+        """``known``: these are the collection's pairs (not the empty list of a collection whose
+        pairs are still being found)."""
         self.pairs = list(pairs)
         self.threshold = threshold
+        self.known = known
         self._show()
 
     def set_containment_pairs(self, pairs: Sequence[Pair]) -> None:
@@ -85,14 +97,31 @@ class DuplicatesView(QWidget):
         containment = self.by_containment_shown()
         self.model.set_records(self.by_containment if containment else self.pairs)
         self.view.sortByColumn(6 if containment else 0, Qt.SortOrder.DescendingOrder)
-        self.view.resizeColumnsToContents()
         self._update_summary()
+        self._update_empty()
+
+    def _update_empty(self) -> None:
+        shown = self.by_containment if self.by_containment_shown() else self.pairs
+        empty = self.known and not shown
+        self.empty_hint.setVisible(empty)
+        self.view.setVisible(not empty)
+        if self.by_containment_shown():
+            self.empty_hint.setText(self.tr(
+                "No pair of documents in which at least {cut} of one is found in the other. Checking a new "
+                "submission (Check files…) compares it with every document, whatever its share.").format(
+                cut=percent(CONTAINMENT_CUT)))
+        else:
+            self.empty_hint.setText(self.tr(
+                "No pair of documents reaches the similarity r threshold ({threshold}): no document of this "
+                "collection is a near-copy of another. Rank by contained to list partial copies (a section "
+                "copied into a longer text), or lower the threshold in Settings (Ctrl+,).").format(
+                threshold=percent(self.threshold)))
 
     def reset(self) -> None:
         self.filter.clear()
         self.undecided_only.setChecked(False)
         self.by_containment = []
-        self.set_pairs((), self.threshold)
+        self.set_pairs((), self.threshold, known=False)
 
     def current_pair(self) -> Pair | None:
         return self.proxy.record_at(self.view.currentIndex())
@@ -108,24 +137,21 @@ class DuplicatesView(QWidget):
             self.pair_activated.emit(pair.a.doc_id, pair.b.doc_id)
 
     def _update_summary(self) -> None:
-        # (English singular as its own string: "1 pair", as the window's counts line)
         if self.by_containment_shown():
             n = len(self.by_containment)
-            text = (self.tr("%n pair in which at least {cut} of one document is found in the other", "", n) if n == 1 else
-                    self.tr("%n pairs in which at least {cut} of one document is found in the other", "", n))
+            text = self.tr("%n pair(s) in which at least {cut} of one document is found in the other", "", n)
             self.summary.setText(text.format(cut=percent(CONTAINMENT_CUT)))
             return
         n = len(self.pairs)
-        text = (self.tr("%n pair with similarity of at least {threshold}", "", n) if n == 1 else
-                self.tr("%n pairs with similarity of at least {threshold}", "", n))
+        text = self.tr("%n pair(s) with similarity r of at least {threshold}", "", n)
         self.summary.setText(text.format(threshold=percent(self.threshold)))
 
     def retranslate_ui(self) -> None:
         self.order_label.setText(self.tr("Rank by:"))
-        self.order.setItemText(0, self.tr("similarity"))
-        self.order.setItemText(1, self.tr("containment"))
-        self.order.setToolTip(self.tr("Containment lists partial copies too: a section copied into a long "
-                                      "proposal has a low similarity but most of the copy is found in the source"))
+        self.order.setItemText(0, self.tr("similarity r"))
+        self.order.setItemText(1, self.tr("contained"))
+        self.order.setToolTip(self.tr("Contained lists partial copies too: a section copied into a long "
+                                      "proposal has a low similarity r, but most of the copy is found in the source"))
         self.undecided_only.setText(self.tr("Undecided only"))
         self.undecided_only.setToolTip(self.tr("Pairs the examiner has not decided on yet (or decided on before a "
                                                "text changed)"))
@@ -138,3 +164,4 @@ class DuplicatesView(QWidget):
         self.view.setToolTip(self.tr("Double-click or press Enter to compare side by side"))
         self.model.retranslate()
         self._update_summary()
+        self._update_empty()

@@ -189,10 +189,10 @@ def whose_html(applicants: Applicants, summary, names: dict[str, str]) -> str:  
     names by path)."""
     import html
 
-    parts = [QCoreApplication.translate("Examiner", "<b>Without own work: {others}</b> (the flag's figure)").format(
-        others=_percent(summary.copied_from_others))]
+    parts = [QCoreApplication.translate("Examiner", "<b>Copied without own documents: {others}</b> (the flag's "
+                                                    "figure)").format(others=_percent(summary.copied_from_others))]
     if summary.copied_from_own:
-        parts.append(QCoreApplication.translate("Examiner", "from the applicant's own documents {own}").format(
+        parts.append(QCoreApplication.translate("Examiner", "copied from own documents {own}").format(
             own=_percent(summary.copied_from_own)))
     if summary.set_apart:
         parts.append(QCoreApplication.translate("Examiner", "set apart by your decisions {share}").format(

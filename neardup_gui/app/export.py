@@ -10,14 +10,16 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import re
 import threading
 import traceback
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, QThreadPool, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Qt, QThreadPool, Signal
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox, QWidget
 
 from neardup_gui.app.relay import Relay, relay
+from neardup_gui.app.widgets import localise_progress
 from neardup_gui.core.collection import Collection
 from neardup_gui.core.progress import ProgressFn, no_progress, wrap_progress
 from neardup_gui.core.report import build_report, format_for, write_report
@@ -25,22 +27,29 @@ from neardup_gui.core.settings import Settings
 
 log = logging.getLogger(__name__)
 
-# Save-dialog filters, in the order offered, and the extension each one writes.
+# Save-dialog filters, in the order offered, and the extension each one writes; shown translated.
 FILTERS = (
-    ("HTML report (*.html)", "html"),
-    ("PDF document (*.pdf)", "pdf"),
-    ("CSV table (*.csv)", "csv"),
-    ("JSON data (*.json)", "json"),
+    (QT_TRANSLATE_NOOP("Export", "HTML report (*.html)"), "html"),
+    (QT_TRANSLATE_NOOP("Export", "PDF document (*.pdf)"), "pdf"),
+    (QT_TRANSLATE_NOOP("Export", "CSV table (*.csv)"), "csv"),
+    (QT_TRANSLATE_NOOP("Export", "JSON data (*.json)"), "json"),
 )
 
 
+def shown_filters() -> list[str]:
+    """The save dialog's filters in the interface's language (each keeps its "(*.ext)")."""
+    return [QCoreApplication.translate("Export", text) for text, _ in FILTERS]
+
+
 def with_extension(path: str, selected_filter: str) -> str:
-    """The chosen file name with the extension of the chosen format when it has none of ours."""
+    """The chosen file name with the extension of the chosen format when it has none of ours
+    (the format read from the filter's "(*.ext)", in whatever language it is shown)."""
     try:
         format_for(path)
         return path
     except ValueError:
-        ext = dict(FILTERS).get(selected_filter, "html")
+        found = re.search(r"\*\.(\w+)", selected_filter)
+        ext = found.group(1) if found and found.group(1) in dict((e, e) for _, e in FILTERS) else "html"
         return f"{path}.{ext}"
 
 
@@ -237,9 +246,10 @@ def export_report(parent: QWidget, scope: str, db_path: str, settings: Settings,
     except Exception:  # noqa: BLE001 - a suggestion only: the dialog still opens
         log.exception("no default report location")
         suggested = os.path.expanduser("~")
-    first = FILTERS[1][0] if suggested.endswith(".pdf") else FILTERS[0][0]
+    filters = shown_filters()
+    first = filters[1] if suggested.endswith(".pdf") else filters[0]
     path, selected = QFileDialog.getSaveFileName(
-        parent, QCoreApplication.translate("Export", "Export report"), suggested, ";;".join(f for f, _ in FILTERS), first)
+        parent, QCoreApplication.translate("Export", "Export report"), suggested, ";;".join(filters), first)
     if not path:
         return
     start_export_with_feedback(parent, scope, db_path, settings, with_extension(path, selected), items)
@@ -253,7 +263,7 @@ def start_export_with_feedback(parent: QWidget, scope: str, db_path: str, settin
 
     def on_progress(fraction: float, message: str) -> None:
         if status is not None:
-            status.showMessage(f"{message} ({fraction:.0%})")
+            status.showMessage(f"{localise_progress(message)} ({fraction:.0%})")
 
     def on_done(written: str) -> None:
         if status is not None:

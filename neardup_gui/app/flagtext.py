@@ -4,9 +4,18 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from PySide6.QtCore import QCoreApplication, QLocale
+from PySide6.QtCore import QCoreApplication, QLocale, QObject
 
 from neardup_gui.core.flags import HIDDEN, INVISIBLE, REPLACED, TRADITIONAL, Flag
+
+
+class Flags(QObject):
+    """The flags' counted phrases: Qt's plural forms are found by a QObject's tr (this context is
+    the one of the other flag strings)."""
+
+    def hidden(self, n: int) -> str:
+        return self.tr("Hidden text: %n character(s)", "", n)
+
 
 def _n(value: int) -> str:
     return QLocale().toString(value)
@@ -19,8 +28,7 @@ def flag_phrase(flag: Flag) -> str:
         return QCoreApplication.translate("Flags", "Replaced characters: {n} in {w} words").format(
             n=count, w=_n(flag.words))
     if flag.kind == HIDDEN:  # (%n is written without digit grouping: the grouped count replaces it)
-        return (QCoreApplication.translate("Flags", "Hidden text: %n character", "", n) if n == 1 else
-                QCoreApplication.translate("Flags", "Hidden text: %n characters", "", n)).replace(str(n), count)
+        return Flags().hidden(n).replace(str(n), count)
     if flag.kind == INVISIBLE:
         return QCoreApplication.translate("Flags", "Invisible characters: {n}").format(n=count)
     if flag.kind == TRADITIONAL:
@@ -43,7 +51,13 @@ def flag_name(kind: str) -> str:
 
 def flags_cell(flags: Sequence[Flag]) -> str:
     """The flags in a table cell: "hidden text 325, replaced characters 277"."""
-    return ", ".join(f"{flag_name(f.kind)} {_n(f.count)}" for f in flags)
+    # (the separator of a short list: a translation gives its own punctuation)
+    return QCoreApplication.translate("Flags", ", ").join(f"{flag_name(f.kind)} {_n(f.count)}" for f in flags)
+
+
+def flags_line(flags: Sequence[Flag]) -> str:
+    """Each flag in full, one after another: "Replaced characters: 212 in 118 words; Hidden text: …"."""
+    return QCoreApplication.translate("Warnings", "; ").join(map(flag_phrase, flags))
 
 
 def flags_tooltip(flags: Sequence[Flag]) -> str:

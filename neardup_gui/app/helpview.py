@@ -41,20 +41,21 @@ class HelpDialog(QDialog):
         ]
 
     def figures(self) -> list[tuple[str, str]]:
+        """Each figure by its one name (docs/glossary.md), and what it means."""
         return [
-            (self.tr("Countable text"), self.tr(
-                "The words and Chinese characters of a document, without punctuation, without template text "
-                "(sentences of the call's form, your template files, page headers and footers) and without "
-                "what the settings exclude (quotations, the bibliography). Every figure below is a share of it.")),
+            (self.tr("Units"), self.tr(
+                "The countable words and Chinese characters of a document: without punctuation, without template "
+                "text (sentences of the call's form, your template files, page headers and footers) and without "
+                "what the settings exclude (quotations, the bibliography). Every share below is a share of them.")),
             (self.tr("Copied"), self.tr(
-                "The share of the submission's countable text found in any document of the collection, each "
-                "passage counted once however many sources hold it. It is never below a single source's share.")),
-            (self.tr("Without quotations"), self.tr(
+                "The share of the submission's units found in any source, each passage counted once however many "
+                "sources hold it. It is never below the largest single source.")),
+            (self.tr("Copied without quotations"), self.tr(
                 "Copied, not counting text inside quotation marks. Never above Copied; equal to it when quotations "
                 "are excluded in the settings.")),
-            (self.tr("Without own work"), self.tr(
-                "Copied, not counting the text credited to the applicant's own documents (CNKI's 去除本人文献复制比): "
-                "what a submission is flagged by. A submission that is mostly one of its applicant's own documents is "
+            (self.tr("Copied without own documents"), self.tr(
+                "Copied, not counting the text credited to the applicant's own documents: what a submission of a "
+                "screening is flagged by. A submission that is mostly one of its applicant's own documents is "
                 "labelled a resubmission / duplicate submission. Applicants come from your CSV or “Set applicant…”, "
                 "else from each file's author field.")),
             (self.tr("Decision"), self.tr(
@@ -63,17 +64,33 @@ class HelpDialog(QDialog):
                 "the reports. Kept under the two texts' contents: a text changed since is marked and its decision no "
                 "longer applied.")),
             (self.tr("Largest single source"), self.tr(
-                "The share of the countable text found in the one source that holds the most (its containment).")),
-            (self.tr("Similarity"), self.tr(
-                "The LCS ratio of two texts: common / (A + B − common), counting only passages of at least the "
-                "minimum match length. 100 % means the same text.")),
-            (self.tr("Containment (A in B)"), self.tr(
-                "The share of A's countable text found in B. A short text copied whole into a long one has a high "
-                "containment and a low similarity.")),
-            (self.tr("Template share"), self.tr("The share of a document that is template text (shown, never counted).")),
-            (self.tr("Show sources from"), self.tr(
-                "Hides sources whose similarity and containment are both below the value. Hidden sources still "
-                "count in Copied; the Check tab says how many are hidden.")),
+                "The share of the submission's units found in the one source that holds the most.")),
+            (self.tr("Share of the submission"), self.tr(
+                "The share of the submission's units found in one source (a row of the Check tab, a source of the "
+                "submission view).")),
+            (self.tr("Credited"), self.tr(
+                "The share of the submission's units credited to one source: a passage several sources hold is "
+                "credited to one of them (a document of the collection before a submission of the call, then the "
+                "earlier indexed, then the one holding more), so the sources' credited shares add up to Copied.")),
+            (self.tr("Similarity r"), self.tr(
+                "The LCS ratio of two texts: identical / (A + B − identical), counting only identical runs of at "
+                "least the minimum match length, in order. 100 % means the same text.")),
+            (self.tr("A in B"), self.tr(
+                "The share of A's units found in B (B in A: the other way). A short text copied whole into a long "
+                "one has a high A in B and a low similarity r.")),
+            (self.tr("Contained"), self.tr("The larger of A in B and B in A.")),
+            (self.tr("Identical units"), self.tr("The units inside the identical runs two texts share: what the "
+                                                 "similarity r counts.")),
+            (self.tr("Copied units"), self.tr("How many units of a submission (or of a section) lie in copied "
+                                              "passages.")),
+            (self.tr("Template share"), self.tr("The share of a document that is template text (shown grey, never "
+                                                "counted).")),
+            (self.tr("Flag line"), self.tr("A screened submission whose copied share reaches this line is "
+                                           "flagged.")),
+            (self.tr("Hide sources below"), self.tr(
+                "An option of the Check tab, off at first: hides the sources whose similarity r and share of the "
+                "submission are both below the value. Hidden sources still count in Copied, and the tab says how "
+                "many are hidden.")),
         ]
 
     def html(self) -> str:

@@ -58,7 +58,9 @@ def configure_logging(verbose: int = 0, log_path: Path | None = None) -> Path | 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="neardup-gui", description="Near-duplicate and plagiarism screening (window).")
     parser.add_argument("--version", action="version", version=f"neardup {__version__}")
-    parser.add_argument("--sample", action="store_true", help="open the bundled sample collection")
+    parser.add_argument("--sample", action="store_true",
+                        help="open the bundled sample collection (a new user's first start shows the welcome "
+                             "view instead, the sample one click away)")
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output (-vv for debug)")
     parser.add_argument("folder", nargs="?", help="a collection folder to open")
     args, _qt_args = parser.parse_known_args(list(sys.argv[1:] if argv is None else argv))
@@ -108,7 +110,7 @@ def build_window(args: argparse.Namespace, translations: "Translations") -> "Mai
     """Read the settings and build the main window (everything a start-up can fail at)."""
     from PySide6.QtCore import QTimer
 
-    from neardup_gui.app.appsettings import load_language, open_store
+    from neardup_gui.app.appsettings import load_language, mark_welcomed, open_store, welcomed
     from neardup_gui.app.i18n import resolve_language
     from neardup_gui.app.mainwindow import MainWindow
 
@@ -116,7 +118,12 @@ def build_window(args: argparse.Namespace, translations: "Translations") -> "Mai
     translations.switch(resolve_language(load_language(store)))
     window = MainWindow(translations, store)
     window.show()
-    if args.sample:
+    # A new user meets the welcome view first (what the tool does, the ways to start, the sample
+    # one click away), once; `make run` opens the sample from the next start on.
+    new_user = not welcomed(store)
+    if not args.folder:
+        mark_welcomed(store)
+    if args.sample and not new_user:
         QTimer.singleShot(0, window.open_sample)
     elif args.folder:
         folder = os.path.abspath(args.folder)

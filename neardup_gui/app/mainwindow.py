@@ -182,8 +182,8 @@ class MainWindow(QMainWindow):
         # Collection panel
         panel = QWidget()
         panel.setObjectName("collectionPanel")
-        panel.setMinimumWidth(230)
-        panel.setMaximumWidth(360)
+        # (no least width of its own: its buttons' is; at most so many characters, so a larger text widens it)
+        panel.setMaximumWidth(panel.fontMetrics().averageCharWidth() * 44)
         self.collection_title = QLabel()
         self.collection_title.setObjectName("collectionTitle")
         self.folder_label = QLabel()
@@ -306,10 +306,10 @@ class MainWindow(QMainWindow):
         self.about_action.setText(self.tr("&About neardup"))
         self.help_action.setText(self.tr("neardup &Help"))
         self.help_action.setToolTip(self.tr("What each figure means, and the keyboard shortcuts (F1)"))
-        self.collection_title.setText(self.tr("<b>Collection</b>"))
+        self.collection_title.setText("<big>" + self.tr("<b>Collection</b>") + "</big>")
         self.refresh_button.setText(self.tr("Refresh"))
         self.refresh_button.setToolTip(self.tr("Pick up new, changed and deleted files (only those are read) (F5)"))
-        self.check_button.setText(self.tr("Check a file…"))
+        self.check_button.setText(self.tr("Check files…"))
         self.check_button.setToolTip(self.tr("Check one or more submissions against the collection (Ctrl+K); you can also drop files on the window"))
         self.open_other_button.setText(self.tr("Open another folder…"))
         self.recent_label.setText(self.tr("Recent collections:"))
@@ -614,16 +614,13 @@ class MainWindow(QMainWindow):
                 skipped=sum(1 for d in state.documents if d.status == "skipped"),
                 seconds=report.elapsed_s)
             if state.unread:
-                message += " " + (self.tr("%n file could not be read.", "", len(state.unread)) if len(state.unread) == 1
-                                  else self.tr("%n files could not be read.", "", len(state.unread)))
+                message += " " + self.tr("%n file(s) could not be read.", "", len(state.unread))
             if report.reread:
-                message += " " + (self.tr("%n unchanged file read again: this version reads its format differently.",
-                                          "", report.reread) if report.reread == 1 else
-                                  self.tr("%n unchanged files read again: this version reads their format "
-                                          "differently.", "", report.reread))
+                message += " " + self.tr("%n unchanged file(s) read again: this version reads their format "
+                                         "differently.", "", report.reread)
             if report.unread:
-                message += " " + self.tr("{unread} kept as they were: their folder could not be read.").format(
-                    unread=report.unread)
+                message += " " + self.tr("%n document(s) kept as they were: their folder could not be read.", "",
+                                         report.unread)
             self.statusBar().showMessage(message, 15000)
         self.collection_loaded.emit()
         changed = report is not None and (report.added or report.updated or report.moved or report.removed
@@ -741,20 +738,16 @@ class MainWindow(QMainWindow):
         indexed = sum(1 for d in docs if d.status == "indexed")
         warned = sum(1 for d in docs if d.status == "indexed" and d.warnings)
         skipped = sum(1 for d in docs if d.status == "skipped")
-        # (intake: "512 indexed, 3 with warnings, 2 skipped"; English singular as its own string)
-        counts = (self.tr("%n document: {indexed} indexed, {warned} with warnings, {skipped} skipped", "", len(docs))
-                  if len(docs) == 1 else
-                  self.tr("%n documents: {indexed} indexed, {warned} with warnings, {skipped} skipped", "", len(docs)))
+        # (intake: "512 indexed, 3 with warnings, 2 skipped"; Qt's plural forms, English's from its .qm)
+        counts = self.tr("%n document(s): {indexed} indexed, {warned} with warnings, {skipped} skipped", "",
+                         len(docs))
         text = counts.format(indexed=indexed, warned=warned, skipped=skipped) if self.folder else ""
         others = self.other_files if self.folder else ()
         unread = self.unread_files if self.folder else ()
         if unread:  # (files the scan could not read: not in the documents' list, so named here)
-            text += (self.tr("; %n file could not be read", "", len(unread)) if len(unread) == 1 else
-                     self.tr("; %n files could not be read", "", len(unread)))
+            text += self.tr("; %n file(s) could not be read", "", len(unread))
         if others:
-            text += (self.tr("; %n other file left out (not a format neardup reads)", "", len(others))
-                     if len(others) == 1 else
-                     self.tr("; %n other files left out (not a format neardup reads)", "", len(others)))
+            text += self.tr("; %n other file(s) left out (not a format neardup reads)", "", len(others))
         self.counts_label.setText(text)
         tips = [files_tip(self.tr("Could not be read:"),
                           [(p.path, localise_reason(p.reason)) for p in unread], self.folder or "",

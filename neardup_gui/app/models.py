@@ -454,29 +454,31 @@ def reason_text(info: DocumentInfo, separator: str | None = None) -> str:
 
 
 class PairsModel(RecordTableModel[Pair]):
-    """Near-duplicate pairs, ranked by similarity."""
+    """Near-duplicate pairs, ranked by similarity r (the figures' names: docs/glossary.md)."""
 
     def __init__(self, parent=None) -> None:
         c = "PairsModel"
         QCoreApplication.translate("PairsModel", "Document A"), QCoreApplication.translate("PairsModel", "Document B")
-        QCoreApplication.translate("PairsModel", "Similarity"), QCoreApplication.translate("PairsModel", "A in B")
-        QCoreApplication.translate("PairsModel", "B in A"), QCoreApplication.translate("PairsModel", "Common units")
-        QCoreApplication.translate("PairsModel", "Share of A's countable units found in B (containment)")
-        QCoreApplication.translate("PairsModel", "Share of B's countable units found in A (containment)")
+        QCoreApplication.translate("PairsModel", "Similarity r"), QCoreApplication.translate("PairsModel", "A in B")
+        QCoreApplication.translate("PairsModel", "B in A"), QCoreApplication.translate("PairsModel", "Identical units")
+        QCoreApplication.translate("PairsModel", "Share of A's countable units found in B")
+        QCoreApplication.translate("PairsModel", "Share of B's countable units found in A")
         QCoreApplication.translate("PairsModel", "LCS ratio of the two texts, template text left out")
+        QCoreApplication.translate("PairsModel", "Units in the identical runs the two texts share")
         QCoreApplication.translate("PairsModel", "Contained")
         QCoreApplication.translate("PairsModel", "The larger of A in B and B in A: how much of one is found in the other")
         super().__init__(
             [
-                Column(c, "Similarity", lambda p: percent(p.similarity), lambda p: p.similarity, numeric=True,
+                Column(c, "Similarity r", lambda p: percent(p.similarity), lambda p: p.similarity, numeric=True,
                        tooltip="LCS ratio of the two texts, template text left out"),
                 Column(c, "Document A", lambda p: p.a.rel or p.a.path, lambda p: (p.a.rel or p.a.path).lower()),
                 Column(c, "Document B", lambda p: p.b.rel or p.b.path, lambda p: (p.b.rel or p.b.path).lower()),
                 Column(c, "A in B", lambda p: percent(p.containment_a), lambda p: p.containment_a, numeric=True,
-                       tooltip="Share of A's countable units found in B (containment)"),
+                       tooltip="Share of A's countable units found in B"),
                 Column(c, "B in A", lambda p: percent(p.containment_b), lambda p: p.containment_b, numeric=True,
-                       tooltip="Share of B's countable units found in A (containment)"),
-                Column(c, "Common units", lambda p: str(p.common_units), lambda p: p.common_units, numeric=True),
+                       tooltip="Share of B's countable units found in A"),
+                Column(c, "Identical units", lambda p: str(p.common_units), lambda p: p.common_units, numeric=True,
+                       tooltip="Units in the identical runs the two texts share"),
                 Column(c, "Contained", lambda p: percent(max(p.containment_a, p.containment_b)),
                        lambda p: max(p.containment_a, p.containment_b), numeric=True,
                        tooltip="The larger of A in B and B in A: how much of one is found in the other"),
@@ -501,7 +503,8 @@ class PairsModel(RecordTableModel[Pair]):
 
 
 def source_score(match: SourceMatch) -> float:
-    """What the check tab ranks and filters by: the larger of similarity and containment."""
+    """What the check tab's optional filter compares: the larger of similarity r and the share of
+    the submission."""
     return max(match.comparison.similarity, match.comparison.containment_a)
 
 
@@ -514,11 +517,12 @@ class SourcesModel(RecordTableModel[SourceMatch]):
 
     def __init__(self, parent=None) -> None:
         c = "SourcesModel"
-        QCoreApplication.translate("SourcesModel", "Source"), QCoreApplication.translate("SourcesModel", "Similarity")
-        QCoreApplication.translate("SourcesModel", "Containment"), QCoreApplication.translate("SourcesModel", "Template share")
-        QCoreApplication.translate("SourcesModel", "Common units")
+        QCoreApplication.translate("SourcesModel", "Source"), QCoreApplication.translate("SourcesModel", "Similarity r")
+        QCoreApplication.translate("SourcesModel", "Share of the submission")
+        QCoreApplication.translate("SourcesModel", "Identical units")
         QCoreApplication.translate("SourcesModel", "Share of the submission found in this source")
         QCoreApplication.translate("SourcesModel", "LCS ratio of the two texts, template text left out")
+        QCoreApplication.translate("SourcesModel", "Units in the identical runs the two texts share")
         QCoreApplication.translate("SourcesModel", "Credited")
         QCoreApplication.translate("SourcesModel", "Share of the submission credited to this source: a passage "
                                    "several sources hold is credited to one (the collection's, the earlier "
@@ -529,24 +533,23 @@ class SourcesModel(RecordTableModel[SourceMatch]):
                 Column(c, "Credited", lambda m: percent(_credited(m)), _credited, numeric=True,
                        tooltip="Share of the submission credited to this source: a passage several sources hold "
                                "is credited to one (the collection's, the earlier indexed, the one holding more)"),
-                Column(c, "Similarity", lambda m: percent(m.comparison.similarity),
+                Column(c, "Similarity r", lambda m: percent(m.comparison.similarity),
                        lambda m: m.comparison.similarity, numeric=True,
                        tooltip="LCS ratio of the two texts, template text left out"),
-                Column(c, "Containment", lambda m: percent(m.comparison.containment_a),
+                Column(c, "Share of the submission", lambda m: percent(m.comparison.containment_a),
                        lambda m: m.comparison.containment_a, numeric=True,
                        tooltip="Share of the submission found in this source"),
-                Column(c, "Template share", lambda m: percent(m.comparison.template_share_b),
-                       lambda m: m.comparison.template_share_b, numeric=True),
-                Column(c, "Common units", lambda m: str(m.comparison.common_units),
-                       lambda m: m.comparison.common_units, numeric=True),
+                Column(c, "Identical units", lambda m: str(m.comparison.common_units),
+                       lambda m: m.comparison.common_units, numeric=True,
+                       tooltip="Units in the identical runs the two texts share"),
                 same_applicant_column(lambda m: m.same_applicant),
                 decision_column(lambda m: decision_cell(m.decision)),
             ],
             parent,
         )
 
-    SAME_APPLICANT_COLUMN = 6
-    DECISION_COLUMN = 7
+    SAME_APPLICANT_COLUMN = 5
+    DECISION_COLUMN = 6
 
     def tooltip(self, record: SourceMatch, column: int) -> str | None:
         if column == self.DECISION_COLUMN:

@@ -15,11 +15,11 @@ from typing import Any, Sequence
 from PySide6.QtCore import QCoreApplication, QModelIndex, Qt, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QCheckBox,
     QComboBox,
     QDoubleSpinBox,
     QFileDialog,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from neardup_gui.app.flagtext import flags_cell, flags_tooltip
+from neardup_gui.app.flowlayout import FlowLayout
 from neardup_gui.app.paths import display_path, files_tip, local_file
 from neardup_gui.app.examiner import applicants_tip, rows_decision_cell, rows_decision_icon
 from neardup_gui.app.models import (
@@ -83,16 +84,16 @@ class ScreeningModel(RecordTableModel[ScreeningRow]):
         # The strings are marked for translation here and translated when shown.
         QCoreApplication.translate("ScreeningModel", "Rank"), QCoreApplication.translate("ScreeningModel", "Submission")
         QCoreApplication.translate("ScreeningModel", "Copied"), QCoreApplication.translate("ScreeningModel", "Flag")
-        QCoreApplication.translate("ScreeningModel", "Largest source")
-        QCoreApplication.translate("ScreeningModel", "Largest source share")
+        QCoreApplication.translate("ScreeningModel", "Largest source (file)")
+        QCoreApplication.translate("ScreeningModel", "Largest single source")
         QCoreApplication.translate("ScreeningModel", "Sources"), QCoreApplication.translate("ScreeningModel", "Warnings")
-        QCoreApplication.translate("ScreeningModel", "Share of the submission found in its sources, the form's text not counted")
+        QCoreApplication.translate("ScreeningModel", "Share of the submission found in its sources, template text not counted")
         QCoreApplication.translate("ScreeningModel", "Share of the submission found in its single largest source")
         QCoreApplication.translate("ScreeningModel", "Sources counted (documents of the collection and other submissions of this call)")
         QCoreApplication.translate("ScreeningModel", "Integrity flags")
-        QCoreApplication.translate("ScreeningModel", "Without own work")
-        QCoreApplication.translate("ScreeningModel", "Share of the submission copied from others' documents: the "
-                                                     "applicants' own earlier documents left out (the flag's figure)")
+        QCoreApplication.translate("ScreeningModel", "Copied without own documents")
+        QCoreApplication.translate("ScreeningModel", "Copied, not counting the text credited to the applicants' own "
+                                                     "documents: what a submission is flagged by")
         QCoreApplication.translate("ScreeningModel", "Look-alike letters, hidden text, invisible or traditional "
                                                      "characters found in the submission")
         self.flag = DEFAULT_FLAG
@@ -104,15 +105,16 @@ class ScreeningModel(RecordTableModel[ScreeningRow]):
                 Column(c, "Submission", lambda r: r.rel, lambda r: r.rel.lower()),
                 Column(c, "Copied", lambda r: percent(r.copied) if r.status == "done" else "",
                        lambda r: r.copied if r.status == "done" else -1.0, numeric=True,
-                       tooltip="Share of the submission found in its sources, the form's text not counted"),
-                Column(c, "Without own work", lambda r: percent(r.copied_from_others) if r.status == "done" else "",
+                       tooltip="Share of the submission found in its sources, template text not counted"),
+                Column(c, "Copied without own documents",
+                       lambda r: percent(r.copied_from_others) if r.status == "done" else "",
                        lambda r: r.copied_from_others if r.status == "done" else -1.0, numeric=True,
-                       tooltip="Share of the submission copied from others' documents: the applicants' own earlier "
-                               "documents left out (the flag's figure)"),
-                Column(c, "Largest source share", lambda r: percent(r.largest) if r.status == "done" else "",
+                       tooltip="Copied, not counting the text credited to the applicants' own documents: what a "
+                               "submission is flagged by"),
+                Column(c, "Largest single source", lambda r: percent(r.largest) if r.status == "done" else "",
                        lambda r: r.largest, numeric=True,
                        tooltip="Share of the submission found in its single largest source"),
-                Column(c, "Largest source", lambda r: os.path.basename(r.largest_source),
+                Column(c, "Largest source (file)", lambda r: os.path.basename(r.largest_source),
                        lambda r: os.path.basename(r.largest_source).lower()),
                 Column(c, "Sources", lambda r: str(r.sources) if r.status == "done" else "", lambda r: r.sources,
                        numeric=True,
@@ -205,7 +207,8 @@ class ScreeningView(QWidget):
         self.combo_label = QLabel()
         self.combo = QComboBox()
         self.combo.setObjectName("screeningCombo")
-        self.combo.setMinimumContentsLength(24)
+        self.combo.setMinimumContentsLength(12)
+        self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.combo.activated.connect(self._chosen)
         self.combo_label.setBuddy(self.combo)
         self.flag_label = QLabel()
@@ -240,7 +243,9 @@ class ScreeningView(QWidget):
         self.proxy = FilterProxy(score=_flag_score, parent=self)
         self.proxy.setSourceModel(self.model)
         filter_as_typed(self.filter, self.proxy)
-        self.view = make_table(self.proxy, "screeningView", stretch=(1,))
+        self.view = make_table(self.proxy, "screeningView", names=(1, 5), texts=(7, 8, ScreeningModel.WARNINGS_COLUMN))
+        # ("Set applicant…" names the applicants of every chosen submission)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.view.sortByColumn(0, Qt.SortOrder.AscendingOrder)  # by rank: the highest copied share first
         self.view.activated.connect(self._activated)
         self.empty_hint = QLabel()
@@ -248,24 +253,16 @@ class ScreeningView(QWidget):
         self.empty_hint.setWordWrap(True)
         self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
         layout = QVBoxLayout(self)
-        top = QHBoxLayout()
-        top.addWidget(self.screen_button)
-        top.addWidget(self.rescreen_button)
-        top.addSpacing(12)
-        top.addWidget(self.combo_label)
-        top.addWidget(self.combo, 1)
-        top.addSpacing(12)
-        top.addWidget(self.flag_label)
-        top.addWidget(self.flag_spin)
+        top = FlowLayout()
+        for w in (self.screen_button, self.rescreen_button, self.combo_label):
+            top.add(w)
+        top.add(self.combo, stretch=True)
+        for w in (self.flag_label, self.flag_spin, self.flagged_only, self.with_flags, self.undecided_only,
+                  self.applicant_button):
+            top.add(w)
+        top.add(self.filter, stretch=True)
         layout.addLayout(top)
-        row = QHBoxLayout()
-        row.addWidget(self.summary, 1)
-        row.addWidget(self.flagged_only)
-        row.addWidget(self.with_flags)
-        row.addWidget(self.undecided_only)
-        row.addWidget(self.applicant_button)
-        row.addWidget(self.filter, 1)
-        layout.addLayout(row)
+        layout.addWidget(self.summary)
         layout.addWidget(self.empty_hint, 1)
         layout.addWidget(self.view, 1)
         self.retranslate_ui()
@@ -294,13 +291,6 @@ class ScreeningView(QWidget):
             self.flag_spin.setValue(round(screening.info.flag * 100))
             self.flag_spin.blockSignals(False)
             self.model.set_screening_rows(screening.rows, screening.info.flag)
-            self.view.resizeColumnsToContents()
-            # A long reason (a file not read) took the width the submissions' names stretch into:
-            # the warnings column is held to a third of the table, its whole text in its tooltip.
-            warnings = ScreeningModel.WARNINGS_COLUMN
-            most = max(240, self.view.viewport().width() // 3)
-            if self.view.columnWidth(warnings) > most:
-                self.view.setColumnWidth(warnings, most)
         else:
             self.model.set_screening_rows((), self.flag_spin.value() / 100)
         self._update_summary()
@@ -335,17 +325,12 @@ class ScreeningView(QWidget):
         line = self.flag_spin.value() / 100
         done = [r for r in s.rows if r.status == "done"]
         flagged = sum(1 for r in s.rows if r.flagged(line))
-        # (English singular as its own string, as the counts line's)
-        text = (self.tr("<b>%n submission</b> in {folder}: {flagged} at or above the flag line, "
-                        "{unread} could not be read", "", len(s.rows))
-                if len(s.rows) == 1 else
-                self.tr("<b>%n submissions</b> in {folder}: {flagged} at or above the flag line, "
-                        "{unread} could not be read", "", len(s.rows))).format(
-            folder=display_path(s.info.folder), flagged=flagged, unread=len(s.rows) - len(done))
+        text = self.tr("<b>%n submission(s)</b> in {folder}", "", len(s.rows)).format(folder=display_path(s.info.folder))
+        text += self.tr(": {flagged}, {unread}").format(
+            flagged=self.tr("%n at or above the flag line", "", flagged),
+            unread=self.tr("%n could not be read", "", len(s.rows) - len(done)))
         if s.others:  # (as the last screening run found them)
-            text += " · " + (self.tr("%n other file left out (not a format neardup reads)", "", len(s.others))
-                             if len(s.others) == 1 else
-                             self.tr("%n other files left out (not a format neardup reads)", "", len(s.others)))
+            text += " · " + self.tr("%n other file(s) left out (not a format neardup reads)", "", len(s.others))
         if s.info.state != "done":
             text += " · " + self.tr("interrupted: screen again to check the rest")
         self.summary.setText(text)
@@ -430,9 +415,9 @@ class ScreeningView(QWidget):
                                                 "goes on where it stopped"))
         self.combo_label.setText(self.tr("Screening:"))
         self.combo.setAccessibleName(self.tr("Screenings kept in this collection"))
-        self.flag_label.setText(self.tr("Flag from:"))
-        tip = self.tr("Flag a submission whose share copied from others (the form's text and the applicant's own "
-                      "documents not counted) reaches this")
+        self.flag_label.setText(self.tr("Flag line:"))
+        tip = self.tr("A submission is flagged when its copied share without own documents (template text and the "
+                      "applicant's own documents not counted) reaches this line")
         self.flag_label.setToolTip(tip)
         self.flag_spin.setToolTip(tip)
         self.flag_spin.setAccessibleName(self.tr("Flag line"))

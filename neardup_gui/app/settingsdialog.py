@@ -6,7 +6,7 @@ import logging
 import os
 from dataclasses import replace
 
-from PySide6.QtCore import QEvent, QSettings
+from PySide6.QtCore import QEvent, QSettings, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QDoubleSpinBox,
     QFileDialog,
+    QFrame,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QMessageBox,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -189,13 +191,23 @@ class SettingsDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
 
+        # The settings scroll when the window is short (a small screen, a large text); OK and
+        # Cancel stay in view below them.
+        content = QWidget()
+        inner = QVBoxLayout(content)
+        inner.setContentsMargins(0, 0, 0, 0)
+        for w in (self.scope_note, self.matching_box, self.index_box, self.template_box, self.interface_box,
+                  self.as_defaults):
+            inner.addWidget(w)
+        inner.addStretch(1)
+        self.scroll = QScrollArea()
+        self.scroll.setObjectName("settingsScroll")
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll.setWidget(content)
         layout = QVBoxLayout(self)
-        layout.addWidget(self.scope_note)
-        layout.addWidget(self.matching_box)
-        layout.addWidget(self.index_box)
-        layout.addWidget(self.template_box)
-        layout.addWidget(self.interface_box)
-        layout.addWidget(self.as_defaults)
+        layout.addWidget(self.scroll, 1)
         layout.addWidget(self.buttons)
         self.retranslate_ui()
 
@@ -227,14 +239,14 @@ class SettingsDialog(QDialog):
         self.index_box.setTitle(self.tr("Index and search"))
         self.template_box.setTitle(self.tr("Template text"))
         self.interface_box.setTitle(self.tr("Interface"))
-        self._label(self.matching_form, self.threshold, self.tr("Report pairs from similarity:"),
-                    self.tr("Pairs of the collection at or above this similarity are listed as duplicates"))
+        self._label(self.matching_form, self.threshold, self.tr("Report pairs from similarity r:"),
+                    self.tr("Pairs of the collection at or above this similarity r are listed as duplicates"))
         self._label(self.matching_form, self.min_run, self.tr("Minimum match length (units):"),
                     self.tr("A common passage counts only if it is at least this many characters or words long"))
         self._label(self.matching_form, self.exclude_quotes, self.tr("Quotations:"),
-                    self.tr("Leave text in quotation marks out of the similarity"))
+                    self.tr("Leave text in quotation marks out of every figure"))
         self._label(self.matching_form, self.exclude_bibliography, self.tr("Bibliography:"),
-                    self.tr("Leave the reference list out of the similarity"))
+                    self.tr("Leave the reference list out of every figure"))
         self.exclude_quotes.setText(self.tr("Exclude quoted text"))
         self.exclude_bibliography.setText(self.tr("Exclude the bibliography"))
         self._label(self.index_form, self.fingerprint_size, self.tr("Fingerprint size (bits):"),

@@ -7,11 +7,11 @@ figures, which follow the sources the examiner counts: unticking a source recomp
 once, and "Exclude this source" (the applicant's own earlier proposal, say) is remembered for this
 submission in the index. Clicking a passage opens it beside its source (the side-by-side view).
 
-Styles (documented in docs/screening.md): a source's passages have a background of its own hue,
-light on a light theme and dark on a dark one (derived from the palette's Base colour, text in
-the palette's Text colour, so both themes stay readable); the form's template text is in the
-palette's placeholder colour on its alternate base; excluded text (quotations, bibliography when
-the settings exclude them) likewise and struck through.
+Styles (documented in docs/screening.md): source n has the colour the committee's report gives it
+(:mod:`neardup_gui.core.palette`, derived from the palette's Base colour so a dark theme gets dark
+tints under light text); the words edited inside a copied passage are a lighter shade of it; the
+form's template text is grey, and excluded text (quotations, bibliography when the settings
+exclude them) grey and struck through.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from PySide6.QtGui import QBrush, QColor, QIcon, QPalette
 from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QListWidget,
     QListWidgetItem,
@@ -39,27 +38,27 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from neardup_gui.app import colours
+from neardup_gui.app.columns import ColumnFit
 from neardup_gui.app.diffview import DiffInput, DiffView
 from neardup_gui.app.examiner import DecisionDialog, decide_on_source, decision_icon, decision_tip, source_notes, whose_html
 from neardup_gui.app.models import percent
+from neardup_gui.app.flagtext import flags_line
 from neardup_gui.app.tasks import TaskRunner
-from neardup_gui.app.flagtext import flag_phrase
+from neardup_gui.app.widgets import ColourKeepingDelegate
 from neardup_gui.core.collection import Collection
 from neardup_gui.core.document import CharSpan
 from neardup_gui.core.flags import INVISIBLE, TRADITIONAL, Flag
 from neardup_gui.core.progress import ProgressFn
-from neardup_gui.core.report.model import EXCLUDED, MATCH, TEMPLATE, _Marks, segments
+from neardup_gui.core.report.model import EDITED, EXCLUDED, MATCH, TEMPLATE, _Marks, segments
 from neardup_gui.core.screening import (
-    COLLECTION, ScreenedSource, SubmissionDetail, coloured_spans, set_source_excluded, source_text,
+    COLLECTION, ScreenedSource, SubmissionDetail, coloured_runs, set_source_excluded, source_passage_spans, source_text,
     submission_detail,
 )
 from neardup_gui.core.sections import find_sections, section_figures
 from neardup_gui.core.settings import Settings
 
 log = logging.getLogger(__name__)
-
-GOLDEN = 0.618033988749895
-
 
 # --- the work (run in the task runner) ---------------------------------------------------------
 
@@ -94,45 +93,33 @@ def exclude_source(db_path: str, name: str, rel: str, source_path: str, excluded
 # --- colours from the palette --------------------------------------------------------------------
 
 
-def is_dark(palette: QPalette) -> bool:
-    return palette.color(QPalette.ColorRole.Base).lightnessF() < 0.5
-
-
 def source_colour(palette: QPalette, number: int) -> QColor:
-    """The background of source ``number`` (1-based): hues spread by the golden ratio, light on a
-    light theme, dark on a dark one, so the palette's Text colour stays readable on it."""
-    hue = ((number - 1) * GOLDEN + 0.08) % 1.0
-    if is_dark(palette):
-        return QColor.fromHslF(hue, 0.55, 0.30)
-    return QColor.fromHslF(hue, 0.85, 0.82)
-
-
-def muted_colours(palette: QPalette) -> tuple[QColor, QColor]:
-    """(foreground, background) of template and excluded text."""
-    return palette.color(QPalette.ColorRole.PlaceholderText), palette.color(QPalette.ColorRole.AlternateBase)
+    """The background of source ``number`` (1-based): its colour in the committee's report too
+    (:func:`neardup_gui.core.palette.passage_colours` of ``number - 1``)."""
+    return colours.passage_shades(number - 1, palette)[0]
 
 
 def submission_html(detail: SubmissionDetail, counted: Sequence[ScreenedSource], numbers: dict[int, int],
                     palette: QPalette) -> str:
-    """The full text as rich text: each counted source's passages in its colour, numbered, each a
-    link ``passage:<rank>:<i>`` (its source's rank and the passage's index among that source's)."""
-    spans, owner = [], []
-    for span, rank, i in coloured_spans(counted):
-        spans.append(span)
-        owner.append((rank, i))
-    marks = _Marks(spans, detail.template, detail.excluded)
+    """The full text as rich text: each counted source's passages in its colour, numbered, the
+    edited words inside a passage in the lighter shade of it (as the side-by-side view and the
+    report show them), each passage a link ``passage:<rank>:<i>`` (its source's rank and the
+    passage's index among that source's)."""
+    runs, pieces = coloured_runs(counted)
+    marks = _Marks([span for span, _ in runs], detail.template, detail.excluded, owners=[k for _, k in runs],
+                   edited=[(span, k) for k, (span, _, _) in enumerate(pieces)])
     text_colour = palette.color(QPalette.ColorRole.Text).name()
-    muted_fg, muted_bg = (c.name() for c in muted_colours(palette))
+    muted_fg, muted_bg = (c.name() for c in colours.muted_colours(palette))
     flagged = flagged_places(detail.row.flags)
     out, previous, pos = [], None, 0
-    for seg in segments(detail.text, (0, len(detail.text)), spans, detail.template, detail.excluded, marks=marks):
+    for seg in segments(detail.text, (0, len(detail.text)), (), detail.template, detail.excluded, marks=marks):
         text = _with_flags(seg.text, pos, flagged)
         pos += len(seg.text)
-        if seg.kind == MATCH:
-            rank, i = owner[seg.match]
+        if seg.kind in (MATCH, EDITED):
+            _, rank, i = pieces[seg.match]
             number = numbers[rank]
             label = f"<sup><b>[{number}]</b></sup>" if previous != rank else ""
-            colour = source_colour(palette, number).name()
+            colour = colours.passage_shades(number - 1, palette)[seg.kind == EDITED].name()
             out.append(f'{label}<a href="passage:{rank}:{i}" style="text-decoration:none; color:{text_colour};">'
                        f'<span style="background-color:{colour}; color:{text_colour};">{text}</span></a>')
             previous = rank
@@ -215,6 +202,7 @@ class SubmissionView(QDialog):
         self.text.anchorClicked.connect(self._anchor_clicked)
         self.legend_label = QLabel()
         self.legend = QListWidget()
+        self.legend.setItemDelegate(ColourKeepingDelegate(self.legend))
         self.legend.setObjectName("sourceLegend")
         self.legend.setWordWrap(True)
         self.legend.itemChanged.connect(self._item_changed)
@@ -236,8 +224,9 @@ class SubmissionView(QDialog):
         self.sections = QTableWidget(0, 3)
         self.sections.setObjectName("sectionsTable")
         self.sections.verticalHeader().setVisible(False)
+        self.sections.verticalHeader().setDefaultSectionSize(self.sections.fontMetrics().height() + 8)
         self.sections.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        self.sections.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.column_fit = ColumnFit(self.sections, names=(0,))
         self.key = QLabel()
         self.key.setObjectName("styleKey")
         self.key.setWordWrap(True)
@@ -308,7 +297,10 @@ class SubmissionView(QDialog):
             note = "" if not s.excluded or s.decision is not None else " · " + self.tr("excluded for this submission")
             note += source_notes(s)
             credit = credits.get(s.rank)
-            share = percent(credit.share if credit is not None else s.containment)
+            if credit is None:
+                share = self.tr("share of the submission {share}").format(share=percent(s.containment))
+            else:
+                share = self.tr("credited {share}").format(share=percent(credit.share))
             if credit is not None and credit.units and credit.share < s.containment:
                 note += " · " + self.tr("holds {share} in all, part of it credited to other sources").format(
                     share=percent(s.containment))
@@ -327,9 +319,9 @@ class SubmissionView(QDialog):
         summary = self.detail.summary(self.enabled)
         self.summary = summary
         self.figures.setText(self.tr(
-            "<b>{name}</b><br><b>Copied: {copied}</b> (the form's text not counted) &nbsp;·&nbsp; without "
-            "quotations {nq} &nbsp;·&nbsp; largest single source {largest} &nbsp;·&nbsp; {units} units &nbsp;·&nbsp; "
-            "form text {template} &nbsp;·&nbsp; {n} of {total} sources counted").format(
+            "<b>{name}</b><br><b>Copied {copied}</b> (template text not counted) &nbsp;·&nbsp; copied without "
+            "quotations {nq} &nbsp;·&nbsp; largest single source {largest} &nbsp;·&nbsp; units {units} &nbsp;·&nbsp; "
+            "template share {template} &nbsp;·&nbsp; sources counted: {n} of {total}").format(
             name=html.escape(self.detail.row.rel), copied=percent(summary.copied_ratio_without_template),
             nq=percent(summary.copied_ratio_without_quotes), largest=percent(summary.largest_source_ratio),
             units=self.detail.row.units, template=percent(summary.template_share), n=len(self.enabled),
@@ -350,8 +342,6 @@ class SubmissionView(QDialog):
                 if f.largest_source:
                     cell.setToolTip(f.largest_source)
                 self.sections.setItem(row, col, cell)
-        self.sections.resizeColumnsToContents()
-        self.sections.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self._update_buttons()
 
     def _flags_html(self) -> str:
@@ -359,7 +349,7 @@ class SubmissionView(QDialog):
         if not self.detail.row.flags:
             return ""
         return (f'<br><span style="color:{FLAG_COLOUR};"><b>' + html.escape(self.tr("Integrity flags:")) + "</b> "
-                + html.escape("; ".join(map(flag_phrase, self.detail.row.flags))) + "</span> "
+                + html.escape(flags_line(self.detail.row.flags)) + "</span> "
                 + html.escape(self.tr("(underlined in the text; not counted in any figure)")))
 
     def _source(self, rank: int) -> ScreenedSource:
@@ -475,7 +465,7 @@ class SubmissionView(QDialog):
     def retranslate_ui(self) -> None:
         self.setWindowTitle(self.tr("{name} — sources coloured").format(name=self.detail.row.rel))
         self.legend_label.setText(self.tr("Sources (untick to leave one out of the figures):"))
-        self.legend.setAccessibleName(self.tr("Sources"))
+        self.legend.setAccessibleName(self.tr("Sources of the submission"))
         self.side_button.setText(self.tr("Side by side"))
         self.side_button.setToolTip(self.tr("Open the submission beside the chosen source"))
         self.exclude_button.setToolTip(self.tr("Remember for this submission that this source does not count: "
@@ -488,11 +478,15 @@ class SubmissionView(QDialog):
         self.sections_label.setText(self.tr("Sections:"))
         self.sections.setHorizontalHeaderLabels([self.tr("Section"), self.tr("Units"), self.tr("Copied")])
         self.text.setToolTip(self.tr("Click a coloured passage to see it beside its source"))
-        fg, bg = (c.name() for c in muted_colours(self.palette()))
-        self.key.setText(self.tr("Each source's passages have its colour and number. "
-                                 "<span style=\"color:{fg}; background-color:{bg};\">The form's text</span> and "
+        fg, bg = (c.name() for c in colours.muted_colours(self.palette()))
+        exact, edited = (c.name() for c in colours.passage_shades(0, self.palette()))
+        self.key.setText(self.tr("Each source's passages have its colour and number: "
+                                 "<span style=\"background-color:{exact};\">identical text</span>, "
+                                 "<span style=\"background-color:{edited};\">edited words</span>. "
+                                 "<span style=\"color:{fg}; background-color:{bg};\">Template text</span> and "
                                  "<span style=\"color:{fg}; background-color:{bg}; text-decoration:line-through;\">"
-                                 "excluded text</span> are never counted.").format(fg=fg, bg=bg))
+                                 "excluded text</span> are never counted.").format(fg=fg, bg=bg, exact=exact,
+                                                                                    edited=edited))
         self._refresh()
 
     def changeEvent(self, event) -> None:  # noqa: ANN001

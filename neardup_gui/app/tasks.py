@@ -22,7 +22,7 @@ from PySide6.QtCore import QCoreApplication, QObject, QThreadPool, QTimer, Signa
 
 from neardup_gui.app import collector, errors
 from neardup_gui.app.relay import Relay, relay
-from neardup_gui.core.progress import Cancelled
+from neardup_gui.core.progress import Cancelled, RemainingTime
 from neardup_gui.core.store import while_busy
 
 log = logging.getLogger(__name__)
@@ -131,6 +131,7 @@ class Task(QObject):
         self._on_error = on_error
         self._on_cancelled = on_cancelled
         self.started_at = time.monotonic()
+        self._remaining = RemainingTime(self.started_at)
         self.fraction = 0.0
         self.message = ""
         self.outcome = ""  # "done" | "error" | "cancelled" once ended
@@ -171,16 +172,17 @@ class Task(QObject):
         return time.monotonic() - self.started_at
 
     def remaining_s(self) -> float | None:
-        """Estimated seconds left from the pace so far; None until there is a pace to go by."""
-        elapsed = self.elapsed_s()
-        if self.fraction < 0.02 or elapsed < 0.5 or self.waiting:
+        """Estimated seconds left from the recent pace of the work (core.progress.RemainingTime);
+        None until there is a pace to go by, and while waiting for another writer of the index."""
+        if self.waiting:
             return None
-        return elapsed * (1.0 - self.fraction) / self.fraction
+        return self._remaining.seconds_left(time.monotonic())
 
     def deliver_progress(self, fraction: float, message: str) -> None:
         if self.outcome:
             return
         self.fraction = fraction
+        self._remaining.add(time.monotonic(), fraction)
         if message:
             self.message = message
         self.progress.emit(fraction, message)

@@ -6,19 +6,24 @@ import re
 
 from typing import Callable
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, QPersistentModelIndex, QSize, Qt, QTimer
+from PySide6.QtGui import QPainter, QPalette, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QProgressBar,
     QPushButton,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableView,
     QWidget,
 )
 
+from neardup_gui.app.columns import ColumnFit
 from neardup_gui.app.models import FilterProxy
 from neardup_gui.app.tasks import Task
 
@@ -35,8 +40,21 @@ def _counted(match: re.Match[str], translated: str) -> str:
     return translated.format(**{k: v for k, v in match.groupdict().items() if k != "n"})
 
 
-def _tr_n(text: str, match: re.Match[str]) -> str:
-    return QCoreApplication.translate("ProgressMessages", text, None, int(match["n"]))
+class ProgressCounts(QObject):
+    """The core's counted progress messages, each through ``tr`` with its count: Qt's plural forms
+    (lupdate marks a message as counted only when it is asked for through ``tr``)."""
+
+    def found(self, n: int) -> str:
+        return self.tr("Found %n document(s)", "", n)
+
+    def finding_common(self, n: int) -> str:
+        return self.tr("Finding common passages (%n document(s) read)", "", n)
+
+    def refingerprinted(self, n: int) -> str:
+        return self.tr("Re-fingerprinted %n document(s)", "", n)
+
+    def indexed(self, n: int) -> str:
+        return self.tr("Indexed %n document(s) ({warned} with warnings, {skipped} skipped)", "", n)
 
 
 def _progress_patterns() -> list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]]:
@@ -49,21 +67,20 @@ def _progress_patterns() -> list[tuple[re.Pattern[str], str | Callable[[re.Match
         (re.compile(r"^Compared (?P<done>\d+) of (?P<total>\d+)$"), QCoreApplication.translate("ProgressMessages", "Compared {done} of {total}")),
         (re.compile(r"^Quoting (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Quoting {file}")),
         (re.compile(r"^Updating the figures of (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Updating the figures of {file}")),
+        (re.compile(r"^Writing (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Writing {file}")),
+        (re.compile(r"^Wrote (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Wrote {file}")),
         (re.compile(r"^Completing the index: (?P<done>\d+) of (?P<total>\d+)$"), QCoreApplication.translate("ProgressMessages", "Completing the index: {done} of {total}")),
         (re.compile(r"^Reading (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Reading {file}")),
         (re.compile(r"^[Ss]canning (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Scanning {file}")),
-        # The counted messages of core (progress.count_noun, indexer.index_summary): Qt's %n
-        # forms; English has no translator installed, so its singular is a string of its own.
-        (re.compile(r"^found (?P<n>\d+) documents?$"), lambda m: _counted(m, (
-            _tr_n(QT_TRANSLATE_NOOP("ProgressMessages", "Found %n document"), m) if m["n"] == "1" else _tr_n(QT_TRANSLATE_NOOP("ProgressMessages", "Found %n documents"), m)))),
-        (re.compile(r"^Finding common passages \((?P<n>\d+) documents? read\)$"), lambda m: _counted(m, (
-            _tr_n(QT_TRANSLATE_NOOP("ProgressMessages", "Finding common passages (%n document read)"), m) if m["n"] == "1" else _tr_n(QT_TRANSLATE_NOOP("ProgressMessages", "Finding common passages (%n documents read)"), m)))),
-        (re.compile(r"^Re-fingerprinted (?P<n>\d+) documents?$"), lambda m: _counted(m, (
-            _tr_n(QT_TRANSLATE_NOOP("ProgressMessages", "Re-fingerprinted %n document"), m) if m["n"] == "1" else _tr_n(QT_TRANSLATE_NOOP("ProgressMessages", "Re-fingerprinted %n documents"), m)))),
+        # The counted messages of core (progress.count_noun, indexer.index_summary), in Qt's %n
+        # plural forms (English's from neardup_en.qm, as every counted message of the window).
+        (re.compile(r"^found (?P<n>\d+) documents?$"), lambda m: _counted(m, ProgressCounts().found(int(m["n"])))),
+        (re.compile(r"^Finding common passages \((?P<n>\d+) documents? read\)$"),
+         lambda m: _counted(m, ProgressCounts().finding_common(int(m["n"])))),
+        (re.compile(r"^Re-fingerprinted (?P<n>\d+) documents?$"),
+         lambda m: _counted(m, ProgressCounts().refingerprinted(int(m["n"])))),
         (re.compile(r"^Indexed (?P<n>\d+) documents? \((?P<warned>\d+) with warnings, (?P<skipped>\d+) skipped\)$"),
-         lambda m: _counted(m, (
-             _tr_n(QT_TRANSLATE_NOOP("ProgressMessages", "Indexed %n document ({warned} with warnings, {skipped} skipped)"), m) if m["n"] == "1"
-             else _tr_n(QT_TRANSLATE_NOOP("ProgressMessages", "Indexed %n documents ({warned} with warnings, {skipped} skipped)"), m)))),
+         lambda m: _counted(m, ProgressCounts().indexed(int(m["n"])))),
     ]
 
 
@@ -77,6 +94,7 @@ def _stage_words() -> dict[str, str]:
         "Reading the submissions": QCoreApplication.translate("ProgressMessages", "Reading the submissions"),
         "Scanning the folder": QCoreApplication.translate("ProgressMessages", "Scanning the folder"),
         "Report ready": QCoreApplication.translate("ProgressMessages", "Report ready"),
+        "Building the report": QCoreApplication.translate("ProgressMessages", "Building the report"),
         "Screened": QCoreApplication.translate("ProgressMessages", "Screened"),
         "Checked": QCoreApplication.translate("ProgressMessages", "Checked"),
         "Compared": QCoreApplication.translate("ProgressMessages", "Compared"),
@@ -123,23 +141,75 @@ def filter_as_typed(edit: QLineEdit, proxy: FilterProxy) -> QTimer:
     return timer
 
 
-def make_table(model_proxy: FilterProxy, name: str, stretch: tuple[int, ...] = (0,)) -> QTableView:
+class ElidedLabel(QLabel):
+    """A one-line label of a name that is elided in its middle when the label is narrow, so both
+    ends of a file name stay readable and a long name never widens its window."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._full = ""
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+        self._full = text
+        self._elide()
+
+    def full_text(self) -> str:
+        return self._full
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        hint = super().minimumSizeHint()
+        return QSize(self.fontMetrics().averageCharWidth() * 12, hint.height())
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return QSize(self.fontMetrics().horizontalAdvance(self._full) + 8, super().sizeHint().height())
+
+    def resizeEvent(self, event) -> None:  # noqa: ANN001, N802
+        super().resizeEvent(event)
+        self._elide()
+
+    def _elide(self) -> None:
+        room = max(0, self.contentsRect().width())
+        super().setText(self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideMiddle, room))
+
+
+class ColourKeepingDelegate(QStyledItemDelegate):
+    """Draws a list's chosen item with its own background colour and a frame, not the selection
+    colour: a passage or a source keeps the colour it has in the text while it is chosen."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem,
+              index: QModelIndex | QPersistentModelIndex) -> None:
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        chosen = bool(opt.state & QStyle.StateFlag.State_Selected)
+        if chosen and index.data(Qt.ItemDataRole.BackgroundRole) is not None:
+            opt.state &= ~QStyle.StateFlag.State_Selected
+            style = opt.widget.style() if opt.widget is not None else QApplication.style()
+            style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+            painter.save()
+            painter.setPen(QPen(opt.palette.color(QPalette.ColorRole.Highlight), 2))
+            painter.drawRect(opt.rect.adjusted(1, 1, -2, -2))
+            painter.restore()
+            return
+        super().paint(painter, opt, index)
+
+
+def make_table(model_proxy: FilterProxy, name: str, names: tuple[int, ...] = (0,), texts: tuple[int, ...] = ()
+               ) -> QTableView:
+    """A sortable, filterable results table; its columns fitted (app/columns.py): ``names`` are
+    the columns of file names, ``texts`` of other free text."""
     view = QTableView()
     view.setObjectName(name)
     view.setModel(model_proxy)
+    view.column_fit = ColumnFit(view, names, texts)  # type: ignore[attr-defined] # (its header first)
     view.setSortingEnabled(True)
     view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
     view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     view.setAlternatingRowColors(True)
     view.verticalHeader().setVisible(False)
-    view.horizontalHeader().setStretchLastSection(False)
     # Size columns from the first rows only: measuring thousands of rows would stall the GUI.
     view.horizontalHeader().setResizeContentsPrecision(40)
     view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 8)
-    view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-    for column in stretch:  # the file names take the spare width
-        view.horizontalHeader().setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
     view.setTabKeyNavigation(False)
     return view
 
@@ -158,7 +228,7 @@ class ProgressPanel(QWidget):
         self.bar.setTextVisible(True)
         self.message = QLabel()
         self.message.setObjectName("progressMessage")
-        self.message.setMinimumWidth(200)
+        self.message.setMinimumWidth(self.message.fontMetrics().averageCharWidth() * 16)
         self.times = QLabel()
         self.cancel_button = QPushButton()
         self.cancel_button.setObjectName("cancelButton")

@@ -3,9 +3,12 @@
 Each strategy proposes documents; the union is verified by LCS. The strategies:
 
 - ``anchors``: winnowing anchors shared with the document's countable text (finds partial copies
-  of at least ``anchor_guarantee`` units whatever the overall similarity; our addition). A
-  ``check`` looks up every k-gram of the submission, not only its own anchors, so a stored
-  anchor that survived an edit is found even when winnowing picks other minima on the two sides;
+  of at least ``anchor_guarantee`` units whatever the overall similarity; our addition): the
+  collection-wide pass's channel for copies;
+- ``grams``: a check's channel for copies: every k-gram of the submission looked up among the
+  stored grams (the dense tier, ``fingerprints.grams``), so every document sharing a run of
+  ``gram_guarantee`` units (8, the comparison's minimum run) is proposed, whatever the two
+  documents' lengths: what the exact comparison can find, the check finds;
 - ``minhash``: 1-bit minwise fingerprints within the Hamming radius of the estimate floor
   (seed 000), searched with the configured strategy (brute, permuted = alg.G, grouped = alg.H);
 - ``simhash``: 64-bit simhash within Hamming distance 3 (seed 002, Manku's permuted tables);
@@ -26,7 +29,9 @@ try:  # (setup.py builds it when a C compiler is at hand; the same counts come f
     from neardup_gui.core import _kernels
 except ImportError:  # pragma: no cover - a build without a C compiler
     _kernels = None
-from neardup_gui.core.fingerprints import Fingerprints, anchor_kgrams, anchors, estimate_similarity, hamming_radius
+from neardup_gui.core.fingerprints import (
+    Fingerprints, anchors, estimate_similarity, gram_kgrams, hamming_radius,
+)
 from neardup_gui.core.indexer import params_key
 from neardup_gui.core.search import deserialise, make_search, serialise
 from neardup_gui.core.settings import Settings
@@ -122,7 +127,7 @@ class AnchorPostings:
     def load(cls, store: Store, table: str = "anchors") -> "AnchorPostings | None":
         """The anchors of ``store`` (None when there are more than ANCHOR_POSTINGS_MAX_ROWS), or
         the rows of another search table (``lsh_keys``, ``sentence_fps``), the same way."""
-        column = {"anchors": "hash", "lsh_keys": "key", "sentence_fps": "fp"}[table]
+        column = {"anchors": "hash", "lsh_keys": "key", "sentence_fps": "fp", "grams": "hash"}[table]
         with store.reading() as conn:
             rows = conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
             if rows > ANCHOR_POSTINGS_MAX_ROWS:
@@ -144,7 +149,7 @@ class AnchorPostings:
         0.24 s → 0.03 s for the anchors of 2,372 copyright files, in each worker of a pass. None
         when a stored array is damaged; the caller also reads the table itself when the counts
         differ."""
-        column = {"anchors": "anchors", "lsh_keys": "lsh", "sentence_fps": "sentence_fps"}[table]
+        column = {"anchors": "anchors", "lsh_keys": "lsh", "sentence_fps": "sentence_fps", "grams": "grams"}[table]
         ids, blobs = [], []
         for doc_id, blob in conn.execute(f"SELECT doc_id, {column} FROM fingerprints"):
             if not isinstance(blob, bytes) or len(blob) % 8:
@@ -225,13 +230,8 @@ class CandidateFinder:
         self.lsh_postings: AnchorPostings | None = None
         self.sentence_postings: AnchorPostings | None = None
         # A check (min_shared_anchors 1) looks up every k-gram of the submission among the stored
-        # anchors, not only its winnowed ones: an edited copy keeps few k-grams whole and the two
-        # sides' windows then pick different minima, so the anchors of a section edited at 20 %
-        # rarely coincide (eval_edited_recall.py, English sections edited at 20 / 30 %, anchors of
-        # 12 units: source first 8 / 7 of 24 that way, 10 / 8 with every k-gram; 2.3 candidates
-        # per check either way in a 2,347-document index; with anchors of 8 units, 19 / 13).
-        # False only to measure the winnowed look-up beside it.
-        self.check_every_kgram = True
+        # grams (the dense tier): any run of gram_guarantee units it shares with a document holds
+        # a gram that document stored, whichever minima the submission's own windows would pick.
         # what the channels proposed for a content (byte copies ask again), see find
         self._raw_channels: dict[object, tuple] = {}
         # set by a pass: a rank per document id (by path) breaking ties between documents that
@@ -331,9 +331,6 @@ class CandidateFinder:
             def admit(ids: np.ndarray) -> np.ndarray:
                 return ~np.isin(ids, left_out)
 
-        if own_anchors is None and self.check_every_kgram and min_shared_anchors <= 1:
-            # (pairs keep the winnowed anchors on both sides: PAIR_MIN_SHARED_ANCHORS is measured for them)
-            own_anchors = anchor_kgrams(countable_ids, self.params)
         found: dict[int, Candidate] = {}
         raw = self._raw_channels.get(content_key) if content_key is not None else None
         if raw is None:
@@ -368,8 +365,9 @@ class CandidateFinder:
             else:
                 best = np.lexsort((ids, ties, -counts))[:cap]
             ids, counts = ids[best], counts[best]
+        channel = "anchors" if min_shared_anchors > 1 else "grams"
         for doc_id, n in zip(ids.tolist(), counts.tolist()):
-            found[doc_id] = Candidate(doc_id, {"anchors"}, n)
+            found[doc_id] = Candidate(doc_id, {channel}, n)
         for (how, got), start, end in zip(channels, ends[:-1].tolist(), ends[1:].tolist()):
             if not len(got):
                 continue
@@ -380,14 +378,16 @@ class CandidateFinder:
                 c.found_by.add(how)
         return self._estimated(found, fp, estimates)
 
-    def _sharing_anchors(self, query_anchors: np.ndarray, min_shared: int) -> tuple[np.ndarray, np.ndarray]:
-        """(doc ids, shared anchors) of the documents sharing at least ``min_shared`` of ``query_anchors``."""
+    def _sharing_anchors(self, query_anchors: np.ndarray, min_shared: int,
+                         table: str = "anchors") -> tuple[np.ndarray, np.ndarray]:
+        """(doc ids, shared keys) of the documents sharing at least ``min_shared`` of
+        ``query_anchors`` in ``table`` (the anchors, or a check's grams)."""
         if not len(query_anchors):
             ids = counts = np.zeros(0, dtype=np.int64)
-        elif self.anchor_postings is not None:
+        elif self.anchor_postings is not None and table == "anchors":
             ids, counts = self.anchor_postings.counts(query_anchors)
         else:
-            looked_up = self.store.lookup_counts("anchors", "hash", query_anchors)
+            looked_up = self.store.lookup_counts(table, "hash", query_anchors)
             ids = np.fromiter(looked_up.keys(), dtype=np.int64, count=len(looked_up))
             counts = np.fromiter(looked_up.values(), dtype=np.int64, count=len(looked_up))
         keep = counts >= min_shared
@@ -425,8 +425,12 @@ class CandidateFinder:
         anchor candidates sharing ``min_shared_anchors`` (ids, counts), how many anchors the
         document has, and each other channel's ids. Anchors of the countable text only: template
         text must not make every form a candidate."""
-        query_anchors = anchors(countable_ids, self.params) if own_anchors is None else own_anchors
-        ids, counts = self._sharing_anchors(query_anchors, min_shared_anchors)
+        if min_shared_anchors <= 1:  # a check: every k-gram of the submission among the stored grams
+            query_anchors = gram_kgrams(countable_ids, self.params)
+            ids, counts = self._sharing_anchors(query_anchors, 1, "grams")
+        else:  # the pass: the winnowed anchors on both sides (PAIR_MIN_SHARED_ANCHORS is measured for them)
+            query_anchors = anchors(countable_ids, self.params) if own_anchors is None else own_anchors
+            ids, counts = self._sharing_anchors(query_anchors, min_shared_anchors)
         channels: list[tuple[str, np.ndarray]] = []
         if self.count:
             channels.append(("minhash", np.asarray(self.minhash.query(fp.minhash_bits, self.radius)[0], dtype=np.int64)))

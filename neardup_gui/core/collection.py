@@ -558,7 +558,7 @@ class Collection:
             if info is None or info.status != "indexed":
                 continue
             comp = v.compare(sub, self.marked(cand.doc_id, v), min_similarity=SOURCE_FLOOR, min_containment=SOURCE_FLOOR)
-            if comp is None or comp.common_units == 0:
+            if comp is None or not comp.passages and comp.passage_units_a == 0:
                 continue
             if comp.containment_a < SOURCE_FLOOR and comp.similarity < SOURCE_FLOOR:
                 continue

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import itertools
 import logging
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
 import numpy as np
@@ -321,7 +321,10 @@ def compare_units(
         if min_similarity is not None or min_containment is not None:
             real_a, real_b = items_a[shared_a], items_b[shared_b]
             bound = _multiset_overlap(real_a[real_a < distinct], real_b[real_b < distinct], n_codes)
-            if _below_cutoffs(bound, n_a, n_b, min_similarity, min_containment):
+            if _below_cutoffs(bound, n_a, n_b, min_similarity, min_containment) and (
+                    min_containment is None or _below_cutoffs(
+                        bound, n_a, n_b, min_similarity, min_containment,
+                        revised_bound=revised_bound(items_a, items_b, unit_a, unit_b, n_codes))):
                 return None
         if alignment == "shared-kgrams":
             sel_a, sel_b = shared_a, shared_b
@@ -407,16 +410,18 @@ def _aligned_comparison(
     # a scattered common word): the similarity's numerator, seed 004's ratio over the coherent
     # part of the LCS, counted in the same passages the containments count.
     identical = sum(_identical(p) for p in in_order)
-    in_order, moved = (in_order, []) if whole else _moved_passages(
+    in_order, moved, revised = (in_order, [], []) if whole else _tiling(
         in_order, items_a, items_b, unit_a, unit_b, pos_a, pos_b, codes_a, codes_b, n_codes, sel_a, sel_b, min_run,
         (jumps_a, cjk_a), (jumps_b, cjk_b))
-    cover_a = sum(ea - sa for sa, ea, _, _, _ in itertools.chain(in_order, moved))
-    cover_b = sum(eb - sb for _, _, sb, eb, _ in itertools.chain(in_order, moved))
+    cover_a = sum(ea - sa for sa, ea, _, _, _ in itertools.chain(in_order, moved, revised))
+    cover_b = sum(eb - sb for _, _, sb, eb, _ in itertools.chain(in_order, moved, revised))
     if counts_only:
         found, spans = (), []
     else:
         found = tuple(sorted([_passage(a, b, pos_a, pos_b, p, False) for p in in_order]
-                             + [_passage(a, b, pos_a, pos_b, p, True) for p in moved], key=lambda p: (p.a, p.b)))
+                             + [_passage(a, b, pos_a, pos_b, p, True) for p in moved]
+                             + [_passage(a, b, pos_a, pos_b, p, True, revised=True) for p in revised],
+                             key=lambda p: (p.a, p.b)))
         if moved:
             anchors = [MatchSpan(_chars(a, pos_a, i, i + n), _chars(b, pos_b, j, j + n), n)
                        for *_, seeds in moved for i, j, n in seeds if n >= min_run]
@@ -437,13 +442,14 @@ def _aligned_comparison(
     )
 
 
-def _moved_passages(
+def _tiling(
     in_order: list[Found], items_a: np.ndarray, items_b: np.ndarray, unit_a: np.ndarray, unit_b: np.ndarray,
     pos_a: np.ndarray, pos_b: np.ndarray, codes_a: np.ndarray, codes_b: np.ndarray, n_codes: int,
     sel_a: np.ndarray, sel_b: np.ndarray, min_run: int, marks_a: tuple, marks_b: tuple,
-) -> tuple[list[Found], list[Found]]:
-    """The passages found out of order: the tiling of what the in-order passages left; and the
-    in-order passages, split where a moved one lies in their edited stretch.
+) -> tuple[list[Found], list[Found], list[Found]]:
+    """The passages found out of order and the revised ones (:func:`_revised_passages`): the
+    tiling of what the in-order passages left; and the in-order passages, split where another
+    lies in their edited stretch.
 
     Copying counts wherever the copied text sits. Round after round, the identical units already
     in a passage are taken out of both texts (each stands for a barrier no run or passage
@@ -497,7 +503,101 @@ def _moved_passages(
             kept = [piece for q in kept for piece in _split_around(q, p)]
             moved = [piece for q in moved for piece in _split_around(q, p)]
         moved.extend(found)
-    return kept, moved
+    revised = _revised_passages(items_a, items_b, unit_a, unit_b, pos_a, pos_b, n_codes, used_a, used_b,
+                                marks_a, marks_b)
+    for p in revised:
+        kept = [piece for q in kept for piece in _split_around(q, p)]
+        moved = [piece for q in moved for piece in _split_around(q, p)]
+    return kept, moved, revised
+
+
+@dataclass(frozen=True)
+class RevisionRules:
+    """When short runs in the same order are a revised passage (see :func:`_revised_passages`)."""
+
+    seed_units: int = 3  # a seed: an aligned run of at least this many units …
+    seed_weight: float = 4.0  # … weighing this much: three words, four CJK characters (a word weighs 1.5)
+    word_weight: float = 1.5
+    max_hole: int = 30  # largest stretch between two seeds, in each text (a rewritten clause)
+    min_seeds: int = 4
+    min_weight: float = 18.0  # the seeds' weight in all: twelve words, eighteen characters
+    min_density: float = 0.25  # seed units / passage units, in each text
+
+
+REVISION = RevisionRules()
+
+
+def revision_cover_bound(overlap: int, rules: RevisionRules = REVISION) -> int:
+    """Upper bound of the units revised passages cover in either text, given an upper bound of
+    their seed units (the multiset overlap of the units inside shared ``seed_units``-grams)."""
+    return int(overlap / rules.min_density) if rules.min_density > 0 else 1 << 62
+
+
+def _revised_passages(
+    items_a: np.ndarray, items_b: np.ndarray, unit_a: np.ndarray, unit_b: np.ndarray, pos_a: np.ndarray,
+    pos_b: np.ndarray, n_codes: int, used_a: np.ndarray, used_b: np.ndarray, marks_a: tuple, marks_b: tuple,
+    rules: RevisionRules = REVISION,
+) -> list[Found]:
+    """Revised passages: what a heavy revision keeps of its source, found in what no passage
+    holds. A revised paragraph keeps short runs (three to seven words, four to ten characters)
+    in the same order around the rewritten words, and no run of ``min_run``: at least
+    ``min_seeds`` such runs, weighing ``min_weight`` together, each at most ``max_hole`` units
+    from the next in both texts, covering ``min_density`` of the passage, are a passage. Chance
+    does not explain that: on unrelated sections of one book (both languages, the same subject
+    next door) such chains appear only where the book repeats itself (docs/similarity.md).
+    Returned in countable coordinates, seeds in order; counted in the containments, not in the
+    similarity (seed 004's ratio over the in-order passages)."""
+    k = rules.seed_units
+    if _free_stretch_units(used_a, k) < rules.min_seeds * k or _free_stretch_units(used_b, k) < rules.min_seeds * k:
+        return []
+    real_a, real_b = np.flatnonzero(unit_a >= 0), np.flatnonzero(unit_b >= 0)
+    left_a, left_b = items_a.copy(), items_b.copy()
+    left_a[real_a[used_a]] = n_codes
+    left_b[real_b[used_b]] = n_codes + 1
+    mask_a, mask_b = _shared_mask_codes(left_a, left_b, k)
+    if mask_a.sum() < rules.min_seeds * k:
+        return []
+    sel_a, sel_b = np.flatnonzero(mask_a).astype(np.int64), np.flatnonzero(mask_b).astype(np.int64)
+    blocks = _align_sequences(*_codes_as_sequences(left_a[sel_a], left_b[sel_b], n_codes + 2))
+    runs, _, _ = _counted(None, None, blocks, sel_a, sel_b, unit_a, unit_b, k, 0, (pos_a, pos_b))
+    cjk = marks_a[1]
+    if cjk is None:
+        weight = np.arange(len(pos_a) + 1, dtype=np.float64)  # every unit weighs 1
+    else:
+        weight = np.concatenate([[0.0], np.cumsum(np.where(cjk, 1.0, rules.word_weight))])
+    seeds = [r for r in sorted(runs) if weight[r[0] + r[2]] - weight[r[0]] >= rules.seed_weight - 1e-9]
+    # removed text, or a unit some passage holds, ends a chain
+    stop_a = np.concatenate([[0], np.cumsum(marks_a[0] | used_a[:-1] | used_a[1:])])
+    stop_b = np.concatenate([[0], np.cumsum(marks_b[0] | used_b[:-1] | used_b[1:])])
+    out: list[Found] = []
+    chain: list[Run] = []
+    for seed in seeds + [None]:
+        if chain and seed is not None:
+            (i, j, n), (i2, j2, _) = chain[-1], seed
+            if (i + n <= i2 <= i + n + rules.max_hole and j + n <= j2 <= j + n + rules.max_hole
+                    and stop_a[i2] == stop_a[i + n - 1] and stop_b[j2] == stop_b[j + n - 1]):
+                chain.append(seed)
+                continue
+        if len(chain) >= rules.min_seeds:
+            sa, ea = chain[0][0], chain[-1][0] + chain[-1][2]
+            sb, eb = chain[0][1], chain[-1][1] + chain[-1][2]
+            units = sum(n for _, _, n in chain)
+            heavy = sum(weight[i + n] - weight[i] for i, _, n in chain)
+            if (heavy >= rules.min_weight - 1e-9 and units >= rules.min_density * (ea - sa)
+                    and units >= rules.min_density * (eb - sb)):
+                out.append((sa, ea, sb, eb, tuple(chain)))
+        chain = [seed] if seed is not None else []
+    return out
+
+
+def _free_stretch_units(used: np.ndarray, k: int) -> int:
+    """Units outside every passage, in stretches of at least ``k`` of them."""
+    if not len(used):
+        return 0
+    edges = np.diff(np.concatenate([[1], used.astype(np.int8), [1]]))
+    starts, ends = np.flatnonzero(edges == -1), np.flatnonzero(edges == 1)
+    lengths = ends - starts
+    return int(lengths[lengths >= k].sum())
 
 
 def _take(used_a: np.ndarray, used_b: np.ndarray, seeds: Sequence[Run]) -> None:
@@ -567,7 +667,8 @@ def _longest_shared_run(items_a: np.ndarray, items_b: np.ndarray, mask_a: np.nda
     return best
 
 
-def _passage(a: Units, b: Units, pos_a: np.ndarray, pos_b: np.ndarray, found: Found, moved: bool) -> Passage:
+def _passage(a: Units, b: Units, pos_a: np.ndarray, pos_b: np.ndarray, found: Found, moved: bool, *,
+             revised: bool = False) -> Passage:
     """A found passage (countable coordinates) as the character spans a view shows."""
     start_a, end_a, start_b, end_b, seeds = found
     return Passage(
@@ -576,6 +677,7 @@ def _passage(a: Units, b: Units, pos_a: np.ndarray, pos_b: np.ndarray, found: Fo
         runs=tuple(MatchSpan(a=_chars(a, pos_a, i, i + n), b=_chars(b, pos_b, j, j + n), units=n)
                    for i, j, n in seeds),
         moved=moved,
+        revised=revised,
     )
 
 
@@ -594,21 +696,36 @@ def _chars(u: Units, pos: np.ndarray, start: int, end: int) -> tuple[int, int]:
 
 def _below_cutoffs(
     anchor_bound: int, n_a: int, n_b: int, min_similarity: float | None, min_containment: float | None,
-    identical_bound: int | None = None,
+    identical_bound: int | None = None, revised_bound: int = 0,
 ) -> bool:
     """True when the figures cannot reach any given cut-off, given an upper bound of the anchor
     units (exact runs of ``min_run``) and, optionally, of the identical units.
 
     Passages cover at most :func:`coverage_bound` of the anchors in each text, and the identical
-    units the similarity counts lie inside passages: both figures are bounded by that coverage."""
+    units the similarity counts lie inside passages: both figures are bounded by that coverage.
+    ``revised_bound``: what revised passages (which hold no anchor) can cover besides; they count
+    in the containments only."""
     below = True
     cover = coverage_bound(anchor_bound)
     if min_similarity is not None:
         c = min(cover, n_a, n_b) if identical_bound is None else min(cover, n_a, n_b, identical_bound)
         below = below and _ratio(c, n_a + n_b - c) < min_similarity
     if min_containment is not None:
+        cover += revised_bound
         below = below and max(_ratio(min(cover, n_a), n_a), _ratio(min(cover, n_b), n_b)) < min_containment
     return below
+
+
+def revised_bound(items_a: np.ndarray, items_b: np.ndarray, unit_a: np.ndarray, unit_b: np.ndarray,
+                  n_codes: int) -> int:
+    """What revised passages can cover at most, in either text: their seeds lie in shared
+    ``seed_units``-grams (:func:`revision_cover_bound` of the multiset overlap of those units)."""
+    mask_a, mask_b = _shared_mask_codes(items_a, items_b, REVISION.seed_units)
+    real_a = items_a[mask_a & (unit_a >= 0)]
+    real_b = items_b[mask_b & (unit_b >= 0)]
+    if not len(real_a) or not len(real_b):
+        return 0
+    return revision_cover_bound(_multiset_overlap(real_a, real_b, max(int(real_a.max()), int(real_b.max())) + 1))
 
 
 # ----------------------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ import math
 import re
 import struct
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import mmh3
@@ -63,7 +63,7 @@ _PROBES = 32  # densification probes per round (vectorised)
 
 # purposes of the derived seeds: one independent hash family each
 # (_P_PERM served the k-permutation minhash of algorithm 1; it keeps its number so the others keep theirs)
-_P_SHINGLE, _P_PERM, _P_BIT, _P_BAND, _P_SIMHASH, _P_SENTENCE, _P_BUCKET, _P_ANCHOR, _P_DENSIFY = range(1, 10)
+_P_SHINGLE, _P_PERM, _P_BIT, _P_BAND, _P_SIMHASH, _P_SENTENCE, _P_BUCKET, _P_ANCHOR, _P_DENSIFY, _P_GRAM = range(1, 11)
 
 _RESOURCES = Path(__file__).resolve().parents[2] / "resources" / "stopwords"
 _CJK_CHAR_RE = re.compile(rf"[{CJK_CLASS}]")
@@ -81,6 +81,7 @@ class Fingerprints:
     lsh_keys: np.ndarray  # one key per LSH band
     sentence_fps: np.ndarray  # m values, 0 where a bucket is empty
     anchors: np.ndarray  # sorted distinct winnowing anchor hashes
+    grams: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint64))  # the check's dense tier
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Fingerprints):
@@ -91,6 +92,7 @@ class Fingerprints:
             and np.array_equal(self.lsh_keys, other.lsh_keys)
             and np.array_equal(self.sentence_fps, other.sentence_fps)
             and np.array_equal(self.anchors, other.anchors)
+            and np.array_equal(self.grams, other.grams)
         )
 
     __hash__ = None  # type: ignore[assignment]  # arrays inside: not hashable
@@ -98,7 +100,7 @@ class Fingerprints:
     def to_bytes(self) -> bytes:
         """One blob: simhash, then each array as a u32 count and little-endian u64 words."""
         parts = [struct.pack("<Q", self.simhash)]
-        for arr in (self.minhash_bits, self.lsh_keys, self.sentence_fps, self.anchors):
+        for arr in (self.minhash_bits, self.lsh_keys, self.sentence_fps, self.anchors, self.grams):
             parts.append(struct.pack("<I", len(arr)))
             parts.append(words_to_bytes(arr))
         return b"".join(parts)
@@ -108,7 +110,7 @@ class Fingerprints:
         (simhash,) = struct.unpack_from("<Q", data, 0)
         pos = 8
         arrays = []
-        for _ in range(4):
+        for _ in range(5):
             (count,) = struct.unpack_from("<I", data, pos)
             pos += 4
             arrays.append(words_from_bytes(data[pos : pos + 8 * count]))
@@ -640,6 +642,36 @@ def anchors(unit_ids: np.ndarray, params: FingerprintParams) -> np.ndarray:
     return distinct(window_minima(h, min(params.anchor_window, len(h))))
 
 
+def gram_guarantee(params: FingerprintParams) -> int:
+    """Any common run of at least this many units shares at least one gram (the check's tier)."""
+    return params.gram_window + params.gram_kgram - 1
+
+
+def grams(unit_ids: np.ndarray, params: FingerprintParams) -> np.ndarray:
+    """The check's dense tier: winnowing minima of ``gram_kgram``-unit k-grams, one per window
+    of ``gram_window`` (another hash family than the anchors'). Any common run of
+    :func:`gram_guarantee` units (the default minimum run of a comparison, 8) shares one: a
+    check looking up every k-gram of a submission (:func:`gram_kgrams`) proposes every document
+    that shares a run the comparison can count, however long the two documents. Density about
+    2/(window + 1): two grams in five units."""
+    if len(unit_ids) < params.gram_kgram:
+        return np.empty(0, dtype=np.uint64)
+    seed = _derived_seed(params.seed, _P_GRAM)
+    if _compiled is not None:
+        return np.frombuffer(_compiled.winnow(np.ascontiguousarray(unit_ids, dtype=np.uint64), params.gram_kgram,
+                                              seed, params.gram_window), dtype=np.uint64)
+    h = _kgram_hashes(unit_ids, params.gram_kgram, seed)
+    return distinct(window_minima(h, min(params.gram_window, len(h))))
+
+
+def gram_kgrams(unit_ids: np.ndarray, params: FingerprintParams) -> np.ndarray:
+    """Sorted distinct hashes of every ``gram_kgram``-unit k-gram, of the grams' hash family:
+    what a check looks up among the stored grams of the collection."""
+    if len(unit_ids) < params.gram_kgram:
+        return np.empty(0, dtype=np.uint64)
+    return _distinct_kgram_hashes(unit_ids, params.gram_kgram, _derived_seed(params.seed, _P_GRAM))
+
+
 def window_minima(values: np.ndarray, w: int) -> np.ndarray:
     """The minimum of every window of ``w`` consecutive values (``len(values) - w + 1`` of them),
     by doubling: minima of windows of 1, 2, 4, … values, then two overlapping ones of the
@@ -665,6 +697,7 @@ def fingerprint(text: str, units: Units, params: FingerprintParams) -> Fingerpri
         lsh_keys=lsh_band_keys(signature, params),
         sentence_fps=sentence_fingerprints(text, params, units),
         anchors=anchors(units.ids, params),
+        grams=grams(units.ids, params),
     )
 
 

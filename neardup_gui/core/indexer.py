@@ -21,7 +21,6 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from neardup_gui.core import prepared as prepared_module
 from neardup_gui.core.document import CharSpan, Document, Skipped
 from neardup_gui.core.flags import Flag, integrity_flags
 from neardup_gui.core.fingerprints import FINGERPRINT_ALGORITHM, fingerprint
@@ -90,7 +89,8 @@ class Prepared:
     sentence_fps: np.ndarray
     anchors: np.ndarray
     sentence_hashes: np.ndarray
-    bag: bytes  # its bag of units as stored (store.pack_bag of prepared_module.unit_bag)
+    grams: np.ndarray  # the check's dense tier (fingerprints.grams)
+    bag: bytes  # its bag of units as stored (store.pack_bag of prepared.unit_bag)
     flags: tuple[Flag, ...] = ()  # its integrity flags (core/flags.py)
     # the stored forms of the text and of its paragraph spans, made by the extraction worker
     # (store.compress_text, store.pack_spans) so that the one writer does not
@@ -113,6 +113,7 @@ def prepare(text: str, params: FingerprintParams, hidden: Sequence[CharSpan] = (
         sentence_fps=fp.sentence_fps,
         anchors=fp.anchors,
         sentence_hashes=keys,
+        grams=fp.grams,
         bag=pack_bag(unit_bag(units.ids)),
         flags=integrity_flags(text, hidden, units),
     )
@@ -126,7 +127,8 @@ def prepare_document(doc: Document, params: FingerprintParams) -> Lightened:
     (2,375 copyright files: 40 MB of text)."""
     prep = prepare(doc.text, params, doc.hidden)
     prep = dataclasses.replace(prep, body=compress_text(doc.text), packed_paragraphs=pack_spans(doc.paragraphs),
-                               rows=search_rows(prep.lsh_keys, prep.anchors, prep.sentence_fps, prep.sentence_hashes))
+                               rows=search_rows(prep.lsh_keys, prep.anchors, prep.sentence_fps, prep.sentence_hashes,
+                                                prep.grams))
     return Lightened(dataclasses.replace(doc, text="", paragraphs=()), prep)
 
 
@@ -162,7 +164,7 @@ def write_indexed(
                          body=prep.body, packed_paragraphs=prep.packed_paragraphs, hidden=doc.hidden)
         store.write_fingerprints(
             conn, doc_id, params_json=params_key(params), simhash=prep.simhash, minhash_words=prep.minhash,
-            lsh_keys=prep.lsh_keys, sentence_fps=prep.sentence_fps, anchors=prep.anchors,
+            lsh_keys=prep.lsh_keys, sentence_fps=prep.sentence_fps, anchors=prep.anchors, grams=prep.grams,
             sentence_hashes=prep.sentence_hashes, sentence_counts=sentence_counts, rows=prep.rows,
             new_document=True, bag=prep.bag,
         )
@@ -199,7 +201,7 @@ def refingerprint(store: Store, params: FingerprintParams, progress: ProgressFn 
             store.write_flags(store.conn, doc_id, prep.flags)
             store.write_fingerprints(
                 store.conn, doc_id, params_json=key, simhash=prep.simhash, minhash_words=prep.minhash,
-                lsh_keys=prep.lsh_keys, sentence_fps=prep.sentence_fps, anchors=prep.anchors,
+                lsh_keys=prep.lsh_keys, sentence_fps=prep.sentence_fps, anchors=prep.anchors, grams=prep.grams,
                 sentence_hashes=prep.sentence_hashes, sentence_counts=group.sentence_counts, bag=prep.bag,
             )
     store.set_meta("params", key)
@@ -209,7 +211,7 @@ def refingerprint(store: Store, params: FingerprintParams, progress: ProgressFn 
 
 
 def fill_bags(store: Store, progress: ProgressFn = no_progress) -> int:
-    """Give the documents indexed before schema 5 their bag of units (``prepared_module.unit_bag``), from
+    """Give the documents indexed before schema 5 their bag of units (``prepared.unit_bag``), from
     their stored texts, in commit groups; returns how many. Until then the pairs pass bounds them
     only once prepared (exact, slower in a copy-heavy collection)."""
     missing = store.documents_without_bags()

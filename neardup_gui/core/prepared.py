@@ -21,6 +21,7 @@ import numpy as np
 from neardup_gui.core.align import _codes_as_sequences, _HASH_MULTIPLIER, _lcs_length_sequences
 from neardup_gui.core.compare import (
     _aligned_comparison, _below_cutoffs, _cover, _gap_keys, _multiset_overlap, _ratio, _shared_mask_codes,
+    revised_bound,
     _with_gaps, merge_spans, units_in_spans,
 )
 from neardup_gui.core.document import CharSpan
@@ -345,11 +346,11 @@ def _reaching(masks: tuple[np.ndarray, np.ndarray], at_least: int | None) -> tup
 
 
 def _least_reaching(n_a: int, n_b: int, min_similarity: float | None, min_containment: float | None,
-                    identical_bound: int | None = None) -> int | None:
+                    identical_bound: int | None = None, revised: int = 0) -> int | None:
     """The fewest anchor units that can reach a cut-off (:func:`_below_cutoffs` is false from
     there on: it falls as the count grows); None when even ``min(n_a, n_b)`` cannot."""
     def below(count: int) -> bool:
-        return _below_cutoffs(count, n_a, n_b, min_similarity, min_containment, identical_bound)
+        return _below_cutoffs(count, n_a, n_b, min_similarity, min_containment, identical_bound, revised)
 
     hi = min(n_a, n_b)
     if below(hi):
@@ -377,15 +378,16 @@ def _fewest_identical(n_a: int, n_b: int, min_similarity: float) -> int:
 
 
 def _identical_below(a: PreparedDocument, b: PreparedDocument, anchor_bound: int, bag: int,
-                     min_similarity: float, min_containment: float | None) -> bool:
+                     min_similarity: float, min_containment: float | None, revised: int = 0) -> bool:
     """Whether neither figure can reach its cut-off once the identical units are bounded by the
     LCS of the two texts' countable units (the in-order passages are a common subsequence):
     computed banded, only the part of the matrix that can reach the similarity's need. Tighter
     than ten times the anchors where two texts share boilerplate and short phrases."""
     n_a, n_b = len(a.codes), len(b.codes)
-    if _below_cutoffs(anchor_bound, n_a, n_b, min_similarity, min_containment, bag):
+    if _below_cutoffs(anchor_bound, n_a, n_b, min_similarity, min_containment, bag, revised):
         return True
-    if min_containment is not None and not _below_cutoffs(anchor_bound, n_a, n_b, None, min_containment):
+    if min_containment is not None and not _below_cutoffs(anchor_bound, n_a, n_b, None, min_containment,
+                                                          revised_bound=revised):
         return False  # the containment may reach its cut-off whatever the similarity
     need = _fewest_identical(n_a, n_b, min_similarity)
     if need == 0 or n_a == 0 or n_b == 0:
@@ -457,7 +459,10 @@ def compare_prepared(
         if cut:
             if not bag_bounded:
                 bag = min(bag, int(bag_bounds(a, [b])[0]))
-            need = _least_reaching(n_a, n_b, min_similarity, min_containment, bag)
+            # revised passages (no anchor) count in the containments: what they can cover, bounded
+            revised = 0 if min_containment is None else revised_bound(
+                a.items, b.items, a.unit, b.unit, max(a.top_item, b.top_item) + 1)
+            need = _least_reaching(n_a, n_b, min_similarity, min_containment, bag, revised)
             if need is None or bag < need:
                 return None
         shared = _shared_mask_prepared(a, b, at_least=need)
@@ -477,10 +482,11 @@ def compare_prepared(
             if bound < need:
                 return None
             lcs_at_most = bound + min(gaps_a, gaps_b)
-            if min_similarity is not None and _identical_below(a, b, bound, bag, min_similarity, min_containment):
+            if min_similarity is not None and _identical_below(a, b, bound, bag, min_similarity, min_containment,
+                                                               revised):
                 return None
             near = _below_cutoffs(bound, n_a, n_b, None if min_similarity is None else min_similarity + LCS_BOUND_MARGIN,
-                                  None if min_containment is None else min_containment + LCS_BOUND_MARGIN, bag)
+                                  None if min_containment is None else min_containment + LCS_BOUND_MARGIN, bag, revised)
             if near and len(sel_a) * len(sel_b) >= LCS_BOUND_MIN_CELLS:
                 seq_a, seq_b = a.items[sel_a], b.items[sel_b]
                 top = int(max(seq_a.max(), seq_b.max())) + 1

@@ -74,6 +74,9 @@ class Passage:
     # found out of the order of the alignment (a moved paragraph): counted in the containments,
     # not in the similarity, which is seed 004's order-preserving ratio
     moved: bool = False
+    # found as a heavy revision keeps its source: short runs in order, no run of min_run
+    # (compare._revised_passages); counted in the containments, not in the similarity
+    revised: bool = False
 
 
 @dataclass(frozen=True)

@@ -67,7 +67,7 @@ MOSTLY_TEMPLATE = 0.8
 __all__ = [
     "DEFAULT_FLAG", "COLLECTION", "SUBMISSION", "ScreenedSource", "ScreeningRow", "ScreeningInfo", "Screening",
     "SubmissionDetail", "screen_folder", "list_screenings", "load_screening", "delete_screening",
-    "submission_detail", "set_source_excluded", "screening_index_path", "default_name", "coloured_spans",
+    "submission_detail", "set_source_excluded", "screening_index_path", "default_name", "coloured_spans", "coloured_runs",
     "ScreeningGone", "decide_source", "refigure", "refigure_files",
 ]
 
@@ -278,7 +278,7 @@ def _unpack_spans(blob: bytes) -> tuple[MatchSpan, ...]:
 
 def _pack_passages(passages: Sequence[Passage]) -> bytes:
     data = [[list(p.a), list(p.b), p.units_a, p.units_b, p.matched_units,
-             [[list(r.a), list(r.b), r.units] for r in p.runs], p.moved] for p in passages]
+             [[list(r.a), list(r.b), r.units] for r in p.runs], p.moved, p.revised] for p in passages]
     return zlib.compress(json.dumps(data, separators=(",", ":")).encode("utf-8"))
 
 
@@ -287,8 +287,9 @@ def _unpack_passages(blob: bytes) -> tuple[Passage, ...]:
         return ()
     return tuple(Passage(a=tuple(a), b=tuple(b), units_a=ua, units_b=ub, matched_units=m,
                          runs=tuple(MatchSpan(tuple(ra), tuple(rb), n) for ra, rb, n in runs),
-                         moved=bool(moved[0]) if moved else False)  # (a row kept before moved passages: none)
-                 for a, b, ua, ub, m, runs, *moved in json.loads(zlib.decompress(blob).decode("utf-8")))
+                         moved=bool(kind[0]) if kind else False, revised=bool(kind[1]) if len(kind) > 1 else False)
+                 # (a row kept before moved and revised passages has neither)
+                 for a, b, ua, ub, m, runs, *kind in json.loads(zlib.decompress(blob).decode("utf-8")))
 
 
 _ROW_COLS = ("rel, path, size, mtime_ns, sha256, batch_id, status, reason, warnings, units, copied, copied_overall, "
@@ -788,6 +789,22 @@ def coloured_spans(sources: Sequence[ScreenedSource]) -> list[tuple[CharSpan, in
         taken = _merge(taken + [span for span, rank, _ in out if rank == s.rank])
     out.sort()
     return out
+
+
+def coloured_runs(sources: Sequence[ScreenedSource]) -> tuple[list[tuple[CharSpan, int]], list[tuple[CharSpan, int, int]]]:
+    """:func:`coloured_spans` with each coloured piece cut into identical text and edited words:
+    (identical runs, each with the index of its piece; the pieces ``(span, rank, passage index)``).
+    The pieces cover the passages whole, edits included; the runs are the part of each piece that
+    lies in its passage's exact runs, so the rest of a piece is the edited words (a lighter shade)."""
+    pieces = coloured_spans(sources)
+    runs_of = {s.rank: [sorted(tuple(r.a) for r in p.runs) for p in s.comparison().shown_passages()] for s in sources}
+    runs: list[tuple[CharSpan, int]] = []
+    for k, ((start, end), rank, i) in enumerate(pieces):
+        for a, b in runs_of[rank][i]:
+            a, b = max(a, start), min(b, end)
+            if a < b:
+                runs.append(((a, b), k))
+    return runs, pieces
 
 
 def _intersect(span: CharSpan, spans: Sequence[CharSpan]) -> list[CharSpan]:

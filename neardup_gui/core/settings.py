@@ -48,6 +48,12 @@ class FingerprintParams:
     # while unrelated documents share hardly more 8-grams than 12-grams (docs/fingerprints.md)
     anchor_kgram: int = 8
     anchor_window: int = 48
+    # the check's dense tier ("grams", core/fingerprints.py): winnowed k-grams of this many units,
+    # one per window of this many; any common run of gram_window + gram_kgram - 1 = 8 units (the
+    # default minimum run of a comparison) shares one, so the check proposes every document the
+    # comparison can find a passage in, whatever the two documents' lengths
+    gram_kgram: int = 5
+    gram_window: int = 4
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

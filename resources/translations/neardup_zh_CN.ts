@@ -57,196 +57,200 @@
 <context>
     <name>CheckView</name>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="150" />
+        <location filename="../../neardup_gui/app/checkview.py" line="167" />
         <source>This file could not be read: {reason}</source>
         <translation>无法读取此文件：{reason}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="154" />
+        <location filename="../../neardup_gui/app/checkview.py" line="171" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="174" />
+        <location filename="../../neardup_gui/app/checkview.py" line="173" />
+        <source>&lt;b&gt;Copied {copied}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; copied without quotations {nq} &amp;nbsp;·&amp;nbsp; largest single source {largest_ratio} ({largest}) &amp;nbsp;·&amp;nbsp; {found}&lt;br&gt;Units counted: {units}; not counted: template text {template}, excluded (quotations, bibliography) {excluded}</source>
+        <translation>&lt;b&gt;总文字复制比 {copied}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; 去除引用文献复制比 {nq} &amp;nbsp;·&amp;nbsp; 单篇最大文字复制比 {largest_ratio}（{largest}）&amp;nbsp;·&amp;nbsp; {found}&lt;br&gt;计入字数：{units}；未计入：模板文字 {template}，排除文字（引文、参考文献）{excluded}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="201" />
         <source>Read with warnings: {warnings}</source>
         <translation>读取时有警告：{warnings}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="180" />
+        <location filename="../../neardup_gui/app/checkview.py" line="207" />
         <source>Integrity flags:</source>
         <translation>文本异常标记：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="181" />
+        <location filename="../../neardup_gui/app/checkview.py" line="208" />
         <source>Compared as a reader sees the text: look-alike letters and traditional characters folded, invisible characters and hidden text left out of every figure.</source>
         <translation>比对按读者所见的文字进行：形近字母和繁体字已归一，不可见字符和隐藏文字不计入任何数值。</translation>
     </message>
-    <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="223" />
-        <source>Sources</source>
-        <translation>来源</translation>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/checkview.py" line="217" />
+        <source>%n of them hidden: they still count in the figures above</source>
+        <translation>
+            <numerusform>其中 %n 个已隐藏：仍计入上方各项比例</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="224" />
+        <location filename="../../neardup_gui/app/checkview.py" line="218" />
+        <source>none hidden</source>
+        <translation>没有隐藏的来源</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/checkview.py" line="222" />
+        <source>%n source(s) found</source>
+        <translation>
+            <numerusform>找到 %n 个来源</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="255" />
         <source>Double-click or press Enter to compare side by side</source>
         <translation>双击或按回车键进行对照比较</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="225" />
+        <location filename="../../neardup_gui/app/checkview.py" line="256" />
         <source>Submission:</source>
         <translation>送检文档：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="226" />
+        <location filename="../../neardup_gui/app/checkview.py" line="257" />
         <source>Checked submission</source>
         <translation>送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="227" />
-        <source>Check a file…</source>
+        <location filename="../../neardup_gui/app/checkview.py" line="258" />
+        <source>Check files…</source>
         <translation>检测文件…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="228" />
-        <source>Add to collection</source>
-        <translation>加入文档集</translation>
+        <location filename="../../neardup_gui/app/checkview.py" line="275" />
+        <source>Each figure is a share of the submission's countable text; “copied” counts every passage found in any source once. Press F1 for what each figure means.</source>
+        <translation>各项比例均为送检文档可计文字中的比例；“总文字复制比”把在任一来源中找到的片段各计一次。按 F1 查看每项比例的含义。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="229" />
+        <location filename="../../neardup_gui/app/checkview.py" line="278" />
+        <source>Copied: share of the countable text found in any source of the collection.
+Copied without quotations: the same, not counting text in quotation marks.
+Largest single source: share of the countable text found in the one source that holds the most.
+Countable text: every word and character of the submission except template text (the call's form, template files, page headers) and what the settings exclude (quotations, the bibliography).</source>
+        <translation>总文字复制比：可计文字中在文献库任一来源中找到的比例。
+去除引用文献复制比：同上，但不计引号内的文字。
+单篇最大文字复制比：可计文字中在重复最多的那一个来源中找到的比例。
+可计文字：送检文档中除模板文字（申报书模板、模板文件、页眉页脚）和设置排除的内容（引文、参考文献）以外的全部文字。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="259" />
+        <source>Add to collection</source>
+        <translation>加入文献库</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="254" />
+        <source>Sources found</source>
+        <translation>找到的来源</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="260" />
         <source>Report for the committee…</source>
         <translation>生成检测报告单…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="230" />
+        <location filename="../../neardup_gui/app/checkview.py" line="261" />
         <source>This submission's similarity report in the interface's language: figures, sections, sources, the full text coloured by source</source>
         <translation>以界面语言生成本申请书的检测报告单：各项比例、分段结果、来源及按来源着色的全文</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="240" />
+        <location filename="../../neardup_gui/app/checkview.py" line="263" />
+        <source>Hide sources below</source>
+        <translation>隐藏低于此值的来源</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="264" />
+        <source>Every source holding a passage of at least the minimum match length is listed. Tick to hide the sources whose similarity r and share of the submission are both below this value; they still count in the figures.</source>
+        <translation>列出所有含有不短于最小匹配长度片段的来源。勾选后隐藏相似度 r 和占送检文档比例都低于此值的来源；它们仍计入各项比例。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="269" />
+        <source>Hide sources below this share</source>
+        <translation>隐藏低于此比例的来源</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="270" />
+        <source>Drop one or more files anywhere on this window, or use “Check files…”, to check a submission against the collection.</source>
+        <translation>将一个或多个文件拖放到本窗口任意位置，或使用“检测文件…”，即可将送检文档与文献库比对。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/checkview.py" line="272" />
         <source>Make the checked submissions part of the collection: copied into its folder, or kept where they are as external members</source>
-        <translation>把已检测的文件加入文档集：复制到文档集文件夹，或保留在原处作为外部成员</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="243" />
-        <source>What these figures mean: each is a share of the submission's countable text (its words and characters, without template text and excluded passages). “Copied” counts every passage found in any source once, so it is never below a single source; “without quotations” leaves quoted passages out of the count, so it is never above “copied”. Press F1 for more.</source>
-        <translation>各项比例的含义：都以送检文件的可计文字（其文字与词，不含模板文字和被排除的段落）为分母。“总文字复制比”把在任一来源中找到的每段文字只计一次，因此不会低于任何单篇来源；“去除引用”不计引号内的文字，因此不会高于总文字复制比。按 F1 查看更多说明。</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="248" />
-        <source>Copied: share of the countable text found in any source of the collection.
-Without quotations: the same, not counting text in quotation marks.
-Largest single source: share of the countable text found in the one source that holds the most.
-Countable text: every word and character of the submission except template text (the call's form, template files, page headers) and what the settings exclude (quotations, the bibliography).</source>
-        <translation>总文字复制比：可计文字中在文档集任一来源里找到的比例。
-去除引用：同上，但不计引号内的文字。
-单篇最大文字复制比：可计文字中在包含最多的那一篇来源里找到的比例。
-可计文字：送检文件的全部文字与词，去掉模板文字（申报书表格、模板文件、页眉页脚）和设置中排除的内容（引文、参考文献）。</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="232" />
-        <source>Show sources from:</source>
-        <translation>显示来源，最低：</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="156" />
-        <source>&lt;b&gt;Copied: {copied}&lt;/b&gt; of {units} countable units &amp;nbsp;·&amp;nbsp; without quotations {nq} &amp;nbsp;·&amp;nbsp; largest single source {largest_ratio} ({largest}) &amp;nbsp;·&amp;nbsp; {found}&lt;br&gt;Not counted: {template} units of template text, {excluded} units excluded (quotations, bibliography)</source>
-        <translation>&lt;b&gt;总文字复制比：{copied}&lt;/b&gt;（可计文字共 {units} 个单元） &amp;nbsp;·&amp;nbsp; 去除引用 {nq} &amp;nbsp;·&amp;nbsp; 单篇最大文字复制比 {largest_ratio}（{largest}） &amp;nbsp;·&amp;nbsp; {found}&lt;br&gt;未计入：模板文字 {template} 个单元，排除的文字 {excluded} 个单元（引文、参考文献）</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="192" />
-        <source>{found}, {hidden} hidden below {minimum} — lower “Show sources from” to see them. Hidden sources still count in the figures above.</source>
-        <translation>{found}，其中 {hidden} 个低于 {minimum} 未显示——调低“显示来源，最低”即可看到。未显示的来源仍计入上面的各项比例。</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../neardup_gui/app/checkview.py" line="198" />
-        <source>%n source found</source>
-        <translation>
-            <numerusform>找到 %n 个来源</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../neardup_gui/app/checkview.py" line="198" />
-        <source>%n sources found</source>
-        <translation>
-            <numerusform>找到 %n 个来源</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="233" />
-        <source>Hide sources whose similarity and containment are both below this value</source>
-        <translation>隐藏相似度和包含度都低于此值的来源</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="236" />
-        <location filename="../../neardup_gui/app/checkview.py" line="237" />
-        <source>Minimum score shown</source>
-        <translation>显示的最低分值</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="238" />
-        <source>Drop one or more files anywhere on this window, or use “Check a file…”, to check a submission against the collection.</source>
-        <translation>把一个或多个文件拖到窗口任意位置，或点击“检测文件…”，即可将送检文档与文档集比对。</translation>
+        <translation>把已检测的文件加入文献库：复制到文献库文件夹，或保留在原处作为外部成员</translation>
     </message>
 </context>
 <context>
     <name>ClustersView</name>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="107" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="131" />
         <source>Cluster / document</source>
         <translation>聚类 / 文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="107" />
-        <source>Similarity to representative</source>
-        <translation>与代表文档的相似度</translation>
+        <location filename="../../neardup_gui/app/clustersview.py" line="89" />
+        <source>No cluster: no two documents of this collection reach the similarity r threshold ({threshold}). A cluster is a group of near-copies; the Duplicates tab ranks every pair, and Settings (Ctrl+,) sets the threshold.</source>
+        <translation>没有聚类：本文献库中没有两篇文档达到相似度 r 阈值（{threshold}）。聚类是一组近似重复的文档；“重复对”标签页列出每一对文档，阈值可在“设置”（Ctrl+,）中调整。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="111" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="131" />
+        <source>Similarity r to the representative</source>
+        <translation>与代表文档的相似度 r</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/clustersview.py" line="135" />
         <source>Ring {i}: {n} near-identical documents, every pair at or above {lowest}</source>
         <translation>团伙 {i}：{n} 篇几乎相同的文档，每一对都不低于 {lowest}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="118" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="142" />
         <source>Cluster {i}: {n} documents, around {name}</source>
         <translation>聚类 {i}：{n} 个文档，代表文档 {name}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="126" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="150" />
         <source>representative</source>
         <translation>代表文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="145" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="169" />
         <source>Select a cluster of three or more documents to see every pair.</source>
-        <translation>选择一个含三篇或更多文档的簇，即可查看每一对的相似度。</translation>
+        <translation>选择一个含三篇或更多文档的聚类，即可查看每一对文档的相似度 r。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="159" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="183" />
         <source>below the threshold; not compared: this cluster has more than {n} documents</source>
-        <translation>低于阈值；未比对：此簇的文档多于 {n} 篇</translation>
+        <translation>低于阈值；未比对：此聚类的文档多于 {n} 篇</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="170" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="194" />
         <source>Ring: every pair of these {n} documents is at or above the threshold</source>
         <translation>团伙：这 {n} 篇文档两两之间都达到阈值</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="171" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="195" />
         <source>Every pair of this cluster's {n} documents</source>
-        <translation>本簇 {n} 篇文档两两之间的相似度</translation>
+        <translation>本聚类 {n} 篇文档两两之间的相似度 r</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="174" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="198" />
         <source>Similarity of every pair of the selected cluster</source>
-        <translation>所选簇中每一对文档的相似度</translation>
+        <translation>所选聚类中每一对文档的相似度 r</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="175" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="199" />
         <source>Clusters</source>
         <translation>聚类</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/clustersview.py" line="176" />
+        <location filename="../../neardup_gui/app/clustersview.py" line="200" />
         <source>Double-click a member or press Enter to compare it with the representative</source>
         <translation>双击成员或按回车键，与代表文档进行对照比较</translation>
     </message>
@@ -254,121 +258,126 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>CommonView</name>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="147" />
+        <location filename="../../neardup_gui/app/commonview.py" line="148" />
         <source>template file</source>
         <translation>模板文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="148" />
+        <location filename="../../neardup_gui/app/commonview.py" line="149" />
         <source>marked by you: not counted</source>
         <translation>您标记的：不计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="149" />
+        <location filename="../../neardup_gui/app/commonview.py" line="150" />
         <source>automatic: not counted</source>
         <translation>自动识别：不计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="150" />
+        <location filename="../../neardup_gui/app/commonview.py" line="151" />
         <source>counted by your choice</source>
         <translation>按您的选择计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="151" />
+        <location filename="../../neardup_gui/app/commonview.py" line="152" />
         <source>counted: its documents copy one another</source>
         <translation>计入：含有它的文档相互抄袭</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="152" />
+        <location filename="../../neardup_gui/app/commonview.py" line="153" />
         <source>counted</source>
         <translation>计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="168" />
+        <location filename="../../neardup_gui/app/commonview.py" line="169" />
         <source>Passage</source>
         <translation>段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="168" />
+        <location filename="../../neardup_gui/app/commonview.py" line="169" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="168" />
+        <location filename="../../neardup_gui/app/commonview.py" line="169" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="169" />
+        <location filename="../../neardup_gui/app/commonview.py" line="170" />
         <source>Found in (a few)</source>
         <translation>出现于（部分）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="175" />
+        <location filename="../../neardup_gui/app/commonview.py" line="176" />
         <source>{n} ({share})</source>
         <translation>{n}（{share}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="196" />
+        <location filename="../../neardup_gui/app/commonview.py" line="193" />
         <source>Automatic template: a sentence in at least {n} documents ({docs} and {share} of the collection) is left out, unless the documents holding it copy one another.</source>
         <translation>自动模板：出现在至少 {n} 篇文档（至少 {docs} 篇且占全集 {share}）中的句子不计入，含有它的文档相互抄袭时除外。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="201" />
+        <location filename="../../neardup_gui/app/commonview.py" line="198" />
         <source>Automatic template is off: only your template files and marks are left out.</source>
         <translation>自动模板已关闭：只有您的模板文件和标记不计入。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/commonview.py" line="203" />
-        <source>%n passage recurs in several documents; {k} left out. {rule}</source>
+        <location filename="../../neardup_gui/app/commonview.py" line="200" />
+        <source>%n passage(s) found in several documents</source>
         <translation>
-            <numerusform>%n 个段落在多篇文档中重复出现；其中 {k} 个不计入。{rule}</numerusform>
+            <numerusform>%n 个段落在多篇文档中重复出现</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/commonview.py" line="204" />
-        <source>%n passages recur in several documents; {k} are left out. {rule}</source>
+        <location filename="../../neardup_gui/app/commonview.py" line="201" />
+        <source>%n of them left out as template</source>
         <translation>
-            <numerusform>%n 个段落在多篇文档中重复出现；其中 {k} 个不计入。{rule}</numerusform>
+            <numerusform>其中 %n 个作为模板不计入</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="218" />
+        <location filename="../../neardup_gui/app/commonview.py" line="202" />
+        <source>{found}; {left_out}. {rule}</source>
+        <translation>{found}；{left_out}。{rule}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/commonview.py" line="215" />
         <source>Common passages</source>
         <translation>常见段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="219" />
+        <location filename="../../neardup_gui/app/commonview.py" line="216" />
         <source>Text of the selected passage</source>
         <translation>所选段落的全文</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="220" />
+        <location filename="../../neardup_gui/app/commonview.py" line="217" />
         <source>Exclude as template</source>
         <translation>作为模板排除</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="221" />
+        <location filename="../../neardup_gui/app/commonview.py" line="218" />
         <source>Never count this passage in any comparison (stored with the collection)</source>
-        <translation>在任何比对中都不计入此段落（随文档集保存）</translation>
+        <translation>在任何比对中都不计入此段落（随文献库保存）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="222" />
+        <location filename="../../neardup_gui/app/commonview.py" line="219" />
         <source>Count it</source>
         <translation>计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="223" />
+        <location filename="../../neardup_gui/app/commonview.py" line="220" />
         <source>Count this passage even though it is in most documents</source>
         <translation>即使此段落出现在大多数文档中，也计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="224" />
+        <location filename="../../neardup_gui/app/commonview.py" line="221" />
         <source>Undo my choice</source>
         <translation>撤销我的选择</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/commonview.py" line="225" />
+        <location filename="../../neardup_gui/app/commonview.py" line="222" />
         <source>Forget what you chose for this passage</source>
         <translation>取消您对此段落的选择</translation>
     </message>
@@ -429,167 +438,177 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>DiffView</name>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="465" />
-        <source>{n}. {units} units: {snippet}</source>
-        <translation>{n}. {units} 个单元：{snippet}</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="559" />
+        <location filename="../../neardup_gui/app/diffview.py" line="660" />
         <source>No matched passages</source>
         <translation>没有相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="561" />
+        <location filename="../../neardup_gui/app/diffview.py" line="662" />
         <source>{n} matched passages</source>
         <translation>共 {n} 处相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="564" />
+        <location filename="../../neardup_gui/app/diffview.py" line="665" />
         <source>Passage {i} of {n}</source>
         <translation>第 {i} 处，共 {n} 处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="586" />
+        <location filename="../../neardup_gui/app/diffview.py" line="687" />
         <source>Mark selection as template</source>
         <translation>将所选文字标为模板</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="588" />
+        <location filename="../../neardup_gui/app/diffview.py" line="689" />
         <source>Never count the selected sentences in any comparison of this collection (listed and undone in Common passages)</source>
-        <translation>在本文档集的任何比对中都不计入所选句子（可在“常见段落”中查看和撤销）</translation>
+        <translation>在本文献库的任何比对中都不计入所选句子（可在“常见段落”中查看和撤销）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="590" />
+        <location filename="../../neardup_gui/app/diffview.py" line="691" />
         <source>Side by side: {a} ↔ {b}</source>
         <translation>对照：{a} ↔ {b}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="593" />
-        <source>&lt;b&gt;Similarity {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A in B {ca} &amp;nbsp;·&amp;nbsp; B in A {cb} &amp;nbsp;·&amp;nbsp; common units {common} &amp;nbsp;·&amp;nbsp; template share A {ta}, B {tb}</source>
-        <translation>&lt;b&gt;相似度 {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A 在 B 中 {ca} &amp;nbsp;·&amp;nbsp; B 在 A 中 {cb} &amp;nbsp;·&amp;nbsp; 相同单元 {common} &amp;nbsp;·&amp;nbsp; 模板占比 A {ta}，B {tb}</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="600" />
+        <location filename="../../neardup_gui/app/diffview.py" line="701" />
         <source>A: {a}&lt;br&gt;B: {b}</source>
         <translation>A：{a}&lt;br&gt;B：{b}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="462" />
-        <source>{n}. {units} units, edited ({identical} identical): {snippet}</source>
-        <translation>{n}. {units} 个单位，有改动（{identical} 个相同）：{snippet}</translation>
+        <location filename="../../neardup_gui/app/diffview.py" line="553" />
+        <source>{n}. A {units_a} units, B {units_b}; {identical} identical: {snippet}</source>
+        <translation>{n}. A {units_a} 字，B {units_b} 字；相同 {identical} 字：{snippet}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="604" />
-        <source>Similarity is the LCS ratio common / (A + B − common) over countable units; containment is the share of one text found in the other, counted over copied passages (identical runs and the edited words between them, shown in a lighter shade). Template text is not counted.</source>
-        <translation>相似度是可计数单位上的 LCS 比率：公共 / (A + B − 公共)；包含率是一个文本在另一个文本中出现的比例，按复制段落计算（相同的连续片段及其间被改动的词，以较浅的颜色显示）。模板文本不计入。</translation>
+        <location filename="../../neardup_gui/app/diffview.py" line="557" />
+        <source>{n}. {units} units, identical: {snippet}</source>
+        <translation>{n}. {units} 字，完全相同：{snippet}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="609" />
+        <location filename="../../neardup_gui/app/diffview.py" line="562" />
+        <source>(moved: in B at {place})</source>
+        <translation>（已移位：在 B 的 {place} 处）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/diffview.py" line="564" />
+        <source>(in B at {place})</source>
+        <translation>（在 B 的 {place} 处）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/diffview.py" line="694" />
+        <source>&lt;b&gt;Similarity r {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A in B {ca} &amp;nbsp;·&amp;nbsp; B in A {cb} &amp;nbsp;·&amp;nbsp; identical units {common} &amp;nbsp;·&amp;nbsp; template share A {ta}, B {tb}</source>
+        <translation>&lt;b&gt;相似度 r {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A 在 B 中 {ca} &amp;nbsp;·&amp;nbsp; B 在 A 中 {cb} &amp;nbsp;·&amp;nbsp; 相同字数 {common} &amp;nbsp;·&amp;nbsp; 模板文字占比 A {ta}，B {tb}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/diffview.py" line="705" />
+        <source>Similarity r is the LCS ratio identical / (A + B − identical) over countable units; A in B is the share of A found in B, counted over copied passages (identical runs and the edited words between them, shown in a lighter shade). Template text is not counted.</source>
+        <translation>相似度 r 为按可计字数求得的最长公共子序列比：相同字数 / (A + B − 相同字数)；A 在 B 中为 A 在 B 中出现的比例，按被复制的片段计算（完全相同的片段及其间的改动文字，改动文字以浅色显示）。模板文字不计入。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/diffview.py" line="710" />
         <source>A: {title}</source>
         <translation>A：{title}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="610" />
+        <location filename="../../neardup_gui/app/diffview.py" line="711" />
         <source>B: {title}</source>
         <translation>B：{title}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="613" />
+        <location filename="../../neardup_gui/app/diffview.py" line="714" />
         <source>◀ Previous</source>
         <translation>◀ 上一处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="614" />
+        <location filename="../../neardup_gui/app/diffview.py" line="715" />
         <source>Previous matched passage (Shift+F3, Ctrl+Up)</source>
         <translation>上一处相同段落（Shift+F3，Ctrl+↑）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="615" />
+        <location filename="../../neardup_gui/app/diffview.py" line="716" />
         <source>Next ▶</source>
         <translation>下一处 ▶</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="616" />
+        <location filename="../../neardup_gui/app/diffview.py" line="717" />
         <source>Next matched passage (F3, Ctrl+Down)</source>
         <translation>下一处相同段落（F3，Ctrl+↓）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="617" />
+        <location filename="../../neardup_gui/app/diffview.py" line="718" />
         <source>Larger text in both panes (Ctrl++, Ctrl+wheel)</source>
         <translation>两侧文字一起放大（Ctrl++、Ctrl+滚轮）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="618" />
+        <location filename="../../neardup_gui/app/diffview.py" line="719" />
         <source>Smaller text in both panes (Ctrl+−, Ctrl+wheel); Ctrl+0 resets</source>
         <translation>两侧文字一起缩小（Ctrl+−、Ctrl+滚轮）；Ctrl+0 恢复</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="619" />
+        <location filename="../../neardup_gui/app/diffview.py" line="720" />
         <source>Larger text</source>
         <translation>放大文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="620" />
+        <location filename="../../neardup_gui/app/diffview.py" line="721" />
         <source>Smaller text</source>
         <translation>缩小文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="621" />
+        <location filename="../../neardup_gui/app/diffview.py" line="722" />
         <source>Scroll together</source>
         <translation>同步滚动</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="622" />
+        <location filename="../../neardup_gui/app/diffview.py" line="723" />
         <source>Keep both texts at the matching place while scrolling</source>
         <translation>滚动时让两篇文本保持在对应位置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="623" />
+        <location filename="../../neardup_gui/app/diffview.py" line="724" />
         <source>Open A</source>
         <translation>打开 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="624" />
+        <location filename="../../neardup_gui/app/diffview.py" line="725" />
         <source>Open the original file of A in its usual application</source>
         <translation>用默认程序打开 A 的原始文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="625" />
+        <location filename="../../neardup_gui/app/diffview.py" line="726" />
         <source>Open B</source>
         <translation>打开 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="626" />
+        <location filename="../../neardup_gui/app/diffview.py" line="727" />
         <source>Open the original file of B in its usual application</source>
         <translation>用默认程序打开 B 的原始文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="627" />
+        <location filename="../../neardup_gui/app/diffview.py" line="728" />
         <source>Matched passages</source>
         <translation>相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="628" />
+        <location filename="../../neardup_gui/app/diffview.py" line="729" />
         <source>Matched passages; choose one to show it in both texts</source>
         <translation>相同段落；选择一处即可在两篇文本中同时显示</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="629" />
+        <location filename="../../neardup_gui/app/diffview.py" line="730" />
         <source>Text A</source>
         <translation>文本 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="630" />
+        <location filename="../../neardup_gui/app/diffview.py" line="731" />
         <source>Text B</source>
         <translation>文本 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="631" />
+        <location filename="../../neardup_gui/app/diffview.py" line="732" />
         <source>Where the matches lie in A; click to jump</source>
         <translation>A 中相同段落的位置；点击即可跳转</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="632" />
+        <location filename="../../neardup_gui/app/diffview.py" line="733" />
         <source>Where the matches lie in B; click to jump</source>
         <translation>B 中相同段落的位置；点击即可跳转</translation>
     </message>
@@ -634,17 +653,17 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/models.py" line="239" />
         <source>Units</source>
-        <translation>单元数</translation>
+        <translation>总字数</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/models.py" line="239" />
         <source>Template share</source>
-        <translation>模板占比</translation>
+        <translation>模板文字占比</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/models.py" line="240" />
         <source>Countable units: CJK characters and words</source>
-        <translation>可计数单元：汉字和单词</translation>
+        <translation>可计字数：汉字和单词</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/models.py" line="241" />
@@ -712,91 +731,87 @@ Countable text: every word and character of the submission except template text 
 </context>
 <context>
     <name>DuplicatesView</name>
+    <message>
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="110" />
+        <source>No pair of documents in which at least {cut} of one is found in the other. Checking a new submission (Check files…) compares it with every document, whatever its share.</source>
+        <translation>没有一篇文档至少 {cut} 出现在另一篇中的文档对。检测新的送检文档（检测文件…）会将它与每篇文档比对，无论比例高低。</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="114" />
-        <source>%n pair in which at least {cut} of one document is found in the other</source>
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="142" />
+        <source>%n pair(s) in which at least {cut} of one document is found in the other</source>
         <translation>
             <numerusform>%n 对文档，其中一篇至少 {cut} 的内容见于另一篇</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="115" />
-        <source>%n pairs in which at least {cut} of one document is found in the other</source>
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="146" />
+        <source>%n pair(s) with similarity r of at least {threshold}</source>
         <translation>
-            <numerusform>%n 对文档，其中一篇至少 {cut} 的内容见于另一篇</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="119" />
-        <source>%n pair with similarity of at least {threshold}</source>
-        <translation>
-            <numerusform>相似度不低于 {threshold} 的文档对：%n 对</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="120" />
-        <source>%n pairs with similarity of at least {threshold}</source>
-        <translation>
-            <numerusform>相似度不低于 {threshold} 的文档对：%n 对</numerusform>
+            <numerusform>相似度 r 不低于 {threshold} 的文档对：%n 对</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="124" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="150" />
         <source>Rank by:</source>
         <translation>排序依据：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="125" />
-        <source>similarity</source>
-        <translation>相似度</translation>
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="115" />
+        <source>No pair of documents reaches the similarity r threshold ({threshold}): no document of this collection is a near-copy of another. Rank by contained to list partial copies (a section copied into a longer text), or lower the threshold in Settings (Ctrl+,).</source>
+        <translation>没有文档对达到相似度 r 阈值（{threshold}）：本文献库中没有近似复制另一篇的文档。按包含度排序可列出部分复制（某一节被复制到更长的文本中），也可在“设置”（Ctrl+,）中降低阈值。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="126" />
-        <source>containment</source>
-        <translation>包含比</translation>
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="151" />
+        <source>similarity r</source>
+        <translation>相似度 r</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="127" />
-        <source>Containment lists partial copies too: a section copied into a long proposal has a low similarity but most of the copy is found in the source</source>
-        <translation>按包含比排序也能列出部分抄袭：一节内容被抄入长篇申请书时相似度很低，但抄袭者的大部分内容都能在来源中找到</translation>
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="152" />
+        <source>contained</source>
+        <translation>包含度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="129" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="153" />
+        <source>Contained lists partial copies too: a section copied into a long proposal has a low similarity r, but most of the copy is found in the source</source>
+        <translation>按包含度排序也会列出部分复制：一节内容被复制到很长的申请书中时，相似度 r 很低，但复制的内容大部分可在来源中找到</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="155" />
         <source>Undecided only</source>
         <translation>仅显示未认定</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="130" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="156" />
         <source>Pairs the examiner has not decided on yet (or decided on before a text changed)</source>
         <translation>审查人尚未认定（或认定后文本又有改动）的文档对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="132" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="158" />
         <source>Decide…</source>
         <translation>认定…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="133" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="159" />
         <source>Record your decision on the chosen pair: copying confirmed, permitted (own work, cited, common knowledge) or not relevant, with a note</source>
         <translation>记录对所选文档对的认定：确认抄袭、允许（本人成果、已注明引用、公知内容）或无关，并可附说明</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="135" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="161" />
         <source>Filter pairs…</source>
         <translation>筛选文档对…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="136" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="162" />
         <source>Filter pairs</source>
         <translation>筛选文档对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="137" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="163" />
         <source>Duplicate pairs</source>
         <translation>重复文档对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="138" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="164" />
         <source>Double-click or press Enter to compare side by side</source>
         <translation>双击或按回车键进行对照比较</translation>
     </message>
@@ -829,7 +844,7 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="60" />
         <source>The index of this collection cannot be used.</source>
-        <translation>此文档集的索引无法使用。</translation>
+        <translation>此文献库的索引无法使用。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="61" />
@@ -849,12 +864,12 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="72" />
         <source>The collection's folder cannot be read.</source>
-        <translation>无法读取该文档集的文件夹。</translation>
+        <translation>无法读取该文献库的文件夹。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="73" />
         <source>Nothing in the index was changed: its documents are kept as they were. Connect the drive or put the folder back, then refresh; or open the collection again from where it is now.</source>
-        <translation>索引未作任何改动：其中的文档保持原样。请连接驱动器或将文件夹放回原处，然后刷新；或从文件夹现在的位置重新打开该文档集。</translation>
+        <translation>索引未作任何改动：其中的文档保持原样。请连接驱动器或将文件夹放回原处，然后刷新；或从文件夹现在的位置重新打开该文献库。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="78" />
@@ -884,17 +899,17 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="87" />
         <source>Check that you have permission to read the collection folder and to write to your application data folder.</source>
-        <translation>请检查你是否有权读取文档集文件夹，并有权写入应用数据文件夹。</translation>
+        <translation>请检查你是否有权读取文献库文件夹，并有权写入应用数据文件夹。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="92" />
         <source>A document of this result is no longer in the collection.</source>
-        <translation>此结果涉及的一份文档已不在文档集中。</translation>
+        <translation>此结果涉及的一份文档已不在文献库中。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="93" />
         <source>It was removed or changed after the result was made. Check the submission again, or screen the call again, to compare with the collection as it is now.</source>
-        <translation>它在得出此结果之后被删除或修改。请重新检测该申请书，或重新检测这批申请书，以便与当前的文档集比对。</translation>
+        <translation>它在得出此结果之后被删除或修改。请重新检测该申请书，或重新检测这批申请书，以便与当前的文献库比对。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="98" />
@@ -914,7 +929,7 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="105" />
         <source>It may have been moved or deleted. Refresh the collection or choose it again.</source>
-        <translation>它可能已被移动或删除。请刷新文档集或重新选择。</translation>
+        <translation>它可能已被移动或删除。请刷新文献库或重新选择。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="108" />
@@ -1056,12 +1071,12 @@ Countable text: every word and character of the submission except template text 
     </message>
     <message>
         <location filename="../../neardup_gui/app/examiner.py" line="192" />
-        <source>&lt;b&gt;Without own work: {others}&lt;/b&gt; (the flag's figure)</source>
+        <source>&lt;b&gt;Copied without own documents: {others}&lt;/b&gt; (the flag's figure)</source>
         <translation>&lt;b&gt;去除本人文献复制比：{others}&lt;/b&gt;（据此标记）</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/examiner.py" line="195" />
-        <source>from the applicant's own documents {own}</source>
+        <source>copied from own documents {own}</source>
         <translation>本人文献复制比 {own}</translation>
     </message>
     <message>
@@ -1085,32 +1100,32 @@ Countable text: every word and character of the submission except template text 
         <translation>重复申报（与 {name} 重复）：属申请人本人成果，不属抄袭</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="563" />
+        <location filename="../../neardup_gui/app/models.py" line="566" />
         <source>Applicants</source>
         <translation>申请人</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="564" />
+        <location filename="../../neardup_gui/app/models.py" line="567" />
         <source>Whose document it is: named by the examiner (a CSV or “Set applicant…”), else by the file's own author field</source>
         <translation>文档所属的申请人：由审查人指定（CSV 名单或“设置申请人…”），否则取自文件自身的作者属性</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="566" />
+        <location filename="../../neardup_gui/app/models.py" line="569" />
         <source>Decision</source>
         <translation>认定</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="567" />
+        <location filename="../../neardup_gui/app/models.py" line="570" />
         <source>The examiner's decision: copying confirmed, permitted (own work, cited, common knowledge) or not relevant</source>
         <translation>审查人的认定：确认抄袭、允许（本人成果、已注明引用、公知内容）或无关</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="569" />
+        <location filename="../../neardup_gui/app/models.py" line="572" />
         <source>Same applicant</source>
         <translation>同一申请人</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="570" />
+        <location filename="../../neardup_gui/app/models.py" line="573" />
         <source>Both documents are one applicant's: a resubmission or a duplicate submission, not copying</source>
         <translation>两篇文档属于同一申请人：属重复申报，不属抄袭</translation>
     </message>
@@ -1198,40 +1213,60 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/commonview.py" line="51" />
         <source>Left out, by reason: {parts} ({n} units in all)</source>
-        <translation>按原因排除：{parts}（共 {n} 个单元）</translation>
+        <translation>按原因排除：{parts}（共 {n} 字）</translation>
     </message>
 </context>
 <context>
     <name>Export</name>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="242" />
-        <location filename="../../neardup_gui/app/export.py" line="266" />
-        <location filename="../../neardup_gui/app/export.py" line="282" />
+        <location filename="../../neardup_gui/app/export.py" line="32" />
+        <source>HTML report (*.html)</source>
+        <translation>HTML 报告 (*.html)</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/export.py" line="33" />
+        <source>PDF document (*.pdf)</source>
+        <translation>PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/export.py" line="34" />
+        <source>CSV table (*.csv)</source>
+        <translation>CSV 表格 (*.csv)</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/export.py" line="35" />
+        <source>JSON data (*.json)</source>
+        <translation>JSON 数据 (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/export.py" line="252" />
+        <location filename="../../neardup_gui/app/export.py" line="276" />
+        <location filename="../../neardup_gui/app/export.py" line="292" />
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="260" />
+        <location filename="../../neardup_gui/app/export.py" line="270" />
         <source>Report written to {0}</source>
         <translation>报告已保存到 {0}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="267" />
+        <location filename="../../neardup_gui/app/export.py" line="277" />
         <source>The report could not be written: {0}</source>
         <translation>无法写入报告：{0}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="283" />
+        <location filename="../../neardup_gui/app/export.py" line="293" />
         <source>The report was written to {0}</source>
         <translation>报告已保存到 {0}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="285" />
+        <location filename="../../neardup_gui/app/export.py" line="295" />
         <source>Open report</source>
         <translation>打开报告</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="287" />
+        <location filename="../../neardup_gui/app/export.py" line="297" />
         <source>Show folder</source>
         <translation>打开所在文件夹</translation>
     </message>
@@ -1239,7 +1274,7 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>FileField</name>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="62" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="64" />
         <source>Certificates (*.pem *.crt *.key);;All files (*)</source>
         <translation>证书 (*.pem *.crt *.key);;所有文件 (*)</translation>
     </message>
@@ -1247,52 +1282,54 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>Flags</name>
     <message>
-        <location filename="../../neardup_gui/app/flagtext.py" line="19" />
+        <location filename="../../neardup_gui/app/flagtext.py" line="28" />
         <source>Replaced characters: {n} in {w} words</source>
         <translation>替换字符：{w} 个词中共 {n} 个</translation>
     </message>
-    <message>
-        <location filename="../../neardup_gui/app/flagtext.py" line="22" />
-        <source>Hidden text: %n character</source>
-        <translation>隐藏文字：%n 个字符</translation>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/flagtext.py" line="17" />
+        <source>Hidden text: %n character(s)</source>
+        <translation>
+            <numerusform>隐藏文字：%n 个字符</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/flagtext.py" line="23" />
-        <source>Hidden text: %n characters</source>
-        <translation>隐藏文字：%n 个字符</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/flagtext.py" line="25" />
+        <location filename="../../neardup_gui/app/flagtext.py" line="33" />
         <source>Invisible characters: {n}</source>
         <translation>不可见字符：{n} 个</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/flagtext.py" line="27" />
+        <location filename="../../neardup_gui/app/flagtext.py" line="35" />
         <source>Traditional characters folded for comparison: {n}</source>
         <translation>繁体字已转为简体比对：{n} 个</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/flagtext.py" line="34" />
+        <location filename="../../neardup_gui/app/flagtext.py" line="42" />
         <source>replaced characters</source>
         <translation>替换字符</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/flagtext.py" line="36" />
+        <location filename="../../neardup_gui/app/flagtext.py" line="44" />
         <source>hidden text</source>
         <translation>隐藏文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/flagtext.py" line="38" />
+        <location filename="../../neardup_gui/app/flagtext.py" line="46" />
         <source>invisible characters</source>
         <translation>不可见字符</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/flagtext.py" line="40" />
+        <location filename="../../neardup_gui/app/flagtext.py" line="48" />
         <source>traditional characters</source>
         <translation>繁体字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/flagtext.py" line="53" />
+        <location filename="../../neardup_gui/app/flagtext.py" line="55" />
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/flagtext.py" line="67" />
         <source>Compared as a reader sees the text: look-alike letters and traditional characters folded, invisible characters and hidden text left out of every figure.</source>
         <translation>比对按读者所见的文字进行：形近字母和繁体字已归一，不可见字符和隐藏文字不计入任何数值。</translation>
     </message>
@@ -1302,17 +1339,17 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/helpview.py" line="30" />
         <source>Open a folder as a collection</source>
-        <translation>打开一个文件夹作为文档集</translation>
+        <translation>打开一个文件夹作为文献库</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/helpview.py" line="31" />
         <source>Check files against the collection (or drop them on the window)</source>
-        <translation>用文档集检测文件（也可把文件拖到窗口上）</translation>
+        <translation>用文献库检测文件（也可把文件拖到窗口上）</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/helpview.py" line="32" />
         <source>Refresh the collection: read new, changed and deleted files</source>
-        <translation>刷新文档集：读取新增、修改和删除的文件</translation>
+        <translation>刷新文献库：读取新增、修改和删除的文件</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/helpview.py" line="33" />
@@ -1355,128 +1392,188 @@ Countable text: every word and character of the submission except template text 
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="45" />
-        <source>Countable text</source>
-        <translation>可计文字</translation>
-    </message>
-    <message>
         <location filename="../../neardup_gui/app/helpview.py" line="46" />
-        <source>The words and Chinese characters of a document, without punctuation, without template text (sentences of the call's form, your template files, page headers and footers) and without what the settings exclude (quotations, the bibliography). Every figure below is a share of it.</source>
-        <translation>文档中的汉字和词，不含标点、模板文字（申报书表格中的句子、您的模板文件、页眉页脚）以及设置中排除的内容（引文、参考文献）。下面的各项比例都以它为分母。</translation>
+        <source>Units</source>
+        <translation>总字数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="49" />
-        <source>Copied</source>
-        <translation>总文字复制比</translation>
+        <location filename="../../neardup_gui/app/helpview.py" line="47" />
+        <source>The countable words and Chinese characters of a document: without punctuation, without template text (sentences of the call's form, your template files, page headers and footers) and without what the settings exclude (quotations, the bibliography). Every share below is a share of them.</source>
+        <translation>文档中可计的汉字和词：不含标点，不含模板文字（申报书模板中的句子、模板文件、页眉页脚），也不含设置排除的内容（引文、参考文献）。以下各项比例均以此为分母。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="50" />
-        <source>The share of the submission's countable text found in any document of the collection, each passage counted once however many sources hold it. It is never below a single source's share.</source>
-        <translation>送检文件的可计文字中在文档集任一文档里找到的比例；同一段文字无论出现在几个来源中都只计一次。它不会低于任何单篇来源的比例。</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="52" />
-        <source>Without quotations</source>
-        <translation>去除引用</translation>
+        <location filename="../../neardup_gui/app/helpview.py" line="51" />
+        <source>The share of the submission's units found in any source, each passage counted once however many sources hold it. It is never below the largest single source.</source>
+        <translation>送检文档字数中在任一来源中找到的比例，每个片段无论出现在多少个来源中都只计一次。不会低于单篇最大文字复制比。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/helpview.py" line="53" />
-        <source>Copied, not counting text inside quotation marks. Never above Copied; equal to it when quotations are excluded in the settings.</source>
-        <translation>总文字复制比中不计引号内的文字。不会高于总文字复制比；在设置中排除引文时两者相等。</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="55" />
-        <source>Without own work</source>
-        <translation>去除本人文献</translation>
+        <source>Copied without quotations</source>
+        <translation>去除引用文献复制比</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/helpview.py" line="56" />
-        <source>Copied, not counting the text credited to the applicant's own documents (CNKI's 去除本人文献复制比): what a submission is flagged by. A submission that is mostly one of its applicant's own documents is labelled a resubmission / duplicate submission. Applicants come from your CSV or “Set applicant…”, else from each file's author field.</source>
-        <translation>复制比中去除计入申请人本人文档的文字后的比例（即知网的“去除本人文献复制比”），申请书据此标记。主要内容为申请人本人某一文档的申请书标为“重复申报”。申请人来自您导入的 CSV 名单或“设置申请人…”，否则取自各文件的作者属性。</translation>
+        <source>Copied without own documents</source>
+        <translation>去除本人文献复制比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="60" />
+        <location filename="../../neardup_gui/app/helpview.py" line="57" />
+        <source>Copied, not counting the text credited to the applicant's own documents: what a submission of a screening is flagged by. A submission that is mostly one of its applicant's own documents is labelled a resubmission / duplicate submission. Applicants come from your CSV or “Set applicant…”, else from each file's author field.</source>
+        <translation>复制比中去除计入申请人本人文档的文字后的比例：批量检测中的申请书据此标记。主要内容为申请人本人某一文档的申请书标为“重复申报”。申请人来自您导入的 CSV 名单或“设置申请人…”，否则取自各文件的作者属性。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="61" />
         <source>Decision</source>
         <translation>认定</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="61" />
+        <location filename="../../neardup_gui/app/helpview.py" line="62" />
         <source>Yours, on a pair or on a source of a submission: copying confirmed; permitted (own work, cited, common knowledge) or not relevant, whose text then leaves the copied share; with a note, printed in the reports. Kept under the two texts' contents: a text changed since is marked and its decision no longer applied.</source>
         <translation>您对一对文档或申请书某一来源的认定：确认抄袭；允许（本人成果、已注明引用、公知内容）或无关——其相应文字随即不计入复制比；可附说明，打印在报告中。认定按两篇文本的内容保存：其后文本有改动的会被标出，该认定不再采用。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="65" />
+        <location filename="../../neardup_gui/app/helpview.py" line="67" />
+        <source>The share of the submission's units found in the one source that holds the most.</source>
+        <translation>送检文档字数中在重复最多的那一个来源中找到的比例。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="68" />
+        <source>Share of the submission</source>
+        <translation>占送检文档比例</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="69" />
+        <source>The share of the submission's units found in one source (a row of the Check tab, a source of the submission view).</source>
+        <translation>送检文档字数中在某一个来源中找到的比例（“检测”标签页中的一行，提交文档视图中的一个来源）。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="71" />
+        <source>Credited</source>
+        <translation>计入比例</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="72" />
+        <source>The share of the submission's units credited to one source: a passage several sources hold is credited to one of them (a document of the collection before a submission of the call, then the earlier indexed, then the one holding more), so the sources' credited shares add up to Copied.</source>
+        <translation>送检文档字词中计入某一来源的比例：多个来源都含有的段落只计入其中一个（文献库中的文档先于本批次的其他送检文档，其次较早入库者，再次含量较多者），因此各来源的计入比例之和等于总文字复制比。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="75" />
+        <source>Similarity r</source>
+        <translation>相似度 r</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="76" />
+        <source>The LCS ratio of two texts: identical / (A + B − identical), counting only identical runs of at least the minimum match length, in order. 100 % means the same text.</source>
+        <translation>两篇文本的最长公共子序列比：相同字数 / (A + B − 相同字数)，只按顺序计入不短于最小匹配长度的完全相同片段。100% 表示文本相同。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="78" />
+        <source>A in B</source>
+        <translation>A 在 B 中</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="79" />
+        <source>The share of A's units found in B (B in A: the other way). A short text copied whole into a long one has a high A in B and a low similarity r.</source>
+        <translation>A 的字数中在 B 中找到的比例（B 在 A 中则相反）。一篇短文被整篇复制到长文中时，A 在 B 中很高而相似度 r 很低。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="81" />
+        <source>Contained</source>
+        <translation>包含度</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="81" />
+        <source>The larger of A in B and B in A.</source>
+        <translation>A 在 B 中与 B 在 A 中两者的较大值。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="82" />
+        <source>Identical units</source>
+        <translation>相同字数</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="82" />
+        <source>The units inside the identical runs two texts share: what the similarity r counts.</source>
+        <translation>两篇文本共有的完全相同片段中的字数：相似度 r 所计的字数。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="84" />
+        <source>Copied units</source>
+        <translation>重复字数</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="84" />
+        <source>How many units of a submission (or of a section) lie in copied passages.</source>
+        <translation>送检文档（或其中一节）位于被复制片段中的字数。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="86" />
+        <source>The share of a document that is template text (shown grey, never counted).</source>
+        <translation>文档中模板文字所占的比例（以灰色显示，从不计入）。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="88" />
+        <source>Flag line</source>
+        <translation>标记线</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="88" />
+        <source>A screened submission whose copied share reaches this line is flagged.</source>
+        <translation>批量检测中总文字复制比达到此线的申请书会被标记。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="90" />
+        <source>Hide sources below</source>
+        <translation>隐藏低于此值的来源</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="91" />
+        <source>An option of the Check tab, off at first: hides the sources whose similarity r and share of the submission are both below the value. Hidden sources still count in Copied, and the tab says how many are hidden.</source>
+        <translation>“检测”标签页的选项，默认关闭：隐藏相似度 r 和占送检文档比例都低于该值的来源。隐藏的来源仍计入总文字复制比，标签页会说明隐藏了多少个。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="50" />
+        <source>Copied</source>
+        <translation>总文字复制比</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="54" />
+        <source>Copied, not counting text inside quotation marks. Never above Copied; equal to it when quotations are excluded in the settings.</source>
+        <translation>总文字复制比中不计引号内的文字。不会高于总文字复制比；在设置中排除引文时两者相等。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/helpview.py" line="66" />
         <source>Largest single source</source>
         <translation>单篇最大文字复制比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="66" />
-        <source>The share of the countable text found in the one source that holds the most (its containment).</source>
-        <translation>可计文字中在包含最多的那一篇来源里找到的比例（即它的包含度）。</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="67" />
-        <source>Similarity</source>
-        <translation>相似度</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="68" />
-        <source>The LCS ratio of two texts: common / (A + B − common), counting only passages of at least the minimum match length. 100 % means the same text.</source>
-        <translation>两篇文本的 LCS 比率：相同部分 /（A + B − 相同部分），只计不短于最小匹配长度的段落。100 % 表示文本相同。</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="70" />
-        <source>Containment (A in B)</source>
-        <translation>包含度（A 在 B 中）</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="71" />
-        <source>The share of A's countable text found in B. A short text copied whole into a long one has a high containment and a low similarity.</source>
-        <translation>A 的可计文字中在 B 里找到的比例。一篇短文被整篇抄进长文时，包含度高而相似度低。</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="73" />
+        <location filename="../../neardup_gui/app/helpview.py" line="86" />
         <source>Template share</source>
-        <translation>模板占比</translation>
+        <translation>模板文字占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="73" />
-        <source>The share of a document that is template text (shown, never counted).</source>
-        <translation>文档中模板文字所占的比例（显示但从不计入）。</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="74" />
-        <source>Show sources from</source>
-        <translation>显示来源，最低</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="75" />
-        <source>Hides sources whose similarity and containment are both below the value. Hidden sources still count in Copied; the Check tab says how many are hidden.</source>
-        <translation>隐藏相似度和包含度都低于该值的来源。隐藏的来源仍计入总文字复制比；“检测”标签页会说明隐藏了几个。</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="83" />
+        <location filename="../../neardup_gui/app/helpview.py" line="100" />
         <source>Open a folder of submissions: it is indexed once, then only changes are read. The Duplicates and Clusters tabs list near-duplicates inside the collection; drop a new file on the window to check it against the collection. Double-click any result to see both texts side by side. Matching and template settings are kept with each collection; new collections start from the defaults.</source>
-        <translation>打开一个存放申报材料的文件夹：第一次建立索引，之后只读取有变化的文件。“重复对”和“聚类”标签页列出文档集内部的近似重复；把新文件拖到窗口上即可用文档集检测它。双击任一结果可并排对照两篇文本。匹配和模板设置随各文档集保存；新文档集从默认值开始。</translation>
+        <translation>打开一个存放申报材料的文件夹：第一次建立索引，之后只读取有变化的文件。“重复对”和“聚类”标签页列出文献库内部的近似重复；把新文件拖到窗口上即可用文献库检测它。双击任一结果可并排对照两篇文本。匹配和模板设置随各文献库保存；新文献库从默认值开始。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="87" />
-        <location filename="../../neardup_gui/app/helpview.py" line="95" />
+        <location filename="../../neardup_gui/app/helpview.py" line="104" />
+        <location filename="../../neardup_gui/app/helpview.py" line="112" />
         <source>neardup help</source>
         <translation>neardup 帮助</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="88" />
+        <location filename="../../neardup_gui/app/helpview.py" line="105" />
         <source>What the figures mean</source>
         <translation>各项比例的含义</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="89" />
+        <location filename="../../neardup_gui/app/helpview.py" line="106" />
         <source>Keyboard shortcuts</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="96" />
+        <location filename="../../neardup_gui/app/helpview.py" line="113" />
         <source>Help</source>
         <translation>帮助</translation>
     </message>
@@ -1506,12 +1603,12 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="295" />
         <source>Choose a folder of documents to index as a collection</source>
-        <translation>选择一个文档文件夹，将其建立索引作为文档集</translation>
+        <translation>选择一个文档文件夹，将其建立索引作为文献库</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="296" />
         <source>Open the &amp;sample collection</source>
-        <translation>打开示例文档集(&amp;S)</translation>
+        <translation>打开示例文献库(&amp;S)</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="297" />
@@ -1521,12 +1618,12 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="298" />
         <source>Check one or more submissions against the collection</source>
-        <translation>将一份或多份送检文档与文档集比对</translation>
+        <translation>将一份或多份送检文档与文献库比对</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="299" />
         <source>&amp;Refresh the collection</source>
-        <translation>刷新文档集(&amp;R)</translation>
+        <translation>刷新文献库(&amp;R)</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="300" />
@@ -1566,7 +1663,7 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="309" />
         <source>&lt;b&gt;Collection&lt;/b&gt;</source>
-        <translation>&lt;b&gt;文档集&lt;/b&gt;</translation>
+        <translation>&lt;b&gt;文献库&lt;/b&gt;</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="310" />
@@ -1579,14 +1676,9 @@ Countable text: every word and character of the submission except template text 
         <translation>纳入新增、修改和删除的文件（只读取这些文件）（F5）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="312" />
-        <source>Check a file…</source>
-        <translation>检测文件…</translation>
-    </message>
-    <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="313" />
         <source>Check one or more submissions against the collection (Ctrl+K); you can also drop files on the window</source>
-        <translation>将一份或多份送检文档与文档集比对（Ctrl+K）；也可以把文件拖到窗口上</translation>
+        <translation>将一份或多份送检文档与文献库比对（Ctrl+K）；也可以把文件拖到窗口上</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="314" />
@@ -1596,20 +1688,62 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="315" />
         <source>Recent collections:</source>
-        <translation>最近的文档集：</translation>
+        <translation>最近的文献库：</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="316" />
         <source>Recent collections</source>
-        <translation>最近的文档集</translation>
+        <translation>最近的文献库</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="317" />
         <source>Refresh now</source>
         <translation>立即刷新</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/mainwindow.py" line="617" />
+        <source>%n file(s) could not be read.</source>
+        <translation>
+            <numerusform>%n 个文件无法读取。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/mainwindow.py" line="619" />
+        <source>%n unchanged file(s) read again: this version reads their format differently.</source>
+        <translation>
+            <numerusform>%n 个未改动的文件已重新读取：此版本读取其格式的方式不同。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/mainwindow.py" line="622" />
+        <source>%n document(s) kept as they were: their folder could not be read.</source>
+        <translation>
+            <numerusform>%n 个文档保持原样：其所在文件夹无法读取。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/mainwindow.py" line="742" />
+        <source>%n document(s): {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
+        <translation>
+            <numerusform>共 %n 个文档：已索引 {indexed}，有警告 {warned}，跳过 {skipped}</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/mainwindow.py" line="748" />
+        <source>; %n file(s) could not be read</source>
+        <translation>
+            <numerusform>；%n 个文件无法读取</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/mainwindow.py" line="750" />
+        <source>; %n other file(s) left out (not a format neardup reads)</source>
+        <translation>
+            <numerusform>；另有 %n 个其他格式的文件未纳入（neardup 不读取该格式）</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1061" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1054" />
         <source>Updating the results for the changed settings… The figures shown are those of the previous settings until this finishes.</source>
         <translation>正在按更改后的设置更新结果……完成之前显示的仍是原设置下的数字。</translation>
     </message>
@@ -1617,6 +1751,11 @@ Countable text: every word and character of the submission except template text 
         <location filename="../../neardup_gui/app/mainwindow.py" line="319" />
         <source>Documents</source>
         <translation>文档</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/mainwindow.py" line="312" />
+        <source>Check files…</source>
+        <translation>检测文件…</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="320" />
@@ -1636,7 +1775,7 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="323" />
         <source>Every file of the collection and its status</source>
-        <translation>文档集中的每个文件及其状态</translation>
+        <translation>文献库中的每个文件及其状态</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="324" />
@@ -1646,7 +1785,7 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="325" />
         <source>Pairs of the collection at or above the similarity threshold</source>
-        <translation>文档集中相似度达到阈值的文档对</translation>
+        <translation>文献库中相似度达到阈值的文档对</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="326" />
@@ -1671,7 +1810,7 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="330" />
         <source>A whole call: every new submission checked against the collection and each other, ranked by copied share</source>
-        <translation>整批申请：每份新申请书与文档集及彼此比对，按复制比排序</translation>
+        <translation>整批申请：每份新申请书与文献库及彼此比对，按复制比排序</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="357" />
@@ -1706,7 +1845,7 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="367" />
         <source>Adding to the collection</source>
-        <translation>正在加入文档集</translation>
+        <translation>正在加入文献库</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="368" />
@@ -1750,11 +1889,11 @@ Countable text: every word and character of the submission except template text 
         <location filename="../../neardup_gui/app/mainwindow.py" line="512" />
         <location filename="../../neardup_gui/app/mainwindow.py" line="517" />
         <location filename="../../neardup_gui/app/mainwindow.py" line="560" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="785" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="795" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="905" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1006" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1125" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="778" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="788" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="898" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="999" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1118" />
         <source>neardup</source>
         <translation>neardup</translation>
     </message>
@@ -1766,12 +1905,12 @@ Countable text: every word and character of the submission except template text 
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="493" />
         <source>Choose the folder of the collection</source>
-        <translation>选择文档集所在的文件夹</translation>
+        <translation>选择文献库所在的文件夹</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="501" />
         <source>The sample collection is missing from this installation.</source>
-        <translation>此安装中缺少示例文档集。</translation>
+        <translation>此安装中缺少示例文献库。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="513" />
@@ -1788,60 +1927,32 @@ Countable text: every word and character of the submission except template text 
         <source>(in GBK: '{name}')</source>
         <translation>（按 GBK 编码读作“{name}”）</translation>
     </message>
-    <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="617" />
-        <source>%n file could not be read.</source>
-        <translation>
-            <numerusform>%n 个文件无法读取。</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="618" />
-        <source>%n files could not be read.</source>
-        <translation>
-            <numerusform>%n 个文件无法读取。</numerusform>
-        </translation>
-    </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="708" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="705" />
         <source>The last indexing of this folder did not finish (it was cancelled, or the program was closed): only the documents indexed until then are shown. Refresh to continue where it stopped.</source>
         <translation>此文件夹上次的索引没有完成（被取消，或程序被关闭）：只显示当时已索引的文档。点击刷新可从中断处继续。</translation>
     </message>
-    <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="752" />
-        <source>; %n file could not be read</source>
-        <translation>
-            <numerusform>；%n 个文件无法读取</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="753" />
-        <source>; %n files could not be read</source>
-        <translation>
-            <numerusform>；%n 个文件无法读取</numerusform>
-        </translation>
-    </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="759" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="752" />
         <source>Could not be read:</source>
         <translation>无法读取：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="762" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="755" />
         <source>Left out: neardup reads {formats} files, and by its content a file named without a type (README, ls.1).</source>
         <translation>未纳入：neardup 读取 {formats} 文件，以及按内容读取没有类型后缀的文件（如 README、ls.1）。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="407" />
         <source>The collection's folder holds no documents now.</source>
-        <translation>该文档集的文件夹中现在没有任何文档。</translation>
+        <translation>该文献库的文件夹中现在没有任何文档。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/mainwindow.py" line="561" />
         <source>The folder {folder} holds no documents now, while this collection's index holds {n}. If the folder is on a drive or a network share, connect it and refresh: nothing was changed.
 
 Were the documents deleted on purpose? Remove all {n} from the index?</source>
-        <translation>文件夹 {folder} 中现在没有任何文档，而该文档集的索引中有 {n} 个文档。如果该文件夹位于外接驱动器或网络共享上，请连接后再刷新：索引未作任何改动。
+        <translation>文件夹 {folder} 中现在没有任何文档，而该文献库的索引中有 {n} 个文档。如果该文件夹位于外接驱动器或网络共享上，请连接后再刷新：索引未作任何改动。
 
 这些文档是有意删除的吗？要从索引中移除全部 {n} 个文档吗？</translation>
     </message>
@@ -1851,220 +1962,173 @@ Were the documents deleted on purpose? Remove all {n} from the index?</source>
         <translation>索引完成：新增 {added}，更新 {updated}，移动 {moved}，删除 {removed}，未变 {unchanged}，有警告 {warned}，跳过 {skipped}（{seconds:.1f} 秒）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="625" />
-        <source>{unread} kept as they were: their folder could not be read.</source>
-        <translation>{unread} 个文档保持原样：无法读取其所在的文件夹。</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="745" />
-        <source>%n document: {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
-        <translation>
-            <numerusform>共 %n 个文档：已索引 {indexed}，有警告 {warned}，跳过 {skipped}</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="747" />
-        <source>%n documents: {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
-        <translation>
-            <numerusform>共 %n 个文档：已索引 {indexed}，有警告 {warned}，跳过 {skipped}</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="676" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="673" />
         <source>Select at least one whole sentence ({n} words or characters) to mark it as template.</source>
         <translation>请至少选择一个完整的句子（{n} 个字或词）才能标为模板。</translation>
     </message>
-    <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="620" />
-        <source>%n unchanged file read again: this version reads its format differently.</source>
-        <translation>
-            <numerusform>%n 个未改动的文件已重新读取：此版本读取其格式的方式不同。</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="622" />
-        <source>%n unchanged files read again: this version reads their format differently.</source>
-        <translation>
-            <numerusform>%n 个未改动的文件已重新读取：此版本读取其格式的方式不同。</numerusform>
-        </translation>
-    </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="705" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="702" />
         <source>Indexing was cancelled: the documents indexed so far are shown. Refresh to continue where it stopped.</source>
         <translation>索引已取消：这里显示的是已建立索引的文档。点击刷新可从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="712" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="709" />
         <source>This is the saved index; files may have changed since. Refresh to pick up new, changed and deleted files.</source>
         <translation>这是已保存的索引，文件之后可能有变化。点击刷新可纳入新增、修改和删除的文件。</translation>
     </message>
-    <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="755" />
-        <source>; %n other file left out (not a format neardup reads)</source>
-        <translation>
-            <numerusform>；另有 %n 个其他格式的文件未纳入（neardup 不读取该格式）</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="757" />
-        <source>; %n other files left out (not a format neardup reads)</source>
-        <translation>
-            <numerusform>；另有 %n 个其他格式的文件未纳入（neardup 不读取该格式）</numerusform>
-        </translation>
-    </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="761" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="764" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="754" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="757" />
         <source>…and {n} more</source>
         <translation>……以及另外 {n} 个</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="777" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="770" />
         <source>Choose submissions to check</source>
         <translation>选择要检测的送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="778" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="771" />
         <source>Documents ({patterns});;All files (*)</source>
         <translation>文档 ({patterns});;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="786" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="779" />
         <source>Open a collection first (a folder of documents), then check files against it.</source>
-        <translation>请先打开一个文档集（一个文档文件夹），再将文件与它比对。</translation>
+        <translation>请先打开一个文献库（一个文档文件夹），再将文件与它比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="795" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="788" />
         <source>Some files could not be read:</source>
         <translation>有些文件无法读取：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="819" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="840" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="856" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="812" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="833" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="849" />
         <source>Add to collection</source>
-        <translation>加入文档集</translation>
+        <translation>加入文献库</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="820" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="813" />
         <source>These files cannot be added to the collection: their names are not valid UTF-8 (in GBK, perhaps). Rename them, check them again, then add them.</source>
-        <translation>这些文件无法加入文档集：它们的文件名不是有效的 UTF-8 编码（可能是 GBK 编码）。请重命名，重新检测后再加入。</translation>
+        <translation>这些文件无法加入文献库：它们的文件名不是有效的 UTF-8 编码（可能是 GBK 编码）。请重命名，重新检测后再加入。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="841" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="834" />
         <source>{n} checked file(s) are outside the collection's folder {folder}.
 
 Copy them into the folder, or keep them where they are as external members? An external member stays in the collection when it is refreshed; if you move or delete the file, it leaves the collection.</source>
-        <translation>有 {n} 个已检测的文件不在文档集文件夹 {folder} 中。
+        <translation>有 {n} 个已检测的文件不在文献库文件夹 {folder} 中。
 
-把它们复制到该文件夹，还是保留在原处作为外部成员？外部成员在刷新时会保留在文档集中；如果移动或删除了该文件，它就会离开文档集。</translation>
+把它们复制到该文件夹，还是保留在原处作为外部成员？外部成员在刷新时会保留在文献库中；如果移动或删除了该文件，它就会离开文献库。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="846" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="839" />
         <source>Copy into the folder</source>
         <translation>复制到文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="847" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="840" />
         <source>Keep where they are</source>
         <translation>保留在原处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="857" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="850" />
         <source>The collection's folder already has a file named {names}.
 
 Rename the copy (for example “name (2).docx”), or replace the file in the folder?</source>
-        <translation>文档集文件夹中已有名为 {names} 的文件。
+        <translation>文献库文件夹中已有名为 {names} 的文件。
 
 给复制的文件改名（例如“名称 (2).docx”），还是替换文件夹中的文件？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="861" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="854" />
         <source>Rename the copy</source>
         <translation>改名复制</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="862" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="855" />
         <source>Replace</source>
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="875" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="868" />
         <source>{name}: copied into the collection's folder as {member}</source>
-        <translation>{name}：已复制到文档集文件夹，名为 {member}</translation>
+        <translation>{name}：已复制到文献库文件夹，名为 {member}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="878" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="871" />
         <source>{name}: kept where it is, as an external member ({path})</source>
         <translation>{name}：保留在原处，作为外部成员（{path}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="881" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="874" />
         <source>{name}: already in the collection's folder</source>
-        <translation>{name}：已在文档集文件夹中</translation>
+        <translation>{name}：已在文献库文件夹中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="883" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="876" />
         <source>The checked submissions are now part of the collection.</source>
-        <translation>已检测的送检文档已加入文档集。</translation>
+        <translation>已检测的送检文档已加入文献库。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="885" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="878" />
         <source>Added to the collection</source>
-        <translation>已加入文档集</translation>
+        <translation>已加入文献库</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="906" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="899" />
         <source>Open a collection first (a folder of documents), then screen a call against it.</source>
-        <translation>请先打开一个文档集（文档文件夹），再对一批申请书进行检测。</translation>
+        <translation>请先打开一个文献库（文档文件夹），再对一批申请书进行检测。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1007" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1000" />
         <source>The fingerprints are being rebuilt from the stored texts in the background.</source>
         <translation>正在后台根据已保存的文本重建指纹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1048" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1041" />
         <source>The checked submissions were compared again with the collection as it is now.</source>
-        <translation>已将所检测的申请书与当前的文档集重新比对。</translation>
+        <translation>已将所检测的申请书与当前的文献库重新比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1050" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1043" />
         <source>The results now follow the applicants and decisions.</source>
         <translation>结果已按申请人与认定更新。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1052" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1045" />
         <source>The results now follow the changed settings.</source>
         <translation>结果已按更改后的设置更新。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1056" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1049" />
         <source>Checking the shown submissions again against the changed collection… Their figures are those of the collection before until this finishes.</source>
-        <translation>文档集已变化，正在重新检测所显示的申请书… 完成之前，显示的数据仍是变化前文档集的结果。</translation>
+        <translation>文献库已变化，正在重新检测所显示的申请书… 完成之前，显示的数据仍是变化前文献库的结果。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1059" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1052" />
         <source>Updating the results for the applicants and decisions…</source>
         <translation>正在按申请人与认定更新结果…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1087" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1080" />
         <source>About neardup</source>
         <translation>关于 neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1088" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1081" />
         <source>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;Near-duplicate and plagiarism screening of local document collections, in Chinese and English. Similarity is the LCS ratio of the two texts with template text left out. No document leaves this computer.&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;对本地中英文文档集进行近似重复与抄袭筛查。相似度为两篇文本的最长公共子序列比率，不计模板文字。所有文档都不会离开这台电脑。&lt;/p&gt;</translation>
+        <translation>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;对本地中英文文献库进行近似重复与抄袭筛查。相似度为两篇文本的最长公共子序列比率，不计模板文字。所有文档都不会离开这台电脑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1126" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1119" />
         <source>Drop one folder to open it as a collection, or files to check them.</source>
-        <translation>拖入一个文件夹即可作为文档集打开，拖入文件即可检测它们。</translation>
+        <translation>拖入一个文件夹即可作为文献库打开，拖入文件即可检测它们。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1134" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="1127" />
         <source>Stopping the running task…</source>
         <translation>正在停止当前任务…</translation>
     </message>
@@ -2083,13 +2147,13 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     </message>
     <message>
         <location filename="../../neardup_gui/app/models.py" line="462" />
-        <source>Similarity</source>
-        <translation>相似度</translation>
+        <source>A in B</source>
+        <translation>A 在 B 中</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/models.py" line="462" />
-        <source>A in B</source>
-        <translation>A 在 B 中</translation>
+        <source>Similarity r</source>
+        <translation>相似度 r</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/models.py" line="463" />
@@ -2098,18 +2162,18 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     </message>
     <message>
         <location filename="../../neardup_gui/app/models.py" line="463" />
-        <source>Common units</source>
-        <translation>相同单元</translation>
+        <source>Identical units</source>
+        <translation>相同字数</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/models.py" line="464" />
-        <source>Share of A's countable units found in B (containment)</source>
-        <translation>A 的可计数单元出现在 B 中的比例（包含度）</translation>
+        <source>Share of A's countable units found in B</source>
+        <translation>A 的可计字数中在 B 中找到的比例</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/models.py" line="465" />
-        <source>Share of B's countable units found in A (containment)</source>
-        <translation>B 的可计数单元出现在 A 中的比例（包含度）</translation>
+        <source>Share of B's countable units found in A</source>
+        <translation>B 的可计字数中在 A 中找到的比例</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/models.py" line="466" />
@@ -2118,187 +2182,198 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
     </message>
     <message>
         <location filename="../../neardup_gui/app/models.py" line="467" />
-        <source>Contained</source>
-        <translation>包含比</translation>
+        <source>Units in the identical runs the two texts share</source>
+        <translation>两篇文本共有的完全相同片段中的字数</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/models.py" line="468" />
+        <source>Contained</source>
+        <translation>包含度</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="469" />
         <source>The larger of A in B and B in A: how much of one is found in the other</source>
         <translation>A 在 B 中与 B 在 A 中的较大者：一篇文档有多少内容见于另一篇</translation>
     </message>
 </context>
 <context>
+    <name>ProgressCounts</name>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/widgets.py" line="48" />
+        <source>Found %n document(s)</source>
+        <translation>
+            <numerusform>找到 %n 个文档</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/widgets.py" line="51" />
+        <source>Finding common passages (%n document(s) read)</source>
+        <translation>
+            <numerusform>正在查找常见段落（已读 %n 篇文档）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/widgets.py" line="54" />
+        <source>Re-fingerprinted %n document(s)</source>
+        <translation>
+            <numerusform>已重新计算 %n 个文档的指纹</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/widgets.py" line="57" />
+        <source>Indexed %n document(s) ({warned} with warnings, {skipped} skipped)</source>
+        <translation>
+            <numerusform>已索引 %n 个文档（有警告 {warned}，跳过 {skipped}）</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ProgressMessages</name>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="44" />
+        <location filename="../../neardup_gui/app/widgets.py" line="62" />
         <source>Indexed {done} of {total}: {file}</source>
         <translation>已索引 {done}/{total}：{file}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="45" />
+        <location filename="../../neardup_gui/app/widgets.py" line="63" />
         <source>Added {done} of {total}: {file}</source>
         <translation>已加入 {done}/{total}：{file}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="46" />
+        <location filename="../../neardup_gui/app/widgets.py" line="64" />
         <source>Re-fingerprinting {done} of {total}</source>
         <translation>正在重新计算指纹 {done}/{total}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="47" />
+        <location filename="../../neardup_gui/app/widgets.py" line="65" />
         <source>Comparing {done} of {total}</source>
         <translation>正在比对 {done}/{total}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="48" />
+        <location filename="../../neardup_gui/app/widgets.py" line="66" />
         <source>Verifying {done} of {total} candidates</source>
         <translation>正在核验候选文档 {done}/{total}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="49" />
+        <location filename="../../neardup_gui/app/widgets.py" line="67" />
         <source>Compared {done} of {total}</source>
         <translation>已比对 {done}/{total}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="50" />
+        <location filename="../../neardup_gui/app/widgets.py" line="68" />
         <source>Quoting {file}</source>
         <translation>正在摘录 {file}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="51" />
+        <location filename="../../neardup_gui/app/widgets.py" line="69" />
         <source>Updating the figures of {file}</source>
         <translation>正在更新 {file} 的数值</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="52" />
+        <location filename="../../neardup_gui/app/widgets.py" line="70" />
+        <source>Writing {file}</source>
+        <translation>正在写入 {file}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/widgets.py" line="71" />
+        <source>Wrote {file}</source>
+        <translation>已写入 {file}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/widgets.py" line="72" />
         <source>Completing the index: {done} of {total}</source>
         <translation>正在补全索引：{done}/{total}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="74" />
+        <location filename="../../neardup_gui/app/widgets.py" line="91" />
         <source>Finding common passages</source>
         <translation>正在查找常见段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="75" />
+        <location filename="../../neardup_gui/app/widgets.py" line="92" />
         <source>Common passages found</source>
         <translation>已找出常见段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="76" />
+        <location filename="../../neardup_gui/app/widgets.py" line="93" />
         <source>Saving the search tables</source>
         <translation>正在保存检索表</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="77" />
+        <location filename="../../neardup_gui/app/widgets.py" line="94" />
         <source>Reading the submissions</source>
         <translation>正在读取送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="78" />
+        <location filename="../../neardup_gui/app/widgets.py" line="95" />
         <source>Scanning the folder</source>
         <translation>正在扫描文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="79" />
+        <location filename="../../neardup_gui/app/widgets.py" line="96" />
         <source>Report ready</source>
         <translation>报告已生成</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="80" />
+        <location filename="../../neardup_gui/app/widgets.py" line="97" />
+        <source>Building the report</source>
+        <translation>正在生成报告</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/widgets.py" line="98" />
         <source>Screened</source>
         <translation>批量检测完成</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="81" />
+        <location filename="../../neardup_gui/app/widgets.py" line="99" />
         <source>Checked</source>
         <translation>检测完成</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="82" />
+        <location filename="../../neardup_gui/app/widgets.py" line="100" />
         <source>Compared</source>
         <translation>比对完成</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="53" />
+        <location filename="../../neardup_gui/app/widgets.py" line="73" />
         <source>Reading {file}</source>
         <translation>正在读取 {file}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="54" />
+        <location filename="../../neardup_gui/app/widgets.py" line="74" />
         <source>Scanning {file}</source>
         <translation>正在扫描 {file}</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="58" />
-        <source>Found %n document</source>
-        <translation>找到 %n 个文档</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="58" />
-        <source>Found %n documents</source>
-        <translation>找到 %n 个文档</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="60" />
-        <source>Finding common passages (%n document read)</source>
-        <translation>正在查找常见段落（已读 %n 篇文档）</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="60" />
-        <source>Finding common passages (%n documents read)</source>
-        <translation>正在查找常见段落（已读 %n 篇文档）</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="62" />
-        <source>Re-fingerprinted %n document</source>
-        <translation>已重新计算 %n 个文档的指纹</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="62" />
-        <source>Re-fingerprinted %n documents</source>
-        <translation>已重新计算 %n 个文档的指纹</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="65" />
-        <source>Indexed %n document ({warned} with warnings, {skipped} skipped)</source>
-        <translation>已索引 %n 个文档（有警告 {warned}，跳过 {skipped}）</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="66" />
-        <source>Indexed %n documents ({warned} with warnings, {skipped} skipped)</source>
-        <translation>已索引 %n 个文档（有警告 {warned}，跳过 {skipped}）</translation>
     </message>
 </context>
 <context>
     <name>ProgressPanel</name>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="195" />
+        <location filename="../../neardup_gui/app/widgets.py" line="265" />
         <source>Stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="209" />
+        <location filename="../../neardup_gui/app/widgets.py" line="279" />
         <source>Elapsed {elapsed}</source>
         <translation>已用 {elapsed}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="211" />
+        <location filename="../../neardup_gui/app/widgets.py" line="281" />
         <source>about {remaining} left</source>
         <translation>约剩 {remaining}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="220" />
+        <location filename="../../neardup_gui/app/widgets.py" line="290" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="221" />
+        <location filename="../../neardup_gui/app/widgets.py" line="291" />
         <source>Stop the running task; everything done so far is kept (Esc)</source>
         <translation>停止当前任务；已完成的内容都会保留（Esc）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/widgets.py" line="222" />
+        <location filename="../../neardup_gui/app/widgets.py" line="292" />
         <source>Progress</source>
         <translation>进度</translation>
     </message>
@@ -2306,102 +2381,102 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>ScreeningModel</name>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="84" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="85" />
         <source>Rank</source>
         <translation>排名</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="84" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="85" />
         <source>Submission</source>
         <translation>申请书</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="85" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="86" />
         <source>Copied</source>
-        <translation>复制比</translation>
+        <translation>总文字复制比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="85" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="86" />
         <source>Flag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="86" />
-        <source>Largest source</source>
-        <translation>最大来源</translation>
-    </message>
-    <message>
         <location filename="../../neardup_gui/app/screeningview.py" line="87" />
-        <source>Largest source share</source>
-        <translation>单篇最大复制比</translation>
+        <source>Largest source (file)</source>
+        <translation>最大来源（文件）</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/screeningview.py" line="88" />
+        <source>Largest single source</source>
+        <translation>单篇最大文字复制比</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="90" />
+        <source>Share of the submission found in its sources, template text not counted</source>
+        <translation>送检文档中在其来源中找到的比例，模板文字不计入</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="89" />
         <source>Sources</source>
-        <translation>来源</translation>
+        <translation>相似文献数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="88" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="89" />
         <source>Warnings</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="89" />
-        <source>Share of the submission found in its sources, the form's text not counted</source>
-        <translation>申请书中与来源重复的比例（不计模板文字）</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="90" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="91" />
         <source>Share of the submission found in its single largest source</source>
         <translation>申请书在单个最大来源中的重复比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="91" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="92" />
         <source>Sources counted (documents of the collection and other submissions of this call)</source>
-        <translation>计入的来源数（文档集中的文档及本批次其他申请书）</translation>
+        <translation>计入的来源数（文献库中的文档及本批次其他申请书）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="92" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="93" />
         <source>Integrity flags</source>
         <translation>文本异常标记</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="93" />
-        <source>Without own work</source>
-        <translation>去除本人文献</translation>
-    </message>
-    <message>
         <location filename="../../neardup_gui/app/screeningview.py" line="94" />
-        <source>Share of the submission copied from others' documents: the applicants' own earlier documents left out (the flag's figure)</source>
-        <translation>申请书中来自他人文献的比例：不计申请人本人的已有文档（据此标记）</translation>
+        <source>Copied without own documents</source>
+        <translation>去除本人文献复制比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="96" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="95" />
+        <source>Copied, not counting the text credited to the applicants' own documents: what a submission is flagged by</source>
+        <translation>复制比中不计申请人本人文档的部分：申请书据此标记</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="97" />
         <source>Look-alike letters, hidden text, invisible or traditional characters found in the submission</source>
         <translation>送检文档中发现的形近字母、隐藏文字、不可见字符或繁体字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="135" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="137" />
         <source>flagged</source>
         <translation>已标记</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="137" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="139" />
         <source>resubmission / duplicate submission</source>
         <translation>重复申报</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="143" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="145" />
         <source>not read: {reason}</source>
         <translation>未读取：{reason}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="168" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="170" />
         <source>{share} of it is the applicant's own {source}</source>
         <translation>其中 {share} 来自申请人本人的 {source}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="171" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="173" />
         <source>Sources without a decision (or decided before a text changed): open the submission to decide</source>
         <translation>有未认定（或认定后文本已改动）的来源：打开该申请书进行认定</translation>
     </message>
@@ -2409,454 +2484,459 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>ScreeningView</name>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="339" />
-        <source>&lt;b&gt;%n submission&lt;/b&gt; in {folder}: {flagged} at or above the flag line, {unread} could not be read</source>
+        <location filename="../../neardup_gui/app/screeningview.py" line="328" />
+        <source>&lt;b&gt;%n submission(s)&lt;/b&gt; in {folder}</source>
         <translation>
-            <numerusform>&lt;b&gt;{folder} 中共 %n 份申请书&lt;/b&gt;：{flagged} 份达到或超过标记线，{unread} 份无法读取</numerusform>
+            <numerusform>{folder} 中的 &lt;b&gt;%n 份申请书&lt;/b&gt;</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/screeningview.py" line="329" />
+        <source>: {flagged}, {unread}</source>
+        <translation>：{flagged}，{unread}</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../neardup_gui/app/screeningview.py" line="330" />
+        <source>%n at or above the flag line</source>
+        <translation>
+            <numerusform>%n 份达到或超过标记线</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="342" />
-        <source>&lt;b&gt;%n submissions&lt;/b&gt; in {folder}: {flagged} at or above the flag line, {unread} could not be read</source>
+        <location filename="../../neardup_gui/app/screeningview.py" line="331" />
+        <source>%n could not be read</source>
         <translation>
-            <numerusform>&lt;b&gt;{folder} 中共 %n 份申请书&lt;/b&gt;：{flagged} 份达到或超过标记线，{unread} 份无法读取</numerusform>
+            <numerusform>%n 份无法读取</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="346" />
-        <source>%n other file left out (not a format neardup reads)</source>
-        <translation>
-            <numerusform>另有 %n 个其他格式的文件未检测（neardup 不读取该格式）</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="348" />
-        <source>%n other files left out (not a format neardup reads)</source>
+        <location filename="../../neardup_gui/app/screeningview.py" line="333" />
+        <source>%n other file(s) left out (not a format neardup reads)</source>
         <translation>
             <numerusform>另有 %n 个其他格式的文件未检测（neardup 不读取该格式）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="350" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="335" />
         <source>interrupted: screen again to check the rest</source>
         <translation>检测中断：再次检测以完成其余部分</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="353" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="338" />
         <source>Not screened: neardup reads {formats} files, and by its content a file named without a type (README, ls.1).</source>
         <translation>未检测：neardup 读取 {formats} 文件，以及按内容读取没有类型后缀的文件（如 README、ls.1）。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="355" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="340" />
         <source>…and {n} more</source>
         <translation>……以及另外 {n} 个</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="360" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="345" />
         <source>Choose the folder of new submissions</source>
         <translation>选择新申请书所在文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="425" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="410" />
         <source>Screen a folder…</source>
         <translation>检测文件夹…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="426" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="411" />
         <source>Check every file of a folder of new submissions against the collection and against each other; you can also drop the folder here</source>
-        <translation>将文件夹中的每份新申请书与文档集及彼此比对；也可以把文件夹拖到这里</translation>
+        <translation>将文件夹中的每份新申请书与文献库及彼此比对；也可以把文件夹拖到这里</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="428" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="413" />
         <source>Screen again</source>
         <translation>重新检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="429" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="414" />
         <source>Pick up new and changed submissions; an interrupted screening goes on where it stopped</source>
         <translation>纳入新增和修改的申请书；中断的检测从中断处继续</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="431" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="416" />
         <source>Screening:</source>
         <translation>检测批次：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="432" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="417" />
         <source>Screenings kept in this collection</source>
-        <translation>本文档集保存的检测批次</translation>
+        <translation>本文献库保存的检测批次</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="433" />
-        <source>Flag from:</source>
+        <location filename="../../neardup_gui/app/screeningview.py" line="418" />
+        <source>Flag line:</source>
         <translation>标记线：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="434" />
-        <source>Flag a submission whose share copied from others (the form's text and the applicant's own documents not counted) reaches this</source>
-        <translation>申请书中来自他人的复制比例（不计模板文字和申请人本人文档）达到此值时标记</translation>
+        <location filename="../../neardup_gui/app/screeningview.py" line="419" />
+        <source>A submission is flagged when its copied share without own documents (template text and the applicant's own documents not counted) reaches this line</source>
+        <translation>申请书的去除本人文献复制比（不计模板文字和申请人本人文档）达到此线时标记</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="438" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="423" />
         <source>Flag line</source>
         <translation>标记线</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="439" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="424" />
         <source>Flagged only</source>
         <translation>仅显示已标记</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="440" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="425" />
         <source>With integrity flags only</source>
         <translation>仅显示有文本异常标记的</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="441" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="426" />
         <source>Undecided only</source>
         <translation>仅显示未认定</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="442" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="427" />
         <source>Submissions with a source the examiner has not decided on yet (or decided on before a text changed)</source>
         <translation>有审查人尚未认定（或认定后文本已改动）来源的申请书</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="444" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="429" />
         <source>Set applicant…</source>
         <translation>设置申请人…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="445" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="430" />
         <source>Name the applicants of the chosen submissions: their own earlier documents are then told apart from others'</source>
         <translation>为所选申请书指定申请人，以便区分其本人已有文档与他人文献</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="447" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="432" />
         <source>Submissions with look-alike letters, hidden text, invisible characters or traditional characters: perhaps a disguised copy</source>
         <translation>含有形近字母、隐藏文字、不可见字符或繁体字的送检文档：可能是经过伪装的复制</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="449" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="434" />
         <source>Filter submissions…</source>
         <translation>筛选申请书…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="450" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="435" />
         <source>Filter submissions</source>
         <translation>筛选申请书</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="451" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="436" />
         <source>Screened submissions</source>
         <translation>已检测的申请书</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="452" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="437" />
         <source>Double-click or press Enter to open the submission with its sources coloured</source>
         <translation>双击或按回车键打开申请书，按来源着色显示</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="453" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="438" />
         <source>Screen a whole call: drop a folder of new submissions here, or use “Screen a folder…”. Each is checked against the collection and against the other submissions, and the table ranks them by copied share.</source>
-        <translation>检测整批申请：把新申请书所在文件夹拖到这里，或使用“检测文件夹…”。每份申请书都与文档集及其他申请书比对，表格按复制比排序。</translation>
+        <translation>检测整批申请：把新申请书所在文件夹拖到这里，或使用“检测文件夹…”。每份申请书都与文献库及其他申请书比对，表格按复制比排序。</translation>
     </message>
 </context>
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="216" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="228" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="219" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="231" />
         <source>Matching and template text are kept with the collection “{name}”: other collections keep their own. Index and interface settings apply everywhere.</source>
-        <translation>匹配和模板文字设置随文档集“{name}”保存，其他文档集各有自己的设置。索引和界面设置对所有文档集生效。</translation>
+        <translation>匹配和模板文字设置随文献库“{name}”保存，其他文献库各有自己的设置。索引和界面设置对所有文献库生效。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="223" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="235" />
         <source>No collection is open: matching and template settings set here are the defaults every new collection starts from.</source>
-        <translation>当前没有打开文档集：此处的匹配和模板设置是每个新文档集的默认值。</translation>
+        <translation>当前没有打开文献库：此处的匹配和模板设置是每个新文献库的默认值。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="225" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="237" />
         <source>Also use these matching and template settings for new collections</source>
-        <translation>同时把这些匹配和模板设置作为新文档集的默认值</translation>
+        <translation>同时把这些匹配和模板设置作为新文献库的默认值</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="226" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="238" />
         <source>Matching</source>
         <translation>比对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="227" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="239" />
         <source>Index and search</source>
         <translation>索引与检索</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="228" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="240" />
         <source>Template text</source>
         <translation>模板文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="229" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="241" />
         <source>Interface</source>
         <translation>界面</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="230" />
-        <source>Report pairs from similarity:</source>
-        <translation>报告文档对的最低相似度：</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="231" />
-        <source>Pairs of the collection at or above this similarity are listed as duplicates</source>
-        <translation>相似度达到此值的文档对列为重复</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="232" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="244" />
         <source>Minimum match length (units):</source>
-        <translation>最短匹配长度（单元）：</translation>
+        <translation>最短匹配长度（字数）：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="233" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="245" />
         <source>A common passage counts only if it is at least this many characters or words long</source>
         <translation>相同段落至少达到这么多个字或词才计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="234" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="246" />
         <source>Quotations:</source>
         <translation>引文：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="235" />
-        <source>Leave text in quotation marks out of the similarity</source>
-        <translation>计算相似度时不计引号内的文字</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="236" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="248" />
         <source>Bibliography:</source>
         <translation>参考文献：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="237" />
-        <source>Leave the reference list out of the similarity</source>
-        <translation>计算相似度时不计参考文献列表</translation>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="242" />
+        <source>Report pairs from similarity r:</source>
+        <translation>报告文档对的最低相似度 r：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="238" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="243" />
+        <source>Pairs of the collection at or above this similarity r are listed as duplicates</source>
+        <translation>文献库中相似度 r 达到或超过此值的文档对列为重复</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="247" />
+        <source>Leave text in quotation marks out of every figure</source>
+        <translation>各项比例均不计引号内的文字</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="249" />
+        <source>Leave the reference list out of every figure</source>
+        <translation>各项比例均不计参考文献列表</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="250" />
         <source>Exclude quoted text</source>
         <translation>排除引文</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="239" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="251" />
         <source>Exclude the bibliography</source>
         <translation>排除参考文献</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="240" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="252" />
         <source>Fingerprint size (bits):</source>
         <translation>指纹长度（位）：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="241" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="253" />
         <source>Larger fingerprints estimate similarity more precisely but take more space</source>
         <translation>指纹越长，相似度估计越准确，但占用空间更多</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="242" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="254" />
         <source>Search strategy:</source>
         <translation>检索策略：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="243" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="255" />
         <source>How candidates are found; every strategy finds the same pairs</source>
         <translation>查找候选文档的方式；每种策略找到的文档对都相同</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="244" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="256" />
         <source>Worker processes:</source>
         <translation>工作进程数：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="245" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="257" />
         <source>How many documents are read and fingerprinted at the same time</source>
         <translation>同时读取并计算指纹的文档数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="246" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="258" />
         <source>Dask cluster (optional):</source>
         <translation>Dask 集群（可选）：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="247" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="259" />
         <source>Address of a Dask scheduler to index and compare on, e.g. tls://host:8786; empty: this computer only. Every document's text is sent to it.</source>
         <translation>在其上建立索引和比对的 Dask 调度器地址，例如 tls://host:8786；留空：仅用本机。每份文档的文本都会发送给它。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="250" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="262" />
         <source>Cluster's CA certificate:</source>
         <translation>集群的 CA 证书：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="251" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="263" />
         <source>The certificate of the authority that signed the scheduler's (PEM); empty: dask's own configuration</source>
         <translation>签发调度器证书的证书颁发机构（CA）的证书（PEM）；留空：使用 dask 自身的配置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="253" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="265" />
         <source>This computer's certificate:</source>
         <translation>本机证书：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="254" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="266" />
         <source>This computer's certificate for the cluster, signed by that authority (PEM); empty: dask's own configuration</source>
         <translation>本机用于该集群的证书，由该颁发机构签发（PEM）；留空：使用 dask 自身的配置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="256" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="268" />
         <source>Its private key:</source>
         <translation>其私钥：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="257" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="269" />
         <source>The private key of this computer's certificate (PEM), unless the certificate file holds it</source>
         <translation>本机证书的私钥（PEM），若证书文件已包含私钥则可留空</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="261" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="273" />
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="341" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="276" />
+        <source>Automatic</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="277" />
+        <source>Brute force (reference)</source>
+        <translation>穷举（基准）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="278" />
+        <source>Permuted tables</source>
+        <translation>置换表</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="279" />
+        <source>Group merging</source>
+        <translation>分组合并</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="280" />
+        <source>LSH buckets</source>
+        <translation>LSH 分桶</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="284" />
+        <source>Automatic template:</source>
+        <translation>自动模板：</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="285" />
+        <source>Off: count all text except your template files and the passages you marked</source>
+        <translation>关闭：除您的模板文件和您标记的段落外，全部文字都计入</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="286" />
+        <source>Leave out sentences found in most documents (the call's form)</source>
+        <translation>不计入大多数文档共有的句子（申报书的表格）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="287" />
+        <source>Template if in at least (documents):</source>
+        <translation>出现在至少多少个文档中视为模板：</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="288" />
+        <source>A sentence found in at least this many documents is treated as template</source>
+        <translation>出现在至少这么多个文档中的句子视为模板</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="289" />
+        <source>and at least (share of collection):</source>
+        <translation>且至少占文献库的比例：</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="290" />
+        <source>... and in at least this share of all documents</source>
+        <translation>……并且出现在至少这个比例的文档中</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="291" />
+        <source>Template files:</source>
+        <translation>模板文件：</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="292" />
+        <source>Template files</source>
+        <translation>模板文件</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="293" />
+        <source>Files whose sentences are template wherever they occur (e.g. the blank application form)</source>
+        <translation>其中的句子无论出现在哪里都视为模板的文件（例如空白申请书）</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="294" />
+        <source>Add…</source>
+        <translation>添加…</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="295" />
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="296" />
+        <source>Language:</source>
+        <translation>语言：</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="297" />
+        <source>The language of the interface; the change applies at once</source>
+        <translation>界面语言；更改立即生效</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="298" />
+        <source>System default</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="306" />
+        <source>Changing the fingerprint size re-fingerprints every document from its stored text. This runs in the background after you press OK; the files are not read again.</source>
+        <translation>更改指纹长度会根据已保存的文本重新计算每个文档的指纹。按“确定”后在后台进行，不会重新读取文件。</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="314" />
+        <source>Choose template files</source>
+        <translation>选择模板文件</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="315" />
+        <source>Documents ({patterns});;All files (*)</source>
+        <translation>文档 ({patterns});;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="353" />
         <source>Unencrypted cluster</source>
         <translation>未加密的集群</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="342" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="354" />
         <source>{address} is not encrypted and is not this computer: every document's text would cross the network, readable by anyone on it. Use the scheduler's TLS address (tls://…) with its certificates instead, unless this network is trusted.
 
 Send the texts unencrypted to {address}?</source>
         <translation>{address} 未加密，且不是本机：每份文档的文本都将以明文经过网络，网络上的任何人都能读取。除非该网络可信，请改用调度器的 TLS 地址（tls://…）及其证书。
 
 仍要以未加密方式将文本发送到 {address} 吗？</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="264" />
-        <source>Automatic</source>
-        <translation>自动</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="265" />
-        <source>Brute force (reference)</source>
-        <translation>穷举（基准）</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="266" />
-        <source>Permuted tables</source>
-        <translation>置换表</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="267" />
-        <source>Group merging</source>
-        <translation>分组合并</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="268" />
-        <source>LSH buckets</source>
-        <translation>LSH 分桶</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="272" />
-        <source>Automatic template:</source>
-        <translation>自动模板：</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="273" />
-        <source>Off: count all text except your template files and the passages you marked</source>
-        <translation>关闭：除您的模板文件和您标记的段落外，全部文字都计入</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="274" />
-        <source>Leave out sentences found in most documents (the call's form)</source>
-        <translation>不计入大多数文档共有的句子（申报书的表格）</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="275" />
-        <source>Template if in at least (documents):</source>
-        <translation>出现在至少多少个文档中视为模板：</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="276" />
-        <source>A sentence found in at least this many documents is treated as template</source>
-        <translation>出现在至少这么多个文档中的句子视为模板</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="277" />
-        <source>and at least (share of collection):</source>
-        <translation>且至少占文档集的比例：</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="278" />
-        <source>... and in at least this share of all documents</source>
-        <translation>……并且出现在至少这个比例的文档中</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="279" />
-        <source>Template files:</source>
-        <translation>模板文件：</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="280" />
-        <source>Template files</source>
-        <translation>模板文件</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="281" />
-        <source>Files whose sentences are template wherever they occur (e.g. the blank application form)</source>
-        <translation>其中的句子无论出现在哪里都视为模板的文件（例如空白申请书）</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="282" />
-        <source>Add…</source>
-        <translation>添加…</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="283" />
-        <source>Remove</source>
-        <translation>移除</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="284" />
-        <source>Language:</source>
-        <translation>语言：</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="285" />
-        <source>The language of the interface; the change applies at once</source>
-        <translation>界面语言；更改立即生效</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="286" />
-        <source>System default</source>
-        <translation>跟随系统</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="294" />
-        <source>Changing the fingerprint size re-fingerprints every document from its stored text. This runs in the background after you press OK; the files are not read again.</source>
-        <translation>更改指纹长度会根据已保存的文本重新计算每个文档的指纹。按“确定”后在后台进行，不会重新读取文件。</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="302" />
-        <source>Choose template files</source>
-        <translation>选择模板文件</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="303" />
-        <source>Documents ({patterns});;All files (*)</source>
-        <translation>文档 ({patterns});;所有文件 (*)</translation>
     </message>
 </context>
 <context>
@@ -3065,47 +3145,47 @@ Send the texts unencrypted to {address}?</source>
 <context>
     <name>SourcesModel</name>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="517" />
+        <location filename="../../neardup_gui/app/models.py" line="520" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="517" />
-        <source>Similarity</source>
-        <translation>相似度</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/models.py" line="518" />
-        <source>Containment</source>
-        <translation>包含度</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/models.py" line="518" />
-        <source>Template share</source>
-        <translation>模板占比</translation>
-    </message>
-    <message>
-        <location filename="../../neardup_gui/app/models.py" line="519" />
-        <source>Common units</source>
-        <translation>相同单元</translation>
-    </message>
-    <message>
         <location filename="../../neardup_gui/app/models.py" line="520" />
+        <source>Similarity r</source>
+        <translation>相似度 r</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="521" />
+        <source>Share of the submission</source>
+        <translation>占送检文档比例</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="522" />
+        <source>Identical units</source>
+        <translation>相同字数</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="523" />
         <source>Share of the submission found in this source</source>
         <translation>送检文档出现在此来源中的比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="521" />
+        <location filename="../../neardup_gui/app/models.py" line="524" />
         <source>LCS ratio of the two texts, template text left out</source>
         <translation>两篇文本的最长公共子序列比率，不计模板文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="522" />
+        <location filename="../../neardup_gui/app/models.py" line="525" />
+        <source>Units in the identical runs the two texts share</source>
+        <translation>两篇文本共有的完全相同片段中的字数</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/models.py" line="526" />
         <source>Credited</source>
         <translation>计入比例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/models.py" line="523" />
+        <location filename="../../neardup_gui/app/models.py" line="527" />
         <source>Share of the submission credited to this source: a passage several sources hold is credited to one (the collection's, the earlier indexed, the one holding more)</source>
         <translation>计入该来源的本文比例：多个来源都含有的段落只计入其中一个（优先库内文献，其次较早入库者，再次含量较多者）</translation>
     </message>
@@ -3125,7 +3205,7 @@ Send the texts unencrypted to {address}?</source>
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="195" />
         <source>If it started failing after a change of settings, “Reset settings” sets the settings file aside (it is kept as a backup) and starts again with the defaults. Your collections and their indexes are not touched.</source>
-        <translation>如果是在更改设置后开始出错，“重置设置”会把设置文件移到一旁（保留作备份），并用默认值重新启动。您的文档集及其索引不受影响。</translation>
+        <translation>如果是在更改设置后开始出错，“重置设置”会把设置文件移到一旁（保留作备份），并用默认值重新启动。您的文献库及其索引不受影响。</translation>
     </message>
     <message>
         <location filename="../../neardup_gui/app/errors.py" line="199" />
@@ -3156,139 +3236,149 @@ Send the texts unencrypted to {address}?</source>
 <context>
     <name>SubmissionView</name>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="307" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="296" />
         <source>collection</source>
-        <translation>文档集</translation>
+        <translation>文献库</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="307" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="296" />
         <source>this call</source>
         <translation>本批次</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="308" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="297" />
         <source>excluded for this submission</source>
         <translation>已对本申请书排除</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="313" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="301" />
+        <source>share of the submission {share}</source>
+        <translation>占送检文档比例 {share}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="303" />
+        <source>credited {share}</source>
+        <translation>计入比例 {share}</translation>
+    </message>
+    <message>
+        <location filename="../../neardup_gui/app/submissionview.py" line="305" />
         <source>holds {share} in all, part of it credited to other sources</source>
         <translation>共含本文 {share}，其中一部分计入其他来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="316" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="308" />
         <source>holds {share}, all of it set apart by a decision or credited to other sources</source>
         <translation>含本文 {share}，全部经认定剔除或计入其他来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="319" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="311" />
         <source>holds {share}, all of it credited to other sources</source>
         <translation>含本文 {share}，全部计入其他来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="330" />
-        <source>&lt;b&gt;{name}&lt;/b&gt;&lt;br&gt;&lt;b&gt;Copied: {copied}&lt;/b&gt; (the form's text not counted) &amp;nbsp;·&amp;nbsp; without quotations {nq} &amp;nbsp;·&amp;nbsp; largest single source {largest} &amp;nbsp;·&amp;nbsp; {units} units &amp;nbsp;·&amp;nbsp; form text {template} &amp;nbsp;·&amp;nbsp; {n} of {total} sources counted</source>
-        <translation>&lt;b&gt;{name}&lt;/b&gt;&lt;br&gt;&lt;b&gt;总文字复制比：{copied}&lt;/b&gt;（不计模板文字） &amp;nbsp;·&amp;nbsp; 去除引用 {nq} &amp;nbsp;·&amp;nbsp; 单篇最大 {largest} &amp;nbsp;·&amp;nbsp; 共 {units} 字 &amp;nbsp;·&amp;nbsp; 模板文字 {template} &amp;nbsp;·&amp;nbsp; 计入 {n}/{total} 个来源</translation>
+        <location filename="../../neardup_gui/app/submissionview.py" line="322" />
+        <source>&lt;b&gt;{name}&lt;/b&gt;&lt;br&gt;&lt;b&gt;Copied {copied}&lt;/b&gt; (template text not counted) &amp;nbsp;·&amp;nbsp; copied without quotations {nq} &amp;nbsp;·&amp;nbsp; largest single source {largest} &amp;nbsp;·&amp;nbsp; units {units} &amp;nbsp;·&amp;nbsp; template share {template} &amp;nbsp;·&amp;nbsp; sources counted: {n} of {total}</source>
+        <translation>&lt;b&gt;{name}&lt;/b&gt;&lt;br&gt;&lt;b&gt;总文字复制比 {copied}&lt;/b&gt;（模板文字不计入）&amp;nbsp;·&amp;nbsp; 去除引用文献复制比 {nq} &amp;nbsp;·&amp;nbsp; 单篇最大文字复制比 {largest} &amp;nbsp;·&amp;nbsp; 总字数 {units} &amp;nbsp;·&amp;nbsp; 模板文字占比 {template} &amp;nbsp;·&amp;nbsp; 计入的来源：{n} / {total}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="345" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="337" />
         <source>(beginning)</source>
         <translation>（开头）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="361" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="351" />
         <source>Integrity flags:</source>
         <translation>文本异常标记：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="363" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="353" />
         <source>(underlined in the text; not counted in any figure)</source>
         <translation>（在正文中以下划线标出；不计入任何数值）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="378" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="368" />
         <source>Count this source again</source>
         <translation>重新计入此来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="380" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="370" />
         <source>Exclude this source</source>
         <translation>排除此来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="476" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="466" />
         <source>{name} — sources coloured</source>
         <translation>{name} — 按来源着色</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="477" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="467" />
         <source>Sources (untick to leave one out of the figures):</source>
         <translation>来源（取消勾选则不计入比例）：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="478" />
-        <source>Sources</source>
-        <translation>来源</translation>
+        <location filename="../../neardup_gui/app/submissionview.py" line="468" />
+        <source>Sources of the submission</source>
+        <translation>送检文档的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="479" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="469" />
         <source>Side by side</source>
         <translation>对照查看</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="480" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="470" />
         <source>Open the submission beside the chosen source</source>
         <translation>将申请书与所选来源并排对照</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="481" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="471" />
         <source>Remember for this submission that this source does not count: the decision “not relevant”</source>
         <translation>记住此来源不计入本申请书：即认定为“无关”</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="483" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="473" />
         <source>Decide…</source>
         <translation>认定…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="484" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="474" />
         <source>Record your decision on this source: copying confirmed, permitted (own work, cited, common knowledge) or not relevant, with a note; printed in the report</source>
         <translation>记录对此来源的认定：确认抄袭、允许（本人成果、已注明引用、公知内容）或无关，可附说明；打印在报告中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="487" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="477" />
         <source>Export the report…</source>
         <translation>导出报告…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="488" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="478" />
         <source>Sections:</source>
         <translation>分段：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="489" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="479" />
         <source>Section</source>
         <translation>段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="489" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="479" />
         <source>Units</source>
-        <translation>单元数</translation>
+        <translation>总字数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="489" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="479" />
         <source>Copied</source>
-        <translation>复制比</translation>
+        <translation>文字复制比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="490" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="480" />
         <source>Click a coloured passage to see it beside its source</source>
         <translation>点击着色片段，与其来源并排查看</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="492" />
-        <source>Each source's passages have its colour and number. &lt;span style="color:{fg}; background-color:{bg};"&gt;The form's text&lt;/span&gt; and &lt;span style="color:{fg}; background-color:{bg}; text-decoration:line-through;"&gt;excluded text&lt;/span&gt; are never counted.</source>
-        <translation>每个来源的片段以其颜色和编号标出。&lt;span style="color:{fg}; background-color:{bg};"&gt;模板文字&lt;/span&gt;和&lt;span style="color:{fg}; background-color:{bg}; text-decoration:line-through;"&gt;排除文字&lt;/span&gt;均不计入。</translation>
+        <location filename="../../neardup_gui/app/submissionview.py" line="483" />
+        <source>Each source's passages have its colour and number: &lt;span style="background-color:{exact};"&gt;identical text&lt;/span&gt;, &lt;span style="background-color:{edited};"&gt;edited words&lt;/span&gt;. &lt;span style="color:{fg}; background-color:{bg};"&gt;Template text&lt;/span&gt; and &lt;span style="color:{fg}; background-color:{bg}; text-decoration:line-through;"&gt;excluded text&lt;/span&gt; are never counted.</source>
+        <translation>每个来源的片段有其颜色和编号：&lt;span style="background-color:{exact};"&gt;完全相同的文字&lt;/span&gt;，&lt;span style="background-color:{edited};"&gt;改动的文字&lt;/span&gt;。&lt;span style="color:{fg}; background-color:{bg};"&gt;模板文字&lt;/span&gt;和&lt;span style="color:{fg}; background-color:{bg}; text-decoration:line-through;"&gt;排除文字&lt;/span&gt;从不计入。</translation>
     </message>
 </context>
 <context>
@@ -3568,6 +3658,7 @@ Send the texts unencrypted to {address}?</source>
         <translation>已略去 {part}（{why}）</translation>
     </message>
     <message>
+        <location filename="../../neardup_gui/app/flagtext.py" line="60" />
         <location filename="../../neardup_gui/app/models.py" line="415" />
         <location filename="../../neardup_gui/app/models.py" line="435" />
         <location filename="../../neardup_gui/app/models.py" line="445" />
@@ -3578,47 +3669,47 @@ Send the texts unencrypted to {address}?</source>
 <context>
     <name>WelcomeView</name>
     <message>
-        <location filename="../../neardup_gui/app/welcome.py" line="97" />
+        <location filename="../../neardup_gui/app/welcome.py" line="103" />
         <source>&lt;h1&gt;neardup&lt;/h1&gt;</source>
         <translation>&lt;h1&gt;neardup 文档查重&lt;/h1&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/welcome.py" line="100" />
+        <location filename="../../neardup_gui/app/welcome.py" line="106" />
         <source>neardup finds near-duplicate and copied passages in a folder of documents (Word, PDF and text files, in Chinese and English) and shows the matching text side by side. Everything stays on this computer: open a folder to index it, then drop a new submission on the window to check it against the collection.</source>
-        <translation>neardup 在一个文档文件夹（Word、PDF 和文本文件，中英文均可）中查找近似重复和抄袭的段落，并把相同的文字左右对照显示。所有内容都留在这台电脑上：打开一个文件夹为其建立索引，再把新的送检文档拖到窗口上，即可与文档集比对。</translation>
+        <translation>neardup 在一个文档文件夹（Word、PDF 和文本文件，中英文均可）中查找近似重复和抄袭的段落，并把相同的文字左右对照显示。所有内容都留在这台电脑上：打开一个文件夹为其建立索引，再把新的送检文档拖到窗口上，即可与文献库比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/welcome.py" line="106" />
+        <location filename="../../neardup_gui/app/welcome.py" line="112" />
         <source>Open a folder…</source>
         <translation>打开文件夹…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/welcome.py" line="107" />
+        <location filename="../../neardup_gui/app/welcome.py" line="113" />
         <source>Choose a folder of documents to index as a collection (Ctrl+O)</source>
-        <translation>选择一个文档文件夹，将其建立索引作为文档集（Ctrl+O）</translation>
+        <translation>选择一个文档文件夹，将其建立索引作为文献库（Ctrl+O）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/welcome.py" line="108" />
+        <location filename="../../neardup_gui/app/welcome.py" line="114" />
         <source>Try the sample collection</source>
-        <translation>试用示例文档集</translation>
+        <translation>试用示例文献库</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/welcome.py" line="109" />
+        <location filename="../../neardup_gui/app/welcome.py" line="115" />
         <source>Open the bundled sample of funding proposals with planted duplicates</source>
         <translation>打开内置的基金申请书示例，其中预置了重复案例</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/welcome.py" line="110" />
+        <location filename="../../neardup_gui/app/welcome.py" line="116" />
         <source>Recent collections:</source>
-        <translation>最近的文档集：</translation>
+        <translation>最近的文献库：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/welcome.py" line="111" />
+        <location filename="../../neardup_gui/app/welcome.py" line="117" />
         <source>Recent collections</source>
-        <translation>最近的文档集</translation>
+        <translation>最近的文献库</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/welcome.py" line="112" />
+        <location filename="../../neardup_gui/app/welcome.py" line="118" />
         <source>You can also drag a folder onto this window.</source>
         <translation>也可以把文件夹拖到这个窗口上。</translation>
     </message>

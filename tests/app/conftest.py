@@ -97,3 +97,32 @@ def collection_given_back():
     from neardup_gui.app import collector
 
     assert collector.holds() == 0, "a task runner was not shut down (its window not closed)"
+
+
+# The sample without three proposals (the call a screening checks) and its index, for the tests
+# that drive every screen of a window with results (tests/app/uiwalk.py).
+SCREENS_CALL = ("zh-04-山区滑坡监测.txt", "en-04-hospital-surfaces.docx", "zh-12-桥梁健康监测.txt")
+SCREENS_FORMS = tuple(str(Path(__file__).resolve().parents[2] / "resources" / "sample_src" / f"_form-{lang}.md")
+                      for lang in ("zh", "en"))
+
+
+@pytest.fixture(scope="session")
+def screens_collection(tmp_path_factory) -> tuple[Path, Path]:
+    """(the collection's folder, its index); the call's folder ``call`` beside it."""
+    import shutil
+
+    from neardup_gui.core.collection import Collection
+    from neardup_gui.core.settings import Settings
+    from tests.conftest import SAMPLE
+
+    base = tmp_path_factory.mktemp("screens")
+    collection, call = base / "基金申请-2025", base / "call"
+    shutil.copytree(SAMPLE, collection)
+    call.mkdir()
+    for name in SCREENS_CALL:
+        shutil.move(str(collection / name), call / name)
+    db = base / "index.sqlite"
+    with Collection.open(db) as coll:
+        coll.index_folder(str(collection), Settings(template_files=SCREENS_FORMS))
+        coll.pairs(Settings(template_files=SCREENS_FORMS))
+    return collection, db

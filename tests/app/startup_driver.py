@@ -35,6 +35,7 @@ def run() -> int:
     parser.add_argument("--fail-once", action="store_true",
                         help="reading the settings fails once while the window is built")
     parser.add_argument("--open", default="", help="open this collection and report once it is loaded")
+    parser.add_argument("--sample", action="store_true", help="start as `make run` does (neardup-gui --sample)")
     parser.add_argument("--refresh", action="store_true", help="refresh the collection once it is loaded")
     parser.add_argument("--say-progress", action="store_true", help="print the tasks' progress reports")
     args = parser.parse_args()
@@ -81,12 +82,15 @@ def run() -> int:
                     say_progress(w)
                 if args.open and (not state["loaded"] or w.is_busy() or w.runner.is_busy()):
                     return
+                if args.sample and not state.get("waited"):  # (the sample is opened from the event loop)
+                    state["waited"] = True
+                    return
                 if args.refresh and not state["refreshed"]:
                     state["refreshed"] = True
                     w.refresh()
                     return
                 report["window"] = {"settings": settings_json(w.settings), "title": w.windowTitle(),
-                                    "folder": w.folder, "db": w.db_path,
+                                    "folder": w.folder, "db": w.db_path, "welcome": w.stack.currentWidget() is w.welcome,
                                     "pairs": [[p.a.rel, p.b.rel, p.similarity] for p in w.pairs]}
                 timer.stop()
                 w.close()
@@ -97,7 +101,7 @@ def run() -> int:
     timer.setInterval(20)
     timer.timeout.connect(poll)
     timer.start()
-    code = app_main.main([])
+    code = app_main.main(["--sample"] if args.sample else [])
     report["exit_code"] = code
     print("REPORT " + json.dumps(report))
     return 0

@@ -135,14 +135,20 @@ def test_the_summary_says_what_the_filter_hides(qtbot, window, tmp_path):
     page = window.check_page
     result = window.current_check_result()
     assert len(result.matches) >= 2
-    page.threshold_spin.setValue(0)
+    # every source is listed at first: hiding weak ones is an option, and what it hides is said
+    assert not page.hide_box.isChecked() and len(window.visible_sources()) == len(result.matches)
     assert not page.hidden_label.isVisibleTo(page)
     page.threshold_spin.setValue(100)
+    assert len(window.visible_sources()) == len(result.matches)  # (the option is off)
+    page.hide_box.setChecked(True)
     hidden = len(result.matches) - len(window.visible_sources())
     assert hidden >= 1
     assert page.hidden_label.isVisibleTo(page)
-    assert f"{len(result.matches)} sources found, {hidden} hidden below 100 %" in page.hidden_label.text()
-    assert "countable" in page.meaning_label.text() and "never below a single source" in page.meaning_label.text()
+    assert page.hidden_label.text() == f"{hidden} of them hidden: they still count in the figures above"
+    assert f"{len(result.matches)} sources found" in page.summary_label.text()
+    page.hide_box.setChecked(False)
+    assert len(window.visible_sources()) == len(result.matches)
+    assert "countable" in page.meaning_label.text() and "F1" in page.meaning_label.text()
     assert "Largest single source" in page.summary_label.toolTip()
     s = result.summary
     assert s.copied_ratio >= s.largest_source_ratio and s.copied_ratio >= s.copied_ratio_without_quotes

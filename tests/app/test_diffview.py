@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from neardup_gui.app.diffview import Alignment, DiffInput, DiffView
+from neardup_gui.app.diffview import Alignment, DiffInput, DiffView, passage_shades
 from neardup_gui.core.document import CharSpan
 from neardup_gui.core.results import MatchSpan
 from tests.app.records import exact_comparison
@@ -43,15 +43,16 @@ def test_next_and_previous_move_both_panes(qtbot, text_pair):
     assert view.current_match == -1
     qtbot.mouseClick(view.next_button, Qt.MouseButton.LeftButton)
     assert view.current_match == 0
-    assert view.pane_a.textCursor().selectionStart() == spans[0].a[0]
-    assert view.pane_b.textCursor().selectionStart() == spans[0].b[0]
+    assert view.pane_a.current_span == spans[0].a and view.pane_b.current_span == spans[0].b
+    # shown beside a bar, not selected: a selection's colour would cover the passage's colours
+    assert not view.pane_a.textCursor().hasSelection() and not view.pane_b.textCursor().hasSelection()
+    assert view.pane_a.textCursor().position() == spans[0].a[0]
     last = len(spans) - 1
     qtbot.mouseClick(view.previous_button, Qt.MouseButton.LeftButton)  # wraps to the last
     assert view.current_match == last
     a_bar, b_bar = view.pane_a.verticalScrollBar().value(), view.pane_b.verticalScrollBar().value()
     assert a_bar > 0 and b_bar > 0  # the last passage is far down in both texts
-    assert view.pane_a.textCursor().selectedText().split() == original[spans[last].a[0]:spans[last].a[1]].split()
-    assert view.pane_b.textCursor().selectionStart() == spans[last].b[0]
+    assert view.pane_a.current_span == spans[last].a and view.pane_b.current_span == spans[last].b
     # the passage is visible in both panes
     for pane, pos in ((view.pane_a, spans[last].a[0]), (view.pane_b, spans[last].b[0])):
         cursor = pane.textCursor()
@@ -68,7 +69,44 @@ def test_next_and_previous_move_both_panes(qtbot, text_pair):
     # choosing a passage in the list shows it in both panes
     view.passages.setCurrentRow(1)
     assert view.current_match == 1
-    assert view.pane_b.textCursor().selectionStart() == spans[1].b[0]
+    assert view.pane_b.current_span == spans[1].b
+
+
+def _share_of(image, rect, colour) -> float:
+    """The share of ``rect``'s pixels in ``image`` that are ``colour`` (a QColor)."""
+    want = colour.rgb() & 0xFFFFFF
+    pixels = [(image.pixel(x, y) & 0xFFFFFF) == want
+              for x in range(rect.left(), rect.right(), 2) for y in range(rect.top(), rect.bottom(), 2)]
+    return sum(pixels) / max(1, len(pixels))
+
+
+def test_the_passage_shown_keeps_its_colours_uncovered(qtbot, qapp, text_pair):
+    """Next/previous and the list choose a passage without selecting it: the pane shows the
+    passage's colour (a bar beside it), the list its item's colour with a frame. The examiner's own
+    selection is a translucent wash over the colours."""
+    from neardup_gui.app import colours
+    from neardup_gui.app.main import apply_style
+
+    original, edited = text_pair
+    apply_style(qapp)
+    try:
+        view = _view(qtbot, original, edited)
+        view.go_to_match(1)
+        qapp.processEvents()
+        colour = colours.match_colour(1, view.palette())
+        highlight = view.palette().color(view.palette().ColorRole.Highlight)
+        item_rect = view.passages.visualItemRect(view.passages.item(1))
+        listed = view.passages.viewport().grab().toImage()
+        assert _share_of(listed, item_rect, colour) > 0.4
+        assert _share_of(listed, item_rect, highlight) < 0.3  # (the frame)
+        pane = view.pane_a.viewport().grab().toImage()
+        assert _share_of(pane, pane.rect(), colour) > 0.05
+        assert _share_of(pane, pane.rect(), highlight) == 0
+        # the examiner's own selection lets the colours through
+        selection = view.pane_a.palette().color(view.pane_a.palette().ColorRole.Highlight)
+        assert selection.alpha() < 128
+    finally:
+        qapp.setStyleSheet("")
 
 
 def test_scrolling_one_pane_keeps_the_other_in_step(qtbot, text_pair):
@@ -169,14 +207,14 @@ def test_an_edited_copy_shows_one_passage_per_copied_section(qtbot, corpus_dir):
     view.next_match()
     second = view.matches[1]
     assert view.current_match == 1 and view.position_label.text() == "Passage 2 of 2"
-    cursor = view.pane_a.textCursor()
-    assert (cursor.selectionStart(), cursor.selectionEnd()) == second.a
-    assert view.pane_b.textCursor().selectionStart() == second.b[0]
-    assert "edited" in view.passages.item(0).text()
+    assert view.pane_a.current_span == second.a and view.pane_b.current_span == second.b
+    # the list says how much each side covers and how much of it is identical
+    first = view.matches[0]
+    assert view.passages.item(0).text().startswith(
+        f"1. A {first.units_a} units, B {first.units_b}; {first.matched_units} identical: ")
 
 
 def test_edited_words_are_a_lighter_shade_inside_the_passage(qtbot, corpus_dir):
-    from neardup_gui.app.diffview import passage_shades
 
     view, _sections = _edited_copy_view(qtbot, corpus_dir)
     first = view.matches[0]
@@ -206,7 +244,6 @@ def test_the_two_shades_follow_the_theme(qapp):
     from PySide6.QtGui import QPalette
 
     from neardup_gui.app import colours
-    from neardup_gui.app.diffview import passage_shades
 
     for palette in (QPalette(colours.current()), colours.dark_fusion_palette()):
         base = palette.color(QPalette.ColorRole.Base)
@@ -216,3 +253,52 @@ def test_the_two_shades_follow_the_theme(qapp):
             assert edited != exact
             assert abs(edited.lightness() - base.lightness()) < abs(exact.lightness() - base.lightness())
             assert colours.contrast(text, edited) >= 4.5 and colours.contrast(text, exact) >= 4.5
+
+
+def test_a_passage_moved_in_b_is_numbered_and_walked_on_both_sides(qtbot):
+    """A's first paragraph is B's second: the list stays in A's order and says where each passage
+    is in B, both panes number every passage (a moved one keeps its number in B), and next and
+    previous walk them all, each shown on both sides."""
+    from neardup_gui.core.results import Passage
+    from neardup_gui.core.units import tokenize
+
+    first = ("Coastal managers must decide where to place sand nourishment and when to close exposed "
+             "roads along the regional coastline during the storm season.")
+    second = ("The coupled model will be run in ensemble mode with members drawn from the posterior "
+              "distribution of calibrated parameters and forced with national wave forecasts.")
+    text_a, text_b = first + "\n" + second, second + "\n" + first
+
+    def passage(paragraph: str) -> Passage:
+        a0, b0 = text_a.index(paragraph), text_b.index(paragraph)
+        units = len(tokenize(paragraph))
+        run = MatchSpan(a=(a0, a0 + len(paragraph)), b=(b0, b0 + len(paragraph)), units=units)
+        return Passage(a=run.a, b=run.b, units_a=units, units_b=units, matched_units=units, runs=(run,))
+
+    from dataclasses import replace
+
+    passages = (passage(first), passage(second))
+    comparison = replace(exact_comparison(text_a, text_b), passages=passages)
+    view = DiffView(DiffInput(text_a, text_b, comparison, "submission.txt", "source.txt"))
+    qtbot.addWidget(view)
+    view.resize(1000, 600)
+    view.show()
+    qtbot.waitExposed(view)
+    assert [p.a for p in view.matches] == [passages[0].a, passages[1].a]  # A's order
+    assert view.passages.item(0).text().endswith(f"(in B at {round(100 * text_b.index(first) / len(text_b))}%)")
+    assert [(start, number) for start, number, _ in view.pane_b._numbers] == [(0, 2), (text_b.index(first), 1)]
+    assert [(start, number) for start, number, _ in view.pane_a._numbers] == [(0, 1), (text_a.index(second), 2)]
+    assert view.overview_b.mark_count() == 2
+    # the numbers are drawn in the margin on their passages' shades, both in B's view
+    image = view.pane_b.margin_area.grab().toImage()
+    drawn = {image.pixelColor(x, y).name() for x in range(image.width()) for y in range(image.height())}
+    assert {passage_shades(0)[0].name(), passage_shades(1)[0].name()} <= drawn
+    # larger text: the margin widens with it, beside the pane, and still draws the numbers
+    width = view.pane_b.margin_area.width()
+    view.zoom_by(6)
+    assert view.pane_b.margin_area.width() == view.pane_b.margin() > width
+    view.next_match()
+    assert view.pane_a.current_span == passages[0].a and view.pane_b.current_span == passages[0].b
+    view.next_match()
+    assert view.pane_b.current_span == passages[1].b
+    view.previous_match()
+    assert view.pane_b.current_span == passages[0].b

@@ -12,6 +12,7 @@ from PySide6.QtGui import QIcon
 
 from neardup_gui.app.documentsview import DocumentsView
 from neardup_gui.app.models import localise_warning, warnings_text
+from neardup_gui.app.i18n import Translations
 from neardup_gui.app.widgets import localise_progress
 from neardup_gui.core.collection import Collection
 from neardup_gui.core.settings import Settings
@@ -145,6 +146,7 @@ def test_warned_documents_have_an_icon_a_tooltip_and_a_filter(qtbot, documents):
 
 
 def test_counted_messages_in_english_and_chinese(qapp):
+    Translations(qapp)  # (as the application does: English's plural forms installed)
     assert localise_progress("found 1 document") == "Found 1 document"
     assert localise_progress("found 12 documents") == "Found 12 documents"
     assert localise_progress("Indexed 1 document (1 with warnings, 0 skipped)") == \

@@ -68,7 +68,7 @@ def test_switching_language_retranslates_the_open_window(qtbot):
         assert window.translations.language == "zh_CN"
         qtbot.waitUntil(lambda: window.tabs.tabText(2) == "重复对", timeout=60_000)
         assert window.welcome.open_button.text() == "打开文件夹…"
-        assert window.welcome.sample_button.text() == "试用示例文档集"
+        assert window.welcome.sample_button.text() == "试用示例文献库"
         assert window.documents_page.model.headerData(0, Qt.Orientation.Horizontal) == "文件"
         assert load_language(open_store()) == "zh_CN"
         # the core's progress messages are shown in Chinese too

@@ -120,7 +120,7 @@ def test_a_subfolder_that_cannot_be_read_is_kept_and_the_status_bar_says_so(qtbo
     with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
         window.refresh()
     assert (window.last_report.removed, window.last_report.unread) == (0, 1)
-    assert "1 kept as they were: their folder could not be read." in window.statusBar().currentMessage()
+    assert "1 document kept as it was: its folder could not be read." in window.statusBar().currentMessage()
     assert {d.rel for d in window.documents_page.model.records() if d.status == "indexed"} == {"a.txt", "2024/b.txt"}
     window.close()
 

@@ -196,3 +196,18 @@ def test_settings_saved_from_the_window_start_the_next_process(qtbot, isolated_h
     read = read_in_new_process()
     assert read["settings"]["threshold"] == 0.6 and read["settings"]["template_files"] == []
     assert load_settings(open_store()).threshold == 0.6
+
+
+def test_make_run_shows_the_welcome_once_then_the_sample(isolated_home):
+    """`make run` (neardup-gui --sample): a new user's first start shows the welcome view, the
+    sample one click away; the start after it (a new process, reading what the first wrote)
+    opens the sample."""
+    from neardup_gui.app.paths import sample_folder
+
+    first, _ = run_app("--sample")
+    assert first["window"]["welcome"] and first["window"]["folder"] is None
+    ini = (isolated_home / ".config" / "neardup" / "neardup.ini").read_text(encoding="utf-8")
+    assert "welcomed=true" in ini
+    second, _ = run_app("--sample")
+    assert not second["window"]["welcome"]
+    assert Path(second["window"]["folder"]) == Path(sample_folder()).resolve()

@@ -98,7 +98,7 @@ def test_f1_opens_help_in_english_and_chinese(qtbot):
     help_dialog = window.help_dialog
     assert help_dialog.isVisible()
     page = help_dialog.browser.toPlainText()
-    assert "Largest single source" in page and "F3 / Shift+F3" in page and "never below a single source" in page
+    assert "Largest single source" in page and "F3 / Shift+F3" in page and "never below the largest single source" in page
     try:
         assert window.translations.switch("zh_CN")
         qtbot.waitUntil(lambda: "最大" in help_dialog.browser.toPlainText(), timeout=30_000)

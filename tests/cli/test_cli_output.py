@@ -163,7 +163,7 @@ def test_on_a_terminal_the_progress_line_is_erased_before_the_commands_own_outpu
     assert re.search(r"\r\x1b\[K30 documents indexed in .*again\.db", shown), shown[-400:]
     shown = _pty_run(["pairs", "--db", str(db)])  # (pairs not computed yet: progress shown)
     assert "\r[100.0%] Compared 30 of 30\x1b[K" in shown
-    assert re.search(r"\r\x1b\[K\d\.\d{3}  en-01", shown), shown[-400:]  # the first pair, on an erased line
+    assert re.search(r"\r\x1b\[Ksimilarity r \d\.\d{3}  en-01", shown), shown[-400:]  # the first pair, on an erased line
     assert "Traceback" not in shown
 
 

@@ -7,11 +7,13 @@ import shutil
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings as hsettings
+from hypothesis import strategies as st
 
 from neardup_gui.core import candidates
 from neardup_gui.core.candidates import CandidateFinder
 from neardup_gui.core.collection import Collection
-from neardup_gui.core.fingerprints import fingerprint
+from neardup_gui.core.fingerprints import Fingerprints, fingerprint, gram_guarantee
 from neardup_gui.core.indexer import params_key
 from neardup_gui.core.settings import FingerprintParams, Settings
 from neardup_gui.core.units import tokenize
@@ -139,8 +141,8 @@ def test_schema_2_index_is_migrated_to_the_generation_counter(indexed):
 
 
 def test_pairs_ask_anchor_only_candidates_for_two_shared_anchors(indexed, corpus_dir):
-    """check takes a document sharing a single anchor (one copied paragraph can be that);
-    pairs, looking for whole near-duplicates, asks for two (candidates.PAIR_MIN_SHARED_ANCHORS)."""
+    """check takes a document sharing a single gram (one copied paragraph can be that); pairs,
+    looking for whole near-duplicates, asks for two shared anchors (candidates.PAIR_MIN_SHARED_ANCHORS)."""
     coll, root = indexed
     # unrelated texts, each with a run of 59 words (>= G = 55) of an indexed document in it:
     # the run holds one whole winnowing window, so the two share an anchor
@@ -157,28 +159,21 @@ def test_pairs_ask_anchor_only_candidates_for_two_shared_anchors(indexed, corpus
     for d in coll.documents():
         units = coll.marked(d.doc_id, v).units
         fp = coll.store.fingerprints_of(d.doc_id)
-        # the winnowed anchors on both sides, as pairs count them
-        finder.check_every_kgram = False
-        every = finder.find(fp, units.ids, exclude={d.doc_id})
-        finder.check_every_kgram = True
         strict = finder.find(fp, units.ids, exclude={d.doc_id}, min_shared_anchors=candidates.PAIR_MIN_SHARED_ANCHORS)
-        # check's look-up (every k-gram of the query) finds all of those, sharing as many anchors or more
-        wider = finder.find(fp, units.ids, exclude={d.doc_id})
-        assert all(doc_id in wider and wider[doc_id].shared_anchors >= c.shared_anchors for doc_id, c in every.items())
-        for doc_id, c in every.items():
-            if c.found_by == {"anchors"} and c.shared_anchors < candidates.PAIR_MIN_SHARED_ANCHORS:
-                seen_single += 1
-                assert doc_id not in strict
-            else:
-                assert doc_id in strict
-    assert seen_single  # the corpus has chance single-anchor neighbours: the rule was exercised
+        one = finder.find(fp, units.ids, exclude={d.doc_id}, min_shared_anchors=1)
+        for doc_id, c in strict.items():
+            if "anchors" in c.found_by:
+                assert c.shared_anchors >= candidates.PAIR_MIN_SHARED_ANCHORS
+                assert doc_id in one  # what the pass proposes by its anchors, a check proposes by its grams
+        seen_single += sum(1 for doc_id, c in one.items() if c.found_by == {"grams"} and doc_id not in strict)
+    assert seen_single  # the corpus has chance neighbours sharing a phrase: the rule was exercised
 
 
 def test_check_finds_and_ranks_first_the_source_of_a_copy_edited_at_20_percent(indexed, corpus_dir, tmp_path):
-    """Issue 15: a section copied with a fifth of its words replaced keeps few whole k-grams,
-    and winnowing picks different minima around them in the copy and in the source, so the two
-    share no winnowed anchor (nor any minhash, simhash, LSH or sentence key). The check looks
-    up every k-gram of the copy among the stored anchors and finds the source."""
+    """A section copied with a fifth of its words replaced keeps few whole k-grams, and winnowing
+    picks different minima around them in the copy and in the source, so the two share no
+    winnowed anchor (nor any minhash, simhash, LSH or sentence key). The check looks up every
+    k-gram of the copy among the stored grams and finds the source."""
     coll, root = indexed
     source = root / "ch01-024.txt"
     vocab = english_vocab([f.read_text(encoding="utf-8") for f in sorted((corpus_dir / "debian-reference-en").glob("ch09-*.txt"))])
@@ -188,14 +183,12 @@ def test_check_finds_and_ranks_first_the_source_of_a_copy_edited_at_20_percent(i
     units = tokenize(copy.read_text(encoding="utf-8"))
     fp = fingerprint(copy.read_text(encoding="utf-8"), units, SETTINGS.fingerprints)
     source_id = next(d.doc_id for d in coll.documents() if d.path == str(source))
-    finder.check_every_kgram = False
-    assert source_id not in finder.find(fp, units.ids)  # the winnowed anchors alone miss it
-    finder.check_every_kgram = True
-    assert finder.find(fp, units.ids)[source_id].found_by == {"anchors"}
+    found = finder.find(fp, units.ids)
+    assert "grams" in found[source_id].found_by
 
     [result] = coll.check([str(copy)], SETTINGS)
     assert result.matches and result.matches[0].source.path == str(source)
-    assert "anchors" in result.matches[0].found_by
+    assert "grams" in result.matches[0].found_by
     assert result.matches[0].comparison.containment_a > 0.5  # the passages of issue 15 see most of it
 
 
@@ -281,7 +274,7 @@ def test_check_proposes_the_source_of_a_30_percent_edited_section_inside_a_large
     found = {m.source.path: m for m in result.matches}
     assert str(source) in found, [m.source.path for m in result.matches]
     match = found[str(source)]
-    assert "anchors" in match.found_by
+    assert "grams" in match.found_by
     assert match.comparison.containment_b >= 0.8  # the passages cover most of the source
 
 
@@ -422,3 +415,23 @@ def test_a_damaged_snapshot_is_built_again_from_the_fingerprints(indexed, monkey
             _found(CandidateFinder(store, SETTINGS), coll)  # never raises
         store.save_search_table(name, fresh.params_json, originals[name], generation)
     assert _found(CandidateFinder(store, SETTINGS), coll) == expected
+
+
+@hsettings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(length=st.integers(8, 30), at=st.integers(0, 500), seed=st.integers(0, 10_000))
+def test_property_a_check_proposes_every_document_sharing_a_run_of_the_minimum_run(indexed, length, at, seed):
+    """The check's guarantee is the comparison's: a submission of unrelated words holding one run
+    of ``min_run`` (8) units or more of any indexed document proposes that document, whatever the
+    two lengths (the dense grams: fingerprints.gram_guarantee)."""
+    coll, _ = indexed
+    rng = random.Random(seed)
+    docs = [d for d in coll.documents() if d.status == "indexed" and d.units > 40]
+    d = rng.choice(docs)
+    ids = coll.marked(d.doc_id, coll.verifier(SETTINGS)).units.ids
+    start = at % (len(ids) - length)
+    own = np.array([rng.getrandbits(63) | 1 for _ in range(60)], dtype=np.uint64)  # words found nowhere
+    query = np.concatenate([own[:30], ids[start:start + length], own[30:]])
+    assert SETTINGS.min_run >= gram_guarantee(SETTINGS.fingerprints)
+    fp = Fingerprints(simhash=0, minhash_bits=np.zeros(4, dtype=np.uint64), lsh_keys=np.zeros(0, dtype=np.uint64),
+                      sentence_fps=np.zeros(0, dtype=np.uint64), anchors=np.zeros(0, dtype=np.uint64))
+    assert d.doc_id in coll.finder(SETTINGS).find(fp, query)

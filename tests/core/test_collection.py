@@ -68,7 +68,7 @@ def test_index_pairs_check_and_clusters(tmp_path, folder):
         top = result.matches[0]
         assert top.source.rel == f"{names[1]}.txt"
         assert top.comparison.containment_a > 0.4
-        assert "anchors" in top.found_by
+        assert "grams" in top.found_by
         # the file itself (indexed in the collection) is never its own source
         assert all(m.source.rel != "partial.txt" for m in result.matches)
         assert result.summary.largest_source_ratio == pytest.approx(top.comparison.containment_a)

@@ -79,7 +79,7 @@ def test_english_report_and_its_full_text(db: Path) -> None:
         r = build_submission_report(store, "call 2026", "en-04-hospital-surfaces.docx", SETTINGS, lang="en")
         detail = submission_detail(store, "call 2026", "en-04-hospital-surfaces.docx")
     html = render_submission_html(r)
-    for term in ("Similarity report", "Overall similarity", "Largest single source", "Similarity by section",
+    for term in ("Similarity report", "Copied", "Copied without quotations", "Largest single source", "Similarity by section",
                  "Similar documents", "Full text with matched passages", "Matched passages side by side",
                  "Appendix: settings and file identities", detail.row.sha256):
         assert term in html, term
@@ -110,7 +110,7 @@ def test_screening_report_ranks_and_csv(db: Path) -> None:
     with Store(db) as store:
         r = build_screening_report(store, "call 2026", SETTINGS, lang="zh_CN")
     html = render_screening_html(r)
-    assert "批量检测报告：call 2026" in html and "共检测 30 份申请书；8 份达到或超过标记线 30.0%" in html
+    assert "批量检测报告：call 2026" in html and "共检测 30 份申请书；8 份达到或超过标记线（30.0%）" in html
     rows = list(csv.DictReader(io.StringIO(committee_csv(r))))
     assert len(rows) == 30 and [int(x["rank"]) for x in rows] == list(range(1, 31))
     assert sum(int(x["flagged"]) for x in rows) == 8
@@ -194,3 +194,17 @@ def test_an_edited_copy_is_one_passage_per_copied_section_in_both_shades(tmp_pat
     assert "edited words" in side
     qt = render_submission_html(r, flavour="qt")
     assert f"background-color:{LIGHT_PALETTE[0]}" in qt and f"background-color:{PALETTE[0]}" in qt
+
+
+def test_a_chinese_report_uses_chinese_punctuation(db: Path) -> None:
+    """No half-width colon after Chinese words ("标记: 已标记：" mixed both), the flag said once."""
+    import re
+
+    with Store(db) as store:
+        r = build_submission_report(store, "call 2026", ZH4, SETTINGS, lang="zh_CN")
+        screening = build_screening_report(store, "call 2026", SETTINGS, lang="zh_CN")
+    for page in (render_submission_html(r, flavour="qt"), render_screening_html(screening, flavour="qt")):
+        text = re.sub(r"<[^>]+>", "", page)
+        assert not re.search(r"[\u4e00-\u9fff）][:;] ?", text), re.search(r".{12}[\u4e00-\u9fff）][:;].{12}", text)
+    assert "已标记：总文字复制比达到或超过标记线" in render_submission_html(r)
+    assert "标记:" not in render_submission_html(r)

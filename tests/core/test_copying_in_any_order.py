@@ -49,20 +49,24 @@ def assert_tiling(c) -> None:
     assert c.containment_a == pytest.approx(c.passage_units_a / c.units_a)
 
 
-def shuffled_copy(path, rng: random.Random, foreign: list[str]) -> tuple[str, str]:
+def shuffled_copy(path, rng: random.Random, foreign: list[str]) -> tuple[str, str, float]:
+    """The source's paragraphs shuffled, ``foreign`` ones mixed in; and the share of the copy's
+    units that came from the source (by construction)."""
     source = path.read_text(encoding="utf-8")
     paragraphs = [p for p in source.split("\n") if p.strip()]
     rng.shuffle(paragraphs)
     mixed = paragraphs + foreign
     rng.shuffle(mixed)
-    return "\n".join(mixed), source
+    copied = sum(len(tokenize(p)) for p in paragraphs)
+    return "\n".join(mixed), source, copied / max(copied + sum(len(tokenize(p)) for p in foreign), 1)
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_a_copy_of_shuffled_paragraphs_is_counted_as_copied(lang: str) -> None:
     """Each source's paragraphs shuffled, three foreign paragraphs mixed in: the source's
-    containment is the order-free coverage (within 0.05), where one alignment in order found
-    a fraction of it; the similarity stays the order-preserving ratio, well below."""
+    containment is at least the order-free coverage by 8-grams (less 0.05), and at most what was
+    copied by construction; where one alignment in order found a fraction of it. (Lines shorter
+    than a run, a table's cells, count when they are revised passages: short runs in order.)"""
     files = sorted((corpus_dir() / LANGS[lang]).glob("*.txt"))
     rng = random.Random(44)
     checked = 0
@@ -70,9 +74,9 @@ def test_a_copy_of_shuffled_paragraphs_is_counted_as_copied(lang: str) -> None:
         if sum(1 for p in path.read_text(encoding="utf-8").split("\n") if p.strip()) < 6:
             continue
         other = rng.choice(files).read_text(encoding="utf-8")
-        copy, source = shuffled_copy(path, rng, [p for p in other.split("\n") if p.strip()][:3])
+        copy, source, share = shuffled_copy(path, rng, [p for p in other.split("\n") if p.strip()][:3])
         c = compare_documents(copy, source, min_run=MIN_RUN)
-        assert c.containment_a == pytest.approx(ngram_cover(copy, source), abs=0.05), path.name
+        assert ngram_cover(copy, source) - 0.05 <= c.containment_a <= share + 0.02, path.name
         assert c.similarity < c.containment_a
         assert_tiling(c)
         checked += 1

@@ -96,7 +96,7 @@ def test_own_work_and_others_add_up_to_the_copied_share_and_the_flag_is_by_other
         assert [r.rel for r in load_screening(store, "call").rows][0] == "y-proposal.docx"  # ranked by others'
 
 
-def test_an_index_of_schema_7_keeps_its_excluded_sources_as_decisions(tmp_path: Path) -> None:
+def test_an_index_of_schema_8_keeps_its_excluded_sources_as_decisions(tmp_path: Path) -> None:
     db, _ = credit_call(tmp_path, CREDIT_SETTINGS)
     with Store(db) as store:
         detail = submission_detail(store, "call", "applicant-4.docx")
@@ -107,7 +107,7 @@ def test_an_index_of_schema_7_keeps_its_excluded_sources_as_decisions(tmp_path: 
     conn.execute("DROP TABLE applicants")
     conn.execute("UPDATE screening_sources SET sha256 = ''")
     conn.execute("INSERT INTO source_exclusions VALUES (?, ?, 1.0)", (detail.row.sha256, source.path))
-    conn.execute("PRAGMA user_version = 7")
+    conn.execute("PRAGMA user_version = 8")
     conn.commit()
     conn.close()
     with Store(db) as store:
@@ -134,7 +134,7 @@ def test_the_committee_report_gives_both_ratios_the_resubmission_and_each_decisi
         original = next(s for s in detail.sources if s.name == "x-2024-proposal.docx")
         decide_source(store, "call", "y-proposal.docx", original.path, "common-knowledge", "textbook definitions")
         try:
-            for lang, words in (("en", ("Similarity without the applicant's own documents", "Resubmission / duplicate "
+            for lang, words in (("en", ("Copied without own documents", "Resubmission / duplicate "
                                         "submission of x-2024-proposal.docx", "from the file's author metadata")),
                                 ("zh_CN", ("去除本人文献复制比", "重复申报", "来自文件的作者属性"))):
                 x = build_submission_report(store, "call", "x-resubmission.docx", SETTINGS, lang=lang)

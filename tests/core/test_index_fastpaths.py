@@ -531,7 +531,7 @@ def _index_plainly(db: str, folder: str, params: FingerprintParams) -> None:
                 store.write_fingerprints(
                     conn, doc_id, params_json=params_key(params), simhash=prep.simhash, minhash_words=prep.minhash,
                     lsh_keys=prep.lsh_keys, sentence_fps=prep.sentence_fps, anchors=prep.anchors,
-                    sentence_hashes=prep.sentence_hashes, bag=prep.bag)
+                    sentence_hashes=prep.sentence_hashes, bag=prep.bag, grams=prep.grams)
         store.set_meta("params", params_key(params))
         store.set_meta("left_out", '{"others": [], "unread": []}')  # (this folder leaves nothing out)
 

@@ -58,14 +58,27 @@ def test_substitution_every_eight_words_is_one_passage() -> None:
     assert p.runs[0].units == 27 and all(r.units == 7 for r in p.runs[1:-1]) and p.runs[-1].units == 4
 
 
-def test_no_anchor_no_passage() -> None:
-    """Runs shorter than min_run everywhere: nothing is copied, however dense the short runs."""
+def test_short_runs_in_order_without_an_anchor_are_a_revised_passage() -> None:
+    """Runs shorter than min_run everywhere (one word in seven replaced): no anchor, so no edited
+    passage and no similarity; but that many runs in order are what a heavy revision keeps of
+    its source, so the text is one revised passage, counted in the containment."""
     src = words("w", 120)
     copy = list(src)
     for k in range(6, 120, 7):
         copy[k] = f"new{k}"
     c = compare(copy, src)
-    assert c.spans == () and c.passages == () and c.containment_a == 0.0
+    assert c.spans == () and c.similarity == 0.0
+    assert [(p.revised, p.moved) for p in c.passages] == [(True, True)] and c.containment_a > 0.9
+
+
+def test_a_few_short_runs_are_no_passage() -> None:
+    """Three short runs in order, nothing else shared: chance, not a revision (min_seeds)."""
+    src = words("w", 120)
+    copy = [f"own{k}" for k in range(120)]
+    for start in (10, 40, 70):
+        copy[start:start + 4] = src[start:start + 4]
+    c = compare(copy, src)
+    assert c.passages == () and c.containment_a == 0.0
 
 
 @pytest.mark.parametrize("hole, expected", [(RULES.max_hole, 1), (RULES.max_hole + 1, 2)])

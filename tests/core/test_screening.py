@@ -246,7 +246,11 @@ def test_a_call_also_in_the_collection_lists_each_source_once(tmp_path: Path) ->
         screening = screen_folder(coll, str(SAMPLE), SETTINGS)
         assert {r.rel for r in screening.rows[:8]} == PLANTED
         detail = submission_detail(coll.store, screening.info.name, "zh-04-山区滑坡监测.txt")
-    assert [(s.kind, s.name) for s in detail.sources] == [(COLLECTION, "zh-03-城市内涝预警.docx")]
+    names = [(s.kind, s.name) for s in detail.sources]
+    assert names[0] == (COLLECTION, "zh-03-城市内涝预警.docx") and len(set(names)) == len(names)
+    # the others share a phrase of the minimum run at most (the check proposes every document
+    # sharing one: "一份；发表论文三篇" in zh-12), never a submission's copy of a collection's document
+    assert all(s.kind == COLLECTION and s.containment < 0.05 for s in detail.sources[1:])
 
 
 def test_overlapping_sources_colour_the_text_once_best_source_first() -> None:

@@ -68,4 +68,6 @@ def test_the_copied_methods_section_of_the_sample_is_found(tmp_path) -> None:
             worst = max(figs, key=lambda f: f.share)
             assert worst.section.title == heading
             assert worst.share > 0.75
-            assert all(f.share < 0.1 for f in figs if f is not worst)
+            # (a short section may hold one shared phrase of the minimum run: zh-04's 预期成果 holds
+            # "一份；发表论文三篇", 8 of its 62 units, also in zh-12)
+            assert all(f.share < 0.15 for f in figs if f is not worst)

@@ -24,7 +24,7 @@ from neardup_gui.core.report.model import (
 from neardup_gui.core.ownership import set_apart
 from neardup_gui.core.results import CheckResult, Decision
 from neardup_gui.core.screening import (
-    COLLECTION, DEFAULT_FLAG, ScreenedSource, Screening, ScreeningInfo, ScreeningRow, SubmissionDetail, coloured_spans, load_screening, source_text,
+    COLLECTION, DEFAULT_FLAG, ScreenedSource, Screening, ScreeningInfo, ScreeningRow, SubmissionDetail, coloured_runs, load_screening, source_text,
     submission_detail,
 )
 from neardup_gui.core.sections import find_sections, section_figures
@@ -234,14 +234,13 @@ def _report(store: Store, detail: SubmissionDetail, settings: Settings, lang: st
                            detail.template, detail.excluded)
     sections = tuple(SectionRow(f.section.title, f.units, f.countable, f.copied, f.share, f.largest_source)
                      for f in figs)
-    # the full text: every counted source's passages, each in its source's colour
-    spans, owner = [], []
-    for span, rank, _ in coloured_spans(counted):
-        spans.append(span)
-        owner.append(number[rank] - 1)
-    marks = _Marks(spans, detail.template, detail.excluded)
-    full = tuple(Segment(seg.text, seg.kind, owner[seg.match] if seg.match >= 0 else -1)
-                 for seg in segments(detail.text, (0, len(detail.text)), spans, detail.template, detail.excluded,
+    # the full text: every counted source's passages in its source's colour, the edited words
+    # inside them in the lighter shade (as the submission view shows them)
+    runs, pieces = coloured_runs(counted)
+    marks = _Marks([span for span, _ in runs], detail.template, detail.excluded, owners=[k for _, k in runs],
+                   edited=[(span, k) for k, (span, _, _) in enumerate(pieces)])
+    full = tuple(Segment(seg.text, seg.kind, number[pieces[seg.match][1]] - 1 if seg.match >= 0 else -1)
+                 for seg in segments(detail.text, (0, len(detail.text)), (), detail.template, detail.excluded,
                                      marks=marks))
     side = []
     for s in counted[:MAX_SIDE_BY_SIDE_SOURCES]:

@@ -79,7 +79,7 @@ def render_submission_html(r: SubmissionReport, *, flavour: str = "browser") -> 
     w(f"<h1>{esc(r.title)}</h1>\n")
     against = (t("against_value", n=r.collection_documents, m=r.call_submissions) if r.screening
                else t("against_collection", n=r.collection_documents))
-    _kv(w, [(t("document"), esc(r.document.name)), (t("applicants"), esc(applicants_text(r, t)))]
+    _kv(w, [(t("document"), w.name(r.document.name)), (t("applicants"), esc(applicants_text(r, t)))]
         + ([(t("call"), esc(r.screening))] if r.screening else [])
         + [(t("checked_at"), esc(r.checked.replace("T", " ").replace("+00:00", " UTC"))), (t("against"), esc(against))])
     n = w.attr("num")
@@ -100,12 +100,11 @@ def render_submission_html(r: SubmissionReport, *, flavour: str = "browser") -> 
     flag_line = pct(r.flag)
     flag = (f"<span{w.attr('flag')}>{esc(t('flagged', line=flag_line))}</span>" if r.flagged
             else f"<span{w.attr('ok')}>{esc(t('not_flagged', line=flag_line))}</span>")
-    w(f"<p>{esc(t('flag'))}: {flag}</p>\n")
+    w(f"<p>{flag}</p>\n")
     _whose(w, r, t)
-    w(f"<p{w.attr('lead')}>{esc(t('copied'))}: {esc(t('copied_note'))}. {esc(t('template'))}: {pct(r.template_share)}. "
-      f"{esc(t('units_note'))}</p>\n")
+    w(f"<p{w.attr('lead')}>{esc(t('figures_note', copied=t('copied'), note=t('copied_note'), template=t('template'), share=pct(r.template_share), units=t('units_note')))}</p>\n")
     if r.warnings:
-        w(f"<p{w.attr('flag')}>{esc(t('warnings'))}: {esc('; '.join(r.warnings))}</p>\n")
+        w(f"<p{w.attr('flag')}>{esc(t('warnings_line', warnings=t('list_separator').join(r.warnings)))}</p>\n")
     if r.document.flags:
         _integrity(w, r)
     # sections
@@ -115,7 +114,7 @@ def render_submission_html(r: SubmissionReport, *, flavour: str = "browser") -> 
       f"<th>{esc(t('section_source'))}</th></tr></thead><tbody>\n")
     for s in r.sections:
         hot = w.attr("flag") if s.share >= r.flag and s.copied else ""
-        w(f"<tr><td>{esc(s.title or t('beginning'))}</td><td{n}>{s.units:,}</td><td{n}>{s.copied:,}</td>"
+        w(f"<tr><td>{esc(s.title or t('beginning'))}</td><td{n}>{s.countable:,}</td><td{n}>{s.copied:,}</td>"
           f"<td{n}><span{hot}>{pct(s.share)}</span></td><td>{esc(s.largest_source)}</td></tr>\n")
     w(f"</tbody></table><p{w.attr('lead')}>{esc(t('sections_how'))}</p></{sec}>\n")
     # sources
@@ -125,7 +124,7 @@ def render_submission_html(r: SubmissionReport, *, flavour: str = "browser") -> 
     else:
         w(w.table("rank", "sources"),
           f"<thead><tr><th>#</th><th>{esc(t('source'))}</th><th{w.attr('nw')}>{esc(t('kind'))}</th>"
-          f"<th>{esc(t('share'))}</th><th{w.attr('nw')}>{esc(t('similarity'))}</th>"
+          f"<th>{esc(t('credited'))}</th><th{w.attr('nw')}>{esc(t('similarity'))}</th>"
           f"<th{w.attr('nw')}>{esc(t('common'))}</th></tr></thead><tbody>\n")
         for e in r.sources:
             kind = t("kind_collection") if e.kind == "collection" else t("kind_submission")
@@ -140,8 +139,8 @@ def render_submission_html(r: SubmissionReport, *, flavour: str = "browser") -> 
                 note += f"<br><span{w.attr('units')}>{esc(t('decision'))}: {esc(decision_text(e.decision, t))}</span>"
             if not e.excluded and e.credited < e.containment:  # it holds more than is credited to it
                 note += (f"<br><span{w.attr('units')}>"
-                         f"{esc(t('source_holds', share=pct(e.containment), others=', '.join(e.also_in)))}</span>")
-            w(f"<tr{row}><td{w.attr('sw')}>{swatch}</td><td>{esc(e.document.name)}{note}</td><td>{esc(kind)}</td>"
+                         f"{esc(t('source_holds', share=pct(e.containment), others=t('list_separator').join(e.also_in)))}</span>")
+            w(f"<tr{row}><td{w.attr('sw')}>{swatch}</td><td>{w.name(e.document.name)}{note}</td><td>{esc(kind)}</td>"
               f"<td{n}>{pct(e.credited if not e.excluded else e.containment)}</td><td{n}>{pct(e.similarity)}</td>"
               f"<td{n}>{e.common_units:,}</td></tr>\n")
         w("</tbody></table>\n")
@@ -215,10 +214,11 @@ def _full_text(w: _CWriter, segs: tuple[Segment, ...]) -> str:
     out, previous = [], None
     for seg in segs:
         text = w.text(seg.text)
-        if seg.kind == MATCH:
+        if seg.kind in (MATCH, EDITED):  # (edited words inside a passage: the lighter shade)
             number = seg.match + 1
             label = f"<sup>[{number}]</sup>" if previous != number else ""
-            out.append(f"{label}<span{w.attr(_colour(number))}>{text}</span>")
+            colour = _colour(number)
+            out.append(f"{label}<span{w.attr(colour if seg.kind == MATCH else 'e' + colour[1:])}>{text}</span>")
             previous = number
             continue
         if seg.text.strip():
@@ -262,8 +262,9 @@ def _source_passages(w: _CWriter, r: SubmissionReport, sp: SourcePassages, t) ->
     w(w.table("passages"))
     if not w.qt:
         w('<colgroup><col class="n"><col><col></colgroup>')
-    w(f"<thead><tr><th{nw}>#</th><th{qw}>{esc(t('document'))}: {esc(r.document.name)}</th>"
-      f"<th{qw}>{esc(t('source'))} {sp.number}: {esc(sp.document.name)}</th></tr></thead><tbody>\n")
+    head_a = t("labelled", label=esc(t("document")), value=w.name(r.document.name))
+    head_b = t("labelled", label=esc(f"{t('source')} {sp.number}"), value=w.name(sp.document.name))
+    w(f"<thead><tr><th{nw}>#</th><th{qw}>{head_a}</th><th{qw}>{head_b}</th></tr></thead><tbody>\n")
     for i, p in enumerate(sp.passages, 1):
         _passage(w, p, i, colour, t)
     w(f"</tbody></table></{art}>\n")
@@ -272,7 +273,9 @@ def _source_passages(w: _CWriter, r: SubmissionReport, sp: SourcePassages, t) ->
 def _passage(w: _CWriter, p: Passage, i: int, colour: str, t) -> None:  # noqa: ANN001
     lang_a = ' lang="zh-Hans"' if p.cjk_a else ""
     lang_b = ' lang="zh-Hans"' if p.cjk_b else ""
-    w(f"<tr{w.attr('passage')}><td{w.attr('n')}>{i}<span{w.attr('units')}>{'<br>' if w.qt else ''}{esc(t('units', n=p.units))}</span></td>"
+    moved = f"<br>{esc(t('passage_moved'))}" if p.moved else ""
+    w(f"<tr{w.attr('passage')}><td{w.attr('n')}>{i}<span{w.attr('units')}>{'<br>' if w.qt else ''}{esc(t('units', n=p.units))}"
+      f"{moved}</span></td>"
       f"<td{w.attr('q')}{lang_a}>{_segments(w, p.a, colour, t)}</td>"
       f"<td{w.attr('q')}{lang_b}>{_segments(w, p.b, colour, t)}</td></tr>\n")
 
@@ -281,15 +284,15 @@ def _appendix(w: _CWriter, r: SubmissionReport, t) -> None:  # noqa: ANN001
     sec = "div" if w.qt else "section"
     w(f'<{sec}{w.attr("page")}><h2>{esc(t("appendix"))}</h2>\n<h3>{esc(t("files"))}</h3>\n', w.table("docs"),
       f"<thead><tr><th>#</th><th>{esc(t('file'))} / {esc(t('path'))}</th><th>{esc(t('sha256'))}</th></tr></thead><tbody>\n")
-    w(f"<tr><td></td><td>{esc(r.document.name)}<br><code>{esc(r.document.path)}</code><br>"
+    w(f"<tr><td></td><td>{w.name(r.document.name)}<br><code>{w.name(r.document.path)}</code><br>"
       f"{esc(size_text(r.document.size, t))}</td><td><code>{esc(r.document.sha256)}</code></td></tr>\n")
     for e in r.sources:
-        w(f"<tr><td{w.attr('num')}>{e.number}</td><td>{esc(e.document.name)}<br><code>{esc(e.document.path)}</code></td>"
+        w(f"<tr><td{w.attr('num')}>{e.number}</td><td>{w.name(e.document.name)}<br><code>{w.name(e.document.path)}</code></td>"
           f"<td><code>{esc(e.document.sha256)}</code></td></tr>\n")
     w("</tbody></table>\n")
     _kv(w, [(t("application"), esc(f"neardup {r.app_version}")), (t("created"), esc(r.created)),
              (t("collection_folder"), f"<code>{esc(r.collection_folder)}</code>"),
-             (t("index_file"), f"<code>{esc(r.index_path)}</code>")])
+             (t("index_file"), f"<code>{w.name(r.index_path)}</code>")])
     _settings_table(w, r.settings, t)
     w(f"<p{w.attr('lead')}>{esc(t('definitions'))}</p></{sec}>\n")
 
@@ -334,20 +337,20 @@ def render_screening_html(r: ScreeningReport, *, flavour: str = "browser") -> st
       f"<th>{esc(t('warnings'))}</th></tr></thead><tbody>\n")
     for i, x in enumerate(r.rows, 1):
         if x.status != "done":
-            w(f"<tr><td{n}>{i}</td><td>{esc(x.rel)}</td><td colspan=\"7\">{esc(t('skipped', reason=x.reason))}</td></tr>\n")
+            w(f"<tr><td{n}>{i}</td><td>{w.name(x.rel)}</td><td colspan=\"7\">{esc(t('skipped', reason=x.reason))}</td></tr>\n")
             continue
         hot = w.attr("flag") if x.flagged(info.flag) else ""
         largest = x.largest_source.rsplit("/", 1)[-1] if x.largest_source else ""
         label = [t("r_resubmission_label")] if x.resubmission_of else []
-        w(f"<tr><td{n}>{i}</td><td>{esc(x.rel)}</td><td>{esc(x.applicants.text())}</td>"
+        w(f"<tr><td{n}>{i}</td><td>{w.name(x.rel)}</td><td>{esc(x.applicants.text())}</td>"
           f"<td{n}>{pct(x.copied)}</td><td{n}><span{hot}>{pct(x.copied_from_others)}</span></td>"
-          f"<td{n}>{pct(x.largest)}</td><td>{esc(largest)}</td><td{n}>{x.sources}</td>"
-          f"<td>{esc('; '.join([*label, *x.warnings, *(flag_text(f, t) for f in x.flags)]))}</td></tr>\n")
+          f"<td{n}>{pct(x.largest)}</td><td>{w.name(largest)}</td><td{n}>{x.sources}</td>"
+          f"<td>{esc(t('list_separator').join([*label, *x.warnings, *(flag_text(f, t) for f in x.flags)]))}</td></tr>\n")
     w("</tbody></table>\n")
     sec = "div" if w.qt else "section"
     w(f'<{sec}{w.attr("page")}><h2>{esc(t("appendix"))}</h2>\n')
     _kv(w, [(t("application"), esc(f"neardup {r.app_version}")), (t("created"), esc(r.created)),
-             (t("index_file"), f"<code>{esc(r.index_path)}</code>")])
+             (t("index_file"), f"<code>{w.name(r.index_path)}</code>")])
     _settings_table(w, r.settings, t)
     w(f"<p{w.attr('lead')}>{esc(t('definitions'))}</p></{sec}>\n")
     w("</body>\n</html>\n")
@@ -359,7 +362,7 @@ def _integrity(w, r: SubmissionReport) -> None:  # noqa: ANN001 - a _Writer
     t = translator(r.lang)
     text = "".join(s.text for s in r.full_text)
     w(f"<p{w.attr('flag')}><b>{esc(t('integrity_label'))}</b> "
-      f"{esc('; '.join(flag_text(f, t) for f in r.document.flags))}</p>\n<ul>\n")
+      f"{esc(t('list_separator').join(flag_text(f, t) for f in r.document.flags))}</p>\n<ul>\n")
     for f in r.document.flags:
         shown, more = flag_places(text, f)
         places = " ".join(f"«{esc(p)}»" for p in shown) + (f" … (+{more:,})" if more else "")

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import html as _html
 import logging
+import re
 from typing import Any, Callable
 
+from neardup_gui.core.palette import MUTED_BACKGROUND, MUTED_FOREGROUND, PASTELS, passage_colours
 from neardup_gui.core.report.strings import translator
 from neardup_gui.core.report.model import (
     EDITED, ELIDED, EXCLUDED, MATCH, TEMPLATE, DocRef, Passage, Report, ReportPair, Segment, flat_settings,
@@ -22,22 +24,10 @@ from neardup_gui.core.report.strings import flag_text
 
 log = logging.getLogger(__name__)
 
-# The diff view's palette (neardup_gui.app.diffview.PALETTE; a test keeps them equal): light
-# backgrounds that stay readable under black text; match i has colour i on both sides.
-PALETTE = ("#ffd8a8", "#b2f2bb", "#a5d8ff", "#fcc2d7", "#ffec99", "#d0bfff", "#99e9f2", "#e9fac8")
-
-
-def lighter(colour: str, keep: float = 0.4) -> str:
-    """``colour`` mixed with white, ``keep`` of it left: the edited words of a passage (issue 15.2)."""
-    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
-    return "#" + "".join(f"{round(255 - (255 - c) * keep):02x}" for c in (r, g, b))
-
-
-# Passage i's edited words: the same hue as its identical runs, lighter, so a copied-then-edited
-# section reads as one entry and the changed words still stand out.
-LIGHT_PALETTE = tuple(lighter(c) for c in PALETTE)
-MUTED_FOREGROUND = "#8c8c8c"
-MUTED_BACKGROUND = "#f1f1f1"
+# Passage i's colours on paper: identical text, and the edited words in a lighter shade of the same
+# hue (the window asks the same function, so a source has one colour on screen and on paper).
+PALETTE = tuple(passage_colours(i)[0] for i in range(len(PASTELS)))
+LIGHT_PALETTE = tuple(passage_colours(i)[1] for i in range(len(PASTELS)))
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 FONT_FAMILY = ('"Noto Sans", "DejaVu Sans", "Noto Sans CJK SC", "Source Han Sans SC", "PingFang SC", '
@@ -48,7 +38,7 @@ MONO_FAMILY = '"DejaVu Sans Mono", "Noto Sans Mono CJK SC", monospace'
 ELEMENTS = frozenset({
     "html", "head", "meta", "title", "style", "body", "header", "section", "article", "footer", "div",
     "h1", "h2", "h3", "p", "table", "colgroup", "col", "thead", "tbody", "tr", "th", "td", "span", "a",
-    "code", "br",
+    "code", "br", "wbr",
 })
 
 EXPLANATION = translator("en")("r_explanation")
@@ -70,7 +60,7 @@ a {{ color: #1c5fb8; text-decoration: none; }}
 code {{ font-family: {MONO_FAMILY}; font-size: 8.5pt; overflow-wrap: anywhere; }}
 table {{ border-collapse: collapse; width: 100%; margin: 6px 0 10px 0; }}
 th, td {{ border: 1px solid #d0d4d9; padding: 4px 6px; vertical-align: top; text-align: left; }}
-td {{ overflow-wrap: anywhere; }}
+td {{ overflow-wrap: break-word; }}
 thead th {{ overflow-wrap: normal; }}
 thead th {{ background: #eef1f4; }}
 .lead {{ color: #555; }}
@@ -173,10 +163,15 @@ WARNING_MARK = "⚠"
 def warned(w: "_Writer", d: DocRef) -> str:
     """The document's name, with a warning mark (its warnings as the tooltip) when it was indexed
     with warnings: read only in part or leniently, so its figures may miss some of its text."""
-    name = esc(d.name)
+    name = w.name(d.name)
     if not d.warnings:
         return name
     return f'{name} <span{w.attr("warn")} title="{esc("; ".join(d.warnings))}">{WARNING_MARK}</span>'
+
+
+# Punctuation inside a file name or path after which a line may break (not at its end, nor
+# before another such mark).
+_BREAK_AFTER = re.compile(r"([./\\_-])(?=[^./\\_\s-])")
 
 
 class _Writer:
@@ -206,6 +201,14 @@ class _Writer:
         if self.qt:
             s = s.replace("\r\n", "\n").replace("\n", "<br>")
         return s
+
+    def name(self, value: Any) -> str:
+        """A file name or path for a table cell: escaped, a line break allowed after its
+        punctuation (. / \\ _ -), so a narrow column wraps it there and never inside a word. In Qt
+        the allowance is a zero-width space, which the PDF's text layer leaves out (the name reads
+        and searches whole); in a browser it is ``<wbr>``."""
+        mark = "\u200b" if self.qt else "<wbr>"
+        return _BREAK_AFTER.sub(lambda m: m.group(1) + mark, esc(value))
 
     def table(self, *classes: str) -> str:
         if self.qt:
@@ -334,19 +337,17 @@ def _submissions(w: _Writer, report: Report) -> None:
     t, nw = w.t, w.attr("nw")
     w(f'<{sec} id="submissions"><h2>{esc(t("r_submissions"))}</h2>\n', w.table("rank"),
       f"<thead><tr><th>{esc(t('r_submission'))}</th><th{nw}>{esc(t('r_units'))}</th><th{nw}>{esc(t('r_copied'))}</th>"
-      f"<th>{esc(t('r_without_own'))}</th>"
-      f"<th>{esc(t('r_copied_without_template'))}</th><th>{esc(t('r_copied_without_quotes'))}</th>"
+      f"<th>{esc(t('r_without_own'))}</th><th>{esc(t('r_copied_without_quotes'))}</th>"
       f"<th>{esc(t('r_largest_source'))}</th><th{nw}>{esc(t('r_sources'))}</th></tr></thead><tbody>\n")
     for sub in report.submissions:
         if sub.skipped_reason:
-            w(f"<tr><td>{esc(sub.document.name)}</td><td colspan=\"7\">{esc(t('r_skipped', reason=sub.skipped_reason))}</td></tr>\n")
+            w(f"<tr><td>{w.name(sub.document.name)}</td><td colspan=\"6\">{esc(t('r_skipped', reason=sub.skipped_reason))}</td></tr>\n")
             continue
         n = w.attr("num")
         who = f"<br>{esc(t('applicants'))}: {esc(sub.applicants)}" if sub.applicants else ""
         w(f"<tr><td>{warned(w, sub.document)}{who}</td><td{n}>{sub.units}</td><td{n}>{pct(sub.copied_ratio)}</td>"
-          f"<td{n}>{pct(sub.copied_from_others)}</td>"
-          f"<td{n}>{pct(sub.copied_ratio_without_template)}</td><td{n}>{pct(sub.copied_ratio_without_quotes)}</td>"
-          f"<td>{pct(sub.largest_source_ratio)} {esc(sub.largest_source)}</td><td{n}>{sub.sources}</td></tr>\n")
+          f"<td{n}>{pct(sub.copied_from_others)}</td><td{n}>{pct(sub.copied_ratio_without_quotes)}</td>"
+          f"<td>{pct(sub.largest_source_ratio)} {w.name(sub.largest_source)}</td><td{n}>{sub.sources}</td></tr>\n")
     w(f"</tbody></table></{sec}>\n")
 
 
@@ -462,7 +463,7 @@ def _pair(w: _Writer, p: ReportPair, check: bool) -> None:
       f"<h3>{p.rank}. {esc(p.a.name)} ⟷ {esc(p.b.name)}</h3>\n")
     t = w.t
     if p.group:
-        w(f"<p{w.attr('group')}>{esc(t('r_submission' if check else 'r_in'))}: {esc(p.group)}</p>\n")
+        w(f"<p{w.attr('group')}>{t('labelled', label=esc(t('r_submission' if check else 'r_in')), value=esc(p.group))}</p>\n")
     w("<p>" + esc(t("r_pair_figures", sim=pct(p.similarity), ab=pct(p.containment_a), ba=pct(p.containment_b),
                     common=p.common_units, ua=p.units_a, ub=p.units_b, ta=pct(p.template_share_a),
                     tb=pct(p.template_share_b)))
@@ -482,7 +483,9 @@ def _pair(w: _Writer, p: ReportPair, check: bool) -> None:
         w('<colgroup><col class="n"><col><col></colgroup>')
     nw = ' width="8%"' if w.qt else ""
     qw = ' width="46%"' if w.qt else ""
-    w(f"<thead><tr><th{nw}>#</th><th{qw}>{esc(label_a)}: {esc(p.a.name)}</th><th{qw}>{esc(label_b)}: {esc(p.b.name)}</th></tr></thead><tbody>\n")
+    head_a = t("labelled", label=esc(label_a), value=w.name(p.a.name))
+    head_b = t("labelled", label=esc(label_b), value=w.name(p.b.name))
+    w(f"<thead><tr><th{nw}>#</th><th{qw}>{head_a}</th><th{qw}>{head_b}</th></tr></thead><tbody>\n")
     for passage in p.passages:
         _passage(w, passage)
     w(f"</tbody></table></{art}>\n")
@@ -494,8 +497,8 @@ def _docs(w: _Writer, a: DocRef, b: DocRef, check: bool) -> None:
       f"<thead><tr><th></th><th>{esc(t('r_submission')) if check else 'A'}</th>"
       f"<th>{esc(t('r_source')) if check else 'B'}</th></tr></thead><tbody>\n")
     rows: list[tuple[str, Callable[[DocRef], str]]] = [
-        (t("file"), lambda d: esc(d.name)),
-        (t("path"), lambda d: esc(d.path)),
+        (t("file"), lambda d: w.name(d.name)),
+        (t("path"), lambda d: w.name(d.path)),
         (t("size"), lambda d: esc(size_text(d.size, t))),
         ("SHA-256", lambda d: f"<code>{esc(d.sha256) or esc(t('r_unreadable'))}</code>"),
         (t("r_units"), lambda d: str(d.units)),
@@ -540,8 +543,9 @@ def _passage(w: _Writer, passage: Passage) -> None:
     if passage.runs:  # an edited passage: what it covers, and how much of it is identical
         size = w.t("r_passage_size", a=passage.units_a, b=passage.units_b, m=passage.matched_units,
                    r=len(passage.runs))
+    moved = f"<br>{esc(w.t('passage_moved'))}" if passage.moved else ""
     w(f'<tr id="passage-{passage.index + 1}"{w.attr("passage")}><td{w.attr("n")}>'
       f"<span{w.attr('swatch', colour)}>&nbsp;{passage.index + 1}&nbsp;</span>"
-      f"<span{w.attr('units')}>{'<br>' if w.qt else ''}{esc(size)}</span></td>"
+      f"<span{w.attr('units')}>{'<br>' if w.qt else ''}{esc(size)}{moved}</span></td>"
       f"<td{w.attr('q')}{lang_a}>{_segments(w, passage.a)}</td>"
       f"<td{w.attr('q')}{lang_b}>{_segments(w, passage.b)}</td></tr>\n")

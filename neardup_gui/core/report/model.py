@@ -95,6 +95,7 @@ class Passage:
     units_b: int = 0
     matched_units: int = 0  # = units
     runs: tuple[tuple[CharSpan, CharSpan, int], ...] = ()  # the exact runs inside: (a span, b span, units)
+    moved: bool = False  # found out of the other text's order (a paragraph moved): quoted from its own place
 
 
 @dataclass(frozen=True)
@@ -381,7 +382,7 @@ def passages(text_a: str, text_b: str, comp: Comparison, *, context: int = CONTE
                            cjk_a=cjk_share(text_a[p.a[0]:p.a[1]]) > 0.3,
                            cjk_b=cjk_share(text_b[p.b[0]:p.b[1]]) > 0.3,
                            units_a=p.units_a, units_b=p.units_b, matched_units=p.matched_units,
-                           runs=tuple((tuple(r.a), tuple(r.b), r.units) for r in p.runs)))
+                           runs=tuple((tuple(r.a), tuple(r.b), r.units) for r in p.runs), moved=p.moved))
     return tuple(out)
 
 

@@ -21,30 +21,34 @@ _CATALOG: dict[str, tuple[str, str]] = {
     "checked_at": ("Checked", "检测时间"),
     "call": ("Call (screening)", "检测批次"),
     "against": ("Compared with", "比对范围"),
-    "against_value": ("{n} documents of the collection and the {m} other submissions of this call",
+    "against_value": ("the collection (documents: {n}) and this call's other submissions ({m})",
                       "文献库 {n} 篇文档及本批次其他 {m} 份申请书"),
-    "against_collection": ("{n} documents of the collection", "文献库 {n} 篇文档"),
-    "copied": ("Overall similarity", "总文字复制比"),
+    "against_collection": ("the collection (documents: {n})", "文献库 {n} 篇文档"),
+    "copied": ("Copied", "总文字复制比"),
     "copied_note": ("share of the text found in the sources; the application form's own text is not counted",
                     "送检文档中与来源重复的文字所占比例；申请书模板文字不计入"),
-    "without_quotes": ("Similarity without quotations", "去除引用文献复制比"),
+    "without_quotes": ("Copied without quotations", "去除引用文献复制比"),
     "largest": ("Largest single source", "单篇最大文字复制比"),
-    "copied_units": ("Matched units", "重复字数"),
-    "total_units": ("Units in the submission", "总字数"),
-    "template": ("Form (template) text, not counted", "模板文字（不计入）"),
+    "copied_units": ("Copied units", "重复字数"),
+    "total_units": ("Units", "总字数"),
+    "template": ("Template share", "模板文字占比"),
     "sources_count": ("Sources", "相似文献数"),
-    "flag": ("Flag", "标记"),
-    "flagged": ("flagged: at or above {line}", "已标记：达到或超过 {line}"),
-    "not_flagged": ("below the flag line {line}", "低于标记线 {line}"),
+    "flagged": ("Flagged: copied is at or above the flag line ({line}).", "已标记：总文字复制比达到或超过标记线（{line}）。"),
+    "not_flagged": ("Not flagged: copied is below the flag line ({line}).", "未标记：总文字复制比低于标记线（{line}）。"),
+    # the line under the figures: what copied counts, the template share, what a unit is
+    "figures_note": ("{copied}: {note}. {template}: {share}. {units}", "{copied}：{note}。{template}：{share}。{units}"),
+    "warnings_line": ("Warnings: {warnings}", "提示：{warnings}"),
+    "list_separator": ("; ", "；"),
+    "labelled": ("{label}: {value}", "{label}：{value}"),  # (the colon of the report's language)
     "units_note": ("A unit is one Chinese character or one word of another script.",
                    "字数按汉字计，其他文字按词计。"),
     # sections
     "sections": ("Similarity by section", "分段检测结果"),
     "section": ("Section", "段落"),
     "beginning": ("(beginning)", "（开头）"),
-    "section_units": ("Units", "字数"),
-    "section_copied": ("Matched", "重复字数"),
-    "section_share": ("Similarity", "文字复制比"),
+    "section_units": ("Units", "总字数"),
+    "section_copied": ("Copied units", "重复字数"),
+    "section_share": ("Copied", "文字复制比"),
     "section_source": ("Largest source in it", "主要来源"),
     "sections_how": ("Sections begin at the form's headings (template text), the usual parts of a proposal "
                      "and numbered headings.",
@@ -55,9 +59,9 @@ _CATALOG: dict[str, tuple[str, str]] = {
     "kind": ("Found in", "来源范围"),
     "kind_collection": ("collection", "文献库"),
     "kind_submission": ("this call", "本批次"),
-    "share": ("Share of the submission", "占送检文档比例"),
+    "credited": ("Credited", "计入比例"),
     "similarity": ("Similarity r", "相似度 r"),
-    "common": ("Matched units", "重复字数"),
+    "common": ("Identical units", "相同字数"),
     "excluded_source": ("excluded by the examiner, not counted", "审查人已排除，不计入"),
     "source_holds": ("holds {share} of the submission; the rest is credited to {others}",
                      "含本文 {share}，其余计入 {others}"),
@@ -68,14 +72,14 @@ _CATALOG: dict[str, tuple[str, str]] = {
                        "above); {template} is grey, {excluded} grey and struck through; neither is counted.",
                        "每个重复片段按来源着色并标注来源编号（同上方列表）；{template}为灰色，{excluded}为灰色删除线，"
                        "均不计入。"),
-    "template_text": ("form (template) text", "模板文字"),
+    "template_text": ("template text", "模板文字"),
     "excluded_text": ("excluded text", "排除文字"),
     "side_by_side": ("Matched passages side by side", "相似片段对照"),
     "edited_note": ("One entry is one copied section: {identical} in the source's colour, {edited} between the "
                     "identical runs in a lighter shade of it. The share of the submission is counted over these "
-                    "passages, edits included; similarity and matched units over the identical runs only.",
+                    "passages, edits included; similarity r and identical units over the identical runs only.",
                     "每一条为一个被复制的段落：{identical}为来源颜色，相同片段之间的{edited}为同色浅色。"
-                    "占送检文档比例按整个段落（含改动）计算；相似度和重复字数仅按完全相同的片段计算。"),
+                    "占送检文档比例按整个段落（含改动）计算；相似度 r 和相同字数仅按完全相同的片段计算。"),
     "identical_text": ("identical text", "完全相同的文字"),
     "edited_text": ("edited words", "改动的文字"),
     "passage": ("#", "#"),
@@ -93,16 +97,17 @@ _CATALOG: dict[str, tuple[str, str]] = {
     "collection_folder": ("Collection folder", "文献库文件夹"),
     "application": ("Application", "软件"),
     "created": ("Report created", "报告生成时间"),
-    "definitions": ("Similarity r = common / (|A| + |B| − common) over units, counting only aligned runs of at "
-                    "least the minimum length (longest common subsequence, Huang, Wang and Li); the share of "
-                    "the submission in a source (containment) = common / |submission|. Form text, and quoted "
-                    "text or the bibliography when excluded, are removed before comparing.",
-                    "相似度 r = 共同字数 / (|A| + |B| − 共同字数)，仅计入长度不小于最小匹配长度的连续对齐片段"
-                    "（最长公共子序列，Huang、Wang、Li）；占送检文档比例 = 共同字数 / 送检文档字数。比较前去除模板文字，"
-                    "以及设置排除的引文和参考文献。"),
+    "definitions": ("Similarity r = identical units / (A + B − identical units), counting only aligned runs of "
+                    "at least the minimum length (longest common subsequence, Huang, Wang and Li); the share of "
+                    "the submission in a source = the submission's units inside passages found in the source / "
+                    "its units. Template text, and quoted text or the bibliography when excluded, are removed "
+                    "before comparing.",
+                    "相似度 r = 相同字数 / (A + B − 相同字数)，仅计入长度不小于最小匹配长度的连续对齐片段"
+                    "（最长公共子序列，Huang、Wang、Li）；占送检文档比例 = 在该来源中找到的片段所含送检文档字数 / "
+                    "送检文档总字数。比较前去除模板文字，以及设置排除的引文和参考文献。"),
     # screening report
-    "screening_summary": ("{n} submissions screened; {f} at or above the flag line {line}; {s} could not be read.",
-                          "共检测 {n} 份申请书；{f} 份达到或超过标记线 {line}；{s} 份无法读取。"),
+    "screening_summary": ("Submissions screened: {n}; at or above the flag line ({line}): {f}; could not be read: {s}.",
+                          "共检测 {n} 份申请书；{f} 份达到或超过标记线（{line}）；{s} 份无法读取。"),
     "folder": ("Folder of submissions", "申请书文件夹"),
     "rank": ("#", "序号"),
     "warnings": ("Warnings", "提示"),
@@ -116,18 +121,18 @@ _CATALOG: dict[str, tuple[str, str]] = {
     # --- the duplicate reports: check, pairs, clusters (html.py, csv.py) ---
     "r_title_check": ("Duplicate report: submissions checked against the collection", "重复检测报告：送检文档与文献库比对"),
     "r_title_pairs": ("Duplicate report: near-duplicate pairs of the collection", "重复检测报告：文献库中的近似重复文档对"),
-    "r_title_clusters": ("Duplicate report: near-duplicate clusters of the collection", "重复检测报告：文献库中的近似重复文档组"),
+    "r_title_clusters": ("Duplicate report: near-duplicate clusters of the collection", "重复检测报告：文献库中的近似重复文档聚类"),
     "r_created_by": ("Created {created} by neardup {version}.", "由 neardup {version} 于 {created} 生成。"),
-    "r_explanation": ("Similarity is the share of the two texts' countable units in common matched passages (longest "
-                      "common subsequence over runs of at least the minimum length); containment is the share of one "
-                      "text found in the other. Template and excluded text is shown grey and never counted.",
-                      "相似度为两篇文本中位于共同匹配片段内的字数所占比例（按不短于最小长度的连续片段求最长公共子序列）；"
-                      "包含度为一篇文本在另一篇中出现的比例。模板文字和排除文字以灰色显示，均不计入。"),
+    "r_explanation": ("Similarity r is the share of the two texts' countable units in identical runs they share in "
+                      "order (longest common subsequence over runs of at least the minimum length); A in B is the "
+                      "share of A found in B. Template and excluded text is shown grey and never counted.",
+                      "相似度 r 为两篇文本中按顺序共有的完全相同片段所含字数的比例（按不短于最小长度的连续片段求最长公共子序列）；"
+                      "A 在 B 中为 A 在 B 中出现的比例。模板文字和排除文字以灰色显示，均不计入。"),
     "r_summary": ("Summary", "概要"),
     "r_report": ("Report", "报告"),
     "r_scope_check": ("submissions checked against the collection", "送检文档与文献库比对"),
     "r_scope_pairs": ("near-duplicate pairs of the collection", "文献库中的近似重复文档对"),
-    "r_scope_clusters": ("near-duplicate clusters of the collection", "文献库中的近似重复文档组"),
+    "r_scope_clusters": ("near-duplicate clusters of the collection", "文献库中的近似重复文档聚类"),
     "r_created": ("Created", "生成时间"),
     "r_not_recorded": ("(not recorded)", "（未记录）"),
     "r_index_size": ("Index size", "索引大小"),
@@ -139,8 +144,8 @@ _CATALOG: dict[str, tuple[str, str]] = {
     "r_documents_value": ("{d} ({i} indexed, {w} with warnings, {k} skipped)",
                           "{d}（已索引 {i}，其中有提示 {w}，跳过 {k}）"),
     "r_submissions_checked": ("Submissions checked", "送检文档数"),
-    "r_clusters_count": ("Clusters", "文档组数"),
-    "r_threshold": ("Similarity threshold", "相似度阈值"),
+    "r_clusters_count": ("Clusters", "聚类数"),
+    "r_threshold": ("Similarity r threshold", "相似度 r 阈值"),
     "r_pairs_reported": ("Pairs reported", "报告的文档对"),
     "r_passages_count": ("Matched passages", "匹配片段数"),
     "r_colours": ("Colours:", "颜色："),
@@ -149,12 +154,12 @@ _CATALOG: dict[str, tuple[str, str]] = {
                        "grey and never counted.", "……每个匹配片段在两侧颜色相同；{template}和{excluded}为灰色，均不计入。"),
     "r_template_text": ("template text", "模板文字"),
     "r_edited_note": ("One entry is one copied section: {identical} in its colour, {edited} between the identical "
-                      "runs in a lighter shade of the same colour. Containment is counted over these passages, edits "
-                      "included; similarity and common units over the identical runs only.",
+                      "runs in a lighter shade of the same colour. A in B and B in A are counted over these passages, "
+                      "edits included; similarity r and identical units over the identical runs only.",
                       "每一条为一个被复制的段落：{identical}为其颜色，相同片段之间的{edited}为同色浅色。"
-                      "包含度按整个段落（含改动）计算；相似度和共同字数仅按完全相同的片段计算。"),
+                      "A 在 B 中、B 在 A 中按整个段落（含改动）计算；相似度 r 和相同字数仅按完全相同的片段计算。"),
     "r_settings": ("Settings", "检测设置"),
-    "r_set_threshold": ("similarity reported at or above", "报告相似度不低于"),
+    "r_set_threshold": ("similarity r reported at or above", "报告相似度 r 不低于"),
     "r_set_min_run": ("minimum units in a matched passage", "匹配片段最少字数"),
     "r_set_strategy": ("candidate search strategy", "候选检索策略"),
     "r_set_template_min_docs": ("template: sentence in at least this many documents", "模板：句子至少出现在这么多篇文档中"),
@@ -165,18 +170,17 @@ _CATALOG: dict[str, tuple[str, str]] = {
     "r_set_workers": ("extraction processes", "文本提取进程数"),
     "r_submissions": ("Submissions", "送检文档"),
     "r_submission": ("Submission", "送检文档"),
-    "r_units": ("Units", "字数"),
-    "r_copied": ("Copied", "复制比"),
-    "r_copied_without_template": ("Copied without template", "去除模板复制比"),
-    "r_copied_without_quotes": ("Copied without quotes", "去除引文复制比"),
-    "r_largest_source": ("Largest source", "最大来源"),
-    "r_sources": ("Sources", "来源数"),
+    "r_units": ("Units", "总字数"),
+    "r_copied": ("Copied", "总文字复制比"),
+    "r_copied_without_quotes": ("Copied without quotations", "去除引用文献复制比"),
+    "r_largest_source": ("Largest single source", "单篇最大文字复制比"),
+    "r_sources": ("Sources", "相似文献数"),
     "r_skipped": ("skipped: {reason}", "已跳过：{reason}"),
-    "r_clusters": ("Clusters", "文档组"),
-    "r_cluster": ("Cluster", "组"),
-    "r_cluster_n": ("cluster {n}", "第 {n} 组"),
+    "r_clusters": ("Clusters", "聚类"),
+    "r_cluster": ("Cluster", "聚类"),
+    "r_cluster_n": ("cluster {n}", "聚类 {n}"),
     "r_document": ("Document", "文档"),
-    "r_similarity_to_first": ("Similarity to the first", "与首篇的相似度"),
+    "r_similarity_to_first": ("Similarity r to the first", "与首篇的相似度 r"),
     "r_ring": (" (a ring: every pair near-identical)", "（环：每两篇都近似相同）"),
     "r_representative": ("representative", "代表文档"),
     "r_not_counted": ("What was not counted", "未计入的内容"),
@@ -209,28 +213,29 @@ _CATALOG: dict[str, tuple[str, str]] = {
     "r_source": ("Source", "来源"),
     "r_doc_a": ("Document A", "文档 A"),
     "r_doc_b": ("Document B", "文档 B"),
-    "r_similarity": ("Similarity", "相似度"),
+    "r_similarity": ("Similarity r", "相似度 r"),
     "r_a_in_b": ("A in B", "A 在 B 中"),
     "r_b_in_a": ("B in A", "B 在 A 中"),
-    "r_common_units": ("Common units", "共同字数"),
-    "r_template_ab": ("Template A / B", "模板 A / B"),
+    "r_common_units": ("Identical units", "相同字数"),
+    "r_template_ab": ("Template share A / B", "模板文字占比 A / B"),
     "r_passages": ("Passages", "片段数"),
     "r_matched_passages": ("Matched passages", "匹配片段"),
     "r_in": ("In", "所属"),
-    "r_pair_figures": ("Similarity {sim} (exact runs) · A in B {ab} · B in A {ba} (over passages) · {common} common "
-                       "units in exact runs of {ua} (A) and {ub} (B) · template share A {ta}, B {tb}",
-                       "相似度 {sim}（完全相同片段）· A 在 B 中 {ab} · B 在 A 中 {ba}（按段落）· 完全相同片段中共同字数 "
-                       "{common}，A 共 {ua} 字，B 共 {ub} 字 · 模板比例 A {ta}，B {tb}"),
+    "r_pair_figures": ("Similarity r {sim} · A in B {ab} · B in A {ba} · identical units {common} (units: A {ua}, "
+                       "B {ub}) · template share A {ta}, B {tb}",
+                       "相似度 r {sim} · A 在 B 中 {ab} · B 在 A 中 {ba} · 相同字数 {common}（总字数：A {ua}，B {ub}）"
+                       " · 模板文字占比 A {ta}，B {tb}"),
     "r_pair_excluded": (" · excluded A {a}, B {b}", " · 排除比例 A {a}，B {b}"),
     "r_pair_estimate": (" · fingerprint estimate {e} (an estimate)", " · 指纹估计值 {e}（估计值）"),
     "r_no_passage": ("No matched passage of the minimum length.", "没有达到最小长度的匹配片段。"),
     "r_unreadable": ("unreadable", "无法读取"),
     "r_bytes": ("{n} bytes", "{n} 字节"),
     "r_passage_units": ("{n} units", "{n} 字"),
-    "r_passage_size": ("{a} / {b} units, {m} identical in {r} runs", "{a} / {b} 字，其中 {m} 字完全相同（{r} 段）"),
+    "passage_moved": ("moved: in another order in the other text", "已移位：在另一文本中的顺序不同"),
+    "r_passage_size": ("units {a} / {b}, identical {m} (runs: {r})", "{a} / {b} 字，其中相同 {m} 字（{r} 段）"),
     # whose text it is: applicants, own work, the examiner's decisions (core/ownership.py)
-    "without_own": ("Similarity without the applicant's own documents", "去除本人文献复制比"),
-    "from_own": ("From the applicant's own documents", "本人文献复制比"),
+    "without_own": ("Copied without own documents", "去除本人文献复制比"),
+    "from_own": ("Copied from own documents", "本人文献复制比"),
     "applicants": ("Applicants", "申请人"),
     "applicants_value": ("{names} ({source})", "{names}（{source}）"),
     "applicants_unknown": ("not known: own earlier work cannot be told from others' work",
@@ -241,7 +246,7 @@ _CATALOG: dict[str, tuple[str, str]] = {
     "resubmission": ("Resubmission / duplicate submission of {name}: {share} of this submission is found in the "
                      "applicant's own document; this is the applicant's own work, not copying.",
                      "重复申报：本文 {share} 见于申请人本人的文档 {name}；属本人已有成果，不计为抄袭。"),
-    "flag_by_others": ("The flag is set by the similarity without the applicant's own documents.",
+    "flag_by_others": ("The flag is set by the share copied without the applicant's own documents.",
                        "标记按去除本人文献复制比判定。"),
     "set_apart": ("Set apart by the examiner's decisions (permitted or not relevant): {share} of the submission, "
                   "not counted in any figure.",

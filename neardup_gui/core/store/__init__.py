@@ -47,9 +47,13 @@ log = logging.getLogger(__name__)
 #    integrity flags: replaced letters, hidden text, invisible characters, traditional characters)
 # 7: screening_sources.indexed_at (when each source was indexed: whose a passage found in several
 #    sources is, core/credit.py)
-# 8: the examiner's records (store/examiner.py): applicants, decisions; the split of each screened
+# 8: grams + fingerprints.grams (the check's dense tier of winnowed k-grams: every document sharing
+#    a run of 8 units with a submission is proposed, core/fingerprints.py)
+# 9: the examiner's records (store/examiner.py): applicants, decisions; the split of each screened
 #    submission's copying into its applicants' own work and others', and each source's sha256
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
+# the per-document search rows: (key, doc_id)
+SEARCH_TABLES = ("lsh_keys", "anchors", "sentence_fps", "sentences", "grams")
 # the folder of a collection's screening indexes, beside its index file (``<index>.screenings/N.ndx``)
 SCREENINGS_SUFFIX = ".screenings"
 APPLICATION_ID = 0x4E445550  # "NDUP": marks the file as ours in the SQLite header
@@ -167,6 +171,16 @@ def _schema7_credit(conn: sqlite3.Connection) -> None:
     before: credit then goes by kind and by how much each source holds)."""
     if "indexed_at" not in {r[1] for r in conn.execute("PRAGMA table_info(screening_sources)")}:
         conn.execute("ALTER TABLE screening_sources ADD COLUMN indexed_at REAL NOT NULL DEFAULT 0")
+
+
+def _schema8_grams(conn: sqlite3.Connection) -> None:
+    """Schema 8: the check's dense tier. A document fingerprinted before has no grams until it is
+    fingerprinted again from its stored text (its parameters changed: ``indexer.refingerprint``)."""
+    conn.execute("CREATE TABLE IF NOT EXISTS grams (hash INTEGER NOT NULL, doc_id INTEGER NOT NULL,"
+                 " PRIMARY KEY (hash, doc_id)) WITHOUT ROWID")
+    conn.execute("CREATE INDEX IF NOT EXISTS grams_doc ON grams (doc_id)")
+    if "grams" not in {r[1] for r in conn.execute("PRAGMA table_info(fingerprints)")}:
+        conn.execute("ALTER TABLE fingerprints ADD COLUMN grams BLOB NOT NULL DEFAULT x''")
 
 
 def _add_generation(conn: sqlite3.Connection) -> None:
@@ -385,10 +399,11 @@ class SearchRows:
     sentence_fps: str
     sentences: str
     sentence_keys: np.ndarray  # the sentences' distinct keys (int64), for sentence_df
+    grams: str = "[]"
 
 
 def search_rows(lsh_keys: np.ndarray, anchors: np.ndarray, sentence_fps: np.ndarray,
-                sentence_hashes: np.ndarray) -> SearchRows:
+                sentence_hashes: np.ndarray, grams: np.ndarray | None = None) -> SearchRows:
     """The search rows of one document's fingerprints (0 marks an empty sentence bucket)."""
     fps = distinct(sentence_fps[sentence_fps != 0]) if len(sentence_fps) else sentence_fps
     keys = distinct(np.asarray(sentence_hashes, dtype=np.int64))
@@ -398,6 +413,7 @@ def search_rows(lsh_keys: np.ndarray, anchors: np.ndarray, sentence_fps: np.ndar
         sentence_fps=json.dumps(to_signed(fps)),
         sentences=json.dumps(keys.tolist()),
         sentence_keys=keys,
+        grams=json.dumps(to_signed(distinct(grams))) if grams is not None and len(grams) else "[]",
     )
 
 
@@ -685,6 +701,8 @@ class Store:
             if version < 7:
                 _schema7_credit(conn)
             if version < 8:
+                _schema8_grams(conn)
+            if version < 9:
                 examiner.migrate(conn)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         log.info("migrated %s from schema %d to %d", self.path, version, SCHEMA_VERSION)
@@ -715,6 +733,7 @@ class Store:
             _schema5_bags(self.conn)
             _schema6_disguise(self.conn)
             _schema7_credit(self.conn)
+            _schema8_grams(self.conn)
             examiner.create_tables(self.conn)
             examiner.restore(self.conn, self.path)  # (a rebuilt index keeps the examiner's work)
             self.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
@@ -939,8 +958,8 @@ class Store:
     def remove(self, conn: sqlite3.Connection, doc_id: int) -> None:
         """Delete a document and everything derived from it (inside the caller's transaction)."""
         _forget_sentences(conn, doc_id)
-        for table, col in (("lsh_keys", "doc_id"), ("anchors", "doc_id"), ("sentence_fps", "doc_id"), ("sentences", "doc_id")):
-            conn.execute(f"DELETE FROM {table} WHERE {col} = ?", (doc_id,))
+        for table in SEARCH_TABLES:
+            conn.execute(f"DELETE FROM {table} WHERE doc_id = ?", (doc_id,))
         conn.execute("DELETE FROM pairs WHERE a = ? OR b = ?", (doc_id, doc_id))
         conn.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
 
@@ -1019,6 +1038,7 @@ class Store:
         sentence_fps: np.ndarray,
         anchors: np.ndarray,
         sentence_hashes: np.ndarray,
+        grams: np.ndarray | None = None,
         sentence_counts: SentenceCounts | None = None,
         rows: SearchRows | None = None,
         new_document: bool = False,
@@ -1040,19 +1060,22 @@ class Store:
             conn.execute("DELETE FROM bags WHERE doc_id = ?", (doc_id,))
         if not new_document:
             _forget_sentences(conn, doc_id)
-            for table in ("lsh_keys", "anchors", "sentence_fps", "sentences"):
+            for table in SEARCH_TABLES:
                 conn.execute(f"DELETE FROM {table} WHERE doc_id = ?", (doc_id,))
+        grams = np.zeros(0, dtype=np.uint64) if grams is None else grams
         conn.execute(
-            "INSERT OR REPLACE INTO fingerprints (doc_id, params, simhash, minhash, lsh, sentence_fps, anchors)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO fingerprints (doc_id, params, simhash, minhash, lsh, sentence_fps, anchors, grams)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (doc_id, params_json, to_signed(np.array([simhash], dtype=np.uint64))[0],
              np.asarray(minhash_words, dtype="<u8").tobytes(), np.asarray(lsh_keys, dtype="<u8").tobytes(),
-             np.asarray(sentence_fps, dtype="<u8").tobytes(), np.asarray(anchors, dtype="<u8").tobytes()),
+             np.asarray(sentence_fps, dtype="<u8").tobytes(), np.asarray(anchors, dtype="<u8").tobytes(),
+             np.asarray(grams, dtype="<u8").tobytes()),
         )
         if rows is None:
-            rows = search_rows(lsh_keys, anchors, sentence_fps, sentence_hashes)
+            rows = search_rows(lsh_keys, anchors, sentence_fps, sentence_hashes, grams)
         self._insert_rows(conn, "lsh_keys", "key", doc_id, rows.lsh_keys)
         self._insert_rows(conn, "anchors", "hash", doc_id, rows.anchors)
+        self._insert_rows(conn, "grams", "hash", doc_id, rows.grams)
         self._insert_rows(conn, "sentence_fps", "fp", doc_id, rows.sentence_fps)
         self._insert_rows(conn, "sentences", "hash", doc_id, rows.sentences)
         keys = rows.sentence_keys
@@ -1146,7 +1169,7 @@ class Store:
         from neardup_gui.core.fingerprints import Fingerprints
 
         row = self.conn.execute(
-            "SELECT simhash, minhash, lsh, sentence_fps, anchors FROM fingerprints WHERE doc_id = ?", (doc_id,)
+            "SELECT simhash, minhash, lsh, sentence_fps, anchors, grams FROM fingerprints WHERE doc_id = ?", (doc_id,)
         ).fetchone()
         if row is None:
             return None
@@ -1155,7 +1178,7 @@ class Store:
             return np.frombuffer(blob, dtype="<u8").astype(np.uint64)
 
         return Fingerprints(simhash=to_unsigned(row[0]), minhash_bits=arr(row[1]), lsh_keys=arr(row[2]),
-                            sentence_fps=arr(row[3]), anchors=arr(row[4]))
+                            sentence_fps=arr(row[3]), anchors=arr(row[4]), grams=arr(row[5]))
 
     def fingerprint_ids(self, params_json: str) -> np.ndarray:
         """Sorted ids of the documents fingerprinted with these parameters."""
@@ -1227,7 +1250,7 @@ class Store:
 
     def lookup_counts(self, table: str, column: str, keys: np.ndarray) -> dict[int, int]:
         """For each document, how many of ``keys`` it has in ``table`` (anchors, lsh_keys, …)."""
-        assert table in ("anchors", "lsh_keys", "sentence_fps", "sentences")
+        assert table in SEARCH_TABLES
         counts: dict[int, int] = {}
         keys = to_signed(distinct(np.asarray(keys, dtype=np.uint64)))
         for i in range(0, len(keys), 500):

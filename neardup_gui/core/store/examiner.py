@@ -39,7 +39,7 @@ DecisionRow = tuple[str, str, str, str, str, str, str, float]
 
 
 def create_tables(conn: sqlite3.Connection) -> None:
-    """Schema 8's tables (new files and migrated ones alike)."""
+    """Schema 9's tables (new files and migrated ones alike)."""
     conn.execute("""CREATE TABLE IF NOT EXISTS applicants (
         path TEXT NOT NULL,
         sha256 TEXT NOT NULL DEFAULT '',  -- the content when it was named ('' not read then)
@@ -75,7 +75,7 @@ def create_tables(conn: sqlite3.Connection) -> None:
 
 
 def migrate(conn: sqlite3.Connection) -> None:
-    """Schema 8 over an earlier index: the tables, the figures kept before (no applicant was known:
+    """Schema 9 over an earlier index: the tables, the figures kept before (no applicant was known:
     everything copied was others' work), each screened source's sha256, and the sources the
     examiner excluded for a submission as decisions "not relevant"."""
     create_tables(conn)
