@@ -325,7 +325,8 @@ class SubmissionView(QDialog):
             name=html.escape(self.detail.row.rel), copied=percent(summary.copied_ratio_without_template),
             nq=percent(summary.copied_ratio_without_quotes), largest=percent(summary.largest_source_ratio),
             units=self.detail.row.units, template=percent(summary.template_share), n=len(self.enabled),
-            total=len(self.detail.sources)) + whose_html(self.detail.applicants, summary, {s.path: s.name for s in self.detail.sources})
+            total=len(self.detail.sources))
+            + whose_html(self.detail.applicants, summary, {s.path: s.name for s in self.detail.sources})
             + self._flags_html())
         secs = find_sections(self.detail.text, self.detail.template)
         # counted as the headline and the committee report count: over passages (issue 15)

@@ -330,20 +330,27 @@ def render_screening_html(r: ScreeningReport, *, flavour: str = "browser") -> st
     if info.state != "done":
         w(f"<p{w.attr('flag')}>{esc(t('state_running'))}</p>\n")
     n = w.attr("num")
+    # Whose each text is: said when some applicant is known (without, the figure without own
+    # documents is copied itself, and a column of it would only narrow the names)
+    whose = any(x.applicants for x in r.rows)
+    own_head = f"<th>{esc(t('r_without_own'))}</th>" if whose else ""
     w(w.table("rank"),
-      f"<thead><tr><th>{esc(t('rank'))}</th><th>{esc(t('document'))}</th><th>{esc(t('applicants'))}</th>"
-      f"<th{w.attr('nw')}>{esc(t('copied'))}</th><th>{esc(t('r_without_own'))}</th>"
-      f"<th>{esc(t('largest'))}</th><th>{esc(t('source'))}</th><th{w.attr('nw')}>{esc(t('sources_count'))}</th>"
-      f"<th>{esc(t('warnings'))}</th></tr></thead><tbody>\n")
+      f"<thead><tr><th>{esc(t('rank'))}</th><th>{esc(t('document'))}</th><th{w.attr('nw')}>{esc(t('copied'))}</th>"
+      f"{own_head}<th>{esc(t('largest'))}</th><th>{esc(t('source'))}</th>"
+      f"<th{w.attr('nw')}>{esc(t('sources_count'))}</th><th>{esc(t('warnings'))}</th></tr></thead><tbody>\n")
     for i, x in enumerate(r.rows, 1):
         if x.status != "done":
-            w(f"<tr><td{n}>{i}</td><td>{w.name(x.rel)}</td><td colspan=\"7\">{esc(t('skipped', reason=x.reason))}</td></tr>\n")
+            w(f"<tr><td{n}>{i}</td><td>{w.name(x.rel)}</td><td colspan=\"{6 if whose else 5}\">"
+              f"{esc(t('skipped', reason=x.reason))}</td></tr>\n")
             continue
         hot = w.attr("flag") if x.flagged(info.flag) else ""
         largest = x.largest_source.rsplit("/", 1)[-1] if x.largest_source else ""
         label = [t("r_resubmission_label")] if x.resubmission_of else []
-        w(f"<tr><td{n}>{i}</td><td>{w.name(x.rel)}</td><td>{esc(x.applicants.text())}</td>"
-          f"<td{n}>{pct(x.copied)}</td><td{n}><span{hot}>{pct(x.copied_from_others)}</span></td>"
+        who = (f"<br><span{w.attr('units')}>{esc(t('applicants'))}: {esc(x.applicants.text())}</span>"
+               if x.applicants else "")
+        own = f"<td{n}><span{hot}>{pct(x.copied_from_others)}</span></td>" if whose else ""
+        w(f"<tr><td{n}>{i}</td><td>{w.name(x.rel)}{who}</td>"
+          f"<td{n}><span{'' if whose else hot}>{pct(x.copied)}</span></td>{own}"
           f"<td{n}>{pct(x.largest)}</td><td>{w.name(largest)}</td><td{n}>{x.sources}</td>"
           f"<td>{esc(t('list_separator').join([*label, *x.warnings, *(flag_text(f, t) for f in x.flags)]))}</td></tr>\n")
     w("</tbody></table>\n")

@@ -335,18 +335,21 @@ def _scope_count(scope: str, counts: dict[str, int], settings: dict[str, Any],
 def _submissions(w: _Writer, report: Report) -> None:
     sec = "div" if w.qt else "section"
     t, nw = w.t, w.attr("nw")
+    whose = any(sub.applicants for sub in report.submissions)  # (see committee_html: the column when it says something)
     w(f'<{sec} id="submissions"><h2>{esc(t("r_submissions"))}</h2>\n', w.table("rank"),
       f"<thead><tr><th>{esc(t('r_submission'))}</th><th{nw}>{esc(t('r_units'))}</th><th{nw}>{esc(t('r_copied'))}</th>"
-      f"<th>{esc(t('r_without_own'))}</th><th>{esc(t('r_copied_without_quotes'))}</th>"
+      + (f"<th>{esc(t('r_without_own'))}</th>" if whose else "") + f"<th>{esc(t('r_copied_without_quotes'))}</th>"
       f"<th>{esc(t('r_largest_source'))}</th><th{nw}>{esc(t('r_sources'))}</th></tr></thead><tbody>\n")
     for sub in report.submissions:
         if sub.skipped_reason:
-            w(f"<tr><td>{w.name(sub.document.name)}</td><td colspan=\"6\">{esc(t('r_skipped', reason=sub.skipped_reason))}</td></tr>\n")
+            w(f"<tr><td>{w.name(sub.document.name)}</td><td colspan=\"{6 if whose else 5}\">"
+              f"{esc(t('r_skipped', reason=sub.skipped_reason))}</td></tr>\n")
             continue
         n = w.attr("num")
         who = f"<br>{esc(t('applicants'))}: {esc(sub.applicants)}" if sub.applicants else ""
+        own = f"<td{n}>{pct(sub.copied_from_others)}</td>" if whose else ""
         w(f"<tr><td>{warned(w, sub.document)}{who}</td><td{n}>{sub.units}</td><td{n}>{pct(sub.copied_ratio)}</td>"
-          f"<td{n}>{pct(sub.copied_from_others)}</td><td{n}>{pct(sub.copied_ratio_without_quotes)}</td>"
+          f"{own}<td{n}>{pct(sub.copied_ratio_without_quotes)}</td>"
           f"<td>{pct(sub.largest_source_ratio)} {w.name(sub.largest_source)}</td><td{n}>{sub.sources}</td></tr>\n")
     w(f"</tbody></table></{sec}>\n")
 
