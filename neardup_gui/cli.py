@@ -406,8 +406,15 @@ def _index_args(p: argparse.ArgumentParser) -> None:
                    help="when the folder holds no documents now, remove them all from the index (by default "
                         "nothing is changed: an unmounted share leaves an empty folder)")
     _dask_option(p)
+    _applicants_option(p, "DIR")
     p.add_argument("--json", action="store_true", help="machine-readable summary on stdout")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+
+
+def _applicants_option(p: argparse.ArgumentParser, where: str) -> None:
+    from neardup_gui.cli_examiner import applicants_option
+
+    applicants_option(p, where)
 
 
 @command("index", "Index a folder (incremental: only new and changed files are read).", _index_args)
@@ -423,6 +430,9 @@ def run_index(args: argparse.Namespace) -> int:
     problem = folder_problem(os.path.abspath(args.folder))
     if problem is not None:
         return _folder_unavailable(FolderUnavailable(os.path.abspath(args.folder), problem), args.db)
+    from neardup_gui.cli_examiner import keep_applicants, read_applicants
+
+    applicants = read_applicants(args, os.path.abspath(args.folder))
     try:
         with _open(args, create=True) as coll:
             other = None if args.replace_folder else _other_folder(coll.folder, os.path.abspath(args.folder))
@@ -437,6 +447,7 @@ def run_index(args: argparse.Namespace) -> int:
                 return EXIT_USAGE
             report = coll.index_folder(args.folder, settings, StderrProgress(args.quiet), allow_empty=args.allow_empty)
             stats = coll.stats()
+            kept = keep_applicants(args, coll.store, applicants, {d.path: d.sha256 for d in coll.documents()})
     except IndexProblem as exc:
         return _index_problem(exc)
     except ClusterUnavailable as exc:
@@ -454,6 +465,7 @@ def run_index(args: argparse.Namespace) -> int:
             "skipped": [{"path": s.path, "code": s.code, "reason": s.reason} for s in report.skipped],
             "other_files": list(report.others),
             "elapsed_s": round(report.elapsed_s, 3),
+            **({"applicants": kept} if kept is not None else {}),
         })
     else:
         unread = f", {report.unread} kept as they were (their folder could not be read)" if report.unread else ""
@@ -520,6 +532,7 @@ def _add_args(p: argparse.ArgumentParser) -> None:
                         "as external members that a refresh keeps)")
     p.add_argument("--replace", action="store_true",
                    help="with --copy: replace a file of the same name in the folder (default: rename the copy)")
+    _applicants_option(p, "the collection's folder, else to the CSV's")
     p.add_argument("--json", action="store_true", help="machine-readable summary on stdout")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
 
@@ -533,11 +546,15 @@ def run_add(args: argparse.Namespace) -> int:
     if missing:
         sys.stderr.write("neardup: not a file: " + ", ".join(missing) + "\n")
         return EXIT_USAGE
+    from neardup_gui.cli_examiner import keep_applicants, read_applicants
+
     try:
         with _open(args) as coll:
             if not coll.folder:
                 sys.stderr.write(f"neardup: {args.db} has no collection folder; run `neardup index DIR --db F` first\n")
                 return EXIT_USAGE
+            # (before the files are added: a file copied into the folder takes its original's names)
+            keep_applicants(args, coll.store, read_applicants(args, coll.folder), {})
             added = coll.add_files(args.files, _settings(args), StderrProgress(args.quiet),
                                    keep="copy" if args.copy else "external",
                                    on_clash="replace" if args.replace else "rename")
@@ -594,6 +611,8 @@ def run_check(args: argparse.Namespace) -> int:
         return _index_problem(exc)
     finally:
         runs.close()
+    from neardup_gui.cli_examiner import decision_words, label_of, match_json, summary_json
+
     threshold = args.threshold
     out = []
     for r in results:
@@ -603,6 +622,7 @@ def run_check(args: argparse.Namespace) -> int:
             "skipped_reason": (given.get(r.path) or r.skipped_reason) if r.skipped_reason else None,
             "warnings": list(r.warnings),
             "flags": [f.to_json() for f in r.flags],
+            "applicants": r.applicants.to_json(), "label": label_of(r.summary.resubmission_of),
             "summary": {
                 "copied_ratio": r.summary.copied_ratio,
                 "copied_ratio_without_quotes": r.summary.copied_ratio_without_quotes,
@@ -614,6 +634,8 @@ def run_check(args: argparse.Namespace) -> int:
                 "countable_units": r.summary.countable_units,
                 "template_units": r.summary.template_units,
                 "excluded_units": r.summary.excluded_units,
+                # copied_ratio split by whose the credited text is, and what decisions set apart
+                **summary_json(r.summary),
             },
             "exclusions": {"applied": _applied(rules), "rules": rules, "units": r.exclusions.as_dict()},
             "matches": [{
@@ -627,6 +649,7 @@ def run_check(args: argparse.Namespace) -> int:
                 "source_exclusions": m.comparison.exclusions_b.as_dict(),
                 "estimate": m.estimate, "found_by": list(m.found_by), "spans": _span_json(m.comparison),
                 "passages": _passage_json(m.comparison, m.credit),
+                **match_json(m),
             } for m in matches[: args.top]],
         })
     if args.json:
@@ -641,14 +664,19 @@ def run_check(args: argparse.Namespace) -> int:
             if r["flags"]:
                 print(f"{r['path']}: flags: {_flags_line(r['flags'])}")
             s = r["summary"]
-            print(f"{r['path']}: copied {s['copied_ratio_without_template']:.1%}, copied without quotations "
+            own = f", copied from own documents {s['copied_from_own']:.1%}" if s["copied_from_own"] else ""
+            print(f"{r['path']}: copied {s['copied_ratio_without_template']:.1%}, copied without own documents "
+                  f"{s['copied_from_others']:.1%}{own}, copied without quotations "
                   f"{s['copied_ratio_without_quotes']:.1%}, largest single source {s['largest_source_ratio']:.1%}; "
                   f"{_exclusions_line(r['exclusions']['units'])}")
+            if r["label"]:
+                print(f"  {r['label']} of {s['resubmission_of']}")
             if not r["matches"]:
                 print("  no source found")
             for m in r["matches"]:
+                mine = "  (same applicant)" if m["same_applicant"] else ""
                 print(f"  share of the submission {m['containment']:.1%}  similarity r {m['similarity']:.3f}  "
-                      f"{m['path']}")
+                      f"{m['path']}{mine}{decision_words(m['decision'])}")
     return EXIT_SKIPPED if any(r["skipped_reason"] for r in out) else EXIT_OK
 
 
@@ -690,6 +718,10 @@ def _pairs_by_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--by", choices=("similarity", "containment"), default="similarity",
                    help="rank and cut by the similarity r (default) or by the larger containment "
                         "max(A in B, B in A), r beside it; --threshold is then the containment cut (default 0.3)")
+    p.add_argument("--applicant", choices=("same", "others"),
+                   help="only pairs of one applicant's own documents (resubmissions, duplicate submissions), or "
+                        "only the others (copying between applicants, or applicants not known)")
+    p.add_argument("--undecided", action="store_true", help="only pairs without a decision of the examiner")
 
 
 @command("pairs", "List the verified near-duplicate pairs of a collection, best first.", _pairs_by_args)
@@ -712,20 +744,25 @@ def run_pairs(args: argparse.Namespace) -> int:
         return _index_problem(exc)
     except ClusterUnavailable as exc:
         return _cluster_problem(exc)
+    from neardup_gui.cli_examiner import decision_words, pair_json, wanted_pair
+
+    pairs = [p for p in pairs if wanted_pair(p, args.applicant, args.undecided)]
     if args.json:
         applied = _applied(rules)
         print_json([{"a": p.a.path, "b": p.b.path, "similarity": p.similarity, "containment_a": p.containment_a,
                      "containment_b": p.containment_b, "common_units": p.common_units,
                      "exclusions": {"applied": applied, "units_a": p.a.exclusions.as_dict(),
-                                    "units_b": p.b.exclusions.as_dict()}} for p in pairs])
+                                    "units_b": p.b.exclusions.as_dict()}, **pair_json(p)} for p in pairs])
     else:
         for p in pairs:
+            mine = "  (same applicant)" if p.same_applicant else ""
+            said = decision_words(p.decision.to_json() if p.decision else None)
             if by == "containment":
                 inner, outer = (p.a, p.b) if p.containment_a >= p.containment_b else (p.b, p.a)
                 print(f"contained {max(p.containment_a, p.containment_b):.1%}  (similarity r {p.similarity:.3f})  "
-                      f"{inner.rel}  in  {outer.rel}")
+                      f"{inner.rel}  in  {outer.rel}{mine}{said}")
             else:
-                print(f"similarity r {p.similarity:.3f}  {p.a.rel}  ~  {p.b.rel}")
+                print(f"similarity r {p.similarity:.3f}  {p.a.rel}  ~  {p.b.rel}{mine}{said}")
         from neardup_gui.core.progress import count_noun
 
         print(f"{count_noun(len(pairs), 'pair')} with {'similarity r' if by == 'similarity' else 'contained'} "
@@ -913,6 +950,7 @@ def _screen_args(p: argparse.ArgumentParser) -> None:
                    help="flag a submission whose copied share (template excluded) reaches S, 0..1 (default 0.3)")
     p.add_argument("--top", type=int, default=0, metavar="N", help="rows to print (default: all)")
     p.add_argument("--workers", type=int, metavar="N", help="extraction processes (default: number of cores)")
+    _applicants_option(p, "FOLDER")
     _common_options(p, threshold=False)
 
 
@@ -926,7 +964,9 @@ def _screened_sources_json(store, screening_id: int, row) -> list[dict[str, Any]
     counted = {s.rank: s for s in detail.counted()}
     return [{"path": s.path, "kind": s.kind, "credited": counted[s.rank].credit.share if s.rank in counted else 0.0,
              "containment": s.containment, "similarity": s.similarity, "excluded": s.excluded,
-             "also_in": sorted({o for names in counted[s.rank].credit.also_in for o in names}) if s.rank in counted else []}
+             "also_in": sorted({o for names in counted[s.rank].credit.also_in for o in names}) if s.rank in counted else [],
+             "applicants": s.applicants.to_json(), "same_applicant": s.same_applicant,
+             "decision": s.decision.to_json() if s.decision else None}
             for s in detail.sources]
 
 
@@ -944,9 +984,17 @@ def run_screen(args: argparse.Namespace) -> int:
     if not 0.0 <= flag <= 1.0:
         sys.stderr.write("neardup: --flag is a share between 0 and 1\n")
         return EXIT_USAGE
+    from neardup_gui.cli_examiner import keep_applicants, label_of, read_applicants
+
+    applicants = read_applicants(args, os.path.abspath(args.folder))
+
+    def screen(coll, s):  # noqa: ANN001, ANN202
+        # (the call's applicants first: its figures are made with them)
+        keep_applicants(args, coll.store, applicants, {})
+        return screen_folder(coll, args.folder, s, name=args.name, flag=flag, progress=StderrProgress(args.quiet))
+
     try:
-        screening = _on_collection(args, lambda coll, s: screen_folder(
-            coll, args.folder, s, name=args.name, flag=flag, progress=StderrProgress(args.quiet)), create=True)
+        screening = _on_collection(args, screen, create=True)
     except IndexProblem as exc:
         return _index_problem(exc)
     except Cancelled:
@@ -965,6 +1013,11 @@ def run_screen(args: argparse.Namespace) -> int:
                 "copied_without_quotes": r.copied_without_quotes, "largest_source_ratio": r.largest,
                 "largest_source": r.largest_source or None, "sources": r.sources,
                 "template_share": r.template_share, "flagged": r.flagged(screening.info.flag),
+                # the copied share split by whose the credited text is (the flag is by others')
+                "copied_from_others": r.copied_from_others, "copied_from_own": r.copied_from_own,
+                "set_apart_ratio": r.set_apart, "resubmission_of": r.resubmission_of or None,
+                "label": label_of(r.resubmission_of), "applicants": r.applicants.to_json(),
+                "decided_sources": r.decided, "undecided_sources": r.undecided,
                 "warnings": list(r.warnings), "sha256": r.sha256, "flags": [f.to_json() for f in r.flags],
                 "source_list": listed[r.rel],
             } for i, r in enumerate(rows, 1)],
@@ -981,19 +1034,22 @@ def run_screen(args: argparse.Namespace) -> int:
     else:
         from neardup_gui.core.progress import count_noun
 
-        print(f"{'rank':>4}  {'copied':>7}  {'largest single source':>21}  {'sources':>7}  submission  (largest source)")
+        print(f"{'rank':>4}  {'copied':>7}  {'copied without own documents':>28}  {'largest single source':>21}  "
+              f"{'sources':>7}  submission  (largest source)")
         for i, r in enumerate(rows, 1):
             if r.status != "done":
-                print(f"{i:>4}  {'':>7}  {'':>21}  {'':>7}  {r.rel}: skipped: {r.reason}")
+                print(f"{i:>4}  {'':>7}  {'':>28}  {'':>21}  {'':>7}  {r.rel}: skipped: {r.reason}")
                 continue
             mark = " !" if r.flagged(screening.info.flag) else "  "
             largest = os.path.basename(r.largest_source) if r.largest_source else "-"
             warn = f"  [{'; '.join(r.warnings)}]" if r.warnings else ""
             flags = f"  [flags: {_flags_line([f.to_json() for f in r.flags])}]" if r.flags else ""
-            print(f"{i:>4}{mark}{r.copied:>7.1%}  {r.largest:>21.1%}  {r.sources:>7}  {r.rel}  ({largest}){warn}{flags}")
+            label = f"  [{label_of(r.resubmission_of)} of {os.path.basename(r.resubmission_of)}]" if r.resubmission_of else ""
+            print(f"{i:>4}{mark}{r.copied:>7.1%}  {r.copied_from_others:>28.1%}  {r.largest:>21.1%}  {r.sources:>7}  "
+                  f"{r.rel}  ({largest}){label}{warn}{flags}")
         flagged = len(screening.flagged())
         print(f"{count_noun(len(screening.rows), 'submission')} screened as {screening.info.name!r}; {flagged} flagged "
-              f"(!): copied at or above the flag line, {screening.info.flag:.0%}", file=sys.stderr)
+              f"(!): copied without own documents at or above the flag line, {screening.info.flag:.0%}", file=sys.stderr)
         if screening.others:
             print(other_files_line(screening.others, screening.info.folder), file=sys.stderr)
     return EXIT_SKIPPED if any(r.status != "done" for r in screening.rows) else EXIT_OK
@@ -1144,6 +1200,8 @@ def _committee_report(args: argparse.Namespace, fmt: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from neardup_gui import cli_examiner  # noqa: F401 — (registers `applicants` and `decide`)
+
     parser = argparse.ArgumentParser(
         prog="neardup",
         description="Find near-duplicate and copied documents in a local collection.",
@@ -1200,6 +1258,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     stdout = sys.stdout
     if _is_terminal(sys.stderr):
         sys.stdout = _ClearsProgress(stdout)
+    from neardup_gui.core.applicants import ApplicantsFileError
     from neardup_gui.core.store import DocumentGone, while_busy
 
     from neardup_gui.stopping import Terminated, said, stop_on_signals
@@ -1218,6 +1277,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"neardup: {exc}: the index was changed by another neardup window or command while this "
                          "ran. Run it again.\n")
         return EXIT_INDEX
+    except ApplicantsFileError as exc:  # (`--applicants CSV` given wrong: said before any work)
+        _ProgressLine.clear()
+        sys.stderr.write(f"neardup: cannot read the applicants: {exc}\n")
+        return EXIT_USAGE
     except KeyboardInterrupt as exc:
         _ProgressLine.clear()
         if isinstance(exc, Terminated):
@@ -1241,7 +1304,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 class _WaitingNotice:
     """Says once on stderr, after SAY_WAITING_AFTER_S, that the command waits for another writer
-    of the index (core/store.py: the wait can be stopped with Ctrl+C)."""
+    of the index (core/store/: the wait can be stopped with Ctrl+C)."""
 
     def __init__(self) -> None:
         self.said = False
@@ -1284,4 +1347,7 @@ def _silence_closed_outputs() -> None:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    # (through the module as imported: the commands of cli_examiner register with it, not with __main__)
+    from neardup_gui.cli import main as _main
+
+    raise SystemExit(_main())

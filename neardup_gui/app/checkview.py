@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from neardup_gui.app.flagtext import flags_line
 from neardup_gui.app.appsettings import load_check_minimum, save_check_minimum
 from neardup_gui.app.commonview import exclusions_text
+from neardup_gui.app.examiner import whose_html
 from neardup_gui.app.flowlayout import FlowLayout
 from neardup_gui.app.models import FilterProxy, SourcesModel, localise_reason, percent, source_score, warnings_text
 from neardup_gui.app.widgets import make_table
@@ -175,6 +176,7 @@ class CheckView(QWidget):
                 copied=percent(s.copied_ratio), units=s.countable_units, nq=percent(s.copied_ratio_without_quotes),
                 largest_ratio=percent(s.largest_source_ratio), largest=escape(largest),
                 found=self._found(len(result.matches)), template=s.template_units, excluded=s.excluded_units)
+            + whose_html(result.applicants, s, {m.source.path: m.source.rel or m.source.path for m in result.matches})
             + "<br>" + exclusions_text(result.exclusions)  # issue 14: which exclusions, how many units each
             + self._warnings_html(result)
             + self._flags_html(result)

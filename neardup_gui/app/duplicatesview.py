@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
-from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from neardup_gui.app.flowlayout import FlowLayout
 from neardup_gui.app.models import FilterProxy, PairsModel, percent
@@ -19,6 +19,7 @@ class DuplicatesView(QWidget):
 
     pair_activated = Signal(int, int)  # doc_a, doc_b: open them side by side
     containment_requested = Signal()  # the examiner ranks by containment: the window computes those pairs
+    decide_requested = Signal(object)  # a Pair: the examiner decides on it
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -29,7 +30,7 @@ class DuplicatesView(QWidget):
         self.model = PairsModel(self)
         self.proxy = FilterProxy(parent=self)
         self.proxy.setSourceModel(self.model)
-        self.view = make_table(self.proxy, "pairsView", names=(1, 2))
+        self.view = make_table(self.proxy, "pairsView", names=(1, 2), texts=(PairsModel.DECISION_COLUMN,))
         self.view.sortByColumn(0, Qt.SortOrder.DescendingOrder)
         self.view.activated.connect(self._activated)
         self.filter = QLineEdit()
@@ -44,6 +45,13 @@ class DuplicatesView(QWidget):
         self.order.addItems(["", ""])
         self.order.currentIndexChanged.connect(self._order_changed)
         self.order_label.setBuddy(self.order)
+        self.undecided_only = QCheckBox()
+        self.undecided_only.setObjectName("pairsUndecided")
+        self.undecided_only.toggled.connect(lambda on: self.proxy.set_condition(
+            (lambda p: p.decision is None or p.decision.changed) if on else None))
+        self.decide_button = QPushButton()
+        self.decide_button.setObjectName("decidePairButton")
+        self.decide_button.clicked.connect(self._decide)
         # Said in place of an empty table: why there is nothing, and what to do.
         self.empty_hint = QLabel()
         self.empty_hint.setObjectName("emptyHint")
@@ -55,6 +63,8 @@ class DuplicatesView(QWidget):
         row = FlowLayout()
         row.add(self.order_label)
         row.add(self.order)
+        row.add(self.undecided_only)
+        row.add(self.decide_button)
         row.add(self.filter, stretch=True)
         layout.addLayout(row)
         layout.addWidget(self.summary)
@@ -109,8 +119,17 @@ class DuplicatesView(QWidget):
 
     def reset(self) -> None:
         self.filter.clear()
+        self.undecided_only.setChecked(False)
         self.by_containment = []
         self.set_pairs((), self.threshold, known=False)
+
+    def current_pair(self) -> Pair | None:
+        return self.proxy.record_at(self.view.currentIndex())
+
+    def _decide(self) -> None:
+        pair = self.current_pair()
+        if pair is not None:
+            self.decide_requested.emit(pair)
 
     def _activated(self, index: QModelIndex) -> None:
         pair = self.proxy.record_at(index)
@@ -133,6 +152,12 @@ class DuplicatesView(QWidget):
         self.order.setItemText(1, self.tr("contained"))
         self.order.setToolTip(self.tr("Contained lists partial copies too: a section copied into a long "
                                       "proposal has a low similarity r, but most of the copy is found in the source"))
+        self.undecided_only.setText(self.tr("Undecided only"))
+        self.undecided_only.setToolTip(self.tr("Pairs the examiner has not decided on yet (or decided on before a "
+                                               "text changed)"))
+        self.decide_button.setText(self.tr("Decide…"))
+        self.decide_button.setToolTip(self.tr("Record your decision on the chosen pair: copying confirmed, permitted "
+                                              "(own work, cited, common knowledge) or not relevant, with a note"))
         self.filter.setPlaceholderText(self.tr("Filter pairs…"))
         self.filter.setAccessibleName(self.tr("Filter pairs"))
         self.view.setAccessibleName(self.tr("Duplicate pairs"))

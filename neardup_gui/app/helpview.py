@@ -53,6 +53,16 @@ class HelpDialog(QDialog):
             (self.tr("Copied without quotations"), self.tr(
                 "Copied, not counting text inside quotation marks. Never above Copied; equal to it when quotations "
                 "are excluded in the settings.")),
+            (self.tr("Copied without own documents"), self.tr(
+                "Copied, not counting the text credited to the applicant's own documents: what a submission of a "
+                "screening is flagged by. A submission that is mostly one of its applicant's own documents is "
+                "labelled a resubmission / duplicate submission. Applicants come from your CSV or “Set applicant…”, "
+                "else from each file's author field.")),
+            (self.tr("Decision"), self.tr(
+                "Yours, on a pair or on a source of a submission: copying confirmed; permitted (own work, cited, "
+                "common knowledge) or not relevant, whose text then leaves the copied share; with a note, printed in "
+                "the reports. Kept under the two texts' contents: a text changed since is marked and its decision no "
+                "longer applied.")),
             (self.tr("Largest single source"), self.tr(
                 "The share of the submission's units found in the one source that holds the most.")),
             (self.tr("Share of the submission"), self.tr(

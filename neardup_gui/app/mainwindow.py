@@ -48,6 +48,7 @@ from neardup_gui.app.diffview import DiffInput, DiffView
 from neardup_gui.app.documentsview import DocumentsView
 from neardup_gui.app.duplicatesview import DuplicatesView
 from neardup_gui.app.errors import ErrorDialog, explain, is_index_problem
+from neardup_gui.app.examiner import ExaminerActions
 from neardup_gui.app.i18n import Translations, resolve_language
 from neardup_gui.app.models import localise_reason
 from neardup_gui.app.paths import display_path, files_tip, index_path_for, local_file, sample_folder
@@ -155,6 +156,7 @@ class MainWindow(QMainWindow):
         self.about_action = action(None, self.show_about)
         self.help_action = action(QKeySequence.StandardKey.HelpContents, self.show_help)
         self.cancel_action = action("Esc", self.progress_panel_cancel)
+        self.examiner = ExaminerActions(self)  # applicants and decisions: menu item, dialogs, work
 
     def _build_menus(self) -> None:
         self.file_menu = self.menuBar().addMenu("")
@@ -166,6 +168,7 @@ class MainWindow(QMainWindow):
         self.file_menu.addAction(self.check_action)
         self.file_menu.addAction(self.refresh_action)
         self.file_menu.addAction(self.export_action)
+        self.file_menu.addAction(self.examiner.import_action)
         self.file_menu.addSeparator()
         self.file_menu.addAction(self.settings_action)
         self.file_menu.addSeparator()
@@ -231,6 +234,8 @@ class MainWindow(QMainWindow):
 
         # One view module per tab; the window only assembles them and runs the work.
         self.documents_page = DocumentsView()
+        self.documents_page.applicants_requested.connect(lambda docs: self.examiner.set_applicants(
+            [(d.rel or d.path, d.path, d.sha256, d.applicants) for d in docs if d.status == "indexed"]))
         self.check_page = CheckView(self.store)
         self.check_page.check_requested.connect(self.choose_files_to_check)
         self.check_page.add_requested.connect(self.add_checked_to_collection)
@@ -239,6 +244,7 @@ class MainWindow(QMainWindow):
         self.duplicates_page = DuplicatesView()
         self.duplicates_page.pair_activated.connect(self.open_pair_diff)
         self.duplicates_page.containment_requested.connect(self._find_containment_pairs)
+        self.duplicates_page.decide_requested.connect(self.examiner.decide_pair)
         self.clusters_page = ClustersView()
         self.clusters_page.member_activated.connect(self.open_pair_diff)
         self.common_page = CommonView()
@@ -248,6 +254,8 @@ class MainWindow(QMainWindow):
         self.screening_page.screening_chosen.connect(self.open_screening)
         self.screening_page.flag_changed.connect(self._flag_changed)
         self.screening_page.submission_activated.connect(self.open_submission)
+        self.screening_page.applicants_requested.connect(lambda rows: self.examiner.set_applicants(
+            [(r.rel, r.path, r.sha256, r.applicants) for r in rows]))
 
         self.tabs = QTabWidget()
         self.tabs.setObjectName("resultTabs")
@@ -293,6 +301,7 @@ class MainWindow(QMainWindow):
         self.export_action.setToolTip(self.tr(
             "Save what the current tab shows (check results, duplicate pairs or clusters) as HTML, PDF, CSV or JSON"))
         self.settings_action.setText(self.tr("&Settings…"))
+        self.examiner.retranslate()
         self.quit_action.setText(self.tr("&Quit"))
         self.about_action.setText(self.tr("&About neardup"))
         self.help_action.setText(self.tr("neardup &Help"))
@@ -358,6 +367,7 @@ class MainWindow(QMainWindow):
             "add": self.tr("Adding to the collection"),
             "update": self.tr("Updating the results"),
             "screen": self.tr("Screening the call"),
+            "records": self.tr("Keeping the applicants and decisions"),
         }.get(name, name)
 
     # -- running work ----------------------------------------------------------------------------
@@ -452,6 +462,7 @@ class MainWindow(QMainWindow):
         self.check_page.set_enabled_actions(
             has and not busy, has and not busy and any(not r.skipped_reason for r in self.check_results))
         self.export_action.setEnabled(has and not busy)
+        self.examiner.set_enabled(has and not busy)
         self.screening_page.set_enabled_actions(has and not busy)
 
     def export_scope(self) -> tuple[str, list[CheckResult] | None]:
@@ -1009,6 +1020,13 @@ class MainWindow(QMainWindow):
         if task is None:
             self._set_updating(False)
 
+    def after_records_changed(self) -> None:
+        """Applicants named or a decision taken: every list follows (documents, pairs, the checked
+        submissions, the screening shown; the screenings' figures were made again with them)."""
+        shown = self.screening_page.current_name() or None
+        self.update_results(reason="records")
+        self.open_screening(shown)
+
     def _results_updated(self, updated: jobs.Updated) -> None:
         if updated.settings != self.settings:  # changed again meanwhile: that update follows
             return
@@ -1021,6 +1039,8 @@ class MainWindow(QMainWindow):
         if self._update_reason == "index":
             self.statusBar().showMessage(self.tr(
                 "The checked submissions were compared again with the collection as it is now."), 8000)
+        elif self._update_reason == "records":
+            self.statusBar().showMessage(self.tr("The results now follow the applicants and decisions."), 8000)
         else:
             self.statusBar().showMessage(self.tr("The results now follow the changed settings."), 8000)
 
@@ -1028,6 +1048,8 @@ class MainWindow(QMainWindow):
         if self._update_reason == "index":
             self.updating_label.setText(self.tr("Checking the shown submissions again against the changed collection… "
                                                 "Their figures are those of the collection before until this finishes."))
+        elif self._update_reason == "records":
+            self.updating_label.setText(self.tr("Updating the results for the applicants and decisions…"))
         else:
             self.updating_label.setText(self.tr("Updating the results for the changed settings… "
                                                 "The figures shown are those of the previous settings until this finishes."))

@@ -16,6 +16,7 @@ from PySide6.QtCore import (
     Qt,
 )
 
+from neardup_gui.app.examiner import applicants_cell, applicants_tip, decision_cell, decision_icon, decision_tip
 from neardup_gui.app.flagtext import flags_cell, flags_tooltip
 from neardup_gui.core.results import DocumentInfo, Pair, SourceMatch
 
@@ -253,6 +254,7 @@ class DocumentsModel(RecordTableModel[DocumentInfo]):
                        numeric=True, tooltip="Share of the document that is template text (not counted)"),
                 Column(c, "Integrity flags", lambda d: flags_cell(d.flags), lambda d: len(d.flags),
                        tooltip="Look-alike letters, hidden text, invisible or traditional characters found in the document"),
+                applicants_column(lambda d: d.applicants),
             ],
             parent,
         )
@@ -260,8 +262,11 @@ class DocumentsModel(RecordTableModel[DocumentInfo]):
     REASON_COLUMN = 3
     STATUS_COLUMN = 2
     FLAGS_COLUMN = 6
+    APPLICANTS_COLUMN = 7
 
     def tooltip(self, record: DocumentInfo, column: int) -> str | None:
+        if column == self.APPLICANTS_COLUMN:
+            return applicants_tip(record.applicants)
         if column == self.FLAGS_COLUMN and record.flags:
             return flags_tooltip(record.flags)
         # the Reason column's tooltip is the reason (or the warnings) in full (a long one is cut
@@ -477,12 +482,24 @@ class PairsModel(RecordTableModel[Pair]):
                 Column(c, "Contained", lambda p: percent(max(p.containment_a, p.containment_b)),
                        lambda p: max(p.containment_a, p.containment_b), numeric=True,
                        tooltip="The larger of A in B and B in A: how much of one is found in the other"),
+                same_applicant_column(lambda p: p.same_applicant),
+                decision_column(lambda p: decision_cell(p.decision)),
             ],
             parent,
         )
 
+    SAME_APPLICANT_COLUMN = 7
+    DECISION_COLUMN = 8
+
     def tooltip(self, record: Pair, column: int) -> str | None:
+        if column == self.DECISION_COLUMN:
+            return decision_tip(record.decision)
+        if column == self.SAME_APPLICANT_COLUMN:
+            return f"A: {applicants_cell(record.a.applicants) or '-'}\nB: {applicants_cell(record.b.applicants) or '-'}"
         return f"{record.a.path}\n{record.b.path}"
+
+    def decoration(self, record: Pair, column: int) -> Any:
+        return decision_icon(record.decision) if column == self.DECISION_COLUMN else None
 
 
 def source_score(match: SourceMatch) -> float:
@@ -525,12 +542,51 @@ class SourcesModel(RecordTableModel[SourceMatch]):
                 Column(c, "Identical units", lambda m: str(m.comparison.common_units),
                        lambda m: m.comparison.common_units, numeric=True,
                        tooltip="Units in the identical runs the two texts share"),
+                same_applicant_column(lambda m: m.same_applicant),
+                decision_column(lambda m: decision_cell(m.decision)),
             ],
             parent,
         )
 
+    SAME_APPLICANT_COLUMN = 5
+    DECISION_COLUMN = 6
+
     def tooltip(self, record: SourceMatch, column: int) -> str | None:
+        if column == self.DECISION_COLUMN:
+            return decision_tip(record.decision)
+        if column == self.SAME_APPLICANT_COLUMN:
+            return applicants_cell(record.source.applicants) or record.source.path
         return record.source.path
+
+    def decoration(self, record: SourceMatch, column: int) -> Any:
+        return decision_icon(record.decision) if column == self.DECISION_COLUMN else None
+
+
+# The columns every list of the examiner's records shares, their words in one context.
+APPLICANTS_HEADER = QT_TRANSLATE_NOOP("Examiner", "Applicants")
+APPLICANTS_TIP = QT_TRANSLATE_NOOP("Examiner", "Whose document it is: named by the examiner (a CSV or “Set "
+                                               "applicant…”), else by the file's own author field")
+DECISION_HEADER = QT_TRANSLATE_NOOP("Examiner", "Decision")
+DECISION_TIP = QT_TRANSLATE_NOOP("Examiner", "The examiner's decision: copying confirmed, permitted (own work, "
+                                             "cited, common knowledge) or not relevant")
+SAME_APPLICANT_HEADER = QT_TRANSLATE_NOOP("Examiner", "Same applicant")
+SAME_APPLICANT_TIP = QT_TRANSLATE_NOOP("Examiner", "Both documents are one applicant's: a resubmission or a "
+                                                   "duplicate submission, not copying")
+
+
+def applicants_column(of: Callable[[Any], Any]) -> Column:
+    """A record's applicants, with where they came from (core/applicants.py)."""
+    return Column("Examiner", APPLICANTS_HEADER, lambda r: applicants_cell(of(r)),
+                  lambda r: applicants_cell(of(r)).lower(), tooltip=APPLICANTS_TIP)
+
+
+def same_applicant_column(same: Callable[[Any], bool]) -> Column:
+    return Column("Examiner", SAME_APPLICANT_HEADER, lambda r: _t("Examiner", "own work") if same(r) else "",
+                  lambda r: int(same(r)), tooltip=SAME_APPLICANT_TIP)
+
+
+def decision_column(text: Callable[[Any], str], sort: Callable[[Any], Any] | None = None) -> Column:
+    return Column("Examiner", DECISION_HEADER, text, sort or text, tooltip=DECISION_TIP)
 
 
 class FilterProxy(QSortFilterProxyModel):

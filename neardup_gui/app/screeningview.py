@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import Sequence
+from typing import Any, Sequence
 
 from PySide6.QtCore import QCoreApplication, QModelIndex, Qt, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QCheckBox,
     QComboBox,
     QDoubleSpinBox,
@@ -29,7 +30,10 @@ from PySide6.QtWidgets import (
 from neardup_gui.app.flagtext import flags_cell, flags_tooltip
 from neardup_gui.app.flowlayout import FlowLayout
 from neardup_gui.app.paths import display_path, files_tip, local_file
-from neardup_gui.app.models import Column, FilterProxy, RecordTableModel, localise_reason, percent
+from neardup_gui.app.examiner import applicants_tip, rows_decision_cell, rows_decision_icon
+from neardup_gui.app.models import (
+    Column, FilterProxy, RecordTableModel, applicants_column, decision_column, localise_reason, percent,
+)
 from neardup_gui.app.widgets import filter_as_typed, make_table
 from neardup_gui.core.collection import Collection
 from neardup_gui.core.extract import READ_SUFFIXES
@@ -87,6 +91,9 @@ class ScreeningModel(RecordTableModel[ScreeningRow]):
         QCoreApplication.translate("ScreeningModel", "Share of the submission found in its single largest source")
         QCoreApplication.translate("ScreeningModel", "Sources counted (documents of the collection and other submissions of this call)")
         QCoreApplication.translate("ScreeningModel", "Integrity flags")
+        QCoreApplication.translate("ScreeningModel", "Copied without own documents")
+        QCoreApplication.translate("ScreeningModel", "Copied, not counting the text credited to the applicants' own "
+                                                     "documents: what a submission is flagged by")
         QCoreApplication.translate("ScreeningModel", "Look-alike letters, hidden text, invisible or traditional "
                                                      "characters found in the submission")
         self.flag = DEFAULT_FLAG
@@ -99,6 +106,11 @@ class ScreeningModel(RecordTableModel[ScreeningRow]):
                 Column(c, "Copied", lambda r: percent(r.copied) if r.status == "done" else "",
                        lambda r: r.copied if r.status == "done" else -1.0, numeric=True,
                        tooltip="Share of the submission found in its sources, template text not counted"),
+                Column(c, "Copied without own documents",
+                       lambda r: percent(r.copied_from_others) if r.status == "done" else "",
+                       lambda r: r.copied_from_others if r.status == "done" else -1.0, numeric=True,
+                       tooltip="Copied, not counting the text credited to the applicants' own documents: what a "
+                               "submission is flagged by"),
                 Column(c, "Largest single source", lambda r: percent(r.largest) if r.status == "done" else "",
                        lambda r: r.largest, numeric=True,
                        tooltip="Share of the submission found in its single largest source"),
@@ -107,14 +119,25 @@ class ScreeningModel(RecordTableModel[ScreeningRow]):
                 Column(c, "Sources", lambda r: str(r.sources) if r.status == "done" else "", lambda r: r.sources,
                        numeric=True,
                        tooltip="Sources counted (documents of the collection and other submissions of this call)"),
-                Column(c, "Flag", lambda r: QCoreApplication.translate("ScreeningModel", "flagged") if r.flagged(self.flag) else "",
-                       lambda r: int(r.flagged(self.flag))),
+                Column(c, "Flag", self._flag, lambda r: (int(r.flagged(self.flag)), bool(r.resubmission_of))),
+                applicants_column(lambda r: r.applicants),
+                decision_column(lambda r: rows_decision_cell(r.decided, r.undecided),
+                                lambda r: (r.undecided == 0, r.decided)),
                 Column(c, "Warnings", self._warnings, lambda r: self._warnings(r).lower()),
                 Column(c, "Integrity flags", lambda r: flags_cell(r.flags), lambda r: len(r.flags),
                        tooltip="Look-alike letters, hidden text, invisible or traditional characters found in the submission"),
             ],
             parent,
         )
+
+    def _flag(self, r: ScreeningRow) -> str:
+        """Flagged (copied from others at or above the line), and a resubmission said apart."""
+        words = []
+        if r.flagged(self.flag):
+            words.append(QCoreApplication.translate("ScreeningModel", "flagged"))
+        if r.resubmission_of:
+            words.append(QCoreApplication.translate("ScreeningModel", "resubmission / duplicate submission"))
+        return "; ".join(words)
 
     @staticmethod
     def _warnings(r: ScreeningRow) -> str:
@@ -131,10 +154,24 @@ class ScreeningModel(RecordTableModel[ScreeningRow]):
         self.flag = flag
         self.set_records(self.records())
 
-    WARNINGS_COLUMN = 7
-    FLAGS_COLUMN = 8
+    FLAG_COLUMN = 7
+    APPLICANTS_COLUMN = 8
+    DECISION_COLUMN = 9
+    WARNINGS_COLUMN = 10
+    FLAGS_COLUMN = 11
+
+    def decoration(self, record: ScreeningRow, column: int) -> Any:
+        return rows_decision_icon(record.decided, record.undecided) if column == self.DECISION_COLUMN else None
 
     def tooltip(self, record: ScreeningRow, column: int) -> str | None:
+        if column == self.APPLICANTS_COLUMN:
+            return applicants_tip(record.applicants)
+        if column == self.FLAG_COLUMN and record.resubmission_of:
+            return QCoreApplication.translate("ScreeningModel", "{share} of it is the applicant's own {source}").format(
+                share=percent(record.copied_from_own), source=os.path.basename(record.resubmission_of))
+        if column == self.DECISION_COLUMN and record.undecided:
+            return QCoreApplication.translate("ScreeningModel", "Sources without a decision (or decided before a "
+                                                                "text changed): open the submission to decide")
         if column == self.FLAGS_COLUMN and record.flags:
             return f"{record.path}\n{flags_tooltip(record.flags)}"
         if column == self.WARNINGS_COLUMN and self._warnings(record):  # (the column may be cut short)
@@ -143,7 +180,7 @@ class ScreeningModel(RecordTableModel[ScreeningRow]):
 
 
 def _flag_score(r: ScreeningRow) -> float:
-    return r.copied if r.status == "done" else 0.0
+    return r.copied_from_others if r.status == "done" else 0.0
 
 
 class ScreeningView(QWidget):
@@ -153,6 +190,7 @@ class ScreeningView(QWidget):
     screening_chosen = Signal(str)  # name: load it
     flag_changed = Signal(str, float)  # name, new line: remember it
     submission_activated = Signal(str, str)  # screening name, submission rel: open its view
+    applicants_requested = Signal(object)  # the chosen rows (ScreeningRow): name their applicants
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -188,6 +226,13 @@ class ScreeningView(QWidget):
         self.with_flags = QCheckBox()
         self.with_flags.setObjectName("screeningWithFlags")
         self.with_flags.toggled.connect(self._with_flags)
+        self.undecided_only = QCheckBox()
+        self.undecided_only.setObjectName("screeningUndecided")
+        self.undecided_only.toggled.connect(self._with_flags)
+        self.applicant_button = QPushButton()
+        self.applicant_button.setObjectName("screeningSetApplicant")
+        self.applicant_button.clicked.connect(
+            lambda: self.applicants_requested.emit(self.selected_rows()) if self.selected_rows() else None)
         self.filter = QLineEdit()
         self.filter.setObjectName("screeningFilter")
         self.filter.setClearButtonEnabled(True)
@@ -198,7 +243,9 @@ class ScreeningView(QWidget):
         self.proxy = FilterProxy(score=_flag_score, parent=self)
         self.proxy.setSourceModel(self.model)
         filter_as_typed(self.filter, self.proxy)
-        self.view = make_table(self.proxy, "screeningView", names=(1, 4), texts=(7,))
+        self.view = make_table(self.proxy, "screeningView", names=(1, 5), texts=(7, 8, ScreeningModel.WARNINGS_COLUMN))
+        # ("Set applicant…" names the applicants of every chosen submission)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.view.sortByColumn(0, Qt.SortOrder.AscendingOrder)  # by rank: the highest copied share first
         self.view.activated.connect(self._activated)
         self.empty_hint = QLabel()
@@ -210,7 +257,8 @@ class ScreeningView(QWidget):
         for w in (self.screen_button, self.rescreen_button, self.combo_label):
             top.add(w)
         top.add(self.combo, stretch=True)
-        for w in (self.flag_label, self.flag_spin, self.flagged_only, self.with_flags):
+        for w in (self.flag_label, self.flag_spin, self.flagged_only, self.with_flags, self.undecided_only,
+                  self.applicant_button):
             top.add(w)
         top.add(self.filter, stretch=True)
         layout.addLayout(top)
@@ -252,6 +300,7 @@ class ScreeningView(QWidget):
         self.filter.clear()
         self.flagged_only.setChecked(False)
         self.with_flags.setChecked(False)
+        self.undecided_only.setChecked(False)
         self.set_screenings((), None)
 
     def visible_rows(self) -> list[ScreeningRow]:
@@ -322,8 +371,17 @@ class ScreeningView(QWidget):
     def _flagged_only(self, on: bool) -> None:
         self.proxy.set_minimum(self.flag_spin.value() / 100 if on else 0.0)
 
-    def _with_flags(self, on: bool) -> None:
-        self.proxy.set_condition((lambda r: bool(r.flags)) if on else None)
+    def _with_flags(self, _on: bool = False) -> None:
+        flags, undecided = self.with_flags.isChecked(), self.undecided_only.isChecked()
+        self.proxy.set_condition(
+            (lambda r: (not flags or bool(r.flags)) and (not undecided or r.undecided > 0)) if flags or undecided
+            else None)
+
+    def selected_rows(self) -> list[ScreeningRow]:
+        """The submissions chosen in the table (read ones only)."""
+        rows = [self.proxy.record_at(i) for i in self.view.selectionModel().selectedRows()] \
+            if self.view.selectionModel() else []
+        return [r for r in rows if r is not None and r.status == "done"]
 
     def _activated(self, index: QModelIndex) -> None:
         row = self.proxy.record_at(index)
@@ -346,6 +404,7 @@ class ScreeningView(QWidget):
     def set_enabled_actions(self, can_screen: bool) -> None:
         self.screen_button.setEnabled(can_screen)
         self.rescreen_button.setEnabled(can_screen and self.screening is not None)
+        self.applicant_button.setEnabled(can_screen and self.screening is not None)
 
     def retranslate_ui(self) -> None:
         self.screen_button.setText(self.tr("Screen a folder…"))
@@ -357,12 +416,19 @@ class ScreeningView(QWidget):
         self.combo_label.setText(self.tr("Screening:"))
         self.combo.setAccessibleName(self.tr("Screenings kept in this collection"))
         self.flag_label.setText(self.tr("Flag line:"))
-        tip = self.tr("A submission is flagged when its copied share (template text not counted) reaches this line")
+        tip = self.tr("A submission is flagged when its copied share without own documents (template text and the "
+                      "applicant's own documents not counted) reaches this line")
         self.flag_label.setToolTip(tip)
         self.flag_spin.setToolTip(tip)
         self.flag_spin.setAccessibleName(self.tr("Flag line"))
         self.flagged_only.setText(self.tr("Flagged only"))
         self.with_flags.setText(self.tr("With integrity flags only"))
+        self.undecided_only.setText(self.tr("Undecided only"))
+        self.undecided_only.setToolTip(self.tr("Submissions with a source the examiner has not decided on yet (or "
+                                               "decided on before a text changed)"))
+        self.applicant_button.setText(self.tr("Set applicant…"))
+        self.applicant_button.setToolTip(self.tr("Name the applicants of the chosen submissions: their own earlier "
+                                                 "documents are then told apart from others'"))
         self.with_flags.setToolTip(self.tr("Submissions with look-alike letters, hidden text, invisible characters "
                                            "or traditional characters: perhaps a disguised copy"))
         self.filter.setPlaceholderText(self.tr("Filter submissions…"))

@@ -22,7 +22,7 @@ import logging
 from typing import Sequence
 
 from PySide6.QtCore import Qt, QUrl, Signal
-from PySide6.QtGui import QBrush, QColor, QPalette
+from PySide6.QtGui import QBrush, QColor, QIcon, QPalette
 from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
 from neardup_gui.app import colours
 from neardup_gui.app.columns import ColumnFit
 from neardup_gui.app.diffview import DiffInput, DiffView
+from neardup_gui.app.examiner import DecisionDialog, decide_on_source, decision_icon, decision_tip, source_notes, whose_html
 from neardup_gui.app.models import percent
 from neardup_gui.app.flagtext import flags_line
 from neardup_gui.app.tasks import TaskRunner
@@ -82,7 +83,7 @@ def source_diff(db_path: str, detail: SubmissionDetail, rank: int, progress: Pro
 
 
 def exclude_source(db_path: str, name: str, rel: str, source_path: str, excluded: bool,
-                   progress: ProgressFn) -> SubmissionDetail:
+                   progress: ProgressFn) -> SubmissionDetail:  # (the decision "not relevant", or none)
     """Exclude a source for this submission (or count it again) and reload the submission."""
     with Collection.open(db_path, create=False) as coll:
         set_source_excluded(coll.store, name, rel, source_path, excluded)
@@ -213,6 +214,9 @@ class SubmissionView(QDialog):
         self.exclude_button = QPushButton()
         self.exclude_button.setObjectName("excludeSourceButton")
         self.exclude_button.clicked.connect(self._toggle_exclusion)
+        self.decide_button = QPushButton()
+        self.decide_button.setObjectName("decideSourceButton")
+        self.decide_button.clicked.connect(self.decide)
         self.export_button = QPushButton()
         self.export_button.setObjectName("exportSubmissionButton")
         self.export_button.clicked.connect(self.export)
@@ -235,6 +239,7 @@ class SubmissionView(QDialog):
         buttons = QHBoxLayout()
         buttons.addWidget(self.side_button)
         buttons.addWidget(self.exclude_button)
+        buttons.addWidget(self.decide_button)
         v.addLayout(buttons)
         v.addWidget(self.sections_label)
         v.addWidget(self.sections, 1)
@@ -289,7 +294,8 @@ class SubmissionView(QDialog):
             s = self._source(item.data(Qt.ItemDataRole.UserRole))
             n = self.numbers[s.rank]
             where = self.tr("collection") if s.kind == COLLECTION else self.tr("this call")
-            note = "" if not s.excluded else " · " + self.tr("excluded for this submission")
+            note = "" if not s.excluded or s.decision is not None else " · " + self.tr("excluded for this submission")
+            note += source_notes(s)
             credit = credits.get(s.rank)
             if credit is None:
                 share = self.tr("share of the submission {share}").format(share=percent(s.containment))
@@ -298,11 +304,15 @@ class SubmissionView(QDialog):
             if credit is not None and credit.units and credit.share < s.containment:
                 note += " · " + self.tr("holds {share} in all, part of it credited to other sources").format(
                     share=percent(s.containment))
+            elif credit is not None and not credit.units and any(o.excluded and o.decision for o in self.detail.sources):
+                note += " · " + self.tr("holds {share}, all of it set apart by a decision or credited to other "
+                                        "sources").format(share=percent(s.containment))
             elif credit is not None and not credit.units:
                 note += " · " + self.tr("holds {share}, all of it credited to other sources").format(
                     share=percent(s.containment))
             item.setText(f"[{n}] {s.name}\n{share} · {where}{note}")
-            item.setToolTip(s.path)
+            item.setToolTip(s.path + ("\n" + decision_tip(s.decision) if s.decision is not None else ""))
+            item.setIcon(decision_icon(s.decision) or QIcon())
             counted = s.rank in self.enabled
             item.setBackground(QBrush(source_colour(palette, n)) if counted else QBrush())
             item.setForeground(QBrush(text_colour))
@@ -315,7 +325,9 @@ class SubmissionView(QDialog):
             name=html.escape(self.detail.row.rel), copied=percent(summary.copied_ratio_without_template),
             nq=percent(summary.copied_ratio_without_quotes), largest=percent(summary.largest_source_ratio),
             units=self.detail.row.units, template=percent(summary.template_share), n=len(self.enabled),
-            total=len(self.detail.sources)) + self._flags_html())
+            total=len(self.detail.sources))
+            + whose_html(self.detail.applicants, summary, {s.path: s.name for s in self.detail.sources})
+            + self._flags_html())
         secs = find_sections(self.detail.text, self.detail.template)
         # counted as the headline and the committee report count: over passages (issue 15)
         figs = section_figures(self.detail.units, secs, [(s.name, s.credit.spans) for s in self.counted()],
@@ -352,6 +364,7 @@ class SubmissionView(QDialog):
         rank = self._current_rank()
         self.side_button.setEnabled(rank is not None)
         self.exclude_button.setEnabled(rank is not None)
+        self.decide_button.setEnabled(rank is not None)
         if rank is not None and self._source(rank).excluded:
             self.exclude_button.setText(self.tr("Count this source again"))
         else:
@@ -384,6 +397,23 @@ class SubmissionView(QDialog):
         self.exclude_button.setEnabled(False)
         self.runner.start("exclude", exclude_source, self.db_path, self.detail.screening.name, self.detail.row.rel,
                           s.path, not s.excluded, on_done=self._excluded, on_error=self._failed, owner=self)
+
+    def decide(self) -> DecisionDialog | None:
+        """Ask for the examiner's decision on the chosen source (kept under both texts' contents)."""
+        rank = self._current_rank()
+        if rank is None:
+            return None
+        s = self._source(rank)
+        dialog = DecisionDialog(self.detail.row.rel, s.name, s.decision, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+        dialog.accepted.connect(lambda: self._decided(s.path, dialog.choice, dialog.note_text()))
+        dialog.open()
+        return dialog
+
+    def _decided(self, source_path: str, choice: str | None, note: str) -> None:
+        self.decide_button.setEnabled(False)
+        self.runner.start("decide", decide_on_source, self.db_path, self.detail.screening.name, self.detail.row.rel,
+                          source_path, choice, note, on_done=self._excluded, on_error=self._failed, owner=self)
 
     def _excluded(self, detail: SubmissionDetail) -> None:
         current = self._current_rank()
@@ -439,8 +469,12 @@ class SubmissionView(QDialog):
         self.legend.setAccessibleName(self.tr("Sources of the submission"))
         self.side_button.setText(self.tr("Side by side"))
         self.side_button.setToolTip(self.tr("Open the submission beside the chosen source"))
-        self.exclude_button.setToolTip(self.tr("Remember for this submission that this source does not count "
-                                               "(for example the applicant's own earlier proposal)"))
+        self.exclude_button.setToolTip(self.tr("Remember for this submission that this source does not count: "
+                                               "the decision “not relevant”"))
+        self.decide_button.setText(self.tr("Decide…"))
+        self.decide_button.setToolTip(self.tr("Record your decision on this source: copying confirmed, permitted "
+                                              "(own work, cited, common knowledge) or not relevant, with a note; "
+                                              "printed in the report"))
         self.export_button.setText(self.tr("Export the report…"))
         self.sections_label.setText(self.tr("Sections:"))
         self.sections.setHorizontalHeaderLabels([self.tr("Section"), self.tr("Units"), self.tr("Copied")])

@@ -74,7 +74,7 @@ class _Work:
             self.relay.progress.emit(self.key, float(fraction), str(message))
 
     def _waiting(self, waited_s: float) -> None:
-        """Between the slices of a wait for another writer of the index (core/store.py)."""
+        """Between the slices of a wait for another writer of the index (core/store/)."""
         if self.cancel.is_set():
             raise Cancelled()
         if waited_s >= SAY_WAITING_AFTER_S:

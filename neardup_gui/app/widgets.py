@@ -66,6 +66,7 @@ def _progress_patterns() -> list[tuple[re.Pattern[str], str | Callable[[re.Match
         (re.compile(r"^Verifying (?P<done>\d+) of (?P<total>\d+) candidates$"), QCoreApplication.translate("ProgressMessages", "Verifying {done} of {total} candidates")),
         (re.compile(r"^Compared (?P<done>\d+) of (?P<total>\d+)$"), QCoreApplication.translate("ProgressMessages", "Compared {done} of {total}")),
         (re.compile(r"^Quoting (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Quoting {file}")),
+        (re.compile(r"^Updating the figures of (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Updating the figures of {file}")),
         (re.compile(r"^Writing (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Writing {file}")),
         (re.compile(r"^Wrote (?P<file>.*)$", re.S), QCoreApplication.translate("ProgressMessages", "Wrote {file}")),
         (re.compile(r"^Completing the index: (?P<done>\d+) of (?P<total>\d+)$"), QCoreApplication.translate("ProgressMessages", "Completing the index: {done} of {total}")),

@@ -23,19 +23,22 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 
 from neardup_gui.core import indexer, pairpass
+from neardup_gui.core.applicants import carry_applicants, metadata_names
 from neardup_gui.core.candidates import CandidateFinder
 from neardup_gui.core.compare import units_in_spans
 from neardup_gui.core.credit import credit, credited_first
 from neardup_gui.core.prepared import PreparedDocument, UnitCodes
-from neardup_gui.core.document import CharSpan, Document, Skipped
+from neardup_gui.core.document import Document, Skipped
 from neardup_gui.core.fingerprints import Fingerprints, fingerprint_document
 from neardup_gui.core.flags import integrity_flags
 from neardup_gui.core.indexer import IndexReport
 from neardup_gui.core.passages import rules_key as passage_rules_key
 from neardup_gui.core.progress import ProgressFn, no_progress, wrap_progress
+from neardup_gui.core.ownership import Records, judged, set_apart, stamp_of
 from neardup_gui.core.results import (
-    CheckResult, CheckSummary, Cluster, Comparison, DocumentInfo, Exclusions, Pair, SourceMatch,
+    NOBODY, Applicants, CheckResult, CheckSummary, Cluster, Comparison, DocumentInfo, Exclusions, Pair, SourceMatch,
 )
+from neardup_gui.core.summary import set_apart_mask, summarise
 from neardup_gui.core.scan import FileEntry, UnkeepableName, is_valid_name, name_problem, shown_name
 from neardup_gui.core.settings import COLLECTION_FIELDS, Settings, collection_values, with_values
 from neardup_gui.core.store import DocumentGone, IndexProblem, Store
@@ -69,12 +72,13 @@ def read_submission(path: str, settings: Settings) -> Document | Skipped:
     return extract_isolated(os.path.abspath(path), settings.limits)
 
 
-def _info(d) -> DocumentInfo:  # noqa: ANN001 - a store.StoredDocument
+def _info(d, applicants: Applicants = NOBODY) -> DocumentInfo:  # noqa: ANN001 - a store.StoredDocument
     return DocumentInfo(
         doc_id=d.id, path=d.path, rel=d.rel, size=d.size, sha256=d.sha256, status=d.status,
         reason=d.reason, units=d.units, template_share=float(d.meta.get("template_share", 0.0)),
         format=d.format, exclusions=Exclusions.from_dict(d.meta.get("exclusions") or {}),
-        warnings=tuple(d.warnings), flags=d.flags, indexed_at=float(d.indexed_at or 0.0),
+        warnings=tuple(d.warnings), flags=d.flags, indexed_at=float(d.indexed_at or 0.0), applicants=applicants,
+        authors=metadata_names(d.meta),
     )
 
 
@@ -149,6 +153,7 @@ class Collection:
         self._marked: dict[int, Marked] = {}
         self._verifier_key: str | None = None
         self._copied: tuple[tuple[int, int], frozenset[int]] | None = None  # see copied_keys
+        self._records: Records | None = None  # see records
 
     # --- opening -------------------------------------------------------------------------------
 
@@ -248,6 +253,7 @@ class Collection:
             st = os.stat(added.member)
             entries.append(FileEntry(path=added.member, rel=self._rel_for(added.member), size=st.st_size,
                                      mtime_ns=st.st_mtime_ns))
+        carry_applicants(self.store, [(a.source, a.member) for a in done if a.how == "copied"])
         try:
             ids = indexer.index_files(self.store, entries, settings, progress)
         finally:
@@ -263,13 +269,21 @@ class Collection:
     # --- reading -------------------------------------------------------------------------------
 
     def documents(self) -> list[DocumentInfo]:
-        return [_info(d) for d in self.store.documents()]
+        records = self.records()
+        return [_info(d, records.applicants.of(d.path, d.sha256, d.meta)) for d in self.store.documents()]
 
     def document(self, doc_id: int) -> DocumentInfo:
         d = self.store.document(doc_id)
         if d is None:
             raise DocumentGone(doc_id)
-        return _info(d)
+        return _info(d, self.records().applicants.of(d.path, d.sha256, d.meta))
+
+    def records(self) -> Records:
+        """The examiner's records (applicants, decisions) as they are now: read again only when
+        they changed since the last reading (another window or command may change them)."""
+        if self._records is None or self._records.stamp != stamp_of(self.store):
+            self._records = Records.load(self.store)
+        return self._records
 
     def document_text(self, doc_id: int) -> str:
         return self.store.text(doc_id).text
@@ -520,12 +534,15 @@ class Collection:
 
     def check_document(self, doc: Document, settings: Settings, progress: ProgressFn = no_progress,
                        verifier: Verifier | None = None,
-                       prepared: tuple[Units, Fingerprints] | None = None) -> CheckResult:
+                       prepared: tuple[Units, Fingerprints] | None = None, records: Records | None = None) -> CheckResult:
         """Check one extracted submission; the collection's copy of the same file is not a source.
 
         ``verifier``: ``self.verifier(settings)`` when the caller has it already; ``prepared``:
-        :func:`fingerprints.fingerprint_document` of ``doc``, when done already."""
+        :func:`fingerprints.fingerprint_document` of ``doc``, when done already; ``records``: the
+        examiner's applicants and decisions (default: this index's; a call's screening gives
+        the collection's)."""
         v = verifier or self.verifier(settings)
+        records = records or self.records()
         units, fp = prepared if prepared is not None else fingerprint_document(doc, settings.fingerprints)
         sub = v.mark(doc.text, doc.furniture, units)
         # (a name that is not valid UTF-8 is never in the index: the scan leaves it out)
@@ -545,14 +562,23 @@ class Collection:
                 continue
             if comp.containment_a < SOURCE_FLOOR and comp.similarity < SOURCE_FLOOR:
                 continue
-            matches.append(SourceMatch(_info(info), comp, cand.estimate, tuple(sorted(cand.found_by))))
-        # whose text each passage is: one source each, the others "also in" (core/credit.py)
-        matches = credited_first(credit(sub.units, countable, matches))
+            matches.append(SourceMatch(_info(info, records.applicants.of(info.path, info.sha256, info.meta)), comp,
+                                       cand.estimate, tuple(sorted(cand.found_by))))
+        # whose each source is (the applicant's own?) and what the examiner decided on it
+        sha = str(doc.meta.get("sha256", ""))
+        applicants = records.applicants.of(os.path.abspath(doc.path), sha, doc.meta)
+        matches = judged(matches, (sha, os.path.abspath(doc.path)), applicants, records)
+        # whose text each passage is: one source each, the others "also in" (core/credit.py);
+        # the sources the examiner set apart after them, credited among themselves
+        apart = credited_first(credit(sub.units, countable, [m for m in matches if set_apart(m)]))
+        counting = countable & ~set_apart_mask(sub.units, countable, apart)  # (permitted text counts nowhere)
+        counted = credited_first(credit(sub.units, counting, [m for m in matches if not set_apart(m)]))
         # (the path as it can be shown, printed and written in a report: a name that is not valid
         # UTF-8 has its bytes written as \xff)
-        return CheckResult(path=shown_name(doc.path), file=_unless_shown(doc.path), units=len(units), matches=tuple(matches),
-                           summary=summarise(sub, matches), text=doc.text, exclusions=sub.exclusions,
-                           warnings=doc.warnings, hidden=doc.hidden, flags=integrity_flags(doc.text, doc.hidden, units))
+        return CheckResult(path=shown_name(doc.path), file=_unless_shown(doc.path), units=len(units),
+                           matches=tuple(counted + apart), summary=summarise(sub, counted, apart), text=doc.text,
+                           exclusions=sub.exclusions, warnings=doc.warnings, hidden=doc.hidden,
+                           flags=integrity_flags(doc.text, doc.hidden, units), applicants=applicants, sha256=sha)
 
     # --- collection-wide ------------------------------------------------------------------------
 
@@ -583,8 +609,10 @@ class Collection:
                 "WHERE max(containment_a, containment_b) >= ?",
                 (CONTAINMENT_CUT if cut is None else cut,)).fetchall()
         infos = {d.doc_id: d for d in self.documents()}
+        decisions = self.records().decisions
         # (a pair whose document another window removed in between is left out)
-        listed = [oriented(Pair(infos[a], infos[b], s, ca, cb, c))
+        listed = [oriented(Pair(infos[a], infos[b], s, ca, cb, c, decisions.on(
+                      (infos[a].sha256, infos[a].path), (infos[b].sha256, infos[b].path))))
                   for a, b, s, ca, cb, c in rows if a in infos and b in infos]
         # Ties (a copy-heavy collection has hundreds of pairs at 1.0) in path order, not in the
         # order of the ids an index build happened to give: two builds list them alike.
@@ -911,62 +939,7 @@ def oriented(p: Pair) -> Pair:
     round (found when a test comparing two builds failed once in three fresh-clone runs)."""
     if p.a.units < p.b.units or (p.a.units == p.b.units and p.a.rel >= p.b.rel):
         return p
-    return Pair(p.b, p.a, p.similarity, p.containment_b, p.containment_a, p.common_units)
-
-
-def covered_spans(match: SourceMatch) -> tuple[CharSpan, ...]:
-    """The submission-side (A) spans a source covers: what counts as copied from it — its edited
-    passages (issue 15: exact runs merged across small edits), gaps inside them included; a
-    comparison made without passages (a hand-made or older record) counts its exact runs."""
-    comparison = match.comparison
-    if comparison.passages:
-        return tuple(p.a for p in comparison.passages)
-    return tuple(s.a for s in comparison.spans)
-
-
-def summarise(sub: Marked, matches: Sequence[SourceMatch]) -> CheckSummary:
-    """CNKI-style figures for one submission, every one over its countable text.
-
-    - copied: countable units inside any source's covered spans;
-    - without quotations: the same, quoted units left out of the count (the denominator stays);
-    - without template: equal to copied (template text never counts, in any figure);
-    - largest single source: the countable units credited to one source (core/credit.py: a
-      passage found in several documents is credited to one of them), the largest.
-
-    Sharing one denominator, copied ≥ largest single source ≥ 0 and copied ≥ each "without";
-    the credited units of all sources add up to copied.
-    """
-    units = sub.units
-    n = len(units)
-    template = units_in_spans(units, sub.template)
-    excluded = units_in_spans(units, sub.excluded) & ~template
-    quoted = units_in_spans(units, sub.quoted)
-    countable = ~(template | excluded)
-    total = int(countable.sum())
-    covered = np.zeros(n, dtype=bool)
-    for m in matches:
-        covered |= units_in_spans(units, covered_spans(m)) & countable
-    copied = int(covered.sum())
-    credited = [m for m in credit(units, countable, matches) if m.credit.units]
-    best = max(credited, key=lambda m: (m.credit.units, -credited.index(m)), default=None)
-    largest = best.credit.units if best is not None else 0
-
-    def share(k: int) -> float:
-        return k / total if total else 0.0
-
-    return CheckSummary(
-        copied_ratio=share(copied),
-        copied_ratio_without_quotes=share(int((covered & ~quoted).sum())),
-        copied_ratio_without_template=share(copied),
-        largest_source_ratio=share(largest),
-        largest_source=best.source.path if best is not None and largest else "",
-        template_share=float(template.sum()) / n if n else 0.0,
-        quoted_share=float(quoted.sum()) / n if n else 0.0,
-        countable_units=total,
-        template_units=int(template.sum()),
-        excluded_units=int(excluded.sum()),
-        sources=len(credited),
-    )
+    return Pair(p.b, p.a, p.similarity, p.containment_b, p.containment_a, p.common_units, p.decision)
 
 
 def compare_files(path_a: str, path_b: str, settings: Settings) -> tuple[Comparison, str, str]:

@@ -30,6 +30,7 @@ from neardup_gui.core.extract import format_of, reader_version
 from neardup_gui.core.settings import ExtractLimits, FingerprintParams, Settings
 from neardup_gui.core.prepared import unit_bag
 from neardup_gui.core.store import SCREENINGS_SUFFIX, SearchRows, SentenceCounts, Store, compress_text, pack_bag, pack_spans, search_rows
+from neardup_gui.core.store import examiner
 from neardup_gui.core.templates import sentence_key_array
 from neardup_gui.core.units import tokenize
 from neardup_gui.core.workers import Lightened, extract_many, process_many_behind
@@ -383,6 +384,7 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
             with store.transaction() as conn:
                 conn.execute("UPDATE documents SET rel = ?, path = ?, mtime_ns = ? WHERE id = ?",
                              (f.rel, f.path, f.mtime_ns, twin.id))
+                examiner.moved(conn, store.path, twin.path, f.path)  # (its applicants and decisions follow it)
             gone.remove(twin)
             moved += 1
             continue
@@ -486,9 +488,10 @@ def _older_reader(old) -> bool:  # noqa: ANN001 - a stored document
 
 def own_files(store: Store):  # noqa: ANN202 - (path) -> bool
     """Whether a path is one of the index's own files: the index, its WAL and shared memory, its
-    rollback journal, the screenings' indexes beside it."""
+    rollback journal, the screenings' indexes beside it, the examiner's records beside it."""
     base = os.path.abspath(str(store.path))
-    exact = {base, base + "-wal", base + "-shm", base + "-journal"}
+    side = str(examiner.side_file(base))
+    exact = {base, base + "-wal", base + "-shm", base + "-journal", side, side + ".tmp"}
     screenings = base + SCREENINGS_SUFFIX + os.sep
     return lambda path: path in exact or path.startswith(screenings)
 

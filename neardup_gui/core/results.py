@@ -7,7 +7,9 @@ carried separately and always labelled as estimates.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 
 from neardup_gui.core.document import CharSpan
 from neardup_gui.core.flags import Flag
@@ -124,6 +126,84 @@ class Comparison:
 
 
 @dataclass(frozen=True)
+class Applicants:
+    """The applicants of one document (names or IDs) and where they came from (``source``: csv,
+    examiner or metadata; "" when none is known): core/applicants.py."""
+
+    names: tuple[str, ...] = ()
+    source: str = ""
+
+    def __bool__(self) -> bool:
+        return bool(self.names)
+
+    def text(self) -> str:
+        return "; ".join(self.names)
+
+    def to_json(self) -> dict:
+        return {"names": list(self.names), "source": self.source or None}
+
+    def shares_with(self, other: "Applicants") -> bool:
+        """True when the two share an applicant (one name, spelt alike up to width, case, spaces)."""
+        return bool(self.names and other.names
+                    and {name_key(n) for n in self.names} & {name_key(n) for n in other.names})
+
+
+def name_key(name: str) -> str:
+    """What two spellings of one name share: NFKC (full-width letters), case and spaces folded."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+NOBODY = Applicants()
+
+CONFIRMED = "confirmed"
+PERMITTED = "permitted"
+NOT_RELEVANT = "not_relevant"
+OWN_WORK = "own_work"
+CITED = "cited"
+COMMON_KNOWLEDGE = "common_knowledge"
+# The examiner's choices as the command line and the window name them: (verdict, reason).
+DECISION_CHOICES = {
+    "confirmed": (CONFIRMED, ""),
+    "own-work": (PERMITTED, OWN_WORK),
+    "cited": (PERMITTED, CITED),
+    "common-knowledge": (PERMITTED, COMMON_KNOWLEDGE),
+    "not-relevant": (NOT_RELEVANT, ""),
+}
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The examiner's decision on two texts (core/decisions.py); ``changed``: a text changed since
+    it was taken, so it is shown, not applied."""
+
+    verdict: str  # CONFIRMED | PERMITTED | NOT_RELEVANT
+    reason: str  # for PERMITTED: OWN_WORK | CITED | COMMON_KNOWLEDGE
+    note: str
+    decided_at: float
+    paths: tuple[str, str]  # the two files when it was taken
+    changed: bool = False
+
+    @property
+    def sets_apart(self) -> bool:
+        """Its text leaves the copied share (permitted, not relevant), unless a text changed."""
+        return not self.changed and self.verdict in (PERMITTED, NOT_RELEVANT)
+
+    @property
+    def choice(self) -> str:
+        """Its name among :data:`DECISION_CHOICES` ("own-work", "not-relevant", …)."""
+        return next((k for k, v in DECISION_CHOICES.items() if v == (self.verdict, self.reason)),
+                    self.verdict.replace("_", "-"))
+
+    def date(self) -> str:
+        """When it was taken (ISO 8601, UTC)."""
+        return datetime.fromtimestamp(self.decided_at, timezone.utc).replace(microsecond=0).isoformat()
+
+    def to_json(self) -> dict:
+        return {"decision": self.choice, "verdict": self.verdict, "reason": self.reason or None, "note": self.note,
+                "decided_at": self.date(), "text_changed_since": self.changed, "applied": not self.changed}
+
+
+@dataclass(frozen=True)
 class DocumentInfo:
     """A document of the collection as lists and reports show it."""
 
@@ -142,6 +222,8 @@ class DocumentInfo:
     warnings: tuple[str, ...] = ()
     indexed_at: float = 0.0  # when the indexing run that read it started (0: not known)
     flags: tuple[Flag, ...] = ()  # integrity flags (core/flags.py)
+    applicants: Applicants = NOBODY  # whose document it is (core/applicants.py)
+    authors: tuple[str, ...] = ()  # the applicants its file's own metadata names
 
 
 @dataclass(frozen=True)
@@ -166,6 +248,8 @@ class SourceMatch:
     found_by: tuple[str, ...] = ()  # strategies that proposed it
     kind: str = "collection"  # "collection" | "submission" (another submission of the same call)
     credit: Credit | None = None  # what of its passages is credited to it (core/credit.py)
+    same_applicant: bool = False  # the submission's applicant's own document: own work, not copying
+    decision: Decision | None = None  # the examiner's decision on the submission and this source
 
 
 @dataclass(frozen=True)
@@ -190,6 +274,15 @@ class CheckSummary:
     template_units: int = 0  # left out as template
     excluded_units: int = 0  # left out by the examiner's exclusions (quotations, bibliography), not template
     sources: int = 0  # sources found (every one counts in copied_ratio, whatever a view filter hides)
+    # copied_ratio split by whose documents the credited text came from (core/credit.py): the
+    # applicant's own (CNKI's 去除本人文献 figure leaves them out) and everyone else's; they add up
+    copied_from_own: float = 0.0
+    copied_from_others: float = 0.0
+    # text the examiner's decisions set apart (permitted, not relevant), left out of copied_ratio
+    # and listed apart: a share of the countable units, as copied_ratio is
+    set_apart: float = 0.0
+    # the applicant's own document this submission resubmits (a near-duplicate of it), or ""
+    resubmission_of: str = ""
 
 
 @dataclass(frozen=True)
@@ -209,6 +302,8 @@ class CheckResult:
     file: str = field(default="", compare=False, repr=False)
     hidden: tuple[CharSpan, ...] = ()  # text the submission's file hides (never compared)
     flags: tuple[Flag, ...] = ()  # the submission's integrity flags (core/flags.py)
+    applicants: Applicants = NOBODY  # whose submission it is (core/applicants.py)
+    sha256: str = ""  # its content (what the examiner's decisions are kept under)
 
     @property
     def read_from(self) -> str:
@@ -226,6 +321,12 @@ class Pair:
     containment_a: float
     containment_b: float
     common_units: int
+    decision: Decision | None = None  # the examiner's decision on the two texts
+
+    @property
+    def same_applicant(self) -> bool:
+        """Both documents are one applicant's: a resubmission or a duplicate submission."""
+        return self.a.applicants.shares_with(self.b.applicants)
 
 
 @dataclass(frozen=True)

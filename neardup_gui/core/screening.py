@@ -36,15 +36,21 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from neardup_gui.core import indexer
-from neardup_gui.core.collection import Collection, summarise, user_template_keys
+from neardup_gui.core.applicants import metadata_names
+from neardup_gui.core.collection import Collection, user_template_keys
 from neardup_gui.core.compare import units_in_spans
 from neardup_gui.core.credit import COLLECTION, SUBMISSION, credit, credited_first
 from neardup_gui.core.document import CharSpan, Document
 from neardup_gui.core.flags import Flag, flags_from_json, flags_to_json
 from neardup_gui.core.progress import ProgressFn, no_progress, wrap_progress
-from neardup_gui.core.results import CheckSummary, Comparison, Credit, DocumentInfo, MatchSpan, Passage, SourceMatch
+from neardup_gui.core.decisions import decide
+from neardup_gui.core.ownership import Records, set_apart
+from neardup_gui.core.results import (
+    NOBODY, Applicants, CheckSummary, Comparison, Credit, Decision, DocumentInfo, MatchSpan, Passage, SourceMatch,
+)
 from neardup_gui.core.settings import Settings
-from neardup_gui.core.store import SCREENINGS_SUFFIX, Store
+from neardup_gui.core.store import SCREENINGS_SUFFIX, Store, examiner
+from neardup_gui.core.summary import set_apart_mask, summarise
 from neardup_gui.core.units import Units, tokenize
 from neardup_gui.core.verify import Marked, Verifier
 
@@ -62,7 +68,7 @@ __all__ = [
     "DEFAULT_FLAG", "COLLECTION", "SUBMISSION", "ScreenedSource", "ScreeningRow", "ScreeningInfo", "Screening",
     "SubmissionDetail", "screen_folder", "list_screenings", "load_screening", "delete_screening",
     "submission_detail", "set_source_excluded", "screening_index_path", "default_name", "coloured_spans", "coloured_runs",
-    "ScreeningGone",
+    "ScreeningGone", "decide_source", "refigure", "refigure_files",
 ]
 
 
@@ -82,10 +88,15 @@ class ScreenedSource:
     units_a: int  # countable units of the submission
     units_b: int
     spans: tuple[MatchSpan, ...]  # A = the submission, B = the source
-    excluded: bool = False  # the examiner excluded it for this submission: not counted
+    excluded: bool = False  # the examiner's decision sets it apart for this submission: not counted
     passages: tuple[Passage, ...] = ()  # the exact runs merged across small edits: what counts
     indexed_at: float = 0.0  # when its indexing run started (whose a shared passage is: core/credit.py)
     credit: Credit | None = None  # what of its passages is credited to it, among the sources counted
+    sha256: str = ""  # its content (the examiner's decisions are kept under it)
+    authors: tuple[str, ...] = ()  # the applicants its file's metadata names
+    applicants: Applicants = NOBODY  # whose document it is (core/applicants.py)
+    same_applicant: bool = False  # the submission's applicant's own: own work, not copying
+    decision: Decision | None = None  # the examiner's decision on the submission and this source
 
     def comparison(self, template_a: Sequence[CharSpan] = (), excluded_a: Sequence[CharSpan] = ()) -> Comparison:
         return Comparison(similarity=self.similarity, containment_a=self.containment,
@@ -119,9 +130,22 @@ class ScreeningRow:
     template_share: float = 0.0
     quoted_share: float = 0.0
     flags: tuple[Flag, ...] = ()  # integrity flags of the submission (core/flags.py)
+    # ``copied`` split by whose the credited text is (core/ownership.py): the applicants' own
+    # earlier documents, and everyone else's (the flag's figure, CNKI's 去除本人文献复制比)
+    copied_from_own: float = 0.0
+    copied_from_others: float = 0.0
+    set_apart: float = 0.0  # text the examiner's decisions set apart (permitted, not relevant)
+    resubmission_of: str = ""  # the applicant's own document it resubmits, by path, or ""
+    authors: tuple[str, ...] = ()  # the applicants its file's metadata names
+    # as the examiner's records say when the screening is read (not kept with the row)
+    applicants: Applicants = NOBODY
+    decided: int = 0  # sources with a decision of the examiner that applies
+    undecided: int = 0  # sources without one (none yet, or a text changed since)
 
     def flagged(self, line: float) -> bool:
-        return self.status == "done" and self.copied >= line
+        """Copied from others at or above the line: the applicant's own earlier work is a
+        resubmission, labelled apart, not copying."""
+        return self.status == "done" and self.copied_from_others >= line
 
 
 @dataclass(frozen=True)
@@ -162,6 +186,7 @@ class SubmissionDetail:
     quoted: tuple[CharSpan, ...]
     sources: tuple[ScreenedSource, ...]
     hidden: tuple[CharSpan, ...] = ()  # text the file hides: never compared
+    applicants: Applicants = NOBODY  # whose submission it is
 
     @functools.cached_property
     def units(self) -> Units:
@@ -171,8 +196,12 @@ class SubmissionDetail:
         return Marked(self.text, self.units, self.template, self.excluded, self.quoted)
 
     def summary(self, enabled: Iterable[int] | None = None) -> CheckSummary:
-        """The figures counting only the sources ranked ``enabled`` (default: those not excluded)."""
-        return summarise(self.marked(), [_as_match(s) for s in self.counted(enabled)])
+        """The figures counting only the sources ranked ``enabled`` (default: those not excluded);
+        the text of the sources the examiner's decisions set apart listed apart."""
+        counted = self.counted(enabled)
+        ranks = {s.rank for s in counted}
+        return summarise(self.marked(), [_as_match(s) for s in counted],
+                         [_as_match(s) for s in self.sources if s.excluded and s.rank not in ranks])
 
     def counted(self, enabled: Iterable[int] | None = None) -> list[ScreenedSource]:
         """The sources ranked ``enabled`` (default: those not excluded), each with its credit
@@ -181,14 +210,17 @@ class SubmissionDetail:
         chosen = [s for s in self.sources if s.rank in ranks]
         m = self.marked()
         countable = ~(units_in_spans(m.units, m.template) | units_in_spans(m.units, m.excluded))
+        aside = [_as_match(s) for s in self.sources if s.excluded and s.rank not in ranks]
+        countable &= ~set_apart_mask(m.units, countable, aside)  # (permitted text counts nowhere)
         credited = credit(m.units, countable, [_as_match(s) for s in chosen])
         return [replace(s, credit=c.credit) for s, c in zip(chosen, credited)]
 
 
 def _as_match(s: ScreenedSource) -> SourceMatch:
-    info = DocumentInfo(doc_id=s.doc_id, path=s.path, rel=s.name, size=0, sha256="", status="indexed",
-                        indexed_at=s.indexed_at)
-    return SourceMatch(info, s.comparison(), kind=s.kind, credit=s.credit)
+    info = DocumentInfo(doc_id=s.doc_id, path=s.path, rel=s.name, size=0, sha256=s.sha256, status="indexed",
+                        indexed_at=s.indexed_at, applicants=s.applicants)
+    return SourceMatch(info, s.comparison(), kind=s.kind, credit=s.credit, same_applicant=s.same_applicant,
+                       decision=s.decision)
 
 
 # --- where things are -------------------------------------------------------------------------
@@ -261,12 +293,14 @@ def _unpack_passages(blob: bytes) -> tuple[Passage, ...]:
 
 
 _ROW_COLS = ("rel, path, size, mtime_ns, sha256, batch_id, status, reason, warnings, units, copied, copied_overall, "
-             "copied_without_quotes, largest, largest_source, sources, template_share, quoted_share, flags")
+             "copied_without_quotes, largest, largest_source, sources, template_share, quoted_share, flags, "
+             "copied_from_own, copied_from_others, set_apart, resubmission_of, authors")
 
 
 def _row(r: Sequence) -> ScreeningRow:
-    return ScreeningRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], tuple(json.loads(r[8])), *r[9:-1],
-                        flags=flags_from_json(r[-1]))
+    return ScreeningRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], tuple(json.loads(r[8])), *r[9:18],
+                        flags=flags_from_json(r[18]), copied_from_own=r[19], copied_from_others=r[20],
+                        set_apart=r[21], resubmission_of=r[22], authors=tuple(json.loads(r[23])))
 
 
 def _info(store: Store, r: Sequence) -> ScreeningInfo:
@@ -315,15 +349,27 @@ def _find(store: Store, screening: str | int) -> ScreeningInfo:
 
 
 def _ranked(rows: Iterable[ScreeningRow]) -> tuple[ScreeningRow, ...]:
-    return tuple(sorted(rows, key=lambda r: (r.status != "done", -r.copied, -r.largest, r.rel)))
+    return tuple(sorted(rows, key=lambda r: (r.status != "done", -r.copied_from_others, -r.copied, -r.largest, r.rel)))
 
 
 def load_screening(store: Store, screening: str | int) -> Screening:
-    """A screening (by name or id) with its rows ranked by copied share; KeyError if there is none."""
+    """A screening (by name or id) with its rows ranked by the share copied from others (then by
+    the whole copied share); KeyError if there is none. Each row with its applicants and how many
+    of its sources the examiner decided on, as the records are now."""
     info = _find(store, screening)
-    rows = store.conn.execute(f"SELECT {_ROW_COLS} FROM screening_rows WHERE screening_id = ?", (info.id,))
+    rows = store.conn.execute(f"SELECT {_ROW_COLS} FROM screening_rows WHERE screening_id = ?", (info.id,)).fetchall()
     others = tuple(os.path.join(info.folder, rel) for rel in json.loads(store.get_meta(_others_key(info.id), "[]")))
-    return Screening(info, _ranked(_row(r) for r in rows), others)
+    records = Records.load(store)
+    sources: dict[str, list[tuple[str, str]]] = {}
+    for rel, path, sha in examiner.screened_sources(store, info.id):
+        sources.setdefault(rel, []).append((sha, path))
+    out = []
+    for r in map(_row, rows):
+        ruled = [records.decisions.on((r.sha256, r.path), s) for s in sources.get(r.rel, ())]
+        decided = sum(d is not None and not d.changed for d in ruled)
+        out.append(replace(r, applicants=records.applicants.of(r.path, r.sha256, r.authors), decided=decided,
+                           undecided=len(ruled) - decided))
+    return Screening(info, _ranked(out), others)
 
 
 def _others_key(screening_id: int) -> str:
@@ -344,13 +390,23 @@ def delete_screening(store: Store, screening: str | int) -> None:
         p.unlink(missing_ok=True)
 
 
-def _sources(store: Store, screening_id: int, rel: str, excluded_paths: set[str]) -> tuple[ScreenedSource, ...]:
+def _sources(store: Store, screening_id: int, row: ScreeningRow, records: Records,
+             applicants: Applicants) -> tuple[ScreenedSource, ...]:
+    """A submission's sources, each judged as the records are now: whose it is, the decision."""
+    excluded_paths = excluded_sources(store, row.sha256)  # (kept before decisions, by path)
     rows = store.conn.execute(
         "SELECT rank, kind, doc_id, path, name, similarity, containment, source_containment, common, units_a, "
-        "units_b, spans, passages, indexed_at FROM screening_sources WHERE screening_id = ? AND rel = ? ORDER BY rank",
-        (screening_id, rel))
-    return tuple(ScreenedSource(*r[:11], spans=_unpack_spans(r[11]), excluded=r[3] in excluded_paths,
-                                passages=_unpack_passages(r[12]), indexed_at=r[13]) for r in rows)
+        "units_b, spans, passages, indexed_at, sha256, authors FROM screening_sources "
+        "WHERE screening_id = ? AND rel = ? ORDER BY rank", (screening_id, row.rel))
+    out = []
+    for r in rows:
+        theirs = records.applicants.of(r[3], r[14], json.loads(r[15]))
+        decision = records.decisions.on((row.sha256, row.path), (r[14], r[3]))
+        out.append(ScreenedSource(
+            *r[:11], spans=_unpack_spans(r[11]), passages=_unpack_passages(r[12]), indexed_at=r[13], sha256=r[14],
+            authors=tuple(json.loads(r[15])), applicants=theirs, same_applicant=applicants.shares_with(theirs),
+            decision=decision, excluded=(decision is not None and decision.sets_apart) or r[3] in excluded_paths))
+    return tuple(out)
 
 
 def excluded_sources(store: Store, sha256: str) -> set[str]:
@@ -375,8 +431,11 @@ def submission_detail(store: Store, screening: str | int, rel: str) -> Submissio
         with Store(screening_index_path(store.path, info.id), create=False) as batch:
             stored = batch.text(row.batch_id)
             text, hidden = stored.text, stored.hidden
+    records = Records.load(store)
+    applicants = records.applicants.of(row.path, row.sha256, row.authors)
+    row = replace(row, applicants=applicants)
     return SubmissionDetail(info, row, text, marks["template"], marks["excluded"], marks["quoted"],
-                            _sources(store, info.id, rel, excluded_sources(store, row.sha256)), hidden)
+                            _sources(store, info.id, row, records, applicants), hidden, applicants)
 
 
 def source_text(store: Store, detail: SubmissionDetail, source: ScreenedSource) -> str:
@@ -407,40 +466,86 @@ def _same_screening(store: Store, detail: SubmissionDetail) -> None:
 
 
 def set_source_excluded(store: Store, screening: str | int, rel: str, source_path: str, excluded: bool) -> ScreeningRow:
-    """Exclude a source from a submission's figures (or count it again); remembered for the
-    submission (by its sha256) in every screening, and its row's figures are updated."""
+    """Exclude a source from a submission's figures (the examiner's decision "not relevant"), or
+    count it again (the decision taken back); see :func:`decide_source`."""
+    return decide_source(store, screening, rel, source_path, "not-relevant" if excluded else None)
+
+
+def decide_source(store: Store, screening: str | int, rel: str, source_path: str, choice: str | None,
+                  note: str = "") -> ScreeningRow:
+    """The examiner's decision on a source of a submission (``choice``: a key of
+    ``decisions.CHOICES``; None takes it back), kept under the two texts' contents, so it holds
+    in every screening and check of them; the figures of every row it touches are made again.
+    Returns this submission's row."""
     detail = submission_detail(store, screening, rel)
     sha = detail.row.sha256
     if not sha:
-        raise ValueError(f"{rel}: the submission could not be read, it has no sources to exclude")
-    with store.transaction() as conn:
-        if excluded:
-            conn.execute("INSERT OR IGNORE INTO source_exclusions (submission_sha256, source_path, created) "
-                         "VALUES (?, ?, ?)", (sha, source_path, time.time()))
-        else:
+        raise ValueError(f"{rel}: the submission could not be read, it has no sources to decide on")
+    source = next((s for s in detail.sources if s.path == source_path), None)
+    if source is None:
+        raise ValueError(f"{source_path} is not a source of {rel}")
+    if choice is None:
+        with store.transaction() as conn:  # (an exclusion kept before decisions, by path)
             conn.execute("DELETE FROM source_exclusions WHERE submission_sha256 = ? AND source_path = ?",
                          (sha, source_path))
-    detail = submission_detail(store, screening, rel)
-    summary = detail.summary()
-    row = _with_figures(detail.row, summary, summary.sources)
-    with store.transaction() as conn:
-        _update_figures(conn, detail.screening.id, row)
-    return row
+    if source.sha256:
+        decide(store, (sha, detail.row.path), (source.sha256, source.path), choice, note)
+    elif choice is not None:  # (a source kept before its content was: remembered by its path)
+        with store.transaction() as conn:
+            conn.execute("INSERT OR IGNORE INTO source_exclusions (submission_sha256, source_path, created) "
+                         "VALUES (?, ?, ?)", (sha, source_path, time.time()))
+    refigure_files(store, [(detail.row.path, sha), (source_path, source.sha256)])
+    return next(r for r in load_screening(store, detail.screening.id).rows if r.rel == rel)
+
+
+def refigure(store: Store, rows: Iterable[tuple[int, str]], progress: ProgressFn = no_progress) -> int:
+    """Make the figures of screened submissions (``(screening id, rel)``) again from their kept
+    sources, under the examiner's records as they are now (applicants named, decisions taken);
+    a row whose screening or text is gone is passed over. Returns how many were made again."""
+    rows = list(rows)
+    done = 0
+    for i, (screening_id, rel) in enumerate(rows):
+        progress(i / max(len(rows), 1), f"Updating the figures of {rel}")
+        try:
+            detail = submission_detail(store, screening_id, rel)
+        except (KeyError, OSError) as exc:
+            log.info("figures of %s in screening %s not made again: %s", rel, screening_id, exc)
+            continue
+        if detail.row.status != "done":
+            continue
+        summary = detail.summary()
+        row = _with_figures(detail.row, summary, summary.sources)
+        with store.transaction() as conn:
+            _update_figures(conn, screening_id, row)
+        done += 1
+    progress(1.0, "")
+    return done
+
+
+def refigure_files(store: Store, files: Iterable[tuple[str, str]], progress: ProgressFn = no_progress) -> int:
+    """The figures of every screened submission that is, or has as a source, one of ``files``
+    (``(path, sha256)``: their applicants or a decision on them changed), made again."""
+    files = list(files)
+    if not files:
+        return 0
+    return refigure(store, examiner.screened_rows_with(store, [s for _, s in files], [p for p, _ in files]), progress)
 
 
 def _with_figures(row: ScreeningRow, s: CheckSummary, sources: int) -> ScreeningRow:
     return replace(row, copied=s.copied_ratio_without_template, copied_overall=s.copied_ratio,
                    copied_without_quotes=s.copied_ratio_without_quotes, largest=s.largest_source_ratio,
                    largest_source=s.largest_source, sources=sources, template_share=s.template_share,
-                   quoted_share=s.quoted_share)
+                   quoted_share=s.quoted_share, copied_from_own=s.copied_from_own,
+                   copied_from_others=s.copied_from_others, set_apart=s.set_apart, resubmission_of=s.resubmission_of)
 
 
 def _update_figures(conn, screening_id: int, row: ScreeningRow) -> None:  # noqa: ANN001
     conn.execute("UPDATE screening_rows SET copied = ?, copied_overall = ?, copied_without_quotes = ?, largest = ?, "
-                 "largest_source = ?, sources = ?, template_share = ?, quoted_share = ? "
-                 "WHERE screening_id = ? AND rel = ?",
+                 "largest_source = ?, sources = ?, template_share = ?, quoted_share = ?, copied_from_own = ?, "
+                 "copied_from_others = ?, set_apart = ?, resubmission_of = ? WHERE screening_id = ? AND rel = ?",
                  (row.copied, row.copied_overall, row.copied_without_quotes, row.largest, row.largest_source,
-                  row.sources, row.template_share, row.quoted_share, screening_id, row.rel))
+                  row.sources, row.template_share, row.quoted_share, row.copied_from_own, row.copied_from_others,
+                  row.set_apart, row.resubmission_of, screening_id, row.rel))
 
 
 # --- screening ---------------------------------------------------------------------------------
@@ -566,6 +671,7 @@ def screen_folder(collection: Collection, folder: str, settings: Settings, *, na
         done = {r[0] for r in store.conn.execute(
             "SELECT rel FROM screening_rows WHERE screening_id = ? AND batch_id != 0", (info.id,))}
         todo = [d for d in docs if d.rel not in done]
+        records = main.records()  # whose each document is, and the examiner's decisions
         checking = wrap_progress(progress, 0.4, 1.0)
         for n, d in enumerate(todo):
             sub = wrap_progress(checking, n / max(len(todo), 1), (n + 1) / max(len(todo), 1))
@@ -574,7 +680,7 @@ def screen_folder(collection: Collection, folder: str, settings: Settings, *, na
                 row = ScreeningRow(d.rel, d.path, d.size, d.mtime_ns, d.sha256, d.id, "skipped", d.reason)
                 _write_row(store, info.id, row, b"", [])
                 continue
-            row, marks, sources = _screen_one(main, batch, d, settings, v, sub)
+            row, marks, sources = _screen_one(main, batch, d, settings, v, sub, records)
             _write_row(store, info.id, row, marks, sources)
     with store.transaction() as conn:
         conn.execute("UPDATE screenings SET state = 'done', updated = ? WHERE id = ?", (time.time(), info.id))
@@ -590,38 +696,50 @@ def _not_read(batch: Store, folder: str) -> list[ScreeningRow]:
 
 
 def _screen_one(main: Collection, batch: Collection, d, settings: Settings, v: Verifier,  # noqa: ANN001
-                progress: ProgressFn) -> tuple[ScreeningRow, bytes, list[ScreenedSource]]:
-    """Check one submission (``d``: its row in the screening's index) against both indexes."""
+                progress: ProgressFn, records: Records) -> tuple[ScreeningRow, bytes, list[ScreenedSource]]:
+    """Check one submission (``d``: its row in the screening's index) against both indexes, its
+    sources judged by the collection's records (``records``: whose, the examiner's decisions)."""
     stored = batch.store.text(d.id)
     doc = Document(path=d.path, format=d.format, text=stored.text, paragraphs=stored.paragraphs,
-                   furniture=stored.furniture, hidden=stored.hidden, margins=stored.margins, meta=d.meta)
+                   furniture=stored.furniture, hidden=stored.hidden, margins=stored.margins,
+                   meta={**d.meta, "sha256": d.sha256})
     units = tokenize(stored.text, stored.hidden)
     fp = batch.store.fingerprints_of(d.id)
     prepared = (units, fp) if fp is not None else None
-    in_collection = main.check_document(doc, settings, wrap_progress(progress, 0.0, 0.5), verifier=v, prepared=prepared)
-    in_call = batch.check_document(doc, settings, wrap_progress(progress, 0.5, 1.0), verifier=v, prepared=prepared)
+    in_collection = main.check_document(doc, settings, wrap_progress(progress, 0.0, 0.5), verifier=v, prepared=prepared,
+                                        records=records)
+    in_call = batch.check_document(doc, settings, wrap_progress(progress, 0.5, 1.0), verifier=v, prepared=prepared,
+                                   records=records)
     # A submission that is also in the collection (the same file, e.g. the call's folder indexed as
     # the collection) is one source, not two: the collection's copy is kept.
     in_archive = {m.source.sha256 for m in in_collection.matches if m.source.sha256}
     found = [replace(m, kind=COLLECTION) for m in in_collection.matches] + [
         replace(m, kind=SUBMISSION) for m in in_call.matches if not (m.source.sha256 and m.source.sha256 in in_archive)]
-    excluded_paths = excluded_sources(main.store, d.sha256)
+    excluded_paths = excluded_sources(main.store, d.sha256)  # (kept before decisions, by path)
+
+    def apart(m: SourceMatch) -> bool:
+        return set_apart(m) or m.source.path in excluded_paths
+
     marked = v.mark(doc.text, doc.furniture, units)
     # ranked by credit among the sources counted (a passage several sources hold is credited to
-    # one: the collection's before the call's), those the examiner excluded after them
-    counted = credited_first(credit(units, marked.countable_mask(),
-                                    [m for m in found if m.source.path not in excluded_paths]))
-    found = counted + [m for m in found if m.source.path in excluded_paths]
+    # one: the collection's before the call's), those the examiner set apart after them; the
+    # text these cover counts nowhere
+    aside = credited_first(credit(units, marked.countable_mask(), [m for m in found if apart(m)]))
+    counting = marked.countable_mask() & ~set_apart_mask(units, marked.countable_mask(), aside)
+    counted = credited_first(credit(units, counting, [m for m in found if not apart(m)]))
     sources = [ScreenedSource(rank=i, kind=m.kind, doc_id=m.source.doc_id, path=m.source.path, name=m.source.rel,
                               similarity=m.comparison.similarity, containment=m.comparison.containment_a,
                               source_containment=m.comparison.containment_b, common_units=m.comparison.common_units,
                               units_a=m.comparison.units_a, units_b=m.comparison.units_b, spans=m.comparison.spans,
-                              excluded=m.source.path in excluded_paths, passages=m.comparison.passages,
-                              indexed_at=m.source.indexed_at, credit=m.credit)
-               for i, m in enumerate(found, 1)]
-    summary = summarise(marked, counted)
+                              excluded=apart(m), passages=m.comparison.passages,
+                              indexed_at=m.source.indexed_at, credit=m.credit, sha256=m.source.sha256,
+                              authors=m.source.authors, applicants=m.source.applicants,
+                              same_applicant=m.same_applicant, decision=m.decision)
+               for i, m in enumerate(counted + aside, 1)]
+    summary = summarise(marked, counted, aside)
     row = ScreeningRow(d.rel, d.path, d.size, d.mtime_ns, d.sha256, d.id, "done",
-                       warnings=_warnings(doc, len(units), summary.template_share), units=len(units), flags=d.flags)
+                       warnings=_warnings(doc, len(units), summary.template_share), units=len(units), flags=d.flags,
+                       authors=metadata_names(d.meta), applicants=in_collection.applicants)
     return _with_figures(row, summary, summary.sources), _pack_marks(marked), sources
 
 
@@ -629,19 +747,22 @@ def _write_row(store: Store, screening_id: int, row: ScreeningRow, marks: bytes,
     """One submission's row and its sources: one transaction (a kill leaves it whole or absent)."""
     with store.transaction() as conn:
         conn.execute(f"INSERT OR REPLACE INTO screening_rows ({_ROW_COLS}, marks, screening_id) "
-                     f"VALUES ({','.join('?' * 21)})",
+                     f"VALUES ({','.join('?' * 26)})",
                      (row.rel, row.path, row.size, row.mtime_ns, row.sha256, row.batch_id, row.status, row.reason,
                       json.dumps(list(row.warnings), ensure_ascii=False), row.units, row.copied, row.copied_overall,
                       row.copied_without_quotes, row.largest, row.largest_source, row.sources, row.template_share,
-                      row.quoted_share, flags_to_json(row.flags), marks, screening_id))
+                      row.quoted_share, flags_to_json(row.flags), row.copied_from_own, row.copied_from_others,
+                      row.set_apart, row.resubmission_of, json.dumps(list(row.authors), ensure_ascii=False),
+                      marks, screening_id))
         conn.execute("DELETE FROM screening_sources WHERE screening_id = ? AND rel = ?", (screening_id, row.rel))
         conn.executemany(
             "INSERT INTO screening_sources (screening_id, rel, rank, kind, doc_id, path, name, similarity, containment, "
-            "source_containment, common, units_a, units_b, spans, passages, indexed_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "source_containment, common, units_a, units_b, spans, passages, indexed_at, sha256, authors) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(screening_id, row.rel, s.rank, s.kind, s.doc_id, s.path, s.name, s.similarity, s.containment,
               s.source_containment, s.common_units, s.units_a, s.units_b, _pack_spans(s.spans),
-              _pack_passages(s.passages), s.indexed_at) for s in sources])
+              _pack_passages(s.passages), s.indexed_at, s.sha256, json.dumps(list(s.authors), ensure_ascii=False))
+             for s in sources])
         conn.execute("UPDATE screenings SET updated = ? WHERE id = ?", (time.time(), screening_id))
 
 

@@ -4,7 +4,7 @@
 <context>
     <name>CheckView</name>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/checkview.py" line="215" />
+        <location filename="../../neardup_gui/app/checkview.py" line="217" />
         <source>%n of them hidden: they still count in the figures above</source>
         <translation>
             <numerusform>%n of them hidden: they still count in the figures above</numerusform>
@@ -12,7 +12,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/checkview.py" line="220" />
+        <location filename="../../neardup_gui/app/checkview.py" line="222" />
         <source>%n source(s) found</source>
         <translation>
             <numerusform>%n source found</numerusform>
@@ -42,7 +42,7 @@
 <context>
     <name>DuplicatesView</name>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="123" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="142" />
         <source>%n pair(s) in which at least {cut} of one document is found in the other</source>
         <translation>
             <numerusform>%n pair in which at least {cut} of one document is found in the other</numerusform>
@@ -50,7 +50,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/duplicatesview.py" line="127" />
+        <location filename="../../neardup_gui/app/duplicatesview.py" line="146" />
         <source>%n pair(s) with similarity r of at least {threshold}</source>
         <translation>
             <numerusform>%n pair with similarity r of at least {threshold}</numerusform>
@@ -72,7 +72,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="606" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="617" />
         <source>%n file(s) could not be read.</source>
         <translation>
             <numerusform>%n file could not be read.</numerusform>
@@ -80,7 +80,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="608" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="619" />
         <source>%n unchanged file(s) read again: this version reads their format differently.</source>
         <translation>
             <numerusform>%n unchanged file read again: this version reads their format differently.</numerusform>
@@ -88,7 +88,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="611" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="622" />
         <source>%n document(s) kept as they were: their folder could not be read.</source>
         <translation>
             <numerusform>%n document kept as it was: its folder could not be read.</numerusform>
@@ -96,7 +96,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="731" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="742" />
         <source>%n document(s): {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
         <translation>
             <numerusform>%n document: {indexed} indexed, {warned} with warnings, {skipped} skipped</numerusform>
@@ -104,7 +104,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="737" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="748" />
         <source>; %n file(s) could not be read</source>
         <translation>
             <numerusform>; %n file could not be read</numerusform>
@@ -112,7 +112,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="739" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="750" />
         <source>; %n other file(s) left out (not a format neardup reads)</source>
         <translation>
             <numerusform>; %n other file left out (not a format neardup reads)</numerusform>
@@ -158,7 +158,7 @@
 <context>
     <name>ScreeningView</name>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="279" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="328" />
         <source>&lt;b&gt;%n submission(s)&lt;/b&gt; in {folder}</source>
         <translation>
             <numerusform>&lt;b&gt;%n submission&lt;/b&gt; in {folder}</numerusform>
@@ -166,7 +166,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="281" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="330" />
         <source>%n at or above the flag line</source>
         <translation>
             <numerusform>%n at or above the flag line</numerusform>
@@ -174,7 +174,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="282" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="331" />
         <source>%n could not be read</source>
         <translation>
             <numerusform>%n could not be read</numerusform>
@@ -182,7 +182,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="284" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="333" />
         <source>%n other file(s) left out (not a format neardup reads)</source>
         <translation>
             <numerusform>%n other file left out (not a format neardup reads)</numerusform>

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from neardup_gui.core.collection import covered_spans, summarise
+from neardup_gui.core.summary import covered_spans, summarise
 from neardup_gui.core.results import Comparison, DocumentInfo, MatchSpan, SourceMatch
 from neardup_gui.core.settings import Settings
 from neardup_gui.core.units import tokenize

@@ -202,6 +202,26 @@ def main() -> int:
         if shown and shown[0].exclude_button.isEnabled():
             shown[0].exclude_button.click()
 
+    def a_decide() -> None:  # the examiner's decision on a source, or on a pair, answered at once
+        shown = views("SubmissionView")
+        choice = random.choice(["confirmed", "own-work", "cited", "common-knowledge", "not-relevant", None])
+        dialog = shown[0].decide() if shown and shown[0].decide_button.isEnabled() else None
+        if dialog is None and w.pairs:
+            dialog = w.examiner.decide_pair(random.choice(w.pairs))
+        if dialog is not None:
+            dialog.buttons[choice].setChecked(True)
+            dialog.note.setPlainText(random.choice(["", "seen by the committee", "引用已注明"]))
+            dialog._ok()
+
+    def a_applicant() -> None:  # names for some documents or submissions, none, or their metadata again
+        docs = [(d.rel, d.path, d.sha256, d.applicants) for d in random.sample(
+            w.documents_page.records(), min(3, len(w.documents_page.records())))]
+        rows = [(r.rel, r.path, r.sha256, r.applicants) for r in w.screening_page.visible_rows()[:2]]
+        dialog = w.examiner.set_applicants(random.choice([docs, rows, docs + rows]))
+        if dialog is not None:
+            random.choice([lambda: dialog.edit.setText(random.choice(["A", "B; 王小明"])) or dialog._set(),
+                           lambda: dialog.none_button.click(), lambda: dialog.metadata_button.click()])()
+
     def a_update() -> None:
         w.update_results()
 
@@ -247,7 +267,7 @@ def main() -> int:
     actions = [a_refresh, a_rebuild, a_cancel, a_cancel, a_check, a_drop, a_add, a_tab, a_tab, a_pair, a_pair,
                a_export, a_settings, a_language, a_mark, a_passage, a_passage, a_edit, a_edit, a_damage, a_damage,
                a_unmount, a_screen, a_submission, a_source, a_source, a_exclude, a_update, a_close, a_collect,
-               a_switch, a_view, a_view, a_flag]
+               a_switch, a_view, a_view, a_flag, a_decide, a_applicant]
     counts: dict[str, int] = {}
     started = time.monotonic()
     last_tick = [time.monotonic()]

@@ -96,8 +96,9 @@ DIALOG_PATTERNS: str = " ".join(f"*{suffix}" for suffix in READ_SUFFIXES)
 # cells; pdf 3: a page in a monospaced font read row by row. Every format's next version (txt 3,
 # pdf 4, the others 2): zero-width spaces and byte order marks kept in the text (they were made
 # white space), and for docx and odt the spans of text the reader cannot see (Document.hidden).
-# pdf 5: a PDF's hidden text marked (Document.hidden), an intact file read by PDFium.
-READER_VERSIONS: dict[str, int] = {"txt": 3, "pdf": 5, "docx": 2, "odt": 2, "html": 2, "rtf": 2, "doc": 2}
+# pdf 5: a PDF's hidden text marked (Document.hidden), an intact file read by PDFium. odt 3: the
+# title and author of meta.xml (the author names the applicant when the examiner has not).
+READER_VERSIONS: dict[str, int] = {"txt": 3, "pdf": 5, "docx": 2, "odt": 3, "html": 2, "rtf": 2, "doc": 2}
 
 
 def reader_version(fmt: str) -> int:

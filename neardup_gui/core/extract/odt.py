@@ -182,7 +182,34 @@ def _read(archive, warnings: list[str], salvaged: bool) -> Extracted:
     _blocks(text_root, paragraphs, _Styles(root, _styles_part(archive, names)), hidden)
     if salvaged and not any(has_text(p) for p in paragraphs):
         raise ExtractError("corrupt", "damaged OpenDocument text: content.xml is cut short before any text")
-    return Extracted(paragraphs=paragraphs, warnings=warnings, hidden=hidden)
+    return Extracted(paragraphs=paragraphs, warnings=warnings, hidden=hidden, meta=_properties(archive, names))
+
+
+_DC = "{http://purl.org/dc/elements/1.1/}"
+_META = "{urn:oasis:names:tc:opendocument:xmlns:meta:1.0}"
+
+
+def _properties(archive, names: set[str]) -> dict[str, str]:  # noqa: ANN001 - a zip archive
+    """The title and author of meta.xml (the author: its creator, else its initial creator);
+    optional metadata, so a missing or damaged part gives none."""
+    if "meta.xml" not in names:
+        return {}
+    try:
+        root = ET.fromstring(read_xml_part(archive, "meta.xml", _WHAT))
+    except ExtractError as exc:
+        if exc.code == "unsafe-xml":
+            raise
+        return {}
+    except ET.ParseError:
+        return {}
+    meta: dict[str, str] = {}
+    for key, tags in (("title", (f"{_DC}title",)), ("author", (f"{_DC}creator", f"{_META}initial-creator"))):
+        for tag in tags:
+            element = root.find(f"{_OFFICE}meta/{tag}")
+            if element is not None and element.text and element.text.strip():
+                meta[key] = element.text.strip()
+                break
+    return meta
 
 
 def _styles_part(archive, names: set[str]):  # noqa: ANN001, ANN202 - an element or None

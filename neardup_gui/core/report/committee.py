@@ -21,7 +21,8 @@ from neardup_gui import __version__
 from neardup_gui.core.report.model import (
     DocRef, Passage, Segment, _Marks, file_identity, flags_csv, passages, segments, settings_dict,
 )
-from neardup_gui.core.results import CheckResult
+from neardup_gui.core.ownership import set_apart
+from neardup_gui.core.results import CheckResult, Decision
 from neardup_gui.core.screening import (
     COLLECTION, DEFAULT_FLAG, ScreenedSource, Screening, ScreeningInfo, ScreeningRow, SubmissionDetail, coloured_runs, load_screening, source_text,
     submission_detail,
@@ -53,6 +54,10 @@ class SourceEntry:
     # credited to one of them), and the sources whose credited passages it also holds
     credited: float = 0.0
     also_in: tuple[str, ...] = ()
+    applicants: str = ""  # whose document it is ("; "-separated names), and where that was said
+    applicants_source: str = ""
+    same_applicant: bool = False  # the submission's applicant's own: own work, not copying
+    decision: Decision | None = None  # the examiner's decision on the submission and this source
 
 
 @dataclass(frozen=True)
@@ -106,6 +111,14 @@ class SubmissionReport:
     settings: dict[str, Any]
     index_path: str
     collection_folder: str
+    # whose it is, and the copied share split by whose the credited text is (core/ownership.py):
+    # CNKI's 总文字复制比 is ``copied``, its 去除本人文献复制比 ``copied_from_others``
+    applicants: str = ""
+    applicants_source: str = ""
+    copied_from_others: float = 0.0
+    copied_from_own: float = 0.0
+    set_apart: float = 0.0  # set apart by the examiner's decisions (permitted, not relevant)
+    resubmission_of: str = ""  # the applicant's own document it resubmits (its name), or ""
 
 
 @dataclass(frozen=True)
@@ -169,7 +182,8 @@ def build_check_report(collection, result: CheckResult, settings: Settings, *, l
         similarity=m.comparison.similarity, containment=m.comparison.containment_a,
         source_containment=m.comparison.containment_b, common_units=m.comparison.common_units,
         units_a=m.comparison.units_a, units_b=m.comparison.units_b, spans=m.comparison.spans,
-        passages=m.comparison.passages, indexed_at=m.source.indexed_at)
+        passages=m.comparison.passages, indexed_at=m.source.indexed_at, sha256=m.source.sha256,
+        applicants=m.source.applicants, same_applicant=m.same_applicant, decision=m.decision, excluded=set_apart(m))
         for i, m in enumerate(result.matches, 1))
     try:
         st = os.stat(result.path)
@@ -179,10 +193,10 @@ def build_check_report(collection, result: CheckResult, settings: Settings, *, l
     now = datetime.now(timezone.utc).timestamp()
     info = ScreeningInfo(id=0, name="", folder=os.path.dirname(result.path), state="done", created=now, updated=now,
                          flag=DEFAULT_FLAG)
-    row = ScreeningRow(os.path.basename(result.path), result.path, size, mtime, "", 0, "done", units=result.units,
-                       flags=result.flags)
+    row = ScreeningRow(os.path.basename(result.path), result.path, size, mtime, result.sha256, 0, "done",
+                       units=result.units, flags=result.flags, applicants=result.applicants)
     detail = SubmissionDetail(info, row, result.text, tuple(template), tuple(excluded), quoted_spans(result.text),
-                              sources, result.hidden)
+                              sources, result.hidden, result.applicants)
     return _report(collection.store, detail, settings, lang, enabled, call_submissions=0)
 
 
@@ -212,7 +226,9 @@ def _report(store: Store, detail: SubmissionDetail, settings: Settings, lang: st
             common_units=s.common_units, excluded=s.rank not in counted_ranks,
             credited=credit_of[s.rank].share if s.rank in credit_of else 0.0,
             also_in=tuple(sorted({o for names in (credit_of[s.rank].also_in if s.rank in credit_of else ())
-                                  for o in names}))))
+                                  for o in names})),
+            applicants=s.applicants.text(), applicants_source=s.applicants.source, same_applicant=s.same_applicant,
+            decision=s.decision))
     secs = find_sections(detail.text, detail.template)
     figs = section_figures(detail.units, secs, [(s.name, s.credit.spans) for s in counted],
                            detail.template, detail.excluded)
@@ -240,7 +256,7 @@ def _report(store: Store, detail: SubmissionDetail, settings: Settings, lang: st
     return SubmissionReport(
         lang=lang, title=t("submission_title"), created=_now(), app_version=__version__,
         checked=_iso(detail.screening.updated), screening=detail.screening.name, flag=detail.screening.flag,
-        flagged=summary.copied_ratio_without_template >= detail.screening.flag,
+        flagged=summary.copied_from_others >= detail.screening.flag,
         document=document, units=row.units, copied=summary.copied_ratio_without_template,
         copied_overall=summary.copied_ratio, copied_without_quotes=summary.copied_ratio_without_quotes,
         largest=summary.largest_source_ratio, largest_source=summary.largest_source, copied_units=copied_units,
@@ -248,7 +264,10 @@ def _report(store: Store, detail: SubmissionDetail, settings: Settings, lang: st
         call_submissions=call_submissions, warnings=row.warnings, sections=sections,
         sources=tuple(entries), full_text=full, cjk=cjk_share(detail.text[:4000]) > 0.3,
         side_by_side=tuple(side), settings=settings_dict(settings), index_path=str(store.path),
-        collection_folder=store.get_meta("folder") or "")
+        collection_folder=store.get_meta("folder") or "", applicants=detail.applicants.text(),
+        applicants_source=detail.applicants.source, copied_from_others=summary.copied_from_others,
+        copied_from_own=summary.copied_from_own, set_apart=summary.set_apart,
+        resubmission_of=next((s.name for s in detail.sources if s.path == summary.resubmission_of), ""))
 
 
 def _source_sha(store: Store, detail: SubmissionDetail, s) -> str:  # noqa: ANN001
@@ -291,11 +310,16 @@ SUBMISSION_CSV_COLUMNS = (
     "copied_ratio_with_template", "largest_source_ratio", "copied_units", "template_share", "flagged",
     "source_number", "source", "source_path", "found_in", "source_share", "source_holds", "similarity",
     "common_units", "source_excluded", "flags",
+    # whose: the submission's applicants, its split, and each source's applicants and decision
+    "applicants", "copied_from_others", "copied_from_own", "set_apart_ratio", "resubmission_of",
+    "source_applicants", "same_applicant", "decision", "decision_note", "decided_at", "decision_applied",
 )
 SCREENING_CSV_COLUMNS = (
     "rank", "submission", "path", "status", "reason", "units", "copied_ratio", "copied_ratio_without_quotes",
     "copied_ratio_with_template", "largest_source_ratio", "largest_source", "sources", "template_share", "flagged",
     "warnings", "sha256", "flags",
+    "applicants", "copied_from_others", "copied_from_own", "set_apart_ratio", "resubmission_of",
+    "decided_sources", "undecided_sources",
 )
 
 
@@ -316,7 +340,9 @@ def committee_csv(report: SubmissionReport | ScreeningReport) -> str:
             writer.writerow([neutralise(v) for v in (
                 i, r.rel, r.path, r.status, r.reason, r.units, f(r.copied), f(r.copied_without_quotes),
                 f(r.copied_overall), f(r.largest), r.largest_source, r.sources, f(r.template_share),
-                int(r.flagged(report.info.flag)), "; ".join(r.warnings), r.sha256, flags_csv(r.flags))])
+                int(r.flagged(report.info.flag)), "; ".join(r.warnings), r.sha256, flags_csv(r.flags),
+                r.applicants.text(), f(r.copied_from_others), f(r.copied_from_own), f(r.set_apart), r.resubmission_of,
+                r.decided, r.undecided)])
         return out.getvalue()
     writer.writerow(SUBMISSION_CSV_COLUMNS)
     head = (report.document.name, report.document.path, report.document.sha256, report.units, f(report.copied),
@@ -327,6 +353,12 @@ def committee_csv(report: SubmissionReport | ScreeningReport) -> str:
             e.number, e.document.name, e.document.path, e.kind, f(e.credited), f(e.containment), f(e.similarity),
             e.common_units, int(e.excluded))
         tail += (flags_csv(report.document.flags),)
+        tail += (report.applicants, f(report.copied_from_others), f(report.copied_from_own), f(report.set_apart),
+                 report.resubmission_of)
+        d = e.decision if e is not None else None
+        tail += ("", "", "", "", "", "") if e is None else (
+            e.applicants, int(e.same_applicant), d.choice if d else "", d.note if d else "", d.date() if d else "",
+            "" if d is None else int(not d.changed))
         writer.writerow([neutralise(v) for v in head + tail])
     return out.getvalue()
 

@@ -15,6 +15,7 @@ from neardup_gui.core.report.model import (
     EDITED, ELIDED, EXCLUDED, MATCH, TEMPLATE, Passage, Segment, flag_places, flat_settings,
 )
 from neardup_gui.core.report.committee import ScreeningReport, SourcePassages, SubmissionReport
+from neardup_gui.core.results import Decision
 from neardup_gui.core.report.strings import flag_text, translator
 
 _EXTRA_CSS = """
@@ -78,7 +79,7 @@ def render_submission_html(r: SubmissionReport, *, flavour: str = "browser") -> 
     w(f"<h1>{esc(r.title)}</h1>\n")
     against = (t("against_value", n=r.collection_documents, m=r.call_submissions) if r.screening
                else t("against_collection", n=r.collection_documents))
-    _kv(w, [(t("document"), w.name(r.document.name))]
+    _kv(w, [(t("document"), w.name(r.document.name)), (t("applicants"), esc(applicants_text(r, t)))]
         + ([(t("call"), esc(r.screening))] if r.screening else [])
         + [(t("checked_at"), esc(r.checked.replace("T", " ").replace("+00:00", " UTC"))), (t("against"), esc(against))])
     n = w.attr("num")
@@ -86,9 +87,11 @@ def render_submission_html(r: SubmissionReport, *, flavour: str = "browser") -> 
     big = "" if not w.qt else ' style="font-size:16pt; font-weight:bold;"'
     centre = "" if not w.qt else ' style="text-align:center;"'
     w(w.table("figures"), "<thead><tr>",
-      *(f"<th{centre}>{esc(t(k))}</th>" for k in ("copied", "without_quotes", "largest", "copied_units", "total_units")),
+      *(f"<th{centre}>{esc(t(k))}</th>"
+        for k in ("copied", "without_own", "without_quotes", "largest", "copied_units", "total_units")),
       "</tr></thead><tbody><tr>",
       f"<td{main}{centre if not w.qt else ''}>{pct(r.copied)}</td>",
+      f"<td{main}{centre if not w.qt else ''}>{pct(r.copied_from_others)}</td>",
       f"<td{big}>{pct(r.copied_without_quotes)}</td>",
       f"<td{big}>{pct(r.largest)}</td>",
       f"<td{big}>{r.copied_units:,}</td>",
@@ -98,6 +101,7 @@ def render_submission_html(r: SubmissionReport, *, flavour: str = "browser") -> 
     flag = (f"<span{w.attr('flag')}>{esc(t('flagged', line=flag_line))}</span>" if r.flagged
             else f"<span{w.attr('ok')}>{esc(t('not_flagged', line=flag_line))}</span>")
     w(f"<p>{flag}</p>\n")
+    _whose(w, r, t)
     w(f"<p{w.attr('lead')}>{esc(t('figures_note', copied=t('copied'), note=t('copied_note'), template=t('template'), share=pct(r.template_share), units=t('units_note')))}</p>\n")
     if r.warnings:
         w(f"<p{w.attr('flag')}>{esc(t('warnings_line', warnings=t('list_separator').join(r.warnings)))}</p>\n")
@@ -127,7 +131,12 @@ def render_submission_html(r: SubmissionReport, *, flavour: str = "browser") -> 
             row = w.attr("excluded-row") if e.excluded else ""
             swatch = (f"<span{w.attr('swatch', _colour(e.number))}>&nbsp;{e.number}&nbsp;</span>"
                       if not e.excluded else f"{e.number}")
-            note = f"<br><span{w.attr('units')}>{esc(t('excluded_source'))}</span>" if e.excluded else ""
+            note = (f"<br><span{w.attr('units')}>{esc(t('excluded_source'))}</span>"
+                    if e.excluded and e.decision is None else "")
+            if e.same_applicant:
+                note += f"<br><span{w.attr('units')}>{esc(t('same_applicant'))}</span>"
+            if e.decision is not None:
+                note += f"<br><span{w.attr('units')}>{esc(t('decision'))}: {esc(decision_text(e.decision, t))}</span>"
             if not e.excluded and e.credited < e.containment:  # it holds more than is credited to it
                 note += (f"<br><span{w.attr('units')}>"
                          f"{esc(t('source_holds', share=pct(e.containment), others=t('list_separator').join(e.also_in)))}</span>")
@@ -136,6 +145,7 @@ def render_submission_html(r: SubmissionReport, *, flavour: str = "browser") -> 
               f"<td{n}>{e.common_units:,}</td></tr>\n")
         w("</tbody></table>\n")
     w(f"</{sec}>\n")
+    _decisions(w, r, t)
     # --- the full text
     tpl = f"<span{w.attr('tpl')}>{esc(t('template_text'))}</span>"
     exc = f"<span{w.attr('exc')}>{esc(t('excluded_text'))}</span>"
@@ -157,6 +167,47 @@ def render_submission_html(r: SubmissionReport, *, flavour: str = "browser") -> 
     _appendix(w, r, t)
     w("</body>\n</html>\n")
     return "".join(w.parts)
+
+
+def applicants_text(r: SubmissionReport, t) -> str:  # noqa: ANN001 - a translator
+    """The submission's applicants and where they were named, or that they are not known."""
+    if not r.applicants:
+        return t("applicants_unknown") if r.applicants_source != "examiner" else t("none")
+    return t("applicants_value", names=r.applicants, source=t(f"source_{r.applicants_source}"))
+
+
+def decision_text(d: Decision, t) -> str:  # noqa: ANN001 - a translator
+    """A decision in words: what it is, and whether it applies."""
+    applied = (t("decision_changed") if d.changed
+               else t("decision_applied_apart") if d.sets_apart else t("decision_applied_counted"))
+    return f"{t('choice_' + d.choice)} ({applied})"
+
+
+def _whose(w: _CWriter, r: SubmissionReport, t) -> None:  # noqa: ANN001
+    """The first page's lines on whose the text is: a resubmission, own work, what was set apart."""
+    if r.resubmission_of:
+        w(f"<p{w.attr('flag')}>{esc(t('resubmission', name=r.resubmission_of, share=pct(r.copied_from_own)))}</p>\n")
+    if r.copied_from_own:
+        w(f"<p{w.attr('lead')}>{esc(t('from_own'))}: {pct(r.copied_from_own)}. {esc(t('flag_by_others'))}</p>\n")
+    if r.set_apart:
+        w(f"<p{w.attr('lead')}>{esc(t('set_apart', share=pct(r.set_apart)))}</p>\n")
+
+
+def _decisions(w: _CWriter, r: SubmissionReport, t) -> None:  # noqa: ANN001
+    """Every decision of the examiner on this submission's sources, with its note and date."""
+    decided = [e for e in r.sources if e.decision is not None]
+    if not decided:
+        return
+    sec = "div" if w.qt else "section"
+    n = w.attr("num")
+    w(f"<{sec}><h2>{esc(t('decisions'))}</h2>\n", w.table("rank"),
+      f"<thead><tr><th>#</th><th>{esc(t('source'))}</th><th>{esc(t('decision'))}</th>"
+      f"<th>{esc(t('decision_note'))}</th><th{w.attr('nw')}>{esc(t('decision_date'))}</th></tr></thead><tbody>\n")
+    for e in decided:
+        d = e.decision
+        w(f"<tr><td{n}>{e.number}</td><td>{esc(e.document.name)}</td><td>{esc(decision_text(d, t))}</td>"
+          f"<td>{esc(d.note)}</td><td{w.attr('nw')}>{esc(d.date().replace('T', ' ').replace('+00:00', ' UTC'))}</td></tr>\n")
+    w(f"</tbody></table></{sec}>\n")
 
 
 def _full_text(w: _CWriter, segs: tuple[Segment, ...]) -> str:
@@ -279,19 +330,29 @@ def render_screening_html(r: ScreeningReport, *, flavour: str = "browser") -> st
     if info.state != "done":
         w(f"<p{w.attr('flag')}>{esc(t('state_running'))}</p>\n")
     n = w.attr("num")
+    # Whose each text is: said when some applicant is known (without, the figure without own
+    # documents is copied itself, and a column of it would only narrow the names)
+    whose = any(x.applicants for x in r.rows)
+    own_head = f"<th>{esc(t('r_without_own'))}</th>" if whose else ""
     w(w.table("rank"),
       f"<thead><tr><th>{esc(t('rank'))}</th><th>{esc(t('document'))}</th><th{w.attr('nw')}>{esc(t('copied'))}</th>"
-      f"<th>{esc(t('largest'))}</th><th>{esc(t('source'))}</th><th{w.attr('nw')}>{esc(t('sources_count'))}</th>"
-      f"<th>{esc(t('warnings'))}</th></tr></thead><tbody>\n")
+      f"{own_head}<th>{esc(t('largest'))}</th><th>{esc(t('source'))}</th>"
+      f"<th{w.attr('nw')}>{esc(t('sources_count'))}</th><th>{esc(t('warnings'))}</th></tr></thead><tbody>\n")
     for i, x in enumerate(r.rows, 1):
         if x.status != "done":
-            w(f"<tr><td{n}>{i}</td><td>{w.name(x.rel)}</td><td colspan=\"5\">{esc(t('skipped', reason=x.reason))}</td></tr>\n")
+            w(f"<tr><td{n}>{i}</td><td>{w.name(x.rel)}</td><td colspan=\"{6 if whose else 5}\">"
+              f"{esc(t('skipped', reason=x.reason))}</td></tr>\n")
             continue
         hot = w.attr("flag") if x.flagged(info.flag) else ""
         largest = x.largest_source.rsplit("/", 1)[-1] if x.largest_source else ""
-        w(f"<tr><td{n}>{i}</td><td>{w.name(x.rel)}</td><td{n}><span{hot}>{pct(x.copied)}</span></td>"
+        label = [t("r_resubmission_label")] if x.resubmission_of else []
+        who = (f"<br><span{w.attr('units')}>{esc(t('applicants'))}: {esc(x.applicants.text())}</span>"
+               if x.applicants else "")
+        own = f"<td{n}><span{hot}>{pct(x.copied_from_others)}</span></td>" if whose else ""
+        w(f"<tr><td{n}>{i}</td><td>{w.name(x.rel)}{who}</td>"
+          f"<td{n}><span{'' if whose else hot}>{pct(x.copied)}</span></td>{own}"
           f"<td{n}>{pct(x.largest)}</td><td>{w.name(largest)}</td><td{n}>{x.sources}</td>"
-          f"<td>{esc(t('list_separator').join([*x.warnings, *(flag_text(f, t) for f in x.flags)]))}</td></tr>\n")
+          f"<td>{esc(t('list_separator').join([*label, *x.warnings, *(flag_text(f, t) for f in x.flags)]))}</td></tr>\n")
     w("</tbody></table>\n")
     sec = "div" if w.qt else "section"
     w(f'<{sec}{w.attr("page")}><h2>{esc(t("appendix"))}</h2>\n')

@@ -27,6 +27,7 @@ PAIR_COLUMNS = (
     "not_counted_a", "not_counted_b",  # issue 14: units each exclusion removed ("automatic:40; quotes:3")
     "warnings_a", "warnings_b",  # issue 17.3: how a document was read only in part or leniently ("; "-joined)
     "flags_a", "flags_b",  # integrity flags, "kind:count" ("; "-joined; their places are in the JSON report)
+    "same_applicant", "decision", "decision_note", "decided_at", "decision_applied",  # (docs/applicants.md)
 )
 CHECK_COLUMNS = (
     "rank", "submission", "submission_path", "source_path", "source", "similarity", "containment",
@@ -39,6 +40,9 @@ CHECK_COLUMNS = (
     "not_counted_submission", "not_counted_source",  # issue 14, as in PAIR_COLUMNS
     "warnings_submission", "warnings_source",  # issue 17.3, as in PAIR_COLUMNS
     "flags_submission", "flags_source",  # as in PAIR_COLUMNS
+    # the submission's copied ratio split by whose the credited text is
+    "submission_copied_from_others", "submission_copied_from_own",
+    "same_applicant", "decision", "decision_note", "decided_at", "decision_applied",
 )
 
 
@@ -95,6 +99,13 @@ HEADINGS_ZH: dict[str, str] = {
     "warnings_source": "来源提示",
     "flags_submission": "送检文档文本异常标记",
     "flags_source": "来源文本异常标记",
+    "submission_copied_from_others": "去除本人文献复制比",
+    "submission_copied_from_own": "本人文献复制比",
+    "same_applicant": "同一申请人",
+    "decision": "审查人认定",
+    "decision_note": "认定说明",
+    "decided_at": "认定时间",
+    "decision_applied": "认定已采用",
 }
 
 
@@ -132,11 +143,20 @@ def _row(p: ReportPair, check: bool, subs: dict | None = None) -> list[Any]:
                 _ratio(p.containment_b), _ratio(p.template_share_a), _ratio(p.template_share_b), p.common_units,
                 p.units_a, p.units_b, len(p.passages), "" if p.estimate is None else _ratio(p.estimate),
                 p.a.size, p.b.size, p.a.sha256, p.b.sha256, *own,
-                _not_counted(p.exclusions_a), _not_counted(p.exclusions_b), *_warnings(p)]
+                _not_counted(p.exclusions_a), _not_counted(p.exclusions_b), *_warnings(p),
+                *(["", ""] if s is None else [_ratio(s.copied_from_others), _ratio(s.copied_from_own)]), *_decided(p)]
     return [p.rank, p.group, p.a.path, p.b.path, p.a.name, p.b.name, _ratio(p.similarity), _ratio(p.containment_a),
             _ratio(p.containment_b), _ratio(p.template_share_a), _ratio(p.template_share_b), p.common_units,
             p.units_a, p.units_b, len(p.passages), p.a.size, p.b.size, p.a.sha256, p.b.sha256,
-            _not_counted(p.exclusions_a), _not_counted(p.exclusions_b), *_warnings(p)]
+            _not_counted(p.exclusions_a), _not_counted(p.exclusions_b), *_warnings(p), *_decided(p)]
+
+
+def _decided(p: ReportPair) -> list[Any]:
+    """Whether the pair is one applicant's, and the examiner's decision on it (choice, note, when,
+    whether it applies)."""
+    d = p.decision
+    return [int(p.same_applicant), *(("", "", "", "") if d is None else (
+        d["decision"], d["note"], d["decided_at"], int(d["applied"])))]
 
 
 def _warnings(p: ReportPair) -> list[str]:

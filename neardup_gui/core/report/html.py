@@ -335,17 +335,21 @@ def _scope_count(scope: str, counts: dict[str, int], settings: dict[str, Any],
 def _submissions(w: _Writer, report: Report) -> None:
     sec = "div" if w.qt else "section"
     t, nw = w.t, w.attr("nw")
+    whose = any(sub.applicants for sub in report.submissions)  # (see committee_html: the column when it says something)
     w(f'<{sec} id="submissions"><h2>{esc(t("r_submissions"))}</h2>\n', w.table("rank"),
       f"<thead><tr><th>{esc(t('r_submission'))}</th><th{nw}>{esc(t('r_units'))}</th><th{nw}>{esc(t('r_copied'))}</th>"
-      f"<th>{esc(t('r_copied_without_quotes'))}</th>"
+      + (f"<th>{esc(t('r_without_own'))}</th>" if whose else "") + f"<th>{esc(t('r_copied_without_quotes'))}</th>"
       f"<th>{esc(t('r_largest_source'))}</th><th{nw}>{esc(t('r_sources'))}</th></tr></thead><tbody>\n")
     for sub in report.submissions:
         if sub.skipped_reason:
-            w(f"<tr><td>{w.name(sub.document.name)}</td><td colspan=\"5\">{esc(t('r_skipped', reason=sub.skipped_reason))}</td></tr>\n")
+            w(f"<tr><td>{w.name(sub.document.name)}</td><td colspan=\"{6 if whose else 5}\">"
+              f"{esc(t('r_skipped', reason=sub.skipped_reason))}</td></tr>\n")
             continue
         n = w.attr("num")
-        w(f"<tr><td>{warned(w, sub.document)}</td><td{n}>{sub.units}</td><td{n}>{pct(sub.copied_ratio)}</td>"
-          f"<td{n}>{pct(sub.copied_ratio_without_quotes)}</td>"
+        who = f"<br>{esc(t('applicants'))}: {esc(sub.applicants)}" if sub.applicants else ""
+        own = f"<td{n}>{pct(sub.copied_from_others)}</td>" if whose else ""
+        w(f"<tr><td>{warned(w, sub.document)}{who}</td><td{n}>{sub.units}</td><td{n}>{pct(sub.copied_ratio)}</td>"
+          f"{own}<td{n}>{pct(sub.copied_ratio_without_quotes)}</td>"
           f"<td>{pct(sub.largest_source_ratio)} {w.name(sub.largest_source)}</td><td{n}>{sub.sources}</td></tr>\n")
     w(f"</tbody></table></{sec}>\n")
 
@@ -441,6 +445,21 @@ def _details(w: _Writer, report: Report) -> None:
         _pair(w, p, report.summary.scope == "check")
 
 
+def _pair_whose(w: _Writer, p: ReportPair) -> None:
+    """A pair of one applicant's documents said so, and the examiner's decision with its note and date."""
+    t = w.t
+    words = [t("r_same_applicant")] if p.same_applicant else []
+    d = p.decision
+    if d is not None:
+        state = (t("decision_changed") if d["text_changed_since"]
+                 else t("decision_applied_counted") if d["verdict"] == "confirmed" else t("decision_applied_apart"))
+        words.append(f"{t('decision')}: {t('choice_' + d['decision'])} ({state}), "
+                     f"{d['decided_at'].replace('T', ' ').replace('+00:00', ' UTC')}"
+                     + (f" — {d['note']}" if d["note"] else ""))
+    if words:
+        w(f"<p{w.attr('lead')}>{esc(' · '.join(words))}</p>\n")
+
+
 def _pair(w: _Writer, p: ReportPair, check: bool) -> None:
     art = "div" if w.qt else "article"
     w(f'<{art} id="pair-{p.rank}"{w.attr("pair")}>\n',
@@ -455,6 +474,7 @@ def _pair(w: _Writer, p: ReportPair, check: bool) -> None:
          if p.excluded_share_a or p.excluded_share_b else "")
       + (esc(t("r_pair_estimate", e=f"{p.estimate:.3f}")) if p.estimate is not None else "")
       + "</p>\n")
+    _pair_whose(w, p)
     _docs(w, p.a, p.b, check)
     if not p.passages:
         w(f"<p{w.attr('none')}>{esc(t('r_no_passage'))}</p></{art}>\n")

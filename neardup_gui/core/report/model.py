@@ -26,7 +26,7 @@ from neardup_gui.core.folding import is_format
 from neardup_gui.core.document import CharSpan
 from neardup_gui.core.indexer import unfinished
 from neardup_gui.core.progress import ProgressFn, no_progress, wrap_progress
-from neardup_gui.core.results import CheckResult, Cluster, Comparison, DocumentInfo, Pair
+from neardup_gui.core.results import CheckResult, Cluster, Comparison, Decision, DocumentInfo, Pair
 from neardup_gui.core.settings import Settings
 from neardup_gui.core.units import cjk_share
 
@@ -123,6 +123,8 @@ class ReportPair:
     # (issue 14) units of each side that each exclusion removed (Exclusions.as_dict())
     exclusions_a: dict[str, int] = field(default_factory=dict)
     exclusions_b: dict[str, int] = field(default_factory=dict)
+    same_applicant: bool = False  # both documents one applicant's: own work, not copying
+    decision: dict | None = None  # the examiner's decision on the two texts (Decision.to_json())
 
 
 @dataclass(frozen=True)
@@ -140,6 +142,11 @@ class SubmissionSummary:
     quoted_share: float
     sources: int
     skipped_reason: str = ""
+    # whose: its applicants, and copied_ratio split by whose the credited text is (CNKI's
+    # 去除本人文献复制比 is copied_from_others)
+    applicants: str = ""
+    copied_from_others: float = 0.0
+    copied_from_own: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -410,7 +417,8 @@ def _gaps(spans: Sequence[CharSpan], length: int) -> list[CharSpan]:
 
 
 def report_pair(rank: int, group: str, a: DocRef, b: DocRef, comp: Comparison, text_a: str, text_b: str,
-                *, estimate: float | None = None, found_by: Sequence[str] = ()) -> ReportPair:
+                *, estimate: float | None = None, found_by: Sequence[str] = (), same_applicant: bool = False,
+                decision: Decision | None = None) -> ReportPair:
     return ReportPair(
         rank=rank, group=group, a=a, b=b, similarity=comp.similarity, containment_a=comp.containment_a,
         containment_b=comp.containment_b, common_units=comp.common_units, units_a=comp.units_a,
@@ -418,6 +426,7 @@ def report_pair(rank: int, group: str, a: DocRef, b: DocRef, comp: Comparison, t
         excluded_share_a=comp.excluded_share_a, excluded_share_b=comp.excluded_share_b, raw_lcs=comp.raw_lcs,
         passages=passages(text_a, text_b, comp), estimate=estimate, found_by=tuple(found_by),
         exclusions_a=comp.exclusions_a.as_dict(), exclusions_b=comp.exclusions_b.as_dict(),
+        same_applicant=same_applicant, decision=decision.to_json() if decision is not None else None,
     )
 
 
@@ -500,11 +509,13 @@ def build_report(collection, scope: str, settings: Settings, *, items: Sequence[
                 copied_ratio_without_template=s.copied_ratio_without_template,
                 largest_source_ratio=s.largest_source_ratio, largest_source=s.largest_source,
                 template_share=s.template_share, quoted_share=s.quoted_share, sources=len(r.matches),
-                skipped_reason=r.skipped_reason))
+                skipped_reason=r.skipped_reason, applicants=r.applicants.text(),
+                copied_from_others=s.copied_from_others, copied_from_own=s.copied_from_own))
             for m in r.matches:
                 progress(done / total, f"Quoting {m.source.rel}")
                 pairs.append(report_pair(len(pairs) + 1, sub.name, sub, doc_ref(m.source), m.comparison,
-                                         r.text, texts(m.source.doc_id), estimate=m.estimate, found_by=m.found_by))
+                                         r.text, texts(m.source.doc_id), estimate=m.estimate, found_by=m.found_by,
+                                         same_applicant=m.same_applicant, decision=m.decision))
                 done += 1
     elif scope == "pairs":
         chosen: list[Pair] = list(items) if items is not None else collection.pairs(settings, wrap_progress(progress, 0.0, 0.5))
@@ -515,7 +526,8 @@ def build_report(collection, scope: str, settings: Settings, *, items: Sequence[
             quoting(n / max(len(chosen), 1), f"Comparing {p.a.rel} and {p.b.rel}")
             comp = collection.compare(p.a.doc_id, p.b.doc_id, settings)
             pairs.append(report_pair(n + 1, "", doc_ref(p.a), doc_ref(p.b), comp,
-                                     texts(p.a.doc_id), texts(p.b.doc_id)))
+                                     texts(p.a.doc_id), texts(p.b.doc_id), same_applicant=p.same_applicant,
+                                     decision=p.decision))
     else:
         chosen_c: list[Cluster] = list(items) if items is not None else collection.clusters(settings, wrap_progress(progress, 0.0, 0.5))
         for info in {d.doc_id: d for c in (items or ()) for d in c.members}.values():

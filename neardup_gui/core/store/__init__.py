@@ -30,6 +30,7 @@ import numpy as np
 
 from neardup_gui.core.arrays import distinct, distinct_first_counts
 from neardup_gui.core.flags import Flag, flags_from_json, flags_to_json
+from neardup_gui.core.store import examiner
 
 from neardup_gui import __version__
 
@@ -48,7 +49,9 @@ log = logging.getLogger(__name__)
 #    sources is, core/credit.py)
 # 8: grams + fingerprints.grams (the check's dense tier of winnowed k-grams: every document sharing
 #    a run of 8 units with a submission is proposed, core/fingerprints.py)
-SCHEMA_VERSION = 8
+# 9: the examiner's records (store/examiner.py): applicants, decisions; the split of each screened
+#    submission's copying into its applicants' own work and others', and each source's sha256
+SCHEMA_VERSION = 9
 # the per-document search rows: (key, doc_id)
 SEARCH_TABLES = ("lsh_keys", "anchors", "sentence_fps", "sentences", "grams")
 # the folder of a collection's screening indexes, beside its index file (``<index>.screenings/N.ndx``)
@@ -699,6 +702,8 @@ class Store:
                 _schema7_credit(conn)
             if version < 8:
                 _schema8_grams(conn)
+            if version < 9:
+                examiner.migrate(conn)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         log.info("migrated %s from schema %d to %d", self.path, version, SCHEMA_VERSION)
 
@@ -729,6 +734,8 @@ class Store:
             _schema6_disguise(self.conn)
             _schema7_credit(self.conn)
             _schema8_grams(self.conn)
+            examiner.create_tables(self.conn)
+            examiner.restore(self.conn, self.path)  # (a rebuilt index keeps the examiner's work)
             self.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             self.set_meta("created_by", f"neardup {__version__}")
