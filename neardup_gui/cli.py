@@ -367,7 +367,7 @@ def _say_if_unfinished(coll, db: str) -> None:  # noqa: ANN001 - a Collection
 
 
 def _rules_json(coll, settings) -> dict[str, Any]:
-    from neardup_gui.core.common import exclusion_rules
+    from neardup_gui.core.common_passages import exclusion_rules
 
     return exclusion_rules(coll, settings)
 
@@ -872,7 +872,7 @@ def _common_args(p: argparse.ArgumentParser) -> None:
 @command("common", "List the passages found in many documents and what is done with them; exclude or count one.",
          _common_args)
 def run_common(args: argparse.Namespace) -> int:
-    from neardup_gui.core.common import common_passages, find_passage, set_passage
+    from neardup_gui.core.common_passages import common_passages, find_passage, set_passage
     from neardup_gui.core.store import IndexProblem
 
     from neardup_gui.core.settings import Settings

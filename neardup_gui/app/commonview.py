@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 
 from neardup_gui.app.columns import ColumnFit
 from neardup_gui.app.models import percent
-from neardup_gui.core.common import CommonPassage
+from neardup_gui.core.common_passages import CommonPassage
 from neardup_gui.core.results import Exclusions
 
 PASSAGE_ROLE = Qt.ItemDataRole.UserRole + 7  # the row's index into ``passages``

@@ -15,7 +15,7 @@ from typing import Sequence
 
 from neardup_gui.app.diffview import DiffInput
 from neardup_gui.core.collection import AddedFile, Collection, IndexReport
-from neardup_gui.core.common import CommonPassage, common_passages, exclusion_rules
+from neardup_gui.core.common_passages import CommonPassage, common_passages, exclusion_rules
 from neardup_gui.core.document import Skipped
 from neardup_gui.core.indexer import left_out, unfinished
 from neardup_gui.core.progress import ProgressFn, wrap_progress
@@ -50,7 +50,7 @@ class Duplicates:
     clusters: tuple[Cluster, ...]
     documents: tuple[DocumentInfo, ...]  # re-read: template shares are filled in while pairing
     passages: tuple[CommonPassage, ...] = ()  # the common passages and what is done with them
-    rules: dict | None = None  # which exclusions apply (core.common.exclusion_rules)
+    rules: dict | None = None  # which exclusions apply (core.common_passages.exclusion_rules)
 
 
 def load_collection(db_path: str, folder: str, progress: ProgressFn, defaults: Settings | None = None) -> CollectionState:

@@ -33,8 +33,8 @@ def wrap_progress(progress: ProgressFn, start: float, end: float) -> ProgressFn:
 
 
 def count_noun(n: int, singular: str, plural: str | None = None) -> str:
-    """``1 document``, ``2 documents``: the English count of a noun (messages the app translates
-    match these forms; see app/progressmessages)."""
+    """``1 document``, ``2 documents``: the English count of a noun (the app translates messages
+    of these forms with Qt's plural forms; see app/widgets.py, ``ProgressCounts``)."""
     return f"{n} {singular if n == 1 else (plural or singular + 's')}"
 
 

@@ -11,7 +11,7 @@ from neardup_gui.app.commonview import CommonView
 from neardup_gui.app.duplicatesview import DuplicatesView
 from neardup_gui.app.i18n import Translations
 from neardup_gui.core.collection import Collection
-from neardup_gui.core.common import common_passages, exclusion_rules
+from neardup_gui.core.common_passages import common_passages, exclusion_rules
 from neardup_gui.core.settings import Settings
 
 SAMPLE = Path(__file__).resolve().parents[2] / "resources" / "sample"

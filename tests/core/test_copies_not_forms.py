@@ -20,7 +20,7 @@ import pytest
 
 from neardup_gui.core import templates
 from neardup_gui.core.collection import Collection
-from neardup_gui.core.common import common_passages, set_passage
+from neardup_gui.core.common_passages import common_passages, set_passage
 from neardup_gui.core.extract import extract_file
 from neardup_gui.core.screening import screen_folder
 from neardup_gui.core.settings import Settings

@@ -17,7 +17,7 @@ import pytest
 
 from neardup_gui.core import templates
 from neardup_gui.core.collection import Collection
-from neardup_gui.core.common import common_passages, find_passage, set_passage
+from neardup_gui.core.common_passages import common_passages, find_passage, set_passage
 from neardup_gui.core.compare import compare_documents
 from neardup_gui.core.settings import Settings
 from neardup_gui.core.store import SCHEMA_VERSION, Store

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from neardup_gui.core.collection import Collection, MatrixCache
-from neardup_gui.core.common import common_passages
+from neardup_gui.core.common_passages import common_passages
 from neardup_gui.core.settings import Settings
 from tests import template_cases as tc
 from tests.corpus import corpus_dir

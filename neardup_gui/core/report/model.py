@@ -580,7 +580,7 @@ def build_report(collection, scope: str, settings: Settings, *, items: Sequence[
 
 def _exclusions(collection, settings: Settings, pairs: Sequence[ReportPair]) -> ReportExclusions:  # noqa: ANN001
     """(issue 14) The exclusions section: rules, units removed, the common passages left out."""
-    from neardup_gui.core.common import common_passages, exclusion_rules
+    from neardup_gui.core.common_passages import common_passages, exclusion_rules
 
     units: dict[str, int] = {}
     seen: set[str] = set()
