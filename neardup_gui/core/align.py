@@ -1,6 +1,6 @@
 """Alignment of two unit sequences: the matching blocks of one longest common subsequence.
 
-Seed 004 (Huang, Wang and Li) computes the LCS with Myers' O((N+M)·D) diff; close texts (a
+Huang, Wang and Li compute the LCS with Myers' O((N+M)·D) diff; close texts (a
 resubmission, after the shared-k-gram filter of :mod:`neardup_gui.core.compare`) are aligned that
 way, compiled (core/_myers.c, or google-diff-match-patch's C++ port) within an edit-distance budget,
 and in readable Python for small pieces. Beyond the budget rapidfuzz's bit-parallel LCS, O(N·M/64),
@@ -120,7 +120,7 @@ def align(a_ids: np.ndarray, b_ids: np.ndarray) -> list[Block]:
 
     The blocks are disjoint, increasing in both sequences, and their lengths sum to the LCS
     length. Close sequences (a resubmission, after the shared-k-gram filter) are aligned by
-    Myers' diff, as in seed 004; when their edit distance exceeds :func:`myers_budget`,
+    Myers' diff, as Huang, Wang and Li do; when their edit distance exceeds :func:`myers_budget`,
     rapidfuzz's bit-parallel LCS alignment takes over. Deterministic: the same inputs always
     give the same blocks.
     """
@@ -431,7 +431,7 @@ def _snake(a: Sequence, b: Sequence, x: int, y: int) -> int:
 
 
 def myers_blocks(a: Sequence, b: Sequence, max_d: int | None = None) -> list[Block] | None:
-    """Matching blocks of an LCS by Myers' O((N+M)·D) greedy diff (seed 004's algorithm).
+    """Matching blocks of an LCS by Myers' O((N+M)·D) greedy diff (Huang, Wang and Li's choice).
 
     Keeps the furthest-reaching x of every diagonal k = x − y for each edit count d, then walks
     the stored frontiers back from (N, M). Memory is O(D²). With ``max_d`` given, returns

@@ -1,6 +1,6 @@
 """Exact comparison of two documents: LCS alignment, trustable match runs, similarity, containment.
 
-The similarity is seed 004's r(A, B) = |LCS| / (|A| + |B| − |LCS|) over unit sequences, with two
+The similarity is Huang, Wang and Li's r(A, B) = |LCS| / (|A| + |B| − |LCS|) over unit sequences, with two
 refinements that keep chance out of the count:
 
 * template and excluded units are removed from both sequences *before* aligning, so the form a
@@ -8,7 +8,7 @@ refinements that keep chance out of the count:
   removed text that both texts hold at the aligned position does not cut the run around it
   (an exclusion takes the same text out of both sides; identical texts stay identical);
 * only *trustable* LCS units count: those in maximal aligned runs of at least ``min_run`` units
-  (consecutive in both texts). Seed 004 keeps the coherent central part of the LCS for the same
+  (consecutive in both texts). Huang, Wang and Li keep the coherent central part of the LCS for the same
   reason; a run length is a sharper test than "head or tail of the page".
 
 Which LCS: every unit of a run of ``min_run`` aligned units lies inside a ``min_run``-gram that
@@ -23,7 +23,7 @@ definition, kept as the reference the tests compare with.
 Speed: the multiset overlap of the shared-k-gram units is an exact upper bound of the trustable
 count; it costs one sort and lets a caller with a cut-off skip the alignment of candidates that
 cannot reach it. After the filter a resubmission differs only by a few units, so Myers'
-O((N+M)·D) diff (seed 004's choice) is tried first within a budget on D; beyond it rapidfuzz's
+O((N+M)·D) diff (Huang, Wang and Li's choice) is tried first within a budget on D; beyond it rapidfuzz's
 bit-parallel LCS, O(N·M/64), takes over, with units coded by frequency so that its fast table
 look-up serves most of them. ``docs/similarity.md`` gives the measured figures.
 """
@@ -381,8 +381,8 @@ def _aligned_comparison(
     if common < n_real_aligned:
         # Some aligned units fell outside the runs: an LCS is not unique, and which runs reach
         # min_run depends on the tie-breaks. Align once more with the opposite tie-breaks (the
-        # reversed sequences) and keep the more coherent of the two LCSs (seed 004 counts only
-        # the coherent part). Measured: one resubmission in the evaluation collection kept 282
+        # reversed sequences) and keep the more coherent of the two LCSs (Huang, Wang and Li count
+        # only the coherent part). Measured: one resubmission in the evaluation collection kept 282
         # of its 283 aligned units this way against 280.
         n_a_sel, n_b_sel = len(seq_a), len(seq_b)
         if lcs is None and len(seq_a) * len(seq_b) <= align.SPLIT_MIN_CELLS:
@@ -407,7 +407,7 @@ def _aligned_comparison(
     # The in-order passages: the runs of the alignment merged across small edits.
     in_order = find_passages(runs, codes_a, codes_b, jumps_a, jumps_b, _align_codes, DEFAULT_RULES, cjk_a, cjk_b)
     # The identical units of the in-order passages (their anchors and seeds: aligned runs, never
-    # a scattered common word): the similarity's numerator, seed 004's ratio over the coherent
+    # a scattered common word): the similarity's numerator, Huang, Wang and Li's ratio over the coherent
     # part of the LCS, counted in the same passages the containments count.
     identical = sum(_identical(p) for p in in_order)
     in_order, moved, revised = (in_order, [], []) if whole else _tiling(
@@ -550,7 +550,7 @@ def _revised_passages(
     does not explain that: on unrelated sections of one book (both languages, the same subject
     next door) such chains appear only where the book repeats itself (docs/similarity.md).
     Returned in countable coordinates, seeds in order; counted in the containments, not in the
-    similarity (seed 004's ratio over the in-order passages)."""
+    similarity (Huang, Wang and Li's ratio over the in-order passages)."""
     k = rules.seed_units
     if _free_stretch_units(used_a, k) < rules.min_seeds * k or _free_stretch_units(used_b, k) < rules.min_seeds * k:
         return []

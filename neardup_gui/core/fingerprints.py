@@ -1,17 +1,19 @@
 """Document fingerprints: simhash64, 1-bit minwise, LSH band keys, sentence fingerprints, anchors.
 
-What each fingerprint is for, and which seed it comes from:
+What each fingerprint is for, and whose method it is (docs/methods.md):
 
-- ``simhash``: 64-bit simhash of weighted words (seed 002): a whole-document near-duplicate test
-  with Hamming radius ≤ 3, searched with Manku's permuted tables.
-- ``minhash_bits``: the k-bit 1-bit minwise fingerprint (seed 000): R̂ = 2·E_b − 1 estimates the
-  Jaccard similarity of the unit-shingle sets; a threshold r becomes a Hamming radius
-  r_h = ⌈k(1 − r)/2⌉, searched with group merging (alg.H) or permuted tables (alg.G).
-- ``lsh_keys``: MinHash band keys (seed 001): documents sharing a band key are LSH candidates.
-- ``sentence_fps``: seed 004's sentence fingerprints, m buckets of the n smallest sentence hashes;
-  documents sharing a bucket fingerprint are "perhaps-similar".
-- ``anchors``: winnowing anchors over unit k-grams — our improvement on seed 004 for *partial*
-  copies: any common run of at least ``anchor_window + anchor_kgram − 1`` units shares at least
+- ``simhash``: 64-bit simhash of weighted words (Yu, Hu and Zhang): a whole-document
+  near-duplicate test with Hamming radius ≤ 3, searched with Manku's permuted tables.
+- ``minhash_bits``: the k-bit 1-bit minwise fingerprint (Yuan, Long, Zhang and Gui):
+  R̂ = 2·E_b − 1 estimates the Jaccard similarity of the unit-shingle sets; a threshold r becomes
+  a Hamming radius r_h = ⌈k(1 − r)/2⌉, searched with group merging (alg.H) or permuted tables
+  (alg.G).
+- ``lsh_keys``: MinHash band keys (LSH banding, after Rajaraman and Ullman): documents sharing a
+  band key are LSH candidates.
+- ``sentence_fps``: Huang, Wang and Li's sentence fingerprints, m buckets of the n smallest
+  sentence hashes; documents sharing a bucket fingerprint are "perhaps-similar".
+- ``anchors``: winnowing anchors over unit k-grams — our improvement on Huang, Wang and Li for
+  *partial* copies: any common run of at least ``anchor_window + anchor_kgram − 1`` units shares at least
   one anchor, however small that run is against the whole document.
 
 Every hash is seeded from ``FingerprintParams.seed`` and reproducible across processes and
@@ -211,14 +213,14 @@ def minhash_signature(unit_ids: np.ndarray, params: FingerprintParams, count: in
     ``signature_length(params)``), each equal in two documents with probability = their Jaccard.
 
     **One permutation hashing with optimal densification** (Li, Owen, Zhang 2012; Shrivastava
-    2017) — our improvement on the k independent permutations of seeds 000 and 001. The seeded
+    2017) — our improvement on the k independent permutations of Yuan et al. and of MinHash. The seeded
     64-bit shingle hash is the one random permutation; its range is cut into ``count`` equal
     bins and each bin keeps its smallest hash. A bin that no shingle fell into borrows the value
     of the first non-empty bin along its own seeded probe sequence, the same sequence in every
     document, so Pr[sig_A[i] = sig_B[i]] = J(A, B) for every bin i, as with k permutations, and
-    seed 000's R̂ = 2·E_b − 1 and seed 001's banding apply unchanged. The cost is one sort of the
+    the 1-bit estimate R̂ = 2·E_b − 1 and the LSH banding apply unchanged. The cost is one sort of the
     shingle hashes instead of a (shingles × k) product (``docs/fingerprints.md`` has the speed
-    and the seed-000 tables measured with it). An empty document gets the maximum value
+    and the tables of Yuan et al. reproduced with it). An empty document gets the maximum value
     everywhere.
     """
     count = count or signature_length(params)
@@ -261,7 +263,7 @@ def one_permutation_signature(hashes: np.ndarray, count: int, seed: int) -> np.n
 
 
 def one_bit_fingerprint(signature: np.ndarray) -> np.ndarray:
-    """Seed 000's b = 1 bit of each minimum, packed into ⌈k/64⌉ uint64 words.
+    """The b = 1 bit of each minimum (Yuan et al.), packed into ⌈k/64⌉ uint64 words.
 
     The bit is the top bit of a mix of (minimum, permutation index): a hash b(·) with
     Pr[b(u) = b(v)] = 1/2 for u ≠ v, independent across permutations. Padding bits of the last
@@ -285,7 +287,7 @@ def hamming(a_words: np.ndarray, b_words: np.ndarray) -> int:
 
 
 def estimate_similarity(a_words: np.ndarray, b_words: np.ndarray, k: int) -> float:
-    """ESTIMATE of the Jaccard similarity from two k-bit 1-bit fingerprints (seed 000).
+    """ESTIMATE of the Jaccard similarity from two k-bit 1-bit fingerprints (Yuan et al.).
 
     R̂ = 2·E_b − 1 with E_b = 1 − hamming/k the share of equal bits; unbiased, variance
     4·E_b(1 − E_b)/k, and it can fall below 0 for unrelated documents. Only for finding
@@ -336,7 +338,7 @@ def _lsh_layout_computed(threshold: float, num_perm: int) -> tuple[int, int]:
 
 
 def lsh_band_keys(signature: np.ndarray, params: FingerprintParams) -> np.ndarray:
-    """One uint64 key per band of the first ``params.lsh_perms`` MinHash values (seed 001)."""
+    """One uint64 key per band of the first ``params.lsh_perms`` MinHash values (LSH banding)."""
     bands, rows = lsh_layout(params.lsh_threshold, params.lsh_perms)
     signature = np.asarray(signature, dtype=np.uint64)
     if _compiled is not None and len(signature) >= bands * rows:  # the same in C (core/_units.c: band_keys)
@@ -479,7 +481,7 @@ class SimhashFeatures:
 
 
 def simhash_features(units: Units, params: FingerprintParams, counter=None) -> SimhashFeatures:  # noqa: ANN001
-    """Seed 002's weighted words: W = Score / max Score, Score = tf + λ(Len + Pos).
+    """The weighted words of Yu, Hu and Zhang: W = Score / max Score, Score = tf + λ(Len + Pos).
 
     Chinese words come from jieba's dictionary segmentation with part of speech, without the HMM
     (4.5× faster on our corpus and it still tags every dictionary word; see :func:`word_counter`),
@@ -548,7 +550,7 @@ def simhash_from_features(hashes: np.ndarray, weights: np.ndarray) -> int:
 
 
 def simhash64(text: str, params: FingerprintParams, units: Units | None = None) -> int:
-    """64-bit simhash of ``text`` with seed 002's word weighting (unsigned)."""
+    """64-bit simhash of ``text`` with Yu, Hu and Zhang's word weighting (unsigned)."""
     f = simhash_features(tokenize(text) if units is None else units, params)
     return simhash_from_features(f.hashes, f.weights)
 
@@ -575,7 +577,7 @@ def sentence_hashes(text: str, params: FingerprintParams, units: Units | None = 
 
 
 def sentence_fingerprints(text: str, params: FingerprintParams, units: Units | None = None) -> np.ndarray:
-    """Seed 004's m sentence fingerprints: bucket = hash mod m, n smallest per bucket hashed.
+    """Huang, Wang and Li's m sentence fingerprints: bucket = hash mod m, n smallest per bucket hashed.
 
     Returns ``params.sentence_buckets`` uint64 values; 0 marks an empty bucket (a non-empty
     bucket never hashes to 0).
@@ -623,7 +625,7 @@ def anchor_kgrams(unit_ids: np.ndarray, params: FingerprintParams) -> np.ndarray
 def anchors(unit_ids: np.ndarray, params: FingerprintParams) -> np.ndarray:
     """Winnowing anchors (Schleimer, Wilkerson, Aiken 2003): sorted distinct k-gram hashes.
 
-    Our improvement on seed 004 for partial copies. Hash every ``anchor_kgram``-unit k-gram;
+    Our improvement on Huang, Wang and Li for partial copies. Hash every ``anchor_kgram``-unit k-gram;
     in every window of ``anchor_window`` consecutive k-gram hashes keep the minimum (the
     rightmost on ties). A common run of G = window + kgram − 1 units contains one whole window
     in both documents, and both keep that window's minimum, so they share an anchor: a copied

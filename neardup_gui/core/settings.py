@@ -32,15 +32,15 @@ class FingerprintParams:
     A change to any of these re-fingerprints every document from its stored text.
     """
 
-    minhash_bits: int = 256  # k of the 1-bit minwise fingerprint (seed 000), 64..1024
-    shingle_units: int = 4  # units per shingle for minhash and LSH (seed 001)
+    minhash_bits: int = 256  # k of the 1-bit minwise fingerprint (Yuan et al.), 64..1024
+    shingle_units: int = 4  # units per shingle for minhash and LSH (MinHash banding)
     lsh_threshold: float = 0.5  # Jaccard threshold the LSH bands are derived from
     lsh_perms: int = 128  # MinHash permutations behind the LSH band keys
-    simhash_lambda: float = 0.5  # λ of Score = tf + λ(Len + Pos) (seed 002)
-    sentence_buckets: int = 7  # m of seed 004's sentence fingerprints
-    sentence_smallest: int = 3  # n of seed 004's sentence fingerprints
+    simhash_lambda: float = 0.5  # λ of Score = tf + λ(Len + Pos) (Yu, Hu and Zhang)
+    sentence_buckets: int = 7  # m of Huang, Wang and Li's sentence fingerprints
+    sentence_smallest: int = 3  # n of Huang, Wang and Li's sentence fingerprints
     seed: int = 1  # seed of every hash family
-    # winnowing anchors for partial copies (our addition to seed 004): k-grams of this many
+    # winnowing anchors for partial copies (our addition to Huang, Wang and Li): k-grams of this many
     # units, one anchor per window of this many k-grams; any common run of at least
     # anchor_window + anchor_kgram - 1 units shares an anchor. 8, not 12: an edited copy keeps a
     # k-gram whole with probability (1 - edit rate)^k, 0.17 against 0.07 at 20 % (English

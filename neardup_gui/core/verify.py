@@ -1,7 +1,7 @@
 """Verification: a document's template/excluded marks and the exact comparison of two documents.
 
 Fingerprints only propose candidates; what the examiner sees is computed here, exactly: the LCS
-ratio of seed 004 over countable units (template and, when set, quotes and bibliography removed).
+ratio of Huang, Wang and Li over countable units (template and, when set, quotes and bibliography removed).
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """Fingerprint search: interchangeable strategies behind one interface, and their bytes.
 
 Hamming strategies (exact for the radius they promise; tests prove each equals brute force):
-``brute`` (the reference), ``permuted`` (Manku's tables, alg.G), ``grouped`` (seed 000's
-alg.H). ``lsh`` (band-key buckets) is probabilistic. :class:`AnchorIndex` and
-:class:`SentenceIndex` are the hash → documents lookups for partial copies and seed 004's
-perhaps-similar sets.
+``brute`` (the reference), ``permuted`` (Manku's tables, alg.G), ``grouped`` (alg.H, the group
+merging of Yuan, Long, Zhang and Gui). ``lsh`` (band-key buckets) is probabilistic. :class:`AnchorIndex` and
+:class:`SentenceIndex` are the hash → documents lookups for partial copies and the
+perhaps-similar sets of Huang, Wang and Li.
 """
 
 from __future__ import annotations

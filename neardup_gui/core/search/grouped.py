@@ -1,4 +1,4 @@
-"""Fingerprint group merging ("alg.H", seed 000): one index over all groups, radius set per query.
+"""Fingerprint group merging ("alg.H" of Yuan, Long, Zhang and Gui): one index, radius per query.
 
 The k bits are split into m groups A_1..A_m of at most g bits (C = 2^g). Group i of a document
 is mapped to y_i = (i − 1)·C + A_i, so all groups share one key space and ONE index: a posting
@@ -51,7 +51,7 @@ def group_layout(bits: int, max_radius: int, group_bits: int | None = None) -> t
 
 
 class GroupedSearch(HammingBase):
-    """Seed 000's alg.H: exact for any radius below the number of groups, chosen per query."""
+    """Alg.H of Yuan et al.: exact for any radius below the number of groups, chosen per query."""
 
     name: ClassVar[str] = "grouped"
 
@@ -131,11 +131,11 @@ class GroupedSearch(HammingBase):
         return hits[starts[counts >= need]]
 
     def candidate_count(self, fp: np.ndarray, radius: int) -> int:
-        """Rows handed to the exact check (the query cost of seed 000's comparison)."""
+        """Rows handed to the exact check (the query cost Yuan et al. compare)."""
         rows = self._candidate_rows(np.asarray(fp, dtype=np.uint64).reshape(-1), radius)
         return len(self._rows) if rows is None else len(rows)
 
     def postings_scanned(self, fp: np.ndarray) -> int:
-        """m·n_g: postings read by one query (seed 000's O(m log(mn) + m·n_g))."""
+        """m·n_g: postings read by one query (O(m log(mn) + m·n_g) in Yuan et al.)."""
         y = self.query_keys(np.asarray(fp, dtype=np.uint64).reshape(-1))
         return int((self._offsets[y + 1] - self._offsets[y]).sum())

@@ -1,4 +1,4 @@
-"""LSH buckets over MinHash band keys (seed 001): candidates share at least one band key.
+"""LSH buckets over MinHash band keys (LSH banding): candidates share at least one band key.
 
 NOT exact, unlike the Hamming strategies: LSH is probabilistic by design. A pair of Jaccard
 similarity s shares at least one of b bands of r rows with probability 1 − (1 − s^r)^b, so

@@ -3,8 +3,8 @@
 The f fingerprint bits are cut into b contiguous blocks. Two fingerprints within Hamming
 distance r_h differ in at most r_h blocks, so (pigeonhole) they agree exactly on at least
 b − r_h of them. One table per choice of b − r_h blocks: the chosen blocks are permuted to the
-top of a key (seed 002's "permute some bits to the top bits"), the keys are sorted, and a query
-binary-searches its own key in each table. Every fingerprint within r_h lands in at least one
+top of a key ("permute some bits to the top bits", as Yu, Hu and Zhang put it), the keys are
+sorted, and a query binary-searches its own key in each table. Every fingerprint within r_h lands in at least one
 table's range, so the candidates miss nothing; the final Hamming check removes the rest.
 
 The layout (b, and so t = C(b, r_h) tables) is chosen from f, r_h and the expected collection
@@ -215,6 +215,6 @@ class PermutedSearch(HammingBase):
         return len(self.layout.tables)
 
     def candidate_count(self, fp: np.ndarray, radius: int) -> int:
-        """Rows the tables hand to the exact check (the query cost of seed 000's comparison)."""
+        """Rows the tables hand to the exact check (the query cost Yuan et al. compare)."""
         rows = self._candidate_rows(np.asarray(fp, dtype=np.uint64).reshape(-1), radius)
         return len(self._rows) if rows is None else len(rows)

@@ -1,9 +1,9 @@
-"""Inverted indexes from hash to documents: winnowing anchors and seed 004's sentence fingerprints.
+"""Inverted indexes from hash to documents: winnowing anchors and sentence fingerprints.
 
 - :class:`AnchorIndex` answers "which stored documents share at least s anchors with this one":
   the partial-copy search (a section copied into an otherwise different proposal shares every
   anchor of that section, see ``fingerprints.anchors``).
-- :class:`SentenceIndex` answers seed 004's "perhaps-similar": documents sharing at least one
+- :class:`SentenceIndex` answers Huang, Wang and Li's "perhaps-similar": documents sharing at least one
   sentence-bucket fingerprint (0, an empty bucket, never matches).
 
 Both keep a sorted (hash, doc id) posting array; additions wait in a pending part and removals
@@ -148,7 +148,7 @@ class AnchorIndex(PostingIndex):
 
 
 class SentenceIndex(PostingIndex):
-    """Seed 004's sentence-bucket fingerprints → documents."""
+    """The sentence-bucket fingerprints of Huang, Wang and Li → documents."""
 
     name: ClassVar[str] = "sentences"
 
