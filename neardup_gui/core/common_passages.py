@@ -23,10 +23,14 @@ import logging
 import math
 from collections import Counter
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from neardup_gui.core.progress import ProgressFn, count_noun, no_progress
 from neardup_gui.core.settings import Settings
 from neardup_gui.core.templates import SAME_DOCUMENTS, sentence_keys
+
+if TYPE_CHECKING:
+    from neardup_gui.core.collection import Collection
 
 log = logging.getLogger(__name__)
 
@@ -129,7 +133,7 @@ def passage_status(keys: tuple[int, ...], *, file_keys: frozenset[int], marked: 
     return status, status in ("marked", "counted") and examiner * 2 >= len(keys)
 
 
-def common_passages(collection, settings: Settings, *, min_docs: int | None = None,  # noqa: ANN001
+def common_passages(collection: Collection, settings: Settings, *, min_docs: int | None = None,
                     progress: ProgressFn = no_progress) -> list[CommonPassage]:
     """Every passage found in at least ``min_docs`` documents (default: ``template_min_docs``),
     most widespread first, with its status under ``settings``.
@@ -253,12 +257,12 @@ def find_passage(passages: list[CommonPassage], passage_id: str) -> CommonPassag
     return found[0]
 
 
-def set_passage(collection, passage: CommonPassage, action: str) -> int:  # noqa: ANN001
+def set_passage(collection: Collection, passage: CommonPassage, action: str) -> int:
     """Exclude (``exclude``) or count (``count``) a common passage: one mark in the index."""
     return collection.mark_keys(passage.keys, passage.text, action)
 
 
-def exclusion_rules(collection, settings: Settings) -> dict:  # noqa: ANN001
+def exclusion_rules(collection: Collection, settings: Settings) -> dict:
     """Which exclusions apply under ``settings``, in words a report can print and JSON can carry."""
     marks = collection.store.template_marks() if collection is not None else []
     return {

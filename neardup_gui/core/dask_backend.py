@@ -17,12 +17,15 @@ from __future__ import annotations
 import logging
 import os
 import time
-from typing import Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 from neardup_gui.core.dask_connection import ClusterUnavailable, DaskConnection, connect
 from neardup_gui.core.pairpass import DocumentPairs, Executor, PassSpec, run_partition
 from neardup_gui.core.progress import ProgressFn, no_progress
 from neardup_gui.core.settings import ExtractLimits
+
+if TYPE_CHECKING:
+    from distributed import Client
 
 log = logging.getLogger(__name__)
 
@@ -39,11 +42,11 @@ TASKS_PER_THREAD = 2
 FILES_PER_TASK = (16, 1000)
 
 
-def _threads(client) -> int:  # noqa: ANN001 - a distributed.Client
+def _threads(client: Client) -> int:
     return max(1, sum(client.nthreads().values()))
 
 
-def _as_completed(client, futures: list, tick: ProgressFn) -> Iterator[Any]:  # noqa: ANN001
+def _as_completed(client: Client, futures: list, tick: ProgressFn) -> Iterator[Any]:
     """Results of ``futures`` as they finish; ``tick`` called while waiting (it may cancel)."""
     pending = list(futures)
     try:
@@ -104,7 +107,7 @@ def extract_partition(paths: Sequence[str], limits: ExtractLimits, prepare: Any)
     return [(path, *extract_and_prepare(path, limits, prepare)) for path in paths]
 
 
-def dask_extraction(conn: DaskConnection):  # noqa: ANN201 - a process_many
+def dask_extraction(conn: DaskConnection) -> Callable[..., Iterator[tuple[str, Any, Any]]]:
     """A drop-in for :func:`workers.process_many` that extracts on a Dask cluster."""
 
     def process(paths: Sequence[str], limits: ExtractLimits = ExtractLimits(), workers: int = 0,

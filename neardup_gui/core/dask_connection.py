@@ -23,9 +23,12 @@ import logging
 import socket
 import ssl
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from neardup_gui.core.settings import Settings
+
+if TYPE_CHECKING:
+    from distributed import Client  # imported at run time only when a cluster is used
 
 log = logging.getLogger(__name__)
 
@@ -188,7 +191,7 @@ def _check(conn: DaskConnection, context: ssl.SSLContext | None) -> str | None:
     return None
 
 
-def connect(conn: DaskConnection):  # noqa: ANN201 - a distributed.Client (imported only when used)
+def connect(conn: DaskConnection) -> Client:
     """A dask Client connected to ``conn``'s scheduler; ClusterUnavailable, in one line, when that
     cannot be done safely (see the module's docstring)."""
     try:

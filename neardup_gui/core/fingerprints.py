@@ -32,6 +32,7 @@ import struct
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Callable
 
 import mmh3
 import numpy as np
@@ -41,6 +42,12 @@ from neardup_gui.core.folding import fold_map, fold_table
 from neardup_gui.core.settings import FingerprintParams
 from neardup_gui.core.units import (CJK_CLASS, Units, normalise_token, sentences, sentences_in_units, slice_hashes,
                                     tokenize, unit_id)
+
+if TYPE_CHECKING:
+    from neardup_gui.core.document import Document
+
+# A word counter for the simhash's features: the runs of a text → its words and their counts.
+WordCounter = Callable[[str], Counter]
 
 try:  # k-grams, the MinHash signature and winnowing in C (core/_units.c); numpy below otherwise
     from neardup_gui.core import _units as _compiled
@@ -425,7 +432,7 @@ _WORD_CACHES: dict[tuple[int, object], dict[str, tuple[bool, int]]] = {}
 _WORD_CACHE_MAX = 500_000
 
 
-def _word_cache(hseed: int, counter) -> dict[str, tuple[bool, int]]:  # noqa: ANN001
+def _word_cache(hseed: int, counter: WordCounter | None) -> dict[str, tuple[bool, int]]:
     """word -> (is a noun, hash) learnt so far in this process, per seed (and test counter)."""
     key = (hseed, counter)
     cache = _WORD_CACHES.get(key)
@@ -434,7 +441,8 @@ def _word_cache(hseed: int, counter) -> dict[str, tuple[bool, int]]:  # noqa: AN
     return cache
 
 
-def _learn_words(words: list[str], cache: dict[str, tuple[bool, int]], hseed: int, counter) -> None:  # noqa: ANN001
+def _learn_words(words: list[str], cache: dict[str, tuple[bool, int]], hseed: int,
+                 counter: WordCounter | None) -> None:
     """Tag new words, one per line. Without the HMM a word's flag is its dictionary tag whatever
     surrounds it, so a word tagged on its own line gets the flag it has in the text; should one
     segment differently on its own line, each word is tagged alone (and one that still splits
@@ -480,7 +488,7 @@ class SimhashFeatures:
     weights: np.ndarray  # float64 W = Score / max Score, same order
 
 
-def simhash_features(units: Units, params: FingerprintParams, counter=None) -> SimhashFeatures:  # noqa: ANN001
+def simhash_features(units: Units, params: FingerprintParams, counter: WordCounter | None = None) -> SimhashFeatures:
     """The weighted words of Yu, Hu and Zhang: W = Score / max Score, Score = tf + λ(Len + Pos).
 
     Chinese words come from jieba's dictionary segmentation with part of speech, without the HMM
@@ -532,7 +540,8 @@ def simhash_features(units: Units, params: FingerprintParams, counter=None) -> S
     return SimhashFeatures(tuple(cjk_words), first, np.concatenate([cjk_hashes, other_hashes]), scores / top)
 
 
-def simhash_weights(text: str, params: FingerprintParams, counter=None) -> dict[str, float]:  # noqa: ANN001
+def simhash_weights(text: str, params: FingerprintParams,
+                    counter: WordCounter | None = None) -> dict[str, float]:
     """The features of :func:`simhash_features` as ``{word: W}`` (for reading and tests)."""
     units = tokenize(text)
     f = simhash_features(units, params, counter)
@@ -703,7 +712,7 @@ def fingerprint(text: str, units: Units, params: FingerprintParams) -> Fingerpri
     )
 
 
-def fingerprint_document(doc, params: FingerprintParams) -> tuple[Units, Fingerprints]:  # noqa: ANN001
+def fingerprint_document(doc: Document, params: FingerprintParams) -> tuple[Units, Fingerprints]:
     """A document's units and fingerprints. Module-level and light to import, so an extraction
     worker can be told to run it by name (``workers.SUBMISSION_PREPARE``): ``neardup check``
     has each submission fingerprinted on the worker's core while the index loads."""

@@ -305,7 +305,8 @@ def _compiled(a: PreparedDocument, b: PreparedDocument) -> bool:
     return _kernels is not None and a.items.dtype == np.uint32 and b.items.dtype == np.uint32
 
 
-def _compiled_shared_cover(a: PreparedDocument, b: PreparedDocument, at_least: int | None):  # noqa: ANN202
+def _compiled_shared_cover(a: PreparedDocument, b: PreparedDocument,
+                           at_least: int | None) -> tuple[np.ndarray, np.ndarray] | bool | None:
     """:func:`_numpy_shared_cover` in C (core/_kernels.c)."""
     wa, wb = a.windows, b.windows
     got = _kernels.shared_cover(wa.hashes, wa.inverse, wa.first, a.items, wb.hashes, wb.inverse, wb.first,
@@ -315,7 +316,8 @@ def _compiled_shared_cover(a: PreparedDocument, b: PreparedDocument, at_least: i
     return np.frombuffer(got[0], dtype=bool), np.frombuffer(got[1], dtype=bool)
 
 
-def _numpy_shared_cover(a: PreparedDocument, b: PreparedDocument, at_least: int | None):  # noqa: ANN202
+def _numpy_shared_cover(a: PreparedDocument, b: PreparedDocument,
+                        at_least: int | None) -> tuple[np.ndarray, np.ndarray] | bool | None:
     """The masks of :func:`_shared_mask_prepared` from the window hashes (neither document's
     collided); None below ``at_least``; False when two windows of one hash differ (a collision)."""
     k, na, nb = a.min_run, len(a.items), len(b.items)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import os
 from dataclasses import asdict, dataclass, field, fields, replace
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 log = logging.getLogger(__name__)
 
@@ -116,7 +116,7 @@ def _fraction(raw: Any) -> float:
     return value
 
 
-def _whole(low: int, high: int):  # noqa: ANN202 - a checker
+def _whole(low: int, high: int) -> Callable[[Any], int]:
     def check(raw: Any) -> int:
         if isinstance(raw, str):
             value = int(raw.strip())

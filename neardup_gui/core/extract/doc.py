@@ -26,8 +26,12 @@ from __future__ import annotations
 import io
 import re
 import struct
+from typing import TYPE_CHECKING
 
 from neardup_gui.core.extract.common import ExtractError, Extracted
+
+if TYPE_CHECKING:
+    from olefile import OleFileIO
 
 FIB_IDENT = 0xA5EC
 FIB_WORD97 = 0x00C1  # nFib of Word 97 and later (Word 6/95: 0x0065–0x0069)
@@ -107,7 +111,7 @@ def _extract(data: bytes) -> Extracted:
                      warnings=warnings)
 
 
-def _read(ole, name: str) -> bytes:  # noqa: ANN001 - an olefile.OleFileIO
+def _read(ole: OleFileIO, name: str) -> bytes:
     try:
         with ole.openstream(name) as stream:
             return stream.read()

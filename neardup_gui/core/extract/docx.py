@@ -5,11 +5,17 @@ from __future__ import annotations
 
 import logging
 import posixpath
+from typing import TYPE_CHECKING
 
 from neardup_gui.core.document import CharSpan
 from neardup_gui.core.extract.common import ExtractError, Extracted, has_text, parse_xml, read_package, read_xml_part
 from neardup_gui.core.extract.hiding import AUTO, WHITE, HiddenSpans, Look, parse_colour
 from neardup_gui.core.settings import ExtractLimits
+
+if TYPE_CHECKING:
+    import zipfile
+
+    from lxml.etree import _Element
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +79,7 @@ class _Styles:
     """The run looks of a document's styles (word/styles.xml), their ``basedOn`` chains resolved,
     and the page colour; a document without styles has the defaults."""
 
-    def __init__(self, styles=None, page: tuple[int, int, int] = WHITE) -> None:  # noqa: ANN001 - lxml elements
+    def __init__(self, styles: _Element | None = None, page: tuple[int, int, int] = WHITE) -> None:
         self.page = page
         self.default = Look()
         self.default_paragraph = ""
@@ -116,11 +122,11 @@ class _Styles:
         return None
 
 
-def _on_default(style) -> bool:  # noqa: ANN001 - an lxml element
+def _on_default(style: _Element) -> bool:
     return (style.get(f"{_W}default") or "").lower() in ("1", "true", "on")
 
 
-def _paragraph_look(p, styles: _Styles) -> Look:  # noqa: ANN001 - an lxml element
+def _paragraph_look(p: _Element, styles: _Styles) -> Look:
     """The look a paragraph gives its runs: its style's, over its shading."""
     ppr = p.find(_PPR)
     style = ppr.find(_PSTYLE) if ppr is not None else None
@@ -162,7 +168,7 @@ def _paragraph_text(p, styles: _Styles | None = None) -> tuple[str, list[CharSpa
     return out.text(), out.spans
 
 
-def _run_unseen(run, base: Look, styles: _Styles) -> bool:  # noqa: ANN001 - an lxml element
+def _run_unseen(run: _Element, base: Look, styles: _Styles) -> bool:
     rpr = run.find(_RPR)
     if rpr is None:
         return base.unseen(styles.page)
@@ -355,7 +361,7 @@ def _read(archive, warnings: list[str], salvaged: bool) -> Extracted:
 _STYLES_TYPE = "/styles"
 
 
-def _styles(archive, root, relationships: dict[str, tuple[str, str]]) -> _Styles:  # noqa: ANN001
+def _styles(archive: zipfile.ZipFile, root: _Element, relationships: dict[str, tuple[str, str]]) -> _Styles:
     """The document's styles and page colour. Styles only decide what is hidden: a damaged or
     missing styles part leaves the defaults (direct formatting is still read)."""
     background = root.find(f"{_W}background")

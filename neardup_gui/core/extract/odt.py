@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import logging
 import xml.etree.ElementTree as ET
+from typing import TYPE_CHECKING
 
 from neardup_gui.core.document import CharSpan
 from neardup_gui.core.extract.common import ExtractError, Extracted, has_text, parse_xml, read_package, read_xml_part
 from neardup_gui.core.extract.hiding import WHITE, HiddenSpans, Look, parse_colour
 from neardup_gui.core.settings import ExtractLimits
+
+if TYPE_CHECKING:
+    import zipfile
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +48,7 @@ def _points(value: str | None) -> float | None:
     return None
 
 
-def _text_look(style) -> tuple[Look, tuple[int, int, int] | None]:  # noqa: ANN001 - an element
+def _text_look(style: ET.Element) -> tuple[Look, tuple[int, int, int] | None]:
     """(the look of a style's text properties, its paragraph background)."""
     props = style.find(f"{_STYLE}text-properties")
     look = Look()
@@ -63,7 +67,7 @@ class _Styles:
     """The looks of a document's text and paragraph styles (content.xml's automatic styles and
     styles.xml's), their parent chains resolved, and the page colour."""
 
-    def __init__(self, *roots) -> None:  # noqa: ANN002 - elements (None: a part not read)
+    def __init__(self, *roots: ET.Element | None) -> None:  # None: a part not read
         self.page = WHITE
         self._raw: dict[tuple[str, str], tuple[str, Look, tuple[int, int, int] | None]] = {}
         self._defaults: dict[str, Look] = {}
@@ -189,7 +193,7 @@ _DC = "{http://purl.org/dc/elements/1.1/}"
 _META = "{urn:oasis:names:tc:opendocument:xmlns:meta:1.0}"
 
 
-def _properties(archive, names: set[str]) -> dict[str, str]:  # noqa: ANN001 - a zip archive
+def _properties(archive: zipfile.ZipFile, names: set[str]) -> dict[str, str]:
     """The title and author of meta.xml (the author: its creator, else its initial creator);
     optional metadata, so a missing or damaged part gives none."""
     if "meta.xml" not in names:
@@ -212,7 +216,7 @@ def _properties(archive, names: set[str]) -> dict[str, str]:  # noqa: ANN001 - a
     return meta
 
 
-def _styles_part(archive, names: set[str]):  # noqa: ANN001, ANN202 - an element or None
+def _styles_part(archive: zipfile.ZipFile, names: set[str]) -> ET.Element | None:
     """styles.xml, parsed; None when it is missing or damaged (styles only decide what is hidden)."""
     if "styles.xml" not in names:
         return None

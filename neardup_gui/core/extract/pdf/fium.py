@@ -20,6 +20,8 @@ import functools
 import logging
 import re
 from dataclasses import dataclass
+from types import ModuleType
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
@@ -36,6 +38,11 @@ from neardup_gui.core.extract.pdf.lines import (
     rotated_boxes,
 )
 from neardup_gui.core.settings import ExtractLimits
+
+if TYPE_CHECKING:  # PDFium's handles: ctypes pointer types of pypdfium2's raw bindings
+    from pypdfium2.raw import FPDF_DOCUMENT, FPDF_FONT, FPDF_PAGE, FPDF_PAGEOBJECT, FPDF_TEXTPAGE
+
+_Coordinate = TypeVar("_Coordinate", float, np.ndarray)
 
 try:  # the compiled reading of a page (setup.py builds it where a C compiler is)
     from neardup_gui.core.extract.pdf import _pdfium as _compiled_pdfium
@@ -85,7 +92,7 @@ _EMPTY_WIDTH = 0.01
 class _Library:
     """pypdfium2's raw PDFium functions, and their addresses in _pdfium.c's order."""
 
-    raw: object
+    raw: ModuleType
     table: bytes
 
 
@@ -173,7 +180,7 @@ def _passed_on_warnings(pass_on: dict[int, str]) -> list[str]:
             f"(pdfminer.six): {why}" for why, pages in by_reason.items()]
 
 
-def _meta_text(raw, document, key: str) -> str:  # noqa: ANN001 - pypdfium2's raw module and handle
+def _meta_text(raw: ModuleType, document: FPDF_DOCUMENT, key: str) -> str:
     size = raw.FPDF_GetMetaText(document, key.encode("ascii"), None, 0)
     if size <= 2:
         return ""
@@ -186,13 +193,13 @@ class _Widths:
     """The advance width of a character in a font at size 1, and a font's descent, each asked of
     PDFium once a document (PDFium finds a character's code by a search through the font's map)."""
 
-    def __init__(self, raw) -> None:  # noqa: ANN001 - pypdfium2's raw module
+    def __init__(self, raw: ModuleType) -> None:
         self.raw = raw
         self.widths: dict[tuple[int, int], float] = {}
         self.descents: dict[int, float] = {}
         self.value = ctypes.c_float()
 
-    def _font(self, font: int):  # noqa: ANN202 - a pypdfium2 FPDF_FONT
+    def _font(self, font: int) -> FPDF_FONT:
         return ctypes.cast(ctypes.c_void_p(font), self.raw.FPDF_FONT)
 
     def width(self, font: int, code: int) -> float:
@@ -232,7 +239,7 @@ class _Widths:
         return np.array([self.descent(f) for f in distinct.tolist()])[inverse.reshape(-1)]
 
 
-def _read_page(lib: _Library, document, index: int, out: _Document, widths: _Widths,  # noqa: ANN001 - a handle
+def _read_page(lib: _Library, document: FPDF_DOCUMENT, index: int, out: _Document, widths: _Widths,
                compiled: bool) -> None:
     raw = lib.raw
     page = raw.FPDF_LoadPage(document, index)
@@ -280,7 +287,7 @@ class _Geometry:
     box: tuple[float, float, float, float]  # the visible (crop) box, in the salvage reader's space
 
     @classmethod
-    def of(cls, raw, page) -> _Geometry:  # noqa: ANN001 - pypdfium2's raw module and a page handle
+    def of(cls, raw: ModuleType, page: FPDF_PAGE) -> _Geometry:
         box = [ctypes.c_float() for _ in range(4)]
         if raw.FPDFPage_GetMediaBox(page, *box):
             x0, y0, x1, y1 = (v.value for v in box)
@@ -294,7 +301,7 @@ class _Geometry:
         return cls(abs(ax - bx), abs(ay - by), ctm, (min(cx0, cx1), min(cy0, cy1), max(cx0, cx1), max(cy0, cy1)))
 
 
-def _apply(m: tuple[float, ...], x, y):  # noqa: ANN001, ANN202 - floats or arrays
+def _apply(m: tuple[float, ...], x: _Coordinate, y: _Coordinate) -> tuple[_Coordinate, _Coordinate]:
     a, b, c, d, e, f = m
     return a * x + c * y + e, b * x + d * y + f
 
@@ -562,7 +569,7 @@ def _space(widths: _Widths, font: int, x: float, y: float, size_x: float, size_y
     return Glyph(" ", x0, x1, min(y0, y0 + size_y), max(y0, y0 + size_y), y, max(abs(size_y), 0.1))
 
 
-def _page_chars_py(raw, textpage) -> np.ndarray:  # noqa: ANN001 - pypdfium2's raw module and a handle
+def _page_chars_py(raw: ModuleType, textpage: FPDF_TEXTPAGE) -> np.ndarray:
     """_pdfium.c's chars() through ctypes: the same records, a Python call a character."""
     n = max(raw.FPDFText_CountChars(textpage), 0)
     out = np.zeros(n, CHAR_DTYPE)
@@ -607,7 +614,7 @@ def _colour(ok: int, colour: list) -> int:
     return r << 24 | g << 16 | b << 8 | a
 
 
-def _clip_box_py(raw, obj) -> list[float]:  # noqa: ANN001 - pypdfium2's raw module and a handle
+def _clip_box_py(raw: ModuleType, obj: FPDF_PAGEOBJECT) -> list[float]:
     out = [np.nan] * 4
     clip = raw.FPDFPageObj_GetClipPath(obj)
     if not clip:
@@ -630,7 +637,7 @@ def _clip_box_py(raw, obj) -> list[float]:  # noqa: ANN001 - pypdfium2's raw mod
     return np.array(out, dtype=np.float32).tolist()
 
 
-def _page_objects_py(raw, page) -> np.ndarray:  # noqa: ANN001 - pypdfium2's raw module and a handle
+def _page_objects_py(raw: ModuleType, page: FPDF_PAGE) -> np.ndarray:
     """_pdfium.c's objects() through ctypes: the same records."""
     n = max(raw.FPDFPage_CountObjects(page), 0)
     out = np.zeros(n, OBJECT_DTYPE)
@@ -641,7 +648,7 @@ def _page_objects_py(raw, page) -> np.ndarray:  # noqa: ANN001 - pypdfium2's raw
     return out
 
 
-def _object_record_py(raw, obj) -> tuple:  # noqa: ANN001 - pypdfium2's raw module and a handle
+def _object_record_py(raw: ModuleType, obj: FPDF_PAGEOBJECT) -> tuple:
     kind = raw.FPDFPageObj_GetType(obj)
     bounds = [ctypes.c_float() for _ in range(4)]
     left = bottom = right = top = np.nan

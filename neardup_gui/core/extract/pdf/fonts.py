@@ -5,15 +5,20 @@ another encoding's characters."""
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, Any
 
 from neardup_gui.core.extract.pdf.salvage import inflates
+
+if TYPE_CHECKING:  # pdfminer.six is imported where it is used (only damaged files need it)
+    from pdfminer.pdfdevice import PDFDevice
+    from pdfminer.pdfinterp import PDFPageInterpreter, PDFResourceManager
 
 LOST_FONT = "NeardupLostFont"  # the font given to text whose font is lost: its glyphs are dropped
 NO_TEXT_FONT = "NeardupNoTextFont"  # the font given to a subset whose codes are not characters
 
 
-def lost_fonts_marked(resources, damaged_maps: set[int] | None = None,  # noqa: ANN001, ANN202 - pdfminer objects
-                       checked_maps: set[int] | None = None, damaged_widths: set | None = None):
+def lost_fonts_marked(resources: Any, damaged_maps: set[int] | None = None,
+                      checked_maps: set[int] | None = None, damaged_widths: set | None = None) -> Any:
     """The page's resources with every font that is lost replaced by the lost-font placeholder:
     a font reference to an object that is gone or damaged (not a dictionary), or a font whose
     ToUnicode map is named but gone. pdfminer would read such a font's codes through a standard
@@ -89,7 +94,7 @@ def _widths_damaged(spec: dict) -> bool:
 _SUBSET_TAG_RE = re.compile(r"[A-Z]{6}\+")
 
 
-def resource_manager(strict: set[str]):  # noqa: ANN202 - a pdfminer PDFResourceManager
+def resource_manager(strict: set[str]) -> PDFResourceManager:
     """pdfminer's resource manager, but a subset font with no encoding of its own and a ToUnicode
     map (LibreOffice's kind: its codes 1, 2, 3… are the subset's glyphs, not characters) names
     characters only through that map. pdfminer falls back to a standard encoding for a code the
@@ -167,7 +172,7 @@ def _unreadable_subset(spec: dict) -> str:
     return "symbolic" if subtype.name == "TrueType" and isinstance(flags, int) and flags & 4 else ""
 
 
-def interpreter(manager, device):  # noqa: ANN001, ANN202 - pdfminer's
+def interpreter(manager: PDFResourceManager, device: PDFDevice) -> PDFPageInterpreter:
     """pdfminer's page interpreter, but a font name the resources do not hold (a damaged content
     stream's ``/F\x83 12 Tf``) sets the lost-font placeholder: pdfminer set a default font that
     reads the codes through a standard encoding (garbage, indexed without a warning)."""

@@ -12,7 +12,7 @@ import io
 import logging
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -40,6 +40,13 @@ from neardup_gui.core.extract.pdf.salvage import (
     surviving_objects,
 )
 from neardup_gui.core.settings import ExtractLimits
+
+if TYPE_CHECKING:  # pdfminer.six is imported where it is used (only damaged files need it)
+    from pdfminer.converter import PDFPageAggregator
+    from pdfminer.layout import LTLayoutContainer, LTPage
+    from pdfminer.pdfdocument import PDFDocument
+    from pdfminer.pdfinterp import PDFResourceManager
+    from pdfminer.pdfpage import PDFPage
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +85,7 @@ def read(data: bytes, limits: ExtractLimits) -> Extracted:
         return result
 
 
-def page_glyphs(layout, out: list[Glyph], rotated: list[Glyph], stats: dict[str, Any],  # noqa: ANN001 - an LTPage
+def page_glyphs(layout: LTPage, out: list[Glyph], rotated: list[Glyph], stats: dict[str, Any],
                 page_box: tuple[float, float, float, float] | None = None) -> None:
     """The page's glyphs: upright ones into ``out``, rotated ones (in drawing order) into
     ``rotated``, each marked hidden as :mod:`.hidden` says (``page_box``: the visible box,
@@ -109,7 +116,8 @@ class _Drawn:
     covers: list[hiding.Cover] = field(default_factory=list)
 
 
-def _collect(layout, out: list[Glyph], rotated: list[Glyph], stats: dict[str, Any], drawn: _Drawn) -> None:  # noqa: ANN001
+def _collect(layout: LTLayoutContainer, out: list[Glyph], rotated: list[Glyph], stats: dict[str, Any],
+             drawn: _Drawn) -> None:
     from pdfminer.layout import LTChar, LTCurve, LTFigure, LTImage
 
     for obj in layout:
@@ -150,7 +158,7 @@ def _collect(layout, out: list[Glyph], rotated: list[Glyph], stats: dict[str, An
             drawn.covers.append(hiding.Cover(obj.x0, obj.y0, obj.x1, obj.y1, colour, drawn.order_now))
 
 
-def _rgba(colour) -> int:  # noqa: ANN001 - a pdfminer colour
+def _rgba(colour: object) -> int:
     """A pdfminer colour (gray, RGB or CMYK components from 0 to 1) as opaque 0xRRGGBBAA; black
     for what is not such a colour (a pattern: what shows is not known, so taken as ink). pdfminer
     keeps no transparency: its text is never fully transparent."""
@@ -201,7 +209,7 @@ def _read(data: bytes, limits: ExtractLimits) -> Extracted:
     return extracted(rows, rotated, meta, warnings, images=stats["images"])
 
 
-def _open(data: bytes):  # noqa: ANN202 - a pdfminer PDFDocument
+def _open(data: bytes) -> PDFDocument:
     """pdfminer's document of ``data``; ExtractError when it is encrypted or cannot be opened."""
     from pdfminer.pdfdocument import PDFDocument, PDFEncryptionError, PDFPasswordIncorrect
     from pdfminer.pdfparser import PDFParser
@@ -228,7 +236,7 @@ def _open(data: bytes):  # noqa: ANN202 - a pdfminer PDFDocument
             raise ExtractError("corrupt", f"damaged PDF: {exc or type(exc).__name__}") from exc
 
 
-def _read_pages(document, data: bytes, limits: ExtractLimits, stats: dict[str, Any],  # noqa: ANN001 - pdfminer's
+def _read_pages(document: PDFDocument, data: bytes, limits: ExtractLimits, stats: dict[str, Any],
                 damage: _Damage, wanted: set[int] | None = None) -> tuple[list[PageRows], list[list[Box]]]:
     """Each page's visual lines and rotated runs; what was damaged goes to ``damage``. With
     ``wanted`` (page indices from 0), only those pages are read (the others have no rows)."""
@@ -322,7 +330,7 @@ def read_pages(data: bytes, limits: ExtractLimits, wanted: set[int]) -> SomePage
     return SomePages({i: (rows[i], rotated[i]) for i in wanted}, stats["images"], warnings)
 
 
-def _device(manager):  # noqa: ANN001, ANN202 - pdfminer's
+def _device(manager: PDFResourceManager) -> PDFPageAggregator:
     """pdfminer's page aggregator, each character noting the text render mode it was drawn in
     (``render_mode``: its text state is not kept with it)."""
     from pdfminer.converter import PDFPageAggregator
@@ -338,7 +346,7 @@ def _device(manager):  # noqa: ANN001, ANN202 - pdfminer's
     return Device(manager, laparams=None)
 
 
-def _visible_box(page, layout) -> tuple[float, float, float, float]:  # noqa: ANN001 - pdfminer's
+def _visible_box(page: PDFPage, layout: LTPage) -> tuple[float, float, float, float]:
     """The page's crop box in its glyphs' space (lines.page_transform), the layout's box when
     it has none or it cannot be read."""
     try:
@@ -391,7 +399,7 @@ def _warnings(damage: _Damage, stats: dict[str, Any]) -> list[str]:
     return warnings
 
 
-def _info_text(value) -> str:  # noqa: ANN001 - a pdfminer object
+def _info_text(value: object) -> str:
     from pdfminer.pdftypes import resolve1
     from pdfminer.utils import decode_text
 

@@ -10,8 +10,14 @@ from __future__ import annotations
 import logging
 import re
 import zlib
+from typing import TYPE_CHECKING
 
 from neardup_gui.core.extract.common import ExtractError
+
+if TYPE_CHECKING:  # pdfminer.six is imported where it is used (only damaged files need it)
+    from pdfminer.pdfdocument import PDFDocument, PDFXRef
+    from pdfminer.pdfpage import PDFPage
+    from pdfminer.pdftypes import PDFStream
 
 log = logging.getLogger(__name__)
 
@@ -125,7 +131,7 @@ _TF_RE = re.compile(rb"/([\w.+-]+)\s+[-\d.]+\s+Tf\b")
 _MEDIABOX_RE = re.compile(rb"/MediaBox\s*\[\s*([-\d.\s]+)\]")
 _REBUILT_SCAN = 8 << 20  # bytes of a content stream decoded to find the fonts it names
 
-def document_pages(document, warnings: list[str]) -> list:  # noqa: ANN001 - pdfminer's PDFPages
+def document_pages(document: PDFDocument, warnings: list[str]) -> list[PDFPage]:
     """The document's pages. When its page tree is damaged (a flipped byte in ``/Kids``: pdfminer
     raised "'PSKeyword' object has no attribute 'objid'" and the whole PDF was lost, or silently
     skipped the page whose reference was damaged — found by fuzzing), the page objects it no
@@ -213,7 +219,7 @@ def document_pages(document, warnings: list[str]) -> list:  # noqa: ANN001 - pdf
     return pages
 
 
-def _page_of(document, objid: int, attrs: dict, box):  # noqa: ANN001, ANN202 - pdfminer's
+def _page_of(document: PDFDocument, objid: int, attrs: dict, box: object) -> PDFPage | None:
     """A page object found outside the page tree, or None. One whose MediaBox or CropBox is
     damaged (``[0 0 595.30 W41.88]``: pdfminer raised, and the page was lost without a word —
     found by fuzzing) is given ``box``, the size of the pages read."""
@@ -236,7 +242,7 @@ def _page_of(document, objid: int, attrs: dict, box):  # noqa: ANN001, ANN202 - 
 _LINE_OBJ_RE = re.compile(rb"(?:^|(?<=[\r\n]))(\d{1,10})[ \t\r\n]+(\d{1,5})[ \t\r\n]+obj\b")
 
 
-def scanned_xref(data: bytes, others: list):  # noqa: ANN202 - a pdfminer PDFXRef
+def scanned_xref(data: bytes, others: list[PDFXRef]) -> PDFXRef:
     """A cross-reference table of the objects whose headers begin a line of the file, put after
     the file's own tables (``others``): pdfminer asks it only for an object those do not lead to
     — a damaged entry (``0\xb100000965``), a reference to an object that is gone. Found by
@@ -275,7 +281,7 @@ def scanned_xref(data: bytes, others: list):  # noqa: ANN202 - a pdfminer PDFXRe
     return ScannedXRef()
 
 
-def resolved_stream(item):  # noqa: ANN001, ANN202
+def resolved_stream(item: object) -> PDFStream | None:
     """A page's content stream, or None (a damaged reference)."""
     from pdfminer.pdftypes import PDFStream, resolve1
 
@@ -292,7 +298,7 @@ _FILTERS = {"FlateDecode", "Fl", "LZWDecode", "LZW", "ASCII85Decode", "A85", "AS
             "Crypt"}
 
 
-def flate_without_filter(stream, data: bytes) -> bool:  # noqa: ANN001 - a pdfminer PDFStream
+def flate_without_filter(stream: PDFStream, data: bytes) -> bool:
     """True, and the stream given its filter again, when a page's contents stream has lost its
     filter (a run of bytes inserted in its dictionary: pdfminer read ``{}``; or a flipped byte
     made it a filter no reader knows, ``/FlateDecode\xf2``) and its data is one whole zlib
@@ -328,7 +334,7 @@ _PAGE_KEYS = {"Type", "Parent", "LastModified", "Resources", "MediaBox", "CropBo
               "TemplateInstantiated", "PresSteps", "UserUnit", "VP", "AF", "OutputIntents", "DPart"}
 
 
-def contents_under_a_damaged_key(page) -> bool:  # noqa: ANN001 - a pdfminer PDFPage
+def contents_under_a_damaged_key(page: PDFPage) -> bool:
     """True, and the page given its contents, when a page without ``/Contents`` holds a key no
     page has whose value is a stream or an array of streams: ``/Con\\ents 2 0 R``, a flipped
     byte in the key (the page was read empty without a word — found by fuzzing)."""
@@ -363,7 +369,7 @@ def _stream_bytes(data: bytes, objid: int) -> bytes:
     return data[opened.end():end].rstrip(b"\r\n") if end > 0 else b""
 
 
-def inflates(stream) -> bool:  # noqa: ANN001 - a pdfminer PDFStream
+def inflates(stream: PDFStream) -> bool:
     """False when a Flate stream's data is damaged (a zlib error, or cut before its end)."""
     from pdfminer.pdftypes import LITERALS_FLATE_DECODE
 
