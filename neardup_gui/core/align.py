@@ -107,10 +107,10 @@ def _codes_to_str(codes: np.ndarray) -> str:
 def myers_budget(n: int, m: int) -> int:
     """Largest edit distance D for which Myers' diff is tried before the bit-parallel LCS.
 
-    Measured here: Myers in Python costs about 1.6 µs·D² (plus C-speed snakes); rapidfuzz about
-    10 ns per 64-cell word, i.e. N·M/6400 µs. Myers wins while D < √(N·M)/100, so a failed
-    attempt costs at most about as much as the fallback. After the shared-k-gram filter a
-    resubmission of 35,000 units has D ≈ 100: Myers then takes 20 ms where rapidfuzz takes 500.
+    Myers in Python costs about 1.6 µs·D² (plus C-speed snakes), rapidfuzz about N·M/6400 µs
+    (10 ns per 64-cell word): Myers wins while D < √(N·M)/100, so a failed attempt costs at most
+    about as much as the fallback, and a resubmission (D small after the shared-k-gram filter)
+    is aligned in a fraction of the fallback's time.
     """
     return max(4, int((n * m) ** 0.5) // 100)
 
@@ -131,7 +131,7 @@ def align(a_ids: np.ndarray, b_ids: np.ndarray) -> list[Block]:
 
 # Bounded memory. rapidfuzz's alignment keeps one bit per cell of the N×M matrix: two 320,000-unit
 # copies of one highly repetitive text (a 2 MB licence collection, where nearly every unit is in a
-# shared k-gram) needed 12.6 GB and 70 s. Above this many cells (256 MB of bits) the alignment is
+# shared k-gram) would need 12.6 GB. Above this many cells (256 MB of bits) the alignment is
 # split at unique anchors first (patience diff); Myers' diff is tried before that only within the
 # edit distance it covers in about a second, so a long resubmission stays exact.
 SPLIT_MIN_CELLS = 2_000_000_000
@@ -143,8 +143,8 @@ ANCHOR_UNITS = 12
 def _align_sequences(sa: Sequence, sb: Sequence, lcs: int | None = None, lcs_at_most: int | None = None) -> list[Block]:
     """``lcs``: the LCS length when known (the bound computed before the alignment): then the
     edit distance is known too, and Myers' diff is tried only when it is within its budget (it
-    then succeeds), never in vain (measured on 2,375 copy-heavy copyright files: 40,782 of 135,365
-    attempts failed and cost as much as the bit-parallel alignment they fell back to).
+    then succeeds), never in vain (a failed attempt costs as much as the bit-parallel alignment
+    it falls back to).
     ``lcs_at_most``: an upper bound of it otherwise (the bag of units), so a lower bound of the
     edit distance, where the search for it starts."""
     if len(sa) == 0 or len(sb) == 0:
@@ -169,15 +169,13 @@ def _align_sequences(sa: Sequence, sb: Sequence, lcs: int | None = None, lcs_at_
     return _rapidfuzz_blocks(sa, sb)
 
 
-# The compiled Myers diff costs about 3–8 µs per unit of edit distance D (measured here: 10,000
-# units, D = 600: 2.6 ms; D = 4,000: 32 ms; two unrelated texts: 440 ms) and little else; the
-# bit-parallel alignment about 1.5e-7 ms per cell whatever D (1,000²: 0.15 ms; 10,000²: 16 ms).
+# The compiled Myers diff costs about 3–8 µs per unit of edit distance D and little else; the
+# bit-parallel alignment about 1.5e-7 ms per cell whatever D (10,000²: 16 ms).
 # So Myers serves while D ≤ N·M / DMP_CELLS_PER_D, with at least DMP_MIN_D (tiny pieces) and at
 # most DMP_MAX_D (its time stays under about a second on any size).
 DMP_CELLS_PER_D = 40_000
 # Below this many cells the readable Myers diff or the bit-parallel alignment takes microseconds,
-# and the compiled diff gains nothing (the local alignments inside passages, median 36 cells:
-# 20,000 of them from the pass over 2,375 copy-heavy files took 0.11 s either way, timed alone).
+# and the compiled diff gains nothing (the local alignments inside passages, a few dozen cells).
 DMP_MIN_CELLS = 100_000
 DMP_MIN_D = 16
 DMP_MAX_D = 100_000
@@ -195,8 +193,8 @@ def dmp_budget(n: int, m: int) -> int:
 def _banded_lcs(sa: str, sb: str, budget: int, floor: int = 0) -> int | None:
     """The LCS length when the edit distance is at most ``budget``, else None (rapidfuzz's LCS
     with a score cut-off only computes the band of the matrix that can reach it). ``floor``: a
-    lower bound of the edit distance, the first band tried when larger than DMP_FIRST_BAND
-    (measured on the 2,375 copy-heavy copyright files: 4,533 → 4,365 banded searches, 1.68 → 1.52 s)."""
+    lower bound of the edit distance, the first band tried when larger than DMP_FIRST_BAND (the
+    narrower bands could not hold the distance)."""
     total = len(sa) + len(sb)
     band = min(max(DMP_FIRST_BAND, floor), budget)
     while True:
@@ -220,11 +218,9 @@ def _compiled_myers_blocks(sa: str, sb: str, lcs: int | None, lcs_at_most: int |
     it, diff-match-patch's is used, after the banded LCS has told whether the edit distance is
     within the budget (it has no bound of its own). When the LCS length is known (given, or
     computed by the banded LCS) the blocks are checked against it: a diff that were not shortest
-    would be set aside, never reported.
-
-    Measured on 2,375 copy-heavy copyright files (``neardup pairs --workers 1``, serial pass):
-    15.6 s with diff-match-patch (1.8 s of it system time: it reads the process CPU clock at every
-    step, 4.1 million reads) → 11.0 s with core/_myers.c, the same pairs byte for byte.
+    would be set aside, never reported. Our C exists because diff-match-patch reads the process
+    CPU clock (a system call) at every step of its bisection, and has no bound on the edit
+    distance (docs/speed-history.md, fifth round).
     """
     n, m = len(sa), len(sb)
     budget = dmp_budget(n, m)

@@ -1,8 +1,7 @@
 """Small numpy helpers on hot paths.
 
 ``np.unique`` without options takes a hash-table path in numpy 2.4 that is 10–20× slower than
-sorting for the uint64 hash arrays this package handles (measured: 1.15 ms against 75 µs for
-9,000 values), so the plain "sorted distinct values" goes through :func:`distinct`.
+sorting for the uint64 hash arrays this package handles, so the plain "sorted distinct values" goes through :func:`distinct`.
 """
 
 from __future__ import annotations
@@ -21,8 +20,7 @@ def distinct(values: np.ndarray) -> np.ndarray:
 def distinct_first_counts(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``np.unique(values, return_index=True, return_counts=True)`` for a 1-d integer array (the
     index is of each value's first occurrence): an unstable argsort, then the least index of
-    each run of equal values (the stable argsort this replaces took twice as long: 6.7 million
-    unit ids of real copyright files, 0.22 s against 0.11 s)."""
+    each run of equal values (half the time of a stable argsort)."""
     values = np.asarray(values)
     order = np.argsort(values)
     ordered = values[order]

@@ -57,7 +57,7 @@ class UnitCodes:
         self._units = 0  # how many unit ids are in the table
         # with core/_kernels.c: the unit ids in an open-addressing table (unit_codes), kept at
         # most half full; one document's units coded in one call, without a sort (np.unique
-        # with its inverse was most of the cost: 0.5 ms a long copyright file)
+        # with its inverse would be most of the cost of preparing a document)
         self._keys = self._vals = None
         if _kernels is not None and hasattr(_kernels, "unit_codes"):
             self._keys, self._vals = self._table(1024)
@@ -115,9 +115,8 @@ class UnitCodes:
 
 # Buckets of the bag-of-units bound (:attr:`PreparedDocument.buckets`): the units of a document are
 # counted per bucket of their code, and the sum over buckets of the smaller count is an exact
-# upper bound of the multiset overlap, so of the LCS. Measured on 797 real copyright files at a
-# threshold of 0.8: of 15,782 candidates the length bound let through, 1,024 buckets reject 14,460,
-# the exact bag of units 14,462; it costs 1,024 operations per pair, for all of a document's
+# upper bound of the multiset overlap, so of the LCS. 1,024 buckets reject nearly every candidate
+# the exact bag of units would; it costs 1,024 operations per pair, for all of a document's
 # candidates at once, instead of a search of every window.
 BAG_BUCKETS = 1024
 # The index stores bags as uint16 (store.pack_bag): a full bucket stands for any count from there up.
@@ -285,8 +284,8 @@ def _shared_mask_prepared(
 
     ``at_least``: None is returned, before that check, when fewer items than this are covered
     in one of the texts by windows whose hashes match (a superset of the shared windows, so an
-    exact bound): in a copy-heavy collection most candidates that reach this step stop here
-    (measured on 10,000 generated documents: 30,336 of 72,441), and the check costs most."""
+    exact bound): in a copy-heavy collection many candidates that reach this step stop here,
+    and the check costs most."""
     k = a.min_run
     na, nb = len(a.items), len(b.items)
     if na < k or nb < k:
@@ -414,9 +413,8 @@ def _multiset_overlap_sparse(ca: np.ndarray, cb: np.ndarray) -> int:
 
 # The bit-parallel LCS length (a tighter bound than the bag of units) is computed before the
 # alignment when the selected sequences are this large (N·M cells): below it the alignment
-# itself is about as cheap as the bound. Measured on 300 documents of the 10,000-document
-# copy-heavy collection: the bound spares 542 of 1,392 alignments (and their passages), CPU time
-# 1.06 s → 1.03 s; most candidates never get here (the bag of units rejects them first).
+# itself is about as cheap as the bound. Most candidates never get here (the bag of units rejects
+# them first).
 LCS_BOUND_MIN_CELLS = 10_000
 # ... and only when the bag of units is within this margin of a cut-off: above it the LCS bound
 # all but never rejects (2,375 copy-heavy copyright files at 0.8: 33 rejections of 11,600 bounds

@@ -3,9 +3,7 @@ fork server) is both chosen and safe.
 
 ``spawn`` starts a fresh interpreter that imports what it needs (about 0.25 s a child here, two
 children in parallel on two cores); ``fork`` copies the parent, already imported, in a few
-milliseconds. Measured on the 797 real copyright files (``neardup index`` + ``neardup pairs
---threshold 0.8``, ``tests/benchmarks/acceptance/vs_datasketch.py``): index 1.74–1.78 s →
-1.47–1.52 s, pairs in two processes 1.17–1.41 s → 0.94–1.01 s (one process: 1.32 s).
+milliseconds, which makes a parallel pass pay on small collections (docs/speed.md).
 
 Forking copies the parent's memory but only its calling thread: a lock another thread held
 (SQLite's, a GUI toolkit's) stays locked forever in the child. So ``fork`` is used only where
@@ -90,8 +88,8 @@ def server_allowed() -> bool:
 
 
 # The numerical libraries' own threads, in the server and the workers it forks: one each (the
-# workers are one per core already; measured, a server started beside a command of 32 documents,
-# which runs the pass in its own process, cost it 0.2 s with a thread per core, 0.08 s with one).
+# workers are one per core already, and a thread per core makes a server started for nothing,
+# beside a small command, cost it more than twice as much).
 SERVER_ENVIRONMENT = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 

@@ -55,7 +55,7 @@ class Extracted:
 # the text as the file holds it, and comparison reads them as format characters, core/units.py)
 _SPACE_RE = re.compile(r"[ \t\r\f\v\u00a0\u2000-\u200a\u3000\u202f\u205f]+")
 # C0 and C1 control characters but the tab (line breaks included): each becomes one space. One
-# regex pass, not a Python step per character (22 M characters of text cost 6 s that way).
+# regex pass, not a Python step per character.
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
 
 
@@ -759,8 +759,7 @@ def resolve_line_hyphens(paragraphs: list[str]) -> list[str]:
     mended unless the document writes the hyphenated word elsewhere ("bal‐⏎ance": "balance").
     Word processors (Word, WPS, LibreOffice) do not hyphenate
     by default, so a hyphen at a line end is most often a real one: removing it would glue two
-    units into one and break a copied run at that point (measured on the evaluation collection:
-    a resubmission's PDF lost 6 common units that way). A broken common word is found elsewhere
+    units into one and break a copied run at that point. A broken common word is found elsewhere
     in the document.
     """
     # (no word or marked piece crosses a paragraph's end: only the marked paragraphs are searched
