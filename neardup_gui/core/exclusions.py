@@ -71,7 +71,7 @@ def quoted_spans(text: str) -> tuple[CharSpan, ...]:
     spans: list[CharSpan] = []
     i, n = 0, len(text)
     while True:
-        # jump to the next mark (a Python step per character cost 11 ms per proposal)
+        # jump to the next mark (one regex search, not a Python step per character)
         found = _OPENERS_RE.search(text, i)
         if found is None:
             break

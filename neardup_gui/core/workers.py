@@ -43,8 +43,8 @@ Prepare = tuple[Callable[[Document, Any], Any] | str, Any]
 
 _READY = "ready"
 # Files sent to a child beyond the one it works on: it starts the next as soon as it has sent a
-# result, without waiting for the parent to read it and answer (2,375 copyright files, 2.3 ms
-# of work each on average: the round trip was a large part of that).
+# result, without waiting for the parent to read it and answer (for files of a few milliseconds
+# of work, the round trip would be a large part of it).
 AHEAD = 1
 # How often the parent wakes to check deadlines and let ``progress`` cancel.
 _TICK_S = 0.2
@@ -385,8 +385,8 @@ def process_many(
 # Results waiting for the caller of process_many_behind at most, in number and in bytes (as
 # they came down the pipe; one larger than that alone still goes): a caller slower than the
 # children holds them up again once this much waits, so their memory stays bounded. Enough for
-# the children to go on through a commit of the index (2,372 copyright files: with 64 results
-# both children stood still at every commit, 0.2–0.5 s each; about 15 KB a result).
+# the children to go on through a commit of the index (a few hundred milliseconds; a result is
+# about 15 KB).
 BEHIND_QUEUE = 256
 BEHIND_BYTES = 64 << 20
 _END = object()
@@ -410,10 +410,10 @@ def process_many_behind(
     """:func:`process_many` fed and read by a thread of its own while the caller works on what it
     yields (the index build writes each document to SQLite, which lets other threads run).
 
-    Run by the caller's loop, the children waited whenever it was busy: a child got its next
-    file only once the caller had read its result, a large result (a document's compressed text
-    and search rows) held the child until then, and a commit of the index (a disk sync) stalled
-    both children. 2,375 copyright files: each child waited 1.8–3.3 s of a 6.7–8.6 s build.
+    Run by the caller's loop, the children would wait whenever it was busy: a child would get its
+    next file only once the caller had read its result, a large result (a document's compressed
+    text and search rows) would hold the child until then, and a commit of the index (a disk
+    sync) would stall both children.
 
     ``progress`` is called in the caller's thread only (per result, and several times a second
     while waiting: raising :class:`Cancelled` there stops the thread and kills the children);
