@@ -30,7 +30,7 @@ try:  # (setup.py builds it when a C compiler is at hand; the same counts come f
 except ImportError:  # pragma: no cover - a build without a C compiler
     _kernels = None
 from neardup_gui.core.fingerprints import (
-    Fingerprints, anchors, estimate_similarity, gram_kgrams, hamming_radius,
+    Fingerprints, anchor_kgrams, anchors, estimate_similarity, gram_kgrams, hamming_radius,
 )
 from neardup_gui.core.indexer import params_key
 from neardup_gui.core.search import deserialise, make_search, serialise
@@ -48,6 +48,14 @@ ESTIMATE_FLOOR = 0.7
 SIMHASH_RADIUS = 3
 SIMHASH_ONLY_MIN_ESTIMATE = 0.3
 MAX_ANCHOR_CANDIDATES = 200
+# A check looks up every k-gram of a submission among the stored grams (any run of the minimum
+# length shared with a document is proposed) for submissions of up to this many countable units:
+# the look-up reads the postings of every k-gram, and a long submission shares short k-grams
+# with most documents of a large collection by chance, so that its candidates ranked by shared
+# grams would be chance neighbours, not sources. Longer submissions are searched by the winnowed
+# anchors (any run of anchor_guarantee units), the resemblance channels and the sentences;
+# docs/fingerprints.md gives the figures.
+GRAMS_MAX_QUERY_UNITS = 5000
 # The cap for whole-collection pairs (documents proposed by two shared anchors or more). There the
 # candidates are ranked by the resemblance of their anchor sets, not by the raw count: where a
 # licence is shared by hundreds of files, long files share many anchors with every document while
@@ -99,6 +107,13 @@ SNAPSHOT_STALE_SHARE = 0.02
 
 # Anchor rows a pass loads into memory at most (16 bytes each); above it, it asks SQLite per document.
 ANCHOR_POSTINGS_MAX_ROWS = 20_000_000
+
+
+def _most_shared(ids: np.ndarray, counts: np.ndarray, cap: int) -> np.ndarray:
+    """The ids (ascending) of the ``cap`` documents sharing the most keys (ties: the lower id)."""
+    if len(ids) > cap:
+        ids = ids[np.lexsort((ids, -counts))[:cap]]
+    return np.sort(ids)
 
 
 class AnchorPostings:
@@ -425,13 +440,23 @@ class CandidateFinder:
         anchor candidates sharing ``min_shared_anchors`` (ids, counts), how many anchors the
         document has, and each other channel's ids. Anchors of the countable text only: template
         text must not make every form a candidate."""
-        if min_shared_anchors <= 1:  # a check: every k-gram of the submission among the stored grams
-            query_anchors = gram_kgrams(countable_ids, self.params)
-            ids, counts = self._sharing_anchors(query_anchors, 1, "grams")
+        channels: list[tuple[str, np.ndarray]] = []
+        if min_shared_anchors <= 1:
+            # a check: the anchors always (a copied passage of anchor_guarantee units),
+            # and for a submission of up to GRAMS_MAX_QUERY_UNITS every k-gram among the stored
+            # grams (a run of gram_guarantee units, a revised passage's short runs)
+            # (every anchor_kgram-unit k-gram of the submission, not only its winnowed ones: an
+            # edited copy's windows pick other minima than its source's)
+            a_ids, a_counts = self._sharing_anchors(anchor_kgrams(countable_ids, self.params), 1)
+            channels.append(("anchors", _most_shared(a_ids, a_counts, MAX_ANCHOR_CANDIDATES)))
+            if len(countable_ids) <= GRAMS_MAX_QUERY_UNITS:
+                query_anchors = gram_kgrams(countable_ids, self.params)
+                ids, counts = self._sharing_anchors(query_anchors, 1, "grams")
+            else:
+                query_anchors = ids = counts = np.zeros(0, dtype=np.int64)
         else:  # the pass: the winnowed anchors on both sides (PAIR_MIN_SHARED_ANCHORS is measured for them)
             query_anchors = anchors(countable_ids, self.params) if own_anchors is None else own_anchors
             ids, counts = self._sharing_anchors(query_anchors, min_shared_anchors)
-        channels: list[tuple[str, np.ndarray]] = []
         if self.count:
             channels.append(("minhash", np.asarray(self.minhash.query(fp.minhash_bits, self.radius)[0], dtype=np.int64)))
             channels.append(("simhash", np.asarray(self.simhash.query(np.array([fp.simhash], dtype=np.uint64),

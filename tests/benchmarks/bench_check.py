@@ -186,7 +186,7 @@ def _write(store: Store, conn, rel: str, text: str, prep) -> None:  # noqa: ANN0
     store.write_text(conn, doc_id, text, _paragraph_spans(text), (), "")
     store.write_fingerprints(conn, doc_id, params_json=indexer.params_key(PARAMS), simhash=prep.simhash,
                              minhash_words=prep.minhash, lsh_keys=prep.lsh_keys, sentence_fps=prep.sentence_fps,
-                             anchors=prep.anchors, sentence_hashes=prep.sentence_hashes)
+                             anchors=prep.anchors, sentence_hashes=prep.sentence_hashes, grams=prep.grams)
 
 
 def checkpoint_path(n: int) -> Path:
@@ -276,7 +276,7 @@ def child_warm(db: str, query: str, sources: list[str], sample: int) -> dict:
     """Warm ``Collection.check`` with a breakdown, ranks of the planted sources, brute-force peer."""
     from neardup_gui.core import candidates as cand_mod
     from neardup_gui.core.collection import Collection, read_submission
-    from neardup_gui.core.fingerprints import anchors, fingerprint
+    from neardup_gui.core.fingerprints import fingerprint, gram_kgrams
     from neardup_gui.core.units import tokenize
 
     settings = Settings()
@@ -305,9 +305,9 @@ def child_warm(db: str, query: str, sources: list[str], sample: int) -> dict:
     countable = units.ids[sub.countable_mask()]
     store = coll.store
     t = time.perf_counter()
-    qa = anchors(countable, settings.fingerprints)
-    counts = store.lookup_counts("anchors", "hash", qa) if len(qa) else {}
-    b["channel anchors (SQL)"] = time.perf_counter() - t
+    qa = gram_kgrams(countable, settings.fingerprints)  # a check looks up every k-gram among the stored grams
+    counts = store.lookup_counts("grams", "hash", qa) if len(qa) else {}
+    b["channel grams (SQL)"] = time.perf_counter() - t
     out["anchor_docs"] = len(counts)
     t = time.perf_counter(); mids, _ = finder.minhash.query(fp.minhash_bits, finder.radius); b["channel minhash (alg.H)"] = time.perf_counter() - t
     t = time.perf_counter(); sids, _ = finder.simhash.query(np.array([fp.simhash], dtype=np.uint64), cand_mod.SIMHASH_RADIUS); b["channel simhash"] = time.perf_counter() - t
@@ -315,7 +315,7 @@ def child_warm(db: str, query: str, sources: list[str], sample: int) -> dict:
     sent = fp.sentence_fps[fp.sentence_fps != 0]
     t = time.perf_counter(); snids = store.lookup_counts("sentence_fps", "fp", sent) if len(sent) else {}; b["channel sentences (SQL)"] = time.perf_counter() - t
     t = time.perf_counter(); found = finder.find(fp, countable); b["find() total incl. estimates"] = time.perf_counter() - t
-    out["channel_hits"] = {"anchors": min(len(counts), cand_mod.MAX_ANCHOR_CANDIDATES), "minhash": len(mids),
+    out["channel_hits"] = {"grams": min(len(counts), cand_mod.MAX_ANCHOR_CANDIDATES), "minhash": len(mids),
                            "simhash": len(sids), "lsh": len(lids), "sentences": len(snids)}
     out["candidates"] = len(found)
     coll._marked.clear()  # verification as on a first check of this submission: sources not cached
@@ -464,7 +464,7 @@ def main() -> int:
             print(f"cold CLI {cold:.2f} s; first in-process check {r['first_check_s']:.2f} s; warm {r['warm_check_s']:.2f} s; "
                   f"brute force {r['brute_per_doc_s'] * 1e3:.1f} ms/doc → {r['brute_per_doc_s'] * n:.0f} s here, "
                   f"{r['brute_per_doc_s'] * 100_000:.0f} s at 100k")
-            print(f"candidates {r['candidates']} (per channel {r['channel_hits']}, docs sharing an anchor {r['anchor_docs']}); "
+            print(f"candidates {r['candidates']} (per channel {r['channel_hits']}, docs sharing a gram {r['anchor_docs']}); "
                   f"ranks of planted sources {r['ranks']}; CLI first = {r['cli_first']}")
             for k, val in r["breakdown"].items():
                 print(f"  {k:40s} {val * 1e3:8.1f} ms")

@@ -435,3 +435,24 @@ def test_property_a_check_proposes_every_document_sharing_a_run_of_the_minimum_r
     fp = Fingerprints(simhash=0, minhash_bits=np.zeros(4, dtype=np.uint64), lsh_keys=np.zeros(0, dtype=np.uint64),
                       sentence_fps=np.zeros(0, dtype=np.uint64), anchors=np.zeros(0, dtype=np.uint64))
     assert d.doc_id in coll.finder(SETTINGS).find(fp, query)
+
+
+def test_a_long_submission_is_searched_by_its_anchors_and_finds_its_sources(indexed, monkeypatch, tmp_path):
+    """Beyond GRAMS_MAX_QUERY_UNITS a check does not look up the submission's short k-grams (a long
+    text shares them with most documents of a large collection by chance); its copied passages
+    are found by the anchors, as before the grams: the source of a copied section is listed
+    first, found by the anchors, and a short submission still goes through the grams."""
+    coll, root = indexed
+    source = root / "ch01-024.txt"
+    copy = tmp_path / "copy.txt"
+    copy.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    [short] = coll.check([str(copy)], SETTINGS)
+    assert short.matches[0].source.path == str(source) and "grams" in short.matches[0].found_by
+    monkeypatch.setattr(candidates, "GRAMS_MAX_QUERY_UNITS", 50)
+    coll.finder(SETTINGS)._raw_channels.clear()
+    assert len(tokenize(copy.read_text(encoding="utf-8")).ids) > 50
+    [long] = coll.check([str(copy)], SETTINGS)
+    assert long.matches[0].source.path == str(source)
+    assert "anchors" in long.matches[0].found_by
+    assert not any("grams" in m.found_by for m in long.matches)
+    assert long.matches[0].comparison.containment_a == short.matches[0].comparison.containment_a
