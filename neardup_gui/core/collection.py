@@ -552,12 +552,18 @@ class Collection:
         candidates = self.finder(settings).find(fp, units.ids[countable], exclude=same_file)
         matches: list[SourceMatch] = []
         ordered = sorted(candidates.values(), key=lambda c: (-c.shared_anchors, -(c.estimate or 0), c.doc_id))
+        # the submission coded once, each candidate against it on the prepared path (the same
+        # answer as v.compare; its bounds drop a candidate that shares a chance run or two before
+        # any alignment)
+        codes = UnitCodes()
+        prepared_sub = v.prepare(sub, codes) if ordered else None
         for n, cand in enumerate(ordered, 1):
             progress(n / max(len(ordered), 1), f"Verifying {n} of {len(ordered)} candidates")
             info = self.store.document(cand.doc_id)
             if info is None or info.status != "indexed":
                 continue
-            comp = v.compare(sub, self.marked(cand.doc_id, v), min_similarity=SOURCE_FLOOR, min_containment=SOURCE_FLOOR)
+            comp = v.compare_prepared(prepared_sub, v.prepare(self.marked(cand.doc_id, v), codes),
+                                      min_similarity=SOURCE_FLOOR, min_containment=SOURCE_FLOOR)
             if comp is None or not comp.passages and comp.passage_units_a == 0:
                 continue
             if comp.containment_a < SOURCE_FLOOR and comp.similarity < SOURCE_FLOOR:
