@@ -52,7 +52,7 @@ from neardup_gui.core.flags import INVISIBLE, TRADITIONAL, Flag
 from neardup_gui.core.progress import ProgressFn
 from neardup_gui.core.report.model import EDITED, EXCLUDED, MATCH, TEMPLATE, _Marks, segments
 from neardup_gui.core.screening import (
-    COLLECTION, ScreenedSource, SubmissionDetail, coloured_runs, set_source_excluded, source_passage_spans, source_text,
+    COLLECTION, ScreenedSource, SubmissionDetail, coloured_runs, set_source_excluded, source_text,
     submission_detail,
 )
 from neardup_gui.core.sections import find_sections, section_figures
