@@ -491,7 +491,7 @@ class MainWindow(WindowLayout, Intake, QMainWindow):
         self.duplicates_ready.emit()
 
     def _find_containment_pairs(self) -> None:
-        """The Duplicates list ranked by containment (screen, issue 19), asked for by the examiner."""
+        """The Duplicates list ranked by containment (a copied part of a longer document), asked for by the examiner."""
         if self.db_path and not self._closing:
             self.runner.start("containment", jobs.containment_pairs, self.db_path, self.settings,
                               on_done=self._containment_pairs_found, on_error=self._task_error)

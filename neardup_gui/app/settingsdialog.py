@@ -106,7 +106,7 @@ class SettingsDialog(QDialog):
         for key in STRATEGIES:
             self.strategy.addItem(key, key)
         self.strategy.setCurrentIndex(max(0, self.strategy.findData(settings.strategy)))
-        self.auto_template = QCheckBox()  # issue 14: off = only your template files and marks
+        self.auto_template = QCheckBox()  # off: only your template files and marks are left out
         self.auto_template.setObjectName("autoTemplate")
         self.auto_template.setChecked(settings.auto_template)
         self.template_min_docs = QSpinBox()

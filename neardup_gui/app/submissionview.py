@@ -329,7 +329,7 @@ class SubmissionView(QDialog):
             + whose_html(self.detail.applicants, summary, {s.path: s.name for s in self.detail.sources})
             + self._flags_html())
         secs = find_sections(self.detail.text, self.detail.template)
-        # counted as the headline and the committee report count: over passages (issue 15)
+        # counted as the headline and the committee report count: over passages
         figs = section_figures(self.detail.units, secs, [(s.name, s.credit.spans) for s in self.counted()],
                                self.detail.template, self.detail.excluded)
         self.section_figures = figs

@@ -1,7 +1,7 @@
 """The answers that cross modules: match spans, comparisons, checked submissions, pairs, clusters.
 
 Everything an examiner acts on is here, exact and explainable: similarities are the LCS ratio of
-seed 004 over countable units (template and excluded text left out); fingerprint estimates are
+Huang, Wang and Li over countable units (template and excluded text left out); fingerprint estimates are
 carried separately and always labelled as estimates.
 """
 
@@ -72,7 +72,7 @@ class Passage:
     matched_units: int  # identical units: those of the runs below (anchors and seeds)
     runs: tuple[MatchSpan, ...]  # the exact runs inside (≥ min_run, and shorter seeds between them)
     # found out of the order of the alignment (a moved paragraph): counted in the containments,
-    # not in the similarity, which is seed 004's order-preserving ratio
+    # not in the similarity, which is the order-preserving LCS ratio of Huang, Wang and Li
     moved: bool = False
     # found as a heavy revision keeps its source: short runs in order, no run of min_run
     # (compare._revised_passages); counted in the containments, not in the similarity
@@ -85,7 +85,7 @@ class Comparison:
 
     ``similarity`` = common / (units_a + units_b − common), where ``common`` counts only LCS
     units inside match spans, and ``units_*`` only countable units (template and excluded text
-    removed): seed 004's ratio, unchanged by edited passages.
+    removed): the LCS ratio of Huang, Wang and Li, unchanged by edited passages.
 
     ``containment_a`` = passage_units_a / units_a: how much of A lies in B, counted over the
     edited passages (exact runs merged across small edits, gaps included), so an edited copy

@@ -47,7 +47,7 @@ MATCH = "match"
 TEMPLATE = "template"
 EXCLUDED = "excluded"
 ELIDED = "elided"
-EDITED = "edited"  # inside an edited passage, between its exact runs: the words changed (issue 15.2)
+EDITED = "edited"  # inside an edited passage, between its exact runs: the words changed
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ class Segment:
 class Passage:
     """One matched passage — a copied section, edits included — quoted from both documents with context.
 
-    From a comparison with edited passages (issue 15.2) one entry is one copied section: its exact
+    From a comparison with edited passages one entry is one copied section: its exact
     runs are ``match`` segments, the edited words between them ``edited`` segments of the same index.
     An older record without passages gives one entry per exact run and ``runs`` stays empty.
     """
@@ -120,7 +120,7 @@ class ReportPair:
     passages: tuple[Passage, ...]
     estimate: float | None = None  # fingerprint estimate that made it a candidate (check only)
     found_by: tuple[str, ...] = ()
-    # (issue 14) units of each side that each exclusion removed (Exclusions.as_dict())
+    # units of each side that each exclusion removed (Exclusions.as_dict())
     exclusions_a: dict[str, int] = field(default_factory=dict)
     exclusions_b: dict[str, int] = field(default_factory=dict)
     same_applicant: bool = False  # both documents one applicant's: own work, not copying
@@ -156,7 +156,7 @@ class ClusterSummary:
     number: int
     members: tuple[DocRef, ...]
     similarities: tuple[float, ...]
-    ring: bool = False  # (issue 14) 3 or more members, every pair at or above the threshold
+    ring: bool = False  # 3 or more members, every pair at or above the threshold
     pairwise: tuple[tuple[float | None, ...], ...] = ()  # every pair of members, in members' order
 
 
@@ -180,7 +180,7 @@ class ReportSummary:
 
 @dataclass(frozen=True)
 class ExcludedPassage:
-    """(issue 14) A common passage the comparison leaves out, and why."""
+    """A common passage the comparison leaves out, and why."""
 
     text: str
     documents: int
@@ -190,7 +190,7 @@ class ExcludedPassage:
 
 @dataclass(frozen=True)
 class ReportExclusions:
-    """(issue 14) Which exclusions applied and what they took out: the rules, the units removed
+    """Which exclusions applied and what they took out: the rules, the units removed
     (summed over the documents reported, each once), and every common passage left out."""
 
     rules: dict[str, Any]
@@ -579,7 +579,7 @@ def build_report(collection, scope: str, settings: Settings, *, items: Sequence[
 
 
 def _exclusions(collection, settings: Settings, pairs: Sequence[ReportPair]) -> ReportExclusions:  # noqa: ANN001
-    """(issue 14) The exclusions section: rules, units removed, the common passages left out."""
+    """The exclusions section: rules, units removed, the common passages left out."""
     from neardup_gui.core.common import common_passages, exclusion_rules
 
     units: dict[str, int] = {}
