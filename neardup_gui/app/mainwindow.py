@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import os
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from PySide6.QtCore import QEvent, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent
@@ -55,6 +55,10 @@ from neardup_gui.core.results import CheckResult, Cluster, Pair, SourceMatch
 from neardup_gui.core.settings import COLLECTION_FIELDS, Settings, collection_values
 from neardup_gui.core.screening import ScreeningGone
 from neardup_gui.core.store import DocumentGone, IndexProblem
+
+if TYPE_CHECKING:
+    from neardup_gui.core.common import CommonPassage
+    from neardup_gui.core.screening import Screening, ScreeningInfo, SubmissionDetail
 
 log = logging.getLogger(__name__)
 
@@ -496,7 +500,7 @@ class MainWindow(WindowLayout, Intake, QMainWindow):
             self.runner.start("containment", jobs.containment_pairs, self.db_path, self.settings,
                               on_done=self._containment_pairs_found, on_error=self._task_error)
 
-    def _containment_pairs_found(self, pairs) -> None:  # noqa: ANN001 - tuple of Pair
+    def _containment_pairs_found(self, pairs: tuple[Pair, ...]) -> None:
         self.duplicates_page.set_containment_pairs(pairs)
         self.containment_ready.emit()
 
@@ -521,7 +525,7 @@ class MainWindow(WindowLayout, Intake, QMainWindow):
     def _shown_check_paths(self) -> list[str]:
         return [r.read_from for r in self.check_results if not r.skipped_reason]
 
-    def act_on_passage(self, passage, action: str) -> None:  # noqa: ANN001 - a CommonPassage
+    def act_on_passage(self, passage: CommonPassage, action: str) -> None:
         """Exclude, count or undo a common passage (stored in the index), then derive every result
         again under it."""
         if not self.db_path:
@@ -628,7 +632,7 @@ class MainWindow(WindowLayout, Intake, QMainWindow):
         # (no name: the folder's, or "name (2)" when a screening of another folder has it)
         self._start("screen", run_screening, self.db_path, folder, name, line, self.settings, on_done=self._screened)
 
-    def _screened(self, found) -> None:  # noqa: ANN001 - (list of ScreeningInfo, Screening)
+    def _screened(self, found: tuple[list[ScreeningInfo], Screening]) -> None:
         infos, screening = found
         self.screening_page.set_screenings(infos, screening)
         self.screening_ready.emit()
@@ -649,7 +653,7 @@ class MainWindow(WindowLayout, Intake, QMainWindow):
             self.runner.start("submission", load_submission, self.db_path, name, rel,
                               on_done=self._show_submission, on_error=self._task_error)
 
-    def _show_submission(self, detail) -> None:  # noqa: ANN001 - a SubmissionDetail
+    def _show_submission(self, detail: SubmissionDetail) -> None:
         view = SubmissionView(detail, self.db_path, self.settings, self.runner, self)
         view.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
         view.exclusion_changed.connect(lambda name, _rel: self.open_screening(name))

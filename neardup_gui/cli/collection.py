@@ -6,6 +6,7 @@ import argparse
 import logging
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from neardup_gui.cli.common import (
     _applied,
@@ -22,14 +23,15 @@ from neardup_gui.cli.common import (
     _index_problem,
     _on_collection,
     _open,
-    _passage_json,
     print_json,
     _rules_json,
     _say_if_unfinished,
     _settings,
-    _span_json,
     StderrProgress,
 )
+
+if TYPE_CHECKING:
+    from neardup_gui.core.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -66,47 +68,16 @@ def run_check(args: argparse.Namespace) -> int:
         return _index_problem(exc)
     finally:
         runs.close()
-    from neardup_gui.cli_examiner import decision_words, label_of, match_json, summary_json
+    from neardup_gui.cli_examiner import decision_words
 
     threshold = args.threshold
+    exclusions = {"applied": _applied(rules), "rules": rules}
     out = []
     for r in results:
         matches = [m for m in r.matches if threshold is None or max(m.comparison.similarity, m.comparison.containment_a) >= threshold]
-        out.append({
-            "path": r.path, "units": r.units,
-            "skipped_reason": (given.get(r.path) or r.skipped_reason) if r.skipped_reason else None,
-            "warnings": list(r.warnings),
-            "flags": [f.to_json() for f in r.flags],
-            "applicants": r.applicants.to_json(), "label": label_of(r.summary.resubmission_of),
-            "summary": {
-                "copied_ratio": r.summary.copied_ratio,
-                "copied_ratio_without_quotes": r.summary.copied_ratio_without_quotes,
-                "copied_ratio_without_template": r.summary.copied_ratio_without_template,
-                "largest_source_ratio": r.summary.largest_source_ratio,
-                "largest_source": r.summary.largest_source or None,
-                "template_share": r.summary.template_share,
-                # the one denominator of every ratio above, and the units left out of it
-                "countable_units": r.summary.countable_units,
-                "template_units": r.summary.template_units,
-                "excluded_units": r.summary.excluded_units,
-                # copied_ratio split by whose the credited text is, and what decisions set apart
-                **summary_json(r.summary),
-            },
-            "exclusions": {"applied": _applied(rules), "rules": rules, "units": r.exclusions.as_dict()},
-            "matches": [{
-                "path": m.source.path, "similarity": m.comparison.similarity,
-                "containment": m.comparison.containment_a, "source_containment": m.comparison.containment_b,
-                # the share of the submission credited to it: a passage several sources hold is
-                # credited to one (the collection's, the earlier indexed, the one holding more)
-                "credited": m.credit.share if m.credit else m.comparison.containment_a,
-                "credited_units": m.credit.units if m.credit else None,
-                "common_units": m.comparison.common_units, "template_share": m.comparison.template_share_b,
-                "source_exclusions": m.comparison.exclusions_b.as_dict(),
-                "estimate": m.estimate, "found_by": list(m.found_by), "spans": _span_json(m.comparison),
-                "passages": _passage_json(m.comparison, m.credit),
-                **match_json(m),
-            } for m in matches[: args.top]],
-        })
+        out.append(r.to_json(exclusions, matches[: args.top]))
+        if r.skipped_reason:  # (what was wrong with the path as given, where it says more)
+            out[-1]["skipped_reason"] = given.get(r.path) or r.skipped_reason
     if args.json:
         print_json(out)
     else:
@@ -160,7 +131,7 @@ def run_pairs(args: argparse.Namespace) -> int:
 
     by = getattr(args, "by", "similarity")
 
-    def cut_of(s) -> float:  # noqa: ANN001 - the collection's settings with the options applied
+    def cut_of(s: Settings) -> float:  # (the collection's settings with the options applied)
         if args.threshold is not None:
             return args.threshold
         return s.threshold if by == "similarity" else CONTAINMENT_CUT
@@ -172,15 +143,12 @@ def run_pairs(args: argparse.Namespace) -> int:
         return _index_problem(exc)
     except ClusterUnavailable as exc:
         return _cluster_problem(exc)
-    from neardup_gui.cli_examiner import decision_words, pair_json, wanted_pair
+    from neardup_gui.cli_examiner import decision_words, wanted_pair
 
     pairs = [p for p in pairs if wanted_pair(p, args.applicant, args.undecided)]
     if args.json:
         applied = _applied(rules)
-        print_json([{"a": p.a.path, "b": p.b.path, "similarity": p.similarity, "containment_a": p.containment_a,
-                     "containment_b": p.containment_b, "common_units": p.common_units,
-                     "exclusions": {"applied": applied, "units_a": p.a.exclusions.as_dict(),
-                                    "units_b": p.b.exclusions.as_dict()}, **pair_json(p)} for p in pairs])
+        print_json([p.to_json(applied) for p in pairs])
     else:
         for p in pairs:
             mine = "  (same applicant)" if p.same_applicant else ""
@@ -211,10 +179,7 @@ def run_clusters(args: argparse.Namespace) -> int:
     except ClusterUnavailable as exc:
         return _cluster_problem(exc)
     if args.json:
-        print_json([{"representative": c.representative.path,
-                     "members": [{"path": m.path, "similarity": s} for m, s in zip(c.members, c.similarities)],
-                     "ring": c.ring, "pairwise": [list(row) for row in c.pairwise]}
-                    for c in clusters])
+        print_json([c.to_json() for c in clusters])
     else:
         for i, c in enumerate(clusters, 1):
             ring = ": a ring, every pair near-identical" if c.ring else ""

@@ -12,7 +12,11 @@ import shutil
 import sys
 import time
 import unicodedata
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+if TYPE_CHECKING:
+    from neardup_gui.core.collection import Collection
+    from neardup_gui.core.settings import Settings
 
 
 log = logging.getLogger(__name__)
@@ -193,7 +197,7 @@ def command(name: str, help: str, add_arguments: Callable[[argparse.ArgumentPars
 
 
 
-def _settings(args: argparse.Namespace, base=None):  # noqa: ANN001, ANN202 - a core Settings
+def _settings(args: argparse.Namespace, base: Settings | None = None) -> Settings:
     """Settings from the command line's options (``base``, else the defaults, for what is not given)."""
     from neardup_gui.core.settings import FingerprintParams, Settings
 
@@ -278,7 +282,7 @@ def _on_collection(args: argparse.Namespace, work: Callable[[Any, Any], Any], *,
         return work(coll, _settings(args, coll.settings_for(Settings())))
 
 
-def _say_if_unfinished(coll, db: str) -> None:  # noqa: ANN001 - a Collection
+def _say_if_unfinished(coll: Collection, db: str) -> None:
     """A note on stderr when the last indexing stopped before its end: the answers cover only
     the documents indexed until then (JSON on stdout stays as it is)."""
     from neardup_gui.core.indexer import unfinished
@@ -301,22 +305,6 @@ def _exclusions_line(units: dict[str, int]) -> str:
     """``not counted: 120 units (template files 80, automatic 40)`` for the plain output."""
     parts = [f"{k.replace('_', ' ')} {v}" for k, v in units.items() if v]
     return f"not counted: {sum(units.values())} units" + (f" ({', '.join(parts)})" if parts else "")
-
-
-def _span_json(comp) -> list[dict[str, Any]]:
-    return [{"a": list(s.a), "b": list(s.b), "units": s.units} for s in comp.spans]
-
-
-def _passage_json(comp, credit=None) -> list[dict[str, Any]]:  # noqa: ANN001 - a Comparison, its Credit
-    """Edited passages: character spans, units covered in each text, identical units, the
-    identical runs inside (what lies between them was edited), whether it was found out of the
-    source's order (moved), and, for a checked submission's source, the other sources holding it."""
-    also = dict(zip(comp.shown_passages(), credit.also_in)) if credit is not None else {}
-    return [{"a": list(p.a), "b": list(p.b), "units_a": p.units_a, "units_b": p.units_b,
-             "identical_units": p.matched_units, "moved": p.moved, "revised": p.revised,
-             "runs": [{"a": list(r.a), "b": list(r.b), "units": r.units} for r in p.runs],
-             **({"also_in": list(also.get(p, ()))} if credit is not None else {})}
-            for p in comp.passages]
 
 
 def _applicants_option(p: argparse.ArgumentParser, where: str) -> None:

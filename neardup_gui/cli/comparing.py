@@ -19,12 +19,10 @@ from neardup_gui.cli.common import (
     given_path_problem,
     _index_problem,
     _open,
-    _passage_json,
     print_json,
     _rules_json,
     _say_if_unfinished,
     _settings,
-    _span_json,
 )
 
 log = logging.getLogger(__name__)
@@ -52,11 +50,11 @@ def run_compare(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"a": args.a, "b": args.b, "similarity": comp.similarity, "containment_a": comp.containment_a,
                     "containment_b": comp.containment_b, "common_units": comp.common_units,
-                    "units_a": comp.units_a, "units_b": comp.units_b, "spans": _span_json(comp),
+                    "units_a": comp.units_a, "units_b": comp.units_b, "spans": comp.spans_json(),
                     "exclusions": {"applied": _applied(_rules_json(None, _settings(args))),
                                    "rules": _rules_json(None, _settings(args)),
                                    "units_a": comp.exclusions_a.as_dict(), "units_b": comp.exclusions_b.as_dict()},
-                    "passages": _passage_json(comp)})
+                    "passages": comp.passages_json()})
     else:
         print(f"similarity r {comp.similarity:.3f}; A in B {comp.containment_a:.1%}; B in A {comp.containment_b:.1%}; "
               f"identical units {comp.common_units}")

@@ -6,6 +6,7 @@ import argparse
 import logging
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from neardup_gui.cli.common import (
     _applicants_option,
@@ -25,6 +26,9 @@ from neardup_gui.cli.common import (
     _settings,
     StderrProgress,
 )
+
+if TYPE_CHECKING:
+    from neardup_gui.core.scan import FolderUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -185,7 +189,7 @@ def _other_folder(old: str | None, folder: str) -> str | None:
     return old
 
 
-def _folder_unavailable(exc, db: str) -> int:  # noqa: ANN001 — a scan.FolderUnavailable
+def _folder_unavailable(exc: FolderUnavailable, db: str) -> int:
     _ProgressLine.clear()
     hint = " (if its documents were deleted on purpose: --allow-empty)" if exc.emptied else ""
     sys.stderr.write(f"neardup: cannot index {exc.folder}: {exc.reason}; nothing in {db} was changed{hint}\n")

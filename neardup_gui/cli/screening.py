@@ -8,7 +8,7 @@ import logging
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from neardup_gui.cli.common import (
     _applicants_option,
@@ -29,6 +29,13 @@ from neardup_gui.cli.common import (
     StderrProgress,
 )
 
+if TYPE_CHECKING:
+    from neardup_gui.core.collection import Collection
+    from neardup_gui.core.report.committee import ScreeningReport, SubmissionReport
+    from neardup_gui.core.screening import Screening, ScreeningRow
+    from neardup_gui.core.settings import Settings
+    from neardup_gui.core.store import Store
+
 log = logging.getLogger(__name__)
 
 # --- screen -----------------------------------------------------------------------------------
@@ -47,7 +54,7 @@ def _screen_args(p: argparse.ArgumentParser) -> None:
     _common_options(p, threshold=False)
 
 
-def _screened_sources_json(store, screening_id: int, row) -> list[dict[str, Any]]:  # noqa: ANN001
+def _screened_sources_json(store: Store, screening_id: int, row: ScreeningRow) -> list[dict[str, Any]]:
     """A screened submission's sources with their credit, counted ones first (as the window lists them)."""
     from neardup_gui.core.screening import submission_detail
 
@@ -77,11 +84,12 @@ def run_screen(args: argparse.Namespace) -> int:
     if not 0.0 <= flag <= 1.0:
         sys.stderr.write("neardup: --flag is a share between 0 and 1\n")
         return EXIT_USAGE
-    from neardup_gui.cli_examiner import keep_applicants, label_of, read_applicants
+    from neardup_gui.cli_examiner import keep_applicants, read_applicants
+    from neardup_gui.core.results import resubmission_label
 
     applicants = read_applicants(args, os.path.abspath(args.folder))
 
-    def screen(coll, s):  # noqa: ANN001, ANN202
+    def screen(coll: Collection, s: Settings) -> Screening:
         # (the call's applicants first: its figures are made with them)
         keep_applicants(args, coll.store, applicants, {})
         return screen_folder(coll, args.folder, s, name=args.name, flag=flag, progress=StderrProgress(args.quiet))
@@ -109,7 +117,7 @@ def run_screen(args: argparse.Namespace) -> int:
                 # the copied share split by whose the credited text is (the flag is by others')
                 "copied_from_others": r.copied_from_others, "copied_from_own": r.copied_from_own,
                 "set_apart_ratio": r.set_apart, "resubmission_of": r.resubmission_of or None,
-                "label": label_of(r.resubmission_of), "applicants": r.applicants.to_json(),
+                "label": resubmission_label(r.resubmission_of), "applicants": r.applicants.to_json(),
                 "decided_sources": r.decided, "undecided_sources": r.undecided,
                 "warnings": list(r.warnings), "sha256": r.sha256, "flags": [f.to_json() for f in r.flags],
                 "source_list": listed[r.rel],
@@ -137,7 +145,7 @@ def run_screen(args: argparse.Namespace) -> int:
             largest = os.path.basename(r.largest_source) if r.largest_source else "-"
             warn = f"  [{'; '.join(r.warnings)}]" if r.warnings else ""
             flags = f"  [flags: {_flags_line([f.to_json() for f in r.flags])}]" if r.flags else ""
-            label = f"  [{label_of(r.resubmission_of)} of {os.path.basename(r.resubmission_of)}]" if r.resubmission_of else ""
+            label = f"  [{resubmission_label(r.resubmission_of)} of {os.path.basename(r.resubmission_of)}]" if r.resubmission_of else ""
             print(f"{i:>4}{mark}{r.copied:>7.1%}  {r.copied_from_others:>28.1%}  {r.largest:>21.1%}  {r.sources:>7}  "
                   f"{r.rel}  ({largest}){label}{warn}{flags}")
         flagged = len(screening.flagged())
@@ -241,7 +249,7 @@ def output_problem(path: str) -> str | None:
     return None
 
 
-def _write_out(report, path: str, fmt: str) -> int | None:  # noqa: ANN001 — any report model
+def _write_out(report: object, path: str, fmt: str) -> int | None:  # (any report model)
     """Write ``report`` as ``fmt`` at ``path`` (whole or not at all); the PDF's number of pages."""
     if fmt == "pdf":
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # no window is ever shown
@@ -265,7 +273,7 @@ def _committee_report(args: argparse.Namespace, fmt: str) -> int:
     from neardup_gui.core.report.committee import build_screening_report, build_submission_report
     from neardup_gui.core.store import IndexProblem
 
-    def build(coll, settings):  # noqa: ANN001, ANN202
+    def build(coll: Collection, settings: Settings) -> SubmissionReport | ScreeningReport:
         if args.submission:
             return build_submission_report(coll.store, args.screening, args.submission, settings, lang=args.lang)
         return build_screening_report(coll.store, args.screening, settings, lang=args.lang)

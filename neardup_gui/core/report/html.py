@@ -216,7 +216,7 @@ class _Writer:
         return f"<table{self.attr(*classes)}>"
 
 
-def document_head(w, title: str, lang: str, version: str, css: str) -> None:  # noqa: ANN001 - a _Writer
+def document_head(w: _Writer, title: str, lang: str, version: str, css: str) -> None:
     """The document's start up to ``<body>``: language, and for a browser the content security
     policy, the generator and the style sheet ``css`` (the Qt flavour styles through attributes)."""
     html_lang = "zh-Hans" if lang.startswith("zh") else "en"

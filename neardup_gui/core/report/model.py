@@ -18,7 +18,7 @@ import logging
 import os
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from neardup_gui import __version__
 from neardup_gui.core.flags import Flag
@@ -29,6 +29,9 @@ from neardup_gui.core.progress import ProgressFn, no_progress, wrap_progress
 from neardup_gui.core.results import CheckResult, Cluster, Comparison, Decision, DocumentInfo, Pair
 from neardup_gui.core.settings import Settings
 from neardup_gui.core.units import cjk_share
+
+if TYPE_CHECKING:
+    from neardup_gui.core.collection import Collection
 
 log = logging.getLogger(__name__)
 
@@ -458,7 +461,7 @@ def flat_settings(settings: dict[str, Any], prefix: str = "") -> list[tuple[str,
 class _Texts:
     """Stored texts of the collection, each read once while the report is built."""
 
-    def __init__(self, collection) -> None:  # noqa: ANN001 - a Collection (no import cycle)
+    def __init__(self, collection: Collection) -> None:
         self._collection = collection
         self._cache: dict[int, str] = {}
 
@@ -578,7 +581,7 @@ def build_report(collection, scope: str, settings: Settings, *, items: Sequence[
                   exclusions=_exclusions(collection, settings, pairs), lang=lang)
 
 
-def _exclusions(collection, settings: Settings, pairs: Sequence[ReportPair]) -> ReportExclusions:  # noqa: ANN001
+def _exclusions(collection: Collection, settings: Settings, pairs: Sequence[ReportPair]) -> ReportExclusions:
     """The exclusions section: rules, units removed, the common passages left out."""
     from neardup_gui.core.common import common_passages, exclusion_rules
 
