@@ -70,8 +70,9 @@ class WindowLayout:
         self.help_menu.addAction(self.about_action)
         self.addAction(self.cancel_action)
 
-    def _build_workspace(self) -> QWidget:
-        # Collection panel
+    def _build_collection_panel(self) -> QWidget:
+        """The panel left of the tabs: the collection's name, folder and counts, its buttons and
+        the recent collections."""
         panel = QWidget()
         panel.setObjectName("collectionPanel")
         # (no least width of its own: its buttons' is; at most so many characters, so a larger text widens it)
@@ -106,7 +107,10 @@ class WindowLayout:
         p.addSpacing(12)
         p.addWidget(self.recent_label)
         p.addWidget(self.recent_list, 1)
+        return panel
 
+    def _build_workspace(self) -> QWidget:
+        panel = self._build_collection_panel()
         # Notice shown after loading a saved index: it may be out of date.
         self.notice = QLabel()
         self.notice.setObjectName("notice")

@@ -473,7 +473,7 @@ class _Texts:
         return self._cache[doc_id]
 
 
-def build_report(collection, scope: str, settings: Settings, *, items: Sequence[Any] | None = None,
+def build_report(collection: Collection, scope: str, settings: Settings, *, items: Sequence[Any] | None = None,
                  progress: ProgressFn = no_progress, title: str = "", lang: str = "en") -> Report:
     """Build the report of ``scope`` over ``collection`` (a :class:`Collection`).
 
@@ -551,6 +551,15 @@ def build_report(collection, scope: str, settings: Settings, *, items: Sequence[
                                          texts(rep.doc_id), texts(m.doc_id)))
                 done += 1
     progress(1.0, "Report ready")
+    summary = _summary(collection, scope, settings, title, lang, pairs, submissions, clusters)
+    return Report(summary=summary, pairs=tuple(pairs), submissions=tuple(submissions), clusters=tuple(clusters),
+                  exclusions=_exclusions(collection, settings, pairs), lang=lang)
+
+
+def _summary(collection: Collection, scope: str, settings: Settings, title: str, lang: str,
+             pairs: Sequence[ReportPair], submissions: Sequence[SubmissionSummary],
+             clusters: Sequence[ClusterSummary]) -> ReportSummary:
+    """The report's first facts: what was reported, when, by which version, of which index."""
     stats = collection.stats()
     counts = {
         "documents": stats.get("documents", 0),
@@ -565,7 +574,7 @@ def build_report(collection, scope: str, settings: Settings, *, items: Sequence[
     db = str(collection.db_path)
     # SQLite in WAL mode keeps recent pages beside the file: the index is both
     index_size = sum(os.path.getsize(f) for f in (db, db + "-wal") if os.path.exists(f)) if os.path.exists(db) else -1
-    summary = ReportSummary(
+    return ReportSummary(
         title=title or _default_title(scope, lang),
         scope=scope,
         created=datetime.now(timezone.utc).replace(microsecond=0).isoformat(),
@@ -577,8 +586,6 @@ def build_report(collection, scope: str, settings: Settings, *, items: Sequence[
         counts=counts,
         index_unfinished=unfinished(collection.store),
     )
-    return Report(summary=summary, pairs=tuple(pairs), submissions=tuple(submissions), clusters=tuple(clusters),
-                  exclusions=_exclusions(collection, settings, pairs), lang=lang)
 
 
 def _exclusions(collection: Collection, settings: Settings, pairs: Sequence[ReportPair]) -> ReportExclusions:
