@@ -39,8 +39,9 @@ from neardup_gui.cli.common import (
     print_json,
 )
 
-# (the subcommands register in the order `neardup --help` lists them)
-from neardup_gui.cli import indexing, collection, comparing, screening  # noqa: E402, F401, I001
+# Importing the modules of the subcommands registers them, in the order `neardup --help` lists them
+# (`applicants` and `decide`, of cli_examiner, last: build_parser imports it).
+from neardup_gui.cli import indexing, collection, comparing, screening  # noqa: F401, I001
 
 __all__ = ["EXIT_BROKEN_PIPE", "EXIT_INDEX", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_SKIPPED", "EXIT_USAGE",
            "StderrProgress", "_ClearsProgress", "_index_problem", "_open", "_terminal_columns", "build_parser",
