@@ -7,6 +7,7 @@ from html import escape
 from typing import Any, Sequence
 
 from PySide6.QtCore import QModelIndex, QSettings, Qt, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -189,7 +190,7 @@ class CheckView(QWidget):
         roomy = self.height() >= self.fontMetrics().lineSpacing() * ROOMY_LINES
         self.meaning_label.setVisible(result is not None and not result.skipped_reason and roomy)
 
-    def resizeEvent(self, event) -> None:  # noqa: ANN001, N802
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
         super().resizeEvent(event)
         self._show_meaning()
 

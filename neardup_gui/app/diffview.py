@@ -28,6 +28,7 @@ from PySide6.QtGui import (
     QTextCharFormat,
     QTextCursor,
     QTextFormat,
+    QWheelEvent,
 )
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -269,7 +270,7 @@ class TextPane(QPlainTextEdit):
         selection.format.setProperty(QTextFormat.Property.FullWidthSelection, False)
         return selection
 
-    def wheelEvent(self, event) -> None:  # noqa: ANN001 - QWheelEvent
+    def wheelEvent(self, event: QWheelEvent) -> None:
         if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
             steps = event.angleDelta().y() // 120
             if steps:

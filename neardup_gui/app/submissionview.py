@@ -21,7 +21,7 @@ import html
 import logging
 from typing import Sequence
 
-from PySide6.QtCore import Qt, QUrl, Signal
+from PySide6.QtCore import QEvent, Qt, QUrl, Signal
 from PySide6.QtGui import QBrush, QColor, QIcon, QPalette
 from PySide6.QtWidgets import (
     QDialog,
@@ -490,7 +490,7 @@ class SubmissionView(QDialog):
                                                                                     edited=edited))
         self._refresh()
 
-    def changeEvent(self, event) -> None:  # noqa: ANN001
+    def changeEvent(self, event: QEvent) -> None:
         from PySide6.QtCore import QEvent
 
         if hasattr(self, "numbers"):  # (not while the constructor builds the dialog)
