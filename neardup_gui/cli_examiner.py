@@ -10,9 +10,15 @@ import argparse
 import hashlib
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from neardup_gui.cli import EXIT_OK, EXIT_SKIPPED, EXIT_USAGE, _index_problem, _open, command, print_json
+
+if TYPE_CHECKING:
+    from neardup_gui.core.applicants import CsvApplicants
+    from neardup_gui.core.collection import Collection
+    from neardup_gui.core.results import Pair
+    from neardup_gui.core.store import Store
 
 
 # --- applicants from a CSV (index, add, screen) ---------------------------------------------------
@@ -36,7 +42,8 @@ def read_applicants(args: argparse.Namespace, folder: str) -> Any:
     return read_applicants_csv(args.applicants, folder)
 
 
-def keep_applicants(args: argparse.Namespace, store, table, contents: dict[str, str]) -> dict[str, Any] | None:  # noqa: ANN001
+def keep_applicants(args: argparse.Namespace, store: Store, table: CsvApplicants | None, contents: dict[str, str]
+                    ) -> dict[str, Any] | None:
     """Keep a read CSV's applicants (``table``, of ``args.applicants``) in the index (``store``:
     the collection's), say what was kept and what was not on stderr, and make the figures of the
     screenings it touches again; what `--json` reports of it. ``contents``: sha256 of files
@@ -59,24 +66,6 @@ def keep_applicants(args: argparse.Namespace, store, table, contents: dict[str, 
 # --- what results say of them ------------------------------------------------------------------------
 
 
-def summary_json(summary) -> dict[str, Any]:  # noqa: ANN001 - a CheckSummary
-    """A check's split of its copied share: from the applicant's own documents and from others'
-    (CNKI's 去除本人文献复制比), what the examiner's decisions set apart, and a resubmission."""
-    return {"copied_from_others": summary.copied_from_others, "copied_from_own": summary.copied_from_own,
-            "set_apart_ratio": summary.set_apart, "resubmission_of": summary.resubmission_of or None}
-
-
-def label_of(resubmission_of: str) -> str | None:
-    """A submission's label: a resubmission (or duplicate submission) of its applicant's own document."""
-    return "resubmission / duplicate submission" if resubmission_of else None
-
-
-def match_json(m) -> dict[str, Any]:  # noqa: ANN001 - a SourceMatch
-    return {"applicants": m.source.applicants.to_json(), "same_applicant": m.same_applicant,
-            "decision": m.decision.to_json() if m.decision else None,
-            "counted": not (m.decision is not None and m.decision.sets_apart)}
-
-
 def decision_words(decision: dict[str, Any] | None) -> str:
     """A decision (as JSON) in a few words, for the plain output; "" for none."""
     if not decision:
@@ -85,12 +74,7 @@ def decision_words(decision: dict[str, Any] | None) -> str:
     return f"  [decided: {decision['decision']}{changed}]"
 
 
-def pair_json(p) -> dict[str, Any]:  # noqa: ANN001 - a Pair
-    return {"applicants_a": p.a.applicants.to_json(), "applicants_b": p.b.applicants.to_json(),
-            "same_applicant": p.same_applicant, "decision": p.decision.to_json() if p.decision else None}
-
-
-def wanted_pair(p, applicant: str | None, undecided: bool) -> bool:  # noqa: ANN001 - a Pair
+def wanted_pair(p: Pair, applicant: str | None, undecided: bool) -> bool:
     """`pairs --applicant same|others --undecided`: whether the pair is listed."""
     if applicant is not None and p.same_applicant != (applicant == "same"):
         return False
@@ -149,7 +133,7 @@ def run_applicants(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def file_identity(coll, path: str) -> tuple[str, str]:  # noqa: ANN001 - a Collection
+def file_identity(coll: Collection, path: str) -> tuple[str, str]:
     """(sha256, absolute path) of a file: the index's for a document of it, a screening's for a
     submission, else its content read now ("" when it cannot be read)."""
     from neardup_gui.core.store import examiner
@@ -165,7 +149,7 @@ def file_identity(coll, path: str) -> tuple[str, str]:  # noqa: ANN001 - a Colle
         return "", path
 
 
-def _content_now(coll, path: str, decided: str) -> tuple[str, str]:  # noqa: ANN001 - a Collection
+def _content_now(coll: Collection, path: str, decided: str) -> tuple[str, str]:
     """(sha256, path) of a file as it is now: read again when it is there, else as the index
     knows it, else as it was decided on (a file gone: nothing tells it changed)."""
     try:

@@ -43,7 +43,7 @@ KEYS = {
     "min_run": "match/min_run",
     "strategy": "search/strategy",
     "template_min_docs": "template/min_docs",
-    # (issue 14: a new key, so a share of 0 saved under the former frequency-only rule is not kept)
+    # (a key of its own, so a share of 0 saved under the former frequency-only rule is not kept)
     "template_min_share": "template/automatic_share",
     "auto_template": "template/automatic",
     "template_files": "template/files",

@@ -7,6 +7,7 @@ from html import escape
 from typing import Any, Sequence
 
 from PySide6.QtCore import QModelIndex, QSettings, Qt, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -38,7 +39,7 @@ class CheckView(QWidget):
 
     check_requested = Signal()  # "Check files…"
     add_requested = Signal()  # "Add to collection"
-    report_requested = Signal(object)  # CheckResult: the committee's report of this submission (screen, issue 19)
+    report_requested = Signal(object)  # CheckResult: the committee's report of this submission
     source_activated = Signal(object, object)  # CheckResult, SourceMatch: open side by side
 
     def __init__(self, store: QSettings, parent: QWidget | None = None) -> None:
@@ -177,7 +178,7 @@ class CheckView(QWidget):
                 largest_ratio=percent(s.largest_source_ratio), largest=escape(largest),
                 found=self._found(len(result.matches)), template=s.template_units, excluded=s.excluded_units)
             + whose_html(result.applicants, s, {m.source.path: m.source.rel or m.source.path for m in result.matches})
-            + "<br>" + exclusions_text(result.exclusions)  # issue 14: which exclusions, how many units each
+            + "<br>" + exclusions_text(result.exclusions)  # which exclusions applied, how many units each removed
             + self._warnings_html(result)
             + self._flags_html(result)
         )
@@ -189,7 +190,7 @@ class CheckView(QWidget):
         roomy = self.height() >= self.fontMetrics().lineSpacing() * ROOMY_LINES
         self.meaning_label.setVisible(result is not None and not result.skipped_reason and roomy)
 
-    def resizeEvent(self, event) -> None:  # noqa: ANN001, N802
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
         super().resizeEvent(event)
         self._show_meaning()
 

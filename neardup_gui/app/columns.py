@@ -15,7 +15,7 @@ from typing import Sequence
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyle, QStyleOptionHeader, QTableView, QTreeView
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyle, QStyleOptionHeader, QTableView
 
 log = logging.getLogger(__name__)
 

@@ -28,6 +28,7 @@ from PySide6.QtGui import (
     QTextCharFormat,
     QTextCursor,
     QTextFormat,
+    QWheelEvent,
 )
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -269,7 +270,7 @@ class TextPane(QPlainTextEdit):
         selection.format.setProperty(QTextFormat.Property.FullWidthSelection, False)
         return selection
 
-    def wheelEvent(self, event) -> None:  # noqa: ANN001 - QWheelEvent
+    def wheelEvent(self, event: QWheelEvent) -> None:
         if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
             steps = event.angleDelta().y() // 120
             if steps:
@@ -455,7 +456,19 @@ class DiffView(QDialog):
         for pane in (self.pane_a, self.pane_b):
             pane.zoom_requested.connect(self.zoom_by)
 
-        # Shortcuts: F3 / Shift+F3 as in find-next, and Ctrl+Down / Ctrl+Up.
+        self._add_shortcuts()
+        self._lay_out()
+
+        self._fill()
+        for pane in (self.pane_a, self.pane_b):  # a selection can be marked as template
+            pane.selectionChanged.connect(self._selection_changed)
+        self.pane_a.verticalScrollBar().valueChanged.connect(lambda _v: self._pane_scrolled(self.pane_a))
+        self.pane_b.verticalScrollBar().valueChanged.connect(lambda _v: self._pane_scrolled(self.pane_b))
+        self.retranslate_ui()
+        self.resize(1400, 860)
+
+    def _add_shortcuts(self) -> None:
+        """F3 / Shift+F3 as in find-next, Ctrl+Down / Ctrl+Up; the zoom keys of both panes."""
         for keys, slot in (
             ((QKeySequence(Qt.Key.Key_F3), QKeySequence("Ctrl+Down")), self.next_match),
             ((QKeySequence("Shift+F3"), QKeySequence("Ctrl+Up")), self.previous_match),
@@ -468,6 +481,8 @@ class DiffView(QDialog):
                 shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
                 shortcut.activated.connect(slot)
 
+    def _lay_out(self) -> None:
+        """The header, the navigation row, and the passage list beside the two panes with their overview bars."""
         nav = FlowLayout()
         nav.add(self.previous_button)
         nav.add(self.next_button)
@@ -508,14 +523,6 @@ class DiffView(QDialog):
         layout.addWidget(self.header)
         layout.addLayout(nav)
         layout.addWidget(splitter, 1)
-
-        self._fill()
-        for pane in (self.pane_a, self.pane_b):  # a selection can be marked as template
-            pane.selectionChanged.connect(self._selection_changed)
-        self.pane_a.verticalScrollBar().valueChanged.connect(lambda _v: self._pane_scrolled(self.pane_a))
-        self.pane_b.verticalScrollBar().valueChanged.connect(lambda _v: self._pane_scrolled(self.pane_b))
-        self.retranslate_ui()
-        self.resize(1400, 860)
 
     # -- content ---------------------------------------------------------------------------------
 

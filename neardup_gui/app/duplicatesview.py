@@ -25,7 +25,7 @@ class DuplicatesView(QWidget):
         super().__init__(parent)
         self.setObjectName("duplicatesTab")
         self.pairs: list[Pair] = []
-        self.by_containment: list[Pair] = []  # screen (issue 19): the same list ranked by containment
+        self.by_containment: list[Pair] = []  # the same list ranked by containment
         self.threshold = 0.0
         self.model = PairsModel(self)
         self.proxy = FilterProxy(parent=self)

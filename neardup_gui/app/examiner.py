@@ -8,7 +8,7 @@ icon and words — is said here once for every view.
 from __future__ import annotations
 
 import logging
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtGui import QAction, QIcon
@@ -35,6 +35,11 @@ from neardup_gui.core.decisions import CHOICES, decide
 from neardup_gui.core.progress import ProgressFn
 from neardup_gui.core.results import Applicants, Decision, Pair
 from neardup_gui.core.screening import SubmissionDetail, decide_source, refigure_files, submission_detail
+
+if TYPE_CHECKING:
+    from neardup_gui.app.mainwindow import MainWindow
+    from neardup_gui.core.results import CheckSummary
+    from neardup_gui.core.screening import ScreenedSource
 
 log = logging.getLogger(__name__)
 
@@ -173,7 +178,7 @@ def rows_decision_icon(decided: int, undecided: int) -> QIcon | None:
     return None
 
 
-def source_notes(s) -> str:  # noqa: ANN001 - a ScreenedSource
+def source_notes(s: ScreenedSource) -> str:
     """What a submission's source list says of whose the source is and what was decided on it."""
     note = ""
     if s.same_applicant:
@@ -183,7 +188,7 @@ def source_notes(s) -> str:  # noqa: ANN001 - a ScreenedSource
     return note
 
 
-def whose_html(applicants: Applicants, summary, names: dict[str, str]) -> str:  # noqa: ANN001 - a CheckSummary
+def whose_html(applicants: Applicants, summary: CheckSummary, names: dict[str, str]) -> str:
     """A submission's figures on whose the text is: its applicants, the share without their own
     documents, a resubmission, what the examiner's decisions set apart (``names``: the sources'
     names by path)."""
@@ -340,7 +345,7 @@ class ExaminerActions(QObject):
     as the window's task, after which the window shows every result again
     (``window.after_records_changed``)."""
 
-    def __init__(self, window) -> None:  # noqa: ANN001 - the MainWindow
+    def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self.window = window
         self.import_action = QAction(window)

@@ -165,7 +165,7 @@ def update_results(db_path: str, paths: Sequence[str], settings: Settings, progr
         pairs = tuple(collection.pairs(settings, wrap_progress(progress, 0.0, share * 0.9)))
         clusters = tuple(collection.clusters(settings, wrap_progress(progress, share * 0.9, share)))
         documents = tuple(collection.documents())
-        passages = tuple(common_passages(collection, settings))  # (issue 14: what is left out)
+        passages = tuple(common_passages(collection, settings))  # (what is left out of the counts, and why)
         rules = exclusion_rules(collection, settings)
         checks = tuple(collection.check(list(paths), settings, wrap_progress(progress, share, 1.0))) if paths else ()
     return Updated(Duplicates(pairs, clusters, documents, passages, rules), checks, settings)
@@ -201,8 +201,8 @@ def source_diff(db_path: str, result: CheckResult, match: SourceMatch, progress:
 
 
 def containment_pairs(db_path: str, settings: Settings, progress: ProgressFn) -> tuple[Pair, ...]:
-    """The pairs ranked and cut by the larger containment (screen, issue 19): asked for when the
-    examiner ranks the Duplicates list that way (the pass then also keeps pairs over the
+    """The pairs ranked and cut by the larger containment (a copied part of a longer document):
+    asked for when the examiner ranks the Duplicates list that way (the pass then also keeps pairs over the
     containment floor, so it is not paid for by default)."""
     with Collection.open(db_path, create=False) as collection:
         return tuple(collection.pairs(settings, progress, by="containment"))

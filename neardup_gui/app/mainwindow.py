@@ -5,24 +5,17 @@ from __future__ import annotations
 import logging
 import os
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from PySide6.QtCore import QEvent, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
-    QHBoxLayout,
-    QLabel,
-    QListWidget,
     QListWidgetItem,
     QMainWindow,
-    QMenu,
     QMessageBox,
-    QPushButton,
-    QSplitter,
     QStackedWidget,
-    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -41,36 +34,36 @@ from neardup_gui.app.appsettings import (
     save_language,
     save_settings,
 )
-from neardup_gui.app.checkview import CheckView
-from neardup_gui.app.clustersview import ClustersView
-from neardup_gui.app.commonview import CommonView
 from neardup_gui.app.diffview import DiffInput, DiffView
-from neardup_gui.app.documentsview import DocumentsView
-from neardup_gui.app.duplicatesview import DuplicatesView
 from neardup_gui.app.errors import ErrorDialog, explain, is_index_problem
-from neardup_gui.app.examiner import ExaminerActions
+from neardup_gui.app.intake import Intake
 from neardup_gui.app.i18n import Translations, resolve_language
 from neardup_gui.app.models import localise_reason
-from neardup_gui.app.paths import display_path, files_tip, index_path_for, local_file, sample_folder
-from neardup_gui.app.screeningview import ScreeningView, open_screenings, run_screening, save_flag
+from neardup_gui.app.paths import display_path, files_tip, index_path_for, sample_folder
+from neardup_gui.app.screeningview import open_screenings, run_screening, save_flag
 from neardup_gui.app.settingsdialog import SettingsDialog
 from neardup_gui.app.submissionview import SubmissionView, load_submission
 from neardup_gui.app.tasks import Task, TaskRunner
 from neardup_gui.app.welcome import WelcomeView
 from neardup_gui.app.widgets import ProgressPanel
+from neardup_gui.app.windowlayout import WindowLayout
 from neardup_gui.core.dask_connection import ClusterUnavailable
 from neardup_gui.core.document import Skipped
-from neardup_gui.core.extract import DIALOG_PATTERNS, READ_SUFFIXES
+from neardup_gui.core.extract import READ_SUFFIXES
 from neardup_gui.core.scan import FolderUnavailable, gbk_reading, is_valid_name, shown_name
 from neardup_gui.core.results import CheckResult, Cluster, Pair, SourceMatch
 from neardup_gui.core.settings import COLLECTION_FIELDS, Settings, collection_values
 from neardup_gui.core.screening import ScreeningGone
 from neardup_gui.core.store import DocumentGone, IndexProblem
 
+if TYPE_CHECKING:
+    from neardup_gui.core.common_passages import CommonPassage
+    from neardup_gui.core.screening import Screening, ScreeningInfo, SubmissionDetail
+
 log = logging.getLogger(__name__)
 
 
-class MainWindow(QMainWindow):
+class MainWindow(WindowLayout, Intake, QMainWindow):
     """The examiner's window. Long work runs in the task runner; the GUI thread only shows results."""
 
     collection_loaded = Signal()
@@ -137,152 +130,6 @@ class MainWindow(QMainWindow):
         self.resize(1280, 800)
 
     # -- construction ----------------------------------------------------------------------------
-
-    def _build_actions(self) -> None:
-        def action(shortcut: QKeySequence | str | None, slot: Callable[[], Any]) -> QAction:
-            a = QAction(self)
-            if shortcut is not None:
-                a.setShortcut(QKeySequence(shortcut))
-            a.triggered.connect(lambda _checked=False: slot())
-            return a
-
-        self.open_action = action(QKeySequence.StandardKey.Open, self.choose_folder)
-        self.sample_action = action(None, self.open_sample)
-        self.check_action = action("Ctrl+K", self.choose_files_to_check)
-        self.refresh_action = action(QKeySequence.StandardKey.Refresh, self.refresh)
-        self.export_action = action("Ctrl+E", self.export_current)
-        self.settings_action = action("Ctrl+,", self.open_settings)
-        self.quit_action = action(QKeySequence.StandardKey.Quit, self.close)
-        self.about_action = action(None, self.show_about)
-        self.help_action = action(QKeySequence.StandardKey.HelpContents, self.show_help)
-        self.cancel_action = action("Esc", self.progress_panel_cancel)
-        self.examiner = ExaminerActions(self)  # applicants and decisions: menu item, dialogs, work
-
-    def _build_menus(self) -> None:
-        self.file_menu = self.menuBar().addMenu("")
-        self.file_menu.addAction(self.open_action)
-        self.recent_menu = QMenu(self)
-        self.file_menu.addMenu(self.recent_menu)
-        self.file_menu.addAction(self.sample_action)
-        self.file_menu.addSeparator()
-        self.file_menu.addAction(self.check_action)
-        self.file_menu.addAction(self.refresh_action)
-        self.file_menu.addAction(self.export_action)
-        self.file_menu.addAction(self.examiner.import_action)
-        self.file_menu.addSeparator()
-        self.file_menu.addAction(self.settings_action)
-        self.file_menu.addSeparator()
-        self.file_menu.addAction(self.quit_action)
-        self.help_menu = self.menuBar().addMenu("")
-        self.help_menu.addAction(self.help_action)
-        self.help_menu.addAction(self.about_action)
-        self.addAction(self.cancel_action)
-
-    def _build_workspace(self) -> QWidget:
-        # Collection panel
-        panel = QWidget()
-        panel.setObjectName("collectionPanel")
-        # (no least width of its own: its buttons' is; at most so many characters, so a larger text widens it)
-        panel.setMaximumWidth(panel.fontMetrics().averageCharWidth() * 44)
-        self.collection_title = QLabel()
-        self.collection_title.setObjectName("collectionTitle")
-        self.folder_label = QLabel()
-        self.folder_label.setObjectName("folderLabel")
-        self.folder_label.setWordWrap(True)
-        self.folder_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.counts_label = QLabel()
-        self.counts_label.setObjectName("countsLabel")
-        self.counts_label.setWordWrap(True)
-        self.refresh_button = QPushButton()
-        self.refresh_button.clicked.connect(self.refresh)
-        self.check_button = QPushButton()
-        self.check_button.clicked.connect(self.choose_files_to_check)
-        self.open_other_button = QPushButton()
-        self.open_other_button.clicked.connect(self.choose_folder)
-        self.recent_label = QLabel()
-        self.recent_list = QListWidget()
-        self.recent_list.setObjectName("recentList")
-        self.recent_list.itemActivated.connect(lambda item: self.open_folder(item.data(Qt.ItemDataRole.UserRole)))
-        self.recent_label.setBuddy(self.recent_list)
-        p = QVBoxLayout(panel)
-        p.addWidget(self.collection_title)
-        p.addWidget(self.folder_label)
-        p.addWidget(self.counts_label)
-        p.addWidget(self.refresh_button)
-        p.addWidget(self.check_button)
-        p.addWidget(self.open_other_button)
-        p.addSpacing(12)
-        p.addWidget(self.recent_label)
-        p.addWidget(self.recent_list, 1)
-
-        # Notice shown after loading a saved index: it may be out of date.
-        self.notice = QLabel()
-        self.notice.setObjectName("notice")
-        self.notice.setWordWrap(True)
-        self.notice.setVisible(False)
-        self.notice_refresh = QPushButton()
-        self.notice_refresh.clicked.connect(self.refresh)
-        self.notice_refresh.setVisible(False)
-        notice_row = QHBoxLayout()
-        notice_row.addWidget(self.notice, 1)
-        notice_row.addWidget(self.notice_refresh)
-        # Shown while the results are re-derived for changed settings: what is on screen is old.
-        self.updating_label = QLabel()
-        self.updating_label.setObjectName("updatingNotice")
-        self.updating_label.setWordWrap(True)
-        self.updating_label.setVisible(False)
-
-        # One view module per tab; the window only assembles them and runs the work.
-        self.documents_page = DocumentsView()
-        self.documents_page.applicants_requested.connect(lambda docs: self.examiner.set_applicants(
-            [(d.rel or d.path, d.path, d.sha256, d.applicants) for d in docs if d.status == "indexed"]))
-        self.check_page = CheckView(self.store)
-        self.check_page.check_requested.connect(self.choose_files_to_check)
-        self.check_page.add_requested.connect(self.add_checked_to_collection)
-        self.check_page.report_requested.connect(self.export_check_report)
-        self.check_page.source_activated.connect(self._source_activated)
-        self.duplicates_page = DuplicatesView()
-        self.duplicates_page.pair_activated.connect(self.open_pair_diff)
-        self.duplicates_page.containment_requested.connect(self._find_containment_pairs)
-        self.duplicates_page.decide_requested.connect(self.examiner.decide_pair)
-        self.clusters_page = ClustersView()
-        self.clusters_page.member_activated.connect(self.open_pair_diff)
-        self.common_page = CommonView()
-        self.common_page.action_requested.connect(self.act_on_passage)
-        self.screening_page = ScreeningView()
-        self.screening_page.screen_requested.connect(self.screen_folder)
-        self.screening_page.screening_chosen.connect(self.open_screening)
-        self.screening_page.flag_changed.connect(self._flag_changed)
-        self.screening_page.submission_activated.connect(self.open_submission)
-        self.screening_page.applicants_requested.connect(lambda rows: self.examiner.set_applicants(
-            [(r.rel, r.path, r.sha256, r.applicants) for r in rows]))
-
-        self.tabs = QTabWidget()
-        self.tabs.setObjectName("resultTabs")
-        self.documents_tab, self.check_tab, self.pairs_tab, self.clusters_tab = (
-            self.documents_page, self.check_page, self.duplicates_page, self.clusters_page)
-        self.tabs.addTab(self.documents_page, "")
-        self.tabs.addTab(self.check_page, "")
-        self.tabs.addTab(self.duplicates_page, "")
-        self.tabs.addTab(self.clusters_page, "")
-        self.tabs.addTab(self.common_page, "")
-        self.common_tab = self.common_page
-        self.screening_tab = self.screening_page
-        self.tabs.addTab(self.screening_page, "")
-
-        right = QWidget()
-        r = QVBoxLayout(right)
-        r.setContentsMargins(0, 0, 0, 0)
-        r.addLayout(notice_row)
-        r.addWidget(self.updating_label)
-        r.addWidget(self.tabs, 1)
-        splitter = QSplitter(Qt.Orientation.Horizontal)
-        splitter.addWidget(panel)
-        splitter.addWidget(right)
-        splitter.setStretchFactor(1, 1)
-        splitter.setSizes([270, 1000])
-        splitter.setChildrenCollapsible(False)
-        return splitter
 
     # -- text --------------------------------------------------------------------------------------
 
@@ -648,12 +495,12 @@ class MainWindow(QMainWindow):
         self.duplicates_ready.emit()
 
     def _find_containment_pairs(self) -> None:
-        """The Duplicates list ranked by containment (screen, issue 19), asked for by the examiner."""
+        """The Duplicates list ranked by containment (a copied part of a longer document), asked for by the examiner."""
         if self.db_path and not self._closing:
             self.runner.start("containment", jobs.containment_pairs, self.db_path, self.settings,
                               on_done=self._containment_pairs_found, on_error=self._task_error)
 
-    def _containment_pairs_found(self, pairs) -> None:  # noqa: ANN001 - tuple of Pair
+    def _containment_pairs_found(self, pairs: tuple[Pair, ...]) -> None:
         self.duplicates_page.set_containment_pairs(pairs)
         self.containment_ready.emit()
 
@@ -678,7 +525,7 @@ class MainWindow(QMainWindow):
     def _shown_check_paths(self) -> list[str]:
         return [r.read_from for r in self.check_results if not r.skipped_reason]
 
-    def act_on_passage(self, passage, action: str) -> None:  # noqa: ANN001 - a CommonPassage
+    def act_on_passage(self, passage: CommonPassage, action: str) -> None:
         """Exclude, count or undo a common passage (stored in the index), then derive every result
         again under it."""
         if not self.db_path:
@@ -763,126 +610,6 @@ class MainWindow(QMainWindow):
         self.duplicates_page.set_pairs(self.pairs, self.settings.threshold)
         self.clusters_page.set_clusters(self.clusters, self.settings.threshold)
 
-    # -- checking submissions ---------------------------------------------------------------------
-
-    def choose_files_to_check(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(
-            self, self.tr("Choose submissions to check"), last_folder(self.store, "check", self.folder or ""),
-            self.tr("Documents ({patterns});;All files (*)").format(patterns=DIALOG_PATTERNS))
-        if paths:
-            remember_folder(self.store, "check", paths[0])
-            self.check_files(paths)
-
-    def check_files(self, paths: Sequence[str]) -> None:
-        if not self.db_path:
-            QMessageBox.information(self, self.tr("neardup"),
-                                    self.tr("Open a collection first (a folder of documents), then check files against it."))
-            return
-        self.tabs.setCurrentWidget(self.check_tab)
-        self._start("check", jobs.check_files, self.db_path, list(paths), self.settings, on_done=self._checked)
-
-    def _checked(self, results: list[CheckResult]) -> None:
-        self._show_check_results(results)
-        skipped = [r for r in results if r.skipped_reason]
-        if skipped:
-            QMessageBox.warning(self, self.tr("neardup"), self.tr("Some files could not be read:") + "\n\n" +
-                                "\n".join(f"{os.path.basename(r.path)}: {localise_reason(r.skipped_reason)}" for r in skipped))
-        self.check_ready.emit()
-
-    def _show_check_results(self, results: list[CheckResult]) -> None:
-        self.check_results = list(results)
-        self.check_page.set_results(self.check_results)
-        self._update_actions()
-
-    def current_check_result(self) -> CheckResult | None:
-        return self.check_page.current_result()
-
-    def visible_sources(self) -> list[SourceMatch]:
-        """The sources the Check tab shows now, in its order."""
-        return self.check_page.visible_sources()
-
-    def add_checked_to_collection(self) -> None:
-        """Make the checked submissions members of the collection: copied into its folder, or
-        kept where they are as external members (asked), so that a refresh keeps them."""
-        paths = [r.read_from for r in self.check_results if not r.skipped_reason]
-        if not (paths and self.db_path and self.folder) or self.is_busy():
-            return
-        unkept = [r.path for r in self.check_results if not r.skipped_reason and r.file]
-        if unkept:  # (a name that is not valid UTF-8: checked, but the index cannot keep it)
-            QMessageBox.warning(self, self.tr("Add to collection"), self.tr(
-                "These files cannot be added to the collection: their names are not valid UTF-8 (in GBK, "
-                "perhaps). Rename them, check them again, then add them.") + "\n\n" + "\n".join(unkept))
-            return
-        outside = [p for p in paths if os.path.commonpath([self.folder, os.path.abspath(p)]) != self.folder]
-        keep, on_clash = "external", "rename"
-        if outside:
-            keep = self.ask_how_to_add(outside)
-            if keep is None:
-                return
-        if keep == "copy":
-            taken = [os.path.basename(p) for p in outside if os.path.exists(os.path.join(self.folder, os.path.basename(p)))]
-            if taken:
-                on_clash = self.ask_on_clash(taken)
-                if on_clash is None:
-                    return
-        self._start("add", jobs.add_files, self.db_path, self.folder, paths, self.settings, on_done=self._added,
-                    keep=keep, on_clash=on_clash)
-
-    def ask_how_to_add(self, outside: Sequence[str]) -> str | None:
-        """"copy", "external", or None (cancelled)."""
-        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Add to collection"), self.tr(
-            "{n} checked file(s) are outside the collection's folder {folder}.\n\n"
-            "Copy them into the folder, or keep them where they are as external members? An external "
-            "member stays in the collection when it is refreshed; if you move or delete the file, it "
-            "leaves the collection.").format(n=len(outside), folder=display_path(self.folder or "")), parent=self)
-        box.setObjectName("addHowBox")
-        copy = box.addButton(self.tr("Copy into the folder"), QMessageBox.ButtonRole.AcceptRole)
-        external = box.addButton(self.tr("Keep where they are"), QMessageBox.ButtonRole.AcceptRole)
-        box.addButton(QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(copy)
-        box.exec()
-        clicked = box.clickedButton()
-        return "copy" if clicked is copy else "external" if clicked is external else None
-
-    def ask_on_clash(self, names: Sequence[str]) -> str | None:
-        """"rename", "replace", or None (cancelled) for files whose names the folder has already."""
-        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Add to collection"), self.tr(
-            "The collection's folder already has a file named {names}.\n\n"
-            "Rename the copy (for example “name (2).docx”), or replace the file in the folder?").format(
-            names=", ".join(f"“{n}”" for n in names)), parent=self)
-        box.setObjectName("addClashBox")
-        rename = box.addButton(self.tr("Rename the copy"), QMessageBox.ButtonRole.AcceptRole)
-        replace = box.addButton(self.tr("Replace"), QMessageBox.ButtonRole.DestructiveRole)
-        box.addButton(QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(rename)
-        box.exec()
-        clicked = box.clickedButton()
-        return "rename" if clicked is rename else "replace" if clicked is replace else None
-
-    def _added(self, state: jobs.CollectionState) -> None:
-        self._set_documents(state.documents)
-        lines = []
-        for a in state.added:
-            name = os.path.basename(a.source)
-            if a.how == "copied":
-                lines.append(self.tr("{name}: copied into the collection's folder as {member}").format(
-                    name=name, member=os.path.basename(a.member)))
-            elif a.how == "external":
-                lines.append(self.tr("{name}: kept where it is, as an external member ({path})").format(
-                    name=name, path=display_path(a.member)))
-            else:
-                lines.append(self.tr("{name}: already in the collection's folder").format(name=name))
-        self.last_added = lines
-        self.statusBar().showMessage(self.tr("The checked submissions are now part of the collection."), 8000)
-        # said in a box that does not block: the pairs are brought up to date meanwhile
-        box = QMessageBox(QMessageBox.Icon.Information, self.tr("Added to the collection"), "\n".join(lines),
-                          QMessageBox.StandardButton.Ok, self)
-        box.setObjectName("addedBox")
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
-        box.open()
-        self.added_box = box
-        self._find_duplicates()
-
     def export_check_report(self, result: CheckResult) -> None:
         """The committee's report of one checked submission (next to it, in the interface's language)."""
         if self.db_path and not result.skipped_reason:
@@ -905,7 +632,7 @@ class MainWindow(QMainWindow):
         # (no name: the folder's, or "name (2)" when a screening of another folder has it)
         self._start("screen", run_screening, self.db_path, folder, name, line, self.settings, on_done=self._screened)
 
-    def _screened(self, found) -> None:  # noqa: ANN001 - (list of ScreeningInfo, Screening)
+    def _screened(self, found: tuple[list[ScreeningInfo], Screening]) -> None:
         infos, screening = found
         self.screening_page.set_screenings(infos, screening)
         self.screening_ready.emit()
@@ -926,7 +653,7 @@ class MainWindow(QMainWindow):
             self.runner.start("submission", load_submission, self.db_path, name, rel,
                               on_done=self._show_submission, on_error=self._task_error)
 
-    def _show_submission(self, detail) -> None:  # noqa: ANN001 - a SubmissionDetail
+    def _show_submission(self, detail: SubmissionDetail) -> None:
         view = SubmissionView(detail, self.db_path, self.settings, self.runner, self)
         view.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
         view.exclusion_changed.connect(lambda name, _rel: self.open_screening(name))
@@ -1084,41 +811,6 @@ class MainWindow(QMainWindow):
                 version=__version__),
         )
 
-    # -- drag and drop -------------------------------------------------------------------------------
-
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if event.mimeData().hasUrls() and any(u.isLocalFile() for u in event.mimeData().urls()):
-            event.acceptProposedAction()
-        else:
-            event.ignore()
-
-    def dragMoveEvent(self, event) -> None:
-        if event.mimeData().hasUrls():
-            event.acceptProposedAction()
-
-    def dropEvent(self, event: QDropEvent) -> None:
-        paths = [local_file(u) for u in event.mimeData().urls() if u.isLocalFile()]
-        if not paths:
-            event.ignore()
-            return
-        event.acceptProposedAction()
-        self.handle_dropped(paths)
-
-    def handle_dropped(self, paths: Sequence[str]) -> None:
-        """A single folder opens as the collection; files are checked against the open one."""
-        folders = [p for p in paths if os.path.isdir(p)]
-        files = [p for p in paths if os.path.isfile(p)]
-        if len(folders) == 1 and not files and self.tabs.currentWidget() is self.screening_tab and self.db_path:
-            self.screen_folder(folders[0])  # a folder dropped on the Screening tab is a call to screen
-        elif len(folders) == 1 and not files:
-            self.open_folder(folders[0])
-        elif files and not folders:
-            self.check_files(files)
-        else:
-            QMessageBox.information(self, self.tr("neardup"),
-                                    self.tr("Drop one folder to open it as a collection, or files to check them."))
-
-    # -- closing ---------------------------------------------------------------------------------------
 
     def closeEvent(self, event: QCloseEvent) -> None:
         """Cancel running work and wait for it: every document is written whole or not at all."""

@@ -106,7 +106,7 @@ class SettingsDialog(QDialog):
         for key in STRATEGIES:
             self.strategy.addItem(key, key)
         self.strategy.setCurrentIndex(max(0, self.strategy.findData(settings.strategy)))
-        self.auto_template = QCheckBox()  # issue 14: off = only your template files and marks
+        self.auto_template = QCheckBox()  # off: only your template files and marks are left out
         self.auto_template.setObjectName("autoTemplate")
         self.auto_template.setChecked(settings.auto_template)
         self.template_min_docs = QSpinBox()
@@ -150,6 +150,11 @@ class SettingsDialog(QDialog):
         self.fingerprint_size.currentIndexChanged.connect(self._update_note)
 
         self._labels: dict[QWidget, QLabel] = {}
+        self._lay_out(settings)
+        self.retranslate_ui()
+
+    def _lay_out(self, settings: Settings) -> None:
+        """The fields in their groups (matching, index, template text, interface), scrolling above OK and Cancel."""
         self.matching_box = QGroupBox()
         self.matching_form = QFormLayout(self.matching_box)
         self._row(self.matching_form, self.threshold)
@@ -209,7 +214,6 @@ class SettingsDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self.scroll, 1)
         layout.addWidget(self.buttons)
-        self.retranslate_ui()
 
     def _row(self, form: QFormLayout, field: QWidget) -> None:
         label = QLabel()

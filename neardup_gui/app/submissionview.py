@@ -21,7 +21,7 @@ import html
 import logging
 from typing import Sequence
 
-from PySide6.QtCore import Qt, QUrl, Signal
+from PySide6.QtCore import QEvent, Qt, QUrl, Signal
 from PySide6.QtGui import QBrush, QColor, QIcon, QPalette
 from PySide6.QtWidgets import (
     QDialog,
@@ -52,7 +52,7 @@ from neardup_gui.core.flags import INVISIBLE, TRADITIONAL, Flag
 from neardup_gui.core.progress import ProgressFn
 from neardup_gui.core.report.model import EDITED, EXCLUDED, MATCH, TEMPLATE, _Marks, segments
 from neardup_gui.core.screening import (
-    COLLECTION, ScreenedSource, SubmissionDetail, coloured_runs, set_source_excluded, source_passage_spans, source_text,
+    COLLECTION, ScreenedSource, SubmissionDetail, coloured_runs, set_source_excluded, source_text,
     submission_detail,
 )
 from neardup_gui.core.sections import find_sections, section_figures
@@ -329,7 +329,7 @@ class SubmissionView(QDialog):
             + whose_html(self.detail.applicants, summary, {s.path: s.name for s in self.detail.sources})
             + self._flags_html())
         secs = find_sections(self.detail.text, self.detail.template)
-        # counted as the headline and the committee report count: over passages (issue 15)
+        # counted as the headline and the committee report count: over passages
         figs = section_figures(self.detail.units, secs, [(s.name, s.credit.spans) for s in self.counted()],
                                self.detail.template, self.detail.excluded)
         self.section_figures = figs
@@ -490,7 +490,7 @@ class SubmissionView(QDialog):
                                                                                     edited=edited))
         self._refresh()
 
-    def changeEvent(self, event) -> None:  # noqa: ANN001
+    def changeEvent(self, event: QEvent) -> None:
         from PySide6.QtCore import QEvent
 
         if hasattr(self, "numbers"):  # (not while the constructor builds the dialog)

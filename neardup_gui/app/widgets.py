@@ -7,7 +7,7 @@ import re
 from typing import Callable
 
 from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, QPersistentModelIndex, QSize, Qt, QTimer
-from PySide6.QtGui import QPainter, QPalette, QPen
+from PySide6.QtGui import QPainter, QPalette, QPen, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -163,7 +163,7 @@ class ElidedLabel(QLabel):
     def sizeHint(self) -> QSize:  # noqa: N802
         return QSize(self.fontMetrics().horizontalAdvance(self._full) + 8, super().sizeHint().height())
 
-    def resizeEvent(self, event) -> None:  # noqa: ANN001, N802
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
         super().resizeEvent(event)
         self._elide()
 

@@ -1,7 +1,7 @@
 """The answers that cross modules: match spans, comparisons, checked submissions, pairs, clusters.
 
 Everything an examiner acts on is here, exact and explainable: similarities are the LCS ratio of
-seed 004 over countable units (template and excluded text left out); fingerprint estimates are
+Huang, Wang and Li over countable units (template and excluded text left out); fingerprint estimates are
 carried separately and always labelled as estimates.
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from typing import Any, Sequence
 
 from neardup_gui.core.document import CharSpan
 from neardup_gui.core.flags import Flag
@@ -56,6 +57,9 @@ class MatchSpan:
     b: CharSpan  # character offsets in B's extracted text
     units: int  # aligned units counted in this passage
 
+    def to_json(self) -> dict[str, Any]:
+        return {"a": list(self.a), "b": list(self.b), "units": self.units}
+
 
 @dataclass(frozen=True)
 class Passage:
@@ -72,11 +76,20 @@ class Passage:
     matched_units: int  # identical units: those of the runs below (anchors and seeds)
     runs: tuple[MatchSpan, ...]  # the exact runs inside (≥ min_run, and shorter seeds between them)
     # found out of the order of the alignment (a moved paragraph): counted in the containments,
-    # not in the similarity, which is seed 004's order-preserving ratio
+    # not in the similarity, which is the order-preserving LCS ratio of Huang, Wang and Li
     moved: bool = False
     # found as a heavy revision keeps its source: short runs in order, no run of min_run
     # (compare._revised_passages); counted in the containments, not in the similarity
     revised: bool = False
+
+    def to_json(self, also_in: tuple[str, ...] | None = None) -> dict[str, Any]:
+        """Character spans, units covered in each text, identical units, the identical runs inside
+        (what lies between them was edited), whether it was found out of the source's order
+        (moved) or as a heavy revision; ``also_in``: for a checked submission's source, the other
+        sources holding it (left out when None)."""
+        return {"a": list(self.a), "b": list(self.b), "units_a": self.units_a, "units_b": self.units_b,
+                "identical_units": self.matched_units, "moved": self.moved, "revised": self.revised,
+                "runs": [r.to_json() for r in self.runs], **({"also_in": list(also_in)} if also_in is not None else {})}
 
 
 @dataclass(frozen=True)
@@ -85,7 +98,7 @@ class Comparison:
 
     ``similarity`` = common / (units_a + units_b − common), where ``common`` counts only LCS
     units inside match spans, and ``units_*`` only countable units (template and excluded text
-    removed): seed 004's ratio, unchanged by edited passages.
+    removed): the LCS ratio of Huang, Wang and Li, unchanged by edited passages.
 
     ``containment_a`` = passage_units_a / units_a: how much of A lies in B, counted over the
     edited passages (exact runs merged across small edits, gaps included), so an edited copy
@@ -123,6 +136,17 @@ class Comparison:
             Passage(a=s.a, b=s.b, units_a=s.units, units_b=s.units, matched_units=s.units, runs=(s,))
             for s in sorted(self.spans, key=lambda s: (s.a[0], s.b[0]))
         )
+
+    def spans_json(self) -> list[dict[str, Any]]:
+        return [s.to_json() for s in self.spans]
+
+    def passages_json(self, credit: Credit | None = None) -> list[dict[str, Any]]:
+        """The edited passages (``Passage.to_json``); with the credit of a checked submission's
+        source, each passage names the other sources holding it."""
+        if credit is None:
+            return [p.to_json() for p in self.passages]
+        also = dict(zip(self.shown_passages(), credit.also_in))
+        return [p.to_json(also.get(p, ())) for p in self.passages]
 
 
 @dataclass(frozen=True)
@@ -251,6 +275,24 @@ class SourceMatch:
     same_applicant: bool = False  # the submission's applicant's own document: own work, not copying
     decision: Decision | None = None  # the examiner's decision on the submission and this source
 
+    def to_json(self) -> dict[str, Any]:
+        comp = self.comparison
+        return {
+            "path": self.source.path, "similarity": comp.similarity,
+            "containment": comp.containment_a, "source_containment": comp.containment_b,
+            # the share of the submission credited to it: a passage several sources hold is
+            # credited to one (the collection's, the earlier indexed, the one holding more)
+            "credited": self.credit.share if self.credit else comp.containment_a,
+            "credited_units": self.credit.units if self.credit else None,
+            "common_units": comp.common_units, "template_share": comp.template_share_b,
+            "source_exclusions": comp.exclusions_b.as_dict(),
+            "estimate": self.estimate, "found_by": list(self.found_by), "spans": comp.spans_json(),
+            "passages": comp.passages_json(self.credit),
+            "applicants": self.source.applicants.to_json(), "same_applicant": self.same_applicant,
+            "decision": self.decision.to_json() if self.decision else None,
+            "counted": not (self.decision is not None and self.decision.sets_apart),
+        }
+
 
 @dataclass(frozen=True)
 class CheckSummary:
@@ -284,6 +326,29 @@ class CheckSummary:
     # the applicant's own document this submission resubmits (a near-duplicate of it), or ""
     resubmission_of: str = ""
 
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "copied_ratio": self.copied_ratio,
+            "copied_ratio_without_quotes": self.copied_ratio_without_quotes,
+            "copied_ratio_without_template": self.copied_ratio_without_template,
+            "largest_source_ratio": self.largest_source_ratio,
+            "largest_source": self.largest_source or None,
+            "template_share": self.template_share,
+            # the one denominator of every ratio above, and the units left out of it
+            "countable_units": self.countable_units,
+            "template_units": self.template_units,
+            "excluded_units": self.excluded_units,
+            # copied_ratio split by whose the credited text is (CNKI's 去除本人文献复制比), what
+            # the examiner's decisions set apart, and the applicant's own document resubmitted
+            "copied_from_others": self.copied_from_others, "copied_from_own": self.copied_from_own,
+            "set_apart_ratio": self.set_apart, "resubmission_of": self.resubmission_of or None,
+        }
+
+
+def resubmission_label(resubmission_of: str) -> str | None:
+    """A submission's label: a resubmission (or duplicate submission) of its applicant's own document."""
+    return "resubmission / duplicate submission" if resubmission_of else None
+
 
 @dataclass(frozen=True)
 class CheckResult:
@@ -310,6 +375,18 @@ class CheckResult:
         """Where the submission is read again (a re-check, "add to the collection")."""
         return self.file or self.path
 
+    def to_json(self, exclusions: dict[str, Any], matches: Sequence[SourceMatch] | None = None) -> dict[str, Any]:
+        """``exclusions``: the rules applied (the collection's, ``{"applied", "rules"}``), to which
+        the submission's units not counted are added; ``matches``: those listed (default: all)."""
+        return {
+            "path": self.path, "units": self.units, "skipped_reason": self.skipped_reason or None,
+            "warnings": list(self.warnings), "flags": [f.to_json() for f in self.flags],
+            "applicants": self.applicants.to_json(), "label": resubmission_label(self.summary.resubmission_of),
+            "summary": self.summary.to_json(),
+            "exclusions": {**exclusions, "units": self.exclusions.as_dict()},
+            "matches": [m.to_json() for m in (self.matches if matches is None else matches)],
+        }
+
 
 @dataclass(frozen=True)
 class Pair:
@@ -328,6 +405,15 @@ class Pair:
         """Both documents are one applicant's: a resubmission or a duplicate submission."""
         return self.a.applicants.shares_with(self.b.applicants)
 
+    def to_json(self, applied: list[str]) -> dict[str, Any]:
+        """``applied``: the kinds of exclusion in effect (the collection's)."""
+        return {"a": self.a.path, "b": self.b.path, "similarity": self.similarity, "containment_a": self.containment_a,
+                "containment_b": self.containment_b, "common_units": self.common_units,
+                "exclusions": {"applied": applied, "units_a": self.a.exclusions.as_dict(),
+                               "units_b": self.b.exclusions.as_dict()},
+                "applicants_a": self.a.applicants.to_json(), "applicants_b": self.b.applicants.to_json(),
+                "same_applicant": self.same_applicant, "decision": self.decision.to_json() if self.decision else None}
+
 
 @dataclass(frozen=True)
 class Cluster:
@@ -341,3 +427,8 @@ class Cluster:
     # them at or above the threshold (one text and its light edits: a proposal mill's pattern)
     pairwise: tuple[tuple[float | None, ...], ...] = field(default=())
     ring: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"representative": self.representative.path,
+                "members": [{"path": m.path, "similarity": s} for m, s in zip(self.members, self.similarities)],
+                "ring": self.ring, "pairwise": [list(row) for row in self.pairwise]}

@@ -3,6 +3,7 @@ and the help (F1) use, in English and Chinese, and the names it retires appear n
 
 from __future__ import annotations
 
+import inspect
 import re
 import subprocess
 import sys
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from neardup_gui.cli.collection import run_check
 from neardup_gui.core.report import strings
 from neardup_gui.core.report.csv import HEADINGS_ZH
 
@@ -101,7 +103,7 @@ def test_retired_names_appear_nowhere():
     """A retired name is never a label (exactly), and a retired phrase of two or more words never
     appears inside any text of the window, the reports, the CSV headings or the CLI."""
     retired = [n for r in glossary() for n in r["not"]]
-    cli = (ROOT / "neardup_gui" / "cli.py").read_text(encoding="utf-8")
+    cli = "\n".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "neardup_gui" / "cli").glob("*.py")))
     texts = [t for _, s, zh in ts_messages() for t in (s, zh)]
     texts += [t for pair in strings._CATALOG.values() for t in pair] + list(HEADINGS_ZH.values())
     found = []
@@ -111,7 +113,7 @@ def test_retired_names_appear_nowhere():
             if _bare(text) == _bare(name) or (phrase and name.lower() in text.lower()):
                 found.append((name, text))
         if " " in name and name.lower() in cli.lower():
-            found.append((name, "cli.py"))
+            found.append((name, "the command line (neardup_gui/cli/)"))
     assert not found
 
 
@@ -144,6 +146,5 @@ def test_the_command_line_says_the_glossarys_names(tmp_path):
 @pytest.mark.parametrize("name", ["copied", "copied without quotations", "largest single source",
                                   "share of the submission", "similarity r"])
 def test_the_check_command_names_its_figures(name):
-    cli = (ROOT / "neardup_gui" / "cli.py").read_text(encoding="utf-8")
-    check = cli[cli.index("def run_check"):cli.index("def _dask_option")]
+    check = inspect.getsource(run_check)
     assert name in check

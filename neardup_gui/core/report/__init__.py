@@ -11,8 +11,14 @@ import itertools
 import os
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from neardup_gui.core.report.model import SCOPES, Report, build_report
+
+if TYPE_CHECKING:
+    from neardup_gui.core.report.committee import ScreeningReport, SubmissionReport
+
+    AnyReport = Report | SubmissionReport | ScreeningReport  # what the writers take
 
 __all__ = ["FORMATS", "SCOPES", "Report", "build_report", "format_for", "part_path", "report_html", "report_title", "write_report"]
 
@@ -30,7 +36,7 @@ def format_for(path: str | Path) -> str:
     return ext
 
 
-def report_html(report, *, flavour: str = "browser") -> str:  # noqa: ANN001 - any report model
+def report_html(report: AnyReport, *, flavour: str = "browser") -> str:
     """The HTML of any report model: a duplicate :class:`Report`, or a committee report
     (:mod:`neardup_gui.core.report.committee`) of a submission or a screening."""
     from neardup_gui.core.report.committee import ScreeningReport, SubmissionReport
@@ -48,7 +54,7 @@ def report_html(report, *, flavour: str = "browser") -> str:  # noqa: ANN001 - a
     return render_html(report, flavour=flavour)
 
 
-def report_title(report) -> str:  # noqa: ANN001
+def report_title(report: AnyReport) -> str:
     return report.title if hasattr(report, "title") else report.summary.title
 
 
@@ -68,7 +74,7 @@ def part_path(path: str | Path) -> Path:
     return p.with_name(head + tail)
 
 
-def write_report(report, path: str | Path, fmt: str | None = None) -> None:  # noqa: ANN001
+def write_report(report: AnyReport, path: str | Path, fmt: str | None = None) -> None:
     """Write ``report`` (any report model) as HTML, CSV or JSON (``fmt`` defaults to the file's extension).
 
     The file appears complete or not at all: it is written beside the target and renamed.

@@ -15,7 +15,7 @@ import logging
 import os
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from neardup_gui import __version__
 from neardup_gui.core.report.model import (
@@ -31,6 +31,9 @@ from neardup_gui.core.sections import find_sections, section_figures
 from neardup_gui.core.settings import Settings
 from neardup_gui.core.store import Store
 from neardup_gui.core.units import cjk_share
+
+if TYPE_CHECKING:
+    from neardup_gui.core.collection import Collection
 
 log = logging.getLogger(__name__)
 
@@ -158,7 +161,7 @@ def build_submission_report(store: Store, screening: str | int, rel: str, settin
     return _report(store, detail, settings, lang, enabled, call_submissions=max(len(call.rows) - 1, 0))
 
 
-def build_check_report(collection, result: CheckResult, settings: Settings, *, lang: str = "en",  # noqa: ANN001
+def build_check_report(collection: Collection, result: CheckResult, settings: Settings, *, lang: str = "en",
                        enabled: set[int] | None = None) -> SubmissionReport:
     """The committee's report on one submission checked against the collection (the Check tab):
     the same first page, sections, coloured full text and passages as a screened submission's.
@@ -270,7 +273,7 @@ def _report(store: Store, detail: SubmissionDetail, settings: Settings, lang: st
         resubmission_of=next((s.name for s in detail.sources if s.path == summary.resubmission_of), ""))
 
 
-def _source_sha(store: Store, detail: SubmissionDetail, s) -> str:  # noqa: ANN001
+def _source_sha(store: Store, detail: SubmissionDetail, s: ScreenedSource) -> str:
     if s.kind == COLLECTION:
         r = store.conn.execute("SELECT sha256 FROM documents WHERE id = ?", (s.doc_id,)).fetchone()
         return r[0] if r else ""

@@ -7,6 +7,7 @@ report's language (:mod:`neardup_gui.core.report.strings`).
 """
 
 from __future__ import annotations
+from typing import Callable
 
 from neardup_gui.core.report.html import (
     _BASE_CSS, _QT_STYLES, PALETTE, _Writer, document_head, esc, pct, setting_value, size_text,
@@ -169,21 +170,21 @@ def render_submission_html(r: SubmissionReport, *, flavour: str = "browser") -> 
     return "".join(w.parts)
 
 
-def applicants_text(r: SubmissionReport, t) -> str:  # noqa: ANN001 - a translator
+def applicants_text(r: SubmissionReport, t: Callable[..., str]) -> str:
     """The submission's applicants and where they were named, or that they are not known."""
     if not r.applicants:
         return t("applicants_unknown") if r.applicants_source != "examiner" else t("none")
     return t("applicants_value", names=r.applicants, source=t(f"source_{r.applicants_source}"))
 
 
-def decision_text(d: Decision, t) -> str:  # noqa: ANN001 - a translator
+def decision_text(d: Decision, t: Callable[..., str]) -> str:
     """A decision in words: what it is, and whether it applies."""
     applied = (t("decision_changed") if d.changed
                else t("decision_applied_apart") if d.sets_apart else t("decision_applied_counted"))
     return f"{t('choice_' + d.choice)} ({applied})"
 
 
-def _whose(w: _CWriter, r: SubmissionReport, t) -> None:  # noqa: ANN001
+def _whose(w: _CWriter, r: SubmissionReport, t: Callable[..., str]) -> None:
     """The first page's lines on whose the text is: a resubmission, own work, what was set apart."""
     if r.resubmission_of:
         w(f"<p{w.attr('flag')}>{esc(t('resubmission', name=r.resubmission_of, share=pct(r.copied_from_own)))}</p>\n")
@@ -193,7 +194,7 @@ def _whose(w: _CWriter, r: SubmissionReport, t) -> None:  # noqa: ANN001
         w(f"<p{w.attr('lead')}>{esc(t('set_apart', share=pct(r.set_apart)))}</p>\n")
 
 
-def _decisions(w: _CWriter, r: SubmissionReport, t) -> None:  # noqa: ANN001
+def _decisions(w: _CWriter, r: SubmissionReport, t: Callable[..., str]) -> None:
     """Every decision of the examiner on this submission's sources, with its note and date."""
     decided = [e for e in r.sources if e.decision is not None]
     if not decided:
@@ -232,7 +233,7 @@ def _full_text(w: _CWriter, segs: tuple[Segment, ...]) -> str:
     return "".join(out)
 
 
-def _segments(w: _CWriter, segs: tuple[Segment, ...], colour: str, t) -> str:  # noqa: ANN001
+def _segments(w: _CWriter, segs: tuple[Segment, ...], colour: str, t: Callable[..., str]) -> str:
     out = []
     for seg in segs:
         text = w.text(seg.text)
@@ -252,7 +253,7 @@ def _segments(w: _CWriter, segs: tuple[Segment, ...], colour: str, t) -> str:  #
     return "".join(out)
 
 
-def _source_passages(w: _CWriter, r: SubmissionReport, sp: SourcePassages, t) -> None:  # noqa: ANN001
+def _source_passages(w: _CWriter, r: SubmissionReport, sp: SourcePassages, t: Callable[..., str]) -> None:
     art = "div" if w.qt else "article"
     colour = _colour(sp.number)
     w(f"<{art}{w.attr('pair')}><h3><span{w.attr('swatch', colour)}>&nbsp;{sp.number}&nbsp;</span> "
@@ -270,7 +271,7 @@ def _source_passages(w: _CWriter, r: SubmissionReport, sp: SourcePassages, t) ->
     w(f"</tbody></table></{art}>\n")
 
 
-def _passage(w: _CWriter, p: Passage, i: int, colour: str, t) -> None:  # noqa: ANN001
+def _passage(w: _CWriter, p: Passage, i: int, colour: str, t: Callable[..., str]) -> None:
     lang_a = ' lang="zh-Hans"' if p.cjk_a else ""
     lang_b = ' lang="zh-Hans"' if p.cjk_b else ""
     moved = f"<br>{esc(t('passage_moved'))}" if p.moved else ""
@@ -280,7 +281,7 @@ def _passage(w: _CWriter, p: Passage, i: int, colour: str, t) -> None:  # noqa: 
       f"<td{w.attr('q')}{lang_b}>{_segments(w, p.b, colour, t)}</td></tr>\n")
 
 
-def _appendix(w: _CWriter, r: SubmissionReport, t) -> None:  # noqa: ANN001
+def _appendix(w: _CWriter, r: SubmissionReport, t: Callable[..., str]) -> None:
     sec = "div" if w.qt else "section"
     w(f'<{sec}{w.attr("page")}><h2>{esc(t("appendix"))}</h2>\n<h3>{esc(t("files"))}</h3>\n', w.table("docs"),
       f"<thead><tr><th>#</th><th>{esc(t('file'))} / {esc(t('path'))}</th><th>{esc(t('sha256'))}</th></tr></thead><tbody>\n")
@@ -297,7 +298,7 @@ def _appendix(w: _CWriter, r: SubmissionReport, t) -> None:  # noqa: ANN001
     w(f"<p{w.attr('lead')}>{esc(t('definitions'))}</p></{sec}>\n")
 
 
-def _settings_table(w: _CWriter, settings: dict, t) -> None:  # noqa: ANN001
+def _settings_table(w: _CWriter, settings: dict, t: Callable[..., str]) -> None:
     w(f"<h3>{esc(t('settings'))}</h3>\n", w.table("kv", "settings"), "<tbody>\n")
     rows = flat_settings(settings)
     half = (len(rows) + 1) // 2
@@ -364,7 +365,7 @@ def render_screening_html(r: ScreeningReport, *, flavour: str = "browser") -> st
     return "".join(w.parts)
 
 
-def _integrity(w, r: SubmissionReport) -> None:  # noqa: ANN001 - a _Writer
+def _integrity(w: _Writer, r: SubmissionReport) -> None:
     """The submission's integrity flags, each with its first places quoted as a reader finds them."""
     t = translator(r.lang)
     text = "".join(s.text for s in r.full_text)

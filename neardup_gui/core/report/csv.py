@@ -24,8 +24,8 @@ PAIR_COLUMNS = (
     "rank", "group", "path_a", "path_b", "name_a", "name_b", "similarity", "containment_a_in_b",
     "containment_b_in_a", "template_share_a", "template_share_b", "common_units", "units_a", "units_b",
     "passages", "size_a", "size_b", "sha256_a", "sha256_b",
-    "not_counted_a", "not_counted_b",  # issue 14: units each exclusion removed ("automatic:40; quotes:3")
-    "warnings_a", "warnings_b",  # issue 17.3: how a document was read only in part or leniently ("; "-joined)
+    "not_counted_a", "not_counted_b",  # units each exclusion removed ("automatic:40; quotes:3")
+    "warnings_a", "warnings_b",  # how a document was read only in part or leniently ("; "-joined)
     "flags_a", "flags_b",  # integrity flags, "kind:count" ("; "-joined; their places are in the JSON report)
     "same_applicant", "decision", "decision_note", "decided_at", "decision_applied",  # (docs/applicants.md)
 )
@@ -37,8 +37,8 @@ CHECK_COLUMNS = (
     # the submission's own figures on each of its rows: the overall copy ratio per proposal
     "submission_copied_ratio", "submission_copied_ratio_without_template", "submission_copied_ratio_without_quotes",
     "submission_largest_source_ratio",
-    "not_counted_submission", "not_counted_source",  # issue 14, as in PAIR_COLUMNS
-    "warnings_submission", "warnings_source",  # issue 17.3, as in PAIR_COLUMNS
+    "not_counted_submission", "not_counted_source",  # as in PAIR_COLUMNS
+    "warnings_submission", "warnings_source",  # as in PAIR_COLUMNS
     "flags_submission", "flags_source",  # as in PAIR_COLUMNS
     # the submission's copied ratio split by whose the credited text is
     "submission_copied_from_others", "submission_copied_from_own",
@@ -129,7 +129,7 @@ def _ratio(x: float) -> str:
 
 
 def _not_counted(units: dict[str, int]) -> str:
-    """Units each exclusion removed, as ``kind:units`` joined by ``; `` (issue 14)."""
+    """Units each exclusion removed, as ``kind:units`` joined by ``; ``."""
     return "; ".join(f"{kind}:{n}" for kind, n in units.items() if n)
 
 

@@ -216,7 +216,7 @@ class _Writer:
         return f"<table{self.attr(*classes)}>"
 
 
-def document_head(w, title: str, lang: str, version: str, css: str) -> None:  # noqa: ANN001 - a _Writer
+def document_head(w: _Writer, title: str, lang: str, version: str, css: str) -> None:
     """The document's start up to ``<body>``: language, and for a browser the content security
     policy, the generator and the style sheet ``css`` (the Qt flavour styles through attributes)."""
     html_lang = "zh-Hans" if lang.startswith("zh") else "en"
@@ -245,7 +245,7 @@ def render_html(report: Report, *, flavour: str = "browser") -> str:
         _clusters(w, report)
     _ranking(w, report)
     if report.exclusions is not None:
-        _exclusions(w, report)  # issue 14
+        _exclusions(w, report)
     _settings(w, report)
     _details(w, report)
     note = f"neardup {esc(s.app_version)} · {esc(s.created)} · {esc(w.t('r_explanation'))}"
@@ -369,7 +369,7 @@ def _clusters(w: _Writer, report: Report) -> None:
 
 
 def _exclusions(w: _Writer, report: Report) -> None:
-    """(issue 14) What was not counted and why: the rules, units removed, the passages left out."""
+    """What was not counted and why: the rules, units removed, the passages left out."""
     ex = report.exclusions
     r = ex.rules
     sec = "div" if w.qt else "section"

@@ -18,7 +18,7 @@ import logging
 import os
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from neardup_gui import __version__
 from neardup_gui.core.flags import Flag
@@ -29,6 +29,9 @@ from neardup_gui.core.progress import ProgressFn, no_progress, wrap_progress
 from neardup_gui.core.results import CheckResult, Cluster, Comparison, Decision, DocumentInfo, Pair
 from neardup_gui.core.settings import Settings
 from neardup_gui.core.units import cjk_share
+
+if TYPE_CHECKING:
+    from neardup_gui.core.collection import Collection
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +50,7 @@ MATCH = "match"
 TEMPLATE = "template"
 EXCLUDED = "excluded"
 ELIDED = "elided"
-EDITED = "edited"  # inside an edited passage, between its exact runs: the words changed (issue 15.2)
+EDITED = "edited"  # inside an edited passage, between its exact runs: the words changed
 
 
 @dataclass(frozen=True)
@@ -78,7 +81,7 @@ class Segment:
 class Passage:
     """One matched passage — a copied section, edits included — quoted from both documents with context.
 
-    From a comparison with edited passages (issue 15.2) one entry is one copied section: its exact
+    From a comparison with edited passages one entry is one copied section: its exact
     runs are ``match`` segments, the edited words between them ``edited`` segments of the same index.
     An older record without passages gives one entry per exact run and ``runs`` stays empty.
     """
@@ -120,7 +123,7 @@ class ReportPair:
     passages: tuple[Passage, ...]
     estimate: float | None = None  # fingerprint estimate that made it a candidate (check only)
     found_by: tuple[str, ...] = ()
-    # (issue 14) units of each side that each exclusion removed (Exclusions.as_dict())
+    # units of each side that each exclusion removed (Exclusions.as_dict())
     exclusions_a: dict[str, int] = field(default_factory=dict)
     exclusions_b: dict[str, int] = field(default_factory=dict)
     same_applicant: bool = False  # both documents one applicant's: own work, not copying
@@ -156,7 +159,7 @@ class ClusterSummary:
     number: int
     members: tuple[DocRef, ...]
     similarities: tuple[float, ...]
-    ring: bool = False  # (issue 14) 3 or more members, every pair at or above the threshold
+    ring: bool = False  # 3 or more members, every pair at or above the threshold
     pairwise: tuple[tuple[float | None, ...], ...] = ()  # every pair of members, in members' order
 
 
@@ -180,7 +183,7 @@ class ReportSummary:
 
 @dataclass(frozen=True)
 class ExcludedPassage:
-    """(issue 14) A common passage the comparison leaves out, and why."""
+    """A common passage the comparison leaves out, and why."""
 
     text: str
     documents: int
@@ -190,7 +193,7 @@ class ExcludedPassage:
 
 @dataclass(frozen=True)
 class ReportExclusions:
-    """(issue 14) Which exclusions applied and what they took out: the rules, the units removed
+    """Which exclusions applied and what they took out: the rules, the units removed
     (summed over the documents reported, each once), and every common passage left out."""
 
     rules: dict[str, Any]
@@ -458,7 +461,7 @@ def flat_settings(settings: dict[str, Any], prefix: str = "") -> list[tuple[str,
 class _Texts:
     """Stored texts of the collection, each read once while the report is built."""
 
-    def __init__(self, collection) -> None:  # noqa: ANN001 - a Collection (no import cycle)
+    def __init__(self, collection: Collection) -> None:
         self._collection = collection
         self._cache: dict[int, str] = {}
 
@@ -470,7 +473,7 @@ class _Texts:
         return self._cache[doc_id]
 
 
-def build_report(collection, scope: str, settings: Settings, *, items: Sequence[Any] | None = None,
+def build_report(collection: Collection, scope: str, settings: Settings, *, items: Sequence[Any] | None = None,
                  progress: ProgressFn = no_progress, title: str = "", lang: str = "en") -> Report:
     """Build the report of ``scope`` over ``collection`` (a :class:`Collection`).
 
@@ -548,6 +551,15 @@ def build_report(collection, scope: str, settings: Settings, *, items: Sequence[
                                          texts(rep.doc_id), texts(m.doc_id)))
                 done += 1
     progress(1.0, "Report ready")
+    summary = _summary(collection, scope, settings, title, lang, pairs, submissions, clusters)
+    return Report(summary=summary, pairs=tuple(pairs), submissions=tuple(submissions), clusters=tuple(clusters),
+                  exclusions=_exclusions(collection, settings, pairs), lang=lang)
+
+
+def _summary(collection: Collection, scope: str, settings: Settings, title: str, lang: str,
+             pairs: Sequence[ReportPair], submissions: Sequence[SubmissionSummary],
+             clusters: Sequence[ClusterSummary]) -> ReportSummary:
+    """The report's first facts: what was reported, when, by which version, of which index."""
     stats = collection.stats()
     counts = {
         "documents": stats.get("documents", 0),
@@ -562,7 +574,7 @@ def build_report(collection, scope: str, settings: Settings, *, items: Sequence[
     db = str(collection.db_path)
     # SQLite in WAL mode keeps recent pages beside the file: the index is both
     index_size = sum(os.path.getsize(f) for f in (db, db + "-wal") if os.path.exists(f)) if os.path.exists(db) else -1
-    summary = ReportSummary(
+    return ReportSummary(
         title=title or _default_title(scope, lang),
         scope=scope,
         created=datetime.now(timezone.utc).replace(microsecond=0).isoformat(),
@@ -574,12 +586,10 @@ def build_report(collection, scope: str, settings: Settings, *, items: Sequence[
         counts=counts,
         index_unfinished=unfinished(collection.store),
     )
-    return Report(summary=summary, pairs=tuple(pairs), submissions=tuple(submissions), clusters=tuple(clusters),
-                  exclusions=_exclusions(collection, settings, pairs), lang=lang)
 
 
-def _exclusions(collection, settings: Settings, pairs: Sequence[ReportPair]) -> ReportExclusions:  # noqa: ANN001
-    """(issue 14) The exclusions section: rules, units removed, the common passages left out."""
+def _exclusions(collection: Collection, settings: Settings, pairs: Sequence[ReportPair]) -> ReportExclusions:
+    """The exclusions section: rules, units removed, the common passages left out."""
     from neardup_gui.core.common_passages import common_passages, exclusion_rules
 
     units: dict[str, int] = {}

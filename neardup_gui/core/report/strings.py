@@ -9,7 +9,10 @@ The language is passed in (the app gives its interface language, the CLI ``--lan
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
+
+if TYPE_CHECKING:
+    from neardup_gui.core.flags import Flag
 
 LANGUAGES = ("en", "zh_CN")
 
@@ -297,7 +300,7 @@ def translator(lang: str) -> Callable[..., str]:
     return t
 
 
-def flag_text(flag, t: Callable[..., str]) -> str:  # noqa: ANN001 - a core.flags.Flag
+def flag_text(flag: Flag, t: Callable[..., str]) -> str:
     """A flag in words ("Replaced characters: 212 in 118 words"), by the translator ``t``."""
     return t(f"flag_{flag.kind}", n=f"{flag.count:,}", w=f"{flag.words:,}")
 
