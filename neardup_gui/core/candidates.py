@@ -10,9 +10,9 @@ Each strategy proposes documents; the union is verified by LCS. The strategies:
   ``gram_guarantee`` units (8, the comparison's minimum run) is proposed, whatever the two
   documents' lengths: what the exact comparison can find, the check finds;
 - ``minhash``: 1-bit minwise fingerprints within the Hamming radius of the estimate floor
-  (seed 000), searched with the configured strategy (brute, permuted = alg.G, grouped = alg.H);
-- ``simhash``: 64-bit simhash within Hamming distance 3 (seed 002, Manku's permuted tables);
-- ``lsh``: a shared MinHash LSH band key (seed 001);
+  (Yuan, Long, Zhang and Gui), searched with the configured strategy (brute, permuted = alg.G, grouped = alg.H);
+- ``simhash``: 64-bit simhash within Hamming distance 3 (Yu, Hu and Zhang; Manku's permuted tables);
+- ``lsh``: a shared MinHash LSH band key (Rajaraman and Ullman);
 - ``sentences``: a shared seed-004 sentence fingerprint ("perhaps-similar").
 """
 
@@ -39,9 +39,9 @@ from neardup_gui.core.store import Store
 
 log = logging.getLogger(__name__)
 
-# Estimated shingle resemblance from which the 1-bit minhash search proposes a document: seed 000's
-# lowest threshold (r = 0.7, where it needs k ≥ 256). Below it, seed 000's alg.H does more work
-# than brute force (measured at 1M fingerprints, k = 256: 13 ms vs 34 ms at r = 0.7, but 53 ms vs
+# Estimated shingle resemblance from which the 1-bit minhash search proposes a document: the
+# lowest threshold of Yuan, Long, Zhang and Gui (r = 0.7, where it needs k ≥ 256). Below it,
+# their alg.H does more work than brute force (measured at 1M fingerprints, k = 256: 13 ms vs 34 ms at r = 0.7, but 53 ms vs
 # 32 ms at r = 0.6); lower resemblance is the LSH channel's (band threshold 0.5) and copied
 # passages are the anchors' (any common run of anchor_guarantee units, whatever the estimate).
 ESTIMATE_FLOOR = 0.7
@@ -224,7 +224,7 @@ class CandidateFinder:
         with store.reading():
             indexed_with = store.get_meta("params")
             if indexed_with not in (None, self.params_json):
-                # Documents fingerprinted with other parameters (anchors of 12 units before issue 15,
+                # Documents fingerprinted with other parameters (anchors of 12 units in early indexes,
                 # another minhash size) are invisible to the search until ``index`` brings them up
                 # to date from their stored text: say so instead of missing them silently.
                 log.warning("the index was fingerprinted with other parameters; run the indexing again "

@@ -53,7 +53,7 @@ log = logging.getLogger(__name__)
 # The verified-pairs cache keeps the pairs at or above the threshold asked (a lower threshold
 # asked later pairs the collection again: a floor below it made every pass verify far more,
 # docs/speed.md), and, once pairs are asked by containment, those whose larger containment
-# reaches this (screen, issue 19), whatever their r.
+# reaches this (a screening ranks by it), whatever their r.
 PAIR_CONTAINMENT_FLOOR = 0.2
 # The default cut of pairs ranked by containment (the screening's default flag line).
 CONTAINMENT_CUT = 0.3
@@ -690,7 +690,7 @@ class Collection:
         writes the results."""
         key = indexer.params_key(settings.fingerprints)
         if self.store.get_meta("params") not in (None, key):
-            # An index fingerprinted with other parameters (anchors of 12 units before issue 15)
+            # An index fingerprinted with other parameters (anchors of 12 units in early indexes)
             # is brought up to date from its stored texts first, as ``index`` would do: its
             # documents are invisible to the candidate search until then (172 of 178 pairs at
             # 0.5 were missed on 288 man pages). Refingerprinted documents are paired again.
@@ -801,7 +801,7 @@ class Collection:
                     f"SELECT a, b, similarity FROM pairs WHERE a IN ({marks}) OR b IN ({marks})", chunk + chunk):
                 known[(a, b)] = sim
         matrix: list[list[float | None]] = [[1.0 if i == j else None for j in range(n)] for i in range(n)]
-        # scale (issue 16): the pairs cache starts at the threshold, so more pairs are compared
+        # scale: the pairs cache starts at the threshold, so more pairs are compared
         # here; each member is prepared once and compared on the prepared path (the same answer
         # as self.compare, without marking and re-coding both texts for every pair), for its
         # figures only, as the pass does (the passages a view needs were made and dropped: 27,622
@@ -845,7 +845,7 @@ def _verify_base(settings: Settings) -> str:
     """The verification key's part that is not the template: the comparison's settings."""
     return json.dumps([settings.min_run, settings.exclude_quotes, settings.exclude_bibliography,
                        indexer.params_key(settings.fingerprints),
-                       passage_rules_key()])  # cached containments count passages (issue 15)
+                       passage_rules_key()])  # cached containments count passages
 
 
 def _sorted_keys(keys) -> np.ndarray:  # noqa: ANN001 - a set of ints

@@ -326,7 +326,7 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
         raise FolderUnavailable(folder, f"it holds no documents now, while the index holds {held} "
                                         "(a drive or network share not connected?)", emptied=held)
     store.set_meta("folder", folder)
-    # files added from outside the folder stay members while they exist (issue 18); the index's
+    # files added from outside the folder stay members while they exist; the index's
     # own files, kept in the folder (`neardup index . --db proposals.ndx`), are not among its others
     own = own_files(store)
     scan = ScanResult(files=scan.files + tuple(external_entries(store, folder)), problems=scan.problems,

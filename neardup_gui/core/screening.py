@@ -814,7 +814,7 @@ def _intersect(span: CharSpan, spans: Sequence[CharSpan]) -> list[CharSpan]:
 
 def source_passage_spans(source: ScreenedSource) -> tuple[CharSpan, ...]:
     """The submission-side spans a source covers, in text order: its edited passages (what the
-    figures count, issue 15), or its exact runs for a row kept before passages were; in the
+    figures count), or its exact runs for a row kept before passages were; in the
     order the side-by-side view numbers them."""
     return tuple(tuple(p.a) for p in source.comparison().shown_passages())
 

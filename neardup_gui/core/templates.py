@@ -1,7 +1,7 @@
 """Template text: sentences of the collection's form, the user's template files, page furniture.
 
 Seed 004 found template text to be the main source of false alarms; a frequency count alone
-hides what was copied most widely (issue 14). Template text is therefore:
+hides what was copied most widely. Template text is therefore:
 
 1. every sentence of a template file the user supplies, wherever it occurs;
 2. sentences the examiner marked (stored in the index: ``store.template_marks``);

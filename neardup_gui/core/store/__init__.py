@@ -226,7 +226,7 @@ class TemplateMark:
     keys: tuple[int, ...]
     created_at: float
 def _schema4_appday(conn: sqlite3.Connection) -> None:
-    """Schema 4 (issue 18): the examiner's settings for this collection (one JSON value per
+    """Schema 4: the examiner's settings for this collection (one JSON value per
     name), and files added from outside the folder that a refresh keeps."""
     conn.execute("CREATE TABLE IF NOT EXISTS collection_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
     conn.execute("CREATE TABLE IF NOT EXISTS external_members (path TEXT PRIMARY KEY, added_at REAL NOT NULL)")
@@ -283,7 +283,7 @@ def _schema4_screen(conn: sqlite3.Connection) -> None:
         units_a INTEGER NOT NULL,
         units_b INTEGER NOT NULL,
         spans BLOB NOT NULL,
-        passages BLOB NOT NULL DEFAULT x'',  -- the edited passages (issue 15), zlib JSON
+        passages BLOB NOT NULL DEFAULT x'',  -- the edited passages, zlib JSON
         PRIMARY KEY (screening_id, rel, rank)
     ) WITHOUT ROWID""")
     conn.execute("""CREATE TABLE IF NOT EXISTS source_exclusions (
