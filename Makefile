@@ -37,6 +37,7 @@ run: deps-run $(STAMP_RUN)
 	$(PY) -m neardup_gui --sample
 
 test: deps-test $(STAMP_TEST)
+	$(PY) -m ruff check neardup_gui tests
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -p no:cacheprovider
 
 $(STAMP_BENCH): $(BUILD_INPUTS) | $(PY)

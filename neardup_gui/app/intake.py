@@ -68,7 +68,7 @@ class Intake:
             return
         unkept = [r.path for r in self.check_results if not r.skipped_reason and r.file]
         if unkept:  # (a name that is not valid UTF-8: checked, but the index cannot keep it)
-            QMessageBox.warning(self, QCoreApplication.translate("MainWindow", "Add to collection"), QCoreApplication.translate("MainWindow", 
+            QMessageBox.warning(self, QCoreApplication.translate("MainWindow", "Add to collection"), QCoreApplication.translate("MainWindow",
                 "These files cannot be added to the collection: their names are not valid UTF-8 (in GBK, "
                 "perhaps). Rename them, check them again, then add them.") + "\n\n" + "\n".join(unkept))
             return
@@ -89,7 +89,7 @@ class Intake:
 
     def ask_how_to_add(self, outside: Sequence[str]) -> str | None:
         """"copy", "external", or None (cancelled)."""
-        box = QMessageBox(QMessageBox.Icon.Question, QCoreApplication.translate("MainWindow", "Add to collection"), QCoreApplication.translate("MainWindow", 
+        box = QMessageBox(QMessageBox.Icon.Question, QCoreApplication.translate("MainWindow", "Add to collection"), QCoreApplication.translate("MainWindow",
             "{n} checked file(s) are outside the collection's folder {folder}.\n\n"
             "Copy them into the folder, or keep them where they are as external members? An external "
             "member stays in the collection when it is refreshed; if you move or delete the file, it "
@@ -105,7 +105,7 @@ class Intake:
 
     def ask_on_clash(self, names: Sequence[str]) -> str | None:
         """"rename", "replace", or None (cancelled) for files whose names the folder has already."""
-        box = QMessageBox(QMessageBox.Icon.Warning, QCoreApplication.translate("MainWindow", "Add to collection"), QCoreApplication.translate("MainWindow", 
+        box = QMessageBox(QMessageBox.Icon.Warning, QCoreApplication.translate("MainWindow", "Add to collection"), QCoreApplication.translate("MainWindow",
             "The collection's folder already has a file named {names}.\n\n"
             "Rename the copy (for example “name (2).docx”), or replace the file in the folder?").format(
             names=", ".join(f"“{n}”" for n in names)), parent=self)

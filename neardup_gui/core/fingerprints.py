@@ -40,7 +40,7 @@ import numpy as np
 from neardup_gui.core.arrays import distinct, distinct_first_counts
 from neardup_gui.core.folding import fold_map, fold_table
 from neardup_gui.core.settings import FingerprintParams
-from neardup_gui.core.units import (CJK_CLASS, Units, normalise_token, sentences, sentences_in_units, slice_hashes,
+from neardup_gui.core.units import (CJK_CLASS, Units, normalise_token, sentences_in_units, slice_hashes,
                                     tokenize, unit_id)
 
 if TYPE_CHECKING:

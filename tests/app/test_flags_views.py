@@ -5,7 +5,6 @@ filter), the check summary, and the submission view with the flagged places unde
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
@@ -84,7 +83,7 @@ def test_the_screening_table_has_a_flags_column_and_filter(qtbot, screened):
 
 
 def test_the_submission_view_underlines_the_flagged_places(qtbot, screened):
-    details, cyrillic, glued = screened[2], screened[4], screened[5]
+    details, glued = screened[2], screened[5]
     palette = QPalette()
     underline = f'<span style="text-decoration:underline; color:{FLAG_COLOUR};">'
     detail = details["cyrillic.txt"]

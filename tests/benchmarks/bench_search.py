@@ -96,7 +96,7 @@ def bench_hamming(kind: str, bits: int, radius: int, n: int, real: np.ndarray, q
     for name in ("brute", "permuted", "grouped"):
         s, build_s, peak = measure_build(lambda: make_search(name, bits, radius), ids, matrix)
         size_mb, load_s, load_peak = measure_load(s)
-        p50, p99 = timed_queries(lambda q: s.query(q, radius), qs)
+        p50, p99 = timed_queries(lambda q, s=s: s.query(q, radius), qs)
         found = np.mean([len(s.query(q, radius)[0]) for q in qs[:20]])
         if name == "brute":
             brute_p50 = p50

@@ -449,7 +449,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="write all figures to this file")
     args = ap.parse_args(argv)
     if not (corpus_root() / FOLDERS["en"]).is_dir():
-        print(f"development corpus not found (set NEARDUP_CORPUS); skipped")
+        print("development corpus not found (set NEARDUP_CORPUS); skipped")
         return 0
     min_run = Settings().min_run
     seeds = [int(x) for x in args.seeds.split(",")] if args.seeds else [args.seed]

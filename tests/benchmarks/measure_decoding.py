@@ -22,7 +22,6 @@ Run: python tests/benchmarks/measure_decoding.py  (about a minute)
 from __future__ import annotations
 
 import codecs
-import gzip
 import io
 import random
 import sqlite3

@@ -16,7 +16,7 @@ import pytest
 
 from neardup_gui.core.collection import Collection, copy_target
 from neardup_gui.core.settings import COLLECTION_FIELDS, Settings
-from neardup_gui.core.store import SCHEMA_VERSION, Store
+from neardup_gui.core.store import SCHEMA_VERSION
 
 ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = Settings(workers=1)

@@ -40,7 +40,6 @@ def db(tmp_path_factory) -> Path:
 
 
 def test_every_report_string_has_both_languages() -> None:
-    import string
 
     en, zh = translator("en"), translator("zh_CN")
     for k in keys():

@@ -12,7 +12,6 @@ from rapidfuzz.distance import LCSseq
 
 from tests.corpus import corpus_dir
 from neardup_gui.core import align as align_module
-from neardup_gui.core import compare as compare_module
 from neardup_gui.core.align import align, align_bit_parallel, lcs_length, myers_blocks
 from neardup_gui.core.compare import compare_documents, compare_units, merge_spans, shared_kgram_mask, units_in_spans
 from neardup_gui.core.settings import Settings

@@ -12,7 +12,6 @@ from tests.benchmarks.copyheavy import light_edit
 from tests.corpus import corpus_dir
 from neardup_gui.core import align as align_module
 from neardup_gui.core import prepared as prepared_module
-from neardup_gui.core import compare as compare_module
 from neardup_gui.core.compare import compare_documents
 from neardup_gui.core.prepared import compare_prepared, prepare_document, UnitCodes
 from neardup_gui.core.exclusions import quoted_spans

@@ -11,7 +11,6 @@ an invalid byte pair, a lost PDF end.
 from __future__ import annotations
 
 import importlib.util
-import io
 import shutil
 from pathlib import Path
 

@@ -14,7 +14,6 @@ import pytest
 from fast_diff_match_patch import diff as dmp_diff
 
 from neardup_gui.core import align as align_module
-from neardup_gui.core import compare as compare_module
 from neardup_gui.core.compare import compare_documents
 from neardup_gui.core.units import tokenize
 from tests.benchmarks.copyheavy import light_edit

@@ -239,7 +239,7 @@ class _Reader:
                 glue = False
                 continue
             if w == "Nm":
-                if i < len(words) and words[i] not in _MDOC_CALLABLE and not (words[i] in _CLOSING):
+                if i < len(words) and words[i] not in _MDOC_CALLABLE and words[i] not in _CLOSING:
                     if not self.name:
                         self.name = words[i]
                     continue  # (its argument prints next)

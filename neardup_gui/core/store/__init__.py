@@ -12,25 +12,71 @@ at any moment leaves it either fully indexed or absent.
 
 from __future__ import annotations
 
-import errno
 import itertools
 import json
 import logging
-import os
 import sqlite3
-import threading
 import time
 import zlib
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
-from neardup_gui.core.arrays import distinct, distinct_first_counts
+from neardup_gui.core.arrays import distinct
 from neardup_gui.core.flags import Flag, flags_from_json, flags_to_json
 from neardup_gui.core.store import examiner
+from neardup_gui.core.store.schema import (  # noqa: F401 - the store package's names
+    _SCHEMA as _SCHEMA,
+    _TRIGGERS as _TRIGGERS,
+    _schema4_intake as _schema4_intake,
+    _schema5_bags as _schema5_bags,
+    _schema6_disguise as _schema6_disguise,
+    _schema7_credit as _schema7_credit,
+    _schema8_grams as _schema8_grams,
+    _add_generation as _add_generation,
+    _schema4_template as _schema4_template,
+    TemplateMark as TemplateMark,
+    _schema4_appday as _schema4_appday,
+    _schema4_screen as _schema4_screen,
+)
+from neardup_gui.core.store.records import (  # noqa: F401 - the store package's names
+    DocumentGone as DocumentGone,
+    IndexProblem as IndexProblem,
+    to_signed as to_signed,
+    to_unsigned as to_unsigned,
+    compress_text as compress_text,
+    _TEXT_LEVEL as _TEXT_LEVEL,
+    pack_bag as pack_bag,
+    unpack_bag as unpack_bag,
+    pack_spans as pack_spans,
+    _pack_spans as _pack_spans,
+    _unpack_spans as _unpack_spans,
+    StoredDocument as StoredDocument,
+    SearchRows as SearchRows,
+    search_rows as search_rows,
+    SentenceCounts as SentenceCounts,
+    StoredText as StoredText,
+    ComparedText as ComparedText,
+    _forget_sentences as _forget_sentences,
+)
+from neardup_gui.core.store.files import (  # noqa: F401 - the store package's names
+    _has_json_each as _has_json_each,
+    _no_space as _no_space,
+    _is_busy as _is_busy,
+    _translate_error as _translate_error,
+    _file_size as _file_size,
+    _OPEN_FILES as _OPEN_FILES,
+    _OPEN_FILES_LOCK as _OPEN_FILES_LOCK,
+    _inode_of as _inode_of,
+    _open_here as _open_here,
+    _register_open as _register_open,
+    _register_close as _register_close,
+    BUSY_SLICE_S as BUSY_SLICE_S,
+    _busy as _busy,
+    while_busy as while_busy,
+)
 
 from neardup_gui import __version__
 
@@ -62,528 +108,6 @@ APPLICATION_ID = 0x4E445550  # "NDUP": marks the file as ours in the SQLite head
 # index once per task. Larger files are checked structurally (header, size) at open and report
 # damage on the first query that meets it.
 QUICK_CHECK_MAX_BYTES = 32 << 20
-
-_SCHEMA = """
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE documents (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,  -- ids are never reused: results may outlive a document
-    rel TEXT NOT NULL UNIQUE,
-    path TEXT NOT NULL,
-    size INTEGER NOT NULL,
-    mtime_ns INTEGER NOT NULL,
-    sha256 TEXT NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('indexed', 'skipped')),
-    code TEXT NOT NULL DEFAULT '',
-    reason TEXT NOT NULL DEFAULT '',
-    format TEXT NOT NULL DEFAULT '',
-    units INTEGER NOT NULL DEFAULT 0,
-    meta TEXT NOT NULL DEFAULT '{}',
-    indexed_at REAL NOT NULL
-);
-CREATE INDEX documents_sha ON documents (sha256);
-CREATE INDEX documents_path ON documents (path);
-CREATE TABLE texts (
-    doc_id INTEGER PRIMARY KEY REFERENCES documents (id) ON DELETE CASCADE,
-    body BLOB NOT NULL,
-    paragraphs BLOB NOT NULL,
-    furniture BLOB NOT NULL,
-    margins BLOB NOT NULL
-);
-CREATE TABLE fingerprints (
-    doc_id INTEGER PRIMARY KEY REFERENCES documents (id) ON DELETE CASCADE,
-    params TEXT NOT NULL,
-    simhash INTEGER NOT NULL,
-    minhash BLOB NOT NULL,
-    lsh BLOB NOT NULL,
-    sentence_fps BLOB NOT NULL,
-    anchors BLOB NOT NULL
-);
-CREATE TABLE lsh_keys (key INTEGER NOT NULL, doc_id INTEGER NOT NULL, PRIMARY KEY (key, doc_id)) WITHOUT ROWID;
-CREATE TABLE anchors (hash INTEGER NOT NULL, doc_id INTEGER NOT NULL, PRIMARY KEY (hash, doc_id)) WITHOUT ROWID;
-CREATE TABLE sentence_fps (fp INTEGER NOT NULL, doc_id INTEGER NOT NULL, PRIMARY KEY (fp, doc_id)) WITHOUT ROWID;
-CREATE TABLE sentences (hash INTEGER NOT NULL, doc_id INTEGER NOT NULL, PRIMARY KEY (hash, doc_id)) WITHOUT ROWID;
-CREATE INDEX lsh_keys_doc ON lsh_keys (doc_id);
-CREATE INDEX anchors_doc ON anchors (doc_id);
-CREATE INDEX sentence_fps_doc ON sentence_fps (doc_id);
-CREATE INDEX sentences_doc ON sentences (doc_id);
-CREATE TABLE sentence_df (hash INTEGER PRIMARY KEY, docs INTEGER NOT NULL);
-CREATE INDEX sentence_df_docs ON sentence_df (docs);
-CREATE TABLE pairs (
-    a INTEGER NOT NULL REFERENCES documents (id) ON DELETE CASCADE,
-    b INTEGER NOT NULL REFERENCES documents (id) ON DELETE CASCADE,
-    similarity REAL NOT NULL,
-    containment_a REAL NOT NULL,
-    containment_b REAL NOT NULL,
-    common INTEGER NOT NULL,
-    PRIMARY KEY (a, b)
-) WITHOUT ROWID;
-CREATE INDEX pairs_b ON pairs (b);
-CREATE TABLE paired (doc_id INTEGER PRIMARY KEY REFERENCES documents (id) ON DELETE CASCADE);
-CREATE TABLE search_tables (
-    name TEXT PRIMARY KEY,
-    params TEXT NOT NULL,
-    data BLOB NOT NULL,
-    built_at REAL NOT NULL,
-    generation INTEGER
-);
-CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
-"""
-
-# Any change to the fingerprints table (a cascade from documents included) moves its generation
-# on, inside the same transaction. A search-table snapshot stamped with the current generation
-# is therefore exactly up to date, and opening the index needs no scan of the fingerprints.
-_TRIGGERS = [
-    f"CREATE TRIGGER IF NOT EXISTS fingerprints_{event.lower()} AFTER {event} ON fingerprints "
-    "BEGIN UPDATE counters SET value = value + 1 WHERE name = 'fingerprints'; END"
-    for event in ("INSERT", "UPDATE", "DELETE")
-]
-
-
-def _schema4_intake(conn: sqlite3.Connection) -> None:
-    """Schema 4 (intake): the warnings of a document indexed with warnings, a JSON list of
-    sentences ('[]' for a clean one); the status stays 'indexed'."""
-    columns = {r[1] for r in conn.execute("PRAGMA table_info(documents)")}
-    if "warnings" not in columns:
-        conn.execute("ALTER TABLE documents ADD COLUMN warnings TEXT NOT NULL DEFAULT '[]'")
-
-
-def _schema5_bags(conn: sqlite3.Connection) -> None:
-    """Schema 5: every indexed document's bag of units (:func:`~neardup_gui.core.compare.unit_bag`),
-    so the pairs pass bounds a candidate before reading and tokenizing its text. A document
-    indexed before has none and is prepared to be bounded, as before."""
-    conn.execute("CREATE TABLE IF NOT EXISTS bags ("
-                 "doc_id INTEGER PRIMARY KEY REFERENCES documents (id) ON DELETE CASCADE, counts BLOB NOT NULL)")
-
-
-def _schema6_disguise(conn: sqlite3.Connection) -> None:
-    """Schema 6: the spans of text each document's file hides (``Document.hidden``), and the
-    integrity flags of each document and screened submission (a JSON list, core/flags.py). A
-    document indexed before has none until it is read again (every reader's version moved on)."""
-    for table, column, definition in (("texts", "hidden", "BLOB NOT NULL DEFAULT x''"),
-                                      ("documents", "flags", "TEXT NOT NULL DEFAULT '[]'"),
-                                      ("screening_rows", "flags", "TEXT NOT NULL DEFAULT '[]'")):
-        if column not in {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}:
-            conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
-
-
-def _schema7_credit(conn: sqlite3.Connection) -> None:
-    """Schema 7: when each source of a screened submission was indexed (0 for a source kept
-    before: credit then goes by kind and by how much each source holds)."""
-    if "indexed_at" not in {r[1] for r in conn.execute("PRAGMA table_info(screening_sources)")}:
-        conn.execute("ALTER TABLE screening_sources ADD COLUMN indexed_at REAL NOT NULL DEFAULT 0")
-
-
-def _schema8_grams(conn: sqlite3.Connection) -> None:
-    """Schema 8: the check's dense tier. A document fingerprinted before has no grams until it is
-    fingerprinted again from its stored text (its parameters changed: ``indexer.refingerprint``)."""
-    conn.execute("CREATE TABLE IF NOT EXISTS grams (hash INTEGER NOT NULL, doc_id INTEGER NOT NULL,"
-                 " PRIMARY KEY (hash, doc_id)) WITHOUT ROWID")
-    conn.execute("CREATE INDEX IF NOT EXISTS grams_doc ON grams (doc_id)")
-    if "grams" not in {r[1] for r in conn.execute("PRAGMA table_info(fingerprints)")}:
-        conn.execute("ALTER TABLE fingerprints ADD COLUMN grams BLOB NOT NULL DEFAULT x''")
-
-
-def _add_generation(conn: sqlite3.Connection) -> None:
-    """Schema 3's additions (new files and migrated ones alike)."""
-    conn.execute("CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)")
-    conn.execute("INSERT OR IGNORE INTO counters (name, value) VALUES ('fingerprints', 0)")
-    for trigger in _TRIGGERS:
-        conn.execute(trigger)
-    columns = {r[1] for r in conn.execute("PRAGMA table_info(search_tables)")}
-    if "generation" not in columns:
-        conn.execute("ALTER TABLE search_tables ADD COLUMN generation INTEGER")
-
-
-def _schema4_template(conn: sqlite3.Connection) -> None:
-    """Schema 4's additions for examiner-marked template text (new files and migrated ones alike).
-
-    A mark is one action of the examiner on a passage: ``exclude`` (it is template: never
-    counted) or ``count`` (count it even though the automatic rule would take it out). Its
-    sentence keys are what the comparison uses; its text is what the examiner is shown. For a
-    key in several marks the latest mark decides; removing a mark undoes it.
-    """
-    conn.execute(
-        "CREATE TABLE IF NOT EXISTS template_marks ("
-        " id INTEGER PRIMARY KEY AUTOINCREMENT,"
-        " action TEXT NOT NULL CHECK (action IN ('exclude', 'count')),"
-        " text TEXT NOT NULL,"
-        " created_at REAL NOT NULL)")
-    conn.execute(
-        "CREATE TABLE IF NOT EXISTS template_mark_keys ("
-        " key INTEGER NOT NULL,"
-        " mark_id INTEGER NOT NULL REFERENCES template_marks (id) ON DELETE CASCADE,"
-        " PRIMARY KEY (key, mark_id)) WITHOUT ROWID")  # (in column order: quick_check misreads others)
-    conn.execute("CREATE INDEX IF NOT EXISTS template_mark_keys_mark ON template_mark_keys (mark_id)")
-
-
-@dataclass(frozen=True)
-class TemplateMark:
-    """Text the examiner marked: ``action`` ``exclude`` (template) or ``count``."""
-
-    id: int
-    action: str
-    text: str
-    keys: tuple[int, ...]
-    created_at: float
-def _schema4_appday(conn: sqlite3.Connection) -> None:
-    """Schema 4: the examiner's settings for this collection (one JSON value per
-    name), and files added from outside the folder that a refresh keeps."""
-    conn.execute("CREATE TABLE IF NOT EXISTS collection_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
-    conn.execute("CREATE TABLE IF NOT EXISTS external_members (path TEXT PRIMARY KEY, added_at REAL NOT NULL)")
-def _schema4_screen(conn: sqlite3.Connection) -> None:
-    """Schema 4, screening a call: named screenings of a folder of submissions, one row per
-    submission with its figures, its verified sources (with their passages), and the sources the
-    examiner excluded for a submission (by the submission's sha256, so it holds in any screening)."""
-    conn.execute("""CREATE TABLE IF NOT EXISTS screenings (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        name TEXT NOT NULL UNIQUE,
-        folder TEXT NOT NULL,
-        state TEXT NOT NULL DEFAULT 'running',  -- running (or interrupted) | done
-        created REAL NOT NULL,
-        updated REAL NOT NULL,
-        flag REAL NOT NULL DEFAULT 0.3,
-        run_key TEXT NOT NULL DEFAULT '',  -- settings and template model the rows were computed under
-        settings TEXT NOT NULL DEFAULT '{}'
-    )""")
-    conn.execute("""CREATE TABLE IF NOT EXISTS screening_rows (
-        screening_id INTEGER NOT NULL REFERENCES screenings (id) ON DELETE CASCADE,
-        rel TEXT NOT NULL,
-        path TEXT NOT NULL,
-        size INTEGER NOT NULL,
-        mtime_ns INTEGER NOT NULL,
-        sha256 TEXT NOT NULL DEFAULT '',
-        batch_id INTEGER NOT NULL DEFAULT 0,  -- the submission's id in the screening's own index
-        status TEXT NOT NULL,  -- done | skipped
-        reason TEXT NOT NULL DEFAULT '',
-        warnings TEXT NOT NULL DEFAULT '[]',
-        units INTEGER NOT NULL DEFAULT 0,
-        copied REAL NOT NULL DEFAULT 0,  -- copied share, template excluded (the ranking figure)
-        copied_overall REAL NOT NULL DEFAULT 0,
-        copied_without_quotes REAL NOT NULL DEFAULT 0,
-        largest REAL NOT NULL DEFAULT 0,
-        largest_source TEXT NOT NULL DEFAULT '',
-        sources INTEGER NOT NULL DEFAULT 0,
-        template_share REAL NOT NULL DEFAULT 0,
-        quoted_share REAL NOT NULL DEFAULT 0,
-        marks BLOB NOT NULL DEFAULT x'',  -- the submission's template / excluded / quoted spans
-        PRIMARY KEY (screening_id, rel)
-    ) WITHOUT ROWID""")
-    conn.execute("""CREATE TABLE IF NOT EXISTS screening_sources (
-        screening_id INTEGER NOT NULL REFERENCES screenings (id) ON DELETE CASCADE,
-        rel TEXT NOT NULL,  -- the submission
-        rank INTEGER NOT NULL,
-        kind TEXT NOT NULL,  -- collection | submission
-        doc_id INTEGER NOT NULL,  -- in the collection's index or in the screening's own
-        path TEXT NOT NULL,
-        name TEXT NOT NULL,
-        similarity REAL NOT NULL,
-        containment REAL NOT NULL,
-        source_containment REAL NOT NULL,
-        common INTEGER NOT NULL,
-        units_a INTEGER NOT NULL,
-        units_b INTEGER NOT NULL,
-        spans BLOB NOT NULL,
-        passages BLOB NOT NULL DEFAULT x'',  -- the edited passages, zlib JSON
-        PRIMARY KEY (screening_id, rel, rank)
-    ) WITHOUT ROWID""")
-    conn.execute("""CREATE TABLE IF NOT EXISTS source_exclusions (
-        submission_sha256 TEXT NOT NULL,
-        source_path TEXT NOT NULL,
-        created REAL NOT NULL,
-        PRIMARY KEY (submission_sha256, source_path)
-    ) WITHOUT ROWID""")
-
-
-class DocumentGone(KeyError):
-    """A document no longer in the index: removed from the folder, or changed (a changed document
-    is indexed again under a new id) after a result naming it — a check shown, a screening, a
-    report being written — was made. A ``KeyError`` (its callers' ``except KeyError`` still hold)
-    that says so in words: before, the examiner was shown a bare number ("67")."""
-
-    def __init__(self, doc_id: int) -> None:
-        super().__init__(doc_id)
-        self.doc_id = doc_id
-
-    def __str__(self) -> str:
-        return (f"document {self.doc_id} is no longer in the collection: it was removed or changed "
-                "after this result was made")
-
-
-class IndexProblem(Exception):
-    """An index file that cannot be used, with a sentence the examiner can act on.
-
-    ``kind`` is one of ``corrupt``, ``too-new``, ``not-an-index``, ``busy``, ``disk-full``,
-    ``read-only``, ``io``.
-    """
-
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
-        self.kind = kind
-
-
-def to_signed(values: np.ndarray) -> list[int]:
-    """uint64 → the signed 64-bit integers SQLite stores (same bits)."""
-    return np.asarray(values, dtype=np.uint64).view(np.int64).tolist()
-
-
-def to_unsigned(value: int) -> int:
-    return value & 0xFFFF_FFFF_FFFF_FFFF
-
-
-def compress_text(text: str) -> bytes:
-    """A text as the texts table stores it (zlib of its UTF-8); an extraction worker compresses
-    its document's text so that the writer does not. Level 3: on 2,375 real copyright files
-    (41.7 MB of text) 0.29 s of CPU for 10.9 MB instead of level 6's 0.57 s for 9.9 MB
-    (docs/speed.md); any level decompresses to the same text."""
-    return zlib.compress(text.encode("utf-8"), _TEXT_LEVEL)
-
-
-_TEXT_LEVEL = 3
-
-
-def pack_bag(counts: np.ndarray) -> bytes:
-    """A bag of units (:func:`~neardup_gui.core.compare.unit_bag`) as the bags table stores it:
-    zlib of its counts as little-endian uint16, a count beyond stored as the largest (2,048
-    bytes before zlib; about 480 after, on real files)."""
-    return zlib.compress(np.minimum(counts, 0xFFFF).astype("<u2").tobytes(), 1)
-
-
-def unpack_bag(blob: bytes) -> np.ndarray:
-    """:func:`pack_bag` undone (uint16 counts)."""
-    return np.frombuffer(zlib.decompress(blob), dtype="<u2")
-
-
-def pack_spans(spans: Sequence[tuple[int, int]]) -> bytes:
-    """Paragraph or furniture spans as the texts table stores them (little-endian int64 pairs)."""
-    return _pack_spans(spans)
-
-
-def _pack_spans(spans: Sequence[tuple[int, int]]) -> bytes:
-    # (the pairs' numbers streamed: half the time of np.asarray on a tuple of pairs)
-    return np.fromiter(itertools.chain.from_iterable(spans), dtype="<i8", count=2 * len(spans)).tobytes()
-
-
-def _unpack_spans(blob: bytes) -> tuple[tuple[int, int], ...]:
-    return tuple(map(tuple, np.frombuffer(blob, dtype="<i8").reshape(-1, 2).tolist()))
-
-
-@dataclass(frozen=True)
-class StoredDocument:
-    """A row of the documents table."""
-
-    id: int
-    rel: str
-    path: str
-    size: int
-    mtime_ns: int
-    sha256: str
-    status: str
-    code: str
-    reason: str
-    format: str
-    units: int
-    meta: dict
-    warnings: tuple[str, ...] = ()
-    flags: tuple[Flag, ...] = ()  # integrity flags (core/flags.py)
-    indexed_at: float = 0.0  # when the indexing run that read it started
-
-
-@dataclass(frozen=True, eq=False)
-class SearchRows:
-    """A document's search rows as :meth:`Store.write_fingerprints` inserts them: the distinct
-    keys of each table as a JSON array of signed 64-bit integers (made by :func:`search_rows`
-    where the document is fingerprinted, so that the one writer does not)."""
-
-    lsh_keys: str
-    anchors: str
-    sentence_fps: str
-    sentences: str
-    sentence_keys: np.ndarray  # the sentences' distinct keys (int64), for sentence_df
-    grams: str = "[]"
-
-
-def search_rows(lsh_keys: np.ndarray, anchors: np.ndarray, sentence_fps: np.ndarray,
-                sentence_hashes: np.ndarray, grams: np.ndarray | None = None) -> SearchRows:
-    """The search rows of one document's fingerprints (0 marks an empty sentence bucket)."""
-    fps = distinct(sentence_fps[sentence_fps != 0]) if len(sentence_fps) else sentence_fps
-    keys = distinct(np.asarray(sentence_hashes, dtype=np.int64))
-    return SearchRows(
-        lsh_keys=json.dumps(to_signed(distinct(lsh_keys))),
-        anchors=json.dumps(to_signed(distinct(anchors))),
-        sentence_fps=json.dumps(to_signed(fps)),
-        sentences=json.dumps(keys.tolist()),
-        sentence_keys=keys,
-        grams=json.dumps(to_signed(distinct(grams))) if grams is not None and len(grams) else "[]",
-    )
-
-
-class SentenceCounts:
-    """The sentence keys of documents written in one transaction, waiting to be counted into
-    ``sentence_df`` (:meth:`Store.count_sentences`): one statement per distinct count for the
-    whole group instead of one upsert per key per document (on a copy-heavy collection the same
-    sentences recur in hundreds of documents)."""
-
-    def __init__(self) -> None:
-        self._keys: list[np.ndarray] = []
-
-    def add(self, keys: np.ndarray) -> None:
-        """One document's distinct sentence keys (int64)."""
-        if len(keys):
-            self._keys.append(keys)
-
-    def take(self) -> tuple[np.ndarray, np.ndarray]:
-        """(distinct keys, number of documents holding each), and empty again."""
-        if not self._keys:
-            return np.zeros(0, np.int64), np.zeros(0, np.int64)
-        keys, _, counts = distinct_first_counts(np.concatenate(self._keys))
-        self._keys = []
-        return keys, counts
-
-
-@dataclass(frozen=True)
-class StoredText:
-    text: str
-    paragraphs: tuple[tuple[int, int], ...]
-    furniture: tuple[tuple[int, int], ...]
-    margins: str
-    hidden: tuple[tuple[int, int], ...] = ()
-
-
-@dataclass(frozen=True)
-class ComparedText:
-    """What a comparison needs of a stored text: its body, its furniture and its hidden spans."""
-
-    text: str
-    furniture: tuple[tuple[int, int], ...]
-    hidden: tuple[tuple[int, int], ...]
-
-
-def _forget_sentences(conn: sqlite3.Connection, doc_id: int) -> None:
-    """Take a document's sentences out of the document frequencies (before its rows go)."""
-    conn.execute("UPDATE sentence_df SET docs = docs - 1 WHERE hash IN (SELECT hash FROM sentences WHERE doc_id = ?)",
-                 (doc_id,))
-    conn.execute("DELETE FROM sentence_df WHERE docs <= 0 AND hash IN (SELECT hash FROM sentences WHERE doc_id = ?)",
-                 (doc_id,))
-
-
-def _has_json_each(conn: sqlite3.Connection) -> bool:
-    """True when this SQLite has ``json_each`` (built in since 3.38): a document's search rows are
-    then inserted from one JSON array in one statement, half the cost of a row-by-row executemany."""
-    try:
-        return conn.execute("SELECT value FROM json_each('[-9223372036854775808]')").fetchall() == [(-(1 << 63),)]
-    except sqlite3.Error:
-        return False
-
-
-def _no_space(folder: Path) -> bool:
-    try:
-        return os.statvfs(folder).f_bavail == 0
-    except (OSError, AttributeError):  # no statvfs on this system
-        return False
-
-
-def _is_busy(exc: sqlite3.Error) -> bool:
-    msg = str(exc).lower()
-    return "locked" in msg or "busy" in msg
-
-
-def _translate_error(exc: sqlite3.Error, path: Path) -> IndexProblem:
-    msg = str(exc).lower()
-    if "database disk image is malformed" in msg or "file is not a database" in msg or "malformed" in msg:
-        return IndexProblem(
-            "corrupt",
-            f"The index file {path} is damaged ({exc}). It was left untouched; rebuild the index "
-            "to a new file (the documents themselves are not affected).",
-        )
-    if _is_busy(exc):
-        return IndexProblem("busy", f"The index {path} is being written by another neardup window or command; try again when it has finished.")
-    if "disk is full" in msg or "database or disk is full" in msg or (
-            ("disk i/o error" in msg or "unable to open" in msg) and _no_space(path.parent)):
-        # (a disk already full when the index is opened fails on the -shm file: an I/O error)
-        return IndexProblem("disk-full", f"The disk holding {path} is full. Nothing was lost: the last change was rolled back. Free some space and try again.")
-    if "readonly" in msg or "read-only" in msg or (
-            "unable to open" in msg and not os.access(path.parent, os.W_OK)):
-        # (SQLite cannot open a WAL file where it cannot create the -shm file beside it)
-        return IndexProblem("read-only", f"The index {path} cannot be written (read-only location). Choose a writable location for the index.")
-    return IndexProblem("io", f"The index {path} could not be used: {exc}")
-
-
-def _file_size(path: Path) -> int:
-    """The size of a file, 0 when there is none (also when it is removed while we look): one
-    stat, failing where ``Path.exists`` would fail (a permission refused), not in between."""
-    try:
-        return path.stat().st_size
-    except OSError as exc:
-        if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP):
-            return 0
-        raise
-
-
-# The index files this process has a connection to, by (device, inode): how many Stores. While
-# one is open, another Store of the same file does not read its header with open()/close():
-# closing any descriptor of a file drops every POSIX lock the process holds on it, the locks of
-# its SQLite connections included (SQLite itself never closes a descriptor while a lock is held).
-# With them gone, another process could take the file for unused, checkpoint and delete the WAL
-# under a write in progress, and write beside it (seen: `neardup index` writing through a lock
-# held by another process after it had opened and closed a Store).
-_OPEN_FILES: dict[tuple[int, int], int] = {}
-_OPEN_FILES_LOCK = threading.Lock()
-
-
-def _inode_of(path: Path) -> tuple[int, int] | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return (st.st_dev, st.st_ino)
-
-
-def _open_here(path: Path) -> bool:
-    """True when this process already has a Store open on ``path``'s file."""
-    inode = _inode_of(path)
-    with _OPEN_FILES_LOCK:
-        return inode is not None and _OPEN_FILES.get(inode, 0) > 0
-
-
-def _register_open(path: Path) -> tuple[int, int] | None:
-    inode = _inode_of(path)
-    if inode is not None:
-        with _OPEN_FILES_LOCK:
-            _OPEN_FILES[inode] = _OPEN_FILES.get(inode, 0) + 1
-    return inode
-
-
-def _register_close(inode: tuple[int, int] | None) -> None:
-    if inode is None:
-        return
-    with _OPEN_FILES_LOCK:
-        left = _OPEN_FILES.get(inode, 0) - 1
-        if left > 0:
-            _OPEN_FILES[inode] = left
-        else:
-            _OPEN_FILES.pop(inode, None)
-
-
-# Waiting for another writer (another window or command writing the index) is done in slices
-# of this length, up to the store's timeout: between two, Ctrl+C is heard (a KeyboardInterrupt)
-# and the caller's hook (:func:`while_busy`) can report the wait and cancel it. (SQLite's own
-# wait sleeps in C for the whole timeout, 30 s: measured, `neardup pairs` stopped 27.6 s after
-# Ctrl+C while the app held the write lock.)
-BUSY_SLICE_S = 0.1
-_busy = threading.local()
-
-
-@contextmanager
-def while_busy(hook: Callable[[float], None]) -> Iterator[None]:
-    """In this thread, call ``hook(seconds waited)`` between the slices of a wait for another
-    writer; it may raise (a cancel) to stop waiting: nothing was written then."""
-    previous = getattr(_busy, "hook", None)
-    _busy.hook = hook
-    try:
-        yield
-    finally:
-        _busy.hook = previous
-
 
 class Store:
     """An open index file. One connection, used by the thread that opened it."""

@@ -65,7 +65,7 @@ def main() -> None:
     idx = subprocess.run([str(BIN / "neardup"), "index", str(dmg), "--db", str(dmg_db)], capture_output=True, text=True,
                          timeout=900)
     print("neardup index damaged/:", idx.returncode)
-    print("\n".join(l for l in idx.stderr.splitlines() + idx.stdout.splitlines() if "%]" not in l))
+    print("\n".join(line for line in idx.stderr.splitlines() + idx.stdout.splitlines() if "%]" not in line))
     out = subprocess.run([str(BIN / "neardup"), "check", *sorted(map(str, dmg.iterdir())), "--db", str(db), "--json", "-q"],
                          capture_output=True, text=True, timeout=900)
     for r in json.loads(out.stdout):
