@@ -95,7 +95,7 @@ def test_the_matrices_say_their_progress_and_can_be_cancelled(tmp_path):
 def test_a_cancelled_call_keeps_what_it_compared(tmp_path, monkeypatch):
     """Cancelled in its second cluster, the matrices keep the first one's comparisons: the next
     call compares the rest only, and the one after nothing."""
-    from neardup_gui.core.collection import MatrixCache
+    from neardup_gui.core.matrixcache import MatrixCache
     from neardup_gui.core.progress import Cancelled
     from neardup_gui.core.verify import Verifier
 
@@ -192,7 +192,7 @@ def test_the_matrices_are_kept_in_the_index_for_the_next_process(tmp_path):
     kept in the index: a new process reads them without comparing anything, the same values; a
     changed document's pairs are compared again (the others read), a template mark or a damaged
     record makes it compare them all again, exactly."""
-    from neardup_gui.core.collection import MatrixCache
+    from neardup_gui.core.matrixcache import MatrixCache
 
     db = _paired_star(tmp_path)  # (at 0.7 the star's four copies join one cluster; most of their pairs are below it)
     folder = tmp_path / "star"
@@ -239,7 +239,7 @@ def test_the_matrices_are_kept_in_the_index_for_the_next_process(tmp_path):
 def test_an_index_it_cannot_write_still_gives_the_matrices(tmp_path):
     """An index SQLite refuses to write (``query_only``: as a read-only file or share refuses)
     loses only the saving: the same matrices, nothing kept, no error."""
-    from neardup_gui.core.collection import MatrixCache
+    from neardup_gui.core.matrixcache import MatrixCache
 
     with Collection.open(_paired_star(tmp_path)) as coll:
         coll.store.conn.execute("PRAGMA query_only = ON")

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from neardup_gui.core.collection import Collection, MatrixCache
+from neardup_gui.core.collection import Collection
+from neardup_gui.core.matrixcache import MatrixCache
 from neardup_gui.core.common_passages import common_passages
 from neardup_gui.core.settings import Settings
 from tests import template_cases as tc
