@@ -7,7 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from neardup_gui.core.fingerprints import fingerprint, hamming_radius, lsh_layout, sentences
+from neardup_gui.core.fingerprints import fingerprint, hamming_radius, lsh_layout
+from neardup_gui.core.units import sentences
 from neardup_gui.core.search import AnchorIndex, SentenceIndex, make_search
 from neardup_gui.core.settings import FingerprintParams
 from neardup_gui.core.units import tokenize
