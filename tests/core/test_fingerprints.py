@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from neardup_gui.core import fingerprints as fpm
+from neardup_gui.core import units as units_mod
 from neardup_gui.core.fingerprints import (
     Fingerprints,
     anchor_guarantee,
@@ -277,7 +278,7 @@ def test_sentence_fingerprints_ignore_spacing_punctuation_and_case():
 
 def test_one_changed_sentence_touches_at_most_two_buckets(corpus_dir):
     for text in _texts(corpus_dir, "zh-cn", 3) + _texts(corpus_dir, "en", 3):
-        spans = fpm.sentences(text)
+        spans = units_mod.sentences(text)
         s, e = spans[len(spans) // 2]
         edited = text[:s] + "完全不同的一句话 entirely new words here。" + text[e:]
         diff = np.count_nonzero(sentence_fingerprints(text, PARAMS) != sentence_fingerprints(edited, PARAMS))
