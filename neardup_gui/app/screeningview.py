@@ -154,6 +154,7 @@ class ScreeningModel(RecordTableModel[ScreeningRow]):
         self.flag = flag
         self.set_records(self.records())
 
+    WITHOUT_OWN_COLUMN = 3
     FLAG_COLUMN = 7
     APPLICANTS_COLUMN = 8
     DECISION_COLUMN = 9
@@ -293,6 +294,12 @@ class ScreeningView(QWidget):
             self.model.set_screening_rows(screening.rows, screening.info.flag)
         else:
             self.model.set_screening_rows((), self.flag_spin.value() / 100)
+        # With no applicant known, "copied without own documents" is copied itself and the
+        # applicants' column is empty: both are left out, as the reports leave them out, and the
+        # names get their width; naming an applicant brings them back.
+        known = screening is not None and any(r.applicants for r in screening.rows)
+        for column in (ScreeningModel.WITHOUT_OWN_COLUMN, ScreeningModel.APPLICANTS_COLUMN):
+            self.view.setColumnHidden(column, not known)
         self._update_summary()
         self._update_visibility()
 

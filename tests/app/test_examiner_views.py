@@ -66,6 +66,8 @@ def test_the_screening_table_says_whose_text_it_is(qtbot, call) -> None:
     rows = _screen(qtbot, w, folder)
     page = w.screening_page
     assert [r.rel for r in page.visible_rows()][0] == "y-proposal.docx"  # ranked by copying from others
+    assert not page.view.isColumnHidden(page.model.APPLICANTS_COLUMN)  # (shown once an applicant is known)
+    assert not page.view.isColumnHidden(page.model.WITHOUT_OWN_COLUMN)
     assert _cell(page, "x-resubmission.docx", page.model.APPLICANTS_COLUMN) == f"{NAMES['x']} (file metadata)"
     assert _cell(page, "x-resubmission.docx", page.model.FLAG_COLUMN) == "resubmission / duplicate submission"
     assert _cell(page, "x-resubmission.docx", 3) == "0.0%" and _cell(page, "x-resubmission.docx", 2) == "100.0%"

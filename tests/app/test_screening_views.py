@@ -102,6 +102,17 @@ def test_the_screening_table_ranks_the_planted_copies_first(qtbot, screened: Mai
     assert "4 at or above" in page.summary.text()
 
 
+def test_without_applicants_the_columns_of_own_work_are_left_out(qtbot, screened: MainWindow) -> None:
+    """No applicant known: "copied without own documents" would repeat "copied" and the
+    applicants' column would be empty, taking the width the names need at 1024 px; both are
+    hidden (the model keeps them: naming an applicant shows them, test_examiner_views)."""
+    page = screened.screening_page
+    assert not any(r.applicants for r in page.visible_rows())
+    for column in (page.model.WITHOUT_OWN_COLUMN, page.model.APPLICANTS_COLUMN):
+        assert page.view.isColumnHidden(column)
+    assert not page.view.isColumnHidden(page.model.FLAG_COLUMN)
+
+
 def test_screenings_are_reopened_in_a_new_window(qtbot, screened: MainWindow, sample_dir: Path) -> None:
     screened.screening_page.flag_spin.setValue(45)
     qtbot.waitUntil(lambda: not screened.runner.is_busy(), timeout=30000)
