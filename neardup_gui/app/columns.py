@@ -20,6 +20,9 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyle, QStyleOpti
 log = logging.getLogger(__name__)
 
 NAME_MIN_CHARS = 16  # a name column is never narrower than this many average characters
+# a text column (a flag, applicants, warnings) keeps this many characters of its words even when
+# the table is too wide: "flagged", "已标记" are read whole, longer texts are elided
+TEXT_MIN_CHARS = 9
 HEADER_LINES = 2  # a header may wrap onto this many lines
 SLACK_PX = 4  # beside the style's margins and sort arrow, so that the arrow never touches the words
 
@@ -175,7 +178,7 @@ class ColumnFit(QObject):
                 needed[c] = max(head, metrics.averageCharWidth() * NAME_MIN_CHARS)
                 wants[c] = max(needed[c], content)
             elif c in self.texts:
-                needed[c] = head
+                needed[c] = max(head, min(content, metrics.averageCharWidth() * TEXT_MIN_CHARS))
                 wants[c] = max(head, content)
             else:
                 needed[c] = max(head, content)

@@ -113,6 +113,16 @@ def test_without_applicants_the_columns_of_own_work_are_left_out(qtbot, screened
     assert not page.view.isColumnHidden(page.model.FLAG_COLUMN)
 
 
+def test_the_flag_reads_whole_in_a_narrow_window(qtbot, screened: MainWindow) -> None:
+    """At 1024 px the table is wider than the window: names are elided in their middle, but a
+    text column keeps its first words (a flag read as "f…d" says nothing)."""
+    page = screened.screening_page
+    screened.resize(1024, 700)
+    qtbot.wait(50)
+    qtbot.waitUntil(lambda: page.view.columnWidth(page.model.FLAG_COLUMN)
+                    >= page.view.fontMetrics().horizontalAdvance("flagged"), timeout=5000)
+
+
 def test_screenings_are_reopened_in_a_new_window(qtbot, screened: MainWindow, sample_dir: Path) -> None:
     screened.screening_page.flag_spin.setValue(45)
     qtbot.waitUntil(lambda: not screened.runner.is_busy(), timeout=30000)
