@@ -297,9 +297,14 @@ class ScreeningView(QWidget):
         # With no applicant known, "copied without own documents" is copied itself and the
         # applicants' column is empty: both are left out, as the reports leave them out, and the
         # names get their width; naming an applicant brings them back.
-        known = screening is not None and any(r.applicants for r in screening.rows)
+        rows = screening.rows if screening is not None else ()
+        known = any(r.applicants for r in rows)
         for column in (ScreeningModel.WITHOUT_OWN_COLUMN, ScreeningModel.APPLICANTS_COLUMN):
             self.view.setColumnHidden(column, not known)
+        # so are the warnings' and the integrity flags' columns when no submission has any
+        self.view.setColumnHidden(ScreeningModel.WARNINGS_COLUMN,
+                                  not any(r.warnings or r.status != "done" for r in rows))
+        self.view.setColumnHidden(ScreeningModel.FLAGS_COLUMN, not any(r.flags for r in rows))
         self._update_summary()
         self._update_visibility()
 

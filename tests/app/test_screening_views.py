@@ -111,6 +111,10 @@ def test_without_applicants_the_columns_of_own_work_are_left_out(qtbot, screened
     for column in (page.model.WITHOUT_OWN_COLUMN, page.model.APPLICANTS_COLUMN):
         assert page.view.isColumnHidden(column)
     assert not page.view.isColumnHidden(page.model.FLAG_COLUMN)
+    # the warnings' and the integrity flags' columns are shown only when some submission has one
+    assert page.view.isColumnHidden(page.model.WARNINGS_COLUMN) == (
+        not any(r.warnings or r.status != "done" for r in page.visible_rows()))
+    assert page.view.isColumnHidden(page.model.FLAGS_COLUMN) == (not any(r.flags for r in page.visible_rows()))
 
 
 def test_the_flag_reads_whole_in_a_narrow_window(qtbot, screened: MainWindow) -> None:
