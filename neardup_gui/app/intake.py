@@ -89,34 +89,35 @@ class Intake:
 
     def ask_how_to_add(self, outside: Sequence[str]) -> str | None:
         """"copy", "external", or None (cancelled)."""
-        box = QMessageBox(QMessageBox.Icon.Question, QCoreApplication.translate("MainWindow", "Add to collection"), QCoreApplication.translate("MainWindow",
+        return self._ask_adding(QMessageBox.Icon.Question, "addHowBox", QCoreApplication.translate("MainWindow",
             "{n} checked file(s) are outside the collection's folder {folder}.\n\n"
             "Copy them into the folder, or keep them where they are as external members? An external "
             "member stays in the collection when it is refreshed; if you move or delete the file, it "
-            "leaves the collection.").format(n=len(outside), folder=display_path(self.folder or "")), parent=self)
-        box.setObjectName("addHowBox")
-        copy = box.addButton(QCoreApplication.translate("MainWindow", "Copy into the folder"), QMessageBox.ButtonRole.AcceptRole)
-        external = box.addButton(QCoreApplication.translate("MainWindow", "Keep where they are"), QMessageBox.ButtonRole.AcceptRole)
-        box.addButton(QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(copy)
-        box.exec()
-        clicked = box.clickedButton()
-        return "copy" if clicked is copy else "external" if clicked is external else None
+            "leaves the collection.").format(n=len(outside), folder=display_path(self.folder or "")),
+            [("copy", QCoreApplication.translate("MainWindow", "Copy into the folder"), QMessageBox.ButtonRole.AcceptRole),
+             ("external", QCoreApplication.translate("MainWindow", "Keep where they are"),
+              QMessageBox.ButtonRole.AcceptRole)])
 
     def ask_on_clash(self, names: Sequence[str]) -> str | None:
         """"rename", "replace", or None (cancelled) for files whose names the folder has already."""
-        box = QMessageBox(QMessageBox.Icon.Warning, QCoreApplication.translate("MainWindow", "Add to collection"), QCoreApplication.translate("MainWindow",
+        return self._ask_adding(QMessageBox.Icon.Warning, "addClashBox", QCoreApplication.translate("MainWindow",
             "The collection's folder already has a file named {names}.\n\n"
             "Rename the copy (for example “name (2).docx”), or replace the file in the folder?").format(
-            names=", ".join(f"“{n}”" for n in names)), parent=self)
-        box.setObjectName("addClashBox")
-        rename = box.addButton(QCoreApplication.translate("MainWindow", "Rename the copy"), QMessageBox.ButtonRole.AcceptRole)
-        replace = box.addButton(QCoreApplication.translate("MainWindow", "Replace"), QMessageBox.ButtonRole.DestructiveRole)
+            names=", ".join(f"“{n}”" for n in names)),
+            [("rename", QCoreApplication.translate("MainWindow", "Rename the copy"), QMessageBox.ButtonRole.AcceptRole),
+             ("replace", QCoreApplication.translate("MainWindow", "Replace"), QMessageBox.ButtonRole.DestructiveRole)])
+
+    def _ask_adding(self, icon: QMessageBox.Icon, name: str, text: str,
+                    choices: Sequence[tuple[str, str, QMessageBox.ButtonRole]]) -> str | None:
+        """A question of "Add to collection": the key of the choice clicked (the first is the
+        default), None for Cancel."""
+        box = QMessageBox(icon, QCoreApplication.translate("MainWindow", "Add to collection"), text, parent=self)
+        box.setObjectName(name)
+        buttons = {box.addButton(label, role): key for key, label, role in choices}
         box.addButton(QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(rename)
+        box.setDefaultButton(next(iter(buttons)))
         box.exec()
-        clicked = box.clickedButton()
-        return "rename" if clicked is rename else "replace" if clicked is replace else None
+        return buttons.get(box.clickedButton())
 
     def _added(self, state: jobs.CollectionState) -> None:
         self._set_documents(state.documents)

@@ -294,19 +294,21 @@ class ScreeningView(QWidget):
             self.model.set_screening_rows(screening.rows, screening.info.flag)
         else:
             self.model.set_screening_rows((), self.flag_spin.value() / 100)
-        # With no applicant known, "copied without own documents" is copied itself and the
-        # applicants' column is empty: both are left out, as the reports leave them out, and the
-        # names get their width; naming an applicant brings them back.
-        rows = screening.rows if screening is not None else ()
-        known = any(r.applicants for r in rows)
+        # A column no row says anything in is left out, and the names get its width: the
+        # warnings', the integrity flags' and the applicants' — and with no applicant known,
+        # "copied without own documents" too (it is copied itself then, as the reports say by
+        # leaving it out). Naming an applicant, a flag or a warning brings them back.
+        no_applicants = self._empty(ScreeningModel.APPLICANTS_COLUMN)
         for column in (ScreeningModel.WITHOUT_OWN_COLUMN, ScreeningModel.APPLICANTS_COLUMN):
-            self.view.setColumnHidden(column, not known)
-        # so are the warnings' and the integrity flags' columns when no submission has any
-        self.view.setColumnHidden(ScreeningModel.WARNINGS_COLUMN,
-                                  not any(r.warnings or r.status != "done" for r in rows))
-        self.view.setColumnHidden(ScreeningModel.FLAGS_COLUMN, not any(r.flags for r in rows))
+            self.view.setColumnHidden(column, no_applicants)
+        for column in (ScreeningModel.WARNINGS_COLUMN, ScreeningModel.FLAGS_COLUMN):
+            self.view.setColumnHidden(column, self._empty(column))
         self._update_summary()
         self._update_visibility()
+
+    def _empty(self, column: int) -> bool:
+        model = self.model
+        return not any(model.index(row, column).data() for row in range(model.rowCount()))
 
     def reset(self) -> None:
         self.filter.clear()

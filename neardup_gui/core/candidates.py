@@ -109,11 +109,10 @@ SNAPSHOT_STALE_SHARE = 0.02
 ANCHOR_POSTINGS_MAX_ROWS = 20_000_000
 
 
-def _most_shared(ids: np.ndarray, counts: np.ndarray, cap: int) -> np.ndarray:
-    """The ids (ascending) of the ``cap`` documents sharing the most keys (ties: the lower id)."""
-    if len(ids) > cap:
-        ids = ids[np.lexsort((ids, -counts))[:cap]]
-    return np.sort(ids)
+def _most_shared(ids: np.ndarray, counts: np.ndarray, cap: int, ties: np.ndarray | None = None) -> np.ndarray:
+    """The positions of the ``cap`` documents sharing the most keys: most first, then the lower
+    of ``ties`` (a rank per document), then the lower id."""
+    return np.lexsort((ids, ids if ties is None else ties, -counts))[:cap]
 
 
 class AnchorPostings:
@@ -378,7 +377,7 @@ class CandidateFinder:
                 resemblance = counts / np.maximum(n_query + theirs - counts, 1)
                 best = np.lexsort((ids, ties, -counts, -resemblance))[:cap]
             else:
-                best = np.lexsort((ids, ties, -counts))[:cap]
+                best = _most_shared(ids, counts, cap, ties)
             ids, counts = ids[best], counts[best]
         channel = "anchors" if min_shared_anchors > 1 else "grams"
         for doc_id, n in zip(ids.tolist(), counts.tolist()):
@@ -448,7 +447,7 @@ class CandidateFinder:
             # (every anchor_kgram-unit k-gram of the submission, not only its winnowed ones: an
             # edited copy's windows pick other minima than its source's)
             a_ids, a_counts = self._sharing_anchors(anchor_kgrams(countable_ids, self.params), 1)
-            channels.append(("anchors", _most_shared(a_ids, a_counts, MAX_ANCHOR_CANDIDATES)))
+            channels.append(("anchors", np.sort(a_ids[_most_shared(a_ids, a_counts, MAX_ANCHOR_CANDIDATES)])))
             if len(countable_ids) <= GRAMS_MAX_QUERY_UNITS:
                 query_anchors = gram_kgrams(countable_ids, self.params)
                 ids, counts = self._sharing_anchors(query_anchors, 1, "grams")

@@ -74,6 +74,7 @@ def test_the_screening_table_has_a_flags_column_and_filter(qtbot, screened):
     qtbot.addWidget(view)
     view.set_screening(screening)
     assert view.model.headerData(ScreeningModel.FLAGS_COLUMN, Qt.Orientation.Horizontal) == "Integrity flags"
+    assert not view.view.isColumnHidden(ScreeningModel.FLAGS_COLUMN)  # (shown: some submission is flagged)
     view.with_flags.setChecked(True)
     assert sorted(r.rel for r in view.visible_rows()) == ["cyrillic.txt", "white.docx"]
     view.with_flags.setChecked(False)

@@ -333,3 +333,29 @@ def test_a_file_named_in_gbk_dropped_on_the_window_is_checked(qtbot, window, sav
     window.add_checked_to_collection()
     assert no_blocking_dialogs[-1][0] == "warning" and "not valid UTF-8" in no_blocking_dialogs[-1][1]
     assert not window.runner.is_busy()
+
+
+def test_adding_a_copy_whose_name_the_folder_has_asks_and_renames_it(qtbot, window, sample_dir, tmp_path,
+                                                                    answer_boxes, no_blocking_dialogs):
+    """A checked file outside the folder, copied in under a name the folder has already: the
+    examiner is asked (copy or keep; then rename or replace) and "Rename the copy" keeps both."""
+    folder = tmp_path / "collection"  # (a copy of the sample: the bundled one is never written)
+    shutil.copytree(sample_dir, folder, ignore=shutil.ignore_patterns("*.md"))
+    with qtbot.waitSignal(window.duplicates_ready, timeout=120_000):
+        window.open_folder(str(folder))
+    qtbot.waitUntil(lambda: not window.is_busy(), timeout=60_000)
+    submission = tmp_path / "en-01-coastal-erosion.docx"  # (a name the folder has)
+    shutil.copy(sample_dir / "en-01-coastal-erosion.docx", submission)
+    with qtbot.waitSignal(window.check_ready, timeout=60_000):
+        drop(window, [str(submission)])
+    before = window.documents_page.model.rowCount()
+    answer_boxes.push("Copy into the folder")
+    answer_boxes.push("Rename the copy")
+    with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
+        qtbot.mouseClick(window.check_page.add_button, Qt.MouseButton.LeftButton)
+    assert "outside the collection's folder" in answer_boxes.asked[-2][1]
+    assert "already has a file named “en-01-coastal-erosion.docx”" in answer_boxes.asked[-1][1]
+    assert not answer_boxes.pending
+    assert window.documents_page.model.rowCount() == before + 1
+    assert (folder / "en-01-coastal-erosion (2).docx").exists()
+    assert (folder / "en-01-coastal-erosion.docx").read_bytes() == (sample_dir / "en-01-coastal-erosion.docx").read_bytes()

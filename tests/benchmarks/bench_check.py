@@ -275,7 +275,8 @@ def vm_hwm_mb() -> float:
 def child_warm(db: str, query: str, sources: list[str], sample: int) -> dict:
     """Warm ``Collection.check`` with a breakdown, ranks of the planted sources, brute-force peer."""
     from neardup_gui.core import candidates as cand_mod
-    from neardup_gui.core.collection import Collection, read_submission
+    from neardup_gui.core.collection import SOURCE_FLOOR, Collection, read_submission
+    from neardup_gui.core.prepared import UnitCodes
     from neardup_gui.core.fingerprints import fingerprint, gram_kgrams
     from neardup_gui.core.units import tokenize
 
@@ -323,9 +324,12 @@ def child_warm(db: str, query: str, sources: list[str], sample: int) -> dict:
     for c in found.values():
         coll.marked(c.doc_id, v)
     b["verification: load + mark sources"] = time.perf_counter() - t
-    t = time.perf_counter()
+    t = time.perf_counter()  # (as check_document does it: the submission coded once, the prepared path)
+    codes = UnitCodes()
+    prepared_sub = v.prepare(sub, codes)
     for c in found.values():
-        v.compare(sub, coll.marked(c.doc_id, v), min_similarity=0.01, min_containment=0.01)
+        v.compare_prepared(prepared_sub, v.prepare(coll.marked(c.doc_id, v), codes),
+                           min_similarity=SOURCE_FLOOR, min_containment=SOURCE_FLOOR)
     b["verification: LCS compare"] = time.perf_counter() - t
     out["breakdown"] = b
     out["query_units"] = len(units)

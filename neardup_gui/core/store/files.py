@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import errno
-import logging
 import os
 import sqlite3
 import threading
@@ -12,12 +11,6 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from neardup_gui.core.store.records import IndexProblem
-
-
-
-
-
-log = logging.getLogger(__name__)
 
 
 def _has_json_each(conn: sqlite3.Connection) -> bool:

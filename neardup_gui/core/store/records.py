@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import logging
 import sqlite3
 import zlib
 from dataclasses import dataclass
@@ -14,10 +13,6 @@ import numpy as np
 
 from neardup_gui.core.arrays import distinct, distinct_first_counts
 from neardup_gui.core.flags import Flag
-
-
-
-log = logging.getLogger(__name__)
 
 
 class DocumentGone(KeyError):

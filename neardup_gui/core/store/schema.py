@@ -2,15 +2,8 @@
 
 from __future__ import annotations
 
-import logging
 import sqlite3
 from dataclasses import dataclass
-
-
-
-
-
-log = logging.getLogger(__name__)
 
 
 _SCHEMA = """
