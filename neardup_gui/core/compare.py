@@ -796,10 +796,11 @@ def _below_cutoffs(
 
 
 def revised_bound(items_a: np.ndarray, items_b: np.ndarray, unit_a: np.ndarray, unit_b: np.ndarray,
-                  n_codes: int) -> int:
+                  n_codes: int, masks: tuple[np.ndarray, np.ndarray] | None = None) -> int:
     """What revised passages can cover at most, in either text: their seeds lie in shared
-    ``seed_units``-grams (:func:`revision_cover_bound` of the multiset overlap of those units)."""
-    mask_a, mask_b = _shared_mask_codes(items_a, items_b, REVISION.seed_units)
+    ``seed_units``-grams (:func:`revision_cover_bound` of the multiset overlap of those units).
+    ``masks``: the items of each text inside those k-grams, when computed already."""
+    mask_a, mask_b = masks if masks is not None else _shared_mask_codes(items_a, items_b, REVISION.seed_units)
     real_a = items_a[mask_a & (unit_a >= 0)]
     real_b = items_b[mask_b & (unit_b >= 0)]
     if not len(real_a) or not len(real_b):

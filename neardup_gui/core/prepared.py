@@ -20,9 +20,8 @@ import numpy as np
 
 from neardup_gui.core.align import _codes_as_sequences, _HASH_MULTIPLIER, _lcs_length_sequences
 from neardup_gui.core.compare import (
-    _aligned_comparison, _below_cutoffs, _cover, _gap_keys, _multiset_overlap, _ratio, _shared_mask_codes,
-    revised_bound,
-    _with_gaps, merge_spans, units_in_spans,
+    REVISION, _aligned_comparison, _below_cutoffs, _cover, _gap_keys, _multiset_overlap, _ratio, _shared_mask_codes,
+    _with_gaps, merge_spans, revised_bound, units_in_spans,
 )
 from neardup_gui.core.document import CharSpan
 from neardup_gui.core.passages import countable_marks
@@ -188,24 +187,13 @@ class PreparedDocument:
     @functools.cached_property
     def windows(self) -> _Windows:
         """The hashed ``min_run``-windows of the items (see :func:`_shared_mask_prepared`)."""
-        items, k = self.items, self.min_run
-        if len(items) < k:
-            empty = np.zeros(0, dtype=np.int32)
-            return _Windows(np.zeros(0, dtype=np.uint64), empty, empty.copy(), False)
-        if _kernels is not None and items.dtype == np.uint32:  # (core/_kernels.c: the same, in C)
-            hashes, first, inverse, collided = _kernels.windows(items, k, int(_HASH_MULTIPLIER))
-            return _Windows(np.frombuffer(hashes, dtype=np.uint64), np.frombuffer(first, dtype=np.int32),
-                            np.frombuffer(inverse, dtype=np.int32), collided)
-        windows = np.lib.stride_tricks.sliding_window_view(items, k)
-        h = np.zeros(len(windows), dtype=np.uint64)
-        with np.errstate(over="ignore"):
-            for col in range(k):
-                h = h * _HASH_MULTIPLIER + windows[:, col].astype(np.uint64) + np.uint64(1)
-        hashes, first, inverse = np.unique(h, return_index=True, return_inverse=True)
-        inverse = inverse.reshape(-1).astype(np.int32)
-        first = first.astype(np.int32)
-        collided = not np.array_equal(windows, windows[first[inverse]])
-        return _Windows(hashes, first, inverse, collided)
+        return _windows_of(self.items, self.min_run)
+
+    @functools.cached_property
+    def seed_windows(self) -> _Windows:
+        """The hashed windows of revised passages' seeds (``REVISION.seed_units`` items): hashed
+        once per document, not once per comparison (see :func:`_revised_bound_prepared`)."""
+        return _windows_of(self.items, REVISION.seed_units)
 
     @functools.cached_property
     def top_item(self) -> int:
@@ -227,10 +215,32 @@ class PreparedDocument:
     def nbytes(self) -> int:
         """Approximate memory held (for the caches of a pass)."""
         arrays = [self.units.ids, self.units.starts, self.units.ends, self.pos, self.codes, self.items, self.unit]
-        if "windows" in self.__dict__:
-            w = self.__dict__["windows"]
-            arrays += [w.hashes, w.first, w.inverse]
+        for cached in ("windows", "seed_windows"):
+            if cached in self.__dict__:
+                w = self.__dict__[cached]
+                arrays += [w.hashes, w.first, w.inverse]
         return sum(x.nbytes for x in arrays) + (4 * BAG_BUCKETS if "buckets" in self.__dict__ else 0) + 200
+
+
+def _windows_of(items: np.ndarray, k: int) -> _Windows:
+    """The hashed ``k``-windows of ``items``."""
+    if len(items) < k:
+        empty = np.zeros(0, dtype=np.int32)
+        return _Windows(np.zeros(0, dtype=np.uint64), empty, empty.copy(), False)
+    if _kernels is not None and items.dtype == np.uint32:  # (core/_kernels.c: the same, in C)
+        hashes, first, inverse, collided = _kernels.windows(items, k, int(_HASH_MULTIPLIER))
+        return _Windows(np.frombuffer(hashes, dtype=np.uint64), np.frombuffer(first, dtype=np.int32),
+                        np.frombuffer(inverse, dtype=np.int32), collided)
+    windows = np.lib.stride_tricks.sliding_window_view(items, k)
+    h = np.zeros(len(windows), dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for col in range(k):
+            h = h * _HASH_MULTIPLIER + windows[:, col].astype(np.uint64) + np.uint64(1)
+    hashes, first, inverse = np.unique(h, return_index=True, return_inverse=True)
+    inverse = inverse.reshape(-1).astype(np.int32)
+    first = first.astype(np.int32)
+    collided = not np.array_equal(windows, windows[first[inverse]])
+    return _Windows(hashes, first, inverse, collided)
 
 
 def bag_bounds(a: PreparedDocument, others: Sequence[PreparedDocument]) -> np.ndarray:
@@ -304,23 +314,28 @@ def _compiled(a: PreparedDocument, b: PreparedDocument) -> bool:
     return _kernels is not None and a.items.dtype == np.uint32 and b.items.dtype == np.uint32
 
 
-def _compiled_shared_cover(a: PreparedDocument, b: PreparedDocument,
-                           at_least: int | None) -> tuple[np.ndarray, np.ndarray] | bool | None:
+def _compiled_shared_cover(a: PreparedDocument, b: PreparedDocument, at_least: int | None,
+                           seeds: bool = False) -> tuple[np.ndarray, np.ndarray] | bool | None:
     """:func:`_numpy_shared_cover` in C (core/_kernels.c)."""
-    wa, wb = a.windows, b.windows
+    (wa, wb), k = (a.seed_windows, b.seed_windows) if seeds else (a.windows, b.windows), _window_k(a, seeds)
     got = _kernels.shared_cover(wa.hashes, wa.inverse, wa.first, a.items, wb.hashes, wb.inverse, wb.first,
-                                b.items, a.min_run, -1 if at_least is None else at_least)
+                                b.items, k, -1 if at_least is None else at_least)
     if got is None or got is False:
         return got
     return np.frombuffer(got[0], dtype=bool), np.frombuffer(got[1], dtype=bool)
 
 
-def _numpy_shared_cover(a: PreparedDocument, b: PreparedDocument,
-                        at_least: int | None) -> tuple[np.ndarray, np.ndarray] | bool | None:
+def _window_k(a: PreparedDocument, seeds: bool) -> int:
+    return REVISION.seed_units if seeds else a.min_run
+
+
+def _numpy_shared_cover(a: PreparedDocument, b: PreparedDocument, at_least: int | None,
+                        seeds: bool = False) -> tuple[np.ndarray, np.ndarray] | bool | None:
     """The masks of :func:`_shared_mask_prepared` from the window hashes (neither document's
-    collided); None below ``at_least``; False when two windows of one hash differ (a collision)."""
-    k, na, nb = a.min_run, len(a.items), len(b.items)
-    wa, wb = a.windows, b.windows
+    collided); None below ``at_least``; False when two windows of one hash differ (a collision).
+    ``seeds``: of the seeds' windows rather than the ``min_run``-windows."""
+    k, na, nb = _window_k(a, seeds), len(a.items), len(b.items)
+    wa, wb = (a.seed_windows, b.seed_windows) if seeds else (a.windows, b.windows)
     idx = np.searchsorted(wb.hashes, wa.hashes)
     np.minimum(idx, len(wb.hashes) - 1, out=idx)
     hit_a = wb.hashes[idx] == wa.hashes
@@ -337,6 +352,18 @@ def _numpy_shared_cover(a: PreparedDocument, b: PreparedDocument,
     window_a = a.items[wa.first[hit_a][:, None] + offsets]
     window_b = b.items[wb.first[pair_b][:, None] + offsets]
     return covers if np.array_equal(window_a, window_b) else False
+
+
+def _revised_bound_prepared(a: PreparedDocument, b: PreparedDocument) -> int:
+    """:func:`~neardup_gui.core.compare.revised_bound` of two prepared documents, their seeds'
+    windows hashed once per document (a check's long submission is not hashed again for each
+    of its candidates)."""
+    k = REVISION.seed_units
+    masks = None
+    if len(a.items) >= k and len(b.items) >= k and not (a.seed_windows.collided or b.seed_windows.collided):
+        got = (_compiled_shared_cover if _compiled(a, b) else _numpy_shared_cover)(a, b, None, seeds=True)
+        masks = got if got is not False else None
+    return revised_bound(a.items, b.items, a.unit, b.unit, max(a.top_item, b.top_item) + 1, masks=masks)
 
 
 def _reaching(masks: tuple[np.ndarray, np.ndarray], at_least: int | None) -> tuple[np.ndarray, np.ndarray] | None:
@@ -460,8 +487,7 @@ def compare_prepared(
             if not bag_bounded:
                 bag = min(bag, int(bag_bounds(a, [b])[0]))
             # revised passages (no anchor) count in the containments: what they can cover, bounded
-            revised = 0 if min_containment is None else revised_bound(
-                a.items, b.items, a.unit, b.unit, max(a.top_item, b.top_item) + 1)
+            revised = 0 if min_containment is None else _revised_bound_prepared(a, b)
             need = _least_reaching(n_a, n_b, min_similarity, min_containment, bag, revised)
             if need is None or bag < need:
                 return None
