@@ -200,81 +200,16 @@ def _write_in_worker(db_path: str, scope: str, settings: Settings, out_path: str
     process's ``relay`` under the job's ``key`` (once the job is gone, its window closed while the
     report was written, the relay delivers nothing)."""
     try:
-        write = _write_in_child if format_for(out_path) == "pdf" else write_report_file
-        path = write(db_path, scope, settings, out_path, items=items, lang=lang,
-                     progress=lambda f, m="": relay.progress.emit(key, float(f), str(m)))
+        path = write_report_file(db_path, scope, settings, out_path, items=items, lang=lang,
+                                 progress=lambda f, m="": relay.progress.emit(key, float(f), str(m)))
     except BaseException as exc:  # noqa: BLE001 - every failure must reach the GUI, not kill it
-        detail = exc.detail if isinstance(exc, ChildFailed) else "".join(
-            traceback.format_exception(type(exc), exc, exc.__traceback__))
+        detail = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
         log.error("report export to %s failed:\n%s", out_path, detail)
         relay.failed.emit(key, str(exc) or type(exc).__name__, detail)
     else:
         relay.done.emit(key, path)
     finally:
         ended.set()
-
-
-class ChildFailed(Exception):
-    """The report's process failed: its message, and its traceback as ``detail``."""
-
-    def __init__(self, message: str, detail: str) -> None:
-        super().__init__(message)
-        self.detail = detail
-
-
-def _write_in_child(db_path: str, scope: str, settings: Settings, out_path: str, *, items: Any = None,
-                    progress: ProgressFn = no_progress, lang: str = "en") -> str:
-    """:func:`write_report_file` in a process of its own, for a PDF: Qt lays out and paints the
-    PDF's text with the same fonts as the window, and doing that on a worker thread while the
-    GUI thread draws corrupted memory now and then (an abort in the test suite). The child is
-    started from this thread and waited for here (it ends with this process, however it ends:
-    core/lifeline.py); progress and the outcome come back through a pipe."""
-    import multiprocessing
-
-    context = multiprocessing.get_context("spawn")  # (a fresh interpreter: nothing of Qt's threads copied)
-    receive, send = context.Pipe(duplex=False)
-    child = context.Process(target=_child_main, args=(send, db_path, scope, settings, out_path, items, lang),
-                            daemon=True, name="neardup-report")
-    child.start()
-    send.close()
-    outcome: tuple | None = None
-    try:
-        while outcome is None:
-            try:
-                message = receive.recv()
-            except EOFError:
-                break
-            if message[0] == "progress":
-                progress(message[1], message[2])
-            else:
-                outcome = message
-    finally:
-        receive.close()
-        child.join()
-    if outcome is None:
-        raise ChildFailed(f"the report's process ended without writing it (exit code {child.exitcode})", "")
-    if outcome[0] == "failed":
-        raise ChildFailed(outcome[1], outcome[2])
-    return outcome[1]
-
-
-def _child_main(send: Any, db_path: str, scope: str, settings: Settings, out_path: str, items: Any,
-                lang: str) -> None:
-    """The report's process: write it, tell the parent how it went (see :func:`_write_in_child`)."""
-    from neardup_gui.core import lifeline
-
-    lifeline.bind_to_parent()
-    os.environ["QT_QPA_PLATFORM"] = "offscreen"  # (it draws into a PDF; it never shows a window)
-    try:
-        path = write_report_file(db_path, scope, settings, out_path, items=items, lang=lang,
-                                 progress=lambda f, m="": send.send(("progress", float(f), str(m))))
-    except BaseException as exc:  # noqa: BLE001 - the parent reports every failure
-        send.send(("failed", str(exc) or type(exc).__name__,
-                   "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))))
-    else:
-        send.send(("done", path))
-    finally:
-        send.close()
 
 
 def start_export(parent: QObject | None, scope: str, db_path: str, settings: Settings, out_path: str,

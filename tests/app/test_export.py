@@ -178,33 +178,3 @@ def test_a_job_deleted_while_its_worker_writes_costs_nothing(qtbot, qapp, db, tm
     qtbot.wait(100)
     assert heard == []  # (the job is gone: nothing delivered to it)
     assert json.loads((tmp_path / "pairs.json").read_text(encoding="utf-8"))
-
-
-def test_a_pdf_is_laid_out_in_a_process_of_its_own(qtbot, qapp, db, tmp_path, monkeypatch):
-    """Qt's text layout on a worker thread while the GUI thread draws corrupted the heap now and
-    then (an abort in the suite, 'malloc_consolidate(): unaligned fastbin chunk', during a PDF
-    export): the window's process never draws a PDF; a child does, and its progress arrives."""
-    import neardup_gui.qtpdf as qtpdf
-
-    drawn_here = []
-    monkeypatch.setattr(qtpdf, "write_pdf", lambda *a, **k: drawn_here.append(a))
-    _, path = db
-    out = tmp_path / "clusters.pdf"
-    job = start_export(None, "clusters", str(path), SETTINGS, str(out), lang="zh_CN")
-    said = []
-    job.progress.connect(lambda f, m: said.append(m))
-    with qtbot.waitSignal(job.done, timeout=120000):
-        pass
-    assert drawn_here == [] and out.read_bytes().startswith(b"%PDF")
-    assert any("clusters.pdf" in m for m in said)  # (the child's "Writing clusters.pdf")
-
-
-def test_a_pdf_that_cannot_be_written_says_why_from_its_process(qtbot, qapp, db, tmp_path):
-    _, path = db
-    out = tmp_path / "no such folder" / "pairs.pdf"
-    job = start_export(None, "pairs", str(path), SETTINGS, str(out))
-    with qtbot.waitSignal(job.failed, timeout=120000) as blocker:
-        pass
-    message, detail = blocker.args
-    assert "no such folder" in message or "No such file" in message, message
-    assert "Traceback" in detail and job.outcome == "failed" and not out.exists()
