@@ -13,9 +13,11 @@ import os
 import re
 import threading
 import traceback
+import weakref
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Qt, QThreadPool, Signal
+import shiboken6
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox, QWidget
 
 from neardup_gui.app.relay import Relay, relay
@@ -214,11 +216,30 @@ def _write_in_worker(db_path: str, scope: str, settings: Settings, out_path: str
 
 def start_export(parent: QObject | None, scope: str, db_path: str, settings: Settings, out_path: str,
                  items: Any = None, lang: str | None = None) -> ExportJob:
-    """Write the report to ``out_path`` in the background; the job is owned by ``parent`` until it ends.
-    ``lang``: the report's language (default: the interface's)."""
-    job = ExportJob(str(db_path), scope, settings, out_path, items, parent, lang)
-    job.finished.connect(job.deleteLater)
+    """Write the report to ``out_path`` in the background. ``lang``: the report's language
+    (default: the interface's). ``parent``: the window the report is for (its feedback stops
+    once it is gone); the job itself has no Qt parent.
+
+    The job is held here until it has ended, then let go of once control is back in the event
+    loop, as the task runner holds its tasks: parented to the window and deleted later, a job
+    whose window was freed meanwhile was deleted twice (a segmentation fault, or an abort on a
+    corrupted heap, when a test's window went out of scope just after its report was written)."""
+    job = ExportJob(str(db_path), scope, settings, out_path, items, None, lang)
+    _RUNNING.add(job)
+    job.finished.connect(functools.partial(_let_go, weakref.ref(job)))
     return job.start()
+
+
+# The jobs being written (no Qt parent: Python frees each once it is let go of).
+_RUNNING: set[ExportJob] = set()
+
+
+def _let_go(ref: "weakref.ref[ExportJob]") -> None:
+    """Let go of an ended job once control is back in the event loop (let go of in its own
+    ``finished``, the last reference would go while Qt still delivers the signal to it)."""
+    job = ref()
+    if job is not None:
+        QTimer.singleShot(0, functools.partial(_RUNNING.discard, job))
 
 
 def report_language() -> str:
@@ -262,16 +283,20 @@ def start_export_with_feedback(parent: QWidget, scope: str, db_path: str, settin
     status = window.statusBar() if isinstance(window, QMainWindow) else None
 
     def on_progress(fraction: float, message: str) -> None:
-        if status is not None:
+        if status is not None and shiboken6.isValid(status):
             status.showMessage(f"{localise_progress(message)} ({fraction:.0%})")
 
     def on_done(written: str) -> None:
-        if status is not None:
+        if not shiboken6.isValid(parent):
+            return  # (the window was closed while its report was written: the file is there)
+        if status is not None and shiboken6.isValid(status):
             status.showMessage(QCoreApplication.translate("Export", "Report written to {0}").format(written), 10000)
         offer_to_open(parent, written)
 
     def on_failed(message: str, detail: str) -> None:
-        if status is not None:
+        if not shiboken6.isValid(parent):
+            return
+        if status is not None and shiboken6.isValid(status):
             status.clearMessage()
         box = QMessageBox(QMessageBox.Icon.Warning, QCoreApplication.translate("Export", "Export report"),
                           QCoreApplication.translate("Export", "The report could not be written: {0}").format(message),

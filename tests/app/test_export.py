@@ -178,3 +178,42 @@ def test_a_job_deleted_while_its_worker_writes_costs_nothing(qtbot, qapp, db, tm
     qtbot.wait(100)
     assert heard == []  # (the job is gone: nothing delivered to it)
     assert json.loads((tmp_path / "pairs.json").read_text(encoding="utf-8"))
+
+
+def test_a_window_freed_just_after_its_report_was_written_costs_nothing(qtbot, qapp, db, tmp_path):
+    """A window (and its status bar) freed as soon as its report is written, twenty times: the
+    job was a child of the window, deleted later, and the window's going deleted it first — a
+    segmentation fault or an abort on a corrupted heap within a few rounds. Now the job has no
+    Qt parent, is held until it has ended and let go of from the event loop."""
+    import gc
+
+    from neardup_gui.app import export
+
+    _, path = db
+    offered = []
+
+    def write(round_: int) -> None:  # (its window is freed when it returns, as a test's was)
+        window = QMainWindow()
+        out = tmp_path / f"clusters-{round_}.html"
+        job = export.start_export_with_feedback(window, "clusters", str(path), SETTINGS, str(out))
+        job.done.connect(offered.append)
+        qtbot.waitUntil(lambda: "Report written" in window.statusBar().currentMessage(), timeout=60000)
+
+    for round_ in range(20):
+        write(round_)
+        gc.collect()
+        qtbot.wait(5)
+    qtbot.waitUntil(lambda: not export._RUNNING, timeout=5000)  # every job let go of
+    assert len(offered) == 20 and all((tmp_path / f"clusters-{k}.html").exists() for k in range(20))
+
+
+def test_a_report_whose_window_is_gone_is_written_and_says_nothing(qtbot, qapp, db, tmp_path):
+    from neardup_gui.app import export
+
+    _, path = db
+    window = QMainWindow()
+    job = export.start_export_with_feedback(window, "clusters", str(path), SETTINGS, str(tmp_path / "r.html"))
+    window.deleteLater()
+    with qtbot.waitSignal(job.done, timeout=60000):
+        pass  # (no "already deleted" error from the feedback: the window is gone, nothing is said)
+    assert (tmp_path / "r.html").exists()
