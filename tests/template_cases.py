@@ -1,6 +1,6 @@
 """Collections that show whether copying can hide behind template text (issue 14), from real text.
 
-Shared by tests/core/test_template_cases.py, tests/cli/test_common_cli.py and the app tests.
+Shared by tests/core/test_copying_never_hidden.py, tests/cli/test_common_cli.py and the app tests.
 Every document is a .txt file of real corpus text (Debian Reference sections), written into a
 temporary folder:
 

@@ -16,7 +16,7 @@ Reported (exit status 1):
 Cases are kept in the work folder printed at the start (``--keep`` to leave it), named after
 their kind and seed, so any report can be read again with ``neardup index``.
 
-Not part of the suite: the suite's own fuzzing (``tests/core/test_salvage.py``) runs 180 fixed
+Not part of the suite: the suite's own fuzzing (``tests/core/extract/test_salvage.py``) runs 180 fixed
 cases; this runs as many as asked, with new seeds. Its first runs (seeds 1–4, 23,500 cases)
 found LibreOffice PDFs whose pages were read empty or out of order without a warning (a damaged
 entry of the cross-reference table, a page's contents lost, a damaged page size or type, a

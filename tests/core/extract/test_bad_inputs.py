@@ -21,7 +21,7 @@ from neardup_gui.core.document import Document, Skipped
 from neardup_gui.core.extract import SUPPORTED_SUFFIXES, extract_file
 from neardup_gui.core.settings import ExtractLimits
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "ingest"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "ingest"
 _spec = importlib.util.spec_from_file_location("ingest_fixtures", FIXTURES / "make_fixtures.py")
 mf = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(mf)
@@ -177,7 +177,7 @@ def test_encrypted_docx_is_an_ole_file(tmp_path):
 
 
 def test_a_doc_without_its_compound_file_is_damaged(tmp_path):
-    # (a real .doc is read: tests/core/test_doc.py; before, every .doc was "legacy Word .doc")
+    # (a real .doc is read: tests/core/extract/test_doc.py; before, every .doc was "legacy Word .doc")
     path = tmp_path / "old.doc"
     path.write_bytes(bytes.fromhex("D0CF11E0A1B11AE1") + bytes(2000))
     assert expect(run(path), "corrupt").reason.startswith("damaged Word document: its compound file cannot be read")

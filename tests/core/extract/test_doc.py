@@ -18,7 +18,7 @@ from neardup_gui.core.document import Document, Skipped
 from neardup_gui.core.extract import extract_file
 from neardup_gui.core.extract.doc import _paragraphs
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "ingest"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "ingest"
 SIBLINGS = {"en.doc": "en.docx", "zh.doc": "zh.docx", "report.doc": "report.odt"}
 
 

@@ -25,7 +25,7 @@ from neardup_gui.core.extract import extract_bytes, extract_file, gunzip
 from neardup_gui.core.settings import ExtractLimits
 from neardup_gui.core.settings import Settings as NeardupSettings
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SAMPLE = ROOT / "resources" / "sample"
 _roff_spec = importlib.util.spec_from_file_location("roff_pages", Path(__file__).with_name("test_roff.py"))
 _roff = importlib.util.module_from_spec(_roff_spec)

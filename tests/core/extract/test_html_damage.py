@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 from neardup_gui.core.document import Document
-from tests.core.test_salvage import _fuzz_cases, body, mf, read
+from tests.core.extract.test_salvage import _fuzz_cases, body, mf, read
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "ingest"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "ingest"
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from neardup_gui.core.extract import READER_VERSIONS, extract_file
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SAMPLE = ROOT / "resources" / "sample"
 _roff_spec = importlib.util.spec_from_file_location("roff_pages", Path(__file__).with_name("test_roff.py"))
 _roff = importlib.util.module_from_spec(_roff_spec)

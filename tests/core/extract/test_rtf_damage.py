@@ -17,9 +17,9 @@ from pathlib import Path
 
 from neardup_gui.core.document import Document
 from neardup_gui.core.extract.rtf import Damage, rtf_to_text
-from tests.core.test_salvage import _fuzz_cases, body, read
+from tests.core.extract.test_salvage import _fuzz_cases, body, read
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "ingest"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "ingest"
 REPORT = (FIXTURES / "report.rtf").read_bytes()
 
 

@@ -26,7 +26,7 @@ from neardup_gui.core.extract.text import allowed_invalid
 from neardup_gui.core.settings import ExtractLimits
 from neardup_gui.core.workers import extract_many
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "ingest"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "ingest"
 _spec = importlib.util.spec_from_file_location("ingest_fixtures", FIXTURES / "make_fixtures.py")
 mf = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(mf)
@@ -509,7 +509,7 @@ def test_a_cut_libreoffice_pdf_reads_the_text_whose_fonts_survive(tmp_path):
     the last font: the whole text, the same as the intact file; between fonts: exactly the text
     of the fonts that survive, in order, and the count of characters left out; before them:
     skipped. Before, every cut before the page objects (the last 5 % of the file) was skipped."""
-    path = Path(__file__).resolve().parent.parent / "fixtures" / "ingest" / "report.pdf"
+    path = Path(__file__).resolve().parents[2] / "fixtures" / "ingest" / "report.pdf"
     data = path.read_bytes()
     whole = extract_file(str(path)).text
     fonts = [m.end() for m in re.finditer(rb"\d+ 0 obj\s*<</Type/Font/.*?endobj", data, re.S)]
@@ -624,7 +624,7 @@ def test_text_whose_font_is_lost_is_left_out_not_read_as_garbage():
     LibreOffice's subset codes 1, 2, 3… as '!"#$%&’()*+,-./' — and the Chinese PDF was indexed as
     that garbage with no warning. Now the font's text is left out and counted; a PDF with no text
     left says why it is skipped."""
-    fixtures = Path(__file__).resolve().parent.parent / "fixtures" / "ingest"
+    fixtures = Path(__file__).resolve().parents[2] / "fixtures" / "ingest"
     zh = read(_font_gone((fixtures / "zh.pdf").read_bytes(), 9), "pdf")
     assert isinstance(zh, Skipped) and zh.code == "corrupt", zh
     assert zh.reason == "damaged PDF: the fonts of its text are lost (113 characters cannot be read)"
@@ -777,7 +777,7 @@ def test_a_subset_font_whose_name_or_map_is_damaged_gives_no_garbage():
     read through WinAnsi — garbage, without a warning. Now they are left out and counted, and the
     damaged map is said. Its /ToUnicode key damaged instead (a symbolic TrueType subset with no
     map): its text is left out; the CJK text is read whole."""
-    fixtures = Path(__file__).resolve().parent.parent / "fixtures" / "ingest"
+    fixtures = Path(__file__).resolve().parents[2] / "fixtures" / "ingest"
     data = bytearray((fixtures / "report.pdf").read_bytes())
     whole = read(bytes(data), "pdf").text
     font = data.find(b"26 0 obj\n<</Type/Font")
@@ -937,7 +937,7 @@ def test_damaged_libreoffice_pdfs_are_never_read_as_foreign_text_in_silence(tmp_
     what was damaged. Before this change, 16 of 640 such cases were read as garbage ('!"#$%&',
     wrong CJK characters) with no warning: a font's codes read through a standard encoding.
     (Read in the extraction workers, two at once, as an index build reads them.)"""
-    fixtures = Path(__file__).resolve().parent.parent / "fixtures" / "ingest"
+    fixtures = Path(__file__).resolve().parents[2] / "fixtures" / "ingest"
     rng = random.Random(20261127)
     alphabets: dict[str, tuple[str, set[str]]] = {}
     for name in ("zh.pdf", "mixed-pages-zh.pdf", "report.pdf", "two-columns.pdf"):

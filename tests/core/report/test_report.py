@@ -21,7 +21,7 @@ from neardup_gui.core.report.model import ELIDED, MATCH, PLAIN, TEMPLATE, quote,
 from neardup_gui.core.settings import ExtractLimits, FingerprintParams, Settings
 from report_corpus import EVIL_CONTENT, EVIL_REL, FORM_LINE, FORMULA_REL, SETTINGS, shared_collection
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SCHEMA_FILE = ROOT / "docs" / "report-schema.json"
 
 

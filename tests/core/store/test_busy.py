@@ -22,7 +22,7 @@ from neardup_gui.core.progress import Cancelled
 from neardup_gui.core.store import IndexProblem, Store, while_busy
 from tests.signals import hear_ctrl_c
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 HOLDER = """

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from neardup_gui.core.store import Store
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 OTHER_PROCESS = """
 import sys

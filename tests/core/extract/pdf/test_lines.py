@@ -21,7 +21,7 @@ from neardup_gui.core.extract.pdf import lines
 from neardup_gui.core.extract.pdf.lines import Glyph, GlyphColumns
 
 needs_kernel = pytest.mark.skipif(lines._compiled_lines is None, reason="the compiled kernel is not built here")
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ingest"
+FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "ingest"
 
 _TEXTS = ["a", "b", "x", "W", "i", "l", ".", ",", "fi", "ffl", " ", "\u3000", "\xa0", "中", "文", "。", "，", "」",
           "（", "”", '"', "'", "\"'", "%", ")", "1", "Ω", "\U00020000", "가", "ア", "-", "\u2010"]

@@ -22,7 +22,7 @@ from neardup_gui.core.document import Document
 from neardup_gui.core.extract import extract_file
 from neardup_gui.core.units import tokenize
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "ingest"
+FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "ingest"
 _spec = importlib.util.spec_from_file_location("ingest_fixtures", FIXTURES / "make_fixtures.py")
 mf = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(mf)

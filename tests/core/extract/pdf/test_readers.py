@@ -27,8 +27,8 @@ from neardup_gui.core.extract.pdf import fium, integrity, miner
 from neardup_gui.core.settings import ExtractLimits, Settings
 from neardup_gui.core.units import tokenize, unit_strings
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ingest"
-SAMPLE = Path(__file__).resolve().parents[2] / "resources" / "sample"
+FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "ingest"
+SAMPLE = Path(__file__).resolve().parents[4] / "resources" / "sample"
 FAST, SALVAGE = ExtractLimits(), ExtractLimits(pdf_fast=False)
 _spec = importlib.util.spec_from_file_location("make_fixtures", FIXTURES / "make_fixtures.py")
 mf = importlib.util.module_from_spec(_spec)
