@@ -1,6 +1,6 @@
 """Speed of `check` (a 30-page docx against a large index) and of `pairs`, with their peers.
 
-The collection (cached under ``tests/benchmarks/out/bench_check/``, git-ignored):
+The collection (cached under ``benchmarks/out/bench_check/``, git-ignored):
 
 - every section of the shared development corpus (real text, both languages);
 - per language, the planted sources of the query: ``S1`` (a generated document of which the
@@ -31,8 +31,8 @@ Then ``pairs`` on a copy of a checkpoint, in a child process: time and peak memo
 
 Usage::
 
-    python tests/benchmarks/bench_check.py [--n 100000] [--budget-min 20] [--pairs-n 5000]
-    python tests/benchmarks/bench_check.py --build-only ...
+    python benchmarks/bench_check.py [--n 100000] [--budget-min 20] [--pairs-n 5000]
+    python benchmarks/bench_check.py --build-only ...
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parents[1]
+ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 

@@ -1,6 +1,6 @@
 """Benchmark: exact pair verification (compare_units) against peers, on real corpus text.
 
-Run: ``.venv/bin/python tests/benchmarks/bench_compare.py`` (``make bench``). Prints pairs per
+Run: ``.venv/bin/python benchmarks/bench_compare.py`` (``make bench``). Prints pairs per
 second for typical proposals (Chinese ~8k units, English ~4k units) and a 30-page Chinese case
 (~35k units), for: resubmissions (light edits), one-section partial copies, unrelated texts.
 
@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from neardup_gui.core.align import align_bit_parallel

@@ -6,7 +6,7 @@ time and peak memory of ``neardup compare`` (run as a child process; ``ru_maxrss
 children), its similarity, and beside it the exact LCS bound of the same filtered sequences by
 rapidfuzz's bit-parallel ``LCSseq`` (length only, linear memory — the peer in the same run): the
 reported similarity can be at most that bound, and the gap bounds how far the split alignment
-can be from the unsplit one. Usage: ``python tests/benchmarks/bench_compare_repetitive.py``.
+can be from the unsplit one. Usage: ``python benchmarks/bench_compare_repetitive.py``.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[1]))
+sys.path.insert(0, str(HERE.parent))
 
 from repetitive import boost_copyright, edited_pair, synthetic_copyright  # noqa: E402
 

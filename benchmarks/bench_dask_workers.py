@@ -4,7 +4,7 @@ A copy-heavy collection (``copyheavy.py``), plain similarity at 0.8. For each N,
 ``distributed.LocalCluster`` of N single-threaded worker processes on loopback; the index is
 built into a new file and the pass run over it, each timed; the local run (worker processes of
 this machine, no Dask) is the peer, in the same run. Every run must give the local pairs.
-Usage: ``python tests/benchmarks/bench_dask_workers.py [--docs 2000] [--workers 1,2,4]``.
+Usage: ``python benchmarks/bench_dask_workers.py [--docs 2000] [--workers 1,2,4]``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[1]))
+sys.path.insert(0, str(HERE.parent))
 
 THRESHOLD = 0.8
 

@@ -1,6 +1,6 @@
 """Extraction speed per format, one worker against all cores, on real documents.
 
-Builds (once, cached under tests/benchmarks/out/extract/) txt, docx (python-docx) and pdf
+Builds (once, cached under benchmarks/out/extract/) txt, docx (python-docx) and pdf
 (LibreOffice, one call for all files) versions of sections of the development corpus, then
 prints files/s and MB/s per format for in-process extraction, 1 worker and all cores, and the
 speed-up of all cores over one worker. Also times one 30-page docx in-process.
@@ -12,7 +12,7 @@ docs/extraction.md), neardup with its salvage reader alone (pdfminer.six, how it
 before), PDFium's own plain text through pypdfium2 (the raw fast reader, no layout), and
 ``pdftotext`` (poppler, a process a file): files and MB per CPU second (per core).
 
-Run: ``python tests/benchmarks/bench_extract.py`` (``make bench``). The corpus is found at
+Run: ``python benchmarks/bench_extract.py`` (``make bench``). The corpus is found at
 ``../shared/corpus`` next to the project, or wherever ``NEARDUP_CORPUS`` points.
 """
 
@@ -27,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from neardup_gui.core.document import Skipped  # noqa: E402
@@ -36,7 +36,7 @@ from neardup_gui.core.settings import ExtractLimits  # noqa: E402
 from neardup_gui.core.workers import extract_many  # noqa: E402
 
 CORPUS = Path(os.environ.get("NEARDUP_CORPUS", ROOT.parent / "shared" / "corpus"))
-OUT = ROOT / "tests" / "benchmarks" / "out" / "extract"
+OUT = ROOT / "benchmarks" / "out" / "extract"
 PER_FORMAT = 210  # documents per format (70 Chinese, 140 English)
 
 

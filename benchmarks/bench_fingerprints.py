@@ -11,7 +11,7 @@ fingerprint: simhash64 (jieba + POS), the k-bit 1-bit minhash, the LSH band keys
 fingerprints and the anchors. One process, one core; the contenders are timed in interleaved
 passes (each pass times each once) and the fastest pass of each counts.
 
-Usage: ``python tests/benchmarks/bench_fingerprints.py [--repeat 7]``
+Usage: ``python benchmarks/bench_fingerprints.py [--repeat 7]``
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from neardup_gui.core.fingerprints import (  # noqa: E402

@@ -1,7 +1,7 @@
 """The window on a few thousand real documents: does it stay responsive? (issue 6)
 
 Builds a folder of ~3,000 documents from the development corpus (every section, its halves and
-light edits of them, Chinese and English, as txt; cached under tests/benchmarks/out/), opens it
+light edits of them, Chinese and English, as txt; cached under benchmarks/out/), opens it
 in the real MainWindow (offscreen), and measures the gaps between ticks of a 10 ms QTimer on
 the GUI thread while the window indexes the folder, lists the duplicate pairs, checks a
 submission and opens the side-by-side view. A frozen window would show gaps of seconds.
@@ -20,10 +20,10 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 CORPUS = Path(os.environ.get("NEARDUP_CORPUS", ROOT.parent / "shared" / "corpus"))
-OUT = ROOT / "tests" / "benchmarks" / "out" / "gui-folder"
+OUT = ROOT / "benchmarks" / "out" / "gui-folder"
 
 
 def build_folder(target: int = 3000) -> list[Path]:
@@ -58,7 +58,7 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--folder", help="another folder of documents (e.g. copyheavy.py's 10,000) instead of the "
                                      "built one; its index is kept under --home")
-    ap.add_argument("--home", default=str(ROOT / "tests" / "benchmarks" / "out" / "gui-home"))
+    ap.add_argument("--home", default=str(ROOT / "benchmarks" / "out" / "gui-home"))
     args = ap.parse_args()
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     home = Path(args.home)

@@ -5,7 +5,7 @@ real ones for distribution are in bench_search.py; here only the size matters), 
 search tables (stamped with the fingerprint generation, schema 3), then opens each in a fresh
 process and times open → ready → one query. The peer, measured in the same run, is opening the
 same file without stored tables (tables built at open).
-Files are cached under tests/benchmarks/out/.
+Files are cached under benchmarks/out/.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-OUT = ROOT / "tests" / "benchmarks" / "out"
+OUT = ROOT / "benchmarks" / "out"
 
 PROBE = r"""
 import json, sys, time

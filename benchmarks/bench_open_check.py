@@ -1,7 +1,7 @@
 """What the damage check at open costs: ``PRAGMA quick_check`` against the structural checks alone.
 
 Opens copies of the index files that ``bench_index_open.py`` builds (100k and 1M synthetic
-documents, under tests/benchmarks/out/), each three times, with the full quick_check (what
+documents, under benchmarks/out/), each three times, with the full quick_check (what
 ``Store`` does up to ``QUICK_CHECK_MAX_BYTES``) and with the structural checks only (header,
 size, schema: what it does above that size), in the same run.
 Run ``bench_index_open.py`` first for the large files; missing ones are left out.
@@ -16,9 +16,9 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-OUT = ROOT / "tests" / "benchmarks" / "out"
+OUT = ROOT / "benchmarks" / "out"
 
 
 def time_open(path: Path, full_check: bool, repeats: int = 3) -> float:

@@ -14,7 +14,7 @@ memory (``ru_maxrss``) is its own:
 Recall on the 1,000-document collection is against the brute-force truth: every pair compared
 by :func:`compare_documents` (the definition; pairs whose length ratio cannot reach 0.8 skipped,
 which is exact); on larger ones the peer's row gives the share of our pairs it found.
-Usage: ``python tests/benchmarks/bench_pairs_scale.py [--sizes 1000,10000]``.
+Usage: ``python benchmarks/bench_pairs_scale.py [--sizes 1000,10000]``.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[1]))
+sys.path.insert(0, str(HERE.parent))
 
 THRESHOLD = 0.8
 

@@ -1,7 +1,7 @@
 """`neardup screen` of a call of 500 PDF proposals against a 10,000-document index, beside the
 time the same PDFs take to read with pdftotext (poppler) and with neardup alone.
 
-Built once and cached under ``tests/benchmarks/out/`` (``NEARDUP_BENCH_OUT`` moves it):
+Built once and cached under ``benchmarks/out/`` (``NEARDUP_BENCH_OUT`` moves it):
 
 - the index: bench_check's collection (real corpus sections and generated proposals, written
   straight into the index) at its 10,000-document checkpoint, built by bench_check.build (or
@@ -15,7 +15,7 @@ Measured in the same run, each a whole process (wall; CPU of it and its workers)
 screen CALL --db COPY --json`` on a fresh copy of the index; ``neardup extract`` of the 500 PDFs;
 ``pdftotext`` of each. Printed: the figures, and how many planted copies the screening flagged.
 
-Usage: ``python tests/benchmarks/bench_screen_pdfs.py [--calls 500] [--index 10000]`` (the first
+Usage: ``python benchmarks/bench_screen_pdfs.py [--calls 500] [--index 10000]`` (the first
 run builds the index, about 25 minutes on two cores, and the call, about 3 minutes).
 """
 
@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parents[1]
+ROOT = HERE.parent
 OUT = Path(os.environ.get("NEARDUP_BENCH_OUT", HERE / "out")) / "screen_pdfs"
 sys.path.insert(0, str(HERE))
 

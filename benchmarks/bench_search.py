@@ -6,7 +6,7 @@ synthetic (uniform random, which is what 1-bit minhash and simhash bits look lik
 plus the REAL fingerprints of the development corpus and planted light edits of it, so the
 queries (real documents) have real neighbours at the radius searched.
 
-Usage: ``python tests/benchmarks/bench_search.py [--sizes 100000,1000000] [--queries 200]``
+Usage: ``python benchmarks/bench_search.py [--sizes 100000,1000000] [--queries 200]``
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from neardup_gui.core.fingerprints import fingerprint, hamming_radius, lsh_layout, minhash_signature  # noqa: E402

@@ -13,7 +13,7 @@ the archive (indexed as the collection) and the call; planted in the call:
   submissions are checked against each other).
 
 Written as docx (python-docx), txt and, with LibreOffice, some pdf. ``planted.json`` says which
-file copies what. Usage: ``python tests/benchmarks/callcorpus.py --out DIR [--no-pdf]``;
+file copies what. Usage: ``python benchmarks/callcorpus.py --out DIR [--no-pdf]``;
 then ``neardup index DIR/archive --db F`` and ``neardup screen DIR/call --db F``.
 """
 
@@ -33,7 +33,7 @@ FORM_TITLE = {"zh": "项目名称", "en": "Project title"}
 
 
 def corpus_root() -> Path:
-    root = Path(os.environ.get("NEARDUP_CORPUS", Path(__file__).resolve().parents[3] / "shared" / "corpus"))
+    root = Path(os.environ.get("NEARDUP_CORPUS", Path(__file__).resolve().parents[2] / "shared" / "corpus"))
     if not (root / "debian-reference-en").is_dir():
         raise SystemExit(f"development corpus not found at {root} (set NEARDUP_CORPUS)")
     return root

@@ -11,7 +11,7 @@ family is a candidate. Built here from the shared development corpus, determinis
   notice, an acknowledgement), at its head or tail: common text that is not template, as the
   automatic template rule is switched off for these runs.
 
-Usage: ``python tests/benchmarks/copyheavy.py --out DIR --docs 1000``
+Usage: ``python benchmarks/copyheavy.py --out DIR --docs 1000``
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import random
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 CORPUS = Path(os.environ.get("NEARDUP_CORPUS", ROOT.parent / "shared" / "corpus"))
 SECTION_DIRS = ("debian-reference-en", "debian-reference-zh-cn")
 

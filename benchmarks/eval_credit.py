@@ -34,7 +34,7 @@ and the share of the submission's units its full text colours with each source. 
 fields are read tolerantly (the first present of ``credited_share``, ``credited``, ``share``,
 ``containment`` per source; ``also_in`` if present); the output says which it used.
 
-Usage: ``python tests/benchmarks/eval_credit.py [--small] [--neardup PATH] [--out DIR]``
+Usage: ``python benchmarks/eval_credit.py [--small] [--neardup PATH] [--out DIR]``
 """
 
 from __future__ import annotations

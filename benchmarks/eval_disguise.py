@@ -1,5 +1,5 @@
 """Disguised copies of indexed pages: is the true source found as for the plain copy, and is each
-disguise flagged with its count? (`python tests/benchmarks/eval_disguise.py [--copies 100]`)
+disguise flagged with its count? (`python benchmarks/eval_disguise.py [--copies 100]`)
 
 The collection is the whole development corpus (both languages), indexed as it is. Each copy is
 one page of it disguised by one trick of the circulating guides, or by two or three of them at
@@ -27,11 +27,11 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests import disguises as dz  # noqa: E402
-from tests.benchmarks.copyheavy import CORPUS  # noqa: E402
+from benchmarks.copyheavy import CORPUS  # noqa: E402
 
 TEXT_TRICKS = {
     "en": ("cyrillic", "soft-hyphen", "zero-width"),

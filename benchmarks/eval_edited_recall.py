@@ -13,7 +13,7 @@ languages other than the copied ones (real text that shares phrases with the sou
 the false candidates) to a second, larger index holding every section, on which the recall,
 the candidates per check and the check time are measured again.
 
-Usage: ``python tests/benchmarks/eval_edited_recall.py [--per-lang 24] [--mosaic 2000]``
+Usage: ``python benchmarks/eval_edited_recall.py [--per-lang 24] [--mosaic 2000]``
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent.parent
+ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 

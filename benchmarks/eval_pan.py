@@ -31,7 +31,7 @@ only, never from the product.
 checks and the cost run on the first split only): twelve copies per rate are few, one copy
 without any exact run of ``min_run`` moves a mean by 0.08.
 
-Usage: ``python tests/benchmarks/eval_pan.py [--per-lang 12] [--seeds 15] [--no-index] [--formats]``
+Usage: ``python benchmarks/eval_pan.py [--per-lang 12] [--seeds 15] [--no-index] [--formats]``
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import Sequence
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent.parent
+ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 

@@ -15,7 +15,7 @@ collection built by evalcorpus.py, and scores the answers against its ``truth.js
 
 Prints a markdown table and writes it to docs/quality.md.
 
-Usage: ``python tests/benchmarks/eval_quality.py [--corpus DIR] [--build [--small]] [--neardup EXE]``
+Usage: ``python benchmarks/eval_quality.py [--corpus DIR] [--build [--small]] [--neardup EXE]``
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
-ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_CORPUS = ROOT / "tests" / "benchmarks" / "out" / "evalcorpus"
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_CORPUS = ROOT / "benchmarks" / "out" / "evalcorpus"
 THRESHOLDS = (0.5, 0.7, 0.9)
 
 
@@ -148,7 +148,7 @@ def markdown(truth: Mapping, pair_scores: Sequence[PairScore], ranks: Sequence[R
     lines = [
         "# Quality on the evaluation collection",
         "",
-        f"Collection: {n_docs} documents built by `tests/benchmarks/evalcorpus.py`"
+        f"Collection: {n_docs} documents built by `benchmarks/evalcorpus.py`"
         f"{' --small' if truth.get('small') else ''} (seed {truth['seed']}) from the development corpus; "
         f"{len(truth['planted'])} planted near-duplicates and copies, "
         f"{sum(len(g) for g in truth['template_groups'].values())} template-only documents. "
@@ -157,7 +157,7 @@ def markdown(truth: Mapping, pair_scores: Sequence[PairScore], ranks: Sequence[R
         f"(`--template`), and every sentence the automatic rule takes out (in at least "
         f"{truth.get('automatic_min_docs', 5)} documents: `template_min_docs` 5 and half the collection); "
         "a run goes across removed text only where both texts removed the same text there. "
-        "Produced by `tests/benchmarks/eval_quality.py`.",
+        "Produced by `benchmarks/eval_quality.py`.",
         "",
         "| measure | value | target |",
         "|---|---|---|",

@@ -34,7 +34,7 @@ against the truth by construction, and whether the true source is ranked first (
 among the first k, k its number of sources). Issue 44's target: within 0.05 of the truth for the
 reordered kinds; partial, mosaic, resubmission and edited copies keep their figures.
 
-Usage: ``python tests/benchmarks/eval_reordered.py [--small] [--neardup PATH] [--out DIR]``
+Usage: ``python benchmarks/eval_reordered.py [--small] [--neardup PATH] [--out DIR]``
 (prints a markdown table; writes ``DIR/eval_reordered.json`` and ``.md``).
 """
 

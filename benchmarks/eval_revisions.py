@@ -40,7 +40,7 @@ other than the true one listed at containment ≥ 0.1, and independent answers r
 Issue 45's targets: recall ≥ what the exhaustive comparison finds (``eval_search_exhaustive.py``),
 AUC ≥ the baseline's, no new false alarm.
 
-Usage: ``python tests/benchmarks/eval_revisions.py [--small] [--docs 10000] [--neardup PATH] [--out DIR]``
+Usage: ``python benchmarks/eval_revisions.py [--small] [--docs 10000] [--neardup PATH] [--out DIR]``
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ that the exhaustive run does not find, and the unrelated pairs the exhaustive ru
 The exhaustive run imports the product, so it runs under the Python beside ``--neardup`` (that
 environment's product: the same code as the ``check`` measured), in two worker processes.
 
-Usage: ``python tests/benchmarks/eval_search_exhaustive.py [--small] [--docs 10000] [--neardup PATH]
+Usage: ``python benchmarks/eval_search_exhaustive.py [--small] [--docs 10000] [--neardup PATH]
 [--out DIR] [--reuse]`` (``--reuse``: the collection already built in ``--out``, or in
 ``--collection DIR`` by ``eval_revisions.py``).
 """

@@ -14,7 +14,7 @@ and under the former frequency-only rule (``template_min_share = 0``) for compar
 - copyright-like files (a header of their own + whole licence texts shared by dozens of files),
   with ``--no-auto-template``: recall and precision at 0.5, 0.7 and 0.9 against brute force.
 
-Usage: ``python tests/benchmarks/eval_template.py [--ring-docs 525] [--licence-files 300]``
+Usage: ``python benchmarks/eval_template.py [--ring-docs 525] [--licence-files 300]``
 (prints a Markdown table for docs/quality.md).
 """
 
@@ -26,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 

@@ -26,7 +26,7 @@ the txt file give back), the similarity and both containments, computed once on 
 and once with the form text removed from template documents (``*_no_template``: what a tool
 that excludes template text should report); and for each planted document its kind and sources.
 
-Usage: ``python tests/benchmarks/evalcorpus.py --out DIR [--langs zh,en] [--small]``
+Usage: ``python benchmarks/evalcorpus.py --out DIR [--langs zh,en] [--small]``
 """
 
 from __future__ import annotations
@@ -58,8 +58,8 @@ from neardup_gui.core.units import sentences, tokenize  # noqa: E402
 
 log = logging.getLogger(__name__)
 
-ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_OUT = ROOT / "tests" / "benchmarks" / "out" / "evalcorpus"
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_OUT = ROOT / "benchmarks" / "out" / "evalcorpus"
 LANG_DIRS = {"en": "debian-reference-en", "zh": "debian-reference-zh-cn"}
 # just above and below 0.5, 0.7 and 0.9, and some between; --small takes every other one
 RESUB_TARGETS = (0.47, 0.53, 0.67, 0.73, 0.87, 0.93, 0.40, 0.60, 0.80, 0.97, 0.51, 0.71,

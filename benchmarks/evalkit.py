@@ -39,7 +39,7 @@ from groundtruth import gram_keys
 from neardup_gui.core.units import tokenize
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parents[1]
+ROOT = HERE.parent
 LANG_DIRS = {"en": "debian-reference-en", "zh": "debian-reference-zh-cn"}
 STOPWORDS = ROOT / "resources" / "stopwords"
 

@@ -1,6 +1,6 @@
 """Honest documents raise no integrity flag: every file of the given folders (default: the
 development corpus, the sample collection and the test fixtures) extracted and flagged; prints
-how many were read and lists any flagged one. (`python tests/benchmarks/flags_clean.py [FOLDER…]`)"""
+how many were read and lists any flagged one. (`python benchmarks/flags_clean.py [FOLDER…]`)"""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from neardup_gui.core.document import Document  # noqa: E402
 from neardup_gui.core.extract import extract_file  # noqa: E402
 from neardup_gui.core.flags import integrity_flags  # noqa: E402
-from tests.benchmarks.copyheavy import CORPUS  # noqa: E402
+from benchmarks.copyheavy import CORPUS  # noqa: E402
 
 
 def main() -> int:

@@ -16,7 +16,7 @@ encoding's decoder replaced. Real binary files (programs, images, archives, an S
 compressed data without its header) are decoded the same way, as if named .txt: the smallest
 share of invalid bytes any candidate encoding leaves in them shows the margin.
 
-Run: python tests/benchmarks/measure_decoding.py  (about a minute)
+Run: python benchmarks/measure_decoding.py  (about a minute)
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from pathlib import Path
 
 from rapidfuzz.distance import Levenshtein
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from neardup_gui.core.extract import extract_bytes  # noqa: E402

@@ -1,6 +1,6 @@
 """Where an index build's per-file CPU goes: each stage of what an extraction child does per file.
 
-    python tests/benchmarks/measure_index_stages.py FOLDER [PASSES]
+    python benchmarks/measure_index_stages.py FOLDER [PASSES]
 
 Every file of FOLDER is extracted (``extract_file``) and prepared stage by stage as
 ``indexer.prepare_document`` does (units, sentence bounds, MinHash and LSH keys, simhash,

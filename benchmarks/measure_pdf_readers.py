@@ -1,13 +1,13 @@
 """Fidelity of the two PDF readers: plain texts printed to PDF by LibreOffice, read back by each,
 compared with the text they were printed from.
 
-For each ``*.txt`` of a folder (rendered man pages: ``tests/benchmarks/acceptance/render_man.py``;
+For each ``*.txt`` of a folder (rendered man pages: ``benchmarks/acceptance/render_man.py``;
 corpus sections), LibreOffice makes a PDF (one call, cached beside the texts in ``pdf/``), and
 the PDF is read by the fast reader (PDFium) and by the salvage reader alone (pdfminer.six). Printed:
 each reader's exact similarity to the source text (groundtruth.truth_of_texts: mean and worst),
 how many PDFs the two read into the same units, and the CPU seconds of each.
 
-Usage: ``python tests/benchmarks/measure_pdf_readers.py FOLDER [FOLDER …]``
+Usage: ``python benchmarks/measure_pdf_readers.py FOLDER [FOLDER …]``
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 

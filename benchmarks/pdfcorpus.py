@@ -5,7 +5,7 @@ Each document is a title and a run of sections of the development corpus (real t
 page number in the footer ("Page N of M" / "第 N 页 共 M 页") and, in one document in four, the
 body set in two columns; then converted to PDF by LibreOffice in one call. The lengths are
 spread evenly over 1–40 pages of prose (1–60 pages as set) (about 1,150 characters a page in English — the corpus has many short lines — and 1,050 in Chinese).
-Deterministic for a seed. Usage: ``python tests/benchmarks/pdfcorpus.py --out DIR [--count N]``.
+Deterministic for a seed. Usage: ``python benchmarks/pdfcorpus.py --out DIR [--count N]``.
 """
 
 from __future__ import annotations

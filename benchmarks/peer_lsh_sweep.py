@@ -10,7 +10,7 @@ threshold given, and measures its recall against the pairs of ``neardup pairs --
 
     neardup index DIR --db F -q
     neardup pairs --db F --threshold 0.8 --no-auto-template --json -q > OURS.json
-    python tests/benchmarks/peer_lsh_sweep.py DIR OURS.json 0.8,0.6,0.5,0.4,0.3
+    python benchmarks/peer_lsh_sweep.py DIR OURS.json 0.8,0.6,0.5,0.4,0.3
 
 "Extra" counts the peer's pairs that are not ours: its ratio is the plain LCS of all units,
 ours seed 004's (common runs of at least ``min_run`` units), which is lower or equal, so a pair
@@ -27,7 +27,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parents[1]))
+sys.path.insert(0, str(HERE.parent))
 
 
 def child(folder: str, lsh_threshold: float) -> None:

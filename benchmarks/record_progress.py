@@ -6,7 +6,7 @@ call (packaging/screenshots.py), indexing 400 texts of the development corpus an
 pairs, and screening 120 texts (20 of them copies) against 600. The estimate is judged on the
 shapes of these runs (where the work stands still, where it speeds up), scaled to longer runs.
 
-    .venv/bin/python tests/benchmarks/record_progress.py
+    .venv/bin/python benchmarks/record_progress.py
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "packaging"))
 OUT = ROOT / "tests" / "fixtures" / "progress" / "runs.json"
@@ -46,7 +46,7 @@ def main() -> int:
     settings = Settings(workers=2)
     home = Path(tempfile.mkdtemp(prefix="neardup-progress-"))
     runs: dict[str, object] = {"note": "Progress reports (seconds since the start, fraction done) of real runs of "
-                               "the core; see tests/benchmarks/record_progress.py."}
+                               "the core; see benchmarks/record_progress.py."}
     try:
         archive, call = screenshots.build_call(home)
         with Collection.open(home / "a.ndx") as coll:

@@ -2,7 +2,7 @@
 
 Each ``bench_*.py`` prints its figures beside a peer measured in the same run; the evaluations
 in ``EVALUATIONS`` print quality figures against a ground truth of their own construction.
-Output is also written to ``tests/benchmarks/out/<name>.txt``. ``make bench ONLY=fingerprints``
+Output is also written to ``benchmarks/out/<name>.txt``. ``make bench ONLY=fingerprints``
 runs one.
 """
 

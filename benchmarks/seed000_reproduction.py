@@ -13,7 +13,7 @@
    ones plus uniform random ones), beside brute force; mean candidates handed to the exact
    check and p50 latency.
 
-Usage: ``python tests/benchmarks/seed000_reproduction.py [--size 100000] [--queries 100]``
+Usage: ``python benchmarks/seed000_reproduction.py [--size 100000] [--queries 100]``
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from neardup_gui.core.fingerprints import (  # noqa: E402

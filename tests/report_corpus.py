@@ -123,7 +123,7 @@ def edited_copy_collection(root: Path, corpus_dir: Path, rate: float = 0.2) -> P
     import random
     import sys
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent / "benchmarks"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
     import obfuscate as ob
 
     texts = sorted((corpus_dir / "debian-reference-en").glob("*.txt"))

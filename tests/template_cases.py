@@ -13,7 +13,7 @@ temporary folder:
 - ``license_collection``: copyright-like files, each a short header of its own followed by one
   of a few whole licence texts (long corpus sections stand in for the licences).
 
-The answers are computed by brute force (tests/benchmarks/groundtruth.py), never by the product.
+The answers are computed by brute force (benchmarks/groundtruth.py), never by the product.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Compare two neardup indexes table by table: the same rows whatever order they were written in.
 
-    python tests/benchmarks/acceptance/same_index.py A.db B.db
+    python benchmarks/acceptance/same_index.py A.db B.db
 
 Document ids are replaced by the documents' names (two builds number them in the order their
 files finished), texts are decompressed, and the time stamps (``documents.indexed_at``, the

@@ -3,7 +3,7 @@
 Usage: python truth.py FOLDER FLOOR OUT.json [--workers W]
 
 Independent of the product's comparison code: units from ``neardup_gui.core.units.tokenize`` (the
-unit definition), exact LCS by dynamic programming from ``tests/benchmarks/groundtruth.py``.
+unit definition), exact LCS by dynamic programming from ``benchmarks/groundtruth.py``.
 All pairs are considered; a pair is skipped only by exact upper bounds, never by an estimate:
 r ≤ min(|A|,|B|)/max(|A|,|B|), and r ≤ L/(|A|+|B|−L) where L is the raw LCS length of all units
 (rapidfuzz ``LCSseq``, exact bit-parallel), which is ≥ the LCS of the restricted units ≥ common.

@@ -6,7 +6,7 @@ With --holdout, the 20 negatives are instead 20 pages of ZH_RAW_DIR left out of 
 domain and vocabulary: the harder false-alarm test); pages byte-identical to an indexed one are not used.
 
 Indexes ZH_RAW_DIR (rendered manpages-zh pages) with `neardup index`, writes 15 sources × 3 edited
-versions (tests/benchmarks/obfuscate.py, substitution by other real jieba words of the collection) and 20
+versions (benchmarks/obfuscate.py, substitution by other real jieba words of the collection) and 20
 unrelated negatives (Chinese texts from another source), checks them all with one `neardup check --json`,
 and prints: the true source's rank and containment per rate, and the negatives' best containment.
 With --docx-pdf, 3 of the 20 % versions are also checked as LibreOffice DOCX and PDF.

@@ -3,7 +3,7 @@
 copied and deleted — as an examiner's script and a colleague's window may do. Any traceback
 (a failure the command line does not say in words) is reported.
 
-    .venv/bin/python -m tests.stress.commands --seconds 120
+    .venv/bin/python -m benchmarks.stress.commands --seconds 120
 
 Not part of the suite (its interleavings depend on the machine's speed). A session of it found:
 `neardup screen` beside `neardup index` ended with a traceback (a document removed between the

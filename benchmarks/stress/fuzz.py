@@ -3,7 +3,7 @@ DOCX made from the corpus (Chinese, English and both), and the corpus text itsel
 GB18030 and UTF-16, given byte flips, cuts, duplicated, deleted and inserted runs and zeroed
 stretches; every case is read in the killable extraction workers, as an index build reads it.
 
-    .venv/bin/python -m tests.stress.fuzz --cases 2000 --seed 1
+    .venv/bin/python -m benchmarks.stress.fuzz --cases 2000 --seed 1
 
 Reported (exit status 1):
 - a case that crashed, timed out or ran out of memory in its worker (``Skipped`` code ``crash``,

@@ -2,7 +2,7 @@
 any exception that reaches the event loop, any stall of the GUI thread, any failure the window can
 only call a bug ("Something went wrong") is reported.
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python -m tests.stress.monkey --seconds 240 --seed 6
+    QT_QPA_PLATFORM=offscreen .venv/bin/python -m benchmarks.stress.monkey --seconds 240 --seed 6
 
 What it does, at random intervals of 0–300 ms, whatever the window is busy with: refresh, cancel,
 check files (by the menu and by a drop), add checked files to the collection, open pairs and

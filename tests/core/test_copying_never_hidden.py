@@ -1,7 +1,7 @@
 """Copying is never hidden (issue 14): rings, byte copies, widely copied passages, forms, marks.
 
 Real corpus text in real .txt files, a real index; every expected answer is computed by brute
-force (tests/benchmarks/groundtruth.py), never taken from the product.
+force (benchmarks/groundtruth.py), never taken from the product.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from neardup_gui.core.templates import sentence_keys
 from neardup_gui.core.units import tokenize
 from tests import template_cases as tc
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import groundtruth as gt  # noqa: E402
 
 SETTINGS = Settings(workers=2, threshold=0.5)

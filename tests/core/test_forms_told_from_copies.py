@@ -6,7 +6,7 @@ it: five copies of one proposal among eight files were each wholly "template" be
 of their ten pairs was reported; six edited copies of a Chinese section among eleven files lost a
 third of their similarity. A form is told from a copy by what else its documents share
 (``templates.copied_keys``). Real files (LibreOffice DOCX, Word 97, WPS) and real corpus text;
-expected similarities by brute force (tests/benchmarks/groundtruth.py).
+expected similarities by brute force (benchmarks/groundtruth.py).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from neardup_gui.core.settings import Settings
 from neardup_gui.core.templates import copied_keys
 from tests import template_cases as tc
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import groundtruth as gt  # noqa: E402
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "ingest"

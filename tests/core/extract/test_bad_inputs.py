@@ -3,7 +3,7 @@
 One case per row of the issue, each with the expected ``Skipped.code`` (or the text that must
 come out). Extraction runs in-process here; the worker limits (time, memory, crash) are tested
 in test_workers.py, and no outcome here depends on the machine's speed (how long extraction
-takes is measured in tests/benchmarks/bench_extract.py).
+takes is measured in benchmarks/bench_extract.py).
 """
 
 from __future__ import annotations

@@ -300,7 +300,7 @@ def test_libreoffice_pdf_with_mixed_chinese_latin_lines_keeps_reading_order():
 
     from neardup_gui.core.extract import extract_file
 
-    sys.path.insert(0, str(FIXTURES.parent.parent / "benchmarks"))
+    sys.path.insert(0, str(FIXTURES.parents[2] / "benchmarks"))
     from groundtruth import truth_of_texts
 
     doc = extract_file(str(FIXTURES / "mixed-lines-zh.pdf"))

@@ -374,7 +374,7 @@ def test_a_part_written_twice_is_read_once_and_says_nothing_on_the_console():
     """A run of the file written twice holding a whole part (its local header and data): the
     directory's offsets after it are wrong, so the parts are salvaged from their headers, and the
     part comes twice. The rebuilt archive holds it once: zipfile's "UserWarning: Duplicate name"
-    went to the console of `neardup index` (found by tests/stress/fuzz.py); warnings made errors
+    went to the console of `neardup index` (found by benchmarks/stress/fuzz.py); warnings made errors
     here, it lost the document."""
     data = (FIXTURES / "en.docx").read_bytes()
     start, end = _member_end(data, "word/styles.xml")

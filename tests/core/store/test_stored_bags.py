@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
-from tests.benchmarks.copyheavy import build
+from benchmarks.copyheavy import build
 from neardup_gui.core import pairpass
 from neardup_gui.core.collection import Collection
 from neardup_gui.core.prepared import BAG_BUCKETS, stored_bag_bounds, unit_bag
