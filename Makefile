@@ -37,7 +37,7 @@ run: deps-run $(STAMP_RUN)
 	$(PY) -m neardup_gui --sample
 
 test: deps-test $(STAMP_TEST)
-	$(PY) -m ruff check neardup_gui tests
+	$(PY) -m ruff check neardup_gui tests benchmarks
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -p no:cacheprovider
 
 $(STAMP_BENCH): $(BUILD_INPUTS) | $(PY)
@@ -46,7 +46,7 @@ $(STAMP_BENCH): $(BUILD_INPUTS) | $(PY)
 
 bench: deps-test $(STAMP_TEST) $(STAMP_BENCH)
 	$(PY) -m compileall -q neardup_gui
-	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/run_all.py
+	QT_QPA_PLATFORM=offscreen $(PY) benchmarks/run_all.py
 
 $(STAMP_PACKAGE): $(BUILD_INPUTS) | $(PY)
 	$(PY) -m pip install -q -e '.[package]'
@@ -64,7 +64,7 @@ package-test: package
 	$(PY) packaging/smoke_test.py dist/neardup
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info tests/benchmarks/out
+	rm -rf $(VENV) build dist *.egg-info benchmarks/out
 
 translations: $(STAMP_RUN)
 	$(PY) scripts/ts_fill.py $(PY)

@@ -10,7 +10,7 @@ pkgs_run=(libxkbcommon-x11-0 libegl1 libgl1 libxcb-cursor0 libxcb-icccm4 libxcb-
           libxcb-xkb1 libfontconfig1 libdbus-1-3 fonts-noto-cjk fonts-dejavu-core
           gcc libc6-dev)  # (the compiled parts, neardup_gui/core/*.c: optional, faster)
 pkgs_test=("${pkgs_run[@]}" libreoffice-writer-nogui poppler-utils qpdf xvfb xauth chromium
-           groff-base bsdextrautils)  # (man pages rendered with their formatting, tests/core/test_terminal_formatting.py)
+           groff-base bsdextrautils)  # (man pages rendered with their formatting, tests/core/extract/test_terminal_formatting.py)
 case "$what" in
   run) pkgs=("${pkgs_run[@]}") ;;
   test) pkgs=("${pkgs_test[@]}") ;;

@@ -2,7 +2,7 @@
 
 Each trick returns the disguised text (or writes the file) and what it did, counted from the
 disguise itself: the test suite (tests/core/test_disguise.py) and the evaluation
-(tests/benchmarks/eval_disguise.py) compare these counts with the flags the product raises.
+(benchmarks/eval_disguise.py) compare these counts with the flags the product raises.
 """
 
 from __future__ import annotations

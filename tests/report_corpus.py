@@ -1,6 +1,6 @@
 """A small real collection for the report tests: Chinese and English texts, planted copies, hostile names.
 
-Shared by tests/core/test_report.py, tests/cli/test_report_cli.py and tests/app/test_export.py.
+Shared by tests/core/report/test_report.py, tests/cli/test_report_cli.py and tests/app/test_export.py.
 The hostile file names need folders: a name cannot hold "/", so ``<script>alert(1)</script>`` and
 ``</td>`` are spread over nested folders and the document's path relative to the collection reads
 exactly ``<script>alert(1)</script></td> "onload=alert(1) copy.txt``.
@@ -123,7 +123,7 @@ def edited_copy_collection(root: Path, corpus_dir: Path, rate: float = 0.2) -> P
     import random
     import sys
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent / "benchmarks"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
     import obfuscate as ob
 
     texts = sorted((corpus_dir / "debian-reference-en").glob("*.txt"))

@@ -1,6 +1,6 @@
 """Collections that show whether copying can hide behind template text (issue 14), from real text.
 
-Shared by tests/core/test_template_cases.py, tests/cli/test_common_cli.py and the app tests.
+Shared by tests/core/test_copying_never_hidden.py, tests/cli/test_common_cli.py and the app tests.
 Every document is a .txt file of real corpus text (Debian Reference sections), written into a
 temporary folder:
 
@@ -13,7 +13,7 @@ temporary folder:
 - ``license_collection``: copyright-like files, each a short header of its own followed by one
   of a few whole licence texts (long corpus sections stand in for the licences).
 
-The answers are computed by brute force (tests/benchmarks/groundtruth.py), never by the product.
+The answers are computed by brute force (benchmarks/groundtruth.py), never by the product.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@
  *
  * Arrays come in through the buffer protocol (numpy arrays, contiguous): the Python side checks
  * their types and falls back to numpy for anything else. Tested against the code they stand in
- * for in tests/core/test_kernels_ext.py (the bags' bounds in tests/core/test_stored_bags.py).
+ * for in tests/core/test_kernels_ext.py (the bags' bounds in tests/core/store/test_stored_bags.py).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

@@ -31,6 +31,7 @@ from neardup_gui.core.templates import SAME_DOCUMENTS, sentence_keys
 
 if TYPE_CHECKING:
     from neardup_gui.core.collection import Collection
+    from neardup_gui.core.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -133,6 +134,104 @@ def passage_status(keys: tuple[int, ...], *, file_keys: frozenset[int], marked: 
     return status, status in ("marked", "counted") and examiner * 2 >= len(keys)
 
 
+# A part of a common passage: (keys, text, documents) of one run of sentences
+_Part = tuple[tuple[int, ...], str, frozenset[int]]
+
+
+def _reading_order(holders: dict[int, frozenset[int]]) -> tuple[dict[int, list[int]], list[int]]:
+    """The frequent sentences of each document, and the documents holding the most of them
+    first (the order in which they are read to spell the passages)."""
+    held: dict[int, list[int]] = {}  # the frequent sentences of each document
+    for k, docs in holders.items():
+        for d in docs:
+            held.setdefault(d, []).append(k)
+    order = sorted(held, key=lambda d: (-len(held[d]), d))
+    return held, order
+
+
+def _runs_of(text: str, unplaced: set[int],
+             holders: dict[int, frozenset[int]]) -> list[list[tuple[tuple[int, int], int]]]:
+    """The runs of sentences of one document's text still to place, as (span, key) lists: a
+    run is cut where a sentence is held by other documents than the run's first."""
+    runs: list[list[tuple[tuple[int, int], int]]] = []
+    current: list[tuple[tuple[int, int], int]] = []
+    taken: set[int] = set()  # a sentence repeated in this document is placed once
+    for span, key in sentence_keys(text):
+        fits = key in unplaced and key not in taken
+        if fits and current and _jaccard(holders[current[0][1]], holders[key]) < SAME_DOCUMENTS:
+            runs.append(current)
+            current = []
+        if fits:
+            current.append((span, key))
+            taken.add(key)
+        elif current:
+            runs.append(current)
+            current = []
+    if current:
+        runs.append(current)
+    return runs
+
+
+def _spell(store: Store, holders: dict[int, frozenset[int]], held: dict[int, list[int]], order: list[int],
+           progress: ProgressFn) -> list[_Part]:
+    """Spell the passages from the documents holding the most frequent sentences first: every
+    sentence is placed once, in the first document read that holds it."""
+    unplaced = set(holders)
+    raw: list[_Part] = []  # (keys, text, documents) of each run
+    # A document holding no sentence left to place would add nothing: it is not read. (Every
+    # document was read until the last sentence was placed: 9,771 of the generated 10,000, of
+    # which 666 placed a sentence; the same passages.)
+    read = 0
+    for doc_id in order:
+        if not unplaced:
+            break
+        if unplaced.isdisjoint(held[doc_id]):
+            continue
+        read += 1
+        progress(1.0 - len(unplaced) / max(len(holders), 1),
+                 f"Finding common passages ({count_noun(read, 'document')} read)")
+        try:
+            text = store.text(doc_id).text
+        except KeyError:
+            continue
+        for run in _runs_of(text, unplaced, holders):
+            keys = tuple(k for _, k in run)
+            unplaced.difference_update(keys)
+            raw.append((keys, text[run[0][0][0]:run[-1][0][1]], frozenset().union(*(holders[k] for k in keys))))
+    return raw
+
+
+def _group_parts(raw: list[_Part]) -> list[list[_Part]]:
+    """The parts of one form lie between the applicants' answers; parts held by (nearly) the same
+    documents are one entry, so that a form is one click however it is cut up."""
+    groups: list[list[_Part]] = []
+    for part, g in zip(raw, alike_groups([part[2] for part in raw])):
+        if g == len(groups):
+            groups.append([part])
+        else:
+            groups[g].append(part)
+    return groups
+
+
+def _marks_not_listed(store: Store, passages: list[CommonPassage], indexed: int, rel: dict[int, str]) -> list[CommonPassage]:
+    """The examiner's marks are always listed (and can be undone here), however few documents
+    hold their text: the passages of the marks whose sentences are not listed yet."""
+    extra: list[CommonPassage] = []
+    listed = {k for p in passages for k in p.keys}
+    for mark in store.template_marks():
+        keys = tuple(k for k in mark.keys if k not in listed)
+        if not keys:
+            continue
+        docs = frozenset().union(*(frozenset(v) for v in store.sentence_documents(list(keys)).values()))
+        extra.append(CommonPassage(
+            id=f"{keys[0] & 0xFFFFFFFFFFFFFFFF:016x}", text=mark.text, keys=keys, documents=len(docs),
+            share=len(docs) / indexed if indexed else 0.0,
+            names=tuple(sorted(rel.get(d, str(d)) for d in docs)[:NAMES_SHOWN]),
+            status="marked" if mark.action == "exclude" else "counted", by_examiner=True, mark_ids=(mark.id,)))
+        listed.update(keys)
+    return extra
+
+
 def common_passages(collection: Collection, settings: Settings, *, min_docs: int | None = None,
                     progress: ProgressFn = no_progress) -> list[CommonPassage]:
     """Every passage found in at least ``min_docs`` documents (default: ``template_min_docs``),
@@ -160,61 +259,10 @@ def common_passages(collection: Collection, settings: Settings, *, min_docs: int
         for k in mark.keys:
             marks_of.setdefault(k, []).append(mark.id)
 
-    # Spell the passages from the documents holding the most frequent sentences first: every
-    # sentence is placed once, in the first document read that holds it.
-    held: dict[int, list[int]] = {}  # the frequent sentences of each document
-    for k, docs in holders.items():
-        for d in docs:
-            held.setdefault(d, []).append(k)
-    order = sorted(held, key=lambda d: (-len(held[d]), d))
-    unplaced = set(holders)
+    held, order = _reading_order(holders)
     rel = {d.id: d.rel for d in store.documents()}
-    raw: list[tuple[tuple[int, ...], str, frozenset[int]]] = []  # (keys, text, documents) of each run
-    # A document holding no sentence left to place would add nothing: it is not read. (Every
-    # document was read until the last sentence was placed: 9,771 of the generated 10,000, of
-    # which 666 placed a sentence; the same passages.)
-    read = 0
-    for doc_id in order:
-        if not unplaced:
-            break
-        if unplaced.isdisjoint(held[doc_id]):
-            continue
-        read += 1
-        progress(1.0 - len(unplaced) / max(len(holders), 1),
-                 f"Finding common passages ({count_noun(read, 'document')} read)")
-        try:
-            text = store.text(doc_id).text
-        except KeyError:
-            continue
-        runs: list[list[tuple[tuple[int, int], int]]] = []
-        current: list[tuple[tuple[int, int], int]] = []
-        taken: set[int] = set()  # a sentence repeated in this document is placed once
-        for span, key in sentence_keys(text):
-            fits = key in unplaced and key not in taken
-            if fits and current and _jaccard(holders[current[0][1]], holders[key]) < SAME_DOCUMENTS:
-                runs.append(current)
-                current = []
-            if fits:
-                current.append((span, key))
-                taken.add(key)
-            elif current:
-                runs.append(current)
-                current = []
-        if current:
-            runs.append(current)
-        for run in runs:
-            keys = tuple(k for _, k in run)
-            unplaced.difference_update(keys)
-            raw.append((keys, text[run[0][0][0]:run[-1][0][1]], frozenset().union(*(holders[k] for k in keys))))
-
-    # The parts of one form lie between the applicants' answers; parts held by (nearly) the same
-    # documents are one entry, so that a form is one click however it is cut up.
-    groups: list[list[tuple[tuple[int, ...], str, frozenset[int]]]] = []
-    for part, g in zip(raw, alike_groups([part[2] for part in raw])):
-        if g == len(groups):
-            groups.append([part])
-        else:
-            groups[g].append(part)
+    raw = _spell(store, holders, held, order, progress)
+    groups = _group_parts(raw)
     passages: list[CommonPassage] = []
     for group in groups:
         keys = tuple(k for part in group for k in part[0])
@@ -229,20 +277,7 @@ def common_passages(collection: Collection, settings: Settings, *, min_docs: int
             mark_ids=tuple(sorted({m for k in keys for m in marks_of.get(k, ())})),
             copied=status == "counted" and not by_examiner and sum(k in copied for k in keys) * 2 > len(keys),
         ))
-    # The examiner's marks are always listed (and can be undone here), however few documents
-    # hold their text.
-    listed = {k for p in passages for k in p.keys}
-    for mark in store.template_marks():
-        keys = tuple(k for k in mark.keys if k not in listed)
-        if not keys:
-            continue
-        docs = frozenset().union(*(frozenset(v) for v in store.sentence_documents(list(keys)).values()))
-        passages.append(CommonPassage(
-            id=f"{keys[0] & 0xFFFFFFFFFFFFFFFF:016x}", text=mark.text, keys=keys, documents=len(docs),
-            share=len(docs) / indexed if indexed else 0.0,
-            names=tuple(sorted(rel.get(d, str(d)) for d in docs)[:NAMES_SHOWN]),
-            status="marked" if mark.action == "exclude" else "counted", by_examiner=True, mark_ids=(mark.id,)))
-        listed.update(keys)
+    passages.extend(_marks_not_listed(store, passages, indexed, rel))
     passages.sort(key=lambda p: (-p.documents, -len(p.text), p.id))
     progress(1.0, "Common passages found")
     return passages

@@ -250,24 +250,13 @@ def scan_folder(root: str, progress: ProgressFn = no_progress) -> ScanResult:
     only approaches 1 when the walk ends); raising ``Cancelled`` from it stops the scan.
     """
     root = os.path.abspath(root)
-    files: list[FileEntry] = []
+    root_stat, refused = _open_root(root)
+    if refused is not None:
+        return refused
     problems: list[Skipped] = []
     unread: list[str] = []
-    try:
-        root_stat = os.stat(root)
-    except OSError as exc:
-        code, why = _reason(exc)
-        if exc.errno == errno.ENOENT:
-            code = "vanished"
-        return ScanResult((), (Skipped(root, code, f"folder cannot be read: {why}"),), (root,))
-    if not stat_mod.S_ISDIR(root_stat.st_mode):
-        return ScanResult((), (Skipped(root, "unsupported", "not a folder"),), (root,))
-    bad_name = name_problem(root, "path")
-    if bad_name:
-        return ScanResult((), (Skipped(shown_name(root), "bad-name", f"folder cannot be read: {bad_name}"),), (root,))
     ignore = read_ignore_patterns(root)
     seen_dirs: dict[tuple[int, int], str] = {(root_stat.st_dev, root_stat.st_ino): ""}
-    seen_files: dict[tuple[int, int], str] = {}
     found: list[tuple[bool, str, tuple[int, int], FileEntry]] = []
     others: list[str] = []
     stack: list[tuple[str, str]] = [(root, "")]
@@ -276,15 +265,8 @@ def scan_folder(root: str, progress: ProgressFn = no_progress) -> ScanResult:
         folder, rel_folder = stack.pop()
         progress(done / (done + len(stack) + 1), f"scanning {rel_folder or '.'}")
         done += 1
-        try:
-            with os.scandir(folder) as entries:
-                # Real entries before links, then by name: the walk is deterministic and a
-                # file reached both directly and through a link is listed under its own name.
-                listing = sorted(entries, key=lambda e: (_is_link(e), e.name))
-        except OSError as exc:
-            code, why = _reason(exc)
-            problems.append(Skipped(folder, code, f"folder cannot be read: {why}"))
-            unread.append(folder)
+        listing = _list_folder(folder, problems, unread)
+        if listing is None:
             continue
         for entry in listing:
             name = entry.name
@@ -330,7 +312,51 @@ def scan_folder(root: str, progress: ProgressFn = no_progress) -> ScanResult:
                     found.append((is_link, rel, key, FileEntry(entry.path, rel, info.st_size, info.st_mtime_ns)))
                 else:
                     others.append(entry.path)
-    # One file reached several ways (links) is listed once, preferably under its real name.
+    files = _once_each(found, problems)
+    progress(1.0, f"found {count_noun(len(files), 'document')}")
+    files.sort(key=lambda f: f.rel)
+    problems.sort(key=lambda s: s.path)
+    return ScanResult(tuple(files), tuple(problems), tuple(unread), tuple(sorted(others)))
+
+
+def _open_root(root: str) -> tuple[os.stat_result | None, ScanResult | None]:
+    """The scanned folder's status, or the answer of a scan that cannot start (the folder is
+    missing or unreadable, not a folder, or has a name that cannot be stored)."""
+    try:
+        root_stat = os.stat(root)
+    except OSError as exc:
+        code, why = _reason(exc)
+        if exc.errno == errno.ENOENT:
+            code = "vanished"
+        return None, ScanResult((), (Skipped(root, code, f"folder cannot be read: {why}"),), (root,))
+    if not stat_mod.S_ISDIR(root_stat.st_mode):
+        return None, ScanResult((), (Skipped(root, "unsupported", "not a folder"),), (root,))
+    bad_name = name_problem(root, "path")
+    if bad_name:
+        return None, ScanResult((), (Skipped(shown_name(root), "bad-name", f"folder cannot be read: {bad_name}"),), (root,))
+    return root_stat, None
+
+
+def _list_folder(folder: str, problems: list[Skipped], unread: list[str]) -> list[os.DirEntry] | None:
+    """The entries of one folder in the walk's order; None (the folder noted as unread) when it
+    cannot be listed."""
+    try:
+        with os.scandir(folder) as entries:
+            # Real entries before links, then by name: the walk is deterministic and a
+            # file reached both directly and through a link is listed under its own name.
+            return sorted(entries, key=lambda e: (_is_link(e), e.name))
+    except OSError as exc:
+        code, why = _reason(exc)
+        problems.append(Skipped(folder, code, f"folder cannot be read: {why}"))
+        unread.append(folder)
+        return None
+
+
+def _once_each(found: list[tuple[bool, str, tuple[int, int], FileEntry]], problems: list[Skipped]) -> list[FileEntry]:
+    """The documents found, each file once: one reached several ways (links) is listed once,
+    preferably under its real name; an unreadable one is a problem instead."""
+    files: list[FileEntry] = []
+    seen_files: dict[tuple[int, int], str] = {}
     found.sort(key=lambda item: (item[0], item[1]))
     for _, rel, key, entry in found:
         if key in seen_files:
@@ -343,10 +369,7 @@ def scan_folder(root: str, progress: ProgressFn = no_progress) -> ScanResult:
             problems.append(Skipped(entry.path, "unreadable", "file cannot be read: permission denied"))
             continue
         files.append(entry)
-    progress(1.0, f"found {count_noun(len(files), 'document')}")
-    files.sort(key=lambda f: f.rel)
-    problems.sort(key=lambda s: s.path)
-    return ScanResult(tuple(files), tuple(problems), tuple(unread), tuple(sorted(others)))
+    return files
 
 
 def _is_link(entry: os.DirEntry) -> bool:

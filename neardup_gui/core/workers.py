@@ -244,6 +244,117 @@ def extract_many(
         inner.close()  # kills the children at once when the caller stops early
 
 
+def _sort_out(paths: Sequence[str], limits: ExtractLimits) -> tuple[list[tuple[str, Skipped]], deque[str]]:
+    """The files decided without a child (too large, unsupported, unreadable) and the queue of
+    the others, in the given order."""
+    queue: deque[str] = deque()
+    decided: list[tuple[str, Skipped]] = []
+    for path in paths:
+        early = _precheck(path, limits)
+        if early is not None:
+            decided.append((path, early))
+        else:
+            queue.append(path)
+    return decided, queue
+
+
+def _feed(pool: list[_Worker], queue: deque[str], limits: ExtractLimits) -> None:
+    """Send the queued files to the children that can take one."""
+    for worker in pool:
+        # a second file goes ahead while every child can still have one (at the end of
+        # the run a file waiting behind another would leave a child idle)
+        while worker.ready and queue and (worker.path is None or (
+                len(worker.ahead) < AHEAD and len(queue) > len(pool))):
+            path = queue.popleft()
+            try:
+                worker.submit(path, limits.time_limit_s)
+            except OSError:
+                # The child died; its sentinel reports it below.
+                queue.appendleft(path)
+                break
+
+
+def _read_child(
+    worker: _Worker,
+    exited: bool,
+    finished: list[tuple[str, Document | Skipped, Any]],
+    sizes: dict[str, int] | None,
+) -> tuple[bool, bool]:
+    """Read everything the child sent before it (possibly) exited into ``finished``; EOF means
+    gone. Returns ``(exited, replace)``: whether the child is gone, whether it must be replaced
+    (it ran out of memory)."""
+    replace = False
+    while True:
+        try:
+            if not worker.conn.poll():
+                break
+            raw = worker.conn.recv_bytes()  # (what recv() reads and unpickles)
+            message = ForkingPickler.loads(raw)
+        except (EOFError, OSError):
+            exited = True
+            break
+        if message == _READY:
+            worker.started()
+        else:
+            result, extra = message
+            finished.append((worker.path or result.path, result, extra))
+            if sizes is not None:
+                sizes[finished[-1][0]] = len(raw)
+            if isinstance(result, Skipped) and result.code == "memory":
+                # The child ends itself after a MemoryError; give it no more work
+                # (the files sent ahead go to another).
+                worker.path = None
+                replace = True
+            else:
+                worker.advance()
+    return exited, replace
+
+
+def _judge_child(
+    worker: _Worker,
+    exited: bool,
+    replace: bool,
+    limits: ExtractLimits,
+    finished: list[tuple[str, Document | Skipped, Any]],
+) -> bool:
+    """Whether a child must be replaced: ``replace`` already, or it died (its file reported, with
+    the reason) or overran the time limit (its file reported as a timeout). Raises when a child
+    failed to start."""
+    if exited and not replace:
+        worker.process.join(1)
+        if not worker.ready:  # died before it could read its file: not the file's fault
+            raise RuntimeError(
+                f"extraction worker failed to start (status {worker.process.exitcode}); "
+                "is the memory limit too low?"
+            )
+        if worker.path is not None:
+            finished.append((worker.path, _death_reason(worker, limits), None))
+            worker.path = None
+        return True
+    if worker.path is not None and time.monotonic() > worker.deadline:
+        finished.append((
+            worker.path,
+            Skipped(worker.path, "timeout", f"extraction took longer than {limits.time_limit_s:g} s"),
+            None,
+        ))
+        worker.path = None
+        return True
+    if not worker.ready and time.monotonic() > worker.deadline:
+        raise RuntimeError("extraction worker did not start in time")
+    return replace
+
+
+def _end_pool(pool: list[_Worker | None]) -> None:
+    """Stop the idle children, kill the others."""
+    for worker in pool:
+        if worker is None:
+            continue
+        if worker.process.is_alive() and worker.path is None and not worker.ahead and worker.ready:
+            worker.stop()
+        else:
+            worker.kill()
+
+
 def process_many(
     paths: Sequence[str],
     limits: ExtractLimits = ExtractLimits(),
@@ -264,14 +375,7 @@ def process_many(
     """
     total = len(paths)
     done = 0
-    queue: deque[str] = deque()
-    decided: list[tuple[str, Skipped]] = []
-    for path in paths:
-        early = _precheck(path, limits)
-        if early is not None:
-            decided.append((path, early))
-        else:
-            queue.append(path)
+    decided, queue = _sort_out(paths, limits)
     count = max(1, min(workers if workers > 0 else (os.cpu_count() or 1), len(queue))) if queue else 0
     pool: list[_Worker | None] = []  # None: a slot whose child ended when no work was left
     try:
@@ -287,22 +391,9 @@ def process_many(
             done += 1
             progress(done / max(total, 1), os.path.basename(path))
             yield path, early, None
-        def feed() -> None:
-            for worker in pool:
-                # a second file goes ahead while every child can still have one (at the end of
-                # the run a file waiting behind another would leave a child idle)
-                while worker.ready and queue and (worker.path is None or (
-                        len(worker.ahead) < AHEAD and len(queue) > len(pool))):
-                    path = queue.popleft()
-                    try:
-                        worker.submit(path, limits.time_limit_s)
-                    except OSError:
-                        # The child died; its sentinel reports it below.
-                        queue.appendleft(path)
-                        break
 
         while queue or any(w.path is not None for w in pool):
-            feed()
+            _feed(pool, queue, limits)  # type: ignore[arg-type]
             now = time.monotonic()
             timeout = max(0.0, min([_TICK_S] + [w.deadline - now for w in pool]))
             ready = set(wait([w.conn for w in pool] + [w.process.sentinel for w in pool], timeout))
@@ -311,51 +402,8 @@ def process_many(
                 replace = False
                 exited = worker.process.sentinel in ready
                 if worker.conn in ready or exited:
-                    # Read everything the child sent before it (possibly) exited; EOF means gone.
-                    while True:
-                        try:
-                            if not worker.conn.poll():
-                                break
-                            raw = worker.conn.recv_bytes()  # (what recv() reads and unpickles)
-                            message = ForkingPickler.loads(raw)
-                        except (EOFError, OSError):
-                            exited = True
-                            break
-                        if message == _READY:
-                            worker.started()
-                        else:
-                            result, extra = message
-                            finished.append((worker.path or result.path, result, extra))
-                            if sizes is not None:
-                                sizes[finished[-1][0]] = len(raw)
-                            if isinstance(result, Skipped) and result.code == "memory":
-                                # The child ends itself after a MemoryError; give it no more work
-                                # (the files sent ahead go to another).
-                                worker.path = None
-                                replace = True
-                            else:
-                                worker.advance()
-                if exited and not replace:
-                    worker.process.join(1)
-                    if not worker.ready:  # died before it could read its file: not the file's fault
-                        raise RuntimeError(
-                            f"extraction worker failed to start (status {worker.process.exitcode}); "
-                            "is the memory limit too low?"
-                        )
-                    if worker.path is not None:
-                        finished.append((worker.path, _death_reason(worker, limits), None))
-                        worker.path = None
-                    replace = True
-                elif worker.path is not None and time.monotonic() > worker.deadline:
-                    finished.append((
-                        worker.path,
-                        Skipped(worker.path, "timeout", f"extraction took longer than {limits.time_limit_s:g} s"),
-                        None,
-                    ))
-                    worker.path = None
-                    replace = True
-                elif not worker.ready and time.monotonic() > worker.deadline:
-                    raise RuntimeError("extraction worker did not start in time")
+                    exited, replace = _read_child(worker, exited, finished, sizes)
+                replace = _judge_child(worker, exited, replace, limits, finished)
                 if replace:
                     # the files sent ahead are not this file's fault: another child takes them
                     queue.extendleft(reversed(worker.take_back()))
@@ -365,7 +413,7 @@ def process_many(
             pool = [w for w in pool if w is not None]
             # the children get their next files before the caller takes these results (it
             # writes them to the index meanwhile): both run at once
-            feed()
+            _feed(pool, queue, limits)  # type: ignore[arg-type]
             for path, result, extra in finished:
                 done += 1
                 progress(done / total, os.path.basename(path))
@@ -373,13 +421,7 @@ def process_many(
             if not finished:
                 progress(done / total, "")
     finally:
-        for worker in pool:
-            if worker is None:
-                continue
-            if worker.process.is_alive() and worker.path is None and not worker.ahead and worker.ready:
-                worker.stop()
-            else:
-                worker.kill()
+        _end_pool(pool)
 
 
 # Results waiting for the caller of process_many_behind at most, in number and in bytes (as

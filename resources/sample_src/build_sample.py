@@ -11,7 +11,7 @@ Formats (``LAYOUT``): ``docx`` written by python-docx, ``lo-docx`` converted fro
 LibreOffice, ``pdf`` converted from a python-docx file by LibreOffice (one batched call), and
 ``txt`` as UTF-8. Run ``python resources/sample_src/build_sample.py`` to rebuild the folder
 (EXPECTED.md there is written by hand and left alone); ``--report`` prints the exact
-similarities of the planted pairs (tests/benchmarks/groundtruth.py).
+similarities of the planted pairs (benchmarks/groundtruth.py).
 """
 
 from __future__ import annotations
@@ -204,7 +204,7 @@ def build(out: Path = OUT) -> list[Path]:
 
 def report() -> None:
     """Exact similarities of the planted pairs and the form group (with and without the form)."""
-    sys.path.insert(0, str(ROOT / "tests" / "benchmarks"))
+    sys.path.insert(0, str(ROOT / "benchmarks"))
     import groundtruth as gt
 
     by_stem = {d.stem: d for d in documents()}

@@ -210,7 +210,7 @@ def test_files_the_scan_could_not_read_are_named_with_their_reasons_also_when_re
     and its tooltip names each with its reason; another window opening the index later still does."""
     import os
 
-    from tests.core.test_bad_names import GBK_PROPOSAL, bytes_path
+    from tests.core.test_undecodable_names import GBK_PROPOSAL, bytes_path
 
     a = make_folder(tmp_path, "call-a", EN)
     shutil.copyfile(SAMPLE / EN[0], bytes_path(a, GBK_PROPOSAL))
@@ -243,7 +243,7 @@ def test_a_folder_whose_path_is_not_utf8_is_refused_with_its_reason(qtbot, windo
     """Its name could be kept neither in the index, the recent list nor the title: refused, said why."""
     import os
 
-    from tests.core.test_bad_names import GBK_FOLDER, bytes_path
+    from tests.core.test_undecodable_names import GBK_FOLDER, bytes_path
 
     folder = bytes_path(tmp_path, GBK_FOLDER)
     os.mkdir(folder)

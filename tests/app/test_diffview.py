@@ -165,7 +165,7 @@ def _edited_copy_view(qtbot, corpus_dir):
     import sys
     from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
     import obfuscate as ob
 
     from neardup_gui.core.compare import compare_documents

@@ -95,7 +95,7 @@ DAMAGED_ACCOUNTS = [
      "；第 1204 字节处没有部件，下一个部件从第 1244 字节开始；文件到此结束"),
     ("recovered from a damaged file: headers and footers left out (damaged Word document: bad XML)",
      "从损坏的文件中恢复：已略去页眉页脚（damaged Word document: bad XML）"),
-    # (found by tests/stress/fuzz.py: pages a damaged PDF lost or whose contents were found again)
+    # (found by benchmarks/stress/fuzz.py: pages a damaged PDF lost or whose contents were found again)
     ("recovered from a damaged file: its cross-reference table is damaged; 1 object found by reading the whole file",
      "从损坏的文件中恢复：其交叉引用表已损坏；通读整个文件找到 1 个对象"),
     ("recovered from a damaged file: the page tree counts 8 pages; 1 of them is lost",

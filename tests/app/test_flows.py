@@ -303,7 +303,7 @@ def test_a_file_named_in_gbk_dropped_on_the_window_is_checked(qtbot, window, sav
 
     from neardup_gui.app.paths import local_file
     from neardup_gui.core.scan import shown_name
-    from tests.core.test_bad_names import GBK_PROPOSAL, bytes_path
+    from tests.core.test_undecodable_names import GBK_PROPOSAL, bytes_path
 
     with qtbot.waitSignal(window.duplicates_ready, timeout=60_000):
         window.open_sample()

@@ -8,7 +8,7 @@ import time
 import pytest
 from PySide6.QtCore import QTimer
 
-from tests.benchmarks.copyheavy import build
+from benchmarks.copyheavy import build
 from neardup_gui.core import pairpass
 
 TICK_MS = 10

@@ -6,7 +6,7 @@ finishes (killed at the time limit, on any machine) and one that inflates past t
 the task runs, and the task must end with the hostile files listed as skipped with their
 reasons. Nothing here depends on the machine's speed: the endless PDF cannot beat the limit,
 and the ticks are counted while a worker is held by it (how long the GUI thread ever waits is
-measured in tests/benchmarks/bench_gui_responsiveness.py).
+measured in benchmarks/bench_gui_responsiveness.py).
 """
 
 from __future__ import annotations

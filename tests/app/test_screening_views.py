@@ -351,7 +351,7 @@ def test_a_submission_not_read_is_a_row_with_its_reason_in_the_interface_languag
     """A call's submission saved under a GBK name: a row, its reason translated (before: the
     English reason in a Chinese window, and a column so wide that the names were cut to "en-0…")."""
 
-    from tests.core.test_bad_names import GBK_PROPOSAL, bytes_path
+    from tests.core.test_undecodable_names import GBK_PROPOSAL, bytes_path
 
     call = tmp_path / "call"
     call.mkdir()

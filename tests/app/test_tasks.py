@@ -150,7 +150,7 @@ def test_a_wait_for_another_writer_is_shown_and_cancel_stops_it(qtbot, runner, t
     """Another window or command holding the index's write lock: the task says it waits, and
     Cancel stops the wait (before: the worker sat in SQLite's busy handler for 30 s, deaf)."""
     from neardup_gui.core.store import Store
-    from tests.core.test_store_busy import Holder
+    from tests.core.store.test_busy import Holder
 
     db = tmp_path / "i.ndx"
     with Store(db) as store:

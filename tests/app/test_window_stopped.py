@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.benchmarks.copyheavy import build
+from benchmarks.copyheavy import build
 from tests.core.reliability_helpers import consistency_problems, integrity, snapshot
 from tests.fixtures.ingest.make_fixtures import endless_pdf
 from tests.signals import ORPHANS_GONE_S, end_session, left_alive, session_processes

@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.core.test_bad_names import GBK_PROPOSAL, SAMPLE, archive_with_gbk_names, bytes_path
+from tests.core.test_undecodable_names import GBK_PROPOSAL, SAMPLE, archive_with_gbk_names, bytes_path
 
 
 def neardup(*args: str | bytes, cwd: Path | None = None) -> subprocess.CompletedProcess:

@@ -116,7 +116,7 @@ def test_compare_reports_an_edited_copy_as_one_passage(capsys, tmp_path):
 
     import docx
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
     import obfuscate as ob
 
     from tests.corpus import corpus_dir

@@ -15,7 +15,7 @@ import pytest
 
 from neardup_gui.core import align as align_module
 from neardup_gui.core import compare, units
-from tests.benchmarks.copyheavy import build
+from benchmarks.copyheavy import build
 
 BLOCKED = textwrap.dedent("""
     import sys

@@ -17,7 +17,7 @@ import sys
 import pytest
 
 from neardup_gui.core.dask_connection import ClusterUnavailable, DaskConnection, connect, insecure_refusal, plain_remote
-from tests.benchmarks.copyheavy import build
+from benchmarks.copyheavy import build
 from tests.certificates import make_certificates
 
 distributed = pytest.importorskip("distributed", reason="the cluster extra (dask.distributed) is not installed")

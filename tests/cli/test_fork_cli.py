@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from neardup_gui.core import pairpass, processes
-from tests.benchmarks.copyheavy import build
+from benchmarks.copyheavy import build
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork is used on Linux only")
 

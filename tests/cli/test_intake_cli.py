@@ -125,7 +125,7 @@ def test_the_parsers_own_log_lines_stay_off_the_console_unless_asked_for(tmp_pat
     """A LibreOffice PDF whose compressed page has a damaged checksum: pdfminer logs "Data-loss
     while decompressing corrupted data", naming no file, once per reading. `neardup index` says
     the damage in its own words, for the file; pdfminer's line is shown only with `-v` (found
-    by tests/stress/fuzz.py: dozens of such lines for a folder of damaged files)."""
+    by benchmarks/stress/fuzz.py: dozens of such lines for a folder of damaged files)."""
     data = (FIXTURES / "en.pdf").read_bytes()
     stream = data.index(b"stream\n") + len(b"stream\n")
     last = data.index(b"\nendstream", stream) - 1  # the last byte of the zlib data: its checksum

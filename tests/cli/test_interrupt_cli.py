@@ -26,7 +26,7 @@ from typing import Callable
 import pytest
 
 from neardup_gui.core import pairpass
-from tests.benchmarks.copyheavy import build
+from benchmarks.copyheavy import build
 from tests.fixtures.ingest.make_fixtures import endless_pdf
 from tests.signals import ORPHANS_GONE_S, end_session, hear_ctrl_c, left_alive
 

@@ -17,7 +17,7 @@ from neardup_gui.core.fingerprints import Fingerprints, fingerprint, gram_guaran
 from neardup_gui.core.indexer import params_key
 from neardup_gui.core.settings import FingerprintParams, Settings
 from neardup_gui.core.units import tokenize
-from tests.benchmarks.obfuscate import english_vocab, obfuscate_en
+from benchmarks.obfuscate import english_vocab, obfuscate_en
 
 SETTINGS = Settings(workers=2)
 
@@ -304,7 +304,7 @@ def test_pairs_on_an_index_made_with_12_unit_anchors_brings_it_up_to_date_first(
     fresh index, and the index records the current parameters."""
     import random
 
-    from tests.benchmarks.copyheavy import light_edit
+    from benchmarks.copyheavy import light_edit
 
     root = tmp_path / "coll"
     root.mkdir()

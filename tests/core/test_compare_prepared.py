@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.benchmarks.copyheavy import light_edit
+from benchmarks.copyheavy import light_edit
 from tests.corpus import corpus_dir
 from neardup_gui.core import align as align_module
 from neardup_gui.core import prepared as prepared_module

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz.distance import LCSseq
 
-from tests.benchmarks.copyheavy import light_edit
-from tests.benchmarks.repetitive import edited_pair, synthetic_copyright
+from benchmarks.copyheavy import light_edit
+from benchmarks.repetitive import edited_pair, synthetic_copyright
 from neardup_gui.core import align as align_module
 from neardup_gui.core.align import _align_sequences, unique_anchors
 from neardup_gui.core.compare import compare_documents

@@ -171,7 +171,7 @@ def test_the_reports_carry_the_flags_and_their_places(checked, tmp_path):
     from neardup_gui.core.report.committee import build_check_report, committee_csv
     from neardup_gui.core.report.committee_html import render_submission_html
     from neardup_gui.core.settings import Settings
-    from tests.core.test_report import SCHEMA_FILE, _validate
+    from tests.core.report.test_report import SCHEMA_FILE, _validate
 
     _, _, db, subs = checked
     files = [str(subs / "cyrillic.txt"), str(subs / "hidden-white.docx")]

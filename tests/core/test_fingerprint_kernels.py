@@ -1,7 +1,7 @@
 """The fingerprints' k-grams, MinHash signature and winnowing in C (core/_units.c: kgram_hashes,
 oph_signature, winnow) give the numpy code's values exactly: on random unit ids (short, long,
 with many repeats), on every section of the corpus, and in every fingerprint of a document.
-An index built with either is the same (``tests/benchmarks/acceptance/same_index.py``)."""
+An index built with either is the same (``benchmarks/acceptance/same_index.py``)."""
 
 from __future__ import annotations
 

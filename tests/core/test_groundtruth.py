@@ -1,4 +1,4 @@
-"""The brute-force ground truth and the evaluation scripts built on it (tests/benchmarks/), on exact cases."""
+"""The brute-force ground truth and the evaluation scripts built on it (benchmarks/), on exact cases."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCH))
 
 import eval_quality as eq  # noqa: E402
@@ -122,7 +122,7 @@ def test_prefilter_is_exact() -> None:
             assert (gt.truth_of_ids(docs[i], docs[j], 8).common > 0) == ((i, j) in truths)
 
 
-# --- the evaluation's scoring (tests/benchmarks/eval_quality.py) on a hand-made truth -----------
+# --- the evaluation's scoring (benchmarks/eval_quality.py) on a hand-made truth -----------
 
 HAND_TRUTH = {
     "seed": 1, "min_run": 8, "truth_from": "source", "small": True,
@@ -195,7 +195,7 @@ def test_first_rank_and_template_pairs() -> None:
     assert "| template-only overlaps: pairs reported at 0.5 (of 3) | 1 | 0 |" in table
 
 
-# --- the evaluation collection's edits (tests/benchmarks/evalcorpus.py) on real text ----------
+# --- the evaluation collection's edits (benchmarks/evalcorpus.py) on real text ----------
 
 
 def test_edits_are_deterministic_and_resubmissions_hit_their_target(corpus_dir) -> None:

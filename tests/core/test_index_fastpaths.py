@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from tests.benchmarks.acceptance.same_index import index_rows
+from benchmarks.acceptance.same_index import index_rows
 from neardup_gui.core import units as U
 from neardup_gui.core.extract.common import (
     LINE_HYPHEN,

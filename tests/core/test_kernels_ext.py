@@ -26,7 +26,7 @@ from neardup_gui.core.prepared import compare_prepared, prepare_document, UnitCo
 from neardup_gui.core.exclusions import quoted_spans
 from neardup_gui.core.passages import DEFAULT_RULES, PassageRules
 from neardup_gui.core.units import tokenize
-from tests.benchmarks.copyheavy import light_edit
+from benchmarks.copyheavy import light_edit
 from tests.core.test_passages_fast import anchors_of
 from tests.corpus import corpus_dir
 

@@ -16,8 +16,8 @@ from fast_diff_match_patch import diff as dmp_diff
 from neardup_gui.core import align as align_module
 from neardup_gui.core.compare import compare_documents
 from neardup_gui.core.units import tokenize
-from tests.benchmarks.copyheavy import light_edit
-from tests.benchmarks.repetitive import edited_pair, synthetic_copyright
+from benchmarks.copyheavy import light_edit
+from benchmarks.repetitive import edited_pair, synthetic_copyright
 
 _myers = align_module._myers
 

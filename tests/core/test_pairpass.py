@@ -8,7 +8,7 @@ import multiprocessing
 import numpy as np
 import pytest
 
-from tests.benchmarks.copyheavy import build
+from benchmarks.copyheavy import build
 from neardup_gui.core import pairpass
 from neardup_gui.core.collection import Collection
 from neardup_gui.core.compare import compare_documents
@@ -126,7 +126,7 @@ def test_length_bound_uses_countable_units_not_totals(tmp_path, corpus_dir) -> N
     far longer in total than in countable units. Its light edit must still pair with the short
     original, whichever of the two is paired first, exactly as a brute-force comparison says; a
     document with the same text unquoted (all of it countable) must not."""
-    from tests.benchmarks.copyheavy import light_edit
+    from benchmarks.copyheavy import light_edit
     from neardup_gui.core.verify import Verifier
     import random
 
@@ -184,7 +184,7 @@ def test_byte_copies_share_their_preparation_and_give_the_brute_force_pairs(tmp_
     import random
     import shutil
 
-    from tests.benchmarks.copyheavy import light_edit
+    from benchmarks.copyheavy import light_edit
 
     en = [p.read_text(encoding="utf-8") for p in sorted((corpus_dir / "debian-reference-en").glob("*.txt"))][:12]
     docs = tmp_path / "docs"

@@ -8,7 +8,7 @@ import random
 
 import numpy as np
 
-from tests.benchmarks.copyheavy import build, light_edit, sections
+from benchmarks.copyheavy import build, light_edit, sections
 from neardup_gui.core import pairpass
 from neardup_gui.core.collection import Collection
 from neardup_gui.core.settings import Settings

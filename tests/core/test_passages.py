@@ -16,7 +16,7 @@ from neardup_gui.core.passages import DEFAULT_RULES, coverage_bound
 from neardup_gui.core.settings import Settings
 from neardup_gui.core.units import Units, tokenize
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import obfuscate as ob  # noqa: E402
 
 MIN_RUN = Settings().min_run  # 8

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-import reliability_helpers as rh
+from tests.core import reliability_helpers as rh
 from neardup_gui.core.collection import Collection
 from neardup_gui.core.settings import Settings
 from neardup_gui.core.store import IndexProblem, Store

@@ -1,6 +1,6 @@
 """The remaining-time estimate on recorded runs: never ten times the time that was really left.
 
-The runs (tests/fixtures/progress/runs.json, tests/benchmarks/record_progress.py) took about a
+The runs (tests/fixtures/progress/runs.json, benchmarks/record_progress.py) took about a
 second each here; scaled to 30 s, 100 s and 300 s they keep every proportion of their pace (where
 the work stands still, where it speeds up), which is all the estimate goes by. The clock is the
 recording's, never the machine's: the test does not depend on this machine's speed.

@@ -1,7 +1,7 @@
 """The bundled sample collection: its files, languages, and the planted cases EXPECTED.md names.
 
 Figures are measured independently of the product: text extracted with python-docx, pdftotext
-and plain reads, and the exact brute-force truth of tests/benchmarks/groundtruth.py.
+and plain reads, and the exact brute-force truth of benchmarks/groundtruth.py.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "resources" / "sample"
 SAMPLE_SRC = ROOT / "resources" / "sample_src"
-sys.path.insert(0, str(ROOT / "tests" / "benchmarks"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(SAMPLE_SRC))
 
 import build_sample  # noqa: E402

@@ -17,7 +17,7 @@ import pytest
 
 from neardup_gui.core import units as units_module
 from neardup_gui.core.units import UNIT_HASH_SEED, tokenize
-from tests.benchmarks.copyheavy import CORPUS
+from benchmarks.copyheavy import CORPUS
 
 _units = units_module._compiled_units
 

@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 # horizontal string because /b'Td' is not a valid int…") name no file, and what they meet is said
 # per document in our words (a warning, or the reason it was skipped): on the console of
 # `neardup index` they were dozens of unexplained lines for a folder of damaged files (found by
-# tests/stress/fuzz.py). Quiet unless asked for (`-v`: :func:`quiet_parsers`).
+# benchmarks/stress/fuzz.py). Quiet unless asked for (`-v`: :func:`quiet_parsers`).
 PARSER_LOGGERS = ("pdfminer", "olefile", "charset_normalizer")
 
 

@@ -381,7 +381,7 @@ def open_package(data: bytes, limits: ExtractLimits, what: str,
             raise
     # a part found twice (a run of the file written twice) is kept once, its last copy, the one
     # the rebuilt archive's reader took before; zipfile printed "UserWarning: Duplicate name" on
-    # the console of `neardup index` (found by tests/stress/fuzz.py)
+    # the console of `neardup index` (found by benchmarks/stress/fuzz.py)
     members = list(dict(members).items())
     rebuilt = io.BytesIO()
     with zipfile.ZipFile(rebuilt, "w", zipfile.ZIP_STORED) as out:

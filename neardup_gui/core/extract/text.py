@@ -40,7 +40,7 @@ _LIST_ITEM_RE = re.compile(r"^\s*(?:[-*+•·]|\d{1,3}[.)、]|[a-zA-Z][.)]|[（(
 
 # How much damage a text may carry and still be read in an encoding: invalid bytes (replaced by
 # U+FFFD) at most this share of the file's bytes, or ``MIN_INVALID_ALLOWED`` bytes in a short
-# file. Measured by tests/benchmarks/measure_decoding.py (table in docs/extraction.md): real
+# file. Measured by benchmarks/measure_decoding.py (table in docs/extraction.md): real
 # UTF-8 text is still found and read right with 10 % of its bytes damaged, GB18030 up to 2 %
 # damaged (0.6 % invalid: its decoder resynchronises at once), Big5 up to 5 %; no real binary
 # file (programs, images, archives, an SQLite database, compressed data) comes within 4 % of

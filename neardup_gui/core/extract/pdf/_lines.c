@@ -8,7 +8,7 @@
  * without a line left out: lines.py's rows before a lone row's cells are joined again.
  *
  * Every rule is lines.py's, step for step (that module is the specification; the kernel is
- * tested equal to it on random and real pages in tests/core/test_pdf_lines.py). Python's
+ * tested equal to it on random and real pages in tests/core/extract/pdf/test_lines.py). Python's
  * round(x, d) is reproduced exactly: rounded here in binary, and asked of Python itself when x
  * lies too near a half for the binary product to decide.
  */

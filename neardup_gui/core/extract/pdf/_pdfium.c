@@ -7,7 +7,7 @@
  * records fium.CHAR_DTYPE and fium.OBJECT_DTYPE read, as bytes. PDFium is not thread-safe: the GIL
  * is held throughout. Each record holds exactly what
  * the Python path (fium._page_chars_py, _page_objects_py) asks of PDFium for the same
- * character or object; tests/core/test_pdf_readers.py checks the two give the same bytes.
+ * character or object; tests/core/extract/pdf/test_readers.py checks the two give the same bytes.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

@@ -1,7 +1,7 @@
 """The salvage of damaged PDFs for pdfminer.six: lost cross-reference entries, page trees and
 contents, damaged streams, a file whose end is lost, pages rebuilt from their contents.
 
-Each function repairs one kind of damage met by fuzzing real files (tests/stress/fuzz.py) and
+Each function repairs one kind of damage met by fuzzing real files (benchmarks/stress/fuzz.py) and
 says so: the reader turns what is found here into the document's warnings.
 """
 
@@ -246,7 +246,7 @@ def scanned_xref(data: bytes, others: list[PDFXRef]) -> PDFXRef:
     """A cross-reference table of the objects whose headers begin a line of the file, put after
     the file's own tables (``others``): pdfminer asks it only for an object those do not lead to
     — a damaged entry (``0\xb100000965``), a reference to an object that is gone. Found by
-    fuzzing (tests/stress/fuzz.py): one flipped byte in the table left the page whose contents
+    fuzzing (benchmarks/stress/fuzz.py): one flipped byte in the table left the page whose contents
     the entry located empty, without a word. The file is scanned (one regular expression, not a
     parse of its objects) at the first such look-up, so an intact file is never scanned; the
     last header of a number wins, as an update appended to a file replaces its objects. Objects
