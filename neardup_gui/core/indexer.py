@@ -31,6 +31,7 @@ from neardup_gui.core.settings import ExtractLimits, FingerprintParams, Settings
 from neardup_gui.core.prepared import unit_bag
 from neardup_gui.core.store import SCREENINGS_SUFFIX, SearchRows, SentenceCounts, Store, compress_text, pack_bag, pack_spans, search_rows
 from neardup_gui.core.store import examiner
+from neardup_gui.core.store import documents as doc_rows
 from neardup_gui.core.templates import sentence_key_array
 from neardup_gui.core.units import tokenize
 from neardup_gui.core.workers import Lightened, extract_many, process_many_behind
@@ -191,7 +192,7 @@ def refingerprint(store: Store, params: FingerprintParams, progress: ProgressFn 
     record ``params`` as the index's (every caller needs both: ``index`` and a ``pairs`` pass on
     an index of an earlier version). Written in commit groups, as an index build is."""
     key = params_key(params)
-    stale = [r[0] for r in store.conn.execute("SELECT doc_id FROM fingerprints WHERE params != ?", (key,))]
+    stale = doc_rows.fingerprinted_otherwise(store, key)
     with _CommitGroups(store) as group:
         for i, doc_id in enumerate(stale):
             progress(i / max(len(stale), 1), f"Re-fingerprinting {i + 1} of {len(stale)}")
@@ -376,14 +377,13 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
             continue
         if old is not None and old.sha256 == sha:
             with store.transaction() as conn:
-                conn.execute("UPDATE documents SET mtime_ns = ?, size = ? WHERE id = ?", (f.mtime_ns, f.size, old.id))
+                doc_rows.set_file_stamp(conn, old.id, f.mtime_ns, f.size)
             unchanged += 1
             continue
         twin = gone_by_sha.pop((f.size, sha), None) if old is None else None
         if twin is not None:
             with store.transaction() as conn:
-                conn.execute("UPDATE documents SET rel = ?, path = ?, mtime_ns = ? WHERE id = ?",
-                             (f.rel, f.path, f.mtime_ns, twin.id))
+                doc_rows.set_place(conn, twin.id, f.rel, f.path, f.mtime_ns)
                 examiner.moved(conn, store.path, twin.path, f.path)  # (its applicants and decisions follow it)
             gone.remove(twin)
             moved += 1
@@ -641,11 +641,11 @@ def index_files(store: Store, entries: Iterable[FileEntry], settings: Settings, 
     try:  # closed explicitly, as in index_folder: a failed write must not leave workers running
         for n, (path, result) in enumerate(runs, 1):
             entry = by_path[path]
-            old = store.conn.execute("SELECT id FROM documents WHERE rel = ?", (entry.rel,)).fetchone()
+            old = doc_rows.id_at(store, entry.rel)
             if isinstance(result, Skipped):
-                ids.append(write_skipped(store, entry, result, replace_id=old[0] if old else None))
+                ids.append(write_skipped(store, entry, result, replace_id=old))
             else:
-                ids.append(write_indexed(store, entry, result, settings.fingerprints, replace_id=old[0] if old else None,
+                ids.append(write_indexed(store, entry, result, settings.fingerprints, replace_id=old,
                                          indexed_at=run_at))
             progress(n / len(entries), f"Added {n} of {len(entries)}: {entry.rel}")
     finally:
