@@ -29,7 +29,9 @@ from neardup_gui.core.scan import FileEntry, FolderUnavailable, ScanResult, fold
 from neardup_gui.core.extract import format_of, reader_version
 from neardup_gui.core.settings import ExtractLimits, FingerprintParams, Settings
 from neardup_gui.core.prepared import unit_bag
-from neardup_gui.core.store import SCREENINGS_SUFFIX, SearchRows, SentenceCounts, Store, compress_text, pack_bag, pack_spans, search_rows
+from neardup_gui.core.store import (
+    SCREENINGS_SUFFIX, SearchRows, SentenceCounts, Store, StoredDocument, compress_text, pack_bag, pack_spans, search_rows,
+)
 from neardup_gui.core.store import examiner
 from neardup_gui.core.store import documents as doc_rows
 from neardup_gui.core.templates import sentence_key_array
@@ -303,6 +305,40 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
     run_at = time.time()
     folder = os.path.abspath(folder)
     params = settings.fingerprints
+    scan, existing, seen, kept_unread = _scan_for_update(store, folder, progress, allow_empty)
+    changes = _what_changed(store, scan, existing, seen)
+    for d in changes.gone:
+        with store.transaction() as conn:
+            store.remove(conn, d.id)
+            store.forget_external_member(conn, d.path)
+    written = _extract_and_write(store, changes.to_extract, existing, settings, run_at,
+                                 wrap_progress(progress, 0.05, 0.95), extraction)
+    skipped: list[Skipped] = list(scan.problems) + written.skipped
+    warned = _earlier_skips_and_warnings(store, skipped)
+    stale = refingerprint(store, params, wrap_progress(progress, 0.95, 0.98))
+    fill_bags(store, wrap_progress(progress, 0.98, 1.0))
+    flagged = [(d.path, d.flags) for d in store.documents() if d.status == "indexed" and d.flags]
+    _keep_left_out(store, folder, scan)
+    store.delete_meta(UNFINISHED_KEY)  # (a whole index holds no mark, as one made before marks were)
+    report = IndexReport(
+        added=written.added, updated=written.updated, moved=changes.moved, removed=len(changes.gone),
+        unchanged=changes.unchanged, unread=len(kept_unread), skipped=tuple(skipped), warned=tuple(warned),
+        flagged=tuple(flagged), refingerprinted=len(stale), reread=changes.reread,
+        elapsed_s=time.monotonic() - started,
+        changed_ids=tuple(written.changed_ids + stale), others=scan.others,
+    )
+    progress(1.0, index_summary(store.count("indexed"), len(warned), len(skipped)))
+    log.info("indexed %s: %s", folder, report)
+    return report
+
+
+def _scan_for_update(store: Store, folder: str, progress: ProgressFn,
+                     allow_empty: bool) -> tuple[ScanResult, dict[str, StoredDocument], set[str], set[str]]:
+    """The first step of :func:`index_folder`: mark the index unfinished, scan ``folder`` (its
+    external members included, the index's own files left out) and refuse a folder that is
+    unavailable, changing nothing then. Returns the scan, the documents the index holds by rel,
+    the rels still present (seen, or under a subfolder that could not be read) and those kept
+    because they are under such a subfolder."""
     # Left set when this stops before the end (cancelled, the program closed, a crash, a full
     # disk), from the first step on: whoever opens the index next is told it holds only what was
     # done so far. A folder found unavailable changes nothing, this mark included.
@@ -337,7 +373,25 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
     unread = [os.path.relpath(u, folder).replace(os.sep, "/") for u in scan.unread]
     kept_unread = {rel for rel in existing if _under_any(rel, unread)} - seen
     seen |= kept_unread
+    return scan, existing, seen, kept_unread
 
+
+@dataclass
+class _Changes:
+    """What a scan found changed against the index (:func:`_what_changed`)."""
+
+    to_extract: list[FileEntry]  # new and changed files, and those read again
+    gone: list[StoredDocument]  # documents whose file is no longer there (a moved one excepted)
+    unchanged: int
+    moved: int
+    reread: int  # files read again because an earlier reader of their format read them
+
+
+def _what_changed(store: Store, scan: ScanResult, existing: dict[str, StoredDocument], seen: set[str]) -> _Changes:
+    """Sort the scanned files against the index. A file touched but not changed (the same
+    content) gets its new time and size; a new file with the content of a vanished one is a
+    move, and keeps the document (its text, fingerprints, applicants and decisions): each of
+    these is written in its own transaction here. The rest is to be extracted."""
     new: list[FileEntry] = []
     changed: list[FileEntry] = []
     # unchanged, but skipped for a reason this version no longer has, or read by an earlier reader
@@ -389,19 +443,30 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
             moved += 1
             continue
         to_extract.append(f)
+    return _Changes(to_extract, gone, unchanged, moved, reread)
 
-    for d in gone:
-        with store.transaction() as conn:
-            store.remove(conn, d.id)
-            store.forget_external_member(conn, d.path)
 
-    # Extract in worker processes, write each document as it arrives; identical files once.
+@dataclass
+class _Written:
+    """What :func:`_extract_and_write` wrote."""
+
+    added: int
+    updated: int
+    skipped: list[Skipped]  # the files extraction could not read, in the order they came
+    changed_ids: list[int]  # the documents indexed (not skipped), in the order they were written
+
+
+def _extract_and_write(store: Store, to_extract: list[FileEntry], existing: dict[str, StoredDocument],
+                       settings: Settings, run_at: float, extract_progress: ProgressFn,
+                       extraction=None) -> _Written:  # noqa: ANN001
+    """Extract ``to_extract`` in worker processes and write each document as it arrives, in
+    commit groups (each document whole or absent); files with identical content are extracted once."""
+    params = settings.fingerprints
     by_path = {f.path: f for f in to_extract}
     representatives, copies = identical_files(to_extract, settings.limits)
     added = updated = 0
-    skipped: list[Skipped] = list(scan.problems)
+    skipped: list[Skipped] = []
     changed_ids: list[int] = []
-    extract_progress = wrap_progress(progress, 0.05, 0.95)
     total = len(to_extract)
     done = 0
 
@@ -441,9 +506,12 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
                     extract_progress(done / total, f"Indexed {done} of {total}: {entry.rel}")
             finally:
                 runs.close()
+    return _Written(added, updated, skipped, changed_ids)
 
-    # Files skipped in earlier runs stay listed with their reason, and documents indexed with
-    # warnings keep them.
+
+def _earlier_skips_and_warnings(store: Store, skipped: list[Skipped]) -> list[tuple[str, tuple[str, ...]]]:
+    """Files skipped in earlier runs stay listed with their reason (added to ``skipped``), and
+    documents indexed with warnings keep them: returns those, ``(path, warnings)``."""
     known_skips = {s.path for s in skipped}
     warned: list[tuple[str, tuple[str, ...]]] = []
     for d in store.documents():
@@ -451,21 +519,7 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
             skipped.append(Skipped(d.path, d.code, d.reason))
         elif d.status == "indexed" and d.warnings:
             warned.append((d.path, d.warnings))
-
-    stale = refingerprint(store, params, wrap_progress(progress, 0.95, 0.98))
-    fill_bags(store, wrap_progress(progress, 0.98, 1.0))
-    flagged = [(d.path, d.flags) for d in store.documents() if d.status == "indexed" and d.flags]
-    _keep_left_out(store, folder, scan)
-    store.delete_meta(UNFINISHED_KEY)  # (a whole index holds no mark, as one made before marks were)
-    report = IndexReport(
-        added=added, updated=updated, moved=moved, removed=len(gone), unchanged=unchanged, unread=len(kept_unread),
-        skipped=tuple(skipped), warned=tuple(warned), flagged=tuple(flagged), refingerprinted=len(stale), reread=reread,
-        elapsed_s=time.monotonic() - started,
-        changed_ids=tuple(changed_ids + stale), others=scan.others,
-    )
-    progress(1.0, index_summary(store.count("indexed"), len(warned), len(skipped)))
-    log.info("indexed %s: %s", folder, report)
-    return report
+    return warned
 
 
 def _read_again(old) -> bool:  # noqa: ANN001 - a stored document
