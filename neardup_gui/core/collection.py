@@ -127,6 +127,10 @@ class AddedFile:
     how: str
     doc_id: int = 0
 
+    def to_json(self, skipped_reason: str | None) -> dict[str, Any]:
+        """``skipped_reason``: why its document could not be read (None: it was indexed)."""
+        return {"file": self.source, "member": self.member, "how": self.how, "skipped_reason": skipped_reason}
+
 
 def _inside(folder: str, path: str) -> bool:
     return os.path.commonpath([folder, path]) == folder

@@ -17,7 +17,7 @@ import logging
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
@@ -64,6 +64,23 @@ class IndexReport:
     # the folder's files of formats neardup does not read (absolute paths): left out, named
     others: tuple[str, ...] = ()
     changed_ids: tuple[int, ...] = field(default=(), repr=False)
+
+    def to_json(self, *, folder: str, db: str, documents: int, indexed: int,
+                applicants: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The run's summary as ``neardup index --json`` prints it: the folder and index as
+        given, the collection's counts after the run, and the applicants kept (when any were given)."""
+        return {
+            "folder": folder, "db": db, "documents": documents, "indexed": indexed,
+            "added": self.added, "updated": self.updated, "moved": self.moved, "removed": self.removed,
+            "unchanged": self.unchanged, "unread": self.unread, "refingerprinted": self.refingerprinted,
+            "reread": self.reread,
+            "with_warnings": [{"path": path, "warnings": list(warnings)} for path, warnings in self.warned],
+            "with_flags": [{"path": path, "flags": [f.to_json() for f in flags]} for path, flags in self.flagged],
+            "skipped": [{"path": s.path, "code": s.code, "reason": s.reason} for s in self.skipped],
+            "other_files": list(self.others),
+            "elapsed_s": round(self.elapsed_s, 3),
+            **({"applicants": applicants} if applicants is not None else {}),
+        }
 
 
 @functools.lru_cache(maxsize=16)  # (asked once per document written)

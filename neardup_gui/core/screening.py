@@ -30,7 +30,7 @@ import os
 import zlib
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
@@ -46,6 +46,7 @@ from neardup_gui.core.decisions import decide
 from neardup_gui.core.ownership import Records, set_apart
 from neardup_gui.core.results import (
     NOBODY, Applicants, CheckSummary, Comparison, Credit, Decision, DocumentInfo, MatchSpan, Passage, SourceMatch,
+    resubmission_label,
 )
 from neardup_gui.core.settings import Settings
 from neardup_gui.core.store import SCREENINGS_SUFFIX, Store, documents, examiner, screenings
@@ -105,6 +106,14 @@ class ScreenedSource:
                           passage_units_a=sum(p.units_a for p in self.passages),
                           passage_units_b=sum(p.units_b for p in self.passages))
 
+    def to_json(self, counted: ScreenedSource | None) -> dict[str, Any]:
+        """``counted``: this source with its credit among the sources counted (None: not counted)."""
+        return {"path": self.path, "kind": self.kind, "credited": counted.credit.share if counted is not None else 0.0,
+                "containment": self.containment, "similarity": self.similarity, "excluded": self.excluded,
+                "also_in": sorted({o for names in counted.credit.also_in for o in names}) if counted is not None else [],
+                "applicants": self.applicants.to_json(), "same_applicant": self.same_applicant,
+                "decision": self.decision.to_json() if self.decision else None}
+
 
 @dataclass(frozen=True)
 class ScreeningRow:
@@ -146,6 +155,24 @@ class ScreeningRow:
         resubmission, labelled apart, not copying."""
         return self.status == "done" and self.copied_from_others >= line
 
+    def to_json(self, rank: int, line: float, source_list: list[dict[str, Any]]) -> dict[str, Any]:
+        """The row ranked ``rank`` in a screening whose flag line is ``line``, with its sources
+        (:meth:`SubmissionDetail.sources_json`)."""
+        return {
+            "rank": rank, "path": self.path, "rel": self.rel, "status": self.status, "reason": self.reason or None,
+            "units": self.units, "copied": self.copied, "copied_overall": self.copied_overall,
+            "copied_without_quotes": self.copied_without_quotes, "largest_source_ratio": self.largest,
+            "largest_source": self.largest_source or None, "sources": self.sources,
+            "template_share": self.template_share, "flagged": self.flagged(line),
+            # the copied share split by whose the credited text is (the flag is by others')
+            "copied_from_others": self.copied_from_others, "copied_from_own": self.copied_from_own,
+            "set_apart_ratio": self.set_apart, "resubmission_of": self.resubmission_of or None,
+            "label": resubmission_label(self.resubmission_of), "applicants": self.applicants.to_json(),
+            "decided_sources": self.decided, "undecided_sources": self.undecided,
+            "warnings": list(self.warnings), "sha256": self.sha256, "flags": [f.to_json() for f in self.flags],
+            "source_list": source_list,
+        }
+
 
 @dataclass(frozen=True)
 class ScreeningInfo:
@@ -171,6 +198,14 @@ class Screening:
 
     def flagged(self) -> list[ScreeningRow]:
         return [r for r in self.rows if r.flagged(self.info.flag)]
+
+    def to_json(self, rows: Sequence[ScreeningRow], source_lists: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+        """The screening with ``rows`` (those listed, ranked from 1), each with its sources by rel."""
+        return {
+            "name": self.info.name, "folder": self.info.folder, "flag": self.info.flag,
+            "submissions": [r.to_json(i, self.info.flag, source_lists[r.rel]) for i, r in enumerate(rows, 1)],
+            "other_files": list(self.others),
+        }
 
 
 @dataclass(frozen=True, eq=False)
@@ -213,6 +248,11 @@ class SubmissionDetail:
         countable &= ~set_apart_mask(m.units, countable, aside)  # (permitted text counts nowhere)
         credited = credit(m.units, countable, [_as_match(s) for s in chosen])
         return [replace(s, credit=c.credit) for s, c in zip(chosen, credited)]
+
+    def sources_json(self) -> list[dict[str, Any]]:
+        """Every source with its credit among those counted (as the window lists them)."""
+        counted = {s.rank: s for s in self.counted()}
+        return [s.to_json(counted.get(s.rank)) for s in self.sources]
 
 
 def _as_match(s: ScreenedSource) -> SourceMatch:
