@@ -143,18 +143,8 @@ def run_index(args: argparse.Namespace) -> int:
     except FolderUnavailable as exc:
         return _folder_unavailable(exc, args.db)
     if args.json:
-        print_json({
-            "folder": args.folder, "db": args.db, "documents": stats["documents"], "indexed": stats["indexed"],
-            "added": report.added, "updated": report.updated, "moved": report.moved, "removed": report.removed,
-            "unchanged": report.unchanged, "unread": report.unread, "refingerprinted": report.refingerprinted,
-            "reread": report.reread,
-            "with_warnings": [{"path": path, "warnings": list(warnings)} for path, warnings in report.warned],
-            "with_flags": [{"path": path, "flags": [f.to_json() for f in flags]} for path, flags in report.flagged],
-            "skipped": [{"path": s.path, "code": s.code, "reason": s.reason} for s in report.skipped],
-            "other_files": list(report.others),
-            "elapsed_s": round(report.elapsed_s, 3),
-            **({"applicants": kept} if kept is not None else {}),
-        })
+        print_json(report.to_json(folder=args.folder, db=args.db, documents=stats["documents"],
+                                  indexed=stats["indexed"], applicants=kept))
     else:
         unread = f", {report.unread} kept as they were (their folder could not be read)" if report.unread else ""
         print(f"{count_noun(stats['indexed'], 'document')} indexed in {args.db}, {len(report.warned)} with warnings, "
@@ -240,8 +230,7 @@ def run_add(args: argparse.Namespace) -> int:
         sys.stderr.write(f"neardup: {exc.filename or ''}: {exc.strerror or exc}\n")
         return EXIT_SKIPPED
     if args.json:
-        print_json([{"file": a.source, "member": a.member, "how": a.how, "skipped_reason": skipped.get(a.doc_id)}
-                    for a in added])
+        print_json([a.to_json(skipped.get(a.doc_id)) for a in added])
     else:
         words = {"copied": "copied into the folder as", "external": "kept where it is, as an external member:",
                  "inside": "already in the folder:"}

@@ -55,19 +55,12 @@ def _screen_args(p: argparse.ArgumentParser) -> None:
 
 
 def _screened_sources_json(store: Store, screening_id: int, row: ScreeningRow) -> list[dict[str, Any]]:
-    """A screened submission's sources with their credit, counted ones first (as the window lists them)."""
+    """A screened submission's sources with their credit (as the window lists them)."""
     from neardup_gui.core.screening import submission_detail
 
     if row.status != "done":
         return []
-    detail = submission_detail(store, screening_id, row.rel)
-    counted = {s.rank: s for s in detail.counted()}
-    return [{"path": s.path, "kind": s.kind, "credited": counted[s.rank].credit.share if s.rank in counted else 0.0,
-             "containment": s.containment, "similarity": s.similarity, "excluded": s.excluded,
-             "also_in": sorted({o for names in counted[s.rank].credit.also_in for o in names}) if s.rank in counted else [],
-             "applicants": s.applicants.to_json(), "same_applicant": s.same_applicant,
-             "decision": s.decision.to_json() if s.decision else None}
-            for s in detail.sources]
+    return submission_detail(store, screening_id, row.rel).sources_json()
 
 
 @command("screen", "Screen a folder of new submissions against the collection and each other: a ranked table.",
@@ -106,24 +99,7 @@ def run_screen(args: argparse.Namespace) -> int:
 
         with Store(args.db, create=False) as store:
             listed = {r.rel: _screened_sources_json(store, screening.info.id, r) for r in rows}
-        print_json({
-            "name": screening.info.name, "folder": screening.info.folder, "flag": screening.info.flag,
-            "submissions": [{
-                "rank": i, "path": r.path, "rel": r.rel, "status": r.status, "reason": r.reason or None,
-                "units": r.units, "copied": r.copied, "copied_overall": r.copied_overall,
-                "copied_without_quotes": r.copied_without_quotes, "largest_source_ratio": r.largest,
-                "largest_source": r.largest_source or None, "sources": r.sources,
-                "template_share": r.template_share, "flagged": r.flagged(screening.info.flag),
-                # the copied share split by whose the credited text is (the flag is by others')
-                "copied_from_others": r.copied_from_others, "copied_from_own": r.copied_from_own,
-                "set_apart_ratio": r.set_apart, "resubmission_of": r.resubmission_of or None,
-                "label": resubmission_label(r.resubmission_of), "applicants": r.applicants.to_json(),
-                "decided_sources": r.decided, "undecided_sources": r.undecided,
-                "warnings": list(r.warnings), "sha256": r.sha256, "flags": [f.to_json() for f in r.flags],
-                "source_list": listed[r.rel],
-            } for i, r in enumerate(rows, 1)],
-            "other_files": list(screening.others),
-        })
+        print_json(screening.to_json(rows, listed))
     elif not screening.rows:
         from neardup_gui.core.extract import READ_SUFFIXES
 

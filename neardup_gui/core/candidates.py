@@ -36,6 +36,7 @@ from neardup_gui.core.indexer import params_key
 from neardup_gui.core.search import deserialise, make_search, serialise
 from neardup_gui.core.settings import Settings
 from neardup_gui.core.store import Store
+from neardup_gui.core.store import search as search_store
 
 log = logging.getLogger(__name__)
 
@@ -143,13 +144,13 @@ class AnchorPostings:
         the rows of another search table (``lsh_keys``, ``sentence_fps``), the same way."""
         column = {"anchors": "hash", "lsh_keys": "key", "sentence_fps": "fp", "grams": "hash"}[table]
         with store.reading() as conn:
-            rows = conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+            rows = search_store.row_count(conn, table)
             if rows > ANCHOR_POSTINGS_MAX_ROWS:
                 return None
             held = cls._from_fingerprints(conn, table)
             if held is not None and len(held.hashes) == rows:
                 return held
-            flat = np.fromiter(itertools.chain.from_iterable(conn.execute(f"SELECT {column}, doc_id FROM {table} ORDER BY {column}")),
+            flat = np.fromiter(itertools.chain.from_iterable(search_store.rows_by_value(conn, table, column)),
                                dtype=np.int64, count=2 * rows)
         pairs = flat.reshape(-1, 2)
         return cls(np.ascontiguousarray(pairs[:, 0]), np.ascontiguousarray(pairs[:, 1]))
@@ -165,7 +166,7 @@ class AnchorPostings:
         differ."""
         column = {"anchors": "anchors", "lsh_keys": "lsh", "sentence_fps": "sentence_fps", "grams": "grams"}[table]
         ids, blobs = [], []
-        for doc_id, blob in conn.execute(f"SELECT doc_id, {column} FROM fingerprints"):
+        for doc_id, blob in search_store.fingerprint_arrays(conn, column):
             if not isinstance(blob, bytes) or len(blob) % 8:
                 return None
             ids.append(doc_id)
@@ -310,9 +311,7 @@ class CandidateFinder:
         listed = [int(d) for d in doc_ids]
         for i in range(0, len(listed), 500):
             chunk = listed[i:i + 500]
-            totals.update(self.store.conn.execute(
-                f"SELECT doc_id, COUNT(*) FROM anchors WHERE doc_id IN ({','.join('?' * len(chunk))}) GROUP BY doc_id",
-                chunk).fetchall())
+            totals.update(search_store.anchor_counts(self.store, chunk))
         return np.fromiter((totals.get(d, 0) for d in listed), dtype=np.int64, count=len(listed))
 
     def find(self, fp: Fingerprints, countable_ids: np.ndarray, *, exclude: set[int] = frozenset(),

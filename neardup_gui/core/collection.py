@@ -43,6 +43,7 @@ from neardup_gui.core.summary import set_apart_mask, summarise
 from neardup_gui.core.scan import FileEntry, UnkeepableName, is_valid_name, name_problem, shown_name
 from neardup_gui.core.settings import COLLECTION_FIELDS, Settings, collection_values, with_values
 from neardup_gui.core.store import DocumentGone, IndexProblem, Store
+from neardup_gui.core.store import documents as doc_rows, pairs as pairs_cache, search as search_store
 from neardup_gui.core.templates import COPIES_ALIKE, MIN_SENTENCE_UNITS, sentence_key_spans, sentence_keys
 from neardup_gui.core.templates import copied_keys as templates_copied_keys
 from neardup_gui.core.units import Units
@@ -125,6 +126,10 @@ class AddedFile:
     member: str
     how: str
     doc_id: int = 0
+
+    def to_json(self, skipped_reason: str | None) -> dict[str, Any]:
+        """``skipped_reason``: why its document could not be read (None: it was indexed)."""
+        return {"file": self.source, "member": self.member, "how": self.how, "skipped_reason": skipped_reason}
 
 
 def _inside(folder: str, path: str) -> bool:
@@ -547,8 +552,7 @@ class Collection:
         units, fp = prepared if prepared is not None else fingerprint_document(doc, settings.fingerprints)
         sub = v.mark(doc.text, doc.furniture, units)
         # (a name that is not valid UTF-8 is never in the index: the scan leaves it out)
-        same_file = {r[0] for r in self.store.conn.execute(
-            "SELECT id FROM documents WHERE path = ?", (os.path.abspath(doc.path),))} if is_valid_name(doc.path) else set()
+        same_file = doc_rows.ids_at(self.store, os.path.abspath(doc.path)) if is_valid_name(doc.path) else set()
         countable = sub.countable_mask()
         candidates = self.finder(settings).find(fp, units.ids[countable], exclude=same_file)
         matches: list[SourceMatch] = []
@@ -607,14 +611,9 @@ class Collection:
             floor, cfloor = settings.threshold, min(PAIR_CONTAINMENT_FLOOR, CONTAINMENT_CUT if cut is None else cut)
         self._update_pairs(settings, progress, cfloor, min_similarity=floor)
         if by == "similarity":
-            rows = self.store.conn.execute(
-                "SELECT a, b, similarity, containment_a, containment_b, common FROM pairs WHERE similarity >= ?",
-                (settings.threshold if cut is None else cut,)).fetchall()
+            rows = pairs_cache.at_least(self.store, settings.threshold if cut is None else cut, by="similarity")
         else:
-            rows = self.store.conn.execute(
-                "SELECT a, b, similarity, containment_a, containment_b, common FROM pairs "
-                "WHERE max(containment_a, containment_b) >= ?",
-                (CONTAINMENT_CUT if cut is None else cut,)).fetchall()
+            rows = pairs_cache.at_least(self.store, CONTAINMENT_CUT if cut is None else cut, by="containment")
         infos = {d.doc_id: d for d in self.documents()}
         decisions = self.records().decisions
         # (a pair whose document another window removed in between is left out)
@@ -657,15 +656,13 @@ class Collection:
                     self.store.unpair(conn, changed)
                     MatrixCache.carry(self.store, stored_key, key, changed)
                 else:
-                    conn.execute("DELETE FROM pairs")
-                    conn.execute("DELETE FROM paired")
+                    pairs_cache.forget_all(conn)
                     self.store.set_meta("pairs_floor", repr(floor))
                     self.store.set_meta("pairs_containment_floor",
                                         "" if min_containment is None else repr(min_containment))
                 self.store.set_meta("pairs_key", key)
                 self._save_pairs_template(settings, v)
-        elif not self.store.conn.execute("SELECT 1 FROM search_tables WHERE name = ? AND params = ?",
-                                         (PAIRS_TEMPLATE, _verify_base(settings))).fetchone():
+        elif not search_store.has_search_table(self.store, PAIRS_TEMPLATE, _verify_base(settings)):
             try:  # (an index of an earlier version: its next change of template is then diffed too)
                 with self.store.transaction():
                     self._save_pairs_template(settings, v)
@@ -675,9 +672,7 @@ class Collection:
         # asked now), so a later call down to those floors finds their pairs too.
         floor = float(self.store.get_meta("pairs_floor", repr(floor)))
         stored_cfloor = self.store.get_meta("pairs_containment_floor", "")
-        todo = np.fromiter((r[0] for r in conn.execute(
-            "SELECT id FROM documents WHERE status = 'indexed' AND id NOT IN (SELECT doc_id FROM paired) ORDER BY id")),
-            dtype=np.int64)
+        todo = pairs_cache.unpaired_ids(self.store)
         return pairpass.PassSpec(
             db_path=str(self.store.path), settings=settings, template_keys=self.template_keys(settings),
             user_template_keys=frozenset(v.user_template_keys), marked_keys=frozenset(v.marked_keys), todo=todo,
@@ -709,28 +704,7 @@ class Collection:
         """Store the verified pairs of a batch of documents, and mark those documents paired."""
         if not batch:
             return
-        conn = self.store.conn
-        with self.store.transaction():
-            ids = sorted({d for r in batch for d in [r.doc_id, *(f.other for f in r.found)]})
-            alive: set[int] = set()
-            for i in range(0, len(ids), 500):
-                chunk = ids[i:i + 500]
-                alive.update(r[0] for r in conn.execute(
-                    f"SELECT id FROM documents WHERE id IN ({','.join('?' * len(chunk))})", chunk))
-            for r in batch:
-                doc_id = r.doc_id
-                if doc_id not in alive:
-                    continue
-                for f in r.found:
-                    if f.other not in alive:
-                        continue
-                    lo, hi = (doc_id, f.other) if doc_id < f.other else (f.other, doc_id)
-                    ca, cb = (f.containment_a, f.containment_b) if lo == doc_id else (f.containment_b, f.containment_a)
-                    conn.execute("INSERT OR REPLACE INTO pairs VALUES (?, ?, ?, ?, ?, ?)",
-                                 (lo, hi, f.similarity, ca, cb, f.common_units))
-                conn.execute("INSERT OR IGNORE INTO paired (doc_id) VALUES (?)", (doc_id,))
-                conn.execute("UPDATE documents SET meta = json_set(meta, '$.template_share', ?, '$.exclusions', json(?)) "
-                             "WHERE id = ?", (r.template_share, json.dumps(r.exclusions.as_dict()), doc_id))
+        pairs_cache.write_found(self.store, batch)
 
     def clusters(self, settings: Settings, progress: ProgressFn = no_progress) -> list[Cluster]:
         """Near-duplicate clusters that do not chain: every member is similar to its representative.
@@ -797,9 +771,7 @@ class Collection:
         known: dict[tuple[int, int], float] = {}
         for i in range(0, n, 400):
             chunk = ids[i:i + 400]
-            marks = ",".join("?" * len(chunk))
-            for a, b, sim in self.store.conn.execute(
-                    f"SELECT a, b, similarity FROM pairs WHERE a IN ({marks}) OR b IN ({marks})", chunk + chunk):
+            for a, b, sim in pairs_cache.similarities_touching(self.store, chunk):
                 known[(a, b)] = sim
         matrix: list[list[float | None]] = [[1.0 if i == j else None for j in range(n)] for i in range(n)]
         # scale: the pairs cache starts at the threshold, so more pairs are compared

@@ -17,7 +17,7 @@ import logging
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
@@ -29,8 +29,11 @@ from neardup_gui.core.scan import FileEntry, FolderUnavailable, ScanResult, fold
 from neardup_gui.core.extract import format_of, reader_version
 from neardup_gui.core.settings import ExtractLimits, FingerprintParams, Settings
 from neardup_gui.core.prepared import unit_bag
-from neardup_gui.core.store import SCREENINGS_SUFFIX, SearchRows, SentenceCounts, Store, compress_text, pack_bag, pack_spans, search_rows
+from neardup_gui.core.store import (
+    SCREENINGS_SUFFIX, SearchRows, SentenceCounts, Store, StoredDocument, compress_text, pack_bag, pack_spans, search_rows,
+)
 from neardup_gui.core.store import examiner
+from neardup_gui.core.store import documents as doc_rows
 from neardup_gui.core.templates import sentence_key_array
 from neardup_gui.core.units import tokenize
 from neardup_gui.core.workers import Lightened, extract_many, process_many_behind
@@ -61,6 +64,23 @@ class IndexReport:
     # the folder's files of formats neardup does not read (absolute paths): left out, named
     others: tuple[str, ...] = ()
     changed_ids: tuple[int, ...] = field(default=(), repr=False)
+
+    def to_json(self, *, folder: str, db: str, documents: int, indexed: int,
+                applicants: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The run's summary as ``neardup index --json`` prints it: the folder and index as
+        given, the collection's counts after the run, and the applicants kept (when any were given)."""
+        return {
+            "folder": folder, "db": db, "documents": documents, "indexed": indexed,
+            "added": self.added, "updated": self.updated, "moved": self.moved, "removed": self.removed,
+            "unchanged": self.unchanged, "unread": self.unread, "refingerprinted": self.refingerprinted,
+            "reread": self.reread,
+            "with_warnings": [{"path": path, "warnings": list(warnings)} for path, warnings in self.warned],
+            "with_flags": [{"path": path, "flags": [f.to_json() for f in flags]} for path, flags in self.flagged],
+            "skipped": [{"path": s.path, "code": s.code, "reason": s.reason} for s in self.skipped],
+            "other_files": list(self.others),
+            "elapsed_s": round(self.elapsed_s, 3),
+            **({"applicants": applicants} if applicants is not None else {}),
+        }
 
 
 @functools.lru_cache(maxsize=16)  # (asked once per document written)
@@ -191,7 +211,7 @@ def refingerprint(store: Store, params: FingerprintParams, progress: ProgressFn 
     record ``params`` as the index's (every caller needs both: ``index`` and a ``pairs`` pass on
     an index of an earlier version). Written in commit groups, as an index build is."""
     key = params_key(params)
-    stale = [r[0] for r in store.conn.execute("SELECT doc_id FROM fingerprints WHERE params != ?", (key,))]
+    stale = doc_rows.fingerprinted_otherwise(store, key)
     with _CommitGroups(store) as group:
         for i, doc_id in enumerate(stale):
             progress(i / max(len(stale), 1), f"Re-fingerprinting {i + 1} of {len(stale)}")
@@ -302,6 +322,40 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
     run_at = time.time()
     folder = os.path.abspath(folder)
     params = settings.fingerprints
+    scan, existing, seen, kept_unread = _scan_for_update(store, folder, progress, allow_empty)
+    changes = _what_changed(store, scan, existing, seen)
+    for d in changes.gone:
+        with store.transaction() as conn:
+            store.remove(conn, d.id)
+            store.forget_external_member(conn, d.path)
+    written = _extract_and_write(store, changes.to_extract, existing, settings, run_at,
+                                 wrap_progress(progress, 0.05, 0.95), extraction)
+    skipped: list[Skipped] = list(scan.problems) + written.skipped
+    warned = _earlier_skips_and_warnings(store, skipped)
+    stale = refingerprint(store, params, wrap_progress(progress, 0.95, 0.98))
+    fill_bags(store, wrap_progress(progress, 0.98, 1.0))
+    flagged = [(d.path, d.flags) for d in store.documents() if d.status == "indexed" and d.flags]
+    _keep_left_out(store, folder, scan)
+    store.delete_meta(UNFINISHED_KEY)  # (a whole index holds no mark, as one made before marks were)
+    report = IndexReport(
+        added=written.added, updated=written.updated, moved=changes.moved, removed=len(changes.gone),
+        unchanged=changes.unchanged, unread=len(kept_unread), skipped=tuple(skipped), warned=tuple(warned),
+        flagged=tuple(flagged), refingerprinted=len(stale), reread=changes.reread,
+        elapsed_s=time.monotonic() - started,
+        changed_ids=tuple(written.changed_ids + stale), others=scan.others,
+    )
+    progress(1.0, index_summary(store.count("indexed"), len(warned), len(skipped)))
+    log.info("indexed %s: %s", folder, report)
+    return report
+
+
+def _scan_for_update(store: Store, folder: str, progress: ProgressFn,
+                     allow_empty: bool) -> tuple[ScanResult, dict[str, StoredDocument], set[str], set[str]]:
+    """The first step of :func:`index_folder`: mark the index unfinished, scan ``folder`` (its
+    external members included, the index's own files left out) and refuse a folder that is
+    unavailable, changing nothing then. Returns the scan, the documents the index holds by rel,
+    the rels still present (seen, or under a subfolder that could not be read) and those kept
+    because they are under such a subfolder."""
     # Left set when this stops before the end (cancelled, the program closed, a crash, a full
     # disk), from the first step on: whoever opens the index next is told it holds only what was
     # done so far. A folder found unavailable changes nothing, this mark included.
@@ -336,7 +390,25 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
     unread = [os.path.relpath(u, folder).replace(os.sep, "/") for u in scan.unread]
     kept_unread = {rel for rel in existing if _under_any(rel, unread)} - seen
     seen |= kept_unread
+    return scan, existing, seen, kept_unread
 
+
+@dataclass
+class _Changes:
+    """What a scan found changed against the index (:func:`_what_changed`)."""
+
+    to_extract: list[FileEntry]  # new and changed files, and those read again
+    gone: list[StoredDocument]  # documents whose file is no longer there (a moved one excepted)
+    unchanged: int
+    moved: int
+    reread: int  # files read again because an earlier reader of their format read them
+
+
+def _what_changed(store: Store, scan: ScanResult, existing: dict[str, StoredDocument], seen: set[str]) -> _Changes:
+    """Sort the scanned files against the index. A file touched but not changed (the same
+    content) gets its new time and size; a new file with the content of a vanished one is a
+    move, and keeps the document (its text, fingerprints, applicants and decisions): each of
+    these is written in its own transaction here. The rest is to be extracted."""
     new: list[FileEntry] = []
     changed: list[FileEntry] = []
     # unchanged, but skipped for a reason this version no longer has, or read by an earlier reader
@@ -376,32 +448,42 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
             continue
         if old is not None and old.sha256 == sha:
             with store.transaction() as conn:
-                conn.execute("UPDATE documents SET mtime_ns = ?, size = ? WHERE id = ?", (f.mtime_ns, f.size, old.id))
+                doc_rows.set_file_stamp(conn, old.id, f.mtime_ns, f.size)
             unchanged += 1
             continue
         twin = gone_by_sha.pop((f.size, sha), None) if old is None else None
         if twin is not None:
             with store.transaction() as conn:
-                conn.execute("UPDATE documents SET rel = ?, path = ?, mtime_ns = ? WHERE id = ?",
-                             (f.rel, f.path, f.mtime_ns, twin.id))
+                doc_rows.set_place(conn, twin.id, f.rel, f.path, f.mtime_ns)
                 examiner.moved(conn, store.path, twin.path, f.path)  # (its applicants and decisions follow it)
             gone.remove(twin)
             moved += 1
             continue
         to_extract.append(f)
+    return _Changes(to_extract, gone, unchanged, moved, reread)
 
-    for d in gone:
-        with store.transaction() as conn:
-            store.remove(conn, d.id)
-            store.forget_external_member(conn, d.path)
 
-    # Extract in worker processes, write each document as it arrives; identical files once.
+@dataclass
+class _Written:
+    """What :func:`_extract_and_write` wrote."""
+
+    added: int
+    updated: int
+    skipped: list[Skipped]  # the files extraction could not read, in the order they came
+    changed_ids: list[int]  # the documents indexed (not skipped), in the order they were written
+
+
+def _extract_and_write(store: Store, to_extract: list[FileEntry], existing: dict[str, StoredDocument],
+                       settings: Settings, run_at: float, extract_progress: ProgressFn,
+                       extraction=None) -> _Written:  # noqa: ANN001
+    """Extract ``to_extract`` in worker processes and write each document as it arrives, in
+    commit groups (each document whole or absent); files with identical content are extracted once."""
+    params = settings.fingerprints
     by_path = {f.path: f for f in to_extract}
     representatives, copies = identical_files(to_extract, settings.limits)
     added = updated = 0
-    skipped: list[Skipped] = list(scan.problems)
+    skipped: list[Skipped] = []
     changed_ids: list[int] = []
-    extract_progress = wrap_progress(progress, 0.05, 0.95)
     total = len(to_extract)
     done = 0
 
@@ -441,9 +523,12 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
                     extract_progress(done / total, f"Indexed {done} of {total}: {entry.rel}")
             finally:
                 runs.close()
+    return _Written(added, updated, skipped, changed_ids)
 
-    # Files skipped in earlier runs stay listed with their reason, and documents indexed with
-    # warnings keep them.
+
+def _earlier_skips_and_warnings(store: Store, skipped: list[Skipped]) -> list[tuple[str, tuple[str, ...]]]:
+    """Files skipped in earlier runs stay listed with their reason (added to ``skipped``), and
+    documents indexed with warnings keep them: returns those, ``(path, warnings)``."""
     known_skips = {s.path for s in skipped}
     warned: list[tuple[str, tuple[str, ...]]] = []
     for d in store.documents():
@@ -451,21 +536,7 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
             skipped.append(Skipped(d.path, d.code, d.reason))
         elif d.status == "indexed" and d.warnings:
             warned.append((d.path, d.warnings))
-
-    stale = refingerprint(store, params, wrap_progress(progress, 0.95, 0.98))
-    fill_bags(store, wrap_progress(progress, 0.98, 1.0))
-    flagged = [(d.path, d.flags) for d in store.documents() if d.status == "indexed" and d.flags]
-    _keep_left_out(store, folder, scan)
-    store.delete_meta(UNFINISHED_KEY)  # (a whole index holds no mark, as one made before marks were)
-    report = IndexReport(
-        added=added, updated=updated, moved=moved, removed=len(gone), unchanged=unchanged, unread=len(kept_unread),
-        skipped=tuple(skipped), warned=tuple(warned), flagged=tuple(flagged), refingerprinted=len(stale), reread=reread,
-        elapsed_s=time.monotonic() - started,
-        changed_ids=tuple(changed_ids + stale), others=scan.others,
-    )
-    progress(1.0, index_summary(store.count("indexed"), len(warned), len(skipped)))
-    log.info("indexed %s: %s", folder, report)
-    return report
+    return warned
 
 
 def _read_again(old) -> bool:  # noqa: ANN001 - a stored document
@@ -641,11 +712,11 @@ def index_files(store: Store, entries: Iterable[FileEntry], settings: Settings, 
     try:  # closed explicitly, as in index_folder: a failed write must not leave workers running
         for n, (path, result) in enumerate(runs, 1):
             entry = by_path[path]
-            old = store.conn.execute("SELECT id FROM documents WHERE rel = ?", (entry.rel,)).fetchone()
+            old = doc_rows.id_at(store, entry.rel)
             if isinstance(result, Skipped):
-                ids.append(write_skipped(store, entry, result, replace_id=old[0] if old else None))
+                ids.append(write_skipped(store, entry, result, replace_id=old))
             else:
-                ids.append(write_indexed(store, entry, result, settings.fingerprints, replace_id=old[0] if old else None,
+                ids.append(write_indexed(store, entry, result, settings.fingerprints, replace_id=old,
                                          indexed_at=run_at))
             progress(n / len(entries), f"Added {n} of {len(entries)}: {entry.rel}")
     finally:

@@ -8,6 +8,7 @@ import sqlite3
 import numpy as np
 
 from neardup_gui.core.store import IndexProblem, Store
+from neardup_gui.core.store import documents as doc_rows
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +77,7 @@ class MatrixCache:
         if not self.added:
             return False
         try:
-            alive = {r[0] for r in store.conn.execute("SELECT id FROM documents WHERE status = 'indexed'")}
+            alive = doc_rows.indexed_ids(store)
             rows = np.array([(a, b, s) for (a, b), s in self.values.items() if a in alive and b in alive],
                             dtype=self._ROW)
             store.save_search_table(self.NAME, self.key, rows.tobytes())

@@ -34,6 +34,7 @@ from neardup_gui.core.results import Comparison, Exclusions
 from neardup_gui.core.progress import Cancelled, ProgressFn, no_progress
 from neardup_gui.core.settings import Settings
 from neardup_gui.core.store import Store
+from neardup_gui.core.store import documents as doc_rows
 from neardup_gui.core.verify import Verifier
 
 log = logging.getLogger(__name__)
@@ -133,11 +134,10 @@ class PartitionWorker:
         # document serves them all, and a comparison of the same two texts (in the same order)
         # is made once. Real archives hold many such copies (365 of 797 Debian copyright files).
         self._content: dict[int, tuple[str, str]] = {
-            i: (sha, fmt) for i, sha, fmt in self.store.conn.execute(
-                "SELECT id, sha256, format FROM documents WHERE status = 'indexed'") if sha}
+            i: (sha, fmt) for i, sha, fmt in doc_rows.indexed_contents(self.store) if sha}
         self._shared = {k for k, n in Counter(self._content.values()).items() if n > 1}
         self._compared: OrderedDict[tuple, Comparison | None] = OrderedDict()
-        rows = sorted(self.store.conn.execute("SELECT rel, id, units FROM documents"))
+        rows = sorted(doc_rows.names_ids_units(self.store))
         top = max((i for _, i, _ in rows), default=0)
         # index top + 1 stands for any id unknown when the task started (a document added since)
         self._rank = np.full(top + 2, len(rows), dtype=np.int64)  # unknown (new) ids: last
@@ -158,8 +158,7 @@ class PartitionWorker:
             # worker prepares only what can reach the threshold (2,375 copy-heavy copyright files
             # in two workers: 1,900 + 882 preparations of their 1,976 texts became 1,230 + 791,
             # and the pass's CPU 8.2 s → 6.1 s with the compiled tokenizer).
-            bare = [i for i, n in self.store.conn.execute("SELECT doc_id, length(furniture) FROM texts")
-                    if not n and i <= top]
+            bare = [i for i, n in doc_rows.furniture_lengths(self.store) if not n and i <= top]
             self._countable[bare] = self._total[bare]
         # The stored bags of units (schema 5): a candidate is bounded by its bag before it is
         # prepared. Most candidates of a copy-heavy collection share only boilerplate with the
@@ -602,7 +601,7 @@ def run_pass(
             keys = family_keys(store, todo)
             parts = family_partitions(todo, keys, partition_docs)
             docs = {d: (units, sha)
-                    for d, units, sha in store.conn.execute("SELECT id, units, sha256 FROM documents")}
+                    for d, units, sha in doc_rows.ids_units_contents(store)}
         # The costliest first (a family's comparisons grow with its size and its documents'
         # lengths), so that no large partition is left for the end while the other workers idle;
         # one too large for a worker is shared by all of them.

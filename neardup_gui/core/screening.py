@@ -27,11 +27,10 @@ import hashlib
 import json
 import logging
 import os
-import time
 import zlib
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
@@ -47,9 +46,10 @@ from neardup_gui.core.decisions import decide
 from neardup_gui.core.ownership import Records, set_apart
 from neardup_gui.core.results import (
     NOBODY, Applicants, CheckSummary, Comparison, Credit, Decision, DocumentInfo, MatchSpan, Passage, SourceMatch,
+    resubmission_label,
 )
 from neardup_gui.core.settings import Settings
-from neardup_gui.core.store import SCREENINGS_SUFFIX, Store, examiner
+from neardup_gui.core.store import SCREENINGS_SUFFIX, Store, documents, examiner, screenings
 from neardup_gui.core.summary import set_apart_mask, summarise
 from neardup_gui.core.units import Units, tokenize
 from neardup_gui.core.verify import Marked, Verifier
@@ -106,6 +106,14 @@ class ScreenedSource:
                           passage_units_a=sum(p.units_a for p in self.passages),
                           passage_units_b=sum(p.units_b for p in self.passages))
 
+    def to_json(self, counted: ScreenedSource | None) -> dict[str, Any]:
+        """``counted``: this source with its credit among the sources counted (None: not counted)."""
+        return {"path": self.path, "kind": self.kind, "credited": counted.credit.share if counted is not None else 0.0,
+                "containment": self.containment, "similarity": self.similarity, "excluded": self.excluded,
+                "also_in": sorted({o for names in counted.credit.also_in for o in names}) if counted is not None else [],
+                "applicants": self.applicants.to_json(), "same_applicant": self.same_applicant,
+                "decision": self.decision.to_json() if self.decision else None}
+
 
 @dataclass(frozen=True)
 class ScreeningRow:
@@ -147,6 +155,24 @@ class ScreeningRow:
         resubmission, labelled apart, not copying."""
         return self.status == "done" and self.copied_from_others >= line
 
+    def to_json(self, rank: int, line: float, source_list: list[dict[str, Any]]) -> dict[str, Any]:
+        """The row ranked ``rank`` in a screening whose flag line is ``line``, with its sources
+        (:meth:`SubmissionDetail.sources_json`)."""
+        return {
+            "rank": rank, "path": self.path, "rel": self.rel, "status": self.status, "reason": self.reason or None,
+            "units": self.units, "copied": self.copied, "copied_overall": self.copied_overall,
+            "copied_without_quotes": self.copied_without_quotes, "largest_source_ratio": self.largest,
+            "largest_source": self.largest_source or None, "sources": self.sources,
+            "template_share": self.template_share, "flagged": self.flagged(line),
+            # the copied share split by whose the credited text is (the flag is by others')
+            "copied_from_others": self.copied_from_others, "copied_from_own": self.copied_from_own,
+            "set_apart_ratio": self.set_apart, "resubmission_of": self.resubmission_of or None,
+            "label": resubmission_label(self.resubmission_of), "applicants": self.applicants.to_json(),
+            "decided_sources": self.decided, "undecided_sources": self.undecided,
+            "warnings": list(self.warnings), "sha256": self.sha256, "flags": [f.to_json() for f in self.flags],
+            "source_list": source_list,
+        }
+
 
 @dataclass(frozen=True)
 class ScreeningInfo:
@@ -172,6 +198,14 @@ class Screening:
 
     def flagged(self) -> list[ScreeningRow]:
         return [r for r in self.rows if r.flagged(self.info.flag)]
+
+    def to_json(self, rows: Sequence[ScreeningRow], source_lists: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+        """The screening with ``rows`` (those listed, ranked from 1), each with its sources by rel."""
+        return {
+            "name": self.info.name, "folder": self.info.folder, "flag": self.info.flag,
+            "submissions": [r.to_json(i, self.info.flag, source_lists[r.rel]) for i, r in enumerate(rows, 1)],
+            "other_files": list(self.others),
+        }
 
 
 @dataclass(frozen=True, eq=False)
@@ -215,6 +249,11 @@ class SubmissionDetail:
         credited = credit(m.units, countable, [_as_match(s) for s in chosen])
         return [replace(s, credit=c.credit) for s, c in zip(chosen, credited)]
 
+    def sources_json(self) -> list[dict[str, Any]]:
+        """Every source with its credit among those counted (as the window lists them)."""
+        counted = {s.rank: s for s in self.counted()}
+        return [s.to_json(counted.get(s.rank)) for s in self.sources]
+
 
 def _as_match(s: ScreenedSource) -> SourceMatch:
     info = DocumentInfo(doc_id=s.doc_id, path=s.path, rel=s.name, size=0, sha256=s.sha256, status="indexed",
@@ -243,7 +282,7 @@ def _free_default_name(store: Store, folder: str) -> str:
     A screening of the same folder keeps its name (screened again: resumed or refreshed). Only a
     name given explicitly takes over another folder's screening."""
     base = default_name(folder)
-    taken = dict(store.conn.execute("SELECT name, folder FROM screenings").fetchall())
+    taken = screenings.names_and_folders(store)
     name, n = base, 1
     while name in taken and taken[name] != folder:
         n += 1
@@ -292,11 +331,6 @@ def _unpack_passages(blob: bytes) -> tuple[Passage, ...]:
                  for a, b, ua, ub, m, runs, *kind in json.loads(zlib.decompress(blob).decode("utf-8")))
 
 
-_ROW_COLS = ("rel, path, size, mtime_ns, sha256, batch_id, status, reason, warnings, units, copied, copied_overall, "
-             "copied_without_quotes, largest, largest_source, sources, template_share, quoted_share, flags, "
-             "copied_from_own, copied_from_others, set_apart, resubmission_of, authors")
-
-
 def _row(r: Sequence) -> ScreeningRow:
     return ScreeningRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], tuple(json.loads(r[8])), *r[9:18],
                         flags=flags_from_json(r[18]), copied_from_own=r[19], copied_from_others=r[20],
@@ -304,11 +338,7 @@ def _row(r: Sequence) -> ScreeningRow:
 
 
 def _info(store: Store, r: Sequence) -> ScreeningInfo:
-    n = store.conn.execute("SELECT COUNT(*) FROM screening_rows WHERE screening_id = ?", (r[0],)).fetchone()[0]
-    return ScreeningInfo(*r, submissions=n)
-
-
-_INFO_COLS = "id, name, folder, state, created, updated, flag"
+    return ScreeningInfo(*r, submissions=screenings.row_count(store, r[0]))
 
 
 # --- reading -----------------------------------------------------------------------------------
@@ -316,8 +346,7 @@ _INFO_COLS = "id, name, folder, state, created, updated, flag"
 
 def list_screenings(store: Store) -> list[ScreeningInfo]:
     """Every screening kept in the index, most recently updated first."""
-    rows = store.conn.execute(f"SELECT {_INFO_COLS} FROM screenings ORDER BY updated DESC, id DESC").fetchall()
-    return [_info(store, r) for r in rows]
+    return [_info(store, r) for r in screenings.all_screenings(store)]
 
 
 class ScreeningGone(KeyError):
@@ -341,8 +370,7 @@ class ScreeningGone(KeyError):
 
 
 def _find(store: Store, screening: str | int) -> ScreeningInfo:
-    col = "id" if isinstance(screening, int) else "name"
-    r = store.conn.execute(f"SELECT {_INFO_COLS} FROM screenings WHERE {col} = ?", (screening,)).fetchone()
+    r = screenings.screening_named(store, screening)
     if r is None:
         raise ScreeningGone(screening)
     return _info(store, r)
@@ -357,7 +385,7 @@ def load_screening(store: Store, screening: str | int) -> Screening:
     the whole copied share); KeyError if there is none. Each row with its applicants and how many
     of its sources the examiner decided on, as the records are now."""
     info = _find(store, screening)
-    rows = store.conn.execute(f"SELECT {_ROW_COLS} FROM screening_rows WHERE screening_id = ?", (info.id,)).fetchall()
+    rows = screenings.rows_of(store, info.id)
     others = tuple(os.path.join(info.folder, rel) for rel in json.loads(store.get_meta(_others_key(info.id), "[]")))
     records = Records.load(store)
     sources: dict[str, list[tuple[str, str]]] = {}
@@ -380,11 +408,7 @@ def _others_key(screening_id: int) -> str:
 def delete_screening(store: Store, screening: str | int) -> None:
     """Forget a screening: its rows, its sources and its own index file."""
     info = _find(store, screening)
-    with store.transaction() as conn:
-        conn.execute("DELETE FROM screening_sources WHERE screening_id = ?", (info.id,))
-        conn.execute("DELETE FROM screening_rows WHERE screening_id = ?", (info.id,))
-        conn.execute("DELETE FROM screenings WHERE id = ?", (info.id,))
-        conn.execute("DELETE FROM meta WHERE key = ?", (_others_key(info.id),))
+    screenings.delete(store, info.id, _others_key(info.id))
     path = screening_index_path(store.path, info.id)
     for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
         p.unlink(missing_ok=True)
@@ -394,12 +418,8 @@ def _sources(store: Store, screening_id: int, row: ScreeningRow, records: Record
              applicants: Applicants) -> tuple[ScreenedSource, ...]:
     """A submission's sources, each judged as the records are now: whose it is, the decision."""
     excluded_paths = excluded_sources(store, row.sha256)  # (kept before decisions, by path)
-    rows = store.conn.execute(
-        "SELECT rank, kind, doc_id, path, name, similarity, containment, source_containment, common, units_a, "
-        "units_b, spans, passages, indexed_at, sha256, authors FROM screening_sources "
-        "WHERE screening_id = ? AND rel = ? ORDER BY rank", (screening_id, row.rel))
     out = []
-    for r in rows:
+    for r in screenings.sources_of(store, screening_id, row.rel):
         theirs = records.applicants.of(r[3], r[14], json.loads(r[15]))
         decision = records.decisions.on((row.sha256, row.path), (r[14], r[3]))
         out.append(ScreenedSource(
@@ -413,15 +433,13 @@ def excluded_sources(store: Store, sha256: str) -> set[str]:
     """The source paths the examiner excluded for the submission with this sha256."""
     if not sha256:
         return set()
-    return {r[0] for r in store.conn.execute(
-        "SELECT source_path FROM source_exclusions WHERE submission_sha256 = ?", (sha256,))}
+    return screenings.excluded_source_paths(store, sha256)
 
 
 def submission_detail(store: Store, screening: str | int, rel: str) -> SubmissionDetail:
     """One submission of a screening with its text (from the screening's own index) and sources."""
     info = _find(store, screening)
-    r = store.conn.execute(f"SELECT {_ROW_COLS}, marks FROM screening_rows WHERE screening_id = ? AND rel = ?",
-                           (info.id, rel)).fetchone()
+    r = screenings.row_with_marks(store, info.id, rel)
     if r is None:
         raise ScreeningGone(info.name, rel)
     row = _row(r[:-1])
@@ -460,8 +478,8 @@ def _same_screening(store: Store, detail: SubmissionDetail) -> None:
     info = detail.screening
     if info.id == 0:
         return
-    row = store.conn.execute("SELECT created FROM screenings WHERE id = ?", (info.id,)).fetchone()
-    if row is None or row[0] != info.created:
+    created = screenings.created_at(store, info.id)
+    if created is None or created != info.created:
         raise ScreeningGone(info.name)
 
 
@@ -485,15 +503,11 @@ def decide_source(store: Store, screening: str | int, rel: str, source_path: str
     if source is None:
         raise ValueError(f"{source_path} is not a source of {rel}")
     if choice is None:
-        with store.transaction() as conn:  # (an exclusion kept before decisions, by path)
-            conn.execute("DELETE FROM source_exclusions WHERE submission_sha256 = ? AND source_path = ?",
-                         (sha, source_path))
+        screenings.forget_exclusion(store, sha, source_path)  # (an exclusion kept before decisions, by path)
     if source.sha256:
         decide(store, (sha, detail.row.path), (source.sha256, source.path), choice, note)
     elif choice is not None:  # (a source kept before its content was: remembered by its path)
-        with store.transaction() as conn:
-            conn.execute("INSERT OR IGNORE INTO source_exclusions (submission_sha256, source_path, created) "
-                         "VALUES (?, ?, ?)", (sha, source_path, time.time()))
+        screenings.exclude_by_path(store, sha, source_path)
     refigure_files(store, [(detail.row.path, sha), (source_path, source.sha256)])
     return next(r for r in load_screening(store, detail.screening.id).rows if r.rel == rel)
 
@@ -515,8 +529,7 @@ def refigure(store: Store, rows: Iterable[tuple[int, str]], progress: ProgressFn
             continue
         summary = detail.summary()
         row = _with_figures(detail.row, summary, summary.sources)
-        with store.transaction() as conn:
-            _update_figures(conn, screening_id, row)
+        screenings.set_figures(store, screening_id, row.rel, _figures(row))
         done += 1
     progress(1.0, "")
     return done
@@ -539,13 +552,11 @@ def _with_figures(row: ScreeningRow, s: CheckSummary, sources: int) -> Screening
                    copied_from_others=s.copied_from_others, set_apart=s.set_apart, resubmission_of=s.resubmission_of)
 
 
-def _update_figures(conn, screening_id: int, row: ScreeningRow) -> None:  # noqa: ANN001
-    conn.execute("UPDATE screening_rows SET copied = ?, copied_overall = ?, copied_without_quotes = ?, largest = ?, "
-                 "largest_source = ?, sources = ?, template_share = ?, quoted_share = ?, copied_from_own = ?, "
-                 "copied_from_others = ?, set_apart = ?, resubmission_of = ? WHERE screening_id = ? AND rel = ?",
-                 (row.copied, row.copied_overall, row.copied_without_quotes, row.largest, row.largest_source,
-                  row.sources, row.template_share, row.quoted_share, row.copied_from_own, row.copied_from_others,
-                  row.set_apart, row.resubmission_of, screening_id, row.rel))
+def _figures(row: ScreeningRow) -> tuple:
+    """A row's figures in the order :func:`screenings.set_figures` stores them."""
+    return (row.copied, row.copied_overall, row.copied_without_quotes, row.largest, row.largest_source,
+            row.sources, row.template_share, row.quoted_share, row.copied_from_own, row.copied_from_others,
+            row.set_apart, row.resubmission_of)
 
 
 # --- screening ---------------------------------------------------------------------------------
@@ -578,10 +589,9 @@ def _run_key(main: Collection, batch: Collection, settings: Settings, v: Verifie
     keys = v.all_template_keys
     h.update(np.sort(np.fromiter(keys, dtype=np.int64, count=len(keys))).tobytes())
     for store in (main.store, batch.store):
-        h.update(json.dumps(store.conn.execute(
-            "SELECT COUNT(*), COALESCE(MAX(id), 0) FROM documents").fetchone()).encode())
+        h.update(json.dumps(documents.count_and_last_id(store)).encode())
         h.update(str(store.fingerprint_generation()).encode())
-    h.update(json.dumps(batch.store.conn.execute("SELECT rel, sha256 FROM documents ORDER BY rel").fetchall()).encode())
+    h.update(json.dumps(documents.names_and_contents(batch.store)).encode())
     return h.hexdigest()
 
 
@@ -597,19 +607,7 @@ def _warnings(doc: Document, units: int, template_share: float) -> tuple[str, ..
 
 
 def _open_screening(store: Store, name: str, folder: str, flag: float, settings: Settings) -> ScreeningInfo:
-    now = time.time()
-    with store.transaction() as conn:
-        r = conn.execute("SELECT id, folder FROM screenings WHERE name = ?", (name,)).fetchone()
-        if r is None:
-            conn.execute("INSERT INTO screenings (name, folder, state, created, updated, flag, settings) "
-                         "VALUES (?, ?, 'running', ?, ?, ?, ?)",
-                         (name, folder, now, now, flag, json.dumps(_settings_json(settings))))
-        else:
-            if r[1] != folder:  # the same name for another folder: a new call under an old name
-                conn.execute("DELETE FROM screening_sources WHERE screening_id = ?", (r[0],))
-                conn.execute("DELETE FROM screening_rows WHERE screening_id = ?", (r[0],))
-            conn.execute("UPDATE screenings SET folder = ?, state = 'running', updated = ?, flag = ?, settings = ? "
-                         "WHERE id = ?", (folder, now, flag, json.dumps(_settings_json(settings)), r[0]))
+    screenings.open_running(store, name, folder, flag, json.dumps(_settings_json(settings)))
     return _find(store, name)
 
 
@@ -649,27 +647,19 @@ def screen_folder(collection: Collection, folder: str, settings: Settings, *, na
         v = Verifier(settings, _template_keys(main, batch, settings), user_template_keys(settings),
                      main.store.marked_keys()[0])
         run_key = _run_key(main, batch, settings, v)
-        old_key = store.conn.execute("SELECT run_key FROM screenings WHERE id = ?", (info.id,)).fetchone()[0]
+        old_key = screenings.run_key(store, info.id)
         docs = batch.store.documents()
-        with store.transaction() as conn:
-            if old_key != run_key:  # anything changed: every row is computed again
-                conn.execute("DELETE FROM screening_sources WHERE screening_id = ?", (info.id,))
-                conn.execute("DELETE FROM screening_rows WHERE screening_id = ?", (info.id,))
-                conn.execute("UPDATE screenings SET run_key = ? WHERE id = ?", (run_key, info.id))
-            else:  # files that left the folder leave the table
-                keep = {d.rel for d in docs}
-                for (rel,) in conn.execute("SELECT rel FROM screening_rows WHERE screening_id = ?", (info.id,)).fetchall():
-                    if rel not in keep:
-                        conn.execute("DELETE FROM screening_sources WHERE screening_id = ? AND rel = ?", (info.id, rel))
-                        conn.execute("DELETE FROM screening_rows WHERE screening_id = ? AND rel = ?", (info.id, rel))
+        if old_key != run_key:  # anything changed: every row is computed again
+            screenings.start_over(store, info.id, run_key)
+        else:  # files that left the folder leave the table
+            screenings.keep_only(store, info.id, {d.rel for d in docs})
         # Files the scan could not take (no permission, a name that is not valid UTF-8, a broken
         # link, a subfolder that cannot be listed) are rows too, with their reason: before, such a
         # submission was missing from the table without a word.
         for problem in _not_read(batch.store, folder):
             _write_row(store, info.id, problem, b"", [])
         # (a row of a scan problem, batch_id 0, is no result: the file is read once it can be)
-        done = {r[0] for r in store.conn.execute(
-            "SELECT rel FROM screening_rows WHERE screening_id = ? AND batch_id != 0", (info.id,))}
+        done = screenings.checked_rels(store, info.id)
         todo = [d for d in docs if d.rel not in done]
         records = main.records()  # whose each document is, and the examiner's decisions
         checking = wrap_progress(progress, 0.4, 1.0)
@@ -682,8 +672,7 @@ def screen_folder(collection: Collection, folder: str, settings: Settings, *, na
                 continue
             row, marks, sources = _screen_one(main, batch, d, settings, v, sub, records)
             _write_row(store, info.id, row, marks, sources)
-    with store.transaction() as conn:
-        conn.execute("UPDATE screenings SET state = 'done', updated = ? WHERE id = ?", (time.time(), info.id))
+    screenings.mark_done(store, info.id)
     progress(1.0, "Screened")
     return load_screening(store, info.id)
 
@@ -745,32 +734,23 @@ def _screen_one(main: Collection, batch: Collection, d, settings: Settings, v: V
 
 def _write_row(store: Store, screening_id: int, row: ScreeningRow, marks: bytes, sources: list[ScreenedSource]) -> None:
     """One submission's row and its sources: one transaction (a kill leaves it whole or absent)."""
-    with store.transaction() as conn:
-        conn.execute(f"INSERT OR REPLACE INTO screening_rows ({_ROW_COLS}, marks, screening_id) "
-                     f"VALUES ({','.join('?' * 26)})",
-                     (row.rel, row.path, row.size, row.mtime_ns, row.sha256, row.batch_id, row.status, row.reason,
-                      json.dumps(list(row.warnings), ensure_ascii=False), row.units, row.copied, row.copied_overall,
-                      row.copied_without_quotes, row.largest, row.largest_source, row.sources, row.template_share,
-                      row.quoted_share, flags_to_json(row.flags), row.copied_from_own, row.copied_from_others,
-                      row.set_apart, row.resubmission_of, json.dumps(list(row.authors), ensure_ascii=False),
-                      marks, screening_id))
-        conn.execute("DELETE FROM screening_sources WHERE screening_id = ? AND rel = ?", (screening_id, row.rel))
-        conn.executemany(
-            "INSERT INTO screening_sources (screening_id, rel, rank, kind, doc_id, path, name, similarity, containment, "
-            "source_containment, common, units_a, units_b, spans, passages, indexed_at, sha256, authors) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(screening_id, row.rel, s.rank, s.kind, s.doc_id, s.path, s.name, s.similarity, s.containment,
-              s.source_containment, s.common_units, s.units_a, s.units_b, _pack_spans(s.spans),
-              _pack_passages(s.passages), s.indexed_at, s.sha256, json.dumps(list(s.authors), ensure_ascii=False))
-             for s in sources])
-        conn.execute("UPDATE screenings SET updated = ? WHERE id = ?", (time.time(), screening_id))
+    screenings.write_row(
+        store, screening_id,
+        (row.rel, row.path, row.size, row.mtime_ns, row.sha256, row.batch_id, row.status, row.reason,
+         json.dumps(list(row.warnings), ensure_ascii=False), row.units, row.copied, row.copied_overall,
+         row.copied_without_quotes, row.largest, row.largest_source, row.sources, row.template_share,
+         row.quoted_share, flags_to_json(row.flags), row.copied_from_own, row.copied_from_others,
+         row.set_apart, row.resubmission_of, json.dumps(list(row.authors), ensure_ascii=False)),
+        marks,
+        [(s.rank, s.kind, s.doc_id, s.path, s.name, s.similarity, s.containment, s.source_containment, s.common_units,
+          s.units_a, s.units_b, _pack_spans(s.spans), _pack_passages(s.passages), s.indexed_at, s.sha256,
+          json.dumps(list(s.authors), ensure_ascii=False)) for s in sources])
 
 
 def set_flag(store: Store, screening: str | int, flag: float) -> None:
     """Move a screening's flag line (rows are flagged when their copied share reaches it)."""
     info = _find(store, screening)
-    with store.transaction() as conn:
-        conn.execute("UPDATE screenings SET flag = ? WHERE id = ?", (float(flag), info.id))
+    screenings.set_flag(store, info.id, flag)
 
 
 def coloured_spans(sources: Sequence[ScreenedSource]) -> list[tuple[CharSpan, int, int]]:

@@ -29,7 +29,8 @@ from neardup_gui.core.screening import (
 )
 from neardup_gui.core.sections import find_sections, section_figures
 from neardup_gui.core.settings import Settings
-from neardup_gui.core.store import Store
+from neardup_gui.core.store import Store, screenings
+from neardup_gui.core.store import documents as doc_rows
 from neardup_gui.core.units import cjk_share
 
 if TYPE_CHECKING:
@@ -275,11 +276,8 @@ def _report(store: Store, detail: SubmissionDetail, settings: Settings, lang: st
 
 def _source_sha(store: Store, detail: SubmissionDetail, s: ScreenedSource) -> str:
     if s.kind == COLLECTION:
-        r = store.conn.execute("SELECT sha256 FROM documents WHERE id = ?", (s.doc_id,)).fetchone()
-        return r[0] if r else ""
-    r = store.conn.execute("SELECT sha256 FROM screening_rows WHERE screening_id = ? AND path = ?",
-                           (detail.screening.id, s.path)).fetchone()
-    return r[0] if r else ""
+        return doc_rows.sha256_of(store, s.doc_id)
+    return screenings.sha256_at(store, detail.screening.id, s.path)
 
 
 def build_screening_report(store: Store, screening: str | int, settings: Settings, *, lang: str = "en") -> ScreeningReport:
