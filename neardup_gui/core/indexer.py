@@ -703,10 +703,13 @@ def external_entries(store: Store, folder: str) -> list[FileEntry]:
 
 
 def index_files(store: Store, entries: Iterable[FileEntry], settings: Settings, progress: ProgressFn = no_progress) -> list[int]:
-    """Add or update individual files (a checked submission added to the collection)."""
+    """Add or update individual files (a checked submission added to the collection); the id of
+    each, in the order of ``entries`` (the files are extracted in parallel and finish in any
+    order: paired by order of completion, a good file was once reported with its neighbour's
+    reason for being skipped)."""
     entries = list(entries)
     by_path = {e.path: e for e in entries}
-    ids = []
+    ids: dict[str, int] = {}
     run_at = time.time()
     runs = extract_many(list(by_path), settings.limits, settings.workers, no_progress)
     try:  # closed explicitly, as in index_folder: a failed write must not leave workers running
@@ -714,14 +717,14 @@ def index_files(store: Store, entries: Iterable[FileEntry], settings: Settings, 
             entry = by_path[path]
             old = doc_rows.id_at(store, entry.rel)
             if isinstance(result, Skipped):
-                ids.append(write_skipped(store, entry, result, replace_id=old))
+                ids[path] = write_skipped(store, entry, result, replace_id=old)
             else:
-                ids.append(write_indexed(store, entry, result, settings.fingerprints, replace_id=old,
-                                         indexed_at=run_at))
-            progress(n / len(entries), f"Added {n} of {len(entries)}: {entry.rel}")
+                ids[path] = write_indexed(store, entry, result, settings.fingerprints, replace_id=old,
+                                          indexed_at=run_at)
+            progress(n / len(by_path), f"Added {n} of {len(by_path)}: {entry.rel}")
     finally:
         runs.close()
-    return ids
+    return [ids[e.path] for e in entries]
 
 
 __all__ = ["IndexReport", "index_folder", "index_files", "index_summary", "prepare", "refingerprint", "params_key", "Cancelled"]

@@ -144,3 +144,49 @@ def test_a_name_clash_is_renamed_or_replaced(tmp_path, folder, corpus_dir):
         assert (folder / taken).read_bytes() == newcomer.read_bytes()
         rels = [d.rel for d in coll.documents()]
         assert rels.count(taken) == 1 and f"{stem} (2){ext}" in rels
+
+
+class _Reversed:
+    """The extraction's results in the reverse of the order the files were given (as two workers
+    may finish them), closable as the real iterator is."""
+
+    def __init__(self, results: list) -> None:
+        self._results = list(reversed(results))
+
+    def __iter__(self):
+        return iter(self._results)
+
+    def close(self) -> None:
+        pass
+
+
+def test_each_added_file_is_told_its_own_outcome_whatever_order_extraction_ends_in(tmp_path, folder, corpus_dir,
+                                                                                   monkeypatch):
+    """Three files added at once, the middle one damaged, extraction ending in the reverse order:
+    each is reported with its own document (before, ids were paired with the files in order of
+    completion, and a good file was reported damaged)."""
+    from neardup_gui.core import indexer
+
+    real = indexer.extract_many
+
+    def reversed_order(paths, *args, **kwargs):
+        runs = real(paths, *args, **kwargs)
+        try:
+            return _Reversed(list(runs))
+        finally:
+            runs.close()
+
+    outside = tmp_path / "inbox"
+    outside.mkdir()
+    texts = sorted((corpus_dir / "debian-reference-zh-cn").glob("*.txt"))
+    good_a, broken, good_b = outside / "a.txt", outside / "b.pdf", outside / "c.txt"
+    good_a.write_text(texts[3].read_text(encoding="utf-8"), encoding="utf-8")
+    broken.write_bytes(b"%PDF-1.7\n" + b"\x00garbage" * 50)  # a PDF with no page in it
+    good_b.write_text(texts[4].read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.setattr(indexer, "extract_many", reversed_order)
+    with Collection.open(tmp_path / "c.ndx") as coll:
+        coll.index_folder(str(folder), SETTINGS)
+        added = coll.add_files([str(good_a), str(broken), str(good_b)], SETTINGS, keep="external")
+        told = [(a.member, coll.store.document(a.doc_id).path, coll.store.document(a.doc_id).status) for a in added]
+    assert [(m, p) for m, p, _ in told] == [(str(good_a),) * 2, (str(broken),) * 2, (str(good_b),) * 2]
+    assert [s for _, _, s in told] == ["indexed", "skipped", "indexed"]

@@ -789,7 +789,7 @@ class Store:
         documents: the collection's template sentences."""
         # sentence_df is kept in step with ``sentences`` in every document's transaction, so this
         # is an index range scan, not a GROUP BY over every sentence of the collection (1.2 s at
-        # 15,000 documents, measured by tests/benchmarks/bench_check.py).
+        # 15,000 documents, measured by benchmarks/bench_check.py).
         rows = self.conn.execute("SELECT hash FROM sentence_df WHERE docs >= ?", (min_docs,))
         return np.fromiter(itertools.chain.from_iterable(rows), dtype=np.int64)
 
