@@ -714,13 +714,11 @@ def index_files(store: Store, entries: Iterable[FileEntry], settings: Settings, 
     runs = extract_many(list(by_path), settings.limits, settings.workers, no_progress)
     try:  # closed explicitly, as in index_folder: a failed write must not leave workers running
         for n, (path, result) in enumerate(runs, 1):
-            entry = by_path[path]
-            old = doc_rows.id_at(store, entry.rel)
+            entry = by_path[path]  # (a document already at its name is replaced by the store's write)
             if isinstance(result, Skipped):
-                ids[path] = write_skipped(store, entry, result, replace_id=old)
+                ids[path] = write_skipped(store, entry, result)
             else:
-                ids[path] = write_indexed(store, entry, result, settings.fingerprints, replace_id=old,
-                                          indexed_at=run_at)
+                ids[path] = write_indexed(store, entry, result, settings.fingerprints, indexed_at=run_at)
             progress(n / len(by_path), f"Added {n} of {len(by_path)}: {entry.rel}")
     finally:
         runs.close()

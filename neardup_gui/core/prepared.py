@@ -314,10 +314,17 @@ def _compiled(a: PreparedDocument, b: PreparedDocument) -> bool:
     return _kernels is not None and a.items.dtype == np.uint32 and b.items.dtype == np.uint32
 
 
+def _windows_of_pair(a: PreparedDocument, b: PreparedDocument, seeds: bool) -> tuple[_Windows, _Windows, int]:
+    """Both documents' ``min_run``-windows, or (``seeds``) their seeds' windows, and the length."""
+    if seeds:
+        return a.seed_windows, b.seed_windows, REVISION.seed_units
+    return a.windows, b.windows, a.min_run
+
+
 def _compiled_shared_cover(a: PreparedDocument, b: PreparedDocument, at_least: int | None,
                            seeds: bool = False) -> tuple[np.ndarray, np.ndarray] | bool | None:
     """:func:`_numpy_shared_cover` in C (core/_kernels.c)."""
-    (wa, wb), k = (a.seed_windows, b.seed_windows) if seeds else (a.windows, b.windows), _window_k(a, seeds)
+    wa, wb, k = _windows_of_pair(a, b, seeds)
     got = _kernels.shared_cover(wa.hashes, wa.inverse, wa.first, a.items, wb.hashes, wb.inverse, wb.first,
                                 b.items, k, -1 if at_least is None else at_least)
     if got is None or got is False:
@@ -325,17 +332,13 @@ def _compiled_shared_cover(a: PreparedDocument, b: PreparedDocument, at_least: i
     return np.frombuffer(got[0], dtype=bool), np.frombuffer(got[1], dtype=bool)
 
 
-def _window_k(a: PreparedDocument, seeds: bool) -> int:
-    return REVISION.seed_units if seeds else a.min_run
-
-
 def _numpy_shared_cover(a: PreparedDocument, b: PreparedDocument, at_least: int | None,
                         seeds: bool = False) -> tuple[np.ndarray, np.ndarray] | bool | None:
     """The masks of :func:`_shared_mask_prepared` from the window hashes (neither document's
     collided); None below ``at_least``; False when two windows of one hash differ (a collision).
     ``seeds``: of the seeds' windows rather than the ``min_run``-windows."""
-    k, na, nb = _window_k(a, seeds), len(a.items), len(b.items)
-    wa, wb = (a.seed_windows, b.seed_windows) if seeds else (a.windows, b.windows)
+    wa, wb, k = _windows_of_pair(a, b, seeds)
+    na, nb = len(a.items), len(b.items)
     idx = np.searchsorted(wb.hashes, wa.hashes)
     np.minimum(idx, len(wb.hashes) - 1, out=idx)
     hit_a = wb.hashes[idx] == wa.hashes

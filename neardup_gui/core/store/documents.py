@@ -20,12 +20,6 @@ def ids_at(store: Store, path: str) -> set[int]:
     return {r[0] for r in store.conn.execute("SELECT id FROM documents WHERE path = ?", (path,))}
 
 
-def id_at(store: Store, rel: str) -> int | None:
-    """The id of the document at ``rel`` in the folder; None if there is none."""
-    row = store.conn.execute("SELECT id FROM documents WHERE rel = ?", (rel,)).fetchone()
-    return row[0] if row else None
-
-
 def indexed_ids(store: Store) -> set[int]:
     """The ids of every document indexed (not skipped)."""
     return {r[0] for r in store.conn.execute("SELECT id FROM documents WHERE status = 'indexed'")}
