@@ -43,8 +43,6 @@ def _check_args(p: argparse.ArgumentParser) -> None:
 
 @command("check", "Check submissions against an indexed collection: ranked sources, best first.", _check_args)
 def run_check(args: argparse.Namespace) -> int:
-    from neardup_gui.core.store import IndexProblem
-
     from neardup_gui.core.workers import SUBMISSION_PREPARE, start_extraction
 
     settings = _settings(args)
@@ -58,6 +56,10 @@ def run_check(args: argparse.Namespace) -> int:
     runs = start_extraction(list(dict.fromkeys(os.path.abspath(f) for f in args.files)), settings.limits,
                             max(1, min(settings.workers, len(args.files))),
                             prepare=(SUBMISSION_PREPARE, settings.fingerprints))
+    # (the index's modules are imported once the workers run: a worker forked before needs none
+    # of them, and reads its file while this process imports them)
+    from neardup_gui.core.store import IndexProblem
+
     try:
         with _open(args) as coll:
             _say_if_unfinished(coll, args.db)

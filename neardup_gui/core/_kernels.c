@@ -1630,7 +1630,248 @@ done:
     return result;
 }
 
+/* --- whether a revised passage can exist at all (compare._revised_passages) ---------------- */
+
+PyDoc_STRVAR(chain_bound_doc,
+"chain_bound(codes_a, codes_b, weight_a, k, seed_weight, max_hole, min_seeds, max_points) -> (seeds, weight) or None\n\n"
+"Upper bounds of the seeds and of the weight of any chain _revised_passages can build of two\n"
+"texts: codes (int64, countable units, a negative code where a unit is in a passage: it matches\n"
+"nothing), the weight of A's units (float64). A seed is a common run of at least k units whose\n"
+"weight reaches seed_weight; two seeds in a chain lie at most max_hole units apart in both texts.\n"
+"The bounds are those of the longest and the heaviest path through every pair (i, j) of equal\n"
+"k-unit windows: along a diagonal (the seed goes on) or from a window to one that starts 3 to\n"
+"max_hole + 3 units on in both texts (a new seed, which must start with a run weighing\n"
+"seed_weight). Every chain of seeds is such a path, so no chain holds more. The seeds are counted\n"
+"up to min_seeds, and the weight computed only where they reach it (0.0 otherwise). None when the\n"
+"pairs exceed max_points (no bound: the caller searches).");
+
+/* a k-window of codes holding no negative (a unit in a passage) */
+static inline int window_open(const int64_t *c, Py_ssize_t i, Py_ssize_t k) {
+    for (Py_ssize_t t = 0; t < k; t++)
+        if (c[i + t] < 0) return 0;
+    return 1;
+}
+
+static inline int windows_equal(const int64_t *x, const int64_t *y, Py_ssize_t k) {
+    for (Py_ssize_t t = 0; t < k; t++)
+        if (x[t] != y[t]) return 0;
+    return 1;
+}
+
+static inline uint64_t window_hash(const int64_t *c, Py_ssize_t i, Py_ssize_t k) {
+    uint64_t h = 0x9E3779B97F4A7C15ULL;
+    for (Py_ssize_t t = 0; t < k; t++) {
+        h ^= (uint64_t)c[i + t] + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
+        h *= 0xBF58476D1CE4E5B9ULL;
+    }
+    return h ^ (h >> 31);
+}
+
+/* a seed may start at (i, j): its first units, k or more, weigh seed_weight and are equal */
+static inline int seed_starts(const int64_t *A, const int64_t *B, const double *cw, Py_ssize_t na, Py_ssize_t nb,
+                              Py_ssize_t i, Py_ssize_t j, Py_ssize_t k, double seed_weight) {
+    Py_ssize_t m = k;
+    while (i + m <= na && cw[i + m] - cw[i] < seed_weight - 1e-9) m++;
+    if (i + m > na || j + m > nb) return 0;
+    for (Py_ssize_t t = k; t < m; t++)
+        if (A[i + t] < 0 || A[i + t] != B[j + t]) return 0;
+    return 1;
+}
+
+/* The open k-windows of X in a hash table of ``size`` (a power of two) slots: each slot holds the
+ * first window of its run of equal windows and their hash (compared before the windows: a probe
+ * reads the text only where the hashes agree), the others chained through ``next`` in ascending
+ * order (``last_of``: scratch of ``size``). */
+static void table_fill(const int64_t *X, Py_ssize_t n, Py_ssize_t k, Py_ssize_t size, uint64_t *keys, int32_t *first,
+                       int32_t *next, int32_t *last_of) {
+    const Py_ssize_t mask = size - 1;
+    for (Py_ssize_t s = 0; s < size; s++) first[s] = -1;
+    for (Py_ssize_t j = 0; j <= n - k; j++) {
+        next[j] = -1;
+        if (!window_open(X, j, k)) continue;
+        const uint64_t key = window_hash(X, j, k);
+        Py_ssize_t h = (Py_ssize_t)(key & (uint64_t)mask);
+        while (first[h] >= 0 && (keys[h] != key || !windows_equal(X + first[h], X + j, k))) h = (h + 1) & mask;
+        if (first[h] < 0) {
+            first[h] = (int32_t)j;
+            keys[h] = key;
+        } else {
+            next[last_of[h]] = (int32_t)j;
+        }
+        last_of[h] = (int32_t)j;
+    }
+}
+
+static Py_ssize_t table_size(Py_ssize_t windows) {
+    Py_ssize_t size = 16;
+    while (size < 2 * windows) size *= 2;
+    return size;
+}
+
+static PyObject *py_chain_bound(PyObject *self, PyObject *args) {
+    PyObject *oa, *ob, *ow;
+    Py_ssize_t k, max_hole, min_seeds, max_points;
+    double seed_weight;
+    if (!PyArg_ParseTuple(args, "OOOndnnn", &oa, &ob, &ow, &k, &seed_weight, &max_hole, &min_seeds, &max_points))
+        return NULL;
+    buf_t ba = {0}, bb = {0}, bw = {0};
+    PyObject *result = NULL;
+    int32_t *slot_first = NULL, *pj = NULL, *cnt = NULL;
+    uint64_t *own_keys = NULL;
+    int32_t *last = NULL, *cur_c = NULL, *prev_c = NULL, *stamp_cur = NULL, *stamp_prev = NULL;
+    Py_ssize_t *row = NULL;
+    double *wt = NULL, *cw = NULL;
+    if (get(oa, &ba, 8, "codes_a") || get(ob, &bb, 8, "codes_b") || get(ow, &bw, 8, "weight_a")) goto done;
+    const int64_t *A = ba.view.buf, *B = bb.view.buf;
+    const double *W = bw.view.buf;
+    const Py_ssize_t na = len_of(&ba), nb = len_of(&bb);
+    if (len_of(&bw) != na || k < 1 || max_hole < 0 || na >= INT32_MAX || nb >= INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "chain_bound: one weight per unit of A, k >= 1, max_hole >= 0");
+        goto done;
+    }
+    if (na < k || nb < k) {
+        result = Py_BuildValue("(nd)", (Py_ssize_t)0, 0.0);
+        goto done;
+    }
+    row = malloc((size_t)(na - k + 2) * sizeof(Py_ssize_t));
+    cw = malloc((size_t)(na + 1) * sizeof(double));
+    if (!row || !cw) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    cw[0] = 0.0;
+    for (Py_ssize_t i = 0; i < na; i++) cw[i + 1] = cw[i] + W[i];
+    Py_ssize_t np_ = 0, cap = 0;
+    /* B's open windows in a hash table, A's looked up row by row */
+    const Py_ssize_t size = table_size(nb - k + 1);
+    own_keys = malloc((size_t)size * sizeof(uint64_t));
+    slot_first = malloc((size_t)(size + nb - k + 1) * sizeof(int32_t));
+    int32_t *last_of = malloc((size_t)size * sizeof(int32_t));
+    if (!own_keys || !slot_first || !last_of) {
+        free(last_of);
+        PyErr_NoMemory();
+        goto done;
+    }
+    table_fill(B, nb, k, size, own_keys, slot_first, slot_first + size, last_of);
+    free(last_of);
+    const uint64_t *keys = own_keys;
+    const int32_t *first = slot_first, *next = first + size;
+    for (Py_ssize_t i = 0; i <= na - k; i++) {
+        row[i] = np_;
+        if (!window_open(A, i, k)) continue;
+        const uint64_t key = window_hash(A, i, k);
+        Py_ssize_t h = (Py_ssize_t)(key & (uint64_t)(size - 1));
+        while (first[h] >= 0 && (keys[h] != key || !windows_equal(B + first[h], A + i, k))) h = (h + 1) & (size - 1);
+        for (int32_t j = first[h]; j >= 0; j = next[j]) {
+            if (np_ >= max_points) {
+                result = Py_None;
+                Py_INCREF(result);
+                goto done;
+            }
+            if (grow((void **)&pj, &cap, np_ + 1, sizeof(int32_t), 1024)) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            pj[np_++] = j;
+        }
+    }
+    row[na - k + 1] = np_;
+    cnt = malloc((size_t)(np_ ? np_ : 1) * sizeof(int32_t));
+    wt = malloc((size_t)(np_ ? np_ : 1) * sizeof(double));
+    if (!cnt || !wt) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* the seeds first, counted up to min_seeds: a point's count is at least c + 1 where, in a
+     * column of the window before it, a point of count > c lies in a row of the window. The
+     * latest such row of every count and column is kept (level by level, the columns side by
+     * side: a window's columns are read as one short array), rows entering 3 rows late as the
+     * window starts 3 rows back; the window rarely holds any point, read at the first level. */
+    const Py_ssize_t cap_c = min_seeds < 1 ? 1 : min_seeds;
+    last = malloc((size_t)nb * (size_t)cap_c * sizeof(int32_t));
+    cur_c = malloc((size_t)nb * sizeof(int32_t));
+    prev_c = malloc((size_t)nb * sizeof(int32_t));
+    stamp_cur = malloc((size_t)nb * sizeof(int32_t));
+    stamp_prev = malloc((size_t)nb * sizeof(int32_t));
+    if (!last || !cur_c || !prev_c || !stamp_cur || !stamp_prev) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t t = 0; t < nb * cap_c; t++) last[t] = INT32_MIN / 2;
+    for (Py_ssize_t t = 0; t < nb; t++) stamp_cur[t] = stamp_prev[t] = -1;
+    Py_ssize_t best_c = 0, entered = 0; /* rows below ``entered`` are in ``last`` */
+    for (Py_ssize_t i = 0; i <= na - k && best_c < cap_c; i++) {
+        for (; entered <= i - k; entered++)
+            for (Py_ssize_t p = row[entered]; p < row[entered + 1]; p++)
+                for (Py_ssize_t c = 0; c < cnt[p]; c++) last[c * nb + pj[p]] = (int32_t)entered;
+        { int32_t *t = prev_c; prev_c = cur_c; cur_c = t; t = stamp_prev; stamp_prev = stamp_cur; stamp_cur = t; }
+        for (Py_ssize_t p = row[i]; p < row[i + 1]; p++) {
+            const Py_ssize_t j = pj[p];
+            int32_t c = -1;
+            if (i > 0 && j > 0 && stamp_prev[j - 1] == i - 1) c = prev_c[j - 1];
+            if (seed_starts(A, B, cw, na, nb, i, j, k, seed_weight)) {
+                int32_t pc = 0;
+                const Py_ssize_t j0 = j - max_hole - k > 0 ? j - max_hole - k : 0, r0 = i - max_hole - k;
+                for (Py_ssize_t l = 0; l < cap_c - 1; l++) {
+                    const int32_t *level = last + l * nb;
+                    int any = 0;
+                    for (Py_ssize_t q = j0; q <= j - k; q++) any |= level[q] >= r0;
+                    if (!any) break;
+                    pc = (int32_t)l + 1;
+                }
+                if (pc + 1 > c) c = pc + 1;
+            }
+            if (c > cap_c) c = (int32_t)cap_c;
+            cnt[p] = c;
+            cur_c[j] = c;
+            stamp_cur[j] = (int32_t)i;
+            if (c > best_c) best_c = c;
+        }
+    }
+    /* the weight, where the seeds reach min_seeds: the heaviest path, the window read point by point */
+    double best_w = 0.0;
+    for (Py_ssize_t i = 0; best_c >= cap_c && i <= na - k; i++) {
+        for (Py_ssize_t p = row[i]; p < row[i + 1]; p++) {
+            const Py_ssize_t j = pj[p];
+            double w = -1.0;
+            if (i > 0 && j > 0) { /* the same seed going on: (i - 1, j - 1) */
+                Py_ssize_t lo = row[i - 1], hi = row[i];
+                while (lo < hi) {
+                    Py_ssize_t mid = (lo + hi) / 2;
+                    if (pj[mid] < j - 1) lo = mid + 1;
+                    else hi = mid;
+                }
+                if (lo < row[i] && pj[lo] == j - 1 && wt[lo] >= 0) w = wt[lo] + W[i + k - 1];
+            }
+            if (seed_starts(A, B, cw, na, nb, i, j, k, seed_weight)) {
+                double pw = 0.0;
+                const Py_ssize_t r0 = i - max_hole - k > 0 ? i - max_hole - k : 0;
+                for (Py_ssize_t r = r0; r <= i - k; r++) {
+                    Py_ssize_t lo = row[r], hi = row[r + 1];
+                    while (lo < hi) {
+                        Py_ssize_t mid = (lo + hi) / 2;
+                        if (pj[mid] < j - max_hole - k) lo = mid + 1;
+                        else hi = mid;
+                    }
+                    for (Py_ssize_t q = lo; q < row[r + 1] && pj[q] <= j - k; q++)
+                        if (wt[q] > pw) pw = wt[q];
+                }
+                if (pw + cw[i + k] - cw[i] > w) w = pw + cw[i + k] - cw[i];
+            }
+            wt[p] = w;
+            if (w > best_w) best_w = w;
+        }
+    }
+    result = Py_BuildValue("(nd)", best_c, best_w);
+done:
+    free(own_keys), free(slot_first), free(pj), free(cnt), free(row), free(wt), free(cw);
+    free(last), free(cur_c), free(prev_c), free(stamp_cur), free(stamp_prev);
+    release(&ba), release(&bb), release(&bw);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"chain_bound", py_chain_bound, METH_VARARGS, chain_bound_doc},
     {"chained_passages", py_chained_passages, METH_VARARGS, chained_passages_doc},
     {"posting_counts", py_posting_counts, METH_VARARGS, posting_counts_doc},
     {"group_hits", py_group_hits, METH_VARARGS, group_hits_doc},

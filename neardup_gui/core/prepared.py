@@ -21,7 +21,7 @@ import numpy as np
 from neardup_gui.core.align import _codes_as_sequences, _HASH_MULTIPLIER, _lcs_length_sequences
 from neardup_gui.core.compare import (
     REVISION, _aligned_comparison, _below_cutoffs, _cover, _gap_keys, _multiset_overlap, _ratio, _shared_mask_codes,
-    _with_gaps, merge_spans, revised_bound, units_in_spans,
+    _with_gaps, merge_spans, revised_bound, revision_possible, units_in_spans,
 )
 from neardup_gui.core.document import CharSpan
 from neardup_gui.core.passages import countable_marks
@@ -196,6 +196,18 @@ class PreparedDocument:
         return _windows_of(self.items, REVISION.seed_units)
 
     @functools.cached_property
+    def countable_items(self) -> np.ndarray:
+        """The items of its countable units (no gap item), as int64."""
+        return self.items[self.unit >= 0].astype(np.int64)
+
+    @functools.cached_property
+    def seed_weights(self) -> np.ndarray:
+        """What each countable unit weighs in a revised passage's seed (when both texts say which
+        units are CJK; see :class:`~neardup_gui.core.compare.RevisionRules`)."""
+        cjk = self.countable_marks[1]
+        return np.ones(len(self.pos)) if cjk is None else np.where(cjk, 1.0, REVISION.word_weight)
+
+    @functools.cached_property
     def top_item(self) -> int:
         """The largest item code (0 for a document without items)."""
         return int(self.items.max(initial=0))
@@ -360,13 +372,29 @@ def _numpy_shared_cover(a: PreparedDocument, b: PreparedDocument, at_least: int 
 def _revised_bound_prepared(a: PreparedDocument, b: PreparedDocument) -> int:
     """:func:`~neardup_gui.core.compare.revised_bound` of two prepared documents, their seeds'
     windows hashed once per document (a check's long submission is not hashed again for each
-    of its candidates)."""
+    of its candidates). Two texts of one vocabulary share short runs everywhere by chance, so
+    this bounds little there: :func:`_revision_possible_prepared` is asked first."""
     k = REVISION.seed_units
     masks = None
     if len(a.items) >= k and len(b.items) >= k and not (a.seed_windows.collided or b.seed_windows.collided):
         got = (_compiled_shared_cover if _compiled(a, b) else _numpy_shared_cover)(a, b, None, seeds=True)
         masks = got if got is not False else None
     return revised_bound(a.items, b.items, a.unit, b.unit, max(a.top_item, b.top_item) + 1, masks=masks)
+
+
+def _revision_possible_prepared(a: PreparedDocument, b: PreparedDocument) -> bool:
+    """:func:`~neardup_gui.core.compare.revision_possible` of the two whole texts (no unit in a
+    passage), weighted as :func:`~neardup_gui.core.compare._revised_passages` weighs them: when
+    False, no revised passage exists in what the passages leave either (fewer pairs of windows,
+    no longer paths), so the candidate's containments are bounded without them and the
+    comparison does not search for them. Two texts of one vocabulary share short runs
+    everywhere by chance (a 30-page Chinese submission and each of its 200 candidates, all but
+    one chance: 192 ruled out here); ordered chains of them are what chance lacks."""
+    real_a, real_b = a.countable_items, b.countable_items
+    cjk_a, cjk_b = a.countable_marks[1], b.countable_marks[1]
+    weight = np.ones(len(real_a)) if cjk_a is None or cjk_b is None else a.seed_weights
+    return revision_possible(real_a, real_b, np.zeros(len(real_a), dtype=bool), np.zeros(len(real_b), dtype=bool),
+                             weight)
 
 
 def _reaching(masks: tuple[np.ndarray, np.ndarray], at_least: int | None) -> tuple[np.ndarray, np.ndarray] | None:
@@ -482,6 +510,7 @@ def compare_prepared(
     if identical:
         sel_a, sel_b = np.arange(len(a.items), dtype=np.int64), np.arange(len(b.items), dtype=np.int64)
     lcs = None  # the LCS length of the selections, when a bound computed it
+    revisable = None  # whether revised passages can exist at all, when a bound asked
     lcs_at_most = None  # else an upper bound of it: the real units' bag, plus the gap items
     if not identical:
         need = None  # the fewest anchor units that reach a cut-off: every bound is compared with it
@@ -490,7 +519,10 @@ def compare_prepared(
             if not bag_bounded:
                 bag = min(bag, int(bag_bounds(a, [b])[0]))
             # revised passages (no anchor) count in the containments: what they can cover, bounded
-            revised = 0 if min_containment is None else _revised_bound_prepared(a, b)
+            revised = 0
+            if min_containment is not None:
+                revisable = _revision_possible_prepared(a, b)
+                revised = _revised_bound_prepared(a, b) if revisable else 0
             need = _least_reaching(n_a, n_b, min_similarity, min_containment, bag, revised)
             if need is None or bag < need:
                 return None
@@ -532,4 +564,4 @@ def compare_prepared(
                "template_share_a": a.template_share, "template_share_b": b.template_share,
                "excluded_share_a": a.excluded_share, "excluded_share_b": b.excluded_share,
                "exclusions_a": a.exclusions, "exclusions_b": b.exclusions},
-        unit_marks=(a.countable_marks, b.countable_marks) if counts_only else None)
+        unit_marks=(a.countable_marks, b.countable_marks) if counts_only else None, revisable=revisable)
