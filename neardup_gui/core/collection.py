@@ -462,7 +462,8 @@ class Collection:
         m = self._marked.get(doc_id)
         if m is None:
             t = self.store.compared_text(doc_id)
-            m = v.mark(t.text, t.furniture, hidden=t.hidden)
+            # (an indexed document's quotations are never read: only a submission's, summarised)
+            m = v.mark(t.text, t.furniture, hidden=t.hidden, quoted=False)
             if len(self._marked) > 512:
                 self._marked.clear()
             self._marked[doc_id] = m

@@ -10,6 +10,7 @@ import pytest
 
 from neardup_gui.core.collection import Collection, compare_files
 from neardup_gui.core.settings import FingerprintParams, Settings
+from neardup_gui.core.verify import Verifier
 
 SETTINGS = Settings(workers=2, threshold=0.5)
 
@@ -218,3 +219,34 @@ def test_pairs_cached_before_passages_are_recomputed(tmp_path, folder):
     assert rows
     for stored_a, fresh_a, stored_b, fresh_b in rows:
         assert stored_a == pytest.approx(fresh_a) and stored_b == pytest.approx(fresh_b)
+
+
+def test_a_sources_quotations_are_not_looked_for_and_the_check_answers_the_same(tmp_path, corpus_texts,
+                                                                               monkeypatch):
+    """An indexed document's quotations are never read (only a submission's: "copied without
+    quotations"), so its marks leave them out unless quotations are excluded from counting; the
+    check's answer is what it is with them."""
+    text = sorted(corpus_texts.values())[0]
+    quote = " ".join(text.split(" ")[40:70])
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "source.txt").write_text(text + f'\nAs the handbook puts it, "{quote}" and so on.', encoding="utf-8")
+    submission = tmp_path / "sub.txt"
+    submission.write_text(f'Our plan. As the handbook puts it, "{quote}" and so on. Other words follow here.',
+                          encoding="utf-8")
+    for exclude in (False, True):
+        settings = Settings(workers=1, exclude_quotes=exclude)
+        with Collection.open(tmp_path / f"c{exclude}.ndx") as coll:
+            coll.index_folder(str(root), settings)
+            (doc,) = coll.documents()
+            marked = coll.marked(doc.doc_id, coll.verifier(settings))
+            assert bool(marked.quoted) == exclude and bool(marked.excluded) == exclude
+            (got,) = coll.check([str(submission)], settings)
+            with monkeypatch.context() as m:  # the source's quotations looked for, as before
+                mark = Verifier.mark
+                m.setattr(Verifier, "mark", lambda self, *a, **k: mark(self, *a, **{**k, "quoted": True}))
+                coll._marked.clear()
+                (want,) = coll.check([str(submission)], settings)
+            assert got.summary == want.summary and got.summary.quoted_share > 0
+            assert [(x.source.path, x.comparison) for x in got.matches] == [(x.source.path, x.comparison)
+                                                                           for x in want.matches]
