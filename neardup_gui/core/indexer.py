@@ -501,7 +501,7 @@ def _extract_and_write(store: Store, to_extract: list[FileEntry], existing: dict
         runs = _with_copies(extracted([f.path for f in largest_first]), copies, extracted)
         # Closed explicitly: an error while writing (a full disk) must not leave the workers
         # running for as long as something holds the traceback (the app shows it to the examiner).
-        with store.page_cache(WRITE_CACHE_MB), _CommitGroups(store) as group:
+        with store.page_cache(WRITE_CACHE_MB), store.filling_grams(), _CommitGroups(store) as group:
             try:
                 for path, result, prep in runs:
                     group.next()

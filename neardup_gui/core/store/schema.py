@@ -118,12 +118,51 @@ def _schema7_credit(conn: sqlite3.Connection) -> None:
 
 def _schema8_grams(conn: sqlite3.Connection) -> None:
     """Schema 8: the check's dense tier. A document fingerprinted before has no grams until it is
-    fingerprinted again from its stored text (its parameters changed: ``indexer.refingerprint``)."""
-    conn.execute("CREATE TABLE IF NOT EXISTS grams (hash INTEGER NOT NULL, doc_id INTEGER NOT NULL,"
-                 " PRIMARY KEY (hash, doc_id)) WITHOUT ROWID")
-    conn.execute("CREATE INDEX IF NOT EXISTS grams_doc ON grams (doc_id)")
+    fingerprinted again from its stored text (its parameters changed: ``indexer.refingerprint``).
+    (Created in schema 10's layout: :func:`_schema10_grams_by_document`.)"""
+    _create_grams(conn)
     if "grams" not in {r[1] for r in conn.execute("PRAGMA table_info(fingerprints)")}:
         conn.execute("ALTER TABLE fingerprints ADD COLUMN grams BLOB NOT NULL DEFAULT x''")
+
+
+# The grams by document (each document's rows are written together, in order: appended to the
+# table), and by hash in GRAMS_LOOKUP, the index a check looks its k-grams up in.
+GRAMS_LOOKUP = "grams_hash"
+_GRAMS_LOOKUP_SQL = f"CREATE INDEX IF NOT EXISTS {GRAMS_LOOKUP} ON grams (hash, doc_id)"
+
+
+def _create_grams(conn: sqlite3.Connection) -> None:
+    conn.execute("CREATE TABLE IF NOT EXISTS grams (doc_id INTEGER NOT NULL, hash INTEGER NOT NULL,"
+                 " PRIMARY KEY (doc_id, hash)) WITHOUT ROWID")  # (in column order: quick_check misreads others)
+    conn.execute(_GRAMS_LOOKUP_SQL)
+
+
+def create_gram_lookup(conn: sqlite3.Connection) -> None:
+    """The grams' index by hash, when it is missing (see :func:`drop_gram_lookup`)."""
+    conn.execute(_GRAMS_LOOKUP_SQL)
+
+
+def drop_gram_lookup(conn: sqlite3.Connection) -> None:
+    """Drop the grams' index by hash while an empty grams table is filled (a new index is
+    built): each row then goes to the end of the table, and the index is made once at the end,
+    sorted, instead of a row at a random place of it at a time."""
+    conn.execute(f"DROP INDEX IF EXISTS {GRAMS_LOOKUP}")
+
+
+def _schema10_grams_by_document(conn: sqlite3.Connection) -> None:
+    """Schema 10: the grams table is keyed by (doc_id, hash), with an index by hash, instead of
+    by (hash, doc_id) with an index by doc_id: the same rows and look-ups, but an index build
+    writes each document's rows at the end of the table. The rows of an index of schema 8 or 9
+    are copied over (in the order of the new key), once."""
+    columns = [r[1] for r in conn.execute("PRAGMA table_info(grams)")]
+    if columns and columns[0] == "hash":  # schema 8 and 9: PRIMARY KEY (hash, doc_id)
+        conn.execute("DROP INDEX IF EXISTS grams_doc")
+        conn.execute("ALTER TABLE grams RENAME TO grams_schema9")
+        _create_grams(conn)
+        conn.execute("DROP INDEX IF EXISTS grams_hash")
+        conn.execute("INSERT INTO grams (doc_id, hash) SELECT doc_id, hash FROM grams_schema9 ORDER BY doc_id, hash")
+        conn.execute("DROP TABLE grams_schema9")
+    _create_grams(conn)
 
 
 def _add_generation(conn: sqlite3.Connection) -> None:
