@@ -1828,8 +1828,11 @@ static PyObject *py_chain_bound(PyObject *self, PyObject *args) {
             if (c > best_c) best_c = c;
         }
     }
-    /* the weight, where the seeds reach min_seeds: the heaviest path, the window read point by point */
+    /* the weight, where the seeds reach min_seeds: the heaviest path, the window read point by point
+     * (at most 4 * max_points points read: a text repeating one short phrase, against another,
+     * has up to 31 in every row of a window; then no bound) */
     double best_w = 0.0;
+    Py_ssize_t reads = 4 * max_points;
     for (Py_ssize_t i = 0; best_c >= cap_c && i <= na - k; i++) {
         for (Py_ssize_t p = row[i]; p < row[i + 1]; p++) {
             const Py_ssize_t j = pj[p];
@@ -1853,8 +1856,15 @@ static PyObject *py_chain_bound(PyObject *self, PyObject *args) {
                         if (pj[mid] < j - max_hole - k) lo = mid + 1;
                         else hi = mid;
                     }
-                    for (Py_ssize_t q = lo; q < row[r + 1] && pj[q] <= j - k; q++)
+                    Py_ssize_t q = lo;
+                    for (; q < row[r + 1] && pj[q] <= j - k; q++)
                         if (wt[q] > pw) pw = wt[q];
+                    reads -= q - lo + 1;
+                }
+                if (reads < 0) {
+                    result = Py_None;
+                    Py_INCREF(result);
+                    goto done;
                 }
                 if (pw + cw[i + k] - cw[i] > w) w = pw + cw[i + k] - cw[i];
             }

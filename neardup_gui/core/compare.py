@@ -619,7 +619,7 @@ def _revised_passages(
 
 # Above this many pairs of equal seed windows the bound is not computed (16 bytes each): the
 # revised passages are searched as if it had said nothing.
-CHAIN_BOUND_MAX_POINTS = 2_000_000
+CHAIN_BOUND_MAX_POINTS = 1_000_000
 
 
 def revision_possible(codes_a: np.ndarray, codes_b: np.ndarray, used_a: np.ndarray, used_b: np.ndarray,

@@ -72,6 +72,10 @@ def test_a_bound_too_large_to_compute_says_nothing():
     same = np.zeros(200, dtype=np.int64)  # every window equals every other: 198² pairs
     assert _kernels.chain_bound(same, same, np.ones(200), 3, 4.0, 30, 4, 1000) is None
     assert compare.CHAIN_BOUND_MAX_POINTS >= 1_000_000
+    # a phrase repeated: 100,000 pairs, 6 or 7 in every row of a window (the weight's reads bounded)
+    phrase = np.tile(np.arange(5, dtype=np.int64), 200)
+    assert _kernels.chain_bound(phrase, phrase[:500], np.ones(1000), 3, 4.0, 30, 4, 200_000) is None
+    assert _kernels.chain_bound(phrase, phrase[:500], np.ones(1000), 3, 4.0, 30, 4, 10**7) is not None
 
 
 def _cases(lang: str) -> list[tuple[str, str]]:
