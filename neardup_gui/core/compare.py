@@ -798,17 +798,18 @@ def _longest_shared_run(items_a: np.ndarray, items_b: np.ndarray, mask_a: np.nda
         return None
     wa = np.lib.stride_tricks.sliding_window_view(items_a, k)
     wb = np.lib.stride_tricks.sliding_window_view(items_b, k)
-    labels = _window_labels(np.concatenate([wa, wb]))
-    la, lb = labels[: len(wa)], labels[len(wa):]
+    starts = np.flatnonzero(mask_a[: len(wa)])
+    # (A's windows labelled where a run may start only: a long text's others are never looked up)
+    labels = _window_labels(np.concatenate([wa[starts], wb]))
+    la, lb = labels[: len(starts)], labels[len(starts):]
     order = np.argsort(lb, kind="stable")
     sorted_lb = lb[order]
     best: tuple[int, int, int] | None = None
-    starts = np.flatnonzero(mask_a[: len(wa)])
-    for i in starts.tolist():
+    for t, i in enumerate(starts.tolist()):
         if i > 0 and mask_a[i - 1] and best is not None and best[0] <= i - 1 < best[0] + best[2]:
             continue  # inside the best run found so far: no longer run starts here
-        lo = int(np.searchsorted(sorted_lb, la[i], side="left"))
-        hi = min(int(np.searchsorted(sorted_lb, la[i], side="right")), lo + RUN_PLACES)
+        lo = int(np.searchsorted(sorted_lb, la[t], side="left"))
+        hi = min(int(np.searchsorted(sorted_lb, la[t], side="right")), lo + RUN_PLACES)
         for j in order[lo:hi].tolist():
             n = k
             while i + n < len(items_a) and j + n < len(items_b) and items_a[i + n] == items_b[j + n]:
