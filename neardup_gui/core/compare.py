@@ -463,9 +463,9 @@ def _tiling(
     Cheap when nothing moved: a new run needs ``min_run`` units of the first round's shared
     k-grams left over in both texts, which is checked before anything is aligned again.
 
-    Then a run of ``min_run`` that short seeds of a passage keep from being found takes their
-    place (:func:`_anchor_over_short_seeds`), as long as one is left; of the tilings so made,
-    the one covering most in both texts is kept. Revised passages and short copied sentences
+    Then runs of ``min_run`` that short seeds of a passage keep from being found take their place
+    (:func:`_anchor_over_short_seeds`), step by step while each step makes all passages cover
+    more in one text and no less in the other. Revised passages and short copied sentences
     (:func:`_with_short_matches`) are found in what each tiling leaves.
     """
     n_a, n_b = len(codes_a), len(codes_b)
@@ -483,8 +483,8 @@ def _tiling(
     short = (items_a, items_b, unit_a, unit_b, pos_a, pos_b, codes_a, codes_b, n_codes, marks_a, marks_b)
     best = _with_short_matches(kept, moved, *short, used_a.copy(), used_b.copy())
     while True:
-        # A run of min_run that short seeds of a passage (joined across an edit: the weaker
-        # match) stand in the way of is taken when all passages then cover more in each text.
+        # Runs of min_run that short seeds of a passage (joined across an edit: the weaker
+        # match) stand in the way of are taken when all passages then cover more (none less).
         trial_a, trial_b = used_a.copy(), used_b.copy()
         contest = _anchor_over_short_seeds(kept, moved, items_a, items_b, unit_a, unit_b, pos_a, pos_b, n_codes,
                                            sel_a, sel_b, real_a, real_b, trial_a, trial_b, min_run)
@@ -493,9 +493,9 @@ def _tiling(
         kept_t, moved_t = _tiling_rounds(*contest, *rounds, trial_a, trial_b, min_run, marks_a, marks_b)
         trial = _with_short_matches(kept_t, moved_t, *short, trial_a.copy(), trial_b.copy())
         before, after = _covers(itertools.chain(*best)), _covers(itertools.chain(*trial))
-        kept, moved, used_a, used_b = kept_t, moved_t, trial_a, trial_b
-        if after[0] >= before[0] and after[1] >= before[1] and after != before:
-            best = trial
+        if not (after[0] >= before[0] and after[1] >= before[1] and after != before):
+            break
+        kept, moved, used_a, used_b, best = kept_t, moved_t, trial_a, trial_b, trial
     return best
 
 
@@ -549,8 +549,9 @@ def _anchor_over_short_seeds(
     unit_b: np.ndarray, pos_a: np.ndarray, pos_b: np.ndarray, n_codes: int, sel_a: np.ndarray, sel_b: np.ndarray,
     real_a: np.ndarray, real_b: np.ndarray, used_a: np.ndarray, used_b: np.ndarray, min_run: int,
 ) -> tuple[list[Found], list[Found]] | None:
-    """An exact run of ``min_run`` that the short seeds of passages (shorter than ``min_run``,
-    joined across edits) keep from being found: the longest one, taken; the short seeds in its way
+    """Exact runs of ``min_run`` that the short seeds of passages (shorter than ``min_run``,
+    joined across edits) keep from being found: those of one alignment in order of what is open
+    (free or held by a short seed), or else the longest one, taken; the short seeds in their way
     are left out of their passages (a passage split there, a piece without an anchor dropped).
     None when there is none: (kept, moved) otherwise, ``used_*`` updated in place."""
     short_a, short_b = np.zeros(len(used_a), dtype=bool), np.zeros(len(used_b), dtype=bool)
@@ -572,28 +573,38 @@ def _anchor_over_short_seeds(
     left_a, left_b = items_a.copy(), items_b.copy()
     left_a[~open_a], left_b[~open_b] = n_codes, n_codes + 1
     mask_a, mask_b = _shared_within(left_a, left_b, open_a, open_b, min_run, n_codes)
+    if not mask_a.any():
+        return None
     seeds_all = [s for *_, seeds in itertools.chain(kept, moved) for s in seeds]
-    while mask_a.any():
+
+    def anew(runs: list[Run]) -> list[Run]:
+        """The runs through a short seed's unit that align anew (not along a passage's own seed)."""
+        return [r for r in runs
+                if (short_a[r[0]:r[0] + r[2]].any() or short_b[r[1]:r[1] + r[2]].any())
+                and not any(sj - si == r[1] - r[0] and si < r[0] + r[2] and r[0] < si + sn
+                            for si, sj, sn in seeds_all)]
+
+    # the runs of one alignment in order of what is open, as a round of the tiling takes them …
+    round_a, round_b = np.flatnonzero(mask_a).astype(np.int64), np.flatnonzero(mask_b).astype(np.int64)
+    blocks = _align_sequences(*_codes_as_sequences(left_a[round_a], left_b[round_b], n_codes + 2))
+    runs = anew(_counted(None, None, blocks, round_a, round_b, unit_a, unit_b, min_run, 0, (pos_a, pos_b))[0])
+    while not runs and mask_a.any():  # … or else the longest shared run that aligns anew
         run = _longest_shared_run(left_a, left_b, mask_a, min_run)
         if run is None:
             return None
         i0, j0, n0 = run
-        runs, _, _ = _counted(None, None, [(0, 0, n0)], np.arange(i0, i0 + n0, dtype=np.int64),
-                              np.arange(j0, j0 + n0, dtype=np.int64), unit_a, unit_b, min_run, 0, (pos_a, pos_b))
-        runs = [r for r in runs
-                if (short_a[r[0]:r[0] + r[2]].any() or short_b[r[1]:r[1] + r[2]].any())
-                and not any(sj - si == r[1] - r[0] and si < r[0] + r[2] and r[0] < si + sn
-                            for si, sj, sn in seeds_all)]  # the run aligns anew, not a passage's own seed
-        if runs:
-            break
+        runs = anew(_counted(None, None, [(0, 0, n0)], np.arange(i0, i0 + n0, dtype=np.int64),
+                             np.arange(j0, j0 + n0, dtype=np.int64), unit_a, unit_b, min_run, 0, (pos_a, pos_b))[0])
+        runs = runs[:1]
         mask_a[i0:i0 + n0] = False
-    else:
+    if not runs:
         return None
-    i, j, n = max(runs, key=lambda r: r[2])
+    taken_a, taken_b = np.zeros(len(used_a), dtype=bool), np.zeros(len(used_b), dtype=bool)
+    _take(taken_a, taken_b, runs)
 
     def without_crossed(p: Found) -> list[Found]:
         seeds = p[4]
-        crossed = [s[0] < i + n and i < s[0] + s[2] or s[1] < j + n and j < s[1] + s[2] for s in seeds]
+        crossed = [taken_a[i:i + n].any() or taken_b[j:j + n].any() for i, j, n in seeds]
         if not any(crossed):
             return [p]
         pieces, part = [], []
@@ -609,14 +620,14 @@ def _anchor_over_short_seeds(
 
     kept = [piece for q in kept for piece in without_crossed(q)]
     moved = [piece for q in moved for piece in without_crossed(q)]
-    found = (i, i + n, j, j + n, ((i, j, n),))
-    kept = [piece for q in kept for piece in _split_around(q, found)]
-    moved = [piece for q in moved for piece in _split_around(q, found)]
-    used_a[:], used_b[:] = False, False
+    found = [(i, i + n, j, j + n, ((i, j, n),)) for i, j, n in runs]
+    for p in found:
+        kept = [piece for q in kept for piece in _split_around(q, p)]
+        moved = [piece for q in moved for piece in _split_around(q, p)]
+    used_a[:], used_b[:] = taken_a, taken_b
     for *_, seeds in itertools.chain(kept, moved):
         _take(used_a, used_b, seeds)
-    _take(used_a, used_b, found[4])
-    return kept, moved + [found]
+    return kept, moved + found
 
 
 def _open_runs(open_: np.ndarray, short_items: np.ndarray, k: int) -> tuple[bool, bool]:
