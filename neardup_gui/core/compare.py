@@ -415,6 +415,7 @@ def _aligned_comparison(
     in_order, moved, revised = (in_order, [], []) if whole else _tiling(
         in_order, items_a, items_b, unit_a, unit_b, pos_a, pos_b, codes_a, codes_b, n_codes, sel_a, sel_b, min_run,
         (jumps_a, cjk_a), (jumps_b, cjk_b), revisable is not False)
+    identical = sum(_identical(p) for p in in_order)  # what stays in order: a short seed may have given way
     cover_a = sum(ea - sa for sa, ea, _, _, _ in itertools.chain(in_order, moved, revised))
     cover_b = sum(eb - sb for _, _, sb, eb, _ in itertools.chain(in_order, moved, revised))
     if counts_only:
@@ -464,6 +465,11 @@ def _tiling(
 
     Cheap when nothing moved: a new run needs ``min_run`` units of the first round's shared
     k-grams left over in both texts, which is checked before anything is aligned again.
+
+    Then runs of ``min_run`` that short seeds of a passage keep from being found take their place
+    (:func:`_anchor_over_short_seeds`), step by step while each step makes all passages cover
+    more in one text and no less in the other. Revised passages and short copied sentences
+    (:func:`_with_short_matches`) are found in what each tiling leaves.
     """
     n_a, n_b = len(codes_a), len(codes_b)
     used_a, used_b = np.zeros(n_a, dtype=bool), np.zeros(n_b, dtype=bool)  # identical units taken
@@ -477,6 +483,36 @@ def _tiling(
     unit_of_b = np.where(unit_b[sel_b] >= 0, np.searchsorted(real_b, sel_b), -1)
     shared_a, shared_b = unit_of_a[unit_of_a >= 0], unit_of_b[unit_of_b >= 0]  # countable units of the shared k-grams
     kept, moved = list(in_order), []
+    rounds = (items_a, items_b, unit_a, unit_b, pos_a, pos_b, codes_a, codes_b, n_codes, sel_a, sel_b, unit_of_a,
+              unit_of_b, shared_a, shared_b, real_a, real_b)
+    kept, moved = _tiling_rounds(kept, moved, *rounds, used_a, used_b, min_run, marks_a, marks_b)
+    short = (items_a, items_b, unit_a, unit_b, pos_a, pos_b, codes_a, codes_b, n_codes, marks_a, marks_b, revisable)
+    best = _with_short_matches(kept, moved, *short, used_a.copy(), used_b.copy())
+    while True:
+        # Runs of min_run that short seeds of a passage (joined across an edit: the weaker
+        # match) stand in the way of are taken when all passages then cover more (none less).
+        trial_a, trial_b = used_a.copy(), used_b.copy()
+        contest = _anchor_over_short_seeds(kept, moved, items_a, items_b, unit_a, unit_b, pos_a, pos_b, n_codes,
+                                           sel_a, sel_b, real_a, real_b, trial_a, trial_b, min_run)
+        if contest is None:
+            break
+        kept_t, moved_t = _tiling_rounds(*contest, *rounds, trial_a, trial_b, min_run, marks_a, marks_b)
+        trial = _with_short_matches(kept_t, moved_t, *short, trial_a.copy(), trial_b.copy())
+        before, after = _covers(itertools.chain(*best)), _covers(itertools.chain(*trial))
+        if not (after[0] >= before[0] and after[1] >= before[1] and after != before):
+            break
+        kept, moved, used_a, used_b, best = kept_t, moved_t, trial_a, trial_b, trial
+    return best
+
+
+def _tiling_rounds(
+    kept: list[Found], moved: list[Found], items_a: np.ndarray, items_b: np.ndarray, unit_a: np.ndarray,
+    unit_b: np.ndarray, pos_a: np.ndarray, pos_b: np.ndarray, codes_a: np.ndarray, codes_b: np.ndarray, n_codes: int,
+    sel_a: np.ndarray, sel_b: np.ndarray, unit_of_a: np.ndarray, unit_of_b: np.ndarray, shared_a: np.ndarray,
+    shared_b: np.ndarray, real_a: np.ndarray, real_b: np.ndarray, used_a: np.ndarray, used_b: np.ndarray, min_run: int,
+    marks_a: tuple, marks_b: tuple,
+) -> tuple[list[Found], list[Found]]:
+    """The rounds of :func:`_tiling` (``used_*`` updated in place)."""
     while np.count_nonzero(~used_a[shared_a]) >= min_run and np.count_nonzero(~used_b[shared_b]) >= min_run:
         # a k-gram shared now was shared in the first round (sel) and holds no unit taken since
         open_a = sel_a[(unit_of_a < 0) | ~used_a[np.maximum(unit_of_a, 0)]]
@@ -514,12 +550,137 @@ def _tiling(
             kept = [piece for q in kept for piece in _split_around(q, p)]
             moved = [piece for q in moved for piece in _split_around(q, p)]
         moved.extend(found)
-    revised = _revised_passages(items_a, items_b, unit_a, unit_b, pos_a, pos_b, n_codes, used_a, used_b,
-                                marks_a, marks_b) if revisable else []
-    for p in revised:
+    return kept, moved
+
+
+def _anchor_over_short_seeds(
+    kept: list[Found], moved: list[Found], items_a: np.ndarray, items_b: np.ndarray, unit_a: np.ndarray,
+    unit_b: np.ndarray, pos_a: np.ndarray, pos_b: np.ndarray, n_codes: int, sel_a: np.ndarray, sel_b: np.ndarray,
+    real_a: np.ndarray, real_b: np.ndarray, used_a: np.ndarray, used_b: np.ndarray, min_run: int,
+) -> tuple[list[Found], list[Found]] | None:
+    """Exact runs of ``min_run`` that the short seeds of passages (shorter than ``min_run``,
+    joined across edits) keep from being found: those of one alignment in order of what is open
+    (free or held by a short seed), or else the longest one, taken; the short seeds in their way
+    are left out of their passages (a passage split there, a piece without an anchor dropped).
+    None when there is none: (kept, moved) otherwise, ``used_*`` updated in place."""
+    short_a, short_b = np.zeros(len(used_a), dtype=bool), np.zeros(len(used_b), dtype=bool)
+    for *_, seeds in itertools.chain(kept, moved):
+        for i, j, n in seeds:
+            if n < min_run:
+                short_a[i:i + n], short_b[j:j + n] = True, True
+    if not short_a.any() and not short_b.any():
+        return None
+    open_a, open_b = np.zeros(len(items_a), dtype=bool), np.zeros(len(items_b), dtype=bool)
+    open_a[sel_a], open_b[sel_b] = True, True
+    open_a[real_a[used_a & ~short_a]], open_b[real_b[used_b & ~short_b]] = False, False
+    # such a run lies in min_run open items in a row in each text, a short seed's unit among them in one
+    (long_a, with_short_a), (long_b, with_short_b) = (
+        _open_runs(open_, real[short], min_run) for open_, real, short in ((open_a, real_a, short_a),
+                                                                           (open_b, real_b, short_b)))
+    if not ((with_short_a and long_b) or (with_short_b and long_a)):
+        return None
+    left_a, left_b = items_a.copy(), items_b.copy()
+    left_a[~open_a], left_b[~open_b] = n_codes, n_codes + 1
+    mask_a, mask_b = _shared_within(left_a, left_b, open_a, open_b, min_run, n_codes)
+    if not mask_a.any():
+        return None
+    seeds_all = [s for *_, seeds in itertools.chain(kept, moved) for s in seeds]
+
+    def anew(runs: list[Run]) -> list[Run]:
+        """The runs through a short seed's unit that align anew (not along a passage's own seed)."""
+        return [r for r in runs
+                if (short_a[r[0]:r[0] + r[2]].any() or short_b[r[1]:r[1] + r[2]].any())
+                and not any(sj - si == r[1] - r[0] and si < r[0] + r[2] and r[0] < si + sn
+                            for si, sj, sn in seeds_all)]
+
+    # the runs of one alignment in order of what is open, as a round of the tiling takes them …
+    round_a, round_b = np.flatnonzero(mask_a).astype(np.int64), np.flatnonzero(mask_b).astype(np.int64)
+    blocks = _align_sequences(*_codes_as_sequences(left_a[round_a], left_b[round_b], n_codes + 2))
+    runs = anew(_counted(None, None, blocks, round_a, round_b, unit_a, unit_b, min_run, 0, (pos_a, pos_b))[0])
+    while not runs and mask_a.any():  # … or else the longest shared run that aligns anew
+        run = _longest_shared_run(left_a, left_b, mask_a, min_run)
+        if run is None:
+            return None
+        i0, j0, n0 = run
+        runs = anew(_counted(None, None, [(0, 0, n0)], np.arange(i0, i0 + n0, dtype=np.int64),
+                             np.arange(j0, j0 + n0, dtype=np.int64), unit_a, unit_b, min_run, 0, (pos_a, pos_b))[0])
+        runs = runs[:1]
+        mask_a[i0:i0 + n0] = False
+    if not runs:
+        return None
+    taken_a, taken_b = np.zeros(len(used_a), dtype=bool), np.zeros(len(used_b), dtype=bool)
+    _take(taken_a, taken_b, runs)
+
+    def without_crossed(p: Found) -> list[Found]:
+        seeds = p[4]
+        crossed = [taken_a[i:i + n].any() or taken_b[j:j + n].any() for i, j, n in seeds]
+        if not any(crossed):
+            return [p]
+        pieces, part = [], []
+        for s, c in zip(seeds, crossed):
+            if c:
+                pieces.append(part)
+                part = []
+            else:
+                part.append(s)
+        pieces.append(part)
+        return [(q[0][0], q[-1][0] + q[-1][2], q[0][1], q[-1][1] + q[-1][2], tuple(q)) for q in pieces
+                if q and max(x[2] for x in q) >= min_run]
+
+    kept = [piece for q in kept for piece in without_crossed(q)]
+    moved = [piece for q in moved for piece in without_crossed(q)]
+    found = [(i, i + n, j, j + n, ((i, j, n),)) for i, j, n in runs]
+    for p in found:
         kept = [piece for q in kept for piece in _split_around(q, p)]
         moved = [piece for q in moved for piece in _split_around(q, p)]
+    used_a[:], used_b[:] = taken_a, taken_b
+    for *_, seeds in itertools.chain(kept, moved):
+        _take(used_a, used_b, seeds)
+    return kept, moved + found
+
+
+def _open_runs(open_: np.ndarray, short_items: np.ndarray, k: int) -> tuple[bool, bool]:
+    """Whether ``open_`` holds ``k`` open items in a row, and such a stretch holding one of
+    ``short_items``."""
+    stretch = np.cumsum(~open_)  # the same number along a stretch of open items
+    lengths = np.bincount(stretch[open_], minlength=int(stretch[-1]) + 1 if len(stretch) else 1)
+    long = lengths >= k
+    return bool(long.any()), bool(long[stretch[short_items[open_[short_items]]]].any())
+
+
+def _with_short_matches(
+    kept: list[Found], moved: list[Found], items_a: np.ndarray, items_b: np.ndarray, unit_a: np.ndarray,
+    unit_b: np.ndarray, pos_a: np.ndarray, pos_b: np.ndarray, codes_a: np.ndarray, codes_b: np.ndarray, n_codes: int,
+    marks_a: tuple, marks_b: tuple, revisable: bool, used_a: np.ndarray, used_b: np.ndarray,
+) -> tuple[list[Found], list[Found], list[Found]]:
+    """(in order, moved, revised) once the revised passages and the short copied sentences are
+    found in what the tiling left (``used_*`` updated in place). ``revisable``: False when no
+    revised passage can exist in the two whole texts (none is searched for)."""
+    revised: list[Found] = []
+    while revisable:
+        found = _revised_passages(items_a, items_b, unit_a, unit_b, pos_a, pos_b, n_codes, used_a, used_b,
+                                  marks_a, marks_b)
+        if not found:
+            break
+        for p in found:
+            used_a[p[0]:p[1]], used_b[p[2]:p[3]] = True, True  # holes too: nothing is found inside
+            kept = [piece for q in kept for piece in _split_around(q, p)]
+            moved = [piece for q in moved for piece in _split_around(q, p)]
+        revised.extend(found)
+    for p in _filled_gaps(codes_a, codes_b, used_a, used_b, marks_a, marks_b):
+        _take(used_a, used_b, p[4])
+        kept = [piece for q in kept for piece in _split_around(q, p)]
+        moved = [piece for q in moved for piece in _split_around(q, p)]
+        moved.append(p)
     return kept, moved, revised
+
+
+def _covers(found: Iterable[Found]) -> tuple[int, int]:
+    """The units passages cover in A and in B."""
+    cover_a = cover_b = 0
+    for sa, ea, sb, eb, _ in found:
+        cover_a, cover_b = cover_a + ea - sa, cover_b + eb - sb
+    return cover_a, cover_b
 
 
 @dataclass(frozen=True)
@@ -644,6 +805,52 @@ def revision_possible(codes_a: np.ndarray, codes_b: np.ndarray, used_a: np.ndarr
         return True
     seeds, weight = bound
     return seeds >= rules.min_seeds and weight >= rules.min_weight - 1e-9
+
+
+def _free_stretches(used: np.ndarray, jumps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(starts, ends) of the maximal stretches of units no passage holds, cut where removed
+    text lies (``jumps``, as :func:`~neardup_gui.core.passages.countable_marks` gives them)."""
+    free = ~used
+    if not len(free):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    before = np.concatenate([[True], ~free[:-1] | jumps])  # a bound before each unit
+    after = np.concatenate([~free[1:] | jumps, [True]])  # and after it
+    return np.flatnonzero(free & before), np.flatnonzero(free & after) + 1
+
+
+def _filled_gaps(codes_a: np.ndarray, codes_b: np.ndarray, used_a: np.ndarray, used_b: np.ndarray,
+                 marks_a: tuple, marks_b: tuple, rules: RevisionRules = REVISION) -> list[Found]:
+    """Copied sentences shorter than a run: a stretch no passage holds, bounded in each text by
+    copied text (or the text's edge, or removed text), that is word for word a whole such stretch
+    of the other text, weighing at least a revised passage's seed (three words, four CJK
+    characters). A shuffle of a paragraph's sentences leaves its short sentences so, each between
+    two copied ones on both sides. Chance does not explain that: the two stretches are equal from
+    one copied unit to the next, and unrelated texts hold few passages, their gaps long and unlike
+    (docs/similarity.md). Each stretch of B fills one of A at most; returned as one exact seed
+    each, in countable coordinates."""
+    if not used_a.any() or not used_b.any():
+        return []  # one stretch each: whole texts, equal only if identical (and then a passage)
+    starts_a, ends_a = _free_stretches(used_a, marks_a[0])
+    starts_b, ends_b = _free_stretches(used_b, marks_b[0])
+    len_a, len_b = ends_a - starts_a, ends_b - starts_b
+    keep_a = (len_a >= rules.seed_units) & np.isin(len_a, len_b)
+    if not keep_a.any():
+        return []
+    cjk = marks_a[1]
+    weight = (np.arange(len(codes_a) + 1, dtype=np.float64) if cjk is None
+              else np.concatenate([[0.0], np.cumsum(np.where(cjk, 1.0, rules.word_weight))]))
+    keep_a &= weight[ends_a] - weight[starts_a] >= rules.seed_weight - 1e-9
+    keep_b = np.isin(len_b, len_a[keep_a])
+    places: dict[bytes, list[int]] = {}
+    for s, e in zip(starts_b[keep_b].tolist(), ends_b[keep_b].tolist()):
+        places.setdefault(codes_b[s:e].tobytes(), []).append(s)
+    out: list[Found] = []
+    for s, e in zip(starts_a[keep_a].tolist(), ends_a[keep_a].tolist()):
+        free = places.get(codes_a[s:e].tobytes())
+        if free:
+            j = free.pop(0)
+            out.append((s, e, j, j + e - s, ((s, j, e - s),)))
+    return out
 
 
 def _free_stretch_units(used: np.ndarray, k: int) -> int:
@@ -869,16 +1076,20 @@ def _below_cutoffs(
 
 
 def revised_bound(items_a: np.ndarray, items_b: np.ndarray, unit_a: np.ndarray, unit_b: np.ndarray,
-                  n_codes: int, masks: tuple[np.ndarray, np.ndarray] | None = None) -> int:
-    """What revised passages can cover at most, in either text: their seeds lie in shared
-    ``seed_units``-grams (:func:`revision_cover_bound` of the multiset overlap of those units).
-    ``masks``: the items of each text inside those k-grams, when computed already."""
+                  n_codes: int, masks: tuple[np.ndarray, np.ndarray] | None = None, revisable: bool = True) -> int:
+    """What revised passages and short copied sentences can cover at most, in either text: their
+    seeds lie in shared ``seed_units``-grams (:func:`revision_cover_bound` of the multiset overlap
+    of those units).
+    ``masks``: the items of each text inside those k-grams, when computed already. ``revisable``:
+    False when no revised passage can exist (:func:`revision_possible`): then the short copied
+    sentences alone, whole stretches equal word for word, cover at most that overlap."""
     mask_a, mask_b = masks if masks is not None else _shared_mask_codes(items_a, items_b, REVISION.seed_units)
     real_a = items_a[mask_a & (unit_a >= 0)]
     real_b = items_b[mask_b & (unit_b >= 0)]
     if not len(real_a) or not len(real_b):
         return 0
-    return revision_cover_bound(_multiset_overlap(real_a, real_b, max(int(real_a.max()), int(real_b.max())) + 1))
+    overlap = _multiset_overlap(real_a, real_b, max(int(real_a.max()), int(real_b.max())) + 1)
+    return revision_cover_bound(overlap) if revisable else overlap
 
 
 # ----------------------------------------------------------------------------------------------

@@ -369,17 +369,19 @@ def _numpy_shared_cover(a: PreparedDocument, b: PreparedDocument, at_least: int 
     return covers if np.array_equal(window_a, window_b) else False
 
 
-def _revised_bound_prepared(a: PreparedDocument, b: PreparedDocument) -> int:
+def _revised_bound_prepared(a: PreparedDocument, b: PreparedDocument, revisable: bool = True) -> int:
     """:func:`~neardup_gui.core.compare.revised_bound` of two prepared documents, their seeds'
     windows hashed once per document (a check's long submission is not hashed again for each
-    of its candidates). Two texts of one vocabulary share short runs everywhere by chance, so
-    this bounds little there: :func:`_revision_possible_prepared` is asked first."""
+    of its candidates); ``revisable``: as :func:`_revision_possible_prepared` says (False: the
+    short copied sentences alone). Two texts of one vocabulary share short runs everywhere by
+    chance, so this bounds little there."""
     k = REVISION.seed_units
     masks = None
     if len(a.items) >= k and len(b.items) >= k and not (a.seed_windows.collided or b.seed_windows.collided):
         got = (_compiled_shared_cover if _compiled(a, b) else _numpy_shared_cover)(a, b, None, seeds=True)
         masks = got if got is not False else None
-    return revised_bound(a.items, b.items, a.unit, b.unit, max(a.top_item, b.top_item) + 1, masks=masks)
+    return revised_bound(a.items, b.items, a.unit, b.unit, max(a.top_item, b.top_item) + 1, masks=masks,
+                         revisable=revisable)
 
 
 def _revision_possible_prepared(a: PreparedDocument, b: PreparedDocument) -> bool:
@@ -522,7 +524,7 @@ def compare_prepared(
             revised = 0
             if min_containment is not None:
                 revisable = _revision_possible_prepared(a, b)
-                revised = _revised_bound_prepared(a, b) if revisable else 0
+                revised = _revised_bound_prepared(a, b, revisable)
             need = _least_reaching(n_a, n_b, min_similarity, min_containment, bag, revised)
             if need is None or bag < need:
                 return None

@@ -150,3 +150,90 @@ def test_property_the_prepared_comparison_finds_the_same_moved_passages(sizes, s
         (plain.similarity, plain.containment_a, plain.containment_b, plain.passages)
     assert (counts.similarity, counts.containment_a, counts.containment_b) == \
         (plain.similarity, plain.containment_a, plain.containment_b)
+
+
+def revised_paragraphs(n: int, seeds: int = 6, seed_len: int = 4) -> tuple[list[str], list[str]]:
+    """``n`` source paragraphs and their revisions: runs of ``seed_len`` words kept, each next
+    word replaced, so no run of ``MIN_RUN`` is left (each revision is a revised passage alone)."""
+    source, revised = [], []
+    for k in range(n):
+        s, r = [], []
+        for j in range(seeds):
+            kept = [f"p{k}s{j}w{i}" for i in range(seed_len)]
+            s += kept + [f"p{k}old{j}"]
+            r += kept + [f"p{k}new{j}"]
+        source.append(" ".join(s))
+        revised.append(" ".join(r))
+    return source, revised
+
+
+def test_revised_paragraphs_count_in_any_order() -> None:
+    """Four revised paragraphs (short runs in order, none of ``MIN_RUN``) shuffled: each is a
+    revised passage wherever it moved, not only those one alignment in order reaches."""
+    source, revised = revised_paragraphs(4)
+    copy = "\n".join(revised[k] for k in (3, 1, 0, 2))
+    c = compare_documents(copy, "\n".join(source), min_run=MIN_RUN)
+    assert [p.revised for p in c.passages] == [True] * 4
+    assert c.containment_a == pytest.approx(116 / 120)  # each passage ends on its last seed
+    assert_tiling(c)
+
+
+def test_short_sentences_of_a_shuffled_paragraph_count_between_copied_ones() -> None:
+    """A paragraph's sentences shuffled, every other one shorter than a run: each short one sits
+    between copied sentences in both texts, word for word the same, so it is copied too."""
+    lengths = [12, 4, 11, 5, 13, 3, 10, 6, 12, 7]
+    sentences = [" ".join(f"s{k}w{i}" for i in range(n)) + "." for k, n in enumerate(lengths)]
+    order = [4, 9, 0, 5, 8, 3, 2, 7, 6, 1]  # long and short alternate, no neighbour kept
+    copy, source = " ".join(sentences[k] for k in order), " ".join(sentences)
+    c = compare_documents(copy, source, min_run=MIN_RUN)
+    assert c.containment_a == c.containment_b == 1.0
+    short = [p for p in c.passages if p.units_a < MIN_RUN]
+    assert len(short) == 5 and all(p.moved and p.matched_units == p.units_a for p in short)
+    assert_tiling(c)
+
+
+def test_a_short_phrase_shared_inside_other_text_is_not_copied() -> None:
+    """A short phrase of the source found in the copy's own text is no copy: the stretch between
+    copied text must be the same, word for word and whole, in both texts."""
+    copied = " ".join(f"c{i}" for i in range(20))
+    own_a, own_b = (" ".join(f"{x}{i}" for i in range(40)) for x in "xy")
+    source = f"{copied} {own_a} the same file name {own_a}"
+    copy = f"{copied} {own_b} the same file name {own_b}"
+    c = compare_documents(copy, source, min_run=MIN_RUN)
+    assert c.passage_units_a == 20
+
+
+@settings(max_examples=60, deadline=None)
+@given(lengths=st.lists(st.integers(1, 14), min_size=2, max_size=12), seed=st.integers(0, 2**16))
+def test_property_shuffled_sentences_are_counted_once(lengths, seed) -> None:
+    """Sentences of any length shuffled: passages stay disjoint and exact, each unit counted once."""
+    rng = random.Random(seed)
+    sentences = [" ".join(f"s{k % 4}w{i % 5}" if rng.random() < 0.3 else f"s{k}w{i}" for i in range(n)) + "."
+                 for k, n in enumerate(lengths)]
+    order = list(range(len(sentences)))
+    rng.shuffle(order)
+    copy, source = " ".join(sentences[k] for k in order), " ".join(sentences)
+    c = compare_documents(copy, source, min_run=MIN_RUN)
+    assert_tiling(c)
+    assert c.containment_a <= 1.0 and c.containment_b <= 1.0
+    for p in c.passages:
+        for run in p.runs:
+            assert tokenize(copy[run.a[0]:run.a[1]]).tokens == tokenize(source[run.b[0]:run.b[1]]).tokens
+
+
+def test_a_run_is_not_kept_from_its_sentence_by_the_short_seeds_of_another() -> None:
+    """Two sentences of a paragraph swapped, both starting with the same words: the passage in
+    order runs on into the wrong sentence and joins its short pieces across the differences
+    (seeds of 4 and 6 characters), which would leave the right sentence of the copy no run of 8 in
+    the source. An exact run of ``min_run`` takes precedence over short seeds: every sentence is
+    found whole, each unit counted once, the similarity over what stays in order."""
+    source = ("通常使用符号链接比使用硬链接更合适，除非你有一个好理由使用硬链接。\n\n"
+              "“.”目录链接到它所在的目录，因此任何新建目录的链接数从2开始。"
+              "“..”目录链接到父目录，因此目录的链接数随着新的子目录的创建而增加。")
+    copy = ("通常使用符号链接比使用硬链接更合适，除非你有一个好理由使用硬链接。\n"
+            "“..”目录链接到父目录，因此目录的链接数随着新的子目录的创建而增加。"
+            "“.”目录链接到它所在的目录，因此任何新建目录的链接数从2开始。")
+    c = compare_documents(copy, source, min_run=MIN_RUN)
+    assert c.containment_a == c.containment_b == 1.0  # was 0.69 / 0.77
+    assert not any(r.units < MIN_RUN for p in c.passages if not p.moved for r in p.runs)
+    assert_tiling(c)
