@@ -520,22 +520,39 @@ def compare_prepared(
         if cut:
             if not bag_bounded:
                 bag = min(bag, int(bag_bounds(a, [b])[0]))
-            # revised passages (no anchor) count in the containments: what they can cover, bounded
-            revised = 0
+            # Revised passages and short copied sentences (no anchor) count in the containments:
+            # what they can cover, bounded. That bound is a search of the shared seed windows,
+            # so each test is first made without it (0: the most any test can then ask for) and
+            # the bound computed where a test would rule the pair out without it, and before the
+            # LCS bound (whose answer the alignment is given): the same tests pass or fail.
             if min_containment is not None:
                 revisable = _revision_possible_prepared(a, b)
-                revised = _revised_bound_prepared(a, b, revisable)
+            revised, exact = 0, min_containment is None
             need = _least_reaching(n_a, n_b, min_similarity, min_containment, bag, revised)
+
+            def exactly() -> None:
+                nonlocal revised, exact, need
+                if not exact:
+                    revised, exact = _revised_bound_prepared(a, b, revisable), True
+                    need = _least_reaching(n_a, n_b, min_similarity, min_containment, bag, revised)
+
             if need is None or bag < need:
-                return None
+                exactly()
+                if need is None or bag < need:
+                    return None
         shared = _shared_mask_prepared(a, b, at_least=need)
+        if shared is None and need is not None and not exact:
+            exactly()
+            shared = _shared_mask_prepared(a, b, at_least=need)
         if shared is None:
             return None
         sel_a = np.flatnonzero(shared[0]).astype(np.int64)
         sel_b = np.flatnonzero(shared[1]).astype(np.int64)
         if need is not None:
             if min(len(sel_a), len(sel_b)) < need:
-                return None
+                exactly()
+                if min(len(sel_a), len(sel_b)) < need:
+                    return None
             if _compiled(a, b):
                 bound, gaps_a, gaps_b = _kernels.real_overlap(a.items, a.unit, sel_a, b.items, b.unit, sel_b)
             else:
@@ -543,20 +560,28 @@ def compare_prepared(
                 bound = _multiset_overlap_sparse(a.items[real_a], b.items[real_b])
                 gaps_a, gaps_b = len(sel_a) - len(real_a), len(sel_b) - len(real_b)
             if bound < need:
-                return None
+                exactly()
+                if bound < need:
+                    return None
             lcs_at_most = bound + min(gaps_a, gaps_b)
             if min_similarity is not None and _identical_below(a, b, bound, bag, min_similarity, min_containment,
                                                                revised):
-                return None
-            near = _below_cutoffs(bound, n_a, n_b, None if min_similarity is None else min_similarity + LCS_BOUND_MARGIN,
-                                  None if min_containment is None else min_containment + LCS_BOUND_MARGIN, bag, revised)
-            if near and len(sel_a) * len(sel_b) >= LCS_BOUND_MIN_CELLS:
-                seq_a, seq_b = a.items[sel_a], b.items[sel_b]
-                top = int(max(seq_a.max(), seq_b.max())) + 1
-                # banded: only the part of the matrix that can reach ``need`` is computed (0 below it)
-                lcs = _lcs_length_sequences(*_codes_as_sequences(seq_a, seq_b, top), at_least=need)
-                if lcs < need:
+                exactly()
+                if _identical_below(a, b, bound, bag, min_similarity, min_containment, revised):
                     return None
+            if len(sel_a) * len(sel_b) >= LCS_BOUND_MIN_CELLS:
+                exactly()
+                near = _below_cutoffs(bound, n_a, n_b,
+                                      None if min_similarity is None else min_similarity + LCS_BOUND_MARGIN,
+                                      None if min_containment is None else min_containment + LCS_BOUND_MARGIN, bag,
+                                      revised)
+                if near:
+                    seq_a, seq_b = a.items[sel_a], b.items[sel_b]
+                    top = int(max(seq_a.max(), seq_b.max())) + 1
+                    # banded: only the part of the matrix that can reach ``need`` is computed (0 below it)
+                    lcs = _lcs_length_sequences(*_codes_as_sequences(seq_a, seq_b, top), at_least=need)
+                    if lcs < need:
+                        return None
     n_codes = max(a.top_item, b.top_item) + 1
     return _aligned_comparison(
         a.units, b.units, a.pos, b.pos, a.codes, b.codes, n_codes, a.items, b.items, a.unit, b.unit, n_codes,
