@@ -488,21 +488,37 @@ def _tiling(
     kept, moved = _tiling_rounds(kept, moved, *rounds, used_a, used_b, min_run, marks_a, marks_b)
     short = (items_a, items_b, unit_a, unit_b, pos_a, pos_b, codes_a, codes_b, n_codes, marks_a, marks_b, revisable)
     best = _with_short_matches(kept, moved, *short, used_a.copy(), used_b.copy())
-    while True:
-        # Runs of min_run that short seeds of a passage (joined across an edit: the weaker
-        # match) stand in the way of are taken when all passages then cover more (none less).
+    def step(kept: list[Found], moved: list[Found], used_a: np.ndarray, used_b: np.ndarray) -> tuple | None:
+        """Runs of min_run that short seeds of a passage (joined across an edit: the weaker
+        match) stand in the way of, taken: (kept, moved, used_a, used_b, found) or None."""
         trial_a, trial_b = used_a.copy(), used_b.copy()
         contest = _anchor_over_short_seeds(kept, moved, items_a, items_b, unit_a, unit_b, pos_a, pos_b, n_codes,
                                            sel_a, sel_b, real_a, real_b, trial_a, trial_b, min_run)
         if contest is None:
-            break
+            return None
         kept_t, moved_t = _tiling_rounds(*contest, *rounds, trial_a, trial_b, min_run, marks_a, marks_b)
-        trial = _with_short_matches(kept_t, moved_t, *short, trial_a.copy(), trial_b.copy())
+        return kept_t, moved_t, trial_a, trial_b, _with_short_matches(kept_t, moved_t, *short, trial_a.copy(),
+                                                                       trial_b.copy())
+
+    def gains(trial: tuple) -> bool:  # all passages cover more (none less)
         before, after = _covers(itertools.chain(*best)), _covers(itertools.chain(*trial))
-        if not (after[0] >= before[0] and after[1] >= before[1] and after != before):
+        return after[0] >= before[0] and after[1] >= before[1] and after != before
+
+    while (taken := step(kept, moved, used_a, used_b)) is not None:
+        # a step that gains nothing may be followed by one that wins back what it cost and more
+        # (a table repeating its phrases: the right row's run freed by the wrong row's)
+        ahead = SHORT_SEED_LOOKAHEAD
+        while taken is not None and not gains(taken[4]) and ahead > 0:
+            taken, ahead = step(*taken[:4]), ahead - 1
+        if taken is None or not gains(taken[4]):
             break
-        kept, moved, used_a, used_b, best = kept_t, moved_t, trial_a, trial_b, trial
+        kept, moved, used_a, used_b, best = taken
     return best
+
+
+# How many further steps are tried after a step over short seeds that gains nothing (each a
+# tiling of what is left: a table of 400 rows repeating their phrases, 0.11 s → 0.17 s at 1).
+SHORT_SEED_LOOKAHEAD = 1
 
 
 def _tiling_rounds(
