@@ -408,14 +408,14 @@ def _aligned_comparison(
     runs = spans if counts_only else _runs_of_spans(a, b, spans, pos_a, pos_b)
     # The in-order passages: the runs of the alignment merged across small edits.
     in_order = find_passages(runs, codes_a, codes_b, jumps_a, jumps_b, _align_codes, DEFAULT_RULES, cjk_a, cjk_b)
-    # The identical units of the in-order passages (their anchors and seeds: aligned runs, never
-    # a scattered common word): the similarity's numerator, Huang, Wang and Li's ratio over the coherent
-    # part of the LCS, counted in the same passages the containments count.
-    identical = sum(_identical(p) for p in in_order)
     in_order, moved, revised = (in_order, [], []) if whole else _tiling(
         in_order, items_a, items_b, unit_a, unit_b, pos_a, pos_b, codes_a, codes_b, n_codes, sel_a, sel_b, min_run,
         (jumps_a, cjk_a), (jumps_b, cjk_b), revisable is not False)
-    identical = sum(_identical(p) for p in in_order)  # what stays in order: a short seed may have given way
+    # The identical units of the in-order passages the tiling left (a short seed may have given
+    # way; their anchors and seeds: aligned runs, never a scattered common word): the similarity's
+    # numerator, Huang, Wang and Li's ratio over the coherent part of the LCS, counted in the same
+    # passages the containments count.
+    identical = sum(_identical(p) for p in in_order)
     cover_a = sum(ea - sa for sa, ea, _, _, _ in itertools.chain(in_order, moved, revised))
     cover_b = sum(eb - sb for _, _, sb, eb, _ in itertools.chain(in_order, moved, revised))
     if counts_only:
@@ -488,6 +488,7 @@ def _tiling(
     kept, moved = _tiling_rounds(kept, moved, *rounds, used_a, used_b, min_run, marks_a, marks_b)
     short = (items_a, items_b, unit_a, unit_b, pos_a, pos_b, codes_a, codes_b, n_codes, marks_a, marks_b, revisable)
     best = _with_short_matches(kept, moved, *short, used_a.copy(), used_b.copy())
+
     def step(kept: list[Found], moved: list[Found], used_a: np.ndarray, used_b: np.ndarray) -> tuple | None:
         """Runs of min_run that short seeds of a passage (joined across an edit: the weaker
         match) stand in the way of, taken: (kept, moved, used_a, used_b, found) or None."""
@@ -739,8 +740,7 @@ def _revised_passages(
     if _free_stretch_units(used_a, k) < rules.min_seeds * k or _free_stretch_units(used_b, k) < rules.min_seeds * k:
         return []
     real_a, real_b = np.flatnonzero(unit_a >= 0), np.flatnonzero(unit_b >= 0)
-    cjk = marks_a[1]
-    unit_weight = np.ones(len(pos_a)) if cjk is None else np.where(cjk, 1.0, rules.word_weight)
+    unit_weight = seed_weights(marks_a[1], len(pos_a), rules)
     if not revision_possible(items_a[real_a], items_b[real_b], used_a, used_b, unit_weight, rules):
         return []
     left_a, left_b = items_a.copy(), items_b.copy()
@@ -794,13 +794,19 @@ def _revised_passages(
     return out
 
 
+def seed_weights(cjk: np.ndarray | None, n: int, rules: RevisionRules = REVISION) -> np.ndarray:
+    """What each of ``n`` countable units weighs in a seed: a CJK character 1, a word
+    ``word_weight``; every unit 1 when the texts do not say which are CJK (``cjk`` None)."""
+    return np.ones(n) if cjk is None else np.where(cjk, 1.0, rules.word_weight)
+
+
 # Above this many pairs of equal seed windows the bound is not computed (16 bytes each): the
 # revised passages are searched as if it had said nothing.
 CHAIN_BOUND_MAX_POINTS = 1_000_000
 
 
-def revision_possible(codes_a: np.ndarray, codes_b: np.ndarray, used_a: np.ndarray, used_b: np.ndarray,
-                      weight_a: np.ndarray, rules: RevisionRules = REVISION) -> bool:
+def revision_possible(codes_a: np.ndarray, codes_b: np.ndarray, used_a: np.ndarray | None,
+                      used_b: np.ndarray | None, weight_a: np.ndarray, rules: RevisionRules = REVISION) -> bool:
     """False only when no chain of seeds can make a revised passage: the longest and the heaviest
     path through the pairs of equal ``seed_units``-windows of the units no passage holds (the
     countable units' codes, A's units' weights), stepping along a diagonal or on to a window 3
@@ -810,11 +816,17 @@ def revision_possible(codes_a: np.ndarray, codes_b: np.ndarray, used_a: np.ndarr
     is the same with or without this test; the test costs a pass over the pairs of equal windows
     where the search aligns the texts' shared windows (two texts of one vocabulary, by chance:
     about 0.3 ms against 5 ms for a 22,000- and a 7,000-character text). True (search) without
-    the compiled kernels or above CHAIN_BOUND_MAX_POINTS pairs."""
+    the compiled kernels or above CHAIN_BOUND_MAX_POINTS pairs. ``used_*``: the units in a
+    passage (None: none)."""
     if _kernels is None:
         return True
-    ca, cb = codes_a.astype(np.int64), codes_b.astype(np.int64)
-    ca[used_a], cb[used_b] = -1, -2
+    ca, cb = np.asarray(codes_a, dtype=np.int64), np.asarray(codes_b, dtype=np.int64)
+    if used_a is not None:
+        ca = ca.copy()
+        ca[used_a] = -1
+    if used_b is not None:
+        cb = cb.copy()
+        cb[used_b] = -2
     bound = _kernels.chain_bound(ca, cb, np.ascontiguousarray(weight_a, dtype=np.float64), rules.seed_units,
                                  rules.seed_weight, rules.max_hole, rules.min_seeds, CHAIN_BOUND_MAX_POINTS)
     if bound is None:
@@ -852,9 +864,7 @@ def _filled_gaps(codes_a: np.ndarray, codes_b: np.ndarray, used_a: np.ndarray, u
     keep_a = (len_a >= rules.seed_units) & np.isin(len_a, len_b)
     if not keep_a.any():
         return []
-    cjk = marks_a[1]
-    weight = (np.arange(len(codes_a) + 1, dtype=np.float64) if cjk is None
-              else np.concatenate([[0.0], np.cumsum(np.where(cjk, 1.0, rules.word_weight))]))
+    weight = np.concatenate([[0.0], np.cumsum(seed_weights(marks_a[1], len(codes_a), rules))])
     keep_a &= weight[ends_a] - weight[starts_a] >= rules.seed_weight - 1e-9
     keep_b = np.isin(len_b, len_a[keep_a])
     places: dict[bytes, list[int]] = {}

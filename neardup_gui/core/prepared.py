@@ -21,7 +21,7 @@ import numpy as np
 from neardup_gui.core.align import _codes_as_sequences, _HASH_MULTIPLIER, _lcs_length_sequences
 from neardup_gui.core.compare import (
     REVISION, _aligned_comparison, _below_cutoffs, _cover, _gap_keys, _multiset_overlap, _ratio, _shared_mask_codes,
-    _with_gaps, merge_spans, revised_bound, revision_possible, units_in_spans,
+    _with_gaps, merge_spans, revised_bound, revision_possible, seed_weights, units_in_spans,
 )
 from neardup_gui.core.document import CharSpan
 from neardup_gui.core.passages import countable_marks
@@ -204,8 +204,7 @@ class PreparedDocument:
     def seed_weights(self) -> np.ndarray:
         """What each countable unit weighs in a revised passage's seed (when both texts say which
         units are CJK; see :class:`~neardup_gui.core.compare.RevisionRules`)."""
-        cjk = self.countable_marks[1]
-        return np.ones(len(self.pos)) if cjk is None else np.where(cjk, 1.0, REVISION.word_weight)
+        return seed_weights(self.countable_marks[1], len(self.pos))
 
     @functools.cached_property
     def top_item(self) -> int:
@@ -395,8 +394,7 @@ def _revision_possible_prepared(a: PreparedDocument, b: PreparedDocument) -> boo
     real_a, real_b = a.countable_items, b.countable_items
     cjk_a, cjk_b = a.countable_marks[1], b.countable_marks[1]
     weight = np.ones(len(real_a)) if cjk_a is None or cjk_b is None else a.seed_weights
-    return revision_possible(real_a, real_b, np.zeros(len(real_a), dtype=bool), np.zeros(len(real_b), dtype=bool),
-                             weight)
+    return revision_possible(real_a, real_b, None, None, weight)
 
 
 def _reaching(masks: tuple[np.ndarray, np.ndarray], at_least: int | None) -> tuple[np.ndarray, np.ndarray] | None:
