@@ -73,8 +73,10 @@ class HelpDialog(QDialog):
                 "credited to one of them (a document of the collection before a submission of the call, then the "
                 "earlier indexed, then the one holding more), so the sources' credited shares add up to Copied.")),
             (self.tr("Similarity r"), self.tr(
-                "The LCS ratio of two texts: identical / (A + B − identical), counting only identical runs of at "
-                "least the minimum match length, in order. 100 % means the same text.")),
+                "Identical / (A + B − identical), identical being the units of the identical runs inside the "
+                "passages two texts share in order (runs of at least the minimum match length and the shorter ones "
+                "between them, across small edits). 100 % means the same text; passages that moved count in A in "
+                "B, not here.")),
             (self.tr("A in B"), self.tr(
                 "The share of A's units found in B (B in A: the other way). A short text copied whole into a long "
                 "one has a high A in B and a low similarity r.")),

@@ -4,7 +4,7 @@
 <context>
     <name>CheckView</name>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/checkview.py" line="217" />
+        <location filename="../../neardup_gui/app/checkview.py" line="218" />
         <source>%n of them hidden: they still count in the figures above</source>
         <translation>
             <numerusform>%n of them hidden: they still count in the figures above</numerusform>
@@ -12,7 +12,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/checkview.py" line="222" />
+        <location filename="../../neardup_gui/app/checkview.py" line="223" />
         <source>%n source(s) found</source>
         <translation>
             <numerusform>%n source found</numerusform>
@@ -72,7 +72,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="617" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="464" />
         <source>%n file(s) could not be read.</source>
         <translation>
             <numerusform>%n file could not be read.</numerusform>
@@ -80,7 +80,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="619" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="466" />
         <source>%n unchanged file(s) read again: this version reads their format differently.</source>
         <translation>
             <numerusform>%n unchanged file read again: this version reads their format differently.</numerusform>
@@ -88,7 +88,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="622" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="469" />
         <source>%n document(s) kept as they were: their folder could not be read.</source>
         <translation>
             <numerusform>%n document kept as it was: its folder could not be read.</numerusform>
@@ -96,7 +96,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="742" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="589" />
         <source>%n document(s): {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
         <translation>
             <numerusform>%n document: {indexed} indexed, {warned} with warnings, {skipped} skipped</numerusform>
@@ -104,7 +104,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="748" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="595" />
         <source>; %n file(s) could not be read</source>
         <translation>
             <numerusform>; %n file could not be read</numerusform>
@@ -112,7 +112,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="750" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="597" />
         <source>; %n other file(s) left out (not a format neardup reads)</source>
         <translation>
             <numerusform>; %n other file left out (not a format neardup reads)</numerusform>
@@ -158,7 +158,7 @@
 <context>
     <name>ScreeningView</name>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="328" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="342" />
         <source>&lt;b&gt;%n submission(s)&lt;/b&gt; in {folder}</source>
         <translation>
             <numerusform>&lt;b&gt;%n submission&lt;/b&gt; in {folder}</numerusform>
@@ -166,7 +166,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="330" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="344" />
         <source>%n at or above the flag line</source>
         <translation>
             <numerusform>%n at or above the flag line</numerusform>
@@ -174,7 +174,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="331" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="345" />
         <source>%n could not be read</source>
         <translation>
             <numerusform>%n could not be read</numerusform>
@@ -182,7 +182,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="333" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="347" />
         <source>%n other file(s) left out (not a format neardup reads)</source>
         <translation>
             <numerusform>%n other file left out (not a format neardup reads)</numerusform>

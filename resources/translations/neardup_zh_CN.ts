@@ -4,52 +4,52 @@
 <context>
     <name>ApplicantDialog</name>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="224" />
+        <location filename="../../neardup_gui/app/examiner.py" line="229" />
         <source>Set applicant</source>
         <translation>设置申请人</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="229" />
+        <location filename="../../neardup_gui/app/examiner.py" line="234" />
         <source> and {n} more</source>
         <translation> 等另外 {n} 个</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="230" />
+        <location filename="../../neardup_gui/app/examiner.py" line="235" />
         <source>Applicants of {files}</source>
         <translation>{files} 的申请人</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="231" />
+        <location filename="../../neardup_gui/app/examiner.py" line="236" />
         <source>not known</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="232" />
+        <location filename="../../neardup_gui/app/examiner.py" line="237" />
         <source>Now: {now}</source>
         <translation>当前：{now}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="236" />
+        <location filename="../../neardup_gui/app/examiner.py" line="241" />
         <source>Names or IDs, several separated by ;</source>
         <translation>姓名或编号，多人以 ; 分隔</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="240" />
+        <location filename="../../neardup_gui/app/examiner.py" line="245" />
         <source>No applicant</source>
         <translation>无申请人</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="241" />
+        <location filename="../../neardup_gui/app/examiner.py" line="246" />
         <source>These files have no applicant: their author field is not used</source>
         <translation>这些文件没有申请人：不使用其作者属性</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="242" />
+        <location filename="../../neardup_gui/app/examiner.py" line="247" />
         <source>Use the files' metadata</source>
         <translation>使用文件属性</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="243" />
+        <location filename="../../neardup_gui/app/examiner.py" line="248" />
         <source>Forget what was set: each file's own author field names its applicant</source>
         <translation>取消已设置的申请人：由各文件自身的作者属性确定申请人</translation>
     </message>
@@ -57,81 +57,81 @@
 <context>
     <name>CheckView</name>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="167" />
+        <location filename="../../neardup_gui/app/checkview.py" line="168" />
         <source>This file could not be read: {reason}</source>
         <translation>无法读取此文件：{reason}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="171" />
+        <location filename="../../neardup_gui/app/checkview.py" line="172" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="173" />
+        <location filename="../../neardup_gui/app/checkview.py" line="174" />
         <source>&lt;b&gt;Copied {copied}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; copied without quotations {nq} &amp;nbsp;·&amp;nbsp; largest single source {largest_ratio} ({largest}) &amp;nbsp;·&amp;nbsp; {found}&lt;br&gt;Units counted: {units}; not counted: template text {template}, excluded (quotations, bibliography) {excluded}</source>
         <translation>&lt;b&gt;总文字复制比 {copied}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; 去除引用文献复制比 {nq} &amp;nbsp;·&amp;nbsp; 单篇最大文字复制比 {largest_ratio}（{largest}）&amp;nbsp;·&amp;nbsp; {found}&lt;br&gt;计入字数：{units}；未计入：模板文字 {template}，排除文字（引文、参考文献）{excluded}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="201" />
+        <location filename="../../neardup_gui/app/checkview.py" line="202" />
         <source>Read with warnings: {warnings}</source>
         <translation>读取时有警告：{warnings}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="207" />
+        <location filename="../../neardup_gui/app/checkview.py" line="208" />
         <source>Integrity flags:</source>
         <translation>文本异常标记：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="208" />
+        <location filename="../../neardup_gui/app/checkview.py" line="209" />
         <source>Compared as a reader sees the text: look-alike letters and traditional characters folded, invisible characters and hidden text left out of every figure.</source>
         <translation>比对按读者所见的文字进行：形近字母和繁体字已归一，不可见字符和隐藏文字不计入任何数值。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/checkview.py" line="217" />
+        <location filename="../../neardup_gui/app/checkview.py" line="218" />
         <source>%n of them hidden: they still count in the figures above</source>
         <translation>
             <numerusform>其中 %n 个已隐藏：仍计入上方各项比例</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="218" />
+        <location filename="../../neardup_gui/app/checkview.py" line="219" />
         <source>none hidden</source>
         <translation>没有隐藏的来源</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/checkview.py" line="222" />
+        <location filename="../../neardup_gui/app/checkview.py" line="223" />
         <source>%n source(s) found</source>
         <translation>
             <numerusform>找到 %n 个来源</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="255" />
+        <location filename="../../neardup_gui/app/checkview.py" line="256" />
         <source>Double-click or press Enter to compare side by side</source>
         <translation>双击或按回车键进行对照比较</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="256" />
+        <location filename="../../neardup_gui/app/checkview.py" line="257" />
         <source>Submission:</source>
         <translation>送检文档：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="257" />
+        <location filename="../../neardup_gui/app/checkview.py" line="258" />
         <source>Checked submission</source>
         <translation>送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="258" />
+        <location filename="../../neardup_gui/app/checkview.py" line="259" />
         <source>Check files…</source>
         <translation>检测文件…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="275" />
+        <location filename="../../neardup_gui/app/checkview.py" line="276" />
         <source>Each figure is a share of the submission's countable text; “copied” counts every passage found in any source once. Press F1 for what each figure means.</source>
         <translation>各项比例均为送检文档可计文字中的比例；“总文字复制比”把在任一来源中找到的片段各计一次。按 F1 查看每项比例的含义。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="278" />
+        <location filename="../../neardup_gui/app/checkview.py" line="279" />
         <source>Copied: share of the countable text found in any source of the collection.
 Copied without quotations: the same, not counting text in quotation marks.
 Largest single source: share of the countable text found in the one source that holds the most.
@@ -142,47 +142,47 @@ Countable text: every word and character of the submission except template text 
 可计文字：送检文档中除模板文字（申报书模板、模板文件、页眉页脚）和设置排除的内容（引文、参考文献）以外的全部文字。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="259" />
+        <location filename="../../neardup_gui/app/checkview.py" line="260" />
         <source>Add to collection</source>
         <translation>加入文献库</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="254" />
+        <location filename="../../neardup_gui/app/checkview.py" line="255" />
         <source>Sources found</source>
         <translation>找到的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="260" />
+        <location filename="../../neardup_gui/app/checkview.py" line="261" />
         <source>Report for the committee…</source>
         <translation>生成检测报告单…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="261" />
+        <location filename="../../neardup_gui/app/checkview.py" line="262" />
         <source>This submission's similarity report in the interface's language: figures, sections, sources, the full text coloured by source</source>
         <translation>以界面语言生成本申请书的检测报告单：各项比例、分段结果、来源及按来源着色的全文</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="263" />
+        <location filename="../../neardup_gui/app/checkview.py" line="264" />
         <source>Hide sources below</source>
         <translation>隐藏低于此值的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="264" />
+        <location filename="../../neardup_gui/app/checkview.py" line="265" />
         <source>Every source holding a passage of at least the minimum match length is listed. Tick to hide the sources whose similarity r and share of the submission are both below this value; they still count in the figures.</source>
         <translation>列出所有含有不短于最小匹配长度片段的来源。勾选后隐藏相似度 r 和占送检文档比例都低于此值的来源；它们仍计入各项比例。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="269" />
+        <location filename="../../neardup_gui/app/checkview.py" line="270" />
         <source>Hide sources below this share</source>
         <translation>隐藏低于此比例的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="270" />
+        <location filename="../../neardup_gui/app/checkview.py" line="271" />
         <source>Drop one or more files anywhere on this window, or use “Check files…”, to check a submission against the collection.</source>
         <translation>将一个或多个文件拖放到本窗口任意位置，或使用“检测文件…”，即可将送检文档与文献库比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/checkview.py" line="272" />
+        <location filename="../../neardup_gui/app/checkview.py" line="273" />
         <source>Make the checked submissions part of the collection: copied into its folder, or kept where they are as external members</source>
         <translation>把已检测的文件加入文献库：复制到文献库文件夹，或保留在原处作为外部成员</translation>
     </message>
@@ -385,52 +385,52 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>DecisionDialog</name>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="277" />
+        <location filename="../../neardup_gui/app/examiner.py" line="282" />
         <source>Decide</source>
         <translation>认定</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="279" />
+        <location filename="../../neardup_gui/app/examiner.py" line="284" />
         <source>&lt;b&gt;{a}&lt;/b&gt; and &lt;b&gt;{b}&lt;/b&gt;</source>
         <translation>&lt;b&gt;{a}&lt;/b&gt; 与 &lt;b&gt;{b}&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="290" />
+        <location filename="../../neardup_gui/app/examiner.py" line="295" />
         <source>no decision</source>
         <translation>不作认定</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="292" />
+        <location filename="../../neardup_gui/app/examiner.py" line="297" />
         <source>The text was copied: it counts in the copied share</source>
         <translation>属于抄袭：计入复制比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="293" />
+        <location filename="../../neardup_gui/app/examiner.py" line="298" />
         <source>The applicant's own earlier work: not counted</source>
         <translation>申请人本人已有成果：不计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="294" />
+        <location filename="../../neardup_gui/app/examiner.py" line="299" />
         <source>Quoted with its source named: not counted</source>
         <translation>已注明出处的引用：不计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="295" />
+        <location filename="../../neardup_gui/app/examiner.py" line="300" />
         <source>Common knowledge of the field: not counted</source>
         <translation>本领域公知内容：不计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="296" />
+        <location filename="../../neardup_gui/app/examiner.py" line="301" />
         <source>The match means nothing (a coincidence, a standard phrase): not counted</source>
         <translation>匹配无实际意义（巧合或常用表述）：不计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="297" />
+        <location filename="../../neardup_gui/app/examiner.py" line="302" />
         <source>Take the decision back</source>
         <translation>撤销认定</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="308" />
+        <location filename="../../neardup_gui/app/examiner.py" line="313" />
         <source>Note (printed in the reports):</source>
         <translation>说明（打印在报告中）：</translation>
     </message>
@@ -438,177 +438,177 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>DiffView</name>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="660" />
+        <location filename="../../neardup_gui/app/diffview.py" line="667" />
         <source>No matched passages</source>
         <translation>没有相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="662" />
+        <location filename="../../neardup_gui/app/diffview.py" line="669" />
         <source>{n} matched passages</source>
         <translation>共 {n} 处相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="665" />
+        <location filename="../../neardup_gui/app/diffview.py" line="672" />
         <source>Passage {i} of {n}</source>
         <translation>第 {i} 处，共 {n} 处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="687" />
+        <location filename="../../neardup_gui/app/diffview.py" line="694" />
         <source>Mark selection as template</source>
         <translation>将所选文字标为模板</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="689" />
+        <location filename="../../neardup_gui/app/diffview.py" line="696" />
         <source>Never count the selected sentences in any comparison of this collection (listed and undone in Common passages)</source>
         <translation>在本文献库的任何比对中都不计入所选句子（可在“常见段落”中查看和撤销）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="691" />
+        <location filename="../../neardup_gui/app/diffview.py" line="698" />
         <source>Side by side: {a} ↔ {b}</source>
         <translation>对照：{a} ↔ {b}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="701" />
+        <location filename="../../neardup_gui/app/diffview.py" line="708" />
         <source>A: {a}&lt;br&gt;B: {b}</source>
         <translation>A：{a}&lt;br&gt;B：{b}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="553" />
+        <location filename="../../neardup_gui/app/diffview.py" line="560" />
         <source>{n}. A {units_a} units, B {units_b}; {identical} identical: {snippet}</source>
         <translation>{n}. A {units_a} 字，B {units_b} 字；相同 {identical} 字：{snippet}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="557" />
+        <location filename="../../neardup_gui/app/diffview.py" line="564" />
         <source>{n}. {units} units, identical: {snippet}</source>
         <translation>{n}. {units} 字，完全相同：{snippet}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="562" />
+        <location filename="../../neardup_gui/app/diffview.py" line="569" />
         <source>(moved: in B at {place})</source>
         <translation>（已移位：在 B 的 {place} 处）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="564" />
+        <location filename="../../neardup_gui/app/diffview.py" line="571" />
         <source>(in B at {place})</source>
         <translation>（在 B 的 {place} 处）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="694" />
+        <location filename="../../neardup_gui/app/diffview.py" line="701" />
         <source>&lt;b&gt;Similarity r {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A in B {ca} &amp;nbsp;·&amp;nbsp; B in A {cb} &amp;nbsp;·&amp;nbsp; identical units {common} &amp;nbsp;·&amp;nbsp; template share A {ta}, B {tb}</source>
         <translation>&lt;b&gt;相似度 r {sim}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A 在 B 中 {ca} &amp;nbsp;·&amp;nbsp; B 在 A 中 {cb} &amp;nbsp;·&amp;nbsp; 相同字数 {common} &amp;nbsp;·&amp;nbsp; 模板文字占比 A {ta}，B {tb}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="705" />
+        <location filename="../../neardup_gui/app/diffview.py" line="712" />
         <source>Similarity r is the LCS ratio identical / (A + B − identical) over countable units; A in B is the share of A found in B, counted over copied passages (identical runs and the edited words between them, shown in a lighter shade). Template text is not counted.</source>
         <translation>相似度 r 为按可计字数求得的最长公共子序列比：相同字数 / (A + B − 相同字数)；A 在 B 中为 A 在 B 中出现的比例，按被复制的片段计算（完全相同的片段及其间的改动文字，改动文字以浅色显示）。模板文字不计入。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="710" />
+        <location filename="../../neardup_gui/app/diffview.py" line="717" />
         <source>A: {title}</source>
         <translation>A：{title}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="711" />
+        <location filename="../../neardup_gui/app/diffview.py" line="718" />
         <source>B: {title}</source>
         <translation>B：{title}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="714" />
+        <location filename="../../neardup_gui/app/diffview.py" line="721" />
         <source>◀ Previous</source>
         <translation>◀ 上一处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="715" />
+        <location filename="../../neardup_gui/app/diffview.py" line="722" />
         <source>Previous matched passage (Shift+F3, Ctrl+Up)</source>
         <translation>上一处相同段落（Shift+F3，Ctrl+↑）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="716" />
+        <location filename="../../neardup_gui/app/diffview.py" line="723" />
         <source>Next ▶</source>
         <translation>下一处 ▶</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="717" />
+        <location filename="../../neardup_gui/app/diffview.py" line="724" />
         <source>Next matched passage (F3, Ctrl+Down)</source>
         <translation>下一处相同段落（F3，Ctrl+↓）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="718" />
+        <location filename="../../neardup_gui/app/diffview.py" line="725" />
         <source>Larger text in both panes (Ctrl++, Ctrl+wheel)</source>
         <translation>两侧文字一起放大（Ctrl++、Ctrl+滚轮）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="719" />
+        <location filename="../../neardup_gui/app/diffview.py" line="726" />
         <source>Smaller text in both panes (Ctrl+−, Ctrl+wheel); Ctrl+0 resets</source>
         <translation>两侧文字一起缩小（Ctrl+−、Ctrl+滚轮）；Ctrl+0 恢复</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="720" />
+        <location filename="../../neardup_gui/app/diffview.py" line="727" />
         <source>Larger text</source>
         <translation>放大文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="721" />
+        <location filename="../../neardup_gui/app/diffview.py" line="728" />
         <source>Smaller text</source>
         <translation>缩小文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="722" />
+        <location filename="../../neardup_gui/app/diffview.py" line="729" />
         <source>Scroll together</source>
         <translation>同步滚动</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="723" />
+        <location filename="../../neardup_gui/app/diffview.py" line="730" />
         <source>Keep both texts at the matching place while scrolling</source>
         <translation>滚动时让两篇文本保持在对应位置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="724" />
+        <location filename="../../neardup_gui/app/diffview.py" line="731" />
         <source>Open A</source>
         <translation>打开 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="725" />
+        <location filename="../../neardup_gui/app/diffview.py" line="732" />
         <source>Open the original file of A in its usual application</source>
         <translation>用默认程序打开 A 的原始文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="726" />
+        <location filename="../../neardup_gui/app/diffview.py" line="733" />
         <source>Open B</source>
         <translation>打开 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="727" />
+        <location filename="../../neardup_gui/app/diffview.py" line="734" />
         <source>Open the original file of B in its usual application</source>
         <translation>用默认程序打开 B 的原始文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="728" />
+        <location filename="../../neardup_gui/app/diffview.py" line="735" />
         <source>Matched passages</source>
         <translation>相同段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="729" />
+        <location filename="../../neardup_gui/app/diffview.py" line="736" />
         <source>Matched passages; choose one to show it in both texts</source>
         <translation>相同段落；选择一处即可在两篇文本中同时显示</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="730" />
+        <location filename="../../neardup_gui/app/diffview.py" line="737" />
         <source>Text A</source>
         <translation>文本 A</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="731" />
+        <location filename="../../neardup_gui/app/diffview.py" line="738" />
         <source>Text B</source>
         <translation>文本 B</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="732" />
+        <location filename="../../neardup_gui/app/diffview.py" line="739" />
         <source>Where the matches lie in A; click to jump</source>
         <translation>A 中相同段落的位置；点击即可跳转</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/diffview.py" line="733" />
+        <location filename="../../neardup_gui/app/diffview.py" line="740" />
         <source>Where the matches lie in B; click to jump</source>
         <translation>B 中相同段落的位置；点击即可跳转</translation>
     </message>
@@ -955,147 +955,147 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>Examiner</name>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="94" />
+        <location filename="../../neardup_gui/app/examiner.py" line="99" />
         <source>CSV</source>
         <translation>CSV 名单</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="95" />
+        <location filename="../../neardup_gui/app/examiner.py" line="100" />
         <source>set</source>
         <translation>已设置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="96" />
+        <location filename="../../neardup_gui/app/examiner.py" line="101" />
         <source>file metadata</source>
         <translation>文件属性</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="103" />
+        <location filename="../../neardup_gui/app/examiner.py" line="108" />
         <source>none (set)</source>
         <translation>无（已设置）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="104" />
+        <location filename="../../neardup_gui/app/examiner.py" line="109" />
         <source>{names} ({source})</source>
         <translation>{names}（{source}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="109" />
+        <location filename="../../neardup_gui/app/examiner.py" line="114" />
         <source>Named by the examiner's list of applicants (CSV)</source>
         <translation>来自审查人的申请人名单（CSV）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="111" />
+        <location filename="../../neardup_gui/app/examiner.py" line="116" />
         <source>Set by the examiner</source>
         <translation>由审查人设置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="113" />
+        <location filename="../../neardup_gui/app/examiner.py" line="118" />
         <source>Taken from the file's own author field: set the applicant if it names someone else</source>
         <translation>取自文件自身的作者属性：如不是申请人本人，请设置申请人</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="115" />
+        <location filename="../../neardup_gui/app/examiner.py" line="120" />
         <source>Not known: the applicant's own earlier work cannot be told from others' work. Use “Set applicant…” or import a CSV.</source>
         <translation>未知：无法区分申请人本人的已有成果与他人文献。请使用“设置申请人…”或导入 CSV 名单。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="121" />
+        <location filename="../../neardup_gui/app/examiner.py" line="126" />
         <source>copying confirmed</source>
         <translation>确认抄袭</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="122" />
+        <location filename="../../neardup_gui/app/examiner.py" line="127" />
         <source>permitted: own work</source>
         <translation>允许：本人成果</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="123" />
+        <location filename="../../neardup_gui/app/examiner.py" line="128" />
         <source>permitted: cited</source>
         <translation>允许：已注明引用</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="124" />
+        <location filename="../../neardup_gui/app/examiner.py" line="129" />
         <source>permitted: common knowledge</source>
         <translation>允许：公知内容</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="125" />
+        <location filename="../../neardup_gui/app/examiner.py" line="130" />
         <source>not relevant</source>
         <translation>无关</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="133" />
+        <location filename="../../neardup_gui/app/examiner.py" line="138" />
         <source>{decision} — text changed since</source>
         <translation>{decision}——其后文本已改动</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="140" />
+        <location filename="../../neardup_gui/app/examiner.py" line="145" />
         <source>No decision yet</source>
         <translation>尚未认定</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="141" />
+        <location filename="../../neardup_gui/app/examiner.py" line="146" />
         <source>Decided {date}: {decision}</source>
         <translation>{date} 认定：{decision}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="144" />
+        <location filename="../../neardup_gui/app/examiner.py" line="149" />
         <source>Note: {note}</source>
         <translation>说明：{note}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="146" />
+        <location filename="../../neardup_gui/app/examiner.py" line="151" />
         <source>A text changed since this decision: it is not applied. Decide again.</source>
         <translation>认定后文本已改动：该认定未被采用，请重新认定。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="149" />
+        <location filename="../../neardup_gui/app/examiner.py" line="154" />
         <source>Its text is not counted in the copied share.</source>
         <translation>相应文字不计入复制比。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="166" />
+        <location filename="../../neardup_gui/app/examiner.py" line="171" />
         <source>decided</source>
         <translation>已认定</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="167" />
+        <location filename="../../neardup_gui/app/examiner.py" line="172" />
         <source>{n} of {total} decided</source>
         <translation>已认定 {n}/{total}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="180" />
+        <location filename="../../neardup_gui/app/examiner.py" line="185" />
         <source>the applicant's own: not copying</source>
         <translation>申请人本人的文档：不属抄袭</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="192" />
+        <location filename="../../neardup_gui/app/examiner.py" line="197" />
         <source>&lt;b&gt;Copied without own documents: {others}&lt;/b&gt; (the flag's figure)</source>
         <translation>&lt;b&gt;去除本人文献复制比：{others}&lt;/b&gt;（据此标记）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="195" />
+        <location filename="../../neardup_gui/app/examiner.py" line="200" />
         <source>copied from own documents {own}</source>
         <translation>本人文献复制比 {own}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="198" />
+        <location filename="../../neardup_gui/app/examiner.py" line="203" />
         <source>set apart by your decisions {share}</source>
         <translation>经您认定而剔除 {share}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="200" />
+        <location filename="../../neardup_gui/app/examiner.py" line="205" />
         <source>not known</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="201" />
+        <location filename="../../neardup_gui/app/examiner.py" line="206" />
         <source>applicants: {names}</source>
         <translation>申请人：{names}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="205" />
+        <location filename="../../neardup_gui/app/examiner.py" line="210" />
         <source>Resubmission / duplicate submission of {name}: the applicant's own work, not copying</source>
         <translation>重复申报（与 {name} 重复）：属申请人本人成果，不属抄袭</translation>
     </message>
@@ -1133,42 +1133,42 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>ExaminerActions</name>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="352" />
+        <location filename="../../neardup_gui/app/examiner.py" line="357" />
         <source>Import &amp;applicants (CSV)…</source>
         <translation>导入申请人名单（CSV）(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="353" />
+        <location filename="../../neardup_gui/app/examiner.py" line="358" />
         <source>A CSV of path,applicant lines naming the applicants of the collection's files (paths relative to its folder)</source>
         <translation>每行为“路径,申请人”的 CSV 文件，指定文献库中各文件的申请人（路径相对于文献库文件夹）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="366" />
+        <location filename="../../neardup_gui/app/examiner.py" line="371" />
         <source>Import applicants</source>
         <translation>导入申请人</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="367" />
+        <location filename="../../neardup_gui/app/examiner.py" line="372" />
         <source>CSV files (*.csv *.txt);;All files (*)</source>
         <translation>CSV 文件 (*.csv *.txt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="373" />
+        <location filename="../../neardup_gui/app/examiner.py" line="378" />
         <source>Applicants of {n} files read; {c} changed.</source>
         <translation>已读取 {n} 个文件的申请人；{c} 个有变动。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="376" />
+        <location filename="../../neardup_gui/app/examiner.py" line="381" />
         <source>neardup</source>
         <translation>neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="377" />
+        <location filename="../../neardup_gui/app/examiner.py" line="382" />
         <source>Some lines of the CSV were not used:</source>
         <translation>CSV 中以下各行未被采用：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/examiner.py" line="380" />
+        <location filename="../../neardup_gui/app/examiner.py" line="385" />
         <source>…and {n} more</source>
         <translation>……以及另外 {n} 个</translation>
     </message>
@@ -1219,54 +1219,54 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>Export</name>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="32" />
+        <location filename="../../neardup_gui/app/export.py" line="34" />
         <source>HTML report (*.html)</source>
         <translation>HTML 报告 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="33" />
+        <location filename="../../neardup_gui/app/export.py" line="35" />
         <source>PDF document (*.pdf)</source>
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="34" />
+        <location filename="../../neardup_gui/app/export.py" line="36" />
         <source>CSV table (*.csv)</source>
         <translation>CSV 表格 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="35" />
+        <location filename="../../neardup_gui/app/export.py" line="37" />
         <source>JSON data (*.json)</source>
         <translation>JSON 数据 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="252" />
-        <location filename="../../neardup_gui/app/export.py" line="276" />
-        <location filename="../../neardup_gui/app/export.py" line="292" />
+        <location filename="../../neardup_gui/app/export.py" line="273" />
+        <location filename="../../neardup_gui/app/export.py" line="301" />
+        <location filename="../../neardup_gui/app/export.py" line="317" />
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="270" />
+        <location filename="../../neardup_gui/app/export.py" line="293" />
         <source>Report written to {0}</source>
         <translation>报告已保存到 {0}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="277" />
+        <location filename="../../neardup_gui/app/export.py" line="302" />
         <source>The report could not be written: {0}</source>
         <translation>无法写入报告：{0}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="293" />
+        <location filename="../../neardup_gui/app/export.py" line="318" />
         <source>The report was written to {0}</source>
         <translation>报告已保存到 {0}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="295" />
+        <location filename="../../neardup_gui/app/export.py" line="320" />
         <source>Open report</source>
         <translation>打开报告</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/export.py" line="297" />
+        <location filename="../../neardup_gui/app/export.py" line="322" />
         <source>Show folder</source>
         <translation>打开所在文件夹</translation>
     </message>
@@ -1463,71 +1463,71 @@ Countable text: every word and character of the submission except template text 
     </message>
     <message>
         <location filename="../../neardup_gui/app/helpview.py" line="76" />
-        <source>The LCS ratio of two texts: identical / (A + B − identical), counting only identical runs of at least the minimum match length, in order. 100 % means the same text.</source>
-        <translation>两篇文本的最长公共子序列比：相同字数 / (A + B − 相同字数)，只按顺序计入不短于最小匹配长度的完全相同片段。100% 表示文本相同。</translation>
+        <source>Identical / (A + B − identical), identical being the units of the identical runs inside the passages two texts share in order (runs of at least the minimum match length and the shorter ones between them, across small edits). 100 % means the same text; passages that moved count in A in B, not here.</source>
+        <translation>相同字数 / (A + B − 相同字数)，相同字数为两篇文本按顺序共有的段落中完全相同片段的字数（不短于最小匹配长度的片段，以及小改动之间较短的相同片段）。100% 表示文本相同；移动过的段落计入 A 在 B 中，不计入此处。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="78" />
+        <location filename="../../neardup_gui/app/helpview.py" line="80" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="79" />
+        <location filename="../../neardup_gui/app/helpview.py" line="81" />
         <source>The share of A's units found in B (B in A: the other way). A short text copied whole into a long one has a high A in B and a low similarity r.</source>
         <translation>A 的字数中在 B 中找到的比例（B 在 A 中则相反）。一篇短文被整篇复制到长文中时，A 在 B 中很高而相似度 r 很低。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="81" />
+        <location filename="../../neardup_gui/app/helpview.py" line="83" />
         <source>Contained</source>
         <translation>包含度</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="81" />
+        <location filename="../../neardup_gui/app/helpview.py" line="83" />
         <source>The larger of A in B and B in A.</source>
         <translation>A 在 B 中与 B 在 A 中两者的较大值。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="82" />
+        <location filename="../../neardup_gui/app/helpview.py" line="84" />
         <source>Identical units</source>
         <translation>相同字数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="82" />
+        <location filename="../../neardup_gui/app/helpview.py" line="84" />
         <source>The units inside the identical runs two texts share: what the similarity r counts.</source>
         <translation>两篇文本共有的完全相同片段中的字数：相似度 r 所计的字数。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="84" />
+        <location filename="../../neardup_gui/app/helpview.py" line="86" />
         <source>Copied units</source>
         <translation>重复字数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="84" />
+        <location filename="../../neardup_gui/app/helpview.py" line="86" />
         <source>How many units of a submission (or of a section) lie in copied passages.</source>
         <translation>送检文档（或其中一节）位于被复制片段中的字数。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="86" />
+        <location filename="../../neardup_gui/app/helpview.py" line="88" />
         <source>The share of a document that is template text (shown grey, never counted).</source>
         <translation>文档中模板文字所占的比例（以灰色显示，从不计入）。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="88" />
+        <location filename="../../neardup_gui/app/helpview.py" line="90" />
         <source>Flag line</source>
         <translation>标记线</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="88" />
+        <location filename="../../neardup_gui/app/helpview.py" line="90" />
         <source>A screened submission whose copied share reaches this line is flagged.</source>
         <translation>批量检测中总文字复制比达到此线的申请书会被标记。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="90" />
+        <location filename="../../neardup_gui/app/helpview.py" line="92" />
         <source>Hide sources below</source>
         <translation>隐藏低于此值的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="91" />
+        <location filename="../../neardup_gui/app/helpview.py" line="93" />
         <source>An option of the Check tab, off at first: hides the sources whose similarity r and share of the submission are both below the value. Hidden sources still count in Copied, and the tab says how many are hidden.</source>
         <translation>“检测”标签页的选项，默认关闭：隐藏相似度 r 和占送检文档比例都低于该值的来源。隐藏的来源仍计入总文字复制比，标签页会说明隐藏了多少个。</translation>
     </message>
@@ -1547,33 +1547,33 @@ Countable text: every word and character of the submission except template text 
         <translation>单篇最大文字复制比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="86" />
+        <location filename="../../neardup_gui/app/helpview.py" line="88" />
         <source>Template share</source>
         <translation>模板文字占比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="100" />
+        <location filename="../../neardup_gui/app/helpview.py" line="102" />
         <source>Open a folder of submissions: it is indexed once, then only changes are read. The Duplicates and Clusters tabs list near-duplicates inside the collection; drop a new file on the window to check it against the collection. Double-click any result to see both texts side by side. Matching and template settings are kept with each collection; new collections start from the defaults.</source>
         <translation>打开一个存放申报材料的文件夹：第一次建立索引，之后只读取有变化的文件。“重复对”和“聚类”标签页列出文献库内部的近似重复；把新文件拖到窗口上即可用文献库检测它。双击任一结果可并排对照两篇文本。匹配和模板设置随各文献库保存；新文献库从默认值开始。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="104" />
-        <location filename="../../neardup_gui/app/helpview.py" line="112" />
+        <location filename="../../neardup_gui/app/helpview.py" line="106" />
+        <location filename="../../neardup_gui/app/helpview.py" line="114" />
         <source>neardup help</source>
         <translation>neardup 帮助</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="105" />
+        <location filename="../../neardup_gui/app/helpview.py" line="107" />
         <source>What the figures mean</source>
         <translation>各项比例的含义</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="106" />
+        <location filename="../../neardup_gui/app/helpview.py" line="108" />
         <source>Keyboard shortcuts</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/helpview.py" line="113" />
+        <location filename="../../neardup_gui/app/helpview.py" line="115" />
         <source>Help</source>
         <translation>帮助</translation>
     </message>
@@ -1581,374 +1581,374 @@ Countable text: every word and character of the submission except template text 
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="291" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="138" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="292" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="139" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="293" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="140" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="294" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="141" />
         <source>&amp;Open a folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="295" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="142" />
         <source>Choose a folder of documents to index as a collection</source>
         <translation>选择一个文档文件夹，将其建立索引作为文献库</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="296" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="143" />
         <source>Open the &amp;sample collection</source>
         <translation>打开示例文献库(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="297" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="144" />
         <source>&amp;Check files…</source>
         <translation>检测文件(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="298" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="145" />
         <source>Check one or more submissions against the collection</source>
         <translation>将一份或多份送检文档与文献库比对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="299" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="146" />
         <source>&amp;Refresh the collection</source>
         <translation>刷新文献库(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="300" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="147" />
         <source>&amp;Export a report…</source>
         <translation>导出报告(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="302" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="149" />
         <source>Save what the current tab shows (check results, duplicate pairs or clusters) as HTML, PDF, CSV or JSON</source>
         <translation>将当前标签页的内容（检测结果、重复文档对或聚类）保存为 HTML、PDF、CSV 或 JSON</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="303" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="150" />
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="305" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="152" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="306" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="153" />
         <source>&amp;About neardup</source>
         <translation>关于 neardup(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="307" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="154" />
         <source>neardup &amp;Help</source>
         <translation>neardup 帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="308" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="155" />
         <source>What each figure means, and the keyboard shortcuts (F1)</source>
         <translation>各项比例的含义和快捷键（F1）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="309" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="156" />
         <source>&lt;b&gt;Collection&lt;/b&gt;</source>
         <translation>&lt;b&gt;文献库&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="310" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="157" />
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="311" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="158" />
         <source>Pick up new, changed and deleted files (only those are read) (F5)</source>
         <translation>纳入新增、修改和删除的文件（只读取这些文件）（F5）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="313" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="160" />
         <source>Check one or more submissions against the collection (Ctrl+K); you can also drop files on the window</source>
         <translation>将一份或多份送检文档与文献库比对（Ctrl+K）；也可以把文件拖到窗口上</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="314" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="161" />
         <source>Open another folder…</source>
         <translation>打开其他文件夹…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="315" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="162" />
         <source>Recent collections:</source>
         <translation>最近的文献库：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="316" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="163" />
         <source>Recent collections</source>
         <translation>最近的文献库</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="317" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="164" />
         <source>Refresh now</source>
         <translation>立即刷新</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="617" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="464" />
         <source>%n file(s) could not be read.</source>
         <translation>
             <numerusform>%n 个文件无法读取。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="619" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="466" />
         <source>%n unchanged file(s) read again: this version reads their format differently.</source>
         <translation>
             <numerusform>%n 个未改动的文件已重新读取：此版本读取其格式的方式不同。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="622" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="469" />
         <source>%n document(s) kept as they were: their folder could not be read.</source>
         <translation>
             <numerusform>%n 个文档保持原样：其所在文件夹无法读取。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="742" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="589" />
         <source>%n document(s): {indexed} indexed, {warned} with warnings, {skipped} skipped</source>
         <translation>
             <numerusform>共 %n 个文档：已索引 {indexed}，有警告 {warned}，跳过 {skipped}</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="748" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="595" />
         <source>; %n file(s) could not be read</source>
         <translation>
             <numerusform>；%n 个文件无法读取</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/mainwindow.py" line="750" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="597" />
         <source>; %n other file(s) left out (not a format neardup reads)</source>
         <translation>
             <numerusform>；另有 %n 个其他格式的文件未纳入（neardup 不读取该格式）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1054" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="781" />
         <source>Updating the results for the changed settings… The figures shown are those of the previous settings until this finishes.</source>
         <translation>正在按更改后的设置更新结果……完成之前显示的仍是原设置下的数字。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="319" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="166" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="312" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="159" />
         <source>Check files…</source>
         <translation>检测文件…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="320" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="167" />
         <source>Check</source>
         <translation>检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="321" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="168" />
         <source>Duplicates</source>
         <translation>重复对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="322" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="169" />
         <source>Clusters</source>
         <translation>聚类</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="323" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="170" />
         <source>Every file of the collection and its status</source>
         <translation>文献库中的每个文件及其状态</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="324" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="171" />
         <source>Sources found for checked submissions</source>
         <translation>为送检文档找到的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="325" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="172" />
         <source>Pairs of the collection at or above the similarity threshold</source>
         <translation>文献库中相似度达到阈值的文档对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="326" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="173" />
         <source>Groups of near-duplicates</source>
         <translation>近似重复文档的分组</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="327" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="174" />
         <source>Common passages</source>
         <translation>常见段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="328" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="175" />
         <source>Passages found in many documents: which are left out as template, and why</source>
         <translation>在许多文档中出现的段落：哪些作为模板不计入，以及原因</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="329" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="176" />
         <source>Screening</source>
         <translation>批量检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="330" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="177" />
         <source>A whole call: every new submission checked against the collection and each other, ranked by copied share</source>
         <translation>整批申请：每份新申请书与文献库及彼此比对，按复制比排序</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="357" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="204" />
         <source>{name} — neardup</source>
         <translation>{name} — neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="362" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="209" />
         <source>Indexing</source>
         <translation>正在建立索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="363" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="210" />
         <source>Rebuilding the index</source>
         <translation>正在重建索引</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="364" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="211" />
         <source>Opening</source>
         <translation>正在打开</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="365" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="212" />
         <source>Finding duplicates</source>
         <translation>正在查找重复</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="366" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="213" />
         <source>Checking</source>
         <translation>正在检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="367" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="214" />
         <source>Adding to the collection</source>
         <translation>正在加入文献库</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="368" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="215" />
         <source>Updating the results</source>
         <translation>正在更新结果</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="369" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="216" />
         <source>Screening the call</source>
         <translation>批量检测中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="370" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="217" />
         <source>Keeping the applicants and decisions</source>
         <translation>正在保存申请人与认定</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="384" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="508" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="231" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="355" />
         <source>Please wait for the current task to finish, or cancel it.</source>
         <translation>请等待当前任务完成，或取消它。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="400" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="247" />
         <source>Cancelled. Everything finished before cancelling is kept.</source>
         <translation>已取消。取消前已完成的内容都已保留。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="415" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="262" />
         <source>The index is being rebuilt.</source>
         <translation>正在重建索引。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="415" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="262" />
         <source>Try again when it is done.</source>
         <translation>请在完成后重试。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="424" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="501" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="512" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="517" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="560" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="778" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="788" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="898" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="999" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1118" />
+        <location filename="../../neardup_gui/app/intake.py" line="37" />
+        <location filename="../../neardup_gui/app/intake.py" line="47" />
+        <location filename="../../neardup_gui/app/intake.py" line="177" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="271" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="348" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="359" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="364" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="407" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="625" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="726" />
         <source>neardup</source>
         <translation>neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="425" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="272" />
         <source>Rebuild the index now?</source>
         <translation>现在重建索引吗？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="493" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="340" />
         <source>Choose the folder of the collection</source>
         <translation>选择文献库所在的文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="501" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="348" />
         <source>The sample collection is missing from this installation.</source>
         <translation>此安装中缺少示例文献库。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="513" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="360" />
         <source>The folder {folder} does not exist any more. Choose it again from where it is now.</source>
         <translation>文件夹 {folder} 已不存在。请从它现在的位置重新选择。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="518" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="365" />
         <source>The folder {folder} cannot be opened: its path is not valid UTF-8{gbk}. Rename it, then open it again.</source>
         <translation>无法打开文件夹 {folder}：它的路径不是有效的 UTF-8 编码{gbk}。请重命名后再打开。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="519" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="366" />
         <source>(in GBK: '{name}')</source>
         <translation>（按 GBK 编码读作“{name}”）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="705" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="552" />
         <source>The last indexing of this folder did not finish (it was cancelled, or the program was closed): only the documents indexed until then are shown. Refresh to continue where it stopped.</source>
         <translation>此文件夹上次的索引没有完成（被取消，或程序被关闭）：只显示当时已索引的文档。点击刷新可从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="752" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="599" />
         <source>Could not be read:</source>
         <translation>无法读取：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="755" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="602" />
         <source>Left out: neardup reads {formats} files, and by its content a file named without a type (README, ls.1).</source>
         <translation>未纳入：neardup 读取 {formats} 文件，以及按内容读取没有类型后缀的文件（如 README、ls.1）。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="407" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="254" />
         <source>The collection's folder holds no documents now.</source>
         <translation>该文献库的文件夹中现在没有任何文档。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="561" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="408" />
         <source>The folder {folder} holds no documents now, while this collection's index holds {n}. If the folder is on a drive or a network share, connect it and refresh: nothing was changed.
 
 Were the documents deleted on purpose? Remove all {n} from the index?</source>
@@ -1957,65 +1957,64 @@ Were the documents deleted on purpose? Remove all {n} from the index?</source>
 这些文档是有意删除的吗？要从索引中移除全部 {n} 个文档吗？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="608" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="455" />
         <source>Indexed: {added} added, {updated} updated, {moved} moved, {removed} removed, {unchanged} unchanged, {warned} with warnings, {skipped} skipped ({seconds:.1f} s)</source>
         <translation>索引完成：新增 {added}，更新 {updated}，移动 {moved}，删除 {removed}，未变 {unchanged}，有警告 {warned}，跳过 {skipped}（{seconds:.1f} 秒）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="673" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="520" />
         <source>Select at least one whole sentence ({n} words or characters) to mark it as template.</source>
         <translation>请至少选择一个完整的句子（{n} 个字或词）才能标为模板。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="702" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="549" />
         <source>Indexing was cancelled: the documents indexed so far are shown. Refresh to continue where it stopped.</source>
         <translation>索引已取消：这里显示的是已建立索引的文档。点击刷新可从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="709" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="556" />
         <source>This is the saved index; files may have changed since. Refresh to pick up new, changed and deleted files.</source>
         <translation>这是已保存的索引，文件之后可能有变化。点击刷新可纳入新增、修改和删除的文件。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="754" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="757" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="601" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="604" />
         <source>…and {n} more</source>
         <translation>……以及另外 {n} 个</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="770" />
+        <location filename="../../neardup_gui/app/intake.py" line="29" />
         <source>Choose submissions to check</source>
         <translation>选择要检测的送检文档</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="771" />
+        <location filename="../../neardup_gui/app/intake.py" line="30" />
         <source>Documents ({patterns});;All files (*)</source>
         <translation>文档 ({patterns});;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="779" />
+        <location filename="../../neardup_gui/app/intake.py" line="38" />
         <source>Open a collection first (a folder of documents), then check files against it.</source>
         <translation>请先打开一个文献库（一个文档文件夹），再将文件与它比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="788" />
+        <location filename="../../neardup_gui/app/intake.py" line="47" />
         <source>Some files could not be read:</source>
         <translation>有些文件无法读取：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="812" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="833" />
-        <location filename="../../neardup_gui/app/mainwindow.py" line="849" />
+        <location filename="../../neardup_gui/app/intake.py" line="71" />
+        <location filename="../../neardup_gui/app/intake.py" line="114" />
         <source>Add to collection</source>
         <translation>加入文献库</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="813" />
+        <location filename="../../neardup_gui/app/intake.py" line="71" />
         <source>These files cannot be added to the collection: their names are not valid UTF-8 (in GBK, perhaps). Rename them, check them again, then add them.</source>
         <translation>这些文件无法加入文献库：它们的文件名不是有效的 UTF-8 编码（可能是 GBK 编码）。请重命名，重新检测后再加入。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="834" />
+        <location filename="../../neardup_gui/app/intake.py" line="92" />
         <source>{n} checked file(s) are outside the collection's folder {folder}.
 
 Copy them into the folder, or keep them where they are as external members? An external member stays in the collection when it is refreshed; if you move or delete the file, it leaves the collection.</source>
@@ -2024,17 +2023,17 @@ Copy them into the folder, or keep them where they are as external members? An e
 把它们复制到该文件夹，还是保留在原处作为外部成员？外部成员在刷新时会保留在文献库中；如果移动或删除了该文件，它就会离开文献库。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="839" />
+        <location filename="../../neardup_gui/app/intake.py" line="97" />
         <source>Copy into the folder</source>
         <translation>复制到文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="840" />
+        <location filename="../../neardup_gui/app/intake.py" line="98" />
         <source>Keep where they are</source>
         <translation>保留在原处</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="850" />
+        <location filename="../../neardup_gui/app/intake.py" line="103" />
         <source>The collection's folder already has a file named {names}.
 
 Rename the copy (for example “name (2).docx”), or replace the file in the folder?</source>
@@ -2043,92 +2042,92 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 给复制的文件改名（例如“名称 (2).docx”），还是替换文件夹中的文件？</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="854" />
+        <location filename="../../neardup_gui/app/intake.py" line="107" />
         <source>Rename the copy</source>
         <translation>改名复制</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="855" />
+        <location filename="../../neardup_gui/app/intake.py" line="108" />
         <source>Replace</source>
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="868" />
+        <location filename="../../neardup_gui/app/intake.py" line="128" />
         <source>{name}: copied into the collection's folder as {member}</source>
         <translation>{name}：已复制到文献库文件夹，名为 {member}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="871" />
+        <location filename="../../neardup_gui/app/intake.py" line="131" />
         <source>{name}: kept where it is, as an external member ({path})</source>
         <translation>{name}：保留在原处，作为外部成员（{path}）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="874" />
+        <location filename="../../neardup_gui/app/intake.py" line="134" />
         <source>{name}: already in the collection's folder</source>
         <translation>{name}：已在文献库文件夹中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="876" />
+        <location filename="../../neardup_gui/app/intake.py" line="136" />
         <source>The checked submissions are now part of the collection.</source>
         <translation>已检测的送检文档已加入文献库。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="878" />
+        <location filename="../../neardup_gui/app/intake.py" line="138" />
         <source>Added to the collection</source>
         <translation>已加入文献库</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="899" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="626" />
         <source>Open a collection first (a folder of documents), then screen a call against it.</source>
         <translation>请先打开一个文献库（文档文件夹），再对一批申请书进行检测。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1000" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="727" />
         <source>The fingerprints are being rebuilt from the stored texts in the background.</source>
         <translation>正在后台根据已保存的文本重建指纹。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1041" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="768" />
         <source>The checked submissions were compared again with the collection as it is now.</source>
         <translation>已将所检测的申请书与当前的文献库重新比对。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1043" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="770" />
         <source>The results now follow the applicants and decisions.</source>
         <translation>结果已按申请人与认定更新。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1045" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="772" />
         <source>The results now follow the changed settings.</source>
         <translation>结果已按更改后的设置更新。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1049" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="776" />
         <source>Checking the shown submissions again against the changed collection… Their figures are those of the collection before until this finishes.</source>
         <translation>文献库已变化，正在重新检测所显示的申请书… 完成之前，显示的数据仍是变化前文献库的结果。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1052" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="779" />
         <source>Updating the results for the applicants and decisions…</source>
         <translation>正在按申请人与认定更新结果…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1080" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="807" />
         <source>About neardup</source>
         <translation>关于 neardup</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1081" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="808" />
         <source>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;Near-duplicate and plagiarism screening of local document collections, in Chinese and English. Similarity is the LCS ratio of the two texts with template text left out. No document leaves this computer.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;neardup {version}&lt;/h3&gt;&lt;p&gt;对本地中英文文献库进行近似重复与抄袭筛查。相似度为两篇文本的最长公共子序列比率，不计模板文字。所有文档都不会离开这台电脑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1119" />
+        <location filename="../../neardup_gui/app/intake.py" line="178" />
         <source>Drop one folder to open it as a collection, or files to check them.</source>
         <translation>拖入一个文件夹即可作为文献库打开，拖入文件即可检测它们。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/mainwindow.py" line="1127" />
+        <location filename="../../neardup_gui/app/mainwindow.py" line="819" />
         <source>Stopping the running task…</source>
         <translation>正在停止当前任务…</translation>
     </message>
@@ -2471,12 +2470,12 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
         <translation>未读取：{reason}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="170" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="171" />
         <source>{share} of it is the applicant's own {source}</source>
         <translation>其中 {share} 来自申请人本人的 {source}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="173" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="174" />
         <source>Sources without a decision (or decided before a text changed): open the submission to decide</source>
         <translation>有未认定（或认定后文本已改动）的来源：打开该申请书进行认定</translation>
     </message>
@@ -2484,160 +2483,160 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>ScreeningView</name>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="328" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="342" />
         <source>&lt;b&gt;%n submission(s)&lt;/b&gt; in {folder}</source>
         <translation>
             <numerusform>{folder} 中的 &lt;b&gt;%n 份申请书&lt;/b&gt;</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="329" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="343" />
         <source>: {flagged}, {unread}</source>
         <translation>：{flagged}，{unread}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="330" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="344" />
         <source>%n at or above the flag line</source>
         <translation>
             <numerusform>%n 份达到或超过标记线</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="331" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="345" />
         <source>%n could not be read</source>
         <translation>
             <numerusform>%n 份无法读取</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../neardup_gui/app/screeningview.py" line="333" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="347" />
         <source>%n other file(s) left out (not a format neardup reads)</source>
         <translation>
             <numerusform>另有 %n 个其他格式的文件未检测（neardup 不读取该格式）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="335" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="349" />
         <source>interrupted: screen again to check the rest</source>
         <translation>检测中断：再次检测以完成其余部分</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="338" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="352" />
         <source>Not screened: neardup reads {formats} files, and by its content a file named without a type (README, ls.1).</source>
         <translation>未检测：neardup 读取 {formats} 文件，以及按内容读取没有类型后缀的文件（如 README、ls.1）。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="340" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="354" />
         <source>…and {n} more</source>
         <translation>……以及另外 {n} 个</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="345" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="359" />
         <source>Choose the folder of new submissions</source>
         <translation>选择新申请书所在文件夹</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="410" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="424" />
         <source>Screen a folder…</source>
         <translation>检测文件夹…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="411" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="425" />
         <source>Check every file of a folder of new submissions against the collection and against each other; you can also drop the folder here</source>
         <translation>将文件夹中的每份新申请书与文献库及彼此比对；也可以把文件夹拖到这里</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="413" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="427" />
         <source>Screen again</source>
         <translation>重新检测</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="414" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="428" />
         <source>Pick up new and changed submissions; an interrupted screening goes on where it stopped</source>
         <translation>纳入新增和修改的申请书；中断的检测从中断处继续</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="416" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="430" />
         <source>Screening:</source>
         <translation>检测批次：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="417" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="431" />
         <source>Screenings kept in this collection</source>
         <translation>本文献库保存的检测批次</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="418" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="432" />
         <source>Flag line:</source>
         <translation>标记线：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="419" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="433" />
         <source>A submission is flagged when its copied share without own documents (template text and the applicant's own documents not counted) reaches this line</source>
         <translation>申请书的去除本人文献复制比（不计模板文字和申请人本人文档）达到此线时标记</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="423" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="437" />
         <source>Flag line</source>
         <translation>标记线</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="424" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="438" />
         <source>Flagged only</source>
         <translation>仅显示已标记</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="425" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="439" />
         <source>With integrity flags only</source>
         <translation>仅显示有文本异常标记的</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="426" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="440" />
         <source>Undecided only</source>
         <translation>仅显示未认定</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="427" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="441" />
         <source>Submissions with a source the examiner has not decided on yet (or decided on before a text changed)</source>
         <translation>有审查人尚未认定（或认定后文本已改动）来源的申请书</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="429" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="443" />
         <source>Set applicant…</source>
         <translation>设置申请人…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="430" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="444" />
         <source>Name the applicants of the chosen submissions: their own earlier documents are then told apart from others'</source>
         <translation>为所选申请书指定申请人，以便区分其本人已有文档与他人文献</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="432" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="446" />
         <source>Submissions with look-alike letters, hidden text, invisible characters or traditional characters: perhaps a disguised copy</source>
         <translation>含有形近字母、隐藏文字、不可见字符或繁体字的送检文档：可能是经过伪装的复制</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="434" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="448" />
         <source>Filter submissions…</source>
         <translation>筛选申请书…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="435" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="449" />
         <source>Filter submissions</source>
         <translation>筛选申请书</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="436" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="450" />
         <source>Screened submissions</source>
         <translation>已检测的申请书</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="437" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="451" />
         <source>Double-click or press Enter to open the submission with its sources coloured</source>
         <translation>双击或按回车键打开申请书，按来源着色显示</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/screeningview.py" line="438" />
+        <location filename="../../neardup_gui/app/screeningview.py" line="452" />
         <source>Screen a whole call: drop a folder of new submissions here, or use “Screen a folder…”. Each is checked against the collection and against the other submissions, and the table ranks them by copied share.</source>
         <translation>检测整批申请：把新申请书所在文件夹拖到这里，或使用“检测文件夹…”。每份申请书都与文献库及其他申请书比对，表格按复制比排序。</translation>
     </message>
@@ -2645,292 +2644,292 @@ Rename the copy (for example “name (2).docx”), or replace the file in the fo
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="228" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="232" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="231" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="235" />
         <source>Matching and template text are kept with the collection “{name}”: other collections keep their own. Index and interface settings apply everywhere.</source>
         <translation>匹配和模板文字设置随文献库“{name}”保存，其他文献库各有自己的设置。索引和界面设置对所有文献库生效。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="235" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="239" />
         <source>No collection is open: matching and template settings set here are the defaults every new collection starts from.</source>
         <translation>当前没有打开文献库：此处的匹配和模板设置是每个新文献库的默认值。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="237" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="241" />
         <source>Also use these matching and template settings for new collections</source>
         <translation>同时把这些匹配和模板设置作为新文献库的默认值</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="238" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="242" />
         <source>Matching</source>
         <translation>比对</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="239" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="243" />
         <source>Index and search</source>
         <translation>索引与检索</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="240" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="244" />
         <source>Template text</source>
         <translation>模板文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="241" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="245" />
         <source>Interface</source>
         <translation>界面</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="244" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="248" />
         <source>Minimum match length (units):</source>
         <translation>最短匹配长度（字数）：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="245" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="249" />
         <source>A common passage counts only if it is at least this many characters or words long</source>
         <translation>相同段落至少达到这么多个字或词才计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="246" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="250" />
         <source>Quotations:</source>
         <translation>引文：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="248" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="252" />
         <source>Bibliography:</source>
         <translation>参考文献：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="242" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="246" />
         <source>Report pairs from similarity r:</source>
         <translation>报告文档对的最低相似度 r：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="243" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="247" />
         <source>Pairs of the collection at or above this similarity r are listed as duplicates</source>
         <translation>文献库中相似度 r 达到或超过此值的文档对列为重复</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="247" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="251" />
         <source>Leave text in quotation marks out of every figure</source>
         <translation>各项比例均不计引号内的文字</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="249" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="253" />
         <source>Leave the reference list out of every figure</source>
         <translation>各项比例均不计参考文献列表</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="250" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="254" />
         <source>Exclude quoted text</source>
         <translation>排除引文</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="251" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="255" />
         <source>Exclude the bibliography</source>
         <translation>排除参考文献</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="252" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="256" />
         <source>Fingerprint size (bits):</source>
         <translation>指纹长度（位）：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="253" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="257" />
         <source>Larger fingerprints estimate similarity more precisely but take more space</source>
         <translation>指纹越长，相似度估计越准确，但占用空间更多</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="254" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="258" />
         <source>Search strategy:</source>
         <translation>检索策略：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="255" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="259" />
         <source>How candidates are found; every strategy finds the same pairs</source>
         <translation>查找候选文档的方式；每种策略找到的文档对都相同</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="256" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="260" />
         <source>Worker processes:</source>
         <translation>工作进程数：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="257" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="261" />
         <source>How many documents are read and fingerprinted at the same time</source>
         <translation>同时读取并计算指纹的文档数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="258" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="262" />
         <source>Dask cluster (optional):</source>
         <translation>Dask 集群（可选）：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="259" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="263" />
         <source>Address of a Dask scheduler to index and compare on, e.g. tls://host:8786; empty: this computer only. Every document's text is sent to it.</source>
         <translation>在其上建立索引和比对的 Dask 调度器地址，例如 tls://host:8786；留空：仅用本机。每份文档的文本都会发送给它。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="262" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="266" />
         <source>Cluster's CA certificate:</source>
         <translation>集群的 CA 证书：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="263" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="267" />
         <source>The certificate of the authority that signed the scheduler's (PEM); empty: dask's own configuration</source>
         <translation>签发调度器证书的证书颁发机构（CA）的证书（PEM）；留空：使用 dask 自身的配置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="265" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="269" />
         <source>This computer's certificate:</source>
         <translation>本机证书：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="266" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="270" />
         <source>This computer's certificate for the cluster, signed by that authority (PEM); empty: dask's own configuration</source>
         <translation>本机用于该集群的证书，由该颁发机构签发（PEM）；留空：使用 dask 自身的配置</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="268" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="272" />
         <source>Its private key:</source>
         <translation>其私钥：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="269" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="273" />
         <source>The private key of this computer's certificate (PEM), unless the certificate file holds it</source>
         <translation>本机证书的私钥（PEM），若证书文件已包含私钥则可留空</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="273" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="277" />
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="276" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="280" />
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="277" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="281" />
         <source>Brute force (reference)</source>
         <translation>穷举（基准）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="278" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="282" />
         <source>Permuted tables</source>
         <translation>置换表</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="279" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="283" />
         <source>Group merging</source>
         <translation>分组合并</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="280" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="284" />
         <source>LSH buckets</source>
         <translation>LSH 分桶</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="284" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="288" />
         <source>Automatic template:</source>
         <translation>自动模板：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="285" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="289" />
         <source>Off: count all text except your template files and the passages you marked</source>
         <translation>关闭：除您的模板文件和您标记的段落外，全部文字都计入</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="286" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="290" />
         <source>Leave out sentences found in most documents (the call's form)</source>
         <translation>不计入大多数文档共有的句子（申报书的表格）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="287" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="291" />
         <source>Template if in at least (documents):</source>
         <translation>出现在至少多少个文档中视为模板：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="288" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="292" />
         <source>A sentence found in at least this many documents is treated as template</source>
         <translation>出现在至少这么多个文档中的句子视为模板</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="289" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="293" />
         <source>and at least (share of collection):</source>
         <translation>且至少占文献库的比例：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="290" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="294" />
         <source>... and in at least this share of all documents</source>
         <translation>……并且出现在至少这个比例的文档中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="291" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="295" />
         <source>Template files:</source>
         <translation>模板文件：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="292" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="296" />
         <source>Template files</source>
         <translation>模板文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="293" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="297" />
         <source>Files whose sentences are template wherever they occur (e.g. the blank application form)</source>
         <translation>其中的句子无论出现在哪里都视为模板的文件（例如空白申请书）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="294" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="298" />
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="295" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="299" />
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="296" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="300" />
         <source>Language:</source>
         <translation>语言：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="297" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="301" />
         <source>The language of the interface; the change applies at once</source>
         <translation>界面语言；更改立即生效</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="298" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="302" />
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="306" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="310" />
         <source>Changing the fingerprint size re-fingerprints every document from its stored text. This runs in the background after you press OK; the files are not read again.</source>
         <translation>更改指纹长度会根据已保存的文本重新计算每个文档的指纹。按“确定”后在后台进行，不会重新读取文件。</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="314" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="318" />
         <source>Choose template files</source>
         <translation>选择模板文件</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="315" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="319" />
         <source>Documents ({patterns});;All files (*)</source>
         <translation>文档 ({patterns});;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="353" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="357" />
         <source>Unencrypted cluster</source>
         <translation>未加密的集群</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/settingsdialog.py" line="354" />
+        <location filename="../../neardup_gui/app/settingsdialog.py" line="358" />
         <source>{address} is not encrypted and is not this computer: every document's text would cross the network, readable by anyone on it. Use the scheduler's TLS address (tls://…) with its certificates instead, unless this network is trusted.
 
 Send the texts unencrypted to {address}?</source>
@@ -3281,102 +3280,102 @@ Send the texts unencrypted to {address}?</source>
         <translation>&lt;b&gt;{name}&lt;/b&gt;&lt;br&gt;&lt;b&gt;总文字复制比 {copied}&lt;/b&gt;（模板文字不计入）&amp;nbsp;·&amp;nbsp; 去除引用文献复制比 {nq} &amp;nbsp;·&amp;nbsp; 单篇最大文字复制比 {largest} &amp;nbsp;·&amp;nbsp; 总字数 {units} &amp;nbsp;·&amp;nbsp; 模板文字占比 {template} &amp;nbsp;·&amp;nbsp; 计入的来源：{n} / {total}</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="337" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="338" />
         <source>(beginning)</source>
         <translation>（开头）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="351" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="352" />
         <source>Integrity flags:</source>
         <translation>文本异常标记：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="353" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="354" />
         <source>(underlined in the text; not counted in any figure)</source>
         <translation>（在正文中以下划线标出；不计入任何数值）</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="368" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="369" />
         <source>Count this source again</source>
         <translation>重新计入此来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="370" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="371" />
         <source>Exclude this source</source>
         <translation>排除此来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="466" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="467" />
         <source>{name} — sources coloured</source>
         <translation>{name} — 按来源着色</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="467" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="468" />
         <source>Sources (untick to leave one out of the figures):</source>
         <translation>来源（取消勾选则不计入比例）：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="468" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="469" />
         <source>Sources of the submission</source>
         <translation>送检文档的来源</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="469" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="470" />
         <source>Side by side</source>
         <translation>对照查看</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="470" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="471" />
         <source>Open the submission beside the chosen source</source>
         <translation>将申请书与所选来源并排对照</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="471" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="472" />
         <source>Remember for this submission that this source does not count: the decision “not relevant”</source>
         <translation>记住此来源不计入本申请书：即认定为“无关”</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="473" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="474" />
         <source>Decide…</source>
         <translation>认定…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="474" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="475" />
         <source>Record your decision on this source: copying confirmed, permitted (own work, cited, common knowledge) or not relevant, with a note; printed in the report</source>
         <translation>记录对此来源的认定：确认抄袭、允许（本人成果、已注明引用、公知内容）或无关，可附说明；打印在报告中</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="477" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="478" />
         <source>Export the report…</source>
         <translation>导出报告…</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="478" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="479" />
         <source>Sections:</source>
         <translation>分段：</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="479" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="480" />
         <source>Section</source>
         <translation>段落</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="479" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="480" />
         <source>Units</source>
         <translation>总字数</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="479" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="480" />
         <source>Copied</source>
         <translation>文字复制比</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="480" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="481" />
         <source>Click a coloured passage to see it beside its source</source>
         <translation>点击着色片段，与其来源并排查看</translation>
     </message>
     <message>
-        <location filename="../../neardup_gui/app/submissionview.py" line="483" />
+        <location filename="../../neardup_gui/app/submissionview.py" line="484" />
         <source>Each source's passages have its colour and number: &lt;span style="background-color:{exact};"&gt;identical text&lt;/span&gt;, &lt;span style="background-color:{edited};"&gt;edited words&lt;/span&gt;. &lt;span style="color:{fg}; background-color:{bg};"&gt;Template text&lt;/span&gt; and &lt;span style="color:{fg}; background-color:{bg}; text-decoration:line-through;"&gt;excluded text&lt;/span&gt; are never counted.</source>
         <translation>每个来源的片段有其颜色和编号：&lt;span style="background-color:{exact};"&gt;完全相同的文字&lt;/span&gt;，&lt;span style="background-color:{edited};"&gt;改动的文字&lt;/span&gt;。&lt;span style="color:{fg}; background-color:{bg};"&gt;模板文字&lt;/span&gt;和&lt;span style="color:{fg}; background-color:{bg}; text-decoration:line-through;"&gt;排除文字&lt;/span&gt;从不计入。</translation>
     </message>

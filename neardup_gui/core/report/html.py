@@ -472,7 +472,7 @@ def _pair(w: _Writer, p: ReportPair, check: bool) -> None:
                     tb=pct(p.template_share_b)))
       + (esc(t("r_pair_excluded", a=pct(p.excluded_share_a), b=pct(p.excluded_share_b)))
          if p.excluded_share_a or p.excluded_share_b else "")
-      + (esc(t("r_pair_estimate", e=f"{p.estimate:.3f}")) if p.estimate is not None else "")
+      + (esc(t("r_pair_estimate", e=f"{max(p.estimate, 0.0):.3f}")) if p.estimate is not None else "")
       + "</p>\n")
     _pair_whose(w, p)
     _docs(w, p.a, p.b, check)

@@ -126,11 +126,12 @@ _CATALOG: dict[str, tuple[str, str]] = {
     "r_title_pairs": ("Duplicate report: near-duplicate pairs of the collection", "重复检测报告：文献库中的近似重复文档对"),
     "r_title_clusters": ("Duplicate report: near-duplicate clusters of the collection", "重复检测报告：文献库中的近似重复文档聚类"),
     "r_created_by": ("Created {created} by neardup {version}.", "由 neardup {version} 于 {created} 生成。"),
-    "r_explanation": ("Similarity r is the share of the two texts' countable units in identical runs they share in "
-                      "order (longest common subsequence over runs of at least the minimum length); A in B is the "
-                      "share of A found in B. Template and excluded text is shown grey and never counted.",
-                      "相似度 r 为两篇文本中按顺序共有的完全相同片段所含字数的比例（按不短于最小长度的连续片段求最长公共子序列）；"
-                      "A 在 B 中为 A 在 B 中出现的比例。模板文字和排除文字以灰色显示，均不计入。"),
+    "r_explanation": ("Similarity r is the share of the two texts' countable units that are identical within the "
+                      "passages they share in order (runs of at least the minimum length and the shorter identical "
+                      "runs between them, across small edits); A in B is the share of A found in B, in any order. "
+                      "Template and excluded text is shown grey and never counted.",
+                      "相似度 r 为两篇文本按顺序共有的段落中完全相同字数所占的比例（不短于最小长度的片段，以及小改动之间较短的"
+                      "相同片段）；A 在 B 中为 A 在 B 中出现的比例，不论顺序。模板文字和排除文字以灰色显示，均不计入。"),
     "r_summary": ("Summary", "概要"),
     "r_report": ("Report", "报告"),
     "r_scope_check": ("submissions checked against the collection", "送检文档与文献库比对"),

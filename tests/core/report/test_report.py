@@ -582,3 +582,15 @@ def test_a_moved_paragraph_is_reported_where_it_lies_in_each_text(tmp_path, corp
     assert [("moved: in another order" in row) for row in rows] == [p.moved for p in comp.passages]
     data = report_json(report)["pairs"][0]["passages"]
     assert [d["moved"] for d in data] == [p.moved for p in comp.passages]
+
+
+def test_a_fingerprint_estimate_below_zero_reads_zero(reports):
+    """The b-bit MinHash estimate is corrected for chance collisions, so it can fall below 0 for a
+    source sharing little (a heavy revision's: -0.031); the report shows it as 0, an estimate."""
+    from dataclasses import replace
+
+    report = reports["check"]
+    assert report.pairs
+    low = replace(report, pairs=tuple(replace(p, estimate=-0.031) for p in report.pairs))
+    page = render_html(low)
+    assert "-0.031" not in page and "0.000 (an estimate)" in page
