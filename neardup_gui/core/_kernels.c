@@ -1880,7 +1880,120 @@ done:
     return result;
 }
 
+PyDoc_STRVAR(free_stretches_doc,
+"free_stretches(used, jumps, k)\n\n"
+"The maximal stretches of units not ``used`` (numpy bool, one a unit), each cut after unit i\n"
+"where ``jumps[i]`` (numpy bool, one fewer than the units; None: nowhere), of at least ``k``\n"
+"units: a list of (start, end), ascending (compare._free_stretches, as its caller keeps them).");
+
+static PyObject *py_free_stretches(PyObject *self, PyObject *args) {
+    PyObject *ou, *oj;
+    Py_ssize_t k;
+    if (!PyArg_ParseTuple(args, "OOn", &ou, &oj, &k)) return NULL;
+    buf_t bu = {0}, bj = {0};
+    PyObject *result = NULL;
+    if (get(ou, &bu, 1, "used")) goto done;
+    const Py_ssize_t n = len_of(&bu);
+    const unsigned char *U = bu.view.buf, *J = NULL;
+    if (oj != Py_None) {
+        if (get(oj, &bj, 1, "jumps")) goto done;
+        if (len_of(&bj) != (n > 0 ? n - 1 : 0)) {
+            PyErr_SetString(PyExc_ValueError, "free_stretches: one jump fewer than the units");
+            goto done;
+        }
+        J = bj.view.buf;
+    }
+    if (!(result = PyList_New(0))) goto done;
+    Py_ssize_t start = -1;
+    for (Py_ssize_t i = 0; i <= n; i++) {
+        int open_ = i < n && !U[i];
+        if (open_ && start < 0) start = i;
+        /* the stretch ends at i when unit i is taken or the text ends, or after i - 1 at a jump */
+        int end = start >= 0 && (!open_ || (J && i > start && J[i - 1]));
+        if (end) {
+            if (i - start >= k) {
+                PyObject *t = Py_BuildValue("(nn)", start, i);
+                if (!t || PyList_Append(result, t) < 0) {
+                    Py_XDECREF(t);
+                    Py_CLEAR(result);
+                    goto done;
+                }
+                Py_DECREF(t);
+            }
+            start = open_ ? i : -1;
+        }
+    }
+done:
+    release(&bu), release(&bj);
+    return result;
+}
+
+PyDoc_STRVAR(open_runs_doc,
+"open_runs(sel, index, used, short, k)\n\n"
+"Of a text's items ``sel`` (ascending, int64) those open: a gap item (``index``, the countable\n"
+"unit of every item, int64: -1) or one whose unit is not ``used`` or is ``short`` (numpy bool,\n"
+"one a unit). (whether ``k`` open items lie in a row in the text, whether such a stretch holds\n"
+"an item of a short unit): compare._open_runs of that open mask, in one pass over ``sel``.");
+
+static PyObject *py_open_runs(PyObject *self, PyObject *args) {
+    PyObject *os_, *oi, *ou, *oh;
+    Py_ssize_t k;
+    if (!PyArg_ParseTuple(args, "OOOOn", &os_, &oi, &ou, &oh, &k)) return NULL;
+    buf_t bs = {0}, bi = {0}, bu = {0}, bh = {0};
+    PyObject *result = NULL;
+    if (get(os_, &bs, 8, "sel") || get(oi, &bi, 8, "index") || get(ou, &bu, 1, "used") || get(oh, &bh, 1, "short"))
+        goto done;
+    const int64_t *S = bs.view.buf, *I = bi.view.buf;
+    const unsigned char *U = bu.view.buf, *H = bh.view.buf;
+    const Py_ssize_t ns = len_of(&bs), ni = len_of(&bi), nu = len_of(&bu);
+    if (len_of(&bh) != nu) {
+        PyErr_SetString(PyExc_ValueError, "open_runs: one used and one short flag per unit");
+        goto done;
+    }
+    int any_long = 0, long_short = 0;
+    Py_ssize_t run = 0;  /* open items in a row, ending at the previous one */
+    int run_short = 0;
+    int64_t last = -2;
+    for (Py_ssize_t q = 0; q <= ns; q++) {
+        int open_ = 0, is_short = 0;
+        int64_t item = -2;
+        if (q < ns) {
+            item = S[q];
+            if (item < 0 || item >= ni || (q > 0 && item <= S[q - 1])) {
+                PyErr_SetString(PyExc_ValueError, "open_runs: items ascending, within the text");
+                goto done;
+            }
+            int64_t u = I[item];
+            if (u >= nu) {
+                PyErr_SetString(PyExc_ValueError, "open_runs: a unit beyond the flags");
+                goto done;
+            }
+            is_short = u >= 0 && H[u];
+            open_ = u < 0 || !U[u] || is_short;
+        }
+        if (!open_ || item != last + 1) {  /* the stretch before ends */
+            if (run >= k) {
+                any_long = 1;
+                if (run_short) long_short = 1;
+            }
+            run = 0, run_short = 0;
+        }
+        if (open_) {
+            run++;
+            run_short |= is_short;
+        }
+        last = item;
+        if (any_long && long_short) break;
+    }
+    result = Py_BuildValue("(OO)", any_long ? Py_True : Py_False, long_short ? Py_True : Py_False);
+done:
+    release(&bs), release(&bi), release(&bu), release(&bh);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"open_runs", py_open_runs, METH_VARARGS, open_runs_doc},
+    {"free_stretches", py_free_stretches, METH_VARARGS, free_stretches_doc},
     {"chain_bound", py_chain_bound, METH_VARARGS, chain_bound_doc},
     {"chained_passages", py_chained_passages, METH_VARARGS, chained_passages_doc},
     {"posting_counts", py_posting_counts, METH_VARARGS, posting_counts_doc},

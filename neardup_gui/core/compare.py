@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import math
 from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
@@ -360,6 +361,7 @@ def _aligned_comparison(
     marks: dict | None = None,
     unit_marks: tuple | None = None,
     revisable: bool | None = None,
+    item_indexes: tuple | None = None,
 ) -> Comparison:
     """Align the selected items, keep the trustable runs, merge passages, count: where the plain
     path (:func:`compare_units`) and the prepared one (:func:`compare_prepared`) meet.
@@ -372,7 +374,8 @@ def _aligned_comparison(
     ``unit_marks``: each side's :func:`~neardup_gui.core.passages.countable_marks`, when the caller
     keeps them (a prepared document's are the same for every comparison it takes part in).
     ``revisable``: False when the caller has found that no revised passage can exist in the two
-    texts (:func:`revision_possible` of the whole texts): none is searched for.
+    texts (:func:`revision_possible` of the whole texts): none is searched for. ``item_indexes``:
+    each side's :func:`item_index`, when the caller keeps them.
     """
     marks = marks or {}
     n_a, n_b = len(codes_a), len(codes_b)
@@ -410,7 +413,7 @@ def _aligned_comparison(
     in_order = find_passages(runs, codes_a, codes_b, jumps_a, jumps_b, _align_codes, DEFAULT_RULES, cjk_a, cjk_b)
     in_order, moved, revised = (in_order, [], []) if whole else _tiling(
         in_order, items_a, items_b, unit_a, unit_b, pos_a, pos_b, codes_a, codes_b, n_codes, sel_a, sel_b, min_run,
-        (jumps_a, cjk_a), (jumps_b, cjk_b), revisable is not False)
+        (jumps_a, cjk_a), (jumps_b, cjk_b), revisable is not False, item_indexes)
     # The identical units of the in-order passages the tiling left (a short seed may have given
     # way; their anchors and seeds: aligned runs, never a scattered common word): the similarity's
     # numerator, Huang, Wang and Li's ratio over the coherent part of the LCS, counted in the same
@@ -449,6 +452,7 @@ def _tiling(
     in_order: list[Found], items_a: np.ndarray, items_b: np.ndarray, unit_a: np.ndarray, unit_b: np.ndarray,
     pos_a: np.ndarray, pos_b: np.ndarray, codes_a: np.ndarray, codes_b: np.ndarray, n_codes: int,
     sel_a: np.ndarray, sel_b: np.ndarray, min_run: int, marks_a: tuple, marks_b: tuple, revisable: bool = True,
+    item_indexes: tuple | None = None,
 ) -> tuple[list[Found], list[Found], list[Found]]:
     """The passages found out of order and the revised ones (:func:`_revised_passages`): the
     tiling of what the in-order passages left; and the in-order passages, split where another
@@ -475,12 +479,11 @@ def _tiling(
     used_a, used_b = np.zeros(n_a, dtype=bool), np.zeros(n_b, dtype=bool)  # identical units taken
     for *_, seeds in in_order:
         _take(used_a, used_b, seeds)
-    real_a = np.flatnonzero(unit_a >= 0)  # the item of each countable unit
-    real_b = np.flatnonzero(unit_b >= 0)
-    # each selected item's countable unit (−1: a gap item), so that a round reads the selection
-    # only, not the whole texts (a long submission against a chance candidate: a few items)
-    unit_of_a = np.where(unit_a[sel_a] >= 0, np.searchsorted(real_a, sel_a), -1)
-    unit_of_b = np.where(unit_b[sel_b] >= 0, np.searchsorted(real_b, sel_b), -1)
+    # the item of each countable unit, and each item's countable unit (−1: a gap item), so that a
+    # round reads the selection only, not the whole texts (a long submission against a chance
+    # candidate: a few items)
+    (real_a, index_a), (real_b, index_b) = item_indexes or (item_index(unit_a), item_index(unit_b))
+    unit_of_a, unit_of_b = index_a[sel_a], index_b[sel_b]
     shared_a, shared_b = unit_of_a[unit_of_a >= 0], unit_of_b[unit_of_b >= 0]  # countable units of the shared k-grams
     kept, moved = list(in_order), []
     rounds = (items_a, items_b, unit_a, unit_b, pos_a, pos_b, codes_a, codes_b, n_codes, sel_a, sel_b, unit_of_a,
@@ -494,7 +497,7 @@ def _tiling(
         match) stand in the way of, taken: (kept, moved, used_a, used_b, found) or None."""
         trial_a, trial_b = used_a.copy(), used_b.copy()
         contest = _anchor_over_short_seeds(kept, moved, items_a, items_b, unit_a, unit_b, pos_a, pos_b, n_codes,
-                                           sel_a, sel_b, real_a, real_b, trial_a, trial_b, min_run)
+                                           sel_a, sel_b, real_a, real_b, trial_a, trial_b, min_run, index_a, index_b)
         if contest is None:
             return None
         kept_t, moved_t = _tiling_rounds(*contest, *rounds, trial_a, trial_b, min_run, marks_a, marks_b)
@@ -520,6 +523,15 @@ def _tiling(
 # How many further steps are tried after a step over short seeds that gains nothing (each a
 # tiling of what is left: a table of 400 rows repeating their phrases, 0.11 s → 0.17 s at 1).
 SHORT_SEED_LOOKAHEAD = 1
+
+
+def item_index(unit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Of a text's items (``unit``: each item's unit position, −1 for a gap item): the item of each
+    countable unit, and the countable unit of each item (−1 for a gap item)."""
+    real = unit >= 0
+    index = np.cumsum(real) - 1
+    index[~real] = -1
+    return np.flatnonzero(real), index
 
 
 def _tiling_rounds(
@@ -574,23 +586,31 @@ def _anchor_over_short_seeds(
     kept: list[Found], moved: list[Found], items_a: np.ndarray, items_b: np.ndarray, unit_a: np.ndarray,
     unit_b: np.ndarray, pos_a: np.ndarray, pos_b: np.ndarray, n_codes: int, sel_a: np.ndarray, sel_b: np.ndarray,
     real_a: np.ndarray, real_b: np.ndarray, used_a: np.ndarray, used_b: np.ndarray, min_run: int,
+    index_a: np.ndarray | None = None, index_b: np.ndarray | None = None,
 ) -> tuple[list[Found], list[Found]] | None:
     """Exact runs of ``min_run`` that the short seeds of passages (shorter than ``min_run``,
     joined across edits) keep from being found: those of one alignment in order of what is open
     (free or held by a short seed), or else the longest one, taken; the short seeds in their way
     are left out of their passages (a passage split there, a piece without an anchor dropped).
-    None when there is none: (kept, moved) otherwise, ``used_*`` updated in place."""
-    short_a, short_b = np.zeros(len(used_a), dtype=bool), np.zeros(len(used_b), dtype=bool)
-    for *_, seeds in itertools.chain(kept, moved):
-        for i, j, n in seeds:
-            if n < min_run:
-                short_a[i:i + n], short_b[j:j + n] = True, True
-    if not short_a.any() and not short_b.any():
+    None when there is none: (kept, moved) otherwise, ``used_*`` updated in place. ``index_*``:
+    each item's countable unit (:func:`item_index`), when the caller has it."""
+    short = [(i, j, n) for *_, seeds in itertools.chain(kept, moved) for i, j, n in seeds if n < min_run]
+    if not short:
         return None
+    short_a, short_b = np.zeros(len(used_a), dtype=bool), np.zeros(len(used_b), dtype=bool)
+    for i, j, n in short:
+        short_a[i:i + n], short_b[j:j + n] = True, True
+    # such a run lies in min_run open items in a row in each text, a short seed's unit among them in one
+    if (_kernels is not None and index_a is not None and index_b is not None and sel_a.dtype == np.int64
+            and sel_b.dtype == np.int64 and index_a.dtype == np.int64 and index_b.dtype == np.int64):
+        (long_a, with_short_a), (long_b, with_short_b) = (
+            _kernels.open_runs(sel, index, used, short, min_run)
+            for sel, index, used, short in ((sel_a, index_a, used_a, short_a), (sel_b, index_b, used_b, short_b)))
+        if not ((with_short_a and long_b) or (with_short_b and long_a)):
+            return None
     open_a, open_b = np.zeros(len(items_a), dtype=bool), np.zeros(len(items_b), dtype=bool)
     open_a[sel_a], open_b[sel_b] = True, True
     open_a[real_a[used_a & ~short_a]], open_b[real_b[used_b & ~short_b]] = False, False
-    # such a run lies in min_run open items in a row in each text, a short seed's unit among them in one
     (long_a, with_short_a), (long_b, with_short_b) = (
         _open_runs(open_, real[short], min_run) for open_, real, short in ((open_a, real_a, short_a),
                                                                            (open_b, real_b, short_b)))
@@ -658,11 +678,13 @@ def _anchor_over_short_seeds(
 
 def _open_runs(open_: np.ndarray, short_items: np.ndarray, k: int) -> tuple[bool, bool]:
     """Whether ``open_`` holds ``k`` open items in a row, and such a stretch holding one of
-    ``short_items``."""
-    stretch = np.cumsum(~open_)  # the same number along a stretch of open items
-    lengths = np.bincount(stretch[open_], minlength=int(stretch[-1]) + 1 if len(stretch) else 1)
-    long = lengths >= k
-    return bool(long.any()), bool(long[stretch[short_items[open_[short_items]]]].any())
+    ``short_items`` (ascending)."""
+    stretches = _free_stretches(~open_, None, k)
+    if not stretches or not len(short_items):
+        return bool(stretches), False
+    bounds = np.array(stretches, dtype=np.int64)
+    inside = np.searchsorted(short_items, bounds[:, 1]) - np.searchsorted(short_items, bounds[:, 0])
+    return True, bool(inside.any())
 
 
 def _with_short_matches(
@@ -835,15 +857,21 @@ def revision_possible(codes_a: np.ndarray, codes_b: np.ndarray, used_a: np.ndarr
     return seeds >= rules.min_seeds and weight >= rules.min_weight - 1e-9
 
 
-def _free_stretches(used: np.ndarray, jumps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(starts, ends) of the maximal stretches of units no passage holds, cut where removed
-    text lies (``jumps``, as :func:`~neardup_gui.core.passages.countable_marks` gives them)."""
-    free = ~used
+def _free_stretches(used: np.ndarray, jumps: np.ndarray | None, k: int = 1) -> list[tuple[int, int]]:
+    """(start, end) of the maximal stretches of units no passage holds, cut where removed text
+    lies (``jumps``, as :func:`~neardup_gui.core.passages.countable_marks` gives them; None: no
+    cut), of at least ``k`` units, ascending: one call in C (core/_kernels.c) where it is built."""
+    if _kernels is not None and used.dtype == np.bool_ and used.flags.c_contiguous and (
+            jumps is None or (jumps.dtype == np.bool_ and jumps.flags.c_contiguous)):
+        return _kernels.free_stretches(used, jumps, k)
+    free = ~np.asarray(used, dtype=bool)
     if not len(free):
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    before = np.concatenate([[True], ~free[:-1] | jumps])  # a bound before each unit
-    after = np.concatenate([~free[1:] | jumps, [True]])  # and after it
-    return np.flatnonzero(free & before), np.flatnonzero(free & after) + 1
+        return []
+    cut = np.zeros(len(free) - 1, dtype=bool) if jumps is None else jumps
+    before = np.concatenate([[True], ~free[:-1] | cut])  # a bound before each unit
+    after = np.concatenate([~free[1:] | cut, [True]])  # and after it
+    return [(s, e) for s, e in zip(np.flatnonzero(free & before).tolist(), (np.flatnonzero(free & after) + 1).tolist())
+            if e - s >= k]
 
 
 def _filled_gaps(codes_a: np.ndarray, codes_b: np.ndarray, used_a: np.ndarray, used_b: np.ndarray,
@@ -856,22 +884,29 @@ def _filled_gaps(codes_a: np.ndarray, codes_b: np.ndarray, used_a: np.ndarray, u
     one copied unit to the next, and unrelated texts hold few passages, their gaps long and unlike
     (docs/similarity.md). Each stretch of B fills one of A at most; returned as one exact seed
     each, in countable coordinates."""
+    k = rules.seed_units
     if not used_a.any() or not used_b.any():
         return []  # one stretch each: whole texts, equal only if identical (and then a passage)
-    starts_a, ends_a = _free_stretches(used_a, marks_a[0])
-    starts_b, ends_b = _free_stretches(used_b, marks_b[0])
-    len_a, len_b = ends_a - starts_a, ends_b - starts_b
-    keep_a = (len_a >= rules.seed_units) & np.isin(len_a, len_b)
-    if not keep_a.any():
+    stretches_a = _free_stretches(used_a, marks_a[0], k)
+    if not stretches_a:
         return []
-    weight = np.concatenate([[0.0], np.cumsum(seed_weights(marks_a[1], len(codes_a), rules))])
-    keep_a &= weight[ends_a] - weight[starts_a] >= rules.seed_weight - 1e-9
-    keep_b = np.isin(len_b, len_a[keep_a])
+    stretches_b = _free_stretches(used_b, marks_b[0], k)
+    lengths_b = {e - s for s, e in stretches_b}
+    cjk = marks_a[1]
+    # a unit weighs at least 1: a stretch as long as a seed weighs (seed_units units) may weigh less
+    light = math.ceil(rules.seed_weight - 1e-9)
+    keep_a = [(s, e) for s, e in stretches_a if e - s in lengths_b and (
+        e - s >= light or float(seed_weights(None if cjk is None else cjk[s:e], e - s, rules).sum())
+        >= rules.seed_weight - 1e-9)]
+    if not keep_a:
+        return []
+    lengths_a = {e - s for s, e in keep_a}
     places: dict[bytes, list[int]] = {}
-    for s, e in zip(starts_b[keep_b].tolist(), ends_b[keep_b].tolist()):
-        places.setdefault(codes_b[s:e].tobytes(), []).append(s)
+    for s, e in stretches_b:
+        if e - s in lengths_a:
+            places.setdefault(codes_b[s:e].tobytes(), []).append(s)
     out: list[Found] = []
-    for s, e in zip(starts_a[keep_a].tolist(), ends_a[keep_a].tolist()):
+    for s, e in keep_a:
         free = places.get(codes_a[s:e].tobytes())
         if free:
             j = free.pop(0)
@@ -881,12 +916,7 @@ def _filled_gaps(codes_a: np.ndarray, codes_b: np.ndarray, used_a: np.ndarray, u
 
 def _free_stretch_units(used: np.ndarray, k: int) -> int:
     """Units outside every passage, in stretches of at least ``k`` of them."""
-    if not len(used):
-        return 0
-    edges = np.diff(np.concatenate([[1], used.astype(np.int8), [1]]))
-    starts, ends = np.flatnonzero(edges == -1), np.flatnonzero(edges == 1)
-    lengths = ends - starts
-    return int(lengths[lengths >= k].sum())
+    return sum(e - s for s, e in _free_stretches(used, None, k))
 
 
 def _shared_within(items_a: np.ndarray, items_b: np.ndarray, open_a: np.ndarray, open_b: np.ndarray, k: int,

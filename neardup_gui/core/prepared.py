@@ -21,10 +21,10 @@ import numpy as np
 from neardup_gui.core.align import _codes_as_sequences, _HASH_MULTIPLIER, _lcs_length_sequences
 from neardup_gui.core.compare import (
     REVISION, _aligned_comparison, _below_cutoffs, _cover, _gap_keys, _multiset_overlap, _ratio, _shared_mask_codes,
-    _with_gaps, merge_spans, revised_bound, revision_possible, seed_weights, units_in_spans,
+    _with_gaps, item_index, merge_spans, revised_bound, revision_possible, seed_weights, units_in_spans,
 )
 from neardup_gui.core.document import CharSpan
-from neardup_gui.core.passages import countable_marks
+from neardup_gui.core.passages import DEFAULT_RULES, countable_marks
 from neardup_gui.core.results import Comparison, Exclusions
 from neardup_gui.core.units import Units
 
@@ -201,6 +201,12 @@ class PreparedDocument:
         return self.items[self.unit >= 0].astype(np.int64)
 
     @functools.cached_property
+    def item_index(self) -> tuple[np.ndarray, np.ndarray]:
+        """:func:`~neardup_gui.core.compare.item_index` of its items: the same for each of the
+        document's comparisons."""
+        return item_index(self.unit)
+
+    @functools.cached_property
     def seed_weights(self) -> np.ndarray:
         """What each countable unit weighs in a revised passage's seed (when both texts say which
         units are CJK; see :class:`~neardup_gui.core.compare.RevisionRules`)."""
@@ -230,6 +236,8 @@ class PreparedDocument:
             if cached in self.__dict__:
                 w = self.__dict__[cached]
                 arrays += [w.hashes, w.first, w.inverse]
+        if "item_index" in self.__dict__:
+            arrays += list(self.item_index)
         return sum(x.nbytes for x in arrays) + (4 * BAG_BUCKETS if "buckets" in self.__dict__ else 0) + 200
 
 
@@ -417,6 +425,14 @@ def _least_reaching(n_a: int, n_b: int, min_similarity: float | None, min_contai
     lo = 0
     if not below(lo):
         return 0
+    if min_similarity is not None and min_containment is None and 0 < min_similarity <= 1:
+        # the anchors whose passages can cover the identical units the similarity needs: the
+        # answer or next to it (rounding), tried before the bisection's dozen calls (one per
+        # candidate of the pass that gets this far)
+        guess = math.ceil(_fewest_identical(n_a, n_b, min_similarity) * DEFAULT_RULES.min_anchor_share)
+        for c in (guess, guess + 1):
+            if lo < c <= hi and below(c - 1) and not below(c):
+                return c
     while hi - lo > 1:  # below at lo, not below at hi
         mid = (lo + hi) // 2
         if below(mid):
@@ -437,11 +453,13 @@ def _fewest_identical(n_a: int, n_b: int, min_similarity: float) -> int:
 
 
 def _identical_below(a: PreparedDocument, b: PreparedDocument, anchor_bound: int, bag: int,
-                     min_similarity: float, min_containment: float | None, revised: int = 0) -> bool:
+                     min_similarity: float, min_containment: float | None, revised: int = 0,
+                     memo: dict | None = None) -> bool:
     """Whether neither figure can reach its cut-off once the identical units are bounded by the
     LCS of the two texts' countable units (the in-order passages are a common subsequence):
     computed banded, only the part of the matrix that can reach the similarity's need. Tighter
-    than ten times the anchors where two texts share boilerplate and short phrases."""
+    than ten times the anchors where two texts share boilerplate and short phrases. ``memo``:
+    keeps the LCS for a second call on the same two documents (with another ``revised``)."""
     n_a, n_b = len(a.codes), len(b.codes)
     if _below_cutoffs(anchor_bound, n_a, n_b, min_similarity, min_containment, bag, revised):
         return True
@@ -451,8 +469,12 @@ def _identical_below(a: PreparedDocument, b: PreparedDocument, anchor_bound: int
     need = _fewest_identical(n_a, n_b, min_similarity)
     if need == 0 or n_a == 0 or n_b == 0:
         return False
+    if memo is not None and need in memo:
+        return memo[need] < need
     top = int(max(a.codes.max(), b.codes.max())) + 1
     lcs = _lcs_length_sequences(*_codes_as_sequences(a.codes, b.codes, top), at_least=need)  # 0 below need
+    if memo is not None:
+        memo[need] = lcs
     return lcs < need
 
 
@@ -562,10 +584,13 @@ def compare_prepared(
                 if bound < need:
                     return None
             lcs_at_most = bound + min(gaps_a, gaps_b)
+            lcs_memo: dict[int, int] = {}
             if min_similarity is not None and _identical_below(a, b, bound, bag, min_similarity, min_containment,
-                                                               revised):
+                                                               revised, lcs_memo):
+                if exact:
+                    return None
                 exactly()
-                if _identical_below(a, b, bound, bag, min_similarity, min_containment, revised):
+                if _identical_below(a, b, bound, bag, min_similarity, min_containment, revised, lcs_memo):
                     return None
             if len(sel_a) * len(sel_b) >= LCS_BOUND_MIN_CELLS:
                 exactly()
@@ -589,4 +614,5 @@ def compare_prepared(
                "template_share_a": a.template_share, "template_share_b": b.template_share,
                "excluded_share_a": a.excluded_share, "excluded_share_b": b.excluded_share,
                "exclusions_a": a.exclusions, "exclusions_b": b.exclusions},
-        unit_marks=(a.countable_marks, b.countable_marks) if counts_only else None, revisable=revisable)
+        unit_marks=(a.countable_marks, b.countable_marks) if counts_only else None, revisable=revisable,
+        item_indexes=(a.item_index, b.item_index))

@@ -75,8 +75,9 @@ def virtual_mb() -> float:
 
 # What the fork server imports before it forks anything: first what ends it with this process
 # (it is not a multiprocessing child, so it is bound to its parent on import, with the parent's id
-# in lifeline.PARENT_ENV; the workers it forks end with it), then what a pass worker runs.
-SERVER_PRELOAD = ["neardup_gui.core.server_lifeline", "neardup_gui.core.pairpass"]
+# in lifeline.PARENT_ENV; the workers it forks end with it), then what a pass worker runs, then
+# the tables each worker would build on its first text (built once in the server, shared).
+SERVER_PRELOAD = ["neardup_gui.core.server_lifeline", "neardup_gui.core.pairpass", "neardup_gui.core.server_tables"]
 
 
 def server_allowed() -> bool:

@@ -218,3 +218,20 @@ def test_counts_only_equals_full_on_generated_sequences(a, b, min_run, cut_a) ->
     pa = prepare_document(tokenize(text_a), min_run=min_run, codes=codes, template=tpl_a)
     pb = prepare_document(tokenize(text_b), min_run=min_run, codes=codes)
     assert _figures(compare_prepared(pa, pb, counts_only=True)) == _figures(compare_prepared(pa, pb))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(0, 3000), st.integers(0, 3000), st.sampled_from([None, 0.05, 0.3, 0.5, 0.8, 0.9, 0.99, 1.0]),
+       st.sampled_from([None, 0.1, 0.5, 0.9]), st.one_of(st.none(), st.integers(0, 3000)), st.integers(0, 500))
+def test_least_reaching_is_the_first_count_not_below_the_cutoffs(n_a, n_b, min_similarity, min_containment,
+                                                                  identical_bound, revised) -> None:
+    """The guess tried before the bisection (the similarity alone) changes nothing: the fewest
+    anchor units from which _below_cutoffs is false, read count by count."""
+    from neardup_gui.core.compare import _below_cutoffs
+
+    if min_similarity is None and min_containment is None:
+        return
+    got = prepared_module._least_reaching(n_a, n_b, min_similarity, min_containment, identical_bound, revised)
+    want = next((c for c in range(min(n_a, n_b) + 1)
+                 if not _below_cutoffs(c, n_a, n_b, min_similarity, min_containment, identical_bound, revised)), None)
+    assert got == want

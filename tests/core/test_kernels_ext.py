@@ -394,3 +394,75 @@ def test_chained_passages_refuse_what_does_not_fit() -> None:
         _kernels.chained_passages([(0, 0, 8), (12, 12, 8)], codes, codes, jumps, jumps, lambda x, y: 1 / 0, None, None,
                                   *rest)
     assert _kernels.chained_passages([], codes, codes, jumps, jumps, _align_codes, None, None, *rest) == []
+
+
+def _free_stretches_reference(used: np.ndarray, jumps: np.ndarray | None, k: int) -> list[tuple[int, int]]:
+    """The maximal stretches of units not used, cut after unit i where jumps[i], of k or more: read
+    unit by unit."""
+    out, start = [], None
+    for i in range(len(used) + 1):
+        if start is not None and (i == len(used) or used[i] or (jumps is not None and jumps[i - 1])):
+            if i - start >= k:
+                out.append((start, i))
+            start = None
+        if i < len(used) and not used[i] and start is None:
+            start = i
+    return out
+
+
+@needs_ext
+def test_free_stretches_are_read_unit_by_unit(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = np.random.default_rng(7)
+    for case in range(2000):
+        n = int(rng.integers(0, 40))
+        used = rng.random(n) < rng.choice([0.1, 0.5, 0.9])
+        jumps = None if case % 3 == 0 else rng.random(max(n - 1, 0)) < 0.15
+        k = int(rng.integers(1, 5))
+        want = _free_stretches_reference(used, jumps, k)
+        assert _kernels.free_stretches(used, jumps, k) == want
+        assert compare_module._free_stretches(used, jumps, k) == want
+        with monkeypatch.context() as m:  # the numpy path gives the same
+            m.setattr(compare_module, "_kernels", None)
+            assert compare_module._free_stretches(used, jumps, k) == want
+
+
+@needs_ext
+def test_free_stretches_refuse_what_does_not_fit() -> None:
+    with pytest.raises(ValueError):
+        _kernels.free_stretches(np.zeros(5, dtype=bool), np.zeros(5, dtype=bool), 1)
+    with pytest.raises(TypeError):
+        _kernels.free_stretches(np.zeros(5, dtype=np.int64), None, 1)
+
+
+@needs_ext
+def test_open_runs_are_those_of_the_open_mask() -> None:
+    """open_runs over the selected items gives compare._open_runs of the mask it stands for: the
+    selected items, less those of a unit used and not short."""
+    rng = np.random.default_rng(11)
+    for _ in range(2000):
+        n_items = int(rng.integers(0, 50))
+        unit = np.where(rng.random(n_items) < 0.1, -1, 0)
+        unit[unit >= 0] = np.arange(int((unit >= 0).sum()))
+        real, index = compare_module.item_index(unit)
+        n_units = len(real)
+        used = rng.random(n_units) < rng.choice([0.2, 0.6, 0.95])
+        short = used & (rng.random(n_units) < rng.choice([0.0, 0.2, 0.5]))
+        sel = np.flatnonzero(rng.random(n_items) < rng.choice([0.5, 0.9, 1.0])).astype(np.int64)
+        k = int(rng.integers(1, 9))
+        open_ = np.zeros(n_items, dtype=bool)
+        open_[sel] = True
+        open_[real[used & ~short]] = False
+        want = compare_module._open_runs(open_, real[short], k)
+        assert _kernels.open_runs(sel, index, used, short, k) == want
+
+
+@needs_ext
+def test_open_runs_refuse_what_does_not_fit() -> None:
+    index = np.array([0, 1, -1, 2], dtype=np.int64)
+    flags = np.zeros(3, dtype=bool)
+    with pytest.raises(ValueError):  # an item beyond the text
+        _kernels.open_runs(np.array([0, 4], dtype=np.int64), index, flags, flags, 2)
+    with pytest.raises(ValueError):  # not ascending
+        _kernels.open_runs(np.array([1, 0], dtype=np.int64), index, flags, flags, 2)
+    with pytest.raises(ValueError):  # a unit beyond the flags
+        _kernels.open_runs(np.array([0, 3], dtype=np.int64), index, flags[:2], flags[:2], 2)
