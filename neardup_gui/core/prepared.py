@@ -218,6 +218,11 @@ class PreparedDocument:
         return int(self.items.max(initial=0))
 
     @functools.cached_property
+    def top_code(self) -> int:
+        """The largest code of its countable units (-1 for a document without any)."""
+        return int(self.codes.max()) if len(self.codes) else -1
+
+    @functools.cached_property
     def countable_marks(self) -> tuple[np.ndarray, np.ndarray | None]:
         """:func:`~neardup_gui.core.passages.countable_marks` of its countable units: the same
         for each of the document's comparisons."""
@@ -471,7 +476,7 @@ def _identical_below(a: PreparedDocument, b: PreparedDocument, anchor_bound: int
         return False
     if memo is not None and need in memo:
         return memo[need] < need
-    top = int(max(a.codes.max(), b.codes.max())) + 1
+    top = max(a.top_code, b.top_code) + 1
     lcs = _lcs_length_sequences(*_codes_as_sequences(a.codes, b.codes, top), at_least=need)  # 0 below need
     if memo is not None:
         memo[need] = lcs
