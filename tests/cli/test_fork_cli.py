@@ -171,3 +171,21 @@ def test_a_pass_worker_holds_its_own_lock_on_the_index(folder, tmp_path, caller)
     assert workers, "no worker answered"
     for locked in workers:
         assert str(db.stat().st_ino) in locked.split(), f"a worker holds no lock on the index: {workers}"
+
+
+def test_the_fork_servers_workers_find_the_folding_tables_built() -> None:
+    # the fork server builds the tables each pass worker would build on its first text (the folds
+    # of look-alike letters and traditional characters: about 55 ms a worker); a worker it forks
+    # finds them built, and this process has not built them
+    out = python("""
+        from neardup_gui.core import folding, processes
+
+        # (evaluated in the worker: a function of this script could not be sent to the server)
+        BUILT = ("(__import__('neardup_gui.core.folding', fromlist=['fold_map']).fold_map.cache_info().currsize,"
+                 " __import__('neardup_gui.core.folding', fromlist=['fold_table']).fold_table.cache_info().currsize)")
+        processes.allow_fork()
+        processes.start_server()
+        with processes.context(opens_index=True).Pool(1) as pool:
+            print(pool.apply_async(eval, (BUILT,)).get(timeout=60), folding.fold_map.cache_info().currsize)
+    """)
+    assert out == "(1, 1) 0"
