@@ -135,7 +135,8 @@ def run_index(args: argparse.Namespace) -> int:
                 return EXIT_USAGE
             report = coll.index_folder(args.folder, settings, StderrProgress(args.quiet), allow_empty=args.allow_empty)
             stats = coll.stats()
-            kept = keep_applicants(args, coll.store, applicants, {d.path: d.sha256 for d in coll.documents()})
+            kept = keep_applicants(args, coll.store, applicants,
+                                   {} if applicants is None else {d.path: d.sha256 for d in coll.documents()})
     except IndexProblem as exc:
         return _index_problem(exc)
     except ClusterUnavailable as exc:

@@ -331,10 +331,11 @@ def index_folder(store: Store, folder: str, settings: Settings, progress: Progre
     written = _extract_and_write(store, changes.to_extract, existing, settings, run_at,
                                  wrap_progress(progress, 0.05, 0.95), extraction)
     skipped: list[Skipped] = list(scan.problems) + written.skipped
-    warned = _earlier_skips_and_warnings(store, skipped)
     stale = refingerprint(store, params, wrap_progress(progress, 0.95, 0.98))
     fill_bags(store, wrap_progress(progress, 0.98, 1.0))
-    flagged = [(d.path, d.flags) for d in store.documents() if d.status == "indexed" and d.flags]
+    documents = store.documents()  # (read once: 45 ms for 3,000 documents)
+    warned = _earlier_skips_and_warnings(documents, skipped)
+    flagged = [(d.path, d.flags) for d in documents if d.status == "indexed" and d.flags]
     _keep_left_out(store, folder, scan)
     store.delete_meta(UNFINISHED_KEY)  # (a whole index holds no mark, as one made before marks were)
     report = IndexReport(
@@ -526,12 +527,14 @@ def _extract_and_write(store: Store, to_extract: list[FileEntry], existing: dict
     return _Written(added, updated, skipped, changed_ids)
 
 
-def _earlier_skips_and_warnings(store: Store, skipped: list[Skipped]) -> list[tuple[str, tuple[str, ...]]]:
+def _earlier_skips_and_warnings(documents: list[StoredDocument], skipped: list[Skipped]
+                                ) -> list[tuple[str, tuple[str, ...]]]:
     """Files skipped in earlier runs stay listed with their reason (added to ``skipped``), and
-    documents indexed with warnings keep them: returns those, ``(path, warnings)``."""
+    documents indexed with warnings keep them: returns those, ``(path, warnings)``, of the
+    index's ``documents``."""
     known_skips = {s.path for s in skipped}
     warned: list[tuple[str, tuple[str, ...]]] = []
-    for d in store.documents():
+    for d in documents:
         if d.status == "skipped" and d.path not in known_skips:
             skipped.append(Skipped(d.path, d.code, d.reason))
         elif d.status == "indexed" and d.warnings:

@@ -419,8 +419,10 @@ class Store:
                  "indexed_at")
 
     def _doc(self, row) -> StoredDocument:
-        return StoredDocument(*row[:11], meta=json.loads(row[11]), warnings=tuple(json.loads(row[12])),
-                              flags=flags_from_json(row[13]), indexed_at=row[14])
+        # (most documents have no warnings and no flags: "[]" read without the JSON decoder)
+        return StoredDocument(*row[:11], meta=json.loads(row[11]),
+                              warnings=() if row[12] == "[]" else tuple(json.loads(row[12])),
+                              flags=() if row[13] == "[]" else flags_from_json(row[13]), indexed_at=row[14])
 
     def documents(self) -> list[StoredDocument]:
         try:  # the first full read of every task: damage the open-time checks missed surfaces here
