@@ -114,6 +114,13 @@ APPLICATION_ID = 0x4E445550  # "NDUP": marks the file as ours in the SQLite head
 # damage on the first query that meets it.
 QUICK_CHECK_MAX_BYTES = 32 << 20
 
+# SQLite's page cache while the grams' index is made at the end of a new index's build
+# (filling_grams): its sorter holds as many rows in memory as the cache would, and one sort of all
+# of them (the build's 64 MB) took longer than sorting pieces of this size and merging them
+# (3,000 copy-heavy documents, 424,000 grams: 0.16 s against 0.12 s)
+GRAM_LOOKUP_CACHE_MB = 2
+
+
 class Store:
     """An open index file. One connection, used by the thread that opened it."""
 
@@ -675,7 +682,7 @@ class Store:
             self._make_gram_lookup()
 
     def _make_gram_lookup(self) -> None:
-        with self.transaction() as conn:
+        with self.page_cache(GRAM_LOOKUP_CACHE_MB), self.transaction() as conn:
             create_gram_lookup(conn)
 
     @contextmanager
