@@ -21,6 +21,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+from neardup_gui.core.arrays import reduce_with_flat_arrays
 from neardup_gui.core.document import CharSpan, Document, Skipped
 from neardup_gui.core.flags import Flag, integrity_flags
 from neardup_gui.core.fingerprints import FINGERPRINT_ALGORITHM, fingerprint
@@ -117,6 +118,8 @@ class Prepared:
     body: bytes | None = None
     packed_paragraphs: bytes | None = None
     rows: SearchRows | None = None  # (store.search_rows)
+
+    __reduce__ = reduce_with_flat_arrays  # (sent by the extraction workers: its arrays as bytes)
 
 
 def prepare(text: str, params: FingerprintParams, hidden: Sequence[CharSpan] = ()) -> Prepared:

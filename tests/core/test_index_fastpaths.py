@@ -507,6 +507,47 @@ def test_prepare_document_carries_the_stored_forms():
     assert sorted(set(prep.sentence_hashes.tolist())) == prep.rows.sentence_keys.tolist()
 
 
+def _search_rows_plainly(*arrays):
+    """store.search_rows by its json.dumps path (the compiled module set aside)."""
+    from neardup_gui.core.store import records
+
+    kept, records._compiled = records._compiled, None
+    try:
+        return records.search_rows(*arrays)
+    finally:
+        records._compiled = kept
+
+
+def _same_rows(got, want) -> None:
+    for name in ("lsh_keys", "anchors", "sentence_fps", "sentences", "grams"):
+        assert getattr(got, name) == getattr(want, name), name
+    assert got.sentence_keys.dtype == want.sentence_keys.dtype
+    assert np.array_equal(got.sentence_keys, want.sentence_keys)
+
+
+def test_a_prepared_document_crosses_the_pipe_whole():
+    """What an extraction worker sends back (its arrays pickled as bytes,
+    arrays.reduce_with_flat_arrays) is read back equal, field by field, with the arrays' dtypes."""
+    import pickle
+
+    from multiprocessing.reduction import ForkingPickler
+
+    from neardup_gui.core.extract import extract_file
+
+    for path in corpus_files()[:3]:
+        light = prepare_document(extract_file(str(path)), PARAMS)
+        back = pickle.loads(ForkingPickler.dumps((light.document, light.prepared)))
+        assert back[0] == light.document
+        for field in dataclasses.fields(light.prepared):
+            got, want = getattr(back[1], field.name), getattr(light.prepared, field.name)
+            if isinstance(want, np.ndarray):
+                assert got.dtype == want.dtype and np.array_equal(got, want), field.name
+            elif field.name == "rows":
+                _same_rows(got, want)
+            else:
+                assert got == want, field.name
+
+
 def _index_plainly(db: str, folder: str, params: FingerprintParams) -> None:
     """The index as the plain path writes it: each file extracted here, in name order, one
     transaction per document, every earlier row of its id cleared, nothing shared or sent ahead."""

@@ -11,7 +11,7 @@ from typing import Sequence
 
 import numpy as np
 
-from neardup_gui.core.arrays import distinct, distinct_first_counts
+from neardup_gui.core.arrays import distinct, distinct_first_counts, reduce_with_flat_arrays
 from neardup_gui.core.flags import Flag
 
 
@@ -121,6 +121,8 @@ class SearchRows:
     sentences: str
     sentence_keys: np.ndarray  # the sentences' distinct keys (int64), for sentence_df
     grams: str = "[]"
+
+    __reduce__ = reduce_with_flat_arrays  # (sent by the extraction workers)
 
 
 def search_rows(lsh_keys: np.ndarray, anchors: np.ndarray, sentence_fps: np.ndarray,
