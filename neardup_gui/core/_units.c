@@ -673,6 +673,74 @@ done:
     return result;
 }
 
+/* store.search_rows: one search table's keys as the JSON array its rows are inserted from, as
+ * json.dumps of the signed 64-bit integers writes it ("[1, -2]"). With ``distinct`` the uint64
+ * values are first sorted (as unsigned) and each kept once, and with ``drop_zero`` a 0 (an empty
+ * sentence bucket) is left out: what json.dumps(to_signed(distinct(values))) gives, without
+ * a Python int a key (an index build's extraction worker writes five such arrays a document). */
+static char *put_int64(char *o, int64_t value) {
+    char digits[24];
+    int n = 0;
+    uint64_t u = value < 0 ? (uint64_t)0 - (uint64_t)value : (uint64_t)value;
+    do {
+        digits[n++] = (char)('0' + (int)(u % 10));
+        u /= 10;
+    } while (u);
+    if (value < 0) *o++ = '-';
+    while (n) *o++ = digits[--n];
+    return o;
+}
+
+static PyObject *py_json_keys(PyObject *self, PyObject *args) {
+    Py_buffer ib;
+    int distinct, drop_zero;
+    if (!PyArg_ParseTuple(args, "y*pp", &ib, &distinct, &drop_zero)) return NULL;
+    PyObject *out = NULL;
+    uint64_t *v = NULL;
+    char *text = NULL;
+    if (ib.itemsize != 8 || ib.len % 8) {
+        PyErr_SetString(PyExc_ValueError, "json_keys: 64-bit integers expected");
+        goto done;
+    }
+    Py_ssize_t n = ib.len / 8;
+    v = malloc((size_t)(n ? n : 1) * sizeof(uint64_t));
+    text = malloc((size_t)n * 22 + 3); /* "-9223372036854775808, " at most a value */
+    if (!v || !text) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t m = 0;
+    const uint64_t *in = (const uint64_t *)ib.buf;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!drop_zero || in[i]) v[m++] = in[i];
+    if (distinct) {
+        m = sort_distinct(v, m);
+        if (m < 0) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    char *o = text;
+    *o++ = '[';
+    for (Py_ssize_t i = 0; i < m; i++) {
+        if (i) *o++ = ',', *o++ = ' ';
+        o = put_int64(o, (int64_t)v[i]);
+    }
+    *o++ = ']';
+    out = PyUnicode_New(o - text, 127);
+    if (out) memcpy(PyUnicode_1BYTE_DATA(out), text, (size_t)(o - text));
+done:
+    free(v), free(text);
+    PyBuffer_Release(&ib);
+    return out;
+}
+
+PyDoc_STRVAR(json_keys_doc,
+"json_keys(values, distinct, drop_zero) -> str\n\n"
+"The 64-bit integers of ``values`` as json.dumps writes a list of them, each read as a signed\n"
+"integer (uint64 above 2**63 - 1 negative, as SQLite stores them); with ``distinct`` sorted as\n"
+"unsigned and each once first, with ``drop_zero`` without the zeros.");
+
 PyDoc_STRVAR(distinct_first_counts_doc,
 "distinct_first_counts(values) -> (bytearray of uint64, bytearray of int64, bytearray of int64)\n\n"
 "arrays.distinct_first_counts of uint64 values: the distinct values in ascending order, the\n"
@@ -718,6 +786,7 @@ static PyMethodDef methods[] = {
     {"band_keys", py_band_keys, METH_VARARGS,
      "band_keys(signature, bands, rows, seed) -> bytearray of uint64: fingerprints.lsh_band_keys."},
     {"distinct_first_counts", py_distinct_first_counts, METH_VARARGS, distinct_first_counts_doc},
+    {"json_keys", py_json_keys, METH_VARARGS, json_keys_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -525,6 +525,36 @@ def _same_rows(got, want) -> None:
     assert np.array_equal(got.sentence_keys, want.sentence_keys)
 
 
+@pytest.mark.skipif(U._compiled_units is None, reason="the compiled module is not built here")
+def test_search_rows_in_c_are_the_json_of_the_python_path():
+    """The search rows' JSON made in C (core/_units.c: json_keys) is the text json.dumps makes:
+    on random keys (repeated, zeros, the extremes of both signed and unsigned 64 bits, none) and
+    on real documents' fingerprints."""
+    from neardup_gui.core.store import search_rows
+
+    rng = np.random.default_rng(7)
+    extremes = np.array([0, 1, 2**63 - 1, 2**63, 2**64 - 1, 10, 9, 99, 100], dtype=np.uint64)
+    for n in (0, 1, 2, 3, 17, 200):
+        def draw():
+            picked = rng.integers(0, 2**64, size=n, dtype=np.uint64, endpoint=False)
+            if n:
+                picked[rng.integers(0, n, size=n // 2)] = extremes[rng.integers(0, len(extremes), size=n // 2)]
+                picked[rng.integers(0, n, size=n // 3)] = picked[0]  # (repeated values)
+            return picked
+
+        arrays = (draw(), draw(), draw(), draw().view(np.int64), draw())
+        _same_rows(search_rows(*arrays), _search_rows_plainly(*arrays))
+        _same_rows(search_rows(*arrays[:4]), _search_rows_plainly(*arrays[:4]))  # (no grams)
+    for path in corpus_files()[:8]:
+        text = path.read_text(encoding="utf-8")
+        prep = prepare(text, PARAMS)
+        arrays = (prep.lsh_keys, prep.anchors, prep.sentence_fps, prep.sentence_hashes, prep.grams)
+        _same_rows(search_rows(*arrays), _search_rows_plainly(*arrays))
+    # another dtype than uint64 (a caller's int64 keys) takes the Python path
+    keys = np.array([-5, 3, -5], dtype=np.int64)
+    _same_rows(search_rows(keys, keys, keys, keys), _search_rows_plainly(keys, keys, keys, keys))
+
+
 def test_a_prepared_document_crosses_the_pipe_whole():
     """What an extraction worker sends back (its arrays pickled as bytes,
     arrays.reduce_with_flat_arrays) is read back equal, field by field, with the arrays' dtypes."""

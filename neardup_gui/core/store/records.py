@@ -14,6 +14,11 @@ import numpy as np
 from neardup_gui.core.arrays import distinct, distinct_first_counts, reduce_with_flat_arrays
 from neardup_gui.core.flags import Flag
 
+try:  # the search rows' JSON in C (core/_units.c); json.dumps below otherwise
+    from neardup_gui.core import _units as _compiled
+except ImportError:  # pragma: no cover - a build without a C compiler
+    _compiled = None
+
 
 class DocumentGone(KeyError):
     """A document no longer in the index: removed from the folder, or changed (a changed document
@@ -128,15 +133,28 @@ class SearchRows:
 def search_rows(lsh_keys: np.ndarray, anchors: np.ndarray, sentence_fps: np.ndarray,
                 sentence_hashes: np.ndarray, grams: np.ndarray | None = None) -> SearchRows:
     """The search rows of one document's fingerprints (0 marks an empty sentence bucket)."""
-    fps = distinct(sentence_fps[sentence_fps != 0]) if len(sentence_fps) else sentence_fps
     keys = distinct(np.asarray(sentence_hashes, dtype=np.int64))
+    grams = np.zeros(0, dtype=np.uint64) if grams is None else grams
+    if _compiled is not None and all(isinstance(a, np.ndarray) and a.dtype == np.uint64
+                                     for a in (lsh_keys, anchors, sentence_fps, grams)):
+        # the same JSON in C (core/_units.c: json_keys), each key sorted and formatted without a
+        # Python int: 3,000 copy-heavy documents, 0.23 s → 0.05 s of the extraction workers' CPU
+        return SearchRows(
+            lsh_keys=_compiled.json_keys(np.ascontiguousarray(lsh_keys), True, False),
+            anchors=_compiled.json_keys(np.ascontiguousarray(anchors), True, False),
+            sentence_fps=_compiled.json_keys(np.ascontiguousarray(sentence_fps), True, True),
+            sentences=_compiled.json_keys(keys, False, False),
+            sentence_keys=keys,
+            grams=_compiled.json_keys(np.ascontiguousarray(grams), True, False),
+        )
+    fps = distinct(sentence_fps[sentence_fps != 0]) if len(sentence_fps) else sentence_fps
     return SearchRows(
         lsh_keys=json.dumps(to_signed(distinct(lsh_keys))),
         anchors=json.dumps(to_signed(distinct(anchors))),
         sentence_fps=json.dumps(to_signed(fps)),
         sentences=json.dumps(keys.tolist()),
         sentence_keys=keys,
-        grams=json.dumps(to_signed(distinct(grams))) if grams is not None and len(grams) else "[]",
+        grams=json.dumps(to_signed(distinct(grams))) if len(grams) else "[]",
     )
 
 
