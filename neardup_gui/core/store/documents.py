@@ -12,7 +12,7 @@ import sqlite3
 from typing import TYPE_CHECKING, Iterator
 
 if TYPE_CHECKING:
-    from neardup_gui.core.store import Store
+    from neardup_gui.core.store import Store, StoredDocument
 
 
 def ids_at(store: Store, path: str) -> set[int]:
@@ -40,6 +40,16 @@ def count_and_last_id(store: Store) -> tuple[int, int]:
 def names_and_contents(store: Store) -> list[tuple[str, str]]:
     """Every document's (rel, sha256), by rel."""
     return store.conn.execute("SELECT rel, sha256 FROM documents ORDER BY rel").fetchall()
+
+
+def noted(store: Store) -> list[StoredDocument]:
+    """The documents the end of an indexing run names, by rel: the skipped ones and those with
+    warnings or integrity flags (every other row holds '[]' in both). Only these are read whole
+    and their JSON decoded (3,000 documents without any: 1 ms instead of the 20-45 ms of
+    ``Store.documents``)."""
+    return [store._doc(r) for r in store.conn.execute(
+        f"SELECT {store._DOC_COLS} FROM documents WHERE status = 'skipped' OR warnings != '[]' OR flags != '[]'"
+        " ORDER BY rel")]
 
 
 def fingerprinted_otherwise(store: Store, params_json: str) -> list[int]:

@@ -195,3 +195,26 @@ def test_opening_where_the_index_cannot_be_looked_at_still_fails_clearly(tmp_pat
     blocker.write_text("x")
     with pytest.raises((IndexProblem, OSError)):
         Store(blocker / "i.db")
+
+
+def test_the_documents_an_indexing_names_are_those_with_something_to_say(tmp_path):
+    """documents.noted (what the end of an indexing run reports: the skipped, the warned, the
+    flagged) is every document that Store.documents would give with one of these, in its order."""
+    from neardup_gui.core.flags import Flag
+    from neardup_gui.core.store import documents as doc_rows
+
+    with Store(str(tmp_path / "n.db")) as store:
+        with store.transaction() as conn:
+            for i, (status, warnings, flags) in enumerate([
+                    ("indexed", (), ()), ("skipped", (), ()), ("indexed", ("a table was left out",), ()),
+                    ("indexed", (), (Flag("hidden", 3, ((0, 3),)),)), ("indexed", (), ()),
+                    ("indexed", ("w",), (Flag("invisible", 1, ((4, 5),)),))]):
+                store.write_document(conn, rel=f"{9 - i}.txt", path=f"/c/{9 - i}.txt", size=1, mtime_ns=1, sha256="",
+                                     status=status, code="empty" if status == "skipped" else "",
+                                     reason="no text" if status == "skipped" else "", warnings=warnings, flags=flags)
+            # a row written by hand with an empty list spelt otherwise is read, and says nothing
+            conn.execute("UPDATE documents SET warnings = '[ ]' WHERE rel = '9.txt'")
+        every = store.documents()
+        want = [d for d in every if d.status == "skipped" or d.warnings or d.flags]
+        got = [d for d in doc_rows.noted(store) if d.status == "skipped" or d.warnings or d.flags]
+        assert got == want and [d.rel for d in want] == ["4.txt", "6.txt", "7.txt", "8.txt"]
