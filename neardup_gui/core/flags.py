@@ -80,6 +80,8 @@ def integrity_flags(text: str, hidden: Iterable[CharSpan] = (), units: Units | N
     found: list[Flag] = []
     if hidden:
         found.append(Flag(HIDDEN, sum(b - a for a, b in hidden), hidden))
+    if text.isascii():  # (a question that costs nothing: no look-alike, format or traditional character)
+        return tuple(found)
     codes = text_codes(text)
     if codes.dtype == np.uint8 and "\xad" not in text:  # Latin-1 without a soft hyphen: nothing else to find
         return tuple(found)

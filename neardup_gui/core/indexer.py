@@ -122,12 +122,17 @@ class Prepared:
     __reduce__ = reduce_with_flat_arrays  # (sent by the extraction workers: its arrays as bytes)
 
 
-def prepare(text: str, params: FingerprintParams, hidden: Sequence[CharSpan] = ()) -> Prepared:
+def prepare(text: str, params: FingerprintParams, hidden: Sequence[CharSpan] = (), *,
+            paragraphs: Sequence[CharSpan] | None = None) -> Prepared:
     """Units, every fingerprint and the integrity flags of one extracted text (``hidden``: the
-    spans its file hides)."""
+    spans its file hides). With ``paragraphs`` (its paragraph spans) also the stored forms of
+    the text, of the spans and of the search rows (:func:`prepare_document`)."""
     units = tokenize(text, hidden)
     fp = fingerprint(text, units, params)
     keys = sentence_key_array(text, units)
+    stored = {} if paragraphs is None else {
+        "body": compress_text(text), "packed_paragraphs": pack_spans(paragraphs),
+        "rows": search_rows(fp.lsh_keys, fp.anchors, fp.sentence_fps, keys, fp.grams)}
     return Prepared(
         units=len(units),
         simhash=int(fp.simhash),
@@ -139,6 +144,7 @@ def prepare(text: str, params: FingerprintParams, hidden: Sequence[CharSpan] = (
         grams=fp.grams,
         bag=pack_bag(unit_bag(units.ids)),
         flags=integrity_flags(text, hidden, units),
+        **stored,
     )
 
 
@@ -148,10 +154,7 @@ def prepare_document(doc: Document, params: FingerprintParams) -> Lightened:
     writer without its text and paragraph spans (``text=""``, ``paragraphs=()``): the writer
     stores the compressed forms, and the text would cross the pipe and be unpickled for nothing
     (2,375 copyright files: 40 MB of text)."""
-    prep = prepare(doc.text, params, doc.hidden)
-    prep = dataclasses.replace(prep, body=compress_text(doc.text), packed_paragraphs=pack_spans(doc.paragraphs),
-                               rows=search_rows(prep.lsh_keys, prep.anchors, prep.sentence_fps, prep.sentence_hashes,
-                                                prep.grams))
+    prep = prepare(doc.text, params, doc.hidden, paragraphs=doc.paragraphs)
     return Lightened(dataclasses.replace(doc, text="", paragraphs=()), prep)
 
 

@@ -335,6 +335,8 @@ def _tokenize_runs(text: str, codes: np.ndarray, runs: np.ndarray) -> Units:
 def needs_folding(text: str) -> bool:
     """True when a character of ``text`` is folded by more than NFKC and lower-casing: a
     look-alike letter, a traditional character, or a format character (whose class is learnt)."""
+    if text.isascii():  # (none of these is ASCII; the question costs nothing)
+        return False
     codes = text_codes(text)
     if codes.dtype == np.uint8:
         return "\xad" in text  # (the only format character of Latin-1; none is folded)
