@@ -381,6 +381,14 @@ def _stop_unit_ids() -> np.ndarray:
     return distinct(np.array([unit_id(w) for w in stop_words()], dtype=np.uint64))
 
 
+def build_tables() -> None:
+    """Build now the tables every document's simhash reads: the stop words (normalised as units
+    are, which builds the folding tables) and their unit ids. An index build calls this before
+    it forks its extraction workers, which then inherit them instead of each building them on
+    its first document (35 ms a worker)."""
+    _stop_unit_ids()
+
+
 @functools.lru_cache(maxsize=1)
 def _jieba_posseg():  # type: ignore[no-untyped-def]
     """jieba's part-of-speech tokenizer, initialised once, its chatter silenced."""

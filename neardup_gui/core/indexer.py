@@ -24,7 +24,8 @@ import numpy as np
 from neardup_gui.core.arrays import reduce_with_flat_arrays
 from neardup_gui.core.document import CharSpan, Document, Skipped
 from neardup_gui.core.flags import Flag, integrity_flags
-from neardup_gui.core.fingerprints import FINGERPRINT_ALGORITHM, fingerprint
+from neardup_gui.core.fingerprints import FINGERPRINT_ALGORITHM, build_tables, fingerprint
+from neardup_gui.core import processes
 from neardup_gui.core.progress import Cancelled, ProgressFn, count_noun, no_progress, wrap_progress
 from neardup_gui.core.scan import FileEntry, FolderUnavailable, ScanResult, folder_problem, scan_folder
 from neardup_gui.core.extract import format_of, reader_version
@@ -502,6 +503,8 @@ def _extract_and_write(store: Store, to_extract: list[FileEntry], existing: dict
                                                    prepare=(prepare_document, params))
 
     if to_extract:
+        if extraction is None and processes.fork_safe():
+            build_tables()  # (once here: the children forked below inherit them)
         # the largest files first: the children then finish together (797 copyright files: the
         # 2 MB ones, last in name order, left one child working alone for 0.4 s at the end)
         largest_first = sorted(representatives, key=lambda f: f.size, reverse=True)

@@ -82,6 +82,24 @@ def folder(tmp_path_factory):
     return root / "docs"
 
 
+@pytest.mark.parametrize("fork", [True, False])
+def test_the_tables_of_every_fingerprint_are_built_before_the_children_are_forked(folder, tmp_path, fork) -> None:
+    """An index build that forks its extraction children builds the stop words' tables (and the
+    folding tables) first, once: the children inherit them. One that spawns them leaves that to
+    each child."""
+    out = python(f"""
+        from neardup_gui.core import fingerprints, folding, processes
+        from neardup_gui.core.indexer import index_folder
+        from neardup_gui.core.settings import Settings
+        from neardup_gui.core.store import Store
+        processes.allow_fork({fork})
+        with Store({str(tmp_path / "t.db")!r}) as store:
+            index_folder(store, {str(folder)!r}, Settings(workers=2))
+        print(fingerprints._stop_unit_ids.cache_info().currsize, folding.fold_map.cache_info().currsize)
+    """)
+    assert out == ("1 1" if fork else "0 0")
+
+
 def test_forked_index_and_pass_equal_one_process(folder, tmp_path) -> None:
     """Two forked extraction children and two forked pass workers: the same pairs as one process."""
     dbs = {}
