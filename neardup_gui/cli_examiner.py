@@ -48,11 +48,11 @@ def keep_applicants(args: argparse.Namespace, store: Store, table: CsvApplicants
     the collection's), say what was kept and what was not on stderr, and make the figures of the
     screenings it touches again; what `--json` reports of it. ``contents``: sha256 of files
     already read, by path."""
+    if table is None:  # (before the imports: the screenings module is not needed then)
+        return None
     from neardup_gui.core.applicants import import_applicants
     from neardup_gui.core.screening import refigure_files
 
-    if table is None:
-        return None
     imported = import_applicants(store, table, contents)
     refigure_files(store, imported.changed)
     for problem in imported.problems:

@@ -21,13 +21,14 @@ from __future__ import annotations
 import ipaddress
 import logging
 import socket
-import ssl
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from neardup_gui.core.settings import Settings
 
 if TYPE_CHECKING:
+    import ssl  # (imported where a cluster is used: 5 ms every command that only names ClusterUnavailable)
+
     from distributed import Client  # imported at run time only when a cluster is used
 
 log = logging.getLogger(__name__)
@@ -125,6 +126,8 @@ def insecure_refusal(conn: DaskConnection) -> str | None:
 def _security(conn: DaskConnection, scheme: str) -> tuple[Any, ssl.SSLContext | None]:
     """dask's Security for ``conn`` and the client's TLS context it makes (None for a plain
     address); ClusterUnavailable when the certificates are missing or cannot be used."""
+    import ssl
+
     from distributed.security import Security
 
     given = {name: path for name, path in (("tls_ca_file", conn.ca_file), ("tls_client_cert", conn.cert_file),
@@ -159,6 +162,8 @@ def _security(conn: DaskConnection, scheme: str) -> tuple[Any, ssl.SSLContext | 
 def _check(conn: DaskConnection, context: ssl.SSLContext | None) -> str | None:
     """What stops a connection to ``conn``'s scheduler, found at once, or None (also when the
     check cannot tell: the Client then tries and says why it failed)."""
+    import ssl
+
     scheme, host, port = split_address(conn.address)
     if scheme not in ("tcp", "tls") or not host or not port:
         return None
