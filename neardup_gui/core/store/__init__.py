@@ -545,8 +545,8 @@ class Store:
             " indexed_at, warnings, flags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (rel, path, size, mtime_ns, sha256, status, code, reason, fmt, units,
              json.dumps(meta or {}, ensure_ascii=False), time.time() if indexed_at is None else indexed_at,
-             json.dumps(list(warnings), ensure_ascii=False),
-             flags_to_json(flags)),
+             json.dumps(list(warnings), ensure_ascii=False) if warnings else "[]",
+             flags_to_json(flags) if flags else "[]"),
         )
         return int(cur.lastrowid)
 

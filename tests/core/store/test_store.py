@@ -218,3 +218,18 @@ def test_the_documents_an_indexing_names_are_those_with_something_to_say(tmp_pat
         want = [d for d in every if d.status == "skipped" or d.warnings or d.flags]
         got = [d for d in doc_rows.noted(store) if d.status == "skipped" or d.warnings or d.flags]
         assert got == want and [d.rel for d in want] == ["4.txt", "6.txt", "7.txt", "8.txt"]
+
+
+def test_empty_texts_spans_and_lists_are_stored_as_before():
+    """The shortcuts for what most documents leave empty (margins, furniture, hidden spans,
+    warnings, flags) store the bytes and text the general path stores."""
+    import itertools
+    import json
+    import zlib
+
+    from neardup_gui.core.flags import flags_to_json
+    from neardup_gui.core.store import compress_text, pack_spans
+
+    assert compress_text("") == zlib.compress(b"", 3) and zlib.decompress(compress_text("")) == b""
+    assert pack_spans(()) == np.fromiter(itertools.chain.from_iterable(()), dtype="<i8", count=0).tobytes() == b""
+    assert json.dumps([], ensure_ascii=False) == flags_to_json(()) == "[]"
