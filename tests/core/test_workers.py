@@ -249,3 +249,35 @@ def test_files_sent_ahead_of_a_killed_child_go_to_another(hostile, tmp_path):
         assert by_path[str(first)].code == code
         assert [by_path[str(t)].text for t in texts] == [f"Words of file number {i}." for i in range(4)]
         assert multiprocessing.active_children() == []
+
+
+def test_the_kept_poll_answers_as_multiprocessing_wait_does() -> None:
+    """workers._Waiter (one poll object kept while the pipes stay the same) gives what
+    multiprocessing.connection.wait gives: nothing at the time-out, a pipe with input, a pipe
+    whose other end has gone, a bare file descriptor (a sentinel) that can be read; and it
+    follows a change of the objects asked about."""
+    import time as clock
+    from multiprocessing.connection import wait
+
+    from neardup_gui.core.workers import _Waiter
+
+    waiter = _Waiter()
+    a_read, a_write = multiprocessing.Pipe(duplex=False)
+    b_read, b_write = multiprocessing.Pipe(duplex=False)
+    r_fd, w_fd = os.pipe()
+    try:
+        objects = [a_read, b_read, r_fd]
+        started = clock.monotonic()
+        assert waiter.wait(objects, 0.05) == [] == wait(objects, 0)
+        assert clock.monotonic() - started >= 0.05
+        b_write.send("x")
+        assert waiter.wait(objects, 1) == [b_read] == wait(objects, 1)
+        os.write(w_fd, b"!")
+        assert set(waiter.wait(objects, 1)) == {b_read, r_fd} == set(wait(objects, 1))
+        a_write.close()  # (a hang-up reads as ready)
+        assert set(waiter.wait(objects, None)) == {a_read, b_read, r_fd} == set(wait(objects, None))
+        assert waiter.wait([a_read], 0) == [a_read] and set(waiter.wait([r_fd, b_read], 0)) == {r_fd, b_read}
+    finally:
+        for conn in (a_read, b_read, b_write):
+            conn.close()
+        os.close(r_fd), os.close(w_fd)
