@@ -600,9 +600,11 @@ def _anchor_over_short_seeds(
     short_a, short_b = np.zeros(len(used_a), dtype=bool), np.zeros(len(used_b), dtype=bool)
     for i, j, n in short:
         short_a[i:i + n], short_b[j:j + n] = True, True
-    # such a run lies in min_run open items in a row in each text, a short seed's unit among them in one
-    if (_kernels is not None and index_a is not None and index_b is not None and sel_a.dtype == np.int64
-            and sel_b.dtype == np.int64 and index_a.dtype == np.int64 and index_b.dtype == np.int64):
+    # such a run lies in min_run open items in a row in each text, a short seed's unit among them
+    # in one: asked in C of the selection before the masks are made, where it can be
+    compiled = (_kernels is not None and index_a is not None and index_b is not None and sel_a.dtype == np.int64
+                and sel_b.dtype == np.int64 and index_a.dtype == np.int64 and index_b.dtype == np.int64)
+    if compiled:
         (long_a, with_short_a), (long_b, with_short_b) = (
             _kernels.open_runs(sel, index, used, short, min_run)
             for sel, index, used, short in ((sel_a, index_a, used_a, short_a), (sel_b, index_b, used_b, short_b)))
@@ -611,11 +613,12 @@ def _anchor_over_short_seeds(
     open_a, open_b = np.zeros(len(items_a), dtype=bool), np.zeros(len(items_b), dtype=bool)
     open_a[sel_a], open_b[sel_b] = True, True
     open_a[real_a[used_a & ~short_a]], open_b[real_b[used_b & ~short_b]] = False, False
-    (long_a, with_short_a), (long_b, with_short_b) = (
-        _open_runs(open_, real[short], min_run) for open_, real, short in ((open_a, real_a, short_a),
-                                                                           (open_b, real_b, short_b)))
-    if not ((with_short_a and long_b) or (with_short_b and long_a)):
-        return None
+    if not compiled:
+        (long_a, with_short_a), (long_b, with_short_b) = (
+            _open_runs(open_, real[short], min_run) for open_, real, short in ((open_a, real_a, short_a),
+                                                                               (open_b, real_b, short_b)))
+        if not ((with_short_a and long_b) or (with_short_b and long_a)):
+            return None
     left_a, left_b = items_a.copy(), items_b.copy()
     left_a[~open_a], left_b[~open_b] = n_codes, n_codes + 1
     mask_a, mask_b = _shared_within(left_a, left_b, open_a, open_b, min_run, n_codes)

@@ -382,10 +382,13 @@ def _stop_unit_ids() -> np.ndarray:
 
 
 def build_tables() -> None:
-    """Build now the tables every document's simhash reads: the stop words (normalised as units
-    are, which builds the folding tables) and their unit ids. An index build calls this before
-    it forks its extraction workers, which then inherit them instead of each building them on
-    its first document (35 ms a worker)."""
+    """Build now the tables a worker would build on its first text: the folds of look-alike and
+    traditional characters every tokenizing reads, and the stop words' unit ids every simhash
+    reads. Called before workers are forked, which then inherit them: by an index build before
+    its extraction children (35 ms a child), by the pairs pass's fork server
+    (core/server_tables.py)."""
+    fold_map()
+    fold_table()
     _stop_unit_ids()
 
 
